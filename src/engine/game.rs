@@ -1,0 +1,619 @@
+//! The game state: board, features, pack, players. It plays moves and lists legal ones.
+
+use super::board::{Board, PlacedTile};
+use super::error::IllegalMove;
+use super::events::Event;
+use super::features::{Features, Figure, Meeple, SegId};
+use super::geometry::{Pos, Rotation, Side};
+use super::river::RiverState;
+use super::rules::Rules;
+use super::tile::{Edge, FeatureKind, Location, TileKind};
+use super::tileset::{self, TileCatalog, TileKindId};
+use std::sync::Arc;
+
+/// Where and how a tile goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub pos: Pos,
+    pub rotation: Rotation,
+}
+
+/// The meeple step of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Pass,
+    /// Put a figure on segment `segment` (index on the tile just placed).
+    Deploy { segment: u8, figure: Figure },
+    /// Take the abbot back instead of deploying; it scores at once.
+    RecallAbbot,
+}
+
+/// A whole turn: the drawn tile, where it goes, and the meeple step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub tile: TileKindId,
+    pub placement: Placement,
+    pub action: Action,
+}
+
+/// A tile on the board before the first turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartTile {
+    pub tile: TileKindId,
+    pub placement: Placement,
+}
+
+/// Everything needed to begin a game.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub rules: Rules,
+    pub catalog: Arc<TileCatalog>,
+    pub players: u8,
+    /// Empty means the rules' default: the start tile D, or the spring with The River.
+    pub start: Vec<StartTile>,
+    /// Extra tiles (a record's custom kinds) added to the pack.
+    pub extra_tiles: Vec<(TileKindId, u8)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error("a game needs 1 to 6 players, not {0}")]
+    Players(u8),
+    #[error("start tile {0} is not in the tile set")]
+    StartNotInPack(String),
+    #[error("start tile {tile} at {pos}: {reason}")]
+    StartPlacement {
+        tile: String,
+        pos: Pos,
+        reason: IllegalMove,
+    },
+    #[error("The River needs a spring among the start tiles")]
+    NoSpring,
+}
+
+/// One player's score and supply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerState {
+    pub score: i32,
+    pub followers: u8,
+    /// The segment the abbot stands on, if it is on the board.
+    pub abbot_at: Option<SegId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(super) rules: Rules,
+    pub(super) catalog: Arc<TileCatalog>,
+    pub(super) board: Board,
+    pub(super) features: Features,
+    pub(super) players: Vec<PlayerState>,
+    current: u8,
+    pack: Vec<u8>,
+    pack_left: u32,
+    river_left: u32,
+    river: RiverState,
+    pub(super) scratch: Vec<u16>,
+    pub(super) counts: Vec<u8>,
+}
+
+impl Game {
+    pub fn new(setup: Setup) -> Result<Game, SetupError> {
+        let Setup {
+            rules,
+            catalog,
+            players,
+            mut start,
+            extra_tiles,
+        } = setup;
+        if !(1..=6).contains(&players) {
+            return Err(SetupError::Players(players));
+        }
+        let mut game = Game {
+            rules,
+            pack: vec![0; catalog.len()],
+            catalog,
+            board: Board::new(),
+            features: Features::with_capacity(1024),
+            players: vec![
+                PlayerState {
+                    score: 0,
+                    followers: rules.followers,
+                    abbot_at: None,
+                };
+                players as usize
+            ],
+            current: 0,
+            pack_left: 0,
+            river_left: 0,
+            river: RiverState::default(),
+            scratch: Vec::with_capacity(128),
+            counts: vec![0; players as usize],
+        };
+        game.fill_pack(&extra_tiles);
+        if start.is_empty() {
+            start.push(game.default_start());
+        }
+        for s in &start {
+            game.place_start(*s)?;
+        }
+        if rules.river && game.river.end().is_none() && game.river_left > 0 {
+            return Err(SetupError::NoSpring);
+        }
+        if rules.river && !rules.river_keeps_start_tile {
+            // The rulebook returns the base start tile to the box when the spring replaces it.
+            if let Some(d) = game.catalog.by_name(tileset::START_TILE) {
+                game.take_from_pack(d);
+            }
+        }
+        Ok(game)
+    }
+
+    fn fill_pack(&mut self, extra: &[(TileKindId, u8)]) {
+        let cat = self.catalog.clone();
+        let mut counts = tileset::base_counts(&cat, self.rules.edition);
+        if self.rules.river {
+            counts.extend(tileset::river_counts(&cat, self.rules.edition));
+        }
+        counts.extend_from_slice(extra);
+        for (id, n) in counts {
+            self.pack[id.0 as usize] += n;
+            self.pack_left += n as u32;
+            if tileset::is_river_tile(cat.get(id)) {
+                self.river_left += n as u32;
+            }
+        }
+    }
+
+    fn default_start(&self) -> StartTile {
+        let name = if self.rules.river { tileset::SPRING } else { tileset::START_TILE };
+        StartTile {
+            tile: self.catalog.by_name(name).expect("start tiles are built in"),
+            placement: Placement {
+                pos: Pos::ORIGIN,
+                rotation: Rotation::new(0),
+            },
+        }
+    }
+
+    fn place_start(&mut self, s: StartTile) -> Result<(), SetupError> {
+        let name = self.catalog.name(s.tile).to_string();
+        if self.pack[s.tile.0 as usize] == 0 {
+            return Err(SetupError::StartNotInPack(name));
+        }
+        if !self.board.tiles().is_empty() {
+            self.check_geometry(s.tile, s.placement)
+                .map_err(|reason| SetupError::StartPlacement {
+                    tile: name.clone(),
+                    pos: s.placement.pos,
+                    reason,
+                })?;
+        }
+        self.take_from_pack(s.tile);
+        self.put_tile(s.tile, s.placement);
+        let kind = self.catalog.get(s.tile);
+        self.river.start(kind, s.placement);
+        Ok(())
+    }
+
+    fn take_from_pack(&mut self, tile: TileKindId) {
+        let n = &mut self.pack[tile.0 as usize];
+        if *n > 0 {
+            *n -= 1;
+            self.pack_left -= 1;
+            if tileset::is_river_tile(self.catalog.get(tile)) {
+                self.river_left -= 1;
+            }
+        }
+    }
+
+    // ----- queries -----
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn catalog(&self) -> &Arc<TileCatalog> {
+        &self.catalog
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    pub fn scores(&self) -> Vec<i32> {
+        self.players.iter().map(|p| p.score).collect()
+    }
+
+    /// The player whose turn it is.
+    pub fn current_player(&self) -> u8 {
+        self.current
+    }
+
+    /// Tiles left to draw, per kind (indexed by `TileKindId`).
+    pub fn pack(&self) -> &[u8] {
+        &self.pack
+    }
+
+    pub fn pack_left(&self) -> u32 {
+        self.pack_left
+    }
+
+    pub fn river_left(&self) -> u32 {
+        self.river_left
+    }
+
+    pub fn tile_kind(&self, id: TileKindId) -> &TileKind {
+        self.catalog.get(id)
+    }
+
+    /// The global segment id of segment `seg` of the tile at board index `tile`.
+    pub fn segment_id(&self, tile: usize, seg: u8) -> SegId {
+        self.board.tiles()[tile].first_segment + seg as SegId
+    }
+
+    /// Where a placed segment is: its tile's position and a board-oriented location.
+    pub fn segment_place(&self, s: SegId) -> (Pos, Location) {
+        let t = &self.board.tiles()[self.features.tile_of(s) as usize];
+        let kind = self.catalog.get(t.kind);
+        (t.pos, kind.location_of(t.rotation, (s - t.first_segment) as u8))
+    }
+
+    // ----- legality -----
+
+    /// May `tile` be the next tile drawn? (It is in the pack, and River tiles come first.)
+    pub fn check_draw(&self, tile: TileKindId) -> Result<(), IllegalMove> {
+        let kind = self.catalog.get(tile);
+        if self.pack_left == 0 {
+            return Err(IllegalMove::PackEmpty);
+        }
+        if self.pack[tile.0 as usize] == 0 {
+            let copies = self.total_copies(tile);
+            return Err(IllegalMove::NotInPack {
+                tile: kind.name.clone(),
+                copies,
+            });
+        }
+        let is_river = tileset::is_river_tile(kind);
+        if self.river_left > 0 && !is_river {
+            return Err(IllegalMove::RiverFirst {
+                tile: kind.name.clone(),
+                left: self.river_left,
+            });
+        }
+        if is_river && RiverState::is_river_end(kind) && self.river_left > 1 {
+            return Err(IllegalMove::RiverEndTooEarly {
+                tile: kind.name.clone(),
+                left: self.river_left - 1,
+            });
+        }
+        Ok(())
+    }
+
+    fn total_copies(&self, tile: TileKindId) -> u32 {
+        let mut counts = tileset::base_counts(&self.catalog, self.rules.edition);
+        counts.extend(tileset::river_counts(&self.catalog, self.rules.edition));
+        counts
+            .iter()
+            .filter(|(id, _)| *id == tile)
+            .map(|(_, n)| *n as u32)
+            .sum()
+    }
+
+    /// Checks that the tile fits at the placement: a free square next to the landscape, every
+    /// edge matching, and the river continued.
+    pub fn check_geometry(&self, tile: TileKindId, p: Placement) -> Result<(), IllegalMove> {
+        if self.board.tile_at(p.pos).is_some() {
+            return Err(IllegalMove::Occupied { pos: p.pos });
+        }
+        let Some(square) = self.board.frontier_at(p.pos) else {
+            return Err(IllegalMove::NotAdjacent { pos: p.pos });
+        };
+        let kind = self.catalog.get(tile);
+        let o = kind.oriented(p.rotation);
+        if !square.accepts(o.edges) {
+            return Err(self.edge_mismatch(o.edges, p.pos));
+        }
+        if tileset::is_river_tile(kind) {
+            self.river.check(kind, p, self.rules.river_turns)?;
+        }
+        Ok(())
+    }
+
+    fn edge_mismatch(&self, edges: u8, pos: Pos) -> IllegalMove {
+        for side in Side::ALL {
+            let neighbour = pos.step(side);
+            let Some(t) = self.board.tile_at(neighbour) else {
+                continue;
+            };
+            let ours = edge_of(edges, side);
+            let theirs = edge_of(t.edges, side.opposite());
+            if ours != theirs {
+                return IllegalMove::EdgeMismatch {
+                    side,
+                    ours,
+                    theirs,
+                    neighbour,
+                };
+            }
+        }
+        unreachable!("edge_mismatch is called only when an edge differs")
+    }
+
+    /// Every legal placement of `tile`, written to `out`. With `distinct`, rotations that give
+    /// the same board are listed once.
+    pub fn placements(&self, tile: TileKindId, distinct: bool, out: &mut Vec<Placement>) {
+        out.clear();
+        let kind = self.catalog.get(tile);
+        if tileset::is_river_tile(kind) {
+            if let Some(end) = self.river.end() {
+                for rotation in Rotation::ALL {
+                    let p = Placement { pos: end, rotation };
+                    let wanted = !distinct || kind.distinct[rotation.quarter_turns() as usize];
+                    if wanted && self.check_geometry(tile, p).is_ok() {
+                        out.push(p);
+                    }
+                }
+            }
+            return;
+        }
+        for square in self.board.frontier() {
+            for rotation in Rotation::ALL {
+                let r = rotation.quarter_turns() as usize;
+                if (kind.distinct[r] || !distinct) && square.accepts(kind.orientations[r].edges) {
+                    out.push(Placement {
+                        pos: square.pos,
+                        rotation,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether `tile` has any legal placement.
+    pub fn can_place(&self, tile: TileKindId) -> Option<Placement> {
+        let mut out = Vec::new();
+        self.placements(tile, true, &mut out);
+        out.first().copied()
+    }
+
+    /// The feature a segment of a tile not yet placed would join: is it occupied?
+    fn would_be_occupied(&self, kind: &TileKind, p: Placement, seg: u8) -> bool {
+        let o = kind.oriented(p.rotation);
+        let s = seg as usize;
+        if kind.segments[s].kind.occupies_sides() {
+            Side::ALL.into_iter().any(|side| {
+                o.sides[s] & side.bit() != 0 && self.neighbour_segment_occupied(p.pos, side, |no| no.side_segment[side.opposite().index() as usize])
+            })
+        } else if kind.segments[s].kind == FeatureKind::Field {
+            super::geometry::HalfEdge::all().any(|h| {
+                o.halves[s] & h.bit() != 0 && self.neighbour_segment_occupied(p.pos, h.side(), |no| no.half_segment[h.facing().index() as usize])
+            })
+        } else {
+            false
+        }
+    }
+
+    fn neighbour_segment_occupied(&self, pos: Pos, side: Side, pick: impl Fn(&super::tile::Oriented) -> u8) -> bool {
+        let Some(t) = self.board.tile_at(pos.step(side)) else {
+            return false;
+        };
+        let seg = pick(self.catalog.get(t.kind).oriented(t.rotation));
+        self.features.is_occupied(t.first_segment + seg as SegId)
+    }
+
+    /// Checks the meeple step for a tile about to be placed.
+    pub fn check_action(&self, tile: TileKindId, p: Placement, action: Action) -> Result<(), IllegalMove> {
+        let player = self.players[self.current as usize];
+        let kind = self.catalog.get(tile);
+        match action {
+            Action::Pass => Ok(()),
+            Action::RecallAbbot => {
+                let s = player.abbot_at.ok_or(IllegalMove::NoAbbotToRecall)?;
+                if self.inner_complete_after(s, p.pos) {
+                    return Err(IllegalMove::AbbotFeatureComplete {
+                        kind: self.features.kind(s),
+                    });
+                }
+                Ok(())
+            }
+            Action::Deploy { segment, figure } => {
+                let seg = kind
+                    .segments
+                    .get(segment as usize)
+                    .ok_or_else(|| IllegalMove::NoSuchSegment {
+                        kind: FeatureKind::City,
+                        at: format!("segment {segment}"),
+                    })?;
+                match (seg.kind, figure) {
+                    (FeatureKind::River, _) => return Err(IllegalMove::MeepleOnRiver),
+                    (FeatureKind::Garden, Figure::Follower) => return Err(IllegalMove::GardenNeedsAbbot),
+                    (FeatureKind::Field, _) if !self.rules.farmers => return Err(IllegalMove::FarmersDisabled),
+                    (k, Figure::Abbot) if !k.is_inner() => return Err(IllegalMove::AbbotNotOnCloister),
+                    _ => {}
+                }
+                match figure {
+                    Figure::Abbot if !self.rules.abbot => return Err(IllegalMove::AbbotDisabled),
+                    Figure::Abbot if player.abbot_at.is_some() => return Err(IllegalMove::AbbotInUse),
+                    Figure::Follower if player.followers == 0 => {
+                        return Err(IllegalMove::NoFollowerLeft {
+                            followers: self.rules.followers,
+                        });
+                    }
+                    _ => {}
+                }
+                if self.would_be_occupied(kind, p, segment) {
+                    return Err(IllegalMove::FeatureOccupied {
+                        kind: seg.kind,
+                        location: kind.location_of(p.rotation, segment),
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the cloister or garden at segment `s` is surrounded once a tile lands at `new`.
+    fn inner_complete_after(&self, s: SegId, new: Pos) -> bool {
+        let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
+        let around = self.board.neighbours_around(pos) + u32::from(pos.ring().any(|q| q == new));
+        around == 8
+    }
+
+    /// Every legal meeple step for a tile about to be placed (always starting with `Pass`).
+    pub fn actions(&self, tile: TileKindId, p: Placement, out: &mut Vec<Action>) {
+        out.clear();
+        out.push(Action::Pass);
+        let kind = self.catalog.get(tile);
+        for segment in 0..kind.segments.len() as u8 {
+            for figure in [Figure::Follower, Figure::Abbot] {
+                let a = Action::Deploy { segment, figure };
+                if self.check_action(tile, p, a).is_ok() {
+                    out.push(a);
+                }
+            }
+        }
+        if self.check_action(tile, p, Action::RecallAbbot).is_ok() {
+            out.push(Action::RecallAbbot);
+        }
+    }
+
+    // ----- playing -----
+
+    /// Plays a whole turn. On error nothing changes.
+    pub fn play(&mut self, mv: &Move, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        self.check_draw(mv.tile)?;
+        self.check_geometry(mv.tile, mv.placement)?;
+        self.check_action(mv.tile, mv.placement, mv.action)?;
+        let player = self.current;
+        self.take_from_pack(mv.tile);
+        let tile_index = self.put_tile(mv.tile, mv.placement);
+        let kind = self.catalog.clone();
+        self.river.advance(kind.get(mv.tile), mv.placement);
+        events.push(Event::TilePlaced {
+            player,
+            tile: mv.tile,
+            pos: mv.placement.pos,
+            rotation: mv.placement.rotation,
+        });
+        match mv.action {
+            Action::Pass => {}
+            Action::Deploy { segment, figure } => self.deploy(tile_index, segment, figure, events),
+            Action::RecallAbbot => self.recall_abbot(events),
+        }
+        self.score_completed(tile_index, events);
+        self.current = (self.current + 1) % self.players.len() as u8;
+        Ok(())
+    }
+
+    /// Sets aside a drawn tile that has no legal placement; the same player draws again.
+    pub fn discard(&mut self, tile: TileKindId, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        self.check_draw(tile)?;
+        if let Some(p) = self.can_place(tile) {
+            return Err(IllegalMove::DiscardPlaceable {
+                pos: p.pos,
+                rotation: p.rotation,
+            });
+        }
+        self.take_from_pack(tile);
+        events.push(Event::TileDiscarded {
+            player: self.current,
+            tile,
+        });
+        Ok(())
+    }
+
+    /// Puts the tile on the board and joins its segments to their neighbours.
+    fn put_tile(&mut self, tile: TileKindId, p: Placement) -> usize {
+        let cat = self.catalog.clone();
+        let kind = cat.get(tile);
+        let o = kind.oriented(p.rotation);
+        let index = self.board.tiles().len();
+        let first = self.features.len() as SegId;
+        for (i, s) in kind.segments.iter().enumerate() {
+            let open = if s.kind.occupies_sides() { o.sides[i].count_ones() as u16 } else { 0 };
+            self.features.add(s.kind, index as u16, s.shield, open);
+        }
+        self.board.place(PlacedTile {
+            kind: tile,
+            pos: p.pos,
+            rotation: p.rotation,
+            edges: o.edges,
+            first_segment: first,
+        });
+        for side in Side::ALL {
+            let Some(nb) = self.board.tile_at(p.pos.step(side)).copied() else {
+                continue;
+            };
+            let no = cat.get(nb.kind).oriented(nb.rotation);
+            let opp = side.opposite();
+            let ours = o.side_segment[side.index() as usize];
+            if ours != super::tile::NO_SEGMENT {
+                let theirs = no.side_segment[opp.index() as usize];
+                self.features.join(first + ours as SegId, nb.first_segment + theirs as SegId, true);
+            }
+            for h in side.halves() {
+                let ours = o.half_segment[h.index() as usize];
+                let theirs = no.half_segment[h.facing().index() as usize];
+                if ours != super::tile::NO_SEGMENT && theirs != super::tile::NO_SEGMENT {
+                    self.features.join(first + ours as SegId, nb.first_segment + theirs as SegId, false);
+                }
+            }
+        }
+        index
+    }
+
+    fn deploy(&mut self, tile: usize, segment: u8, figure: Figure, events: &mut Vec<Event>) {
+        let player = self.current;
+        let s = self.segment_id(tile, segment);
+        self.features.put(s, Meeple { player, figure });
+        let ps = &mut self.players[player as usize];
+        match figure {
+            Figure::Follower => ps.followers -= 1,
+            Figure::Abbot => ps.abbot_at = Some(s),
+        }
+        let (pos, location) = self.segment_place(s);
+        events.push(Event::MeepleDeployed {
+            player,
+            figure,
+            feature: self.features.kind(s),
+            pos,
+            location,
+        });
+    }
+
+    /// Takes a meeple off segment `s` back to its owner's supply.
+    pub(super) fn return_meeple(&mut self, s: SegId, events: &mut Vec<Event>) {
+        let Some(m) = self.features.take(s) else {
+            return;
+        };
+        let ps = &mut self.players[m.player as usize];
+        match m.figure {
+            Figure::Follower => ps.followers += 1,
+            Figure::Abbot => ps.abbot_at = None,
+        }
+        let (pos, location) = self.segment_place(s);
+        events.push(Event::MeepleReturned {
+            player: m.player,
+            figure: m.figure,
+            pos,
+            location,
+        });
+    }
+}
+
+fn edge_of(edges: u8, side: Side) -> Edge {
+    match (edges >> (2 * side.index())) & 3 {
+        0 => Edge::Field,
+        1 => Edge::City,
+        2 => Edge::Road,
+        _ => Edge::River,
+    }
+}

@@ -1,0 +1,23 @@
+//! The rules engine: pure, deterministic, no I/O. Everything else in the crate depends on it;
+//! it depends on nothing else in the crate.
+
+pub mod board;
+pub mod error;
+pub mod events;
+pub mod features;
+pub mod game;
+pub mod geometry;
+pub mod river;
+pub mod rules;
+pub mod scoring;
+pub mod tile;
+pub mod tileset;
+
+pub use error::IllegalMove;
+pub use events::{Event, Phase, Reason, Score};
+pub use features::{Figure, Meeple, SegId};
+pub use game::{Action, Game, Move, Placement, PlayerState, Setup, SetupError, StartTile};
+pub use geometry::{HalfEdge, Pos, Rotation, Side};
+pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
+pub use tile::{Edge, FeatureKind, Location, TileKind};
+pub use tileset::{Edition, NameSystem, TileCatalog, TileKindId};

@@ -1,0 +1,116 @@
+//! The River: where the river continues, and which bends the rules forbid.
+
+use super::error::IllegalMove;
+use super::game::Placement;
+use super::geometry::{Pos, Side};
+use super::rules::RiverTurns;
+use super::tile::{FeatureKind, TileKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bend {
+    Left,
+    Right,
+}
+
+impl Bend {
+    fn word(self) -> &'static str {
+        match self {
+            Bend::Left => "left",
+            Bend::Right => "right",
+        }
+    }
+}
+
+/// The open end of the river and the bends behind it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RiverState {
+    /// The empty square the river flows into, and the side of that square it enters by.
+    end: Option<(Pos, Side)>,
+    /// The last bend, however many straights ago.
+    last_bend: Option<Bend>,
+    /// The bend of the River tile placed just before, if it was a bend.
+    previous_tile_bend: Option<Bend>,
+}
+
+fn river_sides(kind: &TileKind, p: Placement) -> u8 {
+    let o = kind.oriented(p.rotation);
+    kind.segments
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind == FeatureKind::River)
+        .fold(0, |m, (i, _)| m | o.sides[i])
+}
+
+impl RiverState {
+    /// A spring or a lake: a River tile whose river touches one side only.
+    pub fn is_river_end(kind: &TileKind) -> bool {
+        kind.segments
+            .iter()
+            .any(|s| s.kind == FeatureKind::River && s.sides.count_ones() == 1)
+    }
+
+    /// The square where the next River tile must go.
+    pub fn end(&self) -> Option<Pos> {
+        self.end.map(|(p, _)| p)
+    }
+
+    /// A start tile with a spring opens the river.
+    pub fn start(&mut self, kind: &TileKind, p: Placement) {
+        let sides = river_sides(kind, p);
+        if sides.count_ones() == 1 {
+            let side = Side::from_index(sides.trailing_zeros() as u8);
+            self.end = Some((p.pos.step(side), side.opposite()));
+        }
+    }
+
+    /// The bend a River tile would make, or `None` for a straight or the lake.
+    fn bend(&self, kind: &TileKind, p: Placement) -> Result<(Option<Side>, Option<Bend>), IllegalMove> {
+        let Some((end, entry)) = self.end else {
+            return Err(IllegalMove::RiverNotContinued { end: p.pos });
+        };
+        let sides = river_sides(kind, p);
+        if p.pos != end || sides & entry.bit() == 0 {
+            return Err(IllegalMove::RiverNotContinued { end });
+        }
+        let rest = sides & !entry.bit();
+        if rest == 0 {
+            return Ok((None, None));
+        }
+        let exit = Side::from_index(rest.trailing_zeros() as u8);
+        let flowing = entry.opposite();
+        let bend = if exit == flowing {
+            None
+        } else if exit == Side::from_index(flowing.index() + 1) {
+            Some(Bend::Right)
+        } else {
+            Some(Bend::Left)
+        };
+        Ok((Some(exit), bend))
+    }
+
+    /// Checks that a River tile continues the river without a forbidden bend.
+    pub fn check(&self, kind: &TileKind, p: Placement, rule: RiverTurns) -> Result<(), IllegalMove> {
+        let (_, bend) = self.bend(kind, p)?;
+        let Some(b) = bend else { return Ok(()) };
+        match rule {
+            RiverTurns::NoSameWayTwice if self.last_bend == Some(b) => Err(IllegalMove::RiverTurnsTwice { dir: b.word() }),
+            RiverTurns::NoImmediateUTurn if self.previous_tile_bend == Some(b) => Err(IllegalMove::RiverUTurn { dir: b.word() }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Moves the open end past a River tile that was just placed.
+    pub fn advance(&mut self, kind: &TileKind, p: Placement) {
+        if !kind.has(FeatureKind::River) {
+            return;
+        }
+        let Ok((exit, bend)) = self.bend(kind, p) else {
+            return;
+        };
+        self.end = exit.map(|side| (p.pos.step(side), side.opposite()));
+        self.previous_tile_bend = bend;
+        if bend.is_some() {
+            self.last_bend = bend;
+        }
+    }
+}

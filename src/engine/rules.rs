@@ -1,0 +1,129 @@
+//! Rules are values: a preset per rulebook, and switches a record may override.
+
+use super::tileset::Edition;
+use std::fmt;
+
+/// What a completed city of exactly two tiles scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoTileCity {
+    /// 2 per tile + 2 per shield, like any completed city (2nd edition: 4 points).
+    Full,
+    /// Like an incomplete city: 1 per tile + 1 per shield (classic 2000: "two points (not
+    /// four)"; with a shield it scores 3, as JCloisterZone's tiny-city rule does).
+    Reduced,
+}
+
+/// How farmers score at the end of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FarmScoring {
+    /// Each field on its own: its majority scores `points` per completed city it borders
+    /// (2nd edition and the 2000 alternate rule: 3).
+    PerField { points: u8 },
+    /// Each completed city on its own: the majority of farmers over all fields bordering it
+    /// scores `points` (classic 2000 original rule and the course: 4).
+    PerCity { points: u8 },
+}
+
+/// Which river bends are forbidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RiverTurns {
+    /// 2nd edition: a bend may not turn the same way as the previous bend, straights between
+    /// them notwithstanding ("cannot turn twice in the same direction").
+    NoSameWayTwice,
+    /// 1st-edition River: only an immediate U-turn (two adjacent bends turning the same way).
+    NoImmediateUTurn,
+    /// No restriction beyond continuing the river (what JCloisterZone enforces).
+    Any,
+}
+
+/// The rulebooks we support, each a named set of switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    SecondEdition,
+    Classic2000,
+    Classic2000Alternate,
+    Course,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 4] = [
+        Preset::SecondEdition,
+        Preset::Classic2000,
+        Preset::Classic2000Alternate,
+        Preset::Course,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::SecondEdition => "second-edition",
+            Preset::Classic2000 => "classic-2000",
+            Preset::Classic2000Alternate => "classic-2000-alternate",
+            Preset::Course => "course",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    pub fn rules(self) -> Rules {
+        let classic = Rules {
+            preset: self,
+            edition: Edition::First,
+            two_tile_city: TwoTileCity::Reduced,
+            farm_scoring: FarmScoring::PerCity { points: 4 },
+            farmers: true,
+            river: false,
+            river_turns: RiverTurns::NoImmediateUTurn,
+            river_keeps_start_tile: false,
+            abbot: false,
+            followers: 7,
+        };
+        match self {
+            Preset::SecondEdition => Rules {
+                edition: Edition::Second,
+                two_tile_city: TwoTileCity::Full,
+                farm_scoring: FarmScoring::PerField { points: 3 },
+                river_turns: RiverTurns::NoSameWayTwice,
+                ..classic
+            },
+            Preset::Classic2000 | Preset::Course => classic,
+            Preset::Classic2000Alternate => Rules {
+                farm_scoring: FarmScoring::PerField { points: 3 },
+                ..classic
+            },
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Every switch the engine reads. Start from `Preset::rules` and override.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    pub preset: Preset,
+    /// Which printing of the tiles: the 2nd edition has gardens.
+    pub edition: Edition,
+    pub two_tile_city: TwoTileCity,
+    pub farm_scoring: FarmScoring,
+    /// Whether meeples may go on fields at all.
+    pub farmers: bool,
+    pub river: bool,
+    pub river_turns: RiverTurns,
+    /// With The River the rulebook returns the base start tile to the box; JCloisterZone
+    /// keeps all four D tiles in the pack.
+    pub river_keeps_start_tile: bool,
+    pub abbot: bool,
+    /// Followers per player (the abbot is extra).
+    pub followers: u8,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Preset::SecondEdition.rules()
+    }
+}

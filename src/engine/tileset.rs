@@ -1,0 +1,420 @@
+//! The tile tables: the base game (24 kinds, 72 tiles), its 2nd-edition garden copies, and The
+//! River, with the names other systems give them. Facts from `reference/tiles.md`.
+//!
+//! Each kind is written in a small spec language, which records also use for custom tiles:
+//! segments separated by `;`, each a kind and its places:
+//! `city NE shield` (sides), `road S`, `river EW`, `field S.e S.w > 0` (half-edges, then the
+//! indices of the city segments it borders), `cloister`, `garden`.
+
+use super::geometry::{HalfEdge, Rotation, Side};
+use super::tile::{FeatureKind, Segment, TileDefError, TileKind};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
+
+/// Index of a tile kind in a `TileCatalog`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TileKindId(pub u16);
+
+/// Which printing of a tile set: the 2nd edition adds gardens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Edition {
+    First,
+    Second,
+}
+
+/// Outside naming systems a tile can be resolved by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NameSystem {
+    /// JCloisterZone ids such as `BA/RCr` (4.x: `BA.RCr`).
+    Jcz,
+    /// Board Game Arena tile types, as decimal text.
+    Bga,
+    /// CMSC 22001 course names such as `CRFR50`.
+    Course,
+}
+
+/// A name in another system, and how that system's rotation 0 relates to ours:
+/// our rotation = system rotation + `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    pub kind: TileKindId,
+    pub offset: Rotation,
+}
+
+struct BaseRow {
+    letter: &'static str,
+    copies: u8,
+    garden: bool,
+    spec: &'static str,
+    jcz: &'static str,
+    jcz_garden: &'static str,
+    jcz_k: u8,
+    bga_type: u8,
+    bga_k: u8,
+    course: &'static str,
+}
+
+
+#[rustfmt::skip]
+const BASE: [BaseRow; 24] = [
+    BaseRow { letter: "A", copies: 2, garden: false, spec: "cloister; road S; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "BA/LR", jcz_garden: "", jcz_k: 0, bga_type: 21, bga_k: 0, course: "FFRFL50" },
+    BaseRow { letter: "B", copies: 4, garden: false, spec: "cloister; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "BA/L", jcz_garden: "", jcz_k: 0, bga_type: 20, bga_k: 0, course: "FFFFL50" },
+    BaseRow { letter: "C", copies: 1, garden: false, spec: "city NESW shield", jcz: "BA/Cccc+", jcz_garden: "", jcz_k: 0, bga_type: 22, bga_k: 0, course: "CCCCS50" },
+    BaseRow { letter: "D", copies: 4, garden: false, spec: "city N; road EW; field E.n W.n > 0; field E.s S.e S.w W.s", jcz: "BA/RCr", jcz_garden: "", jcz_k: 0, bga_type: 15, bga_k: 0, course: "CRFR50" },
+    BaseRow { letter: "E", copies: 5, garden: true, spec: "city N; field E.n E.s S.e S.w W.s W.n > 0", jcz: "BA/C", jcz_garden: "BA/CG", jcz_k: 0, bga_type: 11, bga_k: 0, course: "CFFF50" },
+    BaseRow { letter: "F", copies: 2, garden: false, spec: "city EW shield; field N.w N.e > 0; field S.e S.w > 0", jcz: "BA/CFc+", jcz_garden: "", jcz_k: 0, bga_type: 8, bga_k: 0, course: "FCFCS50" },
+    BaseRow { letter: "G", copies: 1, garden: false, spec: "city EW; field N.w N.e > 0; field S.e S.w > 0", jcz: "BA/CFc.1", jcz_garden: "", jcz_k: 0, bga_type: 7, bga_k: 0, course: "FCFC50" },
+    BaseRow { letter: "H", copies: 3, garden: true, spec: "city E; city W; field N.w N.e S.e S.w > 0 1", jcz: "BA/CFC.2", jcz_garden: "BA/CFCG", jcz_k: 1, bga_type: 10, bga_k: 1, course: "CFCF50" },
+    BaseRow { letter: "I", copies: 2, garden: true, spec: "city N; city E; field S.e S.w W.s W.n > 0 1", jcz: "BA/CC.2", jcz_garden: "BA/CCG", jcz_k: 3, bga_type: 9, bga_k: 3, course: "CCFF50" },
+    BaseRow { letter: "J", copies: 3, garden: false, spec: "city N; road ES; field E.n S.w W.s W.n > 0; field E.s S.e", jcz: "BA/CRr", jcz_garden: "", jcz_k: 0, bga_type: 13, bga_k: 0, course: "CRRF50" },
+    BaseRow { letter: "K", copies: 3, garden: false, spec: "city N; road SW; field E.n E.s S.e W.n > 0; field S.w W.s", jcz: "BA/RrC", jcz_garden: "", jcz_k: 0, bga_type: 12, bga_k: 0, course: "CFRR50" },
+    BaseRow { letter: "L", copies: 3, garden: false, spec: "city N; road E; road S; road W; field E.n W.n > 0; field E.s S.e; field S.w W.s", jcz: "BA/CRRR", jcz_garden: "", jcz_k: 0, bga_type: 14, bga_k: 0, course: "CRRR50" },
+    BaseRow { letter: "M", copies: 2, garden: true, spec: "city NE shield; field S.e S.w W.s W.n > 0", jcz: "BA/Cc+", jcz_garden: "BA/Cc+G", jcz_k: 3, bga_type: 4, bga_k: 3, course: "CFFCS50" },
+    BaseRow { letter: "N", copies: 3, garden: true, spec: "city NE; field S.e S.w W.s W.n > 0", jcz: "BA/Cc.1", jcz_garden: "BA/CcG", jcz_k: 3, bga_type: 3, bga_k: 3, course: "CFFC50" },
+    BaseRow { letter: "O", copies: 2, garden: false, spec: "city NW shield; road ES; field E.n S.w > 0; field E.s S.e", jcz: "BA/CcRr+", jcz_garden: "", jcz_k: 0, bga_type: 6, bga_k: 0, course: "CRRCS50" },
+    BaseRow { letter: "P", copies: 3, garden: false, spec: "city NW; road ES; field E.n S.w > 0; field E.s S.e", jcz: "BA/CcRr", jcz_garden: "", jcz_k: 0, bga_type: 5, bga_k: 0, course: "CRRC50" },
+    BaseRow { letter: "Q", copies: 1, garden: false, spec: "city NEW shield; field S.e S.w > 0", jcz: "BA/Ccc+", jcz_garden: "", jcz_k: 0, bga_type: 24, bga_k: 0, course: "CCFCS50" },
+    BaseRow { letter: "R", copies: 3, garden: true, spec: "city NEW; field S.e S.w > 0", jcz: "BA/Ccc", jcz_garden: "BA/CccG", jcz_k: 0, bga_type: 23, bga_k: 0, course: "CCFC50" },
+    BaseRow { letter: "S", copies: 2, garden: false, spec: "city NEW shield; road S; field S.w > 0; field S.e > 0", jcz: "BA/CccR+", jcz_garden: "", jcz_k: 0, bga_type: 2, bga_k: 0, course: "CCRCS50" },
+    BaseRow { letter: "T", copies: 1, garden: false, spec: "city NEW; road S; field S.w > 0; field S.e > 0", jcz: "BA/CccR", jcz_garden: "", jcz_k: 0, bga_type: 1, bga_k: 0, course: "CCRC50" },
+    BaseRow { letter: "U", copies: 8, garden: true, spec: "road NS; field N.e E.n E.s S.e; field S.w W.s W.n N.w", jcz: "BA/RFr", jcz_garden: "BA/RFrG", jcz_k: 1, bga_type: 16, bga_k: 0, course: "RFRF50" },
+    BaseRow { letter: "V", copies: 9, garden: true, spec: "road SW; field N.w N.e E.n E.s S.e W.n; field S.w W.s", jcz: "BA/Rr", jcz_garden: "BA/RrG", jcz_k: 0, bga_type: 17, bga_k: 0, course: "FFRR50" },
+    BaseRow { letter: "W", copies: 4, garden: false, spec: "road E; road S; road W; field W.n N.w N.e E.n; field E.s S.e; field S.w W.s", jcz: "BA/RRR", jcz_garden: "", jcz_k: 0, bga_type: 18, bga_k: 0, course: "FRRR50" },
+    BaseRow { letter: "X", copies: 1, garden: false, spec: "road N; road E; road S; road W; field N.e E.n; field E.s S.e; field S.w W.s; field W.n N.w", jcz: "BA/RRRR", jcz_garden: "", jcz_k: 0, bga_type: 19, bga_k: 0, course: "RRRR50" },
+];
+
+struct RiverRow {
+    name: &'static str,
+    /// Copies in the 1st and 2nd edition River.
+    copies: [u8; 2],
+    spec: &'static str,
+    jcz: &'static str,
+    jcz_k: u8,
+}
+
+/// The River, 12 tiles. D and F are the same straight, G and J the same plain bend; in the
+/// 2nd edition one plain bend carries a garden (`river-Jg`, drawn in J's orientation).
+#[rustfmt::skip]
+const RIVER: [RiverRow; 11] = [
+    RiverRow { name: "river-A", copies: [1, 1], spec: "river S; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "RI/s", jcz_k: 3 },
+    RiverRow { name: "river-B", copies: [1, 1], spec: "city N; river EW; road S; field W.n > 0; field E.n > 0; field E.s S.e; field S.w W.s", jcz: "RI.1/CIRI", jcz_k: 0 },
+    RiverRow { name: "river-C", copies: [1, 1], spec: "city N; city S; river EW; field W.n E.n > 0; field W.s E.s > 1", jcz: "RI.1/CICI", jcz_k: 0 },
+    RiverRow { name: "river-D", copies: [2, 2], spec: "river NS; field N.w W.n W.s S.w; field N.e E.n E.s S.e", jcz: "RI.1/IFI", jcz_k: 1 },
+    RiverRow { name: "river-E", copies: [1, 1], spec: "city NE; river SW; field S.e W.n > 0; field S.w W.s", jcz: "RI.1/CcII", jcz_k: 3 },
+    RiverRow { name: "river-G", copies: [2, 1], spec: "river NW; field N.w W.n; field N.e E.n E.s S.e S.w W.s", jcz: "RI.1/II", jcz_k: 3 },
+    RiverRow { name: "river-H", copies: [1, 1], spec: "river EW; cloister; road S; field W.n N.w N.e E.n; field E.s S.e; field S.w W.s", jcz: "RI.1/LIRI", jcz_k: 0 },
+    RiverRow { name: "river-I", copies: [1, 1], spec: "road NW; river ES; field N.w W.n; field E.s S.e; field N.e E.n S.w W.s", jcz: "RI.1/RrII", jcz_k: 1 },
+    RiverRow { name: "river-Jg", copies: [0, 1], spec: "river ES; garden; field E.s S.e; field N.w N.e E.n S.w W.s W.n", jcz: "RI.1/IIG", jcz_k: 1 },
+    RiverRow { name: "river-K", copies: [1, 1], spec: "river NS; road EW; field N.e E.n; field E.s S.e; field S.w W.s; field W.n N.w", jcz: "RI.1/RIrI", jcz_k: 0 },
+    RiverRow { name: "river-L", copies: [1, 1], spec: "river N; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "RI.1/I.e", jcz_k: 3 },
+];
+
+/// The base game's start tile (D: city north, road west–east).
+pub const START_TILE: &str = "D";
+/// The River's spring, which replaces the start tile.
+pub const SPRING: &str = "river-A";
+/// The River's lake, always the last River tile.
+pub const LAKE: &str = "river-L";
+
+/// Parses the segment spec language described in the module docs.
+pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {
+    let mut segments = Vec::new();
+    for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        segments.push(parse_segment(part).map_err(|e| format!("tile {name}: segment `{part}`: {e}"))?);
+    }
+    TileKind::new(name, segments).map_err(|e: TileDefError| e.to_string())
+}
+
+fn parse_segment(part: &str) -> Result<Segment, String> {
+    let mut words = part.split_whitespace();
+    let kind_word = words.next().unwrap_or_default();
+    let kind = FeatureKind::parse(kind_word).ok_or_else(|| format!("unknown feature `{kind_word}`"))?;
+    let mut seg = Segment {
+        kind,
+        sides: 0,
+        halves: 0,
+        shield: false,
+        cities: 0,
+    };
+    let mut after_arrow = false;
+    for w in words {
+        match (kind, w) {
+            (_, ">") if kind == FeatureKind::Field => after_arrow = true,
+            (FeatureKind::Field, w) if after_arrow => {
+                let i: u32 = w.parse().map_err(|_| format!("`{w}` is not a segment index"))?;
+                if i >= 16 {
+                    return Err(format!("segment index {i} is out of range"));
+                }
+                seg.cities |= 1 << i;
+            }
+            (FeatureKind::Field, w) => {
+                let h = HalfEdge::parse(w).ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
+                seg.halves |= h.bit();
+            }
+            (FeatureKind::City, "shield") => seg.shield = true,
+            (k, w) if k.occupies_sides() => {
+                for c in w.chars() {
+                    let side = Side::parse(&c.to_string()).ok_or_else(|| format!("`{w}` is not a set of sides such as NE"))?;
+                    seg.sides |= side.bit();
+                }
+            }
+            _ => return Err(format!("unexpected `{w}`")),
+        }
+    }
+    if kind.occupies_sides() && seg.sides == 0 {
+        return Err("names no side".into());
+    }
+    if kind == FeatureKind::Field && seg.halves == 0 {
+        return Err("names no half-edge".into());
+    }
+    Ok(seg)
+}
+
+/// Every tile kind the engine knows, with look-ups by our name and by other systems' names.
+#[derive(Clone, Debug)]
+pub struct TileCatalog {
+    kinds: Vec<TileKind>,
+    names: HashMap<String, TileKindId>,
+    aliases: HashMap<(NameSystem, String), Alias>,
+}
+
+static BUILTIN: LazyLock<Arc<TileCatalog>> = LazyLock::new(|| Arc::new(TileCatalog::build()));
+
+impl TileCatalog {
+    /// The built-in catalogue: base game (both editions) and The River.
+    pub fn builtin() -> Arc<TileCatalog> {
+        BUILTIN.clone()
+    }
+
+    fn build() -> TileCatalog {
+        let mut cat = TileCatalog {
+            kinds: Vec::new(),
+            names: HashMap::new(),
+            aliases: HashMap::new(),
+        };
+        for row in &BASE {
+            let id = cat.add_builtin(row.letter, row.spec);
+            cat.alias_jcz(row.jcz, id, row.jcz_k);
+            cat.alias(NameSystem::Bga, &row.bga_type.to_string(), id, row.bga_k);
+            cat.alias(NameSystem::Course, row.course, id, course_offset(row.letter));
+            if row.garden {
+                let g = cat.add_builtin(&format!("{}g", row.letter), &format!("{}; garden", row.spec));
+                cat.alias_jcz(row.jcz_garden, g, row.jcz_k);
+            }
+        }
+        for row in &RIVER {
+            let id = cat.add_builtin(row.name, row.spec);
+            cat.alias_jcz(row.jcz, id, row.jcz_k);
+        }
+        cat
+    }
+
+    fn add_builtin(&mut self, name: &str, spec: &str) -> TileKindId {
+        let kind = parse_spec(name, spec).expect("built-in tile specs are valid");
+        self.add(kind).expect("built-in tile names are unique")
+    }
+
+    /// Adds a kind (a record's custom tile). Fails if the name is taken.
+    pub fn add(&mut self, kind: TileKind) -> Result<TileKindId, String> {
+        if self.names.contains_key(&kind.name) {
+            return Err(format!("tile name {} is already defined", kind.name));
+        }
+        let id = TileKindId(self.kinds.len() as u16);
+        self.names.insert(kind.name.clone(), id);
+        self.kinds.push(kind);
+        Ok(id)
+    }
+
+    fn alias(&mut self, system: NameSystem, name: &str, kind: TileKindId, k: u8) {
+        self.aliases.insert(
+            (system, name.to_string()),
+            Alias {
+                kind,
+                offset: Rotation::new(k),
+            },
+        );
+    }
+
+    fn alias_jcz(&mut self, name: &str, kind: TileKindId, k: u8) {
+        self.alias(NameSystem::Jcz, name, kind, k);
+        // JCloisterZone 4.x wrote the same ids with a dot after the prefix.
+        if let Some((prefix, rest)) = name.split_once('/') {
+            self.alias(NameSystem::Jcz, &format!("{prefix}.{rest}"), kind, k);
+        }
+    }
+
+    pub fn get(&self, id: TileKindId) -> &TileKind {
+        &self.kinds[id.0 as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = TileKindId> + '_ {
+        (0..self.kinds.len() as u16).map(TileKindId)
+    }
+
+    /// Our own name: a letter A–X, a garden twin such as `Eg`, `river-A`…`river-L`, or a
+    /// record's custom name.
+    pub fn by_name(&self, name: &str) -> Option<TileKindId> {
+        self.names.get(name).copied()
+    }
+
+    pub fn resolve(&self, system: NameSystem, name: &str) -> Option<Alias> {
+        self.aliases.get(&(system, name.to_string())).copied()
+    }
+
+    /// The other system's name for one of our kinds, with its rotation offset.
+    pub fn alias_of(&self, system: NameSystem, kind: TileKindId) -> Option<(&str, Rotation)> {
+        self.aliases
+            .iter()
+            .filter(|((s, _), a)| *s == system && a.kind == kind)
+            .map(|((_, n), a)| (n.as_str(), a.offset))
+            // Prefer 5.x JCZ ids (with '/') over the 4.x spelling.
+            .min_by_key(|(n, _)| (!n.contains('/'), n.len()))
+    }
+
+    pub fn name(&self, id: TileKindId) -> &str {
+        &self.get(id).name
+    }
+}
+
+/// The course draws H with cities N and S and M, N with the city N+W (tiles.md §5.3).
+fn course_offset(letter: &str) -> u8 {
+    match letter {
+        "H" => 1,
+        "M" | "N" => 3,
+        _ => 0,
+    }
+}
+
+/// Tile counts of the base game in an edition: 72 tiles, 8 of them with gardens in the 2nd.
+pub fn base_counts(cat: &TileCatalog, edition: Edition) -> Vec<(TileKindId, u8)> {
+    let mut out = Vec::new();
+    for row in &BASE {
+        let id = cat.by_name(row.letter).expect("base letters are built in");
+        if row.garden && edition == Edition::Second {
+            out.push((id, row.copies - 1));
+            let g = cat.by_name(&format!("{}g", row.letter)).expect("garden twins are built in");
+            out.push((g, 1));
+        } else {
+            out.push((id, row.copies));
+        }
+    }
+    out
+}
+
+/// Tile counts of The River in an edition: 12 tiles, spring and lake included.
+pub fn river_counts(cat: &TileCatalog, edition: Edition) -> Vec<(TileKindId, u8)> {
+    let e = usize::from(edition == Edition::Second);
+    RIVER
+        .iter()
+        .filter(|row| row.copies[e] > 0)
+        .map(|row| (cat.by_name(row.name).expect("river tiles are built in"), row.copies[e]))
+        .collect()
+}
+
+pub fn is_river_tile(kind: &TileKind) -> bool {
+    kind.has(FeatureKind::River)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(counts: &[(TileKindId, u8)]) -> u32 {
+        counts.iter().map(|(_, n)| *n as u32).sum()
+    }
+
+    #[test]
+    fn the_base_game_has_72_tiles_in_both_editions() {
+        let cat = TileCatalog::builtin();
+        assert_eq!(total(&base_counts(&cat, Edition::First)), 72);
+        let second = base_counts(&cat, Edition::Second);
+        assert_eq!(total(&second), 72);
+        let gardens: u32 = second
+            .iter()
+            .filter(|(id, _)| cat.get(*id).has(FeatureKind::Garden))
+            .map(|(_, n)| *n as u32)
+            .sum();
+        assert_eq!(gardens, 8, "one copy each of E, H, I, M, N, R, U and V");
+    }
+
+    #[test]
+    fn the_base_game_has_10_shields_and_6_cloisters() {
+        let cat = TileCatalog::builtin();
+        let count = |f: &dyn Fn(&TileKind) -> bool| -> u32 {
+            base_counts(&cat, Edition::First)
+                .iter()
+                .filter(|(id, _)| f(cat.get(*id)))
+                .map(|(_, n)| *n as u32)
+                .sum()
+        };
+        assert_eq!(count(&|k| k.segments.iter().any(|s| s.shield)), 10);
+        assert_eq!(count(&|k| k.has(FeatureKind::Cloister)), 6);
+    }
+
+    #[test]
+    fn the_river_has_12_tiles_in_both_editions() {
+        let cat = TileCatalog::builtin();
+        assert_eq!(total(&river_counts(&cat, Edition::First)), 12);
+        assert_eq!(total(&river_counts(&cat, Edition::Second)), 12);
+    }
+
+    #[test]
+    fn tiles_resolve_by_every_name() {
+        let cat = TileCatalog::builtin();
+        let d = cat.by_name("D").unwrap();
+        assert_eq!(cat.resolve(NameSystem::Jcz, "BA/RCr").unwrap().kind, d);
+        assert_eq!(cat.resolve(NameSystem::Jcz, "BA.RCr").unwrap().kind, d);
+        assert_eq!(cat.resolve(NameSystem::Bga, "15").unwrap().kind, d);
+        assert_eq!(cat.resolve(NameSystem::Course, "CRFR50").unwrap().kind, d);
+        let u = cat.resolve(NameSystem::Jcz, "BA/RFr").unwrap();
+        assert_eq!((cat.name(u.kind), u.offset.quarter_turns()), ("U", 1));
+        assert_eq!(cat.name(cat.resolve(NameSystem::Jcz, "BA/CcG").unwrap().kind), "Ng");
+        assert_eq!(cat.name(cat.resolve(NameSystem::Jcz, "RI.1/IIG").unwrap().kind), "river-Jg");
+    }
+
+    #[test]
+    fn every_course_name_spells_the_edges_of_its_tile() {
+        let cat = TileCatalog::builtin();
+        for row in &BASE {
+            let a = cat.resolve(NameSystem::Course, row.course).unwrap();
+            let o = cat.get(a.kind).oriented(a.offset);
+            let spelled: String = Side::ALL
+                .iter()
+                .map(|s| match o.edge(*s) {
+                    super::super::tile::Edge::City => 'C',
+                    super::super::tile::Edge::Road => 'R',
+                    _ => 'F',
+                })
+                .collect();
+            assert_eq!(spelled, row.course[..4], "tile {}", row.letter);
+        }
+    }
+
+    #[test]
+    fn symmetric_tiles_have_fewer_distinct_rotations() {
+        let cat = TileCatalog::builtin();
+        let distinct = |n: &str| cat.get(cat.by_name(n).unwrap()).distinct.iter().filter(|d| **d).count();
+        assert_eq!(distinct("B"), 1);
+        assert_eq!(distinct("C"), 1);
+        assert_eq!(distinct("X"), 1);
+        assert_eq!(distinct("U"), 2);
+        assert_eq!(distinct("G"), 2);
+        assert_eq!(distinct("H"), 2);
+        assert_eq!(distinct("V"), 4);
+    }
+
+    #[test]
+    fn spec_errors_name_the_problem() {
+        let err = parse_spec("Z", "city N; road N").unwrap_err();
+        assert!(err.contains("north") || err.contains("N side"), "{err}");
+        assert!(parse_spec("Z", "tower N").unwrap_err().contains("unknown feature"));
+    }
+}
