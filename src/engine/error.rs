@@ -31,6 +31,8 @@ pub enum IllegalMove {
     RiverTurnsTwice { dir: &'static str },
     #[error("the river would make a U-turn: two adjacent bends both turn {dir}")]
     RiverUTurn { dir: &'static str },
+    #[error("the river needs room to go on, but {blocked} ahead of its new end holds a tile")]
+    RiverNoRoom { blocked: Pos },
     #[error("the tile has no {kind} at {at}")]
     NoSuchSegment { kind: FeatureKind, at: String },
     #[error("a meeple may not stand on the river")]

@@ -322,7 +322,7 @@ impl Game {
             return Err(self.edge_mismatch(o.edges, p.pos));
         }
         if tileset::is_river_tile(kind) {
-            self.river.check(kind, p, self.rules.river_turns)?;
+            self.river.check(kind, p, self.rules.river_turns, |q| self.board.tile_at(q).is_some())?;
         }
         Ok(())
     }

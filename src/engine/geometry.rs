@@ -198,7 +198,7 @@ impl Rotation {
 
     /// Degrees clockwise, which must be a multiple of 90.
     pub fn from_degrees(deg: i64) -> Option<Rotation> {
-        (deg % 90 == 0).then(|| Rotation(deg.rem_euclid(360) as u8 / 90))
+        (deg % 90 == 0).then(|| Rotation((deg.rem_euclid(360) / 90) as u8))
     }
 
     pub const fn quarter_turns(self) -> u8 {

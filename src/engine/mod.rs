@@ -7,6 +7,7 @@ pub mod events;
 pub mod features;
 pub mod game;
 pub mod geometry;
+pub mod playout;
 pub mod river;
 pub mod rules;
 pub mod scoring;

@@ -89,8 +89,26 @@ impl RiverState {
     }
 
     /// Checks that a River tile continues the river without a forbidden bend.
-    pub fn check(&self, kind: &TileKind, p: Placement, rule: RiverTurns) -> Result<(), IllegalMove> {
-        let (_, bend) = self.bend(kind, p)?;
+    pub fn check(
+        &self,
+        kind: &TileKind,
+        p: Placement,
+        rule: RiverTurns,
+        occupied: impl Fn(Pos) -> bool,
+    ) -> Result<(), IllegalMove> {
+        let (exit, bend) = self.bend(kind, p)?;
+        if rule == RiverTurns::RoomAhead
+            && let Some(exit) = exit
+        {
+            let next = p.pos.step(exit);
+            let after = next.step(exit);
+            let left = Side::from_index(exit.index() + 3);
+            let right = Side::from_index(exit.index() + 1);
+            let reserved = [next.step(left), next.step(right), after, after.step(left), after.step(right)];
+            if let Some(&blocked) = reserved.iter().find(|q| occupied(**q)) {
+                return Err(IllegalMove::RiverNoRoom { blocked });
+            }
+        }
         let Some(b) = bend else { return Ok(()) };
         match rule {
             RiverTurns::NoSameWayTwice if self.last_bend == Some(b) => Err(IllegalMove::RiverTurnsTwice { dir: b.word() }),

@@ -32,8 +32,12 @@ pub enum RiverTurns {
     NoSameWayTwice,
     /// 1st-edition River: only an immediate U-turn (two adjacent bends turning the same way).
     NoImmediateUTurn,
-    /// No restriction beyond continuing the river (what JCloisterZone enforces).
+    /// No restriction beyond continuing the river.
     Any,
+    /// JCloisterZone's rule: no turn restriction, but the square past the open end must have
+    /// empty squares on both sides, and the square after it and its two sides must be empty
+    /// too, so the river can always go on.
+    RoomAhead,
 }
 
 /// The rulebooks we support, each a named set of switches.

@@ -1,0 +1,150 @@
+//! `bench`: throughput of the engine, measured here rather than assumed.
+
+use crate::engine::playout::{Rng, play_random};
+use crate::engine::{Game, Placement, Preset, Setup, TileCatalog};
+use crate::record::{GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
+use crate::replay;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+fn setup(preset: Preset) -> Setup {
+    Setup {
+        rules: preset.rules(),
+        catalog: TileCatalog::builtin(),
+        players: 2,
+        start: Vec::new(),
+        extra_tiles: Vec::new(),
+    }
+}
+
+/// Runs `f` repeatedly for about `seconds`; returns (iterations, elapsed).
+fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut n = 0;
+    while start.elapsed() < budget {
+        for _ in 0..16 {
+            f();
+        }
+        n += 16;
+    }
+    (n, start.elapsed())
+}
+
+/// A recorded random game, to measure replay of a full record.
+fn random_record(seed: u64) -> GameRecord {
+    let mut game = Game::new(setup(Preset::SecondEdition)).expect("default setup is valid");
+    let mut rng = Rng::new(seed);
+    let mut events = Vec::new();
+    let mut moves = Vec::new();
+    let mut placements: Vec<Placement> = Vec::new();
+    let mut actions = Vec::new();
+    while let Some(tile) = crate::engine::playout::draw(&game, &mut rng) {
+        game.placements(tile, true, &mut placements);
+        if placements.is_empty() {
+            game.discard(tile, &mut events).expect("unplaceable tiles may be discarded");
+            moves.push(RecordedMove::Discard { player: None, tile });
+            continue;
+        }
+        let placement = placements[rng.below(placements.len())];
+        game.actions(tile, placement, &mut actions);
+        let action = actions[rng.below(actions.len())];
+        let recorded = match action {
+            crate::engine::Action::Pass => RecordedAction::Pass,
+            crate::engine::Action::RecallAbbot => RecordedAction::RecallAbbot,
+            crate::engine::Action::Deploy { segment, figure } => {
+                let kind = game.tile_kind(tile);
+                RecordedAction::Deploy {
+                    feature: kind.segments[segment as usize].kind,
+                    at: kind.location_of(placement.rotation, segment),
+                    figure,
+                }
+            }
+        };
+        game.play(&crate::engine::Move { tile, placement, action }, &mut events)
+            .expect("listed moves are legal");
+        moves.push(RecordedMove::Place { player: None, tile, placement, action: recorded });
+    }
+    GameRecord {
+        players: vec![PlayerInfo { name: "A".into() }, PlayerInfo { name: "B".into() }],
+        rules: RulesSpec::new(Preset::SecondEdition),
+        custom_tiles: Vec::new(),
+        catalog: TileCatalog::builtin(),
+        start: Vec::new(),
+        moves,
+        final_scoring: None,
+    }
+}
+
+pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
+    // Random full games with every rule on, fields included.
+    let mut seed = 0u64;
+    let base = Game::new(setup(Preset::SecondEdition)).map_err(|e| e.to_string())?;
+    let mut events = Vec::new();
+    let (games, t) = timed(seconds, || {
+        seed += 1;
+        let mut g = base.clone();
+        play_random(&mut g, &mut Rng::new(seed), &mut events);
+    });
+    let games_per_sec = games as f64 / t.as_secs_f64();
+
+    // Legal placements along random games: time per call.
+    let mut positions = Vec::new();
+    {
+        let mut rng = Rng::new(7);
+        let mut g = base.clone();
+        let mut ps = Vec::new();
+        let mut acts = Vec::new();
+        while let Some(tile) = crate::engine::playout::draw(&g, &mut rng) {
+            positions.push((g.clone(), tile));
+            g.placements(tile, true, &mut ps);
+            if ps.is_empty() {
+                g.discard(tile, &mut events).expect("discard");
+                continue;
+            }
+            let p = ps[rng.below(ps.len())];
+            g.actions(tile, p, &mut acts);
+            g.play(&crate::engine::Move { tile, placement: p, action: acts[0] }, &mut events).expect("legal");
+        }
+    }
+    let mut out = Vec::with_capacity(256);
+    let mut i = 0;
+    let mut total_placements = 0u64;
+    let (calls, t) = timed(seconds, || {
+        let (g, tile) = &positions[i % positions.len()];
+        g.placements(*tile, true, &mut out);
+        total_placements += out.len() as u64;
+        i += 1;
+    });
+    let placements_ns = t.as_nanos() as f64 / calls as f64;
+
+    // Replay of a full recorded game.
+    let record = random_record(42);
+    let tiles = record.moves.len();
+    let (replays, t) = timed(seconds, || {
+        replay::replay(&record, None).expect("the bench record is legal");
+    });
+    let replay_us = t.as_micros() as f64 / replays as f64;
+
+    if as_json {
+        let doc = json!({
+            "random_games_per_second": games_per_sec.round(),
+            "legal_placements_ns_per_turn": (placements_ns * 10.0).round() / 10.0,
+            "average_placements_per_turn": total_placements as f64 / calls as f64,
+            "replay_us_per_record": (replay_us * 10.0).round() / 10.0,
+            "record_tiles": tiles,
+            "debug_build": cfg!(debug_assertions),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+    } else {
+        if cfg!(debug_assertions) {
+            println!("warning: debug build; measure with `cargo run --release -- bench`");
+        }
+        println!("{:<40} {:>14}", "measure", "result");
+        println!("{:<40} {:>14.0}", "random full games per second", games_per_sec);
+        println!("{:<40} {:>11.1} ns", "legal placements, per turn", placements_ns);
+        println!("{:<40} {:>14.1}", "  placements found per turn (average)", total_placements as f64 / calls as f64);
+        println!("{:<40} {:>11.1} µs", format!("replay of a {tiles}-move record"), replay_us);
+    }
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! The command line: `replay`, `export` and `bench`.
+
+pub mod bench;
+pub mod replay_cmd;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "carcassonne-replay", version, about = "Replay, score and analyse Carcassonne games")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replay a game record and print every turn's scores and the final breakdown.
+    Replay {
+        /// A carcassonne-replay JSON record or a JCloisterZone .jcz save (detected from content).
+        file: PathBuf,
+        /// Print one JSON document instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Replay under another rules preset: second-edition, classic-2000,
+        /// classic-2000-alternate or course.
+        #[arg(long)]
+        preset: Option<String>,
+    },
+    /// Convert a record to another format.
+    Export {
+        file: PathBuf,
+        /// Target format (json: the native carcassonne-replay/1 record).
+        #[arg(long, default_value = "json")]
+        to: String,
+    },
+    /// Measure engine throughput (build with --release).
+    Bench {
+        /// Print the figures as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Seconds to spend on each measurement.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Replay { file, json, preset } => replay_cmd::run(&file, json, preset.as_deref()),
+        Command::Export { file, to } => replay_cmd::export(&file, &to),
+        Command::Bench { json, seconds } => bench::run(json, seconds),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

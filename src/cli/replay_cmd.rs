@@ -1,0 +1,136 @@
+//! `replay` and `export`: read a record, replay it, print a table or JSON.
+
+use crate::engine::{Event, Figure, Preset, Score};
+use crate::record::{self, GameRecord, MAX_RECORD_BYTES, native};
+use crate::replay::{self, Categories, Replay, TurnSnapshot, json};
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
+
+/// Reads at most `MAX_RECORD_BYTES` (plus one, to tell a file that is too large).
+pub fn read_record(path: &Path) -> Result<GameRecord, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RECORD_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    record::parse(&bytes)
+        .map(|(r, _)| r)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn run(path: &Path, as_json: bool, preset: Option<&str>) -> Result<(), String> {
+    let mut record = read_record(path)?;
+    if let Some(name) = preset {
+        let p = Preset::parse(name).ok_or_else(|| {
+            let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown preset {name:?}; the presets are {}", names.join(", "))
+        })?;
+        record.rules = record.rules.with_preset(p);
+    }
+    let replay = replay::replay(&record, None).map_err(|e| format!("{}: {e}", path.display()))?;
+    if as_json {
+        let doc = json::replay(&record, &replay);
+        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+    } else {
+        print!("{}", table(&record, &replay));
+    }
+    Ok(())
+}
+
+pub fn export(path: &Path, to: &str) -> Result<(), String> {
+    let record = read_record(path)?;
+    match to {
+        "json" => {
+            let doc = native::to_value(&record);
+            println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+            Ok(())
+        }
+        other => Err(format!("cannot export to {other:?}; supported: json")),
+    }
+}
+
+fn player_name(record: &GameRecord, p: u8) -> &str {
+    &record.players[p as usize].name
+}
+
+fn points_text(record: &GameRecord, events: &[Event]) -> String {
+    let mut parts = Vec::new();
+    for e in events {
+        if let Event::Scored(s) = e {
+            for &p in &s.players {
+                parts.push(format!("{} +{} {}", player_name(record, p), s.points, s.feature));
+            }
+        }
+    }
+    parts.join(", ")
+}
+
+fn meeple_text(record: &GameRecord, t: &TurnSnapshot) -> String {
+    for e in &t.events {
+        if let Event::MeepleDeployed { figure, feature, location, .. } = e {
+            let who = if *figure == Figure::Abbot { "abbot " } else { "" };
+            return format!("{who}{feature} {location}");
+        }
+    }
+    if t.action == crate::engine::Action::RecallAbbot {
+        return "abbot recalled".into();
+    }
+    let _ = record;
+    "-".into()
+}
+
+fn score_line(record: &GameRecord, s: &Score) -> String {
+    let who: Vec<&str> = s.players.iter().map(|p| player_name(record, *p)).collect();
+    let shared = if who.len() > 1 { " each (tie)" } else { "" };
+    format!("{} +{}{shared}: {} ({}) at {} {}", who.join(" and "), s.points, s.explanation(), s.reason, s.pos, s.location)
+}
+
+/// The readable table: one row per turn, final scoring, and each player's breakdown.
+pub fn table(record: &GameRecord, r: &Replay) -> String {
+    let cat = &record.catalog;
+    let mut out = String::new();
+    let names: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
+    let _ = writeln!(out, "{} — rules: {}", names.join(" vs "), r.rules.preset);
+    let _ = writeln!(out, "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} scores", "turn", "player", "tile", "position", "rot", "meeple", "points");
+    for t in &r.turns {
+        for e in &t.events {
+            if let Event::TileDiscarded { tile, .. } = e {
+                let _ = writeln!(out, "{:>4}  {:<12} {:<9} discarded: no legal placement", "", player_name(record, t.player), cat.name(*tile));
+            }
+        }
+        let scores: Vec<String> = t.scores.iter().map(|s| s.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} {}",
+            t.turn,
+            player_name(record, t.player),
+            cat.name(t.tile),
+            t.placement.pos.to_string(),
+            t.placement.rotation.degrees(),
+            meeple_text(record, t),
+            points_text(record, &t.events),
+            scores.join(" ")
+        );
+    }
+    if r.finished {
+        let _ = writeln!(out, "\nFinal scoring");
+        for e in &r.final_events {
+            if let Event::Scored(s) = e {
+                let _ = writeln!(out, "  {}", score_line(record, s));
+            }
+        }
+    } else {
+        let _ = writeln!(out, "\nThe game is not over: no final scoring.");
+    }
+    let _ = writeln!(out, "\n{:<12} {:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}", "player", "", "road", "city", "cloister", "garden", "field", "total");
+    for (i, b) in r.breakdown.iter().enumerate() {
+        let row = |label: &str, c: &Categories| {
+            format!("{:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}", label, c.road, c.city, c.cloister, c.garden, c.field, c.total())
+        };
+        let _ = writeln!(out, "{:<12} {}", names[i], row("play", &b.play));
+        let _ = writeln!(out, "{:<12} {}", "", row("end", &b.end));
+        let _ = writeln!(out, "{:<12} {:<5} {:>44}", "", "total", r.final_scores[i]);
+    }
+    out
+}

@@ -1,0 +1,363 @@
+//! JCloisterZone 5.x saves (`.jcz`), as described in `reference/jcz-format.md`.
+//!
+//! JCZ never writes discarded tiles. With a `gameAnnotations.drawOrder` the discards are the
+//! drawn tiles that were not placed; otherwise each tile missing from the save is put at the
+//! first turn where it had no legal placement.
+
+use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use crate::engine::{
+    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Setup, Side,
+    StartTile, TileCatalog, TileKindId,
+};
+use crate::engine::{Action, HalfEdge, Move};
+use crate::record::rules_spec::{Overrides, river_turns_name};
+use serde_json::Value;
+use std::sync::Arc;
+
+fn err(msg: impl Into<String>) -> RecordError {
+    RecordError::invalid(Format::Jcz, msg)
+}
+
+pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
+    if v.get("slots").is_some() || v.pointer("/setup/expansions").is_some() {
+        return Err(err("this is a JCloisterZone 4.x save; open it in JCloisterZone 5 and save it again"));
+    }
+    let setup = v.get("setup").ok_or_else(|| err("no \"setup\""))?;
+    let rules = read_setup(setup)?;
+    let catalog = TileCatalog::builtin();
+    let start = read_start(setup, &catalog)?;
+    let players = read_players(&v)?;
+    let placed = read_replay(&v, &catalog, players.len())?;
+    let annotations = v.get("gameAnnotations");
+    let draw_order = read_draw_order(annotations, &catalog)?;
+    let end_turn = annotations.and_then(|a| a.get("endTurn")).and_then(Value::as_u64);
+    let mut record = GameRecord {
+        players,
+        rules,
+        custom_tiles: Vec::new(),
+        catalog,
+        start,
+        moves: placed,
+        final_scoring: None,
+    };
+    match draw_order {
+        Some(order) => insert_drawn_discards(&mut record, &order),
+        None => infer_discards(&mut record),
+    }
+    let draws = record.moves.len() as u64;
+    if end_turn.is_some_and(|e| draws >= e) {
+        record.final_scoring = Some(true);
+    }
+    Ok(record)
+}
+
+fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
+    let sets = setup.get("sets").and_then(Value::as_object).ok_or_else(|| err("setup.sets is missing"))?;
+    let mut edition = None;
+    let mut river = false;
+    for (set, count) in sets {
+        if count.as_u64() != Some(1) {
+            return Err(err(format!("tile set {set} is used {count} times; only once is supported")));
+        }
+        match set.as_str() {
+            "basic:1" => edition = Some(Edition::First),
+            "basic:2" => edition = Some(Edition::Second),
+            "river/1:1" | "river/1:2" => river = true,
+            other => return Err(err(format!("tile set {other:?} is not supported (supported: basic:1, basic:2, river/1:1, river/1:2)"))),
+        }
+    }
+    let edition = edition.ok_or_else(|| err("setup.sets has no base game (basic:1 or basic:2)"))?;
+    let elements = setup.get("elements").and_then(Value::as_object);
+    let has = |k: &str| elements.is_some_and(|e| e.contains_key(k));
+    let followers = elements
+        .and_then(|e| e.get("small-follower"))
+        .and_then(Value::as_u64)
+        .unwrap_or(7);
+    let tiny = setup.pointer("/rules/tiny-city-scoring").and_then(Value::as_str) == Some("2");
+    // JCloisterZone scores farms per field (3 per city) and, instead of a River turn rule, keeps room ahead of the river's end; it keeps
+    // all four D tiles in the pack with The River.
+    let overrides = Overrides {
+        edition: Some(if edition == Edition::First { 1 } else { 2 }),
+        farmers: Some(has("farmers")),
+        river: Some(river),
+        abbot: Some(has("abbot")),
+        two_tile_city: Some(if tiny { "reduced" } else { "full" }.into()),
+        river_turns: river.then(|| river_turns_name(crate::engine::RiverTurns::RoomAhead).into()),
+        river_keeps_start_tile: river.then_some(true),
+        followers: Some(u8::try_from(followers).map_err(|_| err("small-follower is too large"))?),
+        ..Overrides::default()
+    };
+    Ok(RulesSpec {
+        preset: Preset::SecondEdition,
+        overrides,
+    })
+}
+
+fn resolve(cat: &TileCatalog, id: &str, system_rotation: Rotation, what: &str) -> Result<(TileKindId, Rotation), RecordError> {
+    let a = cat
+        .resolve(NameSystem::Jcz, id)
+        .ok_or_else(|| err(format!("{what}: unknown tile {id:?} (only the base game and The River are supported)")))?;
+    Ok((a.kind, system_rotation.plus(a.offset)))
+}
+
+fn read_start(setup: &Value, cat: &TileCatalog) -> Result<Vec<StartTile>, RecordError> {
+    let Some(list) = setup.get("start").and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
+    list.iter()
+        .map(|s| {
+            let id = s.get("tile").and_then(Value::as_str).ok_or_else(|| err("a start tile has no \"tile\""))?;
+            let deg = s.get("rotation").and_then(Value::as_i64).unwrap_or(0);
+            let r = Rotation::from_degrees(deg).ok_or_else(|| err(format!("start rotation {deg} is not a multiple of 90")))?;
+            let (tile, rotation) = resolve(cat, id, r, "start")?;
+            let pos = Pos::new(int(s.get("x"))?, int(s.get("y"))?);
+            Ok(StartTile {
+                tile,
+                placement: Placement { pos, rotation },
+            })
+        })
+        .collect()
+}
+
+fn int(v: Option<&Value>) -> Result<i32, RecordError> {
+    v.and_then(Value::as_i64)
+        .and_then(|n| i32::try_from(n).ok())
+        .ok_or_else(|| err("a coordinate is missing or not an integer"))
+}
+
+fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
+    let list = v.get("players").and_then(Value::as_array).ok_or_else(|| err("no \"players\""))?;
+    if list.is_empty() || list.len() > 6 {
+        return Err(err(format!("a game has 1 to 6 players, not {}", list.len())));
+    }
+    Ok(list
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PlayerInfo {
+            name: p
+                .get("name")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("Player {}", i + 1), str::to_string),
+        })
+        .collect())
+}
+
+fn position(v: Option<&Value>, what: &str) -> Result<Pos, RecordError> {
+    let a = v.and_then(Value::as_array).filter(|a| a.len() == 2).ok_or_else(|| err(format!("{what}: position is not [x, y]")))?;
+    Ok(Pos::new(int(a.first())?, int(a.get(1))?))
+}
+
+/// Groups the messages into turns: PLACE_TILE, at most one action, COMMIT.
+fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<RecordedMove>, RecordError> {
+    let Some(list) = v.get("replay").and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
+    let mut moves = Vec::new();
+    let mut pending: Option<RecordedMove> = None;
+    for (i, msg) in list.iter().enumerate() {
+        let what = format!("replay message {} ", i + 1);
+        let ty = msg.get("type").and_then(Value::as_str).ok_or_else(|| err(format!("{what}has no type")))?;
+        let payload = msg.get("payload").unwrap_or(&Value::Null);
+        let player = msg.get("player").and_then(Value::as_u64).map(|p| p as u8);
+        if player.is_some_and(|p| p as usize >= players) {
+            return Err(err(format!("{what}names player {player:?}, but there are {players} players")));
+        }
+        let what = format!("{what}({ty})");
+        match ty {
+            "PLACE_TILE" => {
+                if let Some(m) = pending.take() {
+                    moves.push(m);
+                }
+                pending = Some(place_tile(payload, cat, player, &what)?);
+            }
+            "DEPLOY_MEEPLE" | "RETURN_MEEPLE" | "PASS" => {
+                let Some(RecordedMove::Place { action, placement, .. }) = pending.as_mut() else {
+                    return Err(err(format!("{what}: no tile was placed before it")));
+                };
+                *action = match ty {
+                    "DEPLOY_MEEPLE" => deploy(payload, placement.pos, &what)?,
+                    "RETURN_MEEPLE" => recall(payload, &what)?,
+                    _ => RecordedAction::Pass,
+                };
+            }
+            "COMMIT" => {
+                if let Some(m) = pending.take() {
+                    moves.push(m);
+                }
+            }
+            "UNDO" => {
+                // Old test files may keep an UNDO: it takes back the last message of the turn.
+                match pending.as_mut() {
+                    Some(RecordedMove::Place { action, .. }) if *action != RecordedAction::Pass => *action = RecordedAction::Pass,
+                    _ => pending = None,
+                }
+            }
+            "GAME_OVER" => {}
+            other => return Err(err(format!("{what}: message type {other} belongs to an expansion that is not supported"))),
+        }
+    }
+    // A save may end in the middle of a turn: the placed tile still counts.
+    moves.extend(pending);
+    Ok(moves)
+}
+
+fn place_tile(payload: &Value, cat: &TileCatalog, player: Option<u8>, what: &str) -> Result<RecordedMove, RecordError> {
+    let id = payload.get("tileId").and_then(Value::as_str).ok_or_else(|| err(format!("{what}: no tileId")))?;
+    let rot = payload.get("rotation").and_then(Value::as_str).unwrap_or("R0");
+    let deg: i64 = rot
+        .strip_prefix('R')
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
+    let r = Rotation::from_degrees(deg).filter(|_| (0..360).contains(&deg)).ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
+    let (tile, rotation) = resolve(cat, id, r, what)?;
+    let pos = position(payload.get("position"), what)?;
+    Ok(RecordedMove::Place {
+        player,
+        tile,
+        placement: Placement { pos, rotation },
+        action: RecordedAction::Pass,
+    })
+}
+
+fn feature_kind(name: &str, what: &str) -> Result<FeatureKind, RecordError> {
+    Ok(match name {
+        "City" => FeatureKind::City,
+        "Road" => FeatureKind::Road,
+        "Field" => FeatureKind::Field,
+        "Monastery" | "Cloister" => FeatureKind::Cloister,
+        "Garden" => FeatureKind::Garden,
+        other => return Err(err(format!("{what}: feature {other} is not in the base game"))),
+    })
+}
+
+/// One place inside a JCZ location name: a side of `N`, `NE`, `_S`, `NWSE`…, a half-edge of
+/// `NL.NR`…, or the centre.
+fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, RecordError> {
+    let bad = || err(format!("{what}: location {loc:?} does not fit a {kind}"));
+    if kind.is_inner() {
+        return if loc == "I" || loc == "CLOISTER" { Ok(Location::Center) } else { Err(bad()) };
+    }
+    if kind == FeatureKind::Field {
+        const JCZ_HALVES: [&str; 8] = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"];
+        let first = loc.split('.').next().unwrap_or_default();
+        let i = JCZ_HALVES.iter().position(|h| *h == first).ok_or_else(bad)?;
+        return Ok(Location::Half(HalfEdge::from_index(i as u8)));
+    }
+    let side = if let Some(missing) = loc.strip_prefix('_') {
+        let m = Side::parse(missing).ok_or_else(bad)?;
+        Side::from_index(m.index() + 1)
+    } else {
+        Side::parse(&loc[..1.min(loc.len())]).ok_or_else(bad)?
+    };
+    Ok(Location::Side(side))
+}
+
+fn deploy(payload: &Value, placed_at: Pos, what: &str) -> Result<RecordedAction, RecordError> {
+    let ptr = payload.get("pointer").ok_or_else(|| err(format!("{what}: no pointer")))?;
+    let pos = position(ptr.get("position"), what)?;
+    if pos != placed_at {
+        return Err(err(format!("{what}: the meeple goes to {pos}, not to the tile just placed at {placed_at}")));
+    }
+    let kind = feature_kind(ptr.get("feature").and_then(Value::as_str).unwrap_or_default(), what)?;
+    let at = location(kind, ptr.get("location").and_then(Value::as_str).unwrap_or_default(), what)?;
+    let id = payload.get("meepleId").and_then(Value::as_str).unwrap_or_default();
+    let figure = match id.split('.').nth(1) {
+        Some("small") | None => Figure::Follower,
+        Some("abbot") => Figure::Abbot,
+        Some(other) => return Err(err(format!("{what}: meeple type {other} belongs to an expansion that is not supported"))),
+    };
+    Ok(RecordedAction::Deploy { feature: kind, at, figure })
+}
+
+fn recall(payload: &Value, what: &str) -> Result<RecordedAction, RecordError> {
+    match payload.get("source").and_then(Value::as_str) {
+        Some("ABBOT_RETURN") => Ok(RecordedAction::RecallAbbot),
+        other => Err(err(format!("{what}: returning a meeple by {other:?} is not part of the base game"))),
+    }
+}
+
+fn read_draw_order(ann: Option<&Value>, cat: &TileCatalog) -> Result<Option<Vec<TileKindId>>, RecordError> {
+    let Some(list) = ann.and_then(|a| a.get("drawOrder")).and_then(Value::as_array) else {
+        return Ok(None);
+    };
+    list.iter()
+        .map(|t| {
+            let id = t.as_str().ok_or_else(|| err("drawOrder holds a non-string"))?;
+            Ok(resolve(cat, id, Rotation::new(0), "drawOrder")?.0)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// Discards from a forced draw order: a drawn tile that is not the next placed one.
+fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId]) {
+    let placed = std::mem::take(&mut record.moves);
+    let mut placed = placed.into_iter().peekable();
+    for &tile in order {
+        match placed.peek() {
+            Some(m) if m.tile() == tile => record.moves.extend(placed.next()),
+            Some(_) => record.moves.push(RecordedMove::Discard { player: None, tile }),
+            None => break,
+        }
+    }
+    record.moves.extend(placed);
+}
+
+/// Puts each tile missing from a save at the first turn where it could not be placed. Tiles
+/// that could always be placed were never drawn: the save ends before the game does.
+fn infer_discards(record: &mut GameRecord) {
+    let Ok(mut game) = Game::new(setup_of(record)) else {
+        return;
+    };
+    let mut missing = missing_tiles(record, &game);
+    if missing.is_empty() {
+        return;
+    }
+    let placed = std::mem::take(&mut record.moves);
+    let mut events: Vec<Event> = Vec::new();
+    for i in 0..=placed.len() {
+        missing.retain(|&tile| {
+            let forced = game.check_draw(tile).is_ok() && game.can_place(tile).is_none();
+            if forced && game.discard(tile, &mut events).is_ok() {
+                record.moves.push(RecordedMove::Discard { player: None, tile });
+                return false;
+            }
+            true
+        });
+        let Some(&m) = placed.get(i) else { break };
+        record.moves.push(m);
+        if let RecordedMove::Place { tile, placement, .. } = m {
+            // Where later tiles fit depends only on the tiles, so meeples are left out here.
+            let mv = Move { tile, placement, action: Action::Pass };
+            if game.play(&mv, &mut events).is_err() {
+                // The replay reports the illegal move; inference stops here.
+                record.moves.extend_from_slice(&placed[i + 1..]);
+                return;
+            }
+        }
+        events.clear();
+    }
+}
+
+fn setup_of(record: &GameRecord) -> Setup {
+    Setup {
+        rules: record.resolved_rules(),
+        catalog: Arc::clone(&record.catalog),
+        players: record.players.len() as u8,
+        start: record.start.clone(),
+        extra_tiles: record.custom_pack(),
+    }
+}
+
+fn missing_tiles(record: &GameRecord, game: &Game) -> Vec<TileKindId> {
+    let mut left = game.pack().to_vec();
+    for m in &record.moves {
+        let n = &mut left[m.tile().0 as usize];
+        *n = n.saturating_sub(1);
+    }
+    let mut out = Vec::new();
+    for (i, n) in left.iter().enumerate() {
+        out.extend(std::iter::repeat_n(TileKindId(i as u16), *n as usize));
+    }
+    out
+}

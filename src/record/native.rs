@@ -1,0 +1,297 @@
+//! The native format, `carcassonne-replay/1`: JSON described in the README and by
+//! `static/record.schema.json`.
+
+use super::rules_spec::Overrides;
+use super::{CustomTile, Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use crate::engine::tileset::parse_spec;
+use crate::engine::{
+    Figure, FeatureKind, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
+};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+pub const FORMAT: &str = "carcassonne-replay/1";
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Doc {
+    format: String,
+    players: Vec<Player>,
+    #[serde(default)]
+    rules: DocRules,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tiles: Vec<DocTile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    start: Vec<DocStart>,
+    moves: Vec<DocMove>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    final_scoring: Option<bool>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Player {
+    name: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocRules {
+    preset: String,
+    #[serde(flatten)]
+    overrides: Overrides,
+}
+
+impl Default for DocRules {
+    fn default() -> Self {
+        DocRules {
+            preset: Preset::SecondEdition.name().into(),
+            overrides: Overrides::default(),
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocTile {
+    name: String,
+    count: u8,
+    segments: String,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocStart {
+    tile: String,
+    at: [i32; 2],
+    rotation: i64,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DocMove {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    player: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<[i32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rotation: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    meeple: Option<DocMeeple>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    recall_abbot: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    discard: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocMeeple {
+    feature: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    abbot: bool,
+}
+
+fn err(msg: impl Into<String>) -> RecordError {
+    RecordError::invalid(Format::Native, msg)
+}
+
+pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
+    let doc: Doc = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
+    if doc.format != FORMAT {
+        return Err(err(format!("unsupported format {:?}; this version reads {FORMAT:?}", doc.format)));
+    }
+    if doc.players.is_empty() || doc.players.len() > 6 {
+        return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
+    }
+    let preset = Preset::parse(&doc.rules.preset).ok_or_else(|| {
+        let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
+        err(format!("unknown rules preset {:?}; the presets are {}", doc.rules.preset, names.join(", ")))
+    })?;
+    let rules = RulesSpec {
+        preset,
+        overrides: doc.rules.overrides,
+    };
+    rules.validate().map_err(err)?;
+    let (catalog, custom_tiles) = catalog_with(&doc.tiles)?;
+    let tile = |name: &str, what: &str| -> Result<TileKindId, RecordError> {
+        catalog
+            .by_name(name)
+            .ok_or_else(|| err(format!("{what}: unknown tile {name:?} (tiles are named A–X, Eg…Vg for garden copies, river-A…river-L, or defined under \"tiles\")")))
+    };
+    let start = doc
+        .start
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            Ok(StartTile {
+                tile: tile(&s.tile, &format!("start tile {}", i + 1))?,
+                placement: Placement {
+                    pos: Pos::new(s.at[0], s.at[1]),
+                    rotation: rotation(s.rotation, &format!("start tile {}", i + 1))?,
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, RecordError>>()?;
+    let moves = doc
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| parse_move(m, i + 1, doc.players.len(), &tile))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(GameRecord {
+        players: doc.players.into_iter().map(|p| PlayerInfo { name: p.name }).collect(),
+        rules,
+        custom_tiles,
+        catalog,
+        start,
+        moves,
+        final_scoring: doc.final_scoring,
+    })
+}
+
+fn catalog_with(tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), RecordError> {
+    if tiles.is_empty() {
+        return Ok((TileCatalog::builtin(), Vec::new()));
+    }
+    let mut cat = (*TileCatalog::builtin()).clone();
+    let mut custom = Vec::new();
+    for t in tiles {
+        let kind = parse_spec(&t.name, &t.segments).map_err(err)?;
+        cat.add(kind).map_err(err)?;
+        custom.push(CustomTile {
+            name: t.name.clone(),
+            count: t.count,
+            segments: t.segments.clone(),
+        });
+    }
+    Ok((Arc::new(cat), custom))
+}
+
+fn rotation(deg: i64, what: &str) -> Result<Rotation, RecordError> {
+    Rotation::from_degrees(deg)
+        .filter(|_| (0..360).contains(&deg))
+        .ok_or_else(|| err(format!("{what}: rotation is 0, 90, 180 or 270 degrees clockwise, not {deg}")))
+}
+
+fn parse_move(
+    m: &DocMove,
+    n: usize,
+    players: usize,
+    tile: &dyn Fn(&str, &str) -> Result<TileKindId, RecordError>,
+) -> Result<RecordedMove, RecordError> {
+    let what = format!("move {n}");
+    if let Some(p) = m.player
+        && p as usize >= players
+    {
+        return Err(err(format!("{what}: player {p} does not exist (players are numbered from 0)")));
+    }
+    if let Some(d) = &m.discard {
+        if m.tile.is_some() || m.meeple.is_some() || m.recall_abbot {
+            return Err(err(format!("{what}: a discard names only the discarded tile")));
+        }
+        return Ok(RecordedMove::Discard {
+            player: m.player,
+            tile: tile(d, &what)?,
+        });
+    }
+    let (Some(name), Some(at), Some(rot)) = (&m.tile, m.at, m.rotation) else {
+        return Err(err(format!("{what}: a move needs \"tile\", \"at\" and \"rotation\" (or \"discard\")")));
+    };
+    let action = match (&m.meeple, m.recall_abbot) {
+        (Some(_), true) => return Err(err(format!("{what}: a turn deploys a meeple or recalls the abbot, not both"))),
+        (None, true) => RecordedAction::RecallAbbot,
+        (None, false) => RecordedAction::Pass,
+        (Some(mp), false) => parse_meeple(mp, &what)?,
+    };
+    Ok(RecordedMove::Place {
+        player: m.player,
+        tile: tile(name, &what)?,
+        placement: Placement {
+            pos: Pos::new(at[0], at[1]),
+            rotation: rotation(rot, &what)?,
+        },
+        action,
+    })
+}
+
+fn parse_meeple(m: &DocMeeple, what: &str) -> Result<RecordedAction, RecordError> {
+    let feature = FeatureKind::parse(&m.feature)
+        .ok_or_else(|| err(format!("{what}: unknown feature {:?}; use city, road, field, cloister or garden", m.feature)))?;
+    let at = match (&m.at, feature.is_inner()) {
+        (None, true) => Location::Center,
+        (None, false) => return Err(err(format!("{what}: a meeple on a {feature} needs \"at\", a side such as \"N\" or a half-edge such as \"S.e\""))),
+        (Some(a), _) => Location::parse(a).ok_or_else(|| err(format!("{what}: {a:?} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"")))?,
+    };
+    let figure = if m.abbot { Figure::Abbot } else { Figure::Follower };
+    Ok(RecordedAction::Deploy { feature, at, figure })
+}
+
+/// Writes a record as native JSON.
+pub fn to_value(r: &GameRecord) -> serde_json::Value {
+    let cat = &r.catalog;
+    let doc = Doc {
+        format: FORMAT.into(),
+        players: r.players.iter().map(|p| Player { name: p.name.clone() }).collect(),
+        rules: DocRules {
+            preset: r.rules.preset.name().into(),
+            overrides: r.rules.overrides.clone(),
+        },
+        tiles: r
+            .custom_tiles
+            .iter()
+            .map(|t| DocTile {
+                name: t.name.clone(),
+                count: t.count,
+                segments: t.segments.clone(),
+            })
+            .collect(),
+        start: r
+            .start
+            .iter()
+            .map(|s| DocStart {
+                tile: cat.name(s.tile).into(),
+                at: [s.placement.pos.x, s.placement.pos.y],
+                rotation: s.placement.rotation.degrees() as i64,
+            })
+            .collect(),
+        moves: r.moves.iter().map(|m| export_move(cat, m)).collect(),
+        final_scoring: r.final_scoring,
+    };
+    serde_json::to_value(doc).expect("records serialise")
+}
+
+fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
+    match *m {
+        RecordedMove::Discard { player, tile } => DocMove {
+            player,
+            discard: Some(cat.name(tile).into()),
+            ..DocMove::default()
+        },
+        RecordedMove::Place {
+            player,
+            tile,
+            placement,
+            action,
+        } => DocMove {
+            player,
+            tile: Some(cat.name(tile).into()),
+            at: Some([placement.pos.x, placement.pos.y]),
+            rotation: Some(placement.rotation.degrees() as i64),
+            meeple: match action {
+                RecordedAction::Deploy { feature, at, figure } => Some(DocMeeple {
+                    feature: feature.word().into(),
+                    at: (!feature.is_inner()).then(|| at.to_string()),
+                    abbot: figure == Figure::Abbot,
+                }),
+                _ => None,
+            },
+            recall_abbot: action == RecordedAction::RecallAbbot,
+            discard: None,
+        },
+    }
+}

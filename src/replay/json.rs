@@ -1,0 +1,115 @@
+//! The JSON form of a replay: the contract of `replay --json`, which other tools read.
+
+use super::{Breakdown, Categories, Replay, TurnSnapshot};
+use crate::engine::{Action, Event, Phase, Pos, Score, TileCatalog};
+use crate::record::GameRecord;
+use serde_json::{Value, json};
+
+fn pos(p: Pos) -> Value {
+    json!([p.x, p.y])
+}
+
+fn phase(p: Phase) -> &'static str {
+    match p {
+        Phase::Play => "play",
+        Phase::End => "end",
+    }
+}
+
+pub fn score(s: &Score) -> Value {
+    json!({
+        "type": "scored",
+        "feature": s.feature.word(),
+        "reason": s.reason.to_string(),
+        "phase": phase(s.phase),
+        "players": s.players,
+        "points": s.points,
+        "meeples": s.meeples,
+        "tiles": s.tiles,
+        "shields": s.shields,
+        "cities": s.cities,
+        "explanation": s.explanation(),
+        "position": pos(s.pos),
+        "location": s.location.to_string(),
+    })
+}
+
+pub fn event(cat: &TileCatalog, e: &Event) -> Value {
+    match e {
+        Event::TilePlaced {
+            player,
+            tile,
+            pos: p,
+            rotation,
+        } => json!({"type": "tile_placed", "player": player, "tile": cat.name(*tile), "position": pos(*p), "rotation": rotation.degrees()}),
+        Event::TileDiscarded { player, tile } => {
+            json!({"type": "tile_discarded", "player": player, "tile": cat.name(*tile)})
+        }
+        Event::MeepleDeployed {
+            player,
+            figure,
+            feature,
+            pos: p,
+            location,
+        } => json!({"type": "meeple_deployed", "player": player, "figure": figure.word(), "feature": feature.word(), "position": pos(*p), "location": location.to_string()}),
+        Event::Scored(s) => score(s),
+        Event::MeepleReturned {
+            player,
+            figure,
+            pos: p,
+            location,
+        } => json!({"type": "meeple_returned", "player": player, "figure": figure.word(), "position": pos(*p), "location": location.to_string()}),
+    }
+}
+
+fn action(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
+    match t.action {
+        Action::Pass => Value::Null,
+        Action::RecallAbbot => json!({"action": "recall_abbot"}),
+        Action::Deploy { segment, figure } => {
+            let kind = cat.get(t.tile);
+            json!({
+                "action": "deploy",
+                "figure": figure.word(),
+                "feature": kind.segments[segment as usize].kind.word(),
+                "location": kind.location_of(t.placement.rotation, segment).to_string(),
+            })
+        }
+    }
+}
+
+pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
+    json!({
+        "turn": t.turn,
+        "player": t.player,
+        "tile": cat.name(t.tile),
+        "position": pos(t.placement.pos),
+        "rotation": t.placement.rotation.degrees(),
+        "meeple": action(cat, t),
+        "scores": t.scores,
+        "followers": t.followers,
+        "events": t.events.iter().map(|e| event(cat, e)).collect::<Vec<_>>(),
+    })
+}
+
+fn categories(c: &Categories) -> Value {
+    json!({"road": c.road, "city": c.city, "cloister": c.cloister, "garden": c.garden, "field": c.field, "total": c.total()})
+}
+
+pub fn breakdown(b: &Breakdown) -> Value {
+    json!({"play": categories(&b.play), "end": categories(&b.end), "total": b.play.total() + b.end.total()})
+}
+
+/// The whole replay as one JSON document.
+pub fn replay(record: &GameRecord, r: &Replay) -> Value {
+    let cat = &record.catalog;
+    json!({
+        "players": record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
+        "rules": r.rules.preset.name(),
+        "turns": r.turns.iter().map(|t| turn(cat, t)).collect::<Vec<_>>(),
+        "finished": r.finished,
+        "final_events": r.final_events.iter().map(|e| event(cat, e)).collect::<Vec<_>>(),
+        "final_scores": r.final_scores,
+        "breakdown": r.breakdown.iter().map(breakdown).collect::<Vec<_>>(),
+    })
+}

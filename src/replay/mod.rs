@@ -1,0 +1,241 @@
+//! Runs a record through the engine, yielding one snapshot per placed tile. Store, render,
+//! analysis and web read snapshots; none of them re-implements a rule.
+
+pub mod json;
+
+use crate::engine::{
+    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, Setup, SetupError, TileKindId,
+};
+use crate::record::{GameRecord, RecordedAction, RecordedMove};
+use std::fmt;
+use std::sync::Arc;
+
+/// The state after one placed tile and its scoring.
+#[derive(Clone, Debug)]
+pub struct TurnSnapshot {
+    /// 1-based count of placed tiles.
+    pub turn: u32,
+    pub player: u8,
+    pub tile: TileKindId,
+    pub placement: Placement,
+    pub action: Action,
+    /// Discards before the placement, the placement, the meeple step, scoring, returns.
+    pub events: Vec<Event>,
+    /// Every player's score after this turn's scoring.
+    pub scores: Vec<i32>,
+    /// Followers in each player's supply after the turn.
+    pub followers: Vec<u8>,
+    /// Whether each player's abbot is in supply after the turn.
+    pub abbot_home: Vec<bool>,
+}
+
+/// Points per category, split into scored during play and at the end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    pub play: Categories,
+    pub end: Categories,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Categories {
+    pub road: u32,
+    pub city: u32,
+    pub cloister: u32,
+    pub garden: u32,
+    pub field: u32,
+}
+
+impl Categories {
+    pub fn total(&self) -> u32 {
+        self.road + self.city + self.cloister + self.garden + self.field
+    }
+
+    fn add(&mut self, kind: FeatureKind, points: u32) {
+        match kind {
+            FeatureKind::Road => self.road += points,
+            FeatureKind::City => self.city += points,
+            FeatureKind::Cloister => self.cloister += points,
+            FeatureKind::Garden => self.garden += points,
+            FeatureKind::Field => self.field += points,
+            FeatureKind::River => {}
+        }
+    }
+}
+
+/// A whole replayed game.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    pub rules: Rules,
+    pub turns: Vec<TurnSnapshot>,
+    /// Discards after the last placement, then final scoring.
+    pub final_events: Vec<Event>,
+    pub finished: bool,
+    pub final_scores: Vec<i32>,
+    pub breakdown: Vec<Breakdown>,
+    /// The engine at the end of the game, for anyone who needs the board.
+    pub game: Game,
+}
+
+/// An illegal record: the turn, the player, the move and the rule broken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("setup: {0}")]
+    Setup(#[from] SetupError),
+    #[error("turn {turn} ({player}): {what}: {reason}")]
+    Illegal {
+        turn: u32,
+        player: String,
+        what: String,
+        reason: String,
+    },
+}
+
+impl ReplayError {
+    pub fn turn(&self) -> Option<u32> {
+        match self {
+            ReplayError::Illegal { turn, .. } => Some(*turn),
+            ReplayError::Setup(_) => None,
+        }
+    }
+}
+
+struct MoveText<'a>(&'a GameRecord, &'a RecordedMove);
+
+impl fmt::Display for MoveText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cat = &self.0.catalog;
+        match self.1 {
+            RecordedMove::Discard { tile, .. } => write!(f, "discarding tile {}", cat.name(*tile)),
+            RecordedMove::Place {
+                tile,
+                placement,
+                action,
+                ..
+            } => {
+                write!(f, "tile {} at {} rotated {}", cat.name(*tile), placement.pos, placement.rotation)?;
+                match action {
+                    RecordedAction::Pass => Ok(()),
+                    RecordedAction::RecallAbbot => write!(f, ", recalling the abbot"),
+                    RecordedAction::Deploy { feature, at, figure } => {
+                        let who = if *figure == Figure::Abbot { "abbot" } else { "meeple" };
+                        write!(f, " with a {who} on the {feature} at {at}")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Replays a record under its own rules, or under `rules` when given.
+pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, ReplayError> {
+    let rules = rules.unwrap_or_else(|| record.resolved_rules());
+    let mut game = Game::new(Setup {
+        rules,
+        catalog: Arc::clone(&record.catalog),
+        players: record.players.len() as u8,
+        start: record.start.clone(),
+        extra_tiles: record.custom_pack(),
+    })?;
+    let mut turns = Vec::with_capacity(record.moves.len());
+    let mut events = Vec::new();
+    for m in &record.moves {
+        let turn = turns.len() as u32 + 1;
+        let player = game.current_player();
+        let illegal = |reason: String| ReplayError::Illegal {
+            turn,
+            player: record.players[player as usize].name.clone(),
+            what: MoveText(record, m).to_string(),
+            reason,
+        };
+        let named = match m {
+            RecordedMove::Place { player, .. } | RecordedMove::Discard { player, .. } => *player,
+        };
+        if let Some(p) = named.filter(|p| *p != player) {
+            return Err(illegal(format!(
+                "the record says {} moves, but it is {}'s turn",
+                name_of(record, p),
+                name_of(record, player)
+            )));
+        }
+        match *m {
+            RecordedMove::Discard { tile, .. } => {
+                game.discard(tile, &mut events).map_err(|e| illegal(e.to_string()))?;
+            }
+            RecordedMove::Place {
+                tile,
+                placement,
+                action,
+                ..
+            } => {
+                let action = engine_action(&game, tile, placement, action).map_err(|e| illegal(e.to_string()))?;
+                let mv = Move { tile, placement, action };
+                game.play(&mv, &mut events).map_err(|e| illegal(e.to_string()))?;
+                turns.push(snapshot(&game, turn, player, &mv, std::mem::take(&mut events)));
+            }
+        }
+    }
+    let finished = record.final_scoring.unwrap_or(game.pack_left() == 0);
+    if finished {
+        game.finish(&mut events);
+    }
+    let breakdown = breakdown(record.players.len(), turns.iter().flat_map(|t| &t.events).chain(&events));
+    Ok(Replay {
+        rules,
+        final_scores: game.scores(),
+        turns,
+        final_events: events,
+        finished,
+        breakdown,
+        game,
+    })
+}
+
+fn name_of(record: &GameRecord, p: u8) -> &str {
+    record.players.get(p as usize).map_or("an unknown player", |p| p.name.as_str())
+}
+
+/// Finds the segment a record's meeple step addresses.
+fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, IllegalMove> {
+    Ok(match a {
+        RecordedAction::Pass => Action::Pass,
+        RecordedAction::RecallAbbot => Action::RecallAbbot,
+        RecordedAction::Deploy { feature, at, figure } => {
+            let kind = game.tile_kind(tile);
+            let segment = kind
+                .segment_at(p.rotation, feature, Some(at))
+                .ok_or(IllegalMove::NoSuchSegment {
+                    kind: feature,
+                    at: at.to_string(),
+                })?;
+            Action::Deploy { segment, figure }
+        }
+    })
+}
+
+fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -> TurnSnapshot {
+    TurnSnapshot {
+        turn,
+        player,
+        tile: mv.tile,
+        placement: mv.placement,
+        action: mv.action,
+        events,
+        scores: game.scores(),
+        followers: game.players().iter().map(|p| p.followers).collect(),
+        abbot_home: game.players().iter().map(|p| p.abbot_at.is_none()).collect(),
+    }
+}
+
+fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec<Breakdown> {
+    let mut out = vec![Breakdown::default(); players];
+    for e in events {
+        if let Event::Scored(s) = e {
+            for &p in &s.players {
+                let b = &mut out[p as usize];
+                let cat = if s.phase == Phase::Play { &mut b.play } else { &mut b.end };
+                cat.add(s.feature, s.points);
+            }
+        }
+    }
+    out
+}
