@@ -8,7 +8,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "carcassonne-replay", version, about = "Replay, score and analyse Carcassonne games")]
+#[command(
+    name = "carcassonne-replay",
+    version,
+    about = "Replay, score and analyse Carcassonne games"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

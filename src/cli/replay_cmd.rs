@@ -24,14 +24,20 @@ pub fn run(path: &Path, as_json: bool, preset: Option<&str>) -> Result<(), Strin
     if let Some(name) = preset {
         let p = Preset::parse(name).ok_or_else(|| {
             let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown preset {name:?}; the presets are {}", names.join(", "))
+            format!(
+                "unknown preset {name:?}; the presets are {}",
+                names.join(", ")
+            )
         })?;
         record.rules = record.rules.with_preset(p);
     }
     let replay = replay::replay(&record, None).map_err(|e| format!("{}: {e}", path.display()))?;
     if as_json {
         let doc = json::replay(&record, &replay);
-        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&doc).expect("JSON values serialise")
+        );
     } else {
         print!("{}", table(&record, &replay));
     }
@@ -43,7 +49,10 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
     match to {
         "json" => {
             let doc = native::to_value(&record);
-            println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&doc).expect("JSON values serialise")
+            );
             Ok(())
         }
         other => Err(format!("cannot export to {other:?}; supported: json")),
@@ -58,8 +67,13 @@ fn points_text(record: &GameRecord, events: &[Event]) -> String {
     let mut parts = Vec::new();
     for e in events {
         if let Event::Scored(s) = e {
-            for &p in &s.players {
-                parts.push(format!("{} +{} {}", player_name(record, p), s.points, s.feature));
+            for p in s.players.iter() {
+                parts.push(format!(
+                    "{} +{} {}",
+                    player_name(record, p),
+                    s.points,
+                    s.feature
+                ));
             }
         }
     }
@@ -68,8 +82,18 @@ fn points_text(record: &GameRecord, events: &[Event]) -> String {
 
 fn meeple_text(record: &GameRecord, t: &TurnSnapshot) -> String {
     for e in &t.events {
-        if let Event::MeepleDeployed { figure, feature, location, .. } = e {
-            let who = if *figure == Figure::Abbot { "abbot " } else { "" };
+        if let Event::MeepleDeployed {
+            figure,
+            feature,
+            location,
+            ..
+        } = e
+        {
+            let who = if *figure == Figure::Abbot {
+                "abbot "
+            } else {
+                ""
+            };
             return format!("{who}{feature} {location}");
         }
     }
@@ -81,9 +105,17 @@ fn meeple_text(record: &GameRecord, t: &TurnSnapshot) -> String {
 }
 
 fn score_line(record: &GameRecord, s: &Score) -> String {
-    let who: Vec<&str> = s.players.iter().map(|p| player_name(record, *p)).collect();
+    let who: Vec<&str> = s.players.iter().map(|p| player_name(record, p)).collect();
     let shared = if who.len() > 1 { " each (tie)" } else { "" };
-    format!("{} +{}{shared}: {} ({}) at {} {}", who.join(" and "), s.points, s.explanation(), s.reason, s.pos, s.location)
+    format!(
+        "{} +{}{shared}: {} ({}) at {} {}",
+        who.join(" and "),
+        s.points,
+        s.explanation(),
+        s.reason,
+        s.pos,
+        s.location
+    )
 }
 
 /// The readable table: one row per turn, final scoring, and each player's breakdown.
@@ -92,11 +124,21 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
     let mut out = String::new();
     let names: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
     let _ = writeln!(out, "{} — rules: {}", names.join(" vs "), r.rules.preset);
-    let _ = writeln!(out, "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} scores", "turn", "player", "tile", "position", "rot", "meeple", "points");
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} scores",
+        "turn", "player", "tile", "position", "rot", "meeple", "points"
+    );
     for t in &r.turns {
         for e in &t.events {
             if let Event::TileDiscarded { tile, .. } = e {
-                let _ = writeln!(out, "{:>4}  {:<12} {:<9} discarded: no legal placement", "", player_name(record, t.player), cat.name(*tile));
+                let _ = writeln!(
+                    out,
+                    "{:>4}  {:<12} {:<9} discarded: no legal placement",
+                    "",
+                    player_name(record, t.player),
+                    cat.name(*tile)
+                );
             }
         }
         let scores: Vec<String> = t.scores.iter().map(|s| s.to_string()).collect();
@@ -123,10 +165,23 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
     } else {
         let _ = writeln!(out, "\nThe game is not over: no final scoring.");
     }
-    let _ = writeln!(out, "\n{:<12} {:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}", "player", "", "road", "city", "cloister", "garden", "field", "total");
+    let _ = writeln!(
+        out,
+        "\n{:<12} {:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}",
+        "player", "", "road", "city", "cloister", "garden", "field", "total"
+    );
     for (i, b) in r.breakdown.iter().enumerate() {
         let row = |label: &str, c: &Categories| {
-            format!("{:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}", label, c.road, c.city, c.cloister, c.garden, c.field, c.total())
+            format!(
+                "{:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}",
+                label,
+                c.road,
+                c.city,
+                c.cloister,
+                c.garden,
+                c.field,
+                c.total()
+            )
         };
         let _ = writeln!(out, "{:<12} {}", names[i], row("play", &b.play));
         let _ = writeln!(out, "{:<12} {}", "", row("end", &b.end));

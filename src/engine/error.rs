@@ -10,7 +10,9 @@ pub enum IllegalMove {
     NotInPack { tile: String, copies: u32 },
     #[error("the pack is empty: the game is over")]
     PackEmpty,
-    #[error("River tiles are placed before all others, and {tile} is not a River tile while {left} River tiles are left")]
+    #[error(
+        "River tiles are placed before all others, and {tile} is not a River tile while {left} River tiles are left"
+    )]
     RiverFirst { tile: String, left: u32 },
     #[error("the river's end ({tile}) is placed last, and {left} other River tiles are left")]
     RiverEndTooEarly { tile: String, left: u32 },
@@ -46,7 +48,10 @@ pub enum IllegalMove {
     #[error("these rules have no abbot")]
     AbbotDisabled,
     #[error("the {kind} at {location} is already occupied by a meeple elsewhere on it")]
-    FeatureOccupied { kind: FeatureKind, location: Location },
+    FeatureOccupied {
+        kind: FeatureKind,
+        location: Location,
+    },
     #[error("the player has no follower left in supply (all {followers} are on the board)")]
     NoFollowerLeft { followers: u8 },
     #[error("the player's abbot is already on the board")]
@@ -55,6 +60,8 @@ pub enum IllegalMove {
     NoAbbotToRecall,
     #[error("the abbot's {kind} is complete, so the abbot cannot be taken back")]
     AbbotFeatureComplete { kind: FeatureKind },
-    #[error("the tile can be placed (for example at {pos} rotated {rotation}), so it may not be discarded")]
+    #[error(
+        "the tile can be placed (for example at {pos} rotated {rotation}), so it may not be discarded"
+    )]
     DiscardPlaceable { pos: Pos, rotation: Rotation },
 }

@@ -1,6 +1,6 @@
 //! What happens in a turn, as data: the replay, the store and the pages read these.
 
-use super::features::Figure;
+use super::features::{Counts, Figure, Players};
 use super::geometry::{Pos, Rotation};
 use super::tile::{FeatureKind, Location};
 use super::tileset::TileKindId;
@@ -28,16 +28,16 @@ pub enum Reason {
 }
 
 /// One feature paying points, with the numbers that explain it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Score {
     pub feature: FeatureKind,
     pub reason: Reason,
     pub phase: Phase,
     /// Every player who scores; more than one means a tie, and each scores in full.
-    pub players: Vec<u8>,
+    pub players: Players,
     pub points: u32,
     /// Meeples each player had in the feature (fields: in the fields that counted).
-    pub meeples: Vec<u8>,
+    pub meeples: Counts,
     /// Distinct tiles in the feature (cloisters: the cloister and its neighbours).
     pub tiles: u32,
     pub shields: u32,
@@ -60,16 +60,32 @@ impl Score {
         let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         match (self.feature, self.reason) {
             (FeatureKind::Field, _) => {
-                let cities = if self.cities == 1 { "1 completed city".to_string() } else { format!("{} completed cities", self.cities) };
+                let cities = if self.cities == 1 {
+                    "1 completed city".to_string()
+                } else {
+                    format!("{} completed cities", self.cities)
+                };
                 format!("farm supplying {cities} × {}", self.per_city)
             }
             (FeatureKind::Cloister | FeatureKind::Garden, _) => {
-                format!("{} and its neighbours: {} × 1", self.feature, plural(self.tiles, "tile"))
+                format!(
+                    "{} and its neighbours: {} × 1",
+                    self.feature,
+                    plural(self.tiles, "tile")
+                )
             }
             (kind, _) => {
-                let mut s = format!("{kind} of {} × {}", plural(self.tiles, "tile"), self.per_tile);
+                let mut s = format!(
+                    "{kind} of {} × {}",
+                    plural(self.tiles, "tile"),
+                    self.per_tile
+                );
                 if self.shields > 0 {
-                    s += &format!(" + {} × {}", plural(self.shields, "shield"), self.per_shield);
+                    s += &format!(
+                        " + {} × {}",
+                        plural(self.shields, "shield"),
+                        self.per_shield
+                    );
                 }
                 if self.reduced_two_tile {
                     s += " (two-tile city)";

@@ -30,59 +30,105 @@ pub struct Meeple {
 /// Global index of a placed segment.
 pub type SegId = u32;
 
+/// The most players a game can have.
+pub const MAX_PLAYERS: usize = 6;
+
+/// A set of players, e.g. those who share a majority.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Players(u8);
+
+impl Players {
+    pub fn contains(self, p: u8) -> bool {
+        self.0 & (1 << p) != 0
+    }
+
+    pub fn insert(&mut self, p: u8) {
+        self.0 |= 1 << p;
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = u8> {
+        (0..8u8).filter(move |p| self.0 & (1 << p) != 0)
+    }
+}
+
+/// Meeples per player in one feature.
+pub type Counts = [u8; MAX_PLAYERS];
+
+/// The players holding the majority: the most meeples, ties included.
+pub fn majority(counts: &Counts) -> Players {
+    let best = counts.iter().copied().max().unwrap_or(0);
+    let mut set = Players::default();
+    if best > 0 {
+        for (p, c) in counts.iter().enumerate() {
+            if *c == best {
+                set.insert(p as u8);
+            }
+        }
+    }
+    set
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    parent: SegId,
+    next: SegId,
+    kind: FeatureKind,
+    tile: u16,
+    shield: bool,
+    /// Open edges; meaningful at the root.
+    open: u16,
+    /// Meeples in the whole feature; meaningful at the root.
+    meeples: u8,
+    on: Option<Meeple>,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Features {
-    parent: Vec<SegId>,
-    next: Vec<SegId>,
-    kind: Vec<FeatureKind>,
-    tile: Vec<u16>,
-    shield: Vec<bool>,
-    /// Open edges, kept at the root.
-    open: Vec<u16>,
-    /// Meeples in the whole feature, kept at the root.
-    meeples: Vec<u8>,
-    on: Vec<Option<Meeple>>,
+    nodes: Vec<Node>,
 }
 
 impl Features {
     pub fn with_capacity(n: usize) -> Features {
         Features {
-            parent: Vec::with_capacity(n),
-            next: Vec::with_capacity(n),
-            kind: Vec::with_capacity(n),
-            tile: Vec::with_capacity(n),
-            shield: Vec::with_capacity(n),
-            open: Vec::with_capacity(n),
-            meeples: Vec::with_capacity(n),
-            on: Vec::with_capacity(n),
+            nodes: Vec::with_capacity(n),
         }
     }
 
     pub fn len(&self) -> usize {
-        self.parent.len()
+        self.nodes.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.parent.is_empty()
+        self.nodes.is_empty()
     }
 
     /// Adds a lone segment with `open` open edges.
     pub fn add(&mut self, kind: FeatureKind, tile: u16, shield: bool, open: u16) -> SegId {
-        let id = self.parent.len() as SegId;
-        self.parent.push(id);
-        self.next.push(id);
-        self.kind.push(kind);
-        self.tile.push(tile);
-        self.shield.push(shield);
-        self.open.push(open);
-        self.meeples.push(0);
-        self.on.push(None);
+        let id = self.nodes.len() as SegId;
+        self.nodes.push(Node {
+            parent: id,
+            next: id,
+            kind,
+            tile,
+            shield,
+            open,
+            meeples: 0,
+            on: None,
+        });
         id
     }
 
     pub fn root(&self, mut s: SegId) -> SegId {
-        while self.parent[s as usize] != s {
-            s = self.parent[s as usize];
+        while self.nodes[s as usize].parent != s {
+            s = self.nodes[s as usize].parent;
         }
         s
     }
@@ -90,9 +136,9 @@ impl Features {
     fn root_compress(&mut self, s: SegId) -> SegId {
         let r = self.root(s);
         let mut s = s;
-        while self.parent[s as usize] != r {
-            let n = self.parent[s as usize];
-            self.parent[s as usize] = r;
+        while self.nodes[s as usize].parent != r {
+            let n = self.nodes[s as usize].parent;
+            self.nodes[s as usize].parent = r;
             s = n;
         }
         r
@@ -105,53 +151,66 @@ impl Features {
         let rb = self.root_compress(b);
         let closed = if closes { 2 } else { 0 };
         if ra == rb {
-            self.open[ra as usize] -= closed;
+            self.nodes[ra as usize].open -= closed;
             return;
         }
         let (big, small) = if ra < rb { (ra, rb) } else { (rb, ra) };
-        self.parent[small as usize] = big;
-        self.open[big as usize] = self.open[big as usize] + self.open[small as usize] - closed;
-        self.meeples[big as usize] += self.meeples[small as usize];
-        self.next.swap(big as usize, small as usize);
+        let (small_open, small_meeples, small_next) = {
+            let s = &self.nodes[small as usize];
+            (s.open, s.meeples, s.next)
+        };
+        let big_next = self.nodes[big as usize].next;
+        let b = &mut self.nodes[big as usize];
+        b.open = b.open + small_open - closed;
+        b.meeples += small_meeples;
+        b.next = small_next;
+        let s = &mut self.nodes[small as usize];
+        s.parent = big;
+        s.next = big_next;
     }
 
     pub fn kind(&self, s: SegId) -> FeatureKind {
-        self.kind[s as usize]
+        self.nodes[s as usize].kind
     }
 
     pub fn tile_of(&self, s: SegId) -> u16 {
-        self.tile[s as usize]
+        self.nodes[s as usize].tile
     }
 
     pub fn is_complete(&self, s: SegId) -> bool {
-        self.open[self.root(s) as usize] == 0
+        self.nodes[self.root(s) as usize].open == 0
     }
 
     pub fn is_occupied(&self, s: SegId) -> bool {
-        self.meeples[self.root(s) as usize] > 0
+        self.nodes[self.root(s) as usize].meeples > 0
     }
 
     pub fn meeple_on(&self, s: SegId) -> Option<Meeple> {
-        self.on[s as usize]
+        self.nodes[s as usize].on
     }
 
     pub fn put(&mut self, s: SegId, m: Meeple) {
-        self.on[s as usize] = Some(m);
+        self.nodes[s as usize].on = Some(m);
         let r = self.root(s) as usize;
-        self.meeples[r] += 1;
+        self.nodes[r].meeples += 1;
     }
 
     pub fn take(&mut self, s: SegId) -> Option<Meeple> {
-        let m = self.on[s as usize].take()?;
+        let m = self.nodes[s as usize].on.take()?;
         let r = self.root(s) as usize;
-        self.meeples[r] -= 1;
+        self.nodes[r].meeples -= 1;
         Some(m)
+    }
+
+    /// The next segment in the circular member list of `s`'s feature.
+    pub fn next_member(&self, s: SegId) -> SegId {
+        self.nodes[s as usize].next
     }
 
     /// Every segment of the feature containing `s`.
     pub fn members(&self, s: SegId) -> Members<'_> {
         Members {
-            next: &self.next,
+            features: self,
             start: s,
             cur: Some(s),
         }
@@ -162,8 +221,9 @@ impl Features {
         scratch.clear();
         let mut shields = 0;
         for m in self.members(s) {
-            scratch.push(self.tile[m as usize]);
-            shields += u32::from(self.shield[m as usize]);
+            let n = &self.nodes[m as usize];
+            scratch.push(n.tile);
+            shields += u32::from(n.shield);
         }
         scratch.sort_unstable();
         scratch.dedup();
@@ -171,21 +231,22 @@ impl Features {
     }
 
     /// Meeples per player on the feature containing `s`.
-    pub fn count_meeples(&self, s: SegId, per_player: &mut [u8]) {
-        per_player.iter_mut().for_each(|c| *c = 0);
-        if self.meeples[self.root(s) as usize] == 0 {
-            return;
+    pub fn count_meeples(&self, s: SegId) -> Counts {
+        let mut counts = [0; MAX_PLAYERS];
+        if self.nodes[self.root(s) as usize].meeples == 0 {
+            return counts;
         }
         for m in self.members(s) {
-            if let Some(meeple) = self.on[m as usize] {
-                per_player[meeple.player as usize] += 1;
+            if let Some(meeple) = self.nodes[m as usize].on {
+                counts[meeple.player as usize] += 1;
             }
         }
+        counts
     }
 }
 
 pub struct Members<'a> {
-    next: &'a [SegId],
+    features: &'a Features,
     start: SegId,
     cur: Option<SegId>,
 }
@@ -194,20 +255,10 @@ impl Iterator for Members<'_> {
     type Item = SegId;
     fn next(&mut self) -> Option<SegId> {
         let c = self.cur?;
-        let n = self.next[c as usize];
+        let n = self.features.next_member(c);
         self.cur = (n != self.start).then_some(n);
         Some(c)
     }
-}
-
-/// The players holding the majority, given meeples per player.
-pub fn majority(per_player: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    let best = per_player.iter().copied().max().unwrap_or(0);
-    per_player
-        .iter()
-        .enumerate()
-        .filter(move |(_, c)| best > 0 && **c == best)
-        .map(|(p, _)| p as u8)
 }
 
 #[cfg(test)]
@@ -233,7 +284,8 @@ mod tests {
 
     #[test]
     fn ties_share_the_majority() {
-        assert_eq!(majority(&[2, 2, 1]).collect::<Vec<_>>(), vec![0, 1]);
-        assert_eq!(majority(&[0, 0]).count(), 0);
+        let tie = majority(&[2, 2, 1, 0, 0, 0]);
+        assert_eq!(tie.iter().collect::<Vec<_>>(), vec![0, 1]);
+        assert!(majority(&[0; MAX_PLAYERS]).is_empty());
     }
 }

@@ -3,7 +3,7 @@
 use super::board::{Board, PlacedTile};
 use super::error::IllegalMove;
 use super::events::Event;
-use super::features::{Features, Figure, Meeple, SegId};
+use super::features::{Features, Figure, MAX_PLAYERS, Meeple, SegId};
 use super::geometry::{Pos, Rotation, Side};
 use super::river::RiverState;
 use super::rules::Rules;
@@ -23,7 +23,10 @@ pub struct Placement {
 pub enum Action {
     Pass,
     /// Put a figure on segment `segment` (index on the tile just placed).
-    Deploy { segment: u8, figure: Figure },
+    Deploy {
+        segment: u8,
+        figure: Figure,
+    },
     /// Take the abbot back instead of deploying; it scores at once.
     RecallAbbot,
 }
@@ -92,8 +95,9 @@ pub struct Game {
     pack_left: u32,
     river_left: u32,
     river: RiverState,
+    /// Per tile kind: is it a River tile, and is it a river end (spring or lake)?
+    river_kinds: Vec<(bool, bool)>,
     pub(super) scratch: Vec<u16>,
-    pub(super) counts: Vec<u8>,
 }
 
 impl Game {
@@ -105,13 +109,13 @@ impl Game {
             mut start,
             extra_tiles,
         } = setup;
-        if !(1..=6).contains(&players) {
+        if !(1..=MAX_PLAYERS as u8).contains(&players) {
             return Err(SetupError::Players(players));
         }
         let mut game = Game {
             rules,
             pack: vec![0; catalog.len()],
-            catalog,
+            catalog: Arc::clone(&catalog),
             board: Board::new(),
             features: Features::with_capacity(1024),
             players: vec![
@@ -126,8 +130,14 @@ impl Game {
             pack_left: 0,
             river_left: 0,
             river: RiverState::default(),
+            river_kinds: catalog
+                .ids()
+                .map(|id| {
+                    let k = catalog.get(id);
+                    (tileset::is_river_tile(k), RiverState::is_river_end(k))
+                })
+                .collect(),
             scratch: Vec::with_capacity(128),
-            counts: vec![0; players as usize],
         };
         game.fill_pack(&extra_tiles);
         if start.is_empty() {
@@ -165,9 +175,16 @@ impl Game {
     }
 
     fn default_start(&self) -> StartTile {
-        let name = if self.rules.river { tileset::SPRING } else { tileset::START_TILE };
+        let name = if self.rules.river {
+            tileset::SPRING
+        } else {
+            tileset::START_TILE
+        };
         StartTile {
-            tile: self.catalog.by_name(name).expect("start tiles are built in"),
+            tile: self
+                .catalog
+                .by_name(name)
+                .expect("start tiles are built in"),
             placement: Placement {
                 pos: Pos::ORIGIN,
                 rotation: Rotation::new(0),
@@ -181,12 +198,13 @@ impl Game {
             return Err(SetupError::StartNotInPack(name));
         }
         if !self.board.tiles().is_empty() {
-            self.check_geometry(s.tile, s.placement)
-                .map_err(|reason| SetupError::StartPlacement {
+            self.check_geometry(s.tile, s.placement).map_err(|reason| {
+                SetupError::StartPlacement {
                     tile: name.clone(),
                     pos: s.placement.pos,
                     reason,
-                })?;
+                }
+            })?;
         }
         self.take_from_pack(s.tile);
         self.put_tile(s.tile, s.placement);
@@ -200,7 +218,7 @@ impl Game {
         if *n > 0 {
             *n -= 1;
             self.pack_left -= 1;
-            if tileset::is_river_tile(self.catalog.get(tile)) {
+            if self.river_kinds[tile.0 as usize].0 {
                 self.river_left -= 1;
             }
         }
@@ -263,38 +281,48 @@ impl Game {
     pub fn segment_place(&self, s: SegId) -> (Pos, Location) {
         let t = &self.board.tiles()[self.features.tile_of(s) as usize];
         let kind = self.catalog.get(t.kind);
-        (t.pos, kind.location_of(t.rotation, (s - t.first_segment) as u8))
+        (
+            t.pos,
+            kind.location_of(t.rotation, (s - t.first_segment) as u8),
+        )
     }
 
     // ----- legality -----
 
     /// May `tile` be the next tile drawn? (It is in the pack, and River tiles come first.)
     pub fn check_draw(&self, tile: TileKindId) -> Result<(), IllegalMove> {
+        if self.may_draw(tile) {
+            return Ok(());
+        }
         let kind = self.catalog.get(tile);
         if self.pack_left == 0 {
             return Err(IllegalMove::PackEmpty);
         }
         if self.pack[tile.0 as usize] == 0 {
-            let copies = self.total_copies(tile);
             return Err(IllegalMove::NotInPack {
                 tile: kind.name.clone(),
-                copies,
+                copies: self.total_copies(tile),
             });
         }
-        let is_river = tileset::is_river_tile(kind);
-        if self.river_left > 0 && !is_river {
+        let (is_river, _) = self.river_kinds[tile.0 as usize];
+        if !is_river {
             return Err(IllegalMove::RiverFirst {
                 tile: kind.name.clone(),
                 left: self.river_left,
             });
         }
-        if is_river && RiverState::is_river_end(kind) && self.river_left > 1 {
-            return Err(IllegalMove::RiverEndTooEarly {
-                tile: kind.name.clone(),
-                left: self.river_left - 1,
-            });
-        }
-        Ok(())
+        Err(IllegalMove::RiverEndTooEarly {
+            tile: kind.name.clone(),
+            left: self.river_left - 1,
+        })
+    }
+
+    /// The fast form of `check_draw`, for drawing at random.
+    pub fn may_draw(&self, tile: TileKindId) -> bool {
+        let i = tile.0 as usize;
+        let (is_river, is_end) = self.river_kinds[i];
+        self.pack[i] > 0
+            && (self.river_left == 0 || (is_river && (!is_end || self.river_left == 1)))
     }
 
     fn total_copies(&self, tile: TileKindId) -> u32 {
@@ -322,7 +350,9 @@ impl Game {
             return Err(self.edge_mismatch(o.edges, p.pos));
         }
         if tileset::is_river_tile(kind) {
-            self.river.check(kind, p, self.rules.river_turns, |q| self.board.tile_at(q).is_some())?;
+            self.river.check(kind, p, self.rules.river_turns, |q| {
+                self.board.tile_at(q).is_some()
+            })?;
         }
         Ok(())
     }
@@ -364,10 +394,31 @@ impl Game {
             }
             return;
         }
+        if distinct {
+            // Branch-free: write every candidate, keep it only if it fits. Whether a rotation
+            // fits is close to random, so a branch per candidate would mispredict often.
+            let frontier = self.board.frontier();
+            let unused = Placement {
+                pos: Pos::ORIGIN,
+                rotation: Rotation::new(0),
+            };
+            out.resize(frontier.len() * kind.unique.len() + 1, unused);
+            let mut n = 0;
+            for square in frontier {
+                for &(rotation, edges) in &kind.unique {
+                    out[n] = Placement {
+                        pos: square.pos,
+                        rotation,
+                    };
+                    n += usize::from(square.accepts(edges));
+                }
+            }
+            out.truncate(n);
+            return;
+        }
         for square in self.board.frontier() {
             for rotation in Rotation::ALL {
-                let r = rotation.quarter_turns() as usize;
-                if (kind.distinct[r] || !distinct) && square.accepts(kind.orientations[r].edges) {
+                if square.accepts(kind.oriented(rotation).edges) {
                     out.push(Placement {
                         pos: square.pos,
                         rotation,
@@ -390,18 +441,29 @@ impl Game {
         let s = seg as usize;
         if kind.segments[s].kind.occupies_sides() {
             Side::ALL.into_iter().any(|side| {
-                o.sides[s] & side.bit() != 0 && self.neighbour_segment_occupied(p.pos, side, |no| no.side_segment[side.opposite().index() as usize])
+                o.sides[s] & side.bit() != 0
+                    && self.neighbour_segment_occupied(p.pos, side, |no| {
+                        no.side_segment[side.opposite().index() as usize]
+                    })
             })
         } else if kind.segments[s].kind == FeatureKind::Field {
             super::geometry::HalfEdge::all().any(|h| {
-                o.halves[s] & h.bit() != 0 && self.neighbour_segment_occupied(p.pos, h.side(), |no| no.half_segment[h.facing().index() as usize])
+                o.halves[s] & h.bit() != 0
+                    && self.neighbour_segment_occupied(p.pos, h.side(), |no| {
+                        no.half_segment[h.facing().index() as usize]
+                    })
             })
         } else {
             false
         }
     }
 
-    fn neighbour_segment_occupied(&self, pos: Pos, side: Side, pick: impl Fn(&super::tile::Oriented) -> u8) -> bool {
+    fn neighbour_segment_occupied(
+        &self,
+        pos: Pos,
+        side: Side,
+        pick: impl Fn(&super::tile::Oriented) -> u8,
+    ) -> bool {
         let Some(t) = self.board.tile_at(pos.step(side)) else {
             return false;
         };
@@ -410,7 +472,12 @@ impl Game {
     }
 
     /// Checks the meeple step for a tile about to be placed.
-    pub fn check_action(&self, tile: TileKindId, p: Placement, action: Action) -> Result<(), IllegalMove> {
+    pub fn check_action(
+        &self,
+        tile: TileKindId,
+        p: Placement,
+        action: Action,
+    ) -> Result<(), IllegalMove> {
         let player = self.players[self.current as usize];
         let kind = self.catalog.get(tile);
         match action {
@@ -425,23 +492,30 @@ impl Game {
                 Ok(())
             }
             Action::Deploy { segment, figure } => {
-                let seg = kind
-                    .segments
-                    .get(segment as usize)
-                    .ok_or_else(|| IllegalMove::NoSuchSegment {
+                let seg = kind.segments.get(segment as usize).ok_or_else(|| {
+                    IllegalMove::NoSuchSegment {
                         kind: FeatureKind::City,
                         at: format!("segment {segment}"),
-                    })?;
+                    }
+                })?;
                 match (seg.kind, figure) {
                     (FeatureKind::River, _) => return Err(IllegalMove::MeepleOnRiver),
-                    (FeatureKind::Garden, Figure::Follower) => return Err(IllegalMove::GardenNeedsAbbot),
-                    (FeatureKind::Field, _) if !self.rules.farmers => return Err(IllegalMove::FarmersDisabled),
-                    (k, Figure::Abbot) if !k.is_inner() => return Err(IllegalMove::AbbotNotOnCloister),
+                    (FeatureKind::Garden, Figure::Follower) => {
+                        return Err(IllegalMove::GardenNeedsAbbot);
+                    }
+                    (FeatureKind::Field, _) if !self.rules.farmers => {
+                        return Err(IllegalMove::FarmersDisabled);
+                    }
+                    (k, Figure::Abbot) if !k.is_inner() => {
+                        return Err(IllegalMove::AbbotNotOnCloister);
+                    }
                     _ => {}
                 }
                 match figure {
                     Figure::Abbot if !self.rules.abbot => return Err(IllegalMove::AbbotDisabled),
-                    Figure::Abbot if player.abbot_at.is_some() => return Err(IllegalMove::AbbotInUse),
+                    Figure::Abbot if player.abbot_at.is_some() => {
+                        return Err(IllegalMove::AbbotInUse);
+                    }
                     Figure::Follower if player.followers == 0 => {
                         return Err(IllegalMove::NoFollowerLeft {
                             followers: self.rules.followers,
@@ -468,19 +542,40 @@ impl Game {
     }
 
     /// Every legal meeple step for a tile about to be placed (always starting with `Pass`).
+    /// This is `check_action` over every candidate, written out because analysis calls it for
+    /// every placement.
     pub fn actions(&self, tile: TileKindId, p: Placement, out: &mut Vec<Action>) {
         out.clear();
         out.push(Action::Pass);
+        let player = self.players[self.current as usize];
         let kind = self.catalog.get(tile);
-        for segment in 0..kind.segments.len() as u8 {
-            for figure in [Figure::Follower, Figure::Abbot] {
-                let a = Action::Deploy { segment, figure };
-                if self.check_action(tile, p, a).is_ok() {
-                    out.push(a);
-                }
+        let follower = player.followers > 0;
+        let abbot = self.rules.abbot && player.abbot_at.is_none();
+        for (i, seg) in kind.segments.iter().enumerate() {
+            let segment = i as u8;
+            let (follower_ok, abbot_ok) = match seg.kind {
+                FeatureKind::River => (false, false),
+                FeatureKind::Cloister => (follower, abbot),
+                FeatureKind::Garden => (false, abbot),
+                FeatureKind::Field if !self.rules.farmers => (false, false),
+                _ => (follower && !self.would_be_occupied(kind, p, segment), false),
+            };
+            if follower_ok {
+                out.push(Action::Deploy {
+                    segment,
+                    figure: Figure::Follower,
+                });
+            }
+            if abbot_ok {
+                out.push(Action::Deploy {
+                    segment,
+                    figure: Figure::Abbot,
+                });
             }
         }
-        if self.check_action(tile, p, Action::RecallAbbot).is_ok() {
+        if let Some(s) = player.abbot_at
+            && !self.inner_complete_after(s, p.pos)
+        {
             out.push(Action::RecallAbbot);
         }
     }
@@ -492,11 +587,24 @@ impl Game {
         self.check_draw(mv.tile)?;
         self.check_geometry(mv.tile, mv.placement)?;
         self.check_action(mv.tile, mv.placement, mv.action)?;
+        self.apply(mv, events);
+        Ok(())
+    }
+
+    /// Plays a move taken from `placements` and `actions` on this very state, skipping the
+    /// checks `play` makes. Playouts use it; anything read from outside goes through `play`.
+    pub fn play_listed(&mut self, mv: &Move, events: &mut Vec<Event>) {
+        debug_assert!(self.check_draw(mv.tile).is_ok());
+        debug_assert!(self.check_geometry(mv.tile, mv.placement).is_ok());
+        debug_assert!(self.check_action(mv.tile, mv.placement, mv.action).is_ok());
+        self.apply(mv, events);
+    }
+
+    fn apply(&mut self, mv: &Move, events: &mut Vec<Event>) {
         let player = self.current;
         self.take_from_pack(mv.tile);
         let tile_index = self.put_tile(mv.tile, mv.placement);
-        let kind = self.catalog.clone();
-        self.river.advance(kind.get(mv.tile), mv.placement);
+        self.river.advance(self.catalog.get(mv.tile), mv.placement);
         events.push(Event::TilePlaced {
             player,
             tile: mv.tile,
@@ -510,11 +618,14 @@ impl Game {
         }
         self.score_completed(tile_index, events);
         self.current = (self.current + 1) % self.players.len() as u8;
-        Ok(())
     }
 
     /// Sets aside a drawn tile that has no legal placement; the same player draws again.
-    pub fn discard(&mut self, tile: TileKindId, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
+    pub fn discard(
+        &mut self,
+        tile: TileKindId,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalMove> {
         self.check_draw(tile)?;
         if let Some(p) = self.can_place(tile) {
             return Err(IllegalMove::DiscardPlaceable {
@@ -532,13 +643,17 @@ impl Game {
 
     /// Puts the tile on the board and joins its segments to their neighbours.
     fn put_tile(&mut self, tile: TileKindId, p: Placement) -> usize {
-        let cat = self.catalog.clone();
+        let cat = &self.catalog;
         let kind = cat.get(tile);
         let o = kind.oriented(p.rotation);
         let index = self.board.tiles().len();
         let first = self.features.len() as SegId;
         for (i, s) in kind.segments.iter().enumerate() {
-            let open = if s.kind.occupies_sides() { o.sides[i].count_ones() as u16 } else { 0 };
+            let open = if s.kind.occupies_sides() {
+                o.sides[i].count_ones() as u16
+            } else {
+                0
+            };
             self.features.add(s.kind, index as u16, s.shield, open);
         }
         self.board.place(PlacedTile {
@@ -557,13 +672,21 @@ impl Game {
             let ours = o.side_segment[side.index() as usize];
             if ours != super::tile::NO_SEGMENT {
                 let theirs = no.side_segment[opp.index() as usize];
-                self.features.join(first + ours as SegId, nb.first_segment + theirs as SegId, true);
+                self.features.join(
+                    first + ours as SegId,
+                    nb.first_segment + theirs as SegId,
+                    true,
+                );
             }
             for h in side.halves() {
                 let ours = o.half_segment[h.index() as usize];
                 let theirs = no.half_segment[h.facing().index() as usize];
                 if ours != super::tile::NO_SEGMENT && theirs != super::tile::NO_SEGMENT {
-                    self.features.join(first + ours as SegId, nb.first_segment + theirs as SegId, false);
+                    self.features.join(
+                        first + ours as SegId,
+                        nb.first_segment + theirs as SegId,
+                        false,
+                    );
                 }
             }
         }

@@ -43,7 +43,8 @@ impl Pos {
             (-1, 1),
             (-1, 0),
         ];
-        D.into_iter().map(move |(dx, dy)| Pos::new(self.x + dx, self.y + dy))
+        D.into_iter()
+            .map(move |(dx, dy)| Pos::new(self.x + dx, self.y + dy))
     }
 }
 
@@ -241,7 +242,12 @@ mod tests {
 
     #[test]
     fn facing_half_edges_keep_their_corner_letter() {
-        let pairs = [("N.w", "S.w"), ("N.e", "S.e"), ("E.n", "W.n"), ("E.s", "W.s")];
+        let pairs = [
+            ("N.w", "S.w"),
+            ("N.e", "S.e"),
+            ("E.n", "W.n"),
+            ("E.s", "W.s"),
+        ];
         for (a, b) in pairs {
             let a = HalfEdge::parse(a).unwrap();
             let b = HalfEdge::parse(b).unwrap();
@@ -259,6 +265,9 @@ mod tests {
         assert_eq!(HalfEdge::parse("N.w").unwrap().rotate(r).name(), "E.n");
         assert_eq!(HalfEdge::parse("W.n").unwrap().rotate(r).name(), "N.e");
         assert_eq!(rotate_sides(Side::W.bit(), r), Side::N.bit());
-        assert_eq!(rotate_halves(HalfEdge::parse("W.n").unwrap().bit(), r), 0b10);
+        assert_eq!(
+            rotate_halves(HalfEdge::parse("W.n").unwrap().bit(), r),
+            0b10
+        );
     }
 }

@@ -2,7 +2,8 @@
 
 use super::events::Event;
 use super::game::{Action, Game, Move, Placement};
-use super::tileset::TileKindId;
+use super::river::RiverState;
+use super::tileset::{TileKindId, is_river_tile};
 
 /// SplitMix64: small, fast and deterministic for a seed; not for anything secret.
 #[derive(Clone, Debug)]
@@ -23,44 +24,91 @@ impl Rng {
 
     /// A number in `0..n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 }
 
-/// Draws a random tile from the pack, River tiles first and the river's end last.
-pub fn draw(game: &Game, rng: &mut Rng) -> Option<TileKindId> {
-    let pack = game.pack();
-    let drawable = |i: usize| pack[i] > 0 && game.check_draw(TileKindId(i as u16)).is_ok();
-    let total: usize = (0..pack.len()).filter(|&i| drawable(i)).map(|i| pack[i] as usize).sum();
-    if total == 0 {
-        return None;
+/// The tiles left in the pack in a random draw order: River tiles first with the river's end
+/// last among them, then the rest.
+pub fn shuffled_bag(game: &Game, rng: &mut Rng) -> Vec<TileKindId> {
+    let mut river = Vec::new();
+    let mut ends = Vec::new();
+    let mut rest = Vec::new();
+    for (i, &n) in game.pack().iter().enumerate() {
+        let id = TileKindId(i as u16);
+        let kind = game.tile_kind(id);
+        let list = match (is_river_tile(kind), RiverState::is_river_end(kind)) {
+            (true, true) => &mut ends,
+            (true, false) => &mut river,
+            _ => &mut rest,
+        };
+        list.extend(std::iter::repeat_n(id, n as usize));
     }
-    let mut k = rng.below(total);
-    for i in (0..pack.len()).filter(|&i| drawable(i)) {
-        if k < pack[i] as usize {
-            return Some(TileKindId(i as u16));
+    shuffle(&mut river, rng);
+    shuffle(&mut rest, rng);
+    river.extend(ends);
+    river.extend(rest);
+    river
+}
+
+fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, rng.below(i + 1));
+    }
+}
+
+/// A uniformly random legal placement (distinct rotations), or `None` when there is none.
+///
+/// Most candidates do not fit, but testing random candidates until one does is still far
+/// cheaper than listing them all; after a few misses it lists them, which also settles
+/// whether any exists. Either way each legal placement is equally likely.
+pub fn random_placement(
+    game: &Game,
+    tile: TileKindId,
+    rng: &mut Rng,
+    scratch: &mut Vec<Placement>,
+) -> Option<Placement> {
+    let kind = game.tile_kind(tile);
+    let frontier = game.board().frontier();
+    if !is_river_tile(kind) && !frontier.is_empty() {
+        let per_square = kind.unique.len();
+        for _ in 0..24 {
+            let k = rng.below(frontier.len() * per_square);
+            let square = &frontier[k / per_square];
+            let (rotation, edges) = kind.unique[k % per_square];
+            if square.accepts(edges) {
+                return Some(Placement {
+                    pos: square.pos,
+                    rotation,
+                });
+            }
         }
-        k -= pack[i] as usize;
     }
-    None
+    game.placements(tile, true, scratch);
+    (!scratch.is_empty()).then(|| scratch[rng.below(scratch.len())])
 }
 
 /// Plays uniformly random legal moves until the pack is empty, then scores the end.
 pub fn play_random(game: &mut Game, rng: &mut Rng, events: &mut Vec<Event>) {
     let mut placements: Vec<Placement> = Vec::with_capacity(256);
     let mut actions: Vec<Action> = Vec::with_capacity(16);
-    while let Some(tile) = draw(game, rng) {
+    for tile in shuffled_bag(game, rng) {
         events.clear();
-        game.placements(tile, true, &mut placements);
-        if placements.is_empty() {
-            game.discard(tile, events).expect("a tile with no placement may be discarded");
+        let Some(placement) = random_placement(game, tile, rng, &mut placements) else {
+            game.discard(tile, events)
+                .expect("a tile with no placement may be discarded");
             continue;
-        }
-        let placement = placements[rng.below(placements.len())];
+        };
         game.actions(tile, placement, &mut actions);
         let action = actions[rng.below(actions.len())];
-        game.play(&Move { tile, placement, action }, events)
-            .expect("listed moves are legal");
+        game.play_listed(
+            &Move {
+                tile,
+                placement,
+                action,
+            },
+            events,
+        );
     }
     events.clear();
     game.finish(events);

@@ -64,7 +64,11 @@ impl RiverState {
     }
 
     /// The bend a River tile would make, or `None` for a straight or the lake.
-    fn bend(&self, kind: &TileKind, p: Placement) -> Result<(Option<Side>, Option<Bend>), IllegalMove> {
+    fn bend(
+        &self,
+        kind: &TileKind,
+        p: Placement,
+    ) -> Result<(Option<Side>, Option<Bend>), IllegalMove> {
         let Some((end, entry)) = self.end else {
             return Err(IllegalMove::RiverNotContinued { end: p.pos });
         };
@@ -104,15 +108,25 @@ impl RiverState {
             let after = next.step(exit);
             let left = Side::from_index(exit.index() + 3);
             let right = Side::from_index(exit.index() + 1);
-            let reserved = [next.step(left), next.step(right), after, after.step(left), after.step(right)];
+            let reserved = [
+                next.step(left),
+                next.step(right),
+                after,
+                after.step(left),
+                after.step(right),
+            ];
             if let Some(&blocked) = reserved.iter().find(|q| occupied(**q)) {
                 return Err(IllegalMove::RiverNoRoom { blocked });
             }
         }
         let Some(b) = bend else { return Ok(()) };
         match rule {
-            RiverTurns::NoSameWayTwice if self.last_bend == Some(b) => Err(IllegalMove::RiverTurnsTwice { dir: b.word() }),
-            RiverTurns::NoImmediateUTurn if self.previous_tile_bend == Some(b) => Err(IllegalMove::RiverUTurn { dir: b.word() }),
+            RiverTurns::NoSameWayTwice if self.last_bend == Some(b) => {
+                Err(IllegalMove::RiverTurnsTwice { dir: b.word() })
+            }
+            RiverTurns::NoImmediateUTurn if self.previous_tile_bend == Some(b) => {
+                Err(IllegalMove::RiverUTurn { dir: b.word() })
+            }
             _ => Ok(()),
         }
     }

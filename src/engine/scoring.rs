@@ -2,27 +2,27 @@
 //! number comes from `Rules`; no edition has its own copy of this code.
 
 use super::events::{Event, Phase, Reason, Score};
-use super::features::{SegId, majority};
+use super::features::{Counts, Players, SegId, majority};
 use super::game::Game;
-use super::geometry::Pos;
 use super::rules::{FarmScoring, TwoTileCity};
 use super::tile::FeatureKind;
 
 /// Points for a city, and whether the reduced two-tile rate applied.
 fn city_rate(two_tile: TwoTileCity, tiles: u32, complete: bool) -> (u32, bool) {
     let reduced = complete && tiles == 2 && two_tile == TwoTileCity::Reduced;
-    if complete && !reduced { (2, false) } else { (1, reduced) }
+    if complete && !reduced {
+        (2, false)
+    } else {
+        (1, reduced)
+    }
 }
 
 impl Game {
     /// Builds the score of a road, city, cloister or garden containing segment `s`, or `None`
     /// when nobody has a meeple on it.
     fn feature_score(&mut self, s: SegId, reason: Reason, phase: Phase) -> Option<Score> {
-        let mut counts = std::mem::take(&mut self.counts);
-        self.features.count_meeples(s, &mut counts);
-        let players: Vec<u8> = majority(&counts).collect();
-        let meeples = counts.clone();
-        self.counts = counts;
+        let meeples = self.features.count_meeples(s);
+        let players = majority(&meeples);
         if players.is_empty() {
             return None;
         }
@@ -59,20 +59,30 @@ impl Game {
     }
 
     fn award(&mut self, score: Score, events: &mut Vec<Event>) {
-        for &p in &score.players {
+        for p in score.players.iter() {
             self.players[p as usize].score += score.points as i32;
         }
         events.push(Event::Scored(score));
     }
 
     /// Scores the feature of `s` and sends its meeples home.
-    fn score_and_return(&mut self, s: SegId, reason: Reason, phase: Phase, events: &mut Vec<Event>) {
+    fn score_and_return(
+        &mut self,
+        s: SegId,
+        reason: Reason,
+        phase: Phase,
+        events: &mut Vec<Event>,
+    ) {
         if let Some(score) = self.feature_score(s, reason, phase) {
             self.award(score, events);
         }
-        let members: Vec<SegId> = self.features.members(s).collect();
-        for m in members {
+        let mut m = s;
+        loop {
             self.return_meeple(m, events);
+            m = self.features.next_member(m);
+            if m == s {
+                break;
+            }
         }
     }
 
@@ -81,36 +91,39 @@ impl Game {
     pub(super) fn score_completed(&mut self, tile: usize, events: &mut Vec<Event>) {
         let placed = self.board.tiles()[tile];
         let n = self.catalog.get(placed.kind).segments.len() as SegId;
-        let mut done: Vec<SegId> = Vec::new();
-        for s in placed.first_segment..placed.first_segment + n {
+        let segments = placed.first_segment..placed.first_segment + n;
+        for s in segments.clone() {
             let kind = self.features.kind(s);
-            if !matches!(kind, FeatureKind::City | FeatureKind::Road) || !self.features.is_complete(s) {
+            if !matches!(kind, FeatureKind::City | FeatureKind::Road)
+                || !self.features.is_complete(s)
+            {
                 continue;
             }
+            // Two segments of this tile may lie in one feature: score it once.
             let root = self.features.root(s);
-            if !done.contains(&root) {
-                done.push(root);
-                self.score_and_return(s, Reason::Completed, Phase::Play, events);
+            if segments
+                .clone()
+                .take_while(|&e| e < s)
+                .any(|e| self.features.root(e) == root)
+            {
+                continue;
             }
+            self.score_and_return(s, Reason::Completed, Phase::Play, events);
         }
         for pos in std::iter::once(placed.pos).chain(placed.pos.ring()) {
-            for s in self.occupied_inner_segments(pos) {
-                if self.board.neighbours_around(pos) == 8 {
+            let Some(i) = self.board.tile_index_at(pos) else {
+                continue;
+            };
+            let t = self.board.tiles()[i];
+            let n = self.catalog.get(t.kind).segments.len() as SegId;
+            for s in t.first_segment..t.first_segment + n {
+                let occupied_inner =
+                    self.features.kind(s).is_inner() && self.features.meeple_on(s).is_some();
+                if occupied_inner && self.board.neighbours_around(pos) == 8 {
                     self.score_and_return(s, Reason::Completed, Phase::Play, events);
                 }
             }
         }
-    }
-
-    fn occupied_inner_segments(&self, pos: Pos) -> Vec<SegId> {
-        let Some(i) = self.board.tile_index_at(pos) else {
-            return Vec::new();
-        };
-        let t = self.board.tiles()[i];
-        let n = self.catalog.get(t.kind).segments.len() as SegId;
-        (t.first_segment..t.first_segment + n)
-            .filter(|&s| self.features.kind(s).is_inner() && self.features.meeple_on(s).is_some())
-            .collect()
     }
 
     /// The current player takes the abbot back; it scores like an incomplete cloister.
@@ -124,16 +137,15 @@ impl Game {
     /// Final scoring: incomplete roads, cities, cloisters and gardens, then farms. Meeples stay
     /// on the board.
     pub fn finish(&mut self, events: &mut Vec<Event>) {
-        let mut seen: Vec<SegId> = Vec::new();
-        for s in 0..self.features.len() as SegId {
-            if self.features.meeple_on(s).is_none() || self.features.kind(s) == FeatureKind::Field {
-                continue;
-            }
-            let root = self.features.root(s);
-            if seen.contains(&root) {
-                continue;
-            }
-            seen.push(root);
+        let mut roots: Vec<SegId> = (0..self.features.len() as SegId)
+            .filter(|&s| {
+                self.features.meeple_on(s).is_some() && self.features.kind(s) != FeatureKind::Field
+            })
+            .map(|s| self.features.root(s))
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        for s in roots {
             if let Some(score) = self.feature_score(s, Reason::Incomplete, Phase::End) {
                 self.award(score, events);
             }
@@ -147,7 +159,9 @@ impl Game {
     /// Each occupied field with the completed cities it borders (city roots, sorted, unique).
     fn farms(&self) -> Vec<(SegId, Vec<SegId>)> {
         let mut fields: Vec<SegId> = (0..self.features.len() as SegId)
-            .filter(|&s| self.features.kind(s) == FeatureKind::Field && self.features.meeple_on(s).is_some())
+            .filter(|&s| {
+                self.features.kind(s) == FeatureKind::Field && self.features.meeple_on(s).is_some()
+            })
             .map(|s| self.features.root(s))
             .collect();
         fields.sort_unstable();
@@ -173,7 +187,14 @@ impl Game {
             .collect()
     }
 
-    fn farm_score(&self, field: SegId, players: Vec<u8>, meeples: Vec<u8>, cities: u32, per_city: u32) -> Score {
+    fn farm_score(
+        &self,
+        field: SegId,
+        players: Players,
+        meeples: Counts,
+        cities: u32,
+        per_city: u32,
+    ) -> Score {
         let (pos, location) = self.segment_place(field);
         Score {
             feature: FeatureKind::Field,
@@ -196,9 +217,8 @@ impl Game {
 
     fn score_farms_per_field(&mut self, points: u8, events: &mut Vec<Event>) {
         for (field, cities) in self.farms() {
-            let mut counts = vec![0u8; self.players.len()];
-            self.features.count_meeples(field, &mut counts);
-            let players: Vec<u8> = majority(&counts).collect();
+            let counts = self.features.count_meeples(field);
+            let players = majority(&counts);
             if cities.is_empty() || players.is_empty() {
                 continue;
             }
@@ -215,15 +235,17 @@ impl Game {
         cities.sort_unstable();
         cities.dedup();
         for city in cities {
-            let mut counts = vec![0u8; self.players.len()];
-            let mut field_counts = vec![0u8; self.players.len()];
+            let mut counts: Counts = Default::default();
             let mut first_field = None;
             for (field, _) in farms.iter().filter(|(_, c)| c.contains(&city)) {
                 first_field.get_or_insert(*field);
-                self.features.count_meeples(*field, &mut field_counts);
-                counts.iter_mut().zip(&field_counts).for_each(|(a, b)| *a += b);
+                let field_counts = self.features.count_meeples(*field);
+                counts
+                    .iter_mut()
+                    .zip(&field_counts)
+                    .for_each(|(a, b)| *a += b);
             }
-            let players: Vec<u8> = majority(&counts).collect();
+            let players = majority(&counts);
             let field = first_field.expect("every listed city has a supplying field");
             let score = self.farm_score(field, players, counts, 1, points as u32);
             self.award(score, events);

@@ -162,6 +162,8 @@ pub struct TileKind {
     pub orientations: [Oriented; 4],
     /// `distinct[r]` is false when rotation `r` gives the same board as a smaller rotation.
     pub distinct: [bool; 4],
+    /// The distinct rotations with their packed edges, for the placement loop.
+    pub unique: Vec<(Rotation, u8)>,
 }
 
 /// Why a tile definition cannot be used.
@@ -175,7 +177,9 @@ pub enum TileDefError {
     HalfTwice { name: String, half: HalfEdge },
     #[error("tile {name}: half-edge {half} is on a city side and cannot be a field")]
     FieldOnCity { name: String, half: HalfEdge },
-    #[error("tile {name}: field {field} borders segment {city}, which is not a city")]
+    #[error(
+        "tile {name}: segment {field} borders segment {city}, which is not a city on this tile"
+    )]
     NotACity {
         name: String,
         field: usize,
@@ -193,11 +197,17 @@ impl TileKind {
         let orientations = Rotation::ALL.map(|r| orient(&segments, r));
         let signatures = Rotation::ALL.map(|r| signature(&segments, r));
         let distinct = [0, 1, 2, 3].map(|r| !signatures[..r].contains(&signatures[r]));
+        let unique = Rotation::ALL
+            .into_iter()
+            .filter(|r| distinct[r.quarter_turns() as usize])
+            .map(|r| (r, orientations[r.quarter_turns() as usize].edges))
+            .collect();
         Ok(TileKind {
             name: name.to_string(),
             segments,
             orientations,
             distinct,
+            unique,
         })
     }
 
@@ -227,21 +237,25 @@ impl TileKind {
                 city_sides |= s.sides;
             }
         }
-        if let Some(half) = HalfEdge::all().find(|h| halves & h.bit() != 0 && city_sides & h.side().bit() != 0) {
+        if let Some(half) =
+            HalfEdge::all().find(|h| halves & h.bit() != 0 && city_sides & h.side().bit() != 0)
+        {
             return Err(TileDefError::FieldOnCity {
                 name: name.into(),
                 half,
             });
         }
         for (i, s) in segments.iter().enumerate() {
-            for c in 0..segments.len() {
-                if s.cities & (1 << c) != 0 && segments[c].kind != FeatureKind::City {
-                    return Err(TileDefError::NotACity {
-                        name: name.into(),
-                        field: i,
-                        city: c,
-                    });
-                }
+            let bad = (0..16).find(|&c| {
+                s.cities & (1 << c) != 0
+                    && segments.get(c).is_none_or(|t| t.kind != FeatureKind::City)
+            });
+            if let Some(city) = bad {
+                return Err(TileDefError::NotACity {
+                    name: name.into(),
+                    field: i,
+                    city,
+                });
             }
         }
         Ok(())
@@ -259,11 +273,17 @@ impl TileKind {
     pub fn segment_at(&self, r: Rotation, kind: FeatureKind, at: Option<Location>) -> Option<u8> {
         let o = self.oriented(r);
         let found = match at {
-            Some(Location::Side(side)) if kind.occupies_sides() => o.side_segment[side.index() as usize],
-            Some(Location::Half(h)) if kind == FeatureKind::Field => o.half_segment[h.index() as usize],
-            Some(Location::Center) | None if kind.is_inner() => {
-                self.segments.iter().position(|s| s.kind == kind).map_or(NO_SEGMENT, |i| i as u8)
+            Some(Location::Side(side)) if kind.occupies_sides() => {
+                o.side_segment[side.index() as usize]
             }
+            Some(Location::Half(h)) if kind == FeatureKind::Field => {
+                o.half_segment[h.index() as usize]
+            }
+            Some(Location::Center) | None if kind.is_inner() => self
+                .segments
+                .iter()
+                .position(|s| s.kind == kind)
+                .map_or(NO_SEGMENT, |i| i as u8),
             _ => NO_SEGMENT,
         };
         (found != NO_SEGMENT && self.segments[found as usize].kind == kind).then_some(found)
@@ -276,9 +296,13 @@ impl TileKind {
         if s.kind.is_inner() {
             Location::Center
         } else if s.kind == FeatureKind::Field {
-            Location::Half(HalfEdge::from_index(o.halves[seg as usize].trailing_zeros() as u8))
+            Location::Half(HalfEdge::from_index(
+                o.halves[seg as usize].trailing_zeros() as u8,
+            ))
         } else {
-            Location::Side(Side::from_index(o.sides[seg as usize].trailing_zeros() as u8))
+            Location::Side(Side::from_index(
+                o.sides[seg as usize].trailing_zeros() as u8
+            ))
         }
     }
 

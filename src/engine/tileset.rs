@@ -54,7 +54,6 @@ struct BaseRow {
     course: &'static str,
 }
 
-
 #[rustfmt::skip]
 const BASE: [BaseRow; 24] = [
     BaseRow { letter: "A", copies: 2, garden: false, spec: "cloister; road S; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "BA/LR", jcz_garden: "", jcz_k: 0, bga_type: 21, bga_k: 0, course: "FFRFL50" },
@@ -120,7 +119,8 @@ pub const LAKE: &str = "river-L";
 pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {
     let mut segments = Vec::new();
     for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-        segments.push(parse_segment(part).map_err(|e| format!("tile {name}: segment `{part}`: {e}"))?);
+        segments
+            .push(parse_segment(part).map_err(|e| format!("tile {name}: segment `{part}`: {e}"))?);
     }
     TileKind::new(name, segments).map_err(|e: TileDefError| e.to_string())
 }
@@ -128,7 +128,8 @@ pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {
 fn parse_segment(part: &str) -> Result<Segment, String> {
     let mut words = part.split_whitespace();
     let kind_word = words.next().unwrap_or_default();
-    let kind = FeatureKind::parse(kind_word).ok_or_else(|| format!("unknown feature `{kind_word}`"))?;
+    let kind =
+        FeatureKind::parse(kind_word).ok_or_else(|| format!("unknown feature `{kind_word}`"))?;
     let mut seg = Segment {
         kind,
         sides: 0,
@@ -141,20 +142,24 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
         match (kind, w) {
             (_, ">") if kind == FeatureKind::Field => after_arrow = true,
             (FeatureKind::Field, w) if after_arrow => {
-                let i: u32 = w.parse().map_err(|_| format!("`{w}` is not a segment index"))?;
+                let i: u32 = w
+                    .parse()
+                    .map_err(|_| format!("`{w}` is not a segment index"))?;
                 if i >= 16 {
                     return Err(format!("segment index {i} is out of range"));
                 }
                 seg.cities |= 1 << i;
             }
             (FeatureKind::Field, w) => {
-                let h = HalfEdge::parse(w).ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
+                let h = HalfEdge::parse(w)
+                    .ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
                 seg.halves |= h.bit();
             }
             (FeatureKind::City, "shield") => seg.shield = true,
             (k, w) if k.occupies_sides() => {
                 for c in w.chars() {
-                    let side = Side::parse(&c.to_string()).ok_or_else(|| format!("`{w}` is not a set of sides such as NE"))?;
+                    let side = Side::parse(&c.to_string())
+                        .ok_or_else(|| format!("`{w}` is not a set of sides such as NE"))?;
                     seg.sides |= side.bit();
                 }
             }
@@ -196,9 +201,17 @@ impl TileCatalog {
             let id = cat.add_builtin(row.letter, row.spec);
             cat.alias_jcz(row.jcz, id, row.jcz_k);
             cat.alias(NameSystem::Bga, &row.bga_type.to_string(), id, row.bga_k);
-            cat.alias(NameSystem::Course, row.course, id, course_offset(row.letter));
+            cat.alias(
+                NameSystem::Course,
+                row.course,
+                id,
+                course_offset(row.letter),
+            );
             if row.garden {
-                let g = cat.add_builtin(&format!("{}g", row.letter), &format!("{}; garden", row.spec));
+                let g = cat.add_builtin(
+                    &format!("{}g", row.letter),
+                    &format!("{}; garden", row.spec),
+                );
                 cat.alias_jcz(row.jcz_garden, g, row.jcz_k);
             }
         }
@@ -300,7 +313,9 @@ pub fn base_counts(cat: &TileCatalog, edition: Edition) -> Vec<(TileKindId, u8)>
         let id = cat.by_name(row.letter).expect("base letters are built in");
         if row.garden && edition == Edition::Second {
             out.push((id, row.copies - 1));
-            let g = cat.by_name(&format!("{}g", row.letter)).expect("garden twins are built in");
+            let g = cat
+                .by_name(&format!("{}g", row.letter))
+                .expect("garden twins are built in");
             out.push((g, 1));
         } else {
             out.push((id, row.copies));
@@ -315,7 +330,12 @@ pub fn river_counts(cat: &TileCatalog, edition: Edition) -> Vec<(TileKindId, u8)
     RIVER
         .iter()
         .filter(|row| row.copies[e] > 0)
-        .map(|row| (cat.by_name(row.name).expect("river tiles are built in"), row.copies[e]))
+        .map(|row| {
+            (
+                cat.by_name(row.name).expect("river tiles are built in"),
+                row.copies[e],
+            )
+        })
         .collect()
 }
 
@@ -376,8 +396,14 @@ mod tests {
         assert_eq!(cat.resolve(NameSystem::Course, "CRFR50").unwrap().kind, d);
         let u = cat.resolve(NameSystem::Jcz, "BA/RFr").unwrap();
         assert_eq!((cat.name(u.kind), u.offset.quarter_turns()), ("U", 1));
-        assert_eq!(cat.name(cat.resolve(NameSystem::Jcz, "BA/CcG").unwrap().kind), "Ng");
-        assert_eq!(cat.name(cat.resolve(NameSystem::Jcz, "RI.1/IIG").unwrap().kind), "river-Jg");
+        assert_eq!(
+            cat.name(cat.resolve(NameSystem::Jcz, "BA/CcG").unwrap().kind),
+            "Ng"
+        );
+        assert_eq!(
+            cat.name(cat.resolve(NameSystem::Jcz, "RI.1/IIG").unwrap().kind),
+            "river-Jg"
+        );
     }
 
     #[test]
@@ -401,7 +427,13 @@ mod tests {
     #[test]
     fn symmetric_tiles_have_fewer_distinct_rotations() {
         let cat = TileCatalog::builtin();
-        let distinct = |n: &str| cat.get(cat.by_name(n).unwrap()).distinct.iter().filter(|d| **d).count();
+        let distinct = |n: &str| {
+            cat.get(cat.by_name(n).unwrap())
+                .distinct
+                .iter()
+                .filter(|d| **d)
+                .count()
+        };
         assert_eq!(distinct("B"), 1);
         assert_eq!(distinct("C"), 1);
         assert_eq!(distinct("X"), 1);
@@ -415,6 +447,10 @@ mod tests {
     fn spec_errors_name_the_problem() {
         let err = parse_spec("Z", "city N; road N").unwrap_err();
         assert!(err.contains("north") || err.contains("N side"), "{err}");
-        assert!(parse_spec("Z", "tower N").unwrap_err().contains("unknown feature"));
+        assert!(
+            parse_spec("Z", "tower N")
+                .unwrap_err()
+                .contains("unknown feature")
+        );
     }
 }

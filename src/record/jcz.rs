@@ -5,11 +5,11 @@
 //! first turn where it had no legal placement.
 
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
-use crate::engine::{
-    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Setup, Side,
-    StartTile, TileCatalog, TileKindId,
-};
 use crate::engine::{Action, HalfEdge, Move};
+use crate::engine::{
+    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset,
+    Rotation, Setup, Side, StartTile, TileCatalog, TileKindId,
+};
 use crate::record::rules_spec::{Overrides, river_turns_name};
 use serde_json::Value;
 use std::sync::Arc;
@@ -20,7 +20,9 @@ fn err(msg: impl Into<String>) -> RecordError {
 
 pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     if v.get("slots").is_some() || v.pointer("/setup/expansions").is_some() {
-        return Err(err("this is a JCloisterZone 4.x save; open it in JCloisterZone 5 and save it again"));
+        return Err(err(
+            "this is a JCloisterZone 4.x save; open it in JCloisterZone 5 and save it again",
+        ));
     }
     let setup = v.get("setup").ok_or_else(|| err("no \"setup\""))?;
     let rules = read_setup(setup)?;
@@ -30,7 +32,9 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     let placed = read_replay(&v, &catalog, players.len())?;
     let annotations = v.get("gameAnnotations");
     let draw_order = read_draw_order(annotations, &catalog)?;
-    let end_turn = annotations.and_then(|a| a.get("endTurn")).and_then(Value::as_u64);
+    let end_turn = annotations
+        .and_then(|a| a.get("endTurn"))
+        .and_then(Value::as_u64);
     let mut record = GameRecord {
         players,
         rules,
@@ -52,18 +56,27 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
 }
 
 fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
-    let sets = setup.get("sets").and_then(Value::as_object).ok_or_else(|| err("setup.sets is missing"))?;
+    let sets = setup
+        .get("sets")
+        .and_then(Value::as_object)
+        .ok_or_else(|| err("setup.sets is missing"))?;
     let mut edition = None;
     let mut river = false;
     for (set, count) in sets {
         if count.as_u64() != Some(1) {
-            return Err(err(format!("tile set {set} is used {count} times; only once is supported")));
+            return Err(err(format!(
+                "tile set {set} is used {count} times; only once is supported"
+            )));
         }
         match set.as_str() {
             "basic:1" => edition = Some(Edition::First),
             "basic:2" => edition = Some(Edition::Second),
             "river/1:1" | "river/1:2" => river = true,
-            other => return Err(err(format!("tile set {other:?} is not supported (supported: basic:1, basic:2, river/1:1, river/1:2)"))),
+            other => {
+                return Err(err(format!(
+                    "tile set {other:?} is not supported (supported: basic:1, basic:2, river/1:1, river/1:2)"
+                )));
+            }
         }
     }
     let edition = edition.ok_or_else(|| err("setup.sets has no base game (basic:1 or basic:2)"))?;
@@ -73,7 +86,10 @@ fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
         .and_then(|e| e.get("small-follower"))
         .and_then(Value::as_u64)
         .unwrap_or(7);
-    let tiny = setup.pointer("/rules/tiny-city-scoring").and_then(Value::as_str) == Some("2");
+    let tiny = setup
+        .pointer("/rules/tiny-city-scoring")
+        .and_then(Value::as_str)
+        == Some("2");
     // JCloisterZone scores farms per field (3 per city) and, instead of a River turn rule, keeps room ahead of the river's end; it keeps
     // all four D tiles in the pack with The River.
     let overrides = Overrides {
@@ -93,10 +109,17 @@ fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
     })
 }
 
-fn resolve(cat: &TileCatalog, id: &str, system_rotation: Rotation, what: &str) -> Result<(TileKindId, Rotation), RecordError> {
-    let a = cat
-        .resolve(NameSystem::Jcz, id)
-        .ok_or_else(|| err(format!("{what}: unknown tile {id:?} (only the base game and The River are supported)")))?;
+fn resolve(
+    cat: &TileCatalog,
+    id: &str,
+    system_rotation: Rotation,
+    what: &str,
+) -> Result<(TileKindId, Rotation), RecordError> {
+    let a = cat.resolve(NameSystem::Jcz, id).ok_or_else(|| {
+        err(format!(
+            "{what}: unknown tile {id:?} (only the base game and The River are supported)"
+        ))
+    })?;
     Ok((a.kind, system_rotation.plus(a.offset)))
 }
 
@@ -106,9 +129,13 @@ fn read_start(setup: &Value, cat: &TileCatalog) -> Result<Vec<StartTile>, Record
     };
     list.iter()
         .map(|s| {
-            let id = s.get("tile").and_then(Value::as_str).ok_or_else(|| err("a start tile has no \"tile\""))?;
+            let id = s
+                .get("tile")
+                .and_then(Value::as_str)
+                .ok_or_else(|| err("a start tile has no \"tile\""))?;
             let deg = s.get("rotation").and_then(Value::as_i64).unwrap_or(0);
-            let r = Rotation::from_degrees(deg).ok_or_else(|| err(format!("start rotation {deg} is not a multiple of 90")))?;
+            let r = Rotation::from_degrees(deg)
+                .ok_or_else(|| err(format!("start rotation {deg} is not a multiple of 90")))?;
             let (tile, rotation) = resolve(cat, id, r, "start")?;
             let pos = Pos::new(int(s.get("x"))?, int(s.get("y"))?);
             Ok(StartTile {
@@ -126,9 +153,15 @@ fn int(v: Option<&Value>) -> Result<i32, RecordError> {
 }
 
 fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
-    let list = v.get("players").and_then(Value::as_array).ok_or_else(|| err("no \"players\""))?;
+    let list = v
+        .get("players")
+        .and_then(Value::as_array)
+        .ok_or_else(|| err("no \"players\""))?;
     if list.is_empty() || list.len() > 6 {
-        return Err(err(format!("a game has 1 to 6 players, not {}", list.len())));
+        return Err(err(format!(
+            "a game has 1 to 6 players, not {}",
+            list.len()
+        )));
     }
     Ok(list
         .iter()
@@ -143,12 +176,19 @@ fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
 }
 
 fn position(v: Option<&Value>, what: &str) -> Result<Pos, RecordError> {
-    let a = v.and_then(Value::as_array).filter(|a| a.len() == 2).ok_or_else(|| err(format!("{what}: position is not [x, y]")))?;
+    let a = v
+        .and_then(Value::as_array)
+        .filter(|a| a.len() == 2)
+        .ok_or_else(|| err(format!("{what}: position is not [x, y]")))?;
     Ok(Pos::new(int(a.first())?, int(a.get(1))?))
 }
 
 /// Groups the messages into turns: PLACE_TILE, at most one action, COMMIT.
-fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<RecordedMove>, RecordError> {
+fn read_replay(
+    v: &Value,
+    cat: &TileCatalog,
+    players: usize,
+) -> Result<Vec<RecordedMove>, RecordError> {
     let Some(list) = v.get("replay").and_then(Value::as_array) else {
         return Ok(Vec::new());
     };
@@ -156,11 +196,16 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
     let mut pending: Option<RecordedMove> = None;
     for (i, msg) in list.iter().enumerate() {
         let what = format!("replay message {} ", i + 1);
-        let ty = msg.get("type").and_then(Value::as_str).ok_or_else(|| err(format!("{what}has no type")))?;
+        let ty = msg
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or_else(|| err(format!("{what}has no type")))?;
         let payload = msg.get("payload").unwrap_or(&Value::Null);
         let player = msg.get("player").and_then(Value::as_u64).map(|p| p as u8);
         if player.is_some_and(|p| p as usize >= players) {
-            return Err(err(format!("{what}names player {player:?}, but there are {players} players")));
+            return Err(err(format!(
+                "{what}names player {player:?}, but there are {players} players"
+            )));
         }
         let what = format!("{what}({ty})");
         match ty {
@@ -171,7 +216,10 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
                 pending = Some(place_tile(payload, cat, player, &what)?);
             }
             "DEPLOY_MEEPLE" | "RETURN_MEEPLE" | "PASS" => {
-                let Some(RecordedMove::Place { action, placement, .. }) = pending.as_mut() else {
+                let Some(RecordedMove::Place {
+                    action, placement, ..
+                }) = pending.as_mut()
+                else {
                     return Err(err(format!("{what}: no tile was placed before it")));
                 };
                 *action = match ty {
@@ -188,12 +236,18 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
             "UNDO" => {
                 // Old test files may keep an UNDO: it takes back the last message of the turn.
                 match pending.as_mut() {
-                    Some(RecordedMove::Place { action, .. }) if *action != RecordedAction::Pass => *action = RecordedAction::Pass,
+                    Some(RecordedMove::Place { action, .. }) if *action != RecordedAction::Pass => {
+                        *action = RecordedAction::Pass
+                    }
                     _ => pending = None,
                 }
             }
             "GAME_OVER" => {}
-            other => return Err(err(format!("{what}: message type {other} belongs to an expansion that is not supported"))),
+            other => {
+                return Err(err(format!(
+                    "{what}: message type {other} belongs to an expansion that is not supported"
+                )));
+            }
         }
     }
     // A save may end in the middle of a turn: the placed tile still counts.
@@ -201,14 +255,35 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
     Ok(moves)
 }
 
-fn place_tile(payload: &Value, cat: &TileCatalog, player: Option<u8>, what: &str) -> Result<RecordedMove, RecordError> {
-    let id = payload.get("tileId").and_then(Value::as_str).ok_or_else(|| err(format!("{what}: no tileId")))?;
-    let rot = payload.get("rotation").and_then(Value::as_str).unwrap_or("R0");
+fn place_tile(
+    payload: &Value,
+    cat: &TileCatalog,
+    player: Option<u8>,
+    what: &str,
+) -> Result<RecordedMove, RecordError> {
+    let id = payload
+        .get("tileId")
+        .and_then(Value::as_str)
+        .ok_or_else(|| err(format!("{what}: no tileId")))?;
+    let rot = payload
+        .get("rotation")
+        .and_then(Value::as_str)
+        .unwrap_or("R0");
     let deg: i64 = rot
         .strip_prefix('R')
         .and_then(|d| d.parse().ok())
-        .ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
-    let r = Rotation::from_degrees(deg).filter(|_| (0..360).contains(&deg)).ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
+        .ok_or_else(|| {
+            err(format!(
+                "{what}: rotation {rot:?} is not R0, R90, R180 or R270"
+            ))
+        })?;
+    let r = Rotation::from_degrees(deg)
+        .filter(|_| (0..360).contains(&deg))
+        .ok_or_else(|| {
+            err(format!(
+                "{what}: rotation {rot:?} is not R0, R90, R180 or R270"
+            ))
+        })?;
     let (tile, rotation) = resolve(cat, id, r, what)?;
     let pos = position(payload.get("position"), what)?;
     Ok(RecordedMove::Place {
@@ -226,7 +301,11 @@ fn feature_kind(name: &str, what: &str) -> Result<FeatureKind, RecordError> {
         "Field" => FeatureKind::Field,
         "Monastery" | "Cloister" => FeatureKind::Cloister,
         "Garden" => FeatureKind::Garden,
-        other => return Err(err(format!("{what}: feature {other} is not in the base game"))),
+        other => {
+            return Err(err(format!(
+                "{what}: feature {other} is not in the base game"
+            )));
+        }
     })
 }
 
@@ -235,12 +314,19 @@ fn feature_kind(name: &str, what: &str) -> Result<FeatureKind, RecordError> {
 fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, RecordError> {
     let bad = || err(format!("{what}: location {loc:?} does not fit a {kind}"));
     if kind.is_inner() {
-        return if loc == "I" || loc == "CLOISTER" { Ok(Location::Center) } else { Err(bad()) };
+        return if loc == "I" || loc == "CLOISTER" {
+            Ok(Location::Center)
+        } else {
+            Err(bad())
+        };
     }
     if kind == FeatureKind::Field {
         const JCZ_HALVES: [&str; 8] = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"];
         let first = loc.split('.').next().unwrap_or_default();
-        let i = JCZ_HALVES.iter().position(|h| *h == first).ok_or_else(bad)?;
+        let i = JCZ_HALVES
+            .iter()
+            .position(|h| *h == first)
+            .ok_or_else(bad)?;
         return Ok(Location::Half(HalfEdge::from_index(i as u8)));
     }
     let side = if let Some(missing) = loc.strip_prefix('_') {
@@ -253,36 +339,72 @@ fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, Record
 }
 
 fn deploy(payload: &Value, placed_at: Pos, what: &str) -> Result<RecordedAction, RecordError> {
-    let ptr = payload.get("pointer").ok_or_else(|| err(format!("{what}: no pointer")))?;
+    let ptr = payload
+        .get("pointer")
+        .ok_or_else(|| err(format!("{what}: no pointer")))?;
     let pos = position(ptr.get("position"), what)?;
     if pos != placed_at {
-        return Err(err(format!("{what}: the meeple goes to {pos}, not to the tile just placed at {placed_at}")));
+        return Err(err(format!(
+            "{what}: the meeple goes to {pos}, not to the tile just placed at {placed_at}"
+        )));
     }
-    let kind = feature_kind(ptr.get("feature").and_then(Value::as_str).unwrap_or_default(), what)?;
-    let at = location(kind, ptr.get("location").and_then(Value::as_str).unwrap_or_default(), what)?;
-    let id = payload.get("meepleId").and_then(Value::as_str).unwrap_or_default();
+    let kind = feature_kind(
+        ptr.get("feature")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+        what,
+    )?;
+    let at = location(
+        kind,
+        ptr.get("location")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+        what,
+    )?;
+    let id = payload
+        .get("meepleId")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let figure = match id.split('.').nth(1) {
         Some("small") | None => Figure::Follower,
         Some("abbot") => Figure::Abbot,
-        Some(other) => return Err(err(format!("{what}: meeple type {other} belongs to an expansion that is not supported"))),
+        Some(other) => {
+            return Err(err(format!(
+                "{what}: meeple type {other} belongs to an expansion that is not supported"
+            )));
+        }
     };
-    Ok(RecordedAction::Deploy { feature: kind, at, figure })
+    Ok(RecordedAction::Deploy {
+        feature: kind,
+        at,
+        figure,
+    })
 }
 
 fn recall(payload: &Value, what: &str) -> Result<RecordedAction, RecordError> {
     match payload.get("source").and_then(Value::as_str) {
         Some("ABBOT_RETURN") => Ok(RecordedAction::RecallAbbot),
-        other => Err(err(format!("{what}: returning a meeple by {other:?} is not part of the base game"))),
+        other => Err(err(format!(
+            "{what}: returning a meeple by {other:?} is not part of the base game"
+        ))),
     }
 }
 
-fn read_draw_order(ann: Option<&Value>, cat: &TileCatalog) -> Result<Option<Vec<TileKindId>>, RecordError> {
-    let Some(list) = ann.and_then(|a| a.get("drawOrder")).and_then(Value::as_array) else {
+fn read_draw_order(
+    ann: Option<&Value>,
+    cat: &TileCatalog,
+) -> Result<Option<Vec<TileKindId>>, RecordError> {
+    let Some(list) = ann
+        .and_then(|a| a.get("drawOrder"))
+        .and_then(Value::as_array)
+    else {
         return Ok(None);
     };
     list.iter()
         .map(|t| {
-            let id = t.as_str().ok_or_else(|| err("drawOrder holds a non-string"))?;
+            let id = t
+                .as_str()
+                .ok_or_else(|| err("drawOrder holds a non-string"))?;
             Ok(resolve(cat, id, Rotation::new(0), "drawOrder")?.0)
         })
         .collect::<Result<Vec<_>, _>>()
@@ -296,7 +418,9 @@ fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId]) {
     for &tile in order {
         match placed.peek() {
             Some(m) if m.tile() == tile => record.moves.extend(placed.next()),
-            Some(_) => record.moves.push(RecordedMove::Discard { player: None, tile }),
+            Some(_) => record
+                .moves
+                .push(RecordedMove::Discard { player: None, tile }),
             None => break,
         }
     }
@@ -319,16 +443,25 @@ fn infer_discards(record: &mut GameRecord) {
         missing.retain(|&tile| {
             let forced = game.check_draw(tile).is_ok() && game.can_place(tile).is_none();
             if forced && game.discard(tile, &mut events).is_ok() {
-                record.moves.push(RecordedMove::Discard { player: None, tile });
+                record
+                    .moves
+                    .push(RecordedMove::Discard { player: None, tile });
                 return false;
             }
             true
         });
         let Some(&m) = placed.get(i) else { break };
         record.moves.push(m);
-        if let RecordedMove::Place { tile, placement, .. } = m {
+        if let RecordedMove::Place {
+            tile, placement, ..
+        } = m
+        {
             // Where later tiles fit depends only on the tiles, so meeples are left out here.
-            let mv = Move { tile, placement, action: Action::Pass };
+            let mv = Move {
+                tile,
+                placement,
+                action: Action::Pass,
+            };
             if game.play(&mv, &mut events).is_err() {
                 // The replay reports the illegal move; inference stops here.
                 record.moves.extend_from_slice(&placed[i + 1..]);

@@ -6,7 +6,9 @@ pub mod jcz;
 pub mod native;
 pub mod rules_spec;
 
-use crate::engine::{Figure, FeatureKind, Location, Placement, Rules, StartTile, TileCatalog, TileKindId};
+use crate::engine::{
+    FeatureKind, Figure, Location, Placement, Rules, StartTile, TileCatalog, TileKindId,
+};
 use std::sync::Arc;
 
 pub use rules_spec::RulesSpec;
@@ -49,7 +51,10 @@ pub enum RecordedMove {
         action: RecordedAction,
     },
     /// A drawn tile with no legal placement, set aside; the same player draws again.
-    Discard { player: Option<u8>, tile: TileKindId },
+    Discard {
+        player: Option<u8>,
+        tile: TileKindId,
+    },
 }
 
 impl RecordedMove {
@@ -120,7 +125,10 @@ pub enum RecordError {
     )]
     Unrecognised,
     #[error("{format}: {message}")]
-    Invalid { format: &'static str, message: String },
+    Invalid {
+        format: &'static str,
+        message: String,
+    },
 }
 
 impl RecordError {
@@ -153,7 +161,11 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
 
 fn detect(v: &serde_json::Value) -> Option<Format> {
     let obj = v.as_object()?;
-    if obj.get("format").and_then(|f| f.as_str()).is_some_and(|f| f.starts_with("carcassonne-replay/")) {
+    if obj
+        .get("format")
+        .and_then(|f| f.as_str())
+        .is_some_and(|f| f.starts_with("carcassonne-replay/"))
+    {
         return Some(Format::Native);
     }
     if obj.contains_key("setup") && (obj.contains_key("replay") || obj.contains_key("appVersion")) {

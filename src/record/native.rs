@@ -2,10 +2,14 @@
 //! `static/record.schema.json`.
 
 use super::rules_spec::Overrides;
-use super::{CustomTile, Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use super::{
+    CustomTile, Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove,
+    RulesSpec,
+};
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
-    Figure, FeatureKind, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
+    FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog,
+    TileKindId,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -103,14 +107,24 @@ fn err(msg: impl Into<String>) -> RecordError {
 pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     let doc: Doc = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
     if doc.format != FORMAT {
-        return Err(err(format!("unsupported format {:?}; this version reads {FORMAT:?}", doc.format)));
+        return Err(err(format!(
+            "unsupported format {:?}; this version reads {FORMAT:?}",
+            doc.format
+        )));
     }
     if doc.players.is_empty() || doc.players.len() > 6 {
-        return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
+        return Err(err(format!(
+            "a game has 1 to 6 players, not {}",
+            doc.players.len()
+        )));
     }
     let preset = Preset::parse(&doc.rules.preset).ok_or_else(|| {
         let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
-        err(format!("unknown rules preset {:?}; the presets are {}", doc.rules.preset, names.join(", ")))
+        err(format!(
+            "unknown rules preset {:?}; the presets are {}",
+            doc.rules.preset,
+            names.join(", ")
+        ))
     })?;
     let rules = RulesSpec {
         preset,
@@ -144,7 +158,11 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .map(|(i, m)| parse_move(m, i + 1, doc.players.len(), &tile))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GameRecord {
-        players: doc.players.into_iter().map(|p| PlayerInfo { name: p.name }).collect(),
+        players: doc
+            .players
+            .into_iter()
+            .map(|p| PlayerInfo { name: p.name })
+            .collect(),
         rules,
         custom_tiles,
         catalog,
@@ -175,7 +193,11 @@ fn catalog_with(tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>)
 fn rotation(deg: i64, what: &str) -> Result<Rotation, RecordError> {
     Rotation::from_degrees(deg)
         .filter(|_| (0..360).contains(&deg))
-        .ok_or_else(|| err(format!("{what}: rotation is 0, 90, 180 or 270 degrees clockwise, not {deg}")))
+        .ok_or_else(|| {
+            err(format!(
+                "{what}: rotation is 0, 90, 180 or 270 degrees clockwise, not {deg}"
+            ))
+        })
 }
 
 fn parse_move(
@@ -188,11 +210,15 @@ fn parse_move(
     if let Some(p) = m.player
         && p as usize >= players
     {
-        return Err(err(format!("{what}: player {p} does not exist (players are numbered from 0)")));
+        return Err(err(format!(
+            "{what}: player {p} does not exist (players are numbered from 0)"
+        )));
     }
     if let Some(d) = &m.discard {
         if m.tile.is_some() || m.meeple.is_some() || m.recall_abbot {
-            return Err(err(format!("{what}: a discard names only the discarded tile")));
+            return Err(err(format!(
+                "{what}: a discard names only the discarded tile"
+            )));
         }
         return Ok(RecordedMove::Discard {
             player: m.player,
@@ -200,10 +226,16 @@ fn parse_move(
         });
     }
     let (Some(name), Some(at), Some(rot)) = (&m.tile, m.at, m.rotation) else {
-        return Err(err(format!("{what}: a move needs \"tile\", \"at\" and \"rotation\" (or \"discard\")")));
+        return Err(err(format!(
+            "{what}: a move needs \"tile\", \"at\" and \"rotation\" (or \"discard\")"
+        )));
     };
     let action = match (&m.meeple, m.recall_abbot) {
-        (Some(_), true) => return Err(err(format!("{what}: a turn deploys a meeple or recalls the abbot, not both"))),
+        (Some(_), true) => {
+            return Err(err(format!(
+                "{what}: a turn deploys a meeple or recalls the abbot, not both"
+            )));
+        }
         (None, true) => RecordedAction::RecallAbbot,
         (None, false) => RecordedAction::Pass,
         (Some(mp), false) => parse_meeple(mp, &what)?,
@@ -220,15 +252,35 @@ fn parse_move(
 }
 
 fn parse_meeple(m: &DocMeeple, what: &str) -> Result<RecordedAction, RecordError> {
-    let feature = FeatureKind::parse(&m.feature)
-        .ok_or_else(|| err(format!("{what}: unknown feature {:?}; use city, road, field, cloister or garden", m.feature)))?;
+    let feature = FeatureKind::parse(&m.feature).ok_or_else(|| {
+        err(format!(
+            "{what}: unknown feature {:?}; use city, road, field, cloister or garden",
+            m.feature
+        ))
+    })?;
     let at = match (&m.at, feature.is_inner()) {
         (None, true) => Location::Center,
-        (None, false) => return Err(err(format!("{what}: a meeple on a {feature} needs \"at\", a side such as \"N\" or a half-edge such as \"S.e\""))),
-        (Some(a), _) => Location::parse(a).ok_or_else(|| err(format!("{what}: {a:?} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"")))?,
+        (None, false) => {
+            return Err(err(format!(
+                "{what}: a meeple on a {feature} needs \"at\", a side such as \"N\" or a half-edge such as \"S.e\""
+            )));
+        }
+        (Some(a), _) => Location::parse(a).ok_or_else(|| {
+            err(format!(
+                "{what}: {a:?} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\""
+            ))
+        })?,
     };
-    let figure = if m.abbot { Figure::Abbot } else { Figure::Follower };
-    Ok(RecordedAction::Deploy { feature, at, figure })
+    let figure = if m.abbot {
+        Figure::Abbot
+    } else {
+        Figure::Follower
+    };
+    Ok(RecordedAction::Deploy {
+        feature,
+        at,
+        figure,
+    })
 }
 
 /// Writes a record as native JSON.
@@ -236,7 +288,13 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
     let cat = &r.catalog;
     let doc = Doc {
         format: FORMAT.into(),
-        players: r.players.iter().map(|p| Player { name: p.name.clone() }).collect(),
+        players: r
+            .players
+            .iter()
+            .map(|p| Player {
+                name: p.name.clone(),
+            })
+            .collect(),
         rules: DocRules {
             preset: r.rules.preset.name().into(),
             overrides: r.rules.overrides.clone(),
@@ -283,7 +341,11 @@ fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
             at: Some([placement.pos.x, placement.pos.y]),
             rotation: Some(placement.rotation.degrees() as i64),
             meeple: match action {
-                RecordedAction::Deploy { feature, at, figure } => Some(DocMeeple {
+                RecordedAction::Deploy {
+                    feature,
+                    at,
+                    figure,
+                } => Some(DocMeeple {
                     feature: feature.word().into(),
                     at: (!feature.is_inner()).then(|| at.to_string()),
                     abbot: figure == Figure::Abbot,

@@ -72,7 +72,11 @@ impl RulesSpec {
         let mut r = self.preset.rules();
         let o = &self.overrides;
         if let Some(e) = o.edition {
-            r.edition = if e == 1 { Edition::First } else { Edition::Second };
+            r.edition = if e == 1 {
+                Edition::First
+            } else {
+                Edition::Second
+            };
         }
         r.farmers = o.farmers.unwrap_or(r.farmers);
         r.river = o.river.unwrap_or(r.river);
@@ -86,11 +90,24 @@ impl RulesSpec {
             FarmScoring::PerField { points } => (true, points),
             FarmScoring::PerCity { points } => (false, points),
         };
-        let wanted = parse_farm(o.farm_scoring.as_deref()).ok().flatten().unwrap_or(per_field);
+        let wanted = parse_farm(o.farm_scoring.as_deref())
+            .ok()
+            .flatten()
+            .unwrap_or(per_field);
         // A changed method brings its own rulebook value unless points are given too.
-        let default = if wanted == per_field { points } else if wanted { 3 } else { 4 };
+        let default = if wanted == per_field {
+            points
+        } else if wanted {
+            3
+        } else {
+            4
+        };
         let points = o.farm_points.unwrap_or(default);
-        r.farm_scoring = if wanted { FarmScoring::PerField { points } } else { FarmScoring::PerCity { points } };
+        r.farm_scoring = if wanted {
+            FarmScoring::PerField { points }
+        } else {
+            FarmScoring::PerCity { points }
+        };
         if let Ok(Some(t)) = parse_turns(o.river_turns.as_deref()) {
             r.river_turns = t;
         }
@@ -106,7 +123,11 @@ impl RulesSpec {
         RulesSpec {
             preset,
             overrides: Overrides {
-                edition: Some(if current.edition == Edition::First { 1 } else { 2 }),
+                edition: Some(if current.edition == Edition::First {
+                    1
+                } else {
+                    2
+                }),
                 farmers: Some(current.farmers),
                 river: Some(current.river),
                 abbot: Some(current.abbot),
@@ -123,7 +144,11 @@ fn parse_two_tile(s: Option<&str>) -> Result<Option<TwoTileCity>, String> {
         None => None,
         Some("full") => Some(TwoTileCity::Full),
         Some("reduced") => Some(TwoTileCity::Reduced),
-        Some(o) => return Err(format!("rules.two_tile_city is \"full\" or \"reduced\", not {o:?}")),
+        Some(o) => {
+            return Err(format!(
+                "rules.two_tile_city is \"full\" or \"reduced\", not {o:?}"
+            ));
+        }
     })
 }
 
@@ -133,7 +158,11 @@ fn parse_farm(s: Option<&str>) -> Result<Option<bool>, String> {
         None => None,
         Some("per-field") => Some(true),
         Some("per-city") => Some(false),
-        Some(o) => return Err(format!("rules.farm_scoring is \"per-field\" or \"per-city\", not {o:?}")),
+        Some(o) => {
+            return Err(format!(
+                "rules.farm_scoring is \"per-field\" or \"per-city\", not {o:?}"
+            ));
+        }
     })
 }
 
@@ -187,7 +216,11 @@ mod tests {
         assert_eq!(r.two_tile_city, TwoTileCity::Reduced);
         assert_eq!(r.farm_scoring, FarmScoring::PerCity { points: 4 });
         assert!(!r.farmers);
-        assert_eq!(r.edition, Edition::Second, "untouched switches keep the preset");
+        assert_eq!(
+            r.edition,
+            Edition::Second,
+            "untouched switches keep the preset"
+        );
     }
 
     #[test]

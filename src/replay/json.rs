@@ -16,15 +16,16 @@ fn phase(p: Phase) -> &'static str {
     }
 }
 
-pub fn score(s: &Score) -> Value {
+/// `players` is the game's player count, which sizes the per-player arrays.
+pub fn score(s: &Score, players: usize) -> Value {
     json!({
         "type": "scored",
         "feature": s.feature.word(),
         "reason": s.reason.to_string(),
         "phase": phase(s.phase),
-        "players": s.players,
+        "players": s.players.iter().collect::<Vec<_>>(),
         "points": s.points,
-        "meeples": s.meeples,
+        "meeples": &s.meeples[..players],
         "tiles": s.tiles,
         "shields": s.shields,
         "cities": s.cities,
@@ -34,14 +35,16 @@ pub fn score(s: &Score) -> Value {
     })
 }
 
-pub fn event(cat: &TileCatalog, e: &Event) -> Value {
+pub fn event(cat: &TileCatalog, e: &Event, players: usize) -> Value {
     match e {
         Event::TilePlaced {
             player,
             tile,
             pos: p,
             rotation,
-        } => json!({"type": "tile_placed", "player": player, "tile": cat.name(*tile), "position": pos(*p), "rotation": rotation.degrees()}),
+        } => {
+            json!({"type": "tile_placed", "player": player, "tile": cat.name(*tile), "position": pos(*p), "rotation": rotation.degrees()})
+        }
         Event::TileDiscarded { player, tile } => {
             json!({"type": "tile_discarded", "player": player, "tile": cat.name(*tile)})
         }
@@ -51,14 +54,18 @@ pub fn event(cat: &TileCatalog, e: &Event) -> Value {
             feature,
             pos: p,
             location,
-        } => json!({"type": "meeple_deployed", "player": player, "figure": figure.word(), "feature": feature.word(), "position": pos(*p), "location": location.to_string()}),
-        Event::Scored(s) => score(s),
+        } => {
+            json!({"type": "meeple_deployed", "player": player, "figure": figure.word(), "feature": feature.word(), "position": pos(*p), "location": location.to_string()})
+        }
+        Event::Scored(s) => score(s, players),
         Event::MeepleReturned {
             player,
             figure,
             pos: p,
             location,
-        } => json!({"type": "meeple_returned", "player": player, "figure": figure.word(), "position": pos(*p), "location": location.to_string()}),
+        } => {
+            json!({"type": "meeple_returned", "player": player, "figure": figure.word(), "position": pos(*p), "location": location.to_string()})
+        }
     }
 }
 
@@ -88,7 +95,7 @@ pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
         "meeple": action(cat, t),
         "scores": t.scores,
         "followers": t.followers,
-        "events": t.events.iter().map(|e| event(cat, e)).collect::<Vec<_>>(),
+        "events": t.events.iter().map(|e| event(cat, e, t.scores.len())).collect::<Vec<_>>(),
     })
 }
 
@@ -108,7 +115,7 @@ pub fn replay(record: &GameRecord, r: &Replay) -> Value {
         "rules": r.rules.preset.name(),
         "turns": r.turns.iter().map(|t| turn(cat, t)).collect::<Vec<_>>(),
         "finished": r.finished,
-        "final_events": r.final_events.iter().map(|e| event(cat, e)).collect::<Vec<_>>(),
+        "final_events": r.final_events.iter().map(|e| event(cat, e, record.players.len())).collect::<Vec<_>>(),
         "final_scores": r.final_scores,
         "breakdown": r.breakdown.iter().map(breakdown).collect::<Vec<_>>(),
     })

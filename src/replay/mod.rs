@@ -4,7 +4,8 @@
 pub mod json;
 
 use crate::engine::{
-    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, Setup, SetupError, TileKindId,
+    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, Setup,
+    SetupError, TileKindId,
 };
 use crate::record::{GameRecord, RecordedAction, RecordedMove};
 use std::fmt;
@@ -112,12 +113,26 @@ impl fmt::Display for MoveText<'_> {
                 action,
                 ..
             } => {
-                write!(f, "tile {} at {} rotated {}", cat.name(*tile), placement.pos, placement.rotation)?;
+                write!(
+                    f,
+                    "tile {} at {} rotated {}",
+                    cat.name(*tile),
+                    placement.pos,
+                    placement.rotation
+                )?;
                 match action {
                     RecordedAction::Pass => Ok(()),
                     RecordedAction::RecallAbbot => write!(f, ", recalling the abbot"),
-                    RecordedAction::Deploy { feature, at, figure } => {
-                        let who = if *figure == Figure::Abbot { "abbot" } else { "meeple" };
+                    RecordedAction::Deploy {
+                        feature,
+                        at,
+                        figure,
+                    } => {
+                        let who = if *figure == Figure::Abbot {
+                            "abbot"
+                        } else {
+                            "meeple"
+                        };
                         write!(f, " with a {who} on the {feature} at {at}")
                     }
                 }
@@ -159,7 +174,8 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
         }
         match *m {
             RecordedMove::Discard { tile, .. } => {
-                game.discard(tile, &mut events).map_err(|e| illegal(e.to_string()))?;
+                game.discard(tile, &mut events)
+                    .map_err(|e| illegal(e.to_string()))?;
             }
             RecordedMove::Place {
                 tile,
@@ -167,10 +183,22 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
                 action,
                 ..
             } => {
-                let action = engine_action(&game, tile, placement, action).map_err(|e| illegal(e.to_string()))?;
-                let mv = Move { tile, placement, action };
-                game.play(&mv, &mut events).map_err(|e| illegal(e.to_string()))?;
-                turns.push(snapshot(&game, turn, player, &mv, std::mem::take(&mut events)));
+                let action = engine_action(&game, tile, placement, action)
+                    .map_err(|e| illegal(e.to_string()))?;
+                let mv = Move {
+                    tile,
+                    placement,
+                    action,
+                };
+                game.play(&mv, &mut events)
+                    .map_err(|e| illegal(e.to_string()))?;
+                turns.push(snapshot(
+                    &game,
+                    turn,
+                    player,
+                    &mv,
+                    std::mem::take(&mut events),
+                ));
             }
         }
     }
@@ -178,7 +206,10 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
     if finished {
         game.finish(&mut events);
     }
-    let breakdown = breakdown(record.players.len(), turns.iter().flat_map(|t| &t.events).chain(&events));
+    let breakdown = breakdown(
+        record.players.len(),
+        turns.iter().flat_map(|t| &t.events).chain(&events),
+    );
     Ok(Replay {
         rules,
         final_scores: game.scores(),
@@ -191,22 +222,34 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
 }
 
 fn name_of(record: &GameRecord, p: u8) -> &str {
-    record.players.get(p as usize).map_or("an unknown player", |p| p.name.as_str())
+    record
+        .players
+        .get(p as usize)
+        .map_or("an unknown player", |p| p.name.as_str())
 }
 
 /// Finds the segment a record's meeple step addresses.
-fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, IllegalMove> {
+fn engine_action(
+    game: &Game,
+    tile: TileKindId,
+    p: Placement,
+    a: RecordedAction,
+) -> Result<Action, IllegalMove> {
     Ok(match a {
         RecordedAction::Pass => Action::Pass,
         RecordedAction::RecallAbbot => Action::RecallAbbot,
-        RecordedAction::Deploy { feature, at, figure } => {
+        RecordedAction::Deploy {
+            feature,
+            at,
+            figure,
+        } => {
             let kind = game.tile_kind(tile);
-            let segment = kind
-                .segment_at(p.rotation, feature, Some(at))
-                .ok_or(IllegalMove::NoSuchSegment {
+            let segment = kind.segment_at(p.rotation, feature, Some(at)).ok_or(
+                IllegalMove::NoSuchSegment {
                     kind: feature,
                     at: at.to_string(),
-                })?;
+                },
+            )?;
             Action::Deploy { segment, figure }
         }
     })
@@ -222,7 +265,11 @@ fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -
         events,
         scores: game.scores(),
         followers: game.players().iter().map(|p| p.followers).collect(),
-        abbot_home: game.players().iter().map(|p| p.abbot_at.is_none()).collect(),
+        abbot_home: game
+            .players()
+            .iter()
+            .map(|p| p.abbot_at.is_none())
+            .collect(),
     }
 }
 
@@ -230,9 +277,13 @@ fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec
     let mut out = vec![Breakdown::default(); players];
     for e in events {
         if let Event::Scored(s) = e {
-            for &p in &s.players {
+            for p in s.players.iter() {
                 let b = &mut out[p as usize];
-                let cat = if s.phase == Phase::Play { &mut b.play } else { &mut b.end };
+                let cat = if s.phase == Phase::Play {
+                    &mut b.play
+                } else {
+                    &mut b.end
+                };
                 cat.add(s.feature, s.points);
             }
         }

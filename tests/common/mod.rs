@@ -1,0 +1,221 @@
+//! Shared helpers for the fixture tests: where the shared fixtures live, loading records, and
+//! stepping a `Game` through a record move by move (so a test can query the state before each
+//! turn).
+//!
+//! The fixtures are read from `../shared/fixtures` at test time and never copied into the
+//! repository (several are AGPL).
+
+#![allow(dead_code)]
+
+use carcassonne_replay::engine::{
+    Action, Event, Game, Move, NameSystem, Placement, Rotation, Setup, TileCatalog, TileKindId,
+};
+use carcassonne_replay::record::{self, GameRecord, RecordedAction, RecordedMove};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The shared fixture directory, or `None` (with a note) when this checkout has none.
+pub fn fixtures_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!(
+            "note: {} is missing; skipping the fixture checks (CI always has it)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Files in `dir` whose name ends with `suffix`, sorted by name.
+pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| {
+            p.is_file()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.ends_with(suffix))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Sub-directories of `dir`, sorted by name.
+pub fn subdirs(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
+pub fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+pub fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: bad JSON: {e}", path.display()))
+}
+
+/// Every line of a `.jsonl` file, parsed.
+pub fn read_jsonl(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("{} line {}: bad JSON: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// Parses a record file; the error is the importer's message.
+pub fn load_record(path: &Path) -> Result<GameRecord, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    record::parse(&bytes)
+        .map(|(r, _)| r)
+        .map_err(|e| e.to_string())
+}
+
+/// The engine setup a record describes (the same one `replay::replay` builds).
+pub fn setup_of(record: &GameRecord) -> Setup {
+    Setup {
+        rules: record.resolved_rules(),
+        catalog: Arc::clone(&record.catalog),
+        players: record.players.len() as u8,
+        start: record.start.clone(),
+        extra_tiles: record.custom_pack(),
+    }
+}
+
+/// A JCZ tile id and JCZ rotation (degrees, clockwise) as our kind and rotation.
+pub fn jcz_tile(cat: &TileCatalog, id: &str, degrees: i64) -> (TileKindId, Rotation) {
+    let alias = cat
+        .resolve(NameSystem::Jcz, id)
+        .unwrap_or_else(|| panic!("unknown JCZ tile id {id:?}"));
+    let r = Rotation::from_degrees(degrees)
+        .unwrap_or_else(|| panic!("JCZ rotation {degrees} is not a multiple of 90"));
+    (alias.kind, r.plus(alias.offset))
+}
+
+/// Finds the segment a recorded meeple step addresses, as `replay` does.
+pub fn engine_action(
+    game: &Game,
+    tile: TileKindId,
+    p: Placement,
+    a: RecordedAction,
+) -> Result<Action, String> {
+    Ok(match a {
+        RecordedAction::Pass => Action::Pass,
+        RecordedAction::RecallAbbot => Action::RecallAbbot,
+        RecordedAction::Deploy {
+            feature,
+            at,
+            figure,
+        } => {
+            let segment = game
+                .tile_kind(tile)
+                .segment_at(p.rotation, feature, Some(at))
+                .ok_or_else(|| format!("no {feature} segment at {at}"))?;
+            Action::Deploy { segment, figure }
+        }
+    })
+}
+
+/// A `Game` stepped through a record one move at a time. Between moves, `game` is the state
+/// before the next move, which is what per-turn legality checks need.
+pub struct Walker {
+    pub game: Game,
+    pub events: Vec<Event>,
+    /// Placed tiles so far.
+    pub turns: u32,
+}
+
+impl Walker {
+    pub fn new(record: &GameRecord) -> Result<Walker, String> {
+        let game = Game::new(setup_of(record)).map_err(|e| format!("setup: {e}"))?;
+        Ok(Walker {
+            game,
+            events: Vec::new(),
+            turns: 0,
+        })
+    }
+
+    /// Plays one recorded move (a discard or a whole turn). `events` holds its events.
+    pub fn apply(&mut self, m: &RecordedMove) -> Result<(), String> {
+        self.events.clear();
+        match *m {
+            RecordedMove::Discard { tile, .. } => self
+                .game
+                .discard(tile, &mut self.events)
+                .map_err(|e| format!("discard of {}: {e}", self.game.catalog().name(tile))),
+            RecordedMove::Place {
+                tile,
+                placement,
+                action,
+                ..
+            } => {
+                let what = format!(
+                    "turn {}: tile {} at {} rotated {}",
+                    self.turns + 1,
+                    self.game.catalog().name(tile),
+                    placement.pos,
+                    placement.rotation
+                );
+                let action = engine_action(&self.game, tile, placement, action)
+                    .map_err(|e| format!("{what}: {e}"))?;
+                let mv = Move {
+                    tile,
+                    placement,
+                    action,
+                };
+                self.game
+                    .play(&mv, &mut self.events)
+                    .map_err(|e| format!("{what}: {e}"))?;
+                self.turns += 1;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Checks collected over one test: failures are reported together at the end.
+#[derive(Default)]
+pub struct Failures(pub Vec<String>);
+
+impl Failures {
+    pub fn push(&mut self, msg: impl Into<String>) {
+        self.0.push(msg.into());
+    }
+
+    /// Panics with every failure when there is any.
+    pub fn finish(self, what: &str) {
+        if !self.0.is_empty() {
+            let shown: Vec<&str> = self.0.iter().take(60).map(String::as_str).collect();
+            let more = self.0.len().saturating_sub(shown.len());
+            panic!(
+                "{what}: {} failure(s):\n  {}{}",
+                self.0.len(),
+                shown.join("\n  "),
+                if more > 0 {
+                    format!("\n  … and {more} more")
+                } else {
+                    String::new()
+                }
+            );
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Legal-move generation ("perft") against the YetAnotherSpieskowcy engine's counts
+//! (`../shared/fixtures/games/yas/<seed>.expected.json`).
+//!
+//! For every placed tile, on the game state before its turn:
+//! - `num_placements`: distinct placements, rotations giving the same board counted once
+//!   (`placements(tile, true)`);
+//! - `num_moves`: over those placements, 1 (no meeple) plus the legal deployments on the placed
+//!   tile. The abbot is not in these games; a player with an empty supply has no deployments.
+
+mod common;
+
+use carcassonne_replay::engine::{Action, Game, TileKindId};
+use carcassonne_replay::record::RecordedMove;
+use common::{Failures, Walker, file_name, files_with_suffix, fixtures_dir, read_json};
+use serde_json::Value;
+use std::path::Path;
+
+/// (placements, moves) for drawing `tile` now.
+fn perft1(game: &Game, tile: TileKindId) -> (usize, usize) {
+    let mut placements = Vec::new();
+    let mut actions = Vec::new();
+    game.placements(tile, true, &mut placements);
+    let mut moves = 0;
+    for &p in &placements {
+        game.actions(tile, p, &mut actions);
+        moves += actions
+            .iter()
+            .filter(|a| matches!(a, Action::Pass | Action::Deploy { .. }))
+            .count();
+    }
+    (placements.len(), moves)
+}
+
+fn counts(v: &Value, key: &str) -> Result<Vec<usize>, String> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("no {key}"))?
+        .iter()
+        .map(|n| {
+            n.as_u64()
+                .map(|n| n as usize)
+                .ok_or_else(|| format!("{key}: not a count"))
+        })
+        .collect()
+}
+
+fn check_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
+    let stem = file_name(jcz).trim_end_matches(".jcz").to_string();
+    let n = format!("yas/{stem}");
+    let expected = read_json(&jcz.with_file_name(format!("{stem}.expected.json")));
+    let want_placements = counts(&expected, "num_placements")?;
+    let want_moves = counts(&expected, "num_moves")?;
+    let record = common::load_record(jcz)?;
+    if record.resolved_rules().abbot {
+        return Err("the abbot is in play; the expected counts assume it is not".into());
+    }
+    let mut w = Walker::new(&record)?;
+    let mut turn = 0;
+    for m in &record.moves {
+        if let RecordedMove::Place { tile, .. } = *m {
+            let (placements, moves) = perft1(&w.game, tile);
+            let name = w.game.catalog().name(tile).to_string();
+            let want_p = want_placements.get(turn).copied();
+            let want_m = want_moves.get(turn).copied();
+            turn += 1;
+            if want_p != Some(placements) || want_m != Some(moves) {
+                let player = w.game.current_player();
+                f.push(format!(
+                    "{n} turn {turn} (tile {name}, player {player} with {} followers): {placements} placements / {moves} moves, expected {want_p:?} / {want_m:?}",
+                    w.game.players()[player as usize].followers
+                ));
+            }
+        }
+        w.apply(m).map_err(|e| format!("{n}: {e}"))?;
+    }
+    if turn != want_placements.len() || turn != want_moves.len() {
+        f.push(format!(
+            "{n}: {turn} turns, expected {} placement counts and {} move counts",
+            want_placements.len(),
+            want_moves.len()
+        ));
+    }
+    Ok(turn)
+}
+
+#[test]
+fn yas_perft_counts_match() {
+    let Some(fixtures) = fixtures_dir() else {
+        return;
+    };
+    let dir = fixtures.join("games/yas");
+    let mut f = Failures::default();
+    let (mut games, mut turns) = (0, 0);
+    for jcz in files_with_suffix(&dir, ".jcz") {
+        games += 1;
+        match check_game(&jcz, &mut f) {
+            Ok(n) => turns += n,
+            Err(e) => f.push(format!("yas/{}: {e}", file_name(&jcz))),
+        }
+    }
+    assert!(games > 0, "no games in {}", dir.display());
+    println!(
+        "perft: {games} games, {turns} turns (placements and moves), {} mismatches",
+        f.0.len()
+    );
+    f.finish("perft");
+}
