@@ -13,10 +13,7 @@ mod common;
 use carcassonne_replay::engine::{Event, TileKindId};
 use carcassonne_replay::record::{GameRecord, RecordedMove};
 use carcassonne_replay::replay::{self, Categories, Replay};
-use common::{
-    Failures, Walker, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json, read_jsonl,
-    subdirs,
-};
+use common::{Failures, Walker, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json, read_jsonl, subdirs};
 use serde_json::Value;
 use std::path::Path;
 
@@ -62,13 +59,8 @@ fn discards(r: &Replay) -> Vec<(TileKindId, u32, u8)> {
 /// JCZ's scoring names summed into our categories.
 fn jcz_categories(v: &Value) -> Result<Categories, String> {
     let mut c = Categories::default();
-    for (name, points) in v
-        .as_object()
-        .ok_or("points_by_category entry is not an object")?
-    {
-        let p = points
-            .as_u64()
-            .ok_or_else(|| format!("{name}: not a number"))? as u32;
+    for (name, points) in v.as_object().ok_or("points_by_category entry is not an object")? {
+        let p = points.as_u64().ok_or_else(|| format!("{name}: not a number"))? as u32;
         match name.split('.').next().unwrap_or_default() {
             "road" => c.road += p,
             "city" => c.city += p,
@@ -113,10 +105,7 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     }
     let want = ints(expected.get("final_scores")).ok_or("no final_scores")?;
     if scores(&r.final_scores) != want {
-        f.push(format!(
-            "{n}: final scores {:?}, expected {want:?}",
-            r.final_scores
-        ));
+        f.push(format!("{n}: final scores {:?}, expected {want:?}", r.final_scores));
     }
     let want = ints(expected.get("scores_before_final")).ok_or("no scores_before_final")?;
     if scores(&before_final(&r)) != want {
@@ -140,29 +129,17 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         let Some(t) = r.turns.get(i) else { break };
         let turn = line.get("turn").and_then(Value::as_u64).unwrap_or(0);
         if turn != t.turn as u64 {
-            f.push(format!(
-                "{n}: line {} is turn {turn}, ours is turn {}",
-                i + 1,
-                t.turn
-            ));
+            f.push(format!("{n}: line {} is turn {turn}, ours is turn {}", i + 1, t.turn));
         }
         let player = line.get("player").and_then(Value::as_u64);
         if player != Some(t.player as u64) {
-            f.push(format!(
-                "{n} turn {turn}: player {}, expected {player:?}",
-                t.player
-            ));
+            f.push(format!("{n} turn {turn}: player {}, expected {player:?}", t.player));
         }
-        let id = line
-            .get("tile_id")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let id = line.get("tile_id").and_then(Value::as_str).unwrap_or_default();
         let deg = line.get("rotation").and_then(Value::as_i64).unwrap_or(-1);
         let (kind, rot) = jcz_tile(cat, id, deg);
         let pos = ints(line.get("position")).unwrap_or_default();
-        if kind != t.tile
-            || rot != t.placement.rotation
-            || pos != [t.placement.pos.x as i64, t.placement.pos.y as i64]
+        if kind != t.tile || rot != t.placement.rotation || pos != [t.placement.pos.x as i64, t.placement.pos.y as i64]
         {
             f.push(format!(
                 "{n} turn {turn}: placed {} at {} rotated {}, expected {id} at {pos:?} R{deg}",
@@ -210,9 +187,7 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         got[t.player as usize] += 1;
     }
     if got != want {
-        f.push(format!(
-            "{n}: tiles placed per player {got:?}, expected {want:?}"
-        ));
+        f.push(format!("{n}: tiles placed per player {got:?}, expected {want:?}"));
     }
 
     // Discards.
@@ -237,11 +212,7 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
                 .map(|(k, t, p)| format!("{} in turn {t} by player {p}", cat.name(*k)))
                 .collect()
         };
-        f.push(format!(
-            "{n}: discards {:?}, expected {:?}",
-            show(&got),
-            show(&want)
-        ));
+        f.push(format!("{n}: discards {:?}, expected {:?}", show(&got), show(&want)));
     }
     Ok(lines.len())
 }
@@ -283,10 +254,7 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     }
     let want = ints(expected.get("final_scores")).ok_or("no final_scores")?;
     if scores(&r.final_scores) != want {
-        f.push(format!(
-            "{n}: final scores {:?}, expected {want:?}",
-            r.final_scores
-        ));
+        f.push(format!("{n}: final scores {:?}, expected {want:?}", r.final_scores));
     }
     let want = ints(expected.get("scores_before_final")).ok_or("no scores_before_final")?;
     if scores(&before_final(&r)) != want {
@@ -313,11 +281,7 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     let meeples: Vec<Vec<i64>> = expected
         .get("per_turn_meeples_left")
         .and_then(Value::as_array)
-        .map(|l| {
-            l.iter()
-                .map(|s| ints(Some(s)).unwrap_or_default())
-                .collect()
-        })
+        .map(|l| l.iter().map(|s| ints(Some(s)).unwrap_or_default()).collect())
         .unwrap_or_default();
     let mut first_score_diff = false;
     for (i, t) in r.turns.iter().enumerate() {
@@ -327,18 +291,12 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         {
             // Later turns inherit the difference; report where it starts.
             first_score_diff = true;
-            f.push(format!(
-                "{n} turn {}: scores {:?}, expected {want:?}",
-                t.turn, t.scores
-            ));
+            f.push(format!("{n} turn {}: scores {:?}, expected {want:?}", t.turn, t.scores));
         }
         if let Some(&want) = players.get(i)
             && t.player as i64 != want
         {
-            f.push(format!(
-                "{n} turn {}: player {}, expected {want}",
-                t.turn, t.player
-            ));
+            f.push(format!("{n} turn {}: player {}, expected {want}", t.turn, t.player));
         }
         if let Some(want) = meeples.get(i) {
             let got: Vec<i64> = t.followers.iter().map(|&m| m as i64).collect();
@@ -359,21 +317,14 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     {
         let turn = d.get("turn").and_then(Value::as_u64).unwrap_or(0) as u32;
         let player = d.get("player").and_then(Value::as_u64).unwrap_or(0) as u8;
-        for id in d
-            .get("jcz_tiles")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
+        for id in d.get("jcz_tiles").and_then(Value::as_array).into_iter().flatten() {
             let id = id.as_str().unwrap_or_default();
             want.push((jcz_tile(&record.catalog, id, 0).0, turn, player));
         }
     }
     let got = discards(&r);
     if got != want {
-        f.push(format!(
-            "{n}: discards (tile, turn, player) {got:?}, expected {want:?}"
-        ));
+        f.push(format!("{n}: discards (tile, turn, player) {got:?}, expected {want:?}"));
     }
     Ok(r.turns.len())
 }

@@ -11,8 +11,7 @@
 mod common;
 
 use carcassonne_replay::engine::{
-    Action, Event, FeatureKind, Figure, Game, NameSystem, Placement, Pos, Rotation, Side,
-    TileKindId, tile::NO_SEGMENT,
+    Action, Event, FeatureKind, Figure, Game, NameSystem, Placement, Pos, Rotation, Side, TileKindId, tile::NO_SEGMENT,
 };
 use carcassonne_replay::record::{GameRecord, RecordedMove};
 use carcassonne_replay::replay::{self, Replay};
@@ -56,20 +55,14 @@ impl Save<'_> {
         for m in &self.record.moves[..last] {
             w.apply(m)?;
         }
-        let RecordedMove::Place {
-            tile, placement, ..
-        } = self.record.moves[last]
-        else {
+        let RecordedMove::Place { tile, placement, .. } = self.record.moves[last] else {
             unreachable!()
         };
         Ok((w.game, placement, tile))
     }
 
     /// Legal deployments of `figure` on the last placed tile, as segment indices.
-    fn deployments(
-        &self,
-        figure: Figure,
-    ) -> Result<(Game, Placement, TileKindId, BTreeSet<u8>), String> {
+    fn deployments(&self, figure: Figure) -> Result<(Game, Placement, TileKindId, BTreeSet<u8>), String> {
         let (game, placement, tile) = self.before_last_tile()?;
         let mut actions = Vec::new();
         game.actions(tile, placement, &mut actions);
@@ -121,22 +114,14 @@ fn evaluate_inner(save: &Save, text: &str) -> Result<Outcome, String> {
             Ok(if got == n {
                 Outcome::Pass
             } else {
-                Outcome::Fail(format!(
-                    "{name} has {got} points (finished: {})",
-                    save.replay.finished
-                ))
+                Outcome::Fail(format!("{name} has {got} points (finished: {})", save.replay.finished))
             })
         }
         [name, "scored", feature, "for", n, "points" | "point"] => {
             let p = save.player(name)? as u8;
             let n: u32 = n.parse().map_err(|_| format!("bad number {n:?}"))?;
-            let base = feature
-                .split('.')
-                .next()
-                .unwrap_or_default()
-                .replace('-', "");
-            let kind =
-                FeatureKind::parse(&base).ok_or_else(|| format!("unknown feature {feature:?}"))?;
+            let base = feature.split('.').next().unwrap_or_default().replace('-', "");
+            let kind = FeatureKind::parse(&base).ok_or_else(|| format!("unknown feature {feature:?}"))?;
             let events = save
                 .replay
                 .turns
@@ -235,18 +220,12 @@ fn tile_placement(save: &Save, rest: &str) -> Result<Outcome, String> {
             if k != kind {
                 return Err(format!("{id} R{deg} resolves to another tile kind"));
             }
-            expected.insert(
-                (*x as i32, *y as i32, r.quarter_turns()),
-                format!("[{x},{y}] R{deg}"),
-            );
+            expected.insert((*x as i32, *y as i32, r.quarter_turns()), format!("[{x},{y}] R{deg}"));
         }
     }
     let mut out = Vec::new();
     save.replay.game.placements(kind, false, &mut out);
-    let offset = cat
-        .resolve(NameSystem::Jcz, id)
-        .expect("resolved above")
-        .offset;
+    let offset = cat.resolve(NameSystem::Jcz, id).expect("resolved above").offset;
     let got: BTreeSet<(i32, i32, u8)> = out
         .iter()
         .map(|p| (p.pos.x, p.pos.y, p.rotation.quarter_turns()))
@@ -255,9 +234,7 @@ fn tile_placement(save: &Save, rest: &str) -> Result<Outcome, String> {
     if got == want {
         return Ok(Outcome::Pass);
     }
-    let jcz = |&(x, y, q): &(i32, i32, u8)| {
-        format!("[{x},{y}] R{}", Rotation::new(q).minus(offset).degrees())
-    };
+    let jcz = |&(x, y, q): &(i32, i32, u8)| format!("[{x},{y}] R{}", Rotation::new(q).minus(offset).degrees());
     let missing: Vec<String> = want.difference(&got).map(jcz).collect();
     let extra: Vec<String> = got.difference(&want).map(jcz).collect();
     Ok(Outcome::Fail(format!(
@@ -281,13 +258,7 @@ fn jcz_feature(name: &str) -> Result<FeatureKind, String> {
 
 /// The segment of the placed tile that a JCZ location names, checked by identity: the
 /// location must list exactly the segment's sides (cities, roads) or half-edges (fields).
-fn jcz_segment(
-    game: &Game,
-    tile: TileKindId,
-    r: Rotation,
-    kind: FeatureKind,
-    loc: &str,
-) -> Result<u8, String> {
+fn jcz_segment(game: &Game, tile: TileKindId, r: Rotation, kind: FeatureKind, loc: &str) -> Result<u8, String> {
     let t = game.tile_kind(tile);
     let o = t.oriented(r);
     let seg = if kind.is_inner() {
@@ -319,8 +290,7 @@ fn jcz_segment(
     } else {
         let letters = |s: &str| -> Result<u8, String> {
             s.chars().try_fold(0u8, |m, c| {
-                let side = Side::parse(&c.to_string())
-                    .ok_or_else(|| format!("bad side {c:?} in {loc:?}"))?;
+                let side = Side::parse(&c.to_string()).ok_or_else(|| format!("bad side {c:?} in {loc:?}"))?;
                 Ok(m | side.bit())
             })
         };
@@ -341,10 +311,7 @@ fn jcz_segment(
         seg
     };
     if seg == NO_SEGMENT || t.segments[seg as usize].kind != kind {
-        return Err(format!(
-            "tile {} rotated {r} has no {kind} at {loc:?}",
-            t.name
-        ));
+        return Err(format!("tile {} rotated {r} has no {kind} at {loc:?}", t.name));
     }
     Ok(seg)
 }
@@ -367,8 +334,7 @@ fn meeple_options(save: &Save, rest: &str) -> Result<Outcome, String> {
     for entry in options.split(';').map(str::trim).filter(|e| !e.is_empty()) {
         let inner = entry.trim_start_matches('{').trim_end_matches('}');
         let mut parts = inner.splitn(3, ',');
-        let (Some(feature), Some(loc), Some(pos)) = (parts.next(), parts.next(), parts.next())
-        else {
+        let (Some(feature), Some(loc), Some(pos)) = (parts.next(), parts.next(), parts.next()) else {
             return Err(format!("bad option {entry:?}"));
         };
         let xy = ints(pos.trim().trim_start_matches('[').trim_end_matches(']'))?;
@@ -376,10 +342,7 @@ fn meeple_options(save: &Save, rest: &str) -> Result<Outcome, String> {
             return Err(format!("bad position in {entry:?}"));
         };
         if Pos::new(*x as i32, *y as i32) != placement.pos {
-            problems.push(format!(
-                "{entry} is not on the tile just placed at {}",
-                placement.pos
-            ));
+            problems.push(format!("{entry} is not on the tile just placed at {}", placement.pos));
             continue;
         }
         let kind = jcz_feature(feature.trim())?;
@@ -434,9 +397,7 @@ fn meeple_step_pending(raw: &Value) -> bool {
 /// The importer's words for a save that uses something we do not support (as opposed to a
 /// broken save or an importer bug).
 fn is_unsupported(err: &str) -> bool {
-    err.contains("not supported")
-        || err.contains("not in the base game")
-        || err.contains("belongs to an expansion")
+    err.contains("not supported") || err.contains("not in the base game") || err.contains("belongs to an expansion")
 }
 
 #[test]
@@ -457,12 +418,7 @@ fn jcz_test_saves_meet_their_assertions() {
         let assertions: Vec<String> = raw
             .pointer("/test/assertions")
             .and_then(Value::as_array)
-            .map(|l| {
-                l.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
+            .map(|l| l.iter().filter_map(Value::as_str).map(str::to_string).collect())
             .unwrap_or_default();
         if assertions.is_empty() {
             failures.push(format!("{name}: no test.assertions"));

@@ -1,8 +1,9 @@
 //! `bench`: throughput of the engine, measured here rather than assumed.
 
 use crate::engine::playout::{Rng, play_random};
-use crate::engine::{Game, Placement, Preset, Setup, TileCatalog};
-use crate::record::{GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
+use crate::engine::{Game, Preset, Setup, TileCatalog};
+use crate::record::RulesSpec;
+use crate::record::generate::{Policy, generate};
 use crate::replay;
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -29,67 +30,6 @@ fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
         n += 16;
     }
     (n, start.elapsed())
-}
-
-/// A recorded random game, to measure replay of a full record.
-fn random_record(seed: u64) -> GameRecord {
-    let mut game = Game::new(setup(Preset::SecondEdition)).expect("default setup is valid");
-    let mut rng = Rng::new(seed);
-    let mut events = Vec::new();
-    let mut moves = Vec::new();
-    let mut placements: Vec<Placement> = Vec::new();
-    let mut actions = Vec::new();
-    for tile in crate::engine::playout::shuffled_bag(&game, &mut rng) {
-        game.placements(tile, true, &mut placements);
-        if placements.is_empty() {
-            game.discard(tile, &mut events)
-                .expect("unplaceable tiles may be discarded");
-            moves.push(RecordedMove::Discard { player: None, tile });
-            continue;
-        }
-        let placement = placements[rng.below(placements.len())];
-        game.actions(tile, placement, &mut actions);
-        let action = actions[rng.below(actions.len())];
-        let recorded = match action {
-            crate::engine::Action::Pass => RecordedAction::Pass,
-            crate::engine::Action::RecallAbbot => RecordedAction::RecallAbbot,
-            crate::engine::Action::Deploy { segment, figure } => {
-                let kind = game.tile_kind(tile);
-                RecordedAction::Deploy {
-                    feature: kind.segments[segment as usize].kind,
-                    at: kind.location_of(placement.rotation, segment),
-                    figure,
-                }
-            }
-        };
-        game.play(
-            &crate::engine::Move {
-                tile,
-                placement,
-                action,
-            },
-            &mut events,
-        )
-        .expect("listed moves are legal");
-        moves.push(RecordedMove::Place {
-            player: None,
-            tile,
-            placement,
-            action: recorded,
-        });
-    }
-    GameRecord {
-        players: vec![
-            PlayerInfo { name: "A".into() },
-            PlayerInfo { name: "B".into() },
-        ],
-        rules: RulesSpec::new(Preset::SecondEdition),
-        custom_tiles: Vec::new(),
-        catalog: TileCatalog::builtin(),
-        start: Vec::new(),
-        moves,
-        final_scoring: None,
-    }
 }
 
 pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
@@ -144,7 +84,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     let placements_ns = t.as_nanos() as f64 / calls as f64;
 
     // Replay of a full recorded game.
-    let record = random_record(42);
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 42)?;
     let tiles = record.moves.len();
     let (replays, t) = timed(seconds, || {
         replay::replay(&record, None).expect("the bench record is legal");
@@ -160,23 +100,14 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "record_tiles": tiles,
             "debug_build": cfg!(debug_assertions),
         });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&doc).expect("JSON values serialise")
-        );
+        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
     } else {
         if cfg!(debug_assertions) {
             println!("warning: debug build; measure with `cargo run --release -- bench`");
         }
         println!("{:<40} {:>14}", "measure", "result");
-        println!(
-            "{:<40} {:>14.0}",
-            "random full games per second", games_per_sec
-        );
-        println!(
-            "{:<40} {:>11.1} ns",
-            "legal placements, per turn", placements_ns
-        );
+        println!("{:<40} {:>14.0}", "random full games per second", games_per_sec);
+        println!("{:<40} {:>11.1} ns", "legal placements, per turn", placements_ns);
         println!(
             "{:<40} {:>14.1}",
             "  placements found per turn (average)",

@@ -39,6 +39,25 @@ enum Command {
         #[arg(long, default_value = "json")]
         to: String,
     },
+    /// Play a game with bots and print it as a carcassonne-replay JSON record.
+    Generate {
+        /// Random seed: the same seed gives the same game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        #[arg(long, default_value = "second-edition")]
+        preset: String,
+        /// random or greedy.
+        #[arg(long, default_value = "greedy")]
+        policy: String,
+        /// Play with The River.
+        #[arg(long)]
+        river: bool,
+        /// Play with The Abbot.
+        #[arg(long)]
+        abbot: bool,
+    },
     /// Measure engine throughput (build with --release).
     Bench {
         /// Print the figures as JSON.
@@ -55,6 +74,14 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Replay { file, json, preset } => replay_cmd::run(&file, json, preset.as_deref()),
         Command::Export { file, to } => replay_cmd::export(&file, &to),
+        Command::Generate {
+            seed,
+            players,
+            preset,
+            policy,
+            river,
+            abbot,
+        } => replay_cmd::generate(seed, players, &preset, &policy, river, abbot),
         Command::Bench { json, seconds } => bench::run(json, seconds),
     };
     match result {

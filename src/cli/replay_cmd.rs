@@ -1,7 +1,8 @@
 //! `replay` and `export`: read a record, replay it, print a table or JSON.
 
 use crate::engine::{Event, Figure, Preset, Score};
-use crate::record::{self, GameRecord, MAX_RECORD_BYTES, native};
+use crate::record::generate::{self, Policy};
+use crate::record::{self, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json};
 use std::fmt::Write as _;
 use std::io::Read;
@@ -19,25 +20,22 @@ pub fn read_record(path: &Path) -> Result<GameRecord, String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-pub fn run(path: &Path, as_json: bool, preset: Option<&str>) -> Result<(), String> {
+fn preset(name: &str) -> Result<Preset, String> {
+    Preset::parse(name).ok_or_else(|| {
+        let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown preset {name:?}; the presets are {}", names.join(", "))
+    })
+}
+
+pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), String> {
     let mut record = read_record(path)?;
-    if let Some(name) = preset {
-        let p = Preset::parse(name).ok_or_else(|| {
-            let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
-            format!(
-                "unknown preset {name:?}; the presets are {}",
-                names.join(", ")
-            )
-        })?;
-        record.rules = record.rules.with_preset(p);
+    if let Some(name) = preset_name {
+        record.rules = record.rules.with_preset(preset(name)?);
     }
     let replay = replay::replay(&record, None).map_err(|e| format!("{}: {e}", path.display()))?;
     if as_json {
         let doc = json::replay(&record, &replay);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&doc).expect("JSON values serialise")
-        );
+        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
     } else {
         print!("{}", table(&record, &replay));
     }
@@ -48,15 +46,32 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
     let record = read_record(path)?;
     match to {
         "json" => {
-            let doc = native::to_value(&record);
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&doc).expect("JSON values serialise")
-            );
+            print!("{}", native::to_pretty_string(&record));
             Ok(())
         }
         other => Err(format!("cannot export to {other:?}; supported: json")),
     }
+}
+
+pub fn generate(
+    seed: u64,
+    players: u8,
+    preset_name: &str,
+    policy: &str,
+    river: bool,
+    abbot: bool,
+) -> Result<(), String> {
+    let policy = match policy {
+        "random" => Policy::Random,
+        "greedy" => Policy::Greedy,
+        other => return Err(format!("unknown policy {other:?}; use random or greedy")),
+    };
+    let mut rules = RulesSpec::new(preset(preset_name)?);
+    rules.overrides.river = river.then_some(true);
+    rules.overrides.abbot = abbot.then_some(true);
+    let record = generate::generate(rules, players, policy, seed)?;
+    print!("{}", native::to_pretty_string(&record));
+    Ok(())
 }
 
 fn player_name(record: &GameRecord, p: u8) -> &str {
@@ -68,12 +83,7 @@ fn points_text(record: &GameRecord, events: &[Event]) -> String {
     for e in events {
         if let Event::Scored(s) = e {
             for p in s.players.iter() {
-                parts.push(format!(
-                    "{} +{} {}",
-                    player_name(record, p),
-                    s.points,
-                    s.feature
-                ));
+                parts.push(format!("{} +{} {}", player_name(record, p), s.points, s.feature));
             }
         }
     }
@@ -89,11 +99,7 @@ fn meeple_text(record: &GameRecord, t: &TurnSnapshot) -> String {
             ..
         } = e
         {
-            let who = if *figure == Figure::Abbot {
-                "abbot "
-            } else {
-                ""
-            };
+            let who = if *figure == Figure::Abbot { "abbot " } else { "" };
             return format!("{who}{feature} {location}");
         }
     }

@@ -149,9 +149,7 @@ impl Board {
     fn remove_frontier(&mut self, i: usize) {
         self.frontier.swap_remove(i);
         if let Some(moved) = self.frontier.get(i) {
-            let idx = self
-                .index(moved.pos)
-                .expect("frontier squares are on the grid");
+            let idx = self.index(moved.pos).expect("frontier squares are on the grid");
             self.cells[idx] = i as u32 + 1;
         }
     }

@@ -2,7 +2,7 @@
 //! player and the move.
 
 use super::geometry::{Pos, Rotation, Side};
-use super::tile::{Edge, FeatureKind, Location};
+use super::tile::{Edge, FeatureKind};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
@@ -47,11 +47,8 @@ pub enum IllegalMove {
     FarmersDisabled,
     #[error("these rules have no abbot")]
     AbbotDisabled,
-    #[error("the {kind} at {location} is already occupied by a meeple elsewhere on it")]
-    FeatureOccupied {
-        kind: FeatureKind,
-        location: Location,
-    },
+    #[error("that {kind} is already occupied: a meeple stands elsewhere on it")]
+    FeatureOccupied { kind: FeatureKind },
     #[error("the player has no follower left in supply (all {followers} are on the board)")]
     NoFollowerLeft { followers: u8 },
     #[error("the player's abbot is already on the board")]
@@ -60,8 +57,6 @@ pub enum IllegalMove {
     NoAbbotToRecall,
     #[error("the abbot's {kind} is complete, so the abbot cannot be taken back")]
     AbbotFeatureComplete { kind: FeatureKind },
-    #[error(
-        "the tile can be placed (for example at {pos} rotated {rotation}), so it may not be discarded"
-    )]
+    #[error("the tile can be placed (for example at {pos} rotated {rotation}), so it may not be discarded")]
     DiscardPlaceable { pos: Pos, rotation: Rotation },
 }

@@ -75,17 +75,9 @@ impl Score {
                 )
             }
             (kind, _) => {
-                let mut s = format!(
-                    "{kind} of {} × {}",
-                    plural(self.tiles, "tile"),
-                    self.per_tile
-                );
+                let mut s = format!("{kind} of {} × {}", plural(self.tiles, "tile"), self.per_tile);
                 if self.shields > 0 {
-                    s += &format!(
-                        " + {} × {}",
-                        plural(self.shields, "shield"),
-                        self.per_shield
-                    );
+                    s += &format!(" + {} × {}", plural(self.shields, "shield"), self.per_shield);
                 }
                 if self.reduced_two_tile {
                     s += " (two-tile city)";

@@ -181,10 +181,7 @@ impl Game {
             tileset::START_TILE
         };
         StartTile {
-            tile: self
-                .catalog
-                .by_name(name)
-                .expect("start tiles are built in"),
+            tile: self.catalog.by_name(name).expect("start tiles are built in"),
             placement: Placement {
                 pos: Pos::ORIGIN,
                 rotation: Rotation::new(0),
@@ -198,13 +195,12 @@ impl Game {
             return Err(SetupError::StartNotInPack(name));
         }
         if !self.board.tiles().is_empty() {
-            self.check_geometry(s.tile, s.placement).map_err(|reason| {
-                SetupError::StartPlacement {
+            self.check_geometry(s.tile, s.placement)
+                .map_err(|reason| SetupError::StartPlacement {
                     tile: name.clone(),
                     pos: s.placement.pos,
                     reason,
-                }
-            })?;
+                })?;
         }
         self.take_from_pack(s.tile);
         self.put_tile(s.tile, s.placement);
@@ -281,10 +277,7 @@ impl Game {
     pub fn segment_place(&self, s: SegId) -> (Pos, Location) {
         let t = &self.board.tiles()[self.features.tile_of(s) as usize];
         let kind = self.catalog.get(t.kind);
-        (
-            t.pos,
-            kind.location_of(t.rotation, (s - t.first_segment) as u8),
-        )
+        (t.pos, kind.location_of(t.rotation, (s - t.first_segment) as u8))
     }
 
     // ----- legality -----
@@ -321,8 +314,7 @@ impl Game {
     pub fn may_draw(&self, tile: TileKindId) -> bool {
         let i = tile.0 as usize;
         let (is_river, is_end) = self.river_kinds[i];
-        self.pack[i] > 0
-            && (self.river_left == 0 || (is_river && (!is_end || self.river_left == 1)))
+        self.pack[i] > 0 && (self.river_left == 0 || (is_river && (!is_end || self.river_left == 1)))
     }
 
     fn total_copies(&self, tile: TileKindId) -> u32 {
@@ -350,9 +342,8 @@ impl Game {
             return Err(self.edge_mismatch(o.edges, p.pos));
         }
         if tileset::is_river_tile(kind) {
-            self.river.check(kind, p, self.rules.river_turns, |q| {
-                self.board.tile_at(q).is_some()
-            })?;
+            self.river
+                .check(kind, p, self.rules.river_turns, |q| self.board.tile_at(q).is_some())?;
         }
         Ok(())
     }
@@ -442,28 +433,21 @@ impl Game {
         if kind.segments[s].kind.occupies_sides() {
             Side::ALL.into_iter().any(|side| {
                 o.sides[s] & side.bit() != 0
-                    && self.neighbour_segment_occupied(p.pos, side, |no| {
-                        no.side_segment[side.opposite().index() as usize]
-                    })
+                    && self
+                        .neighbour_segment_occupied(p.pos, side, |no| no.side_segment[side.opposite().index() as usize])
             })
         } else if kind.segments[s].kind == FeatureKind::Field {
             super::geometry::HalfEdge::all().any(|h| {
                 o.halves[s] & h.bit() != 0
-                    && self.neighbour_segment_occupied(p.pos, h.side(), |no| {
-                        no.half_segment[h.facing().index() as usize]
-                    })
+                    && self
+                        .neighbour_segment_occupied(p.pos, h.side(), |no| no.half_segment[h.facing().index() as usize])
             })
         } else {
             false
         }
     }
 
-    fn neighbour_segment_occupied(
-        &self,
-        pos: Pos,
-        side: Side,
-        pick: impl Fn(&super::tile::Oriented) -> u8,
-    ) -> bool {
+    fn neighbour_segment_occupied(&self, pos: Pos, side: Side, pick: impl Fn(&super::tile::Oriented) -> u8) -> bool {
         let Some(t) = self.board.tile_at(pos.step(side)) else {
             return false;
         };
@@ -472,12 +456,7 @@ impl Game {
     }
 
     /// Checks the meeple step for a tile about to be placed.
-    pub fn check_action(
-        &self,
-        tile: TileKindId,
-        p: Placement,
-        action: Action,
-    ) -> Result<(), IllegalMove> {
+    pub fn check_action(&self, tile: TileKindId, p: Placement, action: Action) -> Result<(), IllegalMove> {
         let player = self.players[self.current as usize];
         let kind = self.catalog.get(tile);
         match action {
@@ -492,12 +471,13 @@ impl Game {
                 Ok(())
             }
             Action::Deploy { segment, figure } => {
-                let seg = kind.segments.get(segment as usize).ok_or_else(|| {
-                    IllegalMove::NoSuchSegment {
+                let seg = kind
+                    .segments
+                    .get(segment as usize)
+                    .ok_or_else(|| IllegalMove::NoSuchSegment {
                         kind: FeatureKind::City,
                         at: format!("segment {segment}"),
-                    }
-                })?;
+                    })?;
                 match (seg.kind, figure) {
                     (FeatureKind::River, _) => return Err(IllegalMove::MeepleOnRiver),
                     (FeatureKind::Garden, Figure::Follower) => {
@@ -524,10 +504,7 @@ impl Game {
                     _ => {}
                 }
                 if self.would_be_occupied(kind, p, segment) {
-                    return Err(IllegalMove::FeatureOccupied {
-                        kind: seg.kind,
-                        location: kind.location_of(p.rotation, segment),
-                    });
+                    return Err(IllegalMove::FeatureOccupied { kind: seg.kind });
                 }
                 Ok(())
             }
@@ -621,11 +598,7 @@ impl Game {
     }
 
     /// Sets aside a drawn tile that has no legal placement; the same player draws again.
-    pub fn discard(
-        &mut self,
-        tile: TileKindId,
-        events: &mut Vec<Event>,
-    ) -> Result<(), IllegalMove> {
+    pub fn discard(&mut self, tile: TileKindId, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
         self.check_draw(tile)?;
         if let Some(p) = self.can_place(tile) {
             return Err(IllegalMove::DiscardPlaceable {
@@ -672,21 +645,15 @@ impl Game {
             let ours = o.side_segment[side.index() as usize];
             if ours != super::tile::NO_SEGMENT {
                 let theirs = no.side_segment[opp.index() as usize];
-                self.features.join(
-                    first + ours as SegId,
-                    nb.first_segment + theirs as SegId,
-                    true,
-                );
+                self.features
+                    .join(first + ours as SegId, nb.first_segment + theirs as SegId, true);
             }
             for h in side.halves() {
                 let ours = o.half_segment[h.index() as usize];
                 let theirs = no.half_segment[h.facing().index() as usize];
                 if ours != super::tile::NO_SEGMENT && theirs != super::tile::NO_SEGMENT {
-                    self.features.join(
-                        first + ours as SegId,
-                        nb.first_segment + theirs as SegId,
-                        false,
-                    );
+                    self.features
+                        .join(first + ours as SegId, nb.first_segment + theirs as SegId, false);
                 }
             }
         }

@@ -33,18 +33,8 @@ impl Pos {
 
     /// The eight squares around this one (a cloister's surroundings).
     pub fn ring(self) -> impl Iterator<Item = Pos> {
-        const D: [(i32, i32); 8] = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (1, 0),
-            (1, 1),
-            (0, 1),
-            (-1, 1),
-            (-1, 0),
-        ];
-        D.into_iter()
-            .map(move |(dx, dy)| Pos::new(self.x + dx, self.y + dy))
+        const D: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)];
+        D.into_iter().map(move |(dx, dy)| Pos::new(self.x + dx, self.y + dy))
     }
 }
 
@@ -169,10 +159,7 @@ impl HalfEdge {
     }
 
     pub fn parse(s: &str) -> Option<HalfEdge> {
-        Self::NAMES
-            .iter()
-            .position(|n| *n == s)
-            .map(|i| HalfEdge(i as u8))
+        Self::NAMES.iter().position(|n| *n == s).map(|i| HalfEdge(i as u8))
     }
 
     pub fn all() -> impl Iterator<Item = HalfEdge> {
@@ -242,12 +229,7 @@ mod tests {
 
     #[test]
     fn facing_half_edges_keep_their_corner_letter() {
-        let pairs = [
-            ("N.w", "S.w"),
-            ("N.e", "S.e"),
-            ("E.n", "W.n"),
-            ("E.s", "W.s"),
-        ];
+        let pairs = [("N.w", "S.w"), ("N.e", "S.e"), ("E.n", "W.n"), ("E.s", "W.s")];
         for (a, b) in pairs {
             let a = HalfEdge::parse(a).unwrap();
             let b = HalfEdge::parse(b).unwrap();
@@ -265,9 +247,6 @@ mod tests {
         assert_eq!(HalfEdge::parse("N.w").unwrap().rotate(r).name(), "E.n");
         assert_eq!(HalfEdge::parse("W.n").unwrap().rotate(r).name(), "N.e");
         assert_eq!(rotate_sides(Side::W.bit(), r), Side::N.bit());
-        assert_eq!(
-            rotate_halves(HalfEdge::parse("W.n").unwrap().bit(), r),
-            0b10
-        );
+        assert_eq!(rotate_halves(HalfEdge::parse("W.n").unwrap().bit(), r), 0b10);
     }
 }

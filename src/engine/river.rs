@@ -64,11 +64,7 @@ impl RiverState {
     }
 
     /// The bend a River tile would make, or `None` for a straight or the lake.
-    fn bend(
-        &self,
-        kind: &TileKind,
-        p: Placement,
-    ) -> Result<(Option<Side>, Option<Bend>), IllegalMove> {
+    fn bend(&self, kind: &TileKind, p: Placement) -> Result<(Option<Side>, Option<Bend>), IllegalMove> {
         let Some((end, entry)) = self.end else {
             return Err(IllegalMove::RiverNotContinued { end: p.pos });
         };

@@ -10,11 +10,7 @@ use super::tile::FeatureKind;
 /// Points for a city, and whether the reduced two-tile rate applied.
 fn city_rate(two_tile: TwoTileCity, tiles: u32, complete: bool) -> (u32, bool) {
     let reduced = complete && tiles == 2 && two_tile == TwoTileCity::Reduced;
-    if complete && !reduced {
-        (2, false)
-    } else {
-        (1, reduced)
-    }
+    if complete && !reduced { (2, false) } else { (1, reduced) }
 }
 
 impl Game {
@@ -66,13 +62,7 @@ impl Game {
     }
 
     /// Scores the feature of `s` and sends its meeples home.
-    fn score_and_return(
-        &mut self,
-        s: SegId,
-        reason: Reason,
-        phase: Phase,
-        events: &mut Vec<Event>,
-    ) {
+    fn score_and_return(&mut self, s: SegId, reason: Reason, phase: Phase, events: &mut Vec<Event>) {
         if let Some(score) = self.feature_score(s, reason, phase) {
             self.award(score, events);
         }
@@ -94,9 +84,7 @@ impl Game {
         let segments = placed.first_segment..placed.first_segment + n;
         for s in segments.clone() {
             let kind = self.features.kind(s);
-            if !matches!(kind, FeatureKind::City | FeatureKind::Road)
-                || !self.features.is_complete(s)
-            {
+            if !matches!(kind, FeatureKind::City | FeatureKind::Road) || !self.features.is_complete(s) {
                 continue;
             }
             // Two segments of this tile may lie in one feature: score it once.
@@ -117,8 +105,7 @@ impl Game {
             let t = self.board.tiles()[i];
             let n = self.catalog.get(t.kind).segments.len() as SegId;
             for s in t.first_segment..t.first_segment + n {
-                let occupied_inner =
-                    self.features.kind(s).is_inner() && self.features.meeple_on(s).is_some();
+                let occupied_inner = self.features.kind(s).is_inner() && self.features.meeple_on(s).is_some();
                 if occupied_inner && self.board.neighbours_around(pos) == 8 {
                     self.score_and_return(s, Reason::Completed, Phase::Play, events);
                 }
@@ -138,9 +125,7 @@ impl Game {
     /// on the board.
     pub fn finish(&mut self, events: &mut Vec<Event>) {
         let mut roots: Vec<SegId> = (0..self.features.len() as SegId)
-            .filter(|&s| {
-                self.features.meeple_on(s).is_some() && self.features.kind(s) != FeatureKind::Field
-            })
+            .filter(|&s| self.features.meeple_on(s).is_some() && self.features.kind(s) != FeatureKind::Field)
             .map(|s| self.features.root(s))
             .collect();
         roots.sort_unstable();
@@ -159,9 +144,7 @@ impl Game {
     /// Each occupied field with the completed cities it borders (city roots, sorted, unique).
     fn farms(&self) -> Vec<(SegId, Vec<SegId>)> {
         let mut fields: Vec<SegId> = (0..self.features.len() as SegId)
-            .filter(|&s| {
-                self.features.kind(s) == FeatureKind::Field && self.features.meeple_on(s).is_some()
-            })
+            .filter(|&s| self.features.kind(s) == FeatureKind::Field && self.features.meeple_on(s).is_some())
             .map(|s| self.features.root(s))
             .collect();
         fields.sort_unstable();
@@ -187,14 +170,7 @@ impl Game {
             .collect()
     }
 
-    fn farm_score(
-        &self,
-        field: SegId,
-        players: Players,
-        meeples: Counts,
-        cities: u32,
-        per_city: u32,
-    ) -> Score {
+    fn farm_score(&self, field: SegId, players: Players, meeples: Counts, cities: u32, per_city: u32) -> Score {
         let (pos, location) = self.segment_place(field);
         Score {
             feature: FeatureKind::Field,
@@ -240,10 +216,7 @@ impl Game {
             for (field, _) in farms.iter().filter(|(_, c)| c.contains(&city)) {
                 first_field.get_or_insert(*field);
                 let field_counts = self.features.count_meeples(*field);
-                counts
-                    .iter_mut()
-                    .zip(&field_counts)
-                    .for_each(|(a, b)| *a += b);
+                counts.iter_mut().zip(&field_counts).for_each(|(a, b)| *a += b);
             }
             let players = majority(&counts);
             let field = first_field.expect("every listed city has a supplying field");

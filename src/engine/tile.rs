@@ -76,10 +76,7 @@ impl FeatureKind {
     /// Cities, roads and rivers occupy whole sides; fields occupy half-edges; cloisters and
     /// gardens sit in the middle of the tile.
     pub fn occupies_sides(self) -> bool {
-        matches!(
-            self,
-            FeatureKind::City | FeatureKind::Road | FeatureKind::River
-        )
+        matches!(self, FeatureKind::City | FeatureKind::Road | FeatureKind::River)
     }
 
     pub fn is_inner(self) -> bool {
@@ -177,14 +174,8 @@ pub enum TileDefError {
     HalfTwice { name: String, half: HalfEdge },
     #[error("tile {name}: half-edge {half} is on a city side and cannot be a field")]
     FieldOnCity { name: String, half: HalfEdge },
-    #[error(
-        "tile {name}: segment {field} borders segment {city}, which is not a city on this tile"
-    )]
-    NotACity {
-        name: String,
-        field: usize,
-        city: usize,
-    },
+    #[error("tile {name}: segment {field} borders segment {city}, which is not a city on this tile")]
+    NotACity { name: String, field: usize, city: usize },
 }
 
 impl TileKind {
@@ -216,10 +207,7 @@ impl TileKind {
         let mut halves = 0u8;
         let mut city_sides = 0u8;
         for s in segments {
-            if let Some(side) = Side::ALL
-                .into_iter()
-                .find(|side| s.sides & sides & side.bit() != 0)
-            {
+            if let Some(side) = Side::ALL.into_iter().find(|side| s.sides & sides & side.bit() != 0) {
                 return Err(TileDefError::SideTwice {
                     name: name.into(),
                     side,
@@ -237,19 +225,15 @@ impl TileKind {
                 city_sides |= s.sides;
             }
         }
-        if let Some(half) =
-            HalfEdge::all().find(|h| halves & h.bit() != 0 && city_sides & h.side().bit() != 0)
-        {
+        if let Some(half) = HalfEdge::all().find(|h| halves & h.bit() != 0 && city_sides & h.side().bit() != 0) {
             return Err(TileDefError::FieldOnCity {
                 name: name.into(),
                 half,
             });
         }
         for (i, s) in segments.iter().enumerate() {
-            let bad = (0..16).find(|&c| {
-                s.cities & (1 << c) != 0
-                    && segments.get(c).is_none_or(|t| t.kind != FeatureKind::City)
-            });
+            let bad = (0..16)
+                .find(|&c| s.cities & (1 << c) != 0 && segments.get(c).is_none_or(|t| t.kind != FeatureKind::City));
             if let Some(city) = bad {
                 return Err(TileDefError::NotACity {
                     name: name.into(),
@@ -273,12 +257,8 @@ impl TileKind {
     pub fn segment_at(&self, r: Rotation, kind: FeatureKind, at: Option<Location>) -> Option<u8> {
         let o = self.oriented(r);
         let found = match at {
-            Some(Location::Side(side)) if kind.occupies_sides() => {
-                o.side_segment[side.index() as usize]
-            }
-            Some(Location::Half(h)) if kind == FeatureKind::Field => {
-                o.half_segment[h.index() as usize]
-            }
+            Some(Location::Side(side)) if kind.occupies_sides() => o.side_segment[side.index() as usize],
+            Some(Location::Half(h)) if kind == FeatureKind::Field => o.half_segment[h.index() as usize],
             Some(Location::Center) | None if kind.is_inner() => self
                 .segments
                 .iter()
@@ -296,13 +276,9 @@ impl TileKind {
         if s.kind.is_inner() {
             Location::Center
         } else if s.kind == FeatureKind::Field {
-            Location::Half(HalfEdge::from_index(
-                o.halves[seg as usize].trailing_zeros() as u8,
-            ))
+            Location::Half(HalfEdge::from_index(o.halves[seg as usize].trailing_zeros() as u8))
         } else {
-            Location::Side(Side::from_index(
-                o.sides[seg as usize].trailing_zeros() as u8
-            ))
+            Location::Side(Side::from_index(o.sides[seg as usize].trailing_zeros() as u8))
         }
     }
 

@@ -119,8 +119,7 @@ pub const LAKE: &str = "river-L";
 pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {
     let mut segments = Vec::new();
     for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-        segments
-            .push(parse_segment(part).map_err(|e| format!("tile {name}: segment `{part}`: {e}"))?);
+        segments.push(parse_segment(part).map_err(|e| format!("tile {name}: segment `{part}`: {e}"))?);
     }
     TileKind::new(name, segments).map_err(|e: TileDefError| e.to_string())
 }
@@ -128,8 +127,7 @@ pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {
 fn parse_segment(part: &str) -> Result<Segment, String> {
     let mut words = part.split_whitespace();
     let kind_word = words.next().unwrap_or_default();
-    let kind =
-        FeatureKind::parse(kind_word).ok_or_else(|| format!("unknown feature `{kind_word}`"))?;
+    let kind = FeatureKind::parse(kind_word).ok_or_else(|| format!("unknown feature `{kind_word}`"))?;
     let mut seg = Segment {
         kind,
         sides: 0,
@@ -142,24 +140,21 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
         match (kind, w) {
             (_, ">") if kind == FeatureKind::Field => after_arrow = true,
             (FeatureKind::Field, w) if after_arrow => {
-                let i: u32 = w
-                    .parse()
-                    .map_err(|_| format!("`{w}` is not a segment index"))?;
+                let i: u32 = w.parse().map_err(|_| format!("`{w}` is not a segment index"))?;
                 if i >= 16 {
                     return Err(format!("segment index {i} is out of range"));
                 }
                 seg.cities |= 1 << i;
             }
             (FeatureKind::Field, w) => {
-                let h = HalfEdge::parse(w)
-                    .ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
+                let h = HalfEdge::parse(w).ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
                 seg.halves |= h.bit();
             }
             (FeatureKind::City, "shield") => seg.shield = true,
             (k, w) if k.occupies_sides() => {
                 for c in w.chars() {
-                    let side = Side::parse(&c.to_string())
-                        .ok_or_else(|| format!("`{w}` is not a set of sides such as NE"))?;
+                    let side =
+                        Side::parse(&c.to_string()).ok_or_else(|| format!("`{w}` is not a set of sides such as NE"))?;
                     seg.sides |= side.bit();
                 }
             }
@@ -201,17 +196,9 @@ impl TileCatalog {
             let id = cat.add_builtin(row.letter, row.spec);
             cat.alias_jcz(row.jcz, id, row.jcz_k);
             cat.alias(NameSystem::Bga, &row.bga_type.to_string(), id, row.bga_k);
-            cat.alias(
-                NameSystem::Course,
-                row.course,
-                id,
-                course_offset(row.letter),
-            );
+            cat.alias(NameSystem::Course, row.course, id, course_offset(row.letter));
             if row.garden {
-                let g = cat.add_builtin(
-                    &format!("{}g", row.letter),
-                    &format!("{}; garden", row.spec),
-                );
+                let g = cat.add_builtin(&format!("{}g", row.letter), &format!("{}; garden", row.spec));
                 cat.alias_jcz(row.jcz_garden, g, row.jcz_k);
             }
         }
@@ -330,12 +317,7 @@ pub fn river_counts(cat: &TileCatalog, edition: Edition) -> Vec<(TileKindId, u8)
     RIVER
         .iter()
         .filter(|row| row.copies[e] > 0)
-        .map(|row| {
-            (
-                cat.by_name(row.name).expect("river tiles are built in"),
-                row.copies[e],
-            )
-        })
+        .map(|row| (cat.by_name(row.name).expect("river tiles are built in"), row.copies[e]))
         .collect()
 }
 
@@ -396,10 +378,7 @@ mod tests {
         assert_eq!(cat.resolve(NameSystem::Course, "CRFR50").unwrap().kind, d);
         let u = cat.resolve(NameSystem::Jcz, "BA/RFr").unwrap();
         assert_eq!((cat.name(u.kind), u.offset.quarter_turns()), ("U", 1));
-        assert_eq!(
-            cat.name(cat.resolve(NameSystem::Jcz, "BA/CcG").unwrap().kind),
-            "Ng"
-        );
+        assert_eq!(cat.name(cat.resolve(NameSystem::Jcz, "BA/CcG").unwrap().kind), "Ng");
         assert_eq!(
             cat.name(cat.resolve(NameSystem::Jcz, "RI.1/IIG").unwrap().kind),
             "river-Jg"
@@ -427,13 +406,7 @@ mod tests {
     #[test]
     fn symmetric_tiles_have_fewer_distinct_rotations() {
         let cat = TileCatalog::builtin();
-        let distinct = |n: &str| {
-            cat.get(cat.by_name(n).unwrap())
-                .distinct
-                .iter()
-                .filter(|d| **d)
-                .count()
-        };
+        let distinct = |n: &str| cat.get(cat.by_name(n).unwrap()).distinct.iter().filter(|d| **d).count();
         assert_eq!(distinct("B"), 1);
         assert_eq!(distinct("C"), 1);
         assert_eq!(distinct("X"), 1);
@@ -447,10 +420,6 @@ mod tests {
     fn spec_errors_name_the_problem() {
         let err = parse_spec("Z", "city N; road N").unwrap_err();
         assert!(err.contains("north") || err.contains("N side"), "{err}");
-        assert!(
-            parse_spec("Z", "tower N")
-                .unwrap_err()
-                .contains("unknown feature")
-        );
+        assert!(parse_spec("Z", "tower N").unwrap_err().contains("unknown feature"));
     }
 }

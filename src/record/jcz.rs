@@ -7,8 +7,8 @@
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::{Action, HalfEdge, Move};
 use crate::engine::{
-    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset,
-    Rotation, Setup, Side, StartTile, TileCatalog, TileKindId,
+    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Setup, Side,
+    StartTile, TileCatalog, TileKindId,
 };
 use crate::record::rules_spec::{Overrides, river_turns_name};
 use serde_json::Value;
@@ -32,9 +32,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     let placed = read_replay(&v, &catalog, players.len())?;
     let annotations = v.get("gameAnnotations");
     let draw_order = read_draw_order(annotations, &catalog)?;
-    let end_turn = annotations
-        .and_then(|a| a.get("endTurn"))
-        .and_then(Value::as_u64);
+    let end_turn = annotations.and_then(|a| a.get("endTurn")).and_then(Value::as_u64);
     let mut record = GameRecord {
         players,
         rules,
@@ -86,10 +84,7 @@ fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
         .and_then(|e| e.get("small-follower"))
         .and_then(Value::as_u64)
         .unwrap_or(7);
-    let tiny = setup
-        .pointer("/rules/tiny-city-scoring")
-        .and_then(Value::as_str)
-        == Some("2");
+    let tiny = setup.pointer("/rules/tiny-city-scoring").and_then(Value::as_str) == Some("2");
     // JCloisterZone scores farms per field (3 per city) and, instead of a River turn rule, keeps room ahead of the river's end; it keeps
     // all four D tiles in the pack with The River.
     let overrides = Overrides {
@@ -158,10 +153,7 @@ fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
         .and_then(Value::as_array)
         .ok_or_else(|| err("no \"players\""))?;
     if list.is_empty() || list.len() > 6 {
-        return Err(err(format!(
-            "a game has 1 to 6 players, not {}",
-            list.len()
-        )));
+        return Err(err(format!("a game has 1 to 6 players, not {}", list.len())));
     }
     Ok(list
         .iter()
@@ -184,11 +176,7 @@ fn position(v: Option<&Value>, what: &str) -> Result<Pos, RecordError> {
 }
 
 /// Groups the messages into turns: PLACE_TILE, at most one action, COMMIT.
-fn read_replay(
-    v: &Value,
-    cat: &TileCatalog,
-    players: usize,
-) -> Result<Vec<RecordedMove>, RecordError> {
+fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<RecordedMove>, RecordError> {
     let Some(list) = v.get("replay").and_then(Value::as_array) else {
         return Ok(Vec::new());
     };
@@ -216,10 +204,7 @@ fn read_replay(
                 pending = Some(place_tile(payload, cat, player, &what)?);
             }
             "DEPLOY_MEEPLE" | "RETURN_MEEPLE" | "PASS" => {
-                let Some(RecordedMove::Place {
-                    action, placement, ..
-                }) = pending.as_mut()
-                else {
+                let Some(RecordedMove::Place { action, placement, .. }) = pending.as_mut() else {
                     return Err(err(format!("{what}: no tile was placed before it")));
                 };
                 *action = match ty {
@@ -255,35 +240,19 @@ fn read_replay(
     Ok(moves)
 }
 
-fn place_tile(
-    payload: &Value,
-    cat: &TileCatalog,
-    player: Option<u8>,
-    what: &str,
-) -> Result<RecordedMove, RecordError> {
+fn place_tile(payload: &Value, cat: &TileCatalog, player: Option<u8>, what: &str) -> Result<RecordedMove, RecordError> {
     let id = payload
         .get("tileId")
         .and_then(Value::as_str)
         .ok_or_else(|| err(format!("{what}: no tileId")))?;
-    let rot = payload
-        .get("rotation")
-        .and_then(Value::as_str)
-        .unwrap_or("R0");
+    let rot = payload.get("rotation").and_then(Value::as_str).unwrap_or("R0");
     let deg: i64 = rot
         .strip_prefix('R')
         .and_then(|d| d.parse().ok())
-        .ok_or_else(|| {
-            err(format!(
-                "{what}: rotation {rot:?} is not R0, R90, R180 or R270"
-            ))
-        })?;
+        .ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
     let r = Rotation::from_degrees(deg)
         .filter(|_| (0..360).contains(&deg))
-        .ok_or_else(|| {
-            err(format!(
-                "{what}: rotation {rot:?} is not R0, R90, R180 or R270"
-            ))
-        })?;
+        .ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
     let (tile, rotation) = resolve(cat, id, r, what)?;
     let pos = position(payload.get("position"), what)?;
     Ok(RecordedMove::Place {
@@ -302,9 +271,7 @@ fn feature_kind(name: &str, what: &str) -> Result<FeatureKind, RecordError> {
         "Monastery" | "Cloister" => FeatureKind::Cloister,
         "Garden" => FeatureKind::Garden,
         other => {
-            return Err(err(format!(
-                "{what}: feature {other} is not in the base game"
-            )));
+            return Err(err(format!("{what}: feature {other} is not in the base game")));
         }
     })
 }
@@ -323,10 +290,7 @@ fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, Record
     if kind == FeatureKind::Field {
         const JCZ_HALVES: [&str; 8] = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"];
         let first = loc.split('.').next().unwrap_or_default();
-        let i = JCZ_HALVES
-            .iter()
-            .position(|h| *h == first)
-            .ok_or_else(bad)?;
+        let i = JCZ_HALVES.iter().position(|h| *h == first).ok_or_else(bad)?;
         return Ok(Location::Half(HalfEdge::from_index(i as u8)));
     }
     let side = if let Some(missing) = loc.strip_prefix('_') {
@@ -348,23 +312,13 @@ fn deploy(payload: &Value, placed_at: Pos, what: &str) -> Result<RecordedAction,
             "{what}: the meeple goes to {pos}, not to the tile just placed at {placed_at}"
         )));
     }
-    let kind = feature_kind(
-        ptr.get("feature")
-            .and_then(Value::as_str)
-            .unwrap_or_default(),
-        what,
-    )?;
+    let kind = feature_kind(ptr.get("feature").and_then(Value::as_str).unwrap_or_default(), what)?;
     let at = location(
         kind,
-        ptr.get("location")
-            .and_then(Value::as_str)
-            .unwrap_or_default(),
+        ptr.get("location").and_then(Value::as_str).unwrap_or_default(),
         what,
     )?;
-    let id = payload
-        .get("meepleId")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let id = payload.get("meepleId").and_then(Value::as_str).unwrap_or_default();
     let figure = match id.split('.').nth(1) {
         Some("small") | None => Figure::Follower,
         Some("abbot") => Figure::Abbot,
@@ -390,21 +344,13 @@ fn recall(payload: &Value, what: &str) -> Result<RecordedAction, RecordError> {
     }
 }
 
-fn read_draw_order(
-    ann: Option<&Value>,
-    cat: &TileCatalog,
-) -> Result<Option<Vec<TileKindId>>, RecordError> {
-    let Some(list) = ann
-        .and_then(|a| a.get("drawOrder"))
-        .and_then(Value::as_array)
-    else {
+fn read_draw_order(ann: Option<&Value>, cat: &TileCatalog) -> Result<Option<Vec<TileKindId>>, RecordError> {
+    let Some(list) = ann.and_then(|a| a.get("drawOrder")).and_then(Value::as_array) else {
         return Ok(None);
     };
     list.iter()
         .map(|t| {
-            let id = t
-                .as_str()
-                .ok_or_else(|| err("drawOrder holds a non-string"))?;
+            let id = t.as_str().ok_or_else(|| err("drawOrder holds a non-string"))?;
             Ok(resolve(cat, id, Rotation::new(0), "drawOrder")?.0)
         })
         .collect::<Result<Vec<_>, _>>()
@@ -418,9 +364,7 @@ fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId]) {
     for &tile in order {
         match placed.peek() {
             Some(m) if m.tile() == tile => record.moves.extend(placed.next()),
-            Some(_) => record
-                .moves
-                .push(RecordedMove::Discard { player: None, tile }),
+            Some(_) => record.moves.push(RecordedMove::Discard { player: None, tile }),
             None => break,
         }
     }
@@ -443,19 +387,14 @@ fn infer_discards(record: &mut GameRecord) {
         missing.retain(|&tile| {
             let forced = game.check_draw(tile).is_ok() && game.can_place(tile).is_none();
             if forced && game.discard(tile, &mut events).is_ok() {
-                record
-                    .moves
-                    .push(RecordedMove::Discard { player: None, tile });
+                record.moves.push(RecordedMove::Discard { player: None, tile });
                 return false;
             }
             true
         });
         let Some(&m) = placed.get(i) else { break };
         record.moves.push(m);
-        if let RecordedMove::Place {
-            tile, placement, ..
-        } = m
-        {
+        if let RecordedMove::Place { tile, placement, .. } = m {
             // Where later tiles fit depends only on the tiles, so meeples are left out here.
             let mv = Move {
                 tile,

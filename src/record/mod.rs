@@ -2,13 +2,12 @@
 //! are written from it. A `GameRecord` that exists is well-formed (tiles resolved, locations
 //! parsed); whether its moves are legal is the engine's business.
 
+pub mod generate;
 pub mod jcz;
 pub mod native;
 pub mod rules_spec;
 
-use crate::engine::{
-    FeatureKind, Figure, Location, Placement, Rules, StartTile, TileCatalog, TileKindId,
-};
+use crate::engine::{FeatureKind, Figure, Location, Placement, Rules, StartTile, TileCatalog, TileKindId};
 use std::sync::Arc;
 
 pub use rules_spec::RulesSpec;
@@ -51,10 +50,7 @@ pub enum RecordedMove {
         action: RecordedAction,
     },
     /// A drawn tile with no legal placement, set aside; the same player draws again.
-    Discard {
-        player: Option<u8>,
-        tile: TileKindId,
-    },
+    Discard { player: Option<u8>, tile: TileKindId },
 }
 
 impl RecordedMove {
@@ -125,10 +121,7 @@ pub enum RecordError {
     )]
     Unrecognised,
     #[error("{format}: {message}")]
-    Invalid {
-        format: &'static str,
-        message: String,
-    },
+    Invalid { format: &'static str, message: String },
 }
 
 impl RecordError {

@@ -2,14 +2,10 @@
 //! `static/record.schema.json`.
 
 use super::rules_spec::Overrides;
-use super::{
-    CustomTile, Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove,
-    RulesSpec,
-};
+use super::{CustomTile, Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
-    FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog,
-    TileKindId,
+    FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -113,10 +109,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         )));
     }
     if doc.players.is_empty() || doc.players.len() > 6 {
-        return Err(err(format!(
-            "a game has 1 to 6 players, not {}",
-            doc.players.len()
-        )));
+        return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
     }
     let preset = Preset::parse(&doc.rules.preset).ok_or_else(|| {
         let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
@@ -158,11 +151,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .map(|(i, m)| parse_move(m, i + 1, doc.players.len(), &tile))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GameRecord {
-        players: doc
-            .players
-            .into_iter()
-            .map(|p| PlayerInfo { name: p.name })
-            .collect(),
+        players: doc.players.into_iter().map(|p| PlayerInfo { name: p.name }).collect(),
         rules,
         custom_tiles,
         catalog,
@@ -216,9 +205,7 @@ fn parse_move(
     }
     if let Some(d) = &m.discard {
         if m.tile.is_some() || m.meeple.is_some() || m.recall_abbot {
-            return Err(err(format!(
-                "{what}: a discard names only the discarded tile"
-            )));
+            return Err(err(format!("{what}: a discard names only the discarded tile")));
         }
         return Ok(RecordedMove::Discard {
             player: m.player,
@@ -271,16 +258,8 @@ fn parse_meeple(m: &DocMeeple, what: &str) -> Result<RecordedAction, RecordError
             ))
         })?,
     };
-    let figure = if m.abbot {
-        Figure::Abbot
-    } else {
-        Figure::Follower
-    };
-    Ok(RecordedAction::Deploy {
-        feature,
-        at,
-        figure,
-    })
+    let figure = if m.abbot { Figure::Abbot } else { Figure::Follower };
+    Ok(RecordedAction::Deploy { feature, at, figure })
 }
 
 /// Writes a record as native JSON.
@@ -288,13 +267,7 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
     let cat = &r.catalog;
     let doc = Doc {
         format: FORMAT.into(),
-        players: r
-            .players
-            .iter()
-            .map(|p| Player {
-                name: p.name.clone(),
-            })
-            .collect(),
+        players: r.players.iter().map(|p| Player { name: p.name.clone() }).collect(),
         rules: DocRules {
             preset: r.rules.preset.name().into(),
             overrides: r.rules.overrides.clone(),
@@ -323,6 +296,29 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
     serde_json::to_value(doc).expect("records serialise")
 }
 
+/// Native JSON laid out for people: one move per line.
+pub fn to_pretty_string(r: &GameRecord) -> String {
+    let value = to_value(r);
+    let mut out = String::from("{\n");
+    let obj = value.as_object().expect("a record is an object");
+    let last = obj.len() - 1;
+    for (i, (key, v)) in obj.iter().enumerate() {
+        let comma = if i == last { "" } else { "," };
+        match v.as_array() {
+            Some(items) if !items.is_empty() => {
+                out += &format!("  {key:?}: [\n");
+                for (j, item) in items.iter().enumerate() {
+                    let c = if j + 1 == items.len() { "" } else { "," };
+                    out += &format!("    {item}{c}\n");
+                }
+                out += &format!("  ]{comma}\n");
+            }
+            _ => out += &format!("  {key:?}: {v}{comma}\n"),
+        }
+    }
+    out + "}\n"
+}
+
 fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
     match *m {
         RecordedMove::Discard { player, tile } => DocMove {
@@ -341,11 +337,7 @@ fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
             at: Some([placement.pos.x, placement.pos.y]),
             rotation: Some(placement.rotation.degrees() as i64),
             meeple: match action {
-                RecordedAction::Deploy {
-                    feature,
-                    at,
-                    figure,
-                } => Some(DocMeeple {
+                RecordedAction::Deploy { feature, at, figure } => Some(DocMeeple {
                     feature: feature.word().into(),
                     at: (!feature.is_inner()).then(|| at.to_string()),
                     abbot: figure == Figure::Abbot,

@@ -72,11 +72,7 @@ impl RulesSpec {
         let mut r = self.preset.rules();
         let o = &self.overrides;
         if let Some(e) = o.edition {
-            r.edition = if e == 1 {
-                Edition::First
-            } else {
-                Edition::Second
-            };
+            r.edition = if e == 1 { Edition::First } else { Edition::Second };
         }
         r.farmers = o.farmers.unwrap_or(r.farmers);
         r.river = o.river.unwrap_or(r.river);
@@ -123,11 +119,7 @@ impl RulesSpec {
         RulesSpec {
             preset,
             overrides: Overrides {
-                edition: Some(if current.edition == Edition::First {
-                    1
-                } else {
-                    2
-                }),
+                edition: Some(if current.edition == Edition::First { 1 } else { 2 }),
                 farmers: Some(current.farmers),
                 river: Some(current.river),
                 abbot: Some(current.abbot),
@@ -145,9 +137,7 @@ fn parse_two_tile(s: Option<&str>) -> Result<Option<TwoTileCity>, String> {
         Some("full") => Some(TwoTileCity::Full),
         Some("reduced") => Some(TwoTileCity::Reduced),
         Some(o) => {
-            return Err(format!(
-                "rules.two_tile_city is \"full\" or \"reduced\", not {o:?}"
-            ));
+            return Err(format!("rules.two_tile_city is \"full\" or \"reduced\", not {o:?}"));
         }
     })
 }
@@ -216,11 +206,7 @@ mod tests {
         assert_eq!(r.two_tile_city, TwoTileCity::Reduced);
         assert_eq!(r.farm_scoring, FarmScoring::PerCity { points: 4 });
         assert!(!r.farmers);
-        assert_eq!(
-            r.edition,
-            Edition::Second,
-            "untouched switches keep the preset"
-        );
+        assert_eq!(r.edition, Edition::Second, "untouched switches keep the preset");
     }
 
     #[test]

@@ -4,8 +4,7 @@
 pub mod json;
 
 use crate::engine::{
-    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, Setup,
-    SetupError, TileKindId,
+    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, Setup, SetupError, TileKindId,
 };
 use crate::record::{GameRecord, RecordedAction, RecordedMove};
 use std::fmt;
@@ -123,16 +122,8 @@ impl fmt::Display for MoveText<'_> {
                 match action {
                     RecordedAction::Pass => Ok(()),
                     RecordedAction::RecallAbbot => write!(f, ", recalling the abbot"),
-                    RecordedAction::Deploy {
-                        feature,
-                        at,
-                        figure,
-                    } => {
-                        let who = if *figure == Figure::Abbot {
-                            "abbot"
-                        } else {
-                            "meeple"
-                        };
+                    RecordedAction::Deploy { feature, at, figure } => {
+                        let who = if *figure == Figure::Abbot { "abbot" } else { "meeple" };
                         write!(f, " with a {who} on the {feature} at {at}")
                     }
                 }
@@ -174,8 +165,7 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
         }
         match *m {
             RecordedMove::Discard { tile, .. } => {
-                game.discard(tile, &mut events)
-                    .map_err(|e| illegal(e.to_string()))?;
+                game.discard(tile, &mut events).map_err(|e| illegal(e.to_string()))?;
             }
             RecordedMove::Place {
                 tile,
@@ -183,22 +173,14 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
                 action,
                 ..
             } => {
-                let action = engine_action(&game, tile, placement, action)
-                    .map_err(|e| illegal(e.to_string()))?;
+                let action = engine_action(&game, tile, placement, action).map_err(|e| illegal(e.to_string()))?;
                 let mv = Move {
                     tile,
                     placement,
                     action,
                 };
-                game.play(&mv, &mut events)
-                    .map_err(|e| illegal(e.to_string()))?;
-                turns.push(snapshot(
-                    &game,
-                    turn,
-                    player,
-                    &mv,
-                    std::mem::take(&mut events),
-                ));
+                game.play(&mv, &mut events).map_err(|e| illegal(e.to_string()))?;
+                turns.push(snapshot(&game, turn, player, &mv, std::mem::take(&mut events)));
             }
         }
     }
@@ -229,27 +211,18 @@ fn name_of(record: &GameRecord, p: u8) -> &str {
 }
 
 /// Finds the segment a record's meeple step addresses.
-fn engine_action(
-    game: &Game,
-    tile: TileKindId,
-    p: Placement,
-    a: RecordedAction,
-) -> Result<Action, IllegalMove> {
+fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, IllegalMove> {
     Ok(match a {
         RecordedAction::Pass => Action::Pass,
         RecordedAction::RecallAbbot => Action::RecallAbbot,
-        RecordedAction::Deploy {
-            feature,
-            at,
-            figure,
-        } => {
+        RecordedAction::Deploy { feature, at, figure } => {
             let kind = game.tile_kind(tile);
-            let segment = kind.segment_at(p.rotation, feature, Some(at)).ok_or(
-                IllegalMove::NoSuchSegment {
+            let segment = kind
+                .segment_at(p.rotation, feature, Some(at))
+                .ok_or(IllegalMove::NoSuchSegment {
                     kind: feature,
                     at: at.to_string(),
-                },
-            )?;
+                })?;
             Action::Deploy { segment, figure }
         }
     })
@@ -265,11 +238,7 @@ fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -
         events,
         scores: game.scores(),
         followers: game.players().iter().map(|p| p.followers).collect(),
-        abbot_home: game
-            .players()
-            .iter()
-            .map(|p| p.abbot_at.is_none())
-            .collect(),
+        abbot_home: game.players().iter().map(|p| p.abbot_at.is_none()).collect(),
     }
 }
 

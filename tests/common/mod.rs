@@ -63,21 +63,18 @@ pub fn file_name(p: &Path) -> String {
 }
 
 pub fn read_json(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: bad JSON: {e}", path.display()))
 }
 
 /// Every line of a `.jsonl` file, parsed.
 pub fn read_jsonl(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
         .map(|(i, l)| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("{} line {}: bad JSON: {e}", path.display(), i + 1))
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{} line {}: bad JSON: {e}", path.display(), i + 1))
         })
         .collect()
 }
@@ -85,9 +82,7 @@ pub fn read_jsonl(path: &Path) -> Vec<Value> {
 /// Parses a record file; the error is the importer's message.
 pub fn load_record(path: &Path) -> Result<GameRecord, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    record::parse(&bytes)
-        .map(|(r, _)| r)
-        .map_err(|e| e.to_string())
+    record::parse(&bytes).map(|(r, _)| r).map_err(|e| e.to_string())
 }
 
 /// The engine setup a record describes (the same one `replay::replay` builds).
@@ -106,26 +101,16 @@ pub fn jcz_tile(cat: &TileCatalog, id: &str, degrees: i64) -> (TileKindId, Rotat
     let alias = cat
         .resolve(NameSystem::Jcz, id)
         .unwrap_or_else(|| panic!("unknown JCZ tile id {id:?}"));
-    let r = Rotation::from_degrees(degrees)
-        .unwrap_or_else(|| panic!("JCZ rotation {degrees} is not a multiple of 90"));
+    let r = Rotation::from_degrees(degrees).unwrap_or_else(|| panic!("JCZ rotation {degrees} is not a multiple of 90"));
     (alias.kind, r.plus(alias.offset))
 }
 
 /// Finds the segment a recorded meeple step addresses, as `replay` does.
-pub fn engine_action(
-    game: &Game,
-    tile: TileKindId,
-    p: Placement,
-    a: RecordedAction,
-) -> Result<Action, String> {
+pub fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, String> {
     Ok(match a {
         RecordedAction::Pass => Action::Pass,
         RecordedAction::RecallAbbot => Action::RecallAbbot,
-        RecordedAction::Deploy {
-            feature,
-            at,
-            figure,
-        } => {
+        RecordedAction::Deploy { feature, at, figure } => {
             let segment = game
                 .tile_kind(tile)
                 .segment_at(p.rotation, feature, Some(at))
@@ -175,8 +160,7 @@ impl Walker {
                     placement.pos,
                     placement.rotation
                 );
-                let action = engine_action(&self.game, tile, placement, action)
-                    .map_err(|e| format!("{what}: {e}"))?;
+                let action = engine_action(&self.game, tile, placement, action).map_err(|e| format!("{what}: {e}"))?;
                 let mv = Move {
                     tile,
                     placement,

@@ -1,0 +1,211 @@
+//! The command line as a user meets it: readable output, the JSON contract, and clear errors
+//! (never a panic) for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+}
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `content` to a temp file and runs `replay` on it.
+fn replay_text(name: &str, content: &[u8]) -> Output {
+    let dir = std::env::temp_dir().join(format!("cr-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.json");
+    std::fs::write(&path, content).unwrap();
+    let out = run(&["replay", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    out
+}
+
+/// Asserts a clean failure: exit code 1, the message, and no panic.
+fn assert_rejected(o: &Output, needles: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "expected a clean failure, got {:?}: {err}", o.status);
+    assert!(!err.contains("panicked"), "the program panicked: {err}");
+    for n in needles {
+        assert!(err.contains(n), "error should mention {n:?}: {err}");
+    }
+}
+
+fn record(moves: &str, rules: &str) -> String {
+    format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "rules": {rules}, "moves": [{moves}]}}"#
+    )
+}
+
+#[test]
+fn the_demo_game_replays_to_a_table_with_a_breakdown() {
+    let o = run(&["replay", demo().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.starts_with("Ada vs Bruno vs Chloé — rules: second-edition"), "{text}");
+    assert!(text.contains("Final scoring"));
+    for word in ["road", "city", "cloister", "garden", "field", "total"] {
+        assert!(text.contains(word), "breakdown column {word} missing");
+    }
+}
+
+#[test]
+fn replay_json_follows_the_contract() {
+    let o = run(&["replay", "--json", demo().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["players"].as_array().unwrap().len(), 3);
+    assert!(doc["players"][0]["name"].is_string());
+    let turns = doc["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 71, "a base game without discards places 71 tiles after the start");
+    for (i, t) in turns.iter().enumerate() {
+        assert_eq!(t["turn"], i + 1);
+        assert!(t["player"].is_u64() && t["tile"].is_string() && t["events"].is_array());
+        assert_eq!(t["scores"].as_array().unwrap().len(), 3);
+    }
+    let finals: Vec<i64> = doc["final_scores"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let breakdown = doc["breakdown"].as_array().unwrap();
+    for (p, b) in breakdown.iter().enumerate() {
+        let sum: i64 = ["play", "end"]
+            .iter()
+            .flat_map(|phase| ["road", "city", "cloister", "garden", "field"].map(|c| b[phase][c].as_i64().unwrap()))
+            .sum();
+        assert_eq!(sum, finals[p], "player {p}'s breakdown adds up to the final score");
+    }
+    // Scores never go down, and the last turn's scores plus final scoring are the final scores.
+    let last = turns.last().unwrap()["scores"].as_array().unwrap();
+    for (p, s) in last.iter().enumerate() {
+        assert!(s.as_i64().unwrap() <= finals[p]);
+    }
+}
+
+#[test]
+fn another_preset_rescores_the_same_moves() {
+    let second = run(&["replay", "--json", demo().to_str().unwrap()]);
+    let classic = run(&["replay", "--json", "--preset", "classic-2000", demo().to_str().unwrap()]);
+    assert!(classic.status.success(), "{}", stderr(&classic));
+    let a: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&classic.stdout).unwrap();
+    assert_eq!(b["rules"], "classic-2000");
+    assert_eq!(a["turns"].as_array().unwrap().len(), b["turns"].as_array().unwrap().len());
+    assert_ne!(a["final_scores"], b["final_scores"], "two-tile cities and farms score differently");
+    let bad = run(&["replay", "--preset", "third-edition", demo().to_str().unwrap()]);
+    assert_rejected(&bad, &["unknown preset \"third-edition\"", "classic-2000-alternate"]);
+}
+
+#[test]
+fn export_gives_a_record_that_replays_identically() {
+    let o = run(&["export", "--to", "json", demo().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = replay_text("export", &o.stdout);
+    let original = run(&["replay", demo().to_str().unwrap()]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), String::from_utf8_lossy(&original.stdout));
+}
+
+#[test]
+fn broken_json_names_the_line_and_column() {
+    let o = replay_text("broken", b"{\"format\": \"carcassonne-replay/1\",\n \"players\": [}");
+    assert_rejected(&o, &["not valid JSON", "line 2"]);
+}
+
+#[test]
+fn a_truncated_file_is_rejected() {
+    let full = std::fs::read(demo()).unwrap();
+    let o = replay_text("truncated", &full[..full.len() / 2]);
+    assert_rejected(&o, &["not valid JSON", "EOF"]);
+}
+
+#[test]
+fn an_empty_file_and_a_non_record_are_rejected() {
+    assert_rejected(&replay_text("empty", b"  \n"), &["empty"]);
+    assert_rejected(&replay_text("other", b"{\"hello\": 1}"), &["unrecognised record"]);
+    assert_rejected(&replay_text("binary", &[0xff, 0xfe, 0x00]), &["not UTF-8"]);
+}
+
+#[test]
+fn a_50_mb_file_is_refused_without_reading_it_all() {
+    let big = vec![b' '; 50 * 1024 * 1024];
+    assert_rejected(&replay_text("big", &big), &["the limit is 4194304 bytes"]);
+}
+
+#[test]
+fn an_unknown_tile_names_the_move() {
+    let moves = r#"{"tile": "E", "at": [0, -1], "rotation": 180}, {"tile": "Z9", "at": [1, 0], "rotation": 0}"#;
+    let o = replay_text("tile", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
+    assert_rejected(&o, &["move 2", "unknown tile \"Z9\""]);
+}
+
+#[test]
+fn an_edge_mismatch_names_turn_player_move_and_rule() {
+    // U rotated 0 runs a road north–south; below the start tile its road meets a field.
+    let moves = r#"{"tile": "E", "at": [0, -1], "rotation": 180}, {"tile": "U", "at": [0, 1], "rotation": 0}"#;
+    let o = replay_text("edge", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
+    assert_rejected(
+        &o,
+        &["turn 2 (Bob): tile U at (0,1) rotated 0: its north edge (road) meets the south edge (field) of the tile at (0,0)"],
+    );
+}
+
+#[test]
+fn a_tile_away_from_the_landscape_is_rejected() {
+    let moves = r#"{"tile": "B", "at": [5, 5], "rotation": 0}"#;
+    let o = replay_text("far", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
+    assert_rejected(&o, &["turn 1 (Ann)", "(5,5) touches no placed tile"]);
+}
+
+#[test]
+fn a_meeple_on_an_occupied_feature_is_rejected() {
+    // Ann's highwayman on K joins the start tile's road; Bob's V extends the same road west.
+    let moves = r#"{"tile": "K", "at": [1, 0], "rotation": 0, "meeple": {"feature": "road", "at": "W"}},
+                   {"tile": "V", "at": [-1, 0], "rotation": 180, "meeple": {"feature": "road", "at": "E"}}"#;
+    let o = replay_text("occupied", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
+    assert_rejected(&o, &["turn 2 (Bob)", "with a meeple on the road at E: that road is already occupied"]);
+}
+
+#[test]
+fn farmers_are_refused_when_the_rules_have_none() {
+    let moves = r#"{"tile": "B", "at": [0, 1], "rotation": 0, "meeple": {"feature": "field", "at": "S.w"}}"#;
+    let o = replay_text("farmers", record(moves, r#"{"preset": "second-edition", "farmers": false}"#).as_bytes());
+    assert_rejected(&o, &["turn 1 (Ann)", "no farmers"]);
+}
+
+#[test]
+fn a_follower_may_not_stand_on_a_garden() {
+    let moves = r#"{"tile": "Ug", "at": [0, 1], "rotation": 90, "meeple": {"feature": "garden"}}"#;
+    let o = replay_text("garden", record(moves, r#"{"preset": "second-edition", "abbot": true}"#).as_bytes());
+    assert_rejected(&o, &["turn 1 (Ann)", "only an abbot may stand on a garden"]);
+}
+
+#[test]
+fn a_player_out_of_turn_is_rejected() {
+    let moves = r#"{"player": 1, "tile": "B", "at": [0, 1], "rotation": 0}"#;
+    let o = replay_text("turn", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
+    assert_rejected(&o, &["turn 1 (Ann)", "the record says Bob moves, but it is Ann's turn"]);
+}
+
+#[test]
+fn an_unknown_rules_field_is_rejected() {
+    let o = replay_text("rules", record("", r#"{"preset": "second-edition", "dragons": true}"#).as_bytes());
+    assert_rejected(&o, &["dragons"]);
+}
+
+#[test]
+fn generate_plays_a_legal_game_with_every_expansion() {
+    let o = run(&["generate", "--seed", "5", "--players", "4", "--river", "--abbot", "--policy", "random"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = replay_text("generated", &o.stdout);
+    assert!(again.status.success(), "{}", stderr(&again));
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(text.contains("river-A") || text.contains("river-"), "River tiles come first");
+}
