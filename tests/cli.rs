@@ -34,7 +34,12 @@ fn replay_text(name: &str, content: &[u8]) -> Output {
 /// Asserts a clean failure: exit code 1, the message, and no panic.
 fn assert_rejected(o: &Output, needles: &[&str]) {
     let err = stderr(o);
-    assert_eq!(o.status.code(), Some(1), "expected a clean failure, got {:?}: {err}", o.status);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "expected a clean failure, got {:?}: {err}",
+        o.status
+    );
     assert!(!err.contains("panicked"), "the program panicked: {err}");
     for n in needles {
         assert!(err.contains(n), "error should mention {n:?}: {err}");
@@ -53,7 +58,10 @@ fn the_demo_game_replays_to_a_table_with_a_breakdown() {
     let o = run(&["replay", demo().to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(text.starts_with("Ada vs Bruno vs Chloé — rules: second-edition"), "{text}");
+    assert!(
+        text.starts_with("Ada vs Bruno vs Chloé — rules: second-edition"),
+        "{text}"
+    );
     assert!(text.contains("Final scoring"));
     for word in ["road", "city", "cloister", "garden", "field", "total"] {
         assert!(text.contains(word), "breakdown column {word} missing");
@@ -68,13 +76,22 @@ fn replay_json_follows_the_contract() {
     assert_eq!(doc["players"].as_array().unwrap().len(), 3);
     assert!(doc["players"][0]["name"].is_string());
     let turns = doc["turns"].as_array().unwrap();
-    assert_eq!(turns.len(), 71, "a base game without discards places 71 tiles after the start");
+    assert_eq!(
+        turns.len(),
+        71,
+        "a base game without discards places 71 tiles after the start"
+    );
     for (i, t) in turns.iter().enumerate() {
         assert_eq!(t["turn"], i + 1);
         assert!(t["player"].is_u64() && t["tile"].is_string() && t["events"].is_array());
         assert_eq!(t["scores"].as_array().unwrap().len(), 3);
     }
-    let finals: Vec<i64> = doc["final_scores"].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect();
+    let finals: Vec<i64> = doc["final_scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
     let breakdown = doc["breakdown"].as_array().unwrap();
     for (p, b) in breakdown.iter().enumerate() {
         let sum: i64 = ["play", "end"]
@@ -98,8 +115,14 @@ fn another_preset_rescores_the_same_moves() {
     let a: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();
     let b: serde_json::Value = serde_json::from_slice(&classic.stdout).unwrap();
     assert_eq!(b["rules"], "classic-2000");
-    assert_eq!(a["turns"].as_array().unwrap().len(), b["turns"].as_array().unwrap().len());
-    assert_ne!(a["final_scores"], b["final_scores"], "two-tile cities and farms score differently");
+    assert_eq!(
+        a["turns"].as_array().unwrap().len(),
+        b["turns"].as_array().unwrap().len()
+    );
+    assert_ne!(
+        a["final_scores"], b["final_scores"],
+        "two-tile cities and farms score differently"
+    );
     let bad = run(&["replay", "--preset", "third-edition", demo().to_str().unwrap()]);
     assert_rejected(&bad, &["unknown preset \"third-edition\"", "classic-2000-alternate"]);
 }
@@ -110,7 +133,10 @@ fn export_gives_a_record_that_replays_identically() {
     assert!(o.status.success(), "{}", stderr(&o));
     let again = replay_text("export", &o.stdout);
     let original = run(&["replay", demo().to_str().unwrap()]);
-    assert_eq!(String::from_utf8_lossy(&again.stdout), String::from_utf8_lossy(&original.stdout));
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&original.stdout)
+    );
 }
 
 #[test]
@@ -153,7 +179,9 @@ fn an_edge_mismatch_names_turn_player_move_and_rule() {
     let o = replay_text("edge", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
     assert_rejected(
         &o,
-        &["turn 2 (Bob): tile U at (0,1) rotated 0: its north edge (road) meets the south edge (field) of the tile at (0,0)"],
+        &[
+            "turn 2 (Bob): tile U at (0,1) rotated 0: its north edge (road) meets the south edge (field) of the tile at (0,0)",
+        ],
     );
 }
 
@@ -170,20 +198,32 @@ fn a_meeple_on_an_occupied_feature_is_rejected() {
     let moves = r#"{"tile": "K", "at": [1, 0], "rotation": 0, "meeple": {"feature": "road", "at": "W"}},
                    {"tile": "V", "at": [-1, 0], "rotation": 180, "meeple": {"feature": "road", "at": "E"}}"#;
     let o = replay_text("occupied", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
-    assert_rejected(&o, &["turn 2 (Bob)", "with a meeple on the road at E: that road is already occupied"]);
+    assert_rejected(
+        &o,
+        &[
+            "turn 2 (Bob)",
+            "with a meeple on the road at E: that road is already occupied",
+        ],
+    );
 }
 
 #[test]
 fn farmers_are_refused_when_the_rules_have_none() {
     let moves = r#"{"tile": "B", "at": [0, 1], "rotation": 0, "meeple": {"feature": "field", "at": "S.w"}}"#;
-    let o = replay_text("farmers", record(moves, r#"{"preset": "second-edition", "farmers": false}"#).as_bytes());
+    let o = replay_text(
+        "farmers",
+        record(moves, r#"{"preset": "second-edition", "farmers": false}"#).as_bytes(),
+    );
     assert_rejected(&o, &["turn 1 (Ann)", "no farmers"]);
 }
 
 #[test]
 fn a_follower_may_not_stand_on_a_garden() {
     let moves = r#"{"tile": "Ug", "at": [0, 1], "rotation": 90, "meeple": {"feature": "garden"}}"#;
-    let o = replay_text("garden", record(moves, r#"{"preset": "second-edition", "abbot": true}"#).as_bytes());
+    let o = replay_text(
+        "garden",
+        record(moves, r#"{"preset": "second-edition", "abbot": true}"#).as_bytes(),
+    );
     assert_rejected(&o, &["turn 1 (Ann)", "only an abbot may stand on a garden"]);
 }
 
@@ -196,16 +236,32 @@ fn a_player_out_of_turn_is_rejected() {
 
 #[test]
 fn an_unknown_rules_field_is_rejected() {
-    let o = replay_text("rules", record("", r#"{"preset": "second-edition", "dragons": true}"#).as_bytes());
+    let o = replay_text(
+        "rules",
+        record("", r#"{"preset": "second-edition", "dragons": true}"#).as_bytes(),
+    );
     assert_rejected(&o, &["dragons"]);
 }
 
 #[test]
 fn generate_plays_a_legal_game_with_every_expansion() {
-    let o = run(&["generate", "--seed", "5", "--players", "4", "--river", "--abbot", "--policy", "random"]);
+    let o = run(&[
+        "generate",
+        "--seed",
+        "5",
+        "--players",
+        "4",
+        "--river",
+        "--abbot",
+        "--policy",
+        "random",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let again = replay_text("generated", &o.stdout);
     assert!(again.status.success(), "{}", stderr(&again));
     let text = String::from_utf8_lossy(&again.stdout);
-    assert!(text.contains("river-A") || text.contains("river-"), "River tiles come first");
+    assert!(
+        text.contains("river-A") || text.contains("river-"),
+        "River tiles come first"
+    );
 }

@@ -113,3 +113,95 @@ pub fn play_random(game: &mut Game, rng: &mut Rng, events: &mut Vec<Event>) {
     events.clear();
     game.finish(events);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Figure, Preset, Rotation, Setup, TileCatalog};
+
+    fn game(preset: Preset, river: bool, abbot: bool) -> Game {
+        let mut rules = preset.rules();
+        rules.river = river;
+        rules.abbot = abbot;
+        Game::new(Setup {
+            rules,
+            catalog: TileCatalog::builtin(),
+            players: 3,
+            start: Vec::new(),
+            extra_tiles: Vec::new(),
+        })
+        .unwrap()
+    }
+
+    /// The fast listings agree with the checks a record's moves go through.
+    #[test]
+    fn listed_moves_are_exactly_the_legal_ones() {
+        for (seed, (preset, river, abbot)) in [(Preset::SecondEdition, true, true), (Preset::Classic2000, true, false)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut g = game(preset, river, abbot);
+            let mut rng = Rng::new(seed as u64);
+            let (mut ps, mut acts, mut events) = (Vec::new(), Vec::new(), Vec::new());
+            for tile in shuffled_bag(&g, &mut rng) {
+                g.placements(tile, false, &mut ps);
+                let squares: Vec<_> = g.board().frontier().iter().map(|f| f.pos).collect();
+                for pos in squares {
+                    for rotation in Rotation::ALL {
+                        let p = Placement { pos, rotation };
+                        assert_eq!(g.check_geometry(tile, p).is_ok(), ps.contains(&p), "{p:?}");
+                    }
+                }
+                let Some(&p) = ps.get(rng.below(ps.len().max(1))) else {
+                    g.discard(tile, &mut events).unwrap();
+                    continue;
+                };
+                g.actions(tile, p, &mut acts);
+                let segments = g.tile_kind(tile).segments.len() as u8;
+                let candidates = (0..segments)
+                    .flat_map(|segment| {
+                        [Figure::Follower, Figure::Abbot].map(|figure| Action::Deploy { segment, figure })
+                    })
+                    .chain([Action::Pass, Action::RecallAbbot]);
+                for a in candidates {
+                    assert_eq!(g.check_action(tile, p, a).is_ok(), acts.contains(&a), "{a:?}");
+                }
+                let a = acts[rng.below(acts.len())];
+                g.play(
+                    &Move {
+                        tile,
+                        placement: p,
+                        action: a,
+                    },
+                    &mut events,
+                )
+                .unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn random_placement_only_returns_legal_placements() {
+        let mut g = game(Preset::SecondEdition, false, false);
+        let mut rng = Rng::new(11);
+        let (mut scratch, mut events) = (Vec::new(), Vec::new());
+        for tile in shuffled_bag(&g, &mut rng) {
+            match random_placement(&g, tile, &mut rng, &mut scratch) {
+                Some(p) => {
+                    assert!(g.check_geometry(tile, p).is_ok());
+                    g.play(
+                        &Move {
+                            tile,
+                            placement: p,
+                            action: Action::Pass,
+                        },
+                        &mut events,
+                    )
+                    .unwrap();
+                }
+                None => g.discard(tile, &mut events).unwrap(),
+            }
+        }
+        assert_eq!(g.pack_left(), 0);
+    }
+}
