@@ -1,0 +1,71 @@
+//! The JSON Schema in `static/` describes the records we write and read.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn validator() -> jsonschema::Validator {
+    let schema: Value =
+        serde_json::from_slice(&std::fs::read(root().join("static/record.schema.json")).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema")
+}
+
+fn assert_valid(v: &jsonschema::Validator, doc: &Value, what: &str) {
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what} does not match the schema: {errors:?}");
+}
+
+#[test]
+fn shipped_and_test_records_match_the_schema() {
+    let v = validator();
+    let demo: Value =
+        serde_json::from_slice(&std::fs::read(root().join("static/games/demo-second-edition.json")).unwrap()).unwrap();
+    assert_valid(&v, &demo, "the demo game");
+    let mut n = 0;
+    for entry in std::fs::read_dir(root().join("tests/fixtures/rules")).unwrap() {
+        let path = entry.unwrap().path();
+        let wrapper: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_valid(&v, &wrapper["record"], &path.display().to_string());
+        n += 1;
+    }
+    assert!(n > 40, "the rulebook fixtures are there");
+}
+
+#[test]
+fn exported_and_generated_records_match_the_schema() {
+    let v = validator();
+    let bin = env!("CARGO_BIN_EXE_carcassonne-replay");
+    let out = Command::new(bin)
+        .args(["generate", "--seed", "9", "--players", "5", "--river", "--abbot"])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_valid(&v, &doc, "a generated River and Abbot game");
+}
+
+#[test]
+fn the_schema_rejects_what_the_parser_rejects() {
+    let v = validator();
+    let bad = [
+        r#"{"format": "carcassonne-replay/2", "players": [{"name": "A"}], "moves": []}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [], "moves": []}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [{"tile": "E", "at": [0, 1], "rotation": 45}]}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [{"tile": "E", "at": [0, 1], "rotation": 0, "meeple": {"feature": "city", "at": "S"}, "recall_abbot": true}]}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "rules": {"preset": "second-edition", "dragons": true}, "moves": []}"#,
+    ];
+    for text in bad {
+        let doc: Value = serde_json::from_str(text).unwrap();
+        assert!(!v.is_valid(&doc), "the schema should reject {text}");
+        assert!(
+            carcassonne_replay::record::parse(text.as_bytes()).is_err(),
+            "the parser should reject {text}"
+        );
+    }
+}
