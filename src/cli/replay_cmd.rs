@@ -90,7 +90,7 @@ fn points_text(record: &GameRecord, events: &[Event]) -> String {
     parts.join(", ")
 }
 
-fn meeple_text(record: &GameRecord, t: &TurnSnapshot) -> String {
+fn meeple_text(t: &TurnSnapshot) -> String {
     for e in &t.events {
         if let Event::MeepleDeployed {
             figure,
@@ -99,14 +99,16 @@ fn meeple_text(record: &GameRecord, t: &TurnSnapshot) -> String {
             ..
         } = e
         {
-            let who = if *figure == Figure::Abbot { "abbot " } else { "" };
-            return format!("{who}{feature} {location}");
+            let who = if *figure == Figure::Abbot { "abbot on " } else { "" };
+            return match location {
+                crate::engine::Location::Center => format!("{who}{feature}"),
+                _ => format!("{who}{feature} {location}"),
+            };
         }
     }
     if t.action == crate::engine::Action::RecallAbbot {
         return "abbot recalled".into();
     }
-    let _ = record;
     "-".into()
 }
 
@@ -156,7 +158,7 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
             cat.name(t.tile),
             t.placement.pos.to_string(),
             t.placement.rotation.degrees(),
-            meeple_text(record, t),
+            meeple_text(t),
             points_text(record, &t.events),
             scores.join(" ")
         );
@@ -191,7 +193,7 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
         };
         let _ = writeln!(out, "{:<12} {}", names[i], row("play", &b.play));
         let _ = writeln!(out, "{:<12} {}", "", row("end", &b.end));
-        let _ = writeln!(out, "{:<12} {:<5} {:>44}", "", "total", r.final_scores[i]);
+        let _ = writeln!(out, "{:<12} {:<5} {:>40}", "", "total", r.final_scores[i]);
     }
     out
 }
