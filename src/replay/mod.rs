@@ -134,6 +134,18 @@ impl fmt::Display for MoveText<'_> {
 
 /// Replays a record under its own rules, or under `rules` when given.
 pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, ReplayError> {
+    replay_upto(record, rules, None)
+}
+
+/// Replays the first `upto` placed tiles only (all of them for `None`). `Replay::game` is then
+/// the board after that turn; final scoring runs only when the whole record was replayed.
+pub fn replay_upto(record: &GameRecord, rules: Option<Rules>, upto: Option<u32>) -> Result<Replay, ReplayError> {
+    let placed = record
+        .moves
+        .iter()
+        .filter(|m| matches!(m, RecordedMove::Place { .. }))
+        .count() as u32;
+    let upto = upto.filter(|&n| n < placed);
     let rules = rules.unwrap_or_else(|| record.resolved_rules());
     let mut game = Game::new(Setup {
         rules,
@@ -146,6 +158,9 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
     let mut events = Vec::new();
     for m in &record.moves {
         let turn = turns.len() as u32 + 1;
+        if upto.is_some_and(|n| turn > n) {
+            break;
+        }
         let player = game.current_player();
         let illegal = |reason: String| ReplayError::Illegal {
             turn,
@@ -184,7 +199,7 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
             }
         }
     }
-    let finished = record.final_scoring.unwrap_or(game.pack_left() == 0);
+    let finished = upto.is_none() && record.final_scoring.unwrap_or(game.pack_left() == 0);
     if finished {
         game.finish(&mut events);
     }
@@ -258,4 +273,35 @@ fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn demo() -> GameRecord {
+        let bytes = include_bytes!("../../static/games/demo-second-edition.json");
+        crate::record::parse(bytes).unwrap().0
+    }
+
+    #[test]
+    fn replaying_part_of_a_game_stops_at_that_turn() {
+        let record = demo();
+        let full = replay(&record, None).unwrap();
+        assert!(full.finished);
+        for n in [1, 30, 70] {
+            let part = replay_upto(&record, None, Some(n)).unwrap();
+            assert_eq!(part.turns.len(), n as usize);
+            assert!(!part.finished, "no final scoring before the last turn");
+            assert_eq!(part.game.scores(), full.turns[n as usize - 1].scores);
+            assert_eq!(
+                part.game.board().tiles().len(),
+                n as usize + 1,
+                "the start tile and n tiles"
+            );
+        }
+        let all = replay_upto(&record, None, Some(71)).unwrap();
+        assert!(all.finished);
+        assert_eq!(all.final_scores, full.final_scores);
+    }
 }
