@@ -6,3 +6,5 @@ pub mod cli;
 pub mod engine;
 pub mod record;
 pub mod replay;
+pub mod store;
+pub mod web;

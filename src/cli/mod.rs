@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod replay_cmd;
+pub mod serve;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -20,9 +21,19 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the web service. An empty database gets the demo game.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: String,
+        /// SQLite database file (created if missing).
+        #[arg(long, default_value = "./carcassonne-replay.sqlite")]
+        db: PathBuf,
+    },
     /// Replay a game record and print every turn's scores and the final breakdown.
     Replay {
-        /// A carcassonne-replay JSON record or a JCloisterZone .jcz save (detected from content).
+        /// A carcassonne-replay JSON record, a JCloisterZone .jcz save, a Board Game Arena log
+        /// or course notation (detected from content).
         file: PathBuf,
         /// Print one JSON document instead of a table.
         #[arg(long)]
@@ -35,7 +46,8 @@ enum Command {
     /// Convert a record to another format.
     Export {
         file: PathBuf,
-        /// Target format (json: the native carcassonne-replay/1 record).
+        /// Target format: json (the native carcassonne-replay/1 record), jcz (a JCloisterZone
+        /// 5.x save) or csv (the scoring events of the replayed game).
         #[arg(long, default_value = "json")]
         to: String,
     },
@@ -72,6 +84,7 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve { bind, db } => serve::run(&bind, &db),
         Command::Replay { file, json, preset } => replay_cmd::run(&file, json, preset.as_deref()),
         Command::Export { file, to } => replay_cmd::export(&file, &to),
         Command::Generate {

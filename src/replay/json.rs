@@ -69,7 +69,8 @@ pub fn event(cat: &TileCatalog, e: &Event, players: usize) -> Value {
     }
 }
 
-fn action(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
+/// The meeple step of a turn: `null`, a deployment, or an abbot recall.
+pub fn action(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
     match t.action {
         Action::Pass => Value::Null,
         Action::RecallAbbot => json!({"action": "recall_abbot"}),

@@ -3,8 +3,10 @@
 
 pub mod json;
 
+use crate::engine::features::majority;
 use crate::engine::{
-    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, Setup, SetupError, TileKindId,
+    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, SegId, Setup, SetupError,
+    TileKindId,
 };
 use crate::record::{GameRecord, RecordedAction, RecordedMove};
 use std::fmt;
@@ -137,9 +139,55 @@ pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, Repla
     replay_upto(record, rules, None)
 }
 
+/// Features each player owns (holds a majority in), by kind: city, road, field, cloister,
+/// garden. Ties count for every tied player.
+pub type Ownership = Vec<[u16; 5]>;
+
+/// Who owns what on the board now.
+pub fn ownership(game: &Game) -> Ownership {
+    let features = game.features();
+    let mut out = vec![[0u16; 5]; game.players().len()];
+    let mut roots: Vec<SegId> = (0..features.len() as SegId)
+        .filter(|&s| features.meeple_on(s).is_some())
+        .map(|s| features.root(s))
+        .collect();
+    roots.sort_unstable();
+    roots.dedup();
+    for root in roots {
+        let column = match features.kind(root) {
+            FeatureKind::City => 0,
+            FeatureKind::Road => 1,
+            FeatureKind::Field => 2,
+            FeatureKind::Cloister => 3,
+            FeatureKind::Garden => 4,
+            FeatureKind::River => continue,
+        };
+        for p in majority(&features.count_meeples(root)).iter() {
+            out[p as usize][column] += 1;
+        }
+    }
+    out
+}
+
+/// Replays a whole record and reports each turn's ownership, for the store.
+pub fn replay_with_ownership(record: &GameRecord) -> Result<(Replay, Vec<Ownership>), ReplayError> {
+    let mut owned = Vec::new();
+    let replay = replay_inner(record, None, None, &mut |game| owned.push(ownership(game)))?;
+    Ok((replay, owned))
+}
+
 /// Replays the first `upto` placed tiles only (all of them for `None`). `Replay::game` is then
 /// the board after that turn; final scoring runs only when the whole record was replayed.
 pub fn replay_upto(record: &GameRecord, rules: Option<Rules>, upto: Option<u32>) -> Result<Replay, ReplayError> {
+    replay_inner(record, rules, upto, &mut |_| {})
+}
+
+fn replay_inner(
+    record: &GameRecord,
+    rules: Option<Rules>,
+    upto: Option<u32>,
+    after_turn: &mut dyn FnMut(&Game),
+) -> Result<Replay, ReplayError> {
     let placed = record
         .moves
         .iter()
@@ -196,6 +244,7 @@ pub fn replay_upto(record: &GameRecord, rules: Option<Rules>, upto: Option<u32>)
                 };
                 game.play(&mv, &mut events).map_err(|e| illegal(e.to_string()))?;
                 turns.push(snapshot(&game, turn, player, &mv, std::mem::take(&mut events)));
+                after_turn(&game);
             }
         }
     }

@@ -1,0 +1,94 @@
+//! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
+
+use super::{Store, StoreError, TurnRow};
+use crate::engine::{Action, Event};
+use crate::record::{self, Format, GameRecord, RecordError, native};
+use crate::replay::{self, Ownership, Replay, ReplayError, json};
+use sha2::{Digest, Sha256};
+
+/// A parsed and replayed upload, ready to store.
+pub struct Ingested {
+    /// Hex of the first 8 bytes of the SHA-256 of `canonical`.
+    pub id: String,
+    pub record: GameRecord,
+    /// The record as compact native JSON: what is stored and hashed.
+    pub canonical: String,
+    pub format: Format,
+    pub replay: Replay,
+    pub ownership: Vec<Ownership>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Illegal(#[from] ReplayError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// The canonical form of a record and its id. Uploading a `.jcz` and its native export gives
+/// the same id, because both have the same canonical form.
+pub fn canonical_id(record: &GameRecord) -> (String, String) {
+    let canonical = native::to_value(record).to_string();
+    let digest = Sha256::digest(canonical.as_bytes());
+    let id = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    (canonical, id)
+}
+
+/// Parses and replays an upload without storing it.
+pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
+    let (record, format) = record::parse(bytes)?;
+    let (replay, ownership) = replay::replay_with_ownership(&record)?;
+    let (canonical, id) = canonical_id(&record);
+    Ok(Ingested {
+        id,
+        record,
+        canonical,
+        format,
+        replay,
+        ownership,
+    })
+}
+
+/// Parses, replays and stores an upload. Returns the game id and whether it was new.
+pub fn ingest(store: &Store, bytes: &[u8]) -> Result<(Ingested, bool), IngestError> {
+    let g = prepare(bytes)?;
+    let created = store.insert(&g)?;
+    Ok((g, created))
+}
+
+/// The snapshot rows of a prepared game. Placements and deployments live in their own
+/// columns, so `events` keeps the rest: discards, scores with their breakdowns, returns.
+pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
+    let cat = &g.record.catalog;
+    let players = g.record.players.len();
+    g.replay
+        .turns
+        .iter()
+        .zip(&g.ownership)
+        .map(|(t, owned)| {
+            let events: Vec<_> = t
+                .events
+                .iter()
+                .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
+                .map(|e| json::event(cat, e, players))
+                .collect();
+            let supply: Vec<(u8, bool)> = t.followers.iter().copied().zip(t.abbot_home.iter().copied()).collect();
+            TurnRow {
+                turn: t.turn,
+                player: t.player,
+                tile: cat.name(t.tile).to_string(),
+                x: t.placement.pos.x,
+                y: t.placement.pos.y,
+                rotation: t.placement.rotation.degrees(),
+                action: (t.action != Action::Pass).then(|| json::action(cat, t).to_string()),
+                events: serde_json::Value::from(events).to_string(),
+                scores: serde_json::to_string(&t.scores).unwrap_or_default(),
+                supply: serde_json::to_string(&supply).unwrap_or_default(),
+                ownership: serde_json::to_string(owned).unwrap_or_default(),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,225 @@
+//! SQLite storage: games and their per-turn snapshots. The schema lives in `migrations/` and is
+//! applied at start. A game and all its snapshots are written in one transaction or not at all.
+
+pub mod ingest;
+
+use r2d2::Pool;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+use std::path::Path;
+
+pub use ingest::{IngestError, Ingested, ingest, prepare};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database pool: {0}")]
+    Pool(#[from] r2d2::Error),
+    #[error("database migration: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+}
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![M::up(include_str!("../../migrations/0001_games.sql"))])
+}
+
+/// A stored game, as listed and as loaded.
+#[derive(Clone, Debug)]
+pub struct GameRow {
+    pub id: String,
+    pub record: String,
+    pub source_format: String,
+    pub players: Vec<String>,
+    pub preset: String,
+    pub turns: u32,
+    pub finished: bool,
+    pub final_scores: Vec<i32>,
+    pub created_at: String,
+}
+
+/// One stored snapshot; the JSON columns are kept as text.
+#[derive(Clone, Debug)]
+pub struct TurnRow {
+    pub turn: u32,
+    pub player: u8,
+    pub tile: String,
+    pub x: i32,
+    pub y: i32,
+    pub rotation: u16,
+    pub action: Option<String>,
+    pub events: String,
+    pub scores: String,
+    pub supply: String,
+    pub ownership: String,
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: Pool<SqliteConnectionManager>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            // WAL lets pages read while an upload writes; the timeout waits out short locks.
+            c.execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; \
+                 PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+            )
+        });
+        let pool = Pool::builder().max_size(8).build(manager)?;
+        let mut conn = pool.get()?;
+        migrations().to_latest(&mut conn)?;
+        Ok(Store { pool })
+    }
+
+    pub fn is_empty(&self) -> Result<bool, StoreError> {
+        Ok(self.count()? == 0)
+    }
+
+    /// How many games are stored.
+    pub fn count(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        let n: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    /// Can the database answer a query?
+    pub fn ping(&self) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
+        Ok(())
+    }
+
+    /// Writes a game and its snapshots in one transaction. Returns false when a game with the
+    /// same id was already stored (nothing is written then).
+    pub fn insert(&self, g: &Ingested) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction()?;
+        let exists = tx
+            .query_row("SELECT 1 FROM games WHERE id = ?1", [&g.id], |_| Ok(()))
+            .optional()?
+            .is_some();
+        if exists {
+            return Ok(false);
+        }
+        tx.execute(
+            "INSERT INTO games (id, record, source_format, players, preset, turns, finished, final_scores, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                g.id,
+                g.canonical,
+                g.format.name(),
+                serde_json::to_string(&g.record.players.iter().map(|p| &p.name).collect::<Vec<_>>())
+                    .unwrap_or_default(),
+                g.replay.rules.preset.name(),
+                g.replay.turns.len() as i64,
+                g.replay.finished,
+                serde_json::to_string(&g.replay.final_scores).unwrap_or_default(),
+                chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            ],
+        )?;
+        let seq = tx.last_insert_rowid();
+        {
+            let mut stmt = tx.prepare(
+                "INSERT INTO snapshots (game, turn, player, tile, x, y, rotation, action, events, scores, supply, ownership)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?;
+            for row in ingest::snapshot_rows(g) {
+                stmt.execute(params![
+                    seq,
+                    row.turn,
+                    row.player,
+                    row.tile,
+                    row.x,
+                    row.y,
+                    row.rotation,
+                    row.action,
+                    row.events,
+                    row.scores,
+                    row.supply,
+                    row.ownership
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    pub fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at
+                 FROM games WHERE id = ?1",
+                [id],
+                game_row,
+            )
+            .optional()?)
+    }
+
+    /// The most recently stored games, newest first.
+    pub fn recent(&self, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(
+            "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at
+             FROM games ORDER BY created_at DESC, seq DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn turn(&self, id: &str, turn: u32) -> Result<Option<TurnRow>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT s.turn, s.player, s.tile, s.x, s.y, s.rotation, s.action, s.events, s.scores, s.supply, s.ownership
+                 FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 AND s.turn = ?2",
+                params![id, turn],
+                |r| {
+                    Ok(TurnRow {
+                        turn: r.get(0)?,
+                        player: r.get(1)?,
+                        tile: r.get(2)?,
+                        x: r.get(3)?,
+                        y: r.get(4)?,
+                        rotation: r.get(5)?,
+                        action: r.get(6)?,
+                        events: r.get(7)?,
+                        scores: r.get(8)?,
+                        supply: r.get(9)?,
+                        ownership: r.get(10)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Bytes the database file uses, for the storage measurement.
+    pub fn size_bytes(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok((pages * size) as u64)
+    }
+}
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let players: String = r.get(3)?;
+    let scores: String = r.get(7)?;
+    Ok(GameRow {
+        id: r.get(0)?,
+        record: r.get(1)?,
+        source_format: r.get(2)?,
+        players: serde_json::from_str(&players).unwrap_or_default(),
+        preset: r.get(4)?,
+        turns: r.get(5)?,
+        finished: r.get(6)?,
+        final_scores: serde_json::from_str(&scores).unwrap_or_default(),
+        created_at: r.get(8)?,
+    })
+}

@@ -1,0 +1,34 @@
+//! The web service: thin handlers that parse the request, call the library and render a
+//! template. `startup` builds the app; `routes` holds one module per resource.
+
+pub mod problem;
+pub mod routes;
+pub mod startup;
+pub mod view;
+
+use crate::record::GameRecord;
+use crate::store::{GameRow, Store};
+use problem::Problem;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+}
+
+/// A stored game, parsed back into a record.
+pub struct LoadedGame {
+    pub row: GameRow,
+    pub record: GameRecord,
+}
+
+impl AppState {
+    pub fn load(&self, id: &str) -> Result<LoadedGame, Problem> {
+        let row = self
+            .store
+            .game(id)?
+            .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
+        let (record, _) = crate::record::parse(row.record.as_bytes()).map_err(Problem::internal)?;
+        Ok(LoadedGame { row, record })
+    }
+}

@@ -1,0 +1,153 @@
+//! Errors as HTTP answers: RFC 9457 problem+json for the API, friendly HTML pages for browsers.
+
+use crate::record::RecordError;
+use crate::replay::ReplayError;
+use crate::store::{IngestError, StoreError};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, ContentType};
+use actix_web::{HttpRequest, HttpResponse};
+use askama::Template;
+use serde_json::{Map, Value, json};
+
+/// An error answer: status, a short title, a detail for people, and extension members.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    pub status: StatusCode,
+    pub title: &'static str,
+    pub detail: String,
+    pub extensions: Map<String, Value>,
+}
+
+impl Problem {
+    pub fn new(status: StatusCode, title: &'static str, detail: impl Into<String>) -> Problem {
+        Problem {
+            status,
+            title,
+            detail: detail.into(),
+            extensions: Map::new(),
+        }
+    }
+
+    pub fn not_found(what: impl Into<String>) -> Problem {
+        Problem::new(StatusCode::NOT_FOUND, "Not found", what)
+    }
+
+    pub fn too_large(limit: usize) -> Problem {
+        Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Record too large",
+            format!("the body is over the limit of {limit} bytes (4 MiB)"),
+        )
+    }
+
+    pub fn internal(e: impl std::fmt::Display) -> Problem {
+        tracing::error!("internal error: {e}");
+        Problem::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal error",
+            "something went wrong on our side",
+        )
+    }
+
+    fn slug(&self) -> String {
+        self.title.to_lowercase().replace(' ', "-")
+    }
+
+    /// problem+json, for API clients.
+    pub fn json(&self, instance: &str) -> HttpResponse {
+        let mut body = Map::new();
+        body.insert("type".into(), json!(format!("/problems/{}", self.slug())));
+        body.insert("title".into(), json!(self.title));
+        body.insert("status".into(), json!(self.status.as_u16()));
+        body.insert("detail".into(), json!(self.detail));
+        body.insert("instance".into(), json!(instance));
+        body.extend(self.extensions.clone());
+        HttpResponse::build(self.status)
+            .insert_header((header::CONTENT_TYPE, "application/problem+json"))
+            .body(Value::Object(body).to_string())
+    }
+
+    /// A friendly page, for browsers.
+    pub fn html(&self) -> HttpResponse {
+        let page = ErrorPage {
+            status: self.status.as_u16(),
+            title: self.title,
+            detail: &self.detail,
+        };
+        HttpResponse::build(self.status)
+            .content_type(ContentType::html())
+            .body(page.render().unwrap_or_else(|_| self.detail.clone()))
+    }
+
+    /// HTML when the client asks for it (browsers), problem+json otherwise.
+    pub fn negotiate(&self, req: &HttpRequest) -> HttpResponse {
+        if wants_html(req) {
+            self.html()
+        } else {
+            self.json(req.path())
+        }
+    }
+}
+
+/// Browsers list text/html in Accept; API clients and curl do not.
+pub fn wants_html(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"))
+}
+
+#[derive(Template)]
+#[template(path = "error.html")]
+struct ErrorPage<'a> {
+    status: u16,
+    title: &'a str,
+    detail: &'a str,
+}
+
+impl From<StoreError> for Problem {
+    fn from(e: StoreError) -> Problem {
+        Problem::internal(e)
+    }
+}
+
+impl From<RecordError> for Problem {
+    fn from(e: RecordError) -> Problem {
+        match e {
+            RecordError::TooLarge { .. } => Problem::too_large(crate::record::MAX_RECORD_BYTES),
+            RecordError::Invalid { .. } => {
+                Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string())
+            }
+            _ => Problem::new(StatusCode::BAD_REQUEST, "Unreadable record", e.to_string()),
+        }
+    }
+}
+
+impl From<ReplayError> for Problem {
+    fn from(e: ReplayError) -> Problem {
+        let mut p = Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Illegal move", e.to_string());
+        if let ReplayError::Illegal {
+            turn,
+            player,
+            what,
+            reason,
+        } = e
+        {
+            p.extensions.insert("turn".into(), json!(turn));
+            p.extensions.insert("player".into(), json!(player));
+            p.extensions.insert("move".into(), json!(what));
+            p.extensions.insert("reason".into(), json!(reason));
+        }
+        p
+    }
+}
+
+impl From<IngestError> for Problem {
+    fn from(e: IngestError) -> Problem {
+        match e {
+            IngestError::Record(e) => e.into(),
+            IngestError::Illegal(e) => e.into(),
+            IngestError::Store(e) => e.into(),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The JSON API: upload a record, read a game and its turns, and the OpenAPI document.
+
+use super::read_limited;
+use crate::record::MAX_RECORD_BYTES;
+use crate::replay;
+use crate::store::ingest;
+use crate::web::AppState;
+use crate::web::problem::Problem;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde_json::{Value, json};
+use utoipa::OpenApi;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "carcassonne-replay",
+        description = "Upload Carcassonne game records and read their replays. Errors are RFC 9457 problem+json."
+    ),
+    paths(create_game, get_game, get_turn)
+)]
+pub struct ApiDoc;
+
+/// Upload a record: native JSON or a JCloisterZone .jcz save, detected from the content.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    request_body(content = String, description = "The record, at most 4 MiB", content_type = "application/json"),
+    responses(
+        (status = 201, description = "Stored: {id, url}"),
+        (status = 200, description = "The same game was already stored: {id, url}"),
+        (status = 400, description = "The body is not a readable record", content_type = "application/problem+json"),
+        (status = 413, description = "The body is over 4 MiB", content_type = "application/problem+json"),
+        (status = 422, description = "The record is illegal; `turn`, `player`, `move` and `reason` say where and why", content_type = "application/problem+json"),
+    )
+)]
+#[post("/api/games")]
+pub async fn create_game(req: HttpRequest, state: web::Data<AppState>, body: web::Payload) -> HttpResponse {
+    let result = async {
+        let bytes = read_limited(body, MAX_RECORD_BYTES).await?;
+        let (g, created) = ingest::ingest(&state.store, &bytes)?;
+        Ok::<_, Problem>((g.id, created))
+    }
+    .await;
+    match result {
+        Ok((id, created)) => {
+            let url = format!("/g/{id}");
+            let mut answer = if created {
+                HttpResponse::Created()
+            } else {
+                HttpResponse::Ok()
+            };
+            answer
+                .insert_header((header::LOCATION, url.clone()))
+                .json(json!({"id": id, "url": url}))
+        }
+        Err(p) => p.json(req.path()),
+    }
+}
+
+/// A game: players, rules, final scores and each player's breakdown.
+#[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path, description = "Game id")),
+    responses((status = 200, description = "The game"), (status = 404, description = "No such game", content_type = "application/problem+json")))]
+#[get("/api/games/{id}")]
+pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    let answer = || -> Result<Value, Problem> {
+        let g = state.load(&id)?;
+        let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
+        Ok(json!({
+            "id": g.row.id,
+            "url": format!("/g/{}", g.row.id),
+            "record_url": format!("/g/{}.json", g.row.id),
+            "source_format": g.row.source_format,
+            "created_at": g.row.created_at,
+            "players": g.record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
+            "rules": full.rules.preset.name(),
+            "turns": full.turns.len(),
+            "finished": full.finished,
+            "final_scores": full.final_scores,
+            "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
+        }))
+    };
+    match answer() {
+        Ok(v) => HttpResponse::Ok().json(v),
+        Err(p) => p.json(req.path()),
+    }
+}
+
+/// One turn, from the stored snapshot: the move, its events with score breakdowns, every
+/// player's score, supplies and region ownership.
+#[utoipa::path(get, path = "/api/games/{id}/turns/{n}",
+    params(("id" = String, Path, description = "Game id"), ("n" = u32, Path, description = "Turn, from 1")),
+    responses((status = 200, description = "The turn"), (status = 404, description = "No such game or turn", content_type = "application/problem+json")))]
+#[get("/api/games/{id}/turns/{n}")]
+pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::Path<(String, u32)>) -> HttpResponse {
+    let (id, n) = path.into_inner();
+    let answer = || -> Result<Value, Problem> {
+        let t = state
+            .store
+            .turn(&id, n)?
+            .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
+        let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
+        let supply: Vec<(u8, bool)> = serde_json::from_str(&t.supply).unwrap_or_default();
+        Ok(json!({
+            "turn": t.turn,
+            "player": t.player,
+            "tile": t.tile,
+            "position": [t.x, t.y],
+            "rotation": t.rotation,
+            "meeple": t.action.as_deref().map(parse).unwrap_or(Value::Null),
+            "scores": parse(&t.scores),
+            "events": parse(&t.events),
+            "followers": supply.iter().map(|s| s.0).collect::<Vec<_>>(),
+            "abbot_in_supply": supply.iter().map(|s| s.1).collect::<Vec<_>>(),
+            "ownership": parse(&t.ownership),
+        }))
+    };
+    match answer() {
+        Ok(v) => HttpResponse::Ok().json(v),
+        Err(p) => p.json(req.path()),
+    }
+}
+
+#[get("/api/openapi.json")]
+pub async fn openapi_json() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(ApiDoc::openapi().to_pretty_json().unwrap_or_default())
+}

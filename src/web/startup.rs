@@ -1,0 +1,51 @@
+//! Builds the app and runs the server.
+
+use super::AppState;
+use super::problem::Problem;
+use super::routes::{api, assets, exports, health, pages};
+use crate::store::{Store, ingest};
+use actix_web::dev::Server;
+use actix_web::{App, HttpRequest, HttpServer, web};
+use std::net::TcpListener;
+
+/// The demo game, loaded into an empty database so the first page shows something.
+pub const DEMO: &[u8] = include_bytes!("../../static/games/demo-second-edition.json");
+
+/// Loads the demo game when the database holds none.
+pub fn seed_demo(store: &Store) -> Result<(), String> {
+    if store.is_empty().map_err(|e| e.to_string())? {
+        ingest::ingest(store, DEMO).map_err(|e| e.to_string())?;
+        tracing::info!("loaded the demo game into the empty database");
+    }
+    Ok(())
+}
+
+async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
+    Problem::not_found(format!("nothing at {}", req.path())).negotiate(&req)
+}
+
+/// Starts serving on an already bound listener (tests bind port 0).
+pub fn run(listener: TcpListener, store: Store) -> std::io::Result<Server> {
+    let state = web::Data::new(AppState { store });
+    let server = HttpServer::new(move || {
+        App::new()
+            .app_data(state.clone())
+            .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+            .service(health::livez)
+            .service(health::readyz)
+            .service(assets::asset)
+            .service(pages::index)
+            .service(pages::upload)
+            .service(exports::record_json)
+            .service(pages::game)
+            .service(pages::turn)
+            .service(api::create_game)
+            .service(api::get_game)
+            .service(api::get_turn)
+            .service(api::openapi_json)
+            .default_service(web::to(not_found))
+    })
+    .listen(listener)?
+    .run();
+    Ok(server)
+}

@@ -1,0 +1,291 @@
+//! What the pages show, computed from a replay: events in words, the scoreboard, the score
+//! graph, the remaining tiles and the final breakdown. Templates only lay these out.
+
+use crate::engine::{Event, Figure, Game, Reason, Score, TileCatalog};
+use crate::record::GameRecord;
+use crate::replay::{Replay, TurnSnapshot};
+use std::fmt::Write as _;
+
+/// Player colours: the Okabe–Ito palette, safe for colour-blind readers.
+pub const PLAYER_COLOURS: [&str; 6] = ["#D55E00", "#0072B2", "#009E73", "#E69F00", "#CC79A7", "#56B4E9"];
+
+pub struct PlayerView {
+    pub name: String,
+    pub colour: &'static str,
+    pub score: i32,
+    pub followers: u8,
+    pub abbot_home: bool,
+    /// The score if the game ended after this turn.
+    pub if_ended: i32,
+}
+
+pub struct TurnLink {
+    pub n: u32,
+    pub player: String,
+    pub colour: &'static str,
+    pub tile: String,
+    pub points: String,
+    pub current: bool,
+}
+
+pub struct BreakdownRow {
+    pub name: String,
+    pub colour: &'static str,
+    /// road, city, cloister, garden, field, total: during play, then at the end.
+    pub play: [u32; 6],
+    pub end: [u32; 6],
+    pub total: i32,
+    pub tiles_placed: u32,
+    pub meeples_used: u32,
+}
+
+fn names(record: &GameRecord) -> Vec<&str> {
+    record.players.iter().map(|p| p.name.as_str()).collect()
+}
+
+fn colour(p: u8) -> &'static str {
+    PLAYER_COLOURS[p as usize % PLAYER_COLOURS.len()]
+}
+
+/// "Ada and Bruno" for a set of players.
+fn who(record: &GameRecord, s: &Score) -> String {
+    let n = names(record);
+    let list: Vec<&str> = s.players.iter().map(|p| n[p as usize]).collect();
+    match list.as_slice() {
+        [] => "nobody".into(),
+        [one] => (*one).into(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A scoring in words: "Ada scores 10: city of 4 tiles × 2 + 1 shield × 2".
+pub fn score_sentence(record: &GameRecord, s: &Score) -> String {
+    let when = match s.reason {
+        Reason::Completed => "completed",
+        Reason::Incomplete => "incomplete at the end",
+        Reason::AbbotRecalled => "abbot taken back",
+        Reason::Farm => "farmers at the end",
+    };
+    if s.players.len() > 1 {
+        format!(
+            "{} score {} each (tie): {} ({when})",
+            who(record, s),
+            s.points,
+            s.explanation()
+        )
+    } else {
+        format!("{} scores {}: {} ({when})", who(record, s), s.points, s.explanation())
+    }
+}
+
+/// Every event of a turn in words.
+pub fn event_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
+    let n = names(record);
+    let cat = &record.catalog;
+    events
+        .iter()
+        .map(|e| match e {
+            Event::TileDiscarded { player, tile } => {
+                format!(
+                    "{} draws {}, which fits nowhere: it is discarded and {0} draws again",
+                    n[*player as usize],
+                    cat.name(*tile)
+                )
+            }
+            Event::TilePlaced {
+                player,
+                tile,
+                pos,
+                rotation,
+            } => {
+                format!(
+                    "{} places {} at {pos}, rotated {rotation}°",
+                    n[*player as usize],
+                    cat.name(*tile)
+                )
+            }
+            Event::MeepleDeployed {
+                player,
+                figure,
+                feature,
+                location,
+                ..
+            } => {
+                let what = if *figure == Figure::Abbot {
+                    "the abbot"
+                } else {
+                    "a meeple"
+                };
+                format!("{} puts {what} on the {feature} ({location})", n[*player as usize])
+            }
+            Event::Scored(s) => score_sentence(record, s),
+            Event::MeepleReturned { player, figure, .. } => {
+                format!("{}'s {} returns to supply", n[*player as usize], figure.word())
+            }
+        })
+        .collect()
+}
+
+fn points_text(record: &GameRecord, t: &TurnSnapshot) -> String {
+    let n = names(record);
+    t.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Scored(s) => Some(
+                s.players
+                    .iter()
+                    .map(|p| format!("{} +{}", n[p as usize], s.points))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn turn_links(record: &GameRecord, replay: &Replay, current: u32) -> Vec<TurnLink> {
+    let n = names(record);
+    replay
+        .turns
+        .iter()
+        .map(|t| TurnLink {
+            n: t.turn,
+            player: n[t.player as usize].to_string(),
+            colour: colour(t.player),
+            tile: record.catalog.name(t.tile).to_string(),
+            points: points_text(record, t),
+            current: t.turn == current,
+        })
+        .collect()
+}
+
+/// The scoreboard after turn `n`, with what each player would have if the game ended there.
+pub fn players_at(record: &GameRecord, at_turn: &Replay) -> Vec<PlayerView> {
+    let mut ended: Game = at_turn.game.clone();
+    if !at_turn.finished {
+        ended.finish(&mut Vec::new());
+    }
+    at_turn
+        .game
+        .players()
+        .iter()
+        .zip(ended.players())
+        .enumerate()
+        .map(|(i, (p, e))| PlayerView {
+            name: record.players[i].name.clone(),
+            colour: colour(i as u8),
+            score: p.score,
+            followers: p.followers,
+            abbot_home: p.abbot_at.is_none(),
+            if_ended: e.score,
+        })
+        .collect()
+}
+
+/// Tiles still in the pack, as (name, count), in catalogue order.
+pub fn remaining_tiles(cat: &TileCatalog, game: &Game) -> Vec<(String, u8)> {
+    game.pack()
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(i, n)| (cat.name(crate::engine::TileKindId(i as u16)).to_string(), *n))
+        .collect()
+}
+
+pub fn breakdown_rows(record: &GameRecord, full: &Replay) -> Vec<BreakdownRow> {
+    full.breakdown
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let row = |c: &crate::replay::Categories| [c.road, c.city, c.cloister, c.garden, c.field, c.total()];
+            let mine = |t: &&TurnSnapshot| t.player as usize == i;
+            BreakdownRow {
+                name: record.players[i].name.clone(),
+                colour: colour(i as u8),
+                play: row(&b.play),
+                end: row(&b.end),
+                total: full.final_scores[i],
+                tiles_placed: full.turns.iter().filter(mine).count() as u32,
+                meeples_used: full
+                    .turns
+                    .iter()
+                    .filter(mine)
+                    .filter(|t| matches!(t.action, crate::engine::Action::Deploy { .. }))
+                    .count() as u32,
+            }
+        })
+        .collect()
+}
+
+/// The score-over-time graph as inline SVG: a line per player, a marker per scoring turn that
+/// links to that turn, and a last step for final scoring.
+pub fn score_graph(record: &GameRecord, full: &Replay, id: &str, current: u32) -> String {
+    let (w, h, pad) = (640.0, 220.0, 28.0);
+    let turns = full.turns.len().max(1) as f64;
+    let top = full.final_scores.iter().copied().max().unwrap_or(0).max(10) as f64;
+    let x = |t: f64| pad + (w - 2.0 * pad) * t / (turns + 1.0);
+    let y = |s: i32| h - pad - (h - 2.0 * pad) * s as f64 / top;
+    let mut svg = format!(
+        r#"<svg class="graph" viewBox="0 0 {w} {h}" role="img" aria-label="Scores over the game"><rect x="{pad}" y="{pad}" width="{}" height="{}" class="frame"/>"#,
+        w - 2.0 * pad,
+        h - 2.0 * pad
+    );
+    let _ = write!(
+        svg,
+        r#"<line x1="{0}" x2="{0}" y1="{pad}" y2="{1}" class="now"/>"#,
+        x(current as f64),
+        h - pad
+    );
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="{}" class="axis">{}</text>"#,
+        pad,
+        pad - 8.0,
+        top as i32
+    );
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="{}" class="axis">end</text>"#,
+        x(turns + 1.0) - 10.0,
+        h - 8.0
+    );
+    for p in 0..record.players.len() {
+        let mut points = vec![format!("{:.1},{:.1}", x(0.0), y(0))];
+        let mut last = 0;
+        let mut markers = String::new();
+        for t in &full.turns {
+            let s = t.scores[p];
+            points.push(format!("{:.1},{:.1}", x(t.turn as f64), y(s)));
+            if s != last {
+                let _ = write!(
+                    markers,
+                    r#"<a href="/g/{id}/t/{n}"><circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{c}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
+                    x(t.turn as f64),
+                    y(s),
+                    n = t.turn,
+                    c = colour(p as u8),
+                    name = escape_html(&record.players[p].name),
+                );
+            }
+            last = s;
+        }
+        points.push(format!("{:.1},{:.1}", x(turns + 1.0), y(full.final_scores[p])));
+        let _ = write!(
+            svg,
+            r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>{markers}"#,
+            colour(p as u8),
+            points.join(" ")
+        );
+    }
+    svg + "</svg>"
+}
+
+/// Player names go into the hand-built SVG, so they are escaped here; templates escape the rest.
+fn escape_html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}

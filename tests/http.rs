@@ -1,0 +1,406 @@
+//! The service over HTTP: the real app on a random port with a temporary database.
+
+use carcassonne_replay::store::Store;
+use carcassonne_replay::web::startup;
+use serde_json::Value;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+struct TestApp {
+    address: String,
+    db: PathBuf,
+    handle: actix_web::dev::ServerHandle,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestApp {
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    fn stop(self) {
+        actix_web::rt::System::new().block_on(self.handle.stop(true));
+    }
+
+    fn stored_games(&self) -> u64 {
+        Store::open(&self.db).unwrap().count().unwrap()
+    }
+}
+
+/// Starts the app on port 0 with the database at `db`, seeding the demo like `serve` does.
+fn spawn_app_at(db: PathBuf, dir: Option<tempfile::TempDir>) -> TestApp {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let store = Store::open(&db).unwrap();
+    startup::seed_demo(&store).unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let server = startup::run(listener, store).unwrap();
+            tx.send(server.handle()).unwrap();
+            server.await.unwrap();
+        })
+    });
+    let handle = rx.recv().unwrap();
+    TestApp {
+        address,
+        db,
+        handle,
+        _dir: dir,
+    }
+}
+
+fn spawn_app() -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    spawn_app_at(dir.path().join("test.sqlite"), Some(dir))
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into()
+}
+
+struct Answer {
+    status: u16,
+    content_type: String,
+    location: Option<String>,
+    body: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+fn answer(mut r: ureq::http::Response<ureq::Body>) -> Answer {
+    let header = |name: &str| r.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let (content_type, location) = (header("content-type").unwrap_or_default(), header("location"));
+    let status = r.status().as_u16();
+    let body = r
+        .body_mut()
+        .with_config()
+        .limit(64 * 1024 * 1024)
+        .read_to_string()
+        .unwrap_or_default();
+    Answer {
+        status,
+        content_type,
+        location,
+        body,
+    }
+}
+
+fn get(app: &TestApp, path: &str) -> Answer {
+    answer(agent().get(&app.url(path)).call().unwrap())
+}
+
+fn get_html(app: &TestApp, path: &str) -> Answer {
+    answer(
+        agent()
+            .get(&app.url(path))
+            .header("Accept", "text/html")
+            .call()
+            .unwrap(),
+    )
+}
+
+fn post(app: &TestApp, path: &str, body: &[u8]) -> Answer {
+    answer(
+        agent()
+            .post(&app.url(path))
+            .header("Content-Type", "application/octet-stream")
+            .send(body)
+            .unwrap(),
+    )
+}
+
+/// A multipart form post, as the browser's upload form sends it.
+fn post_form(app: &TestApp, field: &str, filename: Option<&str>, content: &[u8]) -> Answer {
+    let boundary = "----carcassonne-test-boundary";
+    let disposition = match filename {
+        Some(f) => format!("form-data; name=\"{field}\"; filename=\"{f}\""),
+        None => format!("form-data; name=\"{field}\""),
+    };
+    let mut body = format!("--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n").into_bytes();
+    body.extend_from_slice(content);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    answer(
+        agent()
+            .post(&app.url("/games"))
+            .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
+            .send(&body[..])
+            .unwrap(),
+    )
+}
+
+fn demo() -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json")).unwrap()
+}
+
+/// A small legal game of our own, different from the demo.
+fn small_game(names: [&str; 2]) -> String {
+    format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": {:?}}}, {{"name": {:?}}}],
+            "rules": {{"preset": "second-edition"}},
+            "moves": [{{"tile": "E", "at": [0, -1], "rotation": 180, "meeple": {{"feature": "city", "at": "S"}}}},
+                      {{"tile": "V", "at": [1, 0], "rotation": 90, "meeple": {{"feature": "road", "at": "W"}}}},
+                      {{"tile": "B", "at": [0, 1], "rotation": 0, "meeple": {{"feature": "cloister"}}}}]}}"#,
+        names[0], names[1]
+    )
+}
+
+fn upload_id(app: &TestApp, body: &[u8]) -> String {
+    let a = post(app, "/api/games", body);
+    assert!(a.status == 201 || a.status == 200, "{} {}", a.status, a.body);
+    a.json()["id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn health_probes_answer() {
+    let app = spawn_app();
+    assert_eq!(get(&app, "/livez").status, 200);
+    assert_eq!(get(&app, "/readyz").status, 200);
+    app.stop();
+}
+
+#[test]
+fn a_new_database_shows_the_demo_game_first() {
+    let app = spawn_app();
+    let home = get(&app, "/");
+    assert_eq!(home.status, 200);
+    assert!(home.body.contains("Ada vs Bruno vs Chloé"), "{}", home.body);
+    assert!(home.body.contains("<form") && home.body.contains("enctype=\"multipart/form-data\""));
+    assert_eq!(app.stored_games(), 1);
+    app.stop();
+}
+
+#[test]
+fn the_api_stores_a_game_once_and_says_so() {
+    let app = spawn_app();
+    let game = small_game(["Ann", "Bob"]);
+    let first = post(&app, "/api/games", game.as_bytes());
+    assert_eq!(first.status, 201, "{}", first.body);
+    let id = first.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(first.json()["url"], format!("/g/{id}"));
+    assert_eq!(first.location.as_deref(), Some(format!("/g/{id}").as_str()));
+    let again = post(&app, "/api/games", game.as_bytes());
+    assert_eq!(again.status, 200);
+    assert_eq!(again.json()["id"], id.as_str());
+    // The same game with other white space is the same game.
+    let reformatted = serde_json::to_string_pretty(&serde_json::from_str::<Value>(&game).unwrap()).unwrap();
+    assert_eq!(post(&app, "/api/games", reformatted.as_bytes()).status, 200);
+    assert_eq!(app.stored_games(), 2, "the demo and this game");
+    app.stop();
+}
+
+#[test]
+fn a_jcz_save_and_its_native_export_share_one_link() {
+    let Some(jcz) = shared_jcz() else { return };
+    let app = spawn_app();
+    let a = post(&app, "/api/games", &jcz);
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.json()["id"].as_str().unwrap().to_string();
+    let native = get(&app, &format!("/g/{id}.json"));
+    assert_eq!(native.status, 200);
+    assert!(native.body.contains("carcassonne-replay/1"));
+    let b = post(&app, "/api/games", native.body.as_bytes());
+    assert_eq!((b.status, b.json()["id"].as_str()), (200, Some(id.as_str())));
+    let game = get(&app, &format!("/api/games/{id}")).json();
+    assert_eq!(game["source_format"], "JCloisterZone .jcz");
+    assert_eq!(game["final_scores"], serde_json::json!([11, 11]));
+    app.stop();
+}
+
+fn shared_jcz() -> Option<Vec<u8>> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/games/jcz/basic-c1/basic-c1-001-2p.jcz");
+    let bytes = std::fs::read(&p).ok();
+    if bytes.is_none() {
+        println!("note: {} is missing; skipping the .jcz upload", p.display());
+    }
+    bytes
+}
+
+#[test]
+fn the_upload_form_takes_a_file_or_pasted_text_and_redirects() {
+    let app = spawn_app();
+    let file = post_form(&app, "file", Some("game.json"), small_game(["Cleo", "Dan"]).as_bytes());
+    assert_eq!(file.status, 303, "{}", file.body);
+    let location = file.location.unwrap();
+    assert!(location.starts_with("/g/"), "{location}");
+    assert_eq!(get(&app, &location).status, 200);
+    let pasted = post_form(&app, "text", None, small_game(["Eve", "Finn"]).as_bytes());
+    assert_eq!(pasted.status, 303);
+    let broken = post_form(&app, "text", None, b"{not json");
+    assert_eq!(broken.status, 400);
+    assert!(broken.content_type.starts_with("text/html"), "browsers get a page");
+    assert!(broken.body.contains("not valid JSON"));
+    let empty = post_form(&app, "text", None, b"   ");
+    assert_eq!(empty.status, 400);
+    app.stop();
+}
+
+#[test]
+fn every_page_of_a_game_renders() {
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let game = get(&app, &format!("/g/{id}"));
+    assert_eq!(game.status, 200);
+    assert!(
+        game.body.contains("Turn 71 of 71"),
+        "the game page opens on the last turn"
+    );
+    assert!(game.body.contains("Final scoring"));
+    let first = get(&app, &format!("/g/{id}/t/1"));
+    assert_eq!(first.status, 200);
+    for needle in [
+        "Turn 1 of 71",
+        "rel=\"next\"",
+        &format!("href=\"/g/{id}/t/2\""),
+        &format!("/g/{id}/t/1.png"),
+        "Ada scores 4: city of 2 tiles × 2 (completed)",
+        "<svg class=\"graph\"",
+        "og:image",
+        "twitter:card",
+        "If it ended now",
+        "Tiles left",
+    ] {
+        assert!(first.body.contains(needle), "turn page lacks {needle:?}");
+    }
+    let middle = get(&app, &format!("/g/{id}/t/35"));
+    assert!(middle.body.contains("rel=\"prev\"") && middle.body.contains("rel=\"next\""));
+    assert_eq!(get(&app, "/static/style.css").status, 200);
+    assert_eq!(get(&app, "/static/app.js").status, 200);
+    assert_eq!(get(&app, "/static/record.schema.json").status, 200);
+    app.stop();
+}
+
+#[test]
+fn the_json_api_gives_games_turns_and_the_openapi_document() {
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let game = get(&app, &format!("/api/games/{id}")).json();
+    assert_eq!(game["turns"], 71);
+    assert_eq!(game["players"][2]["name"], "Chloé");
+    let finals: Vec<i64> = game["final_scores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    let turn = get(&app, &format!("/api/games/{id}/turns/1"));
+    assert_eq!(turn.status, 200);
+    let t = turn.json();
+    assert_eq!((t["turn"].as_i64(), t["tile"].as_str()), (Some(1), Some("D")));
+    assert_eq!(t["scores"], serde_json::json!([4, 0, 0]));
+    let scored = &t["events"].as_array().unwrap()[0];
+    assert_eq!(
+        (scored["type"].as_str(), scored["points"].as_i64()),
+        (Some("scored"), Some(4))
+    );
+    let last = get(&app, &format!("/api/games/{id}/turns/71")).json();
+    for (p, s) in last["scores"].as_array().unwrap().iter().enumerate() {
+        assert!(s.as_i64().unwrap() <= finals[p]);
+    }
+    let openapi = get(&app, "/api/openapi.json").json();
+    assert!(openapi["paths"]["/api/games"]["post"].is_object());
+    assert!(openapi["paths"]["/api/games/{id}/turns/{n}"]["get"].is_object());
+    app.stop();
+}
+
+#[test]
+fn errors_are_problem_json_with_the_right_status_and_nothing_is_stored() {
+    let app = spawn_app();
+    let before = app.stored_games();
+
+    let broken = post(&app, "/api/games", b"{\"format\": ");
+    assert_eq!(broken.status, 400);
+    assert_eq!(broken.content_type, "application/problem+json");
+    assert_eq!(broken.json()["status"], 400);
+
+    let big = vec![b' '; 50 * 1024 * 1024];
+    let too_large = post(&app, "/api/games", &big);
+    assert_eq!(too_large.status, 413, "{}", too_large.body);
+    assert_eq!(too_large.content_type, "application/problem+json");
+
+    let illegal = small_game(["Ann", "Bob"]).replace(
+        r#""at": [0, 1], "rotation": 0, "meeple": {"feature": "cloister"}"#,
+        r#""at": [5, 5], "rotation": 0"#,
+    );
+    let a = post(&app, "/api/games", illegal.as_bytes());
+    assert_eq!(a.status, 422, "{}", a.body);
+    let p = a.json();
+    assert_eq!(p["turn"], 3);
+    assert_eq!(p["player"], "Ann");
+    assert_eq!(p["reason"], "(5,5) touches no placed tile");
+    assert!(p["detail"].as_str().unwrap().starts_with("turn 3 (Ann)"));
+
+    let unknown_tile = small_game(["Ann", "Bob"]).replace(r#""tile": "B""#, r#""tile": "Q9""#);
+    assert_eq!(post(&app, "/api/games", unknown_tile.as_bytes()).status, 422);
+
+    let missing = get(&app, "/api/games/0000000000000000");
+    assert_eq!(
+        (missing.status, missing.content_type.as_str()),
+        (404, "application/problem+json")
+    );
+    assert_eq!(get(&app, "/api/games/0000000000000000/turns/1").status, 404);
+    assert_eq!(get(&app, "/nowhere").status, 404);
+    let page = get_html(&app, "/g/0000000000000000");
+    assert_eq!(page.status, 404);
+    assert!(
+        page.content_type.starts_with("text/html"),
+        "browsers get a friendly page"
+    );
+    assert!(page.body.contains("Back to the upload form"));
+    let id = upload_id(&app, small_game(["Gil", "Hal"]).as_bytes());
+    assert_eq!(
+        get_html(&app, &format!("/g/{id}/t/4")).status,
+        404,
+        "the game has 3 turns"
+    );
+
+    assert_eq!(app.stored_games(), before + 1, "only the legal game was stored");
+    app.stop();
+}
+
+#[test]
+fn player_names_are_text_never_markup() {
+    let app = spawn_app();
+    let id = upload_id(
+        &app,
+        small_game(["<script>alert(1)</script>", "Bob & <b>Co</b>"]).as_bytes(),
+    );
+    for path in ["/".to_string(), format!("/g/{id}"), format!("/g/{id}/t/1")] {
+        let page = get(&app, &path);
+        assert!(
+            !page.body.contains("<script>alert(1)</script>"),
+            "{path} shows the name as markup"
+        );
+        assert!(!page.body.contains("<b>Co</b>"), "{path} shows the name as markup");
+        assert!(
+            page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt;") || page.body.contains("&#60;script&#62;"),
+            "{path} lost the name"
+        );
+    }
+    app.stop();
+}
+
+#[test]
+fn games_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kept.sqlite");
+    let app = spawn_app_at(db.clone(), None);
+    let id = upload_id(&app, small_game(["Ivy", "Jo"]).as_bytes());
+    app.stop();
+    let again = spawn_app_at(db, None);
+    let game = get(&again, &format!("/api/games/{id}"));
+    assert_eq!(game.status, 200);
+    assert_eq!(game.json()["players"][0]["name"], "Ivy");
+    assert_eq!(again.stored_games(), 2, "the demo is not loaded twice");
+    again.stop();
+    drop(dir);
+}
