@@ -404,3 +404,154 @@ fn games_survive_a_restart() {
     again.stop();
     drop(dir);
 }
+
+/// A headless Chromium session driven over WebDriver (Debian's `chromium-driver`).
+struct Browser {
+    driver: std::process::Child,
+    base: String,
+    session: String,
+}
+
+impl Browser {
+    /// None when chromedriver is not installed (`.ci/run` installs it).
+    fn start() -> Option<Browser> {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let driver = std::process::Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        let Ok(driver) = driver else {
+            // CI installs it, so there a missing driver is a failure, not a skip.
+            assert!(std::env::var_os("CI").is_none(), "CI needs chromedriver: see .ci/run");
+            println!("note: chromedriver is not installed; skipping the browser test");
+            return None;
+        };
+        let base = format!("http://127.0.0.1:{port}");
+        let ready = (0..100).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            agent().get(&format!("{base}/status")).call().is_ok()
+        });
+        assert!(ready, "chromedriver did not start");
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ];
+        let caps = serde_json::json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args}
+        }}});
+        let mut browser = Browser {
+            driver,
+            base,
+            session: String::new(),
+        };
+        let created = browser.call("POST", "/session", Some(caps));
+        browser.session = created["value"]["sessionId"]
+            .as_str()
+            .expect("a WebDriver session")
+            .to_string();
+        Some(browser)
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}{path}", self.base);
+        let response = match method {
+            "GET" => agent().get(&url).call(),
+            "DELETE" => agent().delete(&url).call(),
+            _ => agent()
+                .post(&url)
+                .header("Content-Type", "application/json")
+                .send(body.unwrap_or(serde_json::json!({})).to_string().as_bytes()),
+        };
+        answer(response.unwrap()).json()
+    }
+
+    fn session(&self, path: &str) -> String {
+        format!("/session/{}{path}", self.session)
+    }
+
+    fn open(&self, url: &str) {
+        self.call("POST", &self.session("/url"), Some(serde_json::json!({ "url": url })));
+    }
+
+    fn press(&self, key: &str) {
+        let key_actions = serde_json::json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]});
+        self.call("POST", &self.session("/actions"), Some(key_actions));
+    }
+
+    fn current_url(&self) -> String {
+        self.call("GET", &self.session("/url"), None)["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn wait_for_url(&self, ending: &str) -> bool {
+        (0..100).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            self.current_url().ends_with(ending)
+        })
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let _ = agent()
+                .delete(&format!("{}/session/{}", self.base, self.session))
+                .call();
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+#[test]
+fn in_a_browser_the_arrow_keys_step_through_turns() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    browser.open(&app.url(&format!("/g/{id}/t/1")));
+    let title = browser.call("GET", &browser.session("/title"), None);
+    assert!(
+        title["value"].as_str().unwrap_or_default().contains("turn 1"),
+        "{title}"
+    );
+    const ARROW_RIGHT: &str = "\u{E014}";
+    const ARROW_LEFT: &str = "\u{E012}";
+    const END: &str = "\u{E010}";
+    browser.press(ARROW_RIGHT);
+    assert!(
+        browser.wait_for_url(&format!("/g/{id}/t/2")),
+        "→ should open turn 2, at {}",
+        browser.current_url()
+    );
+    browser.press(ARROW_LEFT);
+    assert!(
+        browser.wait_for_url(&format!("/g/{id}/t/1")),
+        "← should go back, at {}",
+        browser.current_url()
+    );
+    browser.press(END);
+    assert!(
+        browser.wait_for_url(&format!("/g/{id}/t/71")),
+        "End opens the last turn"
+    );
+    browser.press("j");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        browser.current_url().ends_with("/t/71"),
+        "there is no turn after the last"
+    );
+    drop(browser);
+    app.stop();
+}
