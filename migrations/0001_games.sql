@@ -4,7 +4,7 @@
 CREATE TABLE games (
     seq           INTEGER PRIMARY KEY,
     id            TEXT NOT NULL UNIQUE,
-    record        TEXT NOT NULL,          -- canonical native JSON (carcassonne-replay/1)
+    record        BLOB NOT NULL,          -- canonical native JSON (carcassonne-replay/1), deflated
     source_format TEXT NOT NULL,          -- the format it was uploaded in
     players       TEXT NOT NULL,          -- JSON array of names
     preset        TEXT NOT NULL,
@@ -25,9 +25,9 @@ CREATE TABLE snapshots (
     y         INTEGER NOT NULL,
     rotation  INTEGER NOT NULL,           -- degrees clockwise
     action    TEXT,                       -- JSON: the meeple step, NULL for none
-    events    TEXT NOT NULL,              -- JSON: discards, deployments, scores with breakdowns, returns
+    events    TEXT NOT NULL,              -- JSON: discards, scores with their numbers, returns
     scores    TEXT NOT NULL,              -- JSON array after this turn's scoring
-    supply    TEXT NOT NULL,              -- JSON: [followers in supply, abbot in supply] per player
+    supply    TEXT NOT NULL,              -- JSON: [followers in supply, 1 if the abbot is in supply] per player
     ownership TEXT NOT NULL,              -- JSON: per player, features owned [city, road, field, cloister, garden]
     PRIMARY KEY (game, turn)
 ) WITHOUT ROWID;

@@ -2,9 +2,12 @@
 
 use crate::engine::playout::{Rng, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
-use crate::record::RulesSpec;
 use crate::record::generate::{Policy, generate};
+use crate::record::{RulesSpec, native};
 use crate::replay;
+use crate::store::{Store, ingest};
+use crate::web::AppState;
+use crate::web::routes::pages::render_turn_page;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -91,6 +94,8 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     });
     let replay_us = t.as_micros() as f64 / replays as f64;
 
+    let service = service_figures(seconds)?;
+
     if as_json {
         let doc = json!({
             "random_games_per_second": games_per_sec.round(),
@@ -98,6 +103,9 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "average_placements_per_turn": total_placements as f64 / calls as f64,
             "replay_us_per_record": (replay_us * 10.0).round() / 10.0,
             "record_tiles": tiles,
+            "ingest_ms_per_game": service.ingest_ms,
+            "storage_bytes_per_game": service.bytes_per_game,
+            "turn_page_ms": service.page_ms,
             "debug_build": cfg!(debug_assertions),
         });
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
@@ -118,6 +126,71 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             format!("replay of a {tiles}-move record"),
             replay_us
         );
+        println!(
+            "{:<40} {:>11.2} ms",
+            "ingest a game (parse, replay, commit)", service.ingest_ms
+        );
+        println!(
+            "{:<40} {:>11.0} B",
+            "storage per game in SQLite", service.bytes_per_game
+        );
+        println!("{:<40} {:>11.2} ms", "turn page, server time", service.page_ms);
     }
     Ok(())
+}
+
+struct ServiceFigures {
+    ingest_ms: f64,
+    bytes_per_game: f64,
+    page_ms: f64,
+}
+
+/// Ingest, storage and page figures on a fresh database in the temp directory.
+fn service_figures(seconds: f64) -> Result<ServiceFigures, String> {
+    let dir = std::env::temp_dir().join(format!("carcassonne-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let result = measure_service(&dir.join("bench.sqlite"), seconds);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures, String> {
+    let store = Store::open(db).map_err(|e| e.to_string())?;
+    let games: Vec<Vec<u8>> = (0..60)
+        .map(|seed| {
+            let record = generate(
+                RulesSpec::new(Preset::SecondEdition),
+                2 + (seed % 3) as u8,
+                Policy::Greedy,
+                seed,
+            )?;
+            Ok(native::to_pretty_string(&record).into_bytes())
+        })
+        .collect::<Result<_, String>>()?;
+    let start = Instant::now();
+    let mut ids = Vec::new();
+    for bytes in &games {
+        let (g, _) = ingest::ingest(&store, bytes).map_err(|e| e.to_string())?;
+        ids.push(g.id);
+    }
+    let ingest_ms = start.elapsed().as_secs_f64() * 1000.0 / games.len() as f64;
+    let bytes_per_game = store.size_bytes().map_err(|e| e.to_string())? as f64 / games.len() as f64;
+    let state = AppState { store };
+    let mut i = 0;
+    let mut failed = None;
+    let (pages, t) = timed(seconds, || {
+        let id = &ids[i % ids.len()];
+        if let Err(e) = render_turn_page(&state, "http://localhost", id, 1 + (i as u32 * 7) % 70) {
+            failed = Some(e.detail);
+        }
+        i += 1;
+    });
+    if let Some(e) = failed {
+        return Err(format!("turn page failed: {e}"));
+    }
+    Ok(ServiceFigures {
+        ingest_ms,
+        bytes_per_game,
+        page_ms: t.as_secs_f64() * 1000.0 / pages as f64,
+    })
 }

@@ -73,9 +73,14 @@ pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
                 .events
                 .iter()
                 .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
-                .map(|e| json::event(cat, e, players))
+                .map(|e| stored_event(json::event(cat, e, players)))
                 .collect();
-            let supply: Vec<(u8, bool)> = t.followers.iter().copied().zip(t.abbot_home.iter().copied()).collect();
+            let supply: Vec<[u8; 2]> = t
+                .followers
+                .iter()
+                .zip(&t.abbot_home)
+                .map(|(f, a)| [*f, u8::from(*a)])
+                .collect();
             TurnRow {
                 turn: t.turn,
                 player: t.player,
@@ -91,4 +96,14 @@ pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
             }
         })
         .collect()
+}
+
+/// An event as stored: without what the rest of the row or a replay gives back (the
+/// explanation text, and the phase, which is always "play" for a turn).
+fn stored_event(mut e: serde_json::Value) -> serde_json::Value {
+    if let Some(obj) = e.as_object_mut() {
+        obj.remove("explanation");
+        obj.remove("phase");
+    }
+    e
 }

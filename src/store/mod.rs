@@ -111,7 +111,7 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 g.id,
-                g.canonical,
+                deflate(&g.canonical),
                 g.format.name(),
                 serde_json::to_string(&g.record.players.iter().map(|p| &p.name).collect::<Vec<_>>())
                     .unwrap_or_default(),
@@ -208,12 +208,31 @@ impl Store {
     }
 }
 
+/// Records are stored deflated: JSON text shrinks about four times, and a game's row then
+/// fits in one database page instead of spilling into overflow pages.
+fn deflate(text: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(text.as_bytes()).expect("writing to memory does not fail");
+    e.finish().expect("writing to memory does not fail")
+}
+
+fn inflate(bytes: &[u8]) -> rusqlite::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    flate2::read::DeflateDecoder::new(bytes)
+        .read_to_string(&mut text)
+        .map_err(|e| rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Blob, Box::new(e)))?;
+    Ok(text)
+}
+
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     let players: String = r.get(3)?;
     let scores: String = r.get(7)?;
+    let record: Vec<u8> = r.get(1)?;
     Ok(GameRow {
         id: r.get(0)?,
-        record: r.get(1)?,
+        record: inflate(&record)?,
         source_format: r.get(2)?,
         players: serde_json::from_str(&players).unwrap_or_default(),
         preset: r.get(4)?,

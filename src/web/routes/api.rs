@@ -100,7 +100,7 @@ pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::P
             .turn(&id, n)?
             .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
-        let supply: Vec<(u8, bool)> = serde_json::from_str(&t.supply).unwrap_or_default();
+        let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
         Ok(json!({
             "turn": t.turn,
             "player": t.player,
@@ -110,8 +110,8 @@ pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::P
             "meeple": t.action.as_deref().map(parse).unwrap_or(Value::Null),
             "scores": parse(&t.scores),
             "events": parse(&t.events),
-            "followers": supply.iter().map(|s| s.0).collect::<Vec<_>>(),
-            "abbot_in_supply": supply.iter().map(|s| s.1).collect::<Vec<_>>(),
+            "followers": supply.iter().map(|s| s[0]).collect::<Vec<_>>(),
+            "abbot_in_supply": supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>(),
             "ownership": parse(&t.ownership),
         }))
     };

@@ -166,6 +166,18 @@ fn page<T>(result: Result<T, Problem>) -> Either<T, HttpResponse> {
 }
 
 fn turn_page(req: &HttpRequest, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
+    let info = req.connection_info();
+    build_turn_page(&format!("{}://{}", info.scheme(), info.host()), g, n)
+}
+
+/// The HTML of a turn page, as the server sends it; `base` is the site's address for the
+/// absolute links of social previews. The bench times this.
+pub fn render_turn_page(state: &AppState, base: &str, id: &str, n: u32) -> Result<String, Problem> {
+    let page = build_turn_page(base, state.load(id)?, n)?;
+    page.render().map_err(Problem::internal)
+}
+
+fn build_turn_page(base: &str, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
     let LoadedGame { row, record } = g;
     let last = row.turns;
     if n == 0 || n > last {
@@ -177,8 +189,6 @@ fn turn_page(req: &HttpRequest, g: LoadedGame, n: u32) -> Result<TurnPage, Probl
     let full: Replay = replay::replay(&record, None).map_err(Problem::internal)?;
     let at = replay::replay_upto(&record, None, Some(n)).map_err(Problem::internal)?;
     let snapshot = &full.turns[n as usize - 1];
-    let info = req.connection_info();
-    let base = format!("{}://{}", info.scheme(), info.host());
     let title = row.players.join(" vs ");
     let scores: Vec<String> = full.final_scores.iter().map(|s| s.to_string()).collect();
     let names = &record.players;
