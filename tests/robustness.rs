@@ -92,3 +92,146 @@ fn truncated_and_bit_flipped_bytes_never_panic() {
         accepts(&b);
     }
 }
+
+/// Everything a web request may do with a parsed record: replay it, check it against the
+/// source's scores, export it. None of it may panic.
+fn use_fully(bytes: &[u8]) -> bool {
+    let Ok((r, _)) = record::parse(bytes) else {
+        return false;
+    };
+    let _ = record::jcz::to_value(&r);
+    let Ok(replayed) = replay::replay(&r, None) else {
+        return false;
+    };
+    let _ = record::bga::cross_check(&r, &replayed);
+    let _ = record::csv::scoring_csv(&r, &replayed);
+    true
+}
+
+fn bga_log() -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bga/strings.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// Sets one argument of one event of a BGA log to an odd value, or drops or repeats an event.
+fn mutate_bga(doc: &mut Value, rng: &mut Rng) {
+    let packets = doc["data"]["data"].as_array_mut().unwrap();
+    let p = rng.below(packets.len());
+    let events = packets[p]["data"].as_array_mut().unwrap();
+    if events.is_empty() {
+        return;
+    }
+    let i = rng.below(events.len());
+    let odd = [
+        json!(null),
+        json!(-1),
+        json!("0"),
+        json!("4"),
+        json!("99999999999999999999"),
+        json!(i64::MAX),
+        json!(2.5),
+        json!([]),
+        json!({}),
+        json!("草原"),
+    ];
+    match rng.below(5) {
+        0 => {
+            events.remove(i);
+        }
+        1 => {
+            let e = events[i].clone();
+            events.insert(i, e);
+        }
+        _ => {
+            let Some(args) = events[i]["args"].as_object_mut() else {
+                return;
+            };
+            let keys: Vec<String> = args.keys().cloned().collect();
+            if let Some(k) = keys.get(rng.below(keys.len().max(1))) {
+                args.insert(k.clone(), odd[rng.below(odd.len())].clone());
+            }
+        }
+    }
+}
+
+#[test]
+fn corrupted_bga_logs_never_panic() {
+    let original = bga_log();
+    let mut rng = Rng::new(99);
+    let (mut accepted, mut rejected) = (0, 0);
+    for _ in 0..300 {
+        let mut doc = original.clone();
+        for _ in 0..=rng.below(3) {
+            mutate_bga(&mut doc, &mut rng);
+        }
+        if use_fully(doc.to_string().as_bytes()) {
+            accepted += 1;
+        } else {
+            rejected += 1;
+        }
+    }
+    println!("corrupted BGA logs: {accepted} replayed, {rejected} rejected");
+    let text = serde_json::to_vec(&original).unwrap();
+    for _ in 0..100 {
+        let mut b = text.clone();
+        b.truncate(rng.below(b.len() + 1));
+        if !b.is_empty() {
+            let i = rng.below(b.len());
+            b[i] ^= 1 << rng.below(8);
+        }
+        use_fully(&b);
+    }
+}
+
+#[test]
+fn corrupted_course_notation_never_panics() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/course-example.txt");
+    let original = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = original.lines().collect();
+    let words = [
+        "CRFR50",
+        "9",
+        "-3",
+        "top",
+        "left 7",
+        "center",
+        "discard",
+        "end",
+        "players:",
+        "x",
+        "rules: course",
+    ];
+    let mut rng = Rng::new(5);
+    let mut accepted = 0;
+    for _ in 0..300 {
+        let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for _ in 0..=rng.below(3) {
+            let i = rng.below(edited.len());
+            match rng.below(3) {
+                0 => {
+                    edited.remove(i);
+                }
+                1 => edited.insert(i, words[rng.below(words.len())].to_string()),
+                _ => {
+                    let mut parts: Vec<String> = edited[i].split(' ').map(String::from).collect();
+                    let j = rng.below(parts.len());
+                    parts[j] = words[rng.below(words.len())].to_string();
+                    edited[i] = parts.join(" ");
+                }
+            }
+        }
+        accepted += usize::from(use_fully(edited.join("\n").as_bytes()));
+    }
+    println!("corrupted course records: {accepted} replayed");
+}
+
+#[test]
+fn exports_of_corrupted_native_records_never_panic() {
+    let original = demo();
+    let mut rng = Rng::new(31);
+    for _ in 0..100 {
+        let mut doc = original.clone();
+        mutate(&mut doc, &mut rng);
+        use_fully(serde_json::to_string(&doc).unwrap().as_bytes());
+    }
+}

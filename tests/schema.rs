@@ -48,6 +48,15 @@ fn exported_and_generated_records_match_the_schema() {
         .unwrap();
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_valid(&v, &doc, "a generated River and Abbot game");
+    // A Board Game Arena log brings player colours.
+    let log = root().join("tests/fixtures/bga/farmers-off.json");
+    let out = Command::new(bin)
+        .args(["export", log.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["players"][0]["colour"], "#ff0000");
+    assert_valid(&v, &doc, "a Board Game Arena log exported to native JSON");
 }
 
 #[test]
@@ -59,6 +68,7 @@ fn the_schema_rejects_what_the_parser_rejects() {
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [{"tile": "E", "at": [0, 1], "rotation": 45}]}"#,
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [{"tile": "E", "at": [0, 1], "rotation": 0, "meeple": {"feature": "city", "at": "S"}, "recall_abbot": true}]}"#,
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "rules": {"preset": "second-edition", "dragons": true}, "moves": []}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "A", "colour": "red"}], "moves": []}"#,
     ];
     for text in bad {
         let doc: Value = serde_json::from_str(text).unwrap();

@@ -1,4 +1,4 @@
-//! `replay` and `export`: read a record, replay it, print a table or JSON.
+//! `replay` and `export`: read a record, replay it, print a table, JSON, a `.jcz` or CSV.
 
 use crate::engine::{Event, Figure, Preset, Score};
 use crate::record::generate::{self, Policy};
@@ -33,6 +33,14 @@ pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), 
         record.rules = record.rules.with_preset(preset(name)?);
     }
     let replay = replay::replay(&record, None).map_err(|e| format!("{}: {e}", path.display()))?;
+    if preset_name.is_none() {
+        cross_check(path, &record, &replay)?;
+    } else if record.recorded_scores.is_some() {
+        eprintln!(
+            "note: {}: the scores the log recorded are not checked under another preset",
+            path.display()
+        );
+    }
     if as_json {
         let doc = json::replay(&record, &replay);
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
@@ -42,15 +50,26 @@ pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), 
     Ok(())
 }
 
+/// A Board Game Arena log carries BGA's own scores: a replay that disagrees is an error, since
+/// it means a bug in the import or a rules difference.
+fn cross_check(path: &Path, record: &GameRecord, replay: &Replay) -> Result<(), String> {
+    record::bga::cross_check(record, replay).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 pub fn export(path: &Path, to: &str) -> Result<(), String> {
     let record = read_record(path)?;
+    let failed = |e: String| format!("{}: {e}", path.display());
     match to {
-        "json" => {
-            print!("{}", native::to_pretty_string(&record));
-            Ok(())
+        "json" => print!("{}", native::to_pretty_string(&record)),
+        "jcz" => print!("{}", record::jcz::to_string(&record).map_err(failed)?),
+        "csv" => {
+            let replay = replay::replay(&record, None).map_err(|e| failed(e.to_string()))?;
+            cross_check(path, &record, &replay)?;
+            print!("{}", record::csv::scoring_csv(&record, &replay));
         }
-        other => Err(format!("cannot export to {other:?}; supported: json")),
+        other => return Err(format!("cannot export to {other:?}; supported: json, jcz, csv")),
     }
+    Ok(())
 }
 
 pub fn generate(

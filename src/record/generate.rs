@@ -43,17 +43,14 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         game.play(&mv, &mut events).map_err(|e| e.to_string())?;
     }
     Ok(GameRecord {
-        players: (1..=players)
-            .map(|i| PlayerInfo {
-                name: format!("Bot {i}"),
-            })
-            .collect(),
+        players: (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect(),
         rules,
         custom_tiles: Vec::new(),
         catalog,
         start: Vec::new(),
         moves,
         final_scoring: None,
+        recorded_scores: None,
     })
 }
 

@@ -3,8 +3,14 @@
 //! JCZ never writes discarded tiles. With a `gameAnnotations.drawOrder` the discards are the
 //! drawn tiles that were not placed; otherwise each tile missing from the save is put at the
 //! first turn where it had no legal placement.
+//!
+//! Export, the other way, is in `jcz_export` (`to_value`, `to_string`).
 
+use super::jcz_export::EXTENSION;
+use super::native;
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use crate::engine::Rules;
+use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{Action, HalfEdge, Move};
 use crate::engine::{
     Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Setup, Side,
@@ -13,6 +19,8 @@ use crate::engine::{
 use crate::record::rules_spec::{Overrides, river_turns_name};
 use serde_json::Value;
 use std::sync::Arc;
+
+pub use super::jcz_export::{to_string, to_value};
 
 fn err(msg: impl Into<String>) -> RecordError {
     RecordError::invalid(Format::Jcz, msg)
@@ -33,6 +41,11 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     let annotations = v.get("gameAnnotations");
     let draw_order = read_draw_order(annotations, &catalog)?;
     let end_turn = annotations.and_then(|a| a.get("endTurn")).and_then(Value::as_u64);
+    let start = if is_default_start(&start, &rules.resolve(), &catalog) {
+        Vec::new()
+    } else {
+        start
+    };
     let mut record = GameRecord {
         players,
         rules,
@@ -41,16 +54,52 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
         start,
         moves: placed,
         final_scoring: None,
+        recorded_scores: None,
     };
     match draw_order {
-        Some(order) => insert_drawn_discards(&mut record, &order),
+        Some(order) => insert_drawn_discards(&mut record, &order, end_turn),
         None => infer_discards(&mut record),
     }
     let draws = record.moves.len() as u64;
     if end_turn.is_some_and(|e| draws >= e) {
         record.final_scoring = Some(true);
     }
+    if let Some(ext) = v.get(EXTENSION) {
+        apply_extension(&mut record, ext)?;
+    }
+    record.canonicalise();
     Ok(record)
+}
+
+/// Our own saves carry the record's rules, colours and final scoring (see `jcz_export`).
+/// The rules are taken only if they agree with the save's components, which is all that
+/// JCloisterZone keeps when it saves the game again.
+fn apply_extension(record: &mut GameRecord, ext: &Value) -> Result<(), RecordError> {
+    let what = |e: RecordError| err(format!("{EXTENSION}: {e}"));
+    if let Some(rules) = ext.get("rules") {
+        let ours = native::rules_from_value(rules.clone()).map_err(what)?;
+        let components = |r: Rules| (r.edition, r.farmers, r.river, r.abbot, r.followers);
+        if components(ours.resolve()) == components(record.rules.resolve()) {
+            record.rules = ours;
+        }
+    }
+    if let Some(f) = ext.get("final_scoring") {
+        record.final_scoring = f.as_bool();
+    }
+    let colours = ext.get("colours").and_then(Value::as_array);
+    for (player, colour) in record.players.iter_mut().zip(colours.into_iter().flatten()) {
+        player.colour = colour.as_str().filter(|c| native::is_colour(c)).map(str::to_string);
+    }
+    Ok(())
+}
+
+/// The start every game of these rules has anyway (D, or the spring with The River). A record
+/// leaves it out, so that a game reads the same whether or not its save spelled it out.
+fn is_default_start(start: &[StartTile], rules: &Rules, cat: &TileCatalog) -> bool {
+    let name = if rules.river { SPRING } else { START_TILE };
+    matches!(start, [s] if Some(s.tile) == cat.by_name(name)
+        && s.placement.pos == Pos::ORIGIN
+        && s.placement.rotation == Rotation::new(0))
 }
 
 fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
@@ -158,11 +207,12 @@ fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
     Ok(list
         .iter()
         .enumerate()
-        .map(|(i, p)| PlayerInfo {
-            name: p
-                .get("name")
-                .and_then(Value::as_str)
-                .map_or_else(|| format!("Player {}", i + 1), str::to_string),
+        .map(|(i, p)| {
+            PlayerInfo::named(
+                p.get("name")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| format!("Player {}", i + 1), str::to_string),
+            )
         })
         .collect())
 }
@@ -357,14 +407,19 @@ fn read_draw_order(ann: Option<&Value>, cat: &TileCatalog) -> Result<Option<Vec<
         .map(Some)
 }
 
-/// Discards from a forced draw order: a drawn tile that is not the next placed one.
-fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId]) {
+/// Discards from a forced draw order: a drawn tile that is not the next placed one. After the
+/// last placement the order may go on with tiles not drawn yet; with `endTurn` the draws up to
+/// it were made, so those tiles were discards too.
+fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId], end_turn: Option<u64>) {
     let placed = std::mem::take(&mut record.moves);
     let mut placed = placed.into_iter().peekable();
     for &tile in order {
         match placed.peek() {
             Some(m) if m.tile() == tile => record.moves.extend(placed.next()),
             Some(_) => record.moves.push(RecordedMove::Discard { player: None, tile }),
+            None if end_turn.is_some_and(|e| (record.moves.len() as u64) < e) => {
+                record.moves.push(RecordedMove::Discard { player: None, tile })
+            }
             None => break,
         }
     }

@@ -2,8 +2,12 @@
 //! are written from it. A `GameRecord` that exists is well-formed (tiles resolved, locations
 //! parsed); whether its moves are legal is the engine's business.
 
+pub mod bga;
+pub mod course;
+pub mod csv;
 pub mod generate;
 pub mod jcz;
+mod jcz_export;
 pub mod native;
 pub mod rules_spec;
 
@@ -18,6 +22,17 @@ pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerInfo {
     pub name: String,
+    /// A display colour as `#rrggbb`, when the source names one (Board Game Arena does).
+    pub colour: Option<String>,
+}
+
+impl PlayerInfo {
+    pub fn named(name: impl Into<String>) -> PlayerInfo {
+        PlayerInfo {
+            name: name.into(),
+            colour: None,
+        }
+    }
 }
 
 /// A tile kind a record defines itself, in the segment spec language of `engine::tileset`.
@@ -74,6 +89,23 @@ pub struct GameRecord {
     pub moves: Vec<RecordedMove>,
     /// Whether final scoring runs after the last move. `None`: when the pack is empty.
     pub final_scoring: Option<bool>,
+    /// Scores the source itself recorded (Board Game Arena logs), to check our engine against
+    /// with `bga::cross_check`. No export writes them.
+    pub recorded_scores: Option<RecordedScores>,
+}
+
+/// Scores as another program computed them while the game was played.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordedScores {
+    /// Who computed them, for messages.
+    pub source: &'static str,
+    /// Every player's score after each placed tile's scoring, in placement order; `None` for a
+    /// turn the source did not finish recording.
+    pub turns: Vec<Option<Vec<i32>>>,
+    /// After final scoring, when the source got that far.
+    pub final_scores: Option<Vec<i32>>,
+    /// Per player, points by category: road, city, cloister, field.
+    pub categories: Option<Vec<[i32; 4]>>,
 }
 
 impl GameRecord {
@@ -87,6 +119,36 @@ impl GameRecord {
             .filter_map(|t| self.catalog.by_name(&t.name).map(|id| (id, t.count)))
             .collect()
     }
+
+    /// Writes the record in one way among the several that say the same: every move names its
+    /// player (by turn order, where the source did not), and every meeple is addressed by the
+    /// first place of its segment, clockwise from the north (a road from west to east is at
+    /// `E`). Importers call it, so the same game reads the same from any format.
+    pub fn canonicalise(&mut self) {
+        let players = self.players.len().max(1);
+        let mut placed = 0;
+        for m in &mut self.moves {
+            let turn_order = Some((placed % players) as u8);
+            match m {
+                RecordedMove::Discard { player, .. } => *player = player.or(turn_order),
+                RecordedMove::Place {
+                    player,
+                    tile,
+                    placement,
+                    action,
+                } => {
+                    *player = player.or(turn_order);
+                    placed += 1;
+                    if let RecordedAction::Deploy { feature, at, .. } = action {
+                        let kind = self.catalog.get(*tile);
+                        if let Some(seg) = kind.segment_at(placement.rotation, *feature, Some(*at)) {
+                            *at = kind.location_of(placement.rotation, seg);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The formats we read.
@@ -94,6 +156,8 @@ impl GameRecord {
 pub enum Format {
     Native,
     Jcz,
+    Bga,
+    Course,
 }
 
 impl Format {
@@ -101,6 +165,8 @@ impl Format {
         match self {
             Format::Native => "carcassonne-replay JSON",
             Format::Jcz => "JCloisterZone .jcz",
+            Format::Bga => "Board Game Arena log",
+            Format::Course => "course notation",
         }
     }
 }
@@ -117,7 +183,7 @@ pub enum RecordError {
     #[error("the record is not UTF-8 text")]
     NotText,
     #[error(
-        "unrecognised record: expected carcassonne-replay JSON (with \"format\": \"carcassonne-replay/1\") or a JCloisterZone .jcz save"
+        "unrecognised record: expected carcassonne-replay JSON (with \"format\": \"carcassonne-replay/1\"), a JCloisterZone .jcz save, a Board Game Arena log or course notation (starting with \"players:\")"
     )]
     Unrecognised,
     #[error("{format}: {message}")]
@@ -143,11 +209,17 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
     if text.trim().is_empty() {
         return Err(RecordError::Empty);
     }
-    let value: serde_json::Value = serde_json::from_str(text)?;
+    if course::looks_like(text) {
+        return Ok((course::parse(text)?, Format::Course));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bga::locate_json_error(text, e))?;
     let format = detect(&value).ok_or(RecordError::Unrecognised)?;
     let record = match format {
         Format::Native => native::from_value(value)?,
         Format::Jcz => jcz::from_value(value)?,
+        Format::Bga => bga::from_value(&value)?,
+        // `detect` never answers Course: course notation is text, recognised above.
+        Format::Course => return Err(RecordError::Unrecognised),
     };
     Ok((record, format))
 }
@@ -163,6 +235,9 @@ fn detect(v: &serde_json::Value) -> Option<Format> {
     }
     if obj.contains_key("setup") && (obj.contains_key("replay") || obj.contains_key("appVersion")) {
         return Some(Format::Jcz);
+    }
+    if bga::detect(v) {
+        return Some(Format::Bga);
     }
     None
 }

@@ -32,6 +32,8 @@ struct Doc {
 #[serde(deny_unknown_fields)]
 struct Player {
     name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    colour: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -111,19 +113,18 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     if doc.players.is_empty() || doc.players.len() > 6 {
         return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
     }
-    let preset = Preset::parse(&doc.rules.preset).ok_or_else(|| {
-        let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
-        err(format!(
-            "unknown rules preset {:?}; the presets are {}",
-            doc.rules.preset,
-            names.join(", ")
-        ))
-    })?;
-    let rules = RulesSpec {
-        preset,
-        overrides: doc.rules.overrides,
-    };
-    rules.validate().map_err(err)?;
+    if let Some(p) = doc
+        .players
+        .iter()
+        .find(|p| p.colour.as_deref().is_some_and(|c| !is_colour(c)))
+    {
+        return Err(err(format!(
+            "player {:?}: colour {:?} is not of the form \"#rrggbb\"",
+            p.name,
+            p.colour.as_deref().unwrap_or_default()
+        )));
+    }
+    let rules = rules_spec(doc.rules)?;
     let (catalog, custom_tiles) = catalog_with(&doc.tiles)?;
     let tile = |name: &str, what: &str| -> Result<TileKindId, RecordError> {
         catalog
@@ -151,14 +152,58 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .map(|(i, m)| parse_move(m, i + 1, doc.players.len(), &tile))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GameRecord {
-        players: doc.players.into_iter().map(|p| PlayerInfo { name: p.name }).collect(),
+        players: doc
+            .players
+            .into_iter()
+            .map(|p| PlayerInfo {
+                name: p.name,
+                colour: p.colour,
+            })
+            .collect(),
         rules,
         custom_tiles,
         catalog,
         start,
         moves,
         final_scoring: doc.final_scoring,
+        recorded_scores: None,
     })
+}
+
+/// `#rrggbb`, the one colour form records use.
+pub fn is_colour(c: &str) -> bool {
+    c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit())
+}
+
+fn rules_spec(rules: DocRules) -> Result<RulesSpec, RecordError> {
+    let preset = Preset::parse(&rules.preset).ok_or_else(|| {
+        let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
+        err(format!(
+            "unknown rules preset {:?}; the presets are {}",
+            rules.preset,
+            names.join(", ")
+        ))
+    })?;
+    let spec = RulesSpec {
+        preset,
+        overrides: rules.overrides,
+    };
+    spec.validate().map_err(err)?;
+    Ok(spec)
+}
+
+/// A record's `rules` object, for other formats that carry our rules along.
+pub(super) fn rules_to_value(spec: &RulesSpec) -> serde_json::Value {
+    let rules = DocRules {
+        preset: spec.preset.name().into(),
+        overrides: spec.overrides.clone(),
+    };
+    serde_json::to_value(rules).expect("rules serialise")
+}
+
+pub(super) fn rules_from_value(v: serde_json::Value) -> Result<RulesSpec, RecordError> {
+    let rules: DocRules = serde_json::from_value(v).map_err(|e| err(format!("rules: {e}")))?;
+    rules_spec(rules)
 }
 
 fn catalog_with(tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), RecordError> {
@@ -267,7 +312,14 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
     let cat = &r.catalog;
     let doc = Doc {
         format: FORMAT.into(),
-        players: r.players.iter().map(|p| Player { name: p.name.clone() }).collect(),
+        players: r
+            .players
+            .iter()
+            .map(|p| Player {
+                name: p.name.clone(),
+                colour: p.colour.clone(),
+            })
+            .collect(),
         rules: DocRules {
             preset: r.rules.preset.name().into(),
             overrides: r.rules.overrides.clone(),
