@@ -2,9 +2,11 @@
 //!
 //! Data flows one way: bytes → [`record`] → [`engine`] → [`replay`] → outputs ([`cli`]).
 
+pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod record;
+pub mod render;
 pub mod replay;
 pub mod store;
 pub mod web;

@@ -265,3 +265,21 @@ fn generate_plays_a_legal_game_with_every_expansion() {
         "River tiles come first"
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_does_not_make_it_panic() {
+    use std::io::Read;
+    // The JSON of the demo is larger than a pipe's buffer, so the writer meets the closed pipe.
+    let mut child = bin()
+        .args(["replay", "--json", demo().to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?} {err}", out.status);
+}

@@ -37,7 +37,12 @@ fn spawn_app_at(db: PathBuf, dir: Option<tempfile::TempDir>) -> TestApp {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
-            let server = startup::run(listener, store).unwrap();
+            // Few playouts keep background analyses quick in a debug build.
+            let quick = carcassonne_replay::analysis::AnalysisOptions {
+                playouts_per_alternative: 2,
+                ..Default::default()
+            };
+            let server = startup::run_with_analysis(listener, store, quick).unwrap();
             tx.send(server.handle()).unwrap();
             server.await.unwrap();
         })
@@ -553,5 +558,181 @@ fn in_a_browser_the_arrow_keys_step_through_turns() {
         "there is no turn after the last"
     );
     drop(browser);
+    app.stop();
+}
+
+fn repo_file(path: &str) -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+}
+
+#[test]
+fn bga_logs_and_course_games_upload_like_any_record() {
+    let app = spawn_app();
+    for (path, format) in [
+        ("tests/fixtures/bga/discard.json", "Board Game Arena log"),
+        ("static/games/course-example.txt", "course notation"),
+    ] {
+        let a = post(&app, "/api/games", &repo_file(path));
+        assert_eq!(a.status, 201, "{path}: {}", a.body);
+        let id = a.json()["id"].as_str().unwrap().to_string();
+        let game = get(&app, &format!("/api/games/{id}")).json();
+        assert!(
+            game["source_format"].as_str().unwrap().contains(format),
+            "{path}: {game}"
+        );
+        assert_eq!(get(&app, &format!("/g/{id}/t/1")).status, 200);
+    }
+    let before = app.stored_games();
+    let mismatch = post(&app, "/api/games", &repo_file("tests/fixtures/bga/score-mismatch.json"));
+    assert_eq!(
+        mismatch.status, 422,
+        "BGA's own scores disagree with ours: {}",
+        mismatch.body
+    );
+    assert!(mismatch.json()["detail"].as_str().unwrap().starts_with("turn 1"));
+    let truncated = post(&app, "/api/games", &repo_file("tests/fixtures/bga/truncated.json"));
+    assert_eq!(truncated.status, 422, "{}", truncated.body);
+    assert_eq!(app.stored_games(), before, "nothing is stored on error");
+    app.stop();
+}
+
+#[test]
+fn a_game_downloads_as_jcz_and_csv() {
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let jcz = get(&app, &format!("/g/{id}.jcz"));
+    assert_eq!(jcz.status, 200);
+    assert!(jcz.json()["setup"]["sets"].is_object(), "a JCloisterZone save");
+    let again = post(&app, "/api/games", jcz.body.as_bytes());
+    assert_eq!(
+        (again.status, again.json()["id"].as_str()),
+        (200, Some(id.as_str())),
+        "the .jcz is the same game"
+    );
+    let csv = get(&app, &format!("/g/{id}.csv"));
+    assert_eq!(csv.status, 200);
+    assert!(csv.content_type.starts_with("text/csv"));
+    assert!(
+        csv.body.starts_with("turn,phase,player,feature"),
+        "{}",
+        &csv.body[..80.min(csv.body.len())]
+    );
+    assert!(csv.body.lines().count() > 20);
+    app.stop();
+}
+
+#[test]
+fn board_images_are_cached_and_revalidated_by_etag() {
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let path = format!("/g/{id}/t/30.png?size=48&overlay=ownership,last-move");
+    let first = agent().get(&app.url(&path)).call().unwrap();
+    assert_eq!(first.status(), 200);
+    assert_eq!(first.headers()["content-type"], "image/png");
+    let etag = first.headers()["etag"].to_str().unwrap().to_string();
+    assert!(etag.starts_with('"'), "a strong ETag: {etag}");
+    assert!(
+        first.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("max-age=31536000")
+    );
+    let mut first = first;
+    let bytes = first.body_mut().read_to_vec().unwrap();
+    assert!(bytes.starts_with(b"\x89PNG"), "a PNG");
+    let second = agent().get(&app.url(&path)).call().unwrap();
+    assert_eq!(
+        second.headers()["etag"].to_str().unwrap(),
+        etag,
+        "the same image has the same ETag"
+    );
+    let revalidated = agent()
+        .get(&app.url(&path))
+        .header("If-None-Match", &etag)
+        .call()
+        .unwrap();
+    assert_eq!(revalidated.status(), 304);
+    let other = agent()
+        .get(&app.url(&format!("/g/{id}/t/31.png?size=48&overlay=ownership,last-move")))
+        .call()
+        .unwrap();
+    assert_ne!(
+        other.headers()["etag"].to_str().unwrap(),
+        etag,
+        "another turn is another image"
+    );
+
+    let svg = get(&app, &format!("/g/{id}/t/1.svg"));
+    assert_eq!((svg.status, svg.content_type.as_str()), (200, "image/svg+xml"));
+    assert!(svg.body.starts_with("<svg") || svg.body.starts_with("<?xml"));
+    for path in [format!("/g/{id}.png"), format!("/g/{id}/og.png")] {
+        let a = agent().get(&app.url(&path)).call().unwrap();
+        assert_eq!(a.status(), 200, "{path}");
+    }
+    assert_eq!(get(&app, &format!("/g/{id}/t/99.png")).status, 404);
+    assert_eq!(get(&app, &format!("/g/{id}/t/1.png?overlay=sparkles")).status, 400);
+    app.stop();
+}
+
+#[test]
+fn a_turns_alternatives_are_listed_ranked_and_each_can_be_shown() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let page = get(&app, &format!("/g/{id}/t/2/alternatives"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("what else could Bob do with V?"), "{}", page.body);
+    assert!(
+        page.body.contains("<strong>played</strong>"),
+        "the move played is marked"
+    );
+    let first_alt = page
+        .body
+        .split(&format!("/g/{id}/t/2/alt/"))
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap()
+        .to_string();
+    let k: usize = first_alt.trim_end_matches(".png?size=16").parse().unwrap();
+    let alt = get(&app, &format!("/g/{id}/t/2/alt/{k}"));
+    assert_eq!(alt.status, 200, "{}", alt.body);
+    assert!(alt.body.contains("Rank") && alt.body.contains("Points now"));
+    let png = agent()
+        .get(&app.url(&format!("/g/{id}/t/2/alt/{k}.png?size=16")))
+        .call()
+        .unwrap();
+    assert_eq!(png.status(), 200);
+    assert_eq!(get(&app, &format!("/g/{id}/t/2/alt/9999")).status, 404);
+    assert_eq!(get(&app, &format!("/g/{id}/t/9/alternatives")).status, 404);
+    app.stop();
+}
+
+#[test]
+fn a_queued_analysis_runs_in_the_background_and_is_stored() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    assert_eq!(get(&app, &format!("/api/games/{id}/analysis")).json()["status"], "none");
+    let queued = post(&app, &format!("/g/{id}/analysis"), b"");
+    assert_eq!(queued.status, 202, "{}", queued.body);
+    let mut status = Value::Null;
+    for _ in 0..600 {
+        status = get(&app, &format!("/api/games/{id}/analysis")).json();
+        if status["status"] == "done" || status["status"] == "failed" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(status["status"], "done", "{status}");
+    let turns = status["result"]["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 3);
+    assert!(turns.iter().all(|t| t["played_rank"].as_u64().is_some()));
+    let page = get(&app, &format!("/g/{id}/analysis"));
+    assert!(
+        page.body.contains("Points lost") && page.body.contains("Average per move"),
+        "{}",
+        page.body
+    );
+    // Asking again does not run it again.
+    assert_eq!(post(&app, &format!("/g/{id}/analysis"), b"").status, 202);
+    assert_eq!(get(&app, &format!("/api/games/{id}/analysis")).json()["status"], "done");
     app.stop();
 }

@@ -94,7 +94,9 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     });
     let replay_us = t.as_micros() as f64 / replays as f64;
 
+    let render = render_figures(seconds)?;
     let service = service_figures(seconds)?;
+    let analysis = analysis_figures(seconds)?;
 
     if as_json {
         let doc = json!({
@@ -106,6 +108,18 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "ingest_ms_per_game": service.ingest_ms,
             "storage_bytes_per_game": service.bytes_per_game,
             "turn_page_ms": service.page_ms,
+            "analysis_alternatives_ms_per_turn": analysis.alternatives_ms,
+            "analysis_random_playouts_per_second": analysis.random_playouts_per_sec.round(),
+            "analysis_greedy_playouts_per_second": analysis.greedy_playouts_per_sec.round(),
+            "analysis_whole_game_seconds": analysis.game_seconds,
+            "analysis_threads": analysis.threads,
+            "render_board_tiles": render.tiles,
+            "render_board_px": [render.width, render.height],
+            "render_cold_ms": render.cold_ms,
+            "render_svg_ms": render.svg_ms,
+            "render_rasterise_ms": render.raster_ms,
+            "render_png_ms": render.png_ms,
+            "render_warm_ms": render.svg_ms + render.raster_ms + render.png_ms,
             "debug_build": cfg!(debug_assertions),
         });
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
@@ -126,6 +140,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             format!("replay of a {tiles}-move record"),
             replay_us
         );
+        render.print();
         println!(
             "{:<40} {:>11.2} ms",
             "ingest a game (parse, replay, commit)", service.ingest_ms
@@ -135,8 +150,93 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "storage per game in SQLite", service.bytes_per_game
         );
         println!("{:<40} {:>11.2} ms", "turn page, server time", service.page_ms);
+        println!(
+            "{:<40} {:>11.3} ms",
+            "analysis: every alternative, evaluated", analysis.alternatives_ms
+        );
+        println!(
+            "{:<40} {:>14.0}",
+            "analysis: random playouts per second", analysis.random_playouts_per_sec
+        );
+        println!(
+            "{:<40} {:>14.0}",
+            "analysis: greedy playouts per second", analysis.greedy_playouts_per_sec
+        );
+        println!(
+            "{:<40} {:>12.1} s",
+            format!("analysis: whole game, {} threads", analysis.threads),
+            analysis.game_seconds
+        );
     }
     Ok(())
+}
+
+struct AnalysisFigures {
+    alternatives_ms: f64,
+    random_playouts_per_sec: f64,
+    greedy_playouts_per_sec: f64,
+    game_seconds: f64,
+    threads: usize,
+}
+
+/// What-if analysis on a 72-tile greedy game: every alternative of a turn with its immediate
+/// evaluation (averaged over the turns), playouts from the game's positions on one core, and
+/// the whole game at the default options on two threads (timed once: it takes a while).
+fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
+    use crate::analysis::{self, AnalysisOptions, playout};
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 42)?;
+    let snapshots = replay::replay(&record, None).map_err(|e| e.to_string())?.turns;
+    let positions = (0..snapshots.len() as u32)
+        .map(|n| {
+            Ok((
+                replay::replay_upto(&record, None, Some(n))
+                    .map_err(|e| e.to_string())?
+                    .game,
+                snapshots[n as usize].tile,
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let heuristic = AnalysisOptions {
+        playouts_per_alternative: 0,
+        ..AnalysisOptions::default()
+    };
+    let mut i = 0;
+    let (turns, t) = timed(seconds, || {
+        let (g, tile) = &positions[i % positions.len()];
+        let _ = analysis::analyse_position(g, *tile, None, i as u32, &heuristic);
+        i += 1;
+    });
+    let alternatives_ms = t.as_secs_f64() * 1000.0 / turns as f64;
+    let mut scratch = playout::Scratch::default();
+    let mut rate = |policy: playout::Policy, seconds: f64| {
+        let mut i = 0;
+        let (n, t) = timed(seconds, || {
+            let (g, _) = &positions[i % positions.len()];
+            playout::playout(g, g.current_player(), i as u64, policy, &mut scratch);
+            i += 1;
+        });
+        n as f64 / t.as_secs_f64()
+    };
+    let random_playouts_per_sec = rate(playout::Policy::Random, seconds);
+    let greedy_playouts_per_sec = rate(playout::Policy::Greedy, seconds);
+    let threads = 2;
+    let start = Instant::now();
+    analysis::analyse_game(
+        &record,
+        &AnalysisOptions {
+            threads,
+            ..AnalysisOptions::default()
+        },
+        &|_, _| {},
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(AnalysisFigures {
+        alternatives_ms,
+        random_playouts_per_sec,
+        greedy_playouts_per_sec,
+        game_seconds: start.elapsed().as_secs_f64(),
+        threads,
+    })
 }
 
 struct ServiceFigures {
@@ -175,7 +275,7 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
     }
     let ingest_ms = start.elapsed().as_secs_f64() * 1000.0 / games.len() as f64;
     let bytes_per_game = store.size_bytes().map_err(|e| e.to_string())? as f64 / games.len() as f64;
-    let state = AppState { store };
+    let state = AppState::new(store);
     let mut i = 0;
     let mut failed = None;
     let (pages, t) = timed(seconds, || {
@@ -192,5 +292,79 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
         ingest_ms,
         bytes_per_game,
         page_ms: t.as_secs_f64() * 1000.0 / pages as f64,
+    })
+}
+
+struct RenderFigures {
+    tiles: usize,
+    width: u32,
+    height: u32,
+    cold_ms: f64,
+    svg_ms: f64,
+    raster_ms: f64,
+    png_ms: f64,
+}
+
+impl RenderFigures {
+    fn print(&self) {
+        let board = format!("{} tiles, {}×{} px", self.tiles, self.width, self.height);
+        println!(
+            "{:<40} {:>11.2} ms",
+            format!("render a board, cold ({board})"),
+            self.cold_ms
+        );
+        println!("{:<40} {:>11.2} ms", "render warm: build the SVG", self.svg_ms);
+        println!("{:<40} {:>11.2} ms", "render warm: rasterise", self.raster_ms);
+        println!("{:<40} {:>11.2} ms", "render warm: encode the PNG", self.png_ms);
+        println!(
+            "{:<40} {:>11.2} ms",
+            "render warm: total",
+            self.svg_ms + self.raster_ms + self.png_ms
+        );
+    }
+}
+
+/// The final board of a 72-tile greedy game, about 1024 px wide, with ownership, the last move,
+/// scoring and the legend: once cold (tile art not yet computed; the font too if nothing has
+/// drawn yet in this process), then warm, each stage timed on its own.
+fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
+    use crate::render::{self, RenderOptions};
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 42)?;
+    let full = replay::replay(&record, None).map_err(|e| e.to_string())?;
+    let (lo, hi) = full.game.board().extent().ok_or("empty board")?;
+    let opts = RenderOptions {
+        size_px_per_tile: 1024 / (hi.x - lo.x + 1) as u32,
+        ..RenderOptions::all(0)
+    };
+    let opts = RenderOptions {
+        open_spots: false,
+        ..opts
+    };
+    render::tiles::clear_cache();
+    let start = Instant::now();
+    let png = render::svg_to_png(&render::board_svg(&record, &full, &opts)).map_err(|e| e.to_string())?;
+    let cold_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let ms = |(n, t): (u64, Duration)| t.as_secs_f64() * 1000.0 / n as f64;
+    let third = seconds / 3.0;
+    let svg_ms = ms(timed(third, || {
+        render::board_svg(&record, &full, &opts);
+    }));
+    let svg = render::board_svg(&record, &full, &opts);
+    let raster_ms = ms(timed(third, || {
+        render::rasterise(&svg).expect("the bench board rasterises");
+    }));
+    let pixmap = render::rasterise(&svg).map_err(|e| e.to_string())?;
+    let png_ms = ms(timed(third, || {
+        render::encode_png(&pixmap).expect("the bench board encodes");
+    }));
+    debug_assert!(!png.is_empty());
+    Ok(RenderFigures {
+        tiles: full.game.board().tiles().len(),
+        width: pixmap.width(),
+        height: pixmap.height(),
+        cold_ms,
+        svg_ms,
+        raster_ms,
+        png_ms,
     })
 }

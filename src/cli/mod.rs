@@ -1,6 +1,9 @@
 //! The command line: `replay`, `export` and `bench`.
 
+pub mod analyse_cmd;
 pub mod bench;
+pub mod output;
+pub mod render_cmd;
 pub mod replay_cmd;
 pub mod serve;
 
@@ -70,6 +73,46 @@ enum Command {
         #[arg(long)]
         abbot: bool,
     },
+    /// Draw the board at a turn as PNG (or SVG).
+    Render {
+        /// A record in any format `replay` reads.
+        file: PathBuf,
+        /// The turn to draw (0: the start tile alone); default: the end of the game.
+        #[arg(long)]
+        turn: Option<u32>,
+        /// Output file.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Write SVG instead of PNG.
+        #[arg(long)]
+        svg: bool,
+        /// Comma-separated overlays: ownership, last-move, scoring, open-spots.
+        #[arg(long)]
+        overlay: Option<String>,
+        /// Add player names, colours and scores under the board.
+        #[arg(long)]
+        legend: bool,
+        /// Pixels per tile (16 to 256).
+        #[arg(long, default_value_t = 64)]
+        size: u32,
+    },
+    /// Rank every alternative placement of the drawn tile: one turn, or the whole game.
+    Analyse {
+        /// A record in any format `replay` reads.
+        file: PathBuf,
+        /// The turn to analyse (1-based); default: every turn, summarised.
+        #[arg(long)]
+        turn: Option<u32>,
+        /// Print one JSON document instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Monte Carlo playouts per alternative (0: rank by the heuristic alone).
+        #[arg(long)]
+        playouts: Option<u32>,
+        /// Random seed of the playouts: the same seed gives the same analysis.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Measure engine throughput (build with --release).
     Bench {
         /// Print the figures as JSON.
@@ -95,6 +138,36 @@ pub fn run() -> ExitCode {
             river,
             abbot,
         } => replay_cmd::generate(seed, players, &preset, &policy, river, abbot),
+        Command::Render {
+            file,
+            turn,
+            output,
+            svg,
+            overlay,
+            legend,
+            size,
+        } => render_cmd::run(&render_cmd::RenderArgs {
+            file: &file,
+            turn,
+            out: &output,
+            svg,
+            overlays: overlay.as_deref(),
+            legend,
+            size,
+        }),
+        Command::Analyse {
+            file,
+            turn,
+            json,
+            playouts,
+            seed,
+        } => analyse_cmd::run(&analyse_cmd::AnalyseArgs {
+            file: &file,
+            turn,
+            json,
+            playouts,
+            seed,
+        }),
         Command::Bench { json, seconds } => bench::run(json, seconds),
     };
     match result {

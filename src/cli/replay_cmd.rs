@@ -1,5 +1,6 @@
 //! `replay` and `export`: read a record, replay it, print a table, JSON, a `.jcz` or CSV.
 
+use super::output::emit;
 use crate::engine::{Event, Figure, Preset, Score};
 use crate::record::generate::{self, Policy};
 use crate::record::{self, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
@@ -43,9 +44,9 @@ pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), 
     }
     if as_json {
         let doc = json::replay(&record, &replay);
-        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+        emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
     } else {
-        print!("{}", table(&record, &replay));
+        emit(&table(&record, &replay));
     }
     Ok(())
 }
@@ -60,12 +61,12 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
     let record = read_record(path)?;
     let failed = |e: String| format!("{}: {e}", path.display());
     match to {
-        "json" => print!("{}", native::to_pretty_string(&record)),
-        "jcz" => print!("{}", record::jcz::to_string(&record).map_err(failed)?),
+        "json" => emit(&native::to_pretty_string(&record)),
+        "jcz" => emit(&record::jcz::to_string(&record).map_err(failed)?),
         "csv" => {
             let replay = replay::replay(&record, None).map_err(|e| failed(e.to_string()))?;
             cross_check(path, &record, &replay)?;
-            print!("{}", record::csv::scoring_csv(&record, &replay));
+            emit(&record::csv::scoring_csv(&record, &replay));
         }
         other => return Err(format!("cannot export to {other:?}; supported: json, jcz, csv")),
     }
@@ -89,7 +90,7 @@ pub fn generate(
     rules.overrides.river = river.then_some(true);
     rules.overrides.abbot = abbot.then_some(true);
     let record = generate::generate(rules, players, policy, seed)?;
-    print!("{}", native::to_pretty_string(&record));
+    emit(&native::to_pretty_string(&record));
     Ok(())
 }
 

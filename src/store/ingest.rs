@@ -24,6 +24,10 @@ pub enum IngestError {
     Record(#[from] RecordError),
     #[error(transparent)]
     Illegal(#[from] ReplayError),
+    /// The log's own running scores disagree with our replay: a parser bug or a rules
+    /// difference, never silently accepted.
+    #[error("{0}")]
+    Mismatch(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -41,6 +45,7 @@ pub fn canonical_id(record: &GameRecord) -> (String, String) {
 pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
     let (record, format) = record::parse(bytes)?;
     let (replay, ownership) = replay::replay_with_ownership(&record)?;
+    crate::record::bga::cross_check(&record, &replay).map_err(IngestError::Mismatch)?;
     let (canonical, id) = canonical_id(&record);
     Ok(Ingested {
         id,

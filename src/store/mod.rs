@@ -22,7 +22,10 @@ pub enum StoreError {
 }
 
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(include_str!("../../migrations/0001_games.sql"))])
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_games.sql")),
+        M::up(include_str!("../../migrations/0002_analyses.sql")),
+    ])
 }
 
 /// A stored game, as listed and as loaded.
@@ -37,6 +40,15 @@ pub struct GameRow {
     pub finished: bool,
     pub final_scores: Vec<i32>,
     pub created_at: String,
+}
+
+/// Where a game's background analysis stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalysisStatus {
+    Queued,
+    Running { done: u32, total: u32 },
+    Done,
+    Failed(String),
 }
 
 /// One stored snapshot; the JSON columns are kept as text.
@@ -119,7 +131,7 @@ impl Store {
                 g.replay.turns.len() as i64,
                 g.replay.finished,
                 serde_json::to_string(&g.replay.final_scores).unwrap_or_default(),
-                chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                now(),
             ],
         )?;
         let seq = tx.last_insert_rowid();
@@ -198,6 +210,83 @@ impl Store {
             .optional()?)
     }
 
+    /// Queues a game's analysis unless it is queued, running or done. Returns whether it was
+    /// (re)queued.
+    pub fn queue_analysis(&self, id: &str) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let n = conn.execute(
+            "INSERT INTO analyses (game, status, updated_at)
+             SELECT seq, 'queued', ?2 FROM games WHERE id = ?1
+             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, updated_at = ?2
+             WHERE analyses.status = 'failed'",
+            params![id, now()],
+        )?;
+        Ok(n > 0)
+    }
+
+    /// Games whose analysis was queued or running when the service last stopped.
+    pub fn pending_analyses(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(
+            "SELECT g.id FROM analyses a JOIN games g ON g.seq = a.game
+             WHERE a.status IN ('queued', 'running') ORDER BY a.updated_at",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn analysis_progress(&self, id: &str, done: u32, total: u32) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "UPDATE analyses SET status = 'running', done = ?2, total = ?3, updated_at = ?4
+             WHERE game = (SELECT seq FROM games WHERE id = ?1)",
+            params![id, done, total, now()],
+        )?;
+        Ok(())
+    }
+
+    pub fn finish_analysis(&self, id: &str, result: Result<&str, &str>) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        let (status, blob, error) = match result {
+            Ok(json) => ("done", Some(deflate(json)), None),
+            Err(e) => ("failed", None, Some(e)),
+        };
+        conn.execute(
+            "UPDATE analyses SET status = ?2, result = ?3, error = ?4, done = total, updated_at = ?5
+             WHERE game = (SELECT seq FROM games WHERE id = ?1)",
+            params![id, status, blob, error, now()],
+        )?;
+        Ok(())
+    }
+
+    /// The status of a game's analysis, and its result when done.
+    pub fn analysis(&self, id: &str) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
+        let conn = self.pool.get()?;
+        let row = conn
+            .query_row(
+                "SELECT a.status, a.done, a.total, a.result, a.error FROM analyses a
+                 JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                [id],
+                |r| {
+                    let status: String = r.get(0)?;
+                    let blob: Option<Vec<u8>> = r.get(3)?;
+                    let error: Option<String> = r.get(4)?;
+                    let status = match status.as_str() {
+                        "queued" => AnalysisStatus::Queued,
+                        "running" => AnalysisStatus::Running {
+                            done: r.get(1)?,
+                            total: r.get(2)?,
+                        },
+                        "done" => AnalysisStatus::Done,
+                        _ => AnalysisStatus::Failed(error.unwrap_or_default()),
+                    };
+                    Ok((status, blob.map(|b| inflate(&b)).transpose()?))
+                },
+            )
+            .optional()?;
+        Ok(row)
+    }
+
     /// Bytes the database file uses, for the storage measurement.
     pub fn size_bytes(&self) -> Result<u64, StoreError> {
         let conn = self.pool.get()?;
@@ -224,6 +313,10 @@ fn inflate(bytes: &[u8]) -> rusqlite::Result<String> {
         .read_to_string(&mut text)
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Blob, Box::new(e)))?;
     Ok(text)
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {

@@ -1,6 +1,7 @@
 //! The web service: thin handlers that parse the request, call the library and render a
 //! template. `startup` builds the app; `routes` holds one module per resource.
 
+pub mod jobs;
 pub mod problem;
 pub mod routes;
 pub mod startup;
@@ -14,6 +15,10 @@ use problem::Problem;
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
+    /// Hot board images, by ETag.
+    pub renders: std::sync::Arc<routes::images::RenderCache>,
+    /// The background analysis queue; `None` where nothing runs analyses (the bench).
+    pub jobs: Option<jobs::Jobs>,
 }
 
 /// A stored game, parsed back into a record.
@@ -23,6 +28,14 @@ pub struct LoadedGame {
 }
 
 impl AppState {
+    pub fn new(store: Store) -> AppState {
+        AppState {
+            store,
+            renders: Default::default(),
+            jobs: None,
+        }
+    }
+
     pub fn load(&self, id: &str) -> Result<LoadedGame, Problem> {
         let row = self
             .store

@@ -147,6 +147,7 @@ impl From<IngestError> for Problem {
         match e {
             IngestError::Record(e) => e.into(),
             IngestError::Illegal(e) => e.into(),
+            IngestError::Mismatch(detail) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Scores disagree", detail),
             IngestError::Store(e) => e.into(),
         }
     }

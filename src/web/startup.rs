@@ -1,8 +1,10 @@
 //! Builds the app and runs the server.
 
 use super::AppState;
+use super::jobs::Jobs;
 use super::problem::Problem;
-use super::routes::{api, assets, exports, health, pages};
+use super::routes::{analysis, api, assets, exports, health, images, pages};
+use crate::analysis::AnalysisOptions;
 use crate::store::{Store, ingest};
 use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpServer, web};
@@ -26,7 +28,14 @@ async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
 
 /// Starts serving on an already bound listener (tests bind port 0).
 pub fn run(listener: TcpListener, store: Store) -> std::io::Result<Server> {
-    let state = web::Data::new(AppState { store });
+    run_with_analysis(listener, store, AnalysisOptions::default())
+}
+
+/// `run`, with the background analyses done at `analysis` (tests use few playouts).
+pub fn run_with_analysis(listener: TcpListener, store: Store, analysis: AnalysisOptions) -> std::io::Result<Server> {
+    let mut state = AppState::new(store.clone());
+    state.jobs = Some(Jobs::start(store, analysis));
+    let state = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
@@ -37,8 +46,20 @@ pub fn run(listener: TcpListener, store: Store) -> std::io::Result<Server> {
             .service(pages::index)
             .service(pages::upload)
             .service(exports::record_json)
+            .service(exports::record_jcz)
+            .service(exports::scoring_csv)
+            .service(images::turn_png)
+            .service(images::turn_svg)
+            .service(images::final_png)
+            .service(images::og_png)
             .service(pages::game)
             .service(pages::turn)
+            .service(analysis::queue)
+            .service(analysis::api_status)
+            .service(analysis::analysis_page)
+            .service(analysis::alternatives)
+            .service(analysis::alternative_png)
+            .service(analysis::alternative)
             .service(api::create_game)
             .service(api::get_game)
             .service(api::get_turn)

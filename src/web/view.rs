@@ -6,12 +6,9 @@ use crate::record::GameRecord;
 use crate::replay::{Replay, TurnSnapshot};
 use std::fmt::Write as _;
 
-/// Player colours: the Okabe–Ito palette, safe for colour-blind readers.
-pub const PLAYER_COLOURS: [&str; 6] = ["#D55E00", "#0072B2", "#009E73", "#E69F00", "#CC79A7", "#56B4E9"];
-
 pub struct PlayerView {
     pub name: String,
-    pub colour: &'static str,
+    pub colour: String,
     pub score: i32,
     pub followers: u8,
     pub abbot_home: bool,
@@ -22,7 +19,7 @@ pub struct PlayerView {
 pub struct TurnLink {
     pub n: u32,
     pub player: String,
-    pub colour: &'static str,
+    pub colour: String,
     pub tile: String,
     pub points: String,
     pub current: bool,
@@ -30,7 +27,7 @@ pub struct TurnLink {
 
 pub struct BreakdownRow {
     pub name: String,
-    pub colour: &'static str,
+    pub colour: String,
     /// road, city, cloister, garden, field, total: during play, then at the end.
     pub play: [u32; 6],
     pub end: [u32; 6],
@@ -43,8 +40,9 @@ fn names(record: &GameRecord) -> Vec<&str> {
     record.players.iter().map(|p| p.name.as_str()).collect()
 }
 
-fn colour(p: u8) -> &'static str {
-    PLAYER_COLOURS[p as usize % PLAYER_COLOURS.len()]
+/// The renderer's colour for a player, so pages and images agree.
+fn colour(p: u8) -> String {
+    crate::render::player_colour(p).rgb.hex()
 }
 
 /// "Ada and Bruno" for a set of players.

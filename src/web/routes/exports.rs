@@ -1,7 +1,9 @@
 //! A stored game in the formats we export.
 
-use crate::record::native;
+use crate::record::{csv, jcz, native};
+use crate::replay;
 use crate::web::AppState;
+use crate::web::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
@@ -18,4 +20,40 @@ pub async fn record_json(req: HttpRequest, state: web::Data<AppState>, id: web::
             .body(native::to_pretty_string(&g.record)),
         Err(p) => p.negotiate(&req),
     }
+}
+
+fn download(id: &str, ext: &str, content_type: &str, body: String) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{id}.{ext}\""),
+        ))
+        .body(body)
+}
+
+/// A JCloisterZone 5.x save of the game.
+#[get("/g/{id:[0-9a-f]{16}}.jcz")]
+pub async fn record_jcz(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    let answer = state.load(&id).and_then(|g| {
+        jcz::to_string(&g.record)
+            .map(|text| download(&g.row.id, "jcz", "application/json", text))
+            .map_err(Problem::internal)
+    });
+    answer.unwrap_or_else(|p| p.negotiate(&req))
+}
+
+/// Every scoring event as CSV: turn, player, feature, points, breakdown.
+#[get("/g/{id:[0-9a-f]{16}}.csv")]
+pub async fn scoring_csv(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    let answer = state.load(&id).and_then(|g| {
+        let r = replay::replay(&g.record, None).map_err(Problem::internal)?;
+        Ok(download(
+            &g.row.id,
+            "csv",
+            "text/csv; charset=utf-8",
+            csv::scoring_csv(&g.record, &r),
+        ))
+    });
+    answer.unwrap_or_else(|p| p.negotiate(&req))
 }

@@ -1,9 +1,11 @@
 //! One module per resource.
 
+pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod exports;
 pub mod health;
+pub mod images;
 pub mod pages;
 
 use super::problem::Problem;

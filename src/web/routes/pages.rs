@@ -127,6 +127,9 @@ struct TurnPage {
     events: Vec<String>,
     remaining: Vec<(String, u8)>,
     tiles_left: u32,
+    /// Empty squares next to the board with how many tiles left fit each, fewest first.
+    spots: Vec<(String, u32)>,
+    dead_spots: Vec<String>,
     graph: String,
     finished: bool,
     breakdown: Vec<BreakdownRow>,
@@ -217,6 +220,11 @@ fn build_turn_page(base: &str, g: LoadedGame, n: u32) -> Result<TurnPage, Proble
         events: view::event_sentences(&record, &snapshot.events),
         remaining: view::remaining_tiles(&record.catalog, &at.game),
         tiles_left: at.game.pack_left(),
+        spots: spots_by_fit(&at.game),
+        dead_spots: crate::analysis::dead_spots(&at.game)
+            .iter()
+            .map(|p| p.to_string())
+            .collect(),
         graph: view::score_graph(&record, &full, &row.id, n),
         finished: full.finished,
         breakdown: view::breakdown_rows(&record, &full),
@@ -225,4 +233,11 @@ fn build_turn_page(base: &str, g: LoadedGame, n: u32) -> Result<TurnPage, Proble
         id: row.id,
         title,
     })
+}
+
+/// The open spots after a turn, the hardest to fill first.
+fn spots_by_fit(position: &crate::engine::Game) -> Vec<(String, u32)> {
+    let mut spots = crate::analysis::position_spots(position);
+    spots.sort_by_key(|s| (s.fits, s.pos));
+    spots.into_iter().map(|s| (s.pos.to_string(), s.fits)).collect()
 }

@@ -1,0 +1,523 @@
+//! What-if analysis: every alternative placement of a turn's drawn tile, evaluated and ranked.
+//!
+//! For a turn, on the position before it:
+//! 1. [`alternatives`] lists every legal move for the drawn tile (distinct placements × meeple
+//!    steps), the same counts as the perft fixtures;
+//! 2. [`evaluate`] plays each on a copy: points scored now, the change in every player's score
+//!    if the game ended now, the features touched, the meeples committed, and a transparent
+//!    heuristic ([`HEURISTIC_FORMULA`]) that uses [`completion`]'s chances for open features;
+//! 3. [`playout`] finishes the game many times from each alternative, drawing the rest of the
+//!    pack in random orders, for the mover's expected final margin;
+//! 4. alternatives are ranked by `value`: the expected final margin when playouts ran, else the
+//!    heuristic. The played move's rank and the points it lost against the best follow.
+//!
+//! Nothing reads the record beyond the analysed turn: the future comes from `Game::pack`.
+//! Results are deterministic for a seed, whatever the number of threads.
+
+pub mod alternatives;
+pub mod completion;
+pub mod evaluate;
+pub mod json;
+pub mod playout;
+
+pub use completion::{Spot, dead_spots, position_spots};
+pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
+pub use playout::Policy;
+
+use crate::engine::{Action, Game, IllegalMove, Move, Placement, Pos, TileKindId};
+use crate::record::generate::recorded;
+use crate::record::{GameRecord, RecordedAction, RecordedMove};
+use crate::replay::{self, ReplayError, TurnSnapshot};
+use evaluate::Baseline;
+use playout::{Scratch, Tally, playout, playout_seed, policy_of};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Playouts per alternative by default: under ±1 point of standard error on the expected
+/// margin (less on the differences between alternatives, which share their draw orders).
+pub const DEFAULT_PLAYOUTS: u32 = 128;
+/// Playouts per turn at most by default: a turn with more than 100 alternatives gives each
+/// fewer. This bounds a whole game whatever its branching: 10 to 20 s for a 72-tile game on
+/// the two-core build machine (see `bench`), against a budget of 60 s.
+pub const DEFAULT_MAX_PLAYOUTS_PER_TURN: u32 = 12_800;
+/// Share of playouts played by the greedy policy by default; the rest are random.
+pub const DEFAULT_GREEDY_SHARE: f64 = 0.25;
+/// Playouts one work item runs: small enough to share a turn's work between threads, large
+/// enough that the copy of the position it starts from costs nothing.
+const PLAYOUT_CHUNK: u32 = 32;
+
+/// How much work the analysis does. The same options give the same results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisOptions {
+    /// Monte Carlo playouts per alternative; 0 ranks by the heuristic alone.
+    pub playouts_per_alternative: u32,
+    /// Caps the playouts of a turn (alternatives × playouts each); 0: no cap. A capped turn
+    /// still gives every alternative at least one playout.
+    pub max_playouts_per_turn: u32,
+    /// Share of playouts (0 to 1) where everyone plays the greedy policy; the rest play
+    /// randomly. Greedy playouts are more realistic and about 20 times slower.
+    pub greedy_share: f64,
+    pub seed: u64,
+    /// Worker threads; 0 uses every core.
+    pub threads: usize,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            playouts_per_alternative: DEFAULT_PLAYOUTS,
+            max_playouts_per_turn: DEFAULT_MAX_PLAYOUTS_PER_TURN,
+            greedy_share: DEFAULT_GREEDY_SHARE,
+            seed: 0,
+            threads: 0,
+        }
+    }
+}
+
+impl AnalysisOptions {
+    fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        }
+    }
+
+    /// Playouts for each of `alternatives`, after the per-turn cap.
+    pub fn playouts_for(&self, alternatives: usize) -> u32 {
+        let k = self.playouts_per_alternative;
+        let cap = self.max_playouts_per_turn as usize;
+        if k == 0 || cap == 0 || alternatives == 0 {
+            return k;
+        }
+        k.min((cap / alternatives).max(1) as u32)
+    }
+
+    fn greedy_share(&self) -> f64 {
+        if self.greedy_share.is_nan() {
+            0.0
+        } else {
+            self.greedy_share.clamp(0.0, 1.0)
+        }
+    }
+}
+
+/// Why a record cannot be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("there is no turn {turn}: the record places {turns} tiles")]
+    NoSuchTurn { turn: u32, turns: u32 },
+    /// A move or draw the rules refuse (only for positions built by hand: a record's moves
+    /// are checked by its replay first).
+    #[error("turn {turn}: {reason}")]
+    Illegal { turn: u32, reason: String },
+}
+
+/// What `value` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueBasis {
+    /// The mover's expected final score minus the best opponent's, over the playouts.
+    Playouts,
+    /// `HEURISTIC_FORMULA` (no playouts ran).
+    Heuristic,
+}
+
+/// The playouts of one alternative.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayoutSummary {
+    pub count: u32,
+    /// Mean final margin: the mover's score minus the best opponent's.
+    pub mean_margin: f64,
+    pub std_error: f64,
+}
+
+/// One legal move for the drawn tile and what it is worth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alternative {
+    pub placement: Placement,
+    pub action: Action,
+    /// The meeple step as records address it (feature, location, figure).
+    pub meeple: RecordedAction,
+    pub evaluation: Evaluation,
+    pub playouts: Option<PlayoutSummary>,
+    /// What the ranking sorts by, in points (see `TurnAnalysis::value_basis`).
+    pub value: f64,
+    /// 1 is best; equal values share a rank.
+    pub rank: u32,
+}
+
+/// Every alternative of one turn, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnAnalysis {
+    /// 1-based count of placed tiles.
+    pub turn: u32,
+    pub player: u8,
+    pub tile: TileKindId,
+    pub tile_name: String,
+    /// Tiles in the pack besides the drawn one.
+    pub tiles_left: u32,
+    /// Distinct placements of the drawn tile.
+    pub placements_count: usize,
+    /// Placements × meeple steps: the length of `alternatives`.
+    pub moves_count: usize,
+    pub value_basis: ValueBasis,
+    pub scores_before: Vec<i32>,
+    /// Every player's score if the game had ended before this turn.
+    pub if_ended_before: Vec<i32>,
+    pub alternatives: Vec<Alternative>,
+    /// Index in `alternatives` of the move played, when the turn came from a record.
+    pub played: Option<usize>,
+    /// The board after the move played: each empty square next to it and how many tiles left
+    /// in the pack fit it (`fits == 0`: a dead spot).
+    pub spots: Vec<Spot>,
+}
+
+impl TurnAnalysis {
+    pub fn played_alternative(&self) -> Option<&Alternative> {
+        self.alternatives.get(self.played?)
+    }
+
+    pub fn played_rank(&self) -> Option<u32> {
+        self.played_alternative().map(|a| a.rank)
+    }
+
+    pub fn best(&self) -> Option<&Alternative> {
+        self.alternatives.first()
+    }
+
+    /// The best value minus the played move's (0 when the best was played).
+    pub fn points_lost(&self) -> Option<f64> {
+        Some(self.best()?.value - self.played_alternative()?.value)
+    }
+
+    pub fn dead_spots(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.spots.iter().filter(|s| s.fits == 0).map(|s| s.pos)
+    }
+
+    /// The JSON contract of `analyse FILE --turn N --json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        json::turn(self)
+    }
+}
+
+/// One player's moves over a game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerSummary {
+    /// Turns analysed where the player's move was found among the alternatives.
+    pub turns: u32,
+    /// Turns where the move played ranked first.
+    pub best_moves: u32,
+    pub points_lost: f64,
+    pub average_points_lost: f64,
+}
+
+/// Every turn of a game, and each player's summary.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    pub value_basis: ValueBasis,
+    pub turns: Vec<TurnAnalysis>,
+    pub players: Vec<PlayerSummary>,
+}
+
+impl GameAnalysis {
+    /// The JSON contract of `analyse FILE --json`: per turn the played move's rank and points
+    /// lost, and per player the average (the alternatives are in each turn's own JSON).
+    pub fn to_json(&self) -> serde_json::Value {
+        json::game(self)
+    }
+}
+
+/// Analyses turn `turn` (1-based) of a record: every alternative for its drawn tile on the
+/// position before it. Reads the record up to that turn only. Slow with playouts: about
+/// `moves_count × playouts_per_alternative` playouts.
+pub fn analyse_turn(record: &GameRecord, turn: u32, opts: &AnalysisOptions) -> Result<TurnAnalysis, AnalysisError> {
+    let turns = placed_count(record);
+    if turn == 0 || turn > turns {
+        return Err(AnalysisError::NoSuchTurn { turn, turns });
+    }
+    let replayed = replay::replay_upto(record, None, Some(turn))?;
+    let mut found = None;
+    walk(record, &replayed.turns, |before, snap| {
+        if snap.turn == turn {
+            found = Some(analyse_snapshot(before, snap, opts)?);
+        }
+        Ok(snap.turn < turn)
+    })?;
+    found.ok_or(AnalysisError::NoSuchTurn { turn, turns })
+}
+
+/// Analyses every turn of a record. `progress(done, total)` is called on this thread after each
+/// turn. The slow call: a whole game at the default options takes tens of seconds.
+pub fn analyse_game(
+    record: &GameRecord,
+    opts: &AnalysisOptions,
+    progress: &dyn Fn(u32, u32),
+) -> Result<GameAnalysis, AnalysisError> {
+    let replayed = replay::replay(record, None)?;
+    let total = replayed.turns.len() as u32;
+    let mut turns = Vec::with_capacity(replayed.turns.len());
+    progress(0, total);
+    walk(record, &replayed.turns, |before, snap| {
+        turns.push(analyse_snapshot(before, snap, opts)?);
+        progress(snap.turn, total);
+        Ok(true)
+    })?;
+    Ok(GameAnalysis {
+        value_basis: value_basis(opts),
+        players: summaries(&turns, record.players.len()),
+        turns,
+    })
+}
+
+fn placed_count(record: &GameRecord) -> u32 {
+    record
+        .moves
+        .iter()
+        .filter(|m| matches!(m, RecordedMove::Place { .. }))
+        .count() as u32
+}
+
+/// Steps through the record from its start position, calling `visit` with the position before
+/// each placed tile (discards before it applied) and that turn's snapshot, while `visit` says
+/// to go on. The record was replayed already, so playing the snapshots' moves cannot fail;
+/// should it, that is an error, not a panic.
+fn walk(
+    record: &GameRecord,
+    snapshots: &[TurnSnapshot],
+    mut visit: impl FnMut(&Game, &TurnSnapshot) -> Result<bool, AnalysisError>,
+) -> Result<(), AnalysisError> {
+    let mut game = replay::replay_upto(record, None, Some(0))?.game;
+    let mut events = Vec::new();
+    let mut next = snapshots.iter();
+    let mut turn = 1;
+    for m in &record.moves {
+        events.clear();
+        let fail = |e: IllegalMove| AnalysisError::Illegal {
+            turn,
+            reason: e.to_string(),
+        };
+        match *m {
+            RecordedMove::Discard { tile, .. } => game.discard(tile, &mut events).map_err(fail)?,
+            RecordedMove::Place { .. } => {
+                let Some(snap) = next.next() else {
+                    return Ok(());
+                };
+                if !visit(&game, snap)? {
+                    return Ok(());
+                }
+                let mv = Move {
+                    tile: snap.tile,
+                    placement: snap.placement,
+                    action: snap.action,
+                };
+                game.play(&mv, &mut events).map_err(fail)?;
+                turn += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn analyse_snapshot(before: &Game, snap: &TurnSnapshot, opts: &AnalysisOptions) -> Result<TurnAnalysis, AnalysisError> {
+    let played = Move {
+        tile: snap.tile,
+        placement: snap.placement,
+        action: snap.action,
+    };
+    analyse_position(before, snap.tile, Some(&played), snap.turn, opts)
+}
+
+/// Analyses drawing `tile` on `before`, for any position (`turn` names it in the result and
+/// seeds the playouts). `played` marks the move made, if any. A tile the rules do not let be
+/// drawn now (`Game::check_draw`) is an error; one with no legal placement has no alternatives.
+pub fn analyse_position(
+    before: &Game,
+    tile: TileKindId,
+    played: Option<&Move>,
+    turn: u32,
+    opts: &AnalysisOptions,
+) -> Result<TurnAnalysis, AnalysisError> {
+    before.check_draw(tile).map_err(|e| AnalysisError::Illegal {
+        turn,
+        reason: e.to_string(),
+    })?;
+    let (placements_count, moves) = alternatives::enumerate(before, tile);
+    let base = Baseline::new(before);
+    let mut scratch = Vec::new();
+    let evaluations: Vec<Evaluation> = moves
+        .iter()
+        .map(|mv| evaluate::evaluate(before, &base, mv, &mut scratch))
+        .collect();
+    let tallies = run_playouts(before, &moves, turn, opts);
+    let mut alts: Vec<Alternative> = moves
+        .iter()
+        .zip(evaluations)
+        .zip(tallies)
+        .map(|((mv, evaluation), tally)| alternative(before, mv, evaluation, tally))
+        .collect();
+    let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
+    let order = rank(&mut alts);
+    Ok(TurnAnalysis {
+        turn,
+        player: before.current_player(),
+        tile,
+        tile_name: before.catalog().name(tile).to_string(),
+        tiles_left: before.pack_left().saturating_sub(1),
+        placements_count,
+        moves_count: moves.len(),
+        value_basis: value_basis(opts),
+        scores_before: before.scores(),
+        if_ended_before: base.if_ended().to_vec(),
+        played: played_index.map(|i| order[i]),
+        spots: played_index.map_or_else(Vec::new, |i| spots_after(before, &moves[i])),
+        alternatives: alts,
+    })
+}
+
+fn value_basis(opts: &AnalysisOptions) -> ValueBasis {
+    if opts.playouts_per_alternative > 0 {
+        ValueBasis::Playouts
+    } else {
+        ValueBasis::Heuristic
+    }
+}
+
+fn alternative(before: &Game, mv: &Move, evaluation: Evaluation, tally: Option<Tally>) -> Alternative {
+    let playouts = tally.map(|t| PlayoutSummary {
+        count: t.count,
+        mean_margin: t.mean(),
+        std_error: t.std_error(),
+    });
+    let value = playouts.map_or(evaluation.heuristic.value(), |p| p.mean_margin);
+    let meeple = match recorded(before, mv) {
+        RecordedMove::Place { action, .. } => action,
+        RecordedMove::Discard { .. } => RecordedAction::Pass,
+    };
+    Alternative {
+        placement: mv.placement,
+        action: mv.action,
+        meeple,
+        evaluation,
+        playouts,
+        value,
+        rank: 0,
+    }
+}
+
+/// Sorts best first (ties keep the engine's listing order) and sets ranks. Returns where each
+/// alternative went: `order[old index] = new index`.
+fn rank(alts: &mut Vec<Alternative>) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..alts.len()).collect();
+    idx.sort_by(|&a, &b| alts[b].value.total_cmp(&alts[a].value).then(a.cmp(&b)));
+    let mut order = vec![0; alts.len()];
+    for (new, &old) in idx.iter().enumerate() {
+        order[old] = new;
+    }
+    let mut sorted: Vec<Alternative> = idx.iter().map(|&i| alts[i].clone()).collect();
+    let mut previous: Option<(f64, u32)> = None;
+    for (i, a) in sorted.iter_mut().enumerate() {
+        a.rank = match previous {
+            Some((value, rank)) if value == a.value => rank,
+            _ => i as u32 + 1,
+        };
+        previous = Some((a.value, a.rank));
+    }
+    *alts = sorted;
+    order
+}
+
+fn spots_after(before: &Game, mv: &Move) -> Vec<Spot> {
+    let mut after = before.clone();
+    after.play_listed(mv, &mut Vec::new());
+    position_spots(&after)
+}
+
+/// Playout tallies per alternative (`None` each when playouts are off), shared between threads
+/// in chunks of `PLAYOUT_CHUNK`.
+fn run_playouts(before: &Game, moves: &[Move], turn: u32, opts: &AnalysisOptions) -> Vec<Option<Tally>> {
+    let k = opts.playouts_for(moves.len());
+    if k == 0 {
+        return vec![None; moves.len()];
+    }
+    let chunks = k.div_ceil(PLAYOUT_CHUNK) as usize;
+    let share = opts.greedy_share();
+    let mover = before.current_player();
+    let partial = run_parallel(moves.len() * chunks, opts.thread_count(), |job| {
+        let (alt, chunk) = (job / chunks, (job % chunks) as u32);
+        let mut after = before.clone();
+        after.play_listed(&moves[alt], &mut Vec::new());
+        let mut scratch = Scratch::default();
+        let mut tally = Tally::default();
+        for j in chunk * PLAYOUT_CHUNK..((chunk + 1) * PLAYOUT_CHUNK).min(k) {
+            let seed = playout_seed(opts.seed, turn, j);
+            tally.add(playout(&after, mover, seed, policy_of(j, k, share), &mut scratch));
+        }
+        tally
+    });
+    partial
+        .chunks(chunks)
+        .map(|c| {
+            let mut t = Tally::default();
+            c.iter().for_each(|p| t.merge(*p));
+            Some(t)
+        })
+        .collect()
+}
+
+/// `job(i)` for every `i < n`, spread over `threads` threads; results in index order.
+fn run_parallel<T: Send>(n: usize, threads: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    if threads <= 1 || n <= 1 {
+        return (0..n).map(job).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(n))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            return done;
+                        }
+                        done.push((i, job(i)));
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            let done = w.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            for (i, r) in done {
+                slots[i] = Some(r);
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .map(|s| s.expect("the workers ran every index"))
+        .collect()
+}
+
+fn summaries(turns: &[TurnAnalysis], players: usize) -> Vec<PlayerSummary> {
+    let mut out = vec![PlayerSummary::default(); players];
+    for t in turns {
+        let (Some(rank), Some(lost)) = (t.played_rank(), t.points_lost()) else {
+            continue;
+        };
+        let Some(s) = out.get_mut(t.player as usize) else {
+            continue;
+        };
+        s.turns += 1;
+        s.best_moves += u32::from(rank == 1);
+        s.points_lost += lost;
+    }
+    for s in &mut out {
+        s.average_points_lost = if s.turns > 0 {
+            s.points_lost / f64::from(s.turns)
+        } else {
+            0.0
+        };
+    }
+    out
+}

@@ -1,0 +1,216 @@
+//! `analyse`: every alternative of a turn (or of every turn), ranked, as a table or JSON.
+
+use super::replay_cmd::read_record;
+use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
+use crate::engine::{Figure, Location};
+use crate::record::{GameRecord, RecordedAction};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
+use std::path::Path;
+
+/// Rows of a turn's table before it is cut short (the played move is always shown).
+const TABLE_ROWS: usize = 20;
+
+pub struct AnalyseArgs<'a> {
+    pub file: &'a Path,
+    pub turn: Option<u32>,
+    pub json: bool,
+    pub playouts: Option<u32>,
+    pub seed: u64,
+}
+
+pub fn run(args: &AnalyseArgs) -> Result<(), String> {
+    let record = read_record(args.file)?;
+    let mut opts = AnalysisOptions {
+        seed: args.seed,
+        ..AnalysisOptions::default()
+    };
+    if let Some(k) = args.playouts {
+        opts.playouts_per_alternative = k;
+    }
+    let failed = |e: analysis::AnalysisError| format!("{}: {e}", args.file.display());
+    let out = match args.turn {
+        Some(n) => {
+            let t = analysis::analyse_turn(&record, n, &opts).map_err(failed)?;
+            if args.json {
+                pretty(&t.to_json())
+            } else {
+                turn_table(&record, &t)
+            }
+        }
+        None => {
+            let g = analysis::analyse_game(&record, &opts, &progress_bar).map_err(failed)?;
+            if args.json {
+                pretty(&g.to_json())
+            } else {
+                game_table(&record, &g)
+            }
+        }
+    };
+    print!("{out}");
+    Ok(())
+}
+
+fn pretty(v: &serde_json::Value) -> String {
+    serde_json::to_string_pretty(v).expect("JSON values serialise") + "\n"
+}
+
+/// A one-line bar on stderr, redrawn in place; only on a terminal, so logs stay clean.
+fn progress_bar(done: u32, total: u32) {
+    let mut err = std::io::stderr();
+    if !err.is_terminal() {
+        return;
+    }
+    let width = 30;
+    let filled = (done as usize * width).checked_div(total as usize).unwrap_or(width);
+    let bar = "#".repeat(filled) + &".".repeat(width - filled);
+    let _ = write!(err, "\ranalysing [{bar}] {done}/{total} turns");
+    if done == total {
+        let _ = writeln!(err);
+    }
+    let _ = err.flush();
+}
+
+fn name(record: &GameRecord, p: u8) -> &str {
+    record.players.get(p as usize).map_or("?", |p| p.name.as_str())
+}
+
+fn meeple_text(a: &RecordedAction) -> String {
+    match a {
+        RecordedAction::Pass => "-".into(),
+        RecordedAction::RecallAbbot => "abbot recalled".into(),
+        RecordedAction::Deploy { feature, at, figure } => {
+            let who = if *figure == Figure::Abbot { "abbot on " } else { "" };
+            match at {
+                Location::Center => format!("{who}{feature}"),
+                _ => format!("{who}{feature} {at}"),
+            }
+        }
+    }
+}
+
+fn signed(v: &[i32]) -> String {
+    v.iter().map(|x| format!("{x:+}")).collect::<Vec<_>>().join("/")
+}
+
+fn value_words(b: ValueBasis) -> &'static str {
+    match b {
+        ValueBasis::Playouts => "expected final margin (mover minus best opponent) over the playouts",
+        ValueBasis::Heuristic => "the heuristic (no playouts)",
+    }
+}
+
+fn alternative_row(a: &Alternative, played: bool) -> String {
+    let e = &a.evaluation;
+    let playouts = a.playouts.map_or("-".to_string(), |p| {
+        format!("{:+.1} ±{:.1}", p.mean_margin, p.std_error)
+    });
+    format!(
+        "{:>4}{} {:>9} {:>4}  {:<20} {:>9} {:>9} {:>9.1} {:>13} {:>8.1}\n",
+        a.rank,
+        if played { "*" } else { " " },
+        a.placement.pos.to_string(),
+        a.placement.rotation.degrees(),
+        meeple_text(&a.meeple),
+        signed(&e.immediate),
+        signed(&e.if_ended_change),
+        e.heuristic.value(),
+        playouts,
+        a.value
+    )
+}
+
+/// One turn: every alternative ranked, the played one starred.
+pub fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Turn {}: {} draws {} ({} placements, {} moves); {} tiles left after it",
+        t.turn,
+        name(record, t.player),
+        t.tile_name,
+        t.placements_count,
+        t.moves_count,
+        t.tiles_left
+    );
+    let _ = writeln!(out, "value: {}", value_words(t.value_basis));
+    let _ = writeln!(
+        out,
+        "{:>5} {:>9} {:>4}  {:<20} {:>9} {:>9} {:>9} {:>13} {:>8}",
+        "rank", "position", "rot", "meeple", "now", "if-ended", "heuristic", "playouts", "value"
+    );
+    for (i, a) in t.alternatives.iter().enumerate() {
+        let played = t.played == Some(i);
+        if i < TABLE_ROWS || played {
+            out += &alternative_row(a, played);
+        }
+    }
+    if t.alternatives.len() > TABLE_ROWS {
+        let _ = writeln!(out, "  … {} more", t.alternatives.len() - TABLE_ROWS);
+    }
+    match (t.played_rank(), t.points_lost()) {
+        (Some(r), Some(lost)) => {
+            let _ = writeln!(out, "played (*): rank {r} of {}, {lost:.1} points lost", t.moves_count);
+        }
+        _ => {
+            let _ = writeln!(out, "the move played is not among the alternatives");
+        }
+    }
+    let dead: Vec<String> = t.dead_spots().map(|p| p.to_string()).collect();
+    if !dead.is_empty() {
+        let _ = writeln!(out, "dead spots after the move: {}", dead.join(" "));
+    }
+    out
+}
+
+/// The whole game: each turn's played rank and points lost, then each player's average.
+pub fn game_table(record: &GameRecord, g: &GameAnalysis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "value: {}", value_words(g.value_basis));
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<12} {:<9} {:>5} {:>9}  {:>6}  {:<28} best",
+        "turn", "player", "tile", "moves", "rank", "lost", "played"
+    );
+    for t in &g.turns {
+        let describe = |a: Option<&Alternative>| {
+            a.map_or("?".to_string(), |a| {
+                format!(
+                    "{} {} {}",
+                    a.placement.pos,
+                    a.placement.rotation.degrees(),
+                    meeple_text(&a.meeple)
+                )
+            })
+        };
+        let rank = t.played_rank().map_or("?".to_string(), |r| r.to_string());
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<12} {:<9} {:>5} {:>9}  {:>6.1}  {:<28} {}",
+            t.turn,
+            name(record, t.player),
+            t.tile_name,
+            t.moves_count,
+            rank,
+            t.points_lost().unwrap_or(0.0),
+            describe(t.played_alternative()),
+            describe(t.best())
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{:<12} {:>6} {:>11} {:>12}",
+        "player", "turns", "best moves", "average lost"
+    );
+    for (i, p) in g.players.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:<12} {:>6} {:>11} {:>12.2}",
+            name(record, i as u8),
+            p.turns,
+            p.best_moves,
+            p.average_points_lost
+        );
+    }
+    out
+}

@@ -1,0 +1,371 @@
+//! Board images: an SVG scene of the board at a turn, rasterised to PNG with resvg.
+//!
+//! - [`tiles`] computes each tile's art from its segment data; [`scene`] lays tiles, overlays,
+//!   figures and the legend out as SVG; [`raster`] turns SVG into PNG.
+//! - Output is deterministic: the same record, turn and options give the same bytes, so callers
+//!   can cache images under an ETag built from [`RENDERER_VERSION`] and [`RenderOptions::key`].
+
+pub mod figures;
+pub mod palette;
+pub mod raster;
+pub mod scene;
+pub mod shapes;
+pub mod tiles;
+
+use crate::engine::{Pos, TileCatalog, TileKind};
+use crate::record::{GameRecord, RecordedMove};
+use crate::replay::{self, Replay, ReplayError};
+use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
+use std::sync::Arc;
+
+pub use palette::{PLAYER_COLOURS, PlayerColour, Rgb, player_colour};
+pub use raster::{encode_png, rasterise, svg_to_png};
+
+/// Changes whenever the same input would draw different pixels: part of every image's ETag.
+pub const RENDERER_VERSION: &str = "render-1";
+
+/// What to draw. `Default` is the plain board at 64 px per tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RenderOptions {
+    /// Pixels per tile, clamped to [`RenderOptions::MIN_SIZE`]..=[`RenderOptions::MAX_SIZE`].
+    pub size_px_per_tile: u32,
+    /// Tint each city, road, field, cloister and garden with its majority owner's colour.
+    pub ownership: bool,
+    /// Frame the tile placed this turn in its player's colour.
+    pub last_move: bool,
+    /// Outline the features scored this turn and label them with their points.
+    pub scoring: bool,
+    /// Mark the empty squares next to the board.
+    pub open_spots: bool,
+    /// Player names, colours and scores under the board.
+    pub legend: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            size_px_per_tile: 64,
+            ownership: false,
+            last_move: false,
+            scoring: false,
+            open_spots: false,
+            legend: false,
+        }
+    }
+}
+
+impl RenderOptions {
+    pub const MIN_SIZE: u32 = 16;
+    pub const MAX_SIZE: u32 = 256;
+    /// The overlay names [`RenderOptions::set_overlays`] accepts.
+    pub const OVERLAYS: [&'static str; 5] = ["ownership", "last-move", "scoring", "open-spots", "legend"];
+
+    /// Every overlay on.
+    pub fn all(size_px_per_tile: u32) -> RenderOptions {
+        RenderOptions {
+            size_px_per_tile,
+            ownership: true,
+            last_move: true,
+            scoring: true,
+            open_spots: true,
+            legend: true,
+        }
+    }
+
+    /// Switches on the overlays in a comma-separated list such as `ownership,last-move`
+    /// (`legend` counts as one; `all` and `none` are accepted too).
+    pub fn set_overlays(&mut self, list: &str) -> Result<(), String> {
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "ownership" => self.ownership = true,
+                "last-move" => self.last_move = true,
+                "scoring" => self.scoring = true,
+                "open-spots" => self.open_spots = true,
+                "legend" => self.legend = true,
+                "all" => *self = RenderOptions::all(self.size_px_per_tile),
+                "none" => *self = RenderOptions::default().with_size(self.size_px_per_tile),
+                other => {
+                    return Err(format!(
+                        "unknown overlay {other:?}; the overlays are {}",
+                        Self::OVERLAYS.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn with_size(mut self, size_px_per_tile: u32) -> RenderOptions {
+        self.size_px_per_tile = size_px_per_tile;
+        self
+    }
+
+    fn size(&self) -> u32 {
+        self.size_px_per_tile.clamp(Self::MIN_SIZE, Self::MAX_SIZE)
+    }
+
+    /// A short text naming these options, for cache keys and ETags.
+    pub fn key(&self) -> String {
+        let flag = |b: bool| if b { '1' } else { '0' };
+        format!(
+            "{}-{}{}{}{}{}",
+            self.size(),
+            flag(self.ownership),
+            flag(self.last_move),
+            flag(self.scoring),
+            flag(self.open_spots),
+            flag(self.legend)
+        )
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("turn {turn} does not exist: the game has {turns} turns")]
+    NoSuchTurn { turn: u32, turns: u32 },
+    #[error("the game cannot be replayed: {0}")]
+    Replay(#[from] ReplayError),
+    #[error("the image would be {width}×{height} pixels, larger than we draw")]
+    TooLarge { width: u32, height: u32 },
+    #[error("cannot draw the SVG: {0}")]
+    Svg(String),
+    #[error("cannot encode the PNG: {0}")]
+    Png(String),
+}
+
+/// Tiles placed by the record's moves (discards excluded): the number of turns.
+pub fn turn_count(record: &GameRecord) -> u32 {
+    record
+        .moves
+        .iter()
+        .filter(|m| matches!(m, RecordedMove::Place { .. }))
+        .count() as u32
+}
+
+/// The board after `replay`'s last turn, as SVG. Pass a replay from
+/// `replay::replay_upto(record, None, Some(n))` for the board after turn `n`, or a full replay
+/// for the final board.
+pub fn board_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions) -> String {
+    let input = scene_input(record, replay);
+    let s = opts.size();
+    let (lo, hi) = scene::extent(&replay.game, opts.open_spots);
+    let margin = (s / 4).max(8);
+    let board_w = (hi.x - lo.x + 1) as u32 * s;
+    let board_h = (hi.y - lo.y + 1) as u32 * s;
+    let font = (s as f32 * 0.22).clamp(12.0, 22.0).round();
+    let min_w = if opts.legend { (font * 16.0) as u32 } else { 0 };
+    let width = (board_w + 2 * margin).max(min_w);
+    let frame = Frame {
+        x0: ((width - board_w) / 2) as f32,
+        y0: margin as f32,
+        s: s as f32,
+        gap: 0.0,
+        lo,
+    };
+    let mut scene = Scene::new(&input, *opts, frame);
+    scene.draw_board();
+    let mut height = board_h + 2 * margin;
+    if opts.legend {
+        let at = (margin as f32, (board_h + margin) as f32 + margin as f32 * 0.5);
+        let legend_w = (width - 2 * margin) as f32;
+        let h = scene.legend(at, legend_w, font, false);
+        scene.legend(at, legend_w, font, true);
+        height += (h + margin as f32 * 0.5).ceil() as u32;
+    }
+    scene.finish(width, height, palette::BACKGROUND)
+}
+
+/// The board after turn `turn` (`None`: the end of the game, after final scoring), as SVG.
+/// Turn 0 is the start tile alone.
+pub fn board_svg_at(record: &GameRecord, turn: Option<u32>, opts: &RenderOptions) -> Result<String, RenderError> {
+    let replay = replay_at(record, turn)?;
+    Ok(board_svg(record, &replay, opts))
+}
+
+/// [`board_svg_at`] as PNG.
+pub fn board_png_at(record: &GameRecord, turn: Option<u32>, opts: &RenderOptions) -> Result<Vec<u8>, RenderError> {
+    svg_to_png(&board_svg_at(record, turn, opts)?)
+}
+
+/// Replays up to `turn`, checking that the turn exists.
+pub fn replay_at(record: &GameRecord, turn: Option<u32>) -> Result<Replay, RenderError> {
+    let turns = turn_count(record);
+    if let Some(t) = turn.filter(|&t| t > turns) {
+        return Err(RenderError::NoSuchTurn { turn: t, turns });
+    }
+    Ok(replay::replay_upto(record, None, turn)?)
+}
+
+fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a> {
+    let game = &replay.game;
+    let last = replay.turns.last();
+    let scored = last.map(|t| scene::scores(&t.events).collect()).unwrap_or_default();
+    let history = replay
+        .turns
+        .iter()
+        .flat_map(|t| scene::scores(&t.events))
+        .chain(scene::scores(&replay.final_events))
+        .collect();
+    let players = record
+        .players
+        .iter()
+        .zip(game.scores())
+        .map(|(p, score)| LegendEntry { name: &p.name, score })
+        .collect();
+    let (done, total) = (replay.turns.len(), turn_count(record));
+    let caption = if replay.finished {
+        format!("Final scores after {done} turns")
+    } else {
+        format!("Turn {done} of {total}")
+    };
+    SceneInput {
+        game: Some(game),
+        tiles: game.board().tiles().iter().map(|t| Placed::of(game, t)).collect(),
+        last_move: last.map(|t| (t.player, t.placement.pos)),
+        scored,
+        final_scored: scene::scores(&replay.final_events).collect(),
+        history,
+        players,
+        caption,
+    }
+}
+
+/// Social preview (Open Graph) size.
+pub const OG_WIDTH: u32 = 1200;
+pub const OG_HEIGHT: u32 = 630;
+
+/// A 1200×630 preview of a game for link cards: the board with ownership on the left, the
+/// players and scores on the right.
+pub fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
+    let input = scene_input(record, replay);
+    let (lo, hi) = scene::extent(&replay.game, false);
+    let (cols, rows) = ((hi.x - lo.x + 1) as u32, (hi.y - lo.y + 1) as u32);
+    let (area_w, area_h, pad) = (740, 582, 24);
+    let s = (area_w / cols).min(area_h / rows).clamp(4, 128);
+    let frame = Frame {
+        x0: (pad + (area_w - s * cols) / 2) as f32,
+        y0: (pad + (area_h - s * rows) / 2) as f32,
+        s: s as f32,
+        gap: 0.0,
+        lo,
+    };
+    let opts = RenderOptions {
+        ownership: true,
+        ..RenderOptions::default()
+    };
+    let mut scene = Scene::new(&input, opts, frame);
+    scene.draw_board();
+    og_panel(&mut scene, record, replay, 800.0);
+    scene.finish(OG_WIDTH, OG_HEIGHT, palette::BACKGROUND)
+}
+
+fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
+    use std::fmt::Write as _;
+    let light = palette::PAPER.hex();
+    let _ = write!(
+        scene.body,
+        "<text x=\"{x}\" y=\"86\" font-size=\"44\" font-weight=\"bold\" fill=\"{light}\">Carcassonne</text>\
+         <text x=\"{x}\" y=\"124\" font-size=\"22\" fill=\"{light}\" fill-opacity=\".75\">{}</text>",
+        scene::xml_escape(&format!(
+            "{} · {} turns",
+            replay.rules.preset.name(),
+            replay.turns.len()
+        ))
+    );
+    let scores = replay.game.scores();
+    let best = scores.iter().copied().max().unwrap_or(0);
+    for (i, p) in record.players.iter().enumerate().take(6) {
+        let y = 200.0 + i as f32 * 66.0;
+        let colour = palette::player_colour(i as u8).rgb.hex();
+        scene.body.push_str(&figures::figure(
+            figures::FigureShape::Standing,
+            &colour,
+            x + 18.0,
+            y - 12.0,
+            1.6,
+        ));
+        let star = if replay.finished && scores[i] == best {
+            " ★"
+        } else {
+            ""
+        };
+        let name: String = p.name.chars().take(16).collect();
+        let _ = write!(
+            scene.body,
+            "<text x=\"{}\" y=\"{y}\" font-size=\"30\" fill=\"{light}\">{}{star}</text>\
+             <text x=\"1170\" y=\"{y}\" font-size=\"30\" font-weight=\"bold\" text-anchor=\"end\" \
+             fill=\"{light}\">{}</text>",
+            x + 48.0,
+            scene::xml_escape(&name),
+            scores[i]
+        );
+    }
+}
+
+/// [`og_image_svg`] as PNG.
+pub fn og_image(record: &GameRecord, replay: &Replay) -> Result<Vec<u8>, RenderError> {
+    svg_to_png(&og_image_svg(record, replay))
+}
+
+/// Every tile kind of a catalogue in its four rotations, one kind per row, labelled: for
+/// checking the tile art by eye and in tests.
+pub fn contact_sheet_svg(catalog: &TileCatalog, size_px_per_tile: u32) -> String {
+    let kinds: Vec<&TileKind> = catalog.ids().map(|id| catalog.get(id)).collect();
+    tile_sheet_svg(&kinds, size_px_per_tile)
+}
+
+/// Tile kinds in their four rotations, two kinds per row, each row labelled with the names.
+pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
+    use std::fmt::Write as _;
+    const PER_ROW: usize = 2;
+    // Each kind takes a label column and four tiles; columns are counted in tile pitches.
+    const SPAN: i32 = 6;
+    let s = size_px_per_tile.clamp(RenderOptions::MIN_SIZE, RenderOptions::MAX_SIZE) as f32;
+    let gap = (s / 8.0).round();
+    let mut tiles = Vec::new();
+    for (n, kind) in kinds.iter().enumerate() {
+        let art = tiles::art(kind);
+        let (row, col) = ((n / PER_ROW) as i32, (n % PER_ROW) as i32 * SPAN + 1);
+        tiles.extend((0..4u8).map(|q| Placed {
+            pos: Pos::new(col + q as i32, row),
+            quarter_turns: q,
+            first_segment: 0,
+            art: Arc::clone(&art),
+        }));
+    }
+    let input = SceneInput {
+        game: None,
+        tiles,
+        last_move: None,
+        scored: Vec::new(),
+        final_scored: Vec::new(),
+        history: Vec::new(),
+        players: Vec::new(),
+        caption: String::new(),
+    };
+    let frame = Frame {
+        x0: gap,
+        y0: gap,
+        s,
+        gap,
+        lo: Pos::new(0, 0),
+    };
+    let mut scene = Scene::new(&input, RenderOptions::default(), frame);
+    scene.draw_board();
+    let font = (s * 0.28).round();
+    for (n, kind) in kinds.iter().enumerate() {
+        let x = gap + ((n % PER_ROW) as i32 * SPAN) as f32 * (s + gap);
+        let y = gap + (n / PER_ROW) as f32 * (s + gap) + s / 2.0;
+        let _ = write!(
+            scene.body,
+            "<text x=\"{x}\" y=\"{y}\" font-size=\"{font}\" fill=\"{}\">{}</text>",
+            palette::PAPER.hex(),
+            scene::xml_escape(&kind.name)
+        );
+    }
+    let rows = kinds.len().div_ceil(PER_ROW) as f32;
+    let cols = (PER_ROW as i32 * SPAN - 1) as f32;
+    let width = (cols * (s + gap) + gap) as u32;
+    let height = (rows * (s + gap) + gap) as u32;
+    scene.finish(width, height, palette::BACKGROUND)
+}

@@ -1,0 +1,68 @@
+//! Background analysis: one worker thread takes game ids off a queue, analyses the whole game,
+//! and writes progress and the result to the store. Work survives a restart: queued and
+//! running analyses are queued again at start.
+
+use crate::analysis::{self, AnalysisOptions};
+use crate::store::Store;
+use serde_json::json;
+use std::sync::mpsc::{Sender, channel};
+
+/// The queue's sending end, shared by the handlers.
+#[derive(Clone)]
+pub struct Jobs(Sender<String>);
+
+impl Jobs {
+    /// Starts the worker and re-queues analyses the last run left unfinished.
+    pub fn start(store: Store, options: AnalysisOptions) -> Jobs {
+        let (tx, rx) = channel::<String>();
+        let worker_store = store.clone();
+        std::thread::Builder::new()
+            .name("analysis".into())
+            .spawn(move || {
+                for id in rx {
+                    run(&worker_store, &id, &options);
+                }
+            })
+            .expect("the analysis thread starts");
+        let jobs = Jobs(tx);
+        match store.pending_analyses() {
+            Ok(ids) => ids.into_iter().for_each(|id| jobs.push(id)),
+            Err(e) => tracing::error!("cannot list pending analyses: {e}"),
+        }
+        jobs
+    }
+
+    pub fn push(&self, id: String) {
+        if self.0.send(id).is_err() {
+            tracing::error!("the analysis worker has stopped");
+        }
+    }
+}
+
+fn run(store: &Store, id: &str, options: &AnalysisOptions) {
+    let result = analyse(store, id, options);
+    let saved = match &result {
+        Ok(json) => store.finish_analysis(id, Ok(json)),
+        Err(e) => {
+            tracing::warn!("analysis of {id} failed: {e}");
+            store.finish_analysis(id, Err(e))
+        }
+    };
+    if let Err(e) = saved {
+        tracing::error!("cannot save the analysis of {id}: {e}");
+    }
+}
+
+/// The whole game's analysis as JSON: the summary, then every turn with its alternatives.
+fn analyse(store: &Store, id: &str, options: &AnalysisOptions) -> Result<String, String> {
+    let row = store.game(id).map_err(|e| e.to_string())?.ok_or("the game is gone")?;
+    let (record, _) = crate::record::parse(row.record.as_bytes()).map_err(|e| e.to_string())?;
+    let progress = |done: u32, total: u32| {
+        if let Err(e) = store.analysis_progress(id, done, total) {
+            tracing::warn!("cannot record progress: {e}");
+        }
+    };
+    let game = analysis::analyse_game(&record, options, &progress).map_err(|e| e.to_string())?;
+    let turns: Vec<_> = game.turns.iter().map(|t| t.to_json()).collect();
+    Ok(json!({"summary": game.to_json(), "turns": turns}).to_string())
+}

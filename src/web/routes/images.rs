@@ -1,0 +1,202 @@
+//! Board images: PNG and SVG of any turn, the final board and the social preview.
+//!
+//! Renders are deterministic, so each gets a strong ETag from the renderer version, the game's
+//! content hash, the turn and the options, a year-long `Cache-Control`, and a 304 for a
+//! matching `If-None-Match`. A small in-memory cache keeps hot renders.
+
+use crate::render::{self, RenderOptions};
+use crate::web::problem::Problem;
+use crate::web::{AppState, LoadedGame};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, ETag, EntityTag};
+use actix_web::{HttpRequest, HttpResponse, get, web};
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+
+/// Recently drawn images by ETag.
+pub struct RenderCache(Mutex<lru::LruCache<String, Arc<Vec<u8>>>>);
+
+impl Default for RenderCache {
+    fn default() -> Self {
+        RenderCache(Mutex::new(lru::LruCache::new(
+            NonZeroUsize::new(256).expect("256 is not zero"),
+        )))
+    }
+}
+
+impl RenderCache {
+    fn get(&self, key: &str) -> Option<Arc<Vec<u8>>> {
+        self.0.lock().ok()?.get(key).cloned()
+    }
+
+    fn put(&self, key: String, bytes: Arc<Vec<u8>>) {
+        if let Ok(mut c) = self.0.lock() {
+            c.put(key, bytes);
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct ImageQuery {
+    /// Pixels per tile.
+    size: Option<u32>,
+    /// Comma-separated overlays: ownership, last-move, scoring, open-spots, legend, all, none.
+    overlay: Option<String>,
+    legend: Option<bool>,
+}
+
+impl ImageQuery {
+    fn options(&self) -> Result<RenderOptions, Problem> {
+        let mut opts = RenderOptions::default();
+        if let Some(size) = self.size {
+            opts = opts.with_size(size);
+        }
+        if let Some(list) = &self.overlay {
+            opts.set_overlays(list)
+                .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
+        }
+        if let Some(legend) = self.legend {
+            opts.legend = legend;
+        }
+        Ok(opts)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Png,
+    Svg,
+    Og,
+}
+
+fn etag(id: &str, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> String {
+    let what = match kind {
+        Kind::Png => "png",
+        Kind::Svg => "svg",
+        Kind::Og => "og",
+    };
+    let text = format!("{}|{id}|{turn:?}|{what}|{}", render::RENDERER_VERSION, opts.key());
+    Sha256::digest(text.as_bytes())[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn draw(g: &LoadedGame, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> Result<Vec<u8>, Problem> {
+    let failed = |e: render::RenderError| match e {
+        render::RenderError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
+        other => Problem::internal(other),
+    };
+    match kind {
+        Kind::Png => render::board_png_at(&g.record, turn, opts).map_err(failed),
+        Kind::Svg => render::board_svg_at(&g.record, turn, opts)
+            .map(String::into_bytes)
+            .map_err(failed),
+        Kind::Og => {
+            let replay = render::replay_at(&g.record, None).map_err(failed)?;
+            render::og_image(&g.record, &replay).map_err(failed)
+        }
+    }
+}
+
+async fn image(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: String,
+    turn: Option<u32>,
+    kind: Kind,
+    opts: RenderOptions,
+) -> HttpResponse {
+    let tag = etag(&id, turn, kind, &opts);
+    let content_type = if kind == Kind::Svg {
+        "image/svg+xml"
+    } else {
+        "image/png"
+    };
+    let matches = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim().trim_matches('"') == tag));
+    let ok = |status: StatusCode| {
+        let mut r = HttpResponse::build(status);
+        r.insert_header(ETag(EntityTag::new_strong(tag.clone())))
+            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"));
+        r
+    };
+    if matches {
+        return ok(StatusCode::NOT_MODIFIED).finish();
+    }
+    if let Some(bytes) = state.renders.get(&tag) {
+        return ok(StatusCode::OK)
+            .content_type(content_type)
+            .body(bytes.as_ref().clone());
+    }
+    let state2 = state.clone();
+    let drawn = web::block(move || {
+        let g = state2.load(&id)?;
+        draw(&g, turn, kind, &opts)
+    })
+    .await;
+    match drawn {
+        Ok(Ok(bytes)) => {
+            let bytes = Arc::new(bytes);
+            state.renders.put(tag.clone(), bytes.clone());
+            ok(StatusCode::OK)
+                .content_type(content_type)
+                .body(bytes.as_ref().clone())
+        }
+        Ok(Err(p)) => p.negotiate(&req),
+        Err(e) => Problem::internal(e).negotiate(&req),
+    }
+}
+
+#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.png")]
+pub async fn turn_png(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, u32)>,
+    q: web::Query<ImageQuery>,
+) -> HttpResponse {
+    let (id, n) = path.into_inner();
+    match q.options() {
+        Ok(opts) => image(req, state, id, Some(n), Kind::Png, opts).await,
+        Err(p) => p.negotiate(&req),
+    }
+}
+
+#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.svg")]
+pub async fn turn_svg(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(String, u32)>,
+    q: web::Query<ImageQuery>,
+) -> HttpResponse {
+    let (id, n) = path.into_inner();
+    match q.options() {
+        Ok(opts) => image(req, state, id, Some(n), Kind::Svg, opts).await,
+        Err(p) => p.negotiate(&req),
+    }
+}
+
+/// The final board.
+#[get("/g/{id:[0-9a-f]{16}}.png")]
+pub async fn final_png(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+    q: web::Query<ImageQuery>,
+) -> HttpResponse {
+    match q.options() {
+        Ok(opts) => image(req, state, id.into_inner(), None, Kind::Png, opts).await,
+        Err(p) => p.negotiate(&req),
+    }
+}
+
+/// The 1200×630 social preview.
+#[get("/g/{id:[0-9a-f]{16}}/og.png")]
+pub async fn og_png(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    image(req, state, id.into_inner(), None, Kind::Og, RenderOptions::default()).await
+}

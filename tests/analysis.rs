@@ -1,0 +1,457 @@
+//! What-if analysis: alternative counts against the perft fixtures, hand positions with an
+//! obvious best move, independence from the record's future, determinism, and the CLI's JSON
+//! contract. Playout counts stay small so the suite is quick in debug builds.
+
+mod common;
+
+use carcassonne_replay::analysis::{
+    self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
+};
+use carcassonne_replay::engine::playout::{Rng, random_placement, shuffled_bag};
+use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
+use carcassonne_replay::record::generate::{Policy, generate, recorded};
+use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};
+use carcassonne_replay::replay;
+use common::{Failures, file_name, files_with_suffix, fixtures_dir, read_json};
+use serde_json::Value;
+
+fn parse(json: &str) -> GameRecord {
+    record::parse(json.as_bytes()).expect("the test record parses").0
+}
+
+fn heuristic_only() -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: 0,
+        ..AnalysisOptions::default()
+    }
+}
+
+fn few_playouts(seed: u64) -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: 8,
+        greedy_share: 0.25,
+        seed,
+        threads: 2,
+        ..AnalysisOptions::default()
+    }
+}
+
+fn two_players(moves: &str) -> GameRecord {
+    parse(&format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "rules": {{"preset": "second-edition"}}, "moves": [{moves}]}}"#
+    ))
+}
+
+fn is_at(t: &TurnAnalysis, i: usize, x: i32, y: i32, degrees: u16) -> bool {
+    let a = &t.alternatives[i];
+    a.placement.pos == Pos::new(x, y) && a.placement.rotation.degrees() == degrees
+}
+
+// ----- counts against the perft fixtures -----
+
+fn expected_counts(v: &Value, key: &str) -> Vec<usize> {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {key}"))
+        .iter()
+        .map(|n| n.as_u64().expect("a count") as usize)
+        .collect()
+}
+
+/// `placements_count` and `moves_count` on every turn of every yas game equal the fixture's
+/// `num_placements` and `num_moves`, and every played move is found among the alternatives.
+#[test]
+fn alternative_counts_match_the_yas_fixtures_on_every_turn() {
+    let Some(fixtures) = fixtures_dir() else {
+        return;
+    };
+    let games = files_with_suffix(&fixtures.join("games/yas"), ".jcz");
+    assert!(!games.is_empty());
+    // One thread per game: the suite stays quick in debug builds.
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = games.iter().map(|jcz| s.spawn(|| check_counts(jcz))).collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let mut f = Failures::default();
+    let mut turns = 0;
+    for (n, failures) in results {
+        turns += n;
+        failures.into_iter().for_each(|m| f.push(m));
+    }
+    println!("analysis counts: {turns} turns checked");
+    f.finish("analysis counts");
+}
+
+/// (turns checked, failures) for one yas game.
+fn check_counts(jcz: &std::path::Path) -> (usize, Vec<String>) {
+    let stem = file_name(jcz).trim_end_matches(".jcz").to_string();
+    let expected = read_json(&jcz.with_file_name(format!("{stem}.expected.json")));
+    let (placements, moves) = (
+        expected_counts(&expected, "num_placements"),
+        expected_counts(&expected, "num_moves"),
+    );
+    let record = common::load_record(jcz).expect("the fixture loads");
+    let opts = AnalysisOptions {
+        threads: 1,
+        ..heuristic_only()
+    };
+    let game = analysis::analyse_game(&record, &opts, &|_, _| {}).expect("the fixture analyses");
+    let mut failures = Vec::new();
+    if game.turns.len() != placements.len() {
+        failures.push(format!(
+            "yas/{stem}: {} turns, expected {}",
+            game.turns.len(),
+            placements.len()
+        ));
+    }
+    for (t, (&p, &m)) in game.turns.iter().zip(placements.iter().zip(&moves)) {
+        if (t.placements_count, t.moves_count) != (p, m) {
+            failures.push(format!(
+                "yas/{stem} turn {}: {} placements / {} moves, expected {p} / {m}",
+                t.turn, t.placements_count, t.moves_count
+            ));
+        }
+        if t.alternatives.len() != t.moves_count || t.played.is_none() {
+            failures.push(format!(
+                "yas/{stem} turn {}: played move not among the alternatives",
+                t.turn
+            ));
+        }
+    }
+    (game.turns.len(), failures)
+}
+
+// ----- hand positions -----
+
+/// Turn 1: Ann draws E beside the start tile's open city. Closing it with a knight scores 4 at
+/// once and the knight comes home: the obvious best.
+#[test]
+fn closing_a_city_for_points_ranks_first() {
+    let record = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
+    let t = analysis::analyse_turn(&record, 1, &heuristic_only()).unwrap();
+    assert_eq!(t.value_basis, ValueBasis::Heuristic);
+    assert!(is_at(&t, 0, 0, -1, 180), "best: {:?}", t.alternatives[0]);
+    let best = &t.alternatives[0];
+    assert!(matches!(best.action, Action::Deploy { .. }));
+    assert_eq!(best.evaluation.immediate, vec![4, 0]);
+    assert_eq!(best.evaluation.meeples_committed, 0, "the knight scored and came home");
+    let city = best
+        .evaluation
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::City)
+        .unwrap();
+    assert!(city.closed && city.tiles == 2 && city.joined == 1 && city.at_stake == 4);
+    assert_eq!(city.owners, vec![0]);
+    // The played move (no knight) closed the city for nobody.
+    let played = t.played_alternative().unwrap();
+    assert_eq!(played.evaluation.immediate, vec![0, 0]);
+    assert!(t.played_rank().unwrap() > 1 && t.points_lost().unwrap() >= 4.0 - 1e-9);
+
+    // Playouts agree: the extra 4 points and the knight in hand outweigh their noise.
+    let with_playouts = AnalysisOptions {
+        playouts_per_alternative: 64,
+        greedy_share: 0.0,
+        seed: 5,
+        threads: 2,
+        ..AnalysisOptions::default()
+    };
+    let t = analysis::analyse_turn(&record, 1, &with_playouts).unwrap();
+    assert_eq!(t.value_basis, ValueBasis::Playouts);
+    let closing = (t.alternatives.iter())
+        .position(|a| a.evaluation.immediate == vec![4, 0])
+        .unwrap();
+    assert!(
+        t.alternatives[closing].rank <= 2,
+        "closing ranks {} by playouts",
+        t.alternatives[closing].rank
+    );
+}
+
+/// Ann has knights in two one-tile cities (north and west of (0,2)), Bob one in a third (east).
+/// Tile R (city N, E, W) at (0,2) joins all three and closes them: 4 tiles, 8 points, and
+/// Ann's two knights beat Bob's one, so Ann takes it all.
+const STEAL: &str = r#"
+    {"tile": "E", "at": [0, 1], "rotation": 180, "meeple": {"feature": "city", "at": "S"}},
+    {"tile": "B", "at": [1, 1], "rotation": 0},
+    {"tile": "B", "at": [-1, 1], "rotation": 0},
+    {"tile": "E", "at": [1, 2], "rotation": 270, "meeple": {"feature": "city", "at": "W"}},
+    {"tile": "E", "at": [-1, 2], "rotation": 90, "meeple": {"feature": "city", "at": "E"}},
+    {"tile": "U", "at": [1, 0], "rotation": 90},
+    {"tile": "R", "at": [2, 1], "rotation": 90}"#;
+
+#[test]
+fn stealing_a_city_with_a_second_knight_ranks_first() {
+    let record = two_players(STEAL);
+    let t = analysis::analyse_turn(&record, 7, &heuristic_only()).unwrap();
+    assert_eq!((t.player, t.tile_name.as_str()), (0, "R"));
+    assert!(is_at(&t, 0, 0, 2, 0), "best: {:?}", t.alternatives[0]);
+    let best = &t.alternatives[0];
+    assert_eq!(
+        best.evaluation.immediate,
+        vec![8, 0],
+        "Ann's majority takes the whole city"
+    );
+    let city = best
+        .evaluation
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::City)
+        .unwrap();
+    assert_eq!((city.tiles, city.joined, city.closed), (4, 3, true));
+    assert_eq!((city.meeples.clone(), city.owners.clone()), (vec![2, 1], vec![0]));
+    assert!(t.played_rank().unwrap() > 1);
+}
+
+// ----- the future is never read -----
+
+/// The record up to and including placed tile `n` (discards after it dropped).
+fn truncated(record: &GameRecord, n: u32) -> GameRecord {
+    let mut r = record.clone();
+    let mut placed = 0;
+    let keep = r
+        .moves
+        .iter()
+        .position(|m| {
+            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
+            placed == n
+        })
+        .expect("the record has n turns");
+    r.moves.truncate(keep + 1);
+    r
+}
+
+/// The record to turn `n`, then the rest of the pack in another order, played at random.
+fn other_future(record: &GameRecord, n: u32, seed: u64) -> GameRecord {
+    let mut r = truncated(record, n);
+    let mut game = replay::replay(&r, None).expect("the truncated record replays").game;
+    let (mut rng, mut scratch, mut actions, mut events) = (Rng::new(seed), Vec::new(), Vec::new(), Vec::new());
+    for tile in shuffled_bag(&game, &mut rng) {
+        let Some(placement) = random_placement(&game, tile, &mut rng, &mut scratch) else {
+            r.moves.push(RecordedMove::Discard { player: None, tile });
+            game.discard(tile, &mut events).unwrap();
+            continue;
+        };
+        game.actions(tile, placement, &mut actions);
+        let mv = Move {
+            tile,
+            placement,
+            action: actions[rng.below(actions.len())],
+        };
+        r.moves.push(recorded(&game, &mv));
+        game.play(&mv, &mut events).unwrap();
+    }
+    r
+}
+
+#[test]
+fn a_turn_analysis_never_reads_the_recorded_future() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 7).unwrap();
+    let n = 30;
+    let opts = few_playouts(11);
+    let full = analysis::analyse_turn(&record, n, &opts).unwrap();
+    let cut = analysis::analyse_turn(&truncated(&record, n), n, &opts).unwrap();
+    assert_eq!(full, cut, "truncating the record after turn {n} changed its analysis");
+    let other = other_future(&record, n, 99);
+    assert_ne!(other.moves, record.moves, "the future really differs");
+    let reordered = analysis::analyse_turn(&other, n, &opts).unwrap();
+    assert_eq!(
+        full, reordered,
+        "another draw order after turn {n} changed its analysis"
+    );
+}
+
+// ----- determinism -----
+
+#[test]
+fn the_same_seed_gives_the_same_analysis_on_any_number_of_threads() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 3, Policy::Greedy, 3).unwrap();
+    let two = analysis::analyse_turn(&record, 12, &few_playouts(1)).unwrap();
+    let again = analysis::analyse_turn(&record, 12, &few_playouts(1)).unwrap();
+    let one = AnalysisOptions {
+        threads: 1,
+        ..few_playouts(1)
+    };
+    assert_eq!(two, again);
+    assert_eq!(two, analysis::analyse_turn(&record, 12, &one).unwrap());
+    let other_seed = analysis::analyse_turn(&record, 12, &few_playouts(2)).unwrap();
+    assert_ne!(two, other_seed, "the seed drives the playouts");
+}
+
+/// Analysing the whole game gives each turn what analysing that turn alone gives.
+#[test]
+fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 21).unwrap();
+    let calls = std::cell::Cell::new(0);
+    let game: GameAnalysis = analysis::analyse_game(&record, &heuristic_only(), &|done, total| {
+        calls.set(calls.get() + 1);
+        assert!(done <= total);
+    })
+    .unwrap();
+    assert_eq!(
+        calls.get() as usize,
+        game.turns.len() + 1,
+        "progress at the start and after each turn"
+    );
+    for n in [1, 2, 35, game.turns.len() as u32] {
+        let alone = analysis::analyse_turn(&record, n, &heuristic_only()).unwrap();
+        assert_eq!(alone, game.turns[n as usize - 1], "turn {n}");
+    }
+    for (p, s) in game.players.iter().enumerate() {
+        let lost: f64 = (game.turns.iter())
+            .filter(|t| t.player as usize == p)
+            .filter_map(|t| t.points_lost())
+            .sum();
+        assert!((s.points_lost - lost).abs() < 1e-9);
+        assert!((s.average_points_lost - lost / f64::from(s.turns)).abs() < 1e-9);
+        assert!(s.points_lost >= 0.0 && s.turns > 30);
+    }
+}
+
+#[test]
+fn the_per_turn_cap_shares_playouts_between_alternatives() {
+    let opts = AnalysisOptions {
+        playouts_per_alternative: 96,
+        max_playouts_per_turn: 1_000,
+        ..AnalysisOptions::default()
+    };
+    assert_eq!(opts.playouts_for(10), 96);
+    assert_eq!(opts.playouts_for(20), 50);
+    assert_eq!(opts.playouts_for(5_000), 1, "every alternative gets at least one");
+    let uncapped = AnalysisOptions {
+        max_playouts_per_turn: 0,
+        ..opts.clone()
+    };
+    assert_eq!(uncapped.playouts_for(5_000), 96);
+    let record = two_players(STEAL);
+    let t = analysis::analyse_turn(&record, 7, &AnalysisOptions { threads: 1, ..opts }).unwrap();
+    let each = t.alternatives[0].playouts.unwrap().count;
+    assert_eq!(each, opts.playouts_for(t.moves_count));
+    assert!(t.alternatives.iter().all(|a| a.playouts.unwrap().count == each));
+}
+
+// ----- completion chances and spots -----
+
+#[test]
+fn open_features_carry_spots_and_a_completion_chance() {
+    // Turn 1 of the steal record: a knight on E at (0,1) leaves its city open towards (0,2),
+    // which many tiles fit.
+    let record = two_players(STEAL);
+    let t = analysis::analyse_turn(&record, 1, &heuristic_only()).unwrap();
+    let knight = (t.alternatives.iter())
+        .find(|a| is_at_pos(a, 0, 1, 180) && matches!(a.action, Action::Deploy { .. }))
+        .unwrap();
+    let city = knight
+        .evaluation
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::City)
+        .unwrap();
+    assert_eq!(city.open_spots.len(), 1);
+    assert_eq!(city.open_spots[0].pos, Pos::new(0, 2));
+    assert!(
+        city.open_spots[0].fits > 20,
+        "most city tiles fit: {}",
+        city.open_spots[0].fits
+    );
+    let chance = city.completion.unwrap();
+    assert!(chance > 0.9 && chance <= 1.0, "{chance}");
+    assert!(!t.spots.is_empty());
+    assert_eq!(t.dead_spots().count(), 0, "nothing is dead on turn 1");
+}
+
+fn is_at_pos(a: &analysis::Alternative, x: i32, y: i32, degrees: u16) -> bool {
+    a.placement.pos == Pos::new(x, y) && a.placement.rotation == Rotation::from_degrees(degrees.into()).unwrap()
+}
+
+// ----- errors -----
+
+#[test]
+fn bad_turns_and_illegal_records_are_errors() {
+    let record = two_players(STEAL);
+    let opts = heuristic_only();
+    assert!(matches!(
+        analysis::analyse_turn(&record, 0, &opts),
+        Err(AnalysisError::NoSuchTurn { turn: 0, turns: 7 })
+    ));
+    assert!(matches!(
+        analysis::analyse_turn(&record, 8, &opts),
+        Err(AnalysisError::NoSuchTurn { .. })
+    ));
+    let illegal = two_players(r#"{"tile": "E", "at": [0, 1], "rotation": 0}"#);
+    let e = analysis::analyse_turn(&illegal, 1, &opts).unwrap_err();
+    assert!(matches!(e, AnalysisError::Replay(_)), "{e}");
+    assert!(analysis::analyse_game(&illegal, &opts, &|_, _| {}).is_err());
+    let odd = AnalysisOptions {
+        greedy_share: f64::NAN,
+        playouts_per_alternative: 2,
+        ..few_playouts(0)
+    };
+    assert!(analysis::analyse_turn(&record, 7, &odd).is_ok());
+    // A position built by hand with a tile that is not in the pack.
+    let start = replay::replay_upto(&record, None, Some(0)).unwrap().game;
+    let spring = start.catalog().by_name("river-A").unwrap();
+    let e = analysis::analyse_position(&start, spring, None, 1, &opts).unwrap_err();
+    assert!(matches!(e, AnalysisError::Illegal { turn: 1, .. }), "{e}");
+}
+
+// ----- the command line -----
+
+#[test]
+fn the_cli_prints_the_json_contract_of_a_turn_and_a_game() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+            .arg("analyse")
+            .arg(&demo)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let doc: Value = serde_json::from_str(&run(&["--turn", "5", "--json", "--playouts", "2"])).unwrap();
+    let alts = doc["alternatives"].as_array().unwrap();
+    assert_eq!(alts.len() as u64, doc["moves_count"].as_u64().unwrap());
+    assert!(doc["placements_count"].as_u64().unwrap() > 0);
+    let first = &alts[0];
+    assert_eq!(first["position"].as_array().unwrap().len(), 2);
+    assert!([0, 90, 180, 270].contains(&first["rotation"].as_u64().unwrap()));
+    assert!(["pass", "deploy", "recall_abbot"].contains(&first["action"]["type"].as_str().unwrap()));
+    assert_eq!(
+        first["immediate"].as_array().unwrap().len(),
+        3,
+        "the demo has three players"
+    );
+    assert!(first["value"].is_number() && first["rank"] == 1);
+    let played = doc["played"].as_u64().unwrap() as usize;
+    assert_eq!(alts[played]["rank"], doc["played_rank"]);
+    assert_eq!(doc["heuristic_formula"], HEURISTIC_FORMULA);
+
+    let table = run(&["--turn", "5", "--playouts", "0"]);
+    assert!(
+        table.contains("Turn 5") && table.contains("played (*): rank"),
+        "{table}"
+    );
+
+    let game: Value = serde_json::from_str(&run(&["--json", "--playouts", "0"])).unwrap();
+    assert_eq!(game["turns"].as_array().unwrap().len(), 71);
+    assert!(game["turns"][0]["played_rank"].is_u64() && game["turns"][0]["points_lost"].is_number());
+    assert!(game["players"][0]["average_points_lost"].is_number());
+}
+
+#[test]
+fn the_cli_rejects_a_turn_out_of_range_cleanly() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["analyse", demo.to_str().unwrap(), "--turn", "500"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("there is no turn 500") && !err.contains("panicked"),
+        "{err}"
+    );
+}

@@ -1,0 +1,236 @@
+//! Board images: reproducible bytes, sizes that follow the board, colours where the features
+//! are, every tile drawable, and the `render` command.
+
+use carcassonne_replay::engine::{TileCatalog, tileset};
+use carcassonne_replay::record::{self, GameRecord};
+use carcassonne_replay::render::{self, RenderOptions, palette};
+use carcassonne_replay::replay;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn demo_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json")
+}
+
+fn demo() -> GameRecord {
+    record::parse(&std::fs::read(demo_path()).unwrap()).unwrap().0
+}
+
+fn parse(json: &str) -> GameRecord {
+    record::parse(json.as_bytes()).unwrap().0
+}
+
+/// Width and height from a PNG, decoding the whole image to be sure it is valid.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let info = reader.next_frame(&mut buf).expect("PNG image data");
+    (info.width, info.height)
+}
+
+/// The colour at pixel (x, y) of a rendered board (boards are opaque).
+fn probe(svg: &str, x: u32, y: u32) -> palette::Rgb {
+    let pixmap = render::rasterise(svg).unwrap();
+    let p = pixmap.pixel(x, y).expect("inside the image");
+    assert_eq!(p.alpha(), 255);
+    palette::Rgb(p.red(), p.green(), p.blue())
+}
+
+#[test]
+fn the_same_input_gives_the_same_bytes() {
+    let record = demo();
+    let opts = RenderOptions::all(40);
+    let a = render::board_png_at(&record, Some(33), &opts).unwrap();
+    let b = render::board_png_at(&record, Some(33), &opts).unwrap();
+    assert_eq!(a, b);
+    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    assert_eq!(svg, render::board_svg_at(&record, None, &opts).unwrap());
+}
+
+#[test]
+fn the_image_size_follows_the_board_extent() {
+    let record = demo();
+    let s = 32;
+    let margin = 8; // a quarter tile, at least 8 px
+    for turn in [0, 10, 40] {
+        let r = replay::replay_upto(&record, None, Some(turn)).unwrap();
+        let (lo, hi) = r.game.board().extent().unwrap();
+        let (cols, rows) = ((hi.x - lo.x + 1) as u32, (hi.y - lo.y + 1) as u32);
+        let png = render::svg_to_png(&render::board_svg(&record, &r, &RenderOptions::default().with_size(s))).unwrap();
+        assert_eq!(
+            png_size(&png),
+            (cols * s + 2 * margin, rows * s + 2 * margin),
+            "turn {turn}"
+        );
+    }
+    // Open spots add the ring of empty squares around the board.
+    let r = replay::replay_upto(&record, None, Some(0)).unwrap();
+    let opts = RenderOptions {
+        open_spots: true,
+        ..RenderOptions::default().with_size(s)
+    };
+    let png = render::svg_to_png(&render::board_svg(&record, &r, &opts)).unwrap();
+    assert_eq!(png_size(&png), (3 * s + 2 * margin, 3 * s + 2 * margin));
+}
+
+#[test]
+fn a_city_pixel_has_the_city_colour() {
+    // Turn 0: the start tile D alone, its city on the north side. At 100 px per tile and a
+    // 25 px margin, tile point (50, 8) is pixel (75, 33).
+    let svg = render::board_svg_at(&demo(), Some(0), &RenderOptions::default().with_size(100)).unwrap();
+    assert_eq!(probe(&svg, 75, 33), palette::CITY);
+    assert_eq!(probe(&svg, 75, 110), palette::FIELD, "the field south of the road");
+    assert_eq!(probe(&svg, 75, 75), palette::ROAD, "the road through the middle");
+}
+
+#[test]
+fn an_owned_road_carries_its_owners_tint() {
+    let record = parse(
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "moves": [{"tile": "U", "at": [1, 0], "rotation": 90, "meeple": {"feature": "road", "at": "E"}}]}"#,
+    );
+    let opts = RenderOptions {
+        ownership: true,
+        ..RenderOptions::default().with_size(100)
+    };
+    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    let open_road = palette::tint(palette::ROAD, 0, false);
+    assert_eq!(probe(&svg, 210, 75), open_road, "on Ann's road, clear of her meeple");
+    assert_eq!(probe(&svg, 40, 75), open_road, "the same road on the start tile");
+    let plain = render::board_svg_at(&record, None, &RenderOptions::default().with_size(100)).unwrap();
+    assert_eq!(probe(&plain, 210, 75), palette::ROAD, "no tint without the overlay");
+}
+
+#[test]
+fn a_completed_city_looks_different_from_an_open_one() {
+    // The demo's first move closes the start tile's city with a knight: scored, so drawn in
+    // Ada's strong tint although the knight has gone home. (0,-1) is the top row: the start
+    // tile's city is at pixel (75, 133).
+    let opts = RenderOptions {
+        ownership: true,
+        ..RenderOptions::default().with_size(100)
+    };
+    let svg = render::board_svg_at(&demo(), Some(1), &opts).unwrap();
+    assert_eq!(probe(&svg, 75, 133), palette::tint(palette::CITY, 0, true));
+    assert_ne!(
+        palette::tint(palette::CITY, 0, true),
+        palette::tint(palette::CITY, 0, false)
+    );
+}
+
+#[test]
+fn every_tile_kind_draws_in_every_rotation() {
+    let cat = TileCatalog::builtin();
+    let svg = render::contact_sheet_svg(&cat, 32);
+    for id in cat.ids() {
+        assert!(
+            svg.contains(&format!(">{}</text>", cat.name(id))),
+            "label of {}",
+            cat.name(id)
+        );
+    }
+    let png = render::svg_to_png(&svg).unwrap();
+    let (w, h) = png_size(&png);
+    assert!(w > 32 * 8 && h > 32 * (cat.len() as u32 / 2), "{w}×{h}");
+}
+
+#[test]
+fn odd_custom_tiles_draw_without_panicking() {
+    let specs = [
+        "road NESW",
+        "city NS; road EW",
+        "river N; road S; city E; field W.n W.s",
+        "city NESW; cloister",
+        "road N; road S",
+        "city N; city E; city S; city W",
+        "river NESW",
+        "garden; cloister; field N.w",
+        "city NE; road SW; field S.e S.w > 0",
+        "",
+    ];
+    let kinds: Vec<_> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| tileset::parse_spec(&format!("custom{i}"), spec).unwrap())
+        .collect();
+    let refs: Vec<_> = kinds.iter().collect();
+    let png = render::svg_to_png(&render::tile_sheet_svg(&refs, 24)).unwrap();
+    assert!(png_size(&png).0 > 0);
+}
+
+#[test]
+fn player_names_are_escaped_in_the_legend() {
+    let record = parse(
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "<b>&\"Ann\""}, {"name": "Bob"}], "moves": []}"#,
+    );
+    let opts = RenderOptions {
+        legend: true,
+        ..RenderOptions::default()
+    };
+    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    assert!(svg.contains("&lt;b&gt;&amp;&quot;Ann&quot;"), "{svg}");
+    render::svg_to_png(&svg).unwrap();
+}
+
+#[test]
+fn turns_past_the_end_are_refused() {
+    let err = render::board_svg_at(&demo(), Some(72), &RenderOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("71 turns"), "{err}");
+}
+
+#[test]
+fn the_social_preview_is_1200_by_630() {
+    let record = demo();
+    let full = replay::replay(&record, None).unwrap();
+    let png = render::og_image(&record, &full).unwrap();
+    assert_eq!(png_size(&png), (render::OG_WIDTH, render::OG_HEIGHT));
+}
+
+#[test]
+fn overlay_names_parse() {
+    let mut opts = RenderOptions::default();
+    opts.set_overlays("ownership, last-move,scoring,open-spots").unwrap();
+    assert!(opts.ownership && opts.last_move && opts.scoring && opts.open_spots && !opts.legend);
+    assert!(opts.set_overlays("sparkles").unwrap_err().contains("ownership"));
+    assert_ne!(opts.key(), RenderOptions::default().key());
+}
+
+fn run_render(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .arg("render")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn the_render_command_writes_a_png_and_an_svg() {
+    let dir = std::env::temp_dir().join(format!("cr-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (png, svg) = (dir.join("board.png"), dir.join("board.svg"));
+    let demo = demo_path();
+    let demo = demo.to_str().unwrap();
+    let out = run_render(&[
+        demo,
+        "--turn",
+        "12",
+        "-o",
+        png.to_str().unwrap(),
+        "--overlay",
+        "ownership,last-move,scoring,open-spots",
+        "--legend",
+        "--size",
+        "24",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (w, h) = png_size(&std::fs::read(&png).unwrap());
+    assert!(w > 24 && h > 24);
+    let out = run_render(&[demo, "-o", svg.to_str().unwrap(), "--svg"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let out = run_render(&[demo, "-o", png.to_str().unwrap(), "--overlay", "glitter"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown overlay"));
+    std::fs::remove_dir_all(&dir).ok();
+}
