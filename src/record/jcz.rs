@@ -13,12 +13,11 @@ use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{Action, HalfEdge, Move};
 use crate::engine::{
-    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Setup, Side,
-    StartTile, TileCatalog, TileKindId,
+    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Side, StartTile,
+    TileCatalog, TileKindId,
 };
 use crate::record::rules_spec::{Overrides, river_turns_name};
 use serde_json::Value;
-use std::sync::Arc;
 
 pub use super::jcz_export::{to_string, to_value};
 
@@ -429,7 +428,7 @@ fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId], end_turn
 /// Puts each tile missing from a save at the first turn where it could not be placed. Tiles
 /// that could always be placed were never drawn: the save ends before the game does.
 fn infer_discards(record: &mut GameRecord) {
-    let Ok(mut game) = Game::new(setup_of(record)) else {
+    let Ok(mut game) = Game::new(record.setup()) else {
         return;
     };
     let mut missing = missing_tiles(record, &game);
@@ -463,16 +462,6 @@ fn infer_discards(record: &mut GameRecord) {
             }
         }
         events.clear();
-    }
-}
-
-fn setup_of(record: &GameRecord) -> Setup {
-    Setup {
-        rules: record.resolved_rules(),
-        catalog: Arc::clone(&record.catalog),
-        players: record.players.len() as u8,
-        start: record.start.clone(),
-        extra_tiles: record.custom_pack(),
     }
 }
 

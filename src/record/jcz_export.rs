@@ -208,7 +208,7 @@ fn turn_messages(
     )];
     let mut options = Vec::new();
     game.actions(tile, placement, &mut options);
-    let action = engine_action(game, tile, placement, recorded)?;
+    let action = recorded.resolve(game, tile, placement).map_err(|e| e.to_string())?;
     let recall = (action == Action::RecallAbbot)
         .then(|| ids.abbot_pointer(player))
         .flatten();
@@ -279,20 +279,6 @@ fn deploy_message(
         "DEPLOY_MEEPLE",
         json!({"pointer": pointer, "meepleId": meeple_id}),
     ))
-}
-
-fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, String> {
-    Ok(match a {
-        RecordedAction::Pass => Action::Pass,
-        RecordedAction::RecallAbbot => Action::RecallAbbot,
-        RecordedAction::Deploy { feature, at, figure } => {
-            let segment = game
-                .tile_kind(tile)
-                .segment_at(p.rotation, feature, Some(at))
-                .ok_or_else(|| format!("the tile has no {feature} at {at}"))?;
-            Action::Deploy { segment, figure }
-        }
-    })
 }
 
 fn message(player: u8, kind: &str, payload: Value) -> Value {

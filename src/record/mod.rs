@@ -11,7 +11,10 @@ mod jcz_export;
 pub mod native;
 pub mod rules_spec;
 
-use crate::engine::{FeatureKind, Figure, Location, Placement, Rules, StartTile, TileCatalog, TileKindId};
+use crate::engine::{
+    Action, FeatureKind, Figure, Game, IllegalMove, Location, Placement, Rules, Setup, StartTile, TileCatalog,
+    TileKindId,
+};
 use std::sync::Arc;
 
 pub use rules_spec::RulesSpec;
@@ -108,7 +111,38 @@ pub struct RecordedScores {
     pub categories: Option<Vec<[i32; 4]>>,
 }
 
+impl RecordedAction {
+    /// The engine's form of this meeple step for `tile` placed at `p`: finds the segment the
+    /// record addresses by feature and place.
+    pub fn resolve(self, game: &Game, tile: TileKindId, p: Placement) -> Result<Action, IllegalMove> {
+        Ok(match self {
+            RecordedAction::Pass => Action::Pass,
+            RecordedAction::RecallAbbot => Action::RecallAbbot,
+            RecordedAction::Deploy { feature, at, figure } => {
+                let segment = game.tile_kind(tile).segment_at(p.rotation, feature, Some(at)).ok_or(
+                    IllegalMove::NoSuchSegment {
+                        kind: feature,
+                        at: at.to_string(),
+                    },
+                )?;
+                Action::Deploy { segment, figure }
+            }
+        })
+    }
+}
+
 impl GameRecord {
+    /// The engine setup this record describes, under its own rules.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            rules: self.resolved_rules(),
+            catalog: Arc::clone(&self.catalog),
+            players: self.players.len() as u8,
+            start: self.start.clone(),
+            extra_tiles: self.custom_pack(),
+        }
+    }
+
     pub fn resolved_rules(&self) -> Rules {
         self.rules.resolve()
     }

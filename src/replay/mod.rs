@@ -5,12 +5,10 @@ pub mod json;
 
 use crate::engine::features::majority;
 use crate::engine::{
-    Action, Event, FeatureKind, Figure, Game, IllegalMove, Move, Phase, Placement, Rules, SegId, Setup, SetupError,
-    TileKindId,
+    Action, Event, FeatureKind, Figure, Game, Move, Phase, Placement, Rules, SegId, Setup, SetupError, TileKindId,
 };
 use crate::record::{GameRecord, RecordedAction, RecordedMove};
 use std::fmt;
-use std::sync::Arc;
 
 /// The state after one placed tile and its scoring.
 #[derive(Clone, Debug)]
@@ -197,10 +195,7 @@ fn replay_inner(
     let rules = rules.unwrap_or_else(|| record.resolved_rules());
     let mut game = Game::new(Setup {
         rules,
-        catalog: Arc::clone(&record.catalog),
-        players: record.players.len() as u8,
-        start: record.start.clone(),
-        extra_tiles: record.custom_pack(),
+        ..record.setup()
     })?;
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut events = Vec::new();
@@ -236,7 +231,9 @@ fn replay_inner(
                 action,
                 ..
             } => {
-                let action = engine_action(&game, tile, placement, action).map_err(|e| illegal(e.to_string()))?;
+                let action = action
+                    .resolve(&game, tile, placement)
+                    .map_err(|e| illegal(e.to_string()))?;
                 let mv = Move {
                     tile,
                     placement,
@@ -272,24 +269,6 @@ fn name_of(record: &GameRecord, p: u8) -> &str {
         .players
         .get(p as usize)
         .map_or("an unknown player", |p| p.name.as_str())
-}
-
-/// Finds the segment a record's meeple step addresses.
-fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, IllegalMove> {
-    Ok(match a {
-        RecordedAction::Pass => Action::Pass,
-        RecordedAction::RecallAbbot => Action::RecallAbbot,
-        RecordedAction::Deploy { feature, at, figure } => {
-            let kind = game.tile_kind(tile);
-            let segment = kind
-                .segment_at(p.rotation, feature, Some(at))
-                .ok_or(IllegalMove::NoSuchSegment {
-                    kind: feature,
-                    at: at.to_string(),
-                })?;
-            Action::Deploy { segment, figure }
-        }
-    })
 }
 
 fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -> TurnSnapshot {

@@ -7,13 +7,10 @@
 
 #![allow(dead_code)]
 
-use carcassonne_replay::engine::{
-    Action, Event, Game, Move, NameSystem, Placement, Rotation, Setup, TileCatalog, TileKindId,
-};
-use carcassonne_replay::record::{self, GameRecord, RecordedAction, RecordedMove};
+use carcassonne_replay::engine::{Event, Game, Move, NameSystem, Rotation, TileCatalog, TileKindId};
+use carcassonne_replay::record::{self, GameRecord, RecordedMove};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// The shared fixture directory, or `None` (with a note) when this checkout has none.
 pub fn fixtures_dir() -> Option<PathBuf> {
@@ -85,17 +82,6 @@ pub fn load_record(path: &Path) -> Result<GameRecord, String> {
     record::parse(&bytes).map(|(r, _)| r).map_err(|e| e.to_string())
 }
 
-/// The engine setup a record describes (the same one `replay::replay` builds).
-pub fn setup_of(record: &GameRecord) -> Setup {
-    Setup {
-        rules: record.resolved_rules(),
-        catalog: Arc::clone(&record.catalog),
-        players: record.players.len() as u8,
-        start: record.start.clone(),
-        extra_tiles: record.custom_pack(),
-    }
-}
-
 /// A JCZ tile id and JCZ rotation (degrees, clockwise) as our kind and rotation.
 pub fn jcz_tile(cat: &TileCatalog, id: &str, degrees: i64) -> (TileKindId, Rotation) {
     let alias = cat
@@ -103,21 +89,6 @@ pub fn jcz_tile(cat: &TileCatalog, id: &str, degrees: i64) -> (TileKindId, Rotat
         .unwrap_or_else(|| panic!("unknown JCZ tile id {id:?}"));
     let r = Rotation::from_degrees(degrees).unwrap_or_else(|| panic!("JCZ rotation {degrees} is not a multiple of 90"));
     (alias.kind, r.plus(alias.offset))
-}
-
-/// Finds the segment a recorded meeple step addresses, as `replay` does.
-pub fn engine_action(game: &Game, tile: TileKindId, p: Placement, a: RecordedAction) -> Result<Action, String> {
-    Ok(match a {
-        RecordedAction::Pass => Action::Pass,
-        RecordedAction::RecallAbbot => Action::RecallAbbot,
-        RecordedAction::Deploy { feature, at, figure } => {
-            let segment = game
-                .tile_kind(tile)
-                .segment_at(p.rotation, feature, Some(at))
-                .ok_or_else(|| format!("no {feature} segment at {at}"))?;
-            Action::Deploy { segment, figure }
-        }
-    })
 }
 
 /// A `Game` stepped through a record one move at a time. Between moves, `game` is the state
@@ -131,7 +102,7 @@ pub struct Walker {
 
 impl Walker {
     pub fn new(record: &GameRecord) -> Result<Walker, String> {
-        let game = Game::new(setup_of(record)).map_err(|e| format!("setup: {e}"))?;
+        let game = Game::new(record.setup()).map_err(|e| format!("setup: {e}"))?;
         Ok(Walker {
             game,
             events: Vec::new(),
@@ -160,7 +131,9 @@ impl Walker {
                     placement.pos,
                     placement.rotation
                 );
-                let action = engine_action(&self.game, tile, placement, action).map_err(|e| format!("{what}: {e}"))?;
+                let action = action
+                    .resolve(&self.game, tile, placement)
+                    .map_err(|e| format!("{what}: {e}"))?;
                 let mv = Move {
                     tile,
                     placement,

@@ -153,30 +153,18 @@ async fn image(
     }
 }
 
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.png")]
-pub async fn turn_png(
+/// A turn's board as PNG or SVG.
+#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.{ext:png|svg}")]
+pub async fn turn_image(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(String, u32)>,
+    path: web::Path<(String, u32, String)>,
     q: web::Query<ImageQuery>,
 ) -> HttpResponse {
-    let (id, n) = path.into_inner();
+    let (id, n, ext) = path.into_inner();
+    let kind = if ext == "svg" { Kind::Svg } else { Kind::Png };
     match q.options() {
-        Ok(opts) => image(req, state, id, Some(n), Kind::Png, opts).await,
-        Err(p) => p.negotiate(&req),
-    }
-}
-
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.svg")]
-pub async fn turn_svg(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<(String, u32)>,
-    q: web::Query<ImageQuery>,
-) -> HttpResponse {
-    let (id, n) = path.into_inner();
-    match q.options() {
-        Ok(opts) => image(req, state, id, Some(n), Kind::Svg, opts).await,
+        Ok(opts) => image(req, state, id, Some(n), kind, opts).await,
         Err(p) => p.negotiate(&req),
     }
 }
