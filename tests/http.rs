@@ -314,6 +314,8 @@ fn the_json_api_gives_games_turns_and_the_openapi_document() {
     let openapi = get(&app, "/api/openapi.json").json();
     assert!(openapi["paths"]["/api/games"]["post"].is_object());
     assert!(openapi["paths"]["/api/games/{id}/turns/{n}"]["get"].is_object());
+    assert!(openapi["paths"]["/g/{id}/analysis"]["post"].is_object());
+    assert!(openapi["paths"]["/api/games/{id}/analysis"]["get"].is_object());
     app.stop();
 }
 

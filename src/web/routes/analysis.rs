@@ -118,6 +118,10 @@ struct AnalysisPage {
 }
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
+#[utoipa::path(post, path = "/g/{id}/analysis", params(("id" = String, Path, description = "Game id")),
+    responses((status = 202, description = "Queued (or already queued or done): {status_url, url}"),
+              (status = 303, description = "Browsers: to the progress page"),
+              (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[post("/g/{id:[0-9a-f]{16}}/analysis")]
 pub async fn queue(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     let id = id.into_inner();
@@ -164,6 +168,9 @@ fn status_json(status: &Option<(AnalysisStatus, Option<String>)>) -> Value {
 }
 
 /// The analysis' status, and its summary when done.
+#[utoipa::path(get, path = "/api/games/{id}/analysis", params(("id" = String, Path, description = "Game id")),
+    responses((status = 200, description = "{status: none|queued|running|done|failed, done, total, result}"),
+              (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[get("/api/games/{id:[0-9a-f]{16}}/analysis")]
 pub async fn api_status(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     let answer = state.load(&id).and_then(|_| Ok(state.store.analysis(&id)?));

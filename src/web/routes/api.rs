@@ -17,7 +17,7 @@ use utoipa::OpenApi;
         title = "carcassonne-replay",
         description = "Upload Carcassonne game records and read their replays. Errors are RFC 9457 problem+json."
     ),
-    paths(create_game, get_game, get_turn)
+    paths(create_game, get_game, get_turn, super::analysis::queue, super::analysis::api_status)
 )]
 pub struct ApiDoc;
 
