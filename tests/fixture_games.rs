@@ -219,27 +219,9 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
 
 #[test]
 fn jcz_games_match_jcloisterzone() {
-    let Some(fixtures) = fixtures_dir() else {
-        return;
-    };
-    let root = fixtures.join("games/jcz");
-    let mut f = Failures::default();
-    let (mut games, mut turns) = (0, 0);
-    for dir in subdirs(&root) {
-        for jcz in files_with_suffix(&dir, ".jcz") {
-            games += 1;
-            match check_jcz_game(&jcz, &mut f) {
-                Ok(n) => turns += n,
-                Err(e) => f.push(format!("{}: {e}", file_name(&jcz))),
-            }
-        }
+    if let Some(fixtures) = fixtures_dir() {
+        common::check_games(&subdirs(&fixtures.join("games/jcz")), "games/jcz", check_jcz_game);
     }
-    assert!(games > 0, "no games under {}", root.display());
-    println!(
-        "games/jcz: {games} games, {turns} turns compared, {} mismatches",
-        f.0.len()
-    );
-    f.finish("games/jcz");
 }
 
 fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
@@ -331,25 +313,9 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
 
 #[test]
 fn yas_games_match_their_engine() {
-    let Some(fixtures) = fixtures_dir() else {
-        return;
-    };
-    let dir = fixtures.join("games/yas");
-    let mut f = Failures::default();
-    let (mut games, mut turns) = (0, 0);
-    for jcz in files_with_suffix(&dir, ".jcz") {
-        games += 1;
-        match check_yas_game(&jcz, &mut f) {
-            Ok(n) => turns += n,
-            Err(e) => f.push(format!("yas/{}: {e}", file_name(&jcz))),
-        }
+    if let Some(fixtures) = fixtures_dir() {
+        common::check_games(&[fixtures.join("games/yas")], "games/yas", check_yas_game);
     }
-    assert!(games > 0, "no games in {}", dir.display());
-    println!(
-        "games/yas: {games} games, {turns} turns compared, {} mismatches",
-        f.0.len()
-    );
-    f.finish("games/yas");
 }
 
 /// Native export keeps everything that matters: each game, exported and read back, replays to

@@ -11,7 +11,7 @@ mod common;
 
 use carcassonne_replay::engine::{Action, Game, TileKindId};
 use carcassonne_replay::record::RecordedMove;
-use common::{Failures, Walker, file_name, files_with_suffix, fixtures_dir, read_json};
+use common::{Failures, Walker, file_name, fixtures_dir, read_json};
 use serde_json::Value;
 use std::path::Path;
 
@@ -85,23 +85,7 @@ fn check_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
 
 #[test]
 fn yas_perft_counts_match() {
-    let Some(fixtures) = fixtures_dir() else {
-        return;
-    };
-    let dir = fixtures.join("games/yas");
-    let mut f = Failures::default();
-    let (mut games, mut turns) = (0, 0);
-    for jcz in files_with_suffix(&dir, ".jcz") {
-        games += 1;
-        match check_game(&jcz, &mut f) {
-            Ok(n) => turns += n,
-            Err(e) => f.push(format!("yas/{}: {e}", file_name(&jcz))),
-        }
+    if let Some(fixtures) = fixtures_dir() {
+        common::check_games(&[fixtures.join("games/yas")], "perft", check_game);
     }
-    assert!(games > 0, "no games in {}", dir.display());
-    println!(
-        "perft: {games} games, {turns} turns (placements and moves), {} mismatches",
-        f.0.len()
-    );
-    f.finish("perft");
 }

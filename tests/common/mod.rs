@@ -176,3 +176,25 @@ impl Failures {
         }
     }
 }
+
+/// Runs `check` on every `.jcz` save in `dirs`, prints how many games and turns it compared,
+/// and fails with every mismatch it collected.
+pub fn check_games(dirs: &[PathBuf], label: &str, check: impl Fn(&Path, &mut Failures) -> Result<usize, String>) {
+    let mut f = Failures::default();
+    let (mut games, mut turns) = (0, 0);
+    for dir in dirs {
+        for jcz in files_with_suffix(dir, ".jcz") {
+            games += 1;
+            match check(&jcz, &mut f) {
+                Ok(n) => turns += n,
+                Err(e) => f.push(format!("{label}/{}: {e}", file_name(&jcz))),
+            }
+        }
+    }
+    assert!(games > 0, "no games for {label}");
+    println!(
+        "{label}: {games} games, {turns} turns compared, {} mismatches",
+        f.0.len()
+    );
+    f.finish(label);
+}
