@@ -90,6 +90,25 @@ fn before_final(r: &Replay) -> Vec<i32> {
         .map_or_else(|| vec![0; r.final_scores.len()], |t| t.scores.clone())
 }
 
+/// Final scoring ran, and the scores before and after it are the expected ones.
+fn check_end(n: &str, r: &Replay, expected: &Value, f: &mut Failures) -> Result<(), String> {
+    if !r.finished {
+        f.push(format!("{n}: the replay did not run final scoring"));
+    }
+    let want = ints(expected.get("final_scores")).ok_or("no final_scores")?;
+    if scores(&r.final_scores) != want {
+        f.push(format!("{n}: final scores {:?}, expected {want:?}", r.final_scores));
+    }
+    let want = ints(expected.get("scores_before_final")).ok_or("no scores_before_final")?;
+    if scores(&before_final(r)) != want {
+        f.push(format!(
+            "{n}: scores before final scoring {:?}, expected {want:?}",
+            before_final(r)
+        ));
+    }
+    Ok(())
+}
+
 fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     let dir = jcz.parent().expect("a file has a parent");
     let stem = file_name(jcz).trim_end_matches(".jcz").to_string();
@@ -100,20 +119,7 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     let cat = &record.catalog;
     let n = stem.as_str();
 
-    if !r.finished {
-        f.push(format!("{n}: the replay did not run final scoring"));
-    }
-    let want = ints(expected.get("final_scores")).ok_or("no final_scores")?;
-    if scores(&r.final_scores) != want {
-        f.push(format!("{n}: final scores {:?}, expected {want:?}", r.final_scores));
-    }
-    let want = ints(expected.get("scores_before_final")).ok_or("no scores_before_final")?;
-    if scores(&before_final(&r)) != want {
-        f.push(format!(
-            "{n}: scores before final scoring {:?}, expected {want:?}",
-            before_final(&r)
-        ));
-    }
+    check_end(n, &r, &expected, f)?;
 
     // Turn by turn.
     if r.turns.len() != lines.len() {
@@ -231,20 +237,7 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     let r = replay::replay(&record, None).map_err(|e| format!("replay failed: {e}"))?;
     let n = format!("yas/{stem}");
 
-    if !r.finished {
-        f.push(format!("{n}: the replay did not run final scoring"));
-    }
-    let want = ints(expected.get("final_scores")).ok_or("no final_scores")?;
-    if scores(&r.final_scores) != want {
-        f.push(format!("{n}: final scores {:?}, expected {want:?}", r.final_scores));
-    }
-    let want = ints(expected.get("scores_before_final")).ok_or("no scores_before_final")?;
-    if scores(&before_final(&r)) != want {
-        f.push(format!(
-            "{n}: scores before final scoring {:?}, expected {want:?}",
-            before_final(&r)
-        ));
-    }
+    check_end(&n, &r, &expected, f)?;
     let per_turn: Vec<Vec<i64>> = expected
         .get("per_turn_scores")
         .and_then(Value::as_array)

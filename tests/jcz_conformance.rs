@@ -244,18 +244,6 @@ fn tile_placement(save: &Save, rest: &str) -> Result<Outcome, String> {
     )))
 }
 
-/// A JCZ feature name.
-fn jcz_feature(name: &str) -> Result<FeatureKind, String> {
-    Ok(match name {
-        "City" => FeatureKind::City,
-        "Road" => FeatureKind::Road,
-        "Field" => FeatureKind::Field,
-        "Monastery" | "Cloister" => FeatureKind::Cloister,
-        "Garden" => FeatureKind::Garden,
-        other => return Err(format!("feature {other:?} is not in the base game")),
-    })
-}
-
 /// The segment of the placed tile that a JCZ location names, checked by identity: the
 /// location must list exactly the segment's sides (cities, roads) or half-edges (fields).
 fn jcz_segment(game: &Game, tile: TileKindId, r: Rotation, kind: FeatureKind, loc: &str) -> Result<u8, String> {
@@ -345,7 +333,8 @@ fn meeple_options(save: &Save, rest: &str) -> Result<Outcome, String> {
             problems.push(format!("{entry} is not on the tile just placed at {}", placement.pos));
             continue;
         }
-        let kind = jcz_feature(feature.trim())?;
+        let kind = carcassonne_replay::record::jcz::feature_kind(feature.trim())
+            .ok_or_else(|| format!("feature {feature:?} is not in the base game"))?;
         match jcz_segment(&game, tile, placement.rotation, kind, loc.trim()) {
             Err(e) => problems.push(format!("{entry}: {e}")),
             Ok(seg) => {

@@ -312,16 +312,15 @@ fn place_tile(payload: &Value, cat: &TileCatalog, player: Option<u8>, what: &str
     })
 }
 
-fn feature_kind(name: &str, what: &str) -> Result<FeatureKind, RecordError> {
-    Ok(match name {
+/// The base-game feature a JCZ pointer names (`City`, `Road`, `Field`, `Monastery`, `Garden`).
+pub fn feature_kind(name: &str) -> Option<FeatureKind> {
+    Some(match name {
         "City" => FeatureKind::City,
         "Road" => FeatureKind::Road,
         "Field" => FeatureKind::Field,
         "Monastery" | "Cloister" => FeatureKind::Cloister,
         "Garden" => FeatureKind::Garden,
-        other => {
-            return Err(err(format!("{what}: feature {other} is not in the base game")));
-        }
+        _ => return None,
     })
 }
 
@@ -361,7 +360,8 @@ fn deploy(payload: &Value, placed_at: Pos, what: &str) -> Result<RecordedAction,
             "{what}: the meeple goes to {pos}, not to the tile just placed at {placed_at}"
         )));
     }
-    let kind = feature_kind(ptr.get("feature").and_then(Value::as_str).unwrap_or_default(), what)?;
+    let name = ptr.get("feature").and_then(Value::as_str).unwrap_or_default();
+    let kind = feature_kind(name).ok_or_else(|| err(format!("{what}: feature {name} is not in the base game")))?;
     let at = location(
         kind,
         ptr.get("location").and_then(Value::as_str).unwrap_or_default(),

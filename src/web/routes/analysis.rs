@@ -22,11 +22,11 @@ use serde_json::{Value, json};
 
 /// Every legal move of turn `n` in listing order, as records state them, with the tile.
 fn listing(record: &GameRecord, n: u32) -> Result<(Game, Vec<RecordedMove>), Problem> {
-    let full = replay::replay(record, None).map_err(Problem::internal)?;
-    let snap = full
+    let upto = replay::replay_upto(record, None, Some(n)).map_err(Problem::internal)?;
+    let snap = upto
         .turns
         .get(n.wrapping_sub(1) as usize)
-        .ok_or_else(|| Problem::not_found(format!("the game has turns 1 to {}, not {n}", full.turns.len())))?;
+        .ok_or_else(|| Problem::not_found(format!("the game has turns 1 to {}, not {n}", upto.turns.len())))?;
     let before = replay::replay_upto(record, None, Some(n - 1))
         .map_err(Problem::internal)?
         .game;
