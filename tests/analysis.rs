@@ -361,6 +361,102 @@ fn open_features_carry_spots_and_a_completion_chance() {
     assert_eq!(t.dead_spots().count(), 0, "nothing is dead on turn 1");
 }
 
+/// C(n, k) as a float, multiplied out: the tests' own arithmetic, not the crate's.
+fn choose(n: u32, k: u32) -> f64 {
+    (0..k).map(|i| f64::from(n - i) / f64::from(i + 1)).product()
+}
+
+/// The chance of exactly `j` of `good` tiles among `d` drawn from `n`.
+fn exactly(j: u32, good: u32, n: u32, d: u32) -> f64 {
+    choose(good, j) * choose(n - good, d - j) / choose(n, d)
+}
+
+/// The city caps of the base game: tiles whose city is on one side only, D E H I J K L.
+/// 2nd edition: D 4 (one is the start tile, so 3 in the pack), E 5, H 3, I 2, J 3, K 3,
+/// L 3. That is 22. Every tile with a city side fits next to a city: the caps, and C 1, F 2,
+/// G 1, M 2, N 3, O 2, P 3, Q 1, R 3, S 2, T 1, which make 43.
+const CITY_CAPS: u32 = 22;
+const CITY_TILES: u32 = 43;
+
+fn start_position(moves: &str) -> carcassonne_replay::engine::Game {
+    let record = two_players(moves);
+    let n = replay::replay(&record, None).unwrap().turns.len() as u32;
+    replay::replay_upto(&record, None, Some(n)).unwrap().game
+}
+
+/// One open side: the start tile's city, open to the north. Of the 71 tiles left, 43 fit the
+/// square north of it and 22 close the city there. Ann, to move, draws 36 of the 71: the city
+/// completes unless none of them is a cap.
+#[test]
+fn one_open_side_completes_when_one_of_its_closing_tiles_is_drawn() {
+    let game = start_position("");
+    let city = game.segment_id(0, 0);
+    let (spots, chance) = analysis::completion::feature_outlook(&game, city, 0);
+    assert_eq!(spots.len(), 1);
+    assert_eq!(
+        (spots[0].pos, spots[0].fits, spots[0].closes),
+        (Pos::new(0, -1), CITY_TILES, CITY_CAPS)
+    );
+    let (n, d) = (71, 36);
+    let expected = 1.0 - exactly(0, CITY_CAPS, n, d);
+    assert!((chance - expected).abs() < 1e-9, "{chance} against {expected}");
+    assert!(chance < 1.0, "tiles that merely fit do not close it");
+}
+
+/// Two open sides: Ann's R turned 180° on the start tile's city leaves it open west and east.
+/// Both squares are closed by the same 22 caps, so it takes two different caps among Ann's 35
+/// draws of the 70 left: 1 − P(no cap) − P(exactly one cap).
+#[test]
+fn two_open_sides_need_a_closing_tile_each() {
+    let game = start_position(r#"{"tile": "R", "at": [0, -1], "rotation": 180}"#);
+    let city = game.segment_id(0, 0);
+    let (spots, chance) = analysis::completion::feature_outlook(&game, city, 0);
+    let places: Vec<(Pos, u32)> = spots.iter().map(|s| (s.pos, s.closes)).collect();
+    assert_eq!(
+        places,
+        vec![(Pos::new(-1, -1), CITY_CAPS), (Pos::new(1, -1), CITY_CAPS)]
+    );
+    let (n, d) = (70, 35);
+    let expected = 1.0 - exactly(0, CITY_CAPS, n, d) - exactly(1, CITY_CAPS, n, d);
+    assert!((chance - expected).abs() < 1e-9, "{chance} against {expected}");
+    let as_if_independent = (1.0 - exactly(0, CITY_CAPS, n, d)).powi(2);
+    assert!(chance < as_if_independent, "one cap cannot close both sides");
+}
+
+/// A deployment takes a follower out of supply: +1. Nothing else moves a figure on a turn
+/// that completes nothing.
+#[test]
+fn a_deployment_commits_one_meeple() {
+    let demo = record::parse(include_bytes!("../static/games/demo-second-edition.json"))
+        .unwrap()
+        .0;
+    let t = analysis::analyse_turn(&demo, 38, &heuristic_only()).unwrap();
+    let quiet = |a: &&analysis::Alternative| a.evaluation.features.iter().all(|f| !f.closed);
+    let deploys: Vec<i32> = (t.alternatives.iter().filter(quiet))
+        .filter(|a| matches!(a.action, Action::Deploy { .. }))
+        .map(|a| a.evaluation.meeples_committed)
+        .collect();
+    assert!(!deploys.is_empty());
+    assert!(deploys.iter().all(|&m| m == 1), "{deploys:?}");
+    let passes = (t.alternatives.iter().filter(quiet)).filter(|a| a.action == Action::Pass);
+    assert!(passes.map(|a| a.evaluation.meeples_committed).all(|m| m == 0));
+}
+
+/// Taking the abbot back brings a figure home: −1.
+#[test]
+fn recalling_the_abbot_commits_minus_one() {
+    let record = parse(
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "rules": {"preset": "second-edition", "abbot": true},
+            "moves": [{"tile": "B", "at": [0, 1], "rotation": 0, "meeple": {"feature": "cloister", "abbot": true}},
+                      {"tile": "U", "at": [1, 0], "rotation": 90},
+                      {"tile": "U", "at": [2, 0], "rotation": 90}]}"#,
+    );
+    let t = analysis::analyse_turn(&record, 3, &heuristic_only()).unwrap();
+    let recall = t.alternatives.iter().find(|a| a.action == Action::RecallAbbot).unwrap();
+    assert_eq!(recall.evaluation.meeples_committed, -1);
+}
+
 fn is_at_pos(a: &analysis::Alternative, x: i32, y: i32, degrees: u16) -> bool {
     a.placement.pos == Pos::new(x, y) && a.placement.rotation == Rotation::from_degrees(degrees.into()).unwrap()
 }

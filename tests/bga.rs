@@ -296,3 +296,38 @@ fn offered_spots_are_our_legal_meeple_places() {
         assert_eq!(turn, 71);
     }
 }
+
+/// The last award of final scoring is checked too, not only the result the log ends with:
+/// a log whose last running score was altered disagrees with our final scoring.
+#[test]
+fn an_altered_last_running_score_is_caught() {
+    let Some(dir) = fixtures_dir() else { return };
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("bga/game-a.json")).unwrap()).unwrap();
+    let awards = doc["data"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["data"].as_array().unwrap())
+        .filter(|e| e["type"] == "winPoints")
+        .count();
+    let last = &mut event_mut(&mut doc, "winPoints", awards - 1)["args"];
+    let score: i64 = last["score"].as_str().unwrap().parse().unwrap();
+    last["score"] = json!((score + 5).to_string());
+    let record = record::parse(doc.to_string().as_bytes()).unwrap().0;
+    let r = replay::replay(&record, None).unwrap();
+    let e = bga::cross_check(&record, &r).unwrap_err();
+    assert!(e.contains("at the end of the game (after final scoring"), "{e}");
+    assert!(e.contains(&(score + 5).to_string()), "{e}");
+}
+
+/// Board Game Arena answers an error with `"status": 0`: that is not a log.
+#[test]
+fn an_error_answer_is_not_a_log() {
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(ours("discard.json")).unwrap()).unwrap();
+    doc["status"] = json!(0);
+    let e = record::parse(doc.to_string().as_bytes())
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("\"status\" is 0, not 1"), "{e}");
+}

@@ -283,3 +283,60 @@ fn a_reader_that_stops_early_does_not_make_it_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(out.status.success(), "{:?} {err}", out.status);
 }
+
+mod common;
+
+/// Runs `replay` on `bytes`, failing the test if it has not finished after a generous minute:
+/// a hostile record must be refused, never hang the program.
+fn replay_guarded(name: &str, bytes: &[u8]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, out, err) = (dir.path().join("game"), dir.path().join("out"), dir.path().join("err"));
+    std::fs::write(&path, bytes).unwrap();
+    let mut child = bin()
+        .args(["replay", path.to_str().unwrap()])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().ok();
+            panic!("replay of {name} did not finish");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: std::fs::read(&out).unwrap(),
+        stderr: std::fs::read(&err).unwrap(),
+    }
+}
+
+#[test]
+fn hostile_records_are_refused_cleanly() {
+    for h in common::hostile::records() {
+        let o = replay_guarded(h.name, &h.bytes);
+        assert_eq!(o.status.code(), Some(1), "{}: {}", h.name, stderr(&o));
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{}: {err}", h.name);
+        assert!(
+            err.contains(h.says),
+            "{}: the error should say {:?}: {err}",
+            h.name,
+            h.says
+        );
+        assert!(err.len() < 2000, "{}: the error is {} bytes long", h.name, err.len());
+    }
+}
+
+#[test]
+fn a_line_of_five_hundred_custom_tiles_replays() {
+    let o = replay_guarded("the long line", &common::hostile::long_line());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = String::from_utf8(o.stdout).unwrap();
+    assert!(table.contains(" 500  "), "turn 500 is in the table");
+}

@@ -192,3 +192,25 @@ fn the_scoring_csv_adds_up_to_the_final_scores() {
         assert_eq!(totals, replayed.final_scores, "{path}");
     }
 }
+
+/// A JCloisterZone save names each player's colour slot; the players keep those colours (red
+/// and blue for slots 0 and 1), and a save we export puts them back in the same slots.
+#[test]
+fn jcz_colour_slots_become_the_players_colours_and_back() {
+    let Some(dir) = fixtures_dir() else { return };
+    let bytes = std::fs::read(dir.join("games/jcz/basic-c1/basic-c1-001-2p.jcz")).unwrap();
+    let r = parse(&bytes);
+    let colours: Vec<Option<&str>> = r.players.iter().map(|p| p.colour.as_deref()).collect();
+    assert_eq!(colours, vec![Some("#ef0000"), Some("#03a9f4")]);
+    let mut swapped = r.clone();
+    swapped.players.swap(0, 1);
+    let saved: Value = serde_json::from_str(&jcz::to_string(&swapped).unwrap()).unwrap();
+    let slots: Vec<&Value> = saved["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["slot"])
+        .collect();
+    assert_eq!(slots, vec![1, 0], "each player in the slot of their colour");
+    assert_eq!(via_jcz(&r).players, r.players);
+}

@@ -8,6 +8,8 @@ use carcassonne_replay::replay;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 fn demo_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json")
 }
@@ -95,11 +97,62 @@ fn an_owned_road_carries_its_owners_tint() {
         ..RenderOptions::default().with_size(100)
     };
     let svg = render::board_svg_at(&record, None, &opts).unwrap();
-    let open_road = palette::tint(palette::ROAD, 0, false);
+    let open_road = palette::PlayerColours::by_seat(2).tint(palette::ROAD, 0, false);
     assert_eq!(probe(&svg, 210, 75), open_road, "on Ann's road, clear of her meeple");
     assert_eq!(probe(&svg, 40, 75), open_road, "the same road on the start tile");
     let plain = render::board_svg_at(&record, None, &RenderOptions::default().with_size(100)).unwrap();
     assert_eq!(probe(&plain, 210, 75), palette::ROAD, "no tint without the overlay");
+}
+
+#[test]
+fn a_recorded_colour_tints_what_its_player_owns() {
+    let record = parse(
+        r##"{"format": "carcassonne-replay/1", "players": [{"name": "Ann", "colour": "#ffa500"}, {"name": "Bob"}],
+            "moves": [{"tile": "U", "at": [1, 0], "rotation": 90, "meeple": {"feature": "road", "at": "E"}}]}"##,
+    );
+    let opts = RenderOptions {
+        ownership: true,
+        ..RenderOptions::default().with_size(100)
+    };
+    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    let orange = palette::Rgb(0xff, 0xa5, 0x00);
+    assert_eq!(
+        probe(&svg, 210, 75),
+        palette::ROAD.mix(orange, 0.5),
+        "Ann's road in her own orange"
+    );
+    assert!(svg.contains("fill=\"#ffa500\""), "her meeple is orange");
+}
+
+/// Board Game Arena names each player's colour; every image uses it. A black meeple gets a
+/// light outline, so it shows on the dark board.
+#[test]
+fn board_game_arena_colours_appear_in_the_turn_svg() {
+    let Some(dir) = common::fixtures_dir() else { return };
+    let record = common::load_record(&dir.join("bga/game-a.json")).unwrap();
+    let names: Vec<(&str, Option<&str>)> = record
+        .players
+        .iter()
+        .map(|p| (p.name.as_str(), p.colour.as_deref()))
+        .collect();
+    assert!(names.contains(&("KokiYamaguchi", Some("#ffa500"))), "{names:?}");
+    assert!(names.contains(&("Kithara", Some("#000000"))), "{names:?}");
+    let opts = RenderOptions::all(64);
+    let turns = render::turn_count(&record);
+    let svgs: Vec<String> = (1..=turns)
+        .map(|n| render::board_svg_at(&record, Some(n), &opts).unwrap())
+        .collect();
+    let orange_meeple = svgs.iter().any(|s| s.contains("fill=\"#ffa500\" stroke=\"#1c1c1e\""));
+    let black_meeple = format!("fill=\"#000000\" stroke=\"{}\"", palette::PAPER);
+    assert!(orange_meeple, "an orange meeple with a dark outline");
+    assert!(
+        svgs.iter().any(|s| s.contains(&black_meeple)),
+        "a black meeple with a light outline"
+    );
+    assert!(
+        svgs.iter().all(|s| !s.contains(&palette::player_colour(0).rgb.hex())),
+        "never our own blue"
+    );
 }
 
 #[test]
@@ -112,10 +165,13 @@ fn a_completed_city_looks_different_from_an_open_one() {
         ..RenderOptions::default().with_size(100)
     };
     let svg = render::board_svg_at(&demo(), Some(1), &opts).unwrap();
-    assert_eq!(probe(&svg, 75, 133), palette::tint(palette::CITY, 0, true));
+    assert_eq!(
+        probe(&svg, 75, 133),
+        palette::PlayerColours::by_seat(2).tint(palette::CITY, 0, true)
+    );
     assert_ne!(
-        palette::tint(palette::CITY, 0, true),
-        palette::tint(palette::CITY, 0, false)
+        palette::PlayerColours::by_seat(2).tint(palette::CITY, 0, true),
+        palette::PlayerColours::by_seat(2).tint(palette::CITY, 0, false)
     );
 }
 

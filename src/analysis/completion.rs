@@ -4,22 +4,24 @@
 //! The estimate, per feature:
 //! - its **open spots** are the empty squares it reaches (a city or road: across each open edge;
 //!   a cloister or garden: the empty squares around it);
-//! - a spot's **fit count** is how many tiles left in the pack could go there: some rotation
-//!   matches every edge its placed neighbours demand. A tile that fits a spot next to the feature
-//!   necessarily continues it, since edges must match. A square that no tile touches yet (a
-//!   cloister's corner) constrains nothing, so every non-River tile left fits it;
-//! - a spot gets filled if at least one fitting tile is among the draws left to the feature's
-//!   owner (the mover, when nobody owns it): with `n` tiles in the pack, `k` of them fitting and
-//!   `d` draws, that is `1 − C(n−k, d) / C(n, d)` (hypergeometric, no fitting tile drawn);
-//! - the feature is complete when every spot is filled: the product over its spots, as if they
-//!   were independent.
+//! - a spot's **fit count** is how many tiles left in the pack could go there at all: some
+//!   rotation matches every edge its placed neighbours demand;
+//! - its **closing count** is how many of those close the feature there: a road or city tile
+//!   whose segment on the feature's side runs on to no open side (a road's dead end, a city's
+//!   cap), so the feature gains no new open edge. Any tile fills a cloister's square; a square
+//!   no tile touches yet constrains nothing, so every non-River tile left fills it;
+//! - the feature completes when every spot gets its own closing tile among the draws left to the
+//!   feature's owner (the mover, when nobody owns it): `d` tiles drawn at random from the `n`
+//!   left. [`chance_all_closed`] computes that exactly, one distinct tile per spot, counting
+//!   tiles that could close either of two spots once.
 //!
-//! It is optimistic (a fitting tile may extend a city rather than close it, and opponents may
-//! take the spot first) and pessimistic (opponents' draws can close it too); it is a ranking
+//! What it leaves out: opponents' draws (they may close it too, or take a spot with a tile that
+//! merely fits), and features a closing tile joins through its other sides. It is a ranking
 //! aid, shown with its inputs so a reader can judge it.
 
 use crate::engine::board::FrontierSquare;
-use crate::engine::{FeatureKind, Game, Pos, SegId, TileKindId};
+use crate::engine::tile::NO_SEGMENT;
+use crate::engine::{FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
 
 /// An empty square next to the board and how many tiles left in the pack fit it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,43 +67,283 @@ fn fits_square(game: &Game, square: &FrontierSquare) -> u32 {
         .sum()
 }
 
-/// Fit count for any empty square: a frontier square's own, or every non-River tile left for
-/// a square nothing touches yet.
-pub fn fits_at(game: &Game, pos: Pos) -> u32 {
-    match game.board().frontier_at(pos) {
-        Some(sq) => fits_square(game, sq),
-        None => game.pack_left().saturating_sub(game.river_left()),
-    }
+/// An empty square a feature reaches, with the tiles left that fit it and that close the
+/// feature there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSpot {
+    pub pos: Pos,
+    pub fits: u32,
+    pub closes: u32,
 }
 
-/// The empty squares the feature containing `s` reaches, sorted and without repeats. Fields
-/// reach no spot that matters: they never complete.
-pub fn open_squares(game: &Game, s: SegId) -> Vec<Pos> {
+/// The empty squares the feature containing `s` reaches, each with the sides of that square the
+/// feature enters by (a side mask; 0 for a cloister's or garden's surroundings), sorted by
+/// square. Fields reach no spot that matters: they never complete.
+pub fn open_squares(game: &Game, s: SegId) -> Vec<(Pos, u8)> {
     let features = game.features();
     let board = game.board();
-    let mut out = Vec::new();
+    let mut out: Vec<(Pos, u8)> = Vec::new();
     match features.kind(s) {
         FeatureKind::City | FeatureKind::Road => {
             for m in features.members(s) {
                 let t = &board.tiles()[features.tile_of(m) as usize];
                 let sides = game.tile_kind(t.kind).oriented(t.rotation).sides[(m - t.first_segment) as usize];
-                for side in crate::engine::Side::ALL {
+                for side in Side::ALL {
                     let q = t.pos.step(side);
                     if sides & side.bit() != 0 && board.is_empty_at(q) {
-                        out.push(q);
+                        out.push((q, side.opposite().bit()));
                     }
                 }
             }
         }
         FeatureKind::Cloister | FeatureKind::Garden => {
             let pos = board.tiles()[features.tile_of(s) as usize].pos;
-            out.extend(pos.ring().filter(|q| board.is_empty_at(*q)));
+            out.extend(pos.ring().filter(|q| board.is_empty_at(*q)).map(|q| (q, 0)));
         }
         FeatureKind::Field | FeatureKind::River => {}
     }
     out.sort_unstable();
-    out.dedup();
+    // A square the feature enters from two sides is one spot; the tile there must close both.
+    out.dedup_by(|b, a| {
+        let same = a.0 == b.0;
+        if same {
+            a.1 |= b.1;
+        }
+        same
+    });
     out
+}
+
+/// Whether a tile kind can go on `square` in a rotation where its segments on the `entries`
+/// sides reach no side without a neighbour: it closes the feature there.
+fn closes(kind: &TileKind, square: &FrontierSquare, entries: u8) -> bool {
+    let neighbours = (0..4u8).fold(0, |m, i| m | (u8::from((square.care >> (2 * i)) & 3 != 0) << i));
+    Rotation::ALL.into_iter().any(|r| {
+        let o = kind.oriented(r);
+        square.accepts(o.edges)
+            && Side::ALL.into_iter().filter(|e| entries & e.bit() != 0).all(|e| {
+                let seg = o.side_segment[e.index() as usize];
+                seg != NO_SEGMENT && o.sides[seg as usize] & !neighbours == 0
+            })
+    })
+}
+
+/// The kinds left in the pack, with their copies.
+fn pack_kinds(game: &Game) -> impl Iterator<Item = (&TileKind, u32)> {
+    (game.pack().iter().enumerate())
+        .filter(|&(_, &n)| n > 0)
+        .map(|(i, &n)| (game.tile_kind(TileKindId(i as u16)), u32::from(n)))
+}
+
+/// Spots beyond this many are not matched tile to spot (the masks are 16 bits): each is
+/// judged on its own. No real feature comes near it.
+const MAX_MATCHED_SPOTS: usize = 16;
+
+/// A feature's open spots with their fit and closing counts, and its completion chance for
+/// `owner`'s draws.
+pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64) {
+    let squares = open_squares(game, s);
+    let fronts: Vec<Option<FrontierSquare>> = (squares.iter())
+        .map(|(p, _)| game.board().frontier_at(*p).copied())
+        .collect();
+    let mut spots: Vec<OpenSpot> = (squares.iter())
+        .map(|&(pos, _)| OpenSpot {
+            pos,
+            fits: 0,
+            closes: 0,
+        })
+        .collect();
+    // Per kind left: its copies and the mask of the spots it closes.
+    let mut kinds: Vec<(u32, u16)> = Vec::new();
+    for (kind, copies) in pack_kinds(game) {
+        let mut mask = 0u16;
+        for (j, (&(_, entries), front)) in squares.iter().zip(&fronts).enumerate() {
+            let (fits, closing) = match front {
+                Some(square) => {
+                    let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
+                    (fits, fits && closes(kind, square, entries))
+                }
+                // Nothing touches the square yet: any tile but a River tile goes there.
+                None => {
+                    let any = !crate::engine::tileset::is_river_tile(kind);
+                    (any, any)
+                }
+            };
+            spots[j].fits += copies * u32::from(fits);
+            spots[j].closes += copies * u32::from(closing);
+            if closing && j < MAX_MATCHED_SPOTS {
+                mask |= 1 << j;
+            }
+        }
+        kinds.push((copies, mask));
+    }
+    let (n, d) = (game.pack_left(), draws_for(game, owner));
+    let chance = if spots.len() > MAX_MATCHED_SPOTS {
+        spots.iter().map(|sp| chance_any(sp.closes, n, d)).product()
+    } else {
+        chance_all_closed(&kinds, spots.len(), n, d)
+    };
+    (spots, chance)
+}
+
+/// How many of the draws left in the game fall to `player`; the player whose turn it is draws
+/// first. Discards are ignored: they are rare.
+pub fn draws_for(game: &Game, player: u8) -> u32 {
+    let players = game.players().len() as u32;
+    let n = game.pack_left();
+    let offset = (u32::from(player) + players - u32::from(game.current_player())) % players;
+    if n > offset { (n - offset - 1) / players + 1 } else { 0 }
+}
+
+/// Enumeration size past which [`chance_all_closed`] gives up exactness for speed.
+const MAX_EXACT_TERMS: usize = 1_000;
+
+/// The chance that `d` tiles drawn at random from the `n` left close each of `spots` spots with
+/// a tile of its own. `kinds` lists tiles by (copies, mask of the spots a copy can close).
+///
+/// Exact: it sums the multivariate hypergeometric probabilities of every outcome in which
+/// distinct drawn tiles can be matched to the spots (Hall's condition). Only how many closing
+/// tiles of each kind are drawn matters, and only up to `spots` of them, so each group of
+/// alike tiles counts 0, 1, … or "at least `spots`"; "at least" is "any number" minus the small
+/// counts. A spot every tile closes (a cloister's square nothing touches yet) needs no such
+/// care: any draw beyond those the other spots take fills it. A feature with very many spots
+/// and kinds of closing tile (over [`MAX_EXACT_TERMS`] outcomes) falls back to the product of
+/// its spots' chances, as if they were independent.
+pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+    if spots == 0 {
+        return 1.0;
+    }
+    if d < spots as u32 {
+        return 0.0;
+    }
+    let full = u16::MAX >> (16 - spots.min(16));
+    let mut groups: Vec<(u32, u16)> = Vec::new();
+    for &(copies, mask) in kinds.iter().filter(|(c, m)| *c > 0 && m & full != 0) {
+        match groups.iter_mut().find(|(_, m)| *m == mask) {
+            Some(g) => g.0 += copies,
+            None => groups.push((copies, mask)),
+        }
+    }
+    let closing: u32 = groups.iter().map(|g| g.0).sum();
+    let others = n.saturating_sub(closing);
+    let universal = if others == 0 {
+        groups.iter().fold(full, |u, g| u & g.1)
+    } else {
+        0
+    };
+    let spots = spots - universal.count_ones() as usize;
+    if spots == 0 {
+        return 1.0;
+    }
+    let groups: Vec<(u32, u16)> = groups.into_iter().map(|(c, m)| (c, without(m, universal))).collect();
+    let terms = (2 * spots + 1).checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
+    if terms > MAX_EXACT_TERMS {
+        return (0..spots)
+            .map(|j| {
+                let k = groups.iter().filter(|(_, m)| m & (1 << j) != 0).map(|g| g.0).sum();
+                chance_any(k, n, d)
+            })
+            .product();
+    }
+    let sum = Outcomes {
+        groups: &groups,
+        spots,
+        others,
+        draws: d,
+        counts: vec![0; groups.len()],
+    }
+    .sum(0, 0, 0, 1.0);
+    (sum / binomial(n, d)).clamp(0.0, 1.0)
+}
+
+/// `mask` with the bits of `removed` taken out and the higher bits moved down into their place.
+fn without(mask: u16, removed: u16) -> u16 {
+    (0..16)
+        .filter(|b| removed & (1 << b) == 0)
+        .enumerate()
+        .fold(0, |out, (at, bit)| out | (((mask >> bit) & 1) << at))
+}
+
+/// The outcomes [`chance_all_closed`] sums over.
+struct Outcomes<'a> {
+    groups: &'a [(u32, u16)],
+    spots: usize,
+    /// Tiles that close no spot.
+    others: u32,
+    draws: u32,
+    /// Closing tiles drawn per group so far; `AT_LEAST` for "at least `spots`".
+    counts: Vec<u8>,
+}
+
+const AT_LEAST: u8 = u8::MAX;
+
+impl Outcomes<'_> {
+    /// Weighted count of draws for groups `i..` given the groups before: `t` tiles drawn exactly
+    /// so far, `free` tiles of groups left unconstrained, `weight` with its sign.
+    fn sum(&mut self, i: usize, t: u32, free: u32, weight: f64) -> f64 {
+        if t > self.draws {
+            return 0.0;
+        }
+        let Some(&(copies, _)) = self.groups.get(i) else {
+            return if self.matched() {
+                weight * binomial(self.others + free, self.draws - t)
+            } else {
+                0.0
+            };
+        };
+        let small = (self.spots as u32).min(copies + 1);
+        let mut total = 0.0;
+        for j in 0..small {
+            self.counts[i] = j as u8;
+            total += self.sum(i + 1, t + j, free, weight * binomial(copies, j));
+        }
+        if copies >= self.spots as u32 {
+            // At least `spots` drawn = any number drawn − each smaller number drawn.
+            self.counts[i] = AT_LEAST;
+            total += self.sum(i + 1, t, free + copies, weight);
+            for j in 0..small {
+                total -= self.sum(i + 1, t + j, free, weight * binomial(copies, j));
+            }
+        }
+        total
+    }
+
+    /// Hall's condition: every set of spots has at least as many drawn tiles that close one of
+    /// them as it has spots.
+    fn matched(&self) -> bool {
+        (1u16..1 << self.spots).all(|set| {
+            let mut available = 0u32;
+            for (g, &c) in self.groups.iter().zip(&self.counts) {
+                if g.1 & set != 0 {
+                    available += if c == AT_LEAST { self.spots as u32 } else { u32::from(c) };
+                }
+            }
+            available >= set.count_ones()
+        })
+    }
+}
+
+/// `C(n, k)` as a float, from a table of log-factorials.
+fn binomial(n: u32, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let lf = |i: u32| log_factorial(i as usize);
+    (lf(n) - lf(k) - lf(n - k)).exp().round()
+}
+
+fn log_factorial(i: usize) -> f64 {
+    static TABLE: std::sync::LazyLock<Vec<f64>> = std::sync::LazyLock::new(|| {
+        let mut t = vec![0.0f64; 4097];
+        for i in 1..t.len() {
+            t[i] = t[i - 1] + (i as f64).ln();
+        }
+        t
+    });
+    TABLE
+        .get(i)
+        .copied()
+        .unwrap_or_else(|| (1..=i).map(|x| (x as f64).ln()).sum())
 }
 
 /// The chance that at least one of `fits` good tiles is among `draws` drawn from `pack`.
@@ -118,33 +360,71 @@ pub fn chance_any(fits: u32, pack: u32, draws: u32) -> f64 {
     1.0 - none
 }
 
-/// How many of the draws left in the game fall to `player`; the player whose turn it is draws
-/// first. Discards are ignored: they are rare.
-pub fn draws_for(game: &Game, player: u8) -> u32 {
-    let players = game.players().len() as u32;
-    let n = game.pack_left();
-    let offset = (u32::from(player) + players - u32::from(game.current_player())) % players;
-    if n > offset { (n - offset - 1) / players + 1 } else { 0 }
-}
-
-/// A feature's open spots with their fit counts, and its completion chance for `owner`'s draws.
-pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<Spot>, f64) {
-    let spots: Vec<Spot> = open_squares(game, s)
-        .into_iter()
-        .map(|pos| Spot {
-            pos,
-            fits: fits_at(game, pos),
-        })
-        .collect();
-    let draws = draws_for(game, owner);
-    let pack = game.pack_left();
-    let chance = spots.iter().map(|sp| chance_any(sp.fits, pack, draws)).product();
-    (spots, chance)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
+    /// of its own: tried by brute force, spot by spot.
+    fn can_match(drawn: &[u16], spots: usize, used: &mut Vec<bool>, spot: usize) -> bool {
+        if spot == spots {
+            return true;
+        }
+        for i in 0..drawn.len() {
+            if !used[i] && drawn[i] & (1 << spot) != 0 {
+                used[i] = true;
+                let ok = can_match(drawn, spots, used, spot + 1);
+                used[i] = false;
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The exact sum against counting every draw of small packs one by one.
+    #[test]
+    fn the_exact_chance_agrees_with_counting_every_draw() {
+        // (kinds by copies and mask, spots, tiles in the pack, draws)
+        type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
+        let cases: [Case; 9] = [
+            (&[(9, 0b11)], 2, 9, 3),
+            (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
+            (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 2),
+            (&[(3, 0b1)], 1, 9, 3),
+            (&[(3, 0b11)], 2, 10, 4),
+            (&[(2, 0b01), (2, 0b10), (1, 0b11)], 2, 10, 5),
+            (&[(1, 0b001), (2, 0b011), (2, 0b110)], 3, 11, 6),
+            (&[(4, 0b111)], 3, 9, 5),
+            (&[(1, 0b01), (1, 0b10)], 2, 6, 2),
+        ];
+        for (kinds, spots, n, d) in cases {
+            let mut pack: Vec<u16> = kinds
+                .iter()
+                .flat_map(|&(c, m)| std::iter::repeat_n(m, c as usize))
+                .collect();
+            pack.resize(n as usize, 0);
+            let (mut good, mut all) = (0u64, 0u64);
+            for subset in 0u32..1 << n {
+                if subset.count_ones() != d {
+                    continue;
+                }
+                let drawn: Vec<u16> = (0..n)
+                    .filter(|i| subset & (1 << i) != 0)
+                    .map(|i| pack[i as usize])
+                    .collect();
+                all += 1;
+                good += u64::from(can_match(&drawn, spots, &mut vec![false; drawn.len()], 0));
+            }
+            let counted = good as f64 / all as f64;
+            let computed = chance_all_closed(kinds, spots, n, d);
+            assert!(
+                (computed - counted).abs() < 1e-9,
+                "{kinds:?}: {computed} against {counted}"
+            );
+        }
+    }
 
     #[test]
     fn hypergeometric_edges() {

@@ -2,7 +2,7 @@
 //! changed. Every number comes from the engine (`play_listed`, `finish`, the feature
 //! union-find); nothing here scores a feature itself.
 
-use super::completion::{Spot, feature_outlook};
+use super::completion::{OpenSpot, feature_outlook};
 use crate::engine::features::{MAX_PLAYERS, majority};
 use crate::engine::{Action, Event, FeatureKind, Game, Move, SegId};
 use std::collections::HashMap;
@@ -41,8 +41,9 @@ pub struct FeatureEffect {
     pub owners: Vec<u8>,
     /// Points its owners score now (closed) or would score if the game ended now (open).
     pub at_stake: u32,
-    /// Empty squares it reaches, with their fit counts; empty when closed or a field.
-    pub open_spots: Vec<Spot>,
+    /// Empty squares it reaches, with the tiles left that fit and that close it there; empty
+    /// when closed or a field.
+    pub open_spots: Vec<OpenSpot>,
     /// Chance of completion (see `completion`): 1 when closed, `None` for fields.
     pub completion: Option<f64>,
 }
@@ -69,7 +70,8 @@ pub struct Evaluation {
     /// Change in each player's score if the game ended now, against the position before.
     pub if_ended_change: Vec<i32>,
     pub features: Vec<FeatureEffect>,
-    /// The mover's figures (followers and abbot) leaving supply; negative when more come home.
+    /// The mover's figures (followers and abbot) leaving supply, net: +1 for a deployment, −1
+    /// for the abbot taken back, less any that a completed feature sends home.
     pub meeples_committed: i32,
     pub heuristic: HeuristicParts,
 }
@@ -205,7 +207,7 @@ pub fn evaluate(before: &Game, base: &Baseline, mv: &Move, scratch: &mut Vec<u16
     after.play_listed(mv, &mut events);
     let immediate = per_player(&after, &base.scores);
     let mut touched = touched_features(before, &after, mv, scratch);
-    let meeples_committed = figures_out(before, base.mover) - figures_out(&after, base.mover);
+    let meeples_committed = figures_out(&after, base.mover) - figures_out(before, base.mover);
     let followers_out = follower_delta(before, &after, base.mover);
     let stakes = finish_with_stakes(&mut after, &events);
     let outlook = outlook_change(&after, base, &stakes, &mut touched);

@@ -53,7 +53,7 @@ fn feature(f: &FeatureEffect) -> Value {
         "owners": f.owners,
         "at_stake": f.at_stake,
         "completion": f.completion.map(round),
-        "open_spots": f.open_spots.iter().map(spot).collect::<Vec<_>>(),
+        "open_spots": f.open_spots.iter().map(|s| json!({"position": pos(s.pos), "fits": s.fits, "closes": s.closes})).collect::<Vec<_>>(),
     })
 }
 

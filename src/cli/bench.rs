@@ -275,12 +275,12 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
     }
     let ingest_ms = start.elapsed().as_secs_f64() * 1000.0 / games.len() as f64;
     let bytes_per_game = store.size_bytes().map_err(|e| e.to_string())? as f64 / games.len() as f64;
-    let state = AppState::new(store);
+    let state = AppState::new(store, "http://localhost");
     let mut i = 0;
     let mut failed = None;
     let (pages, t) = timed(seconds, || {
         let id = &ids[i % ids.len()];
-        if let Err(e) = render_turn_page(&state, "http://localhost", id, 1 + (i as u32 * 7) % 70) {
+        if let Err(e) = render_turn_page(&state, id, 1 + (i as u32 * 7) % 70) {
             failed = Some(e.detail);
         }
         i += 1;

@@ -32,6 +32,10 @@ enum Command {
         /// SQLite database file (created if missing).
         #[arg(long, default_value = "./carcassonne-replay.sqlite")]
         db: PathBuf,
+        /// The address the public reaches the site at, for links in pages and link previews,
+        /// such as https://replay.example.org (default: http:// and the bind address).
+        #[arg(long)]
+        public_url: Option<String>,
     },
     /// Replay a game record and print every turn's scores and the final breakdown.
     Replay {
@@ -127,7 +131,7 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve { bind, db } => serve::run(&bind, &db),
+        Command::Serve { bind, db, public_url } => serve::run(&bind, &db, public_url.as_deref()),
         Command::Replay { file, json, preset } => replay_cmd::run(&file, json, preset.as_deref()),
         Command::Export { file, to } => replay_cmd::export(&file, &to),
         Command::Generate {

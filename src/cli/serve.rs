@@ -5,7 +5,7 @@ use crate::web::startup;
 use std::net::TcpListener;
 use std::path::Path;
 
-pub fn run(bind: &str, db: &Path) -> Result<(), String> {
+pub fn run(bind: &str, db: &Path, public_url: Option<&str>) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,actix_web=info".into()),
@@ -14,15 +14,30 @@ pub fn run(bind: &str, db: &Path) -> Result<(), String> {
     let store = Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
     startup::seed_demo(&store)?;
     let listener = TcpListener::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
+    let mut settings = startup::Settings::for_listener(&listener).map_err(|e| e.to_string())?;
+    if let Some(url) = public_url {
+        settings.public_url = public_url_of(url)?;
+    }
     tracing::info!(
         "serving on http://{} with database {}",
         listener.local_addr().map_err(|e| e.to_string())?,
         db.display()
     );
     actix_web::rt::System::new().block_on(async {
-        startup::run(listener, store)
+        startup::run(listener, store, settings)
             .map_err(|e| e.to_string())?
             .await
             .map_err(|e| e.to_string())
     })
+}
+
+/// An absolute http(s) address without a trailing slash.
+fn public_url_of(url: &str) -> Result<String, String> {
+    let ok = (url.starts_with("http://") || url.starts_with("https://"))
+        && !url.contains(|c: char| c.is_whitespace() || c == '"' || c == '<' || c == '>');
+    if ok {
+        Ok(url.trim_end_matches('/').to_string())
+    } else {
+        Err(format!("--public-url {url:?} is not an http:// or https:// address"))
+    }
 }

@@ -18,6 +18,8 @@ pub enum IllegalMove {
     RiverEndTooEarly { tile: String, left: u32 },
     #[error("{pos} already holds a tile")]
     Occupied { pos: Pos },
+    #[error("{pos} is off the board: no square is more than {max} from the start on either axis", max = Pos::MAX_COORD)]
+    OffBoard { pos: Pos },
     #[error("{pos} touches no placed tile")]
     NotAdjacent { pos: Pos },
     #[error("its {side} edge ({ours}) meets the {their_side} edge ({theirs}) of the tile at {neighbour}", side = side.word(), their_side = side.opposite().word(), ours = ours.word(), theirs = theirs.word())]

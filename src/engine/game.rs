@@ -191,6 +191,13 @@ impl Game {
 
     fn place_start(&mut self, s: StartTile) -> Result<(), SetupError> {
         let name = self.catalog.name(s.tile).to_string();
+        if !s.placement.pos.in_bounds() {
+            return Err(SetupError::StartPlacement {
+                tile: name,
+                pos: s.placement.pos,
+                reason: IllegalMove::OffBoard { pos: s.placement.pos },
+            });
+        }
         if self.pack[s.tile.0 as usize] == 0 {
             return Err(SetupError::StartNotInPack(name));
         }
@@ -330,6 +337,9 @@ impl Game {
     /// Checks that the tile fits at the placement: a free square next to the landscape, every
     /// edge matching, and the river continued.
     pub fn check_geometry(&self, tile: TileKindId, p: Placement) -> Result<(), IllegalMove> {
+        if !p.pos.in_bounds() {
+            return Err(IllegalMove::OffBoard { pos: p.pos });
+        }
         if self.board.tile_at(p.pos).is_some() {
             return Err(IllegalMove::Occupied { pos: p.pos });
         }

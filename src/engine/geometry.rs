@@ -16,6 +16,15 @@ pub struct Pos {
 
 impl Pos {
     pub const ORIGIN: Pos = Pos { x: 0, y: 0 };
+    /// No square lies further from the origin than this on either axis. Records are bounded
+    /// far tighter (by their tile count); this keeps the engine's own arithmetic in range
+    /// whatever a caller builds.
+    pub const MAX_COORD: i32 = 1 << 20;
+
+    /// Whether the square is on the playable board: within `MAX_COORD` on both axes.
+    pub const fn in_bounds(self) -> bool {
+        self.x.unsigned_abs() <= Self::MAX_COORD as u32 && self.y.unsigned_abs() <= Self::MAX_COORD as u32
+    }
 
     pub const fn new(x: i32, y: i32) -> Pos {
         Pos { x, y }
@@ -23,18 +32,20 @@ impl Pos {
 
     /// The neighbouring square across `side`.
     pub const fn step(self, side: Side) -> Pos {
+        // Wrapping: a square past `i32`'s end is never on the board, and must not panic.
         match side {
-            Side::N => Pos::new(self.x, self.y - 1),
-            Side::E => Pos::new(self.x + 1, self.y),
-            Side::S => Pos::new(self.x, self.y + 1),
-            Side::W => Pos::new(self.x - 1, self.y),
+            Side::N => Pos::new(self.x, self.y.wrapping_sub(1)),
+            Side::E => Pos::new(self.x.wrapping_add(1), self.y),
+            Side::S => Pos::new(self.x, self.y.wrapping_add(1)),
+            Side::W => Pos::new(self.x.wrapping_sub(1), self.y),
         }
     }
 
     /// The eight squares around this one (a cloister's surroundings).
     pub fn ring(self) -> impl Iterator<Item = Pos> {
         const D: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)];
-        D.into_iter().map(move |(dx, dy)| Pos::new(self.x + dx, self.y + dy))
+        D.into_iter()
+            .map(move |(dx, dy)| Pos::new(self.x.wrapping_add(dx), self.y.wrapping_add(dy)))
     }
 }
 

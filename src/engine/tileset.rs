@@ -219,7 +219,9 @@ impl TileCatalog {
         if self.names.contains_key(&kind.name) {
             return Err(format!("tile name {} is already defined", kind.name));
         }
-        let id = TileKindId(self.kinds.len() as u16);
+        let id = u16::try_from(self.kinds.len())
+            .map(TileKindId)
+            .map_err(|_| format!("tile {}: a catalogue holds at most {} kinds", kind.name, u16::MAX))?;
         self.names.insert(kind.name.clone(), id);
         self.kinds.push(kind);
         Ok(id)

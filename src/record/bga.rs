@@ -51,6 +51,13 @@ fn int(v: Option<&Value>) -> Option<i64> {
 
 /// Reads a log into a record, keeping Board Game Arena's scores for [`cross_check`].
 pub fn from_value(v: &Value) -> Result<GameRecord, RecordError> {
+    if int(v.get("status")) != Some(1) {
+        let said = v.get("error").and_then(Value::as_str).unwrap_or("no reason given");
+        return Err(err(format!(
+            "the log's \"status\" is {}, not 1: Board Game Arena sent an error instead of a log ({said})",
+            v.get("status").map_or_else(|| "missing".into(), Value::to_string)
+        )));
+    }
     let packets = packets(v).ok_or_else(|| err("no packets: expected data.data or data.logs"))?;
     let seats = seats(v, packets)?;
     let mut reader = Reader::new(TileCatalog::builtin(), &seats);
@@ -526,7 +533,7 @@ impl Reader {
         let farmers = self.farmers_seen || !self.any_spots;
         let (final_scores, categories) = match self.result {
             Some(o) => (Some(o.scores), o.categories),
-            None => (self.finished.then_some(self.running), None),
+            None => (self.finished.then(|| self.running.clone()), None),
         };
         GameRecord {
             players: seats
@@ -555,6 +562,7 @@ impl Reader {
             recorded_scores: Some(RecordedScores {
                 source: SOURCE,
                 turns: self.turn_scores,
+                running_after_end: self.finished.then_some(self.running),
                 final_scores,
                 categories,
             }),
@@ -624,7 +632,12 @@ pub fn cross_check(record: &GameRecord, replay: &Replay) -> Result<(), String> {
             return Err(differ(when, want, &t.scores));
         }
     }
-    if let Some(want) = &rec.final_scores {
+    let end_scores = [
+        ("after final scoring, by its running scores", &rec.running_after_end),
+        ("in its final result", &rec.final_scores),
+    ];
+    for (when, want) in end_scores {
+        let Some(want) = want else { continue };
         if !replay.finished {
             return Err(format!(
                 "{} scored the end of the game, but our replay did not run final scoring",
@@ -632,7 +645,11 @@ pub fn cross_check(record: &GameRecord, replay: &Replay) -> Result<(), String> {
             ));
         }
         if *want != replay.final_scores {
-            return Err(differ("after final scoring".into(), want, &replay.final_scores));
+            return Err(differ(
+                format!("at the end of the game ({when})"),
+                want,
+                &replay.final_scores,
+            ));
         }
     }
     check_categories(record, replay, rec)

@@ -206,14 +206,29 @@ fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
     Ok(list
         .iter()
         .enumerate()
-        .map(|(i, p)| {
-            PlayerInfo::named(
-                p.get("name")
-                    .and_then(Value::as_str)
-                    .map_or_else(|| format!("Player {}", i + 1), str::to_string),
-            )
+        .map(|(i, p)| PlayerInfo {
+            name: p
+                .get("name")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("Player {}", i + 1), str::to_string),
+            colour: p
+                .get("slot")
+                .and_then(Value::as_u64)
+                .and_then(|s| SLOT_COLOURS.get(s as usize))
+                .map(|c| c.to_string()),
         })
         .collect())
+}
+
+/// The colours of JCloisterZone's player slots 0–8 (its client's defaults: red, blue, yellow,
+/// green, orange, purple, pink, white, black). A save names a player's slot, not the colour.
+const SLOT_COLOURS: [&str; 9] = [
+    "#ef0000", "#03a9f4", "#ffed00", "#009900", "#ff9800", "#673ab7", "#f48fb1", "#fffce0", "#302f2b",
+];
+
+/// The slot showing a colour, for the export.
+pub fn slot_of_colour(colour: &str) -> Option<usize> {
+    SLOT_COLOURS.iter().position(|c| c.eq_ignore_ascii_case(colour))
 }
 
 fn position(v: Option<&Value>, what: &str) -> Result<Pos, RecordError> {
@@ -238,12 +253,14 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
             .and_then(Value::as_str)
             .ok_or_else(|| err(format!("{what}has no type")))?;
         let payload = msg.get("payload").unwrap_or(&Value::Null);
-        let player = msg.get("player").and_then(Value::as_u64).map(|p| p as u8);
-        if player.is_some_and(|p| p as usize >= players) {
-            return Err(err(format!(
-                "{what}names player {player:?}, but there are {players} players"
-            )));
-        }
+        let player = match msg.get("player").and_then(Value::as_u64) {
+            Some(p) if p >= players as u64 => {
+                return Err(err(format!(
+                    "{what}names player {p}, but there are {players} players (numbered from 0)"
+                )));
+            }
+            p => p.map(|p| p as u8),
+        };
         let what = format!("{what}({ty})");
         match ty {
             "PLACE_TILE" => {

@@ -8,7 +8,7 @@
 //! `carcassonne-replay`, which JCloisterZone ignores and our importer reads back: a record
 //! exported and imported again is the same record.
 
-use super::{GameRecord, RecordedAction, RecordedMove, native};
+use super::{GameRecord, RecordedAction, RecordedMove, jcz, native};
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
     Action, Edition, Event, FeatureKind, Figure, Game, Location, Move, NameSystem, Placement, Pos, Rotation, Rules,
@@ -47,7 +47,7 @@ pub fn to_value(record: &GameRecord) -> Result<Value, String> {
         "created": CREATED,
         "clock": 0,
         "setup": setup(record, &rules)?,
-        "players": record.players.iter().enumerate().map(|(i, p)| json!({"name": p.name, "slot": i})).collect::<Vec<_>>(),
+        "players": players(record),
         "replay": played.replay,
         "gameAnnotations": annotations,
         EXTENSION: extension(record),
@@ -65,10 +65,25 @@ fn extension(record: &GameRecord) -> Value {
         "rules": native::rules_to_value(&record.rules),
         "final_scoring": record.final_scoring,
     });
-    if record.players.iter().any(|p| p.colour.is_some()) {
-        ext["colours"] = json!(record.players.iter().map(|p| p.colour.clone()).collect::<Vec<_>>());
-    }
+    // Always written, nulls included: JCloisterZone's slots always show some colour, and a
+    // record that named none must read back without one.
+    ext["colours"] = json!(record.players.iter().map(|p| p.colour.clone()).collect::<Vec<_>>());
     ext
+}
+
+/// Names and colour slots: the slot of each player's own colour when every player has a
+/// different one of JCloisterZone's colours, else slots in seat order.
+fn players(record: &GameRecord) -> Vec<Value> {
+    let own: Vec<Option<usize>> = (record.players.iter())
+        .map(|p| p.colour.as_deref().and_then(jcz::slot_of_colour))
+        .collect();
+    let mut distinct: Vec<usize> = own.iter().flatten().copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let by_colour = distinct.len() == own.len();
+    (record.players.iter().enumerate())
+        .map(|(i, p)| json!({"name": p.name, "slot": if by_colour { own[i].unwrap_or(i) } else { i }}))
+        .collect()
 }
 
 /// A JCloisterZone tile id and the rotation JCloisterZone gives our rotation `r`.

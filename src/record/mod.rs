@@ -10,9 +10,10 @@ pub mod jcz;
 mod jcz_export;
 pub mod native;
 pub mod rules_spec;
+mod strict_json;
 
 use crate::engine::{
-    Action, FeatureKind, Figure, Game, IllegalMove, Location, Placement, Rules, Setup, StartTile, TileCatalog,
+    Action, FeatureKind, Figure, Game, IllegalMove, Location, Placement, Pos, Rules, Setup, StartTile, TileCatalog,
     TileKindId,
 };
 use std::sync::Arc;
@@ -21,6 +22,13 @@ pub use rules_spec::RulesSpec;
 
 /// Largest record we read: far above any real game (a 72-turn `.jcz` is about 40 KB).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+/// Custom tile kinds a record may define. New World, the largest set we expect, has fewer than
+/// a hundred; the cap bounds the work one upload can ask of every page.
+pub const MAX_CUSTOM_KINDS: usize = 256;
+/// Custom tiles (copies of all kinds together) a record may add to the pack.
+pub const MAX_CUSTOM_TILES: u32 = 512;
+/// Characters in a player's name.
+pub const MAX_NAME_CHARS: usize = 64;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerInfo {
@@ -105,6 +113,9 @@ pub struct RecordedScores {
     /// Every player's score after each placed tile's scoring, in placement order; `None` for a
     /// turn the source did not finish recording.
     pub turns: Vec<Option<Vec<i32>>>,
+    /// The source's running totals after its last award of final scoring: each award of the
+    /// end is checked through them, not only the result.
+    pub running_after_end: Option<Vec<i32>>,
     /// After final scoring, when the source got that far.
     pub final_scores: Option<Vec<i32>>,
     /// Per player, points by category: road, city, cloister, field.
@@ -132,6 +143,53 @@ impl RecordedAction {
 }
 
 impl GameRecord {
+    /// Tiles in the whole game: the base game, The River when it is played, and the record's
+    /// own. No square of the game lies further than this from the start on either axis.
+    pub fn tiles_in_game(&self) -> u32 {
+        let rules = self.resolved_rules();
+        let mut counts = crate::engine::tileset::base_counts(&self.catalog, rules.edition);
+        if rules.river {
+            counts.extend(crate::engine::tileset::river_counts(&self.catalog, rules.edition));
+        }
+        let custom: u32 = self.custom_tiles.iter().map(|t| u32::from(t.count)).sum();
+        counts.iter().map(|(_, n)| u32::from(*n)).sum::<u32>() + custom
+    }
+
+    /// Checks what no format's parser can: names of a sane length, and every square within
+    /// reach of the start. Coordinates far outside would only make the board grow for nothing.
+    pub fn check_limits(&self) -> Result<(), String> {
+        for (i, p) in self.players.iter().enumerate() {
+            let chars = p.name.chars().count();
+            if chars > MAX_NAME_CHARS {
+                return Err(format!(
+                    "player {}: the name is {chars} characters long; the limit is {MAX_NAME_CHARS}",
+                    i + 1
+                ));
+            }
+        }
+        let reach = self.tiles_in_game() as i64;
+        let far = |p: Pos| i64::from(p.x).abs() > reach || i64::from(p.y).abs() > reach;
+        let out_of_reach = |what: String, p: Pos| {
+            format!(
+                "{what} at {p} is out of reach: a game of {reach} tiles never lies more than {reach} squares from the start"
+            )
+        };
+        for (i, s) in self.start.iter().enumerate() {
+            if far(s.placement.pos) {
+                return Err(out_of_reach(format!("start tile {}", i + 1), s.placement.pos));
+            }
+        }
+        for (i, m) in self.moves.iter().enumerate() {
+            if let RecordedMove::Place { tile, placement, .. } = m
+                && far(placement.pos)
+            {
+                let what = format!("move {} (tile {})", i + 1, self.catalog.name(*tile));
+                return Err(out_of_reach(what, placement.pos));
+            }
+        }
+        Ok(())
+    }
+
     /// The engine setup this record describes, under its own rules.
     pub fn setup(&self) -> Setup {
         Setup {
@@ -244,9 +302,9 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
         return Err(RecordError::Empty);
     }
     if course::looks_like(text) {
-        return Ok((course::parse(text)?, Format::Course));
+        return checked(course::parse(text)?, Format::Course);
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| bga::locate_json_error(text, e))?;
+    let value = strict_json::from_str(text).map_err(|e| bga::locate_json_error(text, e))?;
     let format = detect(&value).ok_or(RecordError::Unrecognised)?;
     let record = match format {
         Format::Native => native::from_value(value)?,
@@ -255,6 +313,11 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
         // `detect` never answers Course: course notation is text, recognised above.
         Format::Course => return Err(RecordError::Unrecognised),
     };
+    checked(record, format)
+}
+
+fn checked(record: GameRecord, format: Format) -> Result<(GameRecord, Format), RecordError> {
+    record.check_limits().map_err(|e| RecordError::invalid(format, e))?;
     Ok((record, format))
 }
 

@@ -2,7 +2,10 @@
 //! `static/record.schema.json`.
 
 use super::rules_spec::Overrides;
-use super::{CustomTile, Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use super::{
+    CustomTile, Format, GameRecord, MAX_CUSTOM_KINDS, MAX_CUSTOM_TILES, PlayerInfo, RecordError, RecordedAction,
+    RecordedMove, RulesSpec,
+};
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
     FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
@@ -209,6 +212,18 @@ pub(super) fn rules_from_value(v: serde_json::Value) -> Result<RulesSpec, Record
 fn catalog_with(tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), RecordError> {
     if tiles.is_empty() {
         return Ok((TileCatalog::builtin(), Vec::new()));
+    }
+    if tiles.len() > MAX_CUSTOM_KINDS {
+        return Err(err(format!(
+            "the record defines {} tile kinds; the limit is {MAX_CUSTOM_KINDS}",
+            tiles.len()
+        )));
+    }
+    let copies: u32 = tiles.iter().map(|t| u32::from(t.count)).sum();
+    if copies > MAX_CUSTOM_TILES {
+        return Err(err(format!(
+            "the record's own tiles add {copies} tiles to the pack; the limit is {MAX_CUSTOM_TILES}"
+        )));
     }
     let mut cat = (*TileCatalog::builtin()).clone();
     let mut custom = Vec::new();

@@ -171,6 +171,40 @@ fn parse_turns(s: Option<&str>) -> Result<Option<RiverTurns>, String> {
     })
 }
 
+/// The rules in words, for people: the rulebook and the expansions, then any switch that
+/// differs from the rulebook ("2nd edition rules with The River and The Abbot").
+pub fn label(rules: &Rules) -> String {
+    let book = match rules.preset {
+        Preset::SecondEdition => "2nd edition rules",
+        Preset::Classic2000 => "classic 2000 rules",
+        Preset::Classic2000Alternate => "classic 2000 rules (alternate farm scoring)",
+        Preset::Course => "CMSC 22001 course rules",
+    };
+    let expansions: Vec<&str> = [(rules.river, "The River"), (rules.abbot, "The Abbot")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    let mut out = book.to_string();
+    if !expansions.is_empty() {
+        out += &format!(" with {}", expansions.join(" and "));
+    }
+    let preset = rules.preset.rules();
+    let mut notes = Vec::new();
+    if rules.edition != preset.edition {
+        notes.push(match rules.edition {
+            Edition::First => "1st-edition tiles",
+            Edition::Second => "2nd-edition tiles with gardens",
+        });
+    }
+    if !rules.farmers {
+        notes.push("no farmers");
+    }
+    for note in notes {
+        out += &format!(", {note}");
+    }
+    out
+}
+
 pub fn two_tile_name(t: TwoTileCity) -> &'static str {
     match t {
         TwoTileCity::Full => "full",
@@ -207,6 +241,22 @@ mod tests {
         assert_eq!(r.farm_scoring, FarmScoring::PerCity { points: 4 });
         assert!(!r.farmers);
         assert_eq!(r.edition, Edition::Second, "untouched switches keep the preset");
+    }
+
+    #[test]
+    fn the_label_names_the_rulebook_and_the_expansions() {
+        let mut spec = RulesSpec::new(Preset::SecondEdition);
+        spec.overrides.river = Some(true);
+        spec.overrides.abbot = Some(true);
+        assert_eq!(label(&spec.resolve()), "2nd edition rules with The River and The Abbot");
+        spec.overrides.edition = Some(1);
+        spec.overrides.farmers = Some(false);
+        spec.overrides.river = None;
+        assert_eq!(
+            label(&spec.resolve()),
+            "2nd edition rules with The Abbot, 1st-edition tiles, no farmers"
+        );
+        assert_eq!(label(&Preset::Course.rules()), "CMSC 22001 course rules");
     }
 
     #[test]

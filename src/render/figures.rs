@@ -6,7 +6,7 @@
 //! that is merely on a different corner of its tile.
 
 use super::palette::{
-    CLOISTER_ROOF, CLOISTER_WALL, FLOWER, GARDEN, GARDEN_HEDGE, HOUSE_ROOF, INK, SHIELD, SHIELD_MARK,
+    CLOISTER_ROOF, CLOISTER_WALL, FLOWER, GARDEN, GARDEN_HEDGE, HOUSE_ROOF, INK, PAPER, Rgb, SHIELD, SHIELD_MARK,
 };
 use std::fmt::Write as _;
 
@@ -33,7 +33,9 @@ pub enum FigureShape {
 pub fn definitions() -> String {
     let mut d = String::new();
     let ink = INK.hex();
-    let outline = format!("stroke=\"{ink}\" stroke-width=\"2.4\" stroke-linejoin=\"round\" paint-order=\"stroke\"");
+    // No stroke colour here: each `<use>` sets it, dark for most players and light for a player
+    // whose own colour is too dark to show against the ink.
+    let outline = "stroke-width=\"2.4\" stroke-linejoin=\"round\" paint-order=\"stroke\"";
     let _ = write!(d, "<path id=\"fig-meeple\" d=\"{MEEPLE}\" {outline}/>");
     let _ = write!(
         d,
@@ -104,15 +106,16 @@ fn house() -> String {
 }
 
 /// A `<use>` of a figure at pixel position (x, y), `scale` pixels per art unit.
-pub fn figure(shape: FigureShape, fill: &str, x: f32, y: f32, scale: f32) -> String {
+pub fn figure(shape: FigureShape, colour: Rgb, x: f32, y: f32, scale: f32) -> String {
     use super::shapes::num;
     let (id, turn) = match shape {
         FigureShape::Standing => ("fig-meeple", ""),
         FigureShape::Lying => ("fig-meeple", " rotate(-90)"),
         FigureShape::Abbot => ("fig-abbot", ""),
     };
+    let outline = if colour.is_dark() { PAPER } else { INK };
     format!(
-        "<use href=\"#{id}\" fill=\"{fill}\" transform=\"translate({} {}) scale({}){turn}\"/>",
+        "<use href=\"#{id}\" fill=\"{colour}\" stroke=\"{outline}\" transform=\"translate({} {}) scale({}){turn}\"/>",
         num(x),
         num(y),
         num(scale)

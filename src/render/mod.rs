@@ -13,16 +13,16 @@ pub mod shapes;
 pub mod tiles;
 
 use crate::engine::{Pos, TileCatalog, TileKind};
-use crate::record::{GameRecord, RecordedMove};
+use crate::record::{GameRecord, RecordedMove, rules_spec};
 use crate::replay::{self, Replay, ReplayError};
 use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
 use std::sync::Arc;
 
-pub use palette::{PLAYER_COLOURS, PlayerColour, Rgb, player_colour};
+pub use palette::{PLAYER_COLOURS, PlayerColour, PlayerColours, Rgb, player_colour};
 pub use raster::{encode_png, rasterise, svg_to_png};
 
 /// Changes whenever the same input would draw different pixels: part of every image's ETag.
-pub const RENDERER_VERSION: &str = "render-1";
+pub const RENDERER_VERSION: &str = "render-2";
 
 /// What to draw. `Default` is the plain board at 64 px per tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -196,6 +196,11 @@ pub fn replay_at(record: &GameRecord, turn: Option<u32>) -> Result<Replay, Rende
     Ok(replay::replay_upto(record, None, turn)?)
 }
 
+/// The game's player colours, as every image and page shows them.
+pub fn colours(record: &GameRecord) -> PlayerColours {
+    PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()))
+}
+
 fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a> {
     let game = &replay.game;
     let last = replay.turns.last();
@@ -219,6 +224,7 @@ fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a>
         format!("Turn {done} of {total}")
     };
     SceneInput {
+        colours: colours(record),
         game: Some(game),
         tiles: game.board().tiles().iter().map(|t| Placed::of(game, t)).collect(),
         last_move: last.map(|t| (t.player, t.placement.pos)),
@@ -264,22 +270,33 @@ fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
     let light = palette::PAPER.hex();
     let _ = write!(
         scene.body,
-        "<text x=\"{x}\" y=\"86\" font-size=\"44\" font-weight=\"bold\" fill=\"{light}\">Carcassonne</text>\
-         <text x=\"{x}\" y=\"124\" font-size=\"22\" fill=\"{light}\" fill-opacity=\".75\">{}</text>",
-        scene::xml_escape(&format!(
-            "{} · {} turns",
-            replay.rules.preset.name(),
-            replay.turns.len()
-        ))
+        "<text x=\"{x}\" y=\"70\" font-size=\"44\" font-weight=\"bold\" fill=\"{light}\">Carcassonne</text>"
     );
+    let (done, total) = (replay.turns.len(), turn_count(record));
+    let when = if replay.finished {
+        "final score".to_string()
+    } else if done == 0 {
+        "the start".to_string()
+    } else {
+        format!("after turn {done} of {total}")
+    };
+    let label = rules_spec::label(&replay.rules);
+    for (i, line) in wrap(&label, 34).iter().chain([&when]).enumerate() {
+        let _ = write!(
+            scene.body,
+            "<text x=\"{x}\" y=\"{}\" font-size=\"20\" fill=\"{light}\" fill-opacity=\".75\">{}</text>",
+            104 + 26 * i,
+            scene::xml_escape(line)
+        );
+    }
     let scores = replay.game.scores();
     let best = scores.iter().copied().max().unwrap_or(0);
+    let colours = colours(record);
     for (i, p) in record.players.iter().enumerate().take(6) {
-        let y = 200.0 + i as f32 * 66.0;
-        let colour = palette::player_colour(i as u8).rgb.hex();
+        let y = 230.0 + i as f32 * 62.0;
         scene.body.push_str(&figures::figure(
             figures::FigureShape::Standing,
-            &colour,
+            colours.get(i as u8),
             x + 18.0,
             y - 12.0,
             1.6,
@@ -300,6 +317,21 @@ fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
             scores[i]
         );
     }
+}
+
+/// Words in lines of at most `width` characters (a longer word gets a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
 }
 
 /// [`og_image_svg`] as PNG.
@@ -341,6 +373,7 @@ pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
         final_scored: Vec::new(),
         history: Vec::new(),
         players: Vec::new(),
+        colours: PlayerColours::by_seat(0),
         caption: String::new(),
     };
     let frame = Frame {

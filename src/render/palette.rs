@@ -22,11 +22,27 @@ impl Rgb {
         Rgb(ch(self.0, other.0), ch(self.1, other.1), ch(self.2, other.2))
     }
 
+    /// `#rrggbb` (any case), the one colour form records use.
+    pub fn parse_hex(text: &str) -> Option<Rgb> {
+        let hex = text.strip_prefix('#').filter(|h| h.len() == 6 && h.is_ascii())?;
+        let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+        Some(Rgb(channel(0)?, channel(2)?, channel(4)?))
+    }
+
+    /// Rec. 601 luma × 1000: cheap and good enough to choose between dark and light.
+    fn luma(self) -> u32 {
+        299 * self.0 as u32 + 587 * self.1 as u32 + 114 * self.2 as u32
+    }
+
     /// Whether dark text reads better than white text on this colour.
     pub fn is_light(self) -> bool {
-        // Rec. 601 luma: cheap and good enough to choose between black and white.
-        let y = 299 * self.0 as u32 + 587 * self.1 as u32 + 114 * self.2 as u32;
-        y > 150_000
+        self.luma() > 150_000
+    }
+
+    /// Too dark to stand out on the dark board background or the ink outlines: such figures
+    /// get a light outline instead.
+    pub fn is_dark(self) -> bool {
+        self.luma() < 60_000
     }
 }
 
@@ -77,6 +93,50 @@ pub fn player_colour(p: u8) -> PlayerColour {
     PLAYER_COLOURS[p as usize % PLAYER_COLOURS.len()]
 }
 
+/// The colours of one game's players, the same on every page and image: each player's own
+/// colour when the record names one (Board Game Arena logs and JCloisterZone saves do), else
+/// our palette by seat. No two players share a colour: a repeated or missing one takes the
+/// first palette colour nobody has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerColours(Vec<Rgb>);
+
+impl PlayerColours {
+    /// From each player's recorded colour as `#rrggbb`, if any.
+    pub fn new<'a>(recorded: impl IntoIterator<Item = Option<&'a str>>) -> PlayerColours {
+        let mut colours: Vec<Rgb> = Vec::new();
+        for (seat, wanted) in recorded.into_iter().enumerate() {
+            let own = wanted.and_then(Rgb::parse_hex).filter(|c| !colours.contains(c));
+            let by_seat = player_colour(seat as u8).rgb;
+            let colour = own.unwrap_or_else(|| {
+                let free = PLAYER_COLOURS.iter().map(|c| c.rgb).find(|c| !colours.contains(c));
+                if colours.contains(&by_seat) {
+                    free.unwrap_or(by_seat)
+                } else {
+                    by_seat
+                }
+            });
+            colours.push(colour);
+        }
+        PlayerColours(colours)
+    }
+
+    /// Our palette by seat, for `players` players.
+    pub fn by_seat(players: usize) -> PlayerColours {
+        PlayerColours::new(std::iter::repeat_n(None, players))
+    }
+
+    /// Player `p`'s colour (our palette's for a seat beyond the game's, so it never panics).
+    pub fn get(&self, p: u8) -> Rgb {
+        self.0.get(p as usize).copied().unwrap_or(player_colour(p).rgb)
+    }
+
+    /// How strongly an owner's colour tints a feature: open features lightly, completed
+    /// (scored) features strongly, so the two read differently at a glance.
+    pub fn tint(&self, base: Rgb, owner: u8, completed: bool) -> Rgb {
+        base.mix(self.get(owner), if completed { 0.85 } else { 0.5 })
+    }
+}
+
 // The landscape. Muted, so that player colours stand out on it.
 pub const FIELD: Rgb = Rgb(0x9c, 0xbd, 0x62);
 pub const CITY: Rgb = Rgb(0xd8, 0xb8, 0x7c);
@@ -98,12 +158,6 @@ pub const INK: Rgb = Rgb(0x1c, 0x1c, 0x1e);
 pub const BACKGROUND: Rgb = Rgb(0x2b, 0x30, 0x35);
 pub const PAPER: Rgb = Rgb(0xf3, 0xef, 0xe6);
 
-/// How strongly an owner's colour tints a feature: open features lightly, completed (scored)
-/// features strongly, so the two read differently at a glance.
-pub fn tint(base: Rgb, owner: u8, completed: bool) -> Rgb {
-    base.mix(player_colour(owner).rgb, if completed { 0.85 } else { 0.5 })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +167,21 @@ mod tests {
         assert_eq!(FIELD.mix(INK, 0.0), FIELD);
         assert_eq!(FIELD.mix(INK, 1.0), INK);
         assert_eq!(Rgb(0, 0, 0).mix(Rgb(255, 255, 255), 0.5), Rgb(128, 128, 128));
+    }
+
+    #[test]
+    fn recorded_colours_are_kept_and_never_shared() {
+        let c = PlayerColours::new([Some("#FFA500"), Some("#000000"), None, Some("#ffa500"), Some("red")]);
+        assert_eq!(c.get(0), Rgb(0xff, 0xa5, 0x00));
+        assert_eq!(c.get(1), Rgb(0, 0, 0));
+        assert_eq!(c.get(2), player_colour(2).rgb, "no colour recorded: the seat's");
+        assert_eq!(c.get(3), player_colour(3).rgb, "a repeated colour is not taken twice");
+        assert_eq!(c.get(4), player_colour(4).rgb, "an unreadable colour is ignored");
+        assert!(c.get(1).is_dark() && !c.get(0).is_dark());
+        let clash = PlayerColours::new([Some("#0072b2"), None]);
+        assert_eq!(clash.get(1), player_colour(1).rgb);
+        let taken = PlayerColours::new([None, Some("#0072b2")]);
+        assert_ne!(taken.get(0), taken.get(1));
     }
 
     #[test]

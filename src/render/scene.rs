@@ -66,6 +66,7 @@ pub struct SceneInput<'a> {
     /// Every score event up to now: completed features keep their scorers' colour.
     pub history: Vec<Score>,
     pub players: Vec<LegendEntry<'a>>,
+    pub colours: palette::PlayerColours,
     /// "Turn 12 of 71", for the legend.
     pub caption: String,
 }
@@ -226,7 +227,9 @@ impl<'a> Scene<'a> {
         let Some(o) = owner else {
             return base.hex();
         };
-        let colours: Vec<Rgb> = o.players.iter().map(|p| palette::tint(base, p, o.completed)).collect();
+        let colours: Vec<Rgb> = (o.players.iter())
+            .map(|p| self.input.colours.tint(base, p, o.completed))
+            .collect();
         match colours[..] {
             [one] => one.hex(),
             _ => self.stripes(&colours),
@@ -337,7 +340,7 @@ impl<'a> Scene<'a> {
     fn owned_field(&mut self, t: &Placed, seg: &tiles::SegmentArt, owner: Owner) {
         let players: Vec<u8> = owner.players.iter().collect();
         let m = self.matrix(t);
-        let dot = |p: u8| palette::player_colour(p).rgb.mix(palette::INK, 0.1).hex();
+        let dot = |p: u8| self.input.colours.get(p).mix(palette::INK, 0.1).hex();
         if let [one] = players[..] {
             let _ = write!(
                 self.body,
@@ -532,7 +535,7 @@ impl<'a> Scene<'a> {
         let w = (s * 0.06).max(2.5);
         let (x, y) = self.frame.corner(pos);
         let (x, y, side) = (x + w / 2.0, y + w / 2.0, s - w);
-        let colour = palette::player_colour(player).rgb.hex();
+        let colour = self.input.colours.get(player).hex();
         let rect = format!(
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"none\"",
             num(x),
@@ -565,8 +568,8 @@ impl<'a> Scene<'a> {
                     _ => FigureShape::Standing,
                 };
                 let (x, y) = self.point(t, seg.anchor);
-                let fill = palette::player_colour(m.player).rgb.hex();
-                self.body.push_str(&figures::figure(shape, &fill, x, y, k * 1.2));
+                let colour = self.input.colours.get(m.player);
+                self.body.push_str(&figures::figure(shape, colour, x, y, k * 1.2));
             }
         }
     }
@@ -651,7 +654,7 @@ impl<'a> Scene<'a> {
             let w = font * (0.62 * text.chars().count() as f32 + 0.8);
             let total = w * players.len() as f32;
             for (i, p) in players.iter().enumerate() {
-                let colour = palette::player_colour(*p).rgb;
+                let colour = self.input.colours.get(*p);
                 let bx = x - total / 2.0 + i as f32 * w;
                 self.badge((bx, y - font * 0.65), (w, font * 1.3), colour, &text, font);
             }
@@ -724,8 +727,8 @@ impl<'a> Scene<'a> {
             );
             return;
         };
-        let fill = palette::player_colour(p).rgb.hex();
-        let figure = figures::figure(FigureShape::Standing, &fill, x + font * 0.5, mid, font / 22.0);
+        let colour = self.input.colours.get(p);
+        let figure = figures::figure(FigureShape::Standing, colour, x + font * 0.5, mid, font / 22.0);
         let _ = write!(
             self.body,
             "{figure}<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{light}\">{text} \

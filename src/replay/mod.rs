@@ -175,7 +175,8 @@ pub fn replay_with_ownership(record: &GameRecord) -> Result<(Replay, Vec<Ownersh
 }
 
 /// Replays the first `upto` placed tiles only (all of them for `None`). `Replay::game` is then
-/// the board after that turn; final scoring runs only when the whole record was replayed.
+/// the board after that turn. Final scoring runs only for `None`: the position after the last
+/// turn (`Some(last)`) and the end of the game are two different steps.
 pub fn replay_upto(record: &GameRecord, rules: Option<Rules>, upto: Option<u32>) -> Result<Replay, ReplayError> {
     replay_inner(record, rules, upto, &mut |_| {})
 }
@@ -186,12 +187,6 @@ fn replay_inner(
     upto: Option<u32>,
     after_turn: &mut dyn FnMut(&Game),
 ) -> Result<Replay, ReplayError> {
-    let placed = record
-        .moves
-        .iter()
-        .filter(|m| matches!(m, RecordedMove::Place { .. }))
-        .count() as u32;
-    let upto = upto.filter(|&n| n < placed);
     let rules = rules.unwrap_or_else(|| record.resolved_rules());
     let mut game = Game::new(Setup {
         rules,
@@ -328,8 +323,9 @@ mod tests {
                 "the start tile and n tiles"
             );
         }
-        let all = replay_upto(&record, None, Some(71)).unwrap();
-        assert!(all.finished);
-        assert_eq!(all.final_scores, full.final_scores);
+        let last = replay_upto(&record, None, Some(71)).unwrap();
+        assert!(!last.finished, "the last turn comes before final scoring");
+        assert_eq!(last.game.scores(), full.turns[70].scores);
+        assert_ne!(last.game.scores(), full.final_scores);
     }
 }

@@ -110,7 +110,10 @@ impl Store {
     /// same id was already stored (nothing is written then).
     pub fn insert(&self, g: &Ingested) -> Result<bool, StoreError> {
         let mut conn = self.pool.get()?;
-        let tx = conn.transaction()?;
+        // Immediate: the write lock is taken up front, so concurrent uploads queue on the busy
+        // timeout. A deferred transaction would read first and then fail to upgrade its lock
+        // ("database is locked") whenever another upload wrote in between.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let exists = tx
             .query_row("SELECT 1 FROM games WHERE id = ?1", [&g.id], |_| Ok(()))
             .optional()?

@@ -26,15 +26,29 @@ async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
     Problem::not_found(format!("nothing at {}", req.path())).negotiate(&req)
 }
 
-/// Starts serving on an already bound listener (tests bind port 0).
-pub fn run(listener: TcpListener, store: Store) -> std::io::Result<Server> {
-    run_with_analysis(listener, store, AnalysisOptions::default())
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The site's address as the public reaches it, for absolute links.
+    pub public_url: String,
+    /// How deep background analyses go (tests use few playouts).
+    pub analysis: AnalysisOptions,
 }
 
-/// `run`, with the background analyses done at `analysis` (tests use few playouts).
-pub fn run_with_analysis(listener: TcpListener, store: Store, analysis: AnalysisOptions) -> std::io::Result<Server> {
-    let mut state = AppState::new(store.clone());
-    state.jobs = Some(Jobs::start(store, analysis));
+impl Settings {
+    /// Links point at the address the listener is bound to, and analyses run at the defaults.
+    pub fn for_listener(listener: &TcpListener) -> std::io::Result<Settings> {
+        Ok(Settings {
+            public_url: format!("http://{}", listener.local_addr()?),
+            analysis: AnalysisOptions::default(),
+        })
+    }
+}
+
+/// Starts serving on an already bound listener (tests bind port 0).
+pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::Result<Server> {
+    let mut state = AppState::new(store.clone(), &settings.public_url);
+    state.jobs = Some(Jobs::start(store, settings.analysis));
     let state = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()
@@ -43,6 +57,7 @@ pub fn run_with_analysis(listener: TcpListener, store: Store, analysis: Analysis
             .service(health::livez)
             .service(health::readyz)
             .service(assets::asset)
+            .service(assets::favicon)
             .service(pages::index)
             .service(pages::upload)
             .service(exports::record_json)
@@ -52,7 +67,9 @@ pub fn run_with_analysis(listener: TcpListener, store: Store, analysis: Analysis
             .service(images::final_png)
             .service(images::og_png)
             .service(pages::game)
+            .service(pages::end)
             .service(pages::turn)
+            .service(images::turn_og_png)
             .service(analysis::queue)
             .service(analysis::api_status)
             .service(analysis::analysis_page)

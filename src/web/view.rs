@@ -1,8 +1,12 @@
 //! What the pages show, computed from a replay: events in words, the scoreboard, the score
 //! graph, the remaining tiles and the final breakdown. Templates only lay these out.
+//!
+//! A turn page shows the game as of that turn and nothing later: a shared link must not give
+//! the ending away. Only the end page shows final scoring.
 
 use crate::engine::{Event, Figure, Game, Reason, Score, TileCatalog};
 use crate::record::GameRecord;
+use crate::render::PlayerColours;
 use crate::replay::{Replay, TurnSnapshot};
 use std::fmt::Write as _;
 
@@ -12,17 +16,23 @@ pub struct PlayerView {
     pub score: i32,
     pub followers: u8,
     pub abbot_home: bool,
-    /// The score if the game ended after this turn.
+    /// The score if the game ended now (after final scoring: the score itself).
     pub if_ended: i32,
 }
 
+/// One entry of the turn list. Turns after the one shown keep only their number.
 pub struct TurnLink {
     pub n: u32,
+    /// Player, colour, tile and points; `None` for a turn not reached yet.
+    pub played: Option<TurnPlayed>,
+    pub current: bool,
+}
+
+pub struct TurnPlayed {
     pub player: String,
     pub colour: String,
     pub tile: String,
     pub points: String,
-    pub current: bool,
 }
 
 pub struct BreakdownRow {
@@ -38,11 +48,6 @@ pub struct BreakdownRow {
 
 fn names(record: &GameRecord) -> Vec<&str> {
     record.players.iter().map(|p| p.name.as_str()).collect()
-}
-
-/// The renderer's colour for a player, so pages and images agree.
-fn colour(p: u8) -> String {
-    crate::render::player_colour(p).rgb.hex()
 }
 
 /// "Ada and Bruno" for a set of players.
@@ -124,6 +129,22 @@ pub fn event_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
         .collect()
 }
 
+/// The start position in words: which tiles lie on the table before the first turn.
+pub fn start_sentences(record: &GameRecord, game: &Game) -> Vec<String> {
+    game.board()
+        .tiles()
+        .iter()
+        .map(|t| {
+            format!(
+                "The game starts with {} at {}, rotated {}°",
+                record.catalog.name(t.kind),
+                t.pos,
+                t.rotation
+            )
+        })
+        .collect()
+}
+
 fn points_text(record: &GameRecord, t: &TurnSnapshot) -> String {
     let n = names(record);
     t.events
@@ -142,37 +163,43 @@ fn points_text(record: &GameRecord, t: &TurnSnapshot) -> String {
         .join(", ")
 }
 
-pub fn turn_links(record: &GameRecord, replay: &Replay, current: u32) -> Vec<TurnLink> {
+/// Every turn of the game: those in `played` with who played what, the rest by number only.
+pub fn turn_links(
+    record: &GameRecord,
+    played: &[TurnSnapshot],
+    turns: u32,
+    current: Option<u32>,
+    colours: &PlayerColours,
+) -> Vec<TurnLink> {
     let n = names(record);
-    replay
-        .turns
-        .iter()
-        .map(|t| TurnLink {
-            n: t.turn,
-            player: n[t.player as usize].to_string(),
-            colour: colour(t.player),
-            tile: record.catalog.name(t.tile).to_string(),
-            points: points_text(record, t),
-            current: t.turn == current,
+    (1..=turns)
+        .map(|turn| TurnLink {
+            n: turn,
+            played: played.get(turn as usize - 1).map(|t| TurnPlayed {
+                player: n[t.player as usize].to_string(),
+                colour: colours.get(t.player).hex(),
+                tile: record.catalog.name(t.tile).to_string(),
+                points: points_text(record, t),
+            }),
+            current: current == Some(turn),
         })
         .collect()
 }
 
-/// The scoreboard after turn `n`, with what each player would have if the game ended there.
-pub fn players_at(record: &GameRecord, at_turn: &Replay) -> Vec<PlayerView> {
-    let mut ended: Game = at_turn.game.clone();
-    if !at_turn.finished {
+/// The scoreboard of a position, with what each player would have if the game ended there
+/// (`finished`: final scoring has run, so that is the score itself).
+pub fn players_at(record: &GameRecord, game: &Game, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+    let mut ended = game.clone();
+    if !finished {
         ended.finish(&mut Vec::new());
     }
-    at_turn
-        .game
-        .players()
+    game.players()
         .iter()
         .zip(ended.players())
         .enumerate()
         .map(|(i, (p, e))| PlayerView {
             name: record.players[i].name.clone(),
-            colour: colour(i as u8),
+            colour: colours.get(i as u8).hex(),
             score: p.score,
             followers: p.followers,
             abbot_home: p.abbot_at.is_none(),
@@ -191,7 +218,7 @@ pub fn remaining_tiles(cat: &TileCatalog, game: &Game) -> Vec<(String, u8)> {
         .collect()
 }
 
-pub fn breakdown_rows(record: &GameRecord, full: &Replay) -> Vec<BreakdownRow> {
+pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColours) -> Vec<BreakdownRow> {
     full.breakdown
         .iter()
         .enumerate()
@@ -200,7 +227,7 @@ pub fn breakdown_rows(record: &GameRecord, full: &Replay) -> Vec<BreakdownRow> {
             let mine = |t: &&TurnSnapshot| t.player as usize == i;
             BreakdownRow {
                 name: record.players[i].name.clone(),
-                colour: colour(i as u8),
+                colour: colours.get(i as u8).hex(),
                 play: row(&b.play),
                 end: row(&b.end),
                 total: full.final_scores[i],
@@ -216,12 +243,30 @@ pub fn breakdown_rows(record: &GameRecord, full: &Replay) -> Vec<BreakdownRow> {
         .collect()
 }
 
-/// The score-over-time graph as inline SVG: a line per player, a marker per scoring turn that
-/// links to that turn, and a last step for final scoring.
-pub fn score_graph(record: &GameRecord, full: &Replay, id: &str, current: u32) -> String {
+/// What the score graph draws.
+pub struct GraphInput<'a> {
+    pub id: &'a str,
+    /// The turns to draw, from the first: up to the turn shown, never beyond.
+    pub turns: &'a [TurnSnapshot],
+    /// All turns of the game, which sets the width of the x axis.
+    pub total_turns: u32,
+    /// Scores after final scoring, drawn as a last step on the end page.
+    pub final_scores: Option<&'a [i32]>,
+    /// The turn marked with a line.
+    pub current: u32,
+}
+
+/// The score-over-time graph as inline SVG: a line per player up to the turn shown, a marker
+/// per scoring turn that links to that turn, and on the end page a last step for final scoring.
+pub fn score_graph(record: &GameRecord, g: &GraphInput, colours: &PlayerColours) -> String {
     let (w, h, pad) = (640.0, 220.0, 28.0);
-    let turns = full.turns.len().max(1) as f64;
-    let top = full.final_scores.iter().copied().max().unwrap_or(0).max(10) as f64;
+    let turns = g.total_turns.max(1) as f64;
+    let shown = g
+        .turns
+        .iter()
+        .flat_map(|t| t.scores.iter())
+        .chain(g.final_scores.into_iter().flatten());
+    let top = shown.copied().max().unwrap_or(0).max(10) as f64;
     let x = |t: f64| pad + (w - 2.0 * pad) * t / (turns + 1.0);
     let y = |s: i32| h - pad - (h - 2.0 * pad) * s as f64 / top;
     let mut svg = format!(
@@ -231,48 +276,41 @@ pub fn score_graph(record: &GameRecord, full: &Replay, id: &str, current: u32) -
     );
     let _ = write!(
         svg,
-        r#"<line x1="{0}" x2="{0}" y1="{pad}" y2="{1}" class="now"/>"#,
-        x(current as f64),
-        h - pad
-    );
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="{}" class="axis">{}</text>"#,
-        pad,
+        r#"<line x1="{0}" x2="{0}" y1="{pad}" y2="{1}" class="now"/><text x="{pad}" y="{2}" class="axis">{3}</text><text x="{4}" y="{5}" class="axis">end</text>"#,
+        x(g.current as f64),
+        h - pad,
         pad - 8.0,
-        top as i32
-    );
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="{}" class="axis">end</text>"#,
+        top as i32,
         x(turns + 1.0) - 10.0,
         h - 8.0
     );
     for p in 0..record.players.len() {
+        let colour = colours.get(p as u8).hex();
         let mut points = vec![format!("{:.1},{:.1}", x(0.0), y(0))];
         let mut last = 0;
         let mut markers = String::new();
-        for t in &full.turns {
+        for t in g.turns {
             let s = t.scores[p];
             points.push(format!("{:.1},{:.1}", x(t.turn as f64), y(s)));
             if s != last {
                 let _ = write!(
                     markers,
-                    r#"<a href="/g/{id}/t/{n}"><circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{c}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
+                    r#"<a href="/g/{id}/t/{n}"><circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{colour}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
                     x(t.turn as f64),
                     y(s),
+                    id = g.id,
                     n = t.turn,
-                    c = colour(p as u8),
                     name = escape_html(&record.players[p].name),
                 );
             }
             last = s;
         }
-        points.push(format!("{:.1},{:.1}", x(turns + 1.0), y(full.final_scores[p])));
+        if let Some(end) = g.final_scores {
+            points.push(format!("{:.1},{:.1}", x(turns + 1.0), y(end[p])));
+        }
         let _ = write!(
             svg,
-            r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{}"/>{markers}"#,
-            colour(p as u8),
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>{markers}"#,
             points.join(" ")
         );
     }
@@ -286,4 +324,9 @@ fn escape_html(s: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&#39;")
+}
+
+/// Points as the pages show them: estimates with one decimal, always.
+pub fn points(x: f64) -> String {
+    format!("{x:.1}")
 }

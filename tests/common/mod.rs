@@ -7,23 +7,31 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use carcassonne_replay::engine::{Event, Game, Move, NameSystem, Rotation, TileCatalog, TileKindId};
 use carcassonne_replay::record::{self, GameRecord, RecordedMove};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The shared fixture directory, or `None` (with a note) when this checkout has none.
+/// The shared fixture directory, or `None` when this checkout has none. Under CI (`CI=true`)
+/// a missing folder fails the test: a check that did not run must not pass there. Elsewhere
+/// the test is skipped, and says so on stderr (`cargo test -- --nocapture` shows it).
 pub fn fixtures_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    shared_dir("fixtures")
+}
+
+/// `../shared/<name>`, on the same terms as [`fixtures_dir`].
+pub fn shared_dir(name: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name);
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!(
-            "note: {} is missing; skipping the fixture checks (CI always has it)",
-            dir.display()
-        );
-        None
+        return Some(dir);
     }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("{} is missing, and CI=true: this test needs it", dir.display());
+    }
+    eprintln!("SKIPPED: {} is missing, so this test checked nothing", dir.display());
+    None
 }
 
 /// Files in `dir` whose name ends with `suffix`, sorted by name.

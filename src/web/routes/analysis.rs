@@ -12,7 +12,7 @@ use crate::render::{self, RenderOptions};
 use crate::replay;
 use crate::store::AnalysisStatus;
 use crate::web::problem::{Problem, wants_html};
-use crate::web::{AppState, LoadedGame};
+use crate::web::{AppState, LoadedGame, blocking, view};
 use actix_web::http::header;
 use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
@@ -112,9 +112,30 @@ struct AnalysisPage {
     total: u32,
     running: bool,
     failed: Option<String>,
-    players: Vec<(String, Value)>,
-    turns: Vec<Value>,
+    players: Vec<PlayerLossRow>,
+    turns: Vec<TurnLossRow>,
     formula: &'static str,
+}
+
+/// A player's moves over the analysed game.
+struct PlayerLossRow {
+    name: String,
+    turns: u64,
+    best_moves: u64,
+    points_lost: String,
+    average: String,
+}
+
+/// One analysed turn: the played move's rank and what it lost.
+struct TurnLossRow {
+    turn: u64,
+    tile: String,
+    rank: String,
+    points_lost: String,
+}
+
+fn number(v: &Value) -> String {
+    v.as_f64().map_or_else(|| "–".into(), view::points)
 }
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
@@ -125,7 +146,13 @@ struct AnalysisPage {
 #[post("/g/{id:[0-9a-f]{16}}/analysis")]
 pub async fn queue(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     let id = id.into_inner();
-    let queued = state.load(&id).and_then(|_| Ok(state.store.queue_analysis(&id)?));
+    let st = state.clone();
+    let asked = id.clone();
+    let queued = blocking(move || {
+        st.load(&asked)?;
+        Ok(st.store.queue_analysis(&asked)?)
+    })
+    .await;
     match queued {
         Ok(fresh) => {
             if let (true, Some(jobs)) = (fresh, &state.jobs) {
@@ -173,7 +200,11 @@ fn status_json(status: &Option<(AnalysisStatus, Option<String>)>) -> Value {
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[get("/api/games/{id:[0-9a-f]{16}}/analysis")]
 pub async fn api_status(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    let answer = state.load(&id).and_then(|_| Ok(state.store.analysis(&id)?));
+    let answer = blocking(move || {
+        state.load(&id)?;
+        Ok(state.store.analysis(&id)?)
+    })
+    .await;
     match answer {
         Ok(s) => HttpResponse::Ok().json(status_json(&s)),
         Err(p) => p.json(req.path()),
@@ -184,16 +215,30 @@ pub async fn api_status(req: HttpRequest, state: web::Data<AppState>, id: web::P
 /// against the best and each player's average points lost.
 #[get("/g/{id:[0-9a-f]{16}}/analysis")]
 pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<String>) -> Either<AnalysisPage, HttpResponse> {
-    let build = || -> Result<AnalysisPage, Problem> {
+    let build = move || -> Result<AnalysisPage, Problem> {
         let g = state.load(&id)?;
         let st = status_json(&state.store.analysis(&id)?);
         let result = &st["result"];
-        let players = g
-            .record
-            .players
-            .iter()
-            .map(|p| p.name.clone())
-            .zip(result["players"].as_array().cloned().unwrap_or_default())
+        let players = (g.record.players.iter())
+            .zip(result["players"].as_array().into_iter().flatten())
+            .map(|(p, r)| PlayerLossRow {
+                name: p.name.clone(),
+                turns: r["turns"].as_u64().unwrap_or(0),
+                best_moves: r["best_moves"].as_u64().unwrap_or(0),
+                points_lost: number(&r["points_lost"]),
+                average: number(&r["average_points_lost"]),
+            })
+            .collect();
+        let turns = (result["turns"].as_array().into_iter().flatten())
+            .map(|t| TurnLossRow {
+                turn: t["turn"].as_u64().unwrap_or(0),
+                tile: t["tile"].as_str().unwrap_or("").to_string(),
+                rank: match t["played_rank"].as_u64() {
+                    Some(r) => format!("{r} of {}", t["moves_count"]),
+                    None => "–".into(),
+                },
+                points_lost: number(&t["points_lost"]),
+            })
             .collect();
         Ok(AnalysisPage {
             id: g.row.id,
@@ -204,11 +249,11 @@ pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<String>) ->
             running: matches!(st["status"].as_str(), Some("queued" | "running")),
             failed: st["error"].as_str().map(str::to_string),
             players,
-            turns: result["turns"].as_array().cloned().unwrap_or_default(),
+            turns,
             formula: analysis::HEURISTIC_FORMULA,
         })
     };
-    match build() {
+    match blocking(build).await {
         Ok(p) => Either::Left(p),
         Err(p) => Either::Right(p.html()),
     }
@@ -230,7 +275,7 @@ struct AltRow {
     /// The mover's own points now, for sorting.
     gain: i64,
     if_ended: String,
-    value: f64,
+    value: String,
     played: bool,
 }
 
@@ -278,7 +323,7 @@ pub async fn alternatives(
     q: web::Query<SortQuery>,
 ) -> Either<AlternativesPage, HttpResponse> {
     let (id, n) = path.into_inner();
-    let build = || -> Result<AlternativesPage, Problem> {
+    let build = move || -> Result<AlternativesPage, Problem> {
         let g = state.load(&id)?;
         let (_, listed) = listing(&g.record, n)?;
         let (t, full) = turn_analysis(&state, &g, n)?;
@@ -305,7 +350,7 @@ pub async fn alternatives(
                     immediate: per_player(&a["immediate"]),
                     gain: a["immediate"][mover].as_i64().unwrap_or(0),
                     if_ended: per_player(&a["if_ended_change"]),
-                    value: a["value"].as_f64().unwrap_or(0.0),
+                    value: number(&a["value"]),
                     played: played == Some(i as u64),
                 })
             })
@@ -336,7 +381,7 @@ pub async fn alternatives(
             rows,
         })
     };
-    match build() {
+    match blocking(build).await {
         Ok(p) => Either::Left(p),
         Err(p) => Either::Right(p.html()),
     }
@@ -363,7 +408,7 @@ pub async fn alternative(
     path: web::Path<(String, u32, usize)>,
 ) -> Either<AlternativePage, HttpResponse> {
     let (id, n, k) = path.into_inner();
-    let build = || -> Result<AlternativePage, Problem> {
+    let build = move || -> Result<AlternativePage, Problem> {
         let g = state.load(&id)?;
         let (_, listed) = listing(&g.record, n)?;
         let mv = listed.get(k).ok_or_else(|| {
@@ -396,18 +441,23 @@ pub async fn alternative(
             ("Rank".to_string(), format!("{} of {}", a["rank"], alts.len())),
             (
                 "Value".to_string(),
-                format!("{} ({})", a["value"], t["value"].as_str().unwrap_or("")),
+                format!("{} ({})", number(&a["value"]), t["value"].as_str().unwrap_or("")),
             ),
             ("Points now".to_string(), named(&a["immediate"])),
             ("Change if the game ended now".to_string(), named(&a["if_ended_change"])),
-            ("Meeples committed".to_string(), a["meeples_committed"].to_string()),
+            (
+                "Meeples committed".to_string(),
+                format!("{:+}", a["meeples_committed"].as_i64().unwrap_or(0)),
+            ),
         ];
         if let Some(p) = a["playouts"].as_object() {
             facts.push((
                 "Playouts".to_string(),
                 format!(
                     "{} playouts, mean margin {} ± {}",
-                    p["count"], p["mean_margin"], p["std_error"]
+                    p["count"],
+                    number(&p["mean_margin"]),
+                    number(&p["std_error"])
                 ),
             ));
         }
@@ -432,7 +482,12 @@ pub async fn alternative(
                     .as_array()
                     .map(|s| {
                         s.iter()
-                            .map(|s| format!("({},{}) fits {}", s["position"][0], s["position"][1], s["fits"]))
+                            .map(|s| {
+                                format!(
+                                    "({},{}): {} tiles left fit, {} close it",
+                                    s["position"][0], s["position"][1], s["fits"], s["closes"]
+                                )
+                            })
                             .collect::<Vec<_>>()
                             .join("; ")
                     })
@@ -472,7 +527,7 @@ pub async fn alternative(
             features,
         })
     };
-    match build() {
+    match blocking(build).await {
         Ok(p) => Either::Left(p),
         Err(p) => Either::Right(p.html()),
     }
@@ -488,7 +543,7 @@ pub async fn alternative_png(
 ) -> HttpResponse {
     let (id, n, k) = path.into_inner();
     let size = q.size.unwrap_or(48);
-    let drawn = web::block(move || -> Result<Vec<u8>, Problem> {
+    let drawn = blocking(move || -> Result<Vec<u8>, Problem> {
         let g = state.load(&id)?;
         let (_, listed) = listing(&g.record, n)?;
         let mv = *listed
@@ -502,12 +557,11 @@ pub async fn alternative_png(
     })
     .await;
     match drawn {
-        Ok(Ok(png)) => HttpResponse::Ok()
+        Ok(png) => HttpResponse::Ok()
             .content_type("image/png")
             .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
             .body(png),
-        Ok(Err(p)) => p.negotiate(&req),
-        Err(e) => Problem::internal(e).negotiate(&req),
+        Err(p) => p.negotiate(&req),
     }
 }
 

@@ -4,8 +4,8 @@ use super::read_limited;
 use crate::record::MAX_RECORD_BYTES;
 use crate::replay;
 use crate::store::ingest;
-use crate::web::AppState;
 use crate::web::problem::Problem;
+use crate::web::{AppState, blocking};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde_json::{Value, json};
@@ -36,12 +36,16 @@ pub struct ApiDoc;
 )]
 #[post("/api/games")]
 pub async fn create_game(req: HttpRequest, state: web::Data<AppState>, body: web::Payload) -> HttpResponse {
-    let result = async {
-        let bytes = read_limited(body, MAX_RECORD_BYTES).await?;
-        let (g, created) = ingest::ingest(&state.store, &bytes)?;
-        Ok::<_, Problem>((g.id, created))
-    }
-    .await;
+    let result = match read_limited(body, MAX_RECORD_BYTES).await {
+        Ok(bytes) => {
+            blocking(move || {
+                let (g, created) = ingest::ingest(&state.store, &bytes)?;
+                Ok((g.id, created))
+            })
+            .await
+        }
+        Err(p) => Err(p),
+    };
     match result {
         Ok((id, created)) => {
             let url = format!("/g/{id}");
@@ -63,7 +67,7 @@ pub async fn create_game(req: HttpRequest, state: web::Data<AppState>, body: web
     responses((status = 200, description = "The game"), (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[get("/api/games/{id}")]
 pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    let answer = || -> Result<Value, Problem> {
+    let answer = move || -> Result<Value, Problem> {
         let g = state.load(&id)?;
         let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
         Ok(json!({
@@ -74,13 +78,14 @@ pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Pat
             "created_at": g.row.created_at,
             "players": g.record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
             "rules": full.rules.preset.name(),
+            "rules_label": crate::record::rules_spec::label(&full.rules),
             "turns": full.turns.len(),
             "finished": full.finished,
             "final_scores": full.final_scores,
             "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
         }))
     };
-    match answer() {
+    match blocking(answer).await {
         Ok(v) => HttpResponse::Ok().json(v),
         Err(p) => p.json(req.path()),
     }
@@ -94,7 +99,7 @@ pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Pat
 #[get("/api/games/{id}/turns/{n}")]
 pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::Path<(String, u32)>) -> HttpResponse {
     let (id, n) = path.into_inner();
-    let answer = || -> Result<Value, Problem> {
+    let answer = move || -> Result<Value, Problem> {
         let t = state
             .store
             .turn(&id, n)?
@@ -115,7 +120,7 @@ pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::P
             "ownership": parse(&t.ownership),
         }))
     };
-    match answer() {
+    match blocking(answer).await {
         Ok(v) => HttpResponse::Ok().json(v),
         Err(p) => p.json(req.path()),
     }

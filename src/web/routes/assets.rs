@@ -3,7 +3,12 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
-const ASSETS: [(&str, &str, &str); 4] = [
+const ASSETS: [(&str, &str, &str); 5] = [
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../../../static/favicon.svg"),
+    ),
     (
         "style.css",
         "text/css; charset=utf-8",
@@ -34,5 +39,20 @@ pub async fn asset(path: web::Path<String>) -> HttpResponse {
             .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
             .body(*body),
         None => HttpResponse::NotFound().content_type("text/plain").body("no such file"),
+    }
+}
+
+/// Browsers ask for `/favicon.ico` whatever the page says: the same icon, drawn once as PNG
+/// (which every browser takes under that name).
+#[get("/favicon.ico")]
+pub async fn favicon() -> HttpResponse {
+    static PNG: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
+    let png = PNG.get_or_init(|| crate::render::svg_to_png(include_str!("../../../static/favicon.svg")).ok());
+    match png {
+        Some(bytes) => HttpResponse::Ok()
+            .insert_header((header::CONTENT_TYPE, "image/png"))
+            .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+            .body(bytes.clone()),
+        None => HttpResponse::NotFound().finish(),
     }
 }

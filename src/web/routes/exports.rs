@@ -2,58 +2,82 @@
 
 use crate::record::{csv, jcz, native};
 use crate::replay;
-use crate::web::AppState;
 use crate::web::problem::Problem;
+use crate::web::{AppState, blocking};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, get, web};
 
-/// The native record, as stored.
-#[get("/g/{id:[0-9a-f]{16}}.json")]
-pub async fn record_json(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    match state.load(&id) {
-        Ok(g) => HttpResponse::Ok()
-            .content_type("application/json")
+/// A file to send: its name's extension, content type, whether to save it (`attachment`) or
+/// show it (`inline`), and its text.
+struct Download {
+    ext: &'static str,
+    content_type: &'static str,
+    disposition: &'static str,
+    body: String,
+}
+
+async fn send(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: String,
+    make: fn(&crate::web::LoadedGame) -> Result<Download, Problem>,
+) -> HttpResponse {
+    let made = blocking(move || {
+        let g = state.load(&id)?;
+        Ok((g.row.id.clone(), make(&g)?))
+    })
+    .await;
+    match made {
+        Ok((id, d)) => HttpResponse::Ok()
+            .content_type(d.content_type)
             .insert_header((
                 header::CONTENT_DISPOSITION,
-                format!("inline; filename=\"{}.json\"", g.row.id),
+                format!("{}; filename=\"{id}.{}\"", d.disposition, d.ext),
             ))
-            .body(native::to_pretty_string(&g.record)),
+            .body(d.body),
         Err(p) => p.negotiate(&req),
     }
 }
 
-fn download(id: &str, ext: &str, content_type: &str, body: String) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type(content_type)
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{id}.{ext}\""),
-        ))
-        .body(body)
+/// The native record, as stored.
+#[get("/g/{id:[0-9a-f]{16}}.json")]
+pub async fn record_json(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    send(req, state, id.into_inner(), |g| {
+        Ok(Download {
+            ext: "json",
+            content_type: "application/json",
+            disposition: "inline",
+            body: native::to_pretty_string(&g.record),
+        })
+    })
+    .await
 }
 
 /// A JCloisterZone 5.x save of the game.
 #[get("/g/{id:[0-9a-f]{16}}.jcz")]
 pub async fn record_jcz(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    let answer = state.load(&id).and_then(|g| {
-        jcz::to_string(&g.record)
-            .map(|text| download(&g.row.id, "jcz", "application/json", text))
-            .map_err(Problem::internal)
-    });
-    answer.unwrap_or_else(|p| p.negotiate(&req))
+    send(req, state, id.into_inner(), |g| {
+        Ok(Download {
+            ext: "jcz",
+            content_type: "application/json",
+            disposition: "attachment",
+            body: jcz::to_string(&g.record).map_err(Problem::internal)?,
+        })
+    })
+    .await
 }
 
 /// Every scoring event as CSV: turn, player, feature, points, breakdown.
 #[get("/g/{id:[0-9a-f]{16}}.csv")]
 pub async fn scoring_csv(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    let answer = state.load(&id).and_then(|g| {
+    send(req, state, id.into_inner(), |g| {
         let r = replay::replay(&g.record, None).map_err(Problem::internal)?;
-        Ok(download(
-            &g.row.id,
-            "csv",
-            "text/csv; charset=utf-8",
-            csv::scoring_csv(&g.record, &r),
-        ))
-    });
-    answer.unwrap_or_else(|p| p.negotiate(&req))
+        Ok(Download {
+            ext: "csv",
+            content_type: "text/csv; charset=utf-8",
+            disposition: "attachment",
+            body: csv::scoring_csv(&g.record, &r),
+        })
+    })
+    .await
 }

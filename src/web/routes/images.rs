@@ -6,7 +6,7 @@
 
 use crate::render::{self, RenderOptions};
 use crate::web::problem::Problem;
-use crate::web::{AppState, LoadedGame};
+use crate::web::{AppState, LoadedGame, blocking};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};
 use actix_web::{HttpRequest, HttpResponse, get, web};
@@ -95,7 +95,7 @@ fn draw(g: &LoadedGame, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> 
             .map(String::into_bytes)
             .map_err(failed),
         Kind::Og => {
-            let replay = render::replay_at(&g.record, None).map_err(failed)?;
+            let replay = render::replay_at(&g.record, turn).map_err(failed)?;
             render::og_image(&g.record, &replay).map_err(failed)
         }
     }
@@ -135,21 +135,20 @@ async fn image(
             .body(bytes.as_ref().clone());
     }
     let state2 = state.clone();
-    let drawn = web::block(move || {
+    let drawn = blocking(move || {
         let g = state2.load(&id)?;
         draw(&g, turn, kind, &opts)
     })
     .await;
     match drawn {
-        Ok(Ok(bytes)) => {
+        Ok(bytes) => {
             let bytes = Arc::new(bytes);
             state.renders.put(tag.clone(), bytes.clone());
             ok(StatusCode::OK)
                 .content_type(content_type)
                 .body(bytes.as_ref().clone())
         }
-        Ok(Err(p)) => p.negotiate(&req),
-        Err(e) => Problem::internal(e).negotiate(&req),
+        Err(p) => p.negotiate(&req),
     }
 }
 
@@ -183,8 +182,15 @@ pub async fn final_png(
     }
 }
 
-/// The 1200×630 social preview.
+/// The 1200×630 social preview of the game link: the final board and result.
 #[get("/g/{id:[0-9a-f]{16}}/og.png")]
 pub async fn og_png(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     image(req, state, id.into_inner(), None, Kind::Og, RenderOptions::default()).await
+}
+
+/// A turn's social preview: that turn's board and scores, never the ending.
+#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/og.png")]
+pub async fn turn_og_png(req: HttpRequest, state: web::Data<AppState>, path: web::Path<(String, u32)>) -> HttpResponse {
+    let (id, n) = path.into_inner();
+    image(req, state, id, Some(n), Kind::Og, RenderOptions::default()).await
 }

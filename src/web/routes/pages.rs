@@ -1,14 +1,16 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
-use crate::record::MAX_RECORD_BYTES;
-use crate::replay::{self, Replay};
+use crate::analysis;
+use crate::record::{GameRecord, MAX_RECORD_BYTES, rules_spec};
+use crate::render;
+use crate::replay;
 use crate::store::ingest;
 use crate::web::problem::Problem;
 use crate::web::view::{self, BreakdownRow, PlayerView, TurnLink};
-use crate::web::{AppState, LoadedGame};
+use crate::web::{AppState, LoadedGame, blocking};
 use actix_multipart::Multipart;
 use actix_web::http::header;
-use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
+use actix_web::{Either, HttpResponse, get, post, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use futures_util::StreamExt;
@@ -17,7 +19,8 @@ pub struct GameListItem {
     pub id: String,
     pub players: String,
     pub scores: String,
-    pub preset: String,
+    pub rules: String,
+    pub source: String,
     pub turns: u32,
     pub created_at: String,
 }
@@ -30,11 +33,19 @@ struct IndexPage {
 
 #[get("/")]
 pub async fn index(state: web::Data<AppState>) -> Either<IndexPage, HttpResponse> {
-    let rows = match state.store.recent(30) {
-        Ok(rows) => rows,
-        Err(e) => return Either::Right(Problem::from(e).html()),
-    };
-    let games = rows
+    page(
+        blocking(move || {
+            Ok(IndexPage {
+                games: recent_games(&state)?,
+            })
+        })
+        .await,
+    )
+}
+
+fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
+    let rows = state.store.recent(30)?;
+    Ok(rows
         .into_iter()
         .map(|g| GameListItem {
             players: g.players.join(" vs "),
@@ -44,29 +55,30 @@ pub async fn index(state: web::Data<AppState>) -> Either<IndexPage, HttpResponse
                 .map(|s| s.to_string())
                 .collect::<Vec<_>>()
                 .join("–"),
+            rules: crate::record::parse(g.record.as_bytes())
+                .map(|(r, _)| rules_spec::label(&r.resolved_rules()))
+                .unwrap_or(g.preset),
+            source: g.source_format,
             id: g.id,
-            preset: g.preset,
             turns: g.turns,
             created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
         })
-        .collect();
-    Either::Left(IndexPage { games })
+        .collect())
 }
 
 /// The upload form: a file or pasted text. Answers 303 to the game page.
 #[post("/games")]
 pub async fn upload(state: web::Data<AppState>, form: Multipart) -> HttpResponse {
-    match read_form(form).await.and_then(|bytes| store_upload(&state, &bytes)) {
+    let stored = match read_form(form).await {
+        Ok(bytes) => blocking(move || Ok(ingest::ingest(&state.store, &bytes)?.0.id)).await,
+        Err(p) => Err(p),
+    };
+    match stored {
         Ok(id) => HttpResponse::SeeOther()
             .insert_header((header::LOCATION, format!("/g/{id}")))
             .finish(),
         Err(p) => p.html(),
     }
-}
-
-fn store_upload(state: &AppState, bytes: &[u8]) -> Result<String, Problem> {
-    let (g, _) = ingest::ingest(&state.store, bytes)?;
-    Ok(g.id)
 }
 
 /// The first non-empty of the `file` and `text` fields, at most 4 MiB.
@@ -108,19 +120,47 @@ async fn read_form(mut form: Multipart) -> Result<Vec<u8>, Problem> {
     Ok(chosen)
 }
 
+/// What every page of a game shows at the top.
+pub struct GameHead {
+    pub id: String,
+    pub title: String,
+    /// The rules in words, expansions included.
+    pub rules: String,
+    /// The format the record was uploaded in.
+    pub source: String,
+    /// Turns (placed tiles) in the game.
+    pub last: u32,
+}
+
+impl GameHead {
+    fn of(g: &LoadedGame) -> GameHead {
+        GameHead {
+            id: g.row.id.clone(),
+            title: g.row.players.join(" vs "),
+            rules: rules_spec::label(&g.record.resolved_rules()),
+            source: g.row.source_format.clone(),
+            last: g.row.turns,
+        }
+    }
+}
+
+/// A link preview (Open Graph and Twitter card) and the canonical address.
+pub struct Preview {
+    pub title: String,
+    pub description: String,
+    pub url: String,
+    pub image: String,
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "turn.html")]
 struct TurnPage {
-    id: String,
-    title: String,
-    description: String,
-    page_url: String,
-    og_image: String,
-    preset: String,
+    game: GameHead,
+    preview: Preview,
     turn: u32,
-    last: u32,
     prev: Option<u32>,
-    next: Option<u32>,
+    /// The next turn's page, or after the last turn the end page.
+    next_url: String,
     move_text: String,
     players: Vec<PlayerView>,
     has_abbot: bool,
@@ -131,33 +171,44 @@ struct TurnPage {
     spots: Vec<(String, u32)>,
     dead_spots: Vec<String>,
     graph: String,
-    finished: bool,
-    breakdown: Vec<BreakdownRow>,
-    final_events: Vec<String>,
     turn_links: Vec<TurnLink>,
 }
 
-/// The game page: its last turn, with the final scoring.
-#[get("/g/{id:[0-9a-f]{16}}")]
-pub async fn game(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: web::Path<String>,
-) -> Either<TurnPage, HttpResponse> {
-    page(state.load(&id).and_then(|g| {
-        let last = g.row.turns.max(1);
-        turn_page(&req, g, last)
-    }))
+#[derive(Template, WebTemplate)]
+#[template(path = "end.html")]
+struct EndPage {
+    game: GameHead,
+    preview: Preview,
+    players: Vec<PlayerView>,
+    has_abbot: bool,
+    finished: bool,
+    final_events: Vec<String>,
+    breakdown: Vec<BreakdownRow>,
+    graph: String,
+    turn_links: Vec<TurnLink>,
 }
 
+/// The game link: its result, after final scoring.
+#[get("/g/{id:[0-9a-f]{16}}")]
+pub async fn game(state: web::Data<AppState>, id: web::Path<String>) -> Either<EndPage, HttpResponse> {
+    end_page(state, id.into_inner()).await
+}
+
+/// The end of the game: final scoring as its own step after the last turn.
+#[get("/g/{id:[0-9a-f]{16}}/end")]
+pub async fn end(state: web::Data<AppState>, id: web::Path<String>) -> Either<EndPage, HttpResponse> {
+    end_page(state, id.into_inner()).await
+}
+
+async fn end_page(state: web::Data<AppState>, id: String) -> Either<EndPage, HttpResponse> {
+    page(blocking(move || build_end_page(&state, state.load(&id)?)).await)
+}
+
+/// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}")]
-pub async fn turn(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<(String, u32)>,
-) -> Either<TurnPage, HttpResponse> {
+pub async fn turn(state: web::Data<AppState>, path: web::Path<(String, u32)>) -> Either<TurnPage, HttpResponse> {
     let (id, n) = path.into_inner();
-    page(state.load(&id).and_then(|g| turn_page(&req, g, n)))
+    page(blocking(move || build_turn_page(&state, state.load(&id)?, n)).await)
 }
 
 /// A page, or the friendly error page in its place.
@@ -168,76 +219,131 @@ fn page<T>(result: Result<T, Problem>) -> Either<T, HttpResponse> {
     }
 }
 
-fn turn_page(req: &HttpRequest, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
-    let info = req.connection_info();
-    build_turn_page(&format!("{}://{}", info.scheme(), info.host()), g, n)
-}
-
-/// The HTML of a turn page, as the server sends it; `base` is the site's address for the
-/// absolute links of social previews. The bench times this.
-pub fn render_turn_page(state: &AppState, base: &str, id: &str, n: u32) -> Result<String, Problem> {
-    let page = build_turn_page(base, state.load(id)?, n)?;
+/// The HTML of a turn page, as the server sends it. The bench times this.
+pub fn render_turn_page(state: &AppState, id: &str, n: u32) -> Result<String, Problem> {
+    let page = build_turn_page(state, state.load(id)?, n)?;
     page.render().map_err(Problem::internal)
 }
 
-fn build_turn_page(base: &str, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
-    let LoadedGame { row, record } = g;
-    let last = row.turns;
-    if n == 0 || n > last {
+fn scores_text(record: &GameRecord, scores: &[i32]) -> String {
+    let parts: Vec<String> = (record.players.iter().zip(scores))
+        .map(|(p, s)| format!("{} {s}", p.name))
+        .collect();
+    parts.join(", ")
+}
+
+fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
+    let head = GameHead::of(&g);
+    let LoadedGame { record, .. } = g;
+    let last = head.last;
+    if n > last {
         return Err(Problem::not_found(format!(
-            "game {} has turns 1 to {last}, not {n}",
-            row.id
+            "game {} has turns 0 to {last}, not {n}",
+            head.id
         )));
     }
-    let full: Replay = replay::replay(&record, None).map_err(Problem::internal)?;
     let at = replay::replay_upto(&record, None, Some(n)).map_err(Problem::internal)?;
-    let snapshot = &full.turns[n as usize - 1];
-    let title = row.players.join(" vs ");
-    let scores: Vec<String> = full.final_scores.iter().map(|s| s.to_string()).collect();
-    let names = &record.players;
+    let colours = render::colours(&record);
+    let snapshot = n.checked_sub(1).and_then(|i| at.turns.get(i as usize));
+    let (move_text, events) = match snapshot {
+        Some(t) => (
+            format!(
+                "{} placed {} at {} rotated {}°",
+                record.players[t.player as usize].name,
+                record.catalog.name(t.tile),
+                t.placement.pos,
+                t.placement.rotation
+            ),
+            view::event_sentences(&record, &t.events),
+        ),
+        None => (
+            "The start, before the first turn".to_string(),
+            view::start_sentences(&record, &at.game),
+        ),
+    };
+    let (base, id) = (&state.public_url, &head.id);
+    let graph = view::GraphInput {
+        id,
+        turns: &at.turns,
+        total_turns: last,
+        final_scores: None,
+        current: n,
+    };
     Ok(TurnPage {
-        page_url: format!("{base}/g/{}/t/{n}", row.id),
-        og_image: format!("{base}/g/{}/og.png", row.id),
-        description: format!(
-            "Carcassonne, {} rules, final score {}. Step through every turn and see where every point came from.",
-            row.preset,
-            scores.join("–")
-        ),
-        preset: row.preset.clone(),
+        preview: Preview {
+            title: format!("{} · turn {n} of {last}", head.title),
+            description: format!(
+                "Carcassonne, {}. After turn {n} of {last}: {}.",
+                head.rules,
+                scores_text(&record, &at.game.scores())
+            ),
+            url: format!("{base}/g/{id}/t/{n}"),
+            image: format!("{base}/g/{id}/t/{n}/og.png"),
+        },
         turn: n,
-        last,
-        prev: (n > 1).then(|| n - 1),
-        next: (n < last).then(|| n + 1),
-        move_text: format!(
-            "{} placed {} at {} rotated {}°",
-            names[snapshot.player as usize].name,
-            record.catalog.name(snapshot.tile),
-            snapshot.placement.pos,
-            snapshot.placement.rotation
-        ),
-        players: view::players_at(&record, &at),
-        has_abbot: full.rules.abbot,
-        events: view::event_sentences(&record, &snapshot.events),
+        prev: n.checked_sub(1),
+        next_url: if n < last {
+            format!("/g/{id}/t/{}", n + 1)
+        } else {
+            format!("/g/{id}/end")
+        },
+        move_text,
+        players: view::players_at(&record, &at.game, false, &colours),
+        has_abbot: at.rules.abbot,
+        events,
         remaining: view::remaining_tiles(&record.catalog, &at.game),
         tiles_left: at.game.pack_left(),
         spots: spots_by_fit(&at.game),
-        dead_spots: crate::analysis::dead_spots(&at.game)
-            .iter()
-            .map(|p| p.to_string())
-            .collect(),
-        graph: view::score_graph(&record, &full, &row.id, n),
+        dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
+        graph: view::score_graph(&record, &graph, &colours),
+        turn_links: view::turn_links(&record, &at.turns, last, Some(n), &colours),
+        game: head,
+    })
+}
+
+fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
+    let head = GameHead::of(&g);
+    let record = &g.record;
+    let full = replay::replay(record, None).map_err(Problem::internal)?;
+    let colours = render::colours(record);
+    let (base, id) = (&state.public_url, &head.id);
+    let graph = view::GraphInput {
+        id,
+        turns: &full.turns,
+        total_turns: head.last,
+        final_scores: full.finished.then_some(full.final_scores.as_slice()),
+        current: head.last + u32::from(full.finished),
+    };
+    let outcome = if full.finished {
+        "final score"
+    } else {
+        "the record stops before the end"
+    };
+    Ok(EndPage {
+        preview: Preview {
+            title: format!("{} · {outcome}", head.title),
+            description: format!(
+                "Carcassonne, {}, {outcome}: {}. Step through every turn and see where every point came from.",
+                head.rules,
+                scores_text(record, &full.final_scores)
+            ),
+            url: format!("{base}/g/{id}"),
+            image: format!("{base}/g/{id}/og.png"),
+        },
+        players: view::players_at(record, &full.game, full.finished, &colours),
+        has_abbot: full.rules.abbot,
         finished: full.finished,
-        breakdown: view::breakdown_rows(&record, &full),
-        final_events: view::event_sentences(&record, &full.final_events),
-        turn_links: view::turn_links(&record, &full, n),
-        id: row.id,
-        title,
+        final_events: view::event_sentences(record, &full.final_events),
+        breakdown: view::breakdown_rows(record, &full, &colours),
+        graph: view::score_graph(record, &graph, &colours),
+        turn_links: view::turn_links(record, &full.turns, head.last, None, &colours),
+        game: head,
     })
 }
 
 /// The open spots after a turn, the hardest to fill first.
 fn spots_by_fit(position: &crate::engine::Game) -> Vec<(String, u32)> {
-    let mut spots = crate::analysis::position_spots(position);
+    let mut spots = analysis::position_spots(position);
     spots.sort_by_key(|s| (s.fits, s.pos));
     spots.into_iter().map(|s| (s.pos.to_string(), s.fits)).collect()
 }
