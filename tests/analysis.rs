@@ -7,7 +7,7 @@ mod common;
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
-use carcassonne_replay::engine::playout::{Rng, random_placement, shuffled_bag};
+use carcassonne_replay::engine::bots::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
 use carcassonne_replay::record::generate::{Policy, generate, recorded};
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};

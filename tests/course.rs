@@ -111,7 +111,7 @@ fn bad_lines_are_rejected_with_their_number() {
 #[test]
 fn an_illegal_move_names_its_turn() {
     let record = parse("players: Ann, Bob\nCFFF50 0 0 -1").unwrap();
-    let e = replay::replay(&record, None).unwrap_err().to_string();
+    let e = replay::replay(&record, None).unwrap_err().describe(&record);
     assert!(e.starts_with("turn 1 (Ann): tile E at (0,-1) rotated 0"), "{e}");
 }
 

@@ -10,8 +10,9 @@
 mod common;
 
 use carcassonne_replay::engine::Preset;
+use carcassonne_replay::export::{csv, jcz};
 use carcassonne_replay::record::generate::{self, Policy};
-use carcassonne_replay::record::{self, GameRecord, RulesSpec, csv, jcz, native};
+use carcassonne_replay::record::{self, GameRecord, RulesSpec, native};
 use carcassonne_replay::replay::{self, Replay};
 use common::{file_name, files_with_suffix, fixtures_dir, read_json, subdirs};
 use serde_json::Value;

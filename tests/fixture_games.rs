@@ -11,9 +11,9 @@
 mod common;
 
 use carcassonne_replay::engine::{Event, TileKindId};
-use carcassonne_replay::record::{GameRecord, RecordedMove};
+use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};
 use carcassonne_replay::replay::{self, Categories, Replay};
-use common::{Failures, Walker, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json, read_jsonl, subdirs};
+use common::{Failures, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json, read_jsonl, subdirs};
 use serde_json::Value;
 use std::path::Path;
 
@@ -28,15 +28,15 @@ fn scores(v: &[i32]) -> Vec<i64> {
 /// Number of legal placements (every rotation counted) of each placed tile, computed on the
 /// game state before its turn.
 fn legal_placements_per_turn(record: &GameRecord) -> Result<Vec<usize>, String> {
-    let mut w = Walker::new(record)?;
+    let mut w = Walk::new(record).map_err(|e| e.describe(record))?;
     let mut out = Vec::new();
     let mut buf = Vec::new();
-    for m in &record.moves {
+    while let Some(m) = w.peek() {
         if let RecordedMove::Place { tile, .. } = *m {
-            w.game.placements(tile, false, &mut buf);
+            w.game().placements(tile, false, &mut buf);
             out.push(buf.len());
         }
-        w.apply(m)?;
+        common::step(&mut w, record)?;
     }
     Ok(out)
 }

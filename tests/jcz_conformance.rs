@@ -13,9 +13,9 @@ mod common;
 use carcassonne_replay::engine::{
     Action, Event, FeatureKind, Figure, Game, NameSystem, Placement, Pos, Rotation, Side, TileKindId, tile::NO_SEGMENT,
 };
-use carcassonne_replay::record::{GameRecord, RecordedMove};
+use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};
 use carcassonne_replay::replay::{self, Replay};
-use common::{Failures, Walker, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json};
+use common::{Failures, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,14 +51,14 @@ impl Save<'_> {
             .iter()
             .rposition(|m| matches!(m, RecordedMove::Place { .. }))
             .ok_or("the save places no tile")?;
-        let mut w = Walker::new(self.record)?;
-        for m in &self.record.moves[..last] {
-            w.apply(m)?;
+        let mut w = Walk::new(self.record).map_err(|e| e.describe(self.record))?;
+        while w.index() < last {
+            common::step(&mut w, self.record)?;
         }
         let RecordedMove::Place { tile, placement, .. } = self.record.moves[last] else {
             unreachable!()
         };
-        Ok((w.game, placement, tile))
+        Ok((w.into_game(), placement, tile))
     }
 
     /// Legal deployments of `figure` on the last placed tile, as segment indices.

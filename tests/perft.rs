@@ -10,8 +10,8 @@
 mod common;
 
 use carcassonne_replay::engine::{Action, Game, TileKindId};
-use carcassonne_replay::record::RecordedMove;
-use common::{Failures, Walker, file_name, fixtures_dir, read_json};
+use carcassonne_replay::record::{RecordedMove, Walk};
+use common::{Failures, file_name, fixtures_dir, read_json};
 use serde_json::Value;
 use std::path::Path;
 
@@ -54,24 +54,24 @@ fn check_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     if record.resolved_rules().abbot {
         return Err("the abbot is in play; the expected counts assume it is not".into());
     }
-    let mut w = Walker::new(&record)?;
+    let mut w = Walk::new(&record).map_err(|e| e.describe(&record))?;
     let mut turn = 0;
-    for m in &record.moves {
+    while let Some(m) = w.peek() {
         if let RecordedMove::Place { tile, .. } = *m {
-            let (placements, moves) = perft1(&w.game, tile);
-            let name = w.game.catalog().name(tile).to_string();
+            let (placements, moves) = perft1(w.game(), tile);
+            let name = w.game().catalog().name(tile).to_string();
             let want_p = want_placements.get(turn).copied();
             let want_m = want_moves.get(turn).copied();
             turn += 1;
             if want_p != Some(placements) || want_m != Some(moves) {
-                let player = w.game.current_player();
+                let player = w.game().current_player();
                 f.push(format!(
                     "{n} turn {turn} (tile {name}, player {player} with {} followers): {placements} placements / {moves} moves, expected {want_p:?} / {want_m:?}",
-                    w.game.players()[player as usize].followers
+                    w.game().players()[player as usize].followers
                 ));
             }
         }
-        w.apply(m).map_err(|e| format!("{n}: {e}"))?;
+        common::step(&mut w, &record).map_err(|e| format!("{n}: {e}"))?;
     }
     if turn != want_placements.len() || turn != want_moves.len() {
         f.push(format!(

@@ -1,7 +1,7 @@
 //! No input makes the program panic: thousands of corrupted records, each either replays or
 //! is rejected with an error.
 
-use carcassonne_replay::engine::playout::Rng;
+use carcassonne_replay::engine::bots::Rng;
 use carcassonne_replay::{record, replay};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -99,12 +99,12 @@ fn use_fully(bytes: &[u8]) -> bool {
     let Ok((r, _)) = record::parse(bytes) else {
         return false;
     };
-    let _ = record::jcz::to_value(&r);
+    let _ = carcassonne_replay::export::jcz::to_value(&r);
     let Ok(replayed) = replay::replay(&r, None) else {
         return false;
     };
-    let _ = record::bga::cross_check(&r, &replayed);
-    let _ = record::csv::scoring_csv(&r, &replayed);
+    let _ = replay::verify::recorded_scores(&r, &replayed);
+    let _ = carcassonne_replay::export::csv::scoring_csv(&r, &replayed);
     true
 }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 /// Replays a native record; returns the `replay --json` document or the error text.
 fn run(record_json: &str) -> Result<Value, String> {
     let (r, _) = record::parse(record_json.as_bytes()).map_err(|e| e.to_string())?;
-    let rp = replay::replay(&r, None).map_err(|e| e.to_string())?;
+    let rp = replay::replay(&r, None).map_err(|e| e.describe(&r))?;
     Ok(replay::json::replay(&r, &rp))
 }
 

@@ -209,7 +209,7 @@ fn check(name: &str) {
 /// Parses and replays a record, giving the replay's JSON form or the error message.
 fn replay_json(bytes: &[u8]) -> Result<Value, String> {
     let (rec, _) = record::parse(bytes).map_err(|e| e.to_string())?;
-    let r = replay::replay(&rec, None).map_err(|e| e.to_string())?;
+    let r = replay::replay(&rec, None).map_err(|e| e.describe(&rec))?;
     Ok(replay::json::replay(&rec, &r))
 }
 

@@ -3,6 +3,7 @@
 //! union-find); nothing here scores a feature itself.
 
 use super::completion::{OpenSpot, feature_outlook};
+use crate::engine::bots::margin;
 use crate::engine::features::{MAX_PLAYERS, majority};
 use crate::engine::{Action, Event, FeatureKind, Game, Move, SegId};
 use std::collections::HashMap;
@@ -262,19 +263,6 @@ fn outlook_change(after: &Game, base: &Baseline, stakes: &HashMap<SegId, u32>, t
     now - before
 }
 
-/// The mover's gain minus the best opponent's (just the gain in a solitaire game).
-pub fn margin(per_player: impl IntoIterator<Item = i32>, mover: u8) -> i32 {
-    let (mut own, mut best_other) = (0, None::<i32>);
-    for (p, v) in per_player.into_iter().enumerate() {
-        if p == mover as usize {
-            own = v;
-        } else {
-            best_other = Some(best_other.map_or(v, |b| b.max(v)));
-        }
-    }
-    own - best_other.unwrap_or(0)
-}
-
 /// Figures of `player` on the board: followers out of supply, plus the abbot.
 fn figures_out(game: &Game, player: u8) -> i32 {
     let p = game.players()[player as usize];
@@ -447,13 +435,6 @@ mod tests {
     #[test]
     fn the_formula_text_states_the_meeple_value() {
         assert!(HEURISTIC_FORMULA.contains(&format!("meeple cost: {MEEPLE_VALUE} ×")));
-    }
-
-    #[test]
-    fn margin_is_against_the_best_opponent() {
-        assert_eq!(margin([5, 2, 7], 0), -2);
-        assert_eq!(margin([5, 2, 7], 2), 2);
-        assert_eq!(margin([4], 0), 4, "solitaire: the gain itself");
     }
 
     #[test]

@@ -20,16 +20,16 @@ pub mod evaluate;
 pub mod json;
 pub mod playout;
 
+pub use crate::engine::bots::Policy;
 pub use completion::{Spot, dead_spots, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
-pub use playout::Policy;
 
-use crate::engine::{Action, Game, IllegalMove, Move, Placement, Pos, TileKindId};
+use crate::engine::bots::Scratch;
+use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
 use crate::record::generate::recorded;
-use crate::record::{GameRecord, RecordedAction, RecordedMove};
-use crate::replay::{self, ReplayError, TurnSnapshot};
+use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::Baseline;
-use playout::{Scratch, Tally, playout, playout_seed, policy_of};
+use playout::{Tally, playout, playout_seed, policy_of};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Playouts per alternative by default: under ±1 point of standard error on the expected
@@ -235,13 +235,12 @@ pub fn analyse_turn(record: &GameRecord, turn: u32, opts: &AnalysisOptions) -> R
     if turn == 0 || turn > turns {
         return Err(AnalysisError::NoSuchTurn { turn, turns });
     }
-    let replayed = replay::replay_upto(record, None, Some(turn))?;
     let mut found = None;
-    walk(record, &replayed.turns, |before, snap| {
-        if snap.turn == turn {
-            found = Some(analyse_snapshot(before, snap, opts)?);
+    walk(record, |before, played, n| {
+        if n == turn {
+            found = Some(analyse_position(before, played.tile, Some(played), n, opts)?);
         }
-        Ok(snap.turn < turn)
+        Ok(n < turn)
     })?;
     found.ok_or(AnalysisError::NoSuchTurn { turn, turns })
 }
@@ -253,13 +252,12 @@ pub fn analyse_game(
     opts: &AnalysisOptions,
     progress: &dyn Fn(u32, u32),
 ) -> Result<GameAnalysis, AnalysisError> {
-    let replayed = replay::replay(record, None)?;
-    let total = replayed.turns.len() as u32;
-    let mut turns = Vec::with_capacity(replayed.turns.len());
+    let total = placed_count(record);
+    let mut turns = Vec::with_capacity(total as usize);
     progress(0, total);
-    walk(record, &replayed.turns, |before, snap| {
-        turns.push(analyse_snapshot(before, snap, opts)?);
-        progress(snap.turn, total);
+    walk(record, |before, played, n| {
+        turns.push(analyse_position(before, played.tile, Some(played), n, opts)?);
+        progress(n, total);
         Ok(true)
     })?;
     Ok(GameAnalysis {
@@ -277,54 +275,24 @@ fn placed_count(record: &GameRecord) -> u32 {
         .count() as u32
 }
 
-/// Steps through the record from its start position, calling `visit` with the position before
-/// each placed tile (discards before it applied) and that turn's snapshot, while `visit` says
-/// to go on. The record was replayed already, so playing the snapshots' moves cannot fail;
-/// should it, that is an error, not a panic.
+/// Steps through the record, calling `visit` with the position before each placed tile
+/// (discards before it applied), the move played and its turn, while `visit` says to go on.
 fn walk(
     record: &GameRecord,
-    snapshots: &[TurnSnapshot],
-    mut visit: impl FnMut(&Game, &TurnSnapshot) -> Result<bool, AnalysisError>,
+    mut visit: impl FnMut(&Game, &Move, u32) -> Result<bool, AnalysisError>,
 ) -> Result<(), AnalysisError> {
-    let mut game = replay::replay_upto(record, None, Some(0))?.game;
-    let mut events = Vec::new();
-    let mut next = snapshots.iter();
-    let mut turn = 1;
-    for m in &record.moves {
-        events.clear();
-        let fail = |e: IllegalMove| AnalysisError::Illegal {
-            turn,
-            reason: e.to_string(),
-        };
-        match *m {
-            RecordedMove::Discard { tile, .. } => game.discard(tile, &mut events).map_err(fail)?,
-            RecordedMove::Place { .. } => {
-                let Some(snap) = next.next() else {
-                    return Ok(());
-                };
-                if !visit(&game, snap)? {
-                    return Ok(());
-                }
-                let mv = Move {
-                    tile: snap.tile,
-                    placement: snap.placement,
-                    action: snap.action,
-                };
-                game.play(&mv, &mut events).map_err(fail)?;
-                turn += 1;
-            }
+    let mut walk = Walk::new(record)?;
+    while walk.peek().is_some() {
+        // The move is played before it is analysed, so an illegal record is an error.
+        let before = walk.game().clone();
+        let step = walk.step().expect("a move is next")?;
+        if let Played::Place(mv) = step.played
+            && !visit(&before, &mv, step.turn)?
+        {
+            return Ok(());
         }
     }
     Ok(())
-}
-
-fn analyse_snapshot(before: &Game, snap: &TurnSnapshot, opts: &AnalysisOptions) -> Result<TurnAnalysis, AnalysisError> {
-    let played = Move {
-        tile: snap.tile,
-        placement: snap.placement,
-        action: snap.action,
-    };
-    analyse_position(before, snap.tile, Some(&played), snap.turn, opts)
 }
 
 /// Analyses drawing `tile` on `before`, for any position (`turn` names it in the result and

@@ -6,22 +6,8 @@
 //! turn (common random numbers): alternatives meet the same draw orders, so the differences
 //! between them are measured with less noise than their absolute values.
 
-use super::evaluate::margin;
-use crate::engine::playout::{Rng, play_random, random_placement, shuffled_bag};
-use crate::engine::{Action, Event, Figure, Game, Move, Placement, TileKindId};
-
-/// How the players choose moves during a playout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly random legal moves (the engine's `play_random`).
-    Random,
-    /// The best of a few sampled moves by the margin they gain at once (see `greedy_move`).
-    Greedy,
-}
-
-/// Sampled placements the greedy policy compares per turn; each is tried without a meeple and
-/// with one random deployment. Small, because every candidate costs a copy of the game.
-pub const GREEDY_SAMPLE: usize = 3;
+use crate::engine::Game;
+use crate::engine::bots::{self, Policy, Rng, Scratch, margin};
 
 /// Summed playout margins, kept as integers so that adding partial sums from several threads
 /// in any order gives the same result.
@@ -72,93 +58,18 @@ pub fn playout_seed(seed: u64, turn: u32, j: u32) -> u64 {
     mix(mix(mix(0, seed), u64::from(turn)), u64::from(j))
 }
 
-/// The policy of playout `j` of `count`: the first `greedy_share` of them are greedy.
+/// The policy of playout `j` of `count`: the first `greedy_share` of them play the sampled
+/// greedy bot, the rest randomly.
 pub fn policy_of(j: u32, count: u32, greedy_share: f64) -> Policy {
     let greedy = (f64::from(count) * greedy_share).round() as u32;
-    if j < greedy { Policy::Greedy } else { Policy::Random }
-}
-
-/// Buffers a playout reuses.
-#[derive(Default)]
-pub struct Scratch {
-    events: Vec<Event>,
-    placements: Vec<Placement>,
-    actions: Vec<Action>,
+    if j < greedy { Policy::Sampled } else { Policy::Random }
 }
 
 /// Plays the game out from `after` and returns `mover`'s final score minus the best opponent's.
 pub fn playout(after: &Game, mover: u8, seed: u64, policy: Policy, scratch: &mut Scratch) -> i32 {
     let mut game = after.clone();
-    let mut rng = Rng::new(seed);
-    match policy {
-        Policy::Random => play_random(&mut game, &mut rng, &mut scratch.events),
-        Policy::Greedy => play_greedy(&mut game, &mut rng, scratch),
-    }
-    final_margin(&game, mover)
-}
-
-fn final_margin(game: &Game, mover: u8) -> i32 {
+    bots::play_out(&mut game, policy, &mut Rng::new(seed), scratch);
     margin(game.players().iter().map(|p| p.score), mover)
-}
-
-/// Like `play_random`, with `greedy_move` choosing each move.
-fn play_greedy(game: &mut Game, rng: &mut Rng, scratch: &mut Scratch) {
-    for tile in shuffled_bag(game, rng) {
-        scratch.events.clear();
-        match greedy_move(game, tile, rng, scratch) {
-            Some(mv) => game.play_listed(&mv, &mut scratch.events),
-            // No placement exists: the rules set the tile aside, which cannot fail here.
-            None => {
-                let _ = game.discard(tile, &mut scratch.events);
-            }
-        }
-    }
-    scratch.events.clear();
-    game.finish(&mut scratch.events);
-}
-
-/// Samples `GREEDY_SAMPLE` placements; for each, tries no meeple and one random deployment, and
-/// keeps the move gaining the most margin now. A deployment that scores nothing yet still wins a
-/// tie while the player has more than two followers, or the bot would never place any.
-fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scratch) -> Option<Move> {
-    let me = game.current_player();
-    let before = final_margin(game, me);
-    let mut best: Option<(i32, Move)> = None;
-    for _ in 0..GREEDY_SAMPLE {
-        let placement = random_placement(game, tile, rng, &mut scratch.placements)?;
-        game.actions(tile, placement, &mut scratch.actions);
-        let deploy = match scratch.actions.len() {
-            1 => None,
-            n => Some(scratch.actions[1 + rng.below(n - 1)]),
-        };
-        for action in std::iter::once(Action::Pass).chain(deploy) {
-            let mv = Move {
-                tile,
-                placement,
-                action,
-            };
-            let value = greedy_value(game, &mv, me, before, &mut scratch.events);
-            if best.as_ref().is_none_or(|(v, _)| value > *v) {
-                best = Some((value, mv));
-            }
-        }
-    }
-    best.map(|(_, mv)| mv)
-}
-
-/// Twice the margin gained, plus one for a follower deployed while supply lasts.
-fn greedy_value(game: &Game, mv: &Move, me: u8, before: i32, events: &mut Vec<Event>) -> i32 {
-    let mut after = game.clone();
-    events.clear();
-    after.play_listed(mv, events);
-    let keen = matches!(
-        mv.action,
-        Action::Deploy {
-            figure: Figure::Follower,
-            ..
-        }
-    ) && game.players()[me as usize].followers > 2;
-    2 * (final_margin(&after, me) - before) + i32::from(keen)
 }
 
 #[cfg(test)]

@@ -28,7 +28,13 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     if let Some(k) = args.playouts {
         opts.playouts_per_alternative = k;
     }
-    let failed = |e: analysis::AnalysisError| format!("{}: {e}", args.file.display());
+    let failed = |e: analysis::AnalysisError| {
+        let why = match e {
+            analysis::AnalysisError::Replay(e) => e.describe(&record),
+            other => other.to_string(),
+        };
+        format!("{}: {why}", args.file.display())
+    };
     let out = match args.turn {
         Some(n) => {
             let t = analysis::analyse_turn(&record, n, &opts).map_err(failed)?;

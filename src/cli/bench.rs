@@ -1,6 +1,6 @@
 //! `bench`: throughput of the engine, measured here rather than assumed.
 
-use crate::engine::playout::{Rng, play_random};
+use crate::engine::bots::{self, Rng, Scratch, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
 use crate::record::generate::{Policy, generate};
 use crate::record::{RulesSpec, native};
@@ -39,12 +39,13 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     // Random full games with every rule on, fields included.
     let mut seed = 0u64;
     let base = Game::new(setup(Preset::SecondEdition)).map_err(|e| e.to_string())?;
-    let mut events = Vec::new();
+    let mut bot = Scratch::default();
     let (games, t) = timed(seconds, || {
         seed += 1;
         let mut g = base.clone();
-        play_random(&mut g, &mut Rng::new(seed), &mut events);
+        play_random(&mut g, &mut Rng::new(seed), &mut bot);
     });
+    let mut events = Vec::new();
     let games_per_sec = games as f64 / t.as_secs_f64();
 
     // Legal placements at every turn of 50 random games: time per call. Many positions keep
@@ -55,7 +56,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
         let mut g = base.clone();
         let mut ps = Vec::new();
         let mut acts = Vec::new();
-        for tile in crate::engine::playout::shuffled_bag(&g, &mut rng) {
+        for tile in bots::shuffled_bag(&g, &mut rng) {
             positions.push((g.clone(), tile));
             g.placements(tile, true, &mut ps);
             if ps.is_empty() {
@@ -207,8 +208,8 @@ fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
         i += 1;
     });
     let alternatives_ms = t.as_secs_f64() * 1000.0 / turns as f64;
-    let mut scratch = playout::Scratch::default();
-    let mut rate = |policy: playout::Policy, seconds: f64| {
+    let mut scratch = Scratch::default();
+    let mut rate = |policy: Policy, seconds: f64| {
         let mut i = 0;
         let (n, t) = timed(seconds, || {
             let (g, _) = &positions[i % positions.len()];
@@ -217,8 +218,8 @@ fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
         });
         n as f64 / t.as_secs_f64()
     };
-    let random_playouts_per_sec = rate(playout::Policy::Random, seconds);
-    let greedy_playouts_per_sec = rate(playout::Policy::Greedy, seconds);
+    let random_playouts_per_sec = rate(Policy::Random, seconds);
+    let greedy_playouts_per_sec = rate(Policy::Sampled, seconds);
     let threads = 2;
     let start = Instant::now();
     analysis::analyse_game(

@@ -67,7 +67,8 @@ enum Command {
         players: u8,
         #[arg(long, default_value = "second-edition")]
         preset: String,
-        /// random or greedy.
+        /// random, greedy (the most points now, of every move) or sampled (the best of three
+        /// sampled placements, as the analysis's playouts play).
         #[arg(long, default_value = "greedy")]
         policy: String,
         /// Play with The River.

@@ -24,7 +24,13 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         opts.set_overlays(list)?;
     }
     opts.legend |= args.legend;
-    let svg = render::board_svg_at(&record, args.turn, &opts).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let svg = render::board_svg_at(&record, args.turn, &opts).map_err(|e| {
+        let why = match e {
+            render::RenderError::Replay(e) => e.describe(&record),
+            other => other.to_string(),
+        };
+        format!("{}: {why}", args.file.display())
+    })?;
     let bytes = if args.svg {
         svg.into_bytes()
     } else {

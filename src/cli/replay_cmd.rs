@@ -33,7 +33,7 @@ pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), 
     if let Some(name) = preset_name {
         record.rules = record.rules.with_preset(preset(name)?);
     }
-    let replay = replay::replay(&record, None).map_err(|e| format!("{}: {e}", path.display()))?;
+    let replay = replay::replay(&record, None).map_err(|e| format!("{}: {}", path.display(), e.describe(&record)))?;
     if preset_name.is_none() {
         cross_check(path, &record, &replay)?;
     } else if record.recorded_scores.is_some() {
@@ -54,7 +54,7 @@ pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), 
 /// A Board Game Arena log carries BGA's own scores: a replay that disagrees is an error, since
 /// it means a bug in the import or a rules difference.
 fn cross_check(path: &Path, record: &GameRecord, replay: &Replay) -> Result<(), String> {
-    record::bga::cross_check(record, replay).map_err(|e| format!("{}: {e}", path.display()))
+    replay::verify::recorded_scores(record, replay).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn export(path: &Path, to: &str) -> Result<(), String> {
@@ -62,11 +62,11 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
     let failed = |e: String| format!("{}: {e}", path.display());
     match to {
         "json" => emit(&native::to_pretty_string(&record)),
-        "jcz" => emit(&record::jcz::to_string(&record).map_err(failed)?),
+        "jcz" => emit(&crate::export::jcz::to_string(&record).map_err(failed)?),
         "csv" => {
-            let replay = replay::replay(&record, None).map_err(|e| failed(e.to_string()))?;
+            let replay = replay::replay(&record, None).map_err(|e| failed(e.describe(&record)))?;
             cross_check(path, &record, &replay)?;
-            emit(&record::csv::scoring_csv(&record, &replay));
+            emit(&crate::export::csv::scoring_csv(&record, &replay));
         }
         other => return Err(format!("cannot export to {other:?}; supported: json, jcz, csv")),
     }
@@ -84,7 +84,8 @@ pub fn generate(
     let policy = match policy {
         "random" => Policy::Random,
         "greedy" => Policy::Greedy,
-        other => return Err(format!("unknown policy {other:?}; use random or greedy")),
+        "sampled" => Policy::Sampled,
+        other => return Err(format!("unknown policy {other:?}; use random, greedy or sampled")),
     };
     let mut rules = RulesSpec::new(preset(preset_name)?);
     rules.overrides.river = river.then_some(true);

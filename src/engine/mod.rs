@@ -2,12 +2,12 @@
 //! it depends on nothing else in the crate.
 
 pub mod board;
+pub mod bots;
 pub mod error;
 pub mod events;
 pub mod features;
 pub mod game;
 pub mod geometry;
-pub mod playout;
 pub mod river;
 pub mod rules;
 pub mod scoring;

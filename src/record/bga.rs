@@ -3,14 +3,13 @@
 //! they arrive in, never by their (translated) text, and every number may arrive as a string.
 //!
 //! The log also holds Board Game Arena's running scores. The importer keeps them in
-//! `GameRecord::recorded_scores`, and [`cross_check`] compares them with our replay turn by
+//! `GameRecord::recorded_scores`, and `replay::verify` compares them with our replay turn by
 //! turn: a difference is a bug in this importer or a rules difference, and must be reported.
 
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
 use crate::engine::{FeatureKind, Figure, Location, NameSystem, Placement, Pos, Preset, Rotation};
 use crate::engine::{TileCatalog, TileKindId};
 use crate::record::rules_spec::Overrides;
-use crate::replay::Replay;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -49,7 +48,7 @@ fn int(v: Option<&Value>) -> Option<i64> {
     }
 }
 
-/// Reads a log into a record, keeping Board Game Arena's scores for [`cross_check`].
+/// Reads a log into a record, keeping Board Game Arena's scores for `replay::verify`.
 pub fn from_value(v: &Value) -> Result<GameRecord, RecordError> {
     if int(v.get("status")) != Some(1) {
         let said = v.get("error").and_then(Value::as_str).unwrap_or("no reason given");
@@ -592,93 +591,6 @@ fn read_result(payload: &Value, seats: &HashMap<i64, u8>) -> Option<Outcome> {
         scores: scores.into_iter().collect::<Option<Vec<_>>>()?,
         categories: categories.into_iter().collect(),
     })
-}
-
-// ----- checking -----
-
-/// Compares Board Game Arena's scores, kept at import, with a replay of the record: after
-/// every turn, after final scoring, and the final points by category. The error names the
-/// first turn that differs. Records from elsewhere carry no scores and always pass.
-pub fn cross_check(record: &GameRecord, replay: &Replay) -> Result<(), String> {
-    let Some(rec) = &record.recorded_scores else {
-        return Ok(());
-    };
-    let scores = |s: &[i32]| -> String {
-        let parts: Vec<String> = record
-            .players
-            .iter()
-            .zip(s)
-            .map(|(p, s)| format!("{} {s}", p.name))
-            .collect();
-        parts.join(", ")
-    };
-    let differ = |when: String, theirs: &[i32], ours: &[i32]| {
-        format!(
-            "{when}: {} recorded {}, our replay has {}. The import or the rules differ from {}; please report this game",
-            rec.source,
-            scores(theirs),
-            scores(ours),
-            rec.source
-        )
-    };
-    for (t, want) in replay.turns.iter().zip(&rec.turns) {
-        if let Some(want) = want.as_deref().filter(|w| *w != t.scores.as_slice()) {
-            let who = record.players.get(t.player as usize).map_or("?", |p| p.name.as_str());
-            let tile = record.catalog.name(t.tile);
-            let when = format!(
-                "turn {} ({who}, tile {tile} at {} rotated {})",
-                t.turn, t.placement.pos, t.placement.rotation
-            );
-            return Err(differ(when, want, &t.scores));
-        }
-    }
-    let end_scores = [
-        ("after final scoring, by its running scores", &rec.running_after_end),
-        ("in its final result", &rec.final_scores),
-    ];
-    for (when, want) in end_scores {
-        let Some(want) = want else { continue };
-        if !replay.finished {
-            return Err(format!(
-                "{} scored the end of the game, but our replay did not run final scoring",
-                rec.source
-            ));
-        }
-        if *want != replay.final_scores {
-            return Err(differ(
-                format!("at the end of the game ({when})"),
-                want,
-                &replay.final_scores,
-            ));
-        }
-    }
-    check_categories(record, replay, rec)
-}
-
-fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) -> Result<(), String> {
-    let Some(want) = &rec.categories else {
-        return Ok(());
-    };
-    for ((p, want), b) in record.players.iter().zip(want).zip(&replay.breakdown) {
-        let sum = |f: fn(&crate::replay::Categories) -> u32| (f(&b.play) + f(&b.end)) as i32;
-        let ours = [
-            sum(|c| c.road),
-            sum(|c| c.city),
-            sum(|c| c.cloister + c.garden),
-            sum(|c| c.field),
-        ];
-        if ours != *want {
-            let show = |c: &[i32; 4]| format!("{}/{}/{}/{}", c[0], c[1], c[2], c[3]);
-            return Err(format!(
-                "{}'s points by category (road/city/cloister/field): {} recorded {}, our replay has {}",
-                p.name,
-                rec.source,
-                show(want),
-                show(&ours)
-            ));
-        }
-    }
-    Ok(())
 }
 
 // ----- broken files -----

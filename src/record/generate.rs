@@ -1,19 +1,11 @@
-//! Games played by simple bots, written as records: the shipped demo game, bench inputs and
-//! test material.
+//! Games played by the engine's bots (`engine::bots`), written as records: the shipped demo
+//! game, bench inputs and test material.
 
 use super::{GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
-use crate::engine::playout::{Rng, random_placement, shuffled_bag};
-use crate::engine::{Action, Event, Figure, Game, Move, Placement, Setup, TileCatalog};
+use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
+use crate::engine::{Action, Game, Move, Setup, TileCatalog};
 
-/// How the bots choose their moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Policy {
-    /// Uniformly random legal moves.
-    Random,
-    /// The move that gains the most points for the mover now, with a small pull towards
-    /// deploying followers while some are left. Ties are broken at random.
-    Greedy,
-}
+pub use crate::engine::bots::Policy;
 
 /// Plays one game with `players` bots under `rules`, starting from the rules' default start.
 pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, String> {
@@ -29,12 +21,9 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
     let mut rng = Rng::new(seed);
     let mut moves = Vec::new();
     let mut events = Vec::new();
+    let mut scratch = Scratch::default();
     for tile in shuffled_bag(&game, &mut rng) {
-        let chosen = match policy {
-            Policy::Random => random_move(&game, tile, &mut rng),
-            Policy::Greedy => greedy_move(&game, tile, &mut rng),
-        };
-        let Some(mv) = chosen else {
+        let Some(mv) = bots::choose(&game, tile, policy, &mut rng, &mut scratch) else {
             game.discard(tile, &mut events).map_err(|e| e.to_string())?;
             moves.push(RecordedMove::Discard { player: None, tile });
             continue;
@@ -52,55 +41,6 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         final_scoring: None,
         recorded_scores: None,
     })
-}
-
-fn random_move(game: &Game, tile: crate::engine::TileKindId, rng: &mut Rng) -> Option<Move> {
-    let mut scratch = Vec::new();
-    let placement = random_placement(game, tile, rng, &mut scratch)?;
-    let mut actions = Vec::new();
-    game.actions(tile, placement, &mut actions);
-    let action = actions[rng.below(actions.len())];
-    Some(Move {
-        tile,
-        placement,
-        action,
-    })
-}
-
-fn greedy_move(game: &Game, tile: crate::engine::TileKindId, rng: &mut Rng) -> Option<Move> {
-    let me = game.current_player() as usize;
-    let mut placements: Vec<Placement> = Vec::new();
-    game.placements(tile, true, &mut placements);
-    let mut actions = Vec::new();
-    let mut events: Vec<Event> = Vec::new();
-    let mut best: Option<(i64, Move)> = None;
-    for &placement in &placements {
-        game.actions(tile, placement, &mut actions);
-        for &action in &actions {
-            let mv = Move {
-                tile,
-                placement,
-                action,
-            };
-            let mut after = game.clone();
-            after.play_listed(&mv, &mut events);
-            events.clear();
-            let gained = (after.players()[me].score - game.players()[me].score) as i64 * 100;
-            let deploys = matches!(
-                action,
-                Action::Deploy {
-                    figure: Figure::Follower,
-                    ..
-                }
-            );
-            let keen = deploys && game.players()[me].followers > 2;
-            let value = gained + if keen { 150 } else { 0 } + rng.below(50) as i64;
-            if best.as_ref().is_none_or(|(v, _)| value > *v) {
-                best = Some((value, mv));
-            }
-        }
-    }
-    best.map(|(_, mv)| mv)
 }
 
 /// The record's form of a move about to be played on `game`.

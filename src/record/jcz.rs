@@ -4,22 +4,23 @@
 //! drawn tiles that were not placed; otherwise each tile missing from the save is put at the
 //! first turn where it had no legal placement.
 //!
-//! Export, the other way, is in `jcz_export` (`to_value`, `to_string`).
+//! Export, the other way, is `export::jcz`.
 
-use super::jcz_export::EXTENSION;
 use super::native;
-use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, Walk};
+use crate::engine::HalfEdge;
 use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
-use crate::engine::{Action, HalfEdge, Move};
 use crate::engine::{
-    Edition, Event, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Side, StartTile,
+    Edition, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Side, StartTile,
     TileCatalog, TileKindId,
 };
 use crate::record::rules_spec::{Overrides, river_turns_name};
 use serde_json::Value;
 
-pub use super::jcz_export::{to_string, to_value};
+/// The top-level key of our own saves holding what JCloisterZone cannot say: our rules,
+/// colours and whether final scoring runs (`export::jcz` writes it).
+pub const EXTENSION: &str = "carcassonne-replay";
 
 fn err(msg: impl Into<String>) -> RecordError {
     RecordError::invalid(Format::Jcz, msg)
@@ -70,7 +71,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     Ok(record)
 }
 
-/// Our own saves carry the record's rules, colours and final scoring (see `jcz_export`).
+/// Our own saves carry the record's rules, colours and final scoring (see `export::jcz`).
 /// The rules are taken only if they agree with the save's components, which is all that
 /// JCloisterZone keeps when it saves the game again.
 fn apply_extension(record: &mut GameRecord, ext: &Value) -> Result<(), RecordError> {
@@ -445,41 +446,43 @@ fn insert_drawn_discards(record: &mut GameRecord, order: &[TileKindId], end_turn
 /// Puts each tile missing from a save at the first turn where it could not be placed. Tiles
 /// that could always be placed were never drawn: the save ends before the game does.
 fn infer_discards(record: &mut GameRecord) {
-    let Ok(mut game) = Game::new(record.setup()) else {
+    let placements = record.clone();
+    let Ok(mut walk) = Walk::new(&placements) else {
         return;
     };
-    let mut missing = missing_tiles(record, &game);
+    let mut missing = missing_tiles(record, walk.game());
     if missing.is_empty() {
         return;
     }
-    let placed = std::mem::take(&mut record.moves);
-    let mut events: Vec<Event> = Vec::new();
-    for i in 0..=placed.len() {
-        missing.retain(|&tile| {
+    record.moves.clear();
+    loop {
+        let mut i = 0;
+        while i < missing.len() {
+            let tile = missing[i];
+            let game = walk.game();
             let forced = game.check_draw(tile).is_ok() && game.can_place(tile).is_none();
-            if forced && game.discard(tile, &mut events).is_ok() {
+            if forced && walk.discard_unrecorded(tile).is_ok() {
                 record.moves.push(RecordedMove::Discard { player: None, tile });
-                return false;
-            }
-            true
-        });
-        let Some(&m) = placed.get(i) else { break };
-        record.moves.push(m);
-        if let RecordedMove::Place { tile, placement, .. } = m {
-            // Where later tiles fit depends only on the tiles, so meeples are left out here.
-            let mv = Move {
-                tile,
-                placement,
-                action: Action::Pass,
-            };
-            if game.play(&mv, &mut events).is_err() {
-                // The replay reports the illegal move; inference stops here.
-                record.moves.extend_from_slice(&placed[i + 1..]);
-                return;
+                missing.remove(i);
+            } else {
+                i += 1;
             }
         }
-        events.clear();
+        let Some(&m) = walk.peek() else { break };
+        record.moves.push(m);
+        if let Some(Err(_)) = walk.step() {
+            // The replay reports the illegal move; inference stops here.
+            let rest = &placements.moves[record.moves.len() - count_discards(record)..];
+            record.moves.extend_from_slice(rest);
+            return;
+        }
     }
+}
+
+fn count_discards(record: &GameRecord) -> usize {
+    (record.moves.iter())
+        .filter(|m| matches!(m, RecordedMove::Discard { .. }))
+        .count()
 }
 
 fn missing_tiles(record: &GameRecord, game: &Game) -> Vec<TileKindId> {

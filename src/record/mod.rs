@@ -4,13 +4,12 @@
 
 pub mod bga;
 pub mod course;
-pub mod csv;
 pub mod generate;
 pub mod jcz;
-mod jcz_export;
 pub mod native;
 pub mod rules_spec;
 mod strict_json;
+pub mod walk;
 
 use crate::engine::{
     Action, FeatureKind, Figure, Game, IllegalMove, Location, Placement, Pos, Rules, Setup, StartTile, TileCatalog,
@@ -19,6 +18,7 @@ use crate::engine::{
 use std::sync::Arc;
 
 pub use rules_spec::RulesSpec;
+pub use walk::{Played, ReplayError, Step, Walk};
 
 /// Largest record we read: far above any real game (a 72-turn `.jcz` is about 40 KB).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
@@ -101,7 +101,7 @@ pub struct GameRecord {
     /// Whether final scoring runs after the last move. `None`: when the pack is empty.
     pub final_scoring: Option<bool>,
     /// Scores the source itself recorded (Board Game Arena logs), to check our engine against
-    /// with `bga::cross_check`. No export writes them.
+    /// with `replay::verify::recorded_scores`. No export writes them.
     pub recorded_scores: Option<RecordedScores>,
 }
 

@@ -196,7 +196,7 @@ fn rules_spec(rules: DocRules) -> Result<RulesSpec, RecordError> {
 }
 
 /// A record's `rules` object, for other formats that carry our rules along.
-pub(super) fn rules_to_value(spec: &RulesSpec) -> serde_json::Value {
+pub fn rules_to_value(spec: &RulesSpec) -> serde_json::Value {
     let rules = DocRules {
         preset: spec.preset.name().into(),
         overrides: spec.overrides.clone(),

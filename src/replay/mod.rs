@@ -2,13 +2,13 @@
 //! analysis and web read snapshots; none of them re-implements a rule.
 
 pub mod json;
+pub mod verify;
 
 use crate::engine::features::majority;
-use crate::engine::{
-    Action, Event, FeatureKind, Figure, Game, Move, Phase, Placement, Rules, SegId, Setup, SetupError, TileKindId,
-};
-use crate::record::{GameRecord, RecordedAction, RecordedMove};
-use std::fmt;
+use crate::engine::{Action, Event, FeatureKind, Game, Move, Phase, Placement, Rules, SegId, TileKindId};
+use crate::record::{GameRecord, Played, Walk};
+
+pub use crate::record::ReplayError;
 
 /// The state after one placed tile and its scoring.
 #[derive(Clone, Debug)]
@@ -76,62 +76,6 @@ pub struct Replay {
     pub game: Game,
 }
 
-/// An illegal record: the turn, the player, the move and the rule broken.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
-    #[error("setup: {0}")]
-    Setup(#[from] SetupError),
-    #[error("turn {turn} ({player}): {what}: {reason}")]
-    Illegal {
-        turn: u32,
-        player: String,
-        what: String,
-        reason: String,
-    },
-}
-
-impl ReplayError {
-    pub fn turn(&self) -> Option<u32> {
-        match self {
-            ReplayError::Illegal { turn, .. } => Some(*turn),
-            ReplayError::Setup(_) => None,
-        }
-    }
-}
-
-struct MoveText<'a>(&'a GameRecord, &'a RecordedMove);
-
-impl fmt::Display for MoveText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cat = &self.0.catalog;
-        match self.1 {
-            RecordedMove::Discard { tile, .. } => write!(f, "discarding tile {}", cat.name(*tile)),
-            RecordedMove::Place {
-                tile,
-                placement,
-                action,
-                ..
-            } => {
-                write!(
-                    f,
-                    "tile {} at {} rotated {}",
-                    cat.name(*tile),
-                    placement.pos,
-                    placement.rotation
-                )?;
-                match action {
-                    RecordedAction::Pass => Ok(()),
-                    RecordedAction::RecallAbbot => write!(f, ", recalling the abbot"),
-                    RecordedAction::Deploy { feature, at, figure } => {
-                        let who = if *figure == Figure::Abbot { "abbot" } else { "meeple" };
-                        write!(f, " with a {who} on the {feature} at {at}")
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// Replays a record under its own rules, or under `rules` when given.
 pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, ReplayError> {
     replay_upto(record, rules, None)
@@ -188,58 +132,25 @@ fn replay_inner(
     after_turn: &mut dyn FnMut(&Game),
 ) -> Result<Replay, ReplayError> {
     let rules = rules.unwrap_or_else(|| record.resolved_rules());
-    let mut game = Game::new(Setup {
-        rules,
-        ..record.setup()
-    })?;
+    let mut walk = Walk::with_rules(record, rules)?;
     let mut turns = Vec::with_capacity(record.moves.len());
+    // Discards before a placement belong to its turn.
     let mut events = Vec::new();
-    for m in &record.moves {
-        let turn = turns.len() as u32 + 1;
-        if upto.is_some_and(|n| turn > n) {
-            break;
-        }
-        let player = game.current_player();
-        let illegal = |reason: String| ReplayError::Illegal {
-            turn,
-            player: record.players[player as usize].name.clone(),
-            what: MoveText(record, m).to_string(),
-            reason,
-        };
-        let named = match m {
-            RecordedMove::Place { player, .. } | RecordedMove::Discard { player, .. } => *player,
-        };
-        if let Some(p) = named.filter(|p| *p != player) {
-            return Err(illegal(format!(
-                "the record says {} moves, but it is {}'s turn",
-                name_of(record, p),
-                name_of(record, player)
-            )));
-        }
-        match *m {
-            RecordedMove::Discard { tile, .. } => {
-                game.discard(tile, &mut events).map_err(|e| illegal(e.to_string()))?;
-            }
-            RecordedMove::Place {
-                tile,
-                placement,
-                action,
-                ..
-            } => {
-                let action = action
-                    .resolve(&game, tile, placement)
-                    .map_err(|e| illegal(e.to_string()))?;
-                let mv = Move {
-                    tile,
-                    placement,
-                    action,
-                };
-                game.play(&mv, &mut events).map_err(|e| illegal(e.to_string()))?;
-                turns.push(snapshot(&game, turn, player, &mv, std::mem::take(&mut events)));
-                after_turn(&game);
-            }
+    while walk.peek().is_some() && upto.is_none_or(|n| walk.placed() < n) {
+        let step = walk.step().expect("a move is next")?;
+        events.extend_from_slice(walk.events());
+        if let Played::Place(mv) = step.played {
+            turns.push(snapshot(
+                walk.game(),
+                step.turn,
+                step.player,
+                &mv,
+                std::mem::take(&mut events),
+            ));
+            after_turn(walk.game());
         }
     }
+    let mut game = walk.into_game();
     let finished = upto.is_none() && record.final_scoring.unwrap_or(game.pack_left() == 0);
     if finished {
         game.finish(&mut events);
@@ -257,13 +168,6 @@ fn replay_inner(
         breakdown,
         game,
     })
-}
-
-fn name_of(record: &GameRecord, p: u8) -> &str {
-    record
-        .players
-        .get(p as usize)
-        .map_or("an unknown player", |p| p.name.as_str())
 }
 
 fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -> TurnSnapshot {

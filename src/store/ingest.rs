@@ -22,8 +22,13 @@ pub struct Ingested {
 pub enum IngestError {
     #[error(transparent)]
     Record(#[from] RecordError),
-    #[error(transparent)]
-    Illegal(#[from] ReplayError),
+    /// An illegal move or setup, in words with the record's names.
+    #[error("{detail}")]
+    Illegal {
+        detail: String,
+        /// Where and why, for an illegal move: turn, player, move, rule.
+        turn: Option<(u32, String, String, String)>,
+    },
     /// The log's own running scores disagree with our replay: a parser bug or a rules
     /// difference, never silently accepted.
     #[error("{0}")]
@@ -44,8 +49,8 @@ pub fn canonical_id(record: &GameRecord) -> (String, String) {
 /// Parses and replays an upload without storing it.
 pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
     let (record, format) = record::parse(bytes)?;
-    let (replay, ownership) = replay::replay_with_ownership(&record)?;
-    crate::record::bga::cross_check(&record, &replay).map_err(IngestError::Mismatch)?;
+    let (replay, ownership) = replay::replay_with_ownership(&record).map_err(|e| illegal(&record, e))?;
+    replay::verify::recorded_scores(&record, &replay).map_err(IngestError::Mismatch)?;
     let (canonical, id) = canonical_id(&record);
     Ok(Ingested {
         id,
@@ -55,6 +60,23 @@ pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
         replay,
         ownership,
     })
+}
+
+/// An illegal record put in words: the service's edge, where the names are at hand.
+fn illegal(record: &GameRecord, e: ReplayError) -> IngestError {
+    let turn = match &e {
+        ReplayError::Illegal(t) => Some((
+            t.turn,
+            t.player_name(record).to_string(),
+            t.move_text(record),
+            t.reason(record),
+        )),
+        ReplayError::Setup(_) => None,
+    };
+    IngestError::Illegal {
+        detail: e.describe(record),
+        turn,
+    }
 }
 
 /// Parses, replays and stores an upload. Returns the game id and whether it was new.

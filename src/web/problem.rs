@@ -1,7 +1,6 @@
 //! Errors as HTTP answers: RFC 9457 problem+json for the API, friendly HTML pages for browsers.
 
 use crate::record::RecordError;
-use crate::replay::ReplayError;
 use crate::store::{IngestError, StoreError};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ContentType};
@@ -123,30 +122,20 @@ impl From<RecordError> for Problem {
     }
 }
 
-impl From<ReplayError> for Problem {
-    fn from(e: ReplayError) -> Problem {
-        let mut p = Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Illegal move", e.to_string());
-        if let ReplayError::Illegal {
-            turn,
-            player,
-            what,
-            reason,
-        } = e
-        {
-            p.extensions.insert("turn".into(), json!(turn));
-            p.extensions.insert("player".into(), json!(player));
-            p.extensions.insert("move".into(), json!(what));
-            p.extensions.insert("reason".into(), json!(reason));
-        }
-        p
-    }
-}
-
 impl From<IngestError> for Problem {
     fn from(e: IngestError) -> Problem {
         match e {
             IngestError::Record(e) => e.into(),
-            IngestError::Illegal(e) => e.into(),
+            IngestError::Illegal { detail, turn } => {
+                let mut p = Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Illegal move", detail);
+                if let Some((turn, player, mv, reason)) = turn {
+                    p.extensions.insert("turn".into(), json!(turn));
+                    p.extensions.insert("player".into(), json!(player));
+                    p.extensions.insert("move".into(), json!(mv));
+                    p.extensions.insert("reason".into(), json!(reason));
+                }
+                p
+            }
             IngestError::Mismatch(detail) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Scores disagree", detail),
             IngestError::Store(e) => e.into(),
         }

@@ -1,6 +1,5 @@
-//! Shared helpers for the fixture tests: where the shared fixtures live, loading records, and
-//! stepping a `Game` through a record move by move (so a test can query the state before each
-//! turn).
+//! Shared helpers for the fixture tests: where the shared fixtures live and loading records.
+//! Tests step through a record with the crate's own walker, `record::Walk`.
 //!
 //! The fixtures are read from `../shared/fixtures` at test time and never copied into the
 //! repository (several are AGPL).
@@ -9,8 +8,8 @@
 
 pub mod hostile;
 
-use carcassonne_replay::engine::{Event, Game, Move, NameSystem, Rotation, TileCatalog, TileKindId};
-use carcassonne_replay::record::{self, GameRecord, RecordedMove};
+use carcassonne_replay::engine::{NameSystem, Rotation, TileCatalog, TileKindId};
+use carcassonne_replay::record::{self, GameRecord};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -99,64 +98,6 @@ pub fn jcz_tile(cat: &TileCatalog, id: &str, degrees: i64) -> (TileKindId, Rotat
     (alias.kind, r.plus(alias.offset))
 }
 
-/// A `Game` stepped through a record one move at a time. Between moves, `game` is the state
-/// before the next move, which is what per-turn legality checks need.
-pub struct Walker {
-    pub game: Game,
-    pub events: Vec<Event>,
-    /// Placed tiles so far.
-    pub turns: u32,
-}
-
-impl Walker {
-    pub fn new(record: &GameRecord) -> Result<Walker, String> {
-        let game = Game::new(record.setup()).map_err(|e| format!("setup: {e}"))?;
-        Ok(Walker {
-            game,
-            events: Vec::new(),
-            turns: 0,
-        })
-    }
-
-    /// Plays one recorded move (a discard or a whole turn). `events` holds its events.
-    pub fn apply(&mut self, m: &RecordedMove) -> Result<(), String> {
-        self.events.clear();
-        match *m {
-            RecordedMove::Discard { tile, .. } => self
-                .game
-                .discard(tile, &mut self.events)
-                .map_err(|e| format!("discard of {}: {e}", self.game.catalog().name(tile))),
-            RecordedMove::Place {
-                tile,
-                placement,
-                action,
-                ..
-            } => {
-                let what = format!(
-                    "turn {}: tile {} at {} rotated {}",
-                    self.turns + 1,
-                    self.game.catalog().name(tile),
-                    placement.pos,
-                    placement.rotation
-                );
-                let action = action
-                    .resolve(&self.game, tile, placement)
-                    .map_err(|e| format!("{what}: {e}"))?;
-                let mv = Move {
-                    tile,
-                    placement,
-                    action,
-                };
-                self.game
-                    .play(&mv, &mut self.events)
-                    .map_err(|e| format!("{what}: {e}"))?;
-                self.turns += 1;
-                Ok(())
-            }
-        }
-    }
-}
-
 /// Checks collected over one test: failures are reported together at the end.
 #[derive(Default)]
 pub struct Failures(pub Vec<String>);
@@ -205,4 +146,12 @@ pub fn check_games(dirs: &[PathBuf], label: &str, check: impl Fn(&Path, &mut Fai
         f.0.len()
     );
     f.finish(label);
+}
+
+/// Plays the next move of a walk, naming the move on failure.
+pub fn step(w: &mut record::Walk, record: &GameRecord) -> Result<(), String> {
+    match w.step() {
+        Some(Ok(_)) | None => Ok(()),
+        Some(Err(e)) => Err(e.describe(record)),
+    }
 }

@@ -1,6 +1,7 @@
 //! A stored game in the formats we export.
 
-use crate::record::{csv, jcz, native};
+use crate::export::{csv, jcz};
+use crate::record::native;
 use crate::replay;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking};

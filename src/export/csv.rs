@@ -1,8 +1,8 @@
 //! Scoring events as CSV (RFC 4180): one row per player who scored, with the arithmetic and
 //! one place of the feature (`x`, `y`, `location`).
 
-use super::GameRecord;
 use crate::engine::{Event, Phase, Score};
+use crate::record::GameRecord;
 use crate::replay::Replay;
 
 /// The header row of [`scoring_csv`].

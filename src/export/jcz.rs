@@ -8,19 +8,15 @@
 //! `carcassonne-replay`, which JCloisterZone ignores and our importer reads back: a record
 //! exported and imported again is the same record.
 
-use super::{GameRecord, RecordedAction, RecordedMove, jcz, native};
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
     Action, Edition, Event, FeatureKind, Figure, Game, Location, Move, NameSystem, Placement, Pos, Rotation, Rules,
-    Setup, StartTile, TileCatalog, TileKindId,
+    StartTile, TileCatalog, TileKindId,
 };
+use crate::record::jcz::EXTENSION;
+use crate::record::{GameRecord, Played, Walk, jcz, native};
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
-
-/// The top-level key holding what JCloisterZone cannot say: our rules, colours and whether
-/// final scoring runs.
-pub(super) const EXTENSION: &str = "carcassonne-replay";
 /// The JCloisterZone version whose save format we write (it refuses saves older than 5.7.0).
 const APP_VERSION: &str = "5.12.1";
 /// A fixed date keeps exports byte-for-byte reproducible; JCloisterZone only displays it.
@@ -30,7 +26,6 @@ const CREATED: &str = "2000-01-01T00:00:00.000Z";
 /// ids and skipped meeple steps follow from replaying it), or when a tile has no
 /// JCloisterZone id (custom tiles).
 pub fn to_value(record: &GameRecord) -> Result<Value, String> {
-    crate::replay::replay(record, None).map_err(|e| e.to_string())?;
     let rules = record.resolved_rules();
     let played = messages(record)?;
     let mut annotations = json!({ "drawOrder": played.draws });
@@ -158,7 +153,7 @@ fn start_tiles(record: &GameRecord, rules: &Rules) -> Result<Vec<Value>, String>
 }
 
 /// What replaying the record for JCloisterZone produced.
-struct Played {
+struct Messages {
     replay: Vec<Value>,
     /// Every drawn tile's id, discards included, in order.
     draws: Vec<String>,
@@ -166,91 +161,94 @@ struct Played {
     finished: bool,
 }
 
-fn messages(record: &GameRecord) -> Result<Played, String> {
-    let mut game = Game::new(Setup {
-        rules: record.resolved_rules(),
-        catalog: Arc::clone(&record.catalog),
-        players: record.players.len() as u8,
-        start: record.start.clone(),
-        extra_tiles: record.custom_pack(),
-    })
-    .map_err(|e| e.to_string())?;
-    let mut ids = MeepleIds::new(record.players.len(), game.rules().followers);
-    let mut played = Played {
+fn messages(record: &GameRecord) -> Result<Messages, String> {
+    let mut walk = Walk::new(record).map_err(|e| e.describe(record))?;
+    let mut ids = MeepleIds::new(record.players.len(), walk.game().rules().followers);
+    let mut out = Messages {
         replay: Vec::new(),
         draws: Vec::new(),
         finished: false,
     };
-    let mut events = Vec::new();
-    for (i, m) in record.moves.iter().enumerate() {
-        let what = |e: String| format!("move {}: {e}", i + 1);
-        events.clear();
-        played
-            .draws
-            .push(jcz_tile(&record.catalog, m.tile(), Rotation::new(0)).map_err(what)?.0);
-        match *m {
-            RecordedMove::Discard { tile, .. } => game.discard(tile, &mut events).map_err(|e| what(e.to_string()))?,
-            RecordedMove::Place {
-                tile,
-                placement,
-                action,
-                ..
-            } => {
-                let turn = turn_messages(&mut game, &mut ids, tile, placement, action, &mut events).map_err(what)?;
-                played.replay.extend(turn);
-            }
+    while let Some(next) = walk.peek_played() {
+        let played = next.map_err(|e| e.describe(record))?;
+        let tile = match played {
+            Played::Discard(tile) => tile,
+            Played::Place(mv) => mv.tile,
+        };
+        out.draws.push(jcz_tile(&record.catalog, tile, Rotation::new(0))?.0);
+        // What the player could do, and where their abbot stood, before the move.
+        let before = match played {
+            Played::Place(mv) => Some(Before::of(walk.game(), &ids, &mv)),
+            Played::Discard(_) => None,
+        };
+        walk.step().expect("a move is next").map_err(|e| e.describe(record))?;
+        if let (Played::Place(mv), Some(before)) = (played, before) {
+            let turn = turn_messages(walk.game(), &mut ids, &mv, before, walk.events())?;
+            out.replay.extend(turn);
         }
     }
-    played.finished = record.final_scoring.unwrap_or(game.pack_left() == 0);
-    Ok(played)
+    out.finished = record.final_scoring.unwrap_or(walk.game().pack_left() == 0);
+    Ok(out)
+}
+
+/// What a turn's messages need from the position before it.
+struct Before {
+    player: u8,
+    /// Whether the player had any meeple option: without one, JCloisterZone skips the step.
+    had_options: bool,
+    /// The abbot's place, when the move takes it back.
+    recalled: Option<Value>,
+}
+
+impl Before {
+    fn of(game: &Game, ids: &MeepleIds, mv: &Move) -> Before {
+        let player = game.current_player();
+        let mut options = Vec::new();
+        // The engine lists meeple steps for legal placements only; an illegal one fails the
+        // step that follows.
+        if game.check_geometry(mv.tile, mv.placement).is_ok() {
+            game.actions(mv.tile, mv.placement, &mut options);
+        }
+        Before {
+            player,
+            had_options: options.len() > 1,
+            recalled: (mv.action == Action::RecallAbbot)
+                .then(|| ids.abbot_pointer(player))
+                .flatten(),
+        }
+    }
 }
 
 /// `PLACE_TILE`, the meeple step (absent when the player had no option at all, §5.3), `COMMIT`.
 fn turn_messages(
-    game: &mut Game,
+    after: &Game,
     ids: &mut MeepleIds,
-    tile: TileKindId,
-    placement: Placement,
-    recorded: RecordedAction,
-    events: &mut Vec<Event>,
+    mv: &Move,
+    before: Before,
+    events: &[Event],
 ) -> Result<Vec<Value>, String> {
-    let player = game.current_player();
-    let (id, r) = jcz_tile(game.catalog(), tile, placement.rotation)?;
+    let player = before.player;
+    let (id, r) = jcz_tile(after.catalog(), mv.tile, mv.placement.rotation)?;
     let mut out = vec![message(
         player,
         "PLACE_TILE",
-        json!({"tileId": id, "rotation": format!("R{}", r.degrees()), "position": pos(placement.pos)}),
+        json!({"tileId": id, "rotation": format!("R{}", r.degrees()), "position": pos(mv.placement.pos)}),
     )];
-    let mut options = Vec::new();
-    game.actions(tile, placement, &mut options);
-    let action = recorded.resolve(game, tile, placement).map_err(|e| e.to_string())?;
-    let recall = (action == Action::RecallAbbot)
-        .then(|| ids.abbot_pointer(player))
-        .flatten();
-    game.play(
-        &Move {
-            tile,
-            placement,
-            action,
-        },
-        events,
-    )
-    .map_err(|e| e.to_string())?;
-    match action {
-        Action::Pass if options.len() > 1 => out.push(message(player, "PASS", json!({}))),
+    match mv.action {
+        Action::Pass if before.had_options => out.push(message(player, "PASS", json!({}))),
         Action::Pass => {}
         Action::RecallAbbot => {
-            let pointer = recall.ok_or("the abbot to take back is not on the board")?;
+            let pointer = before.recalled.ok_or("the abbot to take back is not on the board")?;
             out.push(message(
                 player,
                 "RETURN_MEEPLE",
                 json!({"pointer": {"featurePointer": pointer, "meepleId": format!("{player}.abbot.1")}, "source": "ABBOT_RETURN"}),
             ));
         }
-        Action::Deploy { segment, .. } => out.push(deploy_message(game, ids, tile, placement, segment, events)?),
+        Action::Deploy { segment, .. } => out.push(deploy_message(after, ids, mv, segment, events)?),
     }
     // Meeples come home after scoring; their ids are free for later turns.
-    for e in events.iter() {
+    for e in events {
         if let Event::MeepleReturned {
             player,
             figure,
@@ -265,14 +263,7 @@ fn turn_messages(
     Ok(out)
 }
 
-fn deploy_message(
-    game: &Game,
-    ids: &mut MeepleIds,
-    tile: TileKindId,
-    placement: Placement,
-    segment: u8,
-    events: &[Event],
-) -> Result<Value, String> {
+fn deploy_message(game: &Game, ids: &mut MeepleIds, mv: &Move, segment: u8, events: &[Event]) -> Result<Value, String> {
     let Some(&Event::MeepleDeployed {
         player,
         figure,
@@ -287,7 +278,7 @@ fn deploy_message(
     let pointer = json!({
         "position": pos(at),
         "feature": jcz_feature(feature),
-        "location": jcz_location(game, tile, placement.rotation, segment),
+        "location": jcz_location(game, mv.tile, mv.placement.rotation, segment),
     });
     Ok(message(
         player,

@@ -1,0 +1,91 @@
+//! Checks a replay against the scores the record's source computed itself, when it kept any
+//! (Board Game Arena logs do: `GameRecord::recorded_scores`). A difference means a bug in the
+//! import or a rules difference, and is an error naming the first turn that differs.
+
+use super::{Categories, Replay};
+use crate::record::{GameRecord, RecordedScores};
+
+/// Compares Board Game Arena's scores, kept at import, with a replay of the record: after
+/// every turn, after final scoring, and the final points by category. The error names the
+/// first turn that differs. Records from elsewhere carry no scores and always pass.
+pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), String> {
+    let Some(rec) = &record.recorded_scores else {
+        return Ok(());
+    };
+    let scores = |s: &[i32]| -> String {
+        let parts: Vec<String> = record
+            .players
+            .iter()
+            .zip(s)
+            .map(|(p, s)| format!("{} {s}", p.name))
+            .collect();
+        parts.join(", ")
+    };
+    let differ = |when: String, theirs: &[i32], ours: &[i32]| {
+        format!(
+            "{when}: {} recorded {}, our replay has {}. The import or the rules differ from {}; please report this game",
+            rec.source,
+            scores(theirs),
+            scores(ours),
+            rec.source
+        )
+    };
+    for (t, want) in replay.turns.iter().zip(&rec.turns) {
+        if let Some(want) = want.as_deref().filter(|w| *w != t.scores.as_slice()) {
+            let who = record.players.get(t.player as usize).map_or("?", |p| p.name.as_str());
+            let tile = record.catalog.name(t.tile);
+            let when = format!(
+                "turn {} ({who}, tile {tile} at {} rotated {})",
+                t.turn, t.placement.pos, t.placement.rotation
+            );
+            return Err(differ(when, want, &t.scores));
+        }
+    }
+    let end_scores = [
+        ("after final scoring, by its running scores", &rec.running_after_end),
+        ("in its final result", &rec.final_scores),
+    ];
+    for (when, want) in end_scores {
+        let Some(want) = want else { continue };
+        if !replay.finished {
+            return Err(format!(
+                "{} scored the end of the game, but our replay did not run final scoring",
+                rec.source
+            ));
+        }
+        if *want != replay.final_scores {
+            return Err(differ(
+                format!("at the end of the game ({when})"),
+                want,
+                &replay.final_scores,
+            ));
+        }
+    }
+    check_categories(record, replay, rec)
+}
+
+fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) -> Result<(), String> {
+    let Some(want) = &rec.categories else {
+        return Ok(());
+    };
+    for ((p, want), b) in record.players.iter().zip(want).zip(&replay.breakdown) {
+        let sum = |f: fn(&Categories) -> u32| (f(&b.play) + f(&b.end)) as i32;
+        let ours = [
+            sum(|c| c.road),
+            sum(|c| c.city),
+            sum(|c| c.cloister + c.garden),
+            sum(|c| c.field),
+        ];
+        if ours != *want {
+            let show = |c: &[i32; 4]| format!("{}/{}/{}/{}", c[0], c[1], c[2], c[3]);
+            return Err(format!(
+                "{}'s points by category (road/city/cloister/field): {} recorded {}, our replay has {}",
+                p.name,
+                rec.source,
+                show(want),
+                show(&ours)
+            ));
+        }
+    }
+    Ok(())
+}
