@@ -340,3 +340,23 @@ fn a_line_of_five_hundred_custom_tiles_replays() {
     let table = String::from_utf8(o.stdout).unwrap();
     assert!(table.contains(" 500  "), "turn 500 is in the table");
 }
+
+/// Rule switches are typed: an unknown value is refused wherever the record comes from, never
+/// ignored.
+#[test]
+fn unknown_rule_values_are_refused_from_every_source() {
+    let native = record("", r#"{"preset": "second-edition", "river_turns": "sideways"}"#);
+    let o = replay_text("bad-rule", native.as_bytes());
+    assert_rejected(&o, &["unknown variant `sideways`", "no-same-way-twice"]);
+    // Our own .jcz saves carry the record's rules along; a bad one there is refused too.
+    let jcz = r#"{"appVersion": "5.10.0", "setup": {"sets": {"basic:1": 1}, "elements": {}},
+        "players": [{"name": "Ann", "slot": 0}], "replay": [],
+        "carcassonne-replay": {"rules": {"preset": "classic-2000", "two_tile_city": "half"}}}"#;
+    let o = replay_text("bad-jcz-rule", jcz.as_bytes());
+    assert_rejected(&o, &["carcassonne-replay: ", "unknown variant `half`"]);
+    let o = replay_text(
+        "bad-edition",
+        record("", r#"{"preset": "course", "edition": 3}"#).as_bytes(),
+    );
+    assert_rejected(&o, &["the tile edition is 1 or 2, not 3"]);
+}

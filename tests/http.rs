@@ -124,7 +124,7 @@ fn post(app: &TestApp, path: &str, body: &[u8]) -> Answer {
     )
 }
 
-/// A multipart form post, as the browser's upload form sends it.
+/// A multipart form post, as a browser sends the upload form.
 fn post_form(app: &TestApp, field: &str, filename: Option<&str>, content: &[u8]) -> Answer {
     let boundary = "----carcassonne-test-boundary";
     let disposition = match filename {
@@ -138,6 +138,7 @@ fn post_form(app: &TestApp, field: &str, filename: Option<&str>, content: &[u8])
         agent()
             .post(&app.url("/games"))
             .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
+            .header("Accept", "text/html")
             .send(&body[..])
             .unwrap(),
     )

@@ -17,8 +17,8 @@
 pub mod alternatives;
 pub mod completion;
 pub mod evaluate;
-pub mod json;
 pub mod playout;
+pub mod report;
 
 pub use crate::engine::bots::Policy;
 pub use completion::{Spot, dead_spots, position_spots};
@@ -194,9 +194,9 @@ impl TurnAnalysis {
         self.spots.iter().filter(|s| s.fits == 0).map(|s| s.pos)
     }
 
-    /// The JSON contract of `analyse FILE --turn N --json`.
-    pub fn to_json(&self) -> serde_json::Value {
-        json::turn(self)
+    /// The contract of `analyse FILE --turn N --json`.
+    pub fn report(&self) -> report::TurnReport {
+        report::TurnReport::from(self)
     }
 }
 
@@ -220,10 +220,10 @@ pub struct GameAnalysis {
 }
 
 impl GameAnalysis {
-    /// The JSON contract of `analyse FILE --json`: per turn the played move's rank and points
-    /// lost, and per player the average (the alternatives are in each turn's own JSON).
-    pub fn to_json(&self) -> serde_json::Value {
-        json::game(self)
+    /// The contract of `analyse FILE --json`: per turn the played move's rank and points
+    /// lost, and per player the average (the alternatives are in each turn's own report).
+    pub fn report(&self) -> report::GameReport {
+        report::GameReport::from(self)
     }
 }
 
@@ -235,14 +235,24 @@ pub fn analyse_turn(record: &GameRecord, turn: u32, opts: &AnalysisOptions) -> R
     if turn == 0 || turn > turns {
         return Err(AnalysisError::NoSuchTurn { turn, turns });
     }
+    let (before, played) = position_before(record, turn)?;
+    analyse_position(&before, played.tile, Some(&played), turn, opts)
+}
+
+/// The position before turn `turn` (1-based; discards before it applied) and the move played
+/// then. Reads the record up to that turn only.
+pub fn position_before(record: &GameRecord, turn: u32) -> Result<(Game, Move), AnalysisError> {
     let mut found = None;
     walk(record, |before, played, n| {
         if n == turn {
-            found = Some(analyse_position(before, played.tile, Some(played), n, opts)?);
+            found = Some((before.clone(), *played));
         }
         Ok(n < turn)
     })?;
-    found.ok_or(AnalysisError::NoSuchTurn { turn, turns })
+    found.ok_or(AnalysisError::NoSuchTurn {
+        turn,
+        turns: placed_count(record),
+    })
 }
 
 /// Analyses every turn of a record. `progress(done, total)` is called on this thread after each

@@ -39,7 +39,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         Some(n) => {
             let t = analysis::analyse_turn(&record, n, &opts).map_err(failed)?;
             if args.json {
-                pretty(&t.to_json())
+                pretty(&t.report())
             } else {
                 turn_table(&record, &t)
             }
@@ -47,7 +47,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         None => {
             let g = analysis::analyse_game(&record, &opts, &progress_bar).map_err(failed)?;
             if args.json {
-                pretty(&g.to_json())
+                pretty(&g.report())
             } else {
                 game_table(&record, &g)
             }
@@ -57,8 +57,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn pretty(v: &serde_json::Value) -> String {
-    serde_json::to_string_pretty(v).expect("JSON values serialise") + "\n"
+fn pretty(v: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(v).expect("reports serialise") + "\n"
 }
 
 /// A one-line bar on stderr, redrawn in place; only on a terminal, so logs stay clean.

@@ -7,9 +7,9 @@
 //! turn: a difference is a bug in this importer or a rules difference, and must be reported.
 
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
-use crate::engine::{FeatureKind, Figure, Location, NameSystem, Placement, Pos, Preset, Rotation};
+use crate::engine::{Edition, FeatureKind, Figure, Location, NameSystem, Placement, Pos, Preset, Rotation};
 use crate::engine::{TileCatalog, TileKindId};
-use crate::record::rules_spec::Overrides;
+use crate::record::rules_spec::{Overrides, TileEdition};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -548,7 +548,7 @@ impl Reader {
             rules: RulesSpec {
                 preset: Preset::SecondEdition,
                 overrides: Overrides {
-                    edition: Some(1),
+                    edition: Some(TileEdition(Edition::First)),
                     farmers: Some(farmers),
                     ..Overrides::default()
                 },

@@ -15,7 +15,7 @@ use crate::engine::{
     Edition, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Side, StartTile,
     TileCatalog, TileKindId,
 };
-use crate::record::rules_spec::{Overrides, river_turns_name};
+use crate::record::rules_spec::{Followers, Overrides, RiverTurnRule, TileEdition, TwoTileCityRule};
 use serde_json::Value;
 
 /// The top-level key of our own saves holding what JCloisterZone cannot say: our rules,
@@ -136,15 +136,23 @@ fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
     let tiny = setup.pointer("/rules/tiny-city-scoring").and_then(Value::as_str) == Some("2");
     // JCloisterZone scores farms per field (3 per city) and, instead of a River turn rule, keeps room ahead of the river's end; it keeps
     // all four D tiles in the pack with The River.
+    let followers = u8::try_from(followers)
+        .map_err(|_| followers.to_string())
+        .and_then(Followers::try_from)
+        .map_err(|e| err(format!("small-follower: {e}")))?;
     let overrides = Overrides {
-        edition: Some(if edition == Edition::First { 1 } else { 2 }),
+        edition: Some(TileEdition(edition)),
         farmers: Some(has("farmers")),
         river: Some(river),
         abbot: Some(has("abbot")),
-        two_tile_city: Some(if tiny { "reduced" } else { "full" }.into()),
-        river_turns: river.then(|| river_turns_name(crate::engine::RiverTurns::RoomAhead).into()),
+        two_tile_city: Some(if tiny {
+            TwoTileCityRule::Reduced
+        } else {
+            TwoTileCityRule::Full
+        }),
+        river_turns: river.then_some(RiverTurnRule::RoomAhead),
         river_keeps_start_tile: river.then_some(true),
-        followers: Some(u8::try_from(followers).map_err(|_| err("small-follower is too large"))?),
+        followers: Some(followers),
         ..Overrides::default()
     };
     Ok(RulesSpec {

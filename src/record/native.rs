@@ -106,7 +106,7 @@ fn err(msg: impl Into<String>) -> RecordError {
 }
 
 pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
-    let doc: Doc = serde_json::from_value(value).map_err(|e| err(e.to_string()))?;
+    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| err(at_path(&e)))?;
     if doc.format != FORMAT {
         return Err(err(format!(
             "unsupported format {:?}; this version reads {FORMAT:?}",
@@ -173,6 +173,17 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     })
 }
 
+/// A serde error with the path of the field it is about: "rules.two_tile_city: unknown
+/// variant `half`, expected `full` or `reduced`".
+fn at_path(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let path = e.path().to_string();
+    if path == "." {
+        e.inner().to_string()
+    } else {
+        format!("{path}: {}", e.inner())
+    }
+}
+
 /// `#rrggbb`, the one colour form records use.
 pub fn is_colour(c: &str) -> bool {
     c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit())
@@ -191,7 +202,6 @@ fn rules_spec(rules: DocRules) -> Result<RulesSpec, RecordError> {
         preset,
         overrides: rules.overrides,
     };
-    spec.validate().map_err(err)?;
     Ok(spec)
 }
 
@@ -205,7 +215,7 @@ pub fn rules_to_value(spec: &RulesSpec) -> serde_json::Value {
 }
 
 pub(super) fn rules_from_value(v: serde_json::Value) -> Result<RulesSpec, RecordError> {
-    let rules: DocRules = serde_json::from_value(v).map_err(|e| err(format!("rules: {e}")))?;
+    let rules: DocRules = serde_path_to_error::deserialize(v).map_err(|e| err(format!("rules.{}", at_path(&e))))?;
     rules_spec(rules)
 }
 

@@ -3,34 +3,127 @@
 use crate::engine::{Edition, FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 use serde::{Deserialize, Serialize};
 
-/// Overrides of single switches; `None` keeps the preset's value.
+/// Overrides of single switches; `None` keeps the preset's value. Each is typed, so an
+/// unknown value is refused where the record is read, whatever its format.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Overrides {
-    /// Tile edition: 1 (no gardens) or 2 (gardens).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edition: Option<u8>,
+    pub edition: Option<TileEdition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub farmers: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub river: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abbot: Option<bool>,
-    /// `full` or `reduced`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub two_tile_city: Option<String>,
-    /// `per-field` or `per-city`.
+    pub two_tile_city: Option<TwoTileCityRule>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub farm_scoring: Option<String>,
+    pub farm_scoring: Option<FarmMethod>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub farm_points: Option<u8>,
-    /// `no-same-way-twice`, `no-u-turn`, `any` or `room-ahead`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub river_turns: Option<String>,
+    pub river_turns: Option<RiverTurnRule>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub river_keeps_start_tile: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub followers: Option<u8>,
+    pub followers: Option<Followers>,
+}
+
+/// Tile edition: `1` (no gardens) or `2` (gardens).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct TileEdition(pub Edition);
+
+impl TryFrom<u8> for TileEdition {
+    type Error = String;
+    fn try_from(n: u8) -> Result<TileEdition, String> {
+        match n {
+            1 => Ok(TileEdition(Edition::First)),
+            2 => Ok(TileEdition(Edition::Second)),
+            _ => Err(format!("the tile edition is 1 or 2, not {n}")),
+        }
+    }
+}
+
+impl From<TileEdition> for u8 {
+    fn from(e: TileEdition) -> u8 {
+        match e.0 {
+            Edition::First => 1,
+            Edition::Second => 2,
+        }
+    }
+}
+
+/// Followers per player: 1 to 20.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub struct Followers(u8);
+
+impl TryFrom<u8> for Followers {
+    type Error = String;
+    fn try_from(n: u8) -> Result<Followers, String> {
+        if (1..=20).contains(&n) {
+            Ok(Followers(n))
+        } else {
+            Err(format!("followers must be 1 to 20, not {n}"))
+        }
+    }
+}
+
+impl From<Followers> for u8 {
+    fn from(f: Followers) -> u8 {
+        f.0
+    }
+}
+
+/// What a completed two-tile city scores, as records name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TwoTileCityRule {
+    Full,
+    Reduced,
+}
+
+impl From<TwoTileCityRule> for TwoTileCity {
+    fn from(r: TwoTileCityRule) -> TwoTileCity {
+        match r {
+            TwoTileCityRule::Full => TwoTileCity::Full,
+            TwoTileCityRule::Reduced => TwoTileCity::Reduced,
+        }
+    }
+}
+
+/// How farms score, as records name it; the points come from `farm_points` or the rulebook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FarmMethod {
+    PerField,
+    PerCity,
+}
+
+/// Which river bends are forbidden, as records name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RiverTurnRule {
+    #[serde(rename = "no-same-way-twice")]
+    NoSameWayTwice,
+    #[serde(rename = "no-u-turn")]
+    NoUTurn,
+    #[serde(rename = "any")]
+    Any,
+    #[serde(rename = "room-ahead")]
+    RoomAhead,
+}
+
+impl From<RiverTurnRule> for RiverTurns {
+    fn from(r: RiverTurnRule) -> RiverTurns {
+        match r {
+            RiverTurnRule::NoSameWayTwice => RiverTurns::NoSameWayTwice,
+            RiverTurnRule::NoUTurn => RiverTurns::NoImmediateUTurn,
+            RiverTurnRule::Any => RiverTurns::Any,
+            RiverTurnRule::RoomAhead => RiverTurns::RoomAhead,
+        }
+    }
 }
 
 /// A preset and overrides: what a record says about its rules.
@@ -48,65 +141,34 @@ impl RulesSpec {
         }
     }
 
-    /// Checks the override values; call once when a record is parsed.
-    pub fn validate(&self) -> Result<(), String> {
-        let o = &self.overrides;
-        if let Some(e) = o.edition
-            && !(1..=2).contains(&e)
-        {
-            return Err(format!("rules.edition is 1 or 2, not {e}"));
-        }
-        if let Some(f) = o.followers
-            && !(1..=20).contains(&f)
-        {
-            return Err(format!("rules.followers must be 1 to 20, not {f}"));
-        }
-        parse_two_tile(o.two_tile_city.as_deref())?;
-        parse_farm(o.farm_scoring.as_deref())?;
-        parse_turns(o.river_turns.as_deref())?;
-        Ok(())
-    }
-
     /// The engine's rules: the preset with every override applied.
     pub fn resolve(&self) -> Rules {
         let mut r = self.preset.rules();
         let o = &self.overrides;
-        if let Some(e) = o.edition {
-            r.edition = if e == 1 { Edition::First } else { Edition::Second };
-        }
+        r.edition = o.edition.map_or(r.edition, |e| e.0);
         r.farmers = o.farmers.unwrap_or(r.farmers);
         r.river = o.river.unwrap_or(r.river);
         r.abbot = o.abbot.unwrap_or(r.abbot);
         r.river_keeps_start_tile = o.river_keeps_start_tile.unwrap_or(r.river_keeps_start_tile);
-        r.followers = o.followers.unwrap_or(r.followers);
-        if let Ok(Some(t)) = parse_two_tile(o.two_tile_city.as_deref()) {
-            r.two_tile_city = t;
-        }
-        let (per_field, points) = match r.farm_scoring {
-            FarmScoring::PerField { points } => (true, points),
-            FarmScoring::PerCity { points } => (false, points),
+        r.followers = o.followers.map_or(r.followers, u8::from);
+        r.two_tile_city = o.two_tile_city.map_or(r.two_tile_city, TwoTileCity::from);
+        r.river_turns = o.river_turns.map_or(r.river_turns, RiverTurns::from);
+        let (method, points) = match r.farm_scoring {
+            FarmScoring::PerField { points } => (FarmMethod::PerField, points),
+            FarmScoring::PerCity { points } => (FarmMethod::PerCity, points),
         };
-        let wanted = parse_farm(o.farm_scoring.as_deref())
-            .ok()
-            .flatten()
-            .unwrap_or(per_field);
+        let wanted = o.farm_scoring.unwrap_or(method);
         // A changed method brings its own rulebook value unless points are given too.
-        let default = if wanted == per_field {
-            points
-        } else if wanted {
-            3
-        } else {
-            4
+        let default = match wanted {
+            _ if wanted == method => points,
+            FarmMethod::PerField => 3,
+            FarmMethod::PerCity => 4,
         };
         let points = o.farm_points.unwrap_or(default);
-        r.farm_scoring = if wanted {
-            FarmScoring::PerField { points }
-        } else {
-            FarmScoring::PerCity { points }
+        r.farm_scoring = match wanted {
+            FarmMethod::PerField => FarmScoring::PerField { points },
+            FarmMethod::PerCity => FarmScoring::PerCity { points },
         };
-        if let Ok(Some(t)) = parse_turns(o.river_turns.as_deref()) {
-            r.river_turns = t;
-        }
         r
     }
 
@@ -114,61 +176,20 @@ impl RulesSpec {
     /// the record's components (tile edition, River, Abbot, farmers, supply) are kept, since the
     /// moves were made with them.
     pub fn with_preset(&self, preset: Preset) -> RulesSpec {
-        let o = &self.overrides;
         let current = self.resolve();
         RulesSpec {
             preset,
             overrides: Overrides {
-                edition: Some(if current.edition == Edition::First { 1 } else { 2 }),
+                edition: Some(TileEdition(current.edition)),
                 farmers: Some(current.farmers),
                 river: Some(current.river),
                 abbot: Some(current.abbot),
                 river_keeps_start_tile: Some(current.river_keeps_start_tile),
-                followers: o.followers,
+                followers: self.overrides.followers,
                 ..Overrides::default()
             },
         }
     }
-}
-
-fn parse_two_tile(s: Option<&str>) -> Result<Option<TwoTileCity>, String> {
-    Ok(match s {
-        None => None,
-        Some("full") => Some(TwoTileCity::Full),
-        Some("reduced") => Some(TwoTileCity::Reduced),
-        Some(o) => {
-            return Err(format!("rules.two_tile_city is \"full\" or \"reduced\", not {o:?}"));
-        }
-    })
-}
-
-/// `Some(true)` for per-field scoring, `Some(false)` for per-city.
-fn parse_farm(s: Option<&str>) -> Result<Option<bool>, String> {
-    Ok(match s {
-        None => None,
-        Some("per-field") => Some(true),
-        Some("per-city") => Some(false),
-        Some(o) => {
-            return Err(format!(
-                "rules.farm_scoring is \"per-field\" or \"per-city\", not {o:?}"
-            ));
-        }
-    })
-}
-
-fn parse_turns(s: Option<&str>) -> Result<Option<RiverTurns>, String> {
-    Ok(match s {
-        None => None,
-        Some("no-same-way-twice") => Some(RiverTurns::NoSameWayTwice),
-        Some("no-u-turn") => Some(RiverTurns::NoImmediateUTurn),
-        Some("any") => Some(RiverTurns::Any),
-        Some("room-ahead") => Some(RiverTurns::RoomAhead),
-        Some(o) => {
-            return Err(format!(
-                "rules.river_turns is \"no-same-way-twice\", \"no-u-turn\", \"any\" or \"room-ahead\", not {o:?}"
-            ));
-        }
-    })
 }
 
 /// The rules in words, for people: the rulebook and the expansions, then any switch that
@@ -205,22 +226,6 @@ pub fn label(rules: &Rules) -> String {
     out
 }
 
-pub fn two_tile_name(t: TwoTileCity) -> &'static str {
-    match t {
-        TwoTileCity::Full => "full",
-        TwoTileCity::Reduced => "reduced",
-    }
-}
-
-pub fn river_turns_name(t: RiverTurns) -> &'static str {
-    match t {
-        RiverTurns::NoSameWayTwice => "no-same-way-twice",
-        RiverTurns::NoImmediateUTurn => "no-u-turn",
-        RiverTurns::Any => "any",
-        RiverTurns::RoomAhead => "room-ahead",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,8 +235,8 @@ mod tests {
         let spec = RulesSpec {
             preset: Preset::SecondEdition,
             overrides: Overrides {
-                two_tile_city: Some("reduced".into()),
-                farm_scoring: Some("per-city".into()),
+                two_tile_city: Some(TwoTileCityRule::Reduced),
+                farm_scoring: Some(FarmMethod::PerCity),
                 farmers: Some(false),
                 ..Overrides::default()
             },
@@ -249,7 +254,7 @@ mod tests {
         spec.overrides.river = Some(true);
         spec.overrides.abbot = Some(true);
         assert_eq!(label(&spec.resolve()), "2nd edition rules with The River and The Abbot");
-        spec.overrides.edition = Some(1);
+        spec.overrides.edition = Some(TileEdition(Edition::First));
         spec.overrides.farmers = Some(false);
         spec.overrides.river = None;
         assert_eq!(

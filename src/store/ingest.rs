@@ -1,15 +1,14 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
 
-use super::{Store, StoreError, TurnRow};
+use super::{GameId, Store, StoreError, TurnRow};
 use crate::engine::{Action, Event};
 use crate::record::{self, Format, GameRecord, RecordError, native};
 use crate::replay::{self, Ownership, Replay, ReplayError, json};
-use sha2::{Digest, Sha256};
 
 /// A parsed and replayed upload, ready to store.
 pub struct Ingested {
-    /// Hex of the first 8 bytes of the SHA-256 of `canonical`.
-    pub id: String,
+    /// From the SHA-256 of `canonical`.
+    pub id: GameId,
     pub record: GameRecord,
     /// The record as compact native JSON: what is stored and hashed.
     pub canonical: String,
@@ -39,10 +38,9 @@ pub enum IngestError {
 
 /// The canonical form of a record and its id. Uploading a `.jcz` and its native export gives
 /// the same id, because both have the same canonical form.
-pub fn canonical_id(record: &GameRecord) -> (String, String) {
+pub fn canonical_id(record: &GameRecord) -> (String, GameId) {
     let canonical = native::to_value(record).to_string();
-    let digest = Sha256::digest(canonical.as_bytes());
-    let id = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let id = GameId::of(&canonical);
     (canonical, id)
 }
 

@@ -1,6 +1,7 @@
 //! SQLite storage: games and their per-turn snapshots. The schema lives in `migrations/` and is
 //! applied at start. A game and all its snapshots are written in one transaction or not at all.
 
+mod id;
 pub mod ingest;
 
 use r2d2::Pool;
@@ -9,6 +10,7 @@ use rusqlite::{OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 use std::path::Path;
 
+pub use id::{GameId, NotAGameId};
 pub use ingest::{IngestError, Ingested, ingest, prepare};
 
 #[derive(Debug, thiserror::Error)]
@@ -31,7 +33,7 @@ fn migrations() -> Migrations<'static> {
 /// A stored game, as listed and as loaded.
 #[derive(Clone, Debug)]
 pub struct GameRow {
-    pub id: String,
+    pub id: GameId,
     pub record: String,
     pub source_format: String,
     pub players: Vec<String>,
@@ -164,7 +166,7 @@ impl Store {
         Ok(true)
     }
 
-    pub fn game(&self, id: &str) -> Result<Option<GameRow>, StoreError> {
+    pub fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
@@ -187,7 +189,7 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn turn(&self, id: &str, turn: u32) -> Result<Option<TurnRow>, StoreError> {
+    pub fn turn(&self, id: &GameId, turn: u32) -> Result<Option<TurnRow>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
@@ -215,7 +217,7 @@ impl Store {
 
     /// Queues a game's analysis unless it is queued, running or done. Returns whether it was
     /// (re)queued.
-    pub fn queue_analysis(&self, id: &str) -> Result<bool, StoreError> {
+    pub fn queue_analysis(&self, id: &GameId) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         let n = conn.execute(
             "INSERT INTO analyses (game, status, updated_at)
@@ -228,7 +230,7 @@ impl Store {
     }
 
     /// Games whose analysis was queued or running when the service last stopped.
-    pub fn pending_analyses(&self) -> Result<Vec<String>, StoreError> {
+    pub fn pending_analyses(&self) -> Result<Vec<GameId>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(
             "SELECT g.id FROM analyses a JOIN games g ON g.seq = a.game
@@ -238,7 +240,7 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn analysis_progress(&self, id: &str, done: u32, total: u32) -> Result<(), StoreError> {
+    pub fn analysis_progress(&self, id: &GameId, done: u32, total: u32) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         conn.execute(
             "UPDATE analyses SET status = 'running', done = ?2, total = ?3, updated_at = ?4
@@ -248,7 +250,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn finish_analysis(&self, id: &str, result: Result<&str, &str>) -> Result<(), StoreError> {
+    pub fn finish_analysis(&self, id: &GameId, result: Result<&str, &str>) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         let (status, blob, error) = match result {
             Ok(json) => ("done", Some(deflate(json)), None),
@@ -263,7 +265,7 @@ impl Store {
     }
 
     /// The status of a game's analysis, and its result when done.
-    pub fn analysis(&self, id: &str) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
+    pub fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
         let conn = self.pool.get()?;
         let row = conn
             .query_row(

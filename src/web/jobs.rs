@@ -2,19 +2,19 @@
 //! and writes progress and the result to the store. Work survives a restart: queued and
 //! running analyses are queued again at start.
 
+use crate::analysis::report::StoredAnalysis;
 use crate::analysis::{self, AnalysisOptions};
-use crate::store::Store;
-use serde_json::json;
+use crate::store::{GameId, Store};
 use std::sync::mpsc::{Sender, channel};
 
 /// The queue's sending end, shared by the handlers.
 #[derive(Clone)]
-pub struct Jobs(Sender<String>);
+pub struct Jobs(Sender<GameId>);
 
 impl Jobs {
     /// Starts the worker and re-queues analyses the last run left unfinished.
     pub fn start(store: Store, options: AnalysisOptions) -> Jobs {
-        let (tx, rx) = channel::<String>();
+        let (tx, rx) = channel::<GameId>();
         let worker_store = store.clone();
         std::thread::Builder::new()
             .name("analysis".into())
@@ -32,14 +32,14 @@ impl Jobs {
         jobs
     }
 
-    pub fn push(&self, id: String) {
+    pub fn push(&self, id: GameId) {
         if self.0.send(id).is_err() {
             tracing::error!("the analysis worker has stopped");
         }
     }
 }
 
-fn run(store: &Store, id: &str, options: &AnalysisOptions) {
+fn run(store: &Store, id: &GameId, options: &AnalysisOptions) {
     let result = analyse(store, id, options);
     let saved = match &result {
         Ok(json) => store.finish_analysis(id, Ok(json)),
@@ -54,7 +54,7 @@ fn run(store: &Store, id: &str, options: &AnalysisOptions) {
 }
 
 /// The whole game's analysis as JSON: the summary, then every turn with its alternatives.
-fn analyse(store: &Store, id: &str, options: &AnalysisOptions) -> Result<String, String> {
+fn analyse(store: &Store, id: &GameId, options: &AnalysisOptions) -> Result<String, String> {
     let row = store.game(id).map_err(|e| e.to_string())?.ok_or("the game is gone")?;
     let (record, _) = crate::record::parse(row.record.as_bytes()).map_err(|e| e.to_string())?;
     let progress = |done: u32, total: u32| {
@@ -63,6 +63,5 @@ fn analyse(store: &Store, id: &str, options: &AnalysisOptions) -> Result<String,
         }
     };
     let game = analysis::analyse_game(&record, options, &progress).map_err(|e| e.to_string())?;
-    let turns: Vec<_> = game.turns.iter().map(|t| t.to_json()).collect();
-    Ok(json!({"summary": game.to_json(), "turns": turns}).to_string())
+    serde_json::to_string(&StoredAnalysis::of(&game)).map_err(|e| e.to_string())
 }

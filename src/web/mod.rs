@@ -8,7 +8,7 @@ pub mod startup;
 pub mod view;
 
 use crate::record::GameRecord;
-use crate::store::{GameRow, Store};
+use crate::store::{GameId, GameRow, Store};
 use problem::Problem;
 
 /// What every handler shares.
@@ -41,7 +41,7 @@ impl AppState {
         }
     }
 
-    pub fn load(&self, id: &str) -> Result<LoadedGame, Problem> {
+    pub fn load(&self, id: &GameId) -> Result<LoadedGame, Problem> {
         let row = self
             .store
             .game(id)?

@@ -2,8 +2,11 @@
 
 use crate::record::RecordError;
 use crate::store::{IngestError, StoreError};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ContentType};
+use actix_web::middleware::Next;
 use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 use serde_json::{Map, Value, json};
@@ -59,7 +62,9 @@ impl Problem {
         body.insert("title".into(), json!(self.title));
         body.insert("status".into(), json!(self.status.as_u16()));
         body.insert("detail".into(), json!(self.detail));
-        body.insert("instance".into(), json!(instance));
+        if !instance.is_empty() {
+            body.insert("instance".into(), json!(instance));
+        }
         body.extend(self.extensions.clone());
         HttpResponse::build(self.status)
             .insert_header((header::CONTENT_TYPE, "application/problem+json"))
@@ -86,6 +91,42 @@ impl Problem {
             self.json(req.path())
         }
     }
+}
+
+/// Handlers return `Err(Problem)` with `?`; actix turns it into a response through
+/// `ResponseError`, as problem+json. [`negotiate_problems`] then gives browsers the HTML page
+/// instead and fills in `instance`.
+impl actix_web::ResponseError for Problem {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        self.json("")
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.title, self.detail)
+    }
+}
+
+/// Middleware: answers every `Problem` a handler returned in the form the client asked for.
+pub async fn negotiate_problems(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let res = next.call(req).await?;
+    let problem = res.response().error().and_then(|e| e.as_error::<Problem>()).cloned();
+    Ok(match problem {
+        Some(p) => {
+            let (req, _) = res.into_parts();
+            let answer = p.negotiate(&req);
+            ServiceResponse::new(req, answer)
+        }
+        None => res.map_into_boxed_body(),
+    })
 }
 
 /// Browsers list text/html in Accept; API clients and curl do not.
@@ -139,5 +180,11 @@ impl From<IngestError> for Problem {
             IngestError::Mismatch(detail) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Scores disagree", detail),
             IngestError::Store(e) => e.into(),
         }
+    }
+}
+
+impl From<crate::store::NotAGameId> for Problem {
+    fn from(e: crate::store::NotAGameId) -> Problem {
+        Problem::not_found(e.to_string())
     }
 }

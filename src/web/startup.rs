@@ -2,7 +2,7 @@
 
 use super::AppState;
 use super::jobs::Jobs;
-use super::problem::Problem;
+use super::problem::{Problem, negotiate_problems};
 use super::routes::{analysis, api, assets, exports, health, images, pages};
 use crate::analysis::AnalysisOptions;
 use crate::store::{Store, ingest};
@@ -22,8 +22,8 @@ pub fn seed_demo(store: &Store) -> Result<(), String> {
     Ok(())
 }
 
-async fn not_found(req: HttpRequest) -> actix_web::HttpResponse {
-    Problem::not_found(format!("nothing at {}", req.path())).negotiate(&req)
+async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, Problem> {
+    Err(Problem::not_found(format!("nothing at {}", req.path())))
 }
 
 /// How the server runs.
@@ -53,6 +53,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
+            .wrap(actix_web::middleware::from_fn(negotiate_problems))
             .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
             .service(health::livez)
             .service(health::readyz)

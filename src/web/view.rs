@@ -245,7 +245,7 @@ pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColour
 
 /// What the score graph draws.
 pub struct GraphInput<'a> {
-    pub id: &'a str,
+    pub id: &'a crate::store::GameId,
     /// The turns to draw, from the first: up to the turn shown, never beyond.
     pub turns: &'a [TurnSnapshot],
     /// All turns of the game, which sets the width of the x axis.

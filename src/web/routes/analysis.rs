@@ -4,65 +4,39 @@
 //! Alternative `k` is the k-th legal move in the engine's listing order (placements, then
 //! actions), so `/g/{id}/t/{n}/alt/{k}` names the same move whatever the ranking.
 
+use crate::analysis::report::{AlternativeReport, StoredAnalysis, TurnReport};
 use crate::analysis::{self, AnalysisOptions};
-use crate::engine::{Action, Game, Placement};
+use crate::engine::Move;
 use crate::record::generate::recorded;
 use crate::record::{GameRecord, RecordedMove};
 use crate::render::{self, RenderOptions};
-use crate::replay;
-use crate::store::AnalysisStatus;
+use crate::store::{AnalysisStatus, GameId};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::{AppState, LoadedGame, blocking, view};
 use actix_web::http::header;
-use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
-/// Every legal move of turn `n` in listing order, as records state them, with the tile.
-fn listing(record: &GameRecord, n: u32) -> Result<(Game, Vec<RecordedMove>), Problem> {
-    let upto = replay::replay_upto(record, None, Some(n)).map_err(Problem::internal)?;
-    let snap = upto
-        .turns
-        .get(n.wrapping_sub(1) as usize)
-        .ok_or_else(|| Problem::not_found(format!("the game has turns 1 to {}, not {n}", upto.turns.len())))?;
-    let before = replay::replay_upto(record, None, Some(n - 1))
-        .map_err(Problem::internal)?
-        .game;
-    let (mut placements, mut actions): (Vec<Placement>, Vec<Action>) = (Vec::new(), Vec::new());
-    before.placements(snap.tile, true, &mut placements);
-    let mut moves = Vec::new();
-    for &placement in &placements {
-        before.actions(snap.tile, placement, &mut actions);
-        for &action in &actions {
-            moves.push(recorded(
-                &before,
-                &crate::engine::Move {
-                    tile: snap.tile,
-                    placement,
-                    action,
-                },
-            ));
-        }
-    }
-    Ok((before, moves))
+/// Every legal move of turn `n` in listing order, as records state them.
+fn listing(record: &GameRecord, n: u32) -> Result<Vec<RecordedMove>, Problem> {
+    let (before, played) = analysis::position_before(record, n).map_err(|e| Problem::not_found(e.to_string()))?;
+    let (_, moves) = analysis::alternatives::enumerate(&before, played.tile);
+    Ok(moves.iter().map(|mv: &Move| recorded(&before, mv)).collect())
 }
 
-/// The key that matches a listed move with an alternative in the analysis JSON.
-fn key_of(m: &RecordedMove) -> Option<Value> {
+/// Whether an alternative of the analysis is this listed move.
+fn is_listed(a: &AlternativeReport, m: &RecordedMove) -> bool {
     match m {
-        RecordedMove::Place { placement, action, .. } => Some(json!([
-            [placement.pos.x, placement.pos.y],
-            placement.rotation.degrees(),
-            analysis::json::action(action)
-        ])),
-        RecordedMove::Discard { .. } => None,
+        RecordedMove::Place { placement, action, .. } => {
+            a.position == [placement.pos.x, placement.pos.y]
+                && a.rotation == placement.rotation.degrees()
+                && a.action.matches(action)
+        }
+        RecordedMove::Discard { .. } => false,
     }
-}
-
-fn key_of_alternative(a: &Value) -> Value {
-    json!([a["position"], a["rotation"], a["action"]])
 }
 
 /// The record with turn `n`'s move replaced by `mv`, cut after it.
@@ -83,31 +57,39 @@ fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRecord
     out
 }
 
+/// A game's analysis status, and the analysis when it is done.
+fn stored_analysis(state: &AppState, id: &GameId) -> Result<Option<(AnalysisStatus, Option<StoredAnalysis>)>, Problem> {
+    let Some((status, json)) = state.store.analysis(id)? else {
+        return Ok(None);
+    };
+    let result = json
+        .map(|j| serde_json::from_str::<StoredAnalysis>(&j))
+        .transpose()
+        .map_err(Problem::internal)?;
+    Ok(Some((status, result)))
+}
+
 /// Turn `n`'s analysis: the stored whole-game one when done, else the heuristic alone (fast).
-fn turn_analysis(state: &AppState, g: &LoadedGame, n: u32) -> Result<(Value, bool), Problem> {
-    if let Some((AnalysisStatus::Done, Some(json))) = state.store.analysis(&g.row.id)? {
-        let all: Value = serde_json::from_str(&json).map_err(Problem::internal)?;
-        if let Some(t) = all["turns"]
-            .as_array()
-            .and_then(|ts| ts.iter().find(|t| t["turn"] == n))
-        {
-            return Ok((t.clone(), true));
-        }
+fn turn_analysis(state: &AppState, g: &LoadedGame, n: u32) -> Result<(TurnReport, bool), Problem> {
+    if let Some((AnalysisStatus::Done, Some(stored))) = stored_analysis(state, &g.row.id)?
+        && let Some(t) = stored.turn(n)
+    {
+        return Ok((t.clone(), true));
     }
     let quick = AnalysisOptions {
         playouts_per_alternative: 0,
         ..AnalysisOptions::default()
     };
     let t = analysis::analyse_turn(&g.record, n, &quick).map_err(|e| Problem::not_found(e.to_string()))?;
-    Ok((t.to_json(), false))
+    Ok((t.report(), false))
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "analysis.html")]
-struct AnalysisPage {
-    id: String,
+pub struct AnalysisPage {
+    id: GameId,
     title: String,
-    status: String,
+    status: &'static str,
     done: u32,
     total: u32,
     running: bool,
@@ -120,22 +102,22 @@ struct AnalysisPage {
 /// A player's moves over the analysed game.
 struct PlayerLossRow {
     name: String,
-    turns: u64,
-    best_moves: u64,
+    turns: u32,
+    best_moves: u32,
     points_lost: String,
     average: String,
 }
 
 /// One analysed turn: the played move's rank and what it lost.
 struct TurnLossRow {
-    turn: u64,
+    turn: u32,
     tile: String,
     rank: String,
     points_lost: String,
 }
 
-fn number(v: &Value) -> String {
-    v.as_f64().map_or_else(|| "–".into(), view::points)
+fn points_or_dash(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".into(), view::points)
 }
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
@@ -144,53 +126,43 @@ fn number(v: &Value) -> String {
               (status = 303, description = "Browsers: to the progress page"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[post("/g/{id:[0-9a-f]{16}}/analysis")]
-pub async fn queue(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+pub async fn queue(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
     let st = state.clone();
-    let asked = id.clone();
-    let queued = blocking(move || {
-        st.load(&asked)?;
-        Ok(st.store.queue_analysis(&asked)?)
+    let fresh = blocking(move || {
+        st.load(&id)?;
+        Ok(st.store.queue_analysis(&id)?)
     })
-    .await;
-    match queued {
-        Ok(fresh) => {
-            if let (true, Some(jobs)) = (fresh, &state.jobs) {
-                jobs.push(id.clone());
-            }
-            let url = format!("/g/{id}/analysis");
-            if wants_html(&req)
-                || req
-                    .headers()
-                    .get(header::CONTENT_TYPE)
-                    .is_some_and(|c| c.as_bytes().starts_with(b"application/x-www-form-urlencoded"))
-            {
-                HttpResponse::SeeOther().insert_header((header::LOCATION, url)).finish()
-            } else {
-                HttpResponse::Accepted()
-                    .insert_header((header::LOCATION, url.clone()))
-                    .json(json!({"status_url": format!("/api/games/{id}/analysis"), "url": url}))
-            }
-        }
-        Err(p) => p.negotiate(&req),
+    .await?;
+    if let (true, Some(jobs)) = (fresh, &state.jobs) {
+        jobs.push(id);
     }
+    let url = format!("/g/{id}/analysis");
+    let from_form = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|c| c.as_bytes().starts_with(b"application/x-www-form-urlencoded"));
+    Ok(if wants_html(&req) || from_form {
+        HttpResponse::SeeOther().insert_header((header::LOCATION, url)).finish()
+    } else {
+        HttpResponse::Accepted()
+            .insert_header((header::LOCATION, url.clone()))
+            .json(json!({"status_url": format!("/api/games/{id}/analysis"), "url": url}))
+    })
 }
 
-fn status_json(status: &Option<(AnalysisStatus, Option<String>)>) -> Value {
+/// The status's name and progress.
+fn status_words(status: Option<&AnalysisStatus>) -> (&'static str, u32, u32) {
     match status {
-        None => json!({"status": "none"}),
-        Some((AnalysisStatus::Queued, _)) => json!({"status": "queued"}),
-        Some((AnalysisStatus::Running { done, total }, _)) => {
-            json!({"status": "running", "done": done, "total": total})
-        }
-        Some((AnalysisStatus::Done, result)) => {
-            let summary = result
-                .as_deref()
-                .and_then(|r| serde_json::from_str::<Value>(r).ok())
-                .map(|v| v["summary"].clone());
-            json!({"status": "done", "result": summary})
-        }
-        Some((AnalysisStatus::Failed(e), _)) => json!({"status": "failed", "error": e}),
+        None => ("none", 0, 0),
+        Some(AnalysisStatus::Queued) => ("queued", 0, 0),
+        Some(AnalysisStatus::Running { done, total }) => ("running", *done, *total),
+        Some(AnalysisStatus::Done) => ("done", 0, 0),
+        Some(AnalysisStatus::Failed(_)) => ("failed", 0, 0),
     }
 }
 
@@ -199,64 +171,78 @@ fn status_json(status: &Option<(AnalysisStatus, Option<String>)>) -> Value {
     responses((status = 200, description = "{status: none|queued|running|done|failed, done, total, result}"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[get("/api/games/{id:[0-9a-f]{16}}/analysis")]
-pub async fn api_status(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    let answer = blocking(move || {
+pub async fn api_status(
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<web::Json<serde_json::Value>, Problem> {
+    let id = id.into_inner();
+    let stored = blocking(move || {
         state.load(&id)?;
-        Ok(state.store.analysis(&id)?)
+        stored_analysis(&state, &id)
     })
-    .await;
-    match answer {
-        Ok(s) => HttpResponse::Ok().json(status_json(&s)),
-        Err(p) => p.json(req.path()),
+    .await?;
+    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
+    let mut answer = json!({"status": status});
+    match &stored {
+        Some((AnalysisStatus::Running { .. }, _)) => {
+            answer["done"] = json!(done);
+            answer["total"] = json!(total);
+        }
+        Some((AnalysisStatus::Done, result)) => answer["result"] = json!(result.as_ref().map(|r| &r.summary)),
+        Some((AnalysisStatus::Failed(e), _)) => answer["error"] = json!(e),
+        _ => {}
     }
+    Ok(web::Json(answer))
 }
 
 /// The progress bar while it runs (the page refreshes itself), then each turn's played move
 /// against the best and each player's average points lost.
 #[get("/g/{id:[0-9a-f]{16}}/analysis")]
-pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<String>) -> Either<AnalysisPage, HttpResponse> {
-    let build = move || -> Result<AnalysisPage, Problem> {
+pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<AnalysisPage, Problem> {
+    let id = id.into_inner();
+    blocking(move || {
         let g = state.load(&id)?;
-        let st = status_json(&state.store.analysis(&id)?);
-        let result = &st["result"];
+        let stored = stored_analysis(&state, &id)?;
+        let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
+        let summary = stored.as_ref().and_then(|s| s.1.as_ref()).map(|r| &r.summary);
         let players = (g.record.players.iter())
-            .zip(result["players"].as_array().into_iter().flatten())
+            .zip(summary.map(|s| s.players.as_slice()).unwrap_or_default())
             .map(|(p, r)| PlayerLossRow {
                 name: p.name.clone(),
-                turns: r["turns"].as_u64().unwrap_or(0),
-                best_moves: r["best_moves"].as_u64().unwrap_or(0),
-                points_lost: number(&r["points_lost"]),
-                average: number(&r["average_points_lost"]),
+                turns: r.turns,
+                best_moves: r.best_moves,
+                points_lost: view::points(r.points_lost),
+                average: view::points(r.average_points_lost),
             })
             .collect();
-        let turns = (result["turns"].as_array().into_iter().flatten())
+        let turns = (summary.map(|s| s.turns.as_slice()).unwrap_or_default().iter())
             .map(|t| TurnLossRow {
-                turn: t["turn"].as_u64().unwrap_or(0),
-                tile: t["tile"].as_str().unwrap_or("").to_string(),
-                rank: match t["played_rank"].as_u64() {
-                    Some(r) => format!("{r} of {}", t["moves_count"]),
-                    None => "–".into(),
-                },
-                points_lost: number(&t["points_lost"]),
+                turn: t.turn,
+                tile: t.tile.clone(),
+                rank: t
+                    .played_rank
+                    .map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
+                points_lost: points_or_dash(t.points_lost),
             })
             .collect();
+        let failed = match stored {
+            Some((AnalysisStatus::Failed(e), _)) => Some(e),
+            _ => None,
+        };
         Ok(AnalysisPage {
-            id: g.row.id,
+            id,
             title: g.row.players.join(" vs "),
-            status: st["status"].as_str().unwrap_or("none").to_string(),
-            done: st["done"].as_u64().unwrap_or(0) as u32,
-            total: st["total"].as_u64().unwrap_or(0) as u32,
-            running: matches!(st["status"].as_str(), Some("queued" | "running")),
-            failed: st["error"].as_str().map(str::to_string),
+            status,
+            done,
+            total,
+            running: matches!(status, "queued" | "running"),
+            failed,
             players,
             turns,
             formula: analysis::HEURISTIC_FORMULA,
         })
-    };
-    match blocking(build).await {
-        Ok(p) => Either::Left(p),
-        Err(p) => Either::Right(p.html()),
-    }
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -267,13 +253,13 @@ pub struct SortQuery {
 /// One row of the alternatives table.
 struct AltRow {
     k: usize,
-    rank: u64,
+    rank: u32,
     position: String,
-    rotation: u64,
+    rotation: u16,
     action: String,
     immediate: String,
     /// The mover's own points now, for sorting.
-    gain: i64,
+    gain: i32,
     if_ended: String,
     value: String,
     played: bool,
@@ -281,14 +267,14 @@ struct AltRow {
 
 #[derive(Template, WebTemplate)]
 #[template(path = "alternatives.html")]
-struct AlternativesPage {
-    id: String,
+pub struct AlternativesPage {
+    id: GameId,
     title: String,
     turn: u32,
     player: String,
     tile: String,
-    placements: u64,
-    moves: u64,
+    placements: usize,
+    moves: usize,
     full: bool,
     basis: String,
     formula: &'static str,
@@ -296,22 +282,15 @@ struct AlternativesPage {
     rows: Vec<AltRow>,
 }
 
-fn action_text(a: &Value) -> String {
-    match a["type"].as_str() {
-        Some("deploy") => format!(
-            "{} on the {} ({})",
-            a["figure"].as_str().unwrap_or(""),
-            a["feature"].as_str().unwrap_or(""),
-            a["location"].as_str().unwrap_or("")
-        ),
-        Some("recall_abbot") => "take the abbot back".into(),
-        _ => "no meeple".into(),
-    }
+fn per_player(v: &[i32]) -> String {
+    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")
 }
 
-fn per_player(v: &Value) -> String {
-    v.as_array()
-        .map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / "))
+fn player_name(g: &LoadedGame, p: u8) -> String {
+    g.record
+        .players
+        .get(p as usize)
+        .map(|p| p.name.clone())
         .unwrap_or_default()
 }
 
@@ -319,43 +298,32 @@ fn per_player(v: &Value) -> String {
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alternatives")]
 pub async fn alternatives(
     state: web::Data<AppState>,
-    path: web::Path<(String, u32)>,
+    path: web::Path<(GameId, u32)>,
     q: web::Query<SortQuery>,
-) -> Either<AlternativesPage, HttpResponse> {
+) -> Result<AlternativesPage, Problem> {
     let (id, n) = path.into_inner();
-    let build = move || -> Result<AlternativesPage, Problem> {
+    blocking(move || {
         let g = state.load(&id)?;
-        let (_, listed) = listing(&g.record, n)?;
+        let listed = listing(&g.record, n)?;
         let (t, full) = turn_analysis(&state, &g, n)?;
-        let index: std::collections::HashMap<String, usize> = listed
-            .iter()
-            .enumerate()
-            .filter_map(|(k, m)| Some((key_of(m)?.to_string(), k)))
-            .collect();
-        let played = t["played"].as_u64();
-        let mover = t["player"].as_u64().unwrap_or(0) as usize;
-        let mut rows: Vec<AltRow> = t["alternatives"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
+        let mover = t.player as usize;
+        let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
             .filter_map(|(i, a)| {
                 Some(AltRow {
-                    k: *index.get(&key_of_alternative(a).to_string())?,
-                    rank: a["rank"].as_u64().unwrap_or(0),
-                    position: format!("({},{})", a["position"][0], a["position"][1]),
-                    rotation: a["rotation"].as_u64().unwrap_or(0),
-                    action: action_text(&a["action"]),
-                    immediate: per_player(&a["immediate"]),
-                    gain: a["immediate"][mover].as_i64().unwrap_or(0),
-                    if_ended: per_player(&a["if_ended_change"]),
-                    value: number(&a["value"]),
-                    played: played == Some(i as u64),
+                    k: listed.iter().position(|m| is_listed(a, m))?,
+                    rank: a.rank,
+                    position: format!("({},{})", a.position[0], a.position[1]),
+                    rotation: a.rotation,
+                    action: a.action.words(),
+                    immediate: per_player(&a.immediate),
+                    gain: a.immediate.get(mover).copied().unwrap_or(0),
+                    if_ended: per_player(&a.if_ended_change),
+                    value: view::points(a.value),
+                    played: t.played == Some(i),
                 })
             })
             .collect();
-        let sort = q.sort.clone().unwrap_or_else(|| "rank".into());
+        let sort = q.into_inner().sort.unwrap_or_else(|| "rank".into());
         match sort.as_str() {
             "position" => rows.sort_by_key(|r| r.k),
             "immediate" => rows.sort_by_key(|r| (std::cmp::Reverse(r.gain), r.rank)),
@@ -363,34 +331,26 @@ pub async fn alternatives(
         }
         Ok(AlternativesPage {
             title: g.row.players.join(" vs "),
-            player: g
-                .record
-                .players
-                .get(t["player"].as_u64().unwrap_or(0) as usize)
-                .map(|p| p.name.clone())
-                .unwrap_or_default(),
-            tile: t["tile"].as_str().unwrap_or("").to_string(),
-            placements: t["placements_count"].as_u64().unwrap_or(0),
-            moves: t["moves_count"].as_u64().unwrap_or(0),
-            basis: t["value"].as_str().unwrap_or("").to_string(),
+            player: player_name(&g, t.player),
+            tile: t.tile,
+            placements: t.placements_count,
+            moves: t.moves_count,
+            basis: t.value,
             formula: analysis::HEURISTIC_FORMULA,
-            id: g.row.id,
+            id,
             turn: n,
             full,
             sort,
             rows,
         })
-    };
-    match blocking(build).await {
-        Ok(p) => Either::Left(p),
-        Err(p) => Either::Right(p.html()),
-    }
+    })
+    .await
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "alternative.html")]
-struct AlternativePage {
-    id: String,
+pub struct AlternativePage {
+    id: GameId,
     title: String,
     turn: u32,
     k: usize,
@@ -401,16 +361,79 @@ struct AlternativePage {
     played: bool,
 }
 
+/// What an alternative did, as (label, value) rows.
+fn facts(g: &LoadedGame, a: &AlternativeReport, of: usize, basis: &str) -> Vec<(String, String)> {
+    let named = |xs: &[i32]| -> String {
+        (xs.iter().enumerate())
+            .map(|(p, x)| format!("{} {x}", player_name(g, p as u8)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut facts = vec![
+        ("Rank".to_string(), format!("{} of {of}", a.rank)),
+        ("Value".to_string(), format!("{} ({basis})", view::points(a.value))),
+        ("Points now".to_string(), named(&a.immediate)),
+        ("Change if the game ended now".to_string(), named(&a.if_ended_change)),
+        ("Meeples committed".to_string(), format!("{:+}", a.meeples_committed)),
+    ];
+    if let Some(p) = &a.playouts {
+        facts.push((
+            "Playouts".to_string(),
+            format!(
+                "{} playouts, mean margin {} ± {}",
+                p.count,
+                view::points(p.mean_margin),
+                view::points(p.std_error)
+            ),
+        ));
+    }
+    facts
+}
+
+/// Each feature an alternative touches, in words.
+fn feature_lines(a: &AlternativeReport) -> Vec<String> {
+    a.features
+        .iter()
+        .map(|f| {
+            let what = if f.closed {
+                "closes"
+            } else if f.joined > 1 {
+                "joins"
+            } else {
+                "extends"
+            };
+            let chance = f
+                .completion
+                .map(|c| format!(", {:.0}% likely to be completed", c * 100.0))
+                .unwrap_or_default();
+            let spots: Vec<String> = (f.open_spots.iter())
+                .map(|s| {
+                    format!(
+                        "({},{}): {} tiles left fit, {} close it",
+                        s.position[0], s.position[1], s.fits, s.closes
+                    )
+                })
+                .collect();
+            let spots = if spots.is_empty() {
+                String::new()
+            } else {
+                format!(" — open spots: {}", spots.join("; "))
+            };
+            format!("{what} a {} of {} tiles{chance}{spots}", f.kind, f.tiles)
+        })
+        .collect()
+}
+
 /// One alternative: the board with it applied, and what it does.
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}")]
 pub async fn alternative(
     state: web::Data<AppState>,
-    path: web::Path<(String, u32, usize)>,
-) -> Either<AlternativePage, HttpResponse> {
+    path: web::Path<(GameId, u32, usize)>,
+) -> Result<AlternativePage, Problem> {
     let (id, n, k) = path.into_inner();
-    let build = move || -> Result<AlternativePage, Problem> {
+    blocking(move || {
         let g = state.load(&id)?;
-        let (_, listed) = listing(&g.record, n)?;
+        let listed = listing(&g.record, n)?;
         let mv = listed.get(k).ok_or_else(|| {
             Problem::not_found(format!(
                 "turn {n} has alternatives 0 to {}",
@@ -418,134 +441,48 @@ pub async fn alternative(
             ))
         })?;
         let (t, _) = turn_analysis(&state, &g, n)?;
-        let key = key_of(mv).unwrap_or(Value::Null);
-        let alts = t["alternatives"].as_array().cloned().unwrap_or_default();
-        let (i, a) = alts
-            .iter()
-            .enumerate()
-            .find(|(_, a)| key_of_alternative(a) == key)
+        let (i, a) = (t.alternatives.iter().enumerate())
+            .find(|(_, a)| is_listed(a, mv))
             .ok_or_else(|| Problem::internal("alternative missing from the analysis"))?;
-        let names: Vec<&str> = g.record.players.iter().map(|p| p.name.as_str()).collect();
-        let named = |v: &Value| -> String {
-            v.as_array()
-                .map(|xs| {
-                    xs.iter()
-                        .enumerate()
-                        .map(|(p, x)| format!("{} {x}", names.get(p).copied().unwrap_or("?")))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default()
-        };
-        let mut facts = vec![
-            ("Rank".to_string(), format!("{} of {}", a["rank"], alts.len())),
-            (
-                "Value".to_string(),
-                format!("{} ({})", number(&a["value"]), t["value"].as_str().unwrap_or("")),
-            ),
-            ("Points now".to_string(), named(&a["immediate"])),
-            ("Change if the game ended now".to_string(), named(&a["if_ended_change"])),
-            (
-                "Meeples committed".to_string(),
-                format!("{:+}", a["meeples_committed"].as_i64().unwrap_or(0)),
-            ),
-        ];
-        if let Some(p) = a["playouts"].as_object() {
-            facts.push((
-                "Playouts".to_string(),
-                format!(
-                    "{} playouts, mean margin {} ± {}",
-                    p["count"],
-                    number(&p["mean_margin"]),
-                    number(&p["std_error"])
-                ),
-            ));
-        }
-        let features = a["features"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .iter()
-            .map(|f| {
-                let what = if f["closed"] == true {
-                    "closes"
-                } else if f["joined"].as_u64().unwrap_or(0) > 1 {
-                    "joins"
-                } else {
-                    "extends"
-                };
-                let chance = f["completion"]
-                    .as_f64()
-                    .map(|c| format!(", {:.0}% likely to be completed", c * 100.0))
-                    .unwrap_or_default();
-                let spots = f["open_spots"]
-                    .as_array()
-                    .map(|s| {
-                        s.iter()
-                            .map(|s| {
-                                format!(
-                                    "({},{}): {} tiles left fit, {} close it",
-                                    s["position"][0], s["position"][1], s["fits"], s["closes"]
-                                )
-                            })
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    })
-                    .unwrap_or_default();
-                format!(
-                    "{what} a {} of {} tiles{chance}{}",
-                    f["kind"].as_str().unwrap_or(""),
-                    f["tiles"],
-                    if spots.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" — open spots: {spots}")
-                    }
-                )
-            })
-            .collect();
         Ok(AlternativePage {
             title: g.row.players.join(" vs "),
-            player: names
-                .get(t["player"].as_u64().unwrap_or(0) as usize)
-                .copied()
-                .unwrap_or("")
-                .to_string(),
+            player: player_name(&g, t.player),
             description: format!(
                 "{} at ({},{}) rotated {}°, {}",
-                t["tile"].as_str().unwrap_or(""),
-                a["position"][0],
-                a["position"][1],
-                a["rotation"],
-                action_text(&a["action"])
+                t.tile,
+                a.position[0],
+                a.position[1],
+                a.rotation,
+                a.action.words()
             ),
-            played: t["played"].as_u64() == Some(i as u64),
-            id: g.row.id,
+            played: t.played == Some(i),
+            facts: facts(&g, a, t.alternatives.len(), &t.value),
+            features: feature_lines(a),
+            id,
             turn: n,
             k,
-            facts,
-            features,
         })
-    };
-    match blocking(build).await {
-        Ok(p) => Either::Left(p),
-        Err(p) => Either::Right(p.html()),
-    }
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+pub struct SizeQuery {
+    size: Option<u32>,
 }
 
 /// The board with alternative `k` applied, highlighted like a played move.
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}.png")]
 pub async fn alternative_png(
-    req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(String, u32, usize)>,
+    path: web::Path<(GameId, u32, usize)>,
     q: web::Query<SizeQuery>,
-) -> HttpResponse {
+) -> Result<HttpResponse, Problem> {
     let (id, n, k) = path.into_inner();
     let size = q.size.unwrap_or(48);
-    let drawn = blocking(move || -> Result<Vec<u8>, Problem> {
+    let png = blocking(move || {
         let g = state.load(&id)?;
-        let (_, listed) = listing(&g.record, n)?;
+        let listed = listing(&g.record, n)?;
         let mv = *listed
             .get(k)
             .ok_or_else(|| Problem::not_found(format!("turn {n} has no alternative {k}")))?;
@@ -555,17 +492,9 @@ pub async fn alternative_png(
             .map_err(Problem::internal)?;
         render::board_png_at(&what_if, Some(n), &opts).map_err(Problem::internal)
     })
-    .await;
-    match drawn {
-        Ok(png) => HttpResponse::Ok()
-            .content_type("image/png")
-            .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
-            .body(png),
-        Err(p) => p.negotiate(&req),
-    }
-}
-
-#[derive(Deserialize)]
-pub struct SizeQuery {
-    size: Option<u32>,
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("image/png")
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(png))
 }

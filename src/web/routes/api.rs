@@ -3,11 +3,11 @@
 use super::read_limited;
 use crate::record::MAX_RECORD_BYTES;
 use crate::replay;
-use crate::store::ingest;
+use crate::store::{GameId, ingest};
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking};
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
@@ -35,45 +35,37 @@ pub struct ApiDoc;
     )
 )]
 #[post("/api/games")]
-pub async fn create_game(req: HttpRequest, state: web::Data<AppState>, body: web::Payload) -> HttpResponse {
-    let result = match read_limited(body, MAX_RECORD_BYTES).await {
-        Ok(bytes) => {
-            blocking(move || {
-                let (g, created) = ingest::ingest(&state.store, &bytes)?;
-                Ok((g.id, created))
-            })
-            .await
-        }
-        Err(p) => Err(p),
+pub async fn create_game(state: web::Data<AppState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+    let bytes = read_limited(body, MAX_RECORD_BYTES).await?;
+    let (id, created) = blocking(move || {
+        let (g, created) = ingest::ingest(&state.store, &bytes)?;
+        Ok((g.id, created))
+    })
+    .await?;
+    let url = format!("/g/{id}");
+    let mut answer = if created {
+        HttpResponse::Created()
+    } else {
+        HttpResponse::Ok()
     };
-    match result {
-        Ok((id, created)) => {
-            let url = format!("/g/{id}");
-            let mut answer = if created {
-                HttpResponse::Created()
-            } else {
-                HttpResponse::Ok()
-            };
-            answer
-                .insert_header((header::LOCATION, url.clone()))
-                .json(json!({"id": id, "url": url}))
-        }
-        Err(p) => p.json(req.path()),
-    }
+    Ok(answer
+        .insert_header((header::LOCATION, url.clone()))
+        .json(json!({"id": id, "url": url})))
 }
 
 /// A game: players, rules, final scores and each player's breakdown.
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path, description = "Game id")),
     responses((status = 200, description = "The game"), (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[get("/api/games/{id}")]
-pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    let answer = move || -> Result<Value, Problem> {
+pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Result<web::Json<Value>, Problem> {
+    let id: GameId = id.parse()?;
+    blocking(move || {
         let g = state.load(&id)?;
         let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
-        Ok(json!({
+        Ok(web::Json(json!({
             "id": g.row.id,
-            "url": format!("/g/{}", g.row.id),
-            "record_url": format!("/g/{}.json", g.row.id),
+            "url": format!("/g/{id}"),
+            "record_url": format!("/g/{id}.json"),
             "source_format": g.row.source_format,
             "created_at": g.row.created_at,
             "players": g.record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
@@ -83,12 +75,9 @@ pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Pat
             "finished": full.finished,
             "final_scores": full.final_scores,
             "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
-        }))
-    };
-    match blocking(answer).await {
-        Ok(v) => HttpResponse::Ok().json(v),
-        Err(p) => p.json(req.path()),
-    }
+        })))
+    })
+    .await
 }
 
 /// One turn, from the stored snapshot: the move, its events with score breakdowns, every
@@ -97,16 +86,17 @@ pub async fn get_game(req: HttpRequest, state: web::Data<AppState>, id: web::Pat
     params(("id" = String, Path, description = "Game id"), ("n" = u32, Path, description = "Turn, from 1")),
     responses((status = 200, description = "The turn"), (status = 404, description = "No such game or turn", content_type = "application/problem+json")))]
 #[get("/api/games/{id}/turns/{n}")]
-pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::Path<(String, u32)>) -> HttpResponse {
+pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>) -> Result<web::Json<Value>, Problem> {
     let (id, n) = path.into_inner();
-    let answer = move || -> Result<Value, Problem> {
+    let id: GameId = id.parse()?;
+    blocking(move || {
         let t = state
             .store
             .turn(&id, n)?
             .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
         let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
-        Ok(json!({
+        Ok(web::Json(json!({
             "turn": t.turn,
             "player": t.player,
             "tile": t.tile,
@@ -118,12 +108,9 @@ pub async fn get_turn(req: HttpRequest, state: web::Data<AppState>, path: web::P
             "followers": supply.iter().map(|s| s[0]).collect::<Vec<_>>(),
             "abbot_in_supply": supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>(),
             "ownership": parse(&t.ownership),
-        }))
-    };
-    match blocking(answer).await {
-        Ok(v) => HttpResponse::Ok().json(v),
-        Err(p) => p.json(req.path()),
-    }
+        })))
+    })
+    .await
 }
 
 #[get("/api/openapi.json")]

@@ -3,10 +3,11 @@
 use crate::export::{csv, jcz};
 use crate::record::native;
 use crate::replay;
+use crate::store::GameId;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking};
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpResponse, get, web};
 
 /// A file to send: its name's extension, content type, whether to save it (`attachment`) or
 /// show it (`inline`), and its text.
@@ -18,32 +19,24 @@ struct Download {
 }
 
 async fn send(
-    req: HttpRequest,
     state: web::Data<AppState>,
-    id: String,
+    id: GameId,
     make: fn(&crate::web::LoadedGame) -> Result<Download, Problem>,
-) -> HttpResponse {
-    let made = blocking(move || {
-        let g = state.load(&id)?;
-        Ok((g.row.id.clone(), make(&g)?))
-    })
-    .await;
-    match made {
-        Ok((id, d)) => HttpResponse::Ok()
-            .content_type(d.content_type)
-            .insert_header((
-                header::CONTENT_DISPOSITION,
-                format!("{}; filename=\"{id}.{}\"", d.disposition, d.ext),
-            ))
-            .body(d.body),
-        Err(p) => p.negotiate(&req),
-    }
+) -> Result<HttpResponse, Problem> {
+    let d = blocking(move || make(&state.load(&id)?)).await?;
+    Ok(HttpResponse::Ok()
+        .content_type(d.content_type)
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("{}; filename=\"{id}.{}\"", d.disposition, d.ext),
+        ))
+        .body(d.body))
 }
 
 /// The native record, as stored.
 #[get("/g/{id:[0-9a-f]{16}}.json")]
-pub async fn record_json(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    send(req, state, id.into_inner(), |g| {
+pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
+    send(state, id.into_inner(), |g| {
         Ok(Download {
             ext: "json",
             content_type: "application/json",
@@ -56,8 +49,8 @@ pub async fn record_json(req: HttpRequest, state: web::Data<AppState>, id: web::
 
 /// A JCloisterZone 5.x save of the game.
 #[get("/g/{id:[0-9a-f]{16}}.jcz")]
-pub async fn record_jcz(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    send(req, state, id.into_inner(), |g| {
+pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
+    send(state, id.into_inner(), |g| {
         Ok(Download {
             ext: "jcz",
             content_type: "application/json",
@@ -70,8 +63,8 @@ pub async fn record_jcz(req: HttpRequest, state: web::Data<AppState>, id: web::P
 
 /// Every scoring event as CSV: turn, player, feature, points, breakdown.
 #[get("/g/{id:[0-9a-f]{16}}.csv")]
-pub async fn scoring_csv(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    send(req, state, id.into_inner(), |g| {
+pub async fn scoring_csv(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
+    send(state, id.into_inner(), |g| {
         let r = replay::replay(&g.record, None).map_err(Problem::internal)?;
         Ok(Download {
             ext: "csv",

@@ -5,6 +5,7 @@
 //! matching `If-None-Match`. A small in-memory cache keeps hot renders.
 
 use crate::render::{self, RenderOptions};
+use crate::store::GameId;
 use crate::web::problem::Problem;
 use crate::web::{AppState, LoadedGame, blocking};
 use actix_web::http::StatusCode;
@@ -71,7 +72,7 @@ enum Kind {
     Og,
 }
 
-fn etag(id: &str, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> String {
+fn etag(id: &GameId, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> String {
     let what = match kind {
         Kind::Png => "png",
         Kind::Svg => "svg",
@@ -101,16 +102,18 @@ fn draw(g: &LoadedGame, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> 
     }
 }
 
-async fn image(
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    id: String,
+/// What to draw: which game, which turn (`None`: the end), in which form and with which
+/// options.
+struct Wanted {
+    id: GameId,
     turn: Option<u32>,
     kind: Kind,
     opts: RenderOptions,
-) -> HttpResponse {
-    let tag = etag(&id, turn, kind, &opts);
-    let content_type = if kind == Kind::Svg {
+}
+
+async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Result<HttpResponse, Problem> {
+    let tag = etag(&w.id, w.turn, w.kind, &w.opts);
+    let content_type = if w.kind == Kind::Svg {
         "image/svg+xml"
     } else {
         "image/png"
@@ -127,29 +130,20 @@ async fn image(
         r
     };
     if matches {
-        return ok(StatusCode::NOT_MODIFIED).finish();
+        return Ok(ok(StatusCode::NOT_MODIFIED).finish());
     }
-    if let Some(bytes) = state.renders.get(&tag) {
-        return ok(StatusCode::OK)
-            .content_type(content_type)
-            .body(bytes.as_ref().clone());
-    }
-    let state2 = state.clone();
-    let drawn = blocking(move || {
-        let g = state2.load(&id)?;
-        draw(&g, turn, kind, &opts)
-    })
-    .await;
-    match drawn {
-        Ok(bytes) => {
-            let bytes = Arc::new(bytes);
-            state.renders.put(tag.clone(), bytes.clone());
-            ok(StatusCode::OK)
-                .content_type(content_type)
-                .body(bytes.as_ref().clone())
+    let bytes = match state.renders.get(&tag) {
+        Some(bytes) => bytes,
+        None => {
+            let st = state.clone();
+            let drawn = Arc::new(blocking(move || draw(&st.load(&w.id)?, w.turn, w.kind, &w.opts)).await?);
+            state.renders.put(tag.clone(), drawn.clone());
+            drawn
         }
-        Err(p) => p.negotiate(&req),
-    }
+    };
+    Ok(ok(StatusCode::OK)
+        .content_type(content_type)
+        .body(bytes.as_ref().clone()))
 }
 
 /// A turn's board as PNG or SVG.
@@ -157,15 +151,23 @@ async fn image(
 pub async fn turn_image(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(String, u32, String)>,
+    path: web::Path<(GameId, u32, String)>,
     q: web::Query<ImageQuery>,
-) -> HttpResponse {
+) -> Result<HttpResponse, Problem> {
     let (id, n, ext) = path.into_inner();
     let kind = if ext == "svg" { Kind::Svg } else { Kind::Png };
-    match q.options() {
-        Ok(opts) => image(req, state, id, Some(n), kind, opts).await,
-        Err(p) => p.negotiate(&req),
-    }
+    let opts = q.options()?;
+    image(
+        req,
+        state,
+        Wanted {
+            id,
+            turn: Some(n),
+            kind,
+            opts,
+        },
+    )
+    .await
 }
 
 /// The final board.
@@ -173,24 +175,52 @@ pub async fn turn_image(
 pub async fn final_png(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<String>,
+    id: web::Path<GameId>,
     q: web::Query<ImageQuery>,
-) -> HttpResponse {
-    match q.options() {
-        Ok(opts) => image(req, state, id.into_inner(), None, Kind::Png, opts).await,
-        Err(p) => p.negotiate(&req),
-    }
+) -> Result<HttpResponse, Problem> {
+    let opts = q.options()?;
+    image(
+        req,
+        state,
+        Wanted {
+            id: id.into_inner(),
+            turn: None,
+            kind: Kind::Png,
+            opts,
+        },
+    )
+    .await
 }
 
 /// The 1200×630 social preview of the game link: the final board and result.
 #[get("/g/{id:[0-9a-f]{16}}/og.png")]
-pub async fn og_png(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
-    image(req, state, id.into_inner(), None, Kind::Og, RenderOptions::default()).await
+pub async fn og_png(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, Problem> {
+    let wanted = Wanted {
+        id: id.into_inner(),
+        turn: None,
+        kind: Kind::Og,
+        opts: RenderOptions::default(),
+    };
+    image(req, state, wanted).await
 }
 
 /// A turn's social preview: that turn's board and scores, never the ending.
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/og.png")]
-pub async fn turn_og_png(req: HttpRequest, state: web::Data<AppState>, path: web::Path<(String, u32)>) -> HttpResponse {
+pub async fn turn_og_png(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(GameId, u32)>,
+) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
-    image(req, state, id, Some(n), Kind::Og, RenderOptions::default()).await
+    let wanted = Wanted {
+        id,
+        turn: Some(n),
+        kind: Kind::Og,
+        opts: RenderOptions::default(),
+    };
+    image(req, state, wanted).await
 }

@@ -4,19 +4,19 @@ use crate::analysis;
 use crate::record::{GameRecord, MAX_RECORD_BYTES, rules_spec};
 use crate::render;
 use crate::replay;
-use crate::store::ingest;
+use crate::store::{GameId, ingest};
 use crate::web::problem::Problem;
 use crate::web::view::{self, BreakdownRow, PlayerView, TurnLink};
 use crate::web::{AppState, LoadedGame, blocking};
 use actix_multipart::Multipart;
 use actix_web::http::header;
-use actix_web::{Either, HttpResponse, get, post, web};
+use actix_web::{HttpResponse, get, post, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use futures_util::StreamExt;
 
 pub struct GameListItem {
-    pub id: String,
+    pub id: GameId,
     pub players: String,
     pub scores: String,
     pub rules: String,
@@ -32,15 +32,13 @@ struct IndexPage {
 }
 
 #[get("/")]
-pub async fn index(state: web::Data<AppState>) -> Either<IndexPage, HttpResponse> {
-    page(
-        blocking(move || {
-            Ok(IndexPage {
-                games: recent_games(&state)?,
-            })
+pub async fn index(state: web::Data<AppState>) -> Result<IndexPage, Problem> {
+    blocking(move || {
+        Ok(IndexPage {
+            games: recent_games(&state)?,
         })
-        .await,
-    )
+    })
+    .await
 }
 
 fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
@@ -68,17 +66,12 @@ fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
 
 /// The upload form: a file or pasted text. Answers 303 to the game page.
 #[post("/games")]
-pub async fn upload(state: web::Data<AppState>, form: Multipart) -> HttpResponse {
-    let stored = match read_form(form).await {
-        Ok(bytes) => blocking(move || Ok(ingest::ingest(&state.store, &bytes)?.0.id)).await,
-        Err(p) => Err(p),
-    };
-    match stored {
-        Ok(id) => HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, format!("/g/{id}")))
-            .finish(),
-        Err(p) => p.html(),
-    }
+pub async fn upload(state: web::Data<AppState>, form: Multipart) -> Result<HttpResponse, Problem> {
+    let bytes = read_form(form).await?;
+    let id = blocking(move || Ok(ingest::ingest(&state.store, &bytes)?.0.id)).await?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, format!("/g/{id}")))
+        .finish())
 }
 
 /// The first non-empty of the `file` and `text` fields, at most 4 MiB.
@@ -122,7 +115,7 @@ async fn read_form(mut form: Multipart) -> Result<Vec<u8>, Problem> {
 
 /// What every page of a game shows at the top.
 pub struct GameHead {
-    pub id: String,
+    pub id: GameId,
     pub title: String,
     /// The rules in words, expansions included.
     pub rules: String,
@@ -135,7 +128,7 @@ pub struct GameHead {
 impl GameHead {
     fn of(g: &LoadedGame) -> GameHead {
         GameHead {
-            id: g.row.id.clone(),
+            id: g.row.id,
             title: g.row.players.join(" vs "),
             rules: rules_spec::label(&g.record.resolved_rules()),
             source: g.row.source_format.clone(),
@@ -190,37 +183,29 @@ struct EndPage {
 
 /// The game link: its result, after final scoring.
 #[get("/g/{id:[0-9a-f]{16}}")]
-pub async fn game(state: web::Data<AppState>, id: web::Path<String>) -> Either<EndPage, HttpResponse> {
+pub async fn game(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<EndPage, Problem> {
     end_page(state, id.into_inner()).await
 }
 
 /// The end of the game: final scoring as its own step after the last turn.
 #[get("/g/{id:[0-9a-f]{16}}/end")]
-pub async fn end(state: web::Data<AppState>, id: web::Path<String>) -> Either<EndPage, HttpResponse> {
+pub async fn end(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<EndPage, Problem> {
     end_page(state, id.into_inner()).await
 }
 
-async fn end_page(state: web::Data<AppState>, id: String) -> Either<EndPage, HttpResponse> {
-    page(blocking(move || build_end_page(&state, state.load(&id)?)).await)
+async fn end_page(state: web::Data<AppState>, id: GameId) -> Result<EndPage, Problem> {
+    blocking(move || build_end_page(&state, state.load(&id)?)).await
 }
 
 /// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}")]
-pub async fn turn(state: web::Data<AppState>, path: web::Path<(String, u32)>) -> Either<TurnPage, HttpResponse> {
+pub async fn turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<TurnPage, Problem> {
     let (id, n) = path.into_inner();
-    page(blocking(move || build_turn_page(&state, state.load(&id)?, n)).await)
-}
-
-/// A page, or the friendly error page in its place.
-fn page<T>(result: Result<T, Problem>) -> Either<T, HttpResponse> {
-    match result {
-        Ok(p) => Either::Left(p),
-        Err(p) => Either::Right(p.html()),
-    }
+    blocking(move || build_turn_page(&state, state.load(&id)?, n)).await
 }
 
 /// The HTML of a turn page, as the server sends it. The bench times this.
-pub fn render_turn_page(state: &AppState, id: &str, n: u32) -> Result<String, Problem> {
+pub fn render_turn_page(state: &AppState, id: &GameId, n: u32) -> Result<String, Problem> {
     let page = build_turn_page(state, state.load(id)?, n)?;
     page.render().map_err(Problem::internal)
 }

@@ -1,0 +1,370 @@
+//! An analysis as data for other programs: the contract of `analyse --json`, what the service
+//! stores, and what its pages read back. One set of types is written and read, so the pages
+//! never look keys up in loose JSON. Numbers that are estimates are rounded to 3 decimals.
+
+use super::{
+    Alternative, FeatureEffect, GameAnalysis, HEURISTIC_FORMULA, PlayerSummary, Spot, TurnAnalysis, ValueBasis,
+};
+use crate::analysis::completion::OpenSpot;
+use crate::engine::Pos;
+use crate::record::RecordedAction;
+use serde::{Deserialize, Serialize};
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+fn xy(p: Pos) -> [i32; 2] {
+    [p.x, p.y]
+}
+
+/// The meeple step of an alternative, as records address it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ActionReport {
+    Pass,
+    Deploy {
+        feature: String,
+        location: String,
+        figure: String,
+    },
+    RecallAbbot,
+}
+
+impl From<&RecordedAction> for ActionReport {
+    fn from(a: &RecordedAction) -> ActionReport {
+        match a {
+            RecordedAction::Pass => ActionReport::Pass,
+            RecordedAction::RecallAbbot => ActionReport::RecallAbbot,
+            RecordedAction::Deploy { feature, at, figure } => ActionReport::Deploy {
+                feature: feature.word().to_string(),
+                location: at.to_string(),
+                figure: figure.word().to_string(),
+            },
+        }
+    }
+}
+
+impl ActionReport {
+    /// The step in words: "meeple on the city (N)", "no meeple", "take the abbot back".
+    pub fn words(&self) -> String {
+        match self {
+            ActionReport::Pass => "no meeple".into(),
+            ActionReport::RecallAbbot => "take the abbot back".into(),
+            ActionReport::Deploy {
+                feature,
+                location,
+                figure,
+            } => format!("{figure} on the {feature} ({location})"),
+        }
+    }
+
+    /// The record's form, for matching an alternative with a listed move.
+    pub fn matches(&self, a: &RecordedAction) -> bool {
+        *self == ActionReport::from(a)
+    }
+}
+
+/// An empty square next to the board and the tiles left that fit it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpotReport {
+    pub position: [i32; 2],
+    pub fits: u32,
+}
+
+/// An empty square a feature reaches: the tiles left that fit it and that close it there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureSpotReport {
+    pub position: [i32; 2],
+    pub fits: u32,
+    pub closes: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureReport {
+    pub kind: String,
+    pub tiles: u32,
+    pub shields: u32,
+    pub joined: u8,
+    pub closed: bool,
+    pub meeples: Vec<u8>,
+    pub owners: Vec<u8>,
+    pub at_stake: u32,
+    pub completion: Option<f64>,
+    pub open_spots: Vec<FeatureSpotReport>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeuristicReport {
+    pub value: f64,
+    pub margin: f64,
+    pub outlook: f64,
+    pub meeple_cost: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayoutReport {
+    pub count: u32,
+    pub mean_margin: f64,
+    pub std_error: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlternativeReport {
+    pub position: [i32; 2],
+    /// Degrees clockwise.
+    pub rotation: u16,
+    pub action: ActionReport,
+    pub immediate: Vec<i32>,
+    pub if_ended_change: Vec<i32>,
+    pub meeples_committed: i32,
+    pub features: Vec<FeatureReport>,
+    pub heuristic: HeuristicReport,
+    pub playouts: Option<PlayoutReport>,
+    pub value: f64,
+    pub rank: u32,
+}
+
+/// Every alternative of one turn, best first: `analyse --turn N --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnReport {
+    pub turn: u32,
+    pub player: u8,
+    pub tile: String,
+    pub tiles_left: u32,
+    pub placements_count: usize,
+    pub moves_count: usize,
+    /// What the values measure, in words.
+    pub value: String,
+    pub heuristic_formula: String,
+    pub scores_before: Vec<i32>,
+    pub if_ended_before: Vec<i32>,
+    /// The played move's index in `alternatives`.
+    pub played: Option<usize>,
+    pub played_rank: Option<u32>,
+    pub points_lost: Option<f64>,
+    pub alternatives: Vec<AlternativeReport>,
+    pub open_spots: Vec<SpotReport>,
+    pub dead_spots: Vec<[i32; 2]>,
+}
+
+/// A move, briefly: where, how turned, its meeple step and its value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveBrief {
+    pub position: [i32; 2],
+    pub rotation: u16,
+    pub action: ActionReport,
+    pub value: f64,
+}
+
+/// One turn of a whole-game analysis: the played move against the best.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnSummary {
+    pub turn: u32,
+    pub player: u8,
+    pub tile: String,
+    pub placements_count: usize,
+    pub moves_count: usize,
+    pub played: Option<usize>,
+    pub played_rank: Option<u32>,
+    pub points_lost: Option<f64>,
+    pub played_move: Option<MoveBrief>,
+    pub best_move: Option<MoveBrief>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerReport {
+    pub turns: u32,
+    pub best_moves: u32,
+    pub points_lost: f64,
+    pub average_points_lost: f64,
+}
+
+/// A whole game, summarised: `analyse --json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameReport {
+    pub value: String,
+    pub heuristic_formula: String,
+    pub turns: Vec<TurnSummary>,
+    pub players: Vec<PlayerReport>,
+}
+
+/// What the service stores of a whole-game analysis: the summary and every turn in full.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredAnalysis {
+    pub summary: GameReport,
+    pub turns: Vec<TurnReport>,
+}
+
+impl StoredAnalysis {
+    pub fn of(game: &GameAnalysis) -> StoredAnalysis {
+        StoredAnalysis {
+            summary: GameReport::from(game),
+            turns: game.turns.iter().map(TurnReport::from).collect(),
+        }
+    }
+
+    pub fn turn(&self, n: u32) -> Option<&TurnReport> {
+        self.turns.iter().find(|t| t.turn == n)
+    }
+}
+
+pub fn basis(b: ValueBasis) -> &'static str {
+    match b {
+        ValueBasis::Playouts => "expected final margin over the playouts",
+        ValueBasis::Heuristic => "heuristic",
+    }
+}
+
+fn spot(s: &Spot) -> SpotReport {
+    SpotReport {
+        position: xy(s.pos),
+        fits: s.fits,
+    }
+}
+
+fn feature_spot(s: &OpenSpot) -> FeatureSpotReport {
+    FeatureSpotReport {
+        position: xy(s.pos),
+        fits: s.fits,
+        closes: s.closes,
+    }
+}
+
+impl From<&FeatureEffect> for FeatureReport {
+    fn from(f: &FeatureEffect) -> FeatureReport {
+        FeatureReport {
+            kind: f.kind.word().to_string(),
+            tiles: f.tiles,
+            shields: f.shields,
+            joined: f.joined,
+            closed: f.closed,
+            meeples: f.meeples.clone(),
+            owners: f.owners.clone(),
+            at_stake: f.at_stake,
+            completion: f.completion.map(round),
+            open_spots: f.open_spots.iter().map(feature_spot).collect(),
+        }
+    }
+}
+
+impl From<&Alternative> for AlternativeReport {
+    fn from(a: &Alternative) -> AlternativeReport {
+        let e = &a.evaluation;
+        let h = &e.heuristic;
+        AlternativeReport {
+            position: xy(a.placement.pos),
+            rotation: a.placement.rotation.degrees(),
+            action: ActionReport::from(&a.meeple),
+            immediate: e.immediate.clone(),
+            if_ended_change: e.if_ended_change.clone(),
+            meeples_committed: e.meeples_committed,
+            features: e.features.iter().map(FeatureReport::from).collect(),
+            heuristic: HeuristicReport {
+                value: round(h.value()),
+                margin: round(h.margin),
+                outlook: round(h.outlook),
+                meeple_cost: round(h.meeple_cost),
+            },
+            playouts: a.playouts.map(|p| PlayoutReport {
+                count: p.count,
+                mean_margin: round(p.mean_margin),
+                std_error: round(p.std_error),
+            }),
+            value: round(a.value),
+            rank: a.rank,
+        }
+    }
+}
+
+impl From<&TurnAnalysis> for TurnReport {
+    fn from(t: &TurnAnalysis) -> TurnReport {
+        TurnReport {
+            turn: t.turn,
+            player: t.player,
+            tile: t.tile_name.clone(),
+            tiles_left: t.tiles_left,
+            placements_count: t.placements_count,
+            moves_count: t.moves_count,
+            value: basis(t.value_basis).to_string(),
+            heuristic_formula: HEURISTIC_FORMULA.to_string(),
+            scores_before: t.scores_before.clone(),
+            if_ended_before: t.if_ended_before.clone(),
+            played: t.played,
+            played_rank: t.played_rank(),
+            points_lost: t.points_lost().map(round),
+            alternatives: t.alternatives.iter().map(AlternativeReport::from).collect(),
+            open_spots: t.spots.iter().map(spot).collect(),
+            dead_spots: t.dead_spots().map(xy).collect(),
+        }
+    }
+}
+
+fn brief(a: Option<&Alternative>) -> Option<MoveBrief> {
+    a.map(|a| MoveBrief {
+        position: xy(a.placement.pos),
+        rotation: a.placement.rotation.degrees(),
+        action: ActionReport::from(&a.meeple),
+        value: round(a.value),
+    })
+}
+
+impl From<&GameAnalysis> for GameReport {
+    fn from(g: &GameAnalysis) -> GameReport {
+        GameReport {
+            value: basis(g.value_basis).to_string(),
+            heuristic_formula: HEURISTIC_FORMULA.to_string(),
+            turns: g
+                .turns
+                .iter()
+                .map(|t| TurnSummary {
+                    turn: t.turn,
+                    player: t.player,
+                    tile: t.tile_name.clone(),
+                    placements_count: t.placements_count,
+                    moves_count: t.moves_count,
+                    played: t.played,
+                    played_rank: t.played_rank(),
+                    points_lost: t.points_lost().map(round),
+                    played_move: brief(t.played_alternative()),
+                    best_move: brief(t.best()),
+                })
+                .collect(),
+            players: g.players.iter().map(PlayerReport::from).collect(),
+        }
+    }
+}
+
+impl From<&PlayerSummary> for PlayerReport {
+    fn from(p: &PlayerSummary) -> PlayerReport {
+        PlayerReport {
+            turns: p.turns,
+            best_moves: p.best_moves,
+            points_lost: round(p.points_lost),
+            average_points_lost: round(p.average_points_lost),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{FeatureKind, Figure, Location};
+
+    #[test]
+    fn actions_keep_their_json_form() {
+        let deploy = ActionReport::from(&RecordedAction::Deploy {
+            feature: FeatureKind::City,
+            at: Location::Side(crate::engine::Side::S),
+            figure: Figure::Follower,
+        });
+        assert_eq!(
+            serde_json::to_value(&deploy).unwrap(),
+            serde_json::json!({"type": "deploy", "feature": "city", "location": "S", "figure": "meeple"})
+        );
+        let recall = serde_json::to_value(ActionReport::RecallAbbot).unwrap();
+        assert_eq!(recall, serde_json::json!({"type": "recall_abbot"}));
+        let back: ActionReport = serde_json::from_value(recall).unwrap();
+        assert_eq!(back, ActionReport::RecallAbbot);
+    }
+}
