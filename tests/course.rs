@@ -29,7 +29,7 @@ fn the_example_game_scores_as_worked_out_by_hand() {
     );
     assert!(r.finished);
     assert_eq!(r.final_scores, [25, 20]);
-    let total = |c: &replay::Categories| [c.road, c.city, c.cloister, c.field];
+    let total = |c: &replay::Categories| ["road", "city", "cloister", "field"].map(|n| c.get(n));
     let ann = &r.breakdown[0];
     assert_eq!(
         total(&ann.end),

@@ -10,7 +10,7 @@
 
 mod common;
 
-use carcassonne_replay::engine::{Event, TileKindId};
+use carcassonne_replay::engine::{Event, Game, TileKindId};
 use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};
 use carcassonne_replay::replay::{self, Categories, Replay};
 use common::{Failures, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json, read_jsonl, subdirs};
@@ -58,29 +58,21 @@ fn discards(r: &Replay) -> Vec<(TileKindId, u32, u8)> {
 
 /// JCZ's scoring names summed into our categories.
 fn jcz_categories(v: &Value) -> Result<Categories, String> {
-    let mut c = Categories::default();
+    let mut c = Categories::new(Game::CATEGORIES);
     for (name, points) in v.as_object().ok_or("points_by_category entry is not an object")? {
         let p = points.as_u64().ok_or_else(|| format!("{name}: not a number"))? as u32;
-        match name.split('.').next().unwrap_or_default() {
-            "road" => c.road += p,
-            "city" => c.city += p,
-            "monastery" => c.cloister += p,
-            "garden" => c.garden += p,
-            "field" => c.field += p,
+        let ours = match name.split('.').next().unwrap_or_default() {
+            "monastery" => "cloister",
+            known @ ("road" | "city" | "garden" | "field") => known,
             other => return Err(format!("unknown scoring name {other:?}")),
-        }
+        };
+        c.add(ours, p);
     }
     Ok(c)
 }
 
 fn ours(b: &replay::Breakdown) -> Categories {
-    Categories {
-        road: b.play.road + b.end.road,
-        city: b.play.city + b.end.city,
-        cloister: b.play.cloister + b.end.cloister,
-        garden: b.play.garden + b.end.garden,
-        field: b.play.field + b.end.field,
-    }
+    b.both()
 }
 
 /// Scores after the last placed tile, before final scoring.
@@ -180,7 +172,10 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         .ok_or("no points_by_category")?;
     for (p, v) in by_cat.iter().enumerate() {
         let want = jcz_categories(v)?;
-        let got = r.breakdown.get(p).map(ours).unwrap_or_default();
+        let got = r
+            .breakdown
+            .get(p)
+            .map_or_else(|| Categories::new(Game::CATEGORIES), ours);
         if got != want {
             f.push(format!(
                 "{n}: player {p} points by category {got:?}, expected {want:?} (JCZ: {v})"

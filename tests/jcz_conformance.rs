@@ -11,8 +11,9 @@
 mod common;
 
 use carcassonne_replay::engine::{
-    Action, Event, FeatureKind, Figure, Game, NameSystem, Placement, Pos, Rotation, Side, TileKindId, tile::NO_SEGMENT,
+    Action, Event, FeatureKind, Figure, Game, Placement, Pos, Rotation, Side, TileKindId, tile::NO_SEGMENT,
 };
+use carcassonne_replay::record::tile_names::{self, System};
 use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};
 use carcassonne_replay::replay::{self, Replay};
 use common::{Failures, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json};
@@ -200,8 +201,7 @@ fn tile_placement(save: &Save, rest: &str) -> Result<Outcome, String> {
         .ok_or("expected \"TilePlacement <tile> options: …\"")?;
     let id = id.trim();
     let cat = &save.record.catalog;
-    let kind = cat
-        .resolve(NameSystem::Jcz, id)
+    let kind = tile_names::resolve(cat, System::Jcz, id)
         .ok_or_else(|| format!("unknown tile {id:?}"))?
         .kind;
     // Ours as (x, y, our quarter turns), with the JCZ wording for messages.
@@ -225,7 +225,9 @@ fn tile_placement(save: &Save, rest: &str) -> Result<Outcome, String> {
     }
     let mut out = Vec::new();
     save.replay.game.placements(kind, false, &mut out);
-    let offset = cat.resolve(NameSystem::Jcz, id).expect("resolved above").offset;
+    let offset = tile_names::resolve(cat, System::Jcz, id)
+        .expect("resolved above")
+        .offset;
     let got: BTreeSet<(i32, i32, u8)> = out
         .iter()
         .map(|p| (p.pos.x, p.pos.y, p.rotation.quarter_turns()))

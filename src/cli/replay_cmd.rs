@@ -4,7 +4,7 @@ use super::output::emit;
 use crate::engine::{Event, Figure, Preset, Score};
 use crate::record::generate::{self, Policy};
 use crate::record::{self, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
-use crate::replay::{self, Categories, Replay, TurnSnapshot, json};
+use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
@@ -140,7 +140,7 @@ fn score_line(record: &GameRecord, s: &Score) -> String {
         "{} +{}{shared}: {} ({}) at {} {}",
         who.join(" and "),
         s.points,
-        s.explanation(),
+        words::explanation(s),
         s.reason,
         s.pos,
         s.location
@@ -194,27 +194,18 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
     } else {
         let _ = writeln!(out, "\nThe game is not over: no final scoring.");
     }
-    let _ = writeln!(
-        out,
-        "\n{:<12} {:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}",
-        "player", "", "road", "city", "cloister", "garden", "field", "total"
-    );
+    let names_of = r.breakdown.first().map(|b| b.play.names()).unwrap_or_default();
+    let header: String = names_of.iter().map(|n| format!(" {n:>8}")).collect();
+    let _ = writeln!(out, "\n{:<12} {:<5}{header} {:>6}", "player", "", "total");
     for (i, b) in r.breakdown.iter().enumerate() {
         let row = |label: &str, c: &Categories| {
-            format!(
-                "{:<5} {:>5} {:>5} {:>8} {:>6} {:>5} {:>6}",
-                label,
-                c.road,
-                c.city,
-                c.cloister,
-                c.garden,
-                c.field,
-                c.total()
-            )
+            let cells: String = c.iter().map(|(_, p)| format!(" {p:>8}")).collect();
+            format!("{label:<5}{cells} {:>6}", c.total())
         };
         let _ = writeln!(out, "{:<12} {}", names[i], row("play", &b.play));
         let _ = writeln!(out, "{:<12} {}", "", row("end", &b.end));
-        let _ = writeln!(out, "{:<12} {:<5} {:>40}", "", "total", r.final_scores[i]);
+        let width = 9 * names_of.len() + 7;
+        let _ = writeln!(out, "{:<12} {:<5}{:>width$}", "", "total", r.final_scores[i]);
     }
     out
 }

@@ -27,7 +27,79 @@ pub enum Reason {
     Farm,
 }
 
-/// One feature paying points, with the numbers that explain it.
+/// What a score counts. New World's flags, trading posts and animals will join these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// Tiles of the feature (a cloister: the cloister and its neighbours).
+    Tile,
+    /// Shields (coats of arms) in a city.
+    Shield,
+    /// Completed cities a farm supplies.
+    City,
+}
+
+impl Unit {
+    /// The unit's name, singular and plural.
+    pub fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Unit::Tile => ("tile", "tiles"),
+            Unit::Shield => ("shield", "shields"),
+            Unit::City => ("completed city", "completed cities"),
+        }
+    }
+}
+
+/// One term of a score: `count` units at `rate` points each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term {
+    pub count: u32,
+    pub unit: Unit,
+    pub rate: u32,
+}
+
+impl Term {
+    pub fn points(&self) -> u32 {
+        self.count * self.rate
+    }
+}
+
+/// The terms of one score, in order; at most [`Terms::CAPACITY`] (fixed, so scores stay `Copy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    len: u8,
+    items: [Option<Term>; Terms::CAPACITY],
+}
+
+impl Terms {
+    pub const CAPACITY: usize = 3;
+
+    pub fn push(&mut self, t: Term) {
+        self.items[self.len as usize] = Some(t);
+        self.len += 1;
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Term> {
+        self.items.iter().flatten()
+    }
+
+    /// How many units of a kind the score counts (0 when it counts none).
+    pub fn count(&self, unit: Unit) -> u32 {
+        self.iter().filter(|t| t.unit == unit).map(|t| t.count).sum()
+    }
+
+    pub fn points(&self) -> u32 {
+        self.iter().map(Term::points).sum()
+    }
+}
+
+/// Notes on how a score was reached, beyond its terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Note {
+    /// A completed two-tile city scored at the reduced rate (classic 2000, course).
+    TwoTileCity,
+}
+
+/// One feature paying points, with the terms that explain them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Score {
     pub feature: FeatureKind,
@@ -35,56 +107,21 @@ pub struct Score {
     pub phase: Phase,
     /// Every player who scores; more than one means a tie, and each scores in full.
     pub players: Players,
+    /// The sum of the terms.
     pub points: u32,
     /// Meeples each player had in the feature (fields: in the fields that counted).
     pub meeples: Counts,
-    /// Distinct tiles in the feature (cloisters: the cloister and its neighbours).
-    pub tiles: u32,
-    pub shields: u32,
-    /// Completed cities a farm supplies (1 per event under per-city farm scoring).
-    pub cities: u32,
-    /// Points per tile, shield or city that applied.
-    pub per_tile: u32,
-    pub per_shield: u32,
-    pub per_city: u32,
-    /// A completed two-tile city scored at the reduced rate.
-    pub reduced_two_tile: bool,
+    pub terms: Terms,
+    pub note: Option<Note>,
     /// One place in the feature, for pointing at it.
     pub pos: Pos,
     pub location: Location,
 }
 
 impl Score {
-    /// The arithmetic behind the points, e.g. "city of 4 tiles × 2 + 1 shield × 2".
-    pub fn explanation(&self) -> String {
-        let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-        match (self.feature, self.reason) {
-            (FeatureKind::Field, _) => {
-                let cities = if self.cities == 1 {
-                    "1 completed city".to_string()
-                } else {
-                    format!("{} completed cities", self.cities)
-                };
-                format!("farm supplying {cities} × {}", self.per_city)
-            }
-            (FeatureKind::Cloister | FeatureKind::Garden, _) => {
-                format!(
-                    "{} and its neighbours: {} × 1",
-                    self.feature,
-                    plural(self.tiles, "tile")
-                )
-            }
-            (kind, _) => {
-                let mut s = format!("{kind} of {} × {}", plural(self.tiles, "tile"), self.per_tile);
-                if self.shields > 0 {
-                    s += &format!(" + {} × {}", plural(self.shields, "shield"), self.per_shield);
-                }
-                if self.reduced_two_tile {
-                    s += " (two-tile city)";
-                }
-                s
-            }
-        }
+    /// The category of a breakdown this score counts in (see `Game::CATEGORIES`).
+    pub fn category(&self) -> &'static str {
+        self.feature.word()
     }
 }
 

@@ -15,10 +15,10 @@ pub mod tile;
 pub mod tileset;
 
 pub use error::IllegalMove;
-pub use events::{Event, Phase, Reason, Score};
+pub use events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 pub use features::{Figure, Meeple, SegId};
 pub use game::{Action, Game, Move, Placement, PlayerState, Setup, SetupError, StartTile};
 pub use geometry::{HalfEdge, Pos, Rotation, Side};
 pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use tile::{Edge, FeatureKind, Location, TileKind};
-pub use tileset::{Edition, NameSystem, TileCatalog, TileKindId};
+pub use tileset::{Edition, TileCatalog, TileKindId};

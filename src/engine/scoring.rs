@@ -1,7 +1,7 @@
 //! Scoring: completed features during play, the abbot's recall, and final scoring. Every
 //! number comes from `Rules`; no edition has its own copy of this code.
 
-use super::events::{Event, Phase, Reason, Score};
+use super::events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 use super::features::{Counts, Players, SegId, majority};
 use super::game::Game;
 use super::rules::{FarmScoring, TwoTileCity};
@@ -14,6 +14,10 @@ fn city_rate(two_tile: TwoTileCity, tiles: u32, complete: bool) -> (u32, bool) {
 }
 
 impl Game {
+    /// The categories a score breakdown of the tile game has, in order: one per kind of
+    /// feature that scores (`Score::category`).
+    pub const CATEGORIES: &'static [&'static str] = &["road", "city", "cloister", "garden", "field"];
+
     /// Builds the score of a road, city, cloister or garden containing segment `s`, or `None`
     /// when nobody has a meeple on it.
     fn feature_score(&mut self, s: SegId, reason: Reason, phase: Phase) -> Option<Score> {
@@ -30,25 +34,33 @@ impl Game {
         } else {
             self.features.size(s, &mut self.scratch)
         };
-        let (per_tile, reduced) = match kind {
+        let (rate, reduced) = match kind {
             FeatureKind::City => city_rate(self.rules.two_tile_city, tiles, complete),
             _ => (1, false),
         };
+        let mut terms = Terms::default();
+        terms.push(Term {
+            count: tiles,
+            unit: Unit::Tile,
+            rate,
+        });
+        if shields > 0 {
+            terms.push(Term {
+                count: shields,
+                unit: Unit::Shield,
+                rate,
+            });
+        }
         let (pos, location) = self.segment_place(s);
         Some(Score {
             feature: kind,
             reason,
             phase,
             players,
-            points: per_tile * (tiles + shields),
+            points: terms.points(),
             meeples,
-            tiles,
-            shields,
-            cities: 0,
-            per_tile,
-            per_shield: per_tile,
-            per_city: 0,
-            reduced_two_tile: reduced,
+            terms,
+            note: reduced.then_some(Note::TwoTileCity),
             pos,
             location,
         })
@@ -172,20 +184,21 @@ impl Game {
 
     fn farm_score(&self, field: SegId, players: Players, meeples: Counts, cities: u32, per_city: u32) -> Score {
         let (pos, location) = self.segment_place(field);
+        let mut terms = Terms::default();
+        terms.push(Term {
+            count: cities,
+            unit: Unit::City,
+            rate: per_city,
+        });
         Score {
             feature: FeatureKind::Field,
             reason: Reason::Farm,
             phase: Phase::End,
             players,
-            points: cities * per_city,
+            points: terms.points(),
             meeples,
-            tiles: 0,
-            shields: 0,
-            cities,
-            per_tile: 0,
-            per_shield: 0,
-            per_city,
-            reduced_two_tile: false,
+            terms,
+            note: None,
             pos,
             location,
         }

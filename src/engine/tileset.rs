@@ -1,12 +1,13 @@
 //! The tile tables: the base game (24 kinds, 72 tiles), its 2nd-edition garden copies, and The
-//! River, with the names other systems give them. Facts from `reference/tiles.md`.
+//! River, under our own names. Facts from `reference/tiles.md`. Other programs' names for them
+//! live with their formats (`record::tile_names`).
 //!
 //! Each kind is written in a small spec language, which records also use for custom tiles:
 //! segments separated by `;`, each a kind and its places:
 //! `city NE shield` (sides), `road S`, `river EW`, `field S.e S.w > 0` (half-edges, then the
 //! indices of the city segments it borders), `cloister`, `garden`.
 
-use super::geometry::{HalfEdge, Rotation, Side};
+use super::geometry::{HalfEdge, Side};
 use super::tile::{FeatureKind, Segment, TileDefError, TileKind};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
@@ -22,64 +23,39 @@ pub enum Edition {
     Second,
 }
 
-/// Outside naming systems a tile can be resolved by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NameSystem {
-    /// JCloisterZone ids such as `BA/RCr` (4.x: `BA.RCr`).
-    Jcz,
-    /// Board Game Arena tile types, as decimal text.
-    Bga,
-    /// CMSC 22001 course names such as `CRFR50`.
-    Course,
-}
-
-/// A name in another system, and how that system's rotation 0 relates to ours:
-/// our rotation = system rotation + `offset`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Alias {
-    pub kind: TileKindId,
-    pub offset: Rotation,
-}
-
 struct BaseRow {
     letter: &'static str,
     copies: u8,
     garden: bool,
     spec: &'static str,
-    jcz: &'static str,
-    jcz_garden: &'static str,
-    jcz_k: u8,
-    bga_type: u8,
-    bga_k: u8,
-    course: &'static str,
 }
 
 #[rustfmt::skip]
 const BASE: [BaseRow; 24] = [
-    BaseRow { letter: "A", copies: 2, garden: false, spec: "cloister; road S; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "BA/LR", jcz_garden: "", jcz_k: 0, bga_type: 21, bga_k: 0, course: "FFRFL50" },
-    BaseRow { letter: "B", copies: 4, garden: false, spec: "cloister; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "BA/L", jcz_garden: "", jcz_k: 0, bga_type: 20, bga_k: 0, course: "FFFFL50" },
-    BaseRow { letter: "C", copies: 1, garden: false, spec: "city NESW shield", jcz: "BA/Cccc+", jcz_garden: "", jcz_k: 0, bga_type: 22, bga_k: 0, course: "CCCCS50" },
-    BaseRow { letter: "D", copies: 4, garden: false, spec: "city N; road EW; field E.n W.n > 0; field E.s S.e S.w W.s", jcz: "BA/RCr", jcz_garden: "", jcz_k: 0, bga_type: 15, bga_k: 0, course: "CRFR50" },
-    BaseRow { letter: "E", copies: 5, garden: true, spec: "city N; field E.n E.s S.e S.w W.s W.n > 0", jcz: "BA/C", jcz_garden: "BA/CG", jcz_k: 0, bga_type: 11, bga_k: 0, course: "CFFF50" },
-    BaseRow { letter: "F", copies: 2, garden: false, spec: "city EW shield; field N.w N.e > 0; field S.e S.w > 0", jcz: "BA/CFc+", jcz_garden: "", jcz_k: 0, bga_type: 8, bga_k: 0, course: "FCFCS50" },
-    BaseRow { letter: "G", copies: 1, garden: false, spec: "city EW; field N.w N.e > 0; field S.e S.w > 0", jcz: "BA/CFc.1", jcz_garden: "", jcz_k: 0, bga_type: 7, bga_k: 0, course: "FCFC50" },
-    BaseRow { letter: "H", copies: 3, garden: true, spec: "city E; city W; field N.w N.e S.e S.w > 0 1", jcz: "BA/CFC.2", jcz_garden: "BA/CFCG", jcz_k: 1, bga_type: 10, bga_k: 1, course: "CFCF50" },
-    BaseRow { letter: "I", copies: 2, garden: true, spec: "city N; city E; field S.e S.w W.s W.n > 0 1", jcz: "BA/CC.2", jcz_garden: "BA/CCG", jcz_k: 3, bga_type: 9, bga_k: 3, course: "CCFF50" },
-    BaseRow { letter: "J", copies: 3, garden: false, spec: "city N; road ES; field E.n S.w W.s W.n > 0; field E.s S.e", jcz: "BA/CRr", jcz_garden: "", jcz_k: 0, bga_type: 13, bga_k: 0, course: "CRRF50" },
-    BaseRow { letter: "K", copies: 3, garden: false, spec: "city N; road SW; field E.n E.s S.e W.n > 0; field S.w W.s", jcz: "BA/RrC", jcz_garden: "", jcz_k: 0, bga_type: 12, bga_k: 0, course: "CFRR50" },
-    BaseRow { letter: "L", copies: 3, garden: false, spec: "city N; road E; road S; road W; field E.n W.n > 0; field E.s S.e; field S.w W.s", jcz: "BA/CRRR", jcz_garden: "", jcz_k: 0, bga_type: 14, bga_k: 0, course: "CRRR50" },
-    BaseRow { letter: "M", copies: 2, garden: true, spec: "city NE shield; field S.e S.w W.s W.n > 0", jcz: "BA/Cc+", jcz_garden: "BA/Cc+G", jcz_k: 3, bga_type: 4, bga_k: 3, course: "CFFCS50" },
-    BaseRow { letter: "N", copies: 3, garden: true, spec: "city NE; field S.e S.w W.s W.n > 0", jcz: "BA/Cc.1", jcz_garden: "BA/CcG", jcz_k: 3, bga_type: 3, bga_k: 3, course: "CFFC50" },
-    BaseRow { letter: "O", copies: 2, garden: false, spec: "city NW shield; road ES; field E.n S.w > 0; field E.s S.e", jcz: "BA/CcRr+", jcz_garden: "", jcz_k: 0, bga_type: 6, bga_k: 0, course: "CRRCS50" },
-    BaseRow { letter: "P", copies: 3, garden: false, spec: "city NW; road ES; field E.n S.w > 0; field E.s S.e", jcz: "BA/CcRr", jcz_garden: "", jcz_k: 0, bga_type: 5, bga_k: 0, course: "CRRC50" },
-    BaseRow { letter: "Q", copies: 1, garden: false, spec: "city NEW shield; field S.e S.w > 0", jcz: "BA/Ccc+", jcz_garden: "", jcz_k: 0, bga_type: 24, bga_k: 0, course: "CCFCS50" },
-    BaseRow { letter: "R", copies: 3, garden: true, spec: "city NEW; field S.e S.w > 0", jcz: "BA/Ccc", jcz_garden: "BA/CccG", jcz_k: 0, bga_type: 23, bga_k: 0, course: "CCFC50" },
-    BaseRow { letter: "S", copies: 2, garden: false, spec: "city NEW shield; road S; field S.w > 0; field S.e > 0", jcz: "BA/CccR+", jcz_garden: "", jcz_k: 0, bga_type: 2, bga_k: 0, course: "CCRCS50" },
-    BaseRow { letter: "T", copies: 1, garden: false, spec: "city NEW; road S; field S.w > 0; field S.e > 0", jcz: "BA/CccR", jcz_garden: "", jcz_k: 0, bga_type: 1, bga_k: 0, course: "CCRC50" },
-    BaseRow { letter: "U", copies: 8, garden: true, spec: "road NS; field N.e E.n E.s S.e; field S.w W.s W.n N.w", jcz: "BA/RFr", jcz_garden: "BA/RFrG", jcz_k: 1, bga_type: 16, bga_k: 0, course: "RFRF50" },
-    BaseRow { letter: "V", copies: 9, garden: true, spec: "road SW; field N.w N.e E.n E.s S.e W.n; field S.w W.s", jcz: "BA/Rr", jcz_garden: "BA/RrG", jcz_k: 0, bga_type: 17, bga_k: 0, course: "FFRR50" },
-    BaseRow { letter: "W", copies: 4, garden: false, spec: "road E; road S; road W; field W.n N.w N.e E.n; field E.s S.e; field S.w W.s", jcz: "BA/RRR", jcz_garden: "", jcz_k: 0, bga_type: 18, bga_k: 0, course: "FRRR50" },
-    BaseRow { letter: "X", copies: 1, garden: false, spec: "road N; road E; road S; road W; field N.e E.n; field E.s S.e; field S.w W.s; field W.n N.w", jcz: "BA/RRRR", jcz_garden: "", jcz_k: 0, bga_type: 19, bga_k: 0, course: "RRRR50" },
+    BaseRow { letter: "A", copies: 2, garden: false, spec: "cloister; road S; field N.w N.e E.n E.s S.e S.w W.s W.n" },
+    BaseRow { letter: "B", copies: 4, garden: false, spec: "cloister; field N.w N.e E.n E.s S.e S.w W.s W.n" },
+    BaseRow { letter: "C", copies: 1, garden: false, spec: "city NESW shield" },
+    BaseRow { letter: "D", copies: 4, garden: false, spec: "city N; road EW; field E.n W.n > 0; field E.s S.e S.w W.s" },
+    BaseRow { letter: "E", copies: 5, garden: true, spec: "city N; field E.n E.s S.e S.w W.s W.n > 0" },
+    BaseRow { letter: "F", copies: 2, garden: false, spec: "city EW shield; field N.w N.e > 0; field S.e S.w > 0" },
+    BaseRow { letter: "G", copies: 1, garden: false, spec: "city EW; field N.w N.e > 0; field S.e S.w > 0" },
+    BaseRow { letter: "H", copies: 3, garden: true, spec: "city E; city W; field N.w N.e S.e S.w > 0 1" },
+    BaseRow { letter: "I", copies: 2, garden: true, spec: "city N; city E; field S.e S.w W.s W.n > 0 1" },
+    BaseRow { letter: "J", copies: 3, garden: false, spec: "city N; road ES; field E.n S.w W.s W.n > 0; field E.s S.e" },
+    BaseRow { letter: "K", copies: 3, garden: false, spec: "city N; road SW; field E.n E.s S.e W.n > 0; field S.w W.s" },
+    BaseRow { letter: "L", copies: 3, garden: false, spec: "city N; road E; road S; road W; field E.n W.n > 0; field E.s S.e; field S.w W.s" },
+    BaseRow { letter: "M", copies: 2, garden: true, spec: "city NE shield; field S.e S.w W.s W.n > 0" },
+    BaseRow { letter: "N", copies: 3, garden: true, spec: "city NE; field S.e S.w W.s W.n > 0" },
+    BaseRow { letter: "O", copies: 2, garden: false, spec: "city NW shield; road ES; field E.n S.w > 0; field E.s S.e" },
+    BaseRow { letter: "P", copies: 3, garden: false, spec: "city NW; road ES; field E.n S.w > 0; field E.s S.e" },
+    BaseRow { letter: "Q", copies: 1, garden: false, spec: "city NEW shield; field S.e S.w > 0" },
+    BaseRow { letter: "R", copies: 3, garden: true, spec: "city NEW; field S.e S.w > 0" },
+    BaseRow { letter: "S", copies: 2, garden: false, spec: "city NEW shield; road S; field S.w > 0; field S.e > 0" },
+    BaseRow { letter: "T", copies: 1, garden: false, spec: "city NEW; road S; field S.w > 0; field S.e > 0" },
+    BaseRow { letter: "U", copies: 8, garden: true, spec: "road NS; field N.e E.n E.s S.e; field S.w W.s W.n N.w" },
+    BaseRow { letter: "V", copies: 9, garden: true, spec: "road SW; field N.w N.e E.n E.s S.e W.n; field S.w W.s" },
+    BaseRow { letter: "W", copies: 4, garden: false, spec: "road E; road S; road W; field W.n N.w N.e E.n; field E.s S.e; field S.w W.s" },
+    BaseRow { letter: "X", copies: 1, garden: false, spec: "road N; road E; road S; road W; field N.e E.n; field E.s S.e; field S.w W.s; field W.n N.w" },
 ];
 
 struct RiverRow {
@@ -87,25 +63,23 @@ struct RiverRow {
     /// Copies in the 1st and 2nd edition River.
     copies: [u8; 2],
     spec: &'static str,
-    jcz: &'static str,
-    jcz_k: u8,
 }
 
 /// The River, 12 tiles. D and F are the same straight, G and J the same plain bend; in the
 /// 2nd edition one plain bend carries a garden (`river-Jg`, drawn in J's orientation).
 #[rustfmt::skip]
 const RIVER: [RiverRow; 11] = [
-    RiverRow { name: "river-A", copies: [1, 1], spec: "river S; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "RI/s", jcz_k: 3 },
-    RiverRow { name: "river-B", copies: [1, 1], spec: "city N; river EW; road S; field W.n > 0; field E.n > 0; field E.s S.e; field S.w W.s", jcz: "RI.1/CIRI", jcz_k: 0 },
-    RiverRow { name: "river-C", copies: [1, 1], spec: "city N; city S; river EW; field W.n E.n > 0; field W.s E.s > 1", jcz: "RI.1/CICI", jcz_k: 0 },
-    RiverRow { name: "river-D", copies: [2, 2], spec: "river NS; field N.w W.n W.s S.w; field N.e E.n E.s S.e", jcz: "RI.1/IFI", jcz_k: 1 },
-    RiverRow { name: "river-E", copies: [1, 1], spec: "city NE; river SW; field S.e W.n > 0; field S.w W.s", jcz: "RI.1/CcII", jcz_k: 3 },
-    RiverRow { name: "river-G", copies: [2, 1], spec: "river NW; field N.w W.n; field N.e E.n E.s S.e S.w W.s", jcz: "RI.1/II", jcz_k: 3 },
-    RiverRow { name: "river-H", copies: [1, 1], spec: "river EW; cloister; road S; field W.n N.w N.e E.n; field E.s S.e; field S.w W.s", jcz: "RI.1/LIRI", jcz_k: 0 },
-    RiverRow { name: "river-I", copies: [1, 1], spec: "road NW; river ES; field N.w W.n; field E.s S.e; field N.e E.n S.w W.s", jcz: "RI.1/RrII", jcz_k: 1 },
-    RiverRow { name: "river-Jg", copies: [0, 1], spec: "river ES; garden; field E.s S.e; field N.w N.e E.n S.w W.s W.n", jcz: "RI.1/IIG", jcz_k: 1 },
-    RiverRow { name: "river-K", copies: [1, 1], spec: "river NS; road EW; field N.e E.n; field E.s S.e; field S.w W.s; field W.n N.w", jcz: "RI.1/RIrI", jcz_k: 0 },
-    RiverRow { name: "river-L", copies: [1, 1], spec: "river N; field N.w N.e E.n E.s S.e S.w W.s W.n", jcz: "RI.1/I.e", jcz_k: 3 },
+    RiverRow { name: "river-A", copies: [1, 1], spec: "river S; field N.w N.e E.n E.s S.e S.w W.s W.n" },
+    RiverRow { name: "river-B", copies: [1, 1], spec: "city N; river EW; road S; field W.n > 0; field E.n > 0; field E.s S.e; field S.w W.s" },
+    RiverRow { name: "river-C", copies: [1, 1], spec: "city N; city S; river EW; field W.n E.n > 0; field W.s E.s > 1" },
+    RiverRow { name: "river-D", copies: [2, 2], spec: "river NS; field N.w W.n W.s S.w; field N.e E.n E.s S.e" },
+    RiverRow { name: "river-E", copies: [1, 1], spec: "city NE; river SW; field S.e W.n > 0; field S.w W.s" },
+    RiverRow { name: "river-G", copies: [2, 1], spec: "river NW; field N.w W.n; field N.e E.n E.s S.e S.w W.s" },
+    RiverRow { name: "river-H", copies: [1, 1], spec: "river EW; cloister; road S; field W.n N.w N.e E.n; field E.s S.e; field S.w W.s" },
+    RiverRow { name: "river-I", copies: [1, 1], spec: "road NW; river ES; field N.w W.n; field E.s S.e; field N.e E.n S.w W.s" },
+    RiverRow { name: "river-Jg", copies: [0, 1], spec: "river ES; garden; field E.s S.e; field N.w N.e E.n S.w W.s W.n" },
+    RiverRow { name: "river-K", copies: [1, 1], spec: "river NS; road EW; field N.e E.n; field E.s S.e; field S.w W.s; field W.n N.w" },
+    RiverRow { name: "river-L", copies: [1, 1], spec: "river N; field N.w N.e E.n E.s S.e S.w W.s W.n" },
 ];
 
 /// The base game's start tile (D: city north, road west–east).
@@ -170,12 +144,11 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
     Ok(seg)
 }
 
-/// Every tile kind the engine knows, with look-ups by our name and by other systems' names.
+/// Every tile kind the engine knows, with look-ups by our name.
 #[derive(Clone, Debug)]
 pub struct TileCatalog {
     kinds: Vec<TileKind>,
     names: HashMap<String, TileKindId>,
-    aliases: HashMap<(NameSystem, String), Alias>,
 }
 
 static BUILTIN: LazyLock<Arc<TileCatalog>> = LazyLock::new(|| Arc::new(TileCatalog::build()));
@@ -190,28 +163,22 @@ impl TileCatalog {
         let mut cat = TileCatalog {
             kinds: Vec::new(),
             names: HashMap::new(),
-            aliases: HashMap::new(),
         };
         for row in &BASE {
-            let id = cat.add_builtin(row.letter, row.spec);
-            cat.alias_jcz(row.jcz, id, row.jcz_k);
-            cat.alias(NameSystem::Bga, &row.bga_type.to_string(), id, row.bga_k);
-            cat.alias(NameSystem::Course, row.course, id, course_offset(row.letter));
+            cat.add_builtin(row.letter, row.spec);
             if row.garden {
-                let g = cat.add_builtin(&format!("{}g", row.letter), &format!("{}; garden", row.spec));
-                cat.alias_jcz(row.jcz_garden, g, row.jcz_k);
+                cat.add_builtin(&format!("{}g", row.letter), &format!("{}; garden", row.spec));
             }
         }
         for row in &RIVER {
-            let id = cat.add_builtin(row.name, row.spec);
-            cat.alias_jcz(row.jcz, id, row.jcz_k);
+            cat.add_builtin(row.name, row.spec);
         }
         cat
     }
 
-    fn add_builtin(&mut self, name: &str, spec: &str) -> TileKindId {
+    fn add_builtin(&mut self, name: &str, spec: &str) {
         let kind = parse_spec(name, spec).expect("built-in tile specs are valid");
-        self.add(kind).expect("built-in tile names are unique")
+        self.add(kind).expect("built-in tile names are unique");
     }
 
     /// Adds a kind (a record's custom tile). Fails if the name is taken.
@@ -225,24 +192,6 @@ impl TileCatalog {
         self.names.insert(kind.name.clone(), id);
         self.kinds.push(kind);
         Ok(id)
-    }
-
-    fn alias(&mut self, system: NameSystem, name: &str, kind: TileKindId, k: u8) {
-        self.aliases.insert(
-            (system, name.to_string()),
-            Alias {
-                kind,
-                offset: Rotation::new(k),
-            },
-        );
-    }
-
-    fn alias_jcz(&mut self, name: &str, kind: TileKindId, k: u8) {
-        self.alias(NameSystem::Jcz, name, kind, k);
-        // JCloisterZone 4.x wrote the same ids with a dot after the prefix.
-        if let Some((prefix, rest)) = name.split_once('/') {
-            self.alias(NameSystem::Jcz, &format!("{prefix}.{rest}"), kind, k);
-        }
     }
 
     pub fn get(&self, id: TileKindId) -> &TileKind {
@@ -267,31 +216,8 @@ impl TileCatalog {
         self.names.get(name).copied()
     }
 
-    pub fn resolve(&self, system: NameSystem, name: &str) -> Option<Alias> {
-        self.aliases.get(&(system, name.to_string())).copied()
-    }
-
-    /// The other system's name for one of our kinds, with its rotation offset.
-    pub fn alias_of(&self, system: NameSystem, kind: TileKindId) -> Option<(&str, Rotation)> {
-        self.aliases
-            .iter()
-            .filter(|((s, _), a)| *s == system && a.kind == kind)
-            .map(|((_, n), a)| (n.as_str(), a.offset))
-            // Prefer 5.x JCZ ids (with '/') over the 4.x spelling.
-            .min_by_key(|(n, _)| (!n.contains('/'), n.len()))
-    }
-
     pub fn name(&self, id: TileKindId) -> &str {
         &self.get(id).name
-    }
-}
-
-/// The course draws H with cities N and S and M, N with the city N+W (tiles.md §5.3).
-fn course_offset(letter: &str) -> u8 {
-    match letter {
-        "H" => 1,
-        "M" | "N" => 3,
-        _ => 0,
     }
 }
 
@@ -368,41 +294,6 @@ mod tests {
         let cat = TileCatalog::builtin();
         assert_eq!(total(&river_counts(&cat, Edition::First)), 12);
         assert_eq!(total(&river_counts(&cat, Edition::Second)), 12);
-    }
-
-    #[test]
-    fn tiles_resolve_by_every_name() {
-        let cat = TileCatalog::builtin();
-        let d = cat.by_name("D").unwrap();
-        assert_eq!(cat.resolve(NameSystem::Jcz, "BA/RCr").unwrap().kind, d);
-        assert_eq!(cat.resolve(NameSystem::Jcz, "BA.RCr").unwrap().kind, d);
-        assert_eq!(cat.resolve(NameSystem::Bga, "15").unwrap().kind, d);
-        assert_eq!(cat.resolve(NameSystem::Course, "CRFR50").unwrap().kind, d);
-        let u = cat.resolve(NameSystem::Jcz, "BA/RFr").unwrap();
-        assert_eq!((cat.name(u.kind), u.offset.quarter_turns()), ("U", 1));
-        assert_eq!(cat.name(cat.resolve(NameSystem::Jcz, "BA/CcG").unwrap().kind), "Ng");
-        assert_eq!(
-            cat.name(cat.resolve(NameSystem::Jcz, "RI.1/IIG").unwrap().kind),
-            "river-Jg"
-        );
-    }
-
-    #[test]
-    fn every_course_name_spells_the_edges_of_its_tile() {
-        let cat = TileCatalog::builtin();
-        for row in &BASE {
-            let a = cat.resolve(NameSystem::Course, row.course).unwrap();
-            let o = cat.get(a.kind).oriented(a.offset);
-            let spelled: String = Side::ALL
-                .iter()
-                .map(|s| match o.edge(*s) {
-                    super::super::tile::Edge::City => 'C',
-                    super::super::tile::Edge::Road => 'R',
-                    _ => 'F',
-                })
-                .collect();
-            assert_eq!(spelled, row.course[..4], "tile {}", row.letter);
-        }
     }
 
     #[test]

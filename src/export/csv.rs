@@ -3,7 +3,7 @@
 
 use crate::engine::{Event, Phase, Score};
 use crate::record::GameRecord;
-use crate::replay::Replay;
+use crate::replay::{Replay, words};
 
 /// The header row of [`scoring_csv`].
 pub const HEADER: [&str; 11] = [
@@ -53,7 +53,7 @@ fn fields(record: &GameRecord, turn: Option<u32>, player: u8, s: &Score) -> [Str
         s.feature.word().into(),
         s.reason.to_string(),
         s.points.to_string(),
-        s.explanation(),
+        words::explanation(s),
         others.join(" and "),
         s.pos.x.to_string(),
         s.pos.y.to_string(),

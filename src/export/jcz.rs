@@ -10,10 +10,11 @@
 
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
-    Action, Edition, Event, FeatureKind, Figure, Game, Location, Move, NameSystem, Placement, Pos, Rotation, Rules,
-    StartTile, TileCatalog, TileKindId,
+    Action, Edition, Event, FeatureKind, Figure, Game, Location, Move, Placement, Pos, Rotation, Rules, StartTile,
+    TileCatalog, TileKindId,
 };
 use crate::record::jcz::EXTENSION;
+use crate::record::tile_names::{self, System};
 use crate::record::{GameRecord, Played, Walk, jcz, native};
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
@@ -83,8 +84,7 @@ fn players(record: &GameRecord) -> Vec<Value> {
 
 /// A JCloisterZone tile id and the rotation JCloisterZone gives our rotation `r`.
 fn jcz_tile(cat: &TileCatalog, tile: TileKindId, r: Rotation) -> Result<(String, Rotation), String> {
-    let (id, offset) = cat
-        .alias_of(NameSystem::Jcz, tile)
+    let (id, offset) = tile_names::name_of(cat, System::Jcz, tile)
         .ok_or_else(|| format!("tile {} has no JCloisterZone id", cat.name(tile)))?;
     Ok((id.to_string(), r.minus(offset)))
 }

@@ -6,8 +6,9 @@
 //! `GameRecord::recorded_scores`, and `replay::verify` compares them with our replay turn by
 //! turn: a difference is a bug in this importer or a rules difference, and must be reported.
 
+use super::tile_names::{self, System};
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
-use crate::engine::{Edition, FeatureKind, Figure, Location, NameSystem, Placement, Pos, Preset, Rotation};
+use crate::engine::{Edition, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation};
 use crate::engine::{TileCatalog, TileKindId};
 use crate::record::rules_spec::{Overrides, TileEdition};
 use serde_json::Value;
@@ -249,7 +250,7 @@ fn rotate(at: Location, r: Rotation) -> Location {
 
 /// Our kind and rotation for a BGA tile type and `ori` 1–4: rotation = ori − 1 + K (§5).
 fn tile_kind(cat: &TileCatalog, ty: i64, ori: i64) -> Option<(TileKindId, Rotation)> {
-    let alias = cat.resolve(NameSystem::Bga, &ty.to_string())?;
+    let alias = tile_names::resolve(cat, System::Bga, &ty.to_string())?;
     let quarter_turns = u8::try_from(ori - 1).ok().filter(|q| *q < 4)?;
     Some((alias.kind, Rotation::new(quarter_turns).plus(alias.offset)))
 }
@@ -464,9 +465,7 @@ impl Reader {
             .ok_or_else(|| at.err("no tile_id"))?;
         let ty = self.tile_type(at, id, int(args.get("type")))?;
         self.seat(at, args)?;
-        let alias = self
-            .cat
-            .resolve(NameSystem::Bga, &ty.to_string())
+        let alias = tile_names::resolve(&self.cat, System::Bga, &ty.to_string())
             .ok_or_else(|| at.err(format!("unknown tile type {ty}")))?;
         self.moves.push(RecordedMove::Discard {
             player: None,

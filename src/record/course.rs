@@ -11,8 +11,9 @@
 //! end
 //! ```
 
+use super::tile_names::{self, System};
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
-use crate::engine::{Edge, FeatureKind, Figure, Location, NameSystem, Placement, Pos, Preset, Rotation, Side};
+use crate::engine::{Edge, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, Side};
 use crate::engine::{TileCatalog, TileKindId};
 
 fn err(line: usize, msg: impl std::fmt::Display) -> RecordError {
@@ -104,8 +105,8 @@ fn statement(record: &mut GameRecord, cat: &TileCatalog, n: usize, line: &str) -
     Ok(())
 }
 
-fn tile_kind(cat: &TileCatalog, n: usize, name: &str) -> Result<crate::engine::tileset::Alias, RecordError> {
-    cat.resolve(NameSystem::Course, name).ok_or_else(|| {
+fn tile_kind(cat: &TileCatalog, n: usize, name: &str) -> Result<tile_names::Alias, RecordError> {
+    tile_names::resolve(cat, System::Course, name).ok_or_else(|| {
         err(
             n,
             format!("unknown tile {name:?}: course names spell the edges N E S W (C, R, F), then S for a shield, L for a cloister, then 50, e.g. CRFR50"),

@@ -7,13 +7,14 @@
 //! Export, the other way, is `export::jcz`.
 
 use super::native;
+use super::tile_names::{self, System};
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, Walk};
 use crate::engine::HalfEdge;
 use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
-    Edition, FeatureKind, Figure, Game, Location, NameSystem, Placement, Pos, Preset, Rotation, Side, StartTile,
-    TileCatalog, TileKindId,
+    Edition, FeatureKind, Figure, Game, Location, Placement, Pos, Preset, Rotation, Side, StartTile, TileCatalog,
+    TileKindId,
 };
 use crate::record::rules_spec::{Followers, Overrides, RiverTurnRule, TileEdition, TwoTileCityRule};
 use serde_json::Value;
@@ -167,7 +168,7 @@ fn resolve(
     system_rotation: Rotation,
     what: &str,
 ) -> Result<(TileKindId, Rotation), RecordError> {
-    let a = cat.resolve(NameSystem::Jcz, id).ok_or_else(|| {
+    let a = tile_names::resolve(cat, System::Jcz, id).ok_or_else(|| {
         err(format!(
             "{what}: unknown tile {id:?} (only the base game and The River are supported)"
         ))

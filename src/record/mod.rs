@@ -9,6 +9,7 @@ pub mod jcz;
 pub mod native;
 pub mod rules_spec;
 mod strict_json;
+pub mod tile_names;
 pub mod walk;
 
 use crate::engine::{

@@ -1,7 +1,7 @@
 //! The JSON form of a replay: the contract of `replay --json`, which other tools read.
 
-use super::{Breakdown, Categories, Replay, TurnSnapshot};
-use crate::engine::{Action, Event, Phase, Pos, Score, TileCatalog};
+use super::{Breakdown, Categories, Replay, TurnSnapshot, words};
+use crate::engine::{Action, Event, Phase, Pos, Score, TileCatalog, Unit};
 use crate::record::GameRecord;
 use serde_json::{Value, json};
 
@@ -16,6 +16,14 @@ fn phase(p: Phase) -> &'static str {
     }
 }
 
+fn unit(u: Unit) -> &'static str {
+    match u {
+        Unit::Tile => "tile",
+        Unit::Shield => "shield",
+        Unit::City => "city",
+    }
+}
+
 /// `players` is the game's player count, which sizes the per-player arrays.
 pub fn score(s: &Score, players: usize) -> Value {
     json!({
@@ -26,10 +34,11 @@ pub fn score(s: &Score, players: usize) -> Value {
         "players": s.players.iter().collect::<Vec<_>>(),
         "points": s.points,
         "meeples": &s.meeples[..players],
-        "tiles": s.tiles,
-        "shields": s.shields,
-        "cities": s.cities,
-        "explanation": s.explanation(),
+        "tiles": s.terms.count(Unit::Tile),
+        "shields": s.terms.count(Unit::Shield),
+        "cities": s.terms.count(Unit::City),
+        "terms": s.terms.iter().map(|t| json!({"count": t.count, "unit": unit(t.unit), "rate": t.rate})).collect::<Vec<_>>(),
+        "explanation": words::explanation(s),
         "position": pos(s.pos),
         "location": s.location.to_string(),
     })
@@ -101,7 +110,9 @@ pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
 }
 
 fn categories(c: &Categories) -> Value {
-    json!({"road": c.road, "city": c.city, "cloister": c.cloister, "garden": c.garden, "field": c.field, "total": c.total()})
+    let mut out: serde_json::Map<String, Value> = c.iter().map(|(name, p)| (name.to_string(), json!(p))).collect();
+    out.insert("total".into(), json!(c.total()));
+    Value::Object(out)
 }
 
 pub fn breakdown(b: &Breakdown) -> Value {

@@ -3,6 +3,7 @@
 
 pub mod json;
 pub mod verify;
+pub mod words;
 
 use crate::engine::features::majority;
 use crate::engine::{Action, Event, FeatureKind, Game, Move, Phase, Placement, Rules, SegId, TileKindId};
@@ -30,35 +31,70 @@ pub struct TurnSnapshot {
 }
 
 /// Points per category, split into scored during play and at the end.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Breakdown {
     pub play: Categories,
     pub end: Categories,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+impl Breakdown {
+    pub fn new(names: &'static [&'static str]) -> Breakdown {
+        Breakdown {
+            play: Categories::new(names),
+            end: Categories::new(names),
+        }
+    }
+
+    /// Play and end together, category by category.
+    pub fn both(&self) -> Categories {
+        let mut out = self.play.clone();
+        for (name, points) in self.end.iter() {
+            out.add(name, points);
+        }
+        out
+    }
+}
+
+/// Points per category, in the order the game lists its categories (`Game::CATEGORIES` for
+/// the tile game: road, city, cloister, garden, field).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Categories {
-    pub road: u32,
-    pub city: u32,
-    pub cloister: u32,
-    pub garden: u32,
-    pub field: u32,
+    names: &'static [&'static str],
+    points: Vec<u32>,
 }
 
 impl Categories {
-    pub fn total(&self) -> u32 {
-        self.road + self.city + self.cloister + self.garden + self.field
+    pub fn new(names: &'static [&'static str]) -> Categories {
+        Categories {
+            names,
+            points: vec![0; names.len()],
+        }
     }
 
-    fn add(&mut self, kind: FeatureKind, points: u32) {
-        match kind {
-            FeatureKind::Road => self.road += points,
-            FeatureKind::City => self.city += points,
-            FeatureKind::Cloister => self.cloister += points,
-            FeatureKind::Garden => self.garden += points,
-            FeatureKind::Field => self.field += points,
-            FeatureKind::River => {}
-        }
+    /// The points in a category (0 for a category the game does not have).
+    pub fn get(&self, name: &str) -> u32 {
+        self.names.iter().position(|n| *n == name).map_or(0, |i| self.points[i])
+    }
+
+    /// Adds points to a category. Points in a category the game does not list are a bug in
+    /// the game's table, so they are not silently lost.
+    pub fn add(&mut self, name: &str, points: u32) {
+        let i = (self.names.iter().position(|n| *n == name))
+            .unwrap_or_else(|| panic!("{name} is not one of the game's categories"));
+        self.points[i] += points;
+    }
+
+    pub fn total(&self) -> u32 {
+        self.points.iter().sum()
+    }
+
+    /// (category, points) in the game's order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
+        self.names.iter().copied().zip(self.points.iter().copied())
+    }
+
+    pub fn names(&self) -> &'static [&'static str] {
+        self.names
     }
 }
 
@@ -185,7 +221,7 @@ fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -
 }
 
 fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec<Breakdown> {
-    let mut out = vec![Breakdown::default(); players];
+    let mut out = vec![Breakdown::new(Game::CATEGORIES); players];
     for e in events {
         if let Event::Scored(s) = e {
             for p in s.players.iter() {
@@ -195,7 +231,7 @@ fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec
                 } else {
                     &mut b.end
                 };
-                cat.add(s.feature, s.points);
+                cat.add(s.category(), s.points);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! (Board Game Arena logs do: `GameRecord::recorded_scores`). A difference means a bug in the
 //! import or a rules difference, and is an error naming the first turn that differs.
 
-use super::{Categories, Replay};
+use super::Replay;
 use crate::record::{GameRecord, RecordedScores};
 
 /// Compares Board Game Arena's scores, kept at import, with a replay of the record: after
@@ -69,12 +69,14 @@ fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) 
         return Ok(());
     };
     for ((p, want), b) in record.players.iter().zip(want).zip(&replay.breakdown) {
-        let sum = |f: fn(&Categories) -> u32| (f(&b.play) + f(&b.end)) as i32;
+        let all = b.both();
+        let sum = |names: &[&str]| names.iter().map(|n| all.get(n)).sum::<u32>() as i32;
+        // Board Game Arena counts gardens with cloisters.
         let ours = [
-            sum(|c| c.road),
-            sum(|c| c.city),
-            sum(|c| c.cloister + c.garden),
-            sum(|c| c.field),
+            sum(&["road"]),
+            sum(&["city"]),
+            sum(&["cloister", "garden"]),
+            sum(&["field"]),
         ];
         if ours != *want {
             let show = |c: &[i32; 4]| format!("{}/{}/{}/{}", c[0], c[1], c[2], c[3]);

@@ -124,10 +124,11 @@ pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
 }
 
 /// An event as stored: without what the rest of the row or a replay gives back (the
-/// explanation text, and the phase, which is always "play" for a turn).
+/// explanation text and its terms, and the phase, which is always "play" for a turn).
 fn stored_event(mut e: serde_json::Value) -> serde_json::Value {
     if let Some(obj) = e.as_object_mut() {
         obj.remove("explanation");
+        obj.remove("terms");
         obj.remove("phase");
     }
     e

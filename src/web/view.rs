@@ -7,7 +7,7 @@
 use crate::engine::{Event, Figure, Game, Reason, Score, TileCatalog};
 use crate::record::GameRecord;
 use crate::render::PlayerColours;
-use crate::replay::{Replay, TurnSnapshot};
+use crate::replay::{Replay, TurnSnapshot, words};
 use std::fmt::Write as _;
 
 pub struct PlayerView {
@@ -38,9 +38,9 @@ pub struct TurnPlayed {
 pub struct BreakdownRow {
     pub name: String,
     pub colour: String,
-    /// road, city, cloister, garden, field, total: during play, then at the end.
-    pub play: [u32; 6],
-    pub end: [u32; 6],
+    /// Points per category, then their sum: during play, then at the end.
+    pub play: Vec<u32>,
+    pub end: Vec<u32>,
     pub total: i32,
     pub tiles_placed: u32,
     pub meeples_used: u32,
@@ -74,10 +74,15 @@ pub fn score_sentence(record: &GameRecord, s: &Score) -> String {
             "{} score {} each (tie): {} ({when})",
             who(record, s),
             s.points,
-            s.explanation()
+            words::explanation(s)
         )
     } else {
-        format!("{} scores {}: {} ({when})", who(record, s), s.points, s.explanation())
+        format!(
+            "{} scores {}: {} ({when})",
+            who(record, s),
+            s.points,
+            words::explanation(s)
+        )
     }
 }
 
@@ -223,7 +228,7 @@ pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColour
         .iter()
         .enumerate()
         .map(|(i, b)| {
-            let row = |c: &crate::replay::Categories| [c.road, c.city, c.cloister, c.garden, c.field, c.total()];
+            let row = |c: &crate::replay::Categories| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
             let mine = |t: &&TurnSnapshot| t.player as usize == i;
             BreakdownRow {
                 name: record.players[i].name.clone(),

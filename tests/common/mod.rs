@@ -8,7 +8,8 @@
 
 pub mod hostile;
 
-use carcassonne_replay::engine::{NameSystem, Rotation, TileCatalog, TileKindId};
+use carcassonne_replay::engine::{Rotation, TileCatalog, TileKindId};
+use carcassonne_replay::record::tile_names::{self, System};
 use carcassonne_replay::record::{self, GameRecord};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -91,9 +92,7 @@ pub fn load_record(path: &Path) -> Result<GameRecord, String> {
 
 /// A JCZ tile id and JCZ rotation (degrees, clockwise) as our kind and rotation.
 pub fn jcz_tile(cat: &TileCatalog, id: &str, degrees: i64) -> (TileKindId, Rotation) {
-    let alias = cat
-        .resolve(NameSystem::Jcz, id)
-        .unwrap_or_else(|| panic!("unknown JCZ tile id {id:?}"));
+    let alias = tile_names::resolve(cat, System::Jcz, id).unwrap_or_else(|| panic!("unknown JCZ tile id {id:?}"));
     let r = Rotation::from_degrees(degrees).unwrap_or_else(|| panic!("JCZ rotation {degrees} is not a multiple of 90"));
     (alias.kind, r.plus(alias.offset))
 }

@@ -176,6 +176,8 @@ struct EndPage {
     has_abbot: bool,
     finished: bool,
     final_events: Vec<String>,
+    /// The breakdown's columns: the game's categories.
+    categories: &'static [&'static str],
     breakdown: Vec<BreakdownRow>,
     graph: String,
     turn_links: Vec<TurnLink>,
@@ -319,6 +321,7 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
         has_abbot: full.rules.abbot,
         finished: full.finished,
         final_events: view::event_sentences(record, &full.final_events),
+        categories: full.breakdown.first().map(|b| b.play.names()).unwrap_or_default(),
         breakdown: view::breakdown_rows(record, &full, &colours),
         graph: view::score_graph(record, &graph, &colours),
         turn_links: view::turn_links(record, &full.turns, head.last, None, &colours),
