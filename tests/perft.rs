@@ -1,15 +1,15 @@
 //! Legal-move generation ("perft") against the YetAnotherSpieskowcy engine's counts
 //! (`../shared/fixtures/games/yas/<seed>.expected.json`).
 //!
-//! For every placed tile, on the game state before its turn:
-//! - `num_placements`: distinct placements, rotations giving the same board counted once
-//!   (`placements(tile, true)`);
+//! For every placed tile, on the game state before its turn with that tile drawn, the moves
+//! `Position::legal_moves` lists:
+//! - `num_placements`: distinct placements, rotations giving the same board counted once;
 //! - `num_moves`: over those placements, 1 (no meeple) plus the legal deployments on the placed
 //!   tile. The abbot is not in these games; a player with an empty supply has no deployments.
 
 mod common;
 
-use carcassonne_replay::engine::{Action, Game, TileKindId};
+use carcassonne_replay::engine::{Action, Game, Played, Position, TileKindId};
 use carcassonne_replay::record::{RecordedMove, Walk};
 use common::{Failures, file_name, fixtures_dir, read_json};
 use serde_json::Value;
@@ -17,18 +17,21 @@ use std::path::Path;
 
 /// (placements, moves) for drawing `tile` now.
 fn perft1(game: &Game, tile: TileKindId) -> (usize, usize) {
-    let mut placements = Vec::new();
-    let mut actions = Vec::new();
-    game.placements(tile, true, &mut placements);
-    let mut moves = 0;
-    for &p in &placements {
-        game.actions(tile, p, &mut actions);
-        moves += actions
-            .iter()
-            .filter(|a| matches!(a, Action::Pass | Action::Deploy { .. }))
-            .count();
-    }
-    (placements.len(), moves)
+    let mut drawn = game.clone();
+    drawn.draw(tile).expect("the record's tile may be drawn");
+    let mut moves = Vec::new();
+    drawn.legal_moves(&mut moves);
+    let placed: Vec<_> = moves
+        .iter()
+        .filter_map(|m| match m {
+            Played::Place(mv) => Some(mv),
+            Played::Discard(_) => None,
+        })
+        .filter(|mv| matches!(mv.action, Action::Pass | Action::Deploy { .. }))
+        .collect();
+    let mut placements: Vec<_> = placed.iter().map(|mv| mv.placement).collect();
+    placements.dedup();
+    (placements.len(), placed.len())
 }
 
 fn counts(v: &Value, key: &str) -> Result<Vec<usize>, String> {

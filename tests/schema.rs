@@ -69,6 +69,7 @@ fn the_schema_rejects_what_the_parser_rejects() {
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [{"tile": "E", "at": [0, 1], "rotation": 0, "meeple": {"feature": "city", "at": "S"}, "recall_abbot": true}]}"#,
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "rules": {"preset": "second-edition", "dragons": true}, "moves": []}"#,
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A", "colour": "red"}], "moves": []}"#,
+        r#"{"format": "carcassonne-replay/1", "game": "chess", "players": [{"name": "A"}], "moves": []}"#,
     ];
     for text in bad {
         let doc: Value = serde_json::from_str(text).unwrap();
@@ -78,4 +79,30 @@ fn the_schema_rejects_what_the_parser_rejects() {
             "the parser should reject {text}"
         );
     }
+}
+
+/// Every record is of one game kind. Naming the tile game is the same as naming none: the same
+/// canonical record, so the same game id. A game this version does not play is refused by name.
+#[test]
+fn a_record_names_its_game_or_is_the_tile_game() {
+    use carcassonne_replay::engine::GameKind;
+    use carcassonne_replay::record;
+    use carcassonne_replay::store::ingest::canonical_id;
+    let doc = |game: &str| {
+        format!(
+            r#"{{"format": "carcassonne-replay/1", {game} "players": [{{"name": "A"}}, {{"name": "B"}}],
+                "moves": [{{"tile": "E", "at": [0, -1], "rotation": 180}}]}}"#
+        )
+    };
+    let (named, _) = record::parse(doc(r#""game": "carcassonne","#).as_bytes()).unwrap();
+    let (plain, _) = record::parse(doc("").as_bytes()).unwrap();
+    assert_eq!(named.game, GameKind::Carcassonne);
+    assert_eq!(canonical_id(&named), canonical_id(&plain));
+    let err = record::parse(doc(r#""game": "new-world","#).as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(r#"unknown game "new-world""#) && err.contains(r#""carcassonne""#),
+        "{err}"
+    );
 }

@@ -77,7 +77,9 @@ pub struct SpotReport {
 pub struct FeatureSpotReport {
     pub position: [i32; 2],
     pub fits: u32,
-    pub closes: u32,
+    /// Absent from analyses stored before it was counted; they still read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closes: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -227,7 +229,7 @@ fn feature_spot(s: &OpenSpot) -> FeatureSpotReport {
     FeatureSpotReport {
         position: xy(s.pos),
         fits: s.fits,
-        closes: s.closes,
+        closes: Some(s.closes),
     }
 }
 

@@ -8,6 +8,8 @@ use super::tile::{Edge, FeatureKind};
 pub enum IllegalMove {
     #[error("no {tile} tile is left in the pack (all {copies} are used)")]
     NotInPack { tile: String, copies: u32 },
+    #[error("the tile drawn is {drawn}, not {played}")]
+    NotDrawn { drawn: String, played: String },
     #[error("the pack is empty: the game is over")]
     PackEmpty,
     #[error(

@@ -97,6 +97,8 @@ pub struct Game {
     river: RiverState,
     /// Per tile kind: is it a River tile, and is it a river end (spring or lake)?
     river_kinds: Vec<(bool, bool)>,
+    /// The tile drawn for the turn under way, once [`Game::draw`] says so.
+    drawn: Option<TileKindId>,
     pub(super) scratch: Vec<u16>,
 }
 
@@ -137,6 +139,7 @@ impl Game {
                     (tileset::is_river_tile(k), RiverState::is_river_end(k))
                 })
                 .collect(),
+            drawn: None,
             scratch: Vec::with_capacity(128),
         };
         game.fill_pack(&extra_tiles);
@@ -429,6 +432,19 @@ impl Game {
         }
     }
 
+    /// Draws `tile` for the turn under way: [`Position::legal_moves`](super::Position) lists
+    /// its moves, and only it may be played until the turn ends.
+    pub fn draw(&mut self, tile: TileKindId) -> Result<(), IllegalMove> {
+        self.check_draw(tile)?;
+        self.drawn = Some(tile);
+        Ok(())
+    }
+
+    /// The tile drawn for the turn under way, if [`Game::draw`] named one.
+    pub fn drawn(&self) -> Option<TileKindId> {
+        self.drawn
+    }
+
     /// Whether `tile` has any legal placement.
     pub fn can_place(&self, tile: TileKindId) -> Option<Placement> {
         let mut out = Vec::new();
@@ -589,6 +605,7 @@ impl Game {
 
     fn apply(&mut self, mv: &Move, events: &mut Vec<Event>) {
         let player = self.current;
+        self.drawn = None;
         self.take_from_pack(mv.tile);
         let tile_index = self.put_tile(mv.tile, mv.placement);
         self.river.advance(self.catalog.get(mv.tile), mv.placement);
@@ -617,6 +634,7 @@ impl Game {
             });
         }
         self.take_from_pack(tile);
+        self.drawn = None;
         events.push(Event::TileDiscarded {
             player: self.current,
             tile,

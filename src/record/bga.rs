@@ -9,7 +9,7 @@
 use super::tile_names::{self, System};
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
 use crate::engine::{Edition, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation};
-use crate::engine::{TileCatalog, TileKindId};
+use crate::engine::{GameKind, TileCatalog, TileKindId};
 use crate::record::rules_spec::{Overrides, TileEdition};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -534,6 +534,7 @@ impl Reader {
             None => (self.finished.then(|| self.running.clone()), None),
         };
         GameRecord {
+            game: GameKind::Carcassonne,
             players: seats
                 .into_iter()
                 .enumerate()

@@ -14,7 +14,7 @@
 use super::tile_names::{self, System};
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::{Edge, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, Side};
-use crate::engine::{TileCatalog, TileKindId};
+use crate::engine::{GameKind, TileCatalog, TileKindId};
 
 fn err(line: usize, msg: impl std::fmt::Display) -> RecordError {
     RecordError::invalid(Format::Course, format!("line {line}: {msg}"))
@@ -39,6 +39,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let (n, first) = lines.next().ok_or_else(|| err(1, "the record is empty"))?;
     let players = parse_players(n, first)?;
     let mut record = GameRecord {
+        game: GameKind::Carcassonne,
         players,
         rules: RulesSpec::new(Preset::Course),
         custom_tiles: Vec::new(),

@@ -3,7 +3,7 @@
 
 use super::{GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
-use crate::engine::{Action, Game, Move, Setup, TileCatalog};
+use crate::engine::{Action, Game, GameKind, Move, Setup, TileCatalog};
 
 pub use crate::engine::bots::Policy;
 
@@ -32,6 +32,7 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         game.play(&mv, &mut events).map_err(|e| e.to_string())?;
     }
     Ok(GameRecord {
+        game: GameKind::Carcassonne,
         players: (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect(),
         rules,
         custom_tiles: Vec::new(),

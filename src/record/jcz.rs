@@ -9,13 +9,13 @@
 use super::native;
 use super::tile_names::{self, System};
 use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, Walk};
-use crate::engine::HalfEdge;
 use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
     Edition, FeatureKind, Figure, Game, Location, Placement, Pos, Preset, Rotation, Side, StartTile, TileCatalog,
     TileKindId,
 };
+use crate::engine::{GameKind, HalfEdge};
 use crate::record::rules_spec::{Followers, Overrides, RiverTurnRule, TileEdition, TwoTileCityRule};
 use serde_json::Value;
 
@@ -48,6 +48,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
         start
     };
     let mut record = GameRecord {
+        game: GameKind::Carcassonne,
         players,
         rules,
         custom_tiles: Vec::new(),

@@ -13,13 +13,14 @@ pub mod tile_names;
 pub mod walk;
 
 use crate::engine::{
-    Action, FeatureKind, Figure, Game, IllegalMove, Location, Placement, Pos, Rules, Setup, StartTile, TileCatalog,
-    TileKindId,
+    Action, FeatureKind, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup, StartTile,
+    TileCatalog, TileKindId,
 };
 use std::sync::Arc;
 
+pub use crate::engine::Played;
 pub use rules_spec::RulesSpec;
-pub use walk::{Played, ReplayError, Step, Walk};
+pub use walk::{ReplayError, Step, Walk};
 
 /// Largest record we read: far above any real game (a 72-turn `.jcz` is about 40 KB).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
@@ -91,6 +92,8 @@ impl RecordedMove {
 /// The canonical game record.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
+    /// Which game of the family this is.
+    pub game: GameKind,
     pub players: Vec<PlayerInfo>,
     pub rules: RulesSpec,
     pub custom_tiles: Vec<CustomTile>,

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
-    FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
+    FeatureKind, Figure, GameKind, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -19,6 +19,10 @@ pub const FORMAT: &str = "carcassonne-replay/1";
 #[serde(deny_unknown_fields)]
 struct Doc {
     format: String,
+    /// The game kind; absent for the tile game, so records from before there were several
+    /// read, and keep their ids.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     players: Vec<Player>,
     #[serde(default)]
     rules: DocRules,
@@ -113,6 +117,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
             doc.format
         )));
     }
+    let game = game_kind(doc.game.as_deref())?;
     if doc.players.is_empty() || doc.players.len() > 6 {
         return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
     }
@@ -155,6 +160,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .map(|(i, m)| parse_move(m, i + 1, doc.players.len(), &tile))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GameRecord {
+        game,
         players: doc
             .players
             .into_iter()
@@ -170,6 +176,19 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         moves,
         final_scoring: doc.final_scoring,
         recorded_scores: None,
+    })
+}
+
+fn game_kind(name: Option<&str>) -> Result<GameKind, RecordError> {
+    let Some(name) = name else {
+        return Ok(GameKind::default());
+    };
+    GameKind::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = GameKind::ALL.iter().map(|k| format!("{:?}", k.name())).collect();
+        err(format!(
+            "game: unknown game {name:?}; this version plays {}",
+            names.join(", ")
+        ))
     })
 }
 
@@ -337,6 +356,7 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
     let cat = &r.catalog;
     let doc = Doc {
         format: FORMAT.into(),
+        game: (r.game != GameKind::default()).then(|| r.game.name().into()),
         players: r
             .players
             .iter()

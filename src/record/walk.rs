@@ -10,17 +10,8 @@
 //! names; only the edges (the command line, the service) do.
 
 use super::{GameRecord, RecordedMove};
-use crate::engine::{Event, Game, IllegalMove, Move, Rules, Setup, SetupError, TileKindId};
+use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, Rules, Setup, SetupError, TileKindId};
 use std::fmt;
-
-/// A recorded move as the engine played it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Played {
-    /// A drawn tile with no legal placement, set aside.
-    Discard(TileKindId),
-    /// A placed tile and its meeple step.
-    Place(Move),
-}
 
 /// One step of a walk: the move, where it is in the record, and who made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -294,10 +285,8 @@ impl<'r> Walk<'r> {
     }
 
     fn apply(&mut self, played: Played) -> Result<(), IllegalMove> {
-        match played {
-            Played::Discard(tile) => self.game.discard(tile, &mut self.events),
-            Played::Place(mv) => self.game.play(&mv, &mut self.events),
-        }
+        self.game.draw(played.tile())?;
+        Position::play(&mut self.game, &played, &mut self.events)
     }
 
     fn illegal(&self, m: &RecordedMove, fault: Fault) -> ReplayError {

@@ -95,6 +95,35 @@ pub fn action(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
     }
 }
 
+/// A tile-game move as a snapshot stores it: `[tile, x, y, rotation, meeple step or null]`,
+/// the order of the columns the store had before it held other games.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct StoredMove(pub String, pub i32, pub i32, pub u16, pub Value);
+
+impl StoredMove {
+    pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> StoredMove {
+        let p = t.placement;
+        StoredMove(
+            cat.name(t.tile).into(),
+            p.pos.x,
+            p.pos.y,
+            p.rotation.degrees(),
+            action(cat, t),
+        )
+    }
+
+    /// The move's fields as `replay --json` names them in a turn.
+    pub fn fields(self) -> [(&'static str, Value); 4] {
+        let StoredMove(tile, x, y, rotation, meeple) = self;
+        [
+            ("tile", tile.into()),
+            ("position", json!([x, y])),
+            ("rotation", rotation.into()),
+            ("meeple", meeple),
+        ]
+    }
+}
+
 pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
     json!({
         "turn": t.turn,

@@ -1,7 +1,7 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
 
 use super::{GameId, Store, StoreError, TurnRow};
-use crate::engine::{Action, Event};
+use crate::engine::Event;
 use crate::record::{self, Format, GameRecord, RecordError, native};
 use crate::replay::{self, Ownership, Replay, ReplayError, json};
 
@@ -84,8 +84,8 @@ pub fn ingest(store: &Store, bytes: &[u8]) -> Result<(Ingested, bool), IngestErr
     Ok((g, created))
 }
 
-/// The snapshot rows of a prepared game. Placements and deployments live in their own
-/// columns, so `events` keeps the rest: discards, scores with their breakdowns, returns.
+/// The snapshot rows of a prepared game. Placements and deployments are the row's move, so
+/// `events` keeps the rest: discards, scores with their breakdowns, returns.
 pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
     let cat = &g.record.catalog;
     let players = g.record.players.len();
@@ -109,11 +109,7 @@ pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
             TurnRow {
                 turn: t.turn,
                 player: t.player,
-                tile: cat.name(t.tile).to_string(),
-                x: t.placement.pos.x,
-                y: t.placement.pos.y,
-                rotation: t.placement.rotation.degrees(),
-                action: (t.action != Action::Pass).then(|| json::action(cat, t).to_string()),
+                mv: serde_json::to_string(&json::StoredMove::of(cat, t)).unwrap_or_default(),
                 events: serde_json::Value::from(events).to_string(),
                 scores: serde_json::to_string(&t.scores).unwrap_or_default(),
                 supply: serde_json::to_string(&supply).unwrap_or_default(),

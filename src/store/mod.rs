@@ -27,6 +27,7 @@ fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_games.sql")),
         M::up(include_str!("../../migrations/0002_analyses.sql")),
+        M::up(include_str!("../../migrations/0003_game_kinds.sql")),
     ])
 }
 
@@ -58,11 +59,8 @@ pub enum AnalysisStatus {
 pub struct TurnRow {
     pub turn: u32,
     pub player: u8,
-    pub tile: String,
-    pub x: i32,
-    pub y: i32,
-    pub rotation: u16,
-    pub action: Option<String>,
+    /// The move in the game's notation (the tile game's is `replay::json::StoredMove`).
+    pub mv: String,
     pub events: String,
     pub scores: String,
     pub supply: String,
@@ -124,10 +122,11 @@ impl Store {
             return Ok(false);
         }
         tx.execute(
-            "INSERT INTO games (id, record, source_format, players, preset, turns, finished, final_scores, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 g.id,
+                g.record.game.name(),
                 deflate(&g.canonical),
                 g.format.name(),
                 serde_json::to_string(&g.record.players.iter().map(|p| &p.name).collect::<Vec<_>>())
@@ -142,19 +141,15 @@ impl Store {
         let seq = tx.last_insert_rowid();
         {
             let mut stmt = tx.prepare(
-                "INSERT INTO snapshots (game, turn, player, tile, x, y, rotation, action, events, scores, supply, ownership)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?;
             for row in ingest::snapshot_rows(g) {
                 stmt.execute(params![
                     seq,
                     row.turn,
                     row.player,
-                    row.tile,
-                    row.x,
-                    row.y,
-                    row.rotation,
-                    row.action,
+                    row.mv,
                     row.events,
                     row.scores,
                     row.supply,
@@ -193,22 +188,18 @@ impl Store {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
-                "SELECT s.turn, s.player, s.tile, s.x, s.y, s.rotation, s.action, s.events, s.scores, s.supply, s.ownership
+                "SELECT s.turn, s.player, s.move, s.events, s.scores, s.supply, s.ownership
                  FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 AND s.turn = ?2",
                 params![id, turn],
                 |r| {
                     Ok(TurnRow {
                         turn: r.get(0)?,
                         player: r.get(1)?,
-                        tile: r.get(2)?,
-                        x: r.get(3)?,
-                        y: r.get(4)?,
-                        rotation: r.get(5)?,
-                        action: r.get(6)?,
-                        events: r.get(7)?,
-                        scores: r.get(8)?,
-                        supply: r.get(9)?,
-                        ownership: r.get(10)?,
+                        mv: r.get(2)?,
+                        events: r.get(3)?,
+                        scores: r.get(4)?,
+                        supply: r.get(5)?,
+                        ownership: r.get(6)?,
                     })
                 },
             )

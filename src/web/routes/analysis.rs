@@ -408,9 +408,10 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
                 .unwrap_or_default();
             let spots: Vec<String> = (f.open_spots.iter())
                 .map(|s| {
+                    let closing = s.closes.map(|n| format!(", {n} close it")).unwrap_or_default();
                     format!(
-                        "({},{}): {} tiles left fit, {} close it",
-                        s.position[0], s.position[1], s.fits, s.closes
+                        "({},{}): {} tiles left fit{closing}",
+                        s.position[0], s.position[1], s.fits
                     )
                 })
                 .collect();

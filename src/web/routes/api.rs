@@ -3,6 +3,7 @@
 use super::read_limited;
 use crate::record::MAX_RECORD_BYTES;
 use crate::replay;
+use crate::replay::json::StoredMove;
 use crate::store::{GameId, ingest};
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking};
@@ -64,6 +65,7 @@ pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Resu
         let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
         Ok(web::Json(json!({
             "id": g.row.id,
+            "game": g.record.game.name(),
             "url": format!("/g/{id}"),
             "record_url": format!("/g/{id}.json"),
             "source_format": g.row.source_format,
@@ -95,20 +97,21 @@ pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>
             .turn(&id, n)?
             .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
+        let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
         let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
-        Ok(web::Json(json!({
+        let mut turn = json!({
             "turn": t.turn,
             "player": t.player,
-            "tile": t.tile,
-            "position": [t.x, t.y],
-            "rotation": t.rotation,
-            "meeple": t.action.as_deref().map(parse).unwrap_or(Value::Null),
             "scores": parse(&t.scores),
             "events": parse(&t.events),
             "followers": supply.iter().map(|s| s[0]).collect::<Vec<_>>(),
             "abbot_in_supply": supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>(),
             "ownership": parse(&t.ownership),
-        })))
+        });
+        for (key, value) in mv.fields() {
+            turn[key] = value;
+        }
+        Ok(web::Json(turn))
     })
     .await
 }

@@ -1,0 +1,217 @@
+//! What every game of the family has in common, in the spirit of `shakmaty`'s `Position`: whose
+//! turn it is, the scores, the legal moves, playing one, and the end.
+//!
+//! The tile game implements it today ([`Game`]); the Card Game will implement it beside it. Code
+//! that needs no more than this (a generic playout, move counting, a score graph) is written
+//! against the trait, so a new game gets it for free.
+
+use super::error::IllegalMove;
+use super::events::Event;
+use super::game::{Game, Move};
+use super::tileset::TileKindId;
+
+/// The games a record can hold. Records name them (`"game": "carcassonne"`); a record that
+/// names none is the tile game, so every file written before there were several still reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// The tile game: base game, The River, The Abbot, under every rulebook we know.
+    #[default]
+    Carcassonne,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 1] = [GameKind::Carcassonne];
+
+    /// The name records and the store use.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Carcassonne => "carcassonne",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// A game position: everything needed to go on playing.
+///
+/// Chance (the tile drawn, the cards dealt) is part of the position: `legal_moves` lists what
+/// the player to move may do with what they hold. The tile game learns its drawn tile from
+/// [`Game::draw`].
+pub trait Position: Clone {
+    /// What a player does on a turn.
+    type Move: Copy + Eq + std::fmt::Debug;
+    /// What a move did: placements, scores with their terms, returns.
+    type Event;
+    /// Why a move cannot be played, as data.
+    type Illegal: std::error::Error;
+
+    fn kind(&self) -> GameKind;
+    fn player_count(&self) -> usize;
+    /// The player to move, from 0.
+    fn current_player(&self) -> u8;
+    /// Every player's score now, in seat order.
+    fn scores(&self) -> Vec<i32>;
+    /// The moves the player to move may make, written to `out`. Moves that leave the same
+    /// position (a symmetric tile turned half round) are listed once.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a move after checking it. On error nothing changes.
+    fn play(&mut self, mv: &Self::Move, events: &mut Vec<Self::Event>) -> Result<(), Self::Illegal>;
+    /// The scoring at the end of the game.
+    fn finish(&mut self, events: &mut Vec<Self::Event>);
+    /// Whether no move is left to make.
+    fn is_over(&self) -> bool;
+}
+
+/// A move of the tile game as played: a tile placed with its meeple step, or a drawn tile that
+/// fits nowhere, set aside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// A drawn tile with no legal placement, set aside; the same player draws again.
+    Discard(TileKindId),
+    /// A placed tile and its meeple step.
+    Place(Move),
+}
+
+impl Played {
+    pub fn tile(&self) -> TileKindId {
+        match self {
+            Played::Discard(tile) => *tile,
+            Played::Place(mv) => mv.tile,
+        }
+    }
+}
+
+impl Position for Game {
+    type Move = Played;
+    type Event = Event;
+    type Illegal = IllegalMove;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Carcassonne
+    }
+
+    fn player_count(&self) -> usize {
+        self.players().len()
+    }
+
+    fn current_player(&self) -> u8 {
+        Game::current_player(self)
+    }
+
+    fn scores(&self) -> Vec<i32> {
+        Game::scores(self)
+    }
+
+    /// Nothing until a tile is drawn; then every distinct placement with each of its meeple
+    /// steps, or the discard when the tile fits nowhere.
+    fn legal_moves(&self, out: &mut Vec<Played>) {
+        out.clear();
+        let Some(tile) = self.drawn() else { return };
+        let mut placements = Vec::new();
+        self.placements(tile, true, &mut placements);
+        if placements.is_empty() {
+            out.push(Played::Discard(tile));
+            return;
+        }
+        let mut actions = Vec::new();
+        for placement in placements {
+            self.actions(tile, placement, &mut actions);
+            out.extend(actions.iter().map(|&action| {
+                Played::Place(Move {
+                    tile,
+                    placement,
+                    action,
+                })
+            }));
+        }
+    }
+
+    fn play(&mut self, mv: &Played, events: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        if let Some(drawn) = self.drawn().filter(|d| *d != mv.tile()) {
+            return Err(IllegalMove::NotDrawn {
+                drawn: self.tile_kind(drawn).name.clone(),
+                played: self.tile_kind(mv.tile()).name.clone(),
+            });
+        }
+        match mv {
+            Played::Discard(tile) => self.discard(*tile, events),
+            Played::Place(mv) => Game::play(self, mv, events),
+        }
+    }
+
+    fn finish(&mut self, events: &mut Vec<Event>) {
+        Game::finish(self, events)
+    }
+
+    fn is_over(&self) -> bool {
+        self.pack_left() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bots::{Rng, shuffled_bag};
+    use crate::engine::{Preset, Setup, TileCatalog};
+
+    fn new_game() -> Game {
+        Game::new(Setup {
+            rules: Preset::SecondEdition.rules(),
+            catalog: TileCatalog::builtin(),
+            players: 2,
+            start: Vec::new(),
+            extra_tiles: Vec::new(),
+        })
+        .unwrap()
+    }
+
+    /// A whole game played through the trait alone: every listed move is legal, the turn
+    /// passes, and the game ends with the pack.
+    #[test]
+    fn a_game_plays_through_the_trait() {
+        let mut game = new_game();
+        let mut rng = Rng::new(7);
+        let (mut moves, mut events) = (Vec::new(), Vec::new());
+        for tile in shuffled_bag(&game, &mut rng) {
+            assert!(!Position::is_over(&game));
+            game.draw(tile).unwrap();
+            game.legal_moves(&mut moves);
+            assert!(!moves.is_empty(), "a drawn tile can always be placed or set aside");
+            let mv = moves[rng.below(moves.len())];
+            let before = Position::current_player(&game);
+            Position::play(&mut game, &mv, &mut events).unwrap();
+            let expected = match mv {
+                Played::Discard(_) => before,
+                Played::Place(_) => (before + 1) % 2,
+            };
+            assert_eq!(Position::current_player(&game), expected);
+        }
+        assert!(Position::is_over(&game));
+        Position::finish(&mut game, &mut events);
+        assert_eq!(Position::scores(&game).len(), Position::player_count(&game));
+    }
+
+    #[test]
+    fn only_the_drawn_tile_may_be_played() {
+        let mut game = new_game();
+        let catalog = game.catalog().clone();
+        let (a, b) = (catalog.by_name("A").unwrap(), catalog.by_name("V").unwrap());
+        game.draw(a).unwrap();
+        let mut moves = Vec::new();
+        let mut other = new_game();
+        other.draw(b).unwrap();
+        other.legal_moves(&mut moves);
+        let err = Position::play(&mut game, &moves[0], &mut Vec::new()).unwrap_err();
+        assert!(matches!(err, IllegalMove::NotDrawn { .. }), "{err}");
+    }
+
+    #[test]
+    fn game_kinds_read_back_by_name() {
+        for kind in GameKind::ALL {
+            assert_eq!(GameKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(GameKind::from_name("chess"), None);
+    }
+}
