@@ -3,7 +3,7 @@
 
 use carcassonne_replay::engine::{TileCatalog, tileset};
 use carcassonne_replay::record::{self, GameRecord};
-use carcassonne_replay::render::{self, RenderOptions, palette};
+use carcassonne_replay::render::{self, ImageFormat, Picture, RenderError, RenderOptions, palette};
 use carcassonne_replay::replay;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,6 +20,16 @@ fn demo() -> GameRecord {
 
 fn parse(json: &str) -> GameRecord {
     record::parse(json.as_bytes()).unwrap().0
+}
+
+/// The board after `turn` as SVG text, through the one entry point.
+fn board_svg(record: &GameRecord, turn: Option<u32>, opts: &RenderOptions) -> Result<String, RenderError> {
+    let bytes = render::draw(record, turn, Picture::Board, ImageFormat::Svg, opts)?;
+    Ok(String::from_utf8(bytes).expect("SVG is text"))
+}
+
+fn board_png(record: &GameRecord, turn: Option<u32>, opts: &RenderOptions) -> Vec<u8> {
+    render::draw(record, turn, Picture::Board, ImageFormat::Png, opts).unwrap()
 }
 
 /// Width and height from a PNG, decoding the whole image to be sure it is valid.
@@ -43,11 +53,11 @@ fn probe(svg: &str, x: u32, y: u32) -> palette::Rgb {
 fn the_same_input_gives_the_same_bytes() {
     let record = demo();
     let opts = RenderOptions::all(40);
-    let a = render::board_png_at(&record, Some(33), &opts).unwrap();
-    let b = render::board_png_at(&record, Some(33), &opts).unwrap();
+    let a = board_png(&record, Some(33), &opts);
+    let b = board_png(&record, Some(33), &opts);
     assert_eq!(a, b);
-    let svg = render::board_svg_at(&record, None, &opts).unwrap();
-    assert_eq!(svg, render::board_svg_at(&record, None, &opts).unwrap());
+    let svg = board_svg(&record, None, &opts).unwrap();
+    assert_eq!(svg, board_svg(&record, None, &opts).unwrap());
 }
 
 #[test]
@@ -80,7 +90,7 @@ fn the_image_size_follows_the_board_extent() {
 fn a_city_pixel_has_the_city_colour() {
     // Turn 0: the start tile D alone, its city on the north side. At 100 px per tile and a
     // 25 px margin, tile point (50, 8) is pixel (75, 33).
-    let svg = render::board_svg_at(&demo(), Some(0), &RenderOptions::default().with_size(100)).unwrap();
+    let svg = board_svg(&demo(), Some(0), &RenderOptions::default().with_size(100)).unwrap();
     assert_eq!(probe(&svg, 75, 33), palette::CITY);
     assert_eq!(probe(&svg, 75, 110), palette::FIELD, "the field south of the road");
     assert_eq!(probe(&svg, 75, 75), palette::ROAD, "the road through the middle");
@@ -96,11 +106,11 @@ fn an_owned_road_carries_its_owners_tint() {
         ownership: true,
         ..RenderOptions::default().with_size(100)
     };
-    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    let svg = board_svg(&record, None, &opts).unwrap();
     let open_road = palette::PlayerColours::by_seat(2).tint(palette::ROAD, 0, false);
     assert_eq!(probe(&svg, 210, 75), open_road, "on Ann's road, clear of her meeple");
     assert_eq!(probe(&svg, 40, 75), open_road, "the same road on the start tile");
-    let plain = render::board_svg_at(&record, None, &RenderOptions::default().with_size(100)).unwrap();
+    let plain = board_svg(&record, None, &RenderOptions::default().with_size(100)).unwrap();
     assert_eq!(probe(&plain, 210, 75), palette::ROAD, "no tint without the overlay");
 }
 
@@ -114,7 +124,7 @@ fn a_recorded_colour_tints_what_its_player_owns() {
         ownership: true,
         ..RenderOptions::default().with_size(100)
     };
-    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    let svg = board_svg(&record, None, &opts).unwrap();
     let orange = palette::Rgb(0xff, 0xa5, 0x00);
     assert_eq!(
         probe(&svg, 210, 75),
@@ -140,7 +150,7 @@ fn board_game_arena_colours_appear_in_the_turn_svg() {
     let opts = RenderOptions::all(64);
     let turns = render::turn_count(&record);
     let svgs: Vec<String> = (1..=turns)
-        .map(|n| render::board_svg_at(&record, Some(n), &opts).unwrap())
+        .map(|n| board_svg(&record, Some(n), &opts).unwrap())
         .collect();
     let orange_meeple = svgs.iter().any(|s| s.contains("fill=\"#ffa500\" stroke=\"#1c1c1e\""));
     let black_meeple = format!("fill=\"#000000\" stroke=\"{}\"", palette::PAPER);
@@ -164,7 +174,7 @@ fn a_completed_city_looks_different_from_an_open_one() {
         ownership: true,
         ..RenderOptions::default().with_size(100)
     };
-    let svg = render::board_svg_at(&demo(), Some(1), &opts).unwrap();
+    let svg = board_svg(&demo(), Some(1), &opts).unwrap();
     assert_eq!(
         probe(&svg, 75, 133),
         palette::PlayerColours::by_seat(2).tint(palette::CITY, 0, true)
@@ -224,22 +234,27 @@ fn player_names_are_escaped_in_the_legend() {
         legend: true,
         ..RenderOptions::default()
     };
-    let svg = render::board_svg_at(&record, None, &opts).unwrap();
+    let svg = board_svg(&record, None, &opts).unwrap();
     assert!(svg.contains("&lt;b&gt;&amp;&quot;Ann&quot;"), "{svg}");
     render::svg_to_png(&svg).unwrap();
 }
 
 #[test]
 fn turns_past_the_end_are_refused() {
-    let err = render::board_svg_at(&demo(), Some(72), &RenderOptions::default()).unwrap_err();
+    let err = board_svg(&demo(), Some(72), &RenderOptions::default()).unwrap_err();
     assert!(err.to_string().contains("71 turns"), "{err}");
 }
 
 #[test]
 fn the_social_preview_is_1200_by_630() {
-    let record = demo();
-    let full = replay::replay(&record, None).unwrap();
-    let png = render::og_image(&record, &full).unwrap();
+    let png = render::draw(
+        &demo(),
+        None,
+        Picture::Preview,
+        ImageFormat::Png,
+        &RenderOptions::default(),
+    )
+    .unwrap();
     assert_eq!(png_size(&png), (render::OG_WIDTH, render::OG_HEIGHT));
 }
 

@@ -1,7 +1,7 @@
 //! `render`: the board at a turn as PNG or SVG.
 
 use super::replay_cmd::read_record;
-use crate::render::{self, RenderOptions};
+use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use std::path::Path;
 
 /// What `render` was asked for, as the command line gives it.
@@ -24,17 +24,13 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         opts.set_overlays(list)?;
     }
     opts.legend |= args.legend;
-    let svg = render::board_svg_at(&record, args.turn, &opts).map_err(|e| {
+    let format = if args.svg { ImageFormat::Svg } else { ImageFormat::Png };
+    let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts).map_err(|e| {
         let why = match e {
             render::RenderError::Replay(e) => e.describe(&record),
             other => other.to_string(),
         };
         format!("{}: {why}", args.file.display())
     })?;
-    let bytes = if args.svg {
-        svg.into_bytes()
-    } else {
-        render::svg_to_png(&svg).map_err(|e| e.to_string())?
-    };
     std::fs::write(args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))
 }

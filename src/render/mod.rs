@@ -1,5 +1,7 @@
-//! Board images: an SVG scene of the board at a turn, rasterised to PNG with resvg.
+//! Game images: an SVG scene of the board at a turn, rasterised to PNG with resvg.
 //!
+//! - [`draw`] is the one entry point: any game, any turn, a board or a link preview, SVG or
+//!   PNG. Each game kind draws its own picture over the shared palette, legend and rasteriser.
 //! - [`tiles`] computes each tile's art from its segment data; [`scene`] lays tiles, overlays,
 //!   figures and the legend out as SVG; [`raster`] turns SVG into PNG.
 //! - Output is deterministic: the same record, turn and options give the same bytes, so callers
@@ -12,7 +14,7 @@ pub mod scene;
 pub mod shapes;
 pub mod tiles;
 
-use crate::engine::{Pos, TileCatalog, TileKind};
+use crate::engine::{GameKind, Pos, TileCatalog, TileKind};
 use crate::record::{GameRecord, RecordedMove, rules_spec};
 use crate::replay::{self, Replay, ReplayError};
 use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
@@ -133,6 +135,54 @@ pub enum RenderError {
     Png(String),
 }
 
+/// What an image shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Picture {
+    /// The board after a turn, with the [`RenderOptions`]' overlays and legend.
+    Board,
+    /// A 1200×630 link preview: the board with ownership, the players and their scores.
+    Preview,
+}
+
+/// How an image is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImageFormat {
+    Svg,
+    Png,
+}
+
+impl ImageFormat {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            ImageFormat::Svg => "image/svg+xml",
+            ImageFormat::Png => "image/png",
+        }
+    }
+}
+
+/// Draws `picture` of `record` after `turn` (`None`: the end of the game, after final
+/// scoring; 0: the start alone) as `format`. The service, the command line and the tests all
+/// draw through here.
+pub fn draw(
+    record: &GameRecord,
+    turn: Option<u32>,
+    picture: Picture,
+    format: ImageFormat,
+    opts: &RenderOptions,
+) -> Result<Vec<u8>, RenderError> {
+    let replay = replay_at(record, turn)?;
+    let svg = match record.game {
+        GameKind::Carcassonne => match picture {
+            Picture::Board => board_svg(record, &replay, opts),
+            Picture::Preview => og_image_svg(record, &replay),
+        },
+    };
+    match format {
+        ImageFormat::Svg => Ok(svg.into_bytes()),
+        ImageFormat::Png => svg_to_png(&svg),
+    }
+}
+
 /// Tiles placed by the record's moves (discards excluded): the number of turns.
 pub fn turn_count(record: &GameRecord) -> u32 {
     record
@@ -175,20 +225,8 @@ pub fn board_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions) -> 
     scene.finish(width, height, palette::BACKGROUND)
 }
 
-/// The board after turn `turn` (`None`: the end of the game, after final scoring), as SVG.
-/// Turn 0 is the start tile alone.
-pub fn board_svg_at(record: &GameRecord, turn: Option<u32>, opts: &RenderOptions) -> Result<String, RenderError> {
-    let replay = replay_at(record, turn)?;
-    Ok(board_svg(record, &replay, opts))
-}
-
-/// [`board_svg_at`] as PNG.
-pub fn board_png_at(record: &GameRecord, turn: Option<u32>, opts: &RenderOptions) -> Result<Vec<u8>, RenderError> {
-    svg_to_png(&board_svg_at(record, turn, opts)?)
-}
-
 /// Replays up to `turn`, checking that the turn exists.
-pub fn replay_at(record: &GameRecord, turn: Option<u32>) -> Result<Replay, RenderError> {
+fn replay_at(record: &GameRecord, turn: Option<u32>) -> Result<Replay, RenderError> {
     let turns = turn_count(record);
     if let Some(t) = turn.filter(|&t| t > turns) {
         return Err(RenderError::NoSuchTurn { turn: t, turns });
@@ -242,7 +280,7 @@ pub const OG_HEIGHT: u32 = 630;
 
 /// A 1200×630 preview of a game for link cards: the board with ownership on the left, the
 /// players and scores on the right.
-pub fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
+fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
     let input = scene_input(record, replay);
     let (lo, hi) = scene::extent(&replay.game, false);
     let (cols, rows) = ((hi.x - lo.x + 1) as u32, (hi.y - lo.y + 1) as u32);
@@ -332,11 +370,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         }
     }
     lines
-}
-
-/// [`og_image_svg`] as PNG.
-pub fn og_image(record: &GameRecord, replay: &Replay) -> Result<Vec<u8>, RenderError> {
-    svg_to_png(&og_image_svg(record, replay))
 }
 
 /// Every tile kind of a catalogue in its four rotations, one kind per row, labelled: for

@@ -9,7 +9,7 @@ use crate::analysis::{self, AnalysisOptions};
 use crate::engine::Move;
 use crate::record::generate::recorded;
 use crate::record::{GameRecord, RecordedMove};
-use crate::render::{self, RenderOptions};
+use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::{AppState, LoadedGame, blocking, view};
@@ -491,7 +491,7 @@ pub async fn alternative_png(
         let mut opts = RenderOptions::default().with_size(size);
         opts.set_overlays("ownership,last-move,scoring")
             .map_err(Problem::internal)?;
-        render::board_png_at(&what_if, Some(n), &opts).map_err(Problem::internal)
+        render::draw(&what_if, Some(n), Picture::Board, ImageFormat::Png, &opts).map_err(Problem::internal)
     })
     .await?;
     Ok(HttpResponse::Ok()

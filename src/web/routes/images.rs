@@ -4,7 +4,7 @@
 //! content hash, the turn and the options, a year-long `Cache-Control`, and a 304 for a
 //! matching `If-None-Match`. A small in-memory cache keeps hot renders.
 
-use crate::render::{self, RenderOptions};
+use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::GameId;
 use crate::web::problem::Problem;
 use crate::web::{AppState, LoadedGame, blocking};
@@ -65,59 +65,41 @@ impl ImageQuery {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Png,
-    Svg,
-    Og,
-}
-
-fn etag(id: &GameId, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> String {
-    let what = match kind {
-        Kind::Png => "png",
-        Kind::Svg => "svg",
-        Kind::Og => "og",
+fn etag(w: &Wanted) -> String {
+    let what = match (w.picture, w.format) {
+        (Picture::Board, ImageFormat::Png) => "png",
+        (Picture::Board, ImageFormat::Svg) => "svg",
+        (Picture::Preview, ImageFormat::Png) => "og",
+        (Picture::Preview, ImageFormat::Svg) => "og-svg",
     };
-    let text = format!("{}|{id}|{turn:?}|{what}|{}", render::RENDERER_VERSION, opts.key());
+    let (id, turn) = (&w.id, w.turn);
+    let text = format!("{}|{id}|{turn:?}|{what}|{}", render::RENDERER_VERSION, w.opts.key());
     Sha256::digest(text.as_bytes())[..12]
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
 }
 
-fn draw(g: &LoadedGame, turn: Option<u32>, kind: Kind, opts: &RenderOptions) -> Result<Vec<u8>, Problem> {
-    let failed = |e: render::RenderError| match e {
+fn draw(g: &LoadedGame, w: &Wanted) -> Result<Vec<u8>, Problem> {
+    render::draw(&g.record, w.turn, w.picture, w.format, &w.opts).map_err(|e| match e {
         render::RenderError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
         other => Problem::internal(other),
-    };
-    match kind {
-        Kind::Png => render::board_png_at(&g.record, turn, opts).map_err(failed),
-        Kind::Svg => render::board_svg_at(&g.record, turn, opts)
-            .map(String::into_bytes)
-            .map_err(failed),
-        Kind::Og => {
-            let replay = render::replay_at(&g.record, turn).map_err(failed)?;
-            render::og_image(&g.record, &replay).map_err(failed)
-        }
-    }
+    })
 }
 
-/// What to draw: which game, which turn (`None`: the end), in which form and with which
-/// options.
+/// What to draw: which game, which turn (`None`: the end), which picture in which format, and
+/// with which options.
 struct Wanted {
     id: GameId,
     turn: Option<u32>,
-    kind: Kind,
+    picture: Picture,
+    format: ImageFormat,
     opts: RenderOptions,
 }
 
 async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Result<HttpResponse, Problem> {
-    let tag = etag(&w.id, w.turn, w.kind, &w.opts);
-    let content_type = if w.kind == Kind::Svg {
-        "image/svg+xml"
-    } else {
-        "image/png"
-    };
+    let tag = etag(&w);
+    let content_type = w.format.content_type();
     let matches = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -136,7 +118,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
         Some(bytes) => bytes,
         None => {
             let st = state.clone();
-            let drawn = Arc::new(blocking(move || draw(&st.load(&w.id)?, w.turn, w.kind, &w.opts)).await?);
+            let drawn = Arc::new(blocking(move || draw(&st.load(&w.id)?, &w)).await?);
             state.renders.put(tag.clone(), drawn.clone());
             drawn
         }
@@ -155,7 +137,11 @@ pub async fn turn_image(
     q: web::Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n, ext) = path.into_inner();
-    let kind = if ext == "svg" { Kind::Svg } else { Kind::Png };
+    let format = if ext == "svg" {
+        ImageFormat::Svg
+    } else {
+        ImageFormat::Png
+    };
     let opts = q.options()?;
     image(
         req,
@@ -163,7 +149,8 @@ pub async fn turn_image(
         Wanted {
             id,
             turn: Some(n),
-            kind,
+            picture: Picture::Board,
+            format,
             opts,
         },
     )
@@ -185,7 +172,8 @@ pub async fn final_png(
         Wanted {
             id: id.into_inner(),
             turn: None,
-            kind: Kind::Png,
+            picture: Picture::Board,
+            format: ImageFormat::Png,
             opts,
         },
     )
@@ -202,7 +190,8 @@ pub async fn og_png(
     let wanted = Wanted {
         id: id.into_inner(),
         turn: None,
-        kind: Kind::Og,
+        picture: Picture::Preview,
+        format: ImageFormat::Png,
         opts: RenderOptions::default(),
     };
     image(req, state, wanted).await
@@ -219,7 +208,8 @@ pub async fn turn_og_png(
     let wanted = Wanted {
         id,
         turn: Some(n),
-        kind: Kind::Og,
+        picture: Picture::Preview,
+        format: ImageFormat::Png,
         opts: RenderOptions::default(),
     };
     image(req, state, wanted).await
