@@ -42,7 +42,7 @@ fn same_board(kind: &TileKind, a: Rotation, b: Rotation) -> bool {
     let look = |r: Rotation| {
         let o = kind.oriented(r);
         let mut v: Vec<_> = (kind.segments.iter().enumerate())
-            .map(|(i, s)| (s.kind, o.sides[i], o.halves[i], s.shield))
+            .map(|(i, s)| (s.kind, o.sides[i], o.halves[i], s.marks))
             .collect();
         v.sort_unstable();
         v

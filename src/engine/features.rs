@@ -82,7 +82,7 @@ struct Node {
     next: SegId,
     kind: FeatureKind,
     tile: u16,
-    shield: bool,
+    marks: u8,
     /// Open edges; meaningful at the root.
     open: u16,
     /// Meeples in the whole feature; meaningful at the root.
@@ -111,14 +111,14 @@ impl Features {
     }
 
     /// Adds a lone segment with `open` open edges.
-    pub fn add(&mut self, kind: FeatureKind, tile: u16, shield: bool, open: u16) -> SegId {
+    pub fn add(&mut self, kind: FeatureKind, tile: u16, marks: u8, open: u16) -> SegId {
         let id = self.nodes.len() as SegId;
         self.nodes.push(Node {
             parent: id,
             next: id,
             kind,
             tile,
-            shield,
+            marks,
             open,
             meeples: 0,
             on: None,
@@ -216,18 +216,18 @@ impl Features {
         }
     }
 
-    /// Distinct tiles and shields of the feature containing `s`.
+    /// Distinct tiles and marks (a city's shields) of the feature containing `s`.
     pub fn size(&self, s: SegId, scratch: &mut Vec<u16>) -> (u32, u32) {
         scratch.clear();
-        let mut shields = 0;
+        let mut marks = 0;
         for m in self.members(s) {
             let n = &self.nodes[m as usize];
             scratch.push(n.tile);
-            shields += u32::from(n.shield);
+            marks += u32::from(n.marks);
         }
         scratch.sort_unstable();
         scratch.dedup();
-        (scratch.len() as u32, shields)
+        (scratch.len() as u32, marks)
     }
 
     /// Meeples per player on the feature containing `s`.
@@ -268,9 +268,9 @@ mod tests {
     #[test]
     fn joining_closes_edges_and_merges_member_lists() {
         let mut f = Features::default();
-        let a = f.add(FeatureKind::Road, 0, false, 2);
-        let b = f.add(FeatureKind::Road, 1, false, 1);
-        let c = f.add(FeatureKind::Road, 2, false, 1);
+        let a = f.add(FeatureKind::Road, 0, 0, 2);
+        let b = f.add(FeatureKind::Road, 1, 0, 1);
+        let c = f.add(FeatureKind::Road, 2, 0, 1);
         f.join(a, b, true);
         assert!(!f.is_complete(a));
         f.join(a, c, true);

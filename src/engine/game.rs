@@ -655,7 +655,7 @@ impl Game {
             } else {
                 0
             };
-            self.features.add(s.kind, index as u16, s.shield, open);
+            self.features.add(s.kind, index as u16, s.marks, open);
         }
         self.board.place(PlacedTile {
             kind: tile,

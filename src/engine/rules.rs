@@ -1,5 +1,7 @@
 //! Rules are values: a preset per rulebook, and switches a record may override.
 
+use super::events::Unit;
+use super::tile::FeatureKind;
 use super::tileset::Edition;
 use std::fmt;
 
@@ -129,5 +131,80 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Rules {
         Preset::SecondEdition.rules()
+    }
+}
+
+/// When a feature is complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// When none of its edges is left open: roads and cities.
+    ClosedEdges,
+    /// When the eight squares around its tile all hold tiles: cloisters and gardens.
+    Surrounded,
+    /// Never during play: fields (their farmers score at the end) and the river.
+    Never,
+}
+
+/// Points per tile and per mark of a feature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rates {
+    pub per_tile: u32,
+    pub per_mark: u32,
+}
+
+/// How one kind of feature completes and scores under a set of rules. The tile engine reads
+/// these instead of telling roads from cities; New World's towns, trails, farms and plains
+/// become more rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureRule {
+    pub completes: Completion,
+    /// What its segments' marks are (a city's shields), counted in its score.
+    pub mark: Option<Unit>,
+    /// What it scores when completed during play.
+    pub complete: Rates,
+    /// A completed feature of exactly this many tiles scores these rates instead (the classic
+    /// two-tile city), with a note saying so.
+    pub small: Option<(u32, Rates)>,
+    /// What it scores incomplete at the end, or when its abbot is taken back. `None`: it does
+    /// not score as a feature (a field's farmers score through `FarmScoring`).
+    pub incomplete: Option<Rates>,
+    /// Whether its meeples go home when it scores during play.
+    pub returns_meeples: bool,
+}
+
+impl Rules {
+    /// The row of the feature table for `kind`.
+    pub fn feature(&self, kind: FeatureKind) -> FeatureRule {
+        let one = Rates {
+            per_tile: 1,
+            per_mark: 1,
+        };
+        let scoring = |completes, complete| FeatureRule {
+            completes,
+            mark: None,
+            complete,
+            small: None,
+            incomplete: Some(one),
+            returns_meeples: true,
+        };
+        match kind {
+            FeatureKind::Road => scoring(Completion::ClosedEdges, one),
+            FeatureKind::City => FeatureRule {
+                mark: Some(Unit::Shield),
+                small: (self.two_tile_city == TwoTileCity::Reduced).then_some((2, one)),
+                ..scoring(
+                    Completion::ClosedEdges,
+                    Rates {
+                        per_tile: 2,
+                        per_mark: 2,
+                    },
+                )
+            },
+            FeatureKind::Cloister | FeatureKind::Garden => scoring(Completion::Surrounded, one),
+            FeatureKind::Field | FeatureKind::River => FeatureRule {
+                incomplete: None,
+                ..scoring(Completion::Never, Rates::default())
+            },
+        }
     }
 }

@@ -4,51 +4,47 @@
 use super::events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 use super::features::{Counts, Players, SegId, majority};
 use super::game::Game;
-use super::rules::{FarmScoring, TwoTileCity};
+use super::rules::{Completion, FarmScoring};
 use super::tile::FeatureKind;
-
-/// Points for a city, and whether the reduced two-tile rate applied.
-fn city_rate(two_tile: TwoTileCity, tiles: u32, complete: bool) -> (u32, bool) {
-    let reduced = complete && tiles == 2 && two_tile == TwoTileCity::Reduced;
-    if complete && !reduced { (2, false) } else { (1, reduced) }
-}
 
 impl Game {
     /// The categories a score breakdown of the tile game has, in order: one per kind of
     /// feature that scores (`Score::category`).
     pub const CATEGORIES: &'static [&'static str] = &["road", "city", "cloister", "garden", "field"];
 
-    /// Builds the score of a road, city, cloister or garden containing segment `s`, or `None`
-    /// when nobody has a meeple on it.
+    /// Builds the score of the feature containing segment `s` from its row of the feature
+    /// table, or `None` when nobody has a meeple on it or the feature does not score so.
     fn feature_score(&mut self, s: SegId, reason: Reason, phase: Phase) -> Option<Score> {
         let meeples = self.features.count_meeples(s);
         let players = majority(&meeples);
-        if players.is_empty() {
+        let kind = self.features.kind(s);
+        let rule = self.rules.feature(kind);
+        if players.is_empty() || rule.incomplete.is_none() && reason != Reason::Completed {
             return None;
         }
-        let kind = self.features.kind(s);
-        let complete = reason == Reason::Completed;
-        let (tiles, shields) = if kind.is_inner() {
-            let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
-            (1 + self.board.neighbours_around(pos), 0)
-        } else {
-            self.features.size(s, &mut self.scratch)
+        let (tiles, marks) = match rule.completes {
+            Completion::Surrounded => {
+                let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
+                (1 + self.board.neighbours_around(pos), 0)
+            }
+            Completion::ClosedEdges | Completion::Never => self.features.size(s, &mut self.scratch),
         };
-        let (rate, reduced) = match kind {
-            FeatureKind::City => city_rate(self.rules.two_tile_city, tiles, complete),
-            _ => (1, false),
+        let (rates, small) = match (reason, rule.small) {
+            (Reason::Completed, Some((size, rates))) if size == tiles => (rates, true),
+            (Reason::Completed, _) => (rule.complete, false),
+            _ => (rule.incomplete.unwrap_or_default(), false),
         };
         let mut terms = Terms::default();
         terms.push(Term {
             count: tiles,
             unit: Unit::Tile,
-            rate,
+            rate: rates.per_tile,
         });
-        if shields > 0 {
+        if let Some(unit) = rule.mark.filter(|_| marks > 0) {
             terms.push(Term {
-                count: shields,
-                unit: Unit::Shield,
-                rate,
+                count: marks,
+                unit,
+                rate: rates.per_mark,
             });
         }
         let (pos, location) = self.segment_place(s);
@@ -60,7 +56,7 @@ impl Game {
             points: terms.points(),
             meeples,
             terms,
-            note: reduced.then_some(Note::TwoTileCity),
+            note: small.then_some(Note::TwoTileCity),
             pos,
             location,
         })
@@ -73,10 +69,13 @@ impl Game {
         events.push(Event::Scored(score));
     }
 
-    /// Scores the feature of `s` and sends its meeples home.
+    /// Scores the feature of `s` and sends its meeples home, if its kind's do go home.
     fn score_and_return(&mut self, s: SegId, reason: Reason, phase: Phase, events: &mut Vec<Event>) {
         if let Some(score) = self.feature_score(s, reason, phase) {
             self.award(score, events);
+        }
+        if !self.rules.feature(self.features.kind(s)).returns_meeples {
+            return;
         }
         let mut m = s;
         loop {
@@ -88,15 +87,15 @@ impl Game {
         }
     }
 
-    /// After a tile at board index `tile`: score every road and city it completed and every
-    /// cloister or garden it surrounded.
+    /// After a tile at board index `tile`: score every feature whose edges it closed, and every
+    /// occupied one it surrounded (its own or a neighbour's).
     pub(super) fn score_completed(&mut self, tile: usize, events: &mut Vec<Event>) {
         let placed = self.board.tiles()[tile];
         let n = self.catalog.get(placed.kind).segments.len() as SegId;
         let segments = placed.first_segment..placed.first_segment + n;
         for s in segments.clone() {
-            let kind = self.features.kind(s);
-            if !matches!(kind, FeatureKind::City | FeatureKind::Road) || !self.features.is_complete(s) {
+            let closes = self.rules.feature(self.features.kind(s)).completes == Completion::ClosedEdges;
+            if !closes || !self.features.is_complete(s) {
                 continue;
             }
             // Two segments of this tile may lie in one feature: score it once.
@@ -117,8 +116,8 @@ impl Game {
             let t = self.board.tiles()[i];
             let n = self.catalog.get(t.kind).segments.len() as SegId;
             for s in t.first_segment..t.first_segment + n {
-                let occupied_inner = self.features.kind(s).is_inner() && self.features.meeple_on(s).is_some();
-                if occupied_inner && self.board.neighbours_around(pos) == 8 {
+                let surrounds = self.rules.feature(self.features.kind(s)).completes == Completion::Surrounded;
+                if surrounds && self.features.meeple_on(s).is_some() && self.board.neighbours_around(pos) == 8 {
                     self.score_and_return(s, Reason::Completed, Phase::Play, events);
                 }
             }
@@ -133,11 +132,13 @@ impl Game {
         self.score_and_return(s, Reason::AbbotRecalled, Phase::Play, events);
     }
 
-    /// Final scoring: incomplete roads, cities, cloisters and gardens, then farms. Meeples stay
-    /// on the board.
+    /// Final scoring: every occupied feature whose kind scores incomplete, then farms. Meeples
+    /// stay on the board.
     pub fn finish(&mut self, events: &mut Vec<Event>) {
         let mut roots: Vec<SegId> = (0..self.features.len() as SegId)
-            .filter(|&s| self.features.meeple_on(s).is_some() && self.features.kind(s) != FeatureKind::Field)
+            .filter(|&s| {
+                self.features.meeple_on(s).is_some() && self.rules.feature(self.features.kind(s)).incomplete.is_some()
+            })
             .map(|s| self.features.root(s))
             .collect();
         roots.sort_unstable();

@@ -98,7 +98,9 @@ pub struct Segment {
     pub sides: u8,
     /// Half-edge mask for fields.
     pub halves: u8,
-    pub shield: bool,
+    /// How many of its feature kind's mark it carries (`FeatureRule::mark`): a city's
+    /// shields. New World's flags, trading posts and animals will be counted the same way.
+    pub marks: u8,
     /// For a field: the city segments of this tile that it borders, as a mask of segment indices.
     pub cities: u16,
 }
@@ -323,7 +325,7 @@ fn orient(segments: &[Segment], r: Rotation) -> Oriented {
 }
 
 /// What the tile looks like on the board in rotation `r`, independent of segment order.
-fn signature(segments: &[Segment], r: Rotation) -> Vec<(FeatureKind, u8, u8, bool, u8)> {
+fn signature(segments: &[Segment], r: Rotation) -> Vec<(FeatureKind, u8, u8, u8, u8)> {
     let mut sig: Vec<_> = segments
         .iter()
         .map(|s| {
@@ -336,7 +338,7 @@ fn signature(segments: &[Segment], r: Rotation) -> Vec<(FeatureKind, u8, u8, boo
                 s.kind,
                 rotate_sides(s.sides, r),
                 rotate_halves(s.halves, r),
-                s.shield,
+                s.marks,
                 rotate_sides(city_sides, r),
             )
         })

@@ -106,7 +106,7 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
         kind,
         sides: 0,
         halves: 0,
-        shield: false,
+        marks: 0,
         cities: 0,
     };
     let mut after_arrow = false;
@@ -124,7 +124,7 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
                 let h = HalfEdge::parse(w).ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
                 seg.halves |= h.bit();
             }
-            (FeatureKind::City, "shield") => seg.shield = true,
+            (FeatureKind::City, "shield") => seg.marks = seg.marks.saturating_add(1),
             (k, w) if k.occupies_sides() => {
                 for c in w.chars() {
                     let side =
@@ -285,7 +285,7 @@ mod tests {
                 .map(|(_, n)| *n as u32)
                 .sum()
         };
-        assert_eq!(count(&|k| k.segments.iter().any(|s| s.shield)), 10);
+        assert_eq!(count(&|k| k.segments.iter().any(|s| s.marks > 0)), 10);
         assert_eq!(count(&|k| k.has(FeatureKind::Cloister)), 6);
     }
 

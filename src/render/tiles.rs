@@ -571,7 +571,7 @@ impl<'a> Layout<'a> {
         if !inside(&poly, anchor) {
             anchor = room.best_inside(&poly, |p| dist_to_outline(&poly, p));
         }
-        let shield = s.shield.then(|| self.shield_spot(i, &poly, anchor, room));
+        let shield = (s.marks > 0).then(|| self.shield_spot(i, &poly, anchor, room));
         let walls = self.walls[&i]
             .iter()
             .map(|c| open_path(&[trim_at_corners(*c)]))
