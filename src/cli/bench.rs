@@ -17,6 +17,7 @@ fn setup(preset: Preset) -> Setup {
         catalog: TileCatalog::builtin(),
         players: 2,
         start: Vec::new(),
+        start_squares: Vec::new(),
         extra_tiles: Vec::new(),
     }
 }

@@ -175,7 +175,18 @@ impl Board {
         }
     }
 
-    fn demand(&mut self, q: Pos, side: Side, edge: u8) {
+    /// Opens the empty square `pos` to a tile that touches no placed tile: a start square (New
+    /// World's coast). Each `(side, edge)` it presents is demanded as a placed neighbour's
+    /// edge would be; a square presenting nothing takes any tile.
+    pub fn open_square(&mut self, pos: Pos, presents: &[(Side, u8)]) {
+        self.frontier_square(pos);
+        for &(side, edge) in presents {
+            self.demand(pos, side, edge);
+        }
+    }
+
+    /// The frontier square at `q`, made if it is not one yet.
+    fn frontier_square(&mut self, q: Pos) -> &mut FrontierSquare {
         self.ensure_room(q);
         let mut c = self.cell(q);
         if c == EMPTY {
@@ -187,7 +198,11 @@ impl Board {
             c = self.frontier.len() as u32;
             self.set(q, c);
         }
-        let f = &mut self.frontier[c as usize - 1];
+        &mut self.frontier[c as usize - 1]
+    }
+
+    fn demand(&mut self, q: Pos, side: Side, edge: u8) {
+        let f = self.frontier_square(q);
         let shift = 2 * side.index();
         f.required |= edge << shift;
         f.care |= 3 << shift;

@@ -257,6 +257,7 @@ mod tests {
             catalog: TileCatalog::builtin(),
             players: 3,
             start: Vec::new(),
+            start_squares: Vec::new(),
             extra_tiles: Vec::new(),
         })
         .unwrap()

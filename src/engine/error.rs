@@ -31,6 +31,8 @@ pub enum IllegalMove {
         theirs: Edge,
         neighbour: Pos,
     },
+    #[error("its {side} edge ({ours}) meets the start square, which presents {presented} there", side = side.word(), ours = ours.word(), presented = presented.word())]
+    StartSquareEdge { side: Side, ours: Edge, presented: Edge },
     #[error("a River tile must continue the river, whose open end is at {end}")]
     RiverNotContinued { end: Pos },
     #[error("the river would turn {dir} twice in a row")]

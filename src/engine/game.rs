@@ -46,14 +46,26 @@ pub struct StartTile {
     pub placement: Placement,
 }
 
+/// An empty square a first tile may take without touching a placed tile, and the edges it
+/// presents to that tile, side by side (New World's coast start spaces). It stays open until
+/// a tile covers it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartSquare {
+    pub pos: Pos,
+    pub presents: Vec<(Side, Edge)>,
+}
+
 /// Everything needed to begin a game.
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub rules: Rules,
     pub catalog: Arc<TileCatalog>,
     pub players: u8,
-    /// Empty means the rules' default: the start tile D, or the spring with The River.
+    /// Empty, with no start squares, means the rules' default: the start tile D, or the
+    /// spring with The River.
     pub start: Vec<StartTile>,
+    /// Squares open to a first tile before any tile is placed.
+    pub start_squares: Vec<StartSquare>,
     /// Extra tiles (a record's custom kinds) added to the pack.
     pub extra_tiles: Vec<(TileKindId, u8)>,
 }
@@ -70,6 +82,8 @@ pub enum SetupError {
         pos: Pos,
         reason: IllegalMove,
     },
+    #[error("start square {pos} is off the board")]
+    StartSquareOffBoard { pos: Pos },
     #[error("The River needs a spring among the start tiles")]
     NoSpring,
 }
@@ -109,6 +123,7 @@ impl Game {
             catalog,
             players,
             mut start,
+            start_squares,
             extra_tiles,
         } = setup;
         if !(1..=MAX_PLAYERS as u8).contains(&players) {
@@ -143,8 +158,11 @@ impl Game {
             scratch: Vec::with_capacity(128),
         };
         game.fill_pack(&extra_tiles);
-        if start.is_empty() {
+        if start.is_empty() && start_squares.is_empty() {
             start.push(game.default_start());
+        }
+        for s in &start_squares {
+            game.open_start_square(s)?;
         }
         for s in &start {
             game.place_start(*s)?;
@@ -190,6 +208,15 @@ impl Game {
                 rotation: Rotation::new(0),
             },
         }
+    }
+
+    fn open_start_square(&mut self, s: &StartSquare) -> Result<(), SetupError> {
+        if !s.pos.in_bounds() {
+            return Err(SetupError::StartSquareOffBoard { pos: s.pos });
+        }
+        let presents: Vec<(Side, u8)> = s.presents.iter().map(|&(side, edge)| (side, edge as u8)).collect();
+        self.board.open_square(s.pos, &presents);
+        Ok(())
     }
 
     fn place_start(&mut self, s: StartTile) -> Result<(), SetupError> {
@@ -378,7 +405,17 @@ impl Game {
                 };
             }
         }
-        unreachable!("edge_mismatch is called only when an edge differs")
+        // No placed neighbour disagrees, so the start square's own edges do.
+        let square = self.board.frontier_at(pos).expect("a mismatch is on a frontier square");
+        let side = Side::ALL
+            .into_iter()
+            .find(|s| (square.care >> (2 * s.index())) & 3 != 0 && edge_of(edges, *s) != edge_of(square.required, *s))
+            .expect("edge_mismatch is called only when an edge differs");
+        IllegalMove::StartSquareEdge {
+            side,
+            ours: edge_of(edges, side),
+            presented: edge_of(square.required, side),
+        }
     }
 
     /// Every legal placement of `tile`, written to `out`. With `distinct`, rotations that give
@@ -728,10 +765,83 @@ impl Game {
 }
 
 fn edge_of(edges: u8, side: Side) -> Edge {
-    match (edges >> (2 * side.index())) & 3 {
-        0 => Edge::Field,
-        1 => Edge::City,
-        2 => Edge::Road,
-        _ => Edge::River,
+    Edge::from_bits(edges >> (2 * side.index()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+
+    /// A game that begins on one open square instead of a start tile.
+    fn on_a_start_square(presents: Vec<(Side, Edge)>) -> Game {
+        Game::new(Setup {
+            rules: Preset::SecondEdition.rules(),
+            catalog: TileCatalog::builtin(),
+            players: 2,
+            start: Vec::new(),
+            start_squares: vec![StartSquare {
+                pos: Pos::ORIGIN,
+                presents,
+            }],
+            extra_tiles: Vec::new(),
+        })
+        .unwrap()
+    }
+
+    fn at(x: i32, y: i32, degrees: i64) -> Placement {
+        Placement {
+            pos: Pos::new(x, y),
+            rotation: Rotation::from_degrees(degrees).unwrap(),
+        }
+    }
+
+    /// New World begins on coast start spaces, not a tile: the first tile goes on the square
+    /// with no neighbour to touch, and after it the board grows as usual.
+    #[test]
+    fn a_start_square_takes_the_first_tile_without_a_neighbour() {
+        let mut game = on_a_start_square(Vec::new());
+        assert!(game.board().tiles().is_empty());
+        let u = game.catalog().by_name("U").unwrap();
+        let mut placements = Vec::new();
+        game.placements(u, false, &mut placements);
+        assert_eq!(
+            placements.len(),
+            4,
+            "any rotation on the one open square: {placements:?}"
+        );
+        assert!(placements.iter().all(|p| p.pos == Pos::ORIGIN));
+        assert_eq!(
+            game.check_geometry(u, at(3, 0, 0)),
+            Err(IllegalMove::NotAdjacent { pos: Pos::new(3, 0) })
+        );
+        let mv = Move {
+            tile: u,
+            placement: at(0, 0, 0),
+            action: Action::Pass,
+        };
+        game.play(&mv, &mut Vec::new()).unwrap();
+        assert!(game.board().frontier_at(Pos::new(0, -1)).is_some());
+        assert!(game.board().frontier_at(Pos::ORIGIN).is_none());
+    }
+
+    /// A start square may present edges of its own, matched like a placed neighbour's.
+    #[test]
+    fn a_start_square_holds_the_first_tile_to_the_edges_it_presents() {
+        let game = on_a_start_square(vec![(Side::E, Edge::Road)]);
+        let u = game.catalog().by_name("U").unwrap();
+        let mut placements = Vec::new();
+        game.placements(u, false, &mut placements);
+        let mut degrees: Vec<u16> = placements.iter().map(|p| p.rotation.degrees()).collect();
+        degrees.sort_unstable();
+        assert_eq!(degrees, [90, 270], "only with its road running east");
+        assert_eq!(
+            game.check_geometry(u, at(0, 0, 0)),
+            Err(IllegalMove::StartSquareEdge {
+                side: Side::E,
+                ours: Edge::Field,
+                presented: Edge::Road
+            })
+        );
     }
 }

@@ -162,6 +162,7 @@ mod tests {
             catalog: TileCatalog::builtin(),
             players: 2,
             start: Vec::new(),
+            start_squares: Vec::new(),
             extra_tiles: Vec::new(),
         })
         .unwrap()

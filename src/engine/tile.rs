@@ -28,7 +28,7 @@ impl Edge {
         }
     }
 
-    fn from_bits(b: u8) -> Edge {
+    pub(super) fn from_bits(b: u8) -> Edge {
         match b & 3 {
             0 => Edge::Field,
             1 => Edge::City,

@@ -15,6 +15,7 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         catalog: catalog.clone(),
         players,
         start: Vec::new(),
+        start_squares: Vec::new(),
         extra_tiles: Vec::new(),
     })
     .map_err(|e| e.to_string())?;

@@ -201,6 +201,7 @@ impl GameRecord {
             catalog: Arc::clone(&self.catalog),
             players: self.players.len() as u8,
             start: self.start.clone(),
+            start_squares: Vec::new(),
             extra_tiles: self.custom_pack(),
         }
     }
