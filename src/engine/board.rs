@@ -113,15 +113,23 @@ impl Board {
             .unwrap_or(EMPTY)
     }
 
-    /// Writes a cell; the square must have room (`ensure_room`).
+    /// Writes a cell; the square must have room (`ensure_room`). The grid write is inlined
+    /// into every placement; the map write is the rare case.
+    #[inline]
     fn set(&mut self, p: Pos, value: u32) {
-        match (self.slot(p), &mut self.sparse) {
-            (Some(i), _) => self.cells[i] = value,
-            (None, Some(map)) => {
-                map.insert(p, value);
-            }
-            (None, None) => unreachable!("room was made for {p}"),
+        match self.slot(p) {
+            Some(i) => self.cells[i] = value,
+            None => self.set_beyond_grid(p, value),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_beyond_grid(&mut self, p: Pos, value: u32) {
+        self.sparse
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("room was made for {p}"))
+            .insert(p, value);
     }
 
     pub fn tiles(&self) -> &[PlacedTile] {
@@ -185,7 +193,9 @@ impl Board {
         }
     }
 
-    /// The frontier square at `q`, made if it is not one yet.
+    /// The frontier square at `q`, made if it is not one yet. Inlined into `demand`, which
+    /// every placement calls four times.
+    #[inline]
     fn frontier_square(&mut self, q: Pos) -> &mut FrontierSquare {
         self.ensure_room(q);
         let mut c = self.cell(q);

@@ -172,6 +172,17 @@ pub struct FeatureRule {
     pub returns_meeples: bool,
 }
 
+/// How `kind` completes: the `completes` column of the feature table, on its own because
+/// scoring asks it of every segment around every placed tile.
+#[inline]
+pub fn completion(kind: FeatureKind) -> Completion {
+    match kind {
+        FeatureKind::Road | FeatureKind::City => Completion::ClosedEdges,
+        FeatureKind::Cloister | FeatureKind::Garden => Completion::Surrounded,
+        FeatureKind::Field | FeatureKind::River => Completion::Never,
+    }
+}
+
 impl Rules {
     /// The row of the feature table for `kind`.
     pub fn feature(&self, kind: FeatureKind) -> FeatureRule {
@@ -179,8 +190,8 @@ impl Rules {
             per_tile: 1,
             per_mark: 1,
         };
-        let scoring = |completes, complete| FeatureRule {
-            completes,
+        let scoring = |complete| FeatureRule {
+            completes: completion(kind),
             mark: None,
             complete,
             small: None,
@@ -188,22 +199,19 @@ impl Rules {
             returns_meeples: true,
         };
         match kind {
-            FeatureKind::Road => scoring(Completion::ClosedEdges, one),
+            FeatureKind::Road => scoring(one),
             FeatureKind::City => FeatureRule {
                 mark: Some(Unit::Shield),
                 small: (self.two_tile_city == TwoTileCity::Reduced).then_some((2, one)),
-                ..scoring(
-                    Completion::ClosedEdges,
-                    Rates {
-                        per_tile: 2,
-                        per_mark: 2,
-                    },
-                )
+                ..scoring(Rates {
+                    per_tile: 2,
+                    per_mark: 2,
+                })
             },
-            FeatureKind::Cloister | FeatureKind::Garden => scoring(Completion::Surrounded, one),
+            FeatureKind::Cloister | FeatureKind::Garden => scoring(one),
             FeatureKind::Field | FeatureKind::River => FeatureRule {
                 incomplete: None,
-                ..scoring(Completion::Never, Rates::default())
+                ..scoring(Rates::default())
             },
         }
     }

@@ -4,7 +4,7 @@
 use super::events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 use super::features::{Counts, Players, SegId, majority};
 use super::game::Game;
-use super::rules::{Completion, FarmScoring};
+use super::rules::{Completion, FarmScoring, FeatureRule, completion};
 use super::tile::FeatureKind;
 
 impl Game {
@@ -14,11 +14,10 @@ impl Game {
 
     /// Builds the score of the feature containing segment `s` from its row of the feature
     /// table, or `None` when nobody has a meeple on it or the feature does not score so.
-    fn feature_score(&mut self, s: SegId, reason: Reason, phase: Phase) -> Option<Score> {
+    fn feature_score(&mut self, s: SegId, rule: &FeatureRule, reason: Reason, phase: Phase) -> Option<Score> {
         let meeples = self.features.count_meeples(s);
         let players = majority(&meeples);
         let kind = self.features.kind(s);
-        let rule = self.rules.feature(kind);
         if players.is_empty() || rule.incomplete.is_none() && reason != Reason::Completed {
             return None;
         }
@@ -71,10 +70,11 @@ impl Game {
 
     /// Scores the feature of `s` and sends its meeples home, if its kind's do go home.
     fn score_and_return(&mut self, s: SegId, reason: Reason, phase: Phase, events: &mut Vec<Event>) {
-        if let Some(score) = self.feature_score(s, reason, phase) {
+        let rule = self.rules.feature(self.features.kind(s));
+        if let Some(score) = self.feature_score(s, &rule, reason, phase) {
             self.award(score, events);
         }
-        if !self.rules.feature(self.features.kind(s)).returns_meeples {
+        if !rule.returns_meeples {
             return;
         }
         let mut m = s;
@@ -94,7 +94,7 @@ impl Game {
         let n = self.catalog.get(placed.kind).segments.len() as SegId;
         let segments = placed.first_segment..placed.first_segment + n;
         for s in segments.clone() {
-            let closes = self.rules.feature(self.features.kind(s)).completes == Completion::ClosedEdges;
+            let closes = completion(self.features.kind(s)) == Completion::ClosedEdges;
             if !closes || !self.features.is_complete(s) {
                 continue;
             }
@@ -116,7 +116,7 @@ impl Game {
             let t = self.board.tiles()[i];
             let n = self.catalog.get(t.kind).segments.len() as SegId;
             for s in t.first_segment..t.first_segment + n {
-                let surrounds = self.rules.feature(self.features.kind(s)).completes == Completion::Surrounded;
+                let surrounds = completion(self.features.kind(s)) == Completion::Surrounded;
                 if surrounds && self.features.meeple_on(s).is_some() && self.board.neighbours_around(pos) == 8 {
                     self.score_and_return(s, Reason::Completed, Phase::Play, events);
                 }
@@ -144,7 +144,8 @@ impl Game {
         roots.sort_unstable();
         roots.dedup();
         for s in roots {
-            if let Some(score) = self.feature_score(s, Reason::Incomplete, Phase::End) {
+            let rule = self.rules.feature(self.features.kind(s));
+            if let Some(score) = self.feature_score(s, &rule, Reason::Incomplete, Phase::End) {
                 self.award(score, events);
             }
         }

@@ -285,7 +285,6 @@ impl<'r> Walk<'r> {
     }
 
     fn apply(&mut self, played: Played) -> Result<(), IllegalMove> {
-        self.game.draw(played.tile())?;
         Position::play(&mut self.game, &played, &mut self.events)
     }
 

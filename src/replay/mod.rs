@@ -172,18 +172,22 @@ fn replay_inner(
     let mut turns = Vec::with_capacity(record.moves.len());
     // Discards before a placement belong to its turn.
     let mut events = Vec::new();
-    while walk.peek().is_some() && upto.is_none_or(|n| walk.placed() < n) {
-        let step = walk.step().expect("a move is next")?;
-        events.extend_from_slice(walk.events());
-        if let Played::Place(mv) = step.played {
-            turns.push(snapshot(
-                walk.game(),
-                step.turn,
-                step.player,
-                &mv,
-                std::mem::take(&mut events),
-            ));
-            after_turn(walk.game());
+    while upto.is_none_or(|n| walk.placed() < n) {
+        let Some(step) = walk.step() else { break };
+        let step = step?;
+        match step.played {
+            Played::Discard(_) => events.extend_from_slice(walk.events()),
+            Played::Place(mv) => {
+                // Usually no discard came first: the walk's events are the turn's, moved.
+                let turn_events = if events.is_empty() {
+                    walk.take_events()
+                } else {
+                    events.extend_from_slice(walk.events());
+                    std::mem::take(&mut events)
+                };
+                turns.push(snapshot(walk.game(), step.turn, step.player, &mv, turn_events));
+                after_turn(walk.game());
+            }
         }
     }
     let mut game = walk.into_game();

@@ -20,6 +20,33 @@ pub struct PlayerView {
     pub if_ended: i32,
 }
 
+/// The board picture of a page.
+pub struct BoardView {
+    pub src: String,
+    pub alt: String,
+    pub caption: String,
+}
+
+/// The score graph of a page, drawn, with its heading.
+pub struct GraphView {
+    pub title: &'static str,
+    pub svg: String,
+}
+
+/// What a turn page shows that only one game has.
+pub enum GamePart {
+    Tiles(TileTurnView),
+}
+
+/// The tile game's part of a turn page: the pack and the open squares.
+pub struct TileTurnView {
+    pub remaining: Vec<(String, u8)>,
+    pub tiles_left: u32,
+    /// Empty squares next to the board with how many tiles left fit each, fewest first.
+    pub spots: Vec<(String, u32)>,
+    pub dead_spots: Vec<String>,
+}
+
 /// One entry of the turn list. Turns after the one shown keep only their number.
 pub struct TurnLink {
     pub n: u32,

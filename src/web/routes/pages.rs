@@ -6,7 +6,7 @@ use crate::render;
 use crate::replay;
 use crate::store::{GameId, ingest};
 use crate::web::problem::Problem;
-use crate::web::view::{self, BreakdownRow, PlayerView, TurnLink};
+use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GraphView, PlayerView, TileTurnView, TurnLink};
 use crate::web::{AppState, LoadedGame, blocking};
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -154,16 +154,12 @@ struct TurnPage {
     prev: Option<u32>,
     /// The next turn's page, or after the last turn the end page.
     next_url: String,
-    move_text: String,
+    board: BoardView,
     players: Vec<PlayerView>,
     has_abbot: bool,
     events: Vec<String>,
-    remaining: Vec<(String, u8)>,
-    tiles_left: u32,
-    /// Empty squares next to the board with how many tiles left fit each, fewest first.
-    spots: Vec<(String, u32)>,
-    dead_spots: Vec<String>,
-    graph: String,
+    part: GamePart,
+    graph: GraphView,
     turn_links: Vec<TurnLink>,
 }
 
@@ -175,11 +171,13 @@ struct EndPage {
     players: Vec<PlayerView>,
     has_abbot: bool,
     finished: bool,
-    final_events: Vec<String>,
+    board: BoardView,
+    /// Final scoring.
+    events: Vec<String>,
     /// The breakdown's columns: the game's categories.
     categories: &'static [&'static str],
     breakdown: Vec<BreakdownRow>,
-    graph: String,
+    graph: GraphView,
     turn_links: Vec<TurnLink>,
 }
 
@@ -274,15 +272,24 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
         } else {
             format!("/g/{id}/end")
         },
-        move_text,
+        board: BoardView {
+            src: format!("/g/{id}/t/{n}.png?overlay=ownership,last-move,scoring"),
+            alt: format!("The board after turn {n}: {move_text}"),
+            caption: move_text,
+        },
         players: view::players_at(&record, &at.game, false, &colours),
         has_abbot: at.rules.abbot,
         events,
-        remaining: view::remaining_tiles(&record.catalog, &at.game),
-        tiles_left: at.game.pack_left(),
-        spots: spots_by_fit(&at.game),
-        dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
-        graph: view::score_graph(&record, &graph, &colours),
+        part: GamePart::Tiles(TileTurnView {
+            remaining: view::remaining_tiles(&record.catalog, &at.game),
+            tiles_left: at.game.pack_left(),
+            spots: spots_by_fit(&at.game),
+            dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
+        }),
+        graph: GraphView {
+            title: "Scores so far",
+            svg: view::score_graph(&record, &graph, &colours),
+        },
         turn_links: view::turn_links(&record, &at.turns, last, Some(n), &colours),
         game: head,
     })
@@ -320,10 +327,23 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
         players: view::players_at(record, &full.game, full.finished, &colours),
         has_abbot: full.rules.abbot,
         finished: full.finished,
-        final_events: view::event_sentences(record, &full.final_events),
+        board: BoardView {
+            src: format!("/g/{id}.png?overlay=ownership,scoring"),
+            alt: "The board at the end of the game".into(),
+            caption: if full.finished {
+                "The board after final scoring"
+            } else {
+                "The board after the last turn recorded"
+            }
+            .into(),
+        },
+        events: view::event_sentences(record, &full.final_events),
         categories: full.breakdown.first().map(|b| b.play.names()).unwrap_or_default(),
         breakdown: view::breakdown_rows(record, &full, &colours),
-        graph: view::score_graph(record, &graph, &colours),
+        graph: GraphView {
+            title: "Scores over the game",
+            svg: view::score_graph(record, &graph, &colours),
+        },
         turn_links: view::turn_links(record, &full.turns, head.last, None, &colours),
         game: head,
     })
