@@ -1,9 +1,9 @@
 //! What every game of the family has in common, in the spirit of `shakmaty`'s `Position`: whose
 //! turn it is, the scores, the legal moves, playing one, and the end.
 //!
-//! The tile game implements it today ([`Game`]); the Card Game will implement it beside it. Code
-//! that needs no more than this (a generic playout, move counting, a score graph) is written
-//! against the trait, so a new game gets it for free.
+//! The tile game implements it today ([`Game`]); the Card Game will implement it beside it. The
+//! record walker plays every move through it, and the perft test counts moves with it; code
+//! that needs no more than this should be written against the trait, so a new game gets it.
 
 use super::error::IllegalMove;
 use super::events::Event;
