@@ -4,7 +4,7 @@
 use super::events::Event;
 use super::features::Figure;
 use super::game::{Action, Game, Move, Placement};
-use super::river::RiverState;
+use super::river::is_river_end;
 use super::tileset::{TileKindId, is_river_tile};
 
 /// How a bot chooses its move.
@@ -67,7 +67,7 @@ pub fn shuffled_bag(game: &Game, rng: &mut Rng) -> Vec<TileKindId> {
     for (i, &n) in game.pack().iter().enumerate() {
         let id = TileKindId(i as u16);
         let kind = game.tile_kind(id);
-        let list = match (is_river_tile(kind), RiverState::is_river_end(kind)) {
+        let list = match (is_river_tile(kind), is_river_end(kind)) {
             (true, true) => &mut ends,
             (true, false) => &mut river,
             _ => &mut rest,

@@ -5,7 +5,7 @@ use super::error::IllegalMove;
 use super::events::Event;
 use super::features::{Features, Figure, MAX_PLAYERS, Meeple, SegId};
 use super::geometry::{Pos, Rotation, Side};
-use super::river::RiverState;
+use super::river::River;
 use super::rules::Rules;
 use super::tile::{Edge, FeatureKind, Location, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
@@ -107,10 +107,8 @@ pub struct Game {
     current: u8,
     pack: Vec<u8>,
     pack_left: u32,
-    river_left: u32,
-    river: RiverState,
-    /// Per tile kind: is it a River tile, and is it a river end (spring or lake)?
-    river_kinds: Vec<(bool, bool)>,
+    /// The River part: asked at setup, draw, placement and after placement.
+    river: River,
     /// The tile drawn for the turn under way, once [`Game::draw`] says so.
     drawn: Option<TileKindId>,
     pub(super) scratch: Vec<u16>,
@@ -145,15 +143,7 @@ impl Game {
             ],
             current: 0,
             pack_left: 0,
-            river_left: 0,
-            river: RiverState::default(),
-            river_kinds: catalog
-                .ids()
-                .map(|id| {
-                    let k = catalog.get(id);
-                    (tileset::is_river_tile(k), RiverState::is_river_end(k))
-                })
-                .collect(),
+            river: River::new(&catalog),
             drawn: None,
             scratch: Vec::with_capacity(128),
         };
@@ -167,8 +157,8 @@ impl Game {
         for s in &start {
             game.place_start(*s)?;
         }
-        if rules.river && game.river.end().is_none() && game.river_left > 0 {
-            return Err(SetupError::NoSpring);
+        if rules.river {
+            game.river.check_setup()?;
         }
         if rules.river && !rules.river_keeps_start_tile {
             // The rulebook returns the base start tile to the box when the spring replaces it.
@@ -189,9 +179,7 @@ impl Game {
         for (id, n) in counts {
             self.pack[id.0 as usize] += n;
             self.pack_left += n as u32;
-            if tileset::is_river_tile(cat.get(id)) {
-                self.river_left += n as u32;
-            }
+            self.river.added(id, n);
         }
     }
 
@@ -242,7 +230,7 @@ impl Game {
         self.take_from_pack(s.tile);
         self.put_tile(s.tile, s.placement);
         let kind = self.catalog.get(s.tile);
-        self.river.start(kind, s.placement);
+        self.river.started(kind, s.placement);
         Ok(())
     }
 
@@ -251,9 +239,7 @@ impl Game {
         if *n > 0 {
             *n -= 1;
             self.pack_left -= 1;
-            if self.river_kinds[tile.0 as usize].0 {
-                self.river_left -= 1;
-            }
+            self.river.taken(tile);
         }
     }
 
@@ -298,7 +284,7 @@ impl Game {
     }
 
     pub fn river_left(&self) -> u32 {
-        self.river_left
+        self.river.left()
     }
 
     pub fn tile_kind(&self, id: TileKindId) -> &TileKind {
@@ -334,24 +320,12 @@ impl Game {
                 copies: self.total_copies(tile),
             });
         }
-        let (is_river, _) = self.river_kinds[tile.0 as usize];
-        if !is_river {
-            return Err(IllegalMove::RiverFirst {
-                tile: kind.name.clone(),
-                left: self.river_left,
-            });
-        }
-        Err(IllegalMove::RiverEndTooEarly {
-            tile: kind.name.clone(),
-            left: self.river_left - 1,
-        })
+        Err(self.river.draw_refused(tile, &kind.name))
     }
 
     /// The fast form of `check_draw`, for drawing at random.
     pub fn may_draw(&self, tile: TileKindId) -> bool {
-        let i = tile.0 as usize;
-        let (is_river, is_end) = self.river_kinds[i];
-        self.pack[i] > 0 && (self.river_left == 0 || (is_river && (!is_end || self.river_left == 1)))
+        self.pack[tile.0 as usize] > 0 && self.river.may_draw(tile)
     }
 
     fn total_copies(&self, tile: TileKindId) -> u32 {
@@ -645,7 +619,7 @@ impl Game {
         self.drawn = None;
         self.take_from_pack(mv.tile);
         let tile_index = self.put_tile(mv.tile, mv.placement);
-        self.river.advance(self.catalog.get(mv.tile), mv.placement);
+        self.river.placed(self.catalog.get(mv.tile), mv.placement);
         events.push(Event::TilePlaced {
             player,
             tile: mv.tile,

@@ -1,10 +1,17 @@
-//! The River: where the river continues, and which bends the rules forbid.
+//! The River, as a part of the tile game. The core (board, features, scoring) knows nothing of
+//! it; `Game` asks it at fixed points of a turn:
+//! - setup: its tiles join the pack, and a spring among the start tiles opens the river;
+//! - draw: River tiles come first, and the river's end (the lake) last of them;
+//! - placement: a River tile goes only at the river's open end, without a forbidden bend;
+//! - after placement: the open end moves on.
 
 use super::error::IllegalMove;
 use super::game::Placement;
+use super::game::SetupError;
 use super::geometry::{Pos, Side};
 use super::rules::RiverTurns;
 use super::tile::{FeatureKind, TileKind};
+use super::tileset::{TileCatalog, TileKindId, is_river_tile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bend {
@@ -21,9 +28,120 @@ impl Bend {
     }
 }
 
+/// A spring or a lake: a River tile whose river touches one side only.
+pub fn is_river_end(kind: &TileKind) -> bool {
+    kind.segments
+        .iter()
+        .any(|s| s.kind == FeatureKind::River && s.sides.count_ones() == 1)
+}
+
+/// The River part: its tiles still in the pack, and the river's course.
+#[derive(Clone, Debug)]
+pub struct River {
+    flow: RiverState,
+    /// River tiles still in the pack.
+    left: u32,
+    /// Per tile kind: is it a River tile, and is it a river end (spring or lake)?
+    kinds: Vec<(bool, bool)>,
+}
+
+impl River {
+    pub fn new(catalog: &TileCatalog) -> River {
+        River {
+            flow: RiverState::default(),
+            left: 0,
+            kinds: catalog
+                .ids()
+                .map(|id| {
+                    let k = catalog.get(id);
+                    (is_river_tile(k), is_river_end(k))
+                })
+                .collect(),
+        }
+    }
+
+    fn is_river(&self, tile: TileKindId) -> bool {
+        self.kinds[tile.0 as usize].0
+    }
+
+    /// Setup: `n` copies of `tile` join the pack.
+    pub fn added(&mut self, tile: TileKindId, n: u8) {
+        if self.is_river(tile) {
+            self.left += u32::from(n);
+        }
+    }
+
+    /// A copy of `tile` left the pack.
+    pub fn taken(&mut self, tile: TileKindId) {
+        if self.is_river(tile) {
+            self.left -= 1;
+        }
+    }
+
+    /// River tiles still to draw.
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// Draw: may `tile`, which is in the pack, come next?
+    #[inline]
+    pub fn may_draw(&self, tile: TileKindId) -> bool {
+        let (is_river, is_end) = self.kinds[tile.0 as usize];
+        self.left == 0 || (is_river && (!is_end || self.left == 1))
+    }
+
+    /// Why `tile`, which is in the pack, may not come next.
+    pub fn draw_refused(&self, tile: TileKindId, name: &str) -> IllegalMove {
+        if !self.is_river(tile) {
+            return IllegalMove::RiverFirst {
+                tile: name.to_string(),
+                left: self.left,
+            };
+        }
+        IllegalMove::RiverEndTooEarly {
+            tile: name.to_string(),
+            left: self.left - 1,
+        }
+    }
+
+    /// Setup: a spring must open the river while River tiles wait in the pack.
+    pub fn check_setup(&self) -> Result<(), SetupError> {
+        if self.flow.end().is_none() && self.left > 0 {
+            return Err(SetupError::NoSpring);
+        }
+        Ok(())
+    }
+
+    /// Placement: where a River tile must go, if anywhere.
+    pub fn end(&self) -> Option<Pos> {
+        self.flow.end()
+    }
+
+    /// Placement: does this River tile continue the river without a forbidden bend?
+    pub fn check(
+        &self,
+        kind: &TileKind,
+        p: Placement,
+        rule: RiverTurns,
+        occupied: impl Fn(Pos) -> bool,
+    ) -> Result<(), IllegalMove> {
+        self.flow.check(kind, p, rule, occupied)
+    }
+
+    /// Setup: a start tile was placed.
+    pub fn started(&mut self, kind: &TileKind, p: Placement) {
+        self.flow.start(kind, p);
+    }
+
+    /// After placement: the open end moves past a River tile.
+    pub fn placed(&mut self, kind: &TileKind, p: Placement) {
+        self.flow.advance(kind, p);
+    }
+}
+
 /// The open end of the river and the bends behind it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RiverState {
+struct RiverState {
     /// The empty square the river flows into, and the side of that square it enters by.
     end: Option<(Pos, Side)>,
     /// The last bend, however many straights ago.
@@ -42,20 +160,13 @@ fn river_sides(kind: &TileKind, p: Placement) -> u8 {
 }
 
 impl RiverState {
-    /// A spring or a lake: a River tile whose river touches one side only.
-    pub fn is_river_end(kind: &TileKind) -> bool {
-        kind.segments
-            .iter()
-            .any(|s| s.kind == FeatureKind::River && s.sides.count_ones() == 1)
-    }
-
     /// The square where the next River tile must go.
-    pub fn end(&self) -> Option<Pos> {
+    fn end(&self) -> Option<Pos> {
         self.end.map(|(p, _)| p)
     }
 
     /// A start tile with a spring opens the river.
-    pub fn start(&mut self, kind: &TileKind, p: Placement) {
+    fn start(&mut self, kind: &TileKind, p: Placement) {
         let sides = river_sides(kind, p);
         if sides.count_ones() == 1 {
             let side = Side::from_index(sides.trailing_zeros() as u8);
@@ -89,7 +200,7 @@ impl RiverState {
     }
 
     /// Checks that a River tile continues the river without a forbidden bend.
-    pub fn check(
+    fn check(
         &self,
         kind: &TileKind,
         p: Placement,
@@ -128,7 +239,7 @@ impl RiverState {
     }
 
     /// Moves the open end past a River tile that was just placed.
-    pub fn advance(&mut self, kind: &TileKind, p: Placement) {
+    fn advance(&mut self, kind: &TileKind, p: Placement) {
         if !kind.has(FeatureKind::River) {
             return;
         }
