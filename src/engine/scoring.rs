@@ -68,12 +68,19 @@ impl Game {
         events.push(Event::Scored(score));
     }
 
-    /// Scores the feature of `s` and sends its meeples home, if its kind's do go home.
+    /// Scores the feature of `s` during play, then runs what follows each scored feature.
     fn score_and_return(&mut self, s: SegId, reason: Reason, phase: Phase, events: &mut Vec<Event>) {
         let rule = self.rules.feature(self.features.kind(s));
         if let Some(score) = self.feature_score(s, &rule, reason, phase) {
             self.award(score, events);
         }
+        self.after_scored(s, &rule, events);
+    }
+
+    /// The hook after each feature scored during play, before the next feature of the same
+    /// turn is looked at: its meeples go home when its kind's do. New World's surveyor moves
+    /// here, and may send settlers home before the next feature scores.
+    fn after_scored(&mut self, s: SegId, rule: &FeatureRule, events: &mut Vec<Event>) {
         if !rule.returns_meeples {
             return;
         }
