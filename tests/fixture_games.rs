@@ -137,13 +137,15 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         let deg = line.get("rotation").and_then(Value::as_i64).unwrap_or(-1);
         let (kind, rot) = jcz_tile(cat, id, deg);
         let pos = ints(line.get("position")).unwrap_or_default();
-        if kind != t.tile || rot != t.placement.rotation || pos != [t.placement.pos.x as i64, t.placement.pos.y as i64]
+        if kind != t.mv.tile
+            || rot != t.mv.placement.rotation
+            || pos != [t.mv.placement.pos.x as i64, t.mv.placement.pos.y as i64]
         {
             f.push(format!(
                 "{n} turn {turn}: placed {} at {} rotated {}, expected {id} at {pos:?} R{deg}",
-                cat.name(t.tile),
-                t.placement.pos,
-                t.placement.rotation
+                cat.name(t.mv.tile),
+                t.mv.placement.pos,
+                t.mv.placement.rotation
             ));
         }
         let want = ints(line.get("points")).unwrap_or_default();
@@ -269,7 +271,7 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
             f.push(format!("{n} turn {}: player {}, expected {want}", t.turn, t.player));
         }
         if let Some(want) = meeples.get(i) {
-            let got: Vec<i64> = t.followers.iter().map(|&m| m as i64).collect();
+            let got: Vec<i64> = t.supply.iter().map(|s| s.followers as i64).collect();
             if got != *want {
                 f.push(format!(
                     "{n} turn {}: followers in supply {got:?}, expected {want:?}",
@@ -329,7 +331,7 @@ fn jcz_games_survive_export_to_native_json() {
             let per_turn = |r: &Replay| r.turns.iter().map(|t| t.scores.clone()).collect::<Vec<_>>();
             assert_eq!(per_turn(&a), per_turn(&b), "{}", file_name(&jcz));
             assert_eq!(a.final_scores, b.final_scores, "{}", file_name(&jcz));
-            assert_eq!(a.rules, b.rules, "{}", file_name(&jcz));
+            assert_eq!(a.rules(), b.rules(), "{}", file_name(&jcz));
             games += 1;
         }
     }

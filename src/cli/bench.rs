@@ -194,7 +194,7 @@ fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
                 replay::replay_upto(&record, None, Some(n))
                     .map_err(|e| e.to_string())?
                     .game,
-                snapshots[n as usize].tile,
+                snapshots[n as usize].mv.tile,
             ))
         })
         .collect::<Result<Vec<_>, String>>()?;

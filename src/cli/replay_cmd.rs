@@ -127,7 +127,7 @@ fn meeple_text(t: &TurnSnapshot) -> String {
             };
         }
     }
-    if t.action == crate::engine::Action::RecallAbbot {
+    if t.mv.action == crate::engine::Action::RecallAbbot {
         return "abbot recalled".into();
     }
     "-".into()
@@ -152,7 +152,7 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
     let cat = &record.catalog;
     let mut out = String::new();
     let names: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
-    let _ = writeln!(out, "{} — rules: {}", names.join(" vs "), r.rules.preset);
+    let _ = writeln!(out, "{} — rules: {}", names.join(" vs "), r.rules().preset);
     let _ = writeln!(
         out,
         "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} scores",
@@ -176,9 +176,9 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
             "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} {}",
             t.turn,
             player_name(record, t.player),
-            cat.name(t.tile),
-            t.placement.pos.to_string(),
-            t.placement.rotation.degrees(),
+            cat.name(t.mv.tile),
+            t.mv.placement.pos.to_string(),
+            t.mv.placement.rotation.degrees(),
             meeple_text(t),
             points_text(record, &t.events),
             scores.join(" ")

@@ -20,7 +20,7 @@ pub use events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 pub use features::{Figure, Meeple, SegId};
 pub use game::{Action, Game, Move, Placement, PlayerState, Setup, SetupError, StartSquare, StartTile};
 pub use geometry::{HalfEdge, Pos, Rotation, Side};
-pub use position::{GameKind, Played, Position};
+pub use position::{GameKind, Played, Position, Supply};
 pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use tile::{Edge, FeatureKind, Location, TileKind};
 pub use tileset::{Edition, TileCatalog, TileKindId};

@@ -39,13 +39,22 @@ impl GameKind {
 /// Chance (the tile drawn, the cards dealt) is part of the position: `legal_moves` lists what
 /// the player to move may do with what they hold. The tile game learns its drawn tile from
 /// [`Game::draw`].
-pub trait Position: Clone {
+pub trait Position: Clone + std::fmt::Debug {
     /// What a player does on a turn.
     type Move: Copy + Eq + std::fmt::Debug;
+    /// The move that ends a player's turn: what a replay shows as one turn. (A tile that fits
+    /// nowhere is set aside and the same player draws again, so in the tile game only a
+    /// placement ends a turn.)
+    type TurnMove: Copy + Eq + std::fmt::Debug;
     /// What a move did: placements, scores with their terms, returns.
-    type Event;
+    type Event: Clone + std::fmt::Debug;
+    /// What one player holds back for later turns.
+    type Supply: Clone + std::fmt::Debug;
     /// Why a move cannot be played, as data.
     type Illegal: std::error::Error;
+
+    /// The categories a score breakdown has, in order.
+    const CATEGORIES: &'static [&'static str];
 
     fn kind(&self) -> GameKind;
     fn player_count(&self) -> usize;
@@ -53,6 +62,8 @@ pub trait Position: Clone {
     fn current_player(&self) -> u8;
     /// Every player's score now, in seat order.
     fn scores(&self) -> Vec<i32>;
+    /// Every player's supply now, in seat order.
+    fn supply(&self) -> Vec<Self::Supply>;
     /// The moves the player to move may make, written to `out`. Moves that leave the same
     /// position (a symmetric tile turned half round) are listed once.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
@@ -83,10 +94,22 @@ impl Played {
     }
 }
 
+/// What a player of the tile game holds back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Supply {
+    pub followers: u8,
+    /// Whether the abbot is in supply (not on the board).
+    pub abbot_home: bool,
+}
+
 impl Position for Game {
     type Move = Played;
+    type TurnMove = Move;
     type Event = Event;
+    type Supply = Supply;
     type Illegal = IllegalMove;
+
+    const CATEGORIES: &'static [&'static str] = Game::CATEGORIES;
 
     fn kind(&self) -> GameKind {
         GameKind::Carcassonne
@@ -102,6 +125,15 @@ impl Position for Game {
 
     fn scores(&self) -> Vec<i32> {
         Game::scores(self)
+    }
+
+    fn supply(&self) -> Vec<Supply> {
+        (self.players().iter())
+            .map(|p| Supply {
+                followers: p.followers,
+                abbot_home: p.abbot_at.is_none(),
+            })
+            .collect()
     }
 
     /// Nothing until a tile is drawn; then every distinct placement with each of its meeple

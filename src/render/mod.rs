@@ -265,7 +265,7 @@ fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a>
         colours: colours(record),
         game: Some(game),
         tiles: game.board().tiles().iter().map(|t| Placed::of(game, t)).collect(),
-        last_move: last.map(|t| (t.player, t.placement.pos)),
+        last_move: last.map(|t| (t.player, t.mv.placement.pos)),
         scored,
         final_scored: scene::scores(&replay.final_events).collect(),
         history,
@@ -318,7 +318,7 @@ fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
     } else {
         format!("after turn {done} of {total}")
     };
-    let label = rules_spec::label(&replay.rules);
+    let label = rules_spec::label(replay.rules());
     for (i, line) in wrap(&label, 34).iter().chain([&when]).enumerate() {
         let _ = write!(
             scene.body,

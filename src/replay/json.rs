@@ -80,16 +80,16 @@ pub fn event(cat: &TileCatalog, e: &Event, players: usize) -> Value {
 
 /// The meeple step of a turn: `null`, a deployment, or an abbot recall.
 pub fn action(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
-    match t.action {
+    match t.mv.action {
         Action::Pass => Value::Null,
         Action::RecallAbbot => json!({"action": "recall_abbot"}),
         Action::Deploy { segment, figure } => {
-            let kind = cat.get(t.tile);
+            let kind = cat.get(t.mv.tile);
             json!({
                 "action": "deploy",
                 "figure": figure.word(),
                 "feature": kind.segments[segment as usize].kind.word(),
-                "location": kind.location_of(t.placement.rotation, segment).to_string(),
+                "location": kind.location_of(t.mv.placement.rotation, segment).to_string(),
             })
         }
     }
@@ -102,9 +102,9 @@ pub struct StoredMove(pub String, pub i32, pub i32, pub u16, pub Value);
 
 impl StoredMove {
     pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> StoredMove {
-        let p = t.placement;
+        let p = t.mv.placement;
         StoredMove(
-            cat.name(t.tile).into(),
+            cat.name(t.mv.tile).into(),
             p.pos.x,
             p.pos.y,
             p.rotation.degrees(),
@@ -128,12 +128,12 @@ pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
     json!({
         "turn": t.turn,
         "player": t.player,
-        "tile": cat.name(t.tile),
-        "position": pos(t.placement.pos),
-        "rotation": t.placement.rotation.degrees(),
+        "tile": cat.name(t.mv.tile),
+        "position": pos(t.mv.placement.pos),
+        "rotation": t.mv.placement.rotation.degrees(),
         "meeple": action(cat, t),
         "scores": t.scores,
-        "followers": t.followers,
+        "followers": t.supply.iter().map(|s| s.followers).collect::<Vec<_>>(),
         "events": t.events.iter().map(|e| event(cat, e, t.scores.len())).collect::<Vec<_>>(),
     })
 }
@@ -153,7 +153,7 @@ pub fn replay(record: &GameRecord, r: &Replay) -> Value {
     let cat = &record.catalog;
     json!({
         "players": record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
-        "rules": r.rules.preset.name(),
+        "rules": r.rules().preset.name(),
         "turns": r.turns.iter().map(|t| turn(cat, t)).collect::<Vec<_>>(),
         "finished": r.finished,
         "final_events": r.final_events.iter().map(|e| event(cat, e, record.players.len())).collect::<Vec<_>>(),

@@ -1,34 +1,38 @@
-//! Runs a record through the engine, yielding one snapshot per placed tile. Store, render,
-//! analysis and web read snapshots; none of them re-implements a rule.
+//! Runs a record through the engine, yielding one snapshot per turn. Store, render, analysis
+//! and web read snapshots; none of them re-implements a rule.
+//!
+//! The snapshot and replay types are generic over the game ([`Position`]); the tile game's
+//! replay ([`replay`]) fills them from the record walker.
 
 pub mod json;
 pub mod verify;
 pub mod words;
 
 use crate::engine::features::majority;
-use crate::engine::{Action, Event, FeatureKind, Game, Move, Phase, Placement, Rules, SegId, TileKindId};
+use crate::engine::{Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId};
 use crate::record::{GameRecord, Played, Walk};
 
 pub use crate::record::ReplayError;
 
-/// The state after one placed tile and its scoring.
+/// The state after one turn of a game and its scoring.
 #[derive(Clone, Debug)]
-pub struct TurnSnapshot {
-    /// 1-based count of placed tiles.
+pub struct Turn<P: Position> {
+    /// 1-based count of turns (the tile game: of placed tiles).
     pub turn: u32,
     pub player: u8,
-    pub tile: TileKindId,
-    pub placement: Placement,
-    pub action: Action,
-    /// Discards before the placement, the placement, the meeple step, scoring, returns.
-    pub events: Vec<Event>,
+    /// The move that ended the turn.
+    pub mv: P::TurnMove,
+    /// Everything since the turn before: in the tile game, discards before the placement, the
+    /// placement, the meeple step, scoring, returns.
+    pub events: Vec<P::Event>,
     /// Every player's score after this turn's scoring.
     pub scores: Vec<i32>,
-    /// Followers in each player's supply after the turn.
-    pub followers: Vec<u8>,
-    /// Whether each player's abbot is in supply after the turn.
-    pub abbot_home: Vec<bool>,
+    /// Every player's supply after the turn.
+    pub supply: Vec<P::Supply>,
 }
+
+/// A turn of the tile game.
+pub type TurnSnapshot = Turn<Game>;
 
 /// Points per category, split into scored during play and at the end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,16 +104,24 @@ impl Categories {
 
 /// A whole replayed game.
 #[derive(Clone, Debug)]
-pub struct Replay {
-    pub rules: Rules,
-    pub turns: Vec<TurnSnapshot>,
-    /// Discards after the last placement, then final scoring.
-    pub final_events: Vec<Event>,
+pub struct Replay<P: Position = Game> {
+    pub turns: Vec<Turn<P>>,
+    /// What followed the last turn: in the tile game, discards after the last placement, then
+    /// final scoring.
+    pub final_events: Vec<P::Event>,
     pub finished: bool,
     pub final_scores: Vec<i32>,
+    /// Per player, points by the game's categories (`Position::CATEGORIES`).
     pub breakdown: Vec<Breakdown>,
-    /// The engine at the end of the game, for anyone who needs the board.
-    pub game: Game,
+    /// The position at the end of the game, for anyone who needs the board.
+    pub game: P,
+}
+
+impl Replay<Game> {
+    /// The rules the game was replayed under.
+    pub fn rules(&self) -> &Rules {
+        self.game.rules()
+    }
 }
 
 /// Replays a record under its own rules, or under `rules` when given.
@@ -200,7 +212,6 @@ fn replay_inner(
         turns.iter().flat_map(|t| &t.events).chain(&events),
     );
     Ok(Replay {
-        rules,
         final_scores: game.scores(),
         turns,
         final_events: events,
@@ -211,21 +222,18 @@ fn replay_inner(
 }
 
 fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -> TurnSnapshot {
-    TurnSnapshot {
+    Turn {
         turn,
         player,
-        tile: mv.tile,
-        placement: mv.placement,
-        action: mv.action,
+        mv: *mv,
         events,
         scores: game.scores(),
-        followers: game.players().iter().map(|p| p.followers).collect(),
-        abbot_home: game.players().iter().map(|p| p.abbot_at.is_none()).collect(),
+        supply: Position::supply(game),
     }
 }
 
 fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec<Breakdown> {
-    let mut out = vec![Breakdown::new(Game::CATEGORIES); players];
+    let mut out = vec![Breakdown::new(<Game as Position>::CATEGORIES); players];
     for e in events {
         if let Event::Scored(s) = e {
             for p in s.players.iter() {

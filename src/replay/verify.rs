@@ -33,10 +33,10 @@ pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), Strin
     for (t, want) in replay.turns.iter().zip(&rec.turns) {
         if let Some(want) = want.as_deref().filter(|w| *w != t.scores.as_slice()) {
             let who = record.players.get(t.player as usize).map_or("?", |p| p.name.as_str());
-            let tile = record.catalog.name(t.tile);
+            let tile = record.catalog.name(t.mv.tile);
             let when = format!(
                 "turn {} ({who}, tile {tile} at {} rotated {})",
-                t.turn, t.placement.pos, t.placement.rotation
+                t.turn, t.mv.placement.pos, t.mv.placement.rotation
             );
             return Err(differ(when, want, &t.scores));
         }

@@ -100,11 +100,8 @@ pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
                 .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
                 .map(|e| stored_event(json::event(cat, e, players)))
                 .collect();
-            let supply: Vec<[u8; 2]> = t
-                .followers
-                .iter()
-                .zip(&t.abbot_home)
-                .map(|(f, a)| [*f, u8::from(*a)])
+            let supply: Vec<[u8; 2]> = (t.supply.iter())
+                .map(|s| [s.followers, u8::from(s.abbot_home)])
                 .collect();
             TurnRow {
                 turn: t.turn,

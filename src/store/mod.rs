@@ -131,7 +131,7 @@ impl Store {
                 g.format.name(),
                 serde_json::to_string(&g.record.players.iter().map(|p| &p.name).collect::<Vec<_>>())
                     .unwrap_or_default(),
-                g.replay.rules.preset.name(),
+                g.replay.rules().preset.name(),
                 g.replay.turns.len() as i64,
                 g.replay.finished,
                 serde_json::to_string(&g.replay.final_scores).unwrap_or_default(),

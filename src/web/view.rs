@@ -210,7 +210,7 @@ pub fn turn_links(
             played: played.get(turn as usize - 1).map(|t| TurnPlayed {
                 player: n[t.player as usize].to_string(),
                 colour: colours.get(t.player).hex(),
-                tile: record.catalog.name(t.tile).to_string(),
+                tile: record.catalog.name(t.mv.tile).to_string(),
                 points: points_text(record, t),
             }),
             current: current == Some(turn),
@@ -268,7 +268,7 @@ pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColour
                     .turns
                     .iter()
                     .filter(mine)
-                    .filter(|t| matches!(t.action, crate::engine::Action::Deploy { .. }))
+                    .filter(|t| matches!(t.mv.action, crate::engine::Action::Deploy { .. }))
                     .count() as u32,
             }
         })

@@ -235,9 +235,9 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
             format!(
                 "{} placed {} at {} rotated {}°",
                 record.players[t.player as usize].name,
-                record.catalog.name(t.tile),
-                t.placement.pos,
-                t.placement.rotation
+                record.catalog.name(t.mv.tile),
+                t.mv.placement.pos,
+                t.mv.placement.rotation
             ),
             view::event_sentences(&record, &t.events),
         ),
@@ -278,7 +278,7 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
             caption: move_text,
         },
         players: view::players_at(&record, &at.game, false, &colours),
-        has_abbot: at.rules.abbot,
+        has_abbot: at.rules().abbot,
         events,
         part: GamePart::Tiles(TileTurnView {
             remaining: view::remaining_tiles(&record.catalog, &at.game),
@@ -325,7 +325,7 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
             image: format!("{base}/g/{id}/og.png"),
         },
         players: view::players_at(record, &full.game, full.finished, &colours),
-        has_abbot: full.rules.abbot,
+        has_abbot: full.rules().abbot,
         finished: full.finished,
         board: BoardView {
             src: format!("/g/{id}.png?overlay=ownership,scoring"),
