@@ -37,7 +37,7 @@ pub struct ApiDoc;
 )]
 #[post("/api/games")]
 pub async fn create_game(state: web::Data<AppState>, body: web::Payload) -> Result<HttpResponse, Problem> {
-    let bytes = read_limited(body, MAX_RECORD_BYTES).await?;
+    let bytes = read_limited(body, MAX_RECORD_BYTES, "Unreadable body").await?;
     let (id, created) = blocking(move || {
         let (g, created) = ingest::ingest(&state.store, &bytes)?;
         Ok((g.id, created))

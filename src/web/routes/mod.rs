@@ -9,24 +9,25 @@ pub mod images;
 pub mod pages;
 
 use super::problem::Problem;
-use actix_web::web::Payload;
-use futures_util::StreamExt;
+use actix_web::http::StatusCode;
+use futures_util::{Stream, StreamExt};
 
-/// Reads a request body, refusing it as soon as it passes `limit` bytes.
-pub async fn read_limited(mut payload: Payload, limit: usize) -> Result<Vec<u8>, Problem> {
+/// Reads a request body or a form field, refusing it as soon as it passes `limit` bytes. A
+/// broken stream is a 400 titled `unreadable`.
+pub async fn read_limited<S, B, E>(mut stream: S, limit: usize, unreadable: &'static str) -> Result<Vec<u8>, Problem>
+where
+    S: Stream<Item = Result<B, E>> + Unpin,
+    B: AsRef<[u8]>,
+    E: std::fmt::Display,
+{
     let mut body = Vec::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| {
-            Problem::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "Unreadable body",
-                e.to_string(),
-            )
-        })?;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| Problem::new(StatusCode::BAD_REQUEST, unreadable, e.to_string()))?;
+        let chunk = chunk.as_ref();
         if body.len() + chunk.len() > limit {
             return Err(Problem::too_large(limit));
         }
-        body.extend_from_slice(&chunk);
+        body.extend_from_slice(chunk);
     }
     Ok(body)
 }

@@ -85,20 +85,7 @@ async fn read_form(mut form: Multipart) -> Result<Vec<u8>, Problem> {
                 e.to_string(),
             )
         })?;
-        let mut bytes = Vec::new();
-        while let Some(chunk) = field.next().await {
-            let chunk = chunk.map_err(|e| {
-                Problem::new(
-                    actix_web::http::StatusCode::BAD_REQUEST,
-                    "Unreadable form",
-                    e.to_string(),
-                )
-            })?;
-            if bytes.len() + chunk.len() > MAX_RECORD_BYTES {
-                return Err(Problem::too_large(MAX_RECORD_BYTES));
-            }
-            bytes.extend_from_slice(&chunk);
-        }
+        let bytes = super::read_limited(&mut field, MAX_RECORD_BYTES, "Unreadable form").await?;
         if chosen.is_empty() && !bytes.iter().all(u8::is_ascii_whitespace) {
             chosen = bytes;
         }
