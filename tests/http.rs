@@ -1077,6 +1077,16 @@ fn a_database_written_by_the_previous_release_serves_the_same_games() {
         check(format!("/api/games/{id}"), &g["game"]);
         for (n, turn) in g["turns"].as_object().unwrap() {
             check(format!("/api/games/{id}/turns/{n}"), turn);
+            let now = get(&app, &format!("/api/games/{id}/turns/{n}")).json();
+            let order = |v: &Value| -> Vec<String> {
+                let keys = v.as_object().unwrap().keys();
+                keys.filter(|k| turn.get(k.as_str()).is_some()).cloned().collect()
+            };
+            assert_eq!(
+                order(&now),
+                order(turn),
+                "turn {n} of {id}: the fields in the same order"
+            );
         }
         check(format!("/api/games/{id}/analysis"), &g["analysis"]);
         assert_eq!(get_html(&app, &format!("/g/{id}")).status, 200, "the end page of {id}");
