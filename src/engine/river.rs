@@ -38,7 +38,12 @@ pub fn is_river_end(kind: &TileKind) -> bool {
 /// The River part: its tiles still in the pack, and the river's course.
 #[derive(Clone, Debug)]
 pub struct River {
-    flow: RiverState,
+    /// The empty square the river flows into, and the side of that square it enters by.
+    end: Option<(Pos, Side)>,
+    /// The last bend, however many straights ago.
+    last_bend: Option<Bend>,
+    /// The bend of the River tile placed just before, if it was a bend.
+    previous_tile_bend: Option<Bend>,
     /// River tiles still in the pack.
     left: u32,
     /// Per tile kind: is it a River tile, and is it a river end (spring or lake)?
@@ -48,7 +53,9 @@ pub struct River {
 impl River {
     pub fn new(catalog: &TileCatalog) -> River {
         River {
-            flow: RiverState::default(),
+            end: None,
+            last_bend: None,
+            previous_tile_bend: None,
             left: 0,
             kinds: catalog
                 .ids()
@@ -106,48 +113,11 @@ impl River {
 
     /// Setup: a spring must open the river while River tiles wait in the pack.
     pub fn check_setup(&self) -> Result<(), SetupError> {
-        if self.flow.end().is_none() && self.left > 0 {
+        if self.end.is_none() && self.left > 0 {
             return Err(SetupError::NoSpring);
         }
         Ok(())
     }
-
-    /// Placement: where a River tile must go, if anywhere.
-    pub fn end(&self) -> Option<Pos> {
-        self.flow.end()
-    }
-
-    /// Placement: does this River tile continue the river without a forbidden bend?
-    pub fn check(
-        &self,
-        kind: &TileKind,
-        p: Placement,
-        rule: RiverTurns,
-        occupied: impl Fn(Pos) -> bool,
-    ) -> Result<(), IllegalMove> {
-        self.flow.check(kind, p, rule, occupied)
-    }
-
-    /// Setup: a start tile was placed.
-    pub fn started(&mut self, kind: &TileKind, p: Placement) {
-        self.flow.start(kind, p);
-    }
-
-    /// After placement: the open end moves past a River tile.
-    pub fn placed(&mut self, kind: &TileKind, p: Placement) {
-        self.flow.advance(kind, p);
-    }
-}
-
-/// The open end of the river and the bends behind it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct RiverState {
-    /// The empty square the river flows into, and the side of that square it enters by.
-    end: Option<(Pos, Side)>,
-    /// The last bend, however many straights ago.
-    last_bend: Option<Bend>,
-    /// The bend of the River tile placed just before, if it was a bend.
-    previous_tile_bend: Option<Bend>,
 }
 
 fn river_sides(kind: &TileKind, p: Placement) -> u8 {
@@ -159,14 +129,14 @@ fn river_sides(kind: &TileKind, p: Placement) -> u8 {
         .fold(0, |m, (i, _)| m | o.sides[i])
 }
 
-impl RiverState {
-    /// The square where the next River tile must go.
-    fn end(&self) -> Option<Pos> {
+impl River {
+    /// Placement: the square where the next River tile must go, if anywhere.
+    pub fn end(&self) -> Option<Pos> {
         self.end.map(|(p, _)| p)
     }
 
-    /// A start tile with a spring opens the river.
-    fn start(&mut self, kind: &TileKind, p: Placement) {
+    /// Setup: a start tile with a spring opens the river.
+    pub fn started(&mut self, kind: &TileKind, p: Placement) {
         let sides = river_sides(kind, p);
         if sides.count_ones() == 1 {
             let side = Side::from_index(sides.trailing_zeros() as u8);
@@ -199,8 +169,8 @@ impl RiverState {
         Ok((Some(exit), bend))
     }
 
-    /// Checks that a River tile continues the river without a forbidden bend.
-    fn check(
+    /// Placement: does this River tile continue the river without a forbidden bend?
+    pub fn check(
         &self,
         kind: &TileKind,
         p: Placement,
@@ -238,8 +208,8 @@ impl RiverState {
         }
     }
 
-    /// Moves the open end past a River tile that was just placed.
-    fn advance(&mut self, kind: &TileKind, p: Placement) {
+    /// After placement: the open end moves past a River tile that was just placed.
+    pub fn placed(&mut self, kind: &TileKind, p: Placement) {
         if !kind.has(FeatureKind::River) {
             return;
         }

@@ -124,18 +124,44 @@ impl StoredMove {
     }
 }
 
+/// A turn as JSON, in the one field order `replay --json` and the API use: the turn, who
+/// moved, the move's fields, then `rest`.
+pub fn turn_object<'k>(
+    turn: u32,
+    player: u8,
+    mv: StoredMove,
+    rest: impl IntoIterator<Item = (&'k str, Value)>,
+) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert("turn".into(), turn.into());
+    out.insert("player".into(), player.into());
+    let fields = mv.fields().into_iter().chain(rest);
+    out.extend(fields.map(|(key, value)| (key.to_string(), value)));
+    Value::Object(out)
+}
+
 pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
-    json!({
-        "turn": t.turn,
-        "player": t.player,
-        "tile": cat.name(t.mv.tile),
-        "position": pos(t.mv.placement.pos),
-        "rotation": t.mv.placement.rotation.degrees(),
-        "meeple": action(cat, t),
-        "scores": t.scores,
-        "followers": t.supply.iter().map(|s| s.followers).collect::<Vec<_>>(),
-        "events": t.events.iter().map(|e| event(cat, e, t.scores.len())).collect::<Vec<_>>(),
-    })
+    turn_object(
+        t.turn,
+        t.player,
+        StoredMove::of(cat, t),
+        [
+            ("scores", json!(t.scores)),
+            (
+                "followers",
+                json!(t.supply.iter().map(|s| s.followers).collect::<Vec<_>>()),
+            ),
+            (
+                "events",
+                json!(
+                    t.events
+                        .iter()
+                        .map(|e| event(cat, e, t.scores.len()))
+                        .collect::<Vec<_>>()
+                ),
+            ),
+        ],
+    )
 }
 
 fn categories(c: &Categories) -> Value {

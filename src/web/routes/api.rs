@@ -99,25 +99,21 @@ pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>
         let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
         let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
         let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
-        // The move's fields right after who moved, as `replay --json` orders a turn.
-        let mut turn = serde_json::Map::new();
-        turn.insert("turn".into(), t.turn.into());
-        turn.insert("player".into(), t.player.into());
-        turn.extend(mv.fields().map(|(key, value)| (key.to_string(), value)));
-        turn.extend([
-            ("scores".to_string(), parse(&t.scores)),
-            ("events".into(), parse(&t.events)),
-            (
-                "followers".into(),
-                json!(supply.iter().map(|s| s[0]).collect::<Vec<_>>()),
-            ),
-            (
-                "abbot_in_supply".into(),
-                json!(supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>()),
-            ),
-            ("ownership".into(), parse(&t.ownership)),
-        ]);
-        Ok(web::Json(Value::Object(turn)))
+        Ok(web::Json(replay::json::turn_object(
+            t.turn,
+            t.player,
+            mv,
+            [
+                ("scores", parse(&t.scores)),
+                ("events", parse(&t.events)),
+                ("followers", json!(supply.iter().map(|s| s[0]).collect::<Vec<_>>())),
+                (
+                    "abbot_in_supply",
+                    json!(supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>()),
+                ),
+                ("ownership", parse(&t.ownership)),
+            ],
+        )))
     })
     .await
 }
