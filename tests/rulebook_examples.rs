@@ -15,7 +15,8 @@
 //! * `scored`: each entry must match some scoring event, during play or at the end. Keys:
 //!   `feature` and `points` (required); `player` (one of the scorers) or `players` (exactly the
 //!   scorers); optional `reason` ("completed", "incomplete", "abbot recalled", "farm"),
-//!   `tiles`, `shields`, `cities` and `meeples` (meeples per player in the feature).
+//!   `tiles`, `shields`, `cities` and `meeples` (meeples per player in the feature), and
+//!   `terms`: exactly the score's terms, as counts by unit (`{"tile": 4, "surveyor": 1}`).
 //! * `error_contains`: the record must be rejected (when parsed or replayed) with an error
 //!   containing the string, or every string of a list.
 //!
@@ -265,8 +266,8 @@ struct ScoreMatcher {
 }
 
 impl ScoreMatcher {
-    const KEYS: [&'static str; 9] = [
-        "feature", "points", "player", "players", "reason", "tiles", "shields", "cities", "meeples",
+    const KEYS: [&'static str; 10] = [
+        "feature", "points", "player", "players", "reason", "tiles", "shields", "cities", "meeples", "terms",
     ];
 
     fn new(name: &str, e: &Map<String, Value>) -> ScoreMatcher {
@@ -287,6 +288,16 @@ impl ScoreMatcher {
         self.entry.iter().all(|(key, want)| match key.as_str() {
             // One of the scorers (ties score several players).
             "player" => s["players"].as_array().is_some_and(|ps| ps.contains(want)),
+            // Exactly these terms, each as a count of its unit: {"tile": 4, "surveyor": 1}.
+            "terms" => {
+                let got: Map<String, Value> = s["terms"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|t| (t["unit"].as_str().unwrap_or_default().to_string(), t["count"].clone()))
+                    .collect();
+                want.as_object() == Some(&got)
+            }
             // Every other key is a field of the scoring event, compared as is.
             _ => &s[key.as_str()] == want,
         })
@@ -309,6 +320,16 @@ macro_rules! rulebook_examples {
 }
 
 rulebook_examples! {
+    // New World, on tiles each record defines
+    nw_trail_two_trading_posts_scores_8,
+    nw_town_three_tiles_one_flag_scores_8,
+    nw_town_tie_both_score_12,
+    nw_farm_surrounded_scores_9,
+    nw_same_turn_return,
+    nw_final_incomplete_trail_3_farm_5,
+    nw_trappers_majority_scores_animals,
+    nw_occupied_plains_rejected,
+    nw_surveyors_example_b2,
     // second edition (Z-Man 2016) with The River and The Abbot
     se_road_three_tiles_scores_3,
     se_city_scores_8,

@@ -98,11 +98,16 @@ fn a_record_names_its_game_or_is_the_tile_game() {
     let (plain, _) = record::parse(doc("").as_bytes()).unwrap();
     assert_eq!(named.game, GameKind::Carcassonne);
     assert_eq!(canonical_id(&named), canonical_id(&plain));
-    let err = record::parse(doc(r#""game": "new-world","#).as_bytes())
+    let err = record::parse(doc(r#""game": "chess","#).as_bytes())
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains(r#"unknown game "new-world""#) && err.contains(r#""carcassonne""#),
+        err.contains(r#"unknown game "chess""#) && err.contains(r#""carcassonne", "new-world""#),
         "{err}"
     );
+    // New World's printed tiles are not public: its records bring their own.
+    let err = record::parse(doc(r#""game": "new-world","#).as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("brings its own tiles"), "{err}");
 }

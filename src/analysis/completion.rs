@@ -84,23 +84,27 @@ pub fn open_squares(game: &Game, s: SegId) -> Vec<(Pos, u8)> {
     let board = game.board();
     let mut out: Vec<(Pos, u8)> = Vec::new();
     match features.kind(s) {
-        FeatureKind::City | FeatureKind::Road => {
+        FeatureKind::City | FeatureKind::Road | FeatureKind::Town | FeatureKind::Trail => {
             for m in features.members(s) {
                 let t = &board.tiles()[features.tile_of(m) as usize];
                 let sides = game.tile_kind(t.kind).oriented(t.rotation).sides[(m - t.first_segment) as usize];
                 for side in Side::ALL {
                     let q = t.pos.step(side);
-                    if sides & side.bit() != 0 && board.is_empty_at(q) {
+                    if sides & side.bit() != 0 && board.is_empty_at(q) && game.on_land(q) {
                         out.push((q, side.opposite().bit()));
                     }
                 }
             }
         }
-        FeatureKind::Cloister | FeatureKind::Garden => {
+        FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm => {
             let pos = board.tiles()[features.tile_of(s) as usize].pos;
-            out.extend(pos.ring().filter(|q| board.is_empty_at(*q)).map(|q| (q, 0)));
+            out.extend(
+                pos.ring()
+                    .filter(|q| board.is_empty_at(*q) && game.on_land(*q))
+                    .map(|q| (q, 0)),
+            );
         }
-        FeatureKind::Field | FeatureKind::River => {}
+        FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => {}
     }
     out.sort_unstable();
     // A square the feature enters from two sides is one spot; the tile there must close both.

@@ -5,6 +5,7 @@
 use super::completion::{OpenSpot, feature_outlook};
 use crate::engine::bots::margin;
 use crate::engine::features::{MAX_PLAYERS, majority};
+use crate::engine::rules::{Completion, completion};
 use crate::engine::{Action, Event, FeatureKind, Game, Move, SegId};
 use std::collections::HashMap;
 
@@ -129,7 +130,13 @@ impl Baseline {
 fn has_outlook(kind: FeatureKind) -> bool {
     matches!(
         kind,
-        FeatureKind::City | FeatureKind::Road | FeatureKind::Cloister | FeatureKind::Garden
+        FeatureKind::City
+            | FeatureKind::Road
+            | FeatureKind::Cloister
+            | FeatureKind::Garden
+            | FeatureKind::Town
+            | FeatureKind::Trail
+            | FeatureKind::Farm
     )
 }
 
@@ -326,7 +333,7 @@ fn deployed_on(mv: &Move, seg: u8, same: impl Fn(u8) -> bool) -> bool {
 
 fn own_inner(after: &Game, s: SegId, kind: FeatureKind, deployed: bool, mover: u8) -> Touched {
     let pos = after.board().tiles()[after.features().tile_of(s) as usize].pos;
-    let around = after.board().neighbours_around(pos);
+    let around = after.surrounding(pos);
     let mut meeples = vec![0; after.players().len()];
     if deployed {
         meeples[mover as usize] = 1;
@@ -367,8 +374,9 @@ fn edge_feature(
     if deployed {
         counts[before.current_player() as usize] += 1;
     }
-    let (tiles, shields) = f.size(s, scratch);
-    let closed = matches!(kind, FeatureKind::City | FeatureKind::Road) && f.is_complete(s);
+    let size = f.size(s, scratch);
+    let (tiles, shields) = (size.tiles, size.marks);
+    let closed = completion(kind) == Completion::ClosedEdges && f.is_complete(s);
     let owners = owners_of(&counts, players);
     let joined = before_roots.len().min(u8::MAX as usize) as u8;
     Touched {
@@ -392,7 +400,7 @@ fn inner_neighbours(before: &Game, after: &Game, pos: crate::engine::Pos) -> Vec
             let Some(m) = before.features().meeple_on(s).filter(|_| kind.is_inner()) else {
                 continue;
             };
-            let around = after.board().neighbours_around(q);
+            let around = after.surrounding(q);
             let mut meeples = vec![0; before.players().len()];
             meeples[m.player as usize] = 1;
             out.push(Touched {

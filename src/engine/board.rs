@@ -64,6 +64,8 @@ pub struct Board {
     sparse: Option<HashMap<Pos, u32>>,
     tiles: Vec<PlacedTile>,
     frontier: Vec<FrontierSquare>,
+    /// No square east of this column joins the frontier (New World's coast).
+    east_limit: i32,
 }
 
 impl Default for Board {
@@ -83,6 +85,7 @@ impl Board {
             sparse: None,
             tiles: Vec::with_capacity(96),
             frontier: Vec::with_capacity(64),
+            east_limit: i32::MAX,
         }
     }
 
@@ -176,11 +179,16 @@ impl Board {
         self.tiles.push(tile);
         for side in Side::ALL {
             let q = tile.pos.step(side);
-            if self.tile_at(q).is_none() {
+            if q.x <= self.east_limit && self.tile_at(q).is_none() {
                 let edge = (tile.edges >> (2 * side.index())) & 3;
                 self.demand(q, side.opposite(), edge);
             }
         }
+    }
+
+    /// Keeps every square east of column `x` out of the frontier: no tile may go there.
+    pub fn close_east_of(&mut self, x: i32) {
+        self.east_limit = x;
     }
 
     /// Opens the empty square `pos` to a tile that touches no placed tile: a start square (New

@@ -45,6 +45,10 @@ pub enum IllegalMove {
     NoSuchSegment { kind: FeatureKind, at: String },
     #[error("a meeple may not stand on the river")]
     MeepleOnRiver,
+    #[error("a settler may not stand on a crossing")]
+    SettlerOnCrossing,
+    #[error("{pos} is on or east of the coast: New World's tiles go west of its start spaces")]
+    EastOfCoast { pos: Pos },
     #[error("only an abbot may stand on a garden")]
     GardenNeedsAbbot,
     #[error("the abbot goes only on the cloister or garden of the tile just placed")]

@@ -27,15 +27,25 @@ pub enum Reason {
     Farm,
 }
 
-/// What a score counts. New World's flags, trading posts and animals will join these.
+/// What a score counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     /// Tiles of the feature (a cloister: the cloister and its neighbours).
     Tile,
+    /// Segments of the feature (New World's incomplete towns and trails).
+    Segment,
     /// Shields (coats of arms) in a city.
     Shield,
     /// Completed cities a farm supplies.
     City,
+    /// New World: flags in a town.
+    Flag,
+    /// New World: trading posts on a trail.
+    TradingPost,
+    /// New World: animals on plains.
+    Animal,
+    /// New World: surveyors in the column of the scored settler, 4 points each.
+    Surveyor,
 }
 
 impl Unit {
@@ -45,6 +55,11 @@ impl Unit {
             Unit::Tile => ("tile", "tiles"),
             Unit::Shield => ("shield", "shields"),
             Unit::City => ("completed city", "completed cities"),
+            Unit::Segment => ("segment", "segments"),
+            Unit::Flag => ("flag", "flags"),
+            Unit::TradingPost => ("trading post", "trading posts"),
+            Unit::Animal => ("animal", "animals"),
+            Unit::Surveyor => ("surveyor", "surveyors"),
         }
     }
 }
@@ -71,6 +86,7 @@ pub struct Terms {
 }
 
 impl Terms {
+    /// Tiles or segments, marks, and New World's surveyor bonus.
     pub const CAPACITY: usize = 3;
 
     pub fn push(&mut self, t: Term) {

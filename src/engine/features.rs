@@ -27,6 +27,14 @@ pub struct Meeple {
     pub figure: Figure,
 }
 
+/// How big a feature is, in what its scores count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    pub tiles: u32,
+    pub segments: u32,
+    pub marks: u32,
+}
+
 /// Global index of a placed segment.
 pub type SegId = u32;
 
@@ -216,8 +224,8 @@ impl Features {
         }
     }
 
-    /// Distinct tiles and marks (a city's shields) of the feature containing `s`.
-    pub fn size(&self, s: SegId, scratch: &mut Vec<u16>) -> (u32, u32) {
+    /// Distinct tiles, segments and marks (a city's shields) of the feature containing `s`.
+    pub fn size(&self, s: SegId, scratch: &mut Vec<u16>) -> Size {
         scratch.clear();
         let mut marks = 0;
         for m in self.members(s) {
@@ -225,9 +233,14 @@ impl Features {
             scratch.push(n.tile);
             marks += u32::from(n.marks);
         }
+        let segments = scratch.len() as u32;
         scratch.sort_unstable();
         scratch.dedup();
-        (scratch.len() as u32, marks)
+        Size {
+            tiles: scratch.len() as u32,
+            segments,
+            marks,
+        }
     }
 
     /// Meeples per player on the feature containing `s`.
@@ -276,7 +289,12 @@ mod tests {
         f.join(a, c, true);
         assert!(f.is_complete(c));
         let mut scratch = Vec::new();
-        assert_eq!(f.size(b, &mut scratch), (3, 0));
+        let size = Size {
+            tiles: 3,
+            segments: 3,
+            marks: 0,
+        };
+        assert_eq!(f.size(b, &mut scratch), size);
         let mut m: Vec<_> = f.members(c).collect();
         m.sort();
         assert_eq!(m, vec![a, b, c]);

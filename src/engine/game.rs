@@ -7,6 +7,7 @@ use super::features::{Features, Figure, MAX_PLAYERS, Meeple, SegId};
 use super::geometry::{Pos, Rotation, Side};
 use super::river::River;
 use super::rules::Rules;
+use super::surveyors::{self, Surveyors};
 use super::tile::{Edge, FeatureKind, Location, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
 use std::sync::Arc;
@@ -109,6 +110,8 @@ pub struct Game {
     pack_left: u32,
     /// The River part: asked at setup, draw, placement and after placement.
     river: River,
+    /// New World's surveyors, asked after each scored feature.
+    pub(super) surveyors: Option<Surveyors>,
     /// The tile drawn for the turn under way, once [`Game::draw`] says so.
     drawn: Option<TileKindId>,
     pub(super) scratch: Vec<u16>,
@@ -144,10 +147,18 @@ impl Game {
             current: 0,
             pack_left: 0,
             river: River::new(&catalog),
+            surveyors: rules.preset.is_new_world().then(Surveyors::default),
             drawn: None,
             scratch: Vec::with_capacity(128),
         };
         game.fill_pack(&extra_tiles);
+        let mut start_squares = start_squares;
+        if game.surveyors.is_some() {
+            game.board.close_east_of(surveyors::COAST_X - 1);
+            if start.is_empty() && start_squares.is_empty() {
+                start_squares = surveyors::start_squares();
+            }
+        }
         if start.is_empty() && start_squares.is_empty() {
             start.push(game.default_start());
         }
@@ -170,11 +181,7 @@ impl Game {
     }
 
     fn fill_pack(&mut self, extra: &[(TileKindId, u8)]) {
-        let cat = self.catalog.clone();
-        let mut counts = tileset::base_counts(&cat, self.rules.edition);
-        if self.rules.river {
-            counts.extend(tileset::river_counts(&cat, self.rules.edition));
-        }
+        let mut counts = self.printed_counts();
         counts.extend_from_slice(extra);
         for (id, n) in counts {
             self.pack[id.0 as usize] += n;
@@ -287,6 +294,28 @@ impl Game {
         self.river.left()
     }
 
+    /// Whether a tile may ever stand at `pos`: anywhere but on or east of New World's coast.
+    pub fn on_land(&self, pos: Pos) -> bool {
+        self.surveyors.is_none() || surveyors::on_land(pos)
+    }
+
+    /// How many of the eight squares around `pos` hold tiles. New World's coast counts as
+    /// land here: it closes the farms beside it (the rulebook's example B2 scores a farm in
+    /// the first column as surrounded).
+    pub fn surrounding(&self, pos: Pos) -> u32 {
+        let coast = if self.surveyors.is_some() {
+            pos.ring().filter(|q| !surveyors::on_land(*q)).count() as u32
+        } else {
+            0
+        };
+        self.board.neighbours_around(pos) + coast
+    }
+
+    /// New World's surveyors, in a game that has them.
+    pub fn surveyors(&self) -> Option<&Surveyors> {
+        self.surveyors.as_ref()
+    }
+
     pub fn tile_kind(&self, id: TileKindId) -> &TileKind {
         self.catalog.get(id)
     }
@@ -328,6 +357,19 @@ impl Game {
         self.pack[tile.0 as usize] > 0 && self.river.may_draw(tile)
     }
 
+    /// The printed tiles these rules put in the pack: the base game and, with The River, its
+    /// tiles. New World brings every tile in the record.
+    fn printed_counts(&self) -> Vec<(TileKindId, u8)> {
+        if self.surveyors.is_some() {
+            return Vec::new();
+        }
+        let mut counts = tileset::base_counts(&self.catalog, self.rules.edition);
+        if self.rules.river {
+            counts.extend(tileset::river_counts(&self.catalog, self.rules.edition));
+        }
+        counts
+    }
+
     fn total_copies(&self, tile: TileKindId) -> u32 {
         let mut counts = tileset::base_counts(&self.catalog, self.rules.edition);
         counts.extend(tileset::river_counts(&self.catalog, self.rules.edition));
@@ -346,6 +388,9 @@ impl Game {
         }
         if self.board.tile_at(p.pos).is_some() {
             return Err(IllegalMove::Occupied { pos: p.pos });
+        }
+        if self.surveyors.is_some() && !surveyors::on_land(p.pos) {
+            return Err(IllegalMove::EastOfCoast { pos: p.pos });
         }
         let Some(square) = self.board.frontier_at(p.pos) else {
             return Err(IllegalMove::NotAdjacent { pos: p.pos });
@@ -473,7 +518,7 @@ impl Game {
                     && self
                         .neighbour_segment_occupied(p.pos, side, |no| no.side_segment[side.opposite().index() as usize])
             })
-        } else if kind.segments[s].kind == FeatureKind::Field {
+        } else if kind.segments[s].kind.occupies_halves() {
             super::geometry::HalfEdge::all().any(|h| {
                 o.halves[s] & h.bit() != 0
                     && self
@@ -517,6 +562,7 @@ impl Game {
                     })?;
                 match (seg.kind, figure) {
                     (FeatureKind::River, _) => return Err(IllegalMove::MeepleOnRiver),
+                    (FeatureKind::Crossing, _) => return Err(IllegalMove::SettlerOnCrossing),
                     (FeatureKind::Garden, Figure::Follower) => {
                         return Err(IllegalMove::GardenNeedsAbbot);
                     }
@@ -551,7 +597,7 @@ impl Game {
     /// Whether the cloister or garden at segment `s` is surrounded once a tile lands at `new`.
     fn inner_complete_after(&self, s: SegId, new: Pos) -> bool {
         let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
-        let around = self.board.neighbours_around(pos) + u32::from(pos.ring().any(|q| q == new));
+        let around = self.surrounding(pos) + u32::from(pos.ring().any(|q| q == new));
         around == 8
     }
 
@@ -568,8 +614,9 @@ impl Game {
         for (i, seg) in kind.segments.iter().enumerate() {
             let segment = i as u8;
             let (follower_ok, abbot_ok) = match seg.kind {
-                FeatureKind::River => (false, false),
+                FeatureKind::River | FeatureKind::Crossing => (false, false),
                 FeatureKind::Cloister => (follower, abbot),
+                FeatureKind::Farm => (follower, false),
                 FeatureKind::Garden => (false, abbot),
                 FeatureKind::Field if !self.rules.farmers => (false, false),
                 _ => (follower && !self.would_be_occupied(kind, p, segment), false),
@@ -660,9 +707,15 @@ impl Game {
         let o = kind.oriented(p.rotation);
         let index = self.board.tiles().len();
         let first = self.features.len() as SegId;
+        // A town or trail that runs into New World's coast ends there.
+        let coast = if self.on_land(p.pos.step(Side::E)) {
+            0
+        } else {
+            Side::E.bit()
+        };
         for (i, s) in kind.segments.iter().enumerate() {
             let open = if s.kind.occupies_sides() {
-                o.sides[i].count_ones() as u16
+                (o.sides[i] & !coast).count_ones() as u16
             } else {
                 0
             };

@@ -12,6 +12,7 @@ pub mod position;
 pub mod river;
 pub mod rules;
 pub mod scoring;
+pub mod surveyors;
 pub mod tile;
 pub mod tileset;
 

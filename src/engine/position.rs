@@ -8,6 +8,7 @@
 use super::error::IllegalMove;
 use super::events::Event;
 use super::game::{Game, Move};
+use super::rules::Preset;
 use super::tileset::TileKindId;
 
 /// The games a record can hold. Records name them (`"game": "carcassonne"`); a record that
@@ -17,15 +18,40 @@ pub enum GameKind {
     /// The tile game: base game, The River, The Abbot, under every rulebook we know.
     #[default]
     Carcassonne,
+    /// Carcassonne: The New World : towns, trails, plains and
+    /// farms on the record's own tiles, west from the coast, with surveyors.
+    NewWorld,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Carcassonne];
+    pub const ALL: [GameKind; 2] = [GameKind::Carcassonne, GameKind::NewWorld];
 
     /// The name records and the store use.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Carcassonne => "carcassonne",
+            GameKind::NewWorld => "new-world",
+        }
+    }
+
+    /// The game's name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            GameKind::Carcassonne => "Carcassonne",
+            GameKind::NewWorld => "Carcassonne: The New World",
+        }
+    }
+
+    /// Whether a rulebook preset is one of this game's.
+    pub fn plays(self, preset: Preset) -> bool {
+        preset.is_new_world() == (self == GameKind::NewWorld)
+    }
+
+    /// The rules a record of this game follows when it names none.
+    pub fn default_preset(self) -> Preset {
+        match self {
+            GameKind::Carcassonne => Preset::SecondEdition,
+            GameKind::NewWorld => Preset::NewWorld,
         }
     }
 
@@ -53,8 +79,8 @@ pub trait Position: Clone + std::fmt::Debug {
     /// Why a move cannot be played, as data.
     type Illegal: std::error::Error;
 
-    /// The categories a score breakdown has, in order.
-    const CATEGORIES: &'static [&'static str];
+    /// The categories a score breakdown of this game has, in order.
+    fn categories(&self) -> &'static [&'static str];
 
     fn kind(&self) -> GameKind;
     fn player_count(&self) -> usize;
@@ -109,10 +135,16 @@ impl Position for Game {
     type Supply = Supply;
     type Illegal = IllegalMove;
 
-    const CATEGORIES: &'static [&'static str] = Game::CATEGORIES;
+    fn categories(&self) -> &'static [&'static str] {
+        Game::categories(self)
+    }
 
     fn kind(&self) -> GameKind {
-        GameKind::Carcassonne
+        if self.surveyors().is_some() {
+            GameKind::NewWorld
+        } else {
+            GameKind::Carcassonne
+        }
     }
 
     fn player_count(&self) -> usize {

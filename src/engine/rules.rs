@@ -49,15 +49,24 @@ pub enum Preset {
     Classic2000,
     Classic2000Alternate,
     Course,
+    /// New World: towns, trails, plains and farms from the record's own tiles, the east coast
+    /// and the surveyors.
+    NewWorld,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::SecondEdition,
         Preset::Classic2000,
         Preset::Classic2000Alternate,
         Preset::Course,
+        Preset::NewWorld,
     ];
+
+    /// Whether these are New World's rules (the coast, surveyors, no base tiles).
+    pub fn is_new_world(self) -> bool {
+        self == Preset::NewWorld
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -65,6 +74,7 @@ impl Preset {
             Preset::Classic2000 => "classic-2000",
             Preset::Classic2000Alternate => "classic-2000-alternate",
             Preset::Course => "course",
+            Preset::NewWorld => "new-world",
         }
     }
 
@@ -96,6 +106,12 @@ impl Preset {
             Preset::Classic2000 | Preset::Course => classic,
             Preset::Classic2000Alternate => Rules {
                 farm_scoring: FarmScoring::PerField { points: 3 },
+                ..classic
+            },
+            // Five settlers in supply; the sixth is the score marker.
+            Preset::NewWorld => Rules {
+                farmers: false,
+                followers: 5,
                 ..classic
             },
         }
@@ -145,11 +161,24 @@ pub enum Completion {
     Never,
 }
 
-/// Points per tile and per mark of a feature.
+/// Points per tile, per segment and per mark of a feature.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rates {
     pub per_tile: u32,
+    /// New World's incomplete towns and trails count segments, not tiles: a tile with two
+    /// segments of one town counts twice.
+    pub per_segment: u32,
     pub per_mark: u32,
+}
+
+impl Rates {
+    const fn new(per_tile: u32, per_segment: u32, per_mark: u32) -> Rates {
+        Rates {
+            per_tile,
+            per_segment,
+            per_mark,
+        }
+    }
 }
 
 /// How one kind of feature completes and scores under a set of rules. The tile engine reads
@@ -177,19 +206,16 @@ pub struct FeatureRule {
 #[inline]
 pub fn completion(kind: FeatureKind) -> Completion {
     match kind {
-        FeatureKind::Road | FeatureKind::City => Completion::ClosedEdges,
-        FeatureKind::Cloister | FeatureKind::Garden => Completion::Surrounded,
-        FeatureKind::Field | FeatureKind::River => Completion::Never,
+        FeatureKind::Road | FeatureKind::City | FeatureKind::Town | FeatureKind::Trail => Completion::ClosedEdges,
+        FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm => Completion::Surrounded,
+        FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => Completion::Never,
     }
 }
 
 impl Rules {
     /// The row of the feature table for `kind`.
     pub fn feature(&self, kind: FeatureKind) -> FeatureRule {
-        let one = Rates {
-            per_tile: 1,
-            per_mark: 1,
-        };
+        let one = Rates::new(1, 0, 1);
         let scoring = |complete| FeatureRule {
             completes: completion(kind),
             mark: None,
@@ -203,13 +229,31 @@ impl Rules {
             FeatureKind::City => FeatureRule {
                 mark: Some(Unit::Shield),
                 small: (self.two_tile_city == TwoTileCity::Reduced).then_some((2, one)),
-                ..scoring(Rates {
-                    per_tile: 2,
-                    per_mark: 2,
-                })
+                ..scoring(Rates::new(2, 0, 2))
             },
-            FeatureKind::Cloister | FeatureKind::Garden => scoring(one),
-            FeatureKind::Field | FeatureKind::River => FeatureRule {
+            // A farm scores like a cloister: 9 surrounded, and 1 plus its neighbours at the end.
+            FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm => scoring(one),
+            // "one point for each trail or town segment. Flags are worth 1 point each." The
+            // main text is silent on trading posts of incomplete trails; the summary sheet
+            // keeps them at 2.
+            FeatureKind::Town => FeatureRule {
+                mark: Some(Unit::Flag),
+                incomplete: Some(Rates::new(0, 1, 1)),
+                ..scoring(Rates::new(2, 0, 2))
+            },
+            FeatureKind::Trail => FeatureRule {
+                mark: Some(Unit::TradingPost),
+                incomplete: Some(Rates::new(0, 1, 2)),
+                ..scoring(Rates::new(1, 0, 2))
+            },
+            // Trappers score their plains' animals at the end and never go home.
+            FeatureKind::Plains => FeatureRule {
+                mark: Some(Unit::Animal),
+                incomplete: Some(Rates::new(0, 0, 1)),
+                returns_meeples: false,
+                ..scoring(Rates::default())
+            },
+            FeatureKind::Field | FeatureKind::River | FeatureKind::Crossing => FeatureRule {
                 incomplete: None,
                 ..scoring(Rates::default())
             },

@@ -2,15 +2,27 @@
 //! number comes from `Rules`; no edition has its own copy of this code.
 
 use super::events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
-use super::features::{Counts, Players, SegId, majority};
+use super::features::{Counts, Players, SegId, Size, majority};
 use super::game::Game;
 use super::rules::{Completion, FarmScoring, FeatureRule, completion};
+use super::surveyors::SURVEYOR_BONUS;
 use super::tile::FeatureKind;
 
 impl Game {
     /// The categories a score breakdown of the tile game has, in order: one per kind of
     /// feature that scores (`Score::category`).
     pub const CATEGORIES: &'static [&'static str] = &["road", "city", "cloister", "garden", "field"];
+    /// New World's categories: its kinds of feature that score.
+    pub const NEW_WORLD_CATEGORIES: &'static [&'static str] = &["trail", "town", "farm", "plains"];
+
+    /// The categories of this game's score breakdowns.
+    pub fn categories(&self) -> &'static [&'static str] {
+        if self.surveyors.is_some() {
+            Game::NEW_WORLD_CATEGORIES
+        } else {
+            Game::CATEGORIES
+        }
+    }
 
     /// Builds the score of the feature containing segment `s` from its row of the feature
     /// table, or `None` when nobody has a meeple on it or the feature does not score so.
@@ -21,30 +33,36 @@ impl Game {
         if players.is_empty() || rule.incomplete.is_none() && reason != Reason::Completed {
             return None;
         }
-        let (tiles, marks) = match rule.completes {
+        let size = match rule.completes {
             Completion::Surrounded => {
                 let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
-                (1 + self.board.neighbours_around(pos), 0)
+                Size {
+                    tiles: 1 + self.surrounding(pos),
+                    segments: 1,
+                    marks: 0,
+                }
             }
             Completion::ClosedEdges | Completion::Never => self.features.size(s, &mut self.scratch),
         };
         let (rates, small) = match (reason, rule.small) {
-            (Reason::Completed, Some((size, rates))) if size == tiles => (rates, true),
+            (Reason::Completed, Some((tiles, rates))) if tiles == size.tiles => (rates, true),
             (Reason::Completed, _) => (rule.complete, false),
             _ => (rule.incomplete.unwrap_or_default(), false),
         };
         let mut terms = Terms::default();
-        terms.push(Term {
-            count: tiles,
-            unit: Unit::Tile,
-            rate: rates.per_tile,
-        });
-        if let Some(unit) = rule.mark.filter(|_| marks > 0) {
-            terms.push(Term {
-                count: marks,
-                unit,
-                rate: rates.per_mark,
-            });
+        let counted = [
+            (size.tiles, Some(Unit::Tile), rates.per_tile),
+            (size.segments, Some(Unit::Segment), rates.per_segment),
+            (size.marks, rule.mark, rates.per_mark),
+        ];
+        for (count, unit, rate) in counted {
+            if let Some(unit) = unit.filter(|_| count > 0 && rate > 0) {
+                terms.push(Term { count, unit, rate });
+            }
+        }
+        if terms.points() == 0 {
+            // Plains without animals: the trappers score nothing.
+            return None;
         }
         let (pos, location) = self.segment_place(s);
         Some(Score {
@@ -71,25 +89,99 @@ impl Game {
     /// Scores the feature of `s` during play, then runs what follows each scored feature.
     fn score_and_return(&mut self, s: SegId, reason: Reason, phase: Phase, events: &mut Vec<Event>) {
         let rule = self.rules.feature(self.features.kind(s));
-        if let Some(score) = self.feature_score(s, &rule, reason, phase) {
-            self.award(score, events);
+        let score = self.feature_score(s, &rule, reason, phase);
+        if let Some(score) = score {
+            if self.surveyors.is_some() {
+                for score in self.with_surveyor_bonus(s, score) {
+                    self.award(score, events);
+                }
+            } else {
+                self.award(score, events);
+            }
         }
-        self.after_scored(s, &rule, events);
+        self.after_scored(s, &rule, score.is_some(), events);
+    }
+
+    /// New World: each scoring player gets 4 points per surveyor standing in the column of
+    /// one of their settlers on the feature. Players whose bonuses differ get a score each.
+    fn with_surveyor_bonus(&self, s: SegId, score: Score) -> Vec<Score> {
+        let surveyors = self.surveyors.expect("asked only in New World");
+        let bonus = |player: u8| -> u32 {
+            let mut columns: Vec<i32> = self
+                .features
+                .members(s)
+                .filter(|&m| self.features.meeple_on(m).is_some_and(|mp| mp.player == player))
+                .map(|m| self.board.tiles()[self.features.tile_of(m) as usize].pos.x)
+                .collect();
+            columns.sort_unstable();
+            columns.dedup();
+            columns.into_iter().map(|x| surveyors.in_column(x)).sum()
+        };
+        let mut groups: Vec<(u32, Players)> = Vec::new();
+        for p in score.players.iter() {
+            let b = bonus(p);
+            match groups.iter_mut().find(|(g, _)| *g == b) {
+                Some((_, players)) => players.insert(p),
+                None => {
+                    let mut players = Players::default();
+                    players.insert(p);
+                    groups.push((b, players));
+                }
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(surveyors, players)| {
+                let mut terms = score.terms;
+                if surveyors > 0 {
+                    terms.push(Term {
+                        count: surveyors,
+                        unit: Unit::Surveyor,
+                        rate: SURVEYOR_BONUS,
+                    });
+                }
+                let mut split = score;
+                split.players = players;
+                split.points = terms.points();
+                split.terms = terms;
+                split
+            })
+            .collect()
     }
 
     /// The hook after each feature scored during play, before the next feature of the same
-    /// turn is looked at: its meeples go home when its kind's do. New World's surveyor moves
-    /// here, and may send settlers home before the next feature scores.
-    fn after_scored(&mut self, s: SegId, rule: &FeatureRule, events: &mut Vec<Event>) {
-        if !rule.returns_meeples {
+    /// turn is looked at: its meeples go home when its kind's do. In New World a surveyor
+    /// then moves west, and the settlers it leaves behind go home before the next feature
+    /// scores (rulebook example B2). A feature completed with nobody on it moves nothing.
+    fn after_scored(&mut self, s: SegId, rule: &FeatureRule, scored: bool, events: &mut Vec<Event>) {
+        if rule.returns_meeples {
+            let mut m = s;
+            loop {
+                self.return_meeple(m, events);
+                m = self.features.next_member(m);
+                if m == s {
+                    break;
+                }
+            }
+        }
+        if !scored {
             return;
         }
-        let mut m = s;
-        loop {
-            self.return_meeple(m, events);
-            m = self.features.next_member(m);
-            if m == s {
-                break;
+        let westmost = self.board.extent().map_or(0, |(lo, _)| lo.x);
+        let vacated = self.surveyors.as_mut().and_then(|sv| sv.advance(westmost));
+        if let Some(column) = vacated {
+            self.send_home_east_of(column, events);
+        }
+    }
+
+    /// Every standing settler in column `column` or east of it goes home. Trappers lie on
+    /// their plains until the end.
+    fn send_home_east_of(&mut self, column: i32, events: &mut Vec<Event>) {
+        for s in 0..self.features.len() as SegId {
+            let standing =
+                self.features.meeple_on(s).is_some() && self.rules.feature(self.features.kind(s)).returns_meeples;
+            if standing && self.board.tiles()[self.features.tile_of(s) as usize].pos.x >= column {
+                self.return_meeple(s, events);
             }
         }
     }
@@ -97,6 +189,26 @@ impl Game {
     /// After a tile at board index `tile`: score every feature whose edges it closed, and every
     /// occupied one it surrounded (its own or a neighbour's).
     pub(super) fn score_completed(&mut self, tile: usize, events: &mut Vec<Event>) {
+        let mut completed = self.completed_by(tile);
+        if self.surveyors.is_some() {
+            // The order matters in New World. By default the mover scores their own features
+            // first, as a player choosing the order would, and farms before towns and trails,
+            // as in the rulebook's example B2.
+            let mover = self.current_player() as usize;
+            completed.sort_by_key(|&s| {
+                let others = self.features.count_meeples(s)[mover] == 0;
+                (others, completion(self.features.kind(s)) != Completion::Surrounded)
+            });
+        }
+        for s in completed {
+            self.score_and_return(s, Reason::Completed, Phase::Play, events);
+        }
+    }
+
+    /// The features a tile at board index `tile` completed, in board order: those whose
+    /// edges it closed, then the occupied ones it surrounded (its own or a neighbour's).
+    fn completed_by(&self, tile: usize) -> Vec<SegId> {
+        let mut completed = Vec::new();
         let placed = self.board.tiles()[tile];
         let n = self.catalog.get(placed.kind).segments.len() as SegId;
         let segments = placed.first_segment..placed.first_segment + n;
@@ -114,7 +226,7 @@ impl Game {
             {
                 continue;
             }
-            self.score_and_return(s, Reason::Completed, Phase::Play, events);
+            completed.push(s);
         }
         for pos in std::iter::once(placed.pos).chain(placed.pos.ring()) {
             let Some(i) = self.board.tile_index_at(pos) else {
@@ -124,11 +236,12 @@ impl Game {
             let n = self.catalog.get(t.kind).segments.len() as SegId;
             for s in t.first_segment..t.first_segment + n {
                 let surrounds = completion(self.features.kind(s)) == Completion::Surrounded;
-                if surrounds && self.features.meeple_on(s).is_some() && self.board.neighbours_around(pos) == 8 {
-                    self.score_and_return(s, Reason::Completed, Phase::Play, events);
+                if surrounds && self.features.meeple_on(s).is_some() && self.surrounding(pos) == 8 {
+                    completed.push(s);
                 }
             }
         }
+        completed
     }
 
     /// The current player takes the abbot back; it scores like an incomplete cloister.

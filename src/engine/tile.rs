@@ -47,6 +47,16 @@ pub enum FeatureKind {
     River,
     Cloister,
     Garden,
+    /// New World: a town (its marks are flags).
+    Town,
+    /// New World: a trail (its marks are trading posts).
+    Trail,
+    /// New World: plains, on half-edges like a field (its marks are animals).
+    Plains,
+    /// New World: a farm in the middle of its tile, complete when surrounded.
+    Farm,
+    /// New World: a crossing, where trails end. Nobody stands on it and it never scores.
+    Crossing,
 }
 
 impl FeatureKind {
@@ -58,6 +68,11 @@ impl FeatureKind {
             FeatureKind::River => "river",
             FeatureKind::Cloister => "cloister",
             FeatureKind::Garden => "garden",
+            FeatureKind::Town => "town",
+            FeatureKind::Trail => "trail",
+            FeatureKind::Plains => "plains",
+            FeatureKind::Farm => "farm",
+            FeatureKind::Crossing => "crossing",
         }
     }
 
@@ -69,18 +84,44 @@ impl FeatureKind {
             "river" => FeatureKind::River,
             "cloister" | "monastery" => FeatureKind::Cloister,
             "garden" => FeatureKind::Garden,
+            "town" => FeatureKind::Town,
+            "trail" => FeatureKind::Trail,
+            "plains" => FeatureKind::Plains,
+            "farm" => FeatureKind::Farm,
+            "crossing" => FeatureKind::Crossing,
             _ => return None,
         })
     }
 
-    /// Cities, roads and rivers occupy whole sides; fields occupy half-edges; cloisters and
-    /// gardens sit in the middle of the tile.
+    /// Cities, roads, rivers, towns and trails occupy whole sides; fields and plains occupy
+    /// half-edges; cloisters, gardens, farms and crossings sit in the middle of the tile.
     pub fn occupies_sides(self) -> bool {
-        matches!(self, FeatureKind::City | FeatureKind::Road | FeatureKind::River)
+        matches!(
+            self,
+            FeatureKind::City | FeatureKind::Road | FeatureKind::River | FeatureKind::Town | FeatureKind::Trail
+        )
+    }
+
+    pub fn occupies_halves(self) -> bool {
+        matches!(self, FeatureKind::Field | FeatureKind::Plains)
     }
 
     pub fn is_inner(self) -> bool {
-        matches!(self, FeatureKind::Cloister | FeatureKind::Garden)
+        matches!(
+            self,
+            FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing
+        )
+    }
+
+    /// The edge a segment of this kind shows. New World's towns and trails meet each other
+    /// as cities and roads do; the two games never share a board.
+    pub fn edge(self) -> Edge {
+        match self {
+            FeatureKind::City | FeatureKind::Town => Edge::City,
+            FeatureKind::Road | FeatureKind::Trail => Edge::Road,
+            FeatureKind::River => Edge::River,
+            _ => Edge::Field,
+        }
     }
 }
 
@@ -99,7 +140,7 @@ pub struct Segment {
     /// Half-edge mask for fields.
     pub halves: u8,
     /// How many of its feature kind's mark it carries (`FeatureRule::mark`): a city's
-    /// shields. New World's flags, trading posts and animals will be counted the same way.
+    /// shields, a town's flags, a trail's trading posts, the animals on plains.
     pub marks: u8,
     /// For a field: the city segments of this tile that it borders, as a mask of segment indices.
     pub cities: u16,
@@ -174,7 +215,7 @@ pub enum TileDefError {
     SideTwice { name: String, side: Side },
     #[error("tile {name}: half-edge {half} is claimed by two fields")]
     HalfTwice { name: String, half: HalfEdge },
-    #[error("tile {name}: half-edge {half} is on a city side and cannot be a field")]
+    #[error("tile {name}: half-edge {half} is on a city or town side and cannot be a field or plains")]
     FieldOnCity { name: String, half: HalfEdge },
     #[error("tile {name}: segment {field} borders segment {city}, which is not a city on this tile")]
     NotACity { name: String, field: usize, city: usize },
@@ -223,7 +264,7 @@ impl TileKind {
             }
             sides |= s.sides;
             halves |= s.halves;
-            if s.kind == FeatureKind::City {
+            if s.kind.edge() == Edge::City {
                 city_sides |= s.sides;
             }
         }
@@ -260,7 +301,7 @@ impl TileKind {
         let o = self.oriented(r);
         let found = match at {
             Some(Location::Side(side)) if kind.occupies_sides() => o.side_segment[side.index() as usize],
-            Some(Location::Half(h)) if kind == FeatureKind::Field => o.half_segment[h.index() as usize],
+            Some(Location::Half(h)) if kind.occupies_halves() => o.half_segment[h.index() as usize],
             Some(Location::Center) | None if kind.is_inner() => self
                 .segments
                 .iter()
@@ -277,7 +318,7 @@ impl TileKind {
         let s = &self.segments[seg as usize];
         if s.kind.is_inner() {
             Location::Center
-        } else if s.kind == FeatureKind::Field {
+        } else if s.kind.occupies_halves() {
             Location::Half(HalfEdge::from_index(o.halves[seg as usize].trailing_zeros() as u8))
         } else {
             Location::Side(Side::from_index(o.sides[seg as usize].trailing_zeros() as u8))
@@ -303,12 +344,7 @@ fn orient(segments: &[Segment], r: Rotation) -> Oriented {
         let halves = rotate_halves(s.halves, r);
         o.sides[i] = sides;
         o.halves[i] = halves;
-        let edge = match s.kind {
-            FeatureKind::City => Edge::City,
-            FeatureKind::Road => Edge::Road,
-            FeatureKind::River => Edge::River,
-            _ => Edge::Field,
-        };
+        let edge = s.kind.edge();
         for side in Side::ALL {
             if sides & side.bit() != 0 {
                 o.side_segment[side.index() as usize] = i as u8;

@@ -5,7 +5,9 @@
 //! Each kind is written in a small spec language, which records also use for custom tiles:
 //! segments separated by `;`, each a kind and its places:
 //! `city NE shield` (sides), `road S`, `river EW`, `field S.e S.w > 0` (half-edges, then the
-//! indices of the city segments it borders), `cloister`, `garden`.
+//! indices of the city segments it borders), `cloister`, `garden`. New World's tiles add
+//! `town NE flag` (sides, a flag per `flag`), `trail EW post` (a trading post per `post`),
+//! `plains N.w N.e animal animal` (half-edges, an animal per `animal`), `farm` and `crossing`.
 
 use super::geometry::{HalfEdge, Side};
 use super::tile::{FeatureKind, Segment, TileDefError, TileKind};
@@ -82,6 +84,32 @@ const RIVER: [RiverRow; 11] = [
     RiverRow { name: "river-L", copies: [1, 1], spec: "river N; field N.w N.e E.n E.s S.e S.w W.s W.n" },
 ];
 
+/// Our own sample tile set for New World, **not the printed tiles** (their list is not
+/// public): 18 kinds, 61 tiles, using every New World feature and mark. It drives `generate`
+/// and the demo; records of real games bring their own tiles.
+pub const NEW_WORLD_SAMPLE_NAME: &str = "our New World sample set";
+#[rustfmt::skip]
+pub const NEW_WORLD_SAMPLE: [(&str, u8, &str); 18] = [
+    ("our-farm-trail", 4, "farm; trail S; plains N.w N.e E.n E.s S.e S.w W.s W.n animal"),
+    ("our-farm", 3, "farm; plains N.w N.e E.n E.s S.e S.w W.s W.n animal animal"),
+    ("our-town", 5, "town N; plains E.n E.s S.e S.w W.s W.n animal"),
+    ("our-town-flag", 2, "town N flag; plains E.n E.s S.e S.w W.s W.n"),
+    ("our-towns-apart", 3, "town N; town S; plains E.n E.s; plains W.s W.n animal"),
+    ("our-town-corner", 3, "town NE; plains S.e S.w W.s W.n"),
+    ("our-town-corner-flag", 2, "town NE flag; plains S.e S.w W.s W.n animal"),
+    ("our-town-three", 3, "town NEW; plains S.e S.w"),
+    ("our-town-whole", 1, "town NESW flag"),
+    ("our-town-trail", 4, "town N; trail EW; plains E.n W.n; plains E.s S.e S.w W.s animal"),
+    ("our-trail", 8, "trail NS; plains N.e E.n E.s S.e animal; plains S.w W.s W.n N.w"),
+    ("our-trail-post", 3, "trail NS post; plains N.e E.n E.s S.e; plains S.w W.s W.n N.w animal"),
+    ("our-trail-bend", 8, "trail SW; plains N.w N.e E.n E.s S.e W.n animal; plains S.w W.s"),
+    ("our-trail-bend-post", 2, "trail SW post; plains N.w N.e E.n E.s S.e W.n; plains S.w W.s"),
+    ("our-crossing-3", 4, "crossing; trail E; trail S; trail W; plains W.n N.w N.e E.n animal; plains E.s S.e; plains S.w W.s"),
+    ("our-crossing-4", 1, "crossing; trail N; trail E; trail S; trail W; plains N.e E.n; plains E.s S.e; plains S.w W.s; plains W.n N.w"),
+    ("our-town-trail-end", 3, "town N; trail S; plains E.n E.s S.e; plains S.w W.s W.n"),
+    ("our-plains", 2, "plains N.w N.e E.n E.s S.e S.w W.s W.n animal animal animal"),
+];
+
 /// The base game's start tile (D: city north, road west–east).
 pub const START_TILE: &str = "D";
 /// The River's spring, which replaces the start tile.
@@ -120,11 +148,14 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
                 }
                 seg.cities |= 1 << i;
             }
-            (FeatureKind::Field, w) => {
-                let h = HalfEdge::parse(w).ok_or_else(|| format!("`{w}` is not a half-edge such as N.w"))?;
-                seg.halves |= h.bit();
+            (k, w) if let Some(h) = HalfEdge::parse(w).filter(|_| k.occupies_halves()) => seg.halves |= h.bit(),
+            (FeatureKind::City, "shield")
+            | (FeatureKind::Town, "flag")
+            | (FeatureKind::Trail, "post")
+            | (FeatureKind::Plains, "animal") => seg.marks = seg.marks.saturating_add(1),
+            (k, w) if k.occupies_halves() => {
+                return Err(format!("`{w}` is not a half-edge such as N.w"));
             }
-            (FeatureKind::City, "shield") => seg.marks = seg.marks.saturating_add(1),
             (k, w) if k.occupies_sides() => {
                 for c in w.chars() {
                     let side =
@@ -138,7 +169,7 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
     if kind.occupies_sides() && seg.sides == 0 {
         return Err("names no side".into());
     }
-    if kind == FeatureKind::Field && seg.halves == 0 {
+    if kind.occupies_halves() && seg.halves == 0 {
         return Err("names no half-edge".into());
     }
     Ok(seg)
@@ -287,6 +318,43 @@ mod tests {
         };
         assert_eq!(count(&|k| k.segments.iter().any(|s| s.marks > 0)), 10);
         assert_eq!(count(&|k| k.has(FeatureKind::Cloister)), 6);
+    }
+
+    #[test]
+    fn the_new_world_sample_set_is_ours_and_uses_every_feature_and_mark() {
+        let kinds: Vec<TileKind> = NEW_WORLD_SAMPLE
+            .iter()
+            .map(|(name, _, spec)| parse_spec(name, spec).unwrap())
+            .collect();
+        assert!(kinds.iter().all(|k| k.name.starts_with("our-")));
+        assert_eq!(NEW_WORLD_SAMPLE.iter().map(|t| u32::from(t.1)).sum::<u32>(), 61);
+        for kind in [
+            FeatureKind::Town,
+            FeatureKind::Trail,
+            FeatureKind::Plains,
+            FeatureKind::Farm,
+            FeatureKind::Crossing,
+        ] {
+            assert!(kinds.iter().any(|k| k.has(kind)), "no {kind}");
+        }
+        for marked in [FeatureKind::Town, FeatureKind::Trail, FeatureKind::Plains] {
+            let has_mark = |k: &TileKind| k.segments.iter().any(|s| s.kind == marked && s.marks > 0);
+            assert!(kinds.iter().any(has_mark), "no {marked} with a mark");
+        }
+    }
+
+    #[test]
+    fn new_world_marks_belong_to_their_feature() {
+        let e = parse_spec("x", "town N post; plains E.n E.s S.e S.w W.s W.n").unwrap_err();
+        assert!(e.contains("segment `town N post`: `post` is not a set of sides"), "{e}");
+        let e = parse_spec("x", "plains N.w N.e flag").unwrap_err();
+        assert!(e.contains("`flag` is not a half-edge"), "{e}");
+        let k = parse_spec(
+            "x",
+            "trail NS post post; plains N.e E.n E.s S.e; plains S.w W.s W.n N.w",
+        )
+        .unwrap();
+        assert_eq!(k.segments[0].marks, 2);
     }
 
     #[test]

@@ -303,6 +303,12 @@ fn jcz_feature(kind: FeatureKind) -> &'static str {
         FeatureKind::Cloister => "Monastery",
         FeatureKind::Garden => "Garden",
         FeatureKind::River => "River",
+        // New World is never exported to JCloisterZone, which does not play it.
+        FeatureKind::Town => "Town",
+        FeatureKind::Trail => "Trail",
+        FeatureKind::Plains => "Plains",
+        FeatureKind::Farm => "Farm",
+        FeatureKind::Crossing => "Crossing",
     }
 }
 

@@ -1,22 +1,50 @@
 //! Games played by the engine's bots (`engine::bots`), written as records: the shipped demo
 //! game, bench inputs and test material.
 
-use super::{GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
+use super::{CustomTile, GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
+use crate::engine::tileset::{NEW_WORLD_SAMPLE, parse_spec};
 use crate::engine::{Action, Game, GameKind, Move, Setup, TileCatalog};
+use std::sync::Arc;
 
 pub use crate::engine::bots::Policy;
 
+/// Our New World sample tile set (`tileset::NEW_WORLD_SAMPLE`) as a record's own tiles.
+pub fn new_world_sample() -> (Arc<TileCatalog>, Vec<CustomTile>) {
+    let mut catalog = (*TileCatalog::builtin()).clone();
+    let mut tiles = Vec::new();
+    for (name, count, spec) in NEW_WORLD_SAMPLE {
+        let kind = parse_spec(name, spec).expect("the sample tiles parse");
+        catalog.add(kind).expect("sample names are new");
+        tiles.push(CustomTile {
+            name: name.into(),
+            count,
+            segments: spec.into(),
+        });
+    }
+    (Arc::new(catalog), tiles)
+}
+
 /// Plays one game with `players` bots under `rules`, starting from the rules' default start.
+/// New World is played on our sample tile set.
 pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, String> {
-    let catalog = TileCatalog::builtin();
+    let (game_kind, catalog, custom_tiles) = if rules.preset.is_new_world() {
+        let (catalog, tiles) = new_world_sample();
+        (GameKind::NewWorld, catalog, tiles)
+    } else {
+        (GameKind::Carcassonne, TileCatalog::builtin(), Vec::new())
+    };
+    let extra_tiles = custom_tiles
+        .iter()
+        .filter_map(|t| catalog.by_name(&t.name).map(|id| (id, t.count)))
+        .collect();
     let mut game = Game::new(Setup {
         rules: rules.resolve(),
         catalog: catalog.clone(),
         players,
         start: Vec::new(),
         start_squares: Vec::new(),
-        extra_tiles: Vec::new(),
+        extra_tiles,
     })
     .map_err(|e| e.to_string())?;
     let mut rng = Rng::new(seed);
@@ -33,10 +61,10 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         game.play(&mv, &mut events).map_err(|e| e.to_string())?;
     }
     Ok(GameRecord {
-        game: GameKind::Carcassonne,
+        game: game_kind,
         players: (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect(),
         rules,
-        custom_tiles: Vec::new(),
+        custom_tiles,
         catalog,
         start: Vec::new(),
         moves,

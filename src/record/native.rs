@@ -24,8 +24,9 @@ struct Doc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     game: Option<String>,
     players: Vec<Player>,
-    #[serde(default)]
-    rules: DocRules,
+    /// Absent: the game's own rulebook (`GameKind::default_preset`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rules: Option<DocRules>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     tiles: Vec<DocTile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -51,10 +52,10 @@ struct DocRules {
     overrides: Overrides,
 }
 
-impl Default for DocRules {
-    fn default() -> Self {
+impl DocRules {
+    fn of(game: GameKind) -> Self {
         DocRules {
-            preset: Preset::SecondEdition.name().into(),
+            preset: game.default_preset().name().into(),
             overrides: Overrides::default(),
         }
     }
@@ -132,7 +133,23 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
             p.colour.as_deref().unwrap_or_default()
         )));
     }
-    let rules = rules_spec(doc.rules)?;
+    let rules = rules_spec(doc.rules.unwrap_or_else(|| DocRules::of(game)))?;
+    if !game.plays(rules.preset) {
+        return Err(err(format!(
+            "rules.preset: {} is not a rulebook of {}; leave \"rules\" out for the game's own rules",
+            rules.preset.name(),
+            game.name()
+        )));
+    }
+    let resolved = rules.resolve();
+    if game == GameKind::NewWorld && (resolved.river || resolved.abbot) {
+        return Err(err("rules: New World is played without The River and The Abbot"));
+    }
+    if game == GameKind::NewWorld && doc.tiles.is_empty() {
+        return Err(err(
+            "tiles: a New World record brings its own tiles (the printed tile list is not public); see the README's sample tile set",
+        ));
+    }
     let (catalog, custom_tiles) = catalog_with(&doc.tiles)?;
     let tile = |name: &str, what: &str| -> Result<TileKindId, RecordError> {
         catalog
@@ -365,10 +382,10 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
                 colour: p.colour.clone(),
             })
             .collect(),
-        rules: DocRules {
+        rules: Some(DocRules {
             preset: r.rules.preset.name().into(),
             overrides: r.rules.overrides.clone(),
-        },
+        }),
         tiles: r
             .custom_tiles
             .iter()

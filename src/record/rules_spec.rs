@@ -200,6 +200,7 @@ pub fn label(rules: &Rules) -> String {
         Preset::Classic2000 => "classic 2000 rules",
         Preset::Classic2000Alternate => "classic 2000 rules (alternate farm scoring)",
         Preset::Course => "CMSC 22001 course rules",
+        Preset::NewWorld => "New World rules",
     };
     let expansions: Vec<&str> = [(rules.river, "The River"), (rules.abbot, "The Abbot")]
         .into_iter()

@@ -172,7 +172,7 @@ pub fn draw(
 ) -> Result<Vec<u8>, RenderError> {
     let replay = replay_at(record, turn)?;
     let svg = match record.game {
-        GameKind::Carcassonne => match picture {
+        GameKind::Carcassonne | GameKind::NewWorld => match picture {
             Picture::Board => board_svg(record, &replay, opts),
             Picture::Preview => og_image_svg(record, &replay),
         },

@@ -508,10 +508,11 @@ impl<'a> Scene<'a> {
                 num(seg.size * 0.72 * k)
             );
         }
-        let (name, unit) = if seg.kind == FeatureKind::Cloister {
-            ("cloister", 34.0)
-        } else {
-            ("garden", 26.0)
+        let (name, unit) = match seg.kind {
+            FeatureKind::Cloister => ("cloister", 34.0),
+            FeatureKind::Farm => ("house", 20.0),
+            FeatureKind::Crossing => return,
+            _ => ("garden", 26.0),
         };
         self.body.push_str(&figures::icon(name, x, y, k * seg.size / unit));
     }
@@ -605,16 +606,16 @@ impl<'a> Scene<'a> {
                 let seg = &t.art.segments[j];
                 let mtx = self.matrix(t);
                 let _ = match seg.kind {
-                    FeatureKind::Road | FeatureKind::River => write!(
+                    FeatureKind::Road | FeatureKind::River | FeatureKind::Trail => write!(
                         out,
                         "<path d=\"{}\" stroke-width=\"{}\" transform=\"{mtx}\"/>",
                         seg.path,
                         ROAD_WIDTH + 10.0
                     ),
-                    FeatureKind::City | FeatureKind::Field => {
+                    FeatureKind::City | FeatureKind::Field | FeatureKind::Town | FeatureKind::Plains => {
                         write!(out, "<path d=\"{}\" transform=\"{mtx}\"/>", seg.path)
                     }
-                    FeatureKind::Cloister | FeatureKind::Garden => write!(
+                    FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing => write!(
                         out,
                         "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" transform=\"{mtx}\"/>",
                         num(seg.anchor.x),

@@ -83,9 +83,31 @@ pub fn art(kind: &TileKind) -> Arc<TileArt> {
     if cache.len() >= CACHE_LIMIT {
         cache.clear();
     }
-    let a = Arc::new(Layout::new(&kind.segments).art());
+    let drawn: Vec<Segment> = kind.segments.iter().map(drawn_as).collect();
+    let mut art = Layout::new(&drawn).art();
+    // A farm is laid out like a cloister but keeps its own icon.
+    for (a, s) in art.segments.iter_mut().zip(&kind.segments) {
+        if s.kind == FeatureKind::Farm {
+            a.kind = FeatureKind::Farm;
+        }
+    }
+    let a = Arc::new(art);
     cache.insert(kind.segments.clone(), Arc::clone(&a));
     a
+}
+
+/// New World's towns, trails and plains are drawn as cities, roads and fields (a town's
+/// flags where a city's shields go), and its farms are laid out like cloisters.
+fn drawn_as(s: &Segment) -> Segment {
+    let kind = match s.kind {
+        FeatureKind::Town => FeatureKind::City,
+        FeatureKind::Trail => FeatureKind::Road,
+        FeatureKind::Plains => FeatureKind::Field,
+        FeatureKind::Farm => FeatureKind::Cloister,
+        k => k,
+    };
+    let marks = if kind == FeatureKind::City { s.marks } else { 0 };
+    Segment { kind, marks, ..*s }
 }
 
 /// Forgets every computed tile art, so a benchmark can measure a cold start.
@@ -444,16 +466,16 @@ impl<'a> Layout<'a> {
         for (i, s) in self.segs.iter().enumerate() {
             let i = i as u8;
             let art = match s.kind {
-                FeatureKind::City => self.city_art(i, s, &room),
-                FeatureKind::Road | FeatureKind::River => self.line_art(i, s),
-                FeatureKind::Field => {
+                FeatureKind::City | FeatureKind::Town => self.city_art(i, s, &room),
+                FeatureKind::Road | FeatureKind::River | FeatureKind::Trail => self.line_art(i, s),
+                FeatureKind::Field | FeatureKind::Plains => {
                     let (faces, merged) = self.field_faces(i, &mut visited);
                     if merged {
                         merged_fields.push(i);
                     }
                     field_art(&faces, &room)
                 }
-                FeatureKind::Cloister | FeatureKind::Garden => {
+                FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing => {
                     let (at, size) = inner
                         .iter()
                         .find(|(j, _, _)| *j == i)

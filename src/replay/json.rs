@@ -21,6 +21,11 @@ fn unit(u: Unit) -> &'static str {
         Unit::Tile => "tile",
         Unit::Shield => "shield",
         Unit::City => "city",
+        Unit::Segment => "segment",
+        Unit::Flag => "flag",
+        Unit::TradingPost => "trading-post",
+        Unit::Animal => "animal",
+        Unit::Surveyor => "surveyor",
     }
 }
 

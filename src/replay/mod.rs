@@ -145,12 +145,13 @@ pub fn ownership(game: &Game) -> Ownership {
     roots.dedup();
     for root in roots {
         let column = match features.kind(root) {
-            FeatureKind::City => 0,
-            FeatureKind::Road => 1,
-            FeatureKind::Field => 2,
-            FeatureKind::Cloister => 3,
+            // New World's kinds share the columns of their base-game counterparts.
+            FeatureKind::City | FeatureKind::Town => 0,
+            FeatureKind::Road | FeatureKind::Trail => 1,
+            FeatureKind::Field | FeatureKind::Plains => 2,
+            FeatureKind::Cloister | FeatureKind::Farm => 3,
             FeatureKind::Garden => 4,
-            FeatureKind::River => continue,
+            FeatureKind::River | FeatureKind::Crossing => continue,
         };
         for p in majority(&features.count_meeples(root)).iter() {
             out[p as usize][column] += 1;
@@ -208,6 +209,7 @@ fn replay_inner(
         game.finish(&mut events);
     }
     let breakdown = breakdown(
+        game.categories(),
         record.players.len(),
         turns.iter().flat_map(|t| &t.events).chain(&events),
     );
@@ -232,8 +234,12 @@ fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -
     }
 }
 
-fn breakdown<'a>(players: usize, events: impl Iterator<Item = &'a Event>) -> Vec<Breakdown> {
-    let mut out = vec![Breakdown::new(<Game as Position>::CATEGORIES); players];
+fn breakdown<'a>(
+    categories: &'static [&'static str],
+    players: usize,
+    events: impl Iterator<Item = &'a Event>,
+) -> Vec<Breakdown> {
+    let mut out = vec![Breakdown::new(categories); players];
     for e in events {
         if let Event::Scored(s) = e {
             for p in s.players.iter() {
