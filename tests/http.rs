@@ -175,13 +175,50 @@ fn health_probes_answer() {
 }
 
 #[test]
-fn a_new_database_shows_the_demo_game_first() {
+fn a_new_database_shows_a_demo_of_each_game_first() {
     let app = spawn_app();
     let home = get(&app, "/");
     assert_eq!(home.status, 200);
     assert!(home.body.contains("Ada vs Bruno vs Chloé"), "{}", home.body);
+    assert!(home.body.contains("Dora vs Emil vs Farid"), "{}", home.body);
     assert!(home.body.contains("<form") && home.body.contains("enctype=\"multipart/form-data\""));
-    assert_eq!(app.stored_games(), 1);
+    assert_eq!(app.stored_games(), 2);
+    app.stop();
+}
+
+#[test]
+fn a_new_world_game_is_served_like_any_other() {
+    use carcassonne_replay::engine::{Event, Unit};
+    let app = spawn_app();
+    let record = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-new-world.json")).unwrap();
+    let id = upload_id(&app, &record);
+    let (parsed, _) = carcassonne_replay::record::parse(&record).unwrap();
+    let replayed = carcassonne_replay::replay::replay(&parsed, None).unwrap();
+    let game = get(&app, &format!("/api/games/{id}")).json();
+    assert_eq!(game["game"], "new-world");
+    assert_eq!(game["final_scores"], serde_json::json!(replayed.final_scores));
+    // Every surveyor bonus the replay awarded is on the turn's JSON, as a term of its score.
+    let bonus_turn = replayed
+        .turns
+        .iter()
+        .find(|t| {
+            t.events
+                .iter()
+                .any(|e| matches!(e, Event::Scored(s) if s.terms.count(Unit::Surveyor) > 0))
+        })
+        .expect("the demo has a surveyor bonus");
+    let turn = get(&app, &format!("/api/games/{id}/turns/{}", bonus_turn.turn)).json();
+    assert_eq!(turn["scores"], serde_json::json!(bonus_turn.scores));
+    let page = get_html(&app, &format!("/g/{id}/t/{}", bonus_turn.turn));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("surveyor × 4"), "the bonus is explained");
+    assert!(page.body.contains("Carcassonne: The New World") && page.body.contains("New World rules"));
+    assert!(!page.body.contains(".jcz"), "JCloisterZone does not play New World");
+    assert_eq!(get(&app, &format!("/g/{id}.jcz")).status, 404);
+    let png = get(&app, &format!("/g/{id}/t/{}.png", bonus_turn.turn));
+    assert_eq!((png.status, png.content_type.as_str()), (200, "image/png"));
+    let svg = get(&app, &format!("/g/{id}/t/{}.svg", bonus_turn.turn)).body;
+    assert!(svg.contains("<title>surveyor</title>"), "the surveyors are drawn");
     app.stop();
 }
 
@@ -200,7 +237,7 @@ fn the_api_stores_a_game_once_and_says_so() {
     // The same game with other white space is the same game.
     let reformatted = serde_json::to_string_pretty(&serde_json::from_str::<Value>(&game).unwrap()).unwrap();
     assert_eq!(post(&app, "/api/games", reformatted.as_bytes()).status, 200);
-    assert_eq!(app.stored_games(), 2, "the demo and this game");
+    assert_eq!(app.stored_games(), 3, "the demos and this game");
     app.stop();
 }
 
@@ -508,7 +545,7 @@ fn many_uploads_at_once_all_succeed() {
         1 + 16 * 3,
         "each game stored once"
     );
-    assert_eq!(app.stored_games(), 2 + 16 * 3);
+    assert_eq!(app.stored_games(), 3 + 16 * 3, "the two demos and every game once");
     app.stop();
 }
 
@@ -675,7 +712,7 @@ fn games_survive_a_restart() {
     let game = get(&again, &format!("/api/games/{id}"));
     assert_eq!(game.status, 200);
     assert_eq!(game.json()["players"][0]["name"], "Ivy");
-    assert_eq!(again.stored_games(), 2, "the demo is not loaded twice");
+    assert_eq!(again.stored_games(), 3, "the demos are not loaded twice");
     again.stop();
     drop(dir);
 }

@@ -330,6 +330,9 @@ rulebook_examples! {
     nw_trappers_majority_scores_animals,
     nw_occupied_plains_rejected,
     nw_surveyors_example_b2,
+    nw_trappers_stay_when_the_surveyors_move_on,
+    nw_no_tile_east_of_the_coast,
+    nw_town_facing_the_coast_never_completes,
     // second edition (Z-Man 2016) with The River and The Abbot
     se_road_three_tiles_scores_3,
     se_city_scores_8,

@@ -90,7 +90,8 @@ pub fn open_squares(game: &Game, s: SegId) -> Vec<(Pos, u8)> {
                 let sides = game.tile_kind(t.kind).oriented(t.rotation).sides[(m - t.first_segment) as usize];
                 for side in Side::ALL {
                     let q = t.pos.step(side);
-                    if sides & side.bit() != 0 && board.is_empty_at(q) && game.on_land(q) {
+                    // A side facing New World's coast stays open: a spot no tile fills.
+                    if sides & side.bit() != 0 && board.is_empty_at(q) {
                         out.push((q, side.opposite().bit()));
                     }
                 }

@@ -24,7 +24,7 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run the web service. An empty database gets the demo game.
+    /// Run the web service. An empty database gets a demo game of each kind.
     Serve {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]

@@ -707,15 +707,9 @@ impl Game {
         let o = kind.oriented(p.rotation);
         let index = self.board.tiles().len();
         let first = self.features.len() as SegId;
-        // A town or trail that runs into New World's coast ends there.
-        let coast = if self.on_land(p.pos.step(Side::E)) {
-            0
-        } else {
-            Side::E.bit()
-        };
         for (i, s) in kind.segments.iter().enumerate() {
             let open = if s.kind.occupies_sides() {
-                (o.sides[i] & !coast).count_ones() as u16
+                o.sides[i].count_ones() as u16
             } else {
                 0
             };

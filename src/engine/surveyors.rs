@@ -16,10 +16,11 @@ pub const START_SPACES: i32 = 10;
 pub const SURVEYOR_BONUS: u32 = 4;
 
 /// The squares a first tile may take: next to a start space. Reading: a start space presents
-/// no edge, so any tile may touch it, and the coast closes what meets it: a town or trail
-/// that runs into the coast ends there, and a farm beside it counts the coast as land
-/// (`Game::surrounding`). The rulebook's example B2 scores a farm with both surveyors in the
-/// first column, which only this reading allows.
+/// no edge, so any tile may touch it. A town or trail that runs into the coast has a gap
+/// there ("completely surrounded by a town wall", "both ends connect to a crossing, a town
+/// segment, or a farm") and never completes. A farm beside the coast counts the coast as
+/// land (`Game::surrounding`): the rulebook's example B2 scores a farm with both surveyors in
+/// the first column, which only this reading allows.
 pub fn start_squares() -> Vec<StartSquare> {
     (0..START_SPACES)
         .map(|y| StartSquare {

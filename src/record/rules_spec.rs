@@ -218,7 +218,7 @@ pub fn label(rules: &Rules) -> String {
             Edition::Second => "2nd-edition tiles with gardens",
         });
     }
-    if !rules.farmers {
+    if !rules.farmers && preset.farmers {
         notes.push("no farmers");
     }
     for note in notes {

@@ -12,6 +12,7 @@ use super::shapes::{Pt, num};
 use super::tiles::{self, Decoration, RIVER_WIDTH, ROAD_WIDTH, TileArt, WALL_WIDTH};
 use crate::engine::board::PlacedTile;
 use crate::engine::features::{Players, majority};
+use crate::engine::surveyors::{COAST_X, START_SPACES};
 use crate::engine::{Event, FeatureKind, Figure, Game, Pos, Reason, Score, SegId};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -136,6 +137,10 @@ pub fn extent(game: &Game, open_spots: bool) -> (Pos, Pos) {
             hi = Pos::new(hi.x.max(f.pos.x), hi.y.max(f.pos.y));
         }
     }
+    if game.surveyors().is_some() {
+        // New World's coast is drawn east of the land, so the surveyors have somewhere to stand.
+        hi = Pos::new(hi.x.max(COAST_X), hi.y);
+    }
     (lo, hi)
 }
 
@@ -171,6 +176,7 @@ impl<'a> Scene<'a> {
         if self.opts.open_spots {
             self.open_spots();
         }
+        self.coast();
         self.fields();
         self.lines(FeatureKind::Road);
         self.lines(FeatureKind::River);
@@ -185,8 +191,77 @@ impl<'a> Scene<'a> {
             self.last_move();
         }
         self.figures();
+        self.surveyors();
         if self.opts.scoring {
             self.scoring_badges();
+        }
+    }
+
+    /// The rows this picture shows.
+    fn rows(&self, game: &Game) -> std::ops::RangeInclusive<i32> {
+        let (lo, hi) = extent(game, self.opts.open_spots);
+        lo.y..=hi.y
+    }
+
+    /// New World's coast: sea east of the land, with its ten start spaces.
+    fn coast(&mut self) {
+        let Some(game) = self.input.game.filter(|g| g.surveyors().is_some()) else {
+            return;
+        };
+        let s = self.frame.s;
+        for y in self.rows(game) {
+            let (x0, y0) = self.frame.corner(Pos::new(COAST_X, y));
+            let _ = write!(
+                self.body,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+                num(x0),
+                num(y0),
+                num(s),
+                num(s),
+                palette::RIVER.hex()
+            );
+            if (0..START_SPACES).contains(&y) {
+                let _ = write!(
+                    self.body,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"/>",
+                    num(x0 + s * 0.12),
+                    num(y0 + s * 0.12),
+                    num(s * 0.76),
+                    num(s * 0.76),
+                    palette::PAPER.hex(),
+                    num((s / 40.0).max(1.0))
+                );
+            }
+        }
+    }
+
+    /// The two surveyors, at the top of their columns.
+    fn surveyors(&mut self) {
+        let Some(game) = self.input.game else { return };
+        let Some(surveyors) = game.surveyors() else { return };
+        let top = *self.rows(game).start();
+        let s = self.frame.s;
+        let [a, b] = surveyors.columns();
+        for (i, column) in [a, b].into_iter().enumerate() {
+            let (x0, y0) = self.frame.corner(Pos::new(column, top));
+            // Two in one column stand side by side.
+            let dx = if a == b { 0.3 + 0.4 * i as f32 } else { 0.5 };
+            let (cx, cy, r) = (x0 + s * dx, y0 + s * 0.18, s * 0.13);
+            let _ = write!(
+                self.body,
+                "<path d=\"M{} {}L{} {}L{} {}L{} {}Z\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"><title>surveyor</title></path>",
+                num(cx),
+                num(cy - r),
+                num(cx + r),
+                num(cy),
+                num(cx),
+                num(cy + r),
+                num(cx - r),
+                num(cy),
+                palette::SHIELD_MARK.hex(),
+                palette::INK.hex(),
+                num((s / 50.0).max(1.0))
+            );
         }
     }
 

@@ -10,14 +10,20 @@ use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use std::net::TcpListener;
 
-/// The demo game, loaded into an empty database so the first page shows something.
-pub const DEMO: &[u8] = include_bytes!("../../static/games/demo-second-edition.json");
+/// The demo games, one per game kind, loaded into an empty database so the first page shows
+/// something. New World's is played on our sample tile set.
+pub const DEMOS: [&[u8]; 2] = [
+    include_bytes!("../../static/games/demo-second-edition.json"),
+    include_bytes!("../../static/games/demo-new-world.json"),
+];
 
-/// Loads the demo game when the database holds none.
+/// Loads the demo games when the database holds none.
 pub fn seed_demo(store: &Store) -> Result<(), String> {
     if store.is_empty().map_err(|e| e.to_string())? {
-        ingest::ingest(store, DEMO).map_err(|e| e.to_string())?;
-        tracing::info!("loaded the demo game into the empty database");
+        for demo in DEMOS {
+            ingest::ingest(store, demo).map_err(|e| e.to_string())?;
+        }
+        tracing::info!("loaded the demo games into the empty database");
     }
     Ok(())
 }

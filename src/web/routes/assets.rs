@@ -3,7 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
-const ASSETS: [(&str, &str, &str); 5] = [
+const ASSETS: [(&str, &str, &str); 6] = [
     (
         "favicon.svg",
         "image/svg+xml",
@@ -28,6 +28,11 @@ const ASSETS: [(&str, &str, &str); 5] = [
         "games/demo-second-edition.json",
         "application/json",
         include_str!("../../../static/games/demo-second-edition.json"),
+    ),
+    (
+        "games/demo-new-world.json",
+        "application/json",
+        include_str!("../../../static/games/demo-new-world.json"),
     ),
 ];
 

@@ -1,5 +1,6 @@
 //! A stored game in the formats we export.
 
+use crate::engine::GameKind;
 use crate::export::{csv, jcz};
 use crate::record::native;
 use crate::replay;
@@ -51,6 +52,12 @@ pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> R
 #[get("/g/{id:[0-9a-f]{16}}.jcz")]
 pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
+        if g.record.game != GameKind::Carcassonne {
+            return Err(Problem::not_found(format!(
+                "a .jcz of this game: JCloisterZone does not play {}; download the record as JSON",
+                g.record.game.title()
+            )));
+        }
         Ok(Download {
             ext: "jcz",
             content_type: "application/json",

@@ -1,6 +1,7 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
 use crate::analysis;
+use crate::engine::GameKind;
 use crate::record::{GameRecord, MAX_RECORD_BYTES, rules_spec};
 use crate::render;
 use crate::replay;
@@ -110,6 +111,10 @@ pub struct GameHead {
     pub source: String,
     /// Turns (placed tiles) in the game.
     pub last: u32,
+    /// The game's name ("Carcassonne: The New World").
+    pub kind: &'static str,
+    /// Whether JCloisterZone plays this game, so a `.jcz` download is offered.
+    pub jcz: bool,
 }
 
 impl GameHead {
@@ -120,6 +125,8 @@ impl GameHead {
             rules: rules_spec::label(&g.record.resolved_rules()),
             source: g.row.source_format.clone(),
             last: g.row.turns,
+            kind: g.record.game.title(),
+            jcz: g.record.game == GameKind::Carcassonne,
         }
     }
 }
