@@ -25,9 +25,10 @@ fn assert_valid(v: &jsonschema::Validator, doc: &Value, what: &str) {
 #[test]
 fn shipped_and_test_records_match_the_schema() {
     let v = validator();
-    let demo: Value =
-        serde_json::from_slice(&std::fs::read(root().join("static/games/demo-second-edition.json")).unwrap()).unwrap();
-    assert_valid(&v, &demo, "the demo game");
+    for demo in ["demo-second-edition.json", "demo-new-world.json"] {
+        let doc: Value = serde_json::from_slice(&std::fs::read(root().join("static/games").join(demo)).unwrap()).unwrap();
+        assert_valid(&v, &doc, demo);
+    }
     let mut n = 0;
     for entry in std::fs::read_dir(root().join("tests/fixtures/rules")).unwrap() {
         let path = entry.unwrap().path();
@@ -110,4 +111,19 @@ fn a_record_names_its_game_or_is_the_tile_game() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("brings its own tiles"), "{err}");
+}
+
+/// The README's New World example is a complete record that means what the README says.
+#[test]
+fn the_readme_new_world_example_replays_as_described() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = &readme[readme.find("## New World").expect("the README has a New World section")..];
+    let start = section.find("```json\n").expect("with an example record") + "```json\n".len();
+    let text = &section[start..start + section[start..].find("```").unwrap()];
+    let doc: Value = serde_json::from_str(text).unwrap();
+    assert_valid(&validator(), &doc, "the README's New World example");
+    let (record, _) = carcassonne_replay::record::parse(text.as_bytes()).unwrap();
+    let replay = carcassonne_replay::replay::replay(&record, None).unwrap();
+    assert_eq!(replay.turns[1].scores, vec![2, 0], "the robber's trail closes on turn 2");
+    assert_eq!(replay.final_scores, vec![5, 0], "and the trapper's 3 animals score at the end");
 }
