@@ -551,3 +551,38 @@ fn the_cli_rejects_a_turn_out_of_range_cleanly() {
         "{err}"
     );
 }
+
+/// New World goes through the same analysis: every turn lists every legal move (counted
+/// through the `Position` trait), the played one among them.
+#[test]
+fn a_new_world_game_is_analysed_move_by_move() {
+    use carcassonne_replay::engine::{Played, Position};
+    let record = generate(RulesSpec::new(Preset::NewWorld), 3, Policy::Greedy, 5).unwrap();
+    let opts = AnalysisOptions {
+        threads: 1,
+        ..heuristic_only()
+    };
+    let game = analysis::analyse_game(&record, &opts, &|_, _| {}).unwrap();
+    let mut walk = record::Walk::new(&record).unwrap();
+    let mut listed = Vec::new();
+    for t in &game.turns {
+        // Step to the turn's placement, and count what the mover could do with its tile.
+        loop {
+            let next = walk
+                .peek_played()
+                .expect("the walk reaches every analysed turn")
+                .unwrap();
+            if let Played::Place(mv) = next {
+                let mut position = walk.game().clone();
+                position.draw(mv.tile).unwrap();
+                position.legal_moves(&mut listed);
+                walk.step().unwrap().unwrap();
+                break;
+            }
+            walk.step().unwrap().unwrap();
+        }
+        assert_eq!(t.moves_count, listed.len(), "turn {}", t.turn);
+        assert!(t.played.is_some(), "turn {}: the played move is an alternative", t.turn);
+    }
+    assert_eq!(game.turns.len(), 61, "every tile of the sample set is a turn");
+}

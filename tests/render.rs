@@ -305,3 +305,32 @@ fn the_render_command_writes_a_png_and_an_svg() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown overlay"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn new_world_boards_show_the_coast_the_surveyors_and_every_mark() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-new-world.json");
+    let record = record::parse(&std::fs::read(path).unwrap()).unwrap().0;
+    let svg = board_svg(&record, None, &RenderOptions::default()).unwrap();
+    for (what, count) in [("surveyor", 2), ("trading post", 1), ("animal", 1)] {
+        let drawn = svg.matches(&format!("<title>{what}</title>")).count();
+        assert!(drawn >= count, "{what}: {drawn} drawn");
+    }
+    assert_eq!(svg.matches("<title>surveyor</title>").count(), 2, "two surveyors");
+    // The coast is a column of sea east of the land, one square of it per row shown.
+    let game = carcassonne_replay::replay::replay(&record, None).unwrap().game;
+    let (lo, hi) = game.board().extent().unwrap();
+    assert_eq!(hi.x, 0, "no tile east of the first column");
+    let sea = format!("fill=\"{}\"/>", palette::RIVER.hex());
+    let rows = (hi.y - lo.y + 1) as usize;
+    assert!(svg.matches(&sea).count() >= rows, "a sea square per row");
+}
+
+#[test]
+fn the_new_world_sample_tiles_draw_in_every_rotation() {
+    let (cat, tiles) = carcassonne_replay::record::generate::new_world_sample();
+    let svg = render::contact_sheet_svg(&cat, 32);
+    for t in &tiles {
+        assert!(svg.contains(&format!(">{}</text>", t.name)), "label of {}", t.name);
+    }
+    assert!(render::svg_to_png(&svg).is_ok());
+}

@@ -26,7 +26,8 @@ fn assert_valid(v: &jsonschema::Validator, doc: &Value, what: &str) {
 fn shipped_and_test_records_match_the_schema() {
     let v = validator();
     for demo in ["demo-second-edition.json", "demo-new-world.json"] {
-        let doc: Value = serde_json::from_slice(&std::fs::read(root().join("static/games").join(demo)).unwrap()).unwrap();
+        let doc: Value =
+            serde_json::from_slice(&std::fs::read(root().join("static/games").join(demo)).unwrap()).unwrap();
         assert_valid(&v, &doc, demo);
     }
     let mut n = 0;
@@ -124,6 +125,14 @@ fn the_readme_new_world_example_replays_as_described() {
     assert_valid(&validator(), &doc, "the README's New World example");
     let (record, _) = carcassonne_replay::record::parse(text.as_bytes()).unwrap();
     let replay = carcassonne_replay::replay::replay(&record, None).unwrap();
-    assert_eq!(replay.turns[1].scores, vec![2, 0], "the robber's trail closes on turn 2");
-    assert_eq!(replay.final_scores, vec![5, 0], "and the trapper's 3 animals score at the end");
+    assert_eq!(
+        replay.turns[1].scores,
+        vec![2, 0],
+        "the robber's trail closes on turn 2"
+    );
+    assert_eq!(
+        replay.final_scores,
+        vec![5, 0],
+        "and the trapper's 3 animals score at the end"
+    );
 }

@@ -543,6 +543,10 @@ impl<'a> Scene<'a> {
                     let (x, y) = self.point(t, sh);
                     self.body.push_str(&figures::icon("shield", x, y, k));
                 }
+                for &spot in &seg.marks {
+                    let (x, y) = self.point(t, spot);
+                    self.body.push_str(&mark(seg.kind, x, y, k));
+                }
             }
             for d in &t.art.decorations {
                 match d {
@@ -817,6 +821,35 @@ impl<'a> Scene<'a> {
 }
 
 /// River ends: a pool where the river rises or stops.
+/// A New World mark at (x, y): a trading post on a trail (drawn as a road), an animal on
+/// plains (drawn as a field).
+fn mark(kind: FeatureKind, x: f32, y: f32, k: f32) -> String {
+    if kind == FeatureKind::Road {
+        let w = 12.0 * k;
+        format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"><title>trading post</title></rect>",
+            num(x - w / 2.0),
+            num(y - w / 2.0),
+            num(w),
+            num(w),
+            palette::HOUSE_ROOF.hex(),
+            palette::INK.hex(),
+            num(1.5 * k)
+        )
+    } else {
+        format!(
+            "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\"><title>animal</title></ellipse>",
+            num(x),
+            num(y),
+            num(8.0 * k),
+            num(5.5 * k),
+            palette::WALL_EDGE.hex(),
+            palette::PAPER.hex(),
+            num(1.2 * k)
+        )
+    }
+}
+
 fn pools(art: &TileArt, matrix: &str, out: &mut String) {
     for d in &art.decorations {
         if let Decoration::Pool(p) = d {

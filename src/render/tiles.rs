@@ -45,6 +45,9 @@ pub struct SegmentArt {
     pub size: f32,
     /// Where a figure stands on this segment (cloisters and gardens: their centre).
     pub anchor: Pt,
+    /// New World's marks drawn on this segment: a trail's trading posts, the animals on
+    /// plains (a town's flags are drawn as `shield`).
+    pub marks: Vec<Pt>,
 }
 
 /// Something drawn on a tile that belongs to no segment.
@@ -90,6 +93,7 @@ pub fn art(kind: &TileKind) -> Arc<TileArt> {
         if s.kind == FeatureKind::Farm {
             a.kind = FeatureKind::Farm;
         }
+        a.marks = mark_spots(a, s);
     }
     let a = Arc::new(art);
     cache.insert(kind.segments.clone(), Arc::clone(&a));
@@ -108,6 +112,25 @@ fn drawn_as(s: &Segment) -> Segment {
     };
     let marks = if kind == FeatureKind::City { s.marks } else { 0 };
     Segment { kind, marks, ..*s }
+}
+
+/// Where a trail's trading posts and the animals on plains are drawn: posts along the way from
+/// the figure's place to the middle, animals spread over the open part of the plains, clear
+/// of the figure.
+fn mark_spots(art: &SegmentArt, s: &Segment) -> Vec<Pt> {
+    let n = usize::from(s.marks);
+    match s.kind {
+        FeatureKind::Trail => (1..=n)
+            .map(|k| art.anchor.lerp(CENTRE, 0.8 * k as f32 / (n as f32 + 0.5)))
+            .collect(),
+        FeatureKind::Plains => {
+            let clear: Vec<Pt> = art.dots.iter().copied().filter(|p| p.dist(art.anchor) > 16.0).collect();
+            (1..=n)
+                .filter_map(|k| clear.get(k * clear.len() / (n + 1)).copied())
+                .collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Forgets every computed tile art, so a benchmark can measure a cold start.
@@ -489,6 +512,7 @@ impl<'a> Layout<'a> {
                         dots_path: String::new(),
                         size,
                         anchor: at,
+                        marks: Vec::new(),
                     }
                 }
             };
@@ -607,6 +631,7 @@ impl<'a> Layout<'a> {
             dots_path: String::new(),
             size: 0.0,
             anchor,
+            marks: Vec::new(),
         }
     }
 
@@ -647,6 +672,7 @@ impl<'a> Layout<'a> {
             dots_path: String::new(),
             size: 0.0,
             anchor,
+            marks: Vec::new(),
         }
     }
 }
@@ -701,6 +727,7 @@ fn field_art(faces: &[Vec<Curve>], room: &Room) -> SegmentArt {
         dots,
         size: 0.0,
         anchor,
+        marks: Vec::new(),
     }
 }
 
