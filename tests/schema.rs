@@ -136,3 +136,22 @@ fn the_readme_new_world_example_replays_as_described() {
         "and the trapper's 3 animals score at the end"
     );
 }
+
+/// A New World record's stated scoring order is kept when the record is written again (the
+/// store writes records this way), and the written record replays the same.
+#[test]
+fn a_stated_scoring_order_survives_writing_the_record() {
+    use carcassonne_replay::record::{self, native};
+    let path = root().join("tests/fixtures/rules/nw_score_order_stated_by_the_record.json");
+    let fixture: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let (first, _) = record::parse(fixture["record"].to_string().as_bytes()).unwrap();
+    let written = native::to_value(&first);
+    assert_eq!(
+        written["moves"][14]["score_order"],
+        serde_json::json!([{"feature": "town", "on": [0, 6], "at": "S"}])
+    );
+    let (again, _) = record::parse(written.to_string().as_bytes()).unwrap();
+    let scores = |r| carcassonne_replay::replay::replay(r, None).unwrap().final_scores;
+    assert_eq!(scores(&again), scores(&first));
+    assert_eq!(scores(&first), vec![14, 10, 13, 0]);
+}

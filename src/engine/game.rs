@@ -40,6 +40,15 @@ pub struct Move {
     pub action: Action,
 }
 
+/// A feature named by a square and a place on its tile, as a player points at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureRef {
+    pub pos: Pos,
+    pub kind: FeatureKind,
+    /// Where on the tile, board-oriented; none for a farm, cloister or garden.
+    pub at: Option<Location>,
+}
+
 /// A tile on the board before the first turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StartTile {
@@ -112,6 +121,9 @@ pub struct Game {
     river: River,
     /// New World's surveyors, asked after each scored feature.
     pub(super) surveyors: Option<Surveyors>,
+    /// The order the mover chose for the features their next tile completes (New World,
+    /// where a surveyor moves between them); cleared once the tile is played.
+    pub(super) score_order: Vec<FeatureRef>,
     /// The tile drawn for the turn under way, once [`Game::draw`] says so.
     drawn: Option<TileKindId>,
     pub(super) scratch: Vec<u16>,
@@ -148,6 +160,7 @@ impl Game {
             pack_left: 0,
             river: River::new(&catalog),
             surveyors: rules.preset.is_new_world().then(Surveyors::default),
+            score_order: Vec::new(),
             drawn: None,
             scratch: Vec::with_capacity(128),
         };
@@ -309,6 +322,20 @@ impl Game {
             0
         };
         self.board.neighbours_around(pos) + coast
+    }
+
+    /// Chooses the order in which the features the next tile completes score: those named
+    /// first, in this order, then the rest in the default order. Only New World asks, since
+    /// only its surveyors make the order matter.
+    pub fn choose_score_order(&mut self, order: Vec<FeatureRef>) {
+        self.score_order = order;
+    }
+
+    /// The feature a player points at, if a tile with it is there.
+    pub fn feature_at(&self, r: &FeatureRef) -> Option<SegId> {
+        let t = self.board.tile_at(r.pos)?;
+        let seg = self.catalog.get(t.kind).segment_at(t.rotation, r.kind, r.at)?;
+        Some(self.features.root(t.first_segment + seg as SegId))
     }
 
     /// New World's surveyors, in a game that has them.
@@ -679,6 +706,7 @@ impl Game {
             Action::RecallAbbot => self.recall_abbot(events),
         }
         self.score_completed(tile_index, events);
+        self.score_order.clear();
         self.current = (self.current + 1) % self.players.len() as u8;
     }
 

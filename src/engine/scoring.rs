@@ -194,10 +194,18 @@ impl Game {
             // The order matters in New World. By default the mover scores their own features
             // first, as a player choosing the order would, and farms before towns and trails,
             // as in the rulebook's example B2.
+            // A record may state the order; the features it names come first.
             let mover = self.current_player() as usize;
+            let chosen: Vec<Option<SegId>> = self.score_order.iter().map(|r| self.feature_at(r)).collect();
             completed.sort_by_key(|&s| {
+                let root = self.features.root(s);
+                let named = chosen.iter().position(|&c| c == Some(root)).unwrap_or(chosen.len());
                 let others = self.features.count_meeples(s)[mover] == 0;
-                (others, completion(self.features.kind(s)) != Completion::Surrounded)
+                (
+                    named,
+                    others,
+                    completion(self.features.kind(s)) != Completion::Surrounded,
+                )
             });
         }
         for s in completed {

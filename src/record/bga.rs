@@ -557,6 +557,7 @@ impl Reader {
             catalog: self.cat,
             start: Vec::new(),
             moves: self.moves,
+            score_orders: Default::default(),
             final_scoring: Some(self.finished),
             recorded_scores: Some(RecordedScores {
                 source: SOURCE,

@@ -46,6 +46,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         catalog: cat.clone(),
         start: Vec::new(),
         moves: Vec::new(),
+        score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
     };

@@ -68,6 +68,7 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         catalog,
         start: Vec::new(),
         moves,
+        score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
     })

@@ -55,6 +55,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
         catalog,
         start,
         moves: placed,
+        score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
     };

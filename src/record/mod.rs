@@ -13,9 +13,10 @@ pub mod tile_names;
 pub mod walk;
 
 use crate::engine::{
-    Action, FeatureKind, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup, StartTile,
-    TileCatalog, TileKindId,
+    Action, FeatureKind, FeatureRef, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup,
+    StartTile, TileCatalog, TileKindId,
 };
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::engine::Played;
@@ -102,6 +103,9 @@ pub struct GameRecord {
     /// Empty means the rules' default start.
     pub start: Vec<StartTile>,
     pub moves: Vec<RecordedMove>,
+    /// New World: the order in which a move's completed features score, where the record
+    /// states it, by move index (`Game::choose_score_order`).
+    pub score_orders: BTreeMap<usize, Vec<FeatureRef>>,
     /// Whether final scoring runs after the last move. `None`: when the pack is empty.
     pub final_scoring: Option<bool>,
     /// Scores the source itself recorded (Board Game Arena logs), to check our engine against

@@ -8,9 +8,11 @@ use super::{
 };
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
-    FeatureKind, Figure, GameKind, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog, TileKindId,
+    FeatureKind, FeatureRef, Figure, GameKind, Location, Placement, Pos, Preset, Rotation, StartTile, TileCatalog,
+    TileKindId,
 };
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub const FORMAT: &str = "carcassonne-replay/1";
@@ -94,6 +96,19 @@ struct DocMove {
     recall_abbot: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     discard: Option<String>,
+    /// New World: the order in which the features this tile completes score.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    score_order: Vec<DocFeature>,
+}
+
+/// A feature a record points at: the square of one of its tiles, and where on that tile.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocFeature {
+    feature: String,
+    on: [i32; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -176,6 +191,21 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .enumerate()
         .map(|(i, m)| parse_move(m, i + 1, doc.players.len(), &tile))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut score_orders = BTreeMap::new();
+    for (i, m) in doc.moves.iter().enumerate().filter(|(_, m)| !m.score_order.is_empty()) {
+        let what = format!("move {}: score_order", i + 1);
+        if game != GameKind::NewWorld || m.tile.is_none() {
+            return Err(err(format!(
+                "{what}: only a New World placement states a scoring order"
+            )));
+        }
+        let order = m
+            .score_order
+            .iter()
+            .map(|f| feature_ref(f, &what))
+            .collect::<Result<_, _>>()?;
+        score_orders.insert(i, order);
+    }
     Ok(GameRecord {
         game,
         players: doc
@@ -191,8 +221,26 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         catalog,
         start,
         moves,
+        score_orders,
         final_scoring: doc.final_scoring,
         recorded_scores: None,
+    })
+}
+
+fn feature_ref(f: &DocFeature, what: &str) -> Result<FeatureRef, RecordError> {
+    let kind = FeatureKind::parse(&f.feature).ok_or_else(|| err(format!("{what}: unknown feature {:?}", f.feature)))?;
+    let at = match &f.at {
+        None => None,
+        Some(a) => Some(Location::parse(a).ok_or_else(|| {
+            err(format!(
+                "{what}: {a:?} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\""
+            ))
+        })?),
+    };
+    Ok(FeatureRef {
+        pos: Pos::new(f.on[0], f.on[1]),
+        kind,
+        at,
     })
 }
 
@@ -404,7 +452,18 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
                 rotation: s.placement.rotation.degrees() as i64,
             })
             .collect(),
-        moves: r.moves.iter().map(|m| export_move(cat, m)).collect(),
+        moves: r
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| DocMove {
+                score_order: r
+                    .score_orders
+                    .get(&i)
+                    .map_or_else(Vec::new, |o| o.iter().map(doc_feature).collect()),
+                ..export_move(cat, m)
+            })
+            .collect(),
         final_scoring: r.final_scoring,
     };
     serde_json::to_value(doc).expect("records serialise")
@@ -431,6 +490,14 @@ pub fn to_pretty_string(r: &GameRecord) -> String {
         }
     }
     out + "}\n"
+}
+
+fn doc_feature(f: &FeatureRef) -> DocFeature {
+    DocFeature {
+        feature: f.kind.word().into(),
+        on: [f.pos.x, f.pos.y],
+        at: f.at.map(|a| a.to_string()),
+    }
 }
 
 fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
@@ -460,6 +527,7 @@ fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
             },
             recall_abbot: action == RecordedAction::RecallAbbot,
             discard: None,
+            score_order: Vec::new(),
         },
     }
 }

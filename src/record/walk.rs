@@ -285,6 +285,9 @@ impl<'r> Walk<'r> {
     }
 
     fn apply(&mut self, played: Played) -> Result<(), IllegalMove> {
+        if let Some(order) = self.record.score_orders.get(&self.next) {
+            self.game.choose_score_order(order.clone());
+        }
         Position::play(&mut self.game, &played, &mut self.events)
     }
 
