@@ -331,6 +331,7 @@ rulebook_examples! {
     nw_occupied_plains_rejected,
     nw_surveyors_example_b2,
     nw_score_order_stated_by_the_record,
+    nw_surveyor_bonus_is_each_scorers_own,
     nw_trappers_stay_when_the_surveyors_move_on,
     nw_no_tile_east_of_the_coast,
     nw_town_facing_the_coast_never_completes,
