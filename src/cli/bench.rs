@@ -22,6 +22,48 @@ fn setup(preset: Preset) -> Setup {
     }
 }
 
+/// New World on our sample tile set: random full games, and the replay of a record.
+struct NewWorldFigures {
+    games_per_sec: f64,
+    replay_us: f64,
+    tiles: usize,
+}
+
+impl NewWorldFigures {
+    fn print(&self) {
+        println!(
+            "{:<40} {:>14.0}",
+            "New World: random full games per second", self.games_per_sec
+        );
+        println!(
+            "{:<40} {:>11.1} µs",
+            format!("New World: replay of a {}-move record", self.tiles),
+            self.replay_us
+        );
+    }
+}
+
+fn new_world_figures(seconds: f64) -> Result<NewWorldFigures, String> {
+    let record = generate(RulesSpec::new(Preset::NewWorld), 2, Policy::Random, 42)?;
+    let base = Game::new(record.setup()).map_err(|e| e.to_string())?;
+    let mut bot = Scratch::default();
+    let mut seed = 0u64;
+    let (games, t) = timed(seconds, || {
+        seed += 1;
+        let mut g = base.clone();
+        play_random(&mut g, &mut Rng::new(seed), &mut bot);
+    });
+    let games_per_sec = games as f64 / t.as_secs_f64();
+    let (replays, t) = timed(seconds, || {
+        replay::replay(&record, None).expect("the bench record is legal");
+    });
+    Ok(NewWorldFigures {
+        games_per_sec,
+        replay_us: t.as_micros() as f64 / replays as f64,
+        tiles: record.moves.len(),
+    })
+}
+
 /// Runs `f` repeatedly for about `seconds`; returns (iterations, elapsed).
 fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
     let budget = Duration::from_secs_f64(seconds);
@@ -96,6 +138,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     });
     let replay_us = t.as_micros() as f64 / replays as f64;
 
+    let new_world = new_world_figures(seconds)?;
     let render = render_figures(seconds)?;
     let service = service_figures(seconds)?;
     let analysis = analysis_figures(seconds)?;
@@ -107,6 +150,9 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "average_placements_per_turn": total_placements as f64 / calls as f64,
             "replay_us_per_record": (replay_us * 10.0).round() / 10.0,
             "record_tiles": tiles,
+            "new_world_random_games_per_second": new_world.games_per_sec.round(),
+            "new_world_replay_us_per_record": (new_world.replay_us * 10.0).round() / 10.0,
+            "new_world_record_tiles": new_world.tiles,
             "ingest_ms_per_game": service.ingest_ms,
             "storage_bytes_per_game": service.bytes_per_game,
             "turn_page_ms": service.page_ms,
@@ -142,6 +188,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             format!("replay of a {tiles}-move record"),
             replay_us
         );
+        new_world.print();
         render.print();
         println!(
             "{:<40} {:>11.2} ms",

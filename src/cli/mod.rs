@@ -65,8 +65,12 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 2)]
         players: u8,
-        #[arg(long, default_value = "second-edition")]
-        preset: String,
+        /// carcassonne or new-world (played on our sample tile set).
+        #[arg(long, default_value = "carcassonne")]
+        game: String,
+        /// The rulebook; default: the game's own (second-edition, or new-world).
+        #[arg(long)]
+        preset: Option<String>,
         /// random, greedy (the most points now, of every move) or sampled (the best of three
         /// sampled placements, as the analysis's playouts play).
         #[arg(long, default_value = "greedy")]
@@ -138,11 +142,12 @@ pub fn run() -> ExitCode {
         Command::Generate {
             seed,
             players,
+            game,
             preset,
             policy,
             river,
             abbot,
-        } => replay_cmd::generate(seed, players, &preset, &policy, river, abbot),
+        } => replay_cmd::generate(seed, players, (&game, preset.as_deref()), &policy, river, abbot),
         Command::Render {
             file,
             turn,

@@ -1,7 +1,7 @@
 //! `replay` and `export`: read a record, replay it, print a table, JSON, a `.jcz` or CSV.
 
 use super::output::emit;
-use crate::engine::{Event, Figure, Preset, Score};
+use crate::engine::{Event, Figure, GameKind, Preset, Score};
 use crate::record::generate::{self, Policy};
 use crate::record::{self, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
@@ -76,7 +76,7 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
 pub fn generate(
     seed: u64,
     players: u8,
-    preset_name: &str,
+    (game_name, preset_name): (&str, Option<&str>),
     policy: &str,
     river: bool,
     abbot: bool,
@@ -87,7 +87,15 @@ pub fn generate(
         "sampled" => Policy::Sampled,
         other => return Err(format!("unknown policy {other:?}; use random, greedy or sampled")),
     };
-    let mut rules = RulesSpec::new(preset(preset_name)?);
+    let game = GameKind::from_name(game_name).ok_or_else(|| {
+        let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown game {game_name:?}; the games are {}", names.join(", "))
+    })?;
+    let preset = preset_name.map_or(Ok(game.default_preset()), preset)?;
+    if !game.plays(preset) {
+        return Err(format!("{preset} is not a rulebook of {}", game.name()));
+    }
+    let mut rules = RulesSpec::new(preset);
     rules.overrides.river = river.then_some(true);
     rules.overrides.abbot = abbot.then_some(true);
     let record = generate::generate(rules, players, policy, seed)?;

@@ -263,14 +263,37 @@ mod tests {
         .unwrap()
     }
 
+    /// New World on our sample tile set.
+    fn new_world_game() -> Game {
+        let mut catalog = (*TileCatalog::builtin()).clone();
+        let extra_tiles = crate::engine::tileset::NEW_WORLD_SAMPLE
+            .iter()
+            .map(|(name, count, spec)| {
+                let kind = crate::engine::tileset::parse_spec(name, spec).unwrap();
+                (catalog.add(kind).unwrap(), *count)
+            })
+            .collect();
+        Game::new(Setup {
+            rules: Preset::NewWorld.rules(),
+            catalog: std::sync::Arc::new(catalog),
+            players: 3,
+            start: Vec::new(),
+            start_squares: Vec::new(),
+            extra_tiles,
+        })
+        .unwrap()
+    }
+
     /// The fast listings agree with the checks a record's moves go through.
     #[test]
     fn listed_moves_are_exactly_the_legal_ones() {
-        for (seed, (preset, river, abbot)) in [(Preset::SecondEdition, true, true), (Preset::Classic2000, true, false)]
-            .into_iter()
-            .enumerate()
-        {
-            let mut g = game(preset, river, abbot);
+        let games = [
+            game(Preset::SecondEdition, true, true),
+            game(Preset::Classic2000, true, false),
+            new_world_game(),
+            new_world_game(),
+        ];
+        for (seed, mut g) in games.into_iter().enumerate() {
             let mut rng = Rng::new(seed as u64);
             let (mut ps, mut acts, mut events) = (Vec::new(), Vec::new(), Vec::new());
             for tile in shuffled_bag(&g, &mut rng) {

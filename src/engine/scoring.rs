@@ -12,8 +12,11 @@ impl Game {
     /// The categories a score breakdown of the tile game has, in order: one per kind of
     /// feature that scores (`Score::category`).
     pub const CATEGORIES: &'static [&'static str] = &["road", "city", "cloister", "garden", "field"];
-    /// New World's categories: its kinds of feature that score.
-    pub const NEW_WORLD_CATEGORIES: &'static [&'static str] = &["trail", "town", "farm", "plains"];
+    /// New World's categories: its kinds of feature that score, and the surveyor bonus.
+    pub const NEW_WORLD_CATEGORIES: &'static [&'static str] =
+        &["trail", "town", "farm", "plains", Game::SURVEYOR_CATEGORY];
+    /// The category of New World's surveyor bonus in a breakdown.
+    pub const SURVEYOR_CATEGORY: &'static str = "surveyor";
 
     /// The categories of this game's score breakdowns.
     pub fn categories(&self) -> &'static [&'static str] {

@@ -9,7 +9,7 @@ pub mod verify;
 pub mod words;
 
 use crate::engine::features::majority;
-use crate::engine::{Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId};
+use crate::engine::{Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId, Unit};
 use crate::record::{GameRecord, Played, Walk};
 
 pub use crate::record::ReplayError;
@@ -249,7 +249,17 @@ fn breakdown<'a>(
                 } else {
                     &mut b.end
                 };
-                cat.add(s.category(), s.points);
+                // New World's surveyor bonus is a category of its own.
+                let bonus: u32 = s
+                    .terms
+                    .iter()
+                    .filter(|t| t.unit == Unit::Surveyor)
+                    .map(|t| t.points())
+                    .sum();
+                cat.add(s.category(), s.points - bonus);
+                if bonus > 0 {
+                    cat.add(Game::SURVEYOR_CATEGORY, bonus);
+                }
             }
         }
     }
