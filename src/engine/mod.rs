@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod bots;
+pub mod cards;
 pub mod error;
 pub mod events;
 pub mod features;

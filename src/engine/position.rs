@@ -21,16 +21,20 @@ pub enum GameKind {
     /// Carcassonne: The New World : towns, trails, plains and
     /// farms on the record's own tiles, west from the coast, with surveyors.
     NewWorld,
+    /// The Carcassonne Card Game (`engine::cards`). Its engine plays; records of it are not
+    /// read yet.
+    CardGame,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Carcassonne, GameKind::NewWorld];
+    pub const ALL: [GameKind; 3] = [GameKind::Carcassonne, GameKind::NewWorld, GameKind::CardGame];
 
     /// The name records and the store use.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Carcassonne => "carcassonne",
             GameKind::NewWorld => "new-world",
+            GameKind::CardGame => "card-game",
         }
     }
 
@@ -39,19 +43,24 @@ impl GameKind {
         match self {
             GameKind::Carcassonne => "Carcassonne",
             GameKind::NewWorld => "Carcassonne: The New World",
+            GameKind::CardGame => "The Carcassonne Card Game",
         }
     }
 
-    /// Whether a rulebook preset is one of this game's.
+    /// Whether a rulebook preset (of the tile games) is one of this game's.
     pub fn plays(self, preset: Preset) -> bool {
-        preset.is_new_world() == (self == GameKind::NewWorld)
+        match self {
+            GameKind::Carcassonne => !preset.is_new_world(),
+            GameKind::NewWorld => preset.is_new_world(),
+            GameKind::CardGame => false,
+        }
     }
 
-    /// The rules a record of this game follows when it names none.
+    /// The rules a tile record of this game follows when it names none.
     pub fn default_preset(self) -> Preset {
         match self {
-            GameKind::Carcassonne => Preset::SecondEdition,
             GameKind::NewWorld => Preset::NewWorld,
+            GameKind::Carcassonne | GameKind::CardGame => Preset::SecondEdition,
         }
     }
 

@@ -172,7 +172,8 @@ pub fn draw(
 ) -> Result<Vec<u8>, RenderError> {
     let replay = replay_at(record, turn)?;
     let svg = match record.game {
-        GameKind::Carcassonne | GameKind::NewWorld => match picture {
+        // Card Game records are refused when read, so none reaches here.
+        GameKind::Carcassonne | GameKind::NewWorld | GameKind::CardGame => match picture {
             Picture::Board => board_svg(record, &replay, opts),
             Picture::Preview => og_image_svg(record, &replay),
         },

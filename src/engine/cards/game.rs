@@ -1,0 +1,671 @@
+//! A Card Game in progress: the rows beside the scoreboard, the hands, the followers, and each
+//! player's score, herds and chest. It plays moves, scores each round and the end.
+
+use super::card::{Card, Colour, deck};
+use super::rules::{self, TEN};
+
+/// What lies in a row, left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    Card {
+        card: Card,
+        face_down: bool,
+    },
+    /// A player's large follower: it secures the cards between it and the board or the
+    /// follower before it.
+    Follower(u8),
+}
+
+/// What a player does on a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CardMove {
+    /// A card from the hand, at the end of a row. The round's first card goes face down.
+    Play { card: Card, row: Colour },
+    /// The large follower, at the end of a row.
+    Follower { row: Colour },
+    /// After a round: a wrongly placed animal or building the player took is kept (`true`)
+    /// or turned in for 10 points.
+    WrongRow { keep: bool },
+}
+
+/// The score categories of a breakdown, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CardCategory {
+    People,
+    Animals,
+    CitySets,
+    Jokers,
+    WrongRows,
+}
+
+impl CardCategory {
+    pub const ALL: [CardCategory; 5] = [
+        CardCategory::People,
+        CardCategory::Animals,
+        CardCategory::CitySets,
+        CardCategory::Jokers,
+        CardCategory::WrongRows,
+    ];
+
+    pub const fn word(self) -> &'static str {
+        match self {
+            CardCategory::People => "people",
+            CardCategory::Animals => "animals",
+            CardCategory::CitySets => "city sets",
+            CardCategory::Jokers => "jokers",
+            CardCategory::WrongRows => "wrong rows",
+        }
+    }
+}
+
+/// What a move did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CardEvent {
+    Dealt {
+        round: u8,
+        dealer: u8,
+    },
+    Played {
+        player: u8,
+        card: Card,
+        row: Colour,
+        face_down: bool,
+    },
+    FollowerPlaced {
+        player: u8,
+        row: Colour,
+    },
+    /// A player took the cards their follower secured, face-down ones revealed.
+    Took {
+        player: u8,
+        row: Colour,
+        cards: Vec<Card>,
+    },
+    Scored {
+        player: u8,
+        category: CardCategory,
+        points: u32,
+        why: String,
+    },
+    /// A wrongly placed animal or building waits for its owner's choice.
+    ChoiceDue {
+        player: u8,
+        card: Card,
+    },
+    /// Cards left by the board when no more can be dealt.
+    Discarded {
+        cards: Vec<Card>,
+    },
+}
+
+/// Why a move cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardIllegal {
+    #[error("{card} is not in the player's hand")]
+    NotInHand { card: Card },
+    #[error("{card} is {colour} and goes in the {row} row, not the {played} row; only the round's first card, face down, and jokers go anywhere", colour = card.colour().map_or("", Colour::colour_word), row = card.colour().map_or("", Colour::word), played = played.word())]
+    WrongRow { card: Card, played: Colour },
+    #[error("the player's follower is already placed this round")]
+    FollowerPlaced,
+    #[error("the player has cards left and may not choose a wrongly placed card now")]
+    NoChoiceDue,
+    #[error("a wrongly placed card waits for its owner's choice (keep it or take 10 points)")]
+    ChoiceDue,
+    #[error("the game is over")]
+    Over,
+}
+
+/// Why a game cannot start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardSetupError {
+    #[error("the Card Game has 2 to 5 players, not {0}")]
+    Players(u8),
+    #[error("the dealer is player {0}, who does not exist")]
+    Dealer(u8),
+    #[error("10 cards are turned up at the start, not {0}")]
+    FaceUp(usize),
+    #[error("{card} is turned up beside the {row} row, but goes beside the {own} row", own = card.colour().map_or("", Colour::word), row = row.word())]
+    FaceUpRow { card: Card, row: Colour },
+    #[error("the cards are not the game's 130: {0}")]
+    NotTheDeck(String),
+}
+
+/// Everything needed to begin: the 10 cards turned up (with the rows the dealer put them
+/// beside), and the rest of the deck in dealing order.
+#[derive(Clone, Debug)]
+pub struct CardSetup {
+    pub players: u8,
+    pub dealer: u8,
+    pub face_up: Vec<(Card, Colour)>,
+    pub deck: Vec<Card>,
+}
+
+/// One player's score, hand and holdings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CardPlayer {
+    pub score: i32,
+    pub hand: Vec<Card>,
+    pub follower_placed: bool,
+    /// Animals held, by kind (their colour), Animal Jokers assigned included.
+    pub herds: [u8; 4],
+    /// Animal Jokers taken before any animal: they join the first herd.
+    pub lone_jokers: u8,
+    /// Buildings under the chest, by colour.
+    pub chest: [u8; 4],
+    pub city_jokers: u8,
+    /// Points by category, in `CardCategory::ALL` order.
+    pub by_category: [u32; 5],
+}
+
+impl CardPlayer {
+    /// Buildings and City Jokers: the tie-break.
+    pub fn city_cards(&self) -> u32 {
+        self.chest.iter().map(|&n| u32::from(n)).sum::<u32>() + u32::from(self.city_jokers)
+    }
+}
+
+/// A Card Game position.
+#[derive(Clone, Debug)]
+pub struct CardGame {
+    pub(super) players: Vec<CardPlayer>,
+    pub(super) rows: [Vec<Slot>; 4],
+    /// Cards still to deal, in order.
+    deck: Vec<Card>,
+    dealt: usize,
+    hand_size: u8,
+    rounds: u8,
+    round: u8,
+    dealer: u8,
+    current: u8,
+    /// Whether this round's first card (face down) has been played.
+    first_played: bool,
+    /// The last player to place a follower this round: the next dealer.
+    last_follower: u8,
+    /// Wrongly placed cards waiting for their owners' choices, in order.
+    pub(super) pending: Vec<(u8, Card)>,
+    over: bool,
+}
+
+fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
+    cards.sort_unstable();
+    cards
+}
+
+impl CardGame {
+    pub fn new(setup: CardSetup, events: &mut Vec<CardEvent>) -> Result<CardGame, CardSetupError> {
+        let (hand_size, rounds) = rules::hands(setup.players).ok_or(CardSetupError::Players(setup.players))?;
+        if setup.dealer >= setup.players {
+            return Err(CardSetupError::Dealer(setup.dealer));
+        }
+        if setup.face_up.len() != 10 {
+            return Err(CardSetupError::FaceUp(setup.face_up.len()));
+        }
+        if let Some(&(card, row)) = setup
+            .face_up
+            .iter()
+            .find(|(c, r)| c.colour().is_some_and(|own| own != *r))
+        {
+            return Err(CardSetupError::FaceUpRow { card, row });
+        }
+        let all: Vec<Card> = setup
+            .face_up
+            .iter()
+            .map(|(c, _)| *c)
+            .chain(setup.deck.iter().copied())
+            .collect();
+        if sorted(all.clone()) != sorted(deck()) {
+            return Err(CardSetupError::NotTheDeck(format!("{} cards given", all.len())));
+        }
+        let mut rows: [Vec<Slot>; 4] = Default::default();
+        for (card, row) in setup.face_up {
+            rows[row.index()].push(Slot::Card { card, face_down: false });
+        }
+        let mut game = CardGame {
+            players: vec![CardPlayer::default(); setup.players as usize],
+            rows,
+            deck: setup.deck,
+            dealt: 0,
+            hand_size,
+            rounds,
+            round: 0,
+            dealer: setup.dealer,
+            current: 0,
+            first_played: false,
+            last_follower: setup.dealer,
+            pending: Vec::new(),
+            over: false,
+        };
+        game.deal(events);
+        Ok(game)
+    }
+
+    // ----- queries -----
+
+    pub fn players(&self) -> &[CardPlayer] {
+        &self.players
+    }
+
+    pub fn rows(&self) -> &[Vec<Slot>; 4] {
+        &self.rows
+    }
+
+    pub fn round(&self) -> u8 {
+        self.round
+    }
+
+    pub fn rounds(&self) -> u8 {
+        self.rounds
+    }
+
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+
+    /// The player to move: the owner of the next wrongly placed card, once a round is scored.
+    pub fn current_player(&self) -> u8 {
+        self.pending.first().map_or(self.current, |&(p, _)| p)
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The winners: the most points, then the most city cards.
+    pub fn winners(&self) -> Vec<u8> {
+        let key = |p: &CardPlayer| (p.score, p.city_cards());
+        let best = self.players.iter().map(key).max();
+        (0..self.players.len() as u8)
+            .filter(|&i| Some(key(&self.players[i as usize])) == best)
+            .collect()
+    }
+
+    // ----- legality -----
+
+    pub fn check(&self, mv: &CardMove) -> Result<(), CardIllegal> {
+        if self.over {
+            return Err(CardIllegal::Over);
+        }
+        let player = &self.players[self.current_player() as usize];
+        match *mv {
+            CardMove::WrongRow { .. } if self.pending.is_empty() => Err(CardIllegal::NoChoiceDue),
+            CardMove::WrongRow { .. } => Ok(()),
+            _ if !self.pending.is_empty() => Err(CardIllegal::ChoiceDue),
+            CardMove::Follower { .. } if player.follower_placed => Err(CardIllegal::FollowerPlaced),
+            CardMove::Follower { .. } => Ok(()),
+            CardMove::Play { card, .. } if !player.hand.contains(&card) => Err(CardIllegal::NotInHand { card }),
+            CardMove::Play { card, row } => match card.colour() {
+                Some(own) if own != row && self.first_played => Err(CardIllegal::WrongRow { card, played: row }),
+                _ => Ok(()),
+            },
+        }
+    }
+
+    /// Every legal move, each distinct card once per row it may go to.
+    pub fn legal_moves(&self, out: &mut Vec<CardMove>) {
+        out.clear();
+        if self.over {
+            return;
+        }
+        if !self.pending.is_empty() {
+            out.extend([CardMove::WrongRow { keep: true }, CardMove::WrongRow { keep: false }]);
+            return;
+        }
+        let player = &self.players[self.current as usize];
+        let mut cards = player.hand.clone();
+        cards.sort_unstable();
+        cards.dedup();
+        for card in cards {
+            for row in Colour::ALL {
+                let mv = CardMove::Play { card, row };
+                if self.check(&mv).is_ok() {
+                    out.push(mv);
+                }
+            }
+        }
+        if !player.follower_placed {
+            out.extend(Colour::ALL.map(|row| CardMove::Follower { row }));
+        }
+    }
+
+    // ----- playing -----
+
+    /// Plays a move after checking it. On error nothing changes.
+    pub fn play(&mut self, mv: &CardMove, events: &mut Vec<CardEvent>) -> Result<(), CardIllegal> {
+        self.check(mv)?;
+        let p = self.current_player();
+        match *mv {
+            CardMove::Play { card, row } => {
+                let hand = &mut self.players[p as usize].hand;
+                let at = hand.iter().position(|c| *c == card).expect("checked");
+                hand.remove(at);
+                let face_down = !self.first_played;
+                self.first_played = true;
+                self.rows[row.index()].push(Slot::Card { card, face_down });
+                events.push(CardEvent::Played {
+                    player: p,
+                    card,
+                    row,
+                    face_down,
+                });
+            }
+            CardMove::Follower { row } => {
+                self.players[p as usize].follower_placed = true;
+                self.last_follower = p;
+                self.rows[row.index()].push(Slot::Follower(p));
+                events.push(CardEvent::FollowerPlaced { player: p, row });
+            }
+            CardMove::WrongRow { keep } => {
+                let (player, card) = self.pending.remove(0);
+                if keep {
+                    self.keep(player, card, events);
+                } else {
+                    self.award(
+                        player,
+                        CardCategory::WrongRows,
+                        TEN,
+                        format!("{card} turned in"),
+                        events,
+                    );
+                }
+                if self.pending.is_empty() {
+                    self.next_round(events);
+                }
+                return Ok(());
+            }
+        }
+        self.current = (self.current + 1) % self.players.len() as u8;
+        let done = self.players.iter().all(|pl| pl.hand.is_empty() && pl.follower_placed);
+        if done {
+            self.score_round(events);
+            if self.pending.is_empty() {
+                self.next_round(events);
+            }
+        }
+        Ok(())
+    }
+
+    fn deal(&mut self, events: &mut Vec<CardEvent>) {
+        let n = self.players.len() as u8;
+        for i in 0..n {
+            let p = (self.dealer + 1 + i) % n;
+            let hand = &self.deck[self.dealt..self.dealt + self.hand_size as usize];
+            self.players[p as usize].hand = hand.to_vec();
+            self.players[p as usize].follower_placed = false;
+            self.dealt += self.hand_size as usize;
+        }
+        self.current = (self.dealer + 1) % n;
+        self.first_played = false;
+        events.push(CardEvent::Dealt {
+            round: self.round,
+            dealer: self.dealer,
+        });
+    }
+
+    fn next_round(&mut self, events: &mut Vec<CardEvent>) {
+        self.round += 1;
+        self.dealer = self.last_follower;
+        if self.round < self.rounds && self.deck.len() - self.dealt >= self.players.len() * self.hand_size as usize {
+            self.deal(events);
+            return;
+        }
+        // "The game ends if no more cards can be drawn. Any remaining cards by the scoreboard
+        // are removed from play."
+        let cards: Vec<Card> = self
+            .rows
+            .iter_mut()
+            .flat_map(std::mem::take)
+            .filter_map(|s| match s {
+                Slot::Card { card, .. } => Some(card),
+                Slot::Follower(_) => None,
+            })
+            .collect();
+        events.push(CardEvent::Discarded { cards });
+        self.over = true;
+    }
+
+    pub(super) fn award(
+        &mut self,
+        player: u8,
+        category: CardCategory,
+        points: u32,
+        why: String,
+        events: &mut Vec<CardEvent>,
+    ) {
+        let p = &mut self.players[player as usize];
+        p.score += points as i32;
+        p.by_category[category as usize] += points;
+        events.push(CardEvent::Scored {
+            player,
+            category,
+            points,
+            why,
+        });
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A game whose first hands are `hands` (the first to the player left of the dealer); the
+    /// 10 cards turned up are 9 yellow animals and the Fairy, all beside the cloister row.
+    pub(in crate::engine::cards) fn arranged(players: u8, dealer: u8, hands: &[Vec<Card>]) -> CardGame {
+        let mut rest = deck();
+        let mut take = |card: Card| {
+            let at = rest.iter().position(|c| *c == card).expect("the card is in the deck");
+            rest.remove(at)
+        };
+        let mut face_up: Vec<(Card, Colour)> = (0..9)
+            .map(|_| (take(Card::Animal(Colour::Cloister)), Colour::Cloister))
+            .collect();
+        face_up.push((take(Card::Fairy), Colour::Cloister));
+        let mut order: Vec<Card> = hands.iter().flatten().map(|&c| take(c)).collect();
+        order.extend(rest);
+        CardGame::new(
+            CardSetup {
+                players,
+                dealer,
+                face_up,
+                deck: order,
+            },
+            &mut Vec::new(),
+        )
+        .unwrap()
+    }
+
+    pub(in crate::engine::cards) fn person(colour: Colour, value: u8) -> Card {
+        Card::Person { colour, value }
+    }
+
+    fn play(g: &mut CardGame, moves: &[CardMove]) -> Vec<CardEvent> {
+        let mut events = Vec::new();
+        for mv in moves {
+            g.play(mv, &mut events).unwrap_or_else(|e| panic!("{mv:?}: {e}"));
+        }
+        events
+    }
+
+    fn scored(events: &[CardEvent]) -> Vec<(u8, CardCategory, u32)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                CardEvent::Scored {
+                    player,
+                    category,
+                    points,
+                    ..
+                } => Some((*player, *category, *points)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_round_scores_what_each_follower_secured() {
+        use Colour::{City, Farm, Road};
+        let red = vec![
+            person(Road, 3),
+            person(Road, 1),
+            person(Road, 1),
+            person(Farm, 1),
+            person(Farm, 1),
+            person(Farm, 1),
+        ];
+        let blue = [1, 1, 1, 2, 2, 2].map(|v| person(City, v)).to_vec();
+        let mut g = arranged(2, 1, &[red, blue]);
+        assert_eq!(g.current_player(), 0, "play starts left of the dealer");
+        let p = |card, row| CardMove::Play { card, row };
+        let events = play(
+            &mut g,
+            &[
+                p(person(Road, 3), Road),
+                p(person(City, 1), City),
+                p(person(Road, 1), Road),
+                p(person(City, 1), City),
+                p(person(Road, 1), Road),
+                p(person(City, 1), City),
+                CardMove::Follower { row: Road },
+                p(person(City, 2), City),
+                p(person(Farm, 1), Farm),
+                p(person(City, 2), City),
+                p(person(Farm, 1), Farm),
+                p(person(City, 2), City),
+                p(person(Farm, 1), Farm),
+                CardMove::Follower { row: City },
+            ],
+        );
+        // "$3+1+1 = 5$ Red has 3 person cards, so $5 \times 3 = 15$ points"
+        assert_eq!(
+            scored(&events),
+            vec![(1, CardCategory::People, 54), (0, CardCategory::People, 15)],
+            "rows clear bottom to top: the city row first"
+        );
+        assert!(
+            matches!(events[0], CardEvent::Played { face_down: true, .. }),
+            "the round's first card is face down"
+        );
+        assert!(g.rows()[Farm.index()].len() == 3, "unsecured cards stay");
+        assert_eq!(g.round(), 1);
+        assert_eq!(g.dealer(), 1, "the last to place a follower deals");
+        assert_eq!(g.current_player(), 0);
+        assert!(g.players().iter().all(|p| p.hand.len() == 6 && !p.follower_placed));
+    }
+
+    #[test]
+    fn only_the_rounds_first_card_and_jokers_go_in_another_colours_row() {
+        use Colour::{City, Road};
+        let red = vec![
+            person(Road, 1),
+            person(Road, 2),
+            Card::Dragon,
+            person(Road, 1),
+            person(Road, 1),
+            person(Road, 1),
+        ];
+        let mut g = arranged(2, 1, &[red, vec![person(City, 1); 6]]);
+        let mut events = Vec::new();
+        // The first card, face down, goes anywhere.
+        g.play(
+            &CardMove::Play {
+                card: person(Road, 1),
+                row: City,
+            },
+            &mut events,
+        )
+        .unwrap();
+        g.play(
+            &CardMove::Play {
+                card: person(City, 1),
+                row: City,
+            },
+            &mut events,
+        )
+        .unwrap();
+        let wrong = CardMove::Play {
+            card: person(Road, 2),
+            row: City,
+        };
+        assert_eq!(
+            g.check(&wrong),
+            Err(CardIllegal::WrongRow {
+                card: person(Road, 2),
+                played: City
+            })
+        );
+        assert!(
+            g.check(&CardMove::Play {
+                card: Card::Dragon,
+                row: City
+            })
+            .is_ok(),
+            "a joker goes anywhere"
+        );
+        assert_eq!(
+            g.check(&CardMove::Play {
+                card: Card::Fairy,
+                row: City
+            }),
+            Err(CardIllegal::NotInHand { card: Card::Fairy })
+        );
+        g.play(&CardMove::Follower { row: Road }, &mut events).unwrap();
+        g.play(
+            &CardMove::Play {
+                card: person(City, 1),
+                row: City,
+            },
+            &mut events,
+        )
+        .unwrap();
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        assert!(moves.iter().all(|m| g.check(m).is_ok()));
+    }
+
+    #[test]
+    fn a_second_follower_in_one_round_is_refused() {
+        let mut g = arranged(2, 1, &[]);
+        let mut events = Vec::new();
+        g.play(&CardMove::Follower { row: Colour::Road }, &mut events).unwrap();
+        let card = g.players()[1].hand[0];
+        let row = card.colour().unwrap_or(Colour::Road);
+        g.play(&CardMove::Play { card, row }, &mut events).unwrap();
+        assert_eq!(
+            g.check(&CardMove::Follower { row: Colour::City }),
+            Err(CardIllegal::FollowerPlaced)
+        );
+    }
+
+    /// Random legal moves to the end: every round dealt, and every card taken by a follower or
+    /// left by the board at the end.
+    #[test]
+    fn whole_games_account_for_every_card() {
+        for players in 2..=5u8 {
+            let mut g = arranged(players, 0, &[]);
+            let mut events = Vec::new();
+            let mut moves = Vec::new();
+            let mut seed = 7u64 * u64::from(players);
+            while !g.is_over() {
+                g.legal_moves(&mut moves);
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let mv = moves[(seed >> 33) as usize % moves.len()];
+                g.play(&mv, &mut events).unwrap();
+            }
+            g.finish(&mut events);
+            let dealt = events.iter().filter(|e| matches!(e, CardEvent::Dealt { .. })).count();
+            // The first round was dealt at setup, whose events the helper drops.
+            assert_eq!(dealt as u8 + 1, rules::hands(players).unwrap().1, "{players} players");
+            let taken: usize = events
+                .iter()
+                .map(|e| match e {
+                    CardEvent::Took { cards, .. } | CardEvent::Discarded { cards } => cards.len(),
+                    _ => 0,
+                })
+                .sum();
+            assert_eq!(taken, 130, "{players} players");
+            let total: i32 = g.players().iter().map(|p| p.score).sum();
+            let by_category: u32 = g.players().iter().flat_map(|p| p.by_category).sum();
+            assert_eq!(total as u32, by_category);
+            assert!(!g.winners().is_empty());
+        }
+    }
+}

@@ -1,0 +1,14 @@
+//! The Carcassonne Card Game (`card-game.txt`): a different game from the tiles, with its own
+//! rules, beside them in the engine. Four rows of coloured cards grow beside the scoreboard;
+//! each player plays their hand one card a turn and places their large follower once a round,
+//! securing the cards to its left; people, animals and jokers score when taken, buildings and
+//! City Jokers make city sets at the end.
+
+pub mod card;
+pub mod game;
+pub mod position;
+pub mod rules;
+pub mod scoring;
+
+pub use card::{Card, Colour};
+pub use game::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardPlayer, CardSetup, CardSetupError, Slot};

@@ -1,0 +1,315 @@
+//! Scoring a round (the cards each follower secured) and the end (city sets).
+
+use super::card::{Card, Colour};
+use super::game::{CardCategory, CardEvent, CardGame, Slot};
+use super::rules::{self, LONE_ANIMAL_JOKER, TEN};
+
+/// The cards a follower secured in one row.
+struct Take {
+    player: u8,
+    row: Colour,
+    cards: Vec<Card>,
+}
+
+/// Splits a row at its followers: what each follower secured, and the cards after the last
+/// follower, which stay (face up from now on).
+fn clear_row(row: Colour, slots: Vec<Slot>) -> (Vec<Take>, Vec<Slot>) {
+    let mut takes = Vec::new();
+    let mut since = Vec::new();
+    for slot in slots {
+        match slot {
+            Slot::Card { card, .. } => since.push(card),
+            Slot::Follower(player) => takes.push(Take {
+                player,
+                row,
+                cards: std::mem::take(&mut since),
+            }),
+        }
+    }
+    let left = since
+        .into_iter()
+        .map(|card| Slot::Card { card, face_down: false })
+        .collect();
+    (takes, left)
+}
+
+impl CardGame {
+    /// Every player takes what their follower secured, the rows bottom to top, and scores it.
+    /// Wrongly placed animals and buildings wait for their owners' choices.
+    pub(super) fn score_round(&mut self, events: &mut Vec<CardEvent>) {
+        for row in Colour::ALL.into_iter().rev() {
+            let slots = std::mem::take(&mut self.rows[row.index()]);
+            let (takes, left) = clear_row(row, slots);
+            self.rows[row.index()] = left;
+            for take in takes {
+                events.push(CardEvent::Took {
+                    player: take.player,
+                    row: take.row,
+                    cards: take.cards.clone(),
+                });
+                self.score_take(take, events);
+            }
+        }
+    }
+
+    fn score_take(&mut self, take: Take, events: &mut Vec<CardEvent>) {
+        let Take { player, row, cards } = take;
+        let (right, wrong): (Vec<Card>, Vec<Card>) =
+            cards.into_iter().partition(|c| c.colour().is_none_or(|own| own == row));
+        let people: Vec<u8> = right
+            .iter()
+            .filter_map(|c| match c {
+                Card::Person { value, .. } => Some(*value),
+                _ => None,
+            })
+            .collect();
+        if !people.is_empty() {
+            let values: Vec<String> = people.iter().map(u8::to_string).collect();
+            let why = format!("({}) × {} people", values.join(" + "), people.len());
+            self.award(player, CardCategory::People, rules::people_points(&people), why, events);
+        }
+        let mut animals = Vec::new();
+        let mut animal_jokers = 0;
+        for card in right {
+            match card {
+                Card::Animal(kind) => animals.push(kind),
+                Card::AnimalJoker => animal_jokers += 1,
+                Card::Building(colour) => self.players[player as usize].chest[colour.index()] += 1,
+                Card::CityJoker => self.players[player as usize].city_jokers += 1,
+                Card::Dragon | Card::Fairy => {
+                    self.award(player, CardCategory::Jokers, TEN, card.to_string(), events);
+                }
+                Card::Person { .. } => {}
+            }
+        }
+        self.take_animals(player, &animals, animal_jokers, events);
+        for card in wrong {
+            match card {
+                Card::Person { .. } => {
+                    let why = format!("{card} in the {} row", row.word());
+                    self.award(player, CardCategory::WrongRows, TEN, why, events);
+                }
+                _ => {
+                    self.pending.push((player, card));
+                    events.push(CardEvent::ChoiceDue { player, card });
+                }
+            }
+        }
+    }
+
+    /// Animals join their herds and every herd that grew scores by its new size. Animal Jokers
+    /// join the biggest herd; with no animal at all, each scores 3 alone and waits.
+    fn take_animals(&mut self, player: u8, animals: &[Colour], jokers: u8, events: &mut Vec<CardEvent>) {
+        let p = &mut self.players[player as usize];
+        let mut grown = [false; 4];
+        for kind in animals {
+            p.herds[kind.index()] += 1;
+            grown[kind.index()] = true;
+        }
+        let waiting = p.lone_jokers + jokers;
+        let biggest = Colour::ALL
+            .into_iter()
+            .max_by_key(|c| (p.herds[c.index()], std::cmp::Reverse(*c)));
+        match biggest.filter(|c| p.herds[c.index()] > 0) {
+            Some(kind) if waiting > 0 => {
+                p.herds[kind.index()] += waiting;
+                p.lone_jokers = 0;
+                grown[kind.index()] = true;
+            }
+            None if jokers > 0 => {
+                p.lone_jokers += jokers;
+                for _ in 0..jokers {
+                    let why = "an Animal Joker alone".to_string();
+                    self.award(player, CardCategory::Animals, LONE_ANIMAL_JOKER, why, events);
+                }
+            }
+            _ => {}
+        }
+        for kind in Colour::ALL.into_iter().filter(|k| grown[k.index()]) {
+            let n = self.players()[player as usize].herds[kind.index()];
+            let why = format!("a herd of {n} {} animals", kind.colour_word());
+            self.award(
+                player,
+                CardCategory::Animals,
+                rules::animal_points(u32::from(n)),
+                why,
+                events,
+            );
+        }
+    }
+
+    /// A wrongly placed animal or building its owner keeps: it joins the herds or the chest.
+    pub(super) fn keep(&mut self, player: u8, card: Card, events: &mut Vec<CardEvent>) {
+        match card {
+            Card::Animal(kind) => self.take_animals(player, &[kind], 0, events),
+            Card::Building(colour) => self.players[player as usize].chest[colour.index()] += 1,
+            _ => {}
+        }
+    }
+
+    /// The end: each chest is split into the best city sets.
+    pub fn finish(&mut self, events: &mut Vec<CardEvent>) {
+        for player in 0..self.players().len() as u8 {
+            let p = &self.players()[player as usize];
+            let (points, sets) = rules::city_sets(p.chest, p.city_jokers);
+            if sets.is_empty() {
+                continue;
+            }
+            let sizes: Vec<String> = sets.iter().map(u8::to_string).collect();
+            let why = format!("city sets of {}", sizes.join(", "));
+            self.award(player, CardCategory::CitySets, points, why, events);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::game::CardMove;
+    use super::super::game::tests::{arranged, person};
+    use super::*;
+
+    fn points(events: &[CardEvent]) -> Vec<(u8, CardCategory, u32)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                CardEvent::Scored {
+                    player,
+                    category,
+                    points,
+                    ..
+                } => Some((*player, *category, *points)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn take(g: &mut CardGame, player: u8, row: Colour, cards: Vec<Card>) -> Vec<CardEvent> {
+        let mut events = Vec::new();
+        g.score_take(Take { player, row, cards }, &mut events);
+        events
+    }
+
+    #[test]
+    fn herds_score_by_their_size_each_time_they_grow() {
+        let mut g = arranged(2, 0, &[]);
+        let sheep = Card::Animal(Colour::Farm);
+        // "1) Red clears 2 sheep cards. … immediately scored 6 points"
+        let first = take(&mut g, 0, Colour::Farm, vec![sheep, sheep]);
+        assert_eq!(points(&first), vec![(0, CardCategory::Animals, 6)]);
+        // "2) At the end of a later round red clears 2 sheep cards and 1 Animal Joker. … Red
+        // now has 5 sheep cards. They immediately score 14 points"
+        let later = take(&mut g, 0, Colour::Farm, vec![sheep, Card::AnimalJoker, sheep]);
+        assert_eq!(points(&later), vec![(0, CardCategory::Animals, 14)]);
+        assert_eq!(g.players()[0].herds[Colour::Farm.index()], 5);
+    }
+
+    #[test]
+    fn a_lone_animal_joker_scores_3_and_joins_the_first_herd() {
+        let mut g = arranged(2, 0, &[]);
+        // "If the player gets an Animal Joker, but doesn't have any animal cards in front of
+        // them he immediately scores 3 points."
+        let alone = take(&mut g, 1, Colour::City, vec![Card::AnimalJoker]);
+        assert_eq!(points(&alone), vec![(1, CardCategory::Animals, 3)]);
+        // "As soon as he gains any animal cards, he must assign the Animal Joker."
+        let herd = take(&mut g, 1, Colour::Road, vec![Card::Animal(Colour::Road)]);
+        assert_eq!(points(&herd), vec![(1, CardCategory::Animals, 6)], "a herd of 2");
+        assert_eq!(g.players()[1].lone_jokers, 0);
+    }
+
+    #[test]
+    fn dragon_and_fairy_score_10_each_and_buildings_go_under_the_chest() {
+        let mut g = arranged(2, 0, &[]);
+        // "The Dragon and Fairy immediately score 10 points each"; "Red keeps 1 City Joker and
+        // 2 building cards. It puts them under its chest."
+        let cards = vec![
+            Card::Dragon,
+            Card::CityJoker,
+            Card::Building(Colour::Road),
+            Card::Fairy,
+            Card::Building(Colour::Road),
+        ];
+        let events = take(&mut g, 0, Colour::Road, cards);
+        assert_eq!(
+            points(&events),
+            vec![(0, CardCategory::Jokers, 10), (0, CardCategory::Jokers, 10)]
+        );
+        assert_eq!((g.players()[0].chest, g.players()[0].city_jokers), ([0, 2, 0, 0], 1));
+    }
+
+    #[test]
+    fn wrongly_placed_cards_score_10_or_are_kept() {
+        let mut g = arranged(2, 0, &[]);
+        // "For each person card of the wrong colour, they immediately score 10 points"
+        let cards = vec![
+            person(Colour::City, 3),
+            Card::Animal(Colour::City),
+            Card::Building(Colour::Farm),
+        ];
+        let events = take(&mut g, 0, Colour::Road, cards);
+        assert_eq!(points(&events), vec![(0, CardCategory::WrongRows, 10)]);
+        assert_eq!(g.pending.len(), 2, "the animal and the building wait for a choice");
+        assert_eq!(g.current_player(), 0, "their owner chooses");
+        let mut events = Vec::new();
+        g.play(&CardMove::WrongRow { keep: true }, &mut events).unwrap();
+        assert_eq!(
+            points(&events),
+            vec![(0, CardCategory::Animals, 3)],
+            "kept: a herd of 1"
+        );
+        g.play(&CardMove::WrongRow { keep: false }, &mut events).unwrap();
+        assert_eq!(points(&events)[1], (0, CardCategory::WrongRows, 10), "turned in");
+        assert_eq!(g.players()[0].chest, [0; 4]);
+    }
+
+    #[test]
+    fn the_end_scores_city_sets_and_ties_go_to_the_most_city_cards() {
+        let mut g = arranged(2, 0, &[]);
+        g.players[0].chest = [4, 3, 2, 1];
+        g.players[0].city_jokers = 1;
+        g.players[1].chest = [1, 1, 1, 0];
+        let mut events = Vec::new();
+        g.finish(&mut events);
+        // "Red receives a total of **65 points** for his City cards."
+        assert_eq!(
+            points(&events),
+            vec![(0, CardCategory::CitySets, 65), (1, CardCategory::CitySets, 15)]
+        );
+        // "In the case of a draw, the player with the most city cards wins."
+        g.players[1].score = 65;
+        assert_eq!(g.winners(), vec![0]);
+        g.players[1].chest = [4, 4, 4, 0];
+        assert_eq!(g.winners(), vec![1]);
+    }
+
+    #[test]
+    fn followers_secure_the_cards_to_their_left_back_to_the_previous_follower() {
+        // "Green secures the 4 cards in the city row. After further cards are played, **Red**
+        // also goes for the City row and secures the 3 cards which are to the right of the
+        // **Green** follower."
+        let card = |value| Slot::Card {
+            card: Card::Person {
+                colour: Colour::City,
+                value,
+            },
+            face_down: false,
+        };
+        let (green, red, left) = (2, 0, 3);
+        let row = vec![
+            card(1),
+            card(2),
+            card(3),
+            card(1),
+            Slot::Follower(green),
+            card(2),
+            card(2),
+            card(1),
+            Slot::Follower(red),
+            card(3),
+        ];
+        let (takes, rest) = clear_row(Colour::City, row);
+        assert_eq!(takes.len(), 2);
+        assert_eq!((takes[0].player, takes[0].cards.len()), (green, 4));
+        assert_eq!((takes[1].player, takes[1].cards.len()), (red, 3));
+        assert_eq!(rest, vec![card(left)], "unsecured cards stay");
+    }
+}
