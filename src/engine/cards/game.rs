@@ -113,6 +113,14 @@ pub enum CardIllegal {
     ChoiceDue,
     #[error("the game is over")]
     Over,
+    #[error("round {round} is not dealt yet")]
+    DealDue { round: u8 },
+    #[error("no deal is due: the round is under way")]
+    NoDealDue,
+    #[error("player {player} is dealt {cards} cards; a hand here has {size}")]
+    HandSize { player: u8, cards: usize, size: u8 },
+    #[error("there is no {card} left to deal: the deck's are all turned up or dealt")]
+    NotInDeck { card: Card },
 }
 
 /// Why a game cannot start.
@@ -126,18 +134,17 @@ pub enum CardSetupError {
     FaceUp(usize),
     #[error("{card} is turned up beside the {row} row, but goes beside the {own} row", own = card.colour().map_or("", Colour::word), row = row.word())]
     FaceUpRow { card: Card, row: Colour },
-    #[error("the cards are not the game's 130: {0}")]
-    NotTheDeck(String),
+    #[error("{0} is turned up more often than the deck holds it")]
+    NotInDeck(Card),
 }
 
-/// Everything needed to begin: the 10 cards turned up (with the rows the dealer put them
-/// beside), and the rest of the deck in dealing order.
+/// Everything needed to begin: who deals first, and the 10 cards turned up with the rows the
+/// dealer put them beside. Each round's hands come with [`CardGame::deal`].
 #[derive(Clone, Debug)]
 pub struct CardSetup {
     pub players: u8,
     pub dealer: u8,
     pub face_up: Vec<(Card, Colour)>,
-    pub deck: Vec<Card>,
 }
 
 /// One player's score, hand and holdings.
@@ -169,9 +176,10 @@ impl CardPlayer {
 pub struct CardGame {
     pub(super) players: Vec<CardPlayer>,
     pub(super) rows: [Vec<Slot>; 4],
-    /// Cards still to deal, in order.
-    deck: Vec<Card>,
-    dealt: usize,
+    /// Cards neither turned up nor dealt yet, in the deck's order.
+    unseen: Vec<Card>,
+    /// Whether the round under way waits for its hands.
+    deal_due: bool,
     hand_size: u8,
     rounds: u8,
     round: u8,
@@ -186,13 +194,19 @@ pub struct CardGame {
     over: bool,
 }
 
-fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
-    cards.sort_unstable();
-    cards
+/// Takes `card` out of `pool`, if it is there.
+fn take_from(pool: &mut Vec<Card>, card: Card) -> bool {
+    match pool.iter().position(|c| *c == card) {
+        Some(at) => {
+            pool.remove(at);
+            true
+        }
+        None => false,
+    }
 }
 
 impl CardGame {
-    pub fn new(setup: CardSetup, events: &mut Vec<CardEvent>) -> Result<CardGame, CardSetupError> {
+    pub fn new(setup: CardSetup) -> Result<CardGame, CardSetupError> {
         let (hand_size, rounds) = rules::hands(setup.players).ok_or(CardSetupError::Players(setup.players))?;
         if setup.dealer >= setup.players {
             return Err(CardSetupError::Dealer(setup.dealer));
@@ -200,43 +214,32 @@ impl CardGame {
         if setup.face_up.len() != 10 {
             return Err(CardSetupError::FaceUp(setup.face_up.len()));
         }
-        if let Some(&(card, row)) = setup
-            .face_up
-            .iter()
-            .find(|(c, r)| c.colour().is_some_and(|own| own != *r))
-        {
-            return Err(CardSetupError::FaceUpRow { card, row });
-        }
-        let all: Vec<Card> = setup
-            .face_up
-            .iter()
-            .map(|(c, _)| *c)
-            .chain(setup.deck.iter().copied())
-            .collect();
-        if sorted(all.clone()) != sorted(deck()) {
-            return Err(CardSetupError::NotTheDeck(format!("{} cards given", all.len())));
-        }
+        let mut unseen = deck();
         let mut rows: [Vec<Slot>; 4] = Default::default();
         for (card, row) in setup.face_up {
+            if card.colour().is_some_and(|own| own != row) {
+                return Err(CardSetupError::FaceUpRow { card, row });
+            }
+            if !take_from(&mut unseen, card) {
+                return Err(CardSetupError::NotInDeck(card));
+            }
             rows[row.index()].push(Slot::Card { card, face_down: false });
         }
-        let mut game = CardGame {
+        Ok(CardGame {
             players: vec![CardPlayer::default(); setup.players as usize],
             rows,
-            deck: setup.deck,
-            dealt: 0,
+            unseen,
+            deal_due: true,
             hand_size,
             rounds,
             round: 0,
             dealer: setup.dealer,
-            current: 0,
+            current: (setup.dealer + 1) % setup.players,
             first_played: false,
             last_follower: setup.dealer,
             pending: Vec::new(),
             over: false,
-        };
-        game.deal(events);
-        Ok(game)
+        })
     }
 
     // ----- queries -----
@@ -259,6 +262,21 @@ impl CardGame {
 
     pub fn dealer(&self) -> u8 {
         self.dealer
+    }
+
+    /// Cards per hand in this game.
+    pub fn hand_size(&self) -> u8 {
+        self.hand_size
+    }
+
+    /// Whether the round under way waits for [`CardGame::deal`].
+    pub fn deal_due(&self) -> bool {
+        self.deal_due && !self.over
+    }
+
+    /// The cards nobody has seen: neither turned up nor dealt.
+    pub fn unseen(&self) -> &[Card] {
+        &self.unseen
     }
 
     /// The player to move: the owner of the next wrongly placed card, once a round is scored.
@@ -285,6 +303,9 @@ impl CardGame {
         if self.over {
             return Err(CardIllegal::Over);
         }
+        if self.deal_due {
+            return Err(CardIllegal::DealDue { round: self.round + 1 });
+        }
         let player = &self.players[self.current_player() as usize];
         match *mv {
             CardMove::WrongRow { .. } if self.pending.is_empty() => Err(CardIllegal::NoChoiceDue),
@@ -303,7 +324,7 @@ impl CardGame {
     /// Every legal move, each distinct card once per row it may go to.
     pub fn legal_moves(&self, out: &mut Vec<CardMove>) {
         out.clear();
-        if self.over {
+        if self.over || self.deal_due {
             return;
         }
         if !self.pending.is_empty() {
@@ -384,28 +405,49 @@ impl CardGame {
         Ok(())
     }
 
-    fn deal(&mut self, events: &mut Vec<CardEvent>) {
-        let n = self.players.len() as u8;
-        for i in 0..n {
-            let p = (self.dealer + 1 + i) % n;
-            let hand = &self.deck[self.dealt..self.dealt + self.hand_size as usize];
-            self.players[p as usize].hand = hand.to_vec();
-            self.players[p as usize].follower_placed = false;
-            self.dealt += self.hand_size as usize;
+    /// Deals the round's hands, in seat order. Each must have the hand size, from cards nobody
+    /// has seen. On error nothing changes.
+    pub fn deal(&mut self, hands: Vec<Vec<Card>>, events: &mut Vec<CardEvent>) -> Result<(), CardIllegal> {
+        if !self.deal_due() {
+            return Err(if self.over {
+                CardIllegal::Over
+            } else {
+                CardIllegal::NoDealDue
+            });
         }
-        self.current = (self.dealer + 1) % n;
-        self.first_played = false;
+        let size = self.hand_size;
+        if let Some(player) = (0..self.players.len()).find(|&p| hands.get(p).is_none_or(|h| h.len() != size as usize)) {
+            let cards = hands.get(player).map_or(0, Vec::len);
+            return Err(CardIllegal::HandSize {
+                player: player as u8,
+                cards,
+                size,
+            });
+        }
+        let mut unseen = self.unseen.clone();
+        if let Some(&card) = hands.iter().flatten().find(|&&c| !take_from(&mut unseen, c)) {
+            return Err(CardIllegal::NotInDeck { card });
+        }
+        self.unseen = unseen;
+        for (p, hand) in self.players.iter_mut().zip(hands) {
+            p.hand = hand;
+            p.follower_placed = false;
+        }
+        self.deal_due = false;
         events.push(CardEvent::Dealt {
             round: self.round,
             dealer: self.dealer,
         });
+        Ok(())
     }
 
     fn next_round(&mut self, events: &mut Vec<CardEvent>) {
         self.round += 1;
         self.dealer = self.last_follower;
-        if self.round < self.rounds && self.deck.len() - self.dealt >= self.players.len() * self.hand_size as usize {
-            self.deal(events);
+        self.current = (self.dealer + 1) % self.players.len() as u8;
+        self.first_played = false;
+        if self.round < self.rounds {
+            self.deal_due = true;
             return;
         }
         // "The game ends if no more cards can be drawn. Any remaining cards by the scoreboard
@@ -447,30 +489,35 @@ impl CardGame {
 pub(super) mod tests {
     use super::*;
 
-    /// A game whose first hands are `hands` (the first to the player left of the dealer); the
-    /// 10 cards turned up are 9 yellow animals and the Fairy, all beside the cloister row.
+    /// A game whose first hands, in seat order, start with `hands` and are filled up from the
+    /// deck; the 10 cards turned up are 9 yellow animals and the Fairy, all beside the cloister
+    /// row.
     pub(in crate::engine::cards) fn arranged(players: u8, dealer: u8, hands: &[Vec<Card>]) -> CardGame {
-        let mut rest = deck();
-        let mut take = |card: Card| {
-            let at = rest.iter().position(|c| *c == card).expect("the card is in the deck");
-            rest.remove(at)
-        };
-        let mut face_up: Vec<(Card, Colour)> = (0..9)
-            .map(|_| (take(Card::Animal(Colour::Cloister)), Colour::Cloister))
+        let mut face_up = vec![(Card::Animal(Colour::Cloister), Colour::Cloister); 9];
+        face_up.push((Card::Fairy, Colour::Cloister));
+        let mut g = CardGame::new(CardSetup {
+            players,
+            dealer,
+            face_up,
+        })
+        .unwrap();
+        deal_filled(&mut g, hands);
+        g
+    }
+
+    /// Deals hands that start with `given` and are filled up from the unseen cards in order.
+    pub(in crate::engine::cards) fn deal_filled(g: &mut CardGame, given: &[Vec<Card>]) {
+        let mut pool = g.unseen().to_vec();
+        given.iter().flatten().for_each(|&c| assert!(take_from(&mut pool, c)));
+        let hands = (0..g.players().len())
+            .map(|p| {
+                let mut hand = given.get(p).cloned().unwrap_or_default();
+                let more = g.hand_size() as usize - hand.len();
+                hand.extend(pool.drain(..more));
+                hand
+            })
             .collect();
-        face_up.push((take(Card::Fairy), Colour::Cloister));
-        let mut order: Vec<Card> = hands.iter().flatten().map(|&c| take(c)).collect();
-        order.extend(rest);
-        CardGame::new(
-            CardSetup {
-                players,
-                dealer,
-                face_up,
-                deck: order,
-            },
-            &mut Vec::new(),
-        )
-        .unwrap()
+        g.deal(hands, &mut Vec::new()).unwrap();
     }
 
     pub(in crate::engine::cards) fn person(colour: Colour, value: u8) -> Card {
@@ -548,6 +595,23 @@ pub(super) mod tests {
         assert_eq!(g.round(), 1);
         assert_eq!(g.dealer(), 1, "the last to place a follower deals");
         assert_eq!(g.current_player(), 0);
+        assert!(g.deal_due() && g.check(&CardMove::Follower { row: Road }).is_err());
+        // A hand of the wrong size, or with a card the deck no longer holds, is refused.
+        let short = vec![vec![person(Road, 1); 5], vec![person(Road, 1); 6]];
+        assert_eq!(
+            g.deal(short, &mut Vec::new()),
+            Err(CardIllegal::HandSize {
+                player: 0,
+                cards: 5,
+                size: 6
+            })
+        );
+        let dragons = vec![vec![Card::Dragon; 6], vec![person(Road, 1); 6]];
+        assert_eq!(
+            g.deal(dragons, &mut Vec::new()),
+            Err(CardIllegal::NotInDeck { card: Card::Dragon })
+        );
+        deal_filled(&mut g, &[]);
         assert!(g.players().iter().all(|p| p.hand.len() == 6 && !p.follower_placed));
     }
 
@@ -645,15 +709,18 @@ pub(super) mod tests {
             let mut moves = Vec::new();
             let mut seed = 7u64 * u64::from(players);
             while !g.is_over() {
+                if g.deal_due() {
+                    deal_filled(&mut g, &[]);
+                    continue;
+                }
                 g.legal_moves(&mut moves);
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let mv = moves[(seed >> 33) as usize % moves.len()];
                 g.play(&mv, &mut events).unwrap();
             }
             g.finish(&mut events);
-            let dealt = events.iter().filter(|e| matches!(e, CardEvent::Dealt { .. })).count();
-            // The first round was dealt at setup, whose events the helper drops.
-            assert_eq!(dealt as u8 + 1, rules::hands(players).unwrap().1, "{players} players");
+            assert_eq!(g.round(), rules::hands(players).unwrap().1, "{players} players");
+            assert!(g.unseen().is_empty(), "all 120 cards dealt");
             let taken: usize = events
                 .iter()
                 .map(|e| match e {
