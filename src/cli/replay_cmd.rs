@@ -2,23 +2,40 @@
 
 use super::output::emit;
 use crate::engine::{Event, Figure, GameKind, Preset, Score};
+use crate::record::cards::CardRecord;
 use crate::record::generate::{self, Policy};
-use crate::record::{self, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
+use crate::record::{self, AnyRecord, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
 
 /// Reads at most `MAX_RECORD_BYTES` (plus one, to tell a file that is too large).
-pub fn read_record(path: &Path) -> Result<GameRecord, String> {
+fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut bytes = Vec::new();
     file.take(MAX_RECORD_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    record::parse(&bytes)
+    Ok(bytes)
+}
+
+pub fn read_record(path: &Path) -> Result<GameRecord, String> {
+    record::parse(&read_bytes(path)?)
         .map(|(r, _)| r)
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `replay` of a Card Game record: the table or the JSON document.
+fn run_cards(path: &Path, record: &CardRecord, as_json: bool) -> Result<(), String> {
+    let replay = replay::cards::replay(record).map_err(|e| format!("{}: {e}", path.display()))?;
+    if as_json {
+        let doc = replay::cards::to_json(record, &replay);
+        emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
+    } else {
+        emit(&replay::cards::table(record, &replay));
+    }
+    Ok(())
 }
 
 fn preset(name: &str) -> Result<Preset, String> {
@@ -29,7 +46,12 @@ fn preset(name: &str) -> Result<Preset, String> {
 }
 
 pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), String> {
-    let mut record = read_record(path)?;
+    let parsed = record::parse_any(&read_bytes(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut record = match parsed {
+        AnyRecord::Cards(cards) if preset_name.is_none() => return run_cards(path, &cards, as_json),
+        AnyRecord::Cards(_) => return Err(format!("{}: --preset is for the tile games", path.display())),
+        AnyRecord::Tiles(record, _) => record,
+    };
     if let Some(name) = preset_name {
         record.rules = record.rules.with_preset(preset(name)?);
     }
@@ -91,6 +113,12 @@ pub fn generate(
         let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
         format!("unknown game {game_name:?}; the games are {}", names.join(", "))
     })?;
+    if game == GameKind::CardGame {
+        let record = generate::card_game(players, policy, seed)?;
+        let doc = record::cards::to_value(&record);
+        emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
+        return Ok(());
+    }
     let preset = preset_name.map_or(Ok(game.default_preset()), preset)?;
     if !game.plays(preset) {
         return Err(format!("{preset} is not a rulebook of {}", game.name()));

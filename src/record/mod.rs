@@ -3,6 +3,7 @@
 //! parsed); whether its moves are legal is the engine's business.
 
 pub mod bga;
+pub mod cards;
 pub mod course;
 pub mod generate;
 pub mod jcz;
@@ -16,6 +17,7 @@ use crate::engine::{
     Action, FeatureKind, FeatureRef, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup,
     StartTile, TileCatalog, TileKindId,
 };
+use cards::CardRecord;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -298,6 +300,28 @@ impl RecordError {
             message: message.into(),
         }
     }
+}
+
+/// A record of any game of the family.
+#[derive(Clone, Debug)]
+pub enum AnyRecord {
+    /// The tile games (Carcassonne, New World), in whatever format they came.
+    Tiles(GameRecord, Format),
+    /// The Card Game (native JSON only).
+    Cards(CardRecord),
+}
+
+/// Like [`parse`], and also reads Card Game records (which only the command line replays so
+/// far).
+pub fn parse_any(bytes: &[u8]) -> Result<AnyRecord, RecordError> {
+    if bytes.len() <= MAX_RECORD_BYTES
+        && let Ok(text) = std::str::from_utf8(bytes)
+        && let Ok(value) = strict_json::from_str(text.trim_start_matches('\u{feff}'))
+        && cards::is_card_game(&value)
+    {
+        return cards::from_value(value).map(AnyRecord::Cards);
+    }
+    parse(bytes).map(|(r, f)| AnyRecord::Tiles(r, f))
 }
 
 /// Detects the format from the content (never the file name) and parses it.

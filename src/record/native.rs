@@ -136,7 +136,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     let game = game_kind(doc.game.as_deref())?;
     if game == GameKind::CardGame {
         return Err(err(
-            "game: the Card Game's engine plays, but this version does not read its records yet",
+            "game: the service does not take Card Game records yet; the command line's `replay` reads them",
         ));
     }
     if doc.players.is_empty() || doc.players.len() > 6 {
@@ -264,7 +264,7 @@ fn game_kind(name: Option<&str>) -> Result<GameKind, RecordError> {
 
 /// A serde error with the path of the field it is about: "rules.two_tile_city: unknown
 /// variant `half`, expected `full` or `reduced`".
-fn at_path(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+pub(super) fn at_path(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
     let path = e.path().to_string();
     if path == "." {
         e.inner().to_string()

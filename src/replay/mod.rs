@@ -4,6 +4,7 @@
 //! The snapshot and replay types are generic over the game ([`Position`]); the tile game's
 //! replay ([`replay`]) fills them from the record walker.
 
+pub mod cards;
 pub mod json;
 pub mod verify;
 pub mod words;

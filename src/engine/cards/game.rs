@@ -274,6 +274,11 @@ impl CardGame {
         self.deal_due && !self.over
     }
 
+    /// The wrongly placed card whose owner chooses next, if any.
+    pub fn pending_choice(&self) -> Option<(u8, Card)> {
+        self.pending.first().copied()
+    }
+
     /// The cards nobody has seen: neither turned up nor dealt.
     pub fn unseen(&self) -> &[Card] {
         &self.unseen

@@ -4,6 +4,7 @@
 //! securing the cards to its left; people, animals and jokers score when taken, buildings and
 //! City Jokers make city sets at the end.
 
+pub mod bots;
 pub mod card;
 pub mod game;
 pub mod position;

@@ -1,0 +1,93 @@
+//! Card Game players for generated games and benchmarks: uniformly random, and a greedy
+//! player that sheds its cheapest cards and places its follower on a row worth taking.
+
+use super::card::{Card, Colour, deck};
+use super::game::{CardGame, CardMove, Slot};
+use super::rules;
+use crate::engine::bots::{Policy, Rng};
+
+/// The 130 cards in a random order.
+pub fn shuffled_deck(rng: &mut Rng) -> Vec<Card> {
+    let mut cards = deck();
+    for i in (1..cards.len()).rev() {
+        cards.swap(i, rng.below(i + 1));
+    }
+    cards
+}
+
+/// What a card is worth to whoever takes it in its own row, roughly.
+fn worth(card: Card) -> u32 {
+    match card {
+        Card::Person { value, .. } => u32::from(value) * 2,
+        Card::Building(_) | Card::CityJoker | Card::Animal(_) | Card::AnimalJoker => 3,
+        Card::Dragon | Card::Fairy => rules::TEN,
+    }
+}
+
+/// What a follower placed at the end of `row` would take now: people by their table, the
+/// rest by `worth`; a face-down card counts 2.
+pub fn row_value(game: &CardGame, row: Colour) -> u32 {
+    let slots = &game.rows()[row.index()];
+    let from = slots
+        .iter()
+        .rposition(|s| matches!(s, Slot::Follower(_)))
+        .map_or(0, |i| i + 1);
+    let mut people = Vec::new();
+    let mut other = 0;
+    for slot in &slots[from..] {
+        match *slot {
+            Slot::Card { face_down: true, .. } => other += 2,
+            Slot::Card {
+                card: Card::Person { colour, value },
+                ..
+            } if colour == row => people.push(value),
+            Slot::Card { card, .. } => other += worth(card),
+            Slot::Follower(_) => {}
+        }
+    }
+    rules::people_points(&people) + other
+}
+
+/// The move `policy` chooses; `None` when no move is due (a deal, or the end).
+pub fn choose(game: &CardGame, policy: Policy, rng: &mut Rng, moves: &mut Vec<CardMove>) -> Option<CardMove> {
+    game.legal_moves(moves);
+    if moves.is_empty() {
+        return None;
+    }
+    match policy {
+        Policy::Random => Some(moves[rng.below(moves.len())]),
+        Policy::Greedy | Policy::Sampled => Some(greedy(game, moves)),
+    }
+}
+
+/// Keeps an animal and turns a building in; places the follower on the best row once it is
+/// worth 12 or the hand is empty; otherwise plays its cheapest card in its own row (a joker
+/// in the row worth least, so it helps nobody much).
+fn greedy(game: &CardGame, moves: &[CardMove]) -> CardMove {
+    if let Some((_, card)) = game.pending_choice() {
+        return CardMove::WrongRow {
+            keep: matches!(card, Card::Animal(_)),
+        };
+    }
+    let follower = moves
+        .iter()
+        .filter_map(|m| match *m {
+            CardMove::Follower { row } => Some((row_value(game, row), row)),
+            _ => None,
+        })
+        .max_by_key(|&(v, row)| (v, std::cmp::Reverse(row)));
+    let plays = moves.iter().filter(|m| matches!(m, CardMove::Play { .. }));
+    let cheapest = plays.min_by_key(|m| match **m {
+        CardMove::Play { card, row } => {
+            let own = card.colour().is_none_or(|c| c == row);
+            (worth(card), !own, row_value(game, row), card, row)
+        }
+        _ => unreachable!("only plays are compared"),
+    });
+    match (follower, cheapest) {
+        (Some((v, row)), _) if v >= 12 => CardMove::Follower { row },
+        (_, Some(play)) => *play,
+        (Some((_, row)), None) => CardMove::Follower { row },
+        (None, None) => moves[0],
+    }
+}

@@ -1,0 +1,280 @@
+//! Card Game records: native JSON with `"game": "card-game"` (README, "The Card Game"). A
+//! record names the first dealer, the 10 cards turned up and every action; each round's hands
+//! are read from the actions, since every card dealt is played in its round.
+
+use super::native::{FORMAT, at_path, is_colour};
+use super::{Format, PlayerInfo, RecordError};
+use crate::engine::cards::{Card, CardGame, CardMove, CardSetup, Colour};
+use serde::{Deserialize, Serialize};
+
+/// A Card Game as recorded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardRecord {
+    pub players: Vec<PlayerInfo>,
+    pub dealer: u8,
+    pub face_up: Vec<(Card, Colour)>,
+    pub moves: Vec<RecordedCardMove>,
+}
+
+/// One action, with the player the record names (checked against turn order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordedCardMove {
+    pub player: Option<u8>,
+    pub mv: CardMove,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Doc {
+    format: String,
+    game: String,
+    players: Vec<DocPlayer>,
+    dealer: u8,
+    face_up: Vec<DocFaceUp>,
+    moves: Vec<DocMove>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocPlayer {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    colour: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocFaceUp {
+    card: String,
+    row: String,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DocMove {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    player: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    play: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    row: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    follower: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    wrong_row: Option<WrongRowChoice>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum WrongRowChoice {
+    Keep,
+    Points,
+}
+
+fn err(msg: impl Into<String>) -> RecordError {
+    RecordError::invalid(Format::Native, msg)
+}
+
+/// The game a native JSON record names, if it names the Card Game.
+pub fn is_card_game(value: &serde_json::Value) -> bool {
+    value.get("game").and_then(serde_json::Value::as_str) == Some("card-game")
+}
+
+pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
+    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| err(at_path(&e)))?;
+    if doc.format != FORMAT || doc.game != "card-game" {
+        return Err(err(format!(
+            "a Card Game record has \"format\": {FORMAT:?} and \"game\": \"card-game\""
+        )));
+    }
+    let players = doc.players.len();
+    if !(2..=5).contains(&players) {
+        return Err(err(format!("the Card Game has 2 to 5 players, not {players}")));
+    }
+    if let Some(p) = doc
+        .players
+        .iter()
+        .find(|p| p.colour.as_deref().is_some_and(|c| !is_colour(c)))
+    {
+        return Err(err(format!(
+            "player {:?}: colour is not of the form \"#rrggbb\"",
+            p.name
+        )));
+    }
+    if usize::from(doc.dealer) >= players {
+        return Err(err(format!(
+            "dealer: player {} does not exist (players are numbered from 0)",
+            doc.dealer
+        )));
+    }
+    let face_up = doc
+        .face_up
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            Ok((
+                card(&f.card, &format!("face_up {}", i + 1))?,
+                row(&f.row, &format!("face_up {}", i + 1))?,
+            ))
+        })
+        .collect::<Result<Vec<_>, RecordError>>()?;
+    let moves = doc
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| parse_move(m, i + 1, players))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(CardRecord {
+        players: doc
+            .players
+            .into_iter()
+            .map(|p| PlayerInfo {
+                name: p.name,
+                colour: p.colour,
+            })
+            .collect(),
+        dealer: doc.dealer,
+        face_up,
+        moves,
+    })
+}
+
+fn card(name: &str, what: &str) -> Result<Card, RecordError> {
+    Card::parse(name).ok_or_else(|| {
+        err(format!(
+            "{what}: {name:?} is not a card (\"red 3\", \"blue building\", \"green animal\", \"dragon\", \"fairy\", \"animal joker\", \"city joker\")"
+        ))
+    })
+}
+
+fn row(name: &str, what: &str) -> Result<Colour, RecordError> {
+    Colour::parse(name).ok_or_else(|| {
+        err(format!(
+            "{what}: {name:?} is not a row (cloister, road, farm, city, or their colours yellow, red, green, blue)"
+        ))
+    })
+}
+
+fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove, RecordError> {
+    let what = format!("move {n}");
+    if let Some(p) = m.player.filter(|&p| usize::from(p) >= players) {
+        return Err(err(format!(
+            "{what}: player {p} does not exist (players are numbered from 0)"
+        )));
+    }
+    let mv = match (&m.play, &m.row, &m.follower, m.wrong_row) {
+        (Some(c), Some(r), None, None) => CardMove::Play {
+            card: card(c, &what)?,
+            row: row(r, &what)?,
+        },
+        (None, None, Some(r), None) => CardMove::Follower { row: row(r, &what)? },
+        (None, None, None, Some(choice)) => CardMove::WrongRow {
+            keep: matches!(choice, WrongRowChoice::Keep),
+        },
+        _ => {
+            return Err(err(format!(
+                "{what}: a move is {{\"play\": card, \"row\": row}}, {{\"follower\": row}} or {{\"wrong_row\": \"keep\"|\"points\"}}"
+            )));
+        }
+    };
+    Ok(RecordedCardMove { player: m.player, mv })
+}
+
+/// Writes a Card Game record as native JSON.
+pub fn to_value(r: &CardRecord) -> serde_json::Value {
+    let doc = Doc {
+        format: FORMAT.into(),
+        game: "card-game".into(),
+        players: r
+            .players
+            .iter()
+            .map(|p| DocPlayer {
+                name: p.name.clone(),
+                colour: p.colour.clone(),
+            })
+            .collect(),
+        dealer: r.dealer,
+        face_up: r
+            .face_up
+            .iter()
+            .map(|(c, row)| DocFaceUp {
+                card: c.to_string(),
+                row: row.word().into(),
+            })
+            .collect(),
+        moves: r
+            .moves
+            .iter()
+            .map(|m| {
+                let base = DocMove {
+                    player: m.player,
+                    ..DocMove::default()
+                };
+                match m.mv {
+                    CardMove::Play { card, row } => DocMove {
+                        play: Some(card.to_string()),
+                        row: Some(row.word().into()),
+                        ..base
+                    },
+                    CardMove::Follower { row } => DocMove {
+                        follower: Some(row.word().into()),
+                        ..base
+                    },
+                    CardMove::WrongRow { keep } => DocMove {
+                        wrong_row: Some(if keep {
+                            WrongRowChoice::Keep
+                        } else {
+                            WrongRowChoice::Points
+                        }),
+                        ..base
+                    },
+                }
+            })
+            .collect(),
+    };
+    serde_json::to_value(doc).expect("a record serialises")
+}
+
+impl CardRecord {
+    pub fn setup(&self) -> CardSetup {
+        CardSetup {
+            players: self.players.len() as u8,
+            dealer: self.dealer,
+            face_up: self.face_up.clone(),
+        }
+    }
+
+    /// The hands of the round that starts at move `from`, in seat order: the cards each
+    /// player plays in the round's `players × (hand + 1)` actions, in turn order from the
+    /// player left of the dealer. A record that stops inside a round has its hands filled up
+    /// from the unseen cards. `Err` names a player who plays more cards than a hand holds.
+    pub fn hands_from(&self, game: &CardGame, from: usize) -> Result<Vec<Vec<Card>>, (u8, usize)> {
+        let n = self.players.len();
+        let size = usize::from(game.hand_size());
+        let first = usize::from(game.current_player());
+        let mut hands = vec![Vec::new(); n];
+        let actions = self.moves[from..]
+            .iter()
+            .take_while(|m| !matches!(m.mv, CardMove::WrongRow { .. }))
+            .take(n * (size + 1));
+        for (k, m) in actions.enumerate() {
+            if let CardMove::Play { card, .. } = m.mv {
+                hands[(first + k) % n].push(card);
+            }
+        }
+        if let Some(p) = hands.iter().position(|h| h.len() > size) {
+            return Err((p as u8, hands[p].len()));
+        }
+        let mut pool = game.unseen().to_vec();
+        for card in hands.iter().flatten() {
+            if let Some(at) = pool.iter().position(|c| c == card) {
+                pool.remove(at);
+            }
+        }
+        for hand in &mut hands {
+            let more = size - hand.len();
+            hand.extend(pool.drain(..more.min(pool.len())));
+        }
+        Ok(hands)
+    }
+}

@@ -1,0 +1,186 @@
+//! The Card Game's records: generated games replay, are written and read again to the same
+//! scores with every card accounted for, and broken records are refused naming the round, the
+//! turn, the player and the rule.
+
+use carcassonne_replay::engine::bots::Policy;
+use carcassonne_replay::engine::cards::{Card, CardEvent, CardMove, Colour};
+use carcassonne_replay::record::cards::{self, CardRecord};
+use carcassonne_replay::record::generate::card_game;
+use carcassonne_replay::record::{AnyRecord, parse_any};
+use carcassonne_replay::replay::cards::replay;
+
+fn reread(r: &CardRecord) -> CardRecord {
+    match parse_any(cards::to_value(r).to_string().as_bytes()).unwrap() {
+        AnyRecord::Cards(c) => c,
+        AnyRecord::Tiles(..) => panic!("a Card Game record reads as one"),
+    }
+}
+
+fn cards_in(events: &[CardEvent]) -> usize {
+    events
+        .iter()
+        .map(|e| match e {
+            CardEvent::Took { cards, .. } | CardEvent::Discarded { cards } => cards.len(),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn generated_games_replay_reread_and_account_for_every_card() {
+    for (players, policy, seed) in [
+        (2, Policy::Random, 1),
+        (3, Policy::Greedy, 2),
+        (4, Policy::Random, 3),
+        (5, Policy::Greedy, 4),
+    ] {
+        let record = card_game(players, policy, seed).unwrap();
+        let first = replay(&record).unwrap();
+        assert!(first.finished, "{players} players: the last round is scored");
+        let again = replay(&reread(&record)).unwrap();
+        assert_eq!(again.final_scores, first.final_scores);
+        let per_turn =
+            |r: &carcassonne_replay::replay::Replay<_>| r.turns.iter().map(|t| t.scores.clone()).collect::<Vec<_>>();
+        assert_eq!(per_turn(&again), per_turn(&first));
+        let events: Vec<CardEvent> = first.turns.iter().flat_map(|t| t.events.clone()).collect();
+        assert_eq!(
+            cards_in(&events),
+            130,
+            "{players} players: every card taken or left at the end"
+        );
+        let categories: u32 = first.breakdown.iter().map(|b| b.play.total() + b.end.total()).sum();
+        assert_eq!(categories as i32, first.final_scores.iter().sum::<i32>());
+    }
+}
+
+/// A two-player record whose first round is changed by `edit`, and the error it must give.
+fn refused(edit: impl FnOnce(&mut CardRecord), wanted: &[&str]) {
+    let mut record = card_game(2, Policy::Greedy, 9).unwrap();
+    edit(&mut record);
+    let e = replay(&record).map(|_| ()).unwrap_err().to_string();
+    for w in wanted {
+        assert!(e.contains(w), "{e:?} should contain {w:?}");
+    }
+}
+
+fn first_play(r: &CardRecord, from: usize, coloured: bool) -> usize {
+    (from..r.moves.len())
+        .find(|&i| matches!(r.moves[i].mv, CardMove::Play { card, .. } if card.colour().is_some() == coloured))
+        .unwrap()
+}
+
+#[test]
+fn a_coloured_card_face_up_in_another_colours_row_is_refused() {
+    refused(
+        |r| {
+            // The round's second card: the first goes face down, anywhere.
+            let face_down = first_play(r, 0, true).min(first_play(r, 0, false));
+            let i = first_play(r, face_down + 1, true);
+            if let CardMove::Play { card, .. } = r.moves[i].mv {
+                let other = Colour::ALL.into_iter().find(|&c| Some(c) != card.colour()).unwrap();
+                r.moves[i].mv = CardMove::Play { card, row: other };
+            }
+        },
+        &[
+            "round 1, turn",
+            "Bot",
+            "goes in the",
+            "only the round's first card, face down, and jokers go anywhere",
+        ],
+    );
+}
+
+#[test]
+fn a_second_follower_in_one_round_is_refused() {
+    refused(
+        |r| {
+            let follower = (0..r.moves.len())
+                .find(|&i| matches!(r.moves[i].mv, CardMove::Follower { .. }))
+                .unwrap();
+            let player = r.moves[follower].player;
+            // The same player's next action in the round becomes a second follower.
+            let again = (follower + 1..r.moves.len())
+                .find(|&i| r.moves[i].player == player)
+                .unwrap();
+            r.moves[again].mv = CardMove::Follower { row: Colour::City };
+        },
+        &["round 1", "follower is already placed this round"],
+    );
+}
+
+#[test]
+fn a_hand_that_is_not_emptied_is_refused() {
+    refused(
+        |r| {
+            // Bot 1's follower becomes one more card: 7 cards in a hand of 6.
+            let follower = (0..r.moves.len())
+                .find(|&i| r.moves[i].player == Some(0) && matches!(r.moves[i].mv, CardMove::Follower { .. }))
+                .unwrap();
+            r.moves[follower].mv = CardMove::Play {
+                card: Card::Person {
+                    colour: Colour::Road,
+                    value: 1,
+                },
+                row: Colour::Road,
+            };
+        },
+        &["round 1", "Bot 1", "plays 7 cards this round; a hand holds 6"],
+    );
+}
+
+#[test]
+fn a_card_the_deck_does_not_hold_is_refused() {
+    refused(
+        |r| {
+            // Two Dragons in the first round: the deck has one.
+            let first = first_play(r, 0, true);
+            let second = first_play(r, first + 1, true);
+            for i in [first, second] {
+                if let CardMove::Play { row, .. } = r.moves[i].mv {
+                    r.moves[i].mv = CardMove::Play {
+                        card: Card::Dragon,
+                        row,
+                    };
+                }
+            }
+        },
+        &["round 1", "there is no dragon left to deal"],
+    );
+}
+
+#[test]
+fn the_command_line_replays_and_generates_card_games() {
+    let exe = env!("CARGO_BIN_EXE_carcassonne-replay");
+    let out = std::process::Command::new(exe)
+        .args(["generate", "--game", "card-game", "--players", "3", "--seed", "5"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.json");
+    std::fs::write(&path, &out.stdout).unwrap();
+    let table = std::process::Command::new(exe)
+        .arg("replay")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(
+        table.status.success() && text.contains("winner: ") && text.contains("city sets"),
+        "{text}"
+    );
+    let json = std::process::Command::new(exe)
+        .args(["replay", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(doc["game"], "card-game");
+    assert_eq!(doc["players"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        doc["turns"].as_array().unwrap().len(),
+        3 * 6 * 8,
+        "8 rounds of 5 cards and a follower each"
+    );
+    assert!(doc["final_scores"].is_array() && doc["breakdown"][0]["end"]["city sets"].is_number());
+}
