@@ -184,3 +184,33 @@ fn the_command_line_replays_and_generates_card_games() {
     );
     assert!(doc["final_scores"].is_array() && doc["breakdown"][0]["end"]["city sets"].is_number());
 }
+
+/// Generated records match `static/card-game.schema.json`, and so does the README's example.
+#[test]
+fn records_match_the_card_game_schema() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(root.join("static/card-game.schema.json")).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    for seed in 1..4 {
+        let doc = cards::to_value(&card_game(2 + seed as u8, Policy::Greedy, seed).unwrap());
+        let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = &readme[readme
+        .find("## The Card Game")
+        .expect("the README has a Card Game section")..];
+    let start = section.find("```json\n").expect("with an example record") + "```json\n".len();
+    let text = &section[start..start + section[start..].find("```").unwrap()];
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert!(
+        v.iter_errors(&doc).next().is_none(),
+        "the README's example matches the schema"
+    );
+    let AnyRecord::Cards(record) = parse_any(text.as_bytes()).unwrap() else {
+        panic!("the example is a Card Game record")
+    };
+    let r = replay(&record).unwrap();
+    assert_eq!(r.turns.len(), 4, "the example's first actions replay");
+}

@@ -64,6 +64,71 @@ fn new_world_figures(seconds: f64) -> Result<NewWorldFigures, String> {
     })
 }
 
+/// The Card Game: random full 4-player games, and the replay of a record.
+struct CardFigures {
+    games_per_sec: f64,
+    replay_us: f64,
+    moves: usize,
+}
+
+impl CardFigures {
+    fn print(&self) {
+        println!(
+            "{:<40} {:>14.0}",
+            "Card Game: random 4-player games per second", self.games_per_sec
+        );
+        println!(
+            "{:<40} {:>11.1} µs",
+            format!("Card Game: replay of a {}-move record", self.moves),
+            self.replay_us
+        );
+    }
+}
+
+fn card_figures(seconds: f64) -> Result<CardFigures, String> {
+    use crate::engine::cards::bots::choose;
+    use crate::engine::cards::{CardGame, CardSetup};
+    let record = crate::record::generate::card_game(4, Policy::Random, 42)?;
+    let setup = record.setup();
+    let mut seed = 0u64;
+    let mut moves = Vec::new();
+    let mut events = Vec::new();
+    let (games, t) = timed(seconds, || {
+        seed += 1;
+        let mut rng = Rng::new(seed);
+        let mut deck = crate::engine::cards::bots::shuffled_deck(&mut rng).into_iter();
+        let face_up = deck
+            .by_ref()
+            .take(10)
+            .map(|c| (c, c.colour().unwrap_or(crate::engine::cards::Colour::Road)))
+            .collect();
+        let mut g = CardGame::new(CardSetup {
+            face_up,
+            ..setup.clone()
+        })
+        .expect("a shuffled deck sets up");
+        while !g.is_over() {
+            if g.deal_due() {
+                let size = usize::from(g.hand_size());
+                let hands = (0..4).map(|_| deck.by_ref().take(size).collect()).collect();
+                g.deal(hands, &mut events).expect("the deck deals");
+            } else if let Some(mv) = choose(&g, Policy::Random, &mut rng, &mut moves) {
+                g.play(&mv, &mut events).expect("listed moves are legal");
+            }
+            events.clear();
+        }
+    });
+    let games_per_sec = games as f64 / t.as_secs_f64();
+    let (replays, t) = timed(seconds, || {
+        replay::cards::replay(&record).expect("the bench record is legal");
+    });
+    Ok(CardFigures {
+        games_per_sec,
+        replay_us: t.as_micros() as f64 / replays as f64,
+        moves: record.moves.len(),
+    })
+}
+
 /// Runs `f` repeatedly for about `seconds`; returns (iterations, elapsed).
 fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
     let budget = Duration::from_secs_f64(seconds);
@@ -139,6 +204,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     let replay_us = t.as_micros() as f64 / replays as f64;
 
     let new_world = new_world_figures(seconds)?;
+    let cards = card_figures(seconds)?;
     let render = render_figures(seconds)?;
     let service = service_figures(seconds)?;
     let analysis = analysis_figures(seconds)?;
@@ -153,6 +219,9 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "new_world_random_games_per_second": new_world.games_per_sec.round(),
             "new_world_replay_us_per_record": (new_world.replay_us * 10.0).round() / 10.0,
             "new_world_record_tiles": new_world.tiles,
+            "card_game_random_games_per_second": cards.games_per_sec.round(),
+            "card_game_replay_us_per_record": (cards.replay_us * 10.0).round() / 10.0,
+            "card_game_record_moves": cards.moves,
             "ingest_ms_per_game": service.ingest_ms,
             "storage_bytes_per_game": service.bytes_per_game,
             "turn_page_ms": service.page_ms,
@@ -189,6 +258,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             replay_us
         );
         new_world.print();
+        cards.print();
         render.print();
         println!(
             "{:<40} {:>11.2} ms",

@@ -265,7 +265,7 @@ impl CardRecord {
         if let Some(p) = hands.iter().position(|h| h.len() > size) {
             return Err((p as u8, hands[p].len()));
         }
-        let mut pool = game.unseen().to_vec();
+        let mut pool = game.unseen();
         for card in hands.iter().flatten() {
             if let Some(at) = pool.iter().position(|c| c == card) {
                 pool.remove(at);

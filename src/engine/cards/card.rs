@@ -122,6 +122,25 @@ impl fmt::Display for Card {
     }
 }
 
+/// How many different cards there are: 5 per colour (three people, a building, an animal) and
+/// the four jokers.
+pub const KINDS: usize = 24;
+
+impl Card {
+    /// The card's place among the [`KINDS`], for counting by kind.
+    pub fn kind_index(self) -> usize {
+        match self {
+            Card::Person { colour, value } => colour.index() * 5 + usize::from(value) - 1,
+            Card::Building(c) => c.index() * 5 + 3,
+            Card::Animal(c) => c.index() * 5 + 4,
+            Card::Dragon => 20,
+            Card::Fairy => 21,
+            Card::AnimalJoker => 22,
+            Card::CityJoker => 23,
+        }
+    }
+}
+
 /// The 130 playable cards, in a fixed order: 30 of each colour, then the 10 jokers.
 pub fn deck() -> Vec<Card> {
     let mut out = Vec::with_capacity(130);
@@ -159,6 +178,13 @@ mod tests {
             assert_eq!(people.iter().filter(|v| **v == 3).count(), 3);
         }
         assert_eq!(d.iter().filter(|k| k.colour().is_none()).count(), 10);
+    }
+
+    #[test]
+    fn every_kind_has_its_own_index() {
+        let mut kinds: Vec<usize> = deck().into_iter().map(Card::kind_index).collect();
+        kinds.dedup();
+        assert_eq!(kinds, (0..KINDS).collect::<Vec<_>>());
     }
 
     #[test]

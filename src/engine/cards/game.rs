@@ -1,7 +1,7 @@
 //! A Card Game in progress: the rows beside the scoreboard, the hands, the followers, and each
 //! player's score, herds and chest. It plays moves, scores each round and the end.
 
-use super::card::{Card, Colour, deck};
+use super::card::{Card, Colour, KINDS, deck};
 use super::rules::{self, TEN};
 
 /// What lies in a row, left to right.
@@ -176,8 +176,8 @@ impl CardPlayer {
 pub struct CardGame {
     pub(super) players: Vec<CardPlayer>,
     pub(super) rows: [Vec<Slot>; 4],
-    /// Cards neither turned up nor dealt yet, in the deck's order.
-    unseen: Vec<Card>,
+    /// Cards neither turned up nor dealt yet, counted by kind (`Card::kind_index`).
+    unseen: [u8; KINDS],
     /// Whether the round under way waits for its hands.
     deal_due: bool,
     hand_size: u8,
@@ -194,15 +194,12 @@ pub struct CardGame {
     over: bool,
 }
 
-/// Takes `card` out of `pool`, if it is there.
-fn take_from(pool: &mut Vec<Card>, card: Card) -> bool {
-    match pool.iter().position(|c| *c == card) {
-        Some(at) => {
-            pool.remove(at);
-            true
-        }
-        None => false,
-    }
+/// Takes `card` out of the counts, if one is left.
+fn take_from(counts: &mut [u8; KINDS], card: Card) -> bool {
+    let n = &mut counts[card.kind_index()];
+    let left = *n > 0;
+    *n -= u8::from(left);
+    left
 }
 
 impl CardGame {
@@ -214,8 +211,10 @@ impl CardGame {
         if setup.face_up.len() != 10 {
             return Err(CardSetupError::FaceUp(setup.face_up.len()));
         }
-        let mut unseen = deck();
-        let mut rows: [Vec<Slot>; 4] = Default::default();
+        let mut unseen = [0u8; KINDS];
+        deck().into_iter().for_each(|c| unseen[c.kind_index()] += 1);
+        // A row seldom holds more than a round's cards and what stayed from the last.
+        let mut rows: [Vec<Slot>; 4] = std::array::from_fn(|_| Vec::with_capacity(32));
         for (card, row) in setup.face_up {
             if card.colour().is_some_and(|own| own != row) {
                 return Err(CardSetupError::FaceUpRow { card, row });
@@ -280,8 +279,13 @@ impl CardGame {
     }
 
     /// The cards nobody has seen: neither turned up nor dealt.
-    pub fn unseen(&self) -> &[Card] {
-        &self.unseen
+    pub fn unseen(&self) -> Vec<Card> {
+        let mut kinds = deck();
+        kinds.dedup();
+        kinds
+            .into_iter()
+            .flat_map(|c| std::iter::repeat_n(c, self.unseen[c.kind_index()].into()))
+            .collect()
     }
 
     /// The player to move: the owner of the next wrongly placed card, once a round is scored.
@@ -337,15 +341,14 @@ impl CardGame {
             return;
         }
         let player = &self.players[self.current as usize];
-        let mut cards = player.hand.clone();
-        cards.sort_unstable();
-        cards.dedup();
-        for card in cards {
-            for row in Colour::ALL {
-                let mv = CardMove::Play { card, row };
-                if self.check(&mv).is_ok() {
-                    out.push(mv);
-                }
+        // `check` over every card and row, written out: bots and playouts list moves often.
+        for (i, &card) in player.hand.iter().enumerate() {
+            if player.hand[..i].contains(&card) {
+                continue;
+            }
+            match card.colour().filter(|_| self.first_played) {
+                Some(row) => out.push(CardMove::Play { card, row }),
+                None => out.extend(Colour::ALL.map(|row| CardMove::Play { card, row })),
             }
         }
         if !player.follower_placed {
@@ -429,7 +432,7 @@ impl CardGame {
                 size,
             });
         }
-        let mut unseen = self.unseen.clone();
+        let mut unseen = self.unseen;
         if let Some(&card) = hands.iter().flatten().find(|&&c| !take_from(&mut unseen, c)) {
             return Err(CardIllegal::NotInDeck { card });
         }
@@ -512,8 +515,11 @@ pub(super) mod tests {
 
     /// Deals hands that start with `given` and are filled up from the unseen cards in order.
     pub(in crate::engine::cards) fn deal_filled(g: &mut CardGame, given: &[Vec<Card>]) {
-        let mut pool = g.unseen().to_vec();
-        given.iter().flatten().for_each(|&c| assert!(take_from(&mut pool, c)));
+        let mut pool = g.unseen();
+        given.iter().flatten().for_each(|&c| {
+            let at = pool.iter().position(|p| *p == c).unwrap();
+            pool.remove(at);
+        });
         let hands = (0..g.players().len())
             .map(|p| {
                 let mut hand = given.get(p).cloned().unwrap_or_default();
@@ -719,6 +725,18 @@ pub(super) mod tests {
                     continue;
                 }
                 g.legal_moves(&mut moves);
+                // The fast listing is exactly the checked rules, each move once.
+                let mut kinds = deck();
+                kinds.dedup();
+                let candidates: Vec<CardMove> = kinds
+                    .into_iter()
+                    .flat_map(|card| Colour::ALL.map(|row| CardMove::Play { card, row }))
+                    .chain(Colour::ALL.map(|row| CardMove::Follower { row }))
+                    .chain([true, false].map(|keep| CardMove::WrongRow { keep }))
+                    .filter(|m| g.check(m).is_ok())
+                    .collect();
+                assert_eq!(candidates.len(), moves.len());
+                assert!(candidates.iter().all(|m| moves.contains(m)));
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let mv = moves[(seed >> 33) as usize % moves.len()];
                 g.play(&mv, &mut events).unwrap();

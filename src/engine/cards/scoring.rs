@@ -11,26 +11,29 @@ struct Take {
     cards: Vec<Card>,
 }
 
-/// Splits a row at its followers: what each follower secured, and the cards after the last
-/// follower, which stay (face up from now on).
-fn clear_row(row: Colour, slots: Vec<Slot>) -> (Vec<Take>, Vec<Slot>) {
+/// Takes out of a row what each follower secured. The cards after the last follower stay,
+/// face up from now on.
+fn clear_row(row: Colour, slots: &mut Vec<Slot>) -> Vec<Take> {
     let mut takes = Vec::new();
-    let mut since = Vec::new();
-    for slot in slots {
-        match slot {
-            Slot::Card { card, .. } => since.push(card),
-            Slot::Follower(player) => takes.push(Take {
-                player,
-                row,
-                cards: std::mem::take(&mut since),
-            }),
+    if let Some(last) = slots.iter().rposition(|s| matches!(s, Slot::Follower(_))) {
+        let mut since = Vec::new();
+        for slot in slots.drain(..=last) {
+            match slot {
+                Slot::Card { card, .. } => since.push(card),
+                Slot::Follower(player) => takes.push(Take {
+                    player,
+                    row,
+                    cards: std::mem::take(&mut since),
+                }),
+            }
         }
     }
-    let left = since
-        .into_iter()
-        .map(|card| Slot::Card { card, face_down: false })
-        .collect();
-    (takes, left)
+    for slot in slots.iter_mut() {
+        if let Slot::Card { face_down, .. } = slot {
+            *face_down = false;
+        }
+    }
+    takes
 }
 
 impl CardGame {
@@ -38,28 +41,25 @@ impl CardGame {
     /// Wrongly placed animals and buildings wait for their owners' choices.
     pub(super) fn score_round(&mut self, events: &mut Vec<CardEvent>) {
         for row in Colour::ALL.into_iter().rev() {
-            let slots = std::mem::take(&mut self.rows[row.index()]);
-            let (takes, left) = clear_row(row, slots);
-            self.rows[row.index()] = left;
-            for take in takes {
-                events.push(CardEvent::Took {
-                    player: take.player,
-                    row: take.row,
-                    cards: take.cards.clone(),
-                });
-                self.score_take(take, events);
+            for take in clear_row(row, &mut self.rows[row.index()]) {
+                // The take comes first in the events, though it is scored before it is moved there.
+                let at = events.len();
+                self.score_take(&take, events);
+                let Take { player, row, cards } = take;
+                events.insert(at, CardEvent::Took { player, row, cards });
             }
         }
     }
 
-    fn score_take(&mut self, take: Take, events: &mut Vec<CardEvent>) {
-        let Take { player, row, cards } = take;
-        let (right, wrong): (Vec<Card>, Vec<Card>) =
-            cards.into_iter().partition(|c| c.colour().is_none_or(|own| own == row));
+    fn score_take(&mut self, take: &Take, events: &mut Vec<CardEvent>) {
+        let &Take { player, row, .. } = take;
+        let in_row = |c: &&Card| c.colour().is_none_or(|own| own == row);
+        let right = take.cards.iter().filter(in_row).copied();
+        let wrong = take.cards.iter().filter(|c| !in_row(c)).copied();
         let people: Vec<u8> = right
-            .iter()
+            .clone()
             .filter_map(|c| match c {
-                Card::Person { value, .. } => Some(*value),
+                Card::Person { value, .. } => Some(value),
                 _ => None,
             })
             .collect();
@@ -185,7 +185,7 @@ mod tests {
 
     fn take(g: &mut CardGame, player: u8, row: Colour, cards: Vec<Card>) -> Vec<CardEvent> {
         let mut events = Vec::new();
-        g.score_take(Take { player, row, cards }, &mut events);
+        g.score_take(&Take { player, row, cards }, &mut events);
         events
     }
 
@@ -306,7 +306,8 @@ mod tests {
             Slot::Follower(red),
             card(3),
         ];
-        let (takes, rest) = clear_row(Colour::City, row);
+        let mut rest = row;
+        let takes = clear_row(Colour::City, &mut rest);
         assert_eq!(takes.len(), 2);
         assert_eq!((takes[0].player, takes[0].cards.len()), (green, 4));
         assert_eq!((takes[1].player, takes[1].cards.len()), (red, 3));
