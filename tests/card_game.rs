@@ -214,3 +214,17 @@ fn records_match_the_card_game_schema() {
     let r = replay(&record).unwrap();
     assert_eq!(r.turns.len(), 4, "the example's first actions replay");
 }
+
+/// Until the service takes them, a Card Game record given to the tile path (uploads, `render`,
+/// `analyse`) is refused with a message that says where it is read.
+#[test]
+fn the_tile_path_refuses_card_game_records_clearly() {
+    let doc = cards::to_value(&card_game(2, Policy::Random, 1).unwrap()).to_string();
+    let e = carcassonne_replay::record::parse(doc.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("read only by the command line's `replay` and `export --to json`"),
+        "{e}"
+    );
+}

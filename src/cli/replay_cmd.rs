@@ -80,7 +80,21 @@ fn cross_check(path: &Path, record: &GameRecord, replay: &Replay) -> Result<(), 
 }
 
 pub fn export(path: &Path, to: &str) -> Result<(), String> {
-    let record = read_record(path)?;
+    let parsed = record::parse_any(&read_bytes(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+    let record = match parsed {
+        AnyRecord::Cards(cards) if to == "json" => {
+            let doc = record::cards::to_value(&cards);
+            emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
+            return Ok(());
+        }
+        AnyRecord::Cards(_) => {
+            return Err(format!(
+                "{}: a Card Game record exports to json only, so far",
+                path.display()
+            ));
+        }
+        AnyRecord::Tiles(record, _) => record,
+    };
     let failed = |e: String| format!("{}: {e}", path.display());
     match to {
         "json" => emit(&native::to_pretty_string(&record)),
