@@ -228,3 +228,31 @@ fn the_tile_path_refuses_card_game_records_clearly() {
         "{e}"
     );
 }
+
+/// `analyse --turn` on a Card Game: every legal action once, the played one marked, each with
+/// a value and its uncertainty.
+#[test]
+fn a_card_game_turn_is_analysed_from_the_command_line() {
+    let exe = env!("CARGO_BIN_EXE_carcassonne-replay");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cards.json");
+    std::fs::write(
+        &path,
+        cards::to_value(&card_game(3, Policy::Greedy, 6).unwrap()).to_string(),
+    )
+    .unwrap();
+    let out = std::process::Command::new(exe)
+        .args(["analyse", "--json", "--turn", "20", "--playouts", "8"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let alts = doc["alternatives"].as_array().unwrap();
+    assert!(alts.len() > 1);
+    let played = doc["played"].as_u64().expect("the played move is an alternative") as usize;
+    assert!(played < alts.len());
+    let values: Vec<f64> = alts.iter().map(|a| a["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "best first");
+    assert!(alts.iter().all(|a| a["stderr"].as_f64().unwrap() >= 0.0));
+}

@@ -1,8 +1,12 @@
 //! `analyse`: every alternative of a turn (or of every turn), ranked, as a table or JSON.
 
-use super::replay_cmd::read_record;
+use super::replay_cmd::read_bytes;
+use crate::analysis::cards;
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
+use crate::engine::cards::CardMove;
 use crate::engine::{Figure, Location};
+use crate::record::cards::CardRecord;
+use crate::record::{self, AnyRecord};
 use crate::record::{GameRecord, RecordedAction};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
@@ -20,7 +24,11 @@ pub struct AnalyseArgs<'a> {
 }
 
 pub fn run(args: &AnalyseArgs) -> Result<(), String> {
-    let record = read_record(args.file)?;
+    let record =
+        match record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))? {
+            AnyRecord::Cards(cards) => return run_cards(args, &cards),
+            AnyRecord::Tiles(record, _) => record,
+        };
     let mut opts = AnalysisOptions {
         seed: args.seed,
         ..AnalysisOptions::default()
@@ -55,6 +63,58 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     };
     print!("{out}");
     Ok(())
+}
+
+/// One turn of a Card Game: every action with what it does now and its sampled value.
+fn run_cards(args: &AnalyseArgs, record: &CardRecord) -> Result<(), String> {
+    let Some(turn) = args.turn else {
+        return Err(format!(
+            "{}: a Card Game is analysed one turn at a time: give --turn",
+            args.file.display()
+        ));
+    };
+    let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
+    let t =
+        cards::analyse_turn(record, turn, samples, args.seed).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let name = &record.players[t.player as usize].name;
+    if args.json {
+        let alternatives: Vec<serde_json::Value> = t
+            .alternatives
+            .iter()
+            .map(|a| serde_json::json!({"move": action(&a.mv), "secures": a.secures, "now": a.now, "value": a.value, "stderr": a.stderr}))
+            .collect();
+        let doc = serde_json::json!({"turn": t.turn, "player": t.player, "samples": samples, "alternatives": alternatives, "played": t.played});
+        print!("{}", pretty(&doc));
+        return Ok(());
+    }
+    let mut out = format!(
+        "Turn {turn}: {name} to move; value: mean final margin over {samples} samples of what {name} cannot see\n"
+    );
+    writeln!(out, "{:>5}  {:<30} {:>8} {:>16}", "rank", "action", "secures", "value").unwrap();
+    for (i, a) in t.alternatives.iter().enumerate() {
+        let mark = if Some(i) == t.played { "*" } else { " " };
+        let value = format!("{:+.1} ±{:.1}", a.value, a.stderr);
+        writeln!(
+            out,
+            "{:>4}{mark}  {:<30} {:>8} {:>16}",
+            i + 1,
+            action(&a.mv),
+            a.secures,
+            value
+        )
+        .unwrap();
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn action(mv: &CardMove) -> String {
+    match mv {
+        CardMove::Play { card, row } => format!("{card} → {} row", row.word()),
+        CardMove::Follower { row } => format!("follower → {} row", row.word()),
+        CardMove::WrongRow { keep: true } => "keep the wrongly placed card".into(),
+        CardMove::WrongRow { keep: false } => "turn it in for 10".into(),
+    }
 }
 
 fn pretty(v: &impl serde::Serialize) -> String {

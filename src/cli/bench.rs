@@ -69,6 +69,8 @@ struct CardFigures {
     games_per_sec: f64,
     replay_us: f64,
     moves: usize,
+    /// Every alternative of a turn with its Monte Carlo value at the default samples.
+    analysis_ms: f64,
 }
 
 impl CardFigures {
@@ -81,6 +83,10 @@ impl CardFigures {
             "{:<40} {:>11.1} µs",
             format!("Card Game: replay of a {}-move record", self.moves),
             self.replay_us
+        );
+        println!(
+            "{:<40} {:>11.1} ms",
+            "Card Game: a turn's alternatives, valued", self.analysis_ms
         );
     }
 }
@@ -122,10 +128,19 @@ fn card_figures(seconds: f64) -> Result<CardFigures, String> {
     let (replays, t) = timed(seconds, || {
         replay::cards::replay(&record).expect("the bench record is legal");
     });
+    let replay_us = t.as_micros() as f64 / replays as f64;
+    // Turns across the game, so early and late turns both count.
+    let mut turn = 0u32;
+    let (analyses, t) = timed(seconds, || {
+        turn = turn % 140 + 7;
+        crate::analysis::cards::analyse_turn(&record, turn, crate::analysis::cards::DEFAULT_SAMPLES, 1)
+            .expect("the bench record analyses");
+    });
     Ok(CardFigures {
         games_per_sec,
-        replay_us: t.as_micros() as f64 / replays as f64,
+        replay_us,
         moves: record.moves.len(),
+        analysis_ms: t.as_secs_f64() * 1000.0 / analyses as f64,
     })
 }
 
@@ -222,6 +237,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "card_game_random_games_per_second": cards.games_per_sec.round(),
             "card_game_replay_us_per_record": (cards.replay_us * 10.0).round() / 10.0,
             "card_game_record_moves": cards.moves,
+            "card_game_analysis_ms_per_turn": (cards.analysis_ms * 10.0).round() / 10.0,
             "ingest_ms_per_game": service.ingest_ms,
             "storage_bytes_per_game": service.bytes_per_game,
             "turn_page_ms": service.page_ms,

@@ -11,7 +11,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// Reads at most `MAX_RECORD_BYTES` (plus one, to tell a file that is too large).
-fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut bytes = Vec::new();
     file.take(MAX_RECORD_BYTES as u64 + 1)

@@ -25,6 +25,16 @@ pub enum CardReplayError {
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
 pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, CardReplayError> {
+    replay_upto(record, None)
+}
+
+/// The position before move `index` (0-based), its round dealt: the hands are the record's,
+/// read from the whole round.
+pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, CardReplayError> {
+    Ok(replay_upto(record, Some(index))?.game)
+}
+
+fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGame>, CardReplayError> {
     let mut game = CardGame::new(record.setup())?;
     let mut events = Vec::new();
     let mut turns = Vec::with_capacity(record.moves.len());
@@ -53,6 +63,9 @@ pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, CardReplayError> 
             game.deal(hands, &mut events)
                 .map_err(|e| illegal(&game, round_start, e.to_string()))?;
             continue;
+        }
+        if upto == Some(i) {
+            break;
         }
         let m = record.moves[i];
         let player = game.current_player();
@@ -83,7 +96,7 @@ pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, CardReplayError> 
         });
         i += 1;
     }
-    let finished = game.is_over();
+    let finished = upto.is_none() && game.is_over();
     let mut final_events = Vec::new();
     if finished {
         game.finish(&mut final_events);

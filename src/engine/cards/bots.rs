@@ -91,3 +91,54 @@ fn greedy(game: &CardGame, moves: &[CardMove]) -> CardMove {
         (None, None) => moves[0],
     }
 }
+
+/// A position `viewer` cannot tell from this one, drawn at random: the cards they cannot see
+/// (other hands, a face-down card someone else played, the cards not yet dealt) shuffled and
+/// dealt again, and the order of the deals to come. The analysis samples these, so it never
+/// reads hidden or future cards.
+pub fn sample_hidden(game: &CardGame, viewer: u8, rng: &mut Rng) -> (CardGame, Vec<Card>) {
+    let mut sample = game.clone();
+    let mut hidden = game.unseen();
+    for (p, player) in game.players().iter().enumerate() {
+        if p as u8 != viewer {
+            hidden.extend_from_slice(&player.hand);
+        }
+    }
+    let face_down = game.face_down_card().filter(|&(by, ..)| by != viewer);
+    if let Some((_, _, card)) = face_down {
+        hidden.push(card);
+    }
+    // From a fixed order, so the sample depends on what is hidden, never on where it was.
+    hidden.sort_unstable();
+    for i in (1..hidden.len()).rev() {
+        hidden.swap(i, rng.below(i + 1));
+    }
+    let mut hidden = hidden.into_iter();
+    if let Some((_, row, _)) = face_down {
+        sample.replace_face_down(row, hidden.next().expect("the face-down card is hidden"));
+    }
+    for p in (0..game.players().len() as u8).filter(|&p| p != viewer) {
+        let n = game.players()[p as usize].hand.len();
+        sample.replace_hand(p, hidden.by_ref().take(n).collect());
+    }
+    (sample, hidden.collect())
+}
+
+/// Plays `game` to the end with `policy` for everyone, dealing from `deck`, and scores the end.
+pub fn play_out(game: &mut CardGame, deck: &[Card], policy: Policy, rng: &mut Rng) {
+    let mut deck = deck.iter().copied();
+    let (mut moves, mut events) = (Vec::new(), Vec::new());
+    while !game.is_over() {
+        if game.deal_due() {
+            let size = usize::from(game.hand_size());
+            let hands = (0..game.players().len())
+                .map(|_| deck.by_ref().take(size).collect())
+                .collect();
+            game.deal_unchecked(hands);
+        } else if let Some(mv) = choose(game, policy, rng, &mut moves) {
+            game.play(&mv, &mut events).expect("listed moves are legal");
+        }
+        events.clear();
+    }
+    game.finish(&mut events);
+}

@@ -187,6 +187,8 @@ pub struct CardGame {
     current: u8,
     /// Whether this round's first card (face down) has been played.
     first_played: bool,
+    /// Who played this round's face-down card: only they know it.
+    face_down_by: Option<u8>,
     /// The last player to place a follower this round: the next dealer.
     last_follower: u8,
     /// Wrongly placed cards waiting for their owners' choices, in order.
@@ -235,6 +237,7 @@ impl CardGame {
             dealer: setup.dealer,
             current: (setup.dealer + 1) % setup.players,
             first_played: false,
+            face_down_by: None,
             last_follower: setup.dealer,
             pending: Vec::new(),
             over: false,
@@ -369,6 +372,9 @@ impl CardGame {
                 hand.remove(at);
                 let face_down = !self.first_played;
                 self.first_played = true;
+                if face_down {
+                    self.face_down_by = Some(p);
+                }
                 self.rows[row.index()].push(Slot::Card { card, face_down });
                 events.push(CardEvent::Played {
                     player: p,
@@ -449,11 +455,50 @@ impl CardGame {
         Ok(())
     }
 
+    /// This round's face-down card, if it is still in a row: who played it, the row and the card.
+    pub fn face_down_card(&self) -> Option<(u8, Colour, Card)> {
+        let by = self.face_down_by?;
+        Colour::ALL.into_iter().find_map(|row| {
+            self.rows[row.index()].iter().find_map(|s| match *s {
+                Slot::Card { card, face_down: true } => Some((by, row, card)),
+                _ => None,
+            })
+        })
+    }
+
+    /// A sampled position's hidden cards: another player's hand, or the face-down card. The
+    /// cards come from a sample of what was hidden, so the deck's count is not checked.
+    pub(super) fn replace_hand(&mut self, player: u8, hand: Vec<Card>) {
+        self.players[player as usize].hand = hand;
+    }
+
+    pub(super) fn replace_face_down(&mut self, row: Colour, card: Card) {
+        for slot in &mut self.rows[row.index()] {
+            if let Slot::Card {
+                card: c,
+                face_down: true,
+            } = slot
+            {
+                *c = card;
+            }
+        }
+    }
+
+    /// Deals a sampled future: the cards are the sample's, already out of the unseen count.
+    pub(super) fn deal_unchecked(&mut self, hands: Vec<Vec<Card>>) {
+        for (p, hand) in self.players.iter_mut().zip(hands) {
+            p.hand = hand;
+            p.follower_placed = false;
+        }
+        self.deal_due = false;
+    }
+
     fn next_round(&mut self, events: &mut Vec<CardEvent>) {
         self.round += 1;
         self.dealer = self.last_follower;
         self.current = (self.dealer + 1) % self.players.len() as u8;
         self.first_played = false;
+        self.face_down_by = None;
         if self.round < self.rounds {
             self.deal_due = true;
             return;

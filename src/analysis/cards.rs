@@ -1,0 +1,208 @@
+//! What else a Card Game turn could have done: every legal action, what it does at once, and a
+//! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
+//! they did not play, and the deals to come are sampled, never read from the record).
+
+use crate::engine::bots::{Policy, Rng, margin};
+use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
+use crate::engine::cards::{CardGame, CardMove};
+use crate::record::cards::CardRecord;
+use crate::replay::cards::CardReplayError;
+
+/// Samples per alternative by default: every alternative sees the same samples, so their
+/// differences are not noise of the sampling.
+pub const DEFAULT_SAMPLES: u32 = 64;
+
+/// One alternative of a turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardAlternative {
+    pub mv: CardMove,
+    /// What a follower here would take now (the greedy bot's estimate); 0 for a card.
+    pub secures: u32,
+    /// Points each player scores at once (only the round's last action scores).
+    pub now: Vec<i32>,
+    /// The mover's mean final margin over the samples, and its standard error.
+    pub value: f64,
+    pub stderr: f64,
+}
+
+/// A turn's alternatives, best first, and which one was played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardTurnAnalysis {
+    pub turn: u32,
+    pub player: u8,
+    pub alternatives: Vec<CardAlternative>,
+    pub played: Option<usize>,
+}
+
+/// Why a turn cannot be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CardAnalysisError {
+    #[error("the record has {turns} turns; there is no turn {turn}")]
+    NoSuchTurn { turn: u32, turns: usize },
+    #[error("{0}")]
+    Replay(#[from] CardReplayError),
+}
+
+/// The position before turn `turn` (1-based), its round dealt, and the move played then.
+fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), CardAnalysisError> {
+    let turns = record.moves.len();
+    if turn == 0 || turn as usize > turns {
+        return Err(CardAnalysisError::NoSuchTurn { turn, turns });
+    }
+    let index = turn as usize - 1;
+    let game = crate::replay::cards::position_at(record, index)?;
+    Ok((game, record.moves[index].mv))
+}
+
+/// Analyses turn `turn` of a Card Game record with `samples` samples per alternative.
+pub fn analyse_turn(
+    record: &CardRecord,
+    turn: u32,
+    samples: u32,
+    seed: u64,
+) -> Result<CardTurnAnalysis, CardAnalysisError> {
+    let (game, played) = position_before(record, turn)?;
+    Ok(analyse_position(&game, turn, Some(played), samples, seed))
+}
+
+/// Analyses the move due in `game`. It reads only what the mover sees: their hand and the
+/// table; everything else is sampled.
+pub fn analyse_position(
+    game: &CardGame,
+    turn: u32,
+    played: Option<CardMove>,
+    samples: u32,
+    seed: u64,
+) -> CardTurnAnalysis {
+    let player = game.current_player();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    let mut alternatives: Vec<CardAlternative> = moves
+        .iter()
+        .map(|&mv| evaluate(game, mv, player, samples, seed))
+        .collect();
+    alternatives.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let played = played.and_then(|p| alternatives.iter().position(|a| a.mv == p));
+    CardTurnAnalysis {
+        turn,
+        player,
+        alternatives,
+        played,
+    }
+}
+
+fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) -> CardAlternative {
+    let before: Vec<i32> = game.players().iter().map(|p| p.score).collect();
+    let mut after = game.clone();
+    after.play(&mv, &mut Vec::new()).expect("listed moves are legal");
+    let now = after.players().iter().zip(&before).map(|(p, b)| p.score - b).collect();
+    let secures = match mv {
+        CardMove::Follower { row } => row_value(game, row),
+        _ => 0,
+    };
+    let margins: Vec<f64> = (0..samples)
+        .map(|i| {
+            // The same seed per sample for every alternative: common random numbers.
+            let mut rng = Rng::new(seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let (mut sample, deck) = sample_hidden(game, player, &mut rng);
+            sample.play(&mv, &mut Vec::new()).expect("the move is the mover's own");
+            play_out(&mut sample, &deck, Policy::Random, &mut rng);
+            f64::from(margin(sample.players().iter().map(|p| p.score), player))
+        })
+        .collect();
+    let n = margins.len().max(1) as f64;
+    let value = margins.iter().sum::<f64>() / n;
+    let var = margins.iter().map(|m| (m - value).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    CardAlternative {
+        mv,
+        secures,
+        now,
+        value,
+        stderr: (var / n).sqrt(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cards::{Card, CardSetup, Colour};
+
+    /// Two deals that differ only in what the mover cannot see.
+    fn dealt(other: &[Card]) -> CardGame {
+        let face_up: Vec<(Card, Colour)> = [
+            (Card::Animal(Colour::Road), Colour::Road),
+            (
+                Card::Person {
+                    colour: Colour::Road,
+                    value: 3,
+                },
+                Colour::Road,
+            ),
+            (Card::Building(Colour::City), Colour::City),
+            (
+                Card::Person {
+                    colour: Colour::Farm,
+                    value: 1,
+                },
+                Colour::Farm,
+            ),
+            (Card::Dragon, Colour::Farm),
+            (Card::Animal(Colour::Cloister), Colour::Cloister),
+            (
+                Card::Person {
+                    colour: Colour::City,
+                    value: 2,
+                },
+                Colour::City,
+            ),
+            (Card::Building(Colour::Road), Colour::Road),
+            (Card::Animal(Colour::Farm), Colour::Farm),
+            (Card::CityJoker, Colour::Cloister),
+        ]
+        .to_vec();
+        let mut g = CardGame::new(CardSetup {
+            players: 2,
+            dealer: 1,
+            face_up,
+        })
+        .unwrap();
+        let own = vec![
+            Card::Person {
+                colour: Colour::Road,
+                value: 1
+            };
+            3
+        ]
+        .into_iter()
+        .chain([Card::Fairy, Card::Animal(Colour::City), Card::Building(Colour::Farm)])
+        .collect();
+        g.deal(vec![own, other.to_vec()], &mut Vec::new()).unwrap();
+        g
+    }
+
+    #[test]
+    fn the_analysis_never_reads_what_the_mover_cannot_see() {
+        let person = |colour, value| Card::Person { colour, value };
+        let a = dealt(&[person(Colour::City, 1); 6]);
+        let b = dealt(&[
+            Card::AnimalJoker,
+            person(Colour::Cloister, 3),
+            Card::Building(Colour::Cloister),
+            person(Colour::Farm, 2),
+            Card::Animal(Colour::Road),
+            person(Colour::City, 3),
+        ]);
+        assert_ne!(a.players()[1].hand, b.players()[1].hand);
+        let (x, y) = (
+            analyse_position(&a, 1, None, 16, 7),
+            analyse_position(&b, 1, None, 16, 7),
+        );
+        assert_eq!(x, y, "other hands and the deals to come are sampled, never read");
+        assert_eq!(
+            x.alternatives.len(),
+            4 * 4 + 4,
+            "four different cards in any row (the first goes face down), and the follower in any"
+        );
+        assert!(x.alternatives.iter().all(|alt| alt.stderr.is_finite()));
+    }
+}
