@@ -2,7 +2,7 @@
 //! record names the first dealer, the 10 cards turned up and every action; each round's hands
 //! are read from the actions, since every card dealt is played in its round.
 
-use super::native::{FORMAT, at_path, is_colour};
+use super::native::{FORMAT, Player, at_path};
 use super::{Format, PlayerInfo, RecordError};
 use crate::engine::cards::{Card, CardGame, CardMove, CardSetup, Colour};
 use serde::{Deserialize, Serialize};
@@ -28,18 +28,10 @@ pub struct RecordedCardMove {
 struct Doc {
     format: String,
     game: String,
-    players: Vec<DocPlayer>,
+    players: Vec<Player>,
     dealer: u8,
     face_up: Vec<DocFaceUp>,
     moves: Vec<DocMove>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DocPlayer {
-    name: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    colour: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -91,15 +83,8 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
     if !(2..=5).contains(&players) {
         return Err(err(format!("the Card Game has 2 to 5 players, not {players}")));
     }
-    if let Some(p) = doc
-        .players
-        .iter()
-        .find(|p| p.colour.as_deref().is_some_and(|c| !is_colour(c)))
-    {
-        return Err(err(format!(
-            "player {:?}: colour is not of the form \"#rrggbb\"",
-            p.name
-        )));
+    if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
+        return Err(err(bad));
     }
     if usize::from(doc.dealer) >= players {
         return Err(err(format!(
@@ -125,14 +110,7 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
         .map(|(i, m)| parse_move(m, i + 1, players))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CardRecord {
-        players: doc
-            .players
-            .into_iter()
-            .map(|p| PlayerInfo {
-                name: p.name,
-                colour: p.colour,
-            })
-            .collect(),
+        players: doc.players.into_iter().map(Player::into_info).collect(),
         dealer: doc.dealer,
         face_up,
         moves,
@@ -185,14 +163,7 @@ pub fn to_value(r: &CardRecord) -> serde_json::Value {
     let doc = Doc {
         format: FORMAT.into(),
         game: "card-game".into(),
-        players: r
-            .players
-            .iter()
-            .map(|p| DocPlayer {
-                name: p.name.clone(),
-                colour: p.colour.clone(),
-            })
-            .collect(),
+        players: r.players.iter().map(Player::of).collect(),
         dealer: r.dealer,
         face_up: r
             .face_up

@@ -38,12 +38,35 @@ struct Doc {
     final_scoring: Option<bool>,
 }
 
+/// A player as native records write them (the Card Game's records too).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Player {
+pub(super) struct Player {
     name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     colour: Option<String>,
+}
+
+impl Player {
+    pub(super) fn of(p: &PlayerInfo) -> Player {
+        Player {
+            name: p.name.clone(),
+            colour: p.colour.clone(),
+        }
+    }
+
+    pub(super) fn into_info(self) -> PlayerInfo {
+        PlayerInfo {
+            name: self.name,
+            colour: self.colour,
+        }
+    }
+
+    /// The player's colour, when it is not of the form `#rrggbb`.
+    pub(super) fn bad_colour(&self) -> Option<String> {
+        let c = self.colour.as_deref()?;
+        (!is_colour(c)).then(|| format!("player {:?}: colour {c:?} is not of the form \"#rrggbb\"", self.name))
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -142,16 +165,8 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     if doc.players.is_empty() || doc.players.len() > 6 {
         return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
     }
-    if let Some(p) = doc
-        .players
-        .iter()
-        .find(|p| p.colour.as_deref().is_some_and(|c| !is_colour(c)))
-    {
-        return Err(err(format!(
-            "player {:?}: colour {:?} is not of the form \"#rrggbb\"",
-            p.name,
-            p.colour.as_deref().unwrap_or_default()
-        )));
+    if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
+        return Err(err(bad));
     }
     let rules = rules_spec(doc.rules.unwrap_or_else(|| DocRules::of(game)))?;
     if !game.plays(rules.preset) {
@@ -213,14 +228,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     }
     Ok(GameRecord {
         game,
-        players: doc
-            .players
-            .into_iter()
-            .map(|p| PlayerInfo {
-                name: p.name,
-                colour: p.colour,
-            })
-            .collect(),
+        players: doc.players.into_iter().map(Player::into_info).collect(),
         rules,
         custom_tiles,
         catalog,
@@ -427,14 +435,7 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
     let doc = Doc {
         format: FORMAT.into(),
         game: (r.game != GameKind::default()).then(|| r.game.name().into()),
-        players: r
-            .players
-            .iter()
-            .map(|p| Player {
-                name: p.name.clone(),
-                colour: p.colour.clone(),
-            })
-            .collect(),
+        players: r.players.iter().map(Player::of).collect(),
         rules: Some(DocRules {
             preset: r.rules.preset.name().into(),
             overrides: r.rules.overrides.clone(),

@@ -588,7 +588,8 @@ pub(super) mod tests {
         events
     }
 
-    fn scored(events: &[CardEvent]) -> Vec<(u8, CardCategory, u32)> {
+    /// (player, category, points) of each score among `events`.
+    pub(in crate::engine::cards) fn scored(events: &[CardEvent]) -> Vec<(u8, CardCategory, u32)> {
         events
             .iter()
             .filter_map(|e| match e {

@@ -165,23 +165,8 @@ impl CardGame {
 #[cfg(test)]
 mod tests {
     use super::super::game::CardMove;
-    use super::super::game::tests::{arranged, person};
+    use super::super::game::tests::{arranged, person, scored as points};
     use super::*;
-
-    fn points(events: &[CardEvent]) -> Vec<(u8, CardCategory, u32)> {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                CardEvent::Scored {
-                    player,
-                    category,
-                    points,
-                    ..
-                } => Some((*player, *category, *points)),
-                _ => None,
-            })
-            .collect()
-    }
 
     fn take(g: &mut CardGame, player: u8, row: Colour, cards: Vec<Card>) -> Vec<CardEvent> {
         let mut events = Vec::new();
