@@ -1,6 +1,7 @@
 //! `render`: the board at a turn as PNG or SVG.
 
-use super::replay_cmd::read_record;
+use super::replay_cmd::read_bytes;
+use crate::record::{self, AnyRecord};
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use std::path::Path;
 
@@ -18,13 +19,21 @@ pub struct RenderArgs<'a> {
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    let record = read_record(args.file)?;
+    let format = if args.svg { ImageFormat::Svg } else { ImageFormat::Png };
+    let record =
+        match record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))? {
+            AnyRecord::Cards(cards) => {
+                let bytes = render::cards::draw(&cards, args.turn, format)
+                    .map_err(|e| format!("{}: {e}", args.file.display()))?;
+                return std::fs::write(args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()));
+            }
+            AnyRecord::Tiles(record, _) => record,
+        };
     let mut opts = RenderOptions::default().with_size(args.size);
     if let Some(list) = args.overlays {
         opts.set_overlays(list)?;
     }
     opts.legend |= args.legend;
-    let format = if args.svg { ImageFormat::Svg } else { ImageFormat::Png };
     let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts).map_err(|e| {
         let why = match e {
             render::RenderError::Replay(e) => e.describe(&record),

@@ -7,6 +7,7 @@
 //! - Output is deterministic: the same record, turn and options give the same bytes, so callers
 //!   can cache images under an ETag built from [`RENDERER_VERSION`] and [`RenderOptions::key`].
 
+pub mod cards;
 pub mod figures;
 pub mod palette;
 pub mod raster;

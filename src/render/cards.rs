@@ -1,0 +1,220 @@
+//! The Card Game's table as a picture: the score board, the four rows with their cards (face
+//! down ones as backs) and followers, and each player's herds, chest and hand.
+
+use super::figures::{self, FigureShape};
+use super::palette::{self, PlayerColours, Rgb};
+use super::raster::FONT_FAMILY;
+use super::scene::xml_escape;
+use super::shapes::num;
+use super::{ImageFormat, RenderError, svg_to_png};
+use crate::engine::cards::{Card, CardGame, Colour, Slot};
+use crate::record::cards::CardRecord;
+use crate::replay::cards::position_at;
+use std::fmt::Write as _;
+
+const CARD_W: f32 = 44.0;
+const CARD_H: f32 = 62.0;
+const GAP: f32 = 6.0;
+const LABEL_W: f32 = 90.0;
+const MARGIN: f32 = 16.0;
+const PLAYER_LINE: f32 = 26.0;
+
+/// The cards' colours.
+fn colour_of(row: Colour) -> Rgb {
+    match row {
+        Colour::Cloister => Rgb(0xe8, 0xc3, 0x3c),
+        Colour::Road => Rgb(0xc8, 0x3d, 0x34),
+        Colour::Farm => Rgb(0x4f, 0x9a, 0x44),
+        Colour::City => Rgb(0x3b, 0x6e, 0xc4),
+    }
+}
+
+/// The table after `turn` actions (the whole game when `None`), as SVG or PNG.
+pub fn draw(record: &CardRecord, turn: Option<u32>, format: ImageFormat) -> Result<Vec<u8>, RenderError> {
+    let turns = record.moves.len() as u32;
+    let upto = match turn {
+        Some(t) if t > turns => return Err(RenderError::NoSuchTurn { turn: t, turns }),
+        Some(t) => t as usize,
+        None => record.moves.len(),
+    };
+    let game = position_at(record, upto).map_err(|e| RenderError::Svg(e.to_string()))?;
+    let svg = table_svg(record, &game);
+    match format {
+        ImageFormat::Svg => Ok(svg.into_bytes()),
+        ImageFormat::Png => svg_to_png(&svg),
+    }
+}
+
+fn table_svg(record: &CardRecord, game: &CardGame) -> String {
+    let colours = PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()));
+    let longest = game.rows().iter().map(Vec::len).max().unwrap_or(0).max(8) as f32;
+    let width = (MARGIN * 2.0 + LABEL_W + longest * (CARD_W + GAP)).ceil();
+    let rows_top = MARGIN + PLAYER_LINE * record.players.len() as f32 + 10.0;
+    let height = (rows_top + 4.0 * (CARD_H + GAP) + MARGIN).ceil();
+    let mut body = String::new();
+    let ink = palette::INK.hex();
+    for (p, player) in game.players().iter().enumerate() {
+        let y = MARGIN + PLAYER_LINE * p as f32;
+        let colour = colours.get(p as u8).hex();
+        let herds: Vec<String> = Colour::ALL
+            .into_iter()
+            .filter(|c| player.herds[c.index()] > 0)
+            .map(|c| format!("{} {}", player.herds[c.index()], c.colour_word()))
+            .collect();
+        let herds = if herds.is_empty() {
+            "none".to_string()
+        } else {
+            herds.join(", ")
+        };
+        let _ = write!(
+            body,
+            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{colour}\"/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"15\" fill=\"{ink}\">{}: {} points · animals {herds} · chest {} · hand {}</text>",
+            num(y),
+            num(MARGIN + 22.0),
+            num(y + 12.5),
+            xml_escape(&record.players[p].name),
+            player.score,
+            player.city_cards(),
+            player.hand.len()
+        );
+    }
+    for row in Colour::ALL {
+        let y = rows_top + row.index() as f32 * (CARD_H + GAP);
+        let _ = write!(
+            body,
+            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"{}\" height=\"{CARD_H}\" rx=\"6\" fill=\"{}\"/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"#fff\">{}</text>",
+            num(y),
+            num(LABEL_W - GAP),
+            colour_of(row).hex(),
+            num(MARGIN + 8.0),
+            num(y + CARD_H / 2.0 + 5.0),
+            row.word()
+        );
+        for (i, slot) in game.rows()[row.index()].iter().enumerate() {
+            let x = MARGIN + LABEL_W + i as f32 * (CARD_W + GAP);
+            match *slot {
+                Slot::Card { card, face_down } => card_svg(&mut body, x, y, card, face_down),
+                Slot::Follower(p) => {
+                    let colour = colours.get(p);
+                    body.push_str(&figures::figure(
+                        FigureShape::Standing,
+                        colour,
+                        x + CARD_W / 2.0,
+                        y + CARD_H / 2.0,
+                        1.6,
+                    ));
+                }
+            }
+        }
+    }
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"{FONT_FAMILY}\"><defs>{}</defs>\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>{body}</svg>",
+        figures::definitions(),
+        palette::PAPER.hex(),
+        w = width,
+        h = height,
+    )
+}
+
+/// One card: its colour with its value, a house (building) or an animal; a joker in white
+/// with its name; a face-down card as a dark back.
+fn card_svg(out: &mut String, x: f32, y: f32, card: Card, face_down: bool) {
+    let (cx, cy) = (x + CARD_W / 2.0, y + CARD_H / 2.0);
+    let white = Rgb(0xff, 0xff, 0xff).hex();
+    let (fill, mark) = if face_down {
+        (palette::BACKGROUND, text(cx, cy, 22.0, &white, "?"))
+    } else {
+        match card {
+            Card::Person { colour, value } => (colour_of(colour), text(cx, cy, 24.0, &white, &value.to_string())),
+            Card::Building(colour) => (colour_of(colour), house(cx, cy, &white)),
+            Card::Animal(colour) => (colour_of(colour), animal(cx, cy, &white)),
+            joker => {
+                let name = match joker {
+                    Card::Dragon => "Dragon",
+                    Card::Fairy => "Fairy",
+                    Card::AnimalJoker => "Animal",
+                    _ => "City",
+                };
+                (palette::PAPER, text(cx, cy, 10.0, &palette::INK.hex(), name))
+            }
+        }
+    };
+    let title = if face_down {
+        "face down".to_string()
+    } else {
+        card.to_string()
+    };
+    let _ = write!(
+        out,
+        "<g><title>{title}</title><rect x=\"{}\" y=\"{}\" width=\"{CARD_W}\" height=\"{CARD_H}\" rx=\"5\" fill=\"{}\" stroke=\"{}\"/>{mark}</g>",
+        num(x),
+        num(y),
+        fill.hex(),
+        palette::INK.hex(),
+    );
+}
+
+fn text(cx: f32, cy: f32, size: f32, fill: &str, s: &str) -> String {
+    format!(
+        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{fill}\">{}</text>",
+        num(cx),
+        num(cy + size / 3.0),
+        num(size),
+        xml_escape(s)
+    )
+}
+
+fn house(cx: f32, cy: f32, fill: &str) -> String {
+    format!(
+        "<path d=\"M{} {}L{} {}L{} {}V{}H{}Z\" fill=\"{fill}\"/>",
+        num(cx - 12.0),
+        num(cy - 2.0),
+        num(cx),
+        num(cy - 14.0),
+        num(cx + 12.0),
+        num(cy - 2.0),
+        num(cy + 12.0),
+        num(cx - 12.0)
+    )
+}
+
+fn animal(cx: f32, cy: f32, fill: &str) -> String {
+    format!(
+        "<ellipse cx=\"{}\" cy=\"{}\" rx=\"13\" ry=\"8\" fill=\"{fill}\"/><circle cx=\"{}\" cy=\"{}\" r=\"5\" fill=\"{fill}\"/>",
+        num(cx - 2.0),
+        num(cy + 2.0),
+        num(cx + 12.0),
+        num(cy - 5.0)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bots::Policy;
+    use crate::record::generate::card_game;
+
+    #[test]
+    fn the_table_shows_rows_followers_face_down_cards_and_the_players() {
+        let record = card_game(3, Policy::Greedy, 3).unwrap();
+        // Turn 5: the round's face-down card is still in its row.
+        let svg = String::from_utf8(draw(&record, Some(5), ImageFormat::Svg).unwrap()).unwrap();
+        assert!(
+            svg.contains("<title>face down</title>"),
+            "the face-down card shows its back"
+        );
+        for row in Colour::ALL {
+            assert!(svg.contains(&format!(">{}</text>", row.word())), "{}", row.word());
+        }
+        assert!(svg.contains("Bot 1: 0 points"));
+        let end = String::from_utf8(draw(&record, None, ImageFormat::Svg).unwrap()).unwrap();
+        assert!(!end.contains("face down"), "every card is revealed by the end");
+        let png = draw(&record, Some(30), ImageFormat::Png).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        assert!(draw(&record, Some(10_000), ImageFormat::Svg).is_err());
+    }
+}
