@@ -343,6 +343,7 @@ rulebook_examples! {
     nw_unknown_mark_rejected,
     nw_trappers_stay_when_the_surveyors_move_on,
     nw_no_tile_east_of_the_coast,
+    nw_start_tile_east_of_the_coast_rejected,
     nw_town_facing_the_coast_never_completes,
     // second edition (Z-Man 2016) with The River and The Abbot
     se_road_three_tiles_scores_3,

@@ -229,11 +229,19 @@ impl Game {
 
     fn place_start(&mut self, s: StartTile) -> Result<(), SetupError> {
         let name = self.catalog.name(s.tile).to_string();
-        if !s.placement.pos.in_bounds() {
+        let pos = s.placement.pos;
+        let misplaced = if !pos.in_bounds() {
+            Some(IllegalMove::OffBoard { pos })
+        } else if !self.on_land(pos) {
+            Some(IllegalMove::EastOfCoast { pos })
+        } else {
+            None
+        };
+        if let Some(reason) = misplaced {
             return Err(SetupError::StartPlacement {
                 tile: name,
-                pos: s.placement.pos,
-                reason: IllegalMove::OffBoard { pos: s.placement.pos },
+                pos,
+                reason,
             });
         }
         if self.pack[s.tile.0 as usize] == 0 {
