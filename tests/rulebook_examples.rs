@@ -341,6 +341,7 @@ rulebook_examples! {
     nw_sixth_settler_rejected,
     nw_tile_touching_nothing_rejected,
     nw_unknown_mark_rejected,
+    nw_tile_count_exhausted_rejected,
     nw_trappers_stay_when_the_surveyors_move_on,
     nw_no_tile_east_of_the_coast,
     nw_start_tile_east_of_the_coast_rejected,

@@ -6,7 +6,7 @@ use super::tile::{Edge, FeatureKind};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IllegalMove {
-    #[error("no {tile} tile is left in the pack (all {copies} are used)")]
+    #[error("no {tile} tile is left in the pack (this game has {copies})")]
     NotInPack { tile: String, copies: u32 },
     #[error("the tile drawn is {drawn}, not {played}")]
     NotDrawn { drawn: String, played: String },

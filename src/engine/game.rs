@@ -116,6 +116,8 @@ pub struct Game {
     pub(super) players: Vec<PlayerState>,
     current: u8,
     pack: Vec<u8>,
+    /// The pack as the game began, per kind: the copies an exhausted kind had.
+    copies: Arc<[u8]>,
     pack_left: u32,
     /// The River part: asked at setup, draw, placement and after placement.
     river: River,
@@ -145,6 +147,7 @@ impl Game {
         let mut game = Game {
             rules,
             pack: vec![0; catalog.len()],
+            copies: Arc::from([]),
             catalog: Arc::clone(&catalog),
             board: Board::new(),
             features: Features::with_capacity(1024),
@@ -201,6 +204,7 @@ impl Game {
             self.pack_left += n as u32;
             self.river.added(id, n);
         }
+        self.copies = Arc::from(self.pack.as_slice());
     }
 
     fn default_start(&self) -> StartTile {
@@ -406,13 +410,7 @@ impl Game {
     }
 
     fn total_copies(&self, tile: TileKindId) -> u32 {
-        let mut counts = tileset::base_counts(&self.catalog, self.rules.edition);
-        counts.extend(tileset::river_counts(&self.catalog, self.rules.edition));
-        counts
-            .iter()
-            .filter(|(id, _)| *id == tile)
-            .map(|(_, n)| *n as u32)
-            .sum()
+        u32::from(self.copies[tile.0 as usize])
     }
 
     /// Checks that the tile fits at the placement: a free square next to the landscape, every
