@@ -125,6 +125,8 @@ fn another_preset_rescores_the_same_moves() {
     );
     let bad = run(&["replay", "--preset", "third-edition", demo().to_str().unwrap()]);
     assert_rejected(&bad, &["unknown preset \"third-edition\"", "classic-2000-alternate"]);
+    let other_game = run(&["replay", "--preset", "new-world", demo().to_str().unwrap()]);
+    assert_rejected(&other_game, &["new-world is not a rulebook of carcassonne"]);
 }
 
 #[test]

@@ -53,7 +53,15 @@ pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), 
         AnyRecord::Tiles(record, _) => record,
     };
     if let Some(name) = preset_name {
-        record.rules = record.rules.with_preset(preset(name)?);
+        let preset = preset(name)?;
+        if !record.game.plays(preset) {
+            return Err(format!(
+                "{}: {preset} is not a rulebook of {}",
+                path.display(),
+                record.game.name()
+            ));
+        }
+        record.rules = record.rules.with_preset(preset);
     }
     let replay = replay::replay(&record, None).map_err(|e| format!("{}: {}", path.display(), e.describe(&record)))?;
     if preset_name.is_none() {
