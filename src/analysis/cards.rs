@@ -18,8 +18,9 @@ pub struct CardAlternative {
     pub mv: CardMove,
     /// What a follower here would take now (the greedy bot's estimate); 0 for a card.
     pub secures: u32,
-    /// Points each player scores at once (only the round's last action scores).
-    pub now: Vec<i32>,
+    /// Points each player scores at once, on average over the samples (only a round's last
+    /// action scores, and a face-down card may be among what it takes).
+    pub now: Vec<f64>,
     /// The mover's mean final margin over the samples, and its standard error.
     pub value: f64,
     pub stderr: f64,
@@ -92,20 +93,24 @@ pub fn analyse_position(
 }
 
 fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) -> CardAlternative {
-    let before: Vec<i32> = game.players().iter().map(|p| p.score).collect();
-    let mut after = game.clone();
-    after.play(&mv, &mut Vec::new()).expect("listed moves are legal");
-    let now = after.players().iter().zip(&before).map(|(p, b)| p.score - b).collect();
     let secures = match mv {
         CardMove::Follower { row } => row_value(game, row),
         _ => 0,
     };
+    let players = game.players().len();
+    let mut now = vec![0.0; players];
     let margins: Vec<f64> = (0..samples)
         .map(|i| {
             // The same seed per sample for every alternative: common random numbers.
             let mut rng = Rng::new(seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let (mut sample, deck) = sample_hidden(game, player, &mut rng);
+            let before: Vec<i32> = sample.players().iter().map(|p| p.score).collect();
             sample.play(&mv, &mut Vec::new()).expect("the move is the mover's own");
+            // What the move scores at once depends on a face-down card the mover may not know,
+            // so it is sampled too.
+            for ((n, p), b) in now.iter_mut().zip(sample.players()).zip(&before) {
+                *n += f64::from(p.score - b);
+            }
             play_out(&mut sample, &deck, Policy::Random, &mut rng);
             f64::from(margin(sample.players().iter().map(|p| p.score), player))
         })
@@ -116,7 +121,7 @@ fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) 
     CardAlternative {
         mv,
         secures,
-        now,
+        now: now.into_iter().map(|x| x / n).collect(),
         value,
         stderr: (var / n).sqrt(),
     }
