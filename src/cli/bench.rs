@@ -92,37 +92,25 @@ impl CardFigures {
 }
 
 fn card_figures(seconds: f64) -> Result<CardFigures, String> {
-    use crate::engine::cards::bots::choose;
-    use crate::engine::cards::{CardGame, CardSetup};
+    use crate::engine::cards::bots::{play_out, shuffled_deck};
+    use crate::engine::cards::{CardGame, CardSetup, Colour};
     let record = crate::record::generate::card_game(4, Policy::Random, 42)?;
     let setup = record.setup();
     let mut seed = 0u64;
-    let mut moves = Vec::new();
-    let mut events = Vec::new();
     let (games, t) = timed(seconds, || {
         seed += 1;
         let mut rng = Rng::new(seed);
-        let mut deck = crate::engine::cards::bots::shuffled_deck(&mut rng).into_iter();
-        let face_up = deck
-            .by_ref()
-            .take(10)
-            .map(|c| (c, c.colour().unwrap_or(crate::engine::cards::Colour::Road)))
+        let deck = shuffled_deck(&mut rng);
+        let face_up = deck[..10]
+            .iter()
+            .map(|&c| (c, c.colour().unwrap_or(Colour::Road)))
             .collect();
         let mut g = CardGame::new(CardSetup {
             face_up,
             ..setup.clone()
         })
         .expect("a shuffled deck sets up");
-        while !g.is_over() {
-            if g.deal_due() {
-                let size = usize::from(g.hand_size());
-                let hands = (0..4).map(|_| deck.by_ref().take(size).collect()).collect();
-                g.deal(hands, &mut events).expect("the deck deals");
-            } else if let Some(mv) = choose(&g, Policy::Random, &mut rng, &mut moves) {
-                g.play(&mv, &mut events).expect("listed moves are legal");
-            }
-            events.clear();
-        }
+        play_out(&mut g, &deck[10..], Policy::Random, &mut rng);
     });
     let games_per_sec = games as f64 / t.as_secs_f64();
     let (replays, t) = timed(seconds, || {

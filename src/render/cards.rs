@@ -37,7 +37,7 @@ pub fn draw(record: &CardRecord, turn: Option<u32>, format: ImageFormat) -> Resu
         Some(t) => t as usize,
         None => record.moves.len(),
     };
-    let game = position_at(record, upto).map_err(|e| RenderError::Svg(e.to_string()))?;
+    let game = position_at(record, upto)?;
     let svg = table_svg(record, &game);
     match format {
         ImageFormat::Svg => Ok(svg.into_bytes()),

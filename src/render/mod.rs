@@ -128,6 +128,8 @@ pub enum RenderError {
     NoSuchTurn { turn: u32, turns: u32 },
     #[error("the game cannot be replayed: {0}")]
     Replay(#[from] ReplayError),
+    #[error("the game cannot be replayed: {0}")]
+    CardReplay(#[from] crate::replay::cards::CardReplayError),
     #[error("the image would be {width}×{height} pixels, larger than we draw")]
     TooLarge { width: u32, height: u32 },
     #[error("cannot draw the SVG: {0}")]

@@ -167,7 +167,7 @@ fn event_json(e: &CardEvent) -> Value {
             points,
             why,
         } => {
-            json!({"type": "scored", "players": [player], "category": category.word(), "points": points, "explanation": why})
+            json!({"type": "scored", "players": [player], "category": category.word(), "points": points, "explanation": why.to_string()})
         }
         CardEvent::ChoiceDue { player, card } => {
             json!({"type": "choice_due", "player": player, "card": card.to_string()})

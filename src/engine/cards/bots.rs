@@ -32,7 +32,7 @@ pub fn row_value(game: &CardGame, row: Colour) -> u32 {
         .iter()
         .rposition(|s| matches!(s, Slot::Follower(_)))
         .map_or(0, |i| i + 1);
-    let mut people = Vec::new();
+    let mut people = [0u8; 3];
     let mut other = 0;
     for slot in &slots[from..] {
         match *slot {
@@ -40,12 +40,12 @@ pub fn row_value(game: &CardGame, row: Colour) -> u32 {
             Slot::Card {
                 card: Card::Person { colour, value },
                 ..
-            } if colour == row => people.push(value),
+            } if colour == row => people[usize::from(value) - 1] += 1,
             Slot::Card { card, .. } => other += worth(card),
             Slot::Follower(_) => {}
         }
     }
-    rules::people_points(&people) + other
+    rules::people_points(people) + other
 }
 
 /// The move `policy` chooses; `None` when no move is due (a deal, or the end).

@@ -58,6 +58,48 @@ impl CardCategory {
     }
 }
 
+/// Why a player scored, as data; `Display` puts it in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Because {
+    /// People in their own row: how many of value 1, 2 and 3.
+    People { by_value: [u8; 3] },
+    /// A herd that grew, at its new size.
+    Herd { kind: Colour, size: u8 },
+    /// An Animal Joker with no herd to join.
+    LoneAnimalJoker,
+    /// The Dragon or the Fairy.
+    Joker(Card),
+    /// A person of another colour than its row.
+    WrongRow { card: Card, row: Colour },
+    /// A wrongly placed animal or building its owner turned in.
+    TurnedIn(Card),
+    /// The chest split into sets of these sizes.
+    CitySets(Vec<u8>),
+}
+
+impl std::fmt::Display for Because {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Because::People { by_value } => {
+                let values: Vec<String> = (1..=3u8)
+                    .rev()
+                    .flat_map(|v| std::iter::repeat_n(v.to_string(), by_value[usize::from(v) - 1].into()))
+                    .collect();
+                write!(f, "({}) × {} people", values.join(" + "), values.len())
+            }
+            Because::Herd { kind, size } => write!(f, "a herd of {size} {} animals", kind.colour_word()),
+            Because::LoneAnimalJoker => f.write_str("an Animal Joker alone"),
+            Because::Joker(card) => write!(f, "{card}"),
+            Because::WrongRow { card, row } => write!(f, "{card} in the {} row", row.word()),
+            Because::TurnedIn(card) => write!(f, "{card} turned in"),
+            Because::CitySets(sizes) => {
+                let sizes: Vec<String> = sizes.iter().map(u8::to_string).collect();
+                write!(f, "city sets of {}", sizes.join(", "))
+            }
+        }
+    }
+}
+
 /// What a move did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CardEvent {
@@ -85,7 +127,7 @@ pub enum CardEvent {
         player: u8,
         category: CardCategory,
         points: u32,
-        why: String,
+        why: Because,
     },
     /// A wrongly placed animal or building waits for its owner's choice.
     ChoiceDue {
@@ -394,13 +436,7 @@ impl CardGame {
                 if keep {
                     self.keep(player, card, events);
                 } else {
-                    self.award(
-                        player,
-                        CardCategory::WrongRows,
-                        TEN,
-                        format!("{card} turned in"),
-                        events,
-                    );
+                    self.award(player, CardCategory::WrongRows, TEN, Because::TurnedIn(card), events);
                 }
                 if self.pending.is_empty() {
                     self.next_round(events);
@@ -443,11 +479,7 @@ impl CardGame {
             return Err(CardIllegal::NotInDeck { card });
         }
         self.unseen = unseen;
-        for (p, hand) in self.players.iter_mut().zip(hands) {
-            p.hand = hand;
-            p.follower_placed = false;
-        }
-        self.deal_due = false;
+        self.deal_unchecked(hands);
         events.push(CardEvent::Dealt {
             round: self.round,
             dealer: self.dealer,
@@ -484,7 +516,8 @@ impl CardGame {
         }
     }
 
-    /// Deals a sampled future: the cards are the sample's, already out of the unseen count.
+    /// Hands out a round's hands. `deal` checks them first; a sampled future deals its own
+    /// cards, already out of the unseen count.
     pub(super) fn deal_unchecked(&mut self, hands: Vec<Vec<Card>>) {
         for (p, hand) in self.players.iter_mut().zip(hands) {
             p.hand = hand;
@@ -523,7 +556,7 @@ impl CardGame {
         player: u8,
         category: CardCategory,
         points: u32,
-        why: String,
+        why: Because,
         events: &mut Vec<CardEvent>,
     ) {
         let p = &mut self.players[player as usize];
@@ -684,24 +717,9 @@ pub(super) mod tests {
             person(Road, 1),
         ];
         let mut g = arranged(2, 1, &[red, vec![person(City, 1); 6]]);
-        let mut events = Vec::new();
+        let p = |card, row| CardMove::Play { card, row };
         // The first card, face down, goes anywhere.
-        g.play(
-            &CardMove::Play {
-                card: person(Road, 1),
-                row: City,
-            },
-            &mut events,
-        )
-        .unwrap();
-        g.play(
-            &CardMove::Play {
-                card: person(City, 1),
-                row: City,
-            },
-            &mut events,
-        )
-        .unwrap();
+        play(&mut g, &[p(person(Road, 1), City), p(person(City, 1), City)]);
         let wrong = CardMove::Play {
             card: person(Road, 2),
             row: City,
@@ -728,18 +746,20 @@ pub(super) mod tests {
             }),
             Err(CardIllegal::NotInHand { card: Card::Fairy })
         );
-        g.play(&CardMove::Follower { row: Road }, &mut events).unwrap();
-        g.play(
-            &CardMove::Play {
-                card: person(City, 1),
-                row: City,
-            },
-            &mut events,
-        )
-        .unwrap();
+        play(&mut g, &[CardMove::Follower { row: Road }, p(person(City, 1), City)]);
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
         assert!(moves.iter().all(|m| g.check(m).is_ok()));
+    }
+
+    #[test]
+    fn scores_say_why_in_words() {
+        let people = Because::People { by_value: [2, 0, 1] };
+        assert_eq!(people.to_string(), "(3 + 1 + 1) × 3 people");
+        assert_eq!(
+            Because::CitySets(vec![4, 4, 2, 1]).to_string(),
+            "city sets of 4, 4, 2, 1"
+        );
     }
 
     #[test]

@@ -12,4 +12,6 @@ pub mod rules;
 pub mod scoring;
 
 pub use card::{Card, Colour};
-pub use game::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardPlayer, CardSetup, CardSetupError, Slot};
+pub use game::{
+    Because, CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardPlayer, CardSetup, CardSetupError, Slot,
+};

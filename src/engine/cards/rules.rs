@@ -11,10 +11,11 @@ pub fn hands(players: u8) -> Option<(u8, u8)> {
     }
 }
 
-/// Points for the people a player takes in their own rows: the sum of their values times how
-/// many they are ("$3+1+1 = 5$ ... $5 \times 3 = 15$").
-pub fn people_points(values: &[u8]) -> u32 {
-    values.iter().map(|&v| u32::from(v)).sum::<u32>() * values.len() as u32
+/// Points for the people a player takes in their own rows, counted by value (1, 2, 3): the
+/// sum of their values times how many they are ("$3+1+1 = 5$ ... $5 \times 3 = 15$").
+pub fn people_points(by_value: [u8; 3]) -> u32 {
+    let sum: u32 = (1..=3).zip(by_value).map(|(v, n)| v * u32::from(n)).sum();
+    sum * by_value.iter().map(|&n| u32::from(n)).sum::<u32>()
 }
 
 /// Points a herd of `n` animals of one kind scores each time it grows, by size.
@@ -43,7 +44,7 @@ pub const SET_POINTS: [u32; 5] = [0, 0, 5, 15, 30];
 /// The best split of a chest into sets of different colours: the buildings per colour and the
 /// City Jokers (each any colour). Returns the points and the sets' sizes, largest first.
 pub fn city_sets(buildings: [u8; 4], jokers: u8) -> (u32, Vec<u8>) {
-    let mut memo = std::collections::HashMap::new();
+    let mut memo = Memo::new(buildings, jokers);
     let points = best_sets(buildings, jokers, &mut memo);
     // Walk the memo again to read the chosen sets.
     let mut sizes = Vec::new();
@@ -60,22 +61,46 @@ pub fn city_sets(buildings: [u8; 4], jokers: u8) -> (u32, Vec<u8>) {
     (points, sizes)
 }
 
-type Memo = std::collections::HashMap<([u8; 4], u8), u32>;
+/// Best points by chest, for every chest smaller than the one being split: a flat table
+/// sized by it, since every game's end asks once per player.
+struct Memo {
+    /// Buildings of each colour and City Jokers the split started with.
+    limits: [u8; 5],
+    table: Vec<Option<u32>>,
+}
+
+impl Memo {
+    fn new(b: [u8; 4], j: u8) -> Memo {
+        let limits = [b[0], b[1], b[2], b[3], j];
+        let size = limits.iter().map(|&n| usize::from(n) + 1).product();
+        Memo {
+            limits,
+            table: vec![None; size],
+        }
+    }
+
+    fn slot(&self, b: [u8; 4], j: u8) -> usize {
+        let counts = [b[0], b[1], b[2], b[3], j];
+        counts
+            .iter()
+            .zip(self.limits)
+            .fold(0, |i, (&n, limit)| i * (usize::from(limit) + 1) + usize::from(n))
+    }
+}
 
 fn best_sets(b: [u8; 4], j: u8, memo: &mut Memo) -> u32 {
     if b.iter().all(|&n| n == 0) && j == 0 {
         return 0;
     }
-    if let Some(&v) = memo.get(&(b, j)) {
+    let slot = memo.slot(b, j);
+    if let Some(v) = memo.table[slot] {
         return v;
     }
-    let choices: Vec<_> = set_choices(b, j).collect();
-    let best = choices
-        .into_iter()
+    let best = set_choices(b, j)
         .map(|(nb, nj, size)| SET_POINTS[size as usize] + best_sets(nb, nj, memo))
         .max()
         .unwrap_or(0);
-    memo.insert((b, j), best);
+    memo.table[slot] = Some(best);
     best
 }
 
@@ -125,8 +150,8 @@ mod tests {
     fn people_score_their_sum_times_their_count() {
         // "Red has the following numerical values: $3+1+1 = 5$ Red has 3 person cards, so
         // $5 \times 3 = 15$ points"
-        assert_eq!(people_points(&[3, 1, 1]), 15);
-        assert_eq!(people_points(&[]), 0);
+        assert_eq!(people_points([2, 0, 1]), 15);
+        assert_eq!(people_points([0; 3]), 0);
     }
 
     #[test]

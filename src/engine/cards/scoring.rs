@@ -1,7 +1,7 @@
 //! Scoring a round (the cards each follower secured) and the end (city sets).
 
 use super::card::{Card, Colour};
-use super::game::{CardCategory, CardEvent, CardGame, Slot};
+use super::game::{Because, CardCategory, CardEvent, CardGame, Slot};
 use super::rules::{self, LONE_ANIMAL_JOKER, TEN};
 
 /// The cards a follower secured in one row.
@@ -56,17 +56,21 @@ impl CardGame {
         let in_row = |c: &&Card| c.colour().is_none_or(|own| own == row);
         let right = take.cards.iter().filter(in_row).copied();
         let wrong = take.cards.iter().filter(|c| !in_row(c)).copied();
-        let people: Vec<u8> = right
-            .clone()
-            .filter_map(|c| match c {
-                Card::Person { value, .. } => Some(value),
-                _ => None,
-            })
-            .collect();
-        if !people.is_empty() {
-            let values: Vec<String> = people.iter().map(u8::to_string).collect();
-            let why = format!("({}) × {} people", values.join(" + "), people.len());
-            self.award(player, CardCategory::People, rules::people_points(&people), why, events);
+        let mut by_value = [0u8; 3];
+        for card in right.clone() {
+            if let Card::Person { value, .. } = card {
+                by_value[usize::from(value) - 1] += 1;
+            }
+        }
+        if by_value != [0; 3] {
+            let points = rules::people_points(by_value);
+            self.award(
+                player,
+                CardCategory::People,
+                points,
+                Because::People { by_value },
+                events,
+            );
         }
         let mut animals = Vec::new();
         let mut animal_jokers = 0;
@@ -77,7 +81,7 @@ impl CardGame {
                 Card::Building(colour) => self.players[player as usize].chest[colour.index()] += 1,
                 Card::CityJoker => self.players[player as usize].city_jokers += 1,
                 Card::Dragon | Card::Fairy => {
-                    self.award(player, CardCategory::Jokers, TEN, card.to_string(), events);
+                    self.award(player, CardCategory::Jokers, TEN, Because::Joker(card), events);
                 }
                 Card::Person { .. } => {}
             }
@@ -86,7 +90,7 @@ impl CardGame {
         for card in wrong {
             match card {
                 Card::Person { .. } => {
-                    let why = format!("{card} in the {} row", row.word());
+                    let why = Because::WrongRow { card, row };
                     self.award(player, CardCategory::WrongRows, TEN, why, events);
                 }
                 _ => {
@@ -119,7 +123,7 @@ impl CardGame {
             None if jokers > 0 => {
                 p.lone_jokers += jokers;
                 for _ in 0..jokers {
-                    let why = "an Animal Joker alone".to_string();
+                    let why = Because::LoneAnimalJoker;
                     self.award(player, CardCategory::Animals, LONE_ANIMAL_JOKER, why, events);
                 }
             }
@@ -127,7 +131,7 @@ impl CardGame {
         }
         for kind in Colour::ALL.into_iter().filter(|k| grown[k.index()]) {
             let n = self.players()[player as usize].herds[kind.index()];
-            let why = format!("a herd of {n} {} animals", kind.colour_word());
+            let why = Because::Herd { kind, size: n };
             self.award(
                 player,
                 CardCategory::Animals,
@@ -155,9 +159,7 @@ impl CardGame {
             if sets.is_empty() {
                 continue;
             }
-            let sizes: Vec<String> = sets.iter().map(u8::to_string).collect();
-            let why = format!("city sets of {}", sizes.join(", "));
-            self.award(player, CardCategory::CitySets, points, why, events);
+            self.award(player, CardCategory::CitySets, points, Because::CitySets(sets), events);
         }
     }
 }
