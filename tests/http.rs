@@ -181,8 +181,9 @@ fn a_new_database_shows_a_demo_of_each_game_first() {
     assert_eq!(home.status, 200);
     assert!(home.body.contains("Ada vs Bruno vs Chloé"), "{}", home.body);
     assert!(home.body.contains("Dora vs Emil vs Farid"), "{}", home.body);
+    assert!(home.body.contains("Greta vs Hugo vs Ines"), "{}", home.body);
     assert!(home.body.contains("<form") && home.body.contains("enctype=\"multipart/form-data\""));
-    assert_eq!(app.stored_games(), 2);
+    assert_eq!(app.stored_games(), 3);
     app.stop();
 }
 
@@ -222,6 +223,146 @@ fn a_new_world_game_is_served_like_any_other() {
     app.stop();
 }
 
+/// A Card Game record of ours: greedy bots, 4 players.
+fn card_game(seed: u64) -> String {
+    use carcassonne_replay::record::{cards, generate};
+    let record = generate::card_game(4, generate::Policy::Greedy, seed).unwrap();
+    cards::to_value(&record).to_string()
+}
+
+#[test]
+fn a_card_game_is_served_like_any_other() {
+    use carcassonne_replay::record::{AnyRecord, parse_any};
+    let app = spawn_app();
+    let text = card_game(21);
+    let id = upload_id(&app, text.as_bytes());
+    use carcassonne_replay::engine::cards::CardEvent;
+    let AnyRecord::Cards(record) = parse_any(text.as_bytes()).unwrap() else {
+        panic!("a Card Game record")
+    };
+    let replayed = carcassonne_replay::replay::cards::replay(&record).unwrap();
+    let game = get(&app, &format!("/api/games/{id}")).json();
+    assert_eq!(game["game"], "card-game");
+    assert_eq!(game["turns"], replayed.turns.len());
+    assert_eq!(game["final_scores"], serde_json::json!(replayed.final_scores));
+    assert_eq!(game["breakdown"][0]["total"], replayed.final_scores[0]);
+    // Every turn's stored row gives back the replay's scores and hands.
+    let last = replayed.turns.last().unwrap();
+    let turn = get(&app, &format!("/api/games/{id}/turns/{}", last.turn)).json();
+    assert_eq!(turn["scores"], serde_json::json!(last.scores));
+    let events = turn["events"].as_array().unwrap();
+    assert!(
+        events.iter().any(|e| e["type"] == "took"),
+        "the last turn scores the last round"
+    );
+    assert!(events.iter().any(|e| e["type"] == "scored"));
+    // A turn page: the table picture, the round, and the scoring in words.
+    let page = get_html(&app, &format!("/g/{id}/t/{}", last.turn));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("The Carcassonne Card Game") && page.body.contains("4 players, 6 rounds of 5 cards"));
+    assert!(page.body.contains(&format!("/g/{id}/t/{}.png", last.turn)));
+    assert!(page.body.contains("Round 6 of 6"), "the round is named");
+    assert!(page.body.contains(" takes "), "the cards taken are said");
+    assert!(!page.body.contains(".jcz"), "JCloisterZone does not play the Card Game");
+    // The first turn of a round keeps its face-down card hidden.
+    let first = get_html(&app, &format!("/g/{id}/t/1"));
+    let face_down = (replayed.turns.iter()).position(|t| {
+        t.events
+            .iter()
+            .any(|e| matches!(e, CardEvent::Played { face_down: true, .. }))
+    });
+    if let Some(i) = face_down {
+        let page = get_html(&app, &format!("/g/{id}/t/{}", i + 1));
+        assert!(page.body.contains("face down"), "{}", page.body);
+    }
+    assert_eq!(first.status, 200);
+    // Round permalinks lead to the turn that scores the round.
+    let round = get(&app, &format!("/g/{id}/r/2"));
+    assert_eq!(round.status, 303);
+    let scored_at = round.location.unwrap();
+    let n: usize = scored_at.rsplit('/').next().unwrap().parse().unwrap();
+    let has = |n: usize, what: fn(&CardEvent) -> bool| replayed.turns[n - 1].events.iter().any(what);
+    assert!(
+        has(n, |e| matches!(e, CardEvent::Took { .. })),
+        "turn {n} scores the round"
+    );
+    assert!(
+        has(n + 1, |e| matches!(e, CardEvent::Dealt { round: 2, .. })),
+        "the next turn opens round 3"
+    );
+    assert_eq!(get(&app, &format!("/g/{id}/r/7")).status, 404);
+    // The end: the breakdown by the Card Game's categories, and the city sets.
+    let end = get_html(&app, &format!("/g/{id}"));
+    assert_eq!(end.status, 200);
+    for category in ["people", "animals", "city sets", "jokers", "wrong rows", "Cards played"] {
+        assert!(
+            end.body.contains(&format!("<th>{category}</th>")) || end.body.contains(&format!(">{category}</th>")),
+            "{category}"
+        );
+    }
+    assert!(end.body.contains("city sets of"), "the sets are shown");
+    // Pictures and downloads.
+    for path in [
+        format!("/g/{id}/t/3.png"),
+        format!("/g/{id}.png"),
+        format!("/g/{id}/og.png"),
+        format!("/g/{id}/t/3/og.png"),
+    ] {
+        let png = get(&app, &path);
+        assert_eq!((png.status, png.content_type.as_str()), (200, "image/png"), "{path}");
+    }
+    let csv = get(&app, &format!("/g/{id}.csv"));
+    assert!(
+        csv.body
+            .starts_with("turn,round,player,category,points,explanation\r\n"),
+        "{}",
+        csv.body
+    );
+    let events = replayed.turns.iter().flat_map(|t| &t.events);
+    let scored = (events.chain(&replayed.final_events))
+        .filter(|e| matches!(e, CardEvent::Scored { .. }))
+        .count();
+    assert_eq!(csv.body.lines().count(), 1 + scored, "a row per scoring");
+    let json = get(&app, &format!("/g/{id}.json"));
+    assert_eq!(
+        post(&app, "/api/games", json.body.as_bytes()).status,
+        200,
+        "the download is the same game"
+    );
+    assert_eq!(get(&app, &format!("/g/{id}.jcz")).status, 404);
+    app.stop();
+}
+
+#[test]
+fn an_illegal_card_game_names_the_round_the_turn_the_player_and_the_rule() {
+    let app = spawn_app();
+    let mut doc: Value = serde_json::from_str(&card_game(4)).unwrap();
+    // The second follower of a player in one round.
+    let moves = doc["moves"].as_array_mut().unwrap();
+    let at = moves.iter().position(|m| m.get("follower").is_some()).unwrap();
+    let player = moves[at]["player"].clone();
+    let again = moves[at + 1..].iter().position(|m| m["player"] == player).unwrap() + at + 1;
+    let row = moves[at]["follower"].clone();
+    moves[again] = serde_json::json!({"player": player, "follower": row});
+    let before = app.stored_games();
+    let answer = post(&app, "/api/games", doc.to_string().as_bytes());
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(answer.content_type.starts_with("application/problem+json"));
+    let problem = answer.json();
+    assert_eq!(problem["round"], 1);
+    assert_eq!(problem["turn"], again + 1);
+    assert_eq!(problem["player"], format!("Bot {}", player.as_u64().unwrap() + 1));
+    assert!(
+        problem["reason"]
+            .as_str()
+            .unwrap()
+            .contains("follower is already placed"),
+        "{problem}"
+    );
+    assert_eq!(app.stored_games(), before, "nothing is stored");
+    app.stop();
+}
+
 #[test]
 fn the_api_stores_a_game_once_and_says_so() {
     let app = spawn_app();
@@ -237,7 +378,7 @@ fn the_api_stores_a_game_once_and_says_so() {
     // The same game with other white space is the same game.
     let reformatted = serde_json::to_string_pretty(&serde_json::from_str::<Value>(&game).unwrap()).unwrap();
     assert_eq!(post(&app, "/api/games", reformatted.as_bytes()).status, 200);
-    assert_eq!(app.stored_games(), 3, "the demos and this game");
+    assert_eq!(app.stored_games(), 4, "the demos and this game");
     app.stop();
 }
 
@@ -545,7 +686,7 @@ fn many_uploads_at_once_all_succeed() {
         1 + 16 * 3,
         "each game stored once"
     );
-    assert_eq!(app.stored_games(), 3 + 16 * 3, "the two demos and every game once");
+    assert_eq!(app.stored_games(), 4 + 16 * 3, "the three demos and every game once");
     app.stop();
 }
 
@@ -712,7 +853,7 @@ fn games_survive_a_restart() {
     let game = get(&again, &format!("/api/games/{id}"));
     assert_eq!(game.status, 200);
     assert_eq!(game.json()["players"][0]["name"], "Ivy");
-    assert_eq!(again.stored_games(), 3, "the demos are not loaded twice");
+    assert_eq!(again.stored_games(), 4, "the demos are not loaded twice");
     again.stop();
     drop(dir);
 }

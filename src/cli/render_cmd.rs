@@ -20,24 +20,16 @@ pub struct RenderArgs<'a> {
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
     let format = if args.svg { ImageFormat::Svg } else { ImageFormat::Png };
-    let record =
-        match record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))? {
-            AnyRecord::Cards(cards) => {
-                let bytes = render::cards::draw(&cards, args.turn, format)
-                    .map_err(|e| format!("{}: {e}", args.file.display()))?;
-                return std::fs::write(args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()));
-            }
-            AnyRecord::Tiles(record, _) => record,
-        };
+    let record = record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let mut opts = RenderOptions::default().with_size(args.size);
     if let Some(list) = args.overlays {
         opts.set_overlays(list)?;
     }
     opts.legend |= args.legend;
     let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts).map_err(|e| {
-        let why = match e {
-            render::RenderError::Replay(e) => e.describe(&record),
-            other => other.to_string(),
+        let why = match (e, &record) {
+            (render::RenderError::Replay(e), AnyRecord::Tiles(record, _)) => e.describe(record),
+            (other, _) => other.to_string(),
         };
         format!("{}: {why}", args.file.display())
     })?;

@@ -89,21 +89,11 @@ fn cross_check(path: &Path, record: &GameRecord, replay: &Replay) -> Result<(), 
 
 pub fn export(path: &Path, to: &str) -> Result<(), String> {
     let parsed = record::parse_any(&read_bytes(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+    let failed = |e: String| format!("{}: {e}", path.display());
     let record = match parsed {
-        AnyRecord::Cards(cards) if to == "json" => {
-            let doc = record::cards::to_value(&cards);
-            emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
-            return Ok(());
-        }
-        AnyRecord::Cards(_) => {
-            return Err(format!(
-                "{}: a Card Game record exports to json only, so far",
-                path.display()
-            ));
-        }
+        AnyRecord::Cards(cards) => return export_cards(&cards, to).map_err(failed),
         AnyRecord::Tiles(record, _) => record,
     };
-    let failed = |e: String| format!("{}: {e}", path.display());
     match to {
         "json" => emit(&native::to_pretty_string(&record)),
         "jcz" => emit(&crate::export::jcz::to_string(&record).map_err(failed)?),
@@ -113,6 +103,21 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
             emit(&crate::export::csv::scoring_csv(&record, &replay));
         }
         other => return Err(format!("cannot export to {other:?}; supported: json, jcz, csv")),
+    }
+    Ok(())
+}
+
+fn export_cards(record: &CardRecord, to: &str) -> Result<(), String> {
+    match to {
+        "json" => {
+            let doc = record::cards::to_value(record);
+            emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
+        }
+        "csv" => {
+            let replay = replay::cards::replay(record).map_err(|e| e.to_string())?;
+            emit(&crate::export::csv::card_scoring_csv(record, &replay));
+        }
+        other => return Err(format!("a Card Game exports to json or csv, not {other:?}")),
     }
     Ok(())
 }

@@ -6,7 +6,8 @@ use super::palette::{self, PlayerColours, Rgb};
 use super::raster::FONT_FAMILY;
 use super::scene::xml_escape;
 use super::shapes::num;
-use super::{ImageFormat, RenderError, svg_to_png};
+use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, when};
+use crate::engine::GameKind;
 use crate::engine::cards::{Card, CardGame, Colour, Slot};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::position_at;
@@ -29,24 +30,87 @@ fn colour_of(row: Colour) -> Rgb {
     }
 }
 
-/// The table after `turn` actions (the whole game when `None`), as SVG or PNG.
-pub fn draw(record: &CardRecord, turn: Option<u32>, format: ImageFormat) -> Result<Vec<u8>, RenderError> {
-    let turns = record.moves.len() as u32;
-    let upto = match turn {
-        Some(t) if t > turns => return Err(RenderError::NoSuchTurn { turn: t, turns }),
-        Some(t) => t as usize,
-        None => record.moves.len(),
-    };
-    let game = position_at(record, upto)?;
-    let svg = table_svg(record, &game);
-    match format {
-        ImageFormat::Svg => Ok(svg.into_bytes()),
-        ImageFormat::Png => svg_to_png(&svg),
+impl Drawable for CardRecord {
+    /// The table after `turn` actions (the whole game when `None`), or its link preview.
+    fn svg(&self, turn: Option<u32>, picture: Picture, _: &RenderOptions) -> Result<String, RenderError> {
+        let turns = self.moves.len() as u32;
+        let upto = match turn {
+            Some(t) if t > turns => return Err(RenderError::NoSuchTurn { turn: t, turns }),
+            Some(t) => t as usize,
+            None => self.moves.len(),
+        };
+        let game = position_at(self, upto)?;
+        let finished = turn.is_none() && game.is_over();
+        let (body, width, height) = table_body(self, &game);
+        let table = Table { body, width, height };
+        Ok(match picture {
+            Picture::Board => document(width, height, palette::PAPER, &table.body),
+            Picture::Preview => preview(self, &game, &table, finished, upto),
+        })
     }
 }
 
-fn table_svg(record: &CardRecord, game: &CardGame) -> String {
-    let colours = PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()));
+/// A whole picture: the figures' definitions, the background, then `body`.
+fn document(w: f32, h: f32, background: Rgb, body: &str) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" font-family=\"{FONT_FAMILY}\"><defs>{}</defs>\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>{body}</svg>",
+        figures::definitions(),
+        background.hex(),
+    )
+}
+
+/// The table drawn, without its frame.
+struct Table {
+    body: String,
+    width: f32,
+    height: f32,
+}
+
+/// The 1200×630 link preview: the table scaled into the left, the scores on the right.
+fn preview(record: &CardRecord, game: &CardGame, table: &Table, finished: bool, done: usize) -> String {
+    let (area_w, area_h, pad) = (740.0, 582.0, 24.0);
+    let k = (area_w / table.width).min(area_h / table.height);
+    let (x, y) = (
+        pad + (area_w - k * table.width) / 2.0,
+        pad + (area_h - k * table.height) / 2.0,
+    );
+    let mut body = format!(
+        "<g transform=\"translate({} {}) scale({})\"><rect width=\"{}\" height=\"{}\" rx=\"8\" fill=\"{}\"/>{}</g>",
+        num(x),
+        num(y),
+        num(k),
+        table.width,
+        table.height,
+        palette::PAPER.hex(),
+        table.body
+    );
+    let panel = OgPanel {
+        title: "Carcassonne",
+        label: format!(
+            "{}, round {} of {}",
+            GameKind::CardGame.title(),
+            (game.round() + 1).min(game.rounds()),
+            game.rounds()
+        ),
+        when: when(finished, done, record.moves.len() as u32),
+        players: &record.players,
+        scores: game.players().iter().map(|p| p.score).collect(),
+        finished,
+        colours: colours(record),
+    };
+    panel.write(&mut body, 800.0);
+    document(OG_WIDTH as f32, OG_HEIGHT as f32, palette::BACKGROUND, &body)
+}
+
+/// The game's player colours, as its pages show them.
+pub fn colours(record: &CardRecord) -> PlayerColours {
+    PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()))
+}
+
+fn table_body(record: &CardRecord, game: &CardGame) -> (String, f32, f32) {
+    let colours = colours(record);
     let longest = game.rows().iter().map(Vec::len).max().unwrap_or(0).max(8) as f32;
     let width = (MARGIN * 2.0 + LABEL_W + longest * (CARD_W + GAP)).ceil();
     let rows_top = MARGIN + PLAYER_LINE * record.players.len() as f32 + 10.0;
@@ -109,15 +173,7 @@ fn table_svg(record: &CardRecord, game: &CardGame) -> String {
             }
         }
     }
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" font-family=\"{FONT_FAMILY}\"><defs>{}</defs>\
-         <rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>{body}</svg>",
-        figures::definitions(),
-        palette::PAPER.hex(),
-        w = width,
-        h = height,
-    )
+    (body, width, height)
 }
 
 /// One card: its colour with its value, a house (building) or an animal; a joker in white
@@ -197,12 +253,25 @@ mod tests {
     use super::*;
     use crate::engine::bots::Policy;
     use crate::record::generate::card_game;
+    use crate::render::{ImageFormat, draw};
+
+    fn table(record: &CardRecord, turn: Option<u32>) -> String {
+        let bytes = draw(
+            record,
+            turn,
+            Picture::Board,
+            ImageFormat::Svg,
+            &RenderOptions::default(),
+        )
+        .unwrap();
+        String::from_utf8(bytes).unwrap()
+    }
 
     #[test]
     fn the_table_shows_rows_followers_face_down_cards_and_the_players() {
         let record = card_game(3, Policy::Greedy, 3).unwrap();
         // Turn 5: the round's face-down card is still in its row.
-        let svg = String::from_utf8(draw(&record, Some(5), ImageFormat::Svg).unwrap()).unwrap();
+        let svg = table(&record, Some(5));
         assert!(
             svg.contains("<title>face down</title>"),
             "the face-down card shows its back"
@@ -211,10 +280,42 @@ mod tests {
             assert!(svg.contains(&format!(">{}</text>", row.word())), "{}", row.word());
         }
         assert!(svg.contains("Bot 1: 0 points"));
-        let end = String::from_utf8(draw(&record, None, ImageFormat::Svg).unwrap()).unwrap();
+        let end = table(&record, None);
         assert!(!end.contains("face down"), "every card is revealed by the end");
-        let png = draw(&record, Some(30), ImageFormat::Png).unwrap();
+        let png = draw(
+            &record,
+            Some(30),
+            Picture::Board,
+            ImageFormat::Png,
+            &RenderOptions::default(),
+        )
+        .unwrap();
         assert_eq!(&png[1..4], b"PNG");
-        assert!(draw(&record, Some(10_000), ImageFormat::Svg).is_err());
+        let too_far = draw(
+            &record,
+            Some(10_000),
+            Picture::Board,
+            ImageFormat::Svg,
+            &RenderOptions::default(),
+        );
+        assert!(matches!(too_far, Err(RenderError::NoSuchTurn { .. })));
+    }
+
+    #[test]
+    fn the_preview_is_1200_by_630_with_every_score_and_no_spoiler() {
+        let record = card_game(4, Policy::Greedy, 8).unwrap();
+        let opts = RenderOptions::default();
+        let at = |turn| {
+            let bytes = draw(&record, turn, Picture::Preview, ImageFormat::Svg, &opts).unwrap();
+            String::from_utf8(bytes).unwrap()
+        };
+        let early = at(Some(3));
+        assert!(early.contains("width=\"1200\" height=\"630\""));
+        assert!(early.contains("after turn 3 of"), "the preview says when");
+        assert!(!early.contains('★'), "no winner is starred before the end");
+        let end = at(None);
+        assert!(end.contains("final score") && end.contains('★'));
+        let png = draw(&record, None, Picture::Preview, ImageFormat::Png, &opts).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
     }
 }

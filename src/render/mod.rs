@@ -15,7 +15,7 @@ pub mod scene;
 pub mod shapes;
 pub mod tiles;
 
-use crate::engine::{GameKind, Pos, TileCatalog, TileKind};
+use crate::engine::{Pos, TileCatalog, TileKind};
 use crate::record::{GameRecord, RecordedMove, rules_spec};
 use crate::replay::{self, Replay, ReplayError};
 use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
@@ -163,24 +163,43 @@ impl ImageFormat {
     }
 }
 
+/// A record [`draw`] can picture: each game kind draws its own.
+pub trait Drawable {
+    /// `picture` after `turn` (`None`: the end of the game, after final scoring; 0: the start
+    /// alone), as SVG.
+    fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError>;
+}
+
+impl Drawable for GameRecord {
+    fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
+        let replay = replay_at(self, turn)?;
+        Ok(match picture {
+            Picture::Board => board_svg(self, &replay, opts),
+            Picture::Preview => og_image_svg(self, &replay),
+        })
+    }
+}
+
+impl Drawable for crate::record::AnyRecord {
+    fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
+        match self {
+            crate::record::AnyRecord::Tiles(record, _) => record.svg(turn, picture, opts),
+            crate::record::AnyRecord::Cards(record) => record.svg(turn, picture, opts),
+        }
+    }
+}
+
 /// Draws `picture` of `record` after `turn` (`None`: the end of the game, after final
 /// scoring; 0: the start alone) as `format`. The service, the command line and the tests all
-/// draw through here.
-pub fn draw(
-    record: &GameRecord,
+/// draw through here, whatever the game.
+pub fn draw<R: Drawable + ?Sized>(
+    record: &R,
     turn: Option<u32>,
     picture: Picture,
     format: ImageFormat,
     opts: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    let replay = replay_at(record, turn)?;
-    let svg = match record.game {
-        // Card Game records are refused when read, so none reaches here.
-        GameKind::Carcassonne | GameKind::NewWorld | GameKind::CardGame => match picture {
-            Picture::Board => board_svg(record, &replay, opts),
-            Picture::Preview => og_image_svg(record, &replay),
-        },
-    };
+    let svg = record.svg(turn, picture, opts)?;
     match format {
         ImageFormat::Svg => Ok(svg.into_bytes()),
         ImageFormat::Png => svg_to_png(&svg),
@@ -308,56 +327,84 @@ fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
 }
 
 fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
-    use std::fmt::Write as _;
-    let light = palette::PAPER.hex();
-    let _ = write!(
-        scene.body,
-        "<text x=\"{x}\" y=\"70\" font-size=\"44\" font-weight=\"bold\" fill=\"{light}\">Carcassonne</text>"
-    );
     let (done, total) = (replay.turns.len(), turn_count(record));
-    let when = if replay.finished {
+    let panel = OgPanel {
+        title: "Carcassonne",
+        label: rules_spec::label(replay.rules()),
+        when: when(replay.finished, done, total),
+        players: &record.players,
+        scores: replay.game.scores(),
+        finished: replay.finished,
+        colours: colours(record),
+    };
+    panel.write(&mut scene.body, x);
+}
+
+/// Where a game stands, for a preview: "final score", "the start", "after turn 5 of 72".
+fn when(finished: bool, done: usize, total: u32) -> String {
+    if finished {
         "final score".to_string()
     } else if done == 0 {
         "the start".to_string()
     } else {
         format!("after turn {done} of {total}")
-    };
-    let label = rules_spec::label(replay.rules());
-    for (i, line) in wrap(&label, 34).iter().chain([&when]).enumerate() {
-        let _ = write!(
-            scene.body,
-            "<text x=\"{x}\" y=\"{}\" font-size=\"20\" fill=\"{light}\" fill-opacity=\".75\">{}</text>",
-            104 + 26 * i,
-            scene::xml_escape(line)
-        );
     }
-    let scores = replay.game.scores();
-    let best = scores.iter().copied().max().unwrap_or(0);
-    let colours = colours(record);
-    for (i, p) in record.players.iter().enumerate().take(6) {
-        let y = 230.0 + i as f32 * 62.0;
-        scene.body.push_str(&figures::figure(
-            figures::FigureShape::Standing,
-            colours.get(i as u8),
-            x + 18.0,
-            y - 12.0,
-            1.6,
-        ));
-        let star = if replay.finished && scores[i] == best {
-            " ★"
-        } else {
-            ""
-        };
-        let name: String = p.name.chars().take(16).collect();
+}
+
+/// The right-hand side of a link preview: the game, its rules, when, and every player's score.
+pub(crate) struct OgPanel<'a> {
+    title: &'a str,
+    label: String,
+    when: String,
+    players: &'a [crate::record::PlayerInfo],
+    scores: Vec<i32>,
+    finished: bool,
+    colours: PlayerColours,
+}
+
+impl OgPanel<'_> {
+    fn write(&self, body: &mut String, x: f32) {
+        use std::fmt::Write as _;
+        let light = palette::PAPER.hex();
         let _ = write!(
-            scene.body,
-            "<text x=\"{}\" y=\"{y}\" font-size=\"30\" fill=\"{light}\">{}{star}</text>\
-             <text x=\"1170\" y=\"{y}\" font-size=\"30\" font-weight=\"bold\" text-anchor=\"end\" \
-             fill=\"{light}\">{}</text>",
-            x + 48.0,
-            scene::xml_escape(&name),
-            scores[i]
+            body,
+            "<text x=\"{x}\" y=\"70\" font-size=\"44\" font-weight=\"bold\" fill=\"{light}\">{}</text>",
+            scene::xml_escape(self.title)
         );
+        for (i, line) in wrap(&self.label, 34).iter().chain([&self.when]).enumerate() {
+            let _ = write!(
+                body,
+                "<text x=\"{x}\" y=\"{}\" font-size=\"20\" fill=\"{light}\" fill-opacity=\".75\">{}</text>",
+                104 + 26 * i,
+                scene::xml_escape(line)
+            );
+        }
+        let best = self.scores.iter().copied().max().unwrap_or(0);
+        for (i, p) in self.players.iter().enumerate().take(6) {
+            let y = 230.0 + i as f32 * 62.0;
+            body.push_str(&figures::figure(
+                figures::FigureShape::Standing,
+                self.colours.get(i as u8),
+                x + 18.0,
+                y - 12.0,
+                1.6,
+            ));
+            let star = if self.finished && self.scores[i] == best {
+                " ★"
+            } else {
+                ""
+            };
+            let name: String = p.name.chars().take(16).collect();
+            let _ = write!(
+                body,
+                "<text x=\"{}\" y=\"{y}\" font-size=\"30\" fill=\"{light}\">{}{star}</text>\
+                 <text x=\"1170\" y=\"{y}\" font-size=\"30\" font-weight=\"bold\" text-anchor=\"end\" \
+                 fill=\"{light}\">{}</text>",
+                x + 48.0,
+                scene::xml_escape(&name),
+                self.scores[i]
+            );
+        }
     }
 }
 

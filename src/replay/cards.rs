@@ -135,7 +135,28 @@ fn breakdown<'a>(game: &CardGame, events: impl Iterator<Item = &'a CardEvent>) -
     out
 }
 
-fn move_json(mv: &CardMove) -> Value {
+/// The round a turn opens (1-based), if it opens one.
+pub fn opens_round(t: &Turn<CardGame>) -> Option<u8> {
+    t.events.iter().find_map(|e| match e {
+        CardEvent::Dealt { round, .. } => Some(round + 1),
+        _ => None,
+    })
+}
+
+/// The round each turn belongs to (1-based), in turn order.
+pub fn rounds(turns: &[Turn<CardGame>]) -> Vec<u8> {
+    let mut round = 1;
+    turns
+        .iter()
+        .map(|t| {
+            round = opens_round(t).unwrap_or(round);
+            round
+        })
+        .collect()
+}
+
+/// A move as the API and the store write it.
+pub fn move_json(mv: &CardMove) -> Value {
     match mv {
         CardMove::Play { card, row } => json!({"action": "play", "card": card.to_string(), "row": row.word()}),
         CardMove::Follower { row } => json!({"action": "follower", "row": row.word()}),
@@ -143,7 +164,8 @@ fn move_json(mv: &CardMove) -> Value {
     }
 }
 
-fn event_json(e: &CardEvent) -> Value {
+/// An event as the API and the store write it.
+pub fn event_json(e: &CardEvent) -> Value {
     match e {
         CardEvent::Dealt { round, dealer } => json!({"type": "dealt", "round": round + 1, "dealer": dealer}),
         CardEvent::Played {
@@ -207,18 +229,23 @@ pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> Value {
     })
 }
 
+/// A move in brief: "red 3 → road row".
+pub fn move_text(mv: &CardMove) -> String {
+    match *mv {
+        CardMove::Play { card, row } => format!("{card} → {} row", row.word()),
+        CardMove::Follower { row } => format!("follower → {} row", row.word()),
+        CardMove::WrongRow { keep: true } => "keeps the wrongly placed card".into(),
+        CardMove::WrongRow { keep: false } => "turns the card in for 10".into(),
+    }
+}
+
 /// The `replay` table of a Card Game: one row per action, the round scoring under it, the end.
 pub fn table(record: &CardRecord, r: &Replay<CardGame>) -> String {
     let name = |p: u8| record.players[p as usize].name.as_str();
     let mut out = String::new();
     writeln!(out, "{:>4}  {:<12} {:<28} scores", "turn", "player", "action").unwrap();
     for t in &r.turns {
-        let action = match t.mv {
-            CardMove::Play { card, row } => format!("{card} → {} row", row.word()),
-            CardMove::Follower { row } => format!("follower → {} row", row.word()),
-            CardMove::WrongRow { keep: true } => "keeps the wrongly placed card".into(),
-            CardMove::WrongRow { keep: false } => "turns the card in for 10".into(),
-        };
+        let action = move_text(&t.mv);
         let scores: Vec<String> = t.scores.iter().map(i32::to_string).collect();
         writeln!(
             out,

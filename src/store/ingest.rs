@@ -1,20 +1,28 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
+//! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
 use super::{GameId, Store, StoreError, TurnRow};
-use crate::engine::Event;
-use crate::record::{self, Format, GameRecord, RecordError, native};
+use crate::engine::cards::CardGame;
+use crate::engine::{Event, GameKind};
+use crate::record::cards::{self, CardRecord};
+use crate::record::{self, AnyRecord, Format, GameRecord, RecordError, native};
 use crate::replay::{self, Ownership, Replay, ReplayError, json};
 
 /// A parsed and replayed upload, ready to store.
 pub struct Ingested {
     /// From the SHA-256 of `canonical`.
     pub id: GameId,
-    pub record: GameRecord,
     /// The record as compact native JSON: what is stored and hashed.
     pub canonical: String,
     pub format: Format,
-    pub replay: Replay,
-    pub ownership: Vec<Ownership>,
+    pub kind: GameKind,
+    pub players: Vec<String>,
+    /// The rulebook's name (`Preset::name`; the Card Game has one rulebook, `card-game`).
+    pub rules: &'static str,
+    pub finished: bool,
+    pub final_scores: Vec<i32>,
+    /// One snapshot per turn.
+    pub rows: Vec<TurnRow>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -25,8 +33,8 @@ pub enum IngestError {
     #[error("{detail}")]
     Illegal {
         detail: String,
-        /// Where and why, for an illegal move: turn, player, move, rule.
-        turn: Option<(u32, String, String, String)>,
+        /// Where and why, for an illegal move.
+        at: Option<IllegalAt>,
     },
     /// The log's own running scores disagree with our replay: a parser bug or a rules
     /// difference, never silently accepted.
@@ -34,6 +42,17 @@ pub enum IngestError {
     Mismatch(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// Where an illegal move is: its turn (and round, in the Card Game), who made it, the move in
+/// the record's words, and the rule it breaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalAt {
+    pub turn: u32,
+    pub round: Option<u8>,
+    pub player: String,
+    pub mv: String,
+    pub reason: String,
 }
 
 /// The canonical form of a record and its id. Uploading a `.jcz` and its native export gives
@@ -46,34 +65,91 @@ pub fn canonical_id(record: &GameRecord) -> (String, GameId) {
 
 /// Parses and replays an upload without storing it.
 pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
-    let (record, format) = record::parse(bytes)?;
+    match record::parse_any(bytes)? {
+        AnyRecord::Tiles(record, format) => prepare_tiles(record, format),
+        AnyRecord::Cards(record) => prepare_cards(record),
+    }
+}
+
+fn prepare_tiles(record: GameRecord, format: Format) -> Result<Ingested, IngestError> {
     let (replay, ownership) = replay::replay_with_ownership(&record).map_err(|e| illegal(&record, e))?;
     replay::verify::recorded_scores(&record, &replay).map_err(IngestError::Mismatch)?;
     let (canonical, id) = canonical_id(&record);
     Ok(Ingested {
         id,
-        record,
         canonical,
         format,
-        replay,
-        ownership,
+        kind: record.game,
+        players: names(&record.players),
+        rules: replay.rules().preset.name(),
+        finished: replay.finished,
+        final_scores: replay.final_scores.clone(),
+        rows: tile_rows(&record, &replay, &ownership),
     })
+}
+
+fn prepare_cards(record: CardRecord) -> Result<Ingested, IngestError> {
+    let replay = replay::cards::replay(&record).map_err(|e| card_illegal(&record, e))?;
+    let canonical = cards::to_value(&record).to_string();
+    Ok(Ingested {
+        id: GameId::of(&canonical),
+        canonical,
+        format: Format::Native,
+        kind: GameKind::CardGame,
+        players: names(&record.players),
+        rules: GameKind::CardGame.name(),
+        finished: replay.finished,
+        final_scores: replay.final_scores.clone(),
+        rows: card_rows(&replay),
+    })
+}
+
+fn names(players: &[record::PlayerInfo]) -> Vec<String> {
+    players.iter().map(|p| p.name.clone()).collect()
 }
 
 /// An illegal record put in words: the service's edge, where the names are at hand.
 fn illegal(record: &GameRecord, e: ReplayError) -> IngestError {
-    let turn = match &e {
-        ReplayError::Illegal(t) => Some((
-            t.turn,
-            t.player_name(record).to_string(),
-            t.move_text(record),
-            t.reason(record),
-        )),
+    let at = match &e {
+        ReplayError::Illegal(t) => Some(IllegalAt {
+            turn: t.turn,
+            round: None,
+            player: t.player_name(record).to_string(),
+            mv: t.move_text(record),
+            reason: t.reason(record),
+        }),
         ReplayError::Setup(_) => None,
     };
     IngestError::Illegal {
         detail: e.describe(record),
-        turn,
+        at,
+    }
+}
+
+fn card_illegal(record: &CardRecord, e: replay::cards::CardReplayError) -> IngestError {
+    let at = match &e {
+        replay::cards::CardReplayError::Illegal {
+            round,
+            index,
+            player,
+            reason,
+            ..
+        } => Some(IllegalAt {
+            turn: *index as u32,
+            round: Some(*round),
+            player: player.clone(),
+            mv: record
+                .moves
+                .get(index - 1)
+                .map(|m| replay::cards::move_text(&m.mv))
+                .unwrap_or_default(),
+            reason: reason.clone(),
+        }),
+        replay::cards::CardReplayError::Setup(_) => None,
+    };
+    IngestError::Illegal {
+        detail: e.to_string(),
+        at,
     }
 }
 
@@ -84,15 +160,19 @@ pub fn ingest(store: &Store, bytes: &[u8]) -> Result<(Ingested, bool), IngestErr
     Ok((g, created))
 }
 
-/// The snapshot rows of a prepared game. Placements and deployments are the row's move, so
-/// `events` keeps the rest: discards, scores with their breakdowns, returns.
-pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
-    let cat = &g.record.catalog;
-    let players = g.record.players.len();
-    g.replay
+fn to_json(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The tile game's snapshot rows. Placements and deployments are the row's move, so `events`
+/// keeps the rest: discards, scores with their breakdowns, returns.
+fn tile_rows(record: &GameRecord, replay: &Replay, ownership: &[Ownership]) -> Vec<TurnRow> {
+    let cat = &record.catalog;
+    let players = record.players.len();
+    replay
         .turns
         .iter()
-        .zip(&g.ownership)
+        .zip(ownership)
         .map(|(t, owned)| {
             let events: Vec<_> = t
                 .events
@@ -106,11 +186,33 @@ pub(super) fn snapshot_rows(g: &Ingested) -> Vec<TurnRow> {
             TurnRow {
                 turn: t.turn,
                 player: t.player,
-                mv: serde_json::to_string(&json::StoredMove::of(cat, t)).unwrap_or_default(),
+                mv: to_json(&json::StoredMove::of(cat, t)),
                 events: serde_json::Value::from(events).to_string(),
-                scores: serde_json::to_string(&t.scores).unwrap_or_default(),
-                supply: serde_json::to_string(&supply).unwrap_or_default(),
-                ownership: serde_json::to_string(owned).unwrap_or_default(),
+                scores: to_json(&t.scores),
+                supply: to_json(&supply),
+                ownership: to_json(owned),
+            }
+        })
+        .collect()
+}
+
+/// The Card Game's snapshot rows: the action, every event (the round scoring's explanations
+/// included), and per player the hand size and whether the follower is still to place. A
+/// player holds nothing on the table, so `ownership` is empty.
+fn card_rows(replay: &Replay<CardGame>) -> Vec<TurnRow> {
+    replay
+        .turns
+        .iter()
+        .map(|t| {
+            let supply: Vec<[u8; 2]> = (t.supply.iter()).map(|s| [s.hand, u8::from(s.follower_home)]).collect();
+            TurnRow {
+                turn: t.turn,
+                player: t.player,
+                mv: replay::cards::move_json(&t.mv).to_string(),
+                events: serde_json::Value::from_iter(t.events.iter().map(replay::cards::event_json)).to_string(),
+                scores: to_json(&t.scores),
+                supply: to_json(&supply),
+                ownership: "[]".into(),
             }
         })
         .collect()
@@ -125,4 +227,20 @@ fn stored_event(mut e: serde_json::Value) -> serde_json::Value {
         obj.remove("phase");
     }
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_game_is_stored_in_the_same_shape_as_a_tile_game() {
+        let record = crate::record::generate::card_game(3, crate::engine::bots::Policy::Greedy, 5).unwrap();
+        let text = cards::to_value(&record).to_string();
+        let g = prepare(text.as_bytes()).expect("a generated game replays");
+        assert_eq!(g.kind, GameKind::CardGame);
+        assert_eq!(g.rows.len(), record.moves.len());
+        assert!(g.finished);
+        assert_eq!(g.final_scores, replay::cards::replay(&record).unwrap().final_scores);
+    }
 }

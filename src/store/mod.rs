@@ -4,6 +4,7 @@
 mod id;
 pub mod ingest;
 
+use crate::engine::GameKind;
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{OptionalExtension, params};
@@ -11,7 +12,7 @@ use rusqlite_migration::{M, Migrations};
 use std::path::Path;
 
 pub use id::{GameId, NotAGameId};
-pub use ingest::{IngestError, Ingested, ingest, prepare};
+pub use ingest::{IllegalAt, IngestError, Ingested, ingest, prepare};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -35,6 +36,7 @@ fn migrations() -> Migrations<'static> {
 #[derive(Clone, Debug)]
 pub struct GameRow {
     pub id: GameId,
+    pub kind: GameKind,
     pub record: String,
     pub source_format: String,
     pub players: Vec<String>,
@@ -126,15 +128,14 @@ impl Store {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 g.id,
-                g.record.game.name(),
+                g.kind.name(),
                 deflate(&g.canonical),
                 g.format.name(),
-                serde_json::to_string(&g.record.players.iter().map(|p| &p.name).collect::<Vec<_>>())
-                    .unwrap_or_default(),
-                g.replay.rules().preset.name(),
-                g.replay.turns.len() as i64,
-                g.replay.finished,
-                serde_json::to_string(&g.replay.final_scores).unwrap_or_default(),
+                serde_json::to_string(&g.players).unwrap_or_default(),
+                g.rules,
+                g.rows.len() as i64,
+                g.finished,
+                serde_json::to_string(&g.final_scores).unwrap_or_default(),
                 now(),
             ],
         )?;
@@ -144,7 +145,7 @@ impl Store {
                 "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?;
-            for row in ingest::snapshot_rows(g) {
+            for row in &g.rows {
                 stmt.execute(params![
                     seq,
                     row.turn,
@@ -165,7 +166,7 @@ impl Store {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
-                "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at
+                "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind
                  FROM games WHERE id = ?1",
                 [id],
                 game_row,
@@ -177,7 +178,7 @@ impl Store {
     pub fn recent(&self, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(
-            "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at
+            "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind
              FROM games ORDER BY created_at DESC, seq DESC LIMIT ?1",
         )?;
         let rows = stmt.query_map([limit], game_row)?;
@@ -319,8 +320,13 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     let players: String = r.get(3)?;
     let scores: String = r.get(7)?;
     let record: Vec<u8> = r.get(1)?;
+    let kind: String = r.get(9)?;
     Ok(GameRow {
         id: r.get(0)?,
+        kind: GameKind::from_name(&kind).ok_or_else(|| {
+            let e = format!("unknown game kind {kind:?}");
+            rusqlite::Error::FromSqlConversionFailure(9, rusqlite::types::Type::Text, e.into())
+        })?,
         record: inflate(&record)?,
         source_format: r.get(2)?,
         players: serde_json::from_str(&players).unwrap_or_default(),

@@ -1,13 +1,16 @@
 //! The web service: thin handlers that parse the request, call the library and render a
 //! template. `startup` builds the app; `routes` holds one module per resource.
 
+pub mod card_view;
 pub mod jobs;
 pub mod problem;
 pub mod routes;
 pub mod startup;
 pub mod view;
 
-use crate::record::GameRecord;
+use crate::engine::GameKind;
+use crate::record::cards::CardRecord;
+use crate::record::{AnyRecord, GameRecord};
 use crate::store::{GameId, GameRow, Store};
 use problem::Problem;
 
@@ -25,10 +28,38 @@ pub struct AppState {
     pub jobs: Option<jobs::Jobs>,
 }
 
-/// A stored game, parsed back into a record.
+/// A stored tile game, parsed back into a record.
 pub struct LoadedGame {
     pub row: GameRow,
     pub record: GameRecord,
+}
+
+/// A stored Card Game, parsed back into a record.
+pub struct LoadedCards {
+    pub row: GameRow,
+    pub record: CardRecord,
+}
+
+/// A stored game of any kind.
+pub enum Loaded {
+    Tiles(LoadedGame),
+    Cards(LoadedCards),
+}
+
+impl Loaded {
+    pub fn row(&self) -> &GameRow {
+        match self {
+            Loaded::Tiles(g) => &g.row,
+            Loaded::Cards(g) => &g.row,
+        }
+    }
+
+    pub fn kind(&self) -> GameKind {
+        match self {
+            Loaded::Tiles(g) => g.record.game,
+            Loaded::Cards(_) => GameKind::CardGame,
+        }
+    }
 }
 
 impl AppState {
@@ -41,13 +72,30 @@ impl AppState {
         }
     }
 
-    pub fn load(&self, id: &GameId) -> Result<LoadedGame, Problem> {
+    /// A stored game of any kind.
+    pub fn load_any(&self, id: &GameId) -> Result<Loaded, Problem> {
         let row = self
             .store
             .game(id)?
             .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
-        let (record, _) = crate::record::parse(row.record.as_bytes()).map_err(Problem::internal)?;
-        Ok(LoadedGame { row, record })
+        Ok(
+            match crate::record::parse_any(row.record.as_bytes()).map_err(Problem::internal)? {
+                AnyRecord::Tiles(record, _) => Loaded::Tiles(LoadedGame { row, record }),
+                AnyRecord::Cards(record) => Loaded::Cards(LoadedCards { row, record }),
+            },
+        )
+    }
+
+    /// A stored tile game, for what only the tile games have (a board, placements to weigh):
+    /// a Card Game answers 404, saying so.
+    pub fn load(&self, id: &GameId) -> Result<LoadedGame, Problem> {
+        match self.load_any(id)? {
+            Loaded::Tiles(g) => Ok(g),
+            Loaded::Cards(_) => Err(Problem::not_found(format!(
+                "game {id} is {}: this address is for the tile games",
+                GameKind::CardGame.title()
+            ))),
+        }
     }
 }
 

@@ -167,13 +167,16 @@ impl From<IngestError> for Problem {
     fn from(e: IngestError) -> Problem {
         match e {
             IngestError::Record(e) => e.into(),
-            IngestError::Illegal { detail, turn } => {
+            IngestError::Illegal { detail, at } => {
                 let mut p = Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Illegal move", detail);
-                if let Some((turn, player, mv, reason)) = turn {
-                    p.extensions.insert("turn".into(), json!(turn));
-                    p.extensions.insert("player".into(), json!(player));
-                    p.extensions.insert("move".into(), json!(mv));
-                    p.extensions.insert("reason".into(), json!(reason));
+                if let Some(at) = at {
+                    p.extensions.insert("turn".into(), json!(at.turn));
+                    if let Some(round) = at.round {
+                        p.extensions.insert("round".into(), json!(round));
+                    }
+                    p.extensions.insert("player".into(), json!(at.player));
+                    p.extensions.insert("move".into(), json!(at.mv));
+                    p.extensions.insert("reason".into(), json!(at.reason));
                 }
                 p
             }

@@ -11,10 +11,11 @@ use actix_web::{App, HttpRequest, HttpServer, web};
 use std::net::TcpListener;
 
 /// The demo games, one per game kind, loaded into an empty database so the first page shows
-/// something. New World's is played on our sample tile set.
-pub const DEMOS: [&[u8]; 2] = [
+/// something. New World's is played on our sample tile set; the Card Game's by greedy bots.
+pub const DEMOS: [&[u8]; 3] = [
     include_bytes!("../../static/games/demo-second-edition.json"),
     include_bytes!("../../static/games/demo-new-world.json"),
+    include_bytes!("../../static/games/demo-card-game.json"),
 ];
 
 /// Loads the demo games when the database holds none.
@@ -76,6 +77,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(pages::game)
             .service(pages::end)
             .service(pages::turn)
+            .service(pages::round)
             .service(images::turn_og_png)
             .service(analysis::queue)
             .service(analysis::api_status)

@@ -4,18 +4,20 @@
 //! A turn page shows the game as of that turn and nothing later: a shared link must not give
 //! the ending away. Only the end page shows final scoring.
 
+use crate::engine::Position;
 use crate::engine::{Event, Figure, Game, Reason, Score, TileCatalog};
-use crate::record::GameRecord;
+use crate::record::{GameRecord, PlayerInfo};
 use crate::render::PlayerColours;
-use crate::replay::{Replay, TurnSnapshot, words};
+use crate::replay::{Replay, Turn, TurnSnapshot, words};
 use std::fmt::Write as _;
 
 pub struct PlayerView {
     pub name: String,
     pub colour: String,
     pub score: i32,
-    pub followers: u8,
-    pub abbot_home: bool,
+    /// What the player holds back, in the game's terms: followers in the tile games ("6 +
+    /// abbot"), the hand in the Card Game ("4 cards, follower to place").
+    pub held: String,
     /// The score if the game ended now (after final scoring: the score itself).
     pub if_ended: i32,
 }
@@ -36,6 +38,16 @@ pub struct GraphView {
 /// What a turn page shows that only one game has.
 pub enum GamePart {
     Tiles(TileTurnView),
+    Cards(CardTurnView),
+}
+
+/// The Card Game's part of a turn page: the round, and the way to the turn's alternatives.
+pub struct CardTurnView {
+    /// "Round 2 of 6", and the round's permalink.
+    pub round: String,
+    pub round_link: String,
+    /// Cards neither turned up nor dealt yet.
+    pub unseen: usize,
 }
 
 /// The tile game's part of a turn page: the pack and the open squares.
@@ -50,15 +62,18 @@ pub struct TileTurnView {
 /// One entry of the turn list. Turns after the one shown keep only their number.
 pub struct TurnLink {
     pub n: u32,
-    /// Player, colour, tile and points; `None` for a turn not reached yet.
+    /// Player, colour, move and points; `None` for a turn not reached yet.
     pub played: Option<TurnPlayed>,
     pub current: bool,
+    /// The round this turn opens, in games played in rounds (the Card Game).
+    pub opens_round: Option<u8>,
 }
 
 pub struct TurnPlayed {
     pub player: String,
     pub colour: String,
-    pub tile: String,
+    /// The move in brief: the tile placed, the card played.
+    pub what: String,
     pub points: String,
 }
 
@@ -69,8 +84,9 @@ pub struct BreakdownRow {
     pub play: Vec<u32>,
     pub end: Vec<u32>,
     pub total: i32,
-    pub tiles_placed: u32,
-    pub meeples_used: u32,
+    /// The game's counts per player (tiles placed and meeples used; cards played and taken),
+    /// under the page's `count_labels`.
+    pub counts: [u32; 2],
 }
 
 fn names(record: &GameRecord) -> Vec<&str> {
@@ -177,43 +193,44 @@ pub fn start_sentences(record: &GameRecord, game: &Game) -> Vec<String> {
         .collect()
 }
 
-fn points_text(record: &GameRecord, t: &TurnSnapshot) -> String {
-    let n = names(record);
-    t.events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Scored(s) => Some(
-                s.players
-                    .iter()
-                    .map(|p| format!("{} +{}", n[p as usize], s.points))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-            _ => None,
-        })
+/// "Ada +4, Bruno +4": who scored what in a turn.
+pub fn points_text(names: &[&str], scored: impl Iterator<Item = (u8, u32)>) -> String {
+    scored
+        .map(|(p, points)| format!("{} +{points}", names[p as usize]))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-/// Every turn of the game: those in `played` with who played what, the rest by number only.
-pub fn turn_links(
-    record: &GameRecord,
-    played: &[TurnSnapshot],
-    turns: u32,
-    current: Option<u32>,
-    colours: &PlayerColours,
-) -> Vec<TurnLink> {
-    let n = names(record);
+fn tile_points(t: &TurnSnapshot) -> impl Iterator<Item = (u8, u32)> + '_ {
+    t.events.iter().flat_map(|e| match e {
+        Event::Scored(s) => s.players.iter().map(|p| (p, s.points)).collect(),
+        _ => Vec::new(),
+    })
+}
+
+/// Every turn of the game by number; `played` (the turns reached) also say who played what.
+pub fn turn_links(played: Vec<TurnPlayed>, turns: u32, current: Option<u32>) -> Vec<TurnLink> {
+    let mut played = played.into_iter();
     (1..=turns)
         .map(|turn| TurnLink {
             n: turn,
-            played: played.get(turn as usize - 1).map(|t| TurnPlayed {
-                player: n[t.player as usize].to_string(),
-                colour: colours.get(t.player).hex(),
-                tile: record.catalog.name(t.mv.tile).to_string(),
-                points: points_text(record, t),
-            }),
+            played: played.next(),
             current: current == Some(turn),
+            opens_round: None,
+        })
+        .collect()
+}
+
+/// The tile game's turns reached, for [`turn_links`].
+pub fn tile_turns_played(record: &GameRecord, played: &[TurnSnapshot], colours: &PlayerColours) -> Vec<TurnPlayed> {
+    let n = names(record);
+    played
+        .iter()
+        .map(|t| TurnPlayed {
+            player: n[t.player as usize].to_string(),
+            colour: colours.get(t.player).hex(),
+            what: record.catalog.name(t.mv.tile).to_string(),
+            points: points_text(&n, tile_points(t)),
         })
         .collect()
 }
@@ -233,8 +250,11 @@ pub fn players_at(record: &GameRecord, game: &Game, finished: bool, colours: &Pl
             name: record.players[i].name.clone(),
             colour: colours.get(i as u8).hex(),
             score: p.score,
-            followers: p.followers,
-            abbot_home: p.abbot_at.is_none(),
+            held: if game.rules().abbot && p.abbot_at.is_none() {
+                format!("{} + abbot", p.followers)
+            } else {
+                p.followers.to_string()
+            },
             if_ended: e.score,
         })
         .collect()
@@ -263,23 +283,22 @@ pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColour
                 play: row(&b.play),
                 end: row(&b.end),
                 total: full.final_scores[i],
-                tiles_placed: full.turns.iter().filter(mine).count() as u32,
-                meeples_used: full
-                    .turns
-                    .iter()
-                    .filter(mine)
-                    .filter(|t| matches!(t.mv.action, crate::engine::Action::Deploy { .. }))
-                    .count() as u32,
+                counts: [
+                    full.turns.iter().filter(mine).count() as u32,
+                    (full.turns.iter().filter(mine))
+                        .filter(|t| matches!(t.mv.action, crate::engine::Action::Deploy { .. }))
+                        .count() as u32,
+                ],
             }
         })
         .collect()
 }
 
 /// What the score graph draws.
-pub struct GraphInput<'a> {
+pub struct GraphInput<'a, P: Position = Game> {
     pub id: &'a crate::store::GameId,
     /// The turns to draw, from the first: up to the turn shown, never beyond.
-    pub turns: &'a [TurnSnapshot],
+    pub turns: &'a [Turn<P>],
     /// All turns of the game, which sets the width of the x axis.
     pub total_turns: u32,
     /// Scores after final scoring, drawn as a last step on the end page.
@@ -290,7 +309,7 @@ pub struct GraphInput<'a> {
 
 /// The score-over-time graph as inline SVG: a line per player up to the turn shown, a marker
 /// per scoring turn that links to that turn, and on the end page a last step for final scoring.
-pub fn score_graph(record: &GameRecord, g: &GraphInput, colours: &PlayerColours) -> String {
+pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colours: &PlayerColours) -> String {
     let (w, h, pad) = (640.0, 220.0, 28.0);
     let turns = g.total_turns.max(1) as f64;
     let shown = g
@@ -316,7 +335,7 @@ pub fn score_graph(record: &GameRecord, g: &GraphInput, colours: &PlayerColours)
         x(turns + 1.0) - 10.0,
         h - 8.0
     );
-    for p in 0..record.players.len() {
+    for (p, player) in players.iter().enumerate() {
         let colour = colours.get(p as u8).hex();
         let mut points = vec![format!("{:.1},{:.1}", x(0.0), y(0))];
         let mut last = 0;
@@ -332,7 +351,7 @@ pub fn score_graph(record: &GameRecord, g: &GraphInput, colours: &PlayerColours)
                     y(s),
                     id = g.id,
                     n = t.turn,
-                    name = escape_html(&record.players[p].name),
+                    name = escape_html(&player.name),
                 );
             }
             last = s;

@@ -1,12 +1,13 @@
 //! The JSON API: upload a record, read a game and its turns, and the OpenAPI document.
 
 use super::read_limited;
+use crate::engine::GameKind;
 use crate::record::MAX_RECORD_BYTES;
 use crate::replay;
 use crate::replay::json::StoredMove;
-use crate::store::{GameId, ingest};
+use crate::store::{GameId, TurnRow, ingest};
 use crate::web::problem::Problem;
-use crate::web::{AppState, blocking};
+use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
 use serde_json::{Value, json};
@@ -61,23 +62,48 @@ pub async fn create_game(state: web::Data<AppState>, body: web::Payload) -> Resu
 pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Result<web::Json<Value>, Problem> {
     let id: GameId = id.parse()?;
     blocking(move || {
-        let g = state.load(&id)?;
-        let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
-        Ok(web::Json(json!({
-            "id": g.row.id,
-            "game": g.record.game.name(),
+        let g = state.load_any(&id)?;
+        let players = |players: &[crate::record::PlayerInfo]| {
+            (players.iter()).map(|p| json!({"name": p.name})).collect::<Vec<_>>()
+        };
+        let mut doc = match &g {
+            Loaded::Tiles(g) => {
+                let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
+                json!({
+                    "players": players(&g.record.players),
+                    "rules": full.rules().preset.name(),
+                    "rules_label": crate::record::rules_spec::label(full.rules()),
+                    "finished": full.finished,
+                    "final_scores": full.final_scores,
+                    "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
+                })
+            }
+            Loaded::Cards(g) => {
+                let full = replay::cards::replay(&g.record).map_err(Problem::internal)?;
+                json!({
+                    "players": players(&g.record.players),
+                    "rules": GameKind::CardGame.name(),
+                    "finished": full.finished,
+                    "final_scores": full.final_scores,
+                    "winners": full.game.winners(),
+                    "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
+                })
+            }
+        };
+        let row = g.row();
+        let common = json!({
+            "id": row.id,
+            "game": g.kind().name(),
             "url": format!("/g/{id}"),
             "record_url": format!("/g/{id}.json"),
-            "source_format": g.row.source_format,
-            "created_at": g.row.created_at,
-            "players": g.record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
-            "rules": full.rules().preset.name(),
-            "rules_label": crate::record::rules_spec::label(full.rules()),
-            "turns": full.turns.len(),
-            "finished": full.finished,
-            "final_scores": full.final_scores,
-            "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
-        })))
+            "source_format": row.source_format,
+            "created_at": row.created_at,
+            "turns": row.turns,
+        });
+        if let (Some(doc), Value::Object(common)) = (doc.as_object_mut(), common) {
+            doc.extend(common);
+        }
+        Ok(web::Json(doc))
     })
     .await
 }
@@ -92,30 +118,59 @@ pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>
     let (id, n) = path.into_inner();
     let id: GameId = id.parse()?;
     blocking(move || {
+        let kind = state
+            .store
+            .game(&id)?
+            .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?
+            .kind;
         let t = state
             .store
             .turn(&id, n)?
             .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
-        let parse = |s: &str| serde_json::from_str::<Value>(s).unwrap_or(Value::Null);
-        let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
-        let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
-        Ok(web::Json(replay::json::turn_object(
-            t.turn,
-            t.player,
-            mv,
-            [
-                ("scores", parse(&t.scores)),
-                ("events", parse(&t.events)),
-                ("followers", json!(supply.iter().map(|s| s[0]).collect::<Vec<_>>())),
-                (
-                    "abbot_in_supply",
-                    json!(supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>()),
-                ),
-                ("ownership", parse(&t.ownership)),
-            ],
-        )))
+        Ok(web::Json(match kind {
+            GameKind::CardGame => card_turn(t)?,
+            GameKind::Carcassonne | GameKind::NewWorld => tile_turn(t)?,
+        }))
     })
     .await
+}
+
+fn stored_json(s: &str) -> Value {
+    serde_json::from_str::<Value>(s).unwrap_or(Value::Null)
+}
+
+fn tile_turn(t: TurnRow) -> Result<Value, Problem> {
+    let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
+    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
+    Ok(replay::json::turn_object(
+        t.turn,
+        t.player,
+        mv,
+        [
+            ("scores", stored_json(&t.scores)),
+            ("events", stored_json(&t.events)),
+            ("followers", json!(supply.iter().map(|s| s[0]).collect::<Vec<_>>())),
+            (
+                "abbot_in_supply",
+                json!(supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>()),
+            ),
+            ("ownership", stored_json(&t.ownership)),
+        ],
+    ))
+}
+
+/// A Card Game turn: the action, its events, the scores and each player's hand after it.
+fn card_turn(t: TurnRow) -> Result<Value, Problem> {
+    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
+    Ok(json!({
+        "turn": t.turn,
+        "player": t.player,
+        "move": stored_json(&t.mv),
+        "scores": stored_json(&t.scores),
+        "events": stored_json(&t.events),
+        "hands": supply.iter().map(|s| s[0]).collect::<Vec<_>>(),
+        "follower_to_place": supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>(),
+    }))
 }
 
 #[get("/api/openapi.json")]

@@ -2,11 +2,11 @@
 
 use crate::engine::GameKind;
 use crate::export::{csv, jcz};
-use crate::record::native;
+use crate::record::{self, native};
 use crate::replay;
 use crate::store::GameId;
 use crate::web::problem::Problem;
-use crate::web::{AppState, blocking};
+use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
@@ -22,9 +22,9 @@ struct Download {
 async fn send(
     state: web::Data<AppState>,
     id: GameId,
-    make: fn(&crate::web::LoadedGame) -> Result<Download, Problem>,
+    make: fn(&Loaded) -> Result<Download, Problem>,
 ) -> Result<HttpResponse, Problem> {
-    let d = blocking(move || make(&state.load(&id)?)).await?;
+    let d = blocking(move || make(&state.load_any(&id)?)).await?;
     Ok(HttpResponse::Ok()
         .content_type(d.content_type)
         .insert_header((
@@ -42,7 +42,12 @@ pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> R
             ext: "json",
             content_type: "application/json",
             disposition: "inline",
-            body: native::to_pretty_string(&g.record),
+            body: match g {
+                Loaded::Tiles(g) => native::to_pretty_string(&g.record),
+                Loaded::Cards(g) => {
+                    serde_json::to_string_pretty(&record::cards::to_value(&g.record)).map_err(Problem::internal)?
+                }
+            },
         })
     })
     .await
@@ -52,12 +57,15 @@ pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> R
 #[get("/g/{id:[0-9a-f]{16}}.jcz")]
 pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
-        if g.record.game != GameKind::Carcassonne {
-            return Err(Problem::not_found(format!(
-                "a .jcz of this game: JCloisterZone does not play {}; download the record as JSON",
-                g.record.game.title()
-            )));
-        }
+        let g = match g {
+            Loaded::Tiles(g) if g.record.game == GameKind::Carcassonne => g,
+            other => {
+                return Err(Problem::not_found(format!(
+                    "a .jcz of this game: JCloisterZone does not play {}; download the record as JSON",
+                    other.kind().title()
+                )));
+            }
+        };
         Ok(Download {
             ext: "jcz",
             content_type: "application/json",
@@ -72,12 +80,21 @@ pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Re
 #[get("/g/{id:[0-9a-f]{16}}.csv")]
 pub async fn scoring_csv(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
-        let r = replay::replay(&g.record, None).map_err(Problem::internal)?;
+        let body = match g {
+            Loaded::Tiles(g) => {
+                let r = replay::replay(&g.record, None).map_err(Problem::internal)?;
+                csv::scoring_csv(&g.record, &r)
+            }
+            Loaded::Cards(g) => {
+                let r = replay::cards::replay(&g.record).map_err(Problem::internal)?;
+                csv::card_scoring_csv(&g.record, &r)
+            }
+        };
         Ok(Download {
             ext: "csv",
             content_type: "text/csv; charset=utf-8",
             disposition: "attachment",
-            body: csv::scoring_csv(&g.record, &r),
+            body,
         })
     })
     .await

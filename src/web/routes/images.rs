@@ -1,4 +1,5 @@
-//! Board images: PNG and SVG of any turn, the final board and the social preview.
+//! Game images: PNG and SVG of any turn (a tile game's board, a Card Game's table), the end
+//! of the game and the social preview.
 //!
 //! Renders are deterministic, so each gets a strong ETag from the renderer version, the game's
 //! content hash, the turn and the options, a year-long `Cache-Control`, and a 304 for a
@@ -7,7 +8,7 @@
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::GameId;
 use crate::web::problem::Problem;
-use crate::web::{AppState, LoadedGame, blocking};
+use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};
 use actix_web::{HttpRequest, HttpResponse, get, web};
@@ -80,8 +81,12 @@ fn etag(w: &Wanted) -> String {
         .collect()
 }
 
-fn draw(g: &LoadedGame, w: &Wanted) -> Result<Vec<u8>, Problem> {
-    render::draw(&g.record, w.turn, w.picture, w.format, &w.opts).map_err(|e| match e {
+fn draw(g: &Loaded, w: &Wanted) -> Result<Vec<u8>, Problem> {
+    let drawn = match g {
+        Loaded::Tiles(g) => render::draw(&g.record, w.turn, w.picture, w.format, &w.opts),
+        Loaded::Cards(g) => render::draw(&g.record, w.turn, w.picture, w.format, &w.opts),
+    };
+    drawn.map_err(|e| match e {
         render::RenderError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
         other => Problem::internal(other),
     })
@@ -118,7 +123,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
         Some(bytes) => bytes,
         None => {
             let st = state.clone();
-            let drawn = Arc::new(blocking(move || draw(&st.load(&w.id)?, &w)).await?);
+            let drawn = Arc::new(blocking(move || draw(&st.load_any(&w.id)?, &w)).await?);
             state.renders.put(tag.clone(), drawn.clone());
             drawn
         }

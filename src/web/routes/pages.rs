@@ -1,14 +1,18 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
 use crate::analysis;
-use crate::engine::GameKind;
-use crate::record::{GameRecord, MAX_RECORD_BYTES, rules_spec};
+use crate::engine::{GameKind, Position, cards};
+use crate::record::cards::CardRecord;
+use crate::record::{MAX_RECORD_BYTES, PlayerInfo, rules_spec};
 use crate::render;
 use crate::replay;
-use crate::store::{GameId, ingest};
+use crate::store::{GameId, GameRow, ingest};
+use crate::web::card_view;
 use crate::web::problem::Problem;
-use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GraphView, PlayerView, TileTurnView, TurnLink};
-use crate::web::{AppState, LoadedGame, blocking};
+use crate::web::view::{
+    self, BoardView, BreakdownRow, CardTurnView, GamePart, GraphView, PlayerView, TileTurnView, TurnLink,
+};
+use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking};
 use actix_multipart::Multipart;
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, post, web};
@@ -115,20 +119,51 @@ pub struct GameHead {
     pub kind: &'static str,
     /// Whether JCloisterZone plays this game, so a `.jcz` download is offered.
     pub jcz: bool,
+    /// The scoreboard's column of what players hold back, and its tooltip.
+    pub held_label: &'static str,
+    pub held_title: &'static str,
+    /// The breakdown's two counts per player.
+    pub count_labels: [&'static str; 2],
 }
 
 impl GameHead {
-    fn of(g: &LoadedGame) -> GameHead {
+    fn new(row: &GameRow, kind: GameKind, rules: String) -> GameHead {
+        let (held_label, held_title, count_labels) = match kind {
+            GameKind::CardGame => (
+                "Hand",
+                "Cards in hand, and the follower while it is still to place this round",
+                ["Cards played", "Cards taken"],
+            ),
+            GameKind::Carcassonne | GameKind::NewWorld => ("Meeples", "Followers in supply", ["Tiles", "Meeples used"]),
+        };
         GameHead {
-            id: g.row.id,
-            title: g.row.players.join(" vs "),
-            rules: rules_spec::label(&g.record.resolved_rules()),
-            source: g.row.source_format.clone(),
-            last: g.row.turns,
-            kind: g.record.game.title(),
-            jcz: g.record.game == GameKind::Carcassonne,
+            id: row.id,
+            title: row.players.join(" vs "),
+            rules,
+            source: row.source_format.clone(),
+            last: row.turns,
+            kind: kind.title(),
+            jcz: kind == GameKind::Carcassonne,
+            held_label,
+            held_title,
+            count_labels,
         }
     }
+
+    fn of(g: &LoadedGame) -> GameHead {
+        GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
+    }
+
+    fn of_cards(g: &LoadedCards) -> GameHead {
+        GameHead::new(&g.row, GameKind::CardGame, cards_rules(&g.record))
+    }
+}
+
+/// The Card Game's rules in words: "3 players, 8 rounds of 5 cards".
+fn cards_rules(record: &CardRecord) -> String {
+    let players = record.players.len() as u8;
+    let (hand, rounds) = cards::rules::hands(players).unwrap_or_default();
+    format!("{players} players, {rounds} rounds of {hand} cards")
 }
 
 /// A link preview (Open Graph and Twitter card) and the canonical address.
@@ -150,7 +185,6 @@ struct TurnPage {
     next_url: String,
     board: BoardView,
     players: Vec<PlayerView>,
-    has_abbot: bool,
     events: Vec<String>,
     part: GamePart,
     graph: GraphView,
@@ -163,7 +197,6 @@ struct EndPage {
     game: GameHead,
     preview: Preview,
     players: Vec<PlayerView>,
-    has_abbot: bool,
     finished: bool,
     board: BoardView,
     /// Final scoring.
@@ -188,38 +221,133 @@ pub async fn end(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<En
 }
 
 async fn end_page(state: web::Data<AppState>, id: GameId) -> Result<EndPage, Problem> {
-    blocking(move || build_end_page(&state, state.load(&id)?)).await
+    blocking(move || match state.load_any(&id)? {
+        Loaded::Tiles(g) => build_end_page(&state, g),
+        Loaded::Cards(g) => build_card_end_page(&state, g),
+    })
+    .await
 }
 
 /// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
 #[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}")]
 pub async fn turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<TurnPage, Problem> {
     let (id, n) = path.into_inner();
-    blocking(move || build_turn_page(&state, state.load(&id)?, n)).await
+    blocking(move || turn_page(&state, &id, n)).await
+}
+
+fn turn_page(state: &AppState, id: &GameId, n: u32) -> Result<TurnPage, Problem> {
+    match state.load_any(id)? {
+        Loaded::Tiles(g) => build_turn_page(state, g, n),
+        Loaded::Cards(g) => build_card_turn_page(state, g, n),
+    }
 }
 
 /// The HTML of a turn page, as the server sends it. The bench times this.
 pub fn render_turn_page(state: &AppState, id: &GameId, n: u32) -> Result<String, Problem> {
-    let page = build_turn_page(state, state.load(id)?, n)?;
-    page.render().map_err(Problem::internal)
+    turn_page(state, id, n)?.render().map_err(Problem::internal)
 }
 
-fn scores_text(record: &GameRecord, scores: &[i32]) -> String {
-    let parts: Vec<String> = (record.players.iter().zip(scores))
+/// A round of a game played in rounds (the Card Game): its last turn, where it is scored.
+#[get("/g/{id:[0-9a-f]{16}}/r/{k:[0-9]+}")]
+pub async fn round(state: web::Data<AppState>, path: web::Path<(GameId, u8)>) -> Result<HttpResponse, Problem> {
+    let (id, k) = path.into_inner();
+    let scored_at = blocking(move || {
+        let Loaded::Cards(g) = state.load_any(&id)? else {
+            return Err(Problem::not_found(format!("game {id} is not played in rounds")));
+        };
+        let full = replay::cards::replay(&g.record).map_err(Problem::internal)?;
+        let rounds = replay::cards::rounds(&full.turns);
+        let last = rounds.iter().rposition(|&r| r == k);
+        last.map(|i| i as u32 + 1).ok_or_else(|| {
+            let played = rounds.last().copied().unwrap_or(0);
+            Problem::not_found(format!("game {id} has rounds 1 to {played}, not {k}"))
+        })
+    })
+    .await?;
+    Ok(HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, format!("/g/{id}/t/{scored_at}")))
+        .finish())
+}
+
+fn scores_text(players: &[PlayerInfo], scores: &[i32]) -> String {
+    let parts: Vec<String> = (players.iter().zip(scores))
         .map(|(p, s)| format!("{} {s}", p.name))
         .collect();
     parts.join(", ")
 }
 
+/// The link preview of turn `n`: that turn's picture and scores, never the ending.
+fn turn_preview(state: &AppState, head: &GameHead, n: u32, players: &[PlayerInfo], scores: &[i32]) -> Preview {
+    let (base, id, last) = (&state.public_url, &head.id, head.last);
+    Preview {
+        title: format!("{} · turn {n} of {last}", head.title),
+        description: format!(
+            "{}, {}. After turn {n} of {last}: {}.",
+            head.kind,
+            head.rules,
+            scores_text(players, scores)
+        ),
+        url: format!("{base}/g/{id}/t/{n}"),
+        image: format!("{base}/g/{id}/t/{n}/og.png"),
+    }
+}
+
+/// The link preview of the game's result.
+fn end_preview(state: &AppState, head: &GameHead, finished: bool, players: &[PlayerInfo], scores: &[i32]) -> Preview {
+    let (base, id) = (&state.public_url, &head.id);
+    let outcome = outcome(finished);
+    Preview {
+        title: format!("{} · {outcome}", head.title),
+        description: format!(
+            "{}, {}, {outcome}: {}. Step through every turn and see where every point came from.",
+            head.kind,
+            head.rules,
+            scores_text(players, scores)
+        ),
+        url: format!("{base}/g/{id}"),
+        image: format!("{base}/g/{id}/og.png"),
+    }
+}
+
+fn outcome(finished: bool) -> &'static str {
+    if finished {
+        "final score"
+    } else {
+        "the record stops before the end"
+    }
+}
+
+/// The turn after `n`'s page, or after the last turn the end page.
+fn next_url(head: &GameHead, n: u32) -> String {
+    if n < head.last {
+        format!("/g/{}/t/{}", head.id, n + 1)
+    } else {
+        format!("/g/{}/end", head.id)
+    }
+}
+
+fn no_such_turn(head: &GameHead, n: u32) -> Problem {
+    Problem::not_found(format!("game {} has turns 0 to {}, not {n}", head.id, head.last))
+}
+
+/// The end page's picture: the board (tile games) or the table (the Card Game).
+fn end_board(finished: bool, src: String, what: &str) -> BoardView {
+    BoardView {
+        src,
+        alt: format!("The {what} at the end of the game"),
+        caption: if finished {
+            format!("The {what} after final scoring")
+        } else {
+            format!("The {what} after the last turn recorded")
+        },
+    }
+}
+
 fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
     let head = GameHead::of(&g);
     let LoadedGame { record, .. } = g;
-    let last = head.last;
-    if n > last {
-        return Err(Problem::not_found(format!(
-            "game {} has turns 0 to {last}, not {n}",
-            head.id
-        )));
+    if n > head.last {
+        return Err(no_such_turn(&head, n));
     }
     let at = replay::replay_upto(&record, None, Some(n)).map_err(Problem::internal)?;
     let colours = render::colours(&record);
@@ -240,39 +368,25 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
             view::start_sentences(&record, &at.game),
         ),
     };
-    let (base, id) = (&state.public_url, &head.id);
+    let id = &head.id;
     let graph = view::GraphInput {
         id,
         turns: &at.turns,
-        total_turns: last,
+        total_turns: head.last,
         final_scores: None,
         current: n,
     };
     Ok(TurnPage {
-        preview: Preview {
-            title: format!("{} · turn {n} of {last}", head.title),
-            description: format!(
-                "Carcassonne, {}. After turn {n} of {last}: {}.",
-                head.rules,
-                scores_text(&record, &at.game.scores())
-            ),
-            url: format!("{base}/g/{id}/t/{n}"),
-            image: format!("{base}/g/{id}/t/{n}/og.png"),
-        },
+        preview: turn_preview(state, &head, n, &record.players, &at.game.scores()),
         turn: n,
         prev: n.checked_sub(1),
-        next_url: if n < last {
-            format!("/g/{id}/t/{}", n + 1)
-        } else {
-            format!("/g/{id}/end")
-        },
+        next_url: next_url(&head, n),
         board: BoardView {
             src: format!("/g/{id}/t/{n}.png?overlay=ownership,last-move,scoring"),
             alt: format!("The board after turn {n}: {move_text}"),
             caption: move_text,
         },
         players: view::players_at(&record, &at.game, false, &colours),
-        has_abbot: at.rules().abbot,
         events,
         part: GamePart::Tiles(TileTurnView {
             remaining: view::remaining_tiles(&record.catalog, &at.game),
@@ -282,9 +396,13 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
         }),
         graph: GraphView {
             title: "Scores so far",
-            svg: view::score_graph(&record, &graph, &colours),
+            svg: view::score_graph(&record.players, &graph, &colours),
         },
-        turn_links: view::turn_links(&record, &at.turns, last, Some(n), &colours),
+        turn_links: view::turn_links(
+            view::tile_turns_played(&record, &at.turns, &colours),
+            head.last,
+            Some(n),
+        ),
         game: head,
     })
 }
@@ -294,7 +412,7 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
     let record = &g.record;
     let full = replay::replay(record, None).map_err(Problem::internal)?;
     let colours = render::colours(record);
-    let (base, id) = (&state.public_url, &head.id);
+    let id = &head.id;
     let graph = view::GraphInput {
         id,
         turns: &full.turns,
@@ -302,43 +420,108 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
         final_scores: full.finished.then_some(full.final_scores.as_slice()),
         current: head.last + u32::from(full.finished),
     };
-    let outcome = if full.finished {
-        "final score"
-    } else {
-        "the record stops before the end"
-    };
     Ok(EndPage {
-        preview: Preview {
-            title: format!("{} · {outcome}", head.title),
-            description: format!(
-                "Carcassonne, {}, {outcome}: {}. Step through every turn and see where every point came from.",
-                head.rules,
-                scores_text(record, &full.final_scores)
-            ),
-            url: format!("{base}/g/{id}"),
-            image: format!("{base}/g/{id}/og.png"),
-        },
+        preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
         players: view::players_at(record, &full.game, full.finished, &colours),
-        has_abbot: full.rules().abbot,
         finished: full.finished,
-        board: BoardView {
-            src: format!("/g/{id}.png?overlay=ownership,scoring"),
-            alt: "The board at the end of the game".into(),
-            caption: if full.finished {
-                "The board after final scoring"
-            } else {
-                "The board after the last turn recorded"
-            }
-            .into(),
-        },
+        board: end_board(full.finished, format!("/g/{id}.png?overlay=ownership,scoring"), "board"),
         events: view::event_sentences(record, &full.final_events),
-        categories: full.breakdown.first().map(|b| b.play.names()).unwrap_or_default(),
+        categories: full.game.categories(),
         breakdown: view::breakdown_rows(record, &full, &colours),
         graph: GraphView {
             title: "Scores over the game",
-            svg: view::score_graph(record, &graph, &colours),
+            svg: view::score_graph(&record.players, &graph, &colours),
         },
-        turn_links: view::turn_links(record, &full.turns, head.last, None, &colours),
+        turn_links: view::turn_links(view::tile_turns_played(record, &full.turns, &colours), head.last, None),
+        game: head,
+    })
+}
+
+fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<TurnPage, Problem> {
+    let head = GameHead::of_cards(&g);
+    let record = &g.record;
+    if n > head.last {
+        return Err(no_such_turn(&head, n));
+    }
+    let full = replay::cards::replay(record).map_err(Problem::internal)?;
+    let position = replay::cards::position_at(record, n as usize).map_err(Problem::internal)?;
+    let at = &full.turns[..n as usize];
+    let colours = render::cards::colours(record);
+    let (move_text, events) = match at.last() {
+        Some(t) => (
+            format!(
+                "{}: {}",
+                record.players[t.player as usize].name,
+                card_view::move_brief(t)
+            ),
+            card_view::event_sentences(record, &t.events),
+        ),
+        None => (
+            "The start, before the first card".to_string(),
+            card_view::start_sentences(record),
+        ),
+    };
+    let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
+    let id = &head.id;
+    let graph = view::GraphInput {
+        id,
+        turns: at,
+        total_turns: head.last,
+        final_scores: None,
+        current: n,
+    };
+    Ok(TurnPage {
+        preview: turn_preview(state, &head, n, &record.players, &Position::scores(&position)),
+        turn: n,
+        prev: n.checked_sub(1),
+        next_url: next_url(&head, n),
+        board: BoardView {
+            src: format!("/g/{id}/t/{n}.png"),
+            alt: format!("The table after turn {n}: {move_text}"),
+            caption: move_text,
+        },
+        players: card_view::players_at(record, &position, false, &colours),
+        events,
+        part: GamePart::Cards(CardTurnView {
+            round: format!("Round {in_round} of {}", position.rounds()),
+            round_link: format!("/g/{id}/r/{in_round}"),
+            unseen: position.unseen().len(),
+        }),
+        graph: GraphView {
+            title: "Scores so far",
+            svg: view::score_graph(&record.players, &graph, &colours),
+        },
+        turn_links: card_view::turn_links(record, at, &full.turns, Some(n), &colours),
+        game: head,
+    })
+}
+
+fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Problem> {
+    let head = GameHead::of_cards(&g);
+    let record = &g.record;
+    let full = replay::cards::replay(record).map_err(Problem::internal)?;
+    let colours = render::cards::colours(record);
+    let id = &head.id;
+    let graph = view::GraphInput {
+        id,
+        turns: &full.turns,
+        total_turns: head.last,
+        final_scores: full.finished.then_some(full.final_scores.as_slice()),
+        current: head.last + u32::from(full.finished),
+    };
+    Ok(EndPage {
+        preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
+        players: card_view::players_at(record, &full.game, full.finished, &colours),
+        finished: full.finished,
+        board: end_board(full.finished, format!("/g/{id}.png"), "table"),
+        events: card_view::event_sentences(record, &full.final_events),
+        categories: full.game.categories(),
+        breakdown: card_view::breakdown_rows(record, &full, &colours),
+        graph: GraphView {
+            title: "Scores over the game",
+            svg: view::score_graph(&record.players, &graph, &colours),
+        },
+        turn_links: card_view::turn_links(record, &full.turns, &full.turns, None, &colours),
         game: head,
     })
 }

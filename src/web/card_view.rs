@@ -1,0 +1,215 @@
+//! What the Card Game's pages show, computed from its replay: events in words, the
+//! scoreboard, the turn list by rounds and the breakdown. The page frame, the score graph and
+//! the templates are the tile game's.
+
+use super::view::{BreakdownRow, PlayerView, TurnLink, TurnPlayed, points_text};
+use crate::engine::cards::{CardEvent, CardGame, CardMove};
+use crate::record::cards::CardRecord;
+use crate::render::PlayerColours;
+use crate::replay::{self, Replay, Turn};
+
+fn names(record: &CardRecord) -> Vec<&str> {
+    record.players.iter().map(|p| p.name.as_str()).collect()
+}
+
+fn list(cards: &[crate::engine::cards::Card]) -> String {
+    let words: Vec<String> = cards.iter().map(ToString::to_string).collect();
+    words.join(", ")
+}
+
+/// Every event of a turn in words. A card played face down stays hidden until its round is
+/// scored, as on the table.
+pub fn event_sentences(record: &CardRecord, events: &[CardEvent]) -> Vec<String> {
+    let n = names(record);
+    events
+        .iter()
+        .map(|e| match e {
+            CardEvent::Dealt { round, dealer } => {
+                format!("Round {}: {} deals the hands", round + 1, n[*dealer as usize])
+            }
+            CardEvent::Played {
+                player,
+                row,
+                face_down: true,
+                ..
+            } => format!(
+                "{} plays the round's first card face down, at the end of the {} row",
+                n[*player as usize],
+                row.word()
+            ),
+            CardEvent::Played { player, card, row, .. } => {
+                format!(
+                    "{} plays {card} at the end of the {} row",
+                    n[*player as usize],
+                    row.word()
+                )
+            }
+            CardEvent::FollowerPlaced { player, row } => {
+                format!(
+                    "{} places their follower at the end of the {} row",
+                    n[*player as usize],
+                    row.word()
+                )
+            }
+            CardEvent::Took { player, row, cards } if cards.is_empty() => {
+                format!(
+                    "{}'s follower in the {} row secured no card",
+                    n[*player as usize],
+                    row.word()
+                )
+            }
+            CardEvent::Took { player, row, cards } => format!(
+                "{} takes {} from the {} row: {}",
+                n[*player as usize],
+                plural(cards.len(), "card"),
+                row.word(),
+                list(cards)
+            ),
+            CardEvent::Scored {
+                player, points, why, ..
+            } => format!("{} scores {points}: {why}", n[*player as usize]),
+            CardEvent::ChoiceDue { player, card } => format!(
+                "{} took {card} from another colour's row: they keep it or turn it in for 10 points",
+                n[*player as usize]
+            ),
+            CardEvent::Discarded { cards } => {
+                format!(
+                    "No more hands can be dealt; {} leave the game: {}",
+                    plural(cards.len(), "card"),
+                    list(cards)
+                )
+            }
+        })
+        .collect()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// A move in brief, for the turn list; a face-down card stays hidden.
+pub fn move_brief(t: &Turn<CardGame>) -> String {
+    let face_down = t
+        .events
+        .iter()
+        .any(|e| matches!(e, CardEvent::Played { face_down: true, .. }));
+    match t.mv {
+        CardMove::Play { row, .. } if face_down => format!("face down → {}", row.word()),
+        CardMove::Play { card, row } => format!("{card} → {}", row.word()),
+        CardMove::Follower { row } => format!("follower → {}", row.word()),
+        CardMove::WrongRow { keep: true } => "keeps the card".into(),
+        CardMove::WrongRow { keep: false } => "turns it in".into(),
+    }
+}
+
+/// The turn list: every turn, by rounds; `played` (the turns reached) say who did what.
+/// The round headings come from the whole game (`all`), which gives away nothing but the
+/// rounds' lengths.
+pub fn turn_links(
+    record: &CardRecord,
+    played: &[Turn<CardGame>],
+    all: &[Turn<CardGame>],
+    current: Option<u32>,
+    colours: &PlayerColours,
+) -> Vec<TurnLink> {
+    let n = names(record);
+    let done: Vec<TurnPlayed> = played
+        .iter()
+        .map(|t| TurnPlayed {
+            player: n[t.player as usize].to_string(),
+            colour: colours.get(t.player).hex(),
+            what: move_brief(t),
+            points: points_text(&n, scored(t)),
+        })
+        .collect();
+    let mut links = super::view::turn_links(done, all.len() as u32, current);
+    for (link, t) in links.iter_mut().zip(all) {
+        link.opens_round = replay::cards::opens_round(t);
+    }
+    links
+}
+
+fn scored(t: &Turn<CardGame>) -> impl Iterator<Item = (u8, u32)> + '_ {
+    t.events.iter().filter_map(|e| match e {
+        CardEvent::Scored { player, points, .. } => Some((*player, *points)),
+        _ => None,
+    })
+}
+
+/// The scoreboard, with what each player would have if the game ended now (their city sets
+/// counted).
+pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+    let mut ended = game.clone();
+    if !finished {
+        ended.finish(&mut Vec::new());
+    }
+    game.players()
+        .iter()
+        .zip(ended.players())
+        .enumerate()
+        .map(|(i, (p, e))| PlayerView {
+            name: record.players[i].name.clone(),
+            colour: colours.get(i as u8).hex(),
+            score: p.score,
+            held: match (p.hand.len(), p.follower_placed) {
+                (0, true) => "nothing".into(),
+                (cards, true) => plural(cards, "card"),
+                (cards, false) => format!("{}, follower", plural(cards, "card")),
+            },
+            if_ended: e.score,
+        })
+        .collect()
+}
+
+/// Points by category for each player, with the cards they played and took.
+pub fn breakdown_rows(record: &CardRecord, full: &Replay<CardGame>, colours: &PlayerColours) -> Vec<BreakdownRow> {
+    full.breakdown
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let row = |c: &crate::replay::Categories| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
+            let played = (full.turns.iter())
+                .filter(|t| t.player as usize == i && matches!(t.mv, CardMove::Play { .. }))
+                .count() as u32;
+            let taken = (full.turns.iter().flat_map(|t| &t.events))
+                .map(|e| match e {
+                    CardEvent::Took { player, cards, .. } if *player as usize == i => cards.len() as u32,
+                    _ => 0,
+                })
+                .sum();
+            BreakdownRow {
+                name: record.players[i].name.clone(),
+                colour: colours.get(i as u8).hex(),
+                play: row(&b.play),
+                end: row(&b.end),
+                total: full.final_scores[i],
+                counts: [played, taken],
+            }
+        })
+        .collect()
+}
+
+/// The start in words: who deals first and the cards turned up beside the rows.
+pub fn start_sentences(record: &CardRecord) -> Vec<String> {
+    let mut out = vec![format!("{} deals first", record.players[record.dealer as usize].name)];
+    out.extend(crate::engine::cards::Colour::ALL.into_iter().map(|row| {
+        let cards: Vec<_> = (record.face_up.iter())
+            .filter(|(_, r)| *r == row)
+            .map(|(c, _)| *c)
+            .collect();
+        format!(
+            "Turned up beside the {} row: {}",
+            row.word(),
+            if cards.is_empty() {
+                "nothing".into()
+            } else {
+                list(&cards)
+            }
+        )
+    }));
+    out
+}
