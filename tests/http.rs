@@ -1157,22 +1157,80 @@ fn a_turns_alternatives_are_listed_ranked_and_each_can_be_shown() {
     app.stop();
 }
 
-#[test]
-fn a_queued_analysis_runs_in_the_background_and_is_stored() {
-    let app = spawn_app();
-    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
-    assert_eq!(get(&app, &format!("/api/games/{id}/analysis")).json()["status"], "none");
-    let queued = post(&app, &format!("/g/{id}/analysis"), b"");
+/// Queues a game's analysis and waits for it; the finished status.
+fn analyse(app: &TestApp, id: &str) -> Value {
+    let queued = post(app, &format!("/g/{id}/analysis"), b"");
     assert_eq!(queued.status, 202, "{}", queued.body);
     let mut status = Value::Null;
     for _ in 0..600 {
-        status = get(&app, &format!("/api/games/{id}/analysis")).json();
+        status = get(app, &format!("/api/games/{id}/analysis")).json();
         if status["status"] == "done" || status["status"] == "failed" {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     assert_eq!(status["status"], "done", "{status}");
+    status
+}
+
+#[test]
+fn a_card_game_is_analysed_turn_by_turn_and_whole() {
+    use carcassonne_replay::record::{AnyRecord, parse_any};
+    let app = spawn_app();
+    let text = card_game(9);
+    let id = upload_id(&app, text.as_bytes());
+    let AnyRecord::Cards(record) = parse_any(text.as_bytes()).unwrap() else {
+        panic!("a Card Game record")
+    };
+    // One turn's alternatives, weighed on demand: every legal action, the played one marked.
+    let position = carcassonne_replay::replay::cards::position_at(&record, 4).unwrap();
+    let mut legal = Vec::new();
+    position.legal_moves(&mut legal);
+    let page = get_html(&app, &format!("/g/{id}/t/5/alternatives"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_eq!(
+        page.body.matches("<tr").count(),
+        1 + legal.len(),
+        "a row per legal action"
+    );
+    assert_eq!(page.body.matches("<strong>played</strong>").count(), 1);
+    assert!(page.body.contains("could not see"), "the page says what is sampled");
+    // The whole game in the background, the same pages as the tile game's.
+    let status = analyse(&app, &id);
+    let turns = status["result"]["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), record.moves.len());
+    assert!(
+        turns
+            .iter()
+            .all(|t| t["points_lost"].as_f64().is_some_and(|l| l >= 0.0))
+    );
+    let players = status["result"]["players"].as_array().unwrap();
+    let analysed: u64 = players.iter().map(|p| p["turns"].as_u64().unwrap()).sum();
+    assert_eq!(
+        analysed as usize,
+        record.moves.len(),
+        "every turn counts for its player"
+    );
+    let page = get_html(&app, &format!("/g/{id}/analysis"));
+    assert!(
+        page.body.contains("Action played") && page.body.contains("Bot 1"),
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        get(&app, &format!("/g/{id}/t/5/alt/0")).status,
+        404,
+        "no board to draw an alternative on"
+    );
+    app.stop();
+}
+
+#[test]
+fn a_queued_analysis_runs_in_the_background_and_is_stored() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    assert_eq!(get(&app, &format!("/api/games/{id}/analysis")).json()["status"], "none");
+    let status = analyse(&app, &id);
     let turns = status["result"]["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 3);
     assert!(turns.iter().all(|t| t["played_rank"].as_u64().is_some()));

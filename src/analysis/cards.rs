@@ -2,11 +2,14 @@
 //! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
 //! they did not play, and the deals to come are sampled, never read from the record).
 
+use super::PlayerSummary;
+use super::report::PlayerReport;
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
 use crate::engine::cards::{CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::CardReplayError;
+use serde::{Deserialize, Serialize};
 
 /// Samples per alternative by default: every alternative sees the same samples, so their
 /// differences are not noise of the sampling.
@@ -125,6 +128,108 @@ fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) 
         value,
         stderr: (var / n).sqrt(),
     }
+}
+
+/// What a whole-game Card Game analysis found, as reports write it (`analyse --json`, the
+/// service's stored analysis). Estimates are rounded to 3 decimals.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardGameReport {
+    pub samples: u32,
+    pub players: Vec<PlayerReport>,
+    pub turns: Vec<CardTurnReport>,
+}
+
+impl CardGameReport {
+    pub fn turn(&self, n: u32) -> Option<&CardTurnReport> {
+        self.turns.iter().find(|t| t.turn == n)
+    }
+}
+
+/// One turn's alternatives, best first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardTurnReport {
+    pub turn: u32,
+    pub player: u8,
+    pub samples: u32,
+    /// Which alternative was played.
+    pub played: Option<usize>,
+    /// The best value less the played move's.
+    pub points_lost: Option<f64>,
+    pub alternatives: Vec<CardAlternativeReport>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CardAlternativeReport {
+    /// The action in words: "red 3 → road row".
+    #[serde(rename = "move")]
+    pub action: String,
+    pub secures: u32,
+    pub now: Vec<f64>,
+    pub value: f64,
+    pub stderr: f64,
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+impl CardTurnAnalysis {
+    /// The best value less the played move's.
+    pub fn points_lost(&self) -> Option<f64> {
+        let best = self.alternatives.first()?.value;
+        Some(best - self.alternatives.get(self.played?)?.value)
+    }
+
+    pub fn report(&self, samples: u32) -> CardTurnReport {
+        CardTurnReport {
+            turn: self.turn,
+            player: self.player,
+            samples,
+            played: self.played,
+            points_lost: self.points_lost().map(round),
+            alternatives: (self.alternatives.iter())
+                .map(|a| CardAlternativeReport {
+                    action: crate::replay::cards::move_text(&a.mv),
+                    secures: a.secures,
+                    now: a.now.iter().copied().map(round).collect(),
+                    value: round(a.value),
+                    stderr: round(a.stderr),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Analyses every turn of a Card Game with `samples` samples per alternative, telling
+/// `progress` (turns done, turns in all) as it goes. Turn `n` is sampled from seed `n`, so a
+/// turn analysed alone gives the same values.
+pub fn analyse_game(
+    record: &CardRecord,
+    samples: u32,
+    progress: &dyn Fn(u32, u32),
+) -> Result<CardGameReport, CardAnalysisError> {
+    let total = record.moves.len() as u32;
+    let mut players = vec![PlayerSummary::default(); record.players.len()];
+    let mut turns = Vec::with_capacity(record.moves.len());
+    for n in 1..=total {
+        let t = analyse_turn(record, n, samples, u64::from(n))?;
+        if let (Some(played), Some(lost)) = (t.played, t.points_lost()) {
+            let p = &mut players[t.player as usize];
+            p.turns += 1;
+            p.best_moves += u32::from(played == 0);
+            p.points_lost += lost;
+        }
+        turns.push(t.report(samples));
+        progress(n, total);
+    }
+    for p in &mut players {
+        p.average_points_lost = p.points_lost / f64::from(p.turns.max(1));
+    }
+    Ok(CardGameReport {
+        samples,
+        players: players.iter().map(PlayerReport::from).collect(),
+        turns,
+    })
 }
 
 #[cfg(test)]

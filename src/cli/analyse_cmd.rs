@@ -3,7 +3,6 @@
 use super::replay_cmd::read_bytes;
 use crate::analysis::cards;
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
-use crate::engine::cards::CardMove;
 use crate::engine::{Figure, Location};
 use crate::record::cards::CardRecord;
 use crate::record::{self, AnyRecord};
@@ -65,28 +64,31 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// One turn of a Card Game: every action with what it does now and its sampled value.
+/// A Card Game: one turn's actions with what they do now and their sampled values, or with
+/// no `--turn` every turn's played move against the best.
 fn run_cards(args: &AnalyseArgs, record: &CardRecord) -> Result<(), String> {
-    let Some(turn) = args.turn else {
-        return Err(format!(
-            "{}: a Card Game is analysed one turn at a time: give --turn",
-            args.file.display()
-        ));
-    };
     let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
-    let t =
-        cards::analyse_turn(record, turn, samples, args.seed).map_err(|e| format!("{}: {e}", args.file.display()))?;
-    let name = &record.players[t.player as usize].name;
+    let failed = |e: cards::CardAnalysisError| format!("{}: {e}", args.file.display());
+    let Some(turn) = args.turn else {
+        let report = cards::analyse_game(record, samples, &progress_bar).map_err(failed)?;
+        print!(
+            "{}",
+            if args.json {
+                pretty(&report)
+            } else {
+                card_game_table(record, &report)
+            }
+        );
+        return Ok(());
+    };
+    let t = cards::analyse_turn(record, turn, samples, args.seed)
+        .map_err(failed)?
+        .report(samples);
     if args.json {
-        let alternatives: Vec<serde_json::Value> = t
-            .alternatives
-            .iter()
-            .map(|a| serde_json::json!({"move": action(&a.mv), "secures": a.secures, "now": a.now, "value": a.value, "stderr": a.stderr}))
-            .collect();
-        let doc = serde_json::json!({"turn": t.turn, "player": t.player, "samples": samples, "alternatives": alternatives, "played": t.played});
-        print!("{}", pretty(&doc));
+        print!("{}", pretty(&t));
         return Ok(());
     }
+    let name = &record.players[t.player as usize].name;
     let mut out = format!(
         "Turn {turn}: {name} to move; value: mean final margin over {samples} samples of what {name} cannot see\n"
     );
@@ -98,7 +100,7 @@ fn run_cards(args: &AnalyseArgs, record: &CardRecord) -> Result<(), String> {
             out,
             "{:>4}{mark}  {:<30} {:>8} {:>16}",
             i + 1,
-            action(&a.mv),
+            a.action,
             a.secures,
             value
         )
@@ -108,13 +110,42 @@ fn run_cards(args: &AnalyseArgs, record: &CardRecord) -> Result<(), String> {
     Ok(())
 }
 
-fn action(mv: &CardMove) -> String {
-    match mv {
-        CardMove::Play { card, row } => format!("{card} → {} row", row.word()),
-        CardMove::Follower { row } => format!("follower → {} row", row.word()),
-        CardMove::WrongRow { keep: true } => "keep the wrongly placed card".into(),
-        CardMove::WrongRow { keep: false } => "turn it in for 10".into(),
+/// Each player's points lost, then each turn's played move against the best.
+fn card_game_table(record: &CardRecord, r: &cards::CardGameReport) -> String {
+    let mut out = format!("Value: mean final margin over {} samples per action\n\n", r.samples);
+    writeln!(
+        out,
+        "{:<14} {:>6} {:>6} {:>12} {:>9}",
+        "player", "turns", "best", "points lost", "average"
+    )
+    .unwrap();
+    for (p, s) in record.players.iter().zip(&r.players) {
+        writeln!(
+            out,
+            "{:<14} {:>6} {:>6} {:>12.1} {:>9.2}",
+            p.name, s.turns, s.best_moves, s.points_lost, s.average_points_lost
+        )
+        .unwrap();
     }
+    writeln!(
+        out,
+        "\n{:>5}  {:<12} {:<32} {:<32} {:>6}",
+        "turn", "player", "played", "best", "lost"
+    )
+    .unwrap();
+    for t in &r.turns {
+        let played = t.played.map_or("?", |i| t.alternatives[i].action.as_str());
+        let best = t.alternatives.first().map_or("", |a| a.action.as_str());
+        let lost = t.points_lost.map_or("–".into(), |l| format!("{l:.1}"));
+        let name = &record.players[t.player as usize].name;
+        writeln!(
+            out,
+            "{:>5}  {:<12} {:<32} {:<32} {:>6}",
+            t.turn, name, played, best, lost
+        )
+        .unwrap();
+    }
+    out
 }
 
 fn pretty(v: &impl serde::Serialize) -> String {

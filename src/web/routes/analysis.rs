@@ -4,7 +4,8 @@
 //! Alternative `k` is the k-th legal move in the engine's listing order (placements, then
 //! actions), so `/g/{id}/t/{n}/alt/{k}` names the same move whatever the ranking.
 
-use crate::analysis::report::{AlternativeReport, StoredAnalysis, TurnReport};
+use crate::analysis::cards::CardGameReport;
+use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis, TurnReport};
 use crate::analysis::{self, AnalysisOptions};
 use crate::engine::Move;
 use crate::record::generate::recorded;
@@ -12,13 +13,14 @@ use crate::record::{GameRecord, RecordedMove};
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::problem::{Problem, wants_html};
-use crate::web::{AppState, LoadedGame, blocking, view};
+use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
 use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
-use serde_json::json;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
 /// Every legal move of turn `n` in listing order, as records state them.
 fn listing(record: &GameRecord, n: u32) -> Result<Vec<RecordedMove>, Problem> {
@@ -57,13 +59,17 @@ fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRecord
     out
 }
 
-/// A game's analysis status, and the analysis when it is done.
-fn stored_analysis(state: &AppState, id: &GameId) -> Result<Option<(AnalysisStatus, Option<StoredAnalysis>)>, Problem> {
+/// A game's analysis status, and the analysis when it is done: a [`StoredAnalysis`] for the
+/// tile games, a [`CardGameReport`] for the Card Game.
+fn stored_analysis<T: DeserializeOwned>(
+    state: &AppState,
+    id: &GameId,
+) -> Result<Option<(AnalysisStatus, Option<T>)>, Problem> {
     let Some((status, json)) = state.store.analysis(id)? else {
         return Ok(None);
     };
     let result = json
-        .map(|j| serde_json::from_str::<StoredAnalysis>(&j))
+        .map(|j| serde_json::from_str::<T>(&j))
         .transpose()
         .map_err(Problem::internal)?;
     Ok(Some((status, result)))
@@ -71,7 +77,7 @@ fn stored_analysis(state: &AppState, id: &GameId) -> Result<Option<(AnalysisStat
 
 /// Turn `n`'s analysis: the stored whole-game one when done, else the heuristic alone (fast).
 fn turn_analysis(state: &AppState, g: &LoadedGame, n: u32) -> Result<(TurnReport, bool), Problem> {
-    if let Some((AnalysisStatus::Done, Some(stored))) = stored_analysis(state, &g.row.id)?
+    if let Some((AnalysisStatus::Done, Some(stored))) = stored_analysis::<StoredAnalysis>(state, &g.row.id)?
         && let Some(t) = stored.turn(n)
     {
         return Ok((t.clone(), true));
@@ -96,7 +102,10 @@ pub struct AnalysisPage {
     failed: Option<String>,
     players: Vec<PlayerLossRow>,
     turns: Vec<TurnLossRow>,
-    formula: &'static str,
+    /// What a turn's move is called: a tile, or an action of the Card Game.
+    move_label: &'static str,
+    /// How values are found, in words.
+    basis: String,
 }
 
 /// A player's moves over the analysed game.
@@ -111,7 +120,8 @@ struct PlayerLossRow {
 /// One analysed turn: the played move's rank and what it lost.
 struct TurnLossRow {
     turn: u32,
-    tile: String,
+    /// The tile drawn, or the Card Game action played.
+    played: String,
     rank: String,
     points_lost: String,
 }
@@ -134,7 +144,7 @@ pub async fn queue(
     let id = id.into_inner();
     let st = state.clone();
     let fresh = blocking(move || {
-        st.load(&id)?;
+        st.load_any(&id)?;
         Ok(st.store.queue_analysis(&id)?)
     })
     .await?;
@@ -171,28 +181,46 @@ fn status_words(status: Option<&AnalysisStatus>) -> (&'static str, u32, u32) {
     responses((status = 200, description = "{status: none|queued|running|done|failed, done, total, result}"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[get("/api/games/{id:[0-9a-f]{16}}/analysis")]
-pub async fn api_status(
-    state: web::Data<AppState>,
-    id: web::Path<GameId>,
-) -> Result<web::Json<serde_json::Value>, Problem> {
+pub async fn api_status(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<web::Json<Value>, Problem> {
     let id = id.into_inner();
-    let stored = blocking(move || {
-        state.load(&id)?;
-        stored_analysis(&state, &id)
+    blocking(move || match state.load_any(&id)? {
+        Loaded::Tiles(_) => status_json::<StoredAnalysis>(&state, &id, |r| json!(r.summary)),
+        Loaded::Cards(_) => status_json::<CardGameReport>(&state, &id, card_summary),
     })
-    .await?;
+    .await
+    .map(web::Json)
+}
+
+/// The status as JSON, with the result's summary when done.
+fn status_json<T: DeserializeOwned>(
+    state: &AppState,
+    id: &GameId,
+    summarise: fn(T) -> Value,
+) -> Result<Value, Problem> {
+    let stored = stored_analysis::<T>(state, id)?;
     let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
     let mut answer = json!({"status": status});
-    match &stored {
+    match stored {
         Some((AnalysisStatus::Running { .. }, _)) => {
             answer["done"] = json!(done);
             answer["total"] = json!(total);
         }
-        Some((AnalysisStatus::Done, result)) => answer["result"] = json!(result.as_ref().map(|r| &r.summary)),
+        Some((AnalysisStatus::Done, result)) => answer["result"] = result.map_or(Value::Null, summarise),
         Some((AnalysisStatus::Failed(e), _)) => answer["error"] = json!(e),
         _ => {}
     }
-    Ok(web::Json(answer))
+    Ok(answer)
+}
+
+/// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
+fn card_summary(r: CardGameReport) -> Value {
+    let turns: Vec<Value> = (r.turns.iter())
+        .map(|t| {
+            let played = t.played.map(|i| &t.alternatives[i].action);
+            json!({"turn": t.turn, "player": t.player, "played": played, "points_lost": t.points_lost})
+        })
+        .collect();
+    json!({"samples": r.samples, "players": r.players, "turns": turns})
 }
 
 /// The progress bar while it runs (the page refreshes itself), then each turn's played move
@@ -200,49 +228,93 @@ pub async fn api_status(
 #[get("/g/{id:[0-9a-f]{16}}/analysis")]
 pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<AnalysisPage, Problem> {
     let id = id.into_inner();
-    blocking(move || {
-        let g = state.load(&id)?;
-        let stored = stored_analysis(&state, &id)?;
-        let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
-        let summary = stored.as_ref().and_then(|s| s.1.as_ref()).map(|r| &r.summary);
-        let players = (g.record.players.iter())
-            .zip(summary.map(|s| s.players.as_slice()).unwrap_or_default())
-            .map(|(p, r)| PlayerLossRow {
-                name: p.name.clone(),
-                turns: r.turns,
-                best_moves: r.best_moves,
-                points_lost: view::points(r.points_lost),
-                average: view::points(r.average_points_lost),
-            })
-            .collect();
-        let turns = (summary.map(|s| s.turns.as_slice()).unwrap_or_default().iter())
+    blocking(move || match state.load_any(&id)? {
+        Loaded::Tiles(g) => tile_analysis_page(&state, g),
+        Loaded::Cards(g) => card_analysis_page(&state, g),
+    })
+    .await
+}
+
+fn player_rows(players: &[crate::record::PlayerInfo], reports: &[PlayerReport]) -> Vec<PlayerLossRow> {
+    (players.iter().zip(reports))
+        .map(|(p, r)| PlayerLossRow {
+            name: p.name.clone(),
+            turns: r.turns,
+            best_moves: r.best_moves,
+            points_lost: view::points(r.points_lost),
+            average: view::points(r.average_points_lost),
+        })
+        .collect()
+}
+
+/// The analysis page without its results: the status, its progress, and why it failed.
+fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisStatus, Option<T>)>) -> AnalysisPage {
+    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
+    AnalysisPage {
+        id,
+        title,
+        status,
+        done,
+        total,
+        running: matches!(status, "queued" | "running"),
+        failed: match stored {
+            Some((AnalysisStatus::Failed(e), _)) => Some(e.clone()),
+            _ => None,
+        },
+        players: Vec::new(),
+        turns: Vec::new(),
+        move_label: "Tile",
+        basis: String::new(),
+    }
+}
+
+fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, Problem> {
+    let stored = stored_analysis::<StoredAnalysis>(state, &g.row.id)?;
+    let mut page = analysis_frame(g.row.id, g.row.players.join(" vs "), &stored);
+    page.basis = format!(
+        "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
+         Heuristic used where playouts are off: {}",
+        analysis::HEURISTIC_FORMULA
+    );
+    if let Some((_, Some(r))) = stored {
+        page.players = player_rows(&g.record.players, &r.summary.players);
+        page.turns = (r.summary.turns.iter())
             .map(|t| TurnLossRow {
                 turn: t.turn,
-                tile: t.tile.clone(),
+                played: t.tile.clone(),
                 rank: t
                     .played_rank
                     .map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
                 points_lost: points_or_dash(t.points_lost),
             })
             .collect();
-        let failed = match stored {
-            Some((AnalysisStatus::Failed(e), _)) => Some(e),
-            _ => None,
-        };
-        Ok(AnalysisPage {
-            id,
-            title: g.row.players.join(" vs "),
-            status,
-            done,
-            total,
-            running: matches!(status, "queued" | "running"),
-            failed,
-            players,
-            turns,
-            formula: analysis::HEURISTIC_FORMULA,
-        })
-    })
-    .await
+    }
+    Ok(page)
+}
+
+fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, Problem> {
+    let stored = stored_analysis::<CardGameReport>(state, &g.row.id)?;
+    let mut page = analysis_frame(g.row.id, g.row.players.join(" vs "), &stored);
+    page.move_label = "Action played";
+    if let Some((_, Some(r))) = stored {
+        page.basis = format!(
+            "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
+             of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come.",
+            r.samples
+        );
+        page.players = player_rows(&g.record.players, &r.players);
+        page.turns = (r.turns.iter())
+            .map(|t| TurnLossRow {
+                turn: t.turn,
+                played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
+                rank: t
+                    .played
+                    .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
+                points_lost: points_or_dash(t.points_lost),
+            })
+            .collect();
+    }
+    Ok(page)
 }
 
 #[derive(Deserialize)]
@@ -300,12 +372,20 @@ pub async fn alternatives(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
     q: web::Query<SortQuery>,
-) -> Result<AlternativesPage, Problem> {
+) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
     let (id, n) = path.into_inner();
-    blocking(move || {
-        let g = state.load(&id)?;
+    blocking(move || match state.load_any(&id)? {
+        Loaded::Tiles(g) => tile_alternatives(&state, g, n, q.into_inner()).map(Either::Left),
+        Loaded::Cards(g) => card_alternatives(&state, g, n).map(Either::Right),
+    })
+    .await
+}
+
+fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> Result<AlternativesPage, Problem> {
+    let id = g.row.id;
+    {
         let listed = listing(&g.record, n)?;
-        let (t, full) = turn_analysis(&state, &g, n)?;
+        let (t, full) = turn_analysis(state, &g, n)?;
         let mover = t.player as usize;
         let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
             .filter_map(|(i, a)| {
@@ -323,7 +403,7 @@ pub async fn alternatives(
                 })
             })
             .collect();
-        let sort = q.into_inner().sort.unwrap_or_else(|| "rank".into());
+        let sort = q.sort.unwrap_or_else(|| "rank".into());
         match sort.as_str() {
             "position" => rows.sort_by_key(|r| r.k),
             "immediate" => rows.sort_by_key(|r| (std::cmp::Reverse(r.gain), r.rank)),
@@ -343,8 +423,64 @@ pub async fn alternatives(
             sort,
             rows,
         })
+    }
+}
+
+/// One row of a Card Game turn's alternatives.
+struct CardAltRow {
+    rank: usize,
+    action: String,
+    secures: u32,
+    now: String,
+    value: String,
+    played: bool,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "card_alternatives.html")]
+pub struct CardAlternativesPage {
+    id: GameId,
+    title: String,
+    turn: u32,
+    player: String,
+    samples: u32,
+    rows: Vec<CardAltRow>,
+}
+
+/// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed now
+/// (a Card Game turn takes milliseconds) with the same seed, so the values agree.
+fn card_alternatives(state: &AppState, g: LoadedCards, n: u32) -> Result<CardAlternativesPage, Problem> {
+    let stored = match stored_analysis::<CardGameReport>(state, &g.row.id)? {
+        Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned(),
+        _ => None,
+    };
+    let t = match stored {
+        Some(t) => t,
+        None => {
+            let samples = analysis::cards::DEFAULT_SAMPLES;
+            let t = analysis::cards::analyse_turn(&g.record, n, samples, u64::from(n))
+                .map_err(|e| Problem::not_found(e.to_string()))?;
+            t.report(samples)
+        }
+    };
+    let rows = (t.alternatives.iter().enumerate())
+        .map(|(i, a)| CardAltRow {
+            rank: i + 1,
+            action: a.action.clone(),
+            secures: a.secures,
+            now: a.now.iter().map(|x| view::points(*x)).collect::<Vec<_>>().join(" / "),
+            value: format!("{} ± {}", view::points(a.value), view::points(a.stderr)),
+            played: t.played == Some(i),
+        })
+        .collect();
+    Ok(CardAlternativesPage {
+        id: g.row.id,
+        title: g.row.players.join(" vs "),
+        turn: n,
+        player: g.record.players[t.player as usize].name.clone(),
+        samples: t.samples,
+        rows,
     })
-    .await
 }
 
 #[derive(Template, WebTemplate)]
