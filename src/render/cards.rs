@@ -7,8 +7,7 @@ use super::raster::FONT_FAMILY;
 use super::scene::xml_escape;
 use super::shapes::num;
 use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, when};
-use crate::engine::GameKind;
-use crate::engine::cards::{Card, CardGame, Colour, Slot};
+use crate::engine::cards::{Card, CardGame, CardPlayer, Colour, Slot};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::position_at;
 use std::fmt::Write as _;
@@ -39,8 +38,12 @@ impl Drawable for CardRecord {
             Some(t) => t as usize,
             None => self.moves.len(),
         };
-        let game = position_at(self, upto)?;
+        let mut game = position_at(self, upto)?;
         let finished = turn.is_none() && game.is_over();
+        if finished {
+            // The end of the game is after final scoring: the city sets count.
+            game.finish(&mut Vec::new());
+        }
         let (body, width, height) = table_body(self, &game);
         let table = Table { body, width, height };
         Ok(match picture {
@@ -89,8 +92,7 @@ fn preview(record: &CardRecord, game: &CardGame, table: &Table, finished: bool, 
     let panel = OgPanel {
         title: "Carcassonne",
         label: format!(
-            "{}, round {} of {}",
-            GameKind::CardGame.title(),
+            "The Card Game, round {} of {}",
             (game.round() + 1).min(game.rounds()),
             game.rounds()
         ),
@@ -109,71 +111,128 @@ pub fn colours(record: &CardRecord) -> PlayerColours {
     PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()))
 }
 
+/// The hands' cards are drawn smaller than the rows'.
+const HAND_SCALE: f32 = 0.7;
+/// About how wide a character of the 15 px player lines is.
+const CHAR_W: f32 = 8.7;
+
 fn table_body(record: &CardRecord, game: &CardGame) -> (String, f32, f32) {
     let colours = colours(record);
-    let longest = game.rows().iter().map(Vec::len).max().unwrap_or(0).max(8) as f32;
-    let width = (MARGIN * 2.0 + LABEL_W + longest * (CARD_W + GAP)).ceil();
+    let lines: Vec<String> = (game.players().iter().enumerate())
+        .map(|(p, player)| player_line(&record.players[p].name, player))
+        .collect();
+    let longest_line = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f32;
+    let longest_row = game.rows().iter().map(Vec::len).max().unwrap_or(0).max(8) as f32;
+    let width = (MARGIN * 2.0 + LABEL_W + longest_row * (CARD_W + GAP))
+        .max(MARGIN * 2.0 + 22.0 + longest_line * CHAR_W)
+        .ceil();
     let rows_top = MARGIN + PLAYER_LINE * record.players.len() as f32 + 10.0;
-    let height = (rows_top + 4.0 * (CARD_H + GAP) + MARGIN).ceil();
+    // The hands, under a heading.
+    let hands_top = rows_top + 4.0 * (CARD_H + GAP) + 24.0;
+    let hand_h = CARD_H * HAND_SCALE + GAP;
+    let holding = game.players().iter().filter(|p| !p.hand.is_empty()).count() as f32;
+    let height = (hands_top + holding * hand_h + MARGIN).ceil();
     let mut body = String::new();
     let ink = palette::INK.hex();
-    for (p, player) in game.players().iter().enumerate() {
+    for (p, line) in lines.iter().enumerate() {
         let y = MARGIN + PLAYER_LINE * p as f32;
-        let colour = colours.get(p as u8).hex();
-        let herds: Vec<String> = Colour::ALL
-            .into_iter()
-            .filter(|c| player.herds[c.index()] > 0)
-            .map(|c| format!("{} {}", player.herds[c.index()], c.colour_word()))
-            .collect();
-        let herds = if herds.is_empty() {
-            "none".to_string()
-        } else {
-            herds.join(", ")
-        };
         let _ = write!(
             body,
-            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{colour}\"/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"15\" fill=\"{ink}\">{}: {} points · animals {herds} · chest {} · hand {}</text>",
+            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{}\"/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"15\" fill=\"{ink}\">{}</text>",
             num(y),
+            colours.get(p as u8).hex(),
             num(MARGIN + 22.0),
             num(y + 12.5),
-            xml_escape(&record.players[p].name),
-            player.score,
-            player.city_cards(),
-            player.hand.len()
+            xml_escape(line),
         );
     }
     for row in Colour::ALL {
         let y = rows_top + row.index() as f32 * (CARD_H + GAP);
+        row_svg(&mut body, game, row, y, &colours);
+    }
+    if holding > 0.0 {
         let _ = write!(
             body,
-            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"{}\" height=\"{CARD_H}\" rx=\"6\" fill=\"{}\"/>\
-             <text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"#fff\">{}</text>",
-            num(y),
-            num(LABEL_W - GAP),
-            colour_of(row).hex(),
-            num(MARGIN + 8.0),
-            num(y + CARD_H / 2.0 + 5.0),
-            row.word()
+            "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"13\" fill=\"{ink}\">Hands</text>",
+            num(hands_top - 8.0)
         );
-        for (i, slot) in game.rows()[row.index()].iter().enumerate() {
-            let x = MARGIN + LABEL_W + i as f32 * (CARD_W + GAP);
-            match *slot {
-                Slot::Card { card, face_down } => card_svg(&mut body, x, y, card, face_down),
-                Slot::Follower(p) => {
-                    let colour = colours.get(p);
-                    body.push_str(&figures::figure(
-                        FigureShape::Standing,
-                        colour,
-                        x + CARD_W / 2.0,
-                        y + CARD_H / 2.0,
-                        1.6,
-                    ));
-                }
-            }
+    }
+    let holders = game.players().iter().enumerate().filter(|(_, p)| !p.hand.is_empty());
+    for (k, (p, player)) in holders.enumerate() {
+        let y = hands_top + k as f32 * hand_h;
+        let mid = y + CARD_H * HAND_SCALE / 2.0;
+        let _ = write!(
+            body,
+            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"10\" height=\"10\" rx=\"2\" fill=\"{}\"/>\
+             <text x=\"{}\" y=\"{}\" font-size=\"13\" fill=\"{ink}\">{}</text>",
+            num(mid - 5.0),
+            colours.get(p as u8).hex(),
+            num(MARGIN + 14.0),
+            num(mid + 4.0),
+            xml_escape(&record.players[p].name.chars().take(9).collect::<String>())
+        );
+        for (i, card) in player.hand.iter().enumerate() {
+            let x = MARGIN + LABEL_W + i as f32 * (CARD_W + GAP) * HAND_SCALE;
+            let _ = write!(
+                body,
+                "<g transform=\"translate({} {}) scale({HAND_SCALE})\">",
+                num(x),
+                num(y)
+            );
+            card_svg(&mut body, 0.0, 0.0, *card, false);
+            body.push_str("</g>");
         }
     }
     (body, width, height)
+}
+
+/// "Ada: 12 points · animals 2 red · chest 3 · hand 4".
+fn player_line(name: &str, player: &CardPlayer) -> String {
+    let herds: Vec<String> = Colour::ALL
+        .into_iter()
+        .filter(|c| player.herds[c.index()] > 0)
+        .map(|c| format!("{} {}", player.herds[c.index()], c.colour_word()))
+        .collect();
+    let herds = if herds.is_empty() {
+        "none".to_string()
+    } else {
+        herds.join(", ")
+    };
+    format!(
+        "{name}: {} points · animals {herds} · chest {} · hand {}",
+        player.score,
+        player.city_cards(),
+        player.hand.len()
+    )
+}
+
+/// One row: its label, then its cards and followers left to right.
+fn row_svg(body: &mut String, game: &CardGame, row: Colour, y: f32, colours: &PlayerColours) {
+    let _ = write!(
+        body,
+        "<rect x=\"{MARGIN}\" y=\"{}\" width=\"{}\" height=\"{CARD_H}\" rx=\"6\" fill=\"{}\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"14\" fill=\"#fff\">{}</text>",
+        num(y),
+        num(LABEL_W - GAP),
+        colour_of(row).hex(),
+        num(MARGIN + 8.0),
+        num(y + CARD_H / 2.0 + 5.0),
+        row.word()
+    );
+    for (i, slot) in game.rows()[row.index()].iter().enumerate() {
+        let x = MARGIN + LABEL_W + i as f32 * (CARD_W + GAP);
+        match *slot {
+            Slot::Card { card, face_down } => card_svg(body, x, y, card, face_down),
+            Slot::Follower(p) => body.push_str(&figures::figure(
+                FigureShape::Standing,
+                colours.get(p),
+                x + CARD_W / 2.0,
+                y + CARD_H / 2.0,
+                1.6,
+            )),
+        }
+    }
 }
 
 /// One card: its colour with its value, a house (building) or an animal; a joker in white
@@ -315,6 +374,13 @@ mod tests {
         assert!(!early.contains('★'), "no winner is starred before the end");
         let end = at(None);
         assert!(end.contains("final score") && end.contains('★'));
+        let last = crate::replay::cards::replay(&record).unwrap();
+        for score in last.final_scores {
+            assert!(
+                end.contains(&format!(">{score}</text>")),
+                "{score}: the city sets are counted"
+            );
+        }
         let png = draw(&record, None, Picture::Preview, ImageFormat::Png, &opts).unwrap();
         assert_eq!(&png[1..4], b"PNG");
     }
