@@ -3,7 +3,7 @@
 //! turn, the player and the rule.
 
 use carcassonne_replay::engine::bots::Policy;
-use carcassonne_replay::engine::cards::{Card, CardEvent, CardMove, Colour};
+use carcassonne_replay::engine::cards::{Card, CardEvent, CardGame, CardMove, Colour};
 use carcassonne_replay::record::cards::{self, CardRecord};
 use carcassonne_replay::record::generate::card_game;
 use carcassonne_replay::record::{AnyRecord, parse_any};
@@ -197,6 +197,14 @@ fn records_match_the_card_game_schema() {
         let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
     }
+    let mut stating = card_game(2, Policy::Greedy, 1).unwrap();
+    stating.moves[11].joker_herds = vec![(0, Colour::Farm), (1, Colour::City)];
+    let doc = cards::to_value(&stating);
+    assert!(
+        v.iter_errors(&doc).next().is_none(),
+        "stated joker herds match the schema"
+    );
+    assert_eq!(reread(&stating), stating, "and read back");
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
     let section = &readme[readme
         .find("## The Card Game")
@@ -215,8 +223,8 @@ fn records_match_the_card_game_schema() {
     assert_eq!(r.turns.len(), 4, "the example's first actions replay");
 }
 
-/// Until the service takes them, a Card Game record given to the tile path (uploads, `render`,
-/// `analyse`) is refused with a message that says where it is read.
+/// A Card Game record given to the tile path alone (`record::parse`) is refused with a
+/// message that says what reads it.
 #[test]
 fn the_tile_path_refuses_card_game_records_clearly() {
     let doc = cards::to_value(&card_game(2, Policy::Random, 1).unwrap()).to_string();
@@ -224,7 +232,7 @@ fn the_tile_path_refuses_card_game_records_clearly() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("read only by the command line's `replay` and `export --to json`"),
+        e.contains("a Card Game record is not a tile game's; `record::parse_any` reads it"),
         "{e}"
     );
 }
@@ -255,4 +263,90 @@ fn a_card_game_turn_is_analysed_from_the_command_line() {
     let values: Vec<f64> = alts.iter().map(|a| a["value"].as_f64().unwrap()).collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "best first");
     assert!(alts.iter().all(|a| a["stderr"].as_f64().unwrap() >= 0.0));
+}
+
+/// A round scoring where `player` takes an Animal Joker that joins a herd while they hold
+/// animals of another kind too: (move index, player, the herd it joined, another herd held).
+fn joker_joining(record: &CardRecord) -> Option<(usize, u8, Colour, Colour)> {
+    let r = replay(record).unwrap();
+    let mut herds = vec![[0u8; 4]; record.players.len()];
+    for (i, t) in r.turns.iter().enumerate() {
+        let before = herds.clone();
+        for e in &t.events {
+            if let CardEvent::Scored {
+                player,
+                why: carcassonne_replay::engine::cards::Because::Herd { kind, size },
+                ..
+            } = e
+            {
+                herds[*player as usize][kind.index()] = *size;
+            }
+        }
+        for e in &t.events {
+            let CardEvent::Took { player, cards, .. } = e else {
+                continue;
+            };
+            let p = *player as usize;
+            let grew = Colour::ALL.into_iter().find(|k| {
+                let animals = cards.iter().filter(|c| **c == Card::Animal(*k)).count() as u8;
+                herds[p][k.index()] > before[p][k.index()] + animals
+            });
+            let other = Colour::ALL
+                .into_iter()
+                .find(|k| Some(*k) != grew && before[p][k.index()] > 0);
+            if let (Some(joined), Some(other)) = (grew, other)
+                && cards.contains(&Card::AnimalJoker)
+            {
+                return Some((i, *player, joined, other));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn a_record_may_state_the_herd_an_animal_joker_joins() {
+    // "As soon as he gains any animal cards, he must assign the Animal Joker."
+    let (record, (at, player, joined, other)) = (0..200)
+        .find_map(|seed| {
+            let r = card_game(4, Policy::Greedy, seed).unwrap();
+            joker_joining(&r).map(|found| (r, found))
+        })
+        .expect("some generated game has an Animal Joker join one of two herds");
+    let default = replay(&record).unwrap();
+    let stated = |herd: Colour| {
+        let mut r = record.clone();
+        r.moves[at].joker_herds = vec![(player, herd)];
+        reread(&r)
+    };
+    // Stating the herd our default picks changes nothing; stating another moves the joker.
+    let same = replay(&stated(joined)).unwrap();
+    assert_eq!(same.final_scores, default.final_scores);
+    let moved = replay(&stated(other)).unwrap();
+    let herd = |r: &carcassonne_replay::replay::Replay<CardGame>, k: Colour| {
+        r.game.players()[player as usize].herds[k.index()]
+    };
+    assert_eq!(herd(&moved, other), herd(&default, other) + 1);
+    assert_eq!(herd(&moved, joined), herd(&default, joined) - 1);
+    // A herd the player lacks, or a joker that is not there, is refused naming whose it is.
+    let lacking = Colour::ALL
+        .into_iter()
+        .find(|k| herd(&default, *k) == 0)
+        .expect("a herd the player lacks");
+    let name = &record.players[player as usize].name;
+    let e = replay(&stated(lacking)).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(
+            "{name}'s Animal Joker: it cannot join a {} herd",
+            lacking.word()
+        )),
+        "{e}"
+    );
+    let mut early = record.clone();
+    early.moves[0].joker_herds = vec![(player, joined)];
+    let e = replay(&early).unwrap_err().to_string();
+    assert!(
+        e.contains("round 1, turn 1") && e.contains("none of theirs joins a herd here"),
+        "{e}"
+    );
 }

@@ -20,12 +20,6 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-pub fn read_record(path: &Path) -> Result<GameRecord, String> {
-    record::parse(&read_bytes(path)?)
-        .map(|(r, _)| r)
-        .map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// `replay` of a Card Game record: the table or the JSON document.
 fn run_cards(path: &Path, record: &CardRecord, as_json: bool) -> Result<(), String> {
     let replay = replay::cards::replay(record).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -17,10 +17,13 @@ pub struct CardRecord {
 }
 
 /// One action, with the player the record names (checked against turn order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedCardMove {
     pub player: Option<u8>,
     pub mv: CardMove,
+    /// The herds the Animal Jokers join in the scoring this action sets off, in the order they
+    /// join: (whose, which herd). Empty: the biggest herd, our default.
+    pub joker_herds: Vec<(u8, Colour)>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -54,6 +57,16 @@ struct DocMove {
     follower: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     wrong_row: Option<WrongRowChoice>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    animal_jokers: Vec<DocJoker>,
+}
+
+/// An Animal Joker's herd, as a record states it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DocJoker {
+    player: u8,
+    herd: String,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy)]
@@ -155,7 +168,22 @@ fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove,
             )));
         }
     };
-    Ok(RecordedCardMove { player: m.player, mv })
+    let joker_herds = (m.animal_jokers.iter())
+        .map(|j| {
+            if usize::from(j.player) >= players {
+                return Err(err(format!(
+                    "{what}: animal_jokers: player {} does not exist (players are numbered from 0)",
+                    j.player
+                )));
+            }
+            Ok((j.player, row(&j.herd, &format!("{what}: animal_jokers"))?))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(RecordedCardMove {
+        player: m.player,
+        mv,
+        joker_herds,
+    })
 }
 
 /// Writes a Card Game record as native JSON.
@@ -179,6 +207,12 @@ pub fn to_value(r: &CardRecord) -> serde_json::Value {
             .map(|m| {
                 let base = DocMove {
                     player: m.player,
+                    animal_jokers: (m.joker_herds.iter())
+                        .map(|&(player, herd)| DocJoker {
+                            player,
+                            herd: herd.word().into(),
+                        })
+                        .collect(),
                     ..DocMove::default()
                 };
                 match m.mv {

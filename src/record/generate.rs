@@ -107,6 +107,7 @@ pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, S
         moves.push(RecordedCardMove {
             player: Some(player),
             mv,
+            joker_herds: Vec::new(),
         });
     }
     Ok(CardRecord {

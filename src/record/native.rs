@@ -151,7 +151,7 @@ fn err(msg: impl Into<String>) -> RecordError {
 pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     if super::cards::is_card_game(&value) {
         return Err(err(
-            "game: Card Game records are read only by the command line's `replay` and `export --to json` so far; the service, pictures and analysis do not take them yet",
+            "game: a Card Game record is not a tile game's; `record::parse_any` reads it, `record::parse` only the tile games",
         ));
     }
     let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| err(at_path(&e)))?;

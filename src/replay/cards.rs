@@ -3,7 +3,7 @@
 
 use super::{Breakdown, Replay, Turn};
 use crate::engine::Position;
-use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardMove, CardSetupError};
+use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
 use crate::record::cards::CardRecord;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -67,7 +67,7 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGa
         if upto == Some(i) {
             break;
         }
-        let m = record.moves[i];
+        let m = &record.moves[i];
         let player = game.current_player();
         if let Some(named) = m.player.filter(|&p| p != player) {
             let name = &record.players[named as usize].name;
@@ -84,8 +84,8 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGa
                 "the game is over: the last round has been scored".into(),
             ));
         }
-        game.play(&m.mv, &mut events)
-            .map_err(|e| illegal(&game, round_start, e.to_string()))?;
+        game.play_stating(&m.mv, &m.joker_herds, &mut events)
+            .map_err(|e| illegal(&game, round_start, reason(record, &e)))?;
         turns.push(Turn {
             turn: i as u32 + 1,
             player,
@@ -110,6 +110,16 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGa
         breakdown,
         game,
     })
+}
+
+/// A rule broken, in words; an Animal Joker's herd names whose joker it is.
+fn reason(record: &CardRecord, e: &CardIllegal) -> String {
+    match e {
+        CardIllegal::NoSuchHerd { player, .. } | CardIllegal::NoJokerToAssign { player, .. } => {
+            format!("{}'s Animal Joker: {e}", record.players[*player as usize].name)
+        }
+        other => other.to_string(),
+    }
 }
 
 /// Points by category: round scoring in `play`, the city sets in `end`.

@@ -163,6 +163,11 @@ pub enum CardIllegal {
     HandSize { player: u8, cards: usize, size: u8 },
     #[error("there is no {card} left to deal: the deck's are all turned up or dealt")]
     NotInDeck { card: Card },
+    /// Whose Animal Joker is for the caller to name.
+    #[error("it cannot join a {} herd: they hold no {} animal", kind.word(), kind.colour_word())]
+    NoSuchHerd { player: u8, kind: Colour },
+    #[error("the record puts it in the {} herd, but none of theirs joins a herd here", kind.word())]
+    NoJokerToAssign { player: u8, kind: Colour },
 }
 
 /// Why a game cannot start.
@@ -236,6 +241,11 @@ pub struct CardGame {
     /// Wrongly placed cards waiting for their owners' choices, in order.
     pub(super) pending: Vec<(u8, Card)>,
     over: bool,
+    /// The herds a record states for the Animal Jokers that join one in the move under way,
+    /// in the order they join ([`CardGame::play_stating`]).
+    pub(super) stated_herds: Vec<(u8, Colour)>,
+    /// A stated herd the player does not have, found while scoring.
+    pub(super) joker_error: Option<CardIllegal>,
 }
 
 /// Takes `card` out of the counts, if one is left.
@@ -283,6 +293,8 @@ impl CardGame {
             last_follower: setup.dealer,
             pending: Vec::new(),
             over: false,
+            stated_herds: Vec::new(),
+            joker_error: None,
         })
     }
 
@@ -453,6 +465,41 @@ impl CardGame {
             }
         }
         Ok(())
+    }
+
+    /// Plays a move whose scoring puts Animal Jokers in the herds a record states: `herds`
+    /// lists, in the order jokers join herds, whose they are and which herd (all of a player's
+    /// waiting jokers join one herd at once). Without it they join the biggest herd. On error
+    /// nothing changes.
+    pub fn play_stating(
+        &mut self,
+        mv: &CardMove,
+        herds: &[(u8, Colour)],
+        events: &mut Vec<CardEvent>,
+    ) -> Result<(), CardIllegal> {
+        if herds.is_empty() {
+            return self.play(mv, events);
+        }
+        // Played on a copy: a stated herd is checked only as the scoring reaches it.
+        let mut trial = self.clone();
+        trial.stated_herds = herds.to_vec();
+        let mut more = Vec::new();
+        trial.play(mv, &mut more)?;
+        if let Some(e) = trial.joker_error.take() {
+            return Err(e);
+        }
+        if let Some(&(player, kind)) = trial.stated_herds.first() {
+            return Err(CardIllegal::NoJokerToAssign { player, kind });
+        }
+        *self = trial;
+        events.append(&mut more);
+        Ok(())
+    }
+
+    /// The herd a record states for `player`'s joining jokers, taken off the list.
+    pub(super) fn stated_herd(&mut self, player: u8) -> Option<Colour> {
+        let at = self.stated_herds.iter().position(|(p, _)| *p == player)?;
+        Some(self.stated_herds.remove(at).1)
     }
 
     /// Deals the round's hands, in seat order. Each must have the hand size, from cards nobody

@@ -1,7 +1,7 @@
 //! Scoring a round (the cards each follower secured) and the end (city sets).
 
 use super::card::{Card, Colour};
-use super::game::{Because, CardCategory, CardEvent, CardGame, Slot};
+use super::game::{Because, CardCategory, CardEvent, CardGame, CardIllegal, Slot};
 use super::rules::{self, LONE_ANIMAL_JOKER, TEN};
 
 /// The cards a follower secured in one row.
@@ -102,26 +102,39 @@ impl CardGame {
     }
 
     /// Animals join their herds and every herd that grew scores by its new size. Animal Jokers
-    /// join the biggest herd; with no animal at all, each scores 3 alone and waits.
+    /// join the herd the record states, or else the biggest; with no animal at all, each scores
+    /// 3 alone and waits.
     fn take_animals(&mut self, player: u8, animals: &[Colour], jokers: u8, events: &mut Vec<CardEvent>) {
-        let p = &mut self.players[player as usize];
         let mut grown = [false; 4];
         for kind in animals {
-            p.herds[kind.index()] += 1;
+            self.players[player as usize].herds[kind.index()] += 1;
             grown[kind.index()] = true;
         }
-        let waiting = p.lone_jokers + jokers;
+        let (herds, waiting) = {
+            let p = &self.players[player as usize];
+            (p.herds, p.lone_jokers + jokers)
+        };
         let biggest = Colour::ALL
             .into_iter()
-            .max_by_key(|c| (p.herds[c.index()], std::cmp::Reverse(*c)));
-        match biggest.filter(|c| p.herds[c.index()] > 0) {
-            Some(kind) if waiting > 0 => {
+            .max_by_key(|c| (herds[c.index()], std::cmp::Reverse(*c)))
+            .filter(|c| herds[c.index()] > 0);
+        match biggest {
+            Some(biggest) if waiting > 0 => {
+                let kind = match self.stated_herd(player) {
+                    Some(kind) if herds[kind.index()] > 0 => kind,
+                    Some(kind) => {
+                        self.joker_error = Some(CardIllegal::NoSuchHerd { player, kind });
+                        biggest
+                    }
+                    None => biggest,
+                };
+                let p = &mut self.players[player as usize];
                 p.herds[kind.index()] += waiting;
                 p.lone_jokers = 0;
                 grown[kind.index()] = true;
             }
             None if jokers > 0 => {
-                p.lone_jokers += jokers;
+                self.players[player as usize].lone_jokers += jokers;
                 for _ in 0..jokers {
                     let why = Because::LoneAnimalJoker;
                     self.award(player, CardCategory::Animals, LONE_ANIMAL_JOKER, why, events);
@@ -188,6 +201,34 @@ mod tests {
         let later = take(&mut g, 0, Colour::Farm, vec![sheep, Card::AnimalJoker, sheep]);
         assert_eq!(points(&later), vec![(0, CardCategory::Animals, 14)]);
         assert_eq!(g.players()[0].herds[Colour::Farm.index()], 5);
+    }
+
+    #[test]
+    fn a_record_may_say_which_herd_an_animal_joker_joins() {
+        // "As soon as he gains any animal cards, he must assign the Animal Joker." The player
+        // chooses; a record may state the choice, and without one it joins the biggest herd.
+        let (sheep, horse) = (Card::Animal(Colour::Farm), Card::Animal(Colour::Road));
+        let mut by_default = arranged(2, 0, &[]);
+        take(&mut by_default, 0, Colour::Farm, vec![sheep, sheep]);
+        take(&mut by_default, 0, Colour::Road, vec![horse]);
+        let mut stated = by_default.clone();
+        let joker = take(&mut by_default, 0, Colour::City, vec![Card::AnimalJoker]);
+        assert_eq!(points(&joker), vec![(0, CardCategory::Animals, 9)], "3 sheep");
+        stated.stated_herds = vec![(0, Colour::Road)];
+        let joker = take(&mut stated, 0, Colour::City, vec![Card::AnimalJoker]);
+        assert_eq!(points(&joker), vec![(0, CardCategory::Animals, 6)], "2 horses");
+        assert!(stated.stated_herds.is_empty() && stated.joker_error.is_none());
+        // A herd the player does not have is refused.
+        let mut wrong = stated.clone();
+        wrong.stated_herds = vec![(0, Colour::City)];
+        take(&mut wrong, 0, Colour::City, vec![Card::AnimalJoker]);
+        assert_eq!(
+            wrong.joker_error,
+            Some(CardIllegal::NoSuchHerd {
+                player: 0,
+                kind: Colour::City
+            })
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use crate::analysis;
 use crate::engine::{GameKind, Position, cards};
 use crate::record::cards::CardRecord;
-use crate::record::{MAX_RECORD_BYTES, PlayerInfo, rules_spec};
+use crate::record::{AnyRecord, MAX_RECORD_BYTES, PlayerInfo, rules_spec};
 use crate::render;
 use crate::replay;
 use crate::store::{GameId, GameRow, ingest};
@@ -58,9 +58,11 @@ fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
                 .map(|s| s.to_string())
                 .collect::<Vec<_>>()
                 .join("–"),
-            rules: crate::record::parse(g.record.as_bytes())
-                .map(|(r, _)| rules_spec::label(&r.resolved_rules()))
-                .unwrap_or(g.preset),
+            rules: match crate::record::parse_any(g.record.as_bytes()) {
+                Ok(AnyRecord::Tiles(r, _)) => rules_spec::label(&r.resolved_rules()),
+                Ok(AnyRecord::Cards(r)) => format!("Card Game, {}", cards_rules(&r)),
+                Err(_) => g.preset,
+            },
             source: g.source_format,
             id: g.id,
             turns: g.turns,
