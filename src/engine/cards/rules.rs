@@ -43,93 +43,126 @@ pub const SET_POINTS: [u32; 5] = [0, 0, 5, 15, 30];
 
 /// The best split of a chest into sets of different colours: the buildings per colour and the
 /// City Jokers (each any colour). Returns the points and the sets' sizes, largest first.
+///
+/// A set's points grow faster the larger it is (each card adds 0, 5, 10, then 15), so the best
+/// split makes sets as large as the colours allow: one card of every colour left per set, then
+/// the jokers topping up the largest sets first, and any jokers left a set of their own. A test
+/// checks this against an exhaustive search.
 pub fn city_sets(buildings: [u8; 4], jokers: u8) -> (u32, Vec<u8>) {
-    let mut memo = Memo::new(buildings, jokers);
-    let points = best_sets(buildings, jokers, &mut memo);
-    // Walk the memo again to read the chosen sets.
     let mut sizes = Vec::new();
-    let (mut b, mut j) = (buildings, jokers);
-    while b.iter().any(|&n| n > 0) || j > 0 {
-        let target = best_sets(b, j, &mut memo);
-        let (nb, nj, size) = set_choices(b, j)
-            .find(|&(nb, nj, size)| SET_POINTS[size as usize] + best_sets(nb, nj, &mut memo) == target)
-            .expect("the best split is one of the choices");
-        sizes.push(size);
-        (b, j) = (nb, nj);
+    let mut left = buildings;
+    while left.iter().any(|&n| n > 0) {
+        sizes.push(left.iter().filter(|&&n| n > 0).count() as u8);
+        left.iter_mut().for_each(|n| *n = n.saturating_sub(1));
+    }
+    // The sizes fall or stay level set by set, so the first has the most cards.
+    let mut jokers = jokers;
+    for size in &mut sizes {
+        let more = (4 - *size).min(jokers);
+        *size += more;
+        jokers -= more;
+    }
+    while jokers > 0 {
+        let set = jokers.min(4);
+        sizes.push(set);
+        jokers -= set;
     }
     sizes.sort_unstable_by(|a, b| b.cmp(a));
-    (points, sizes)
-}
-
-/// Best points by chest, for every chest smaller than the one being split: a flat table
-/// sized by it, since every game's end asks once per player.
-struct Memo {
-    /// Buildings of each colour and City Jokers the split started with.
-    limits: [u8; 5],
-    table: Vec<Option<u32>>,
-}
-
-impl Memo {
-    fn new(b: [u8; 4], j: u8) -> Memo {
-        let limits = [b[0], b[1], b[2], b[3], j];
-        let size = limits.iter().map(|&n| usize::from(n) + 1).product();
-        Memo {
-            limits,
-            table: vec![None; size],
-        }
-    }
-
-    fn slot(&self, b: [u8; 4], j: u8) -> usize {
-        let counts = [b[0], b[1], b[2], b[3], j];
-        counts
-            .iter()
-            .zip(self.limits)
-            .fold(0, |i, (&n, limit)| i * (usize::from(limit) + 1) + usize::from(n))
-    }
-}
-
-fn best_sets(b: [u8; 4], j: u8, memo: &mut Memo) -> u32 {
-    if b.iter().all(|&n| n == 0) && j == 0 {
-        return 0;
-    }
-    let slot = memo.slot(b, j);
-    if let Some(v) = memo.table[slot] {
-        return v;
-    }
-    let best = set_choices(b, j)
-        .map(|(nb, nj, size)| SET_POINTS[size as usize] + best_sets(nb, nj, memo))
-        .max()
-        .unwrap_or(0);
-    memo.table[slot] = Some(best);
-    best
-}
-
-/// Every next set: a non-empty choice of colours held and of jokers, at most 4 cards, that
-/// always includes the first colour left (or a joker when none is), so each split is found
-/// once. Yields what is left and the set's size.
-fn set_choices(b: [u8; 4], j: u8) -> impl Iterator<Item = ([u8; 4], u8, u8)> {
-    let first = b.iter().position(|&n| n > 0);
-    (0u8..16).flat_map(move |mask| {
-        (0..=j.min(4)).filter_map(move |used| {
-            let colours = (0..4).filter(|c| mask & (1 << c) != 0);
-            let size = mask.count_ones() as u8 + used;
-            let holds = colours.clone().all(|c| b[c] > 0);
-            let anchored = match first {
-                Some(f) => mask & (1 << f) != 0,
-                None => mask == 0 && used > 0,
-            };
-            (holds && anchored && (1..=4).contains(&size)).then(|| {
-                let mut nb = b;
-                colours.for_each(|c| nb[c] -= 1);
-                (nb, j - used, size)
-            })
-        })
-    })
+    (sizes.iter().map(|&n| SET_POINTS[usize::from(n)]).sum(), sizes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The oracle: every split of the chest, searched with a memo.
+    mod exhaustive {
+        use super::SET_POINTS;
+
+        /// Best points by chest, for every chest up to its limits, in a flat table.
+        pub(super) struct Memo {
+            /// The most buildings of each colour and City Jokers a chest here holds.
+            limits: [u8; 5],
+            table: Vec<Option<u32>>,
+        }
+
+        impl Memo {
+            pub(super) fn new(b: [u8; 4], j: u8) -> Memo {
+                let limits = [b[0], b[1], b[2], b[3], j];
+                let size = limits.iter().map(|&n| usize::from(n) + 1).product();
+                Memo {
+                    limits,
+                    table: vec![None; size],
+                }
+            }
+
+            fn slot(&self, b: [u8; 4], j: u8) -> usize {
+                let counts = [b[0], b[1], b[2], b[3], j];
+                counts
+                    .iter()
+                    .zip(self.limits)
+                    .fold(0, |i, (&n, limit)| i * (usize::from(limit) + 1) + usize::from(n))
+            }
+        }
+
+        pub(super) fn best_sets(b: [u8; 4], j: u8, memo: &mut Memo) -> u32 {
+            if b.iter().all(|&n| n == 0) && j == 0 {
+                return 0;
+            }
+            let slot = memo.slot(b, j);
+            if let Some(v) = memo.table[slot] {
+                return v;
+            }
+            let best = set_choices(b, j)
+                .map(|(nb, nj, size)| SET_POINTS[size as usize] + best_sets(nb, nj, memo))
+                .max()
+                .unwrap_or(0);
+            memo.table[slot] = Some(best);
+            best
+        }
+
+        /// Every next set: a non-empty choice of colours held and of jokers, at most 4 cards, that
+        /// always includes the first colour left (or a joker when none is), so each split is found
+        /// once. Yields what is left and the set's size.
+        fn set_choices(b: [u8; 4], j: u8) -> impl Iterator<Item = ([u8; 4], u8, u8)> {
+            let first = b.iter().position(|&n| n > 0);
+            (0u8..16).flat_map(move |mask| {
+                (0..=j.min(4)).filter_map(move |used| {
+                    let colours = (0..4).filter(|c| mask & (1 << c) != 0);
+                    let size = mask.count_ones() as u8 + used;
+                    let holds = colours.clone().all(|c| b[c] > 0);
+                    let anchored = match first {
+                        Some(f) => mask & (1 << f) != 0,
+                        None => mask == 0 && used > 0,
+                    };
+                    (holds && anchored && (1..=4).contains(&size)).then(|| {
+                        let mut nb = b;
+                        colours.for_each(|c| nb[c] -= 1);
+                        (nb, j - used, size)
+                    })
+                })
+            })
+        }
+    }
+
+    #[test]
+    fn the_largest_sets_first_are_the_best_split() {
+        // Every chest a game can give: up to the deck's 5 buildings of each colour and its 4
+        // City Jokers. One memo, sized for the largest, serves them all.
+        let mut memo = exhaustive::Memo::new([5; 4], 4);
+        for code in 0..(6u32.pow(4) * 5) {
+            let b = [0, 1, 2, 3].map(|k| (code / 6u32.pow(k) % 6) as u8);
+            let j = (code / 6u32.pow(4)) as u8;
+            let (points, sizes) = city_sets(b, j);
+            assert_eq!(points, exhaustive::best_sets(b, j, &mut memo), "{b:?} and {j} jokers");
+            let cards: u32 = b.iter().map(|&n| u32::from(n)).sum::<u32>() + u32::from(j);
+            assert_eq!(
+                sizes.iter().map(|&n| u32::from(n)).sum::<u32>(),
+                cards,
+                "every card in a set"
+            );
+        }
+    }
 
     #[test]
     fn hands_follow_the_rulebook_table_and_use_120_cards() {
