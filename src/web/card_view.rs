@@ -2,7 +2,7 @@
 //! scoreboard, the turn list by rounds and the breakdown. The page frame, the score graph and
 //! the templates are the tile game's.
 
-use super::view::{BreakdownRow, PlayerView, TurnLink, TurnPlayed, points_text};
+use super::view::{self, BreakdownRow, PlayerView, TurnLink, TurnPlayed, points_text};
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::render::PlayerColours;
@@ -126,7 +126,7 @@ pub fn turn_links(
             points: points_text(&n, scored(t)),
         })
         .collect();
-    let mut links = super::view::turn_links(done, all.len() as u32, current);
+    let mut links = view::turn_links(done, all.len() as u32, current);
     for (link, t) in links.iter_mut().zip(all) {
         link.opens_round = replay::cards::opens_round(t);
     }
@@ -140,29 +140,17 @@ fn scored(t: &Turn<CardGame>) -> impl Iterator<Item = (u8, u32)> + '_ {
     })
 }
 
-/// The scoreboard, with what each player would have if the game ended now (their city sets
-/// counted).
+/// The scoreboard: the hands, and what each player would have if the game ended now (their
+/// city sets counted).
 pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
-    let mut ended = game.clone();
-    if !finished {
-        ended.finish(&mut Vec::new());
-    }
-    game.players()
-        .iter()
-        .zip(ended.players())
-        .enumerate()
-        .map(|(i, (p, e))| PlayerView {
-            name: record.players[i].name.clone(),
-            colour: colours.get(i as u8).hex(),
-            score: p.score,
-            held: match (p.hand.len(), p.follower_placed) {
-                (0, true) => "nothing".into(),
-                (cards, true) => plural(cards, "card"),
-                (cards, false) => format!("{}, follower", plural(cards, "card")),
-            },
-            if_ended: e.score,
-        })
-        .collect()
+    view::scoreboard(&record.players, game, finished, colours, |i| {
+        let p = &game.players()[i];
+        match (p.hand.len(), p.follower_placed) {
+            (0, true) => "nothing".into(),
+            (cards, true) => plural(cards, "card"),
+            (cards, false) => format!("{}, follower", plural(cards, "card")),
+        }
+    })
 }
 
 /// Points by category for each player, with the cards they played and took.

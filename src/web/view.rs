@@ -235,29 +235,42 @@ pub fn tile_turns_played(record: &GameRecord, played: &[TurnSnapshot], colours: 
         .collect()
 }
 
-/// The scoreboard of a position, with what each player would have if the game ended there
-/// (`finished`: final scoring has run, so that is the score itself).
-pub fn players_at(record: &GameRecord, game: &Game, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+/// The scoreboard of a position: each player's score, what they hold back (`held`), and what
+/// they would have if the game ended there (`finished`: final scoring has run, so that is the
+/// score itself).
+pub fn scoreboard<P: Position>(
+    players: &[PlayerInfo],
+    game: &P,
+    finished: bool,
+    colours: &PlayerColours,
+    held: impl Fn(usize) -> String,
+) -> Vec<PlayerView> {
     let mut ended = game.clone();
     if !finished {
         ended.finish(&mut Vec::new());
     }
-    game.players()
-        .iter()
-        .zip(ended.players())
-        .enumerate()
-        .map(|(i, (p, e))| PlayerView {
-            name: record.players[i].name.clone(),
+    let (now, then) = (game.scores(), ended.scores());
+    (players.iter().enumerate())
+        .map(|(i, p)| PlayerView {
+            name: p.name.clone(),
             colour: colours.get(i as u8).hex(),
-            score: p.score,
-            held: if game.rules().abbot && p.abbot_at.is_none() {
-                format!("{} + abbot", p.followers)
-            } else {
-                p.followers.to_string()
-            },
-            if_ended: e.score,
+            score: now[i],
+            held: held(i),
+            if_ended: then[i],
         })
         .collect()
+}
+
+/// The tile game's scoreboard: followers in supply, and the abbot when it is home.
+pub fn players_at(record: &GameRecord, game: &Game, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+    scoreboard(&record.players, game, finished, colours, |i| {
+        let p = &game.players()[i];
+        if game.rules().abbot && p.abbot_at.is_none() {
+            format!("{} + abbot", p.followers)
+        } else {
+            p.followers.to_string()
+        }
+    })
 }
 
 /// Tiles still in the pack, as (name, count), in catalogue order.

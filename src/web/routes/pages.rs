@@ -5,7 +5,8 @@ use crate::engine::{GameKind, Position, cards};
 use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, MAX_RECORD_BYTES, PlayerInfo, rules_spec};
 use crate::render;
-use crate::replay;
+use crate::render::PlayerColours;
+use crate::replay::{self, Replay, Turn};
 use crate::store::{GameId, GameRow, ingest};
 use crate::web::card_view;
 use crate::web::problem::Problem;
@@ -319,6 +320,46 @@ fn outcome(finished: bool) -> &'static str {
     }
 }
 
+/// The score graph of a turn page: the turns up to it.
+fn turn_graph<P: Position>(
+    head: &GameHead,
+    players: &[PlayerInfo],
+    at: &[Turn<P>],
+    colours: &PlayerColours,
+) -> GraphView {
+    let input = view::GraphInput {
+        id: &head.id,
+        turns: at,
+        total_turns: head.last,
+        final_scores: None,
+        current: at.len() as u32,
+    };
+    GraphView {
+        title: "Scores so far",
+        svg: view::score_graph(players, &input, colours),
+    }
+}
+
+/// The score graph of the end page: every turn, and final scoring as a last step.
+fn end_graph<P: Position>(
+    head: &GameHead,
+    players: &[PlayerInfo],
+    full: &Replay<P>,
+    colours: &PlayerColours,
+) -> GraphView {
+    let input = view::GraphInput {
+        id: &head.id,
+        turns: &full.turns,
+        total_turns: head.last,
+        final_scores: full.finished.then_some(full.final_scores.as_slice()),
+        current: head.last + u32::from(full.finished),
+    };
+    GraphView {
+        title: "Scores over the game",
+        svg: view::score_graph(players, &input, colours),
+    }
+}
+
 /// The turn after `n`'s page, or after the last turn the end page.
 fn next_url(head: &GameHead, n: u32) -> String {
     if n < head.last {
@@ -371,13 +412,6 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
         ),
     };
     let id = &head.id;
-    let graph = view::GraphInput {
-        id,
-        turns: &at.turns,
-        total_turns: head.last,
-        final_scores: None,
-        current: n,
-    };
     Ok(TurnPage {
         preview: turn_preview(state, &head, n, &record.players, &at.game.scores()),
         turn: n,
@@ -396,10 +430,7 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
             spots: spots_by_fit(&at.game),
             dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
         }),
-        graph: GraphView {
-            title: "Scores so far",
-            svg: view::score_graph(&record.players, &graph, &colours),
-        },
+        graph: turn_graph(&head, &record.players, &at.turns, &colours),
         turn_links: view::turn_links(
             view::tile_turns_played(&record, &at.turns, &colours),
             head.last,
@@ -415,13 +446,6 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
     let full = replay::replay(record, None).map_err(Problem::internal)?;
     let colours = render::colours(record);
     let id = &head.id;
-    let graph = view::GraphInput {
-        id,
-        turns: &full.turns,
-        total_turns: head.last,
-        final_scores: full.finished.then_some(full.final_scores.as_slice()),
-        current: head.last + u32::from(full.finished),
-    };
     Ok(EndPage {
         preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
         players: view::players_at(record, &full.game, full.finished, &colours),
@@ -430,10 +454,7 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
         events: view::event_sentences(record, &full.final_events),
         categories: full.game.categories(),
         breakdown: view::breakdown_rows(record, &full, &colours),
-        graph: GraphView {
-            title: "Scores over the game",
-            svg: view::score_graph(&record.players, &graph, &colours),
-        },
+        graph: end_graph(&head, &record.players, &full, &colours),
         turn_links: view::turn_links(view::tile_turns_played(record, &full.turns, &colours), head.last, None),
         game: head,
     })
@@ -465,13 +486,6 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
     };
     let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
     let id = &head.id;
-    let graph = view::GraphInput {
-        id,
-        turns: at,
-        total_turns: head.last,
-        final_scores: None,
-        current: n,
-    };
     Ok(TurnPage {
         preview: turn_preview(state, &head, n, &record.players, &Position::scores(&position)),
         turn: n,
@@ -489,10 +503,7 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
             round_link: format!("/g/{id}/r/{in_round}"),
             unseen: position.unseen().len(),
         }),
-        graph: GraphView {
-            title: "Scores so far",
-            svg: view::score_graph(&record.players, &graph, &colours),
-        },
+        graph: turn_graph(&head, &record.players, at, &colours),
         turn_links: card_view::turn_links(record, at, &full.turns, Some(n), &colours),
         game: head,
     })
@@ -504,13 +515,6 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
     let full = replay::cards::replay(record).map_err(Problem::internal)?;
     let colours = render::cards::colours(record);
     let id = &head.id;
-    let graph = view::GraphInput {
-        id,
-        turns: &full.turns,
-        total_turns: head.last,
-        final_scores: full.finished.then_some(full.final_scores.as_slice()),
-        current: head.last + u32::from(full.finished),
-    };
     Ok(EndPage {
         preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
         players: card_view::players_at(record, &full.game, full.finished, &colours),
@@ -519,10 +523,7 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
         events: card_view::event_sentences(record, &full.final_events),
         categories: full.game.categories(),
         breakdown: card_view::breakdown_rows(record, &full, &colours),
-        graph: GraphView {
-            title: "Scores over the game",
-            svg: view::score_graph(&record.players, &graph, &colours),
-        },
+        graph: end_graph(&head, &record.players, &full, &colours),
         turn_links: card_view::turn_links(record, &full.turns, &full.turns, None, &colours),
         game: head,
     })
