@@ -229,6 +229,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "ingest_ms_per_game": service.ingest_ms,
             "storage_bytes_per_game": service.bytes_per_game,
             "turn_page_ms": service.page_ms,
+            "card_game_turn_page_ms": service.card_page_ms,
             "analysis_alternatives_ms_per_turn": (analysis.alternatives_ms * 1000.0).round() / 1000.0,
             "analysis_random_playouts_per_second": analysis.random_playouts_per_sec.round(),
             "analysis_greedy_playouts_per_second": analysis.greedy_playouts_per_sec.round(),
@@ -273,6 +274,10 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "storage per game in SQLite", service.bytes_per_game
         );
         println!("{:<40} {:>11.2} ms", "turn page, server time", service.page_ms);
+        println!(
+            "{:<40} {:>11.2} ms",
+            "Card Game turn page, server time", service.card_page_ms
+        );
         println!(
             "{:<40} {:>11.3} ms",
             "analysis: every alternative, evaluated", analysis.alternatives_ms
@@ -366,6 +371,7 @@ struct ServiceFigures {
     ingest_ms: f64,
     bytes_per_game: f64,
     page_ms: f64,
+    card_page_ms: f64,
 }
 
 /// Ingest, storage and page figures on a fresh database in the temp directory.
@@ -375,6 +381,26 @@ fn service_figures(seconds: f64) -> Result<ServiceFigures, String> {
     let result = measure_service(&dir.join("bench.sqlite"), seconds);
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// Server time of a Card Game's turn pages: a 4-player game by greedy bots, turns across it.
+fn card_page_ms(state: &AppState, seconds: f64) -> Result<f64, String> {
+    let record = crate::record::generate::card_game(4, Policy::Greedy, 3)?;
+    let bytes = crate::record::cards::to_value(&record).to_string();
+    let (g, _) = ingest::ingest(&state.store, bytes.as_bytes()).map_err(|e| e.to_string())?;
+    let turns = record.moves.len() as u32;
+    let mut i = 0;
+    let mut failed = None;
+    let (pages, t) = timed(seconds, || {
+        if let Err(e) = render_turn_page(state, &g.id, 1 + (i * 7) % turns) {
+            failed = Some(e.detail);
+        }
+        i += 1;
+    });
+    match failed {
+        Some(e) => Err(format!("Card Game turn page failed: {e}")),
+        None => Ok(t.as_secs_f64() * 1000.0 / pages as f64),
+    }
 }
 
 fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures, String> {
@@ -411,7 +437,9 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
     if let Some(e) = failed {
         return Err(format!("turn page failed: {e}"));
     }
+    let card_page_ms = card_page_ms(&state, seconds)?;
     Ok(ServiceFigures {
+        card_page_ms,
         ingest_ms,
         bytes_per_game,
         page_ms: t.as_secs_f64() * 1000.0 / pages as f64,
