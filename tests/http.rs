@@ -182,6 +182,11 @@ fn a_new_database_shows_a_demo_of_each_game_first() {
     assert!(home.body.contains("Ada vs Bruno vs Chloé"), "{}", home.body);
     assert!(home.body.contains("Dora vs Emil vs Farid"), "{}", home.body);
     assert!(home.body.contains("Greta vs Hugo vs Ines"), "{}", home.body);
+    // Every file the page links to is served.
+    for link in home.body.split("href=\"/static/").skip(1) {
+        let path = &link[..link.find('"').unwrap()];
+        assert_eq!(get(&app, &format!("/static/{path}")).status, 200, "{path}");
+    }
     assert!(home.body.contains("<form") && home.body.contains("enctype=\"multipart/form-data\""));
     assert_eq!(app.stored_games(), 3);
     app.stop();

@@ -3,7 +3,7 @@
 use actix_web::http::header;
 use actix_web::{HttpResponse, get, web};
 
-const ASSETS: [(&str, &str, &str); 6] = [
+const ASSETS: [(&str, &str, &str); 8] = [
     (
         "favicon.svg",
         "image/svg+xml",
@@ -25,6 +25,11 @@ const ASSETS: [(&str, &str, &str); 6] = [
         include_str!("../../../static/record.schema.json"),
     ),
     (
+        "card-game.schema.json",
+        "application/schema+json",
+        include_str!("../../../static/card-game.schema.json"),
+    ),
+    (
         "games/demo-second-edition.json",
         "application/json",
         include_str!("../../../static/games/demo-second-edition.json"),
@@ -33,6 +38,11 @@ const ASSETS: [(&str, &str, &str); 6] = [
         "games/demo-new-world.json",
         "application/json",
         include_str!("../../../static/games/demo-new-world.json"),
+    ),
+    (
+        "games/demo-card-game.json",
+        "application/json",
+        include_str!("../../../static/games/demo-card-game.json"),
     ),
 ];
 
