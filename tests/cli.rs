@@ -362,3 +362,32 @@ fn unknown_rule_values_are_refused_from_every_source() {
     );
     assert_rejected(&o, &["the tile edition is 1 or 2, not 3"]);
 }
+
+/// `match` plays A against B with the seats rotated and reports the win rate with its interval.
+#[test]
+fn a_match_reports_the_win_rate_with_its_interval() {
+    let out = run(&["match", "--a", "greedy", "--b", "random", "--games", "5", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["games"], 6, "5 games round up to 3 tile orders × 2 seats");
+    let rate = r["a_win_rate"].as_f64().unwrap();
+    let (lo, hi) = (
+        r["a_win_rate_95"][0].as_f64().unwrap(),
+        r["a_win_rate_95"][1].as_f64().unwrap(),
+    );
+    assert!(
+        lo <= rate && rate <= hi && (0.0..=1.0).contains(&lo) && hi <= 1.0,
+        "{r}"
+    );
+    assert_eq!(r["a_wins"].as_f64().unwrap(), rate * 6.0);
+    let table = run(&["match", "--a", "flat:1", "--b", "greedy", "--games", "2"]);
+    assert!(table.status.success(), "{}", stderr(&table));
+    assert!(String::from_utf8_lossy(&table.stdout).contains("A = flat:1, B = greedy: 2 games of 2 players"));
+    let bad = run(&["match", "--a", "clever", "--b", "greedy"]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("unknown policy \"clever\"; use random, greedy, flat or flat:K"),
+        "{}",
+        stderr(&bad)
+    );
+}

@@ -15,6 +15,7 @@
 //! Results are deterministic for a seed, whatever the number of threads.
 
 pub mod alternatives;
+pub mod arena;
 pub mod cards;
 pub mod completion;
 pub mod evaluate;

@@ -1,5 +1,6 @@
 //! `analyse`: every alternative of a turn (or of every turn), ranked, as a table or JSON.
 
+use super::output::progress_bar;
 use super::replay_cmd::read_bytes;
 use crate::analysis::cards;
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
@@ -8,7 +9,6 @@ use crate::record::cards::CardRecord;
 use crate::record::{self, AnyRecord};
 use crate::record::{GameRecord, RecordedAction};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write as _};
 use std::path::Path;
 
 /// Rows of a turn's table before it is cut short (the played move is always shown).
@@ -52,7 +52,10 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
             }
         }
         None => {
-            let g = analysis::analyse_game(&record, &opts, &progress_bar).map_err(failed)?;
+            let g = analysis::analyse_game(&record, &opts, &|done, total| {
+                progress_bar("analysing", "turns", done, total)
+            })
+            .map_err(failed)?;
             if args.json {
                 pretty(&g.report())
             } else {
@@ -70,7 +73,10 @@ fn run_cards(args: &AnalyseArgs, record: &CardRecord) -> Result<(), String> {
     let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
     let failed = |e: cards::CardAnalysisError| format!("{}: {e}", args.file.display());
     let Some(turn) = args.turn else {
-        let report = cards::analyse_game(record, samples, &progress_bar).map_err(failed)?;
+        let report = cards::analyse_game(record, samples, &|done, total| {
+            progress_bar("analysing", "turns", done, total)
+        })
+        .map_err(failed)?;
         print!(
             "{}",
             if args.json {
@@ -150,22 +156,6 @@ fn card_game_table(record: &CardRecord, r: &cards::CardGameReport) -> String {
 
 fn pretty(v: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(v).expect("reports serialise") + "\n"
-}
-
-/// A one-line bar on stderr, redrawn in place; only on a terminal, so logs stay clean.
-fn progress_bar(done: u32, total: u32) {
-    let mut err = std::io::stderr();
-    if !err.is_terminal() {
-        return;
-    }
-    let width = 30;
-    let filled = (done as usize * width).checked_div(total as usize).unwrap_or(width);
-    let bar = "#".repeat(filled) + &".".repeat(width - filled);
-    let _ = write!(err, "\ranalysing [{bar}] {done}/{total} turns");
-    if done == total {
-        let _ = writeln!(err);
-    }
-    let _ = err.flush();
 }
 
 fn name(record: &GameRecord, p: u8) -> &str {

@@ -1,7 +1,8 @@
-//! The command line: `replay`, `export` and `bench`.
+//! The command line: one module per command, and `output` for what they share.
 
 pub mod analyse_cmd;
 pub mod bench;
+pub mod match_cmd;
 pub mod output;
 pub mod render_cmd;
 pub mod replay_cmd;
@@ -65,7 +66,7 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 2)]
         players: u8,
-        /// carcassonne or new-world (played on our sample tile set).
+        /// carcassonne, new-world (played on our sample tile set) or card-game.
         #[arg(long, default_value = "carcassonne")]
         game: String,
         /// The rulebook; default: the game's own (second-edition, or new-world).
@@ -122,6 +123,31 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Measure how strong a move chooser is: A against B over the same tile orders, A in each
+    /// seat in turn (build with --release).
+    Match {
+        /// A's policy: random, greedy (the most points now), flat (the analysis's playouts) or
+        /// flat:K (K playouts per alternative).
+        #[arg(long)]
+        a: String,
+        /// B's policy, in the same words; B takes every seat A does not.
+        #[arg(long)]
+        b: String,
+        /// Games in all, rounded up to whole rotations of the seats.
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        /// The rulebook (second-edition, classic-2000, classic-2000-alternate, course, new-world).
+        #[arg(long, default_value = "second-edition")]
+        preset: String,
+        /// Random seed of the tile orders and the players: the same seed plays the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure engine throughput (build with --release).
     Bench {
         /// Print the figures as JSON.
@@ -177,6 +203,23 @@ pub fn run() -> ExitCode {
             json,
             playouts,
             seed,
+        }),
+        Command::Match {
+            a,
+            b,
+            games,
+            players,
+            preset,
+            seed,
+            json,
+        } => match_cmd::run(&match_cmd::MatchArgs {
+            a: &a,
+            b: &b,
+            games,
+            players,
+            preset: &preset,
+            seed,
+            json,
         }),
         Command::Bench { json, seconds } => bench::run(json, seconds),
     };

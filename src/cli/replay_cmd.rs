@@ -32,7 +32,8 @@ fn run_cards(path: &Path, record: &CardRecord, as_json: bool) -> Result<(), Stri
     Ok(())
 }
 
-fn preset(name: &str) -> Result<Preset, String> {
+/// A rulebook by its name, or an error listing the names.
+pub fn preset(name: &str) -> Result<Preset, String> {
     Preset::parse(name).ok_or_else(|| {
         let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
         format!("unknown preset {name:?}; the presets are {}", names.join(", "))

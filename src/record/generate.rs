@@ -28,9 +28,9 @@ pub fn new_world_sample() -> (Arc<TileCatalog>, Vec<CustomTile>) {
     (Arc::new(catalog), tiles)
 }
 
-/// Plays one game with `players` bots under `rules`, starting from the rules' default start.
-/// New World is played on our sample tile set.
-pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, String> {
+/// A game of `players` under `rules` from the rules' default start, before its first draw: the
+/// game, its kind, and the record's own tiles (New World is played on our sample tile set).
+pub fn fresh_game(rules: &RulesSpec, players: u8) -> Result<(Game, GameKind, Vec<CustomTile>), String> {
     let (game_kind, catalog, custom_tiles) = if rules.preset.is_new_world() {
         let (catalog, tiles) = new_world_sample();
         (GameKind::NewWorld, catalog, tiles)
@@ -41,15 +41,23 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
         .iter()
         .filter_map(|t| catalog.by_name(&t.name).map(|id| (id, t.count)))
         .collect();
-    let mut game = Game::new(Setup {
+    let game = Game::new(Setup {
         rules: rules.resolve(),
-        catalog: catalog.clone(),
+        catalog,
         players,
         start: Vec::new(),
         start_squares: Vec::new(),
         extra_tiles,
     })
     .map_err(|e| e.to_string())?;
+    Ok((game, game_kind, custom_tiles))
+}
+
+/// Plays one game with `players` bots under `rules`, starting from the rules' default start.
+/// New World is played on our sample tile set.
+pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, String> {
+    let (mut game, game_kind, custom_tiles) = fresh_game(&rules, players)?;
+    let catalog = game.catalog().clone();
     let mut rng = Rng::new(seed);
     let mut moves = Vec::new();
     let mut events = Vec::new();

@@ -1,0 +1,264 @@
+//! How strong a move chooser is, measured: two contenders play the same tile orders with the
+//! seats rotated, so neither gains from the draw or from moving first. The `match` command
+//! runs it; it is a benchmark, never a timed test.
+
+use super::{AnalysisOptions, analyse_position};
+use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
+use crate::engine::{Game, Move, TileKindId};
+use crate::record::RulesSpec;
+use crate::record::generate::fresh_game;
+use std::time::{Duration, Instant};
+
+/// A way of choosing moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contender {
+    /// Uniformly random legal moves.
+    Random,
+    /// The move that scores most now.
+    Greedy,
+    /// Today's analysis: every alternative's mean final margin over this many playouts each
+    /// (capped per turn as the analysis caps it).
+    Flat { playouts: u32 },
+}
+
+impl std::str::FromStr for Contender {
+    type Err = String;
+
+    /// `random`, `greedy`, `flat` (the analysis's default playouts) or `flat:K`.
+    fn from_str(s: &str) -> Result<Contender, String> {
+        match s.split_once(':') {
+            None if s == "random" => Ok(Contender::Random),
+            None if s == "greedy" => Ok(Contender::Greedy),
+            None if s == "flat" => Ok(Contender::Flat {
+                playouts: super::DEFAULT_PLAYOUTS,
+            }),
+            Some(("flat", k)) => match k.parse() {
+                Ok(playouts) if playouts > 0 => Ok(Contender::Flat { playouts }),
+                _ => Err(format!("flat:{k}: give the playouts per alternative, a number from 1")),
+            },
+            _ => Err(format!(
+                "unknown policy {s:?}; use random, greedy, flat or flat:K (K playouts per alternative)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Contender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contender::Random => f.write_str("random"),
+            Contender::Greedy => f.write_str("greedy"),
+            Contender::Flat { playouts } => write!(f, "flat:{playouts}"),
+        }
+    }
+}
+
+/// What a match plays.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    pub a: Contender,
+    pub b: Contender,
+    /// Games in all, rounded up to a whole number of seat rotations (one per player).
+    pub games: u32,
+    pub players: u8,
+    pub rules: RulesSpec,
+    pub seed: u64,
+}
+
+/// How A fared against B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchResult {
+    pub games: u32,
+    /// Games A won, a tie for first counting as a share.
+    pub a_wins: f64,
+    pub a_win_rate: f64,
+    /// The win rate's 95% confidence interval (Wilson score).
+    pub a_win_interval: (f64, f64),
+    /// A's mean final margin: its score less the best other player's.
+    pub a_mean_margin: f64,
+    pub a_ms_per_move: f64,
+    pub b_ms_per_move: f64,
+}
+
+/// One seat's chooser, with its own random numbers.
+struct Seat {
+    contender: Contender,
+    rng: Rng,
+    scratch: Scratch,
+    thinking: Duration,
+    moves: u32,
+}
+
+impl Seat {
+    fn new(contender: Contender, seed: u64) -> Seat {
+        Seat {
+            contender,
+            rng: Rng::new(seed),
+            scratch: Scratch::default(),
+            thinking: Duration::ZERO,
+            moves: 0,
+        }
+    }
+
+    /// The move for `tile`, or `None` when it fits nowhere (it is discarded).
+    fn choose(&mut self, game: &Game, tile: TileKindId, turn: u32, seed: u64) -> Option<Move> {
+        let start = Instant::now();
+        let mv = match self.contender {
+            Contender::Random => bots::choose(game, tile, Policy::Random, &mut self.rng, &mut self.scratch),
+            Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
+            Contender::Flat { playouts } => flat_move(game, tile, turn, playouts, seed),
+        };
+        self.thinking += start.elapsed();
+        self.moves += 1;
+        mv
+    }
+}
+
+/// The analysis's best move. Its playouts draw from the pack only, never the match's order.
+fn flat_move(game: &Game, tile: TileKindId, turn: u32, playouts: u32, seed: u64) -> Option<Move> {
+    let opts = AnalysisOptions {
+        playouts_per_alternative: playouts,
+        seed,
+        ..AnalysisOptions::default()
+    };
+    let analysis = analyse_position(game, tile, None, turn, &opts).expect("the drawn tile is the pack's");
+    let best = analysis.alternatives.first()?;
+    Some(Move {
+        tile,
+        placement: best.placement,
+        action: best.action,
+    })
+}
+
+/// Plays one game over `bag`: A in seat `a_seat`, B in every other. The final scores.
+fn play_game(start: &Game, bag: &[TileKindId], (a, b): (&mut Seat, &mut Seat), a_seat: u8, seed: u64) -> Vec<i32> {
+    let mut game = start.clone();
+    let mut events = Vec::new();
+    let mut turn = 0;
+    for &tile in bag {
+        let seat = if game.current_player() == a_seat {
+            &mut *a
+        } else {
+            &mut *b
+        };
+        match seat.choose(&game, tile, turn + 1, seed) {
+            Some(mv) => {
+                turn += 1;
+                game.play(&mv, &mut events).expect("contenders choose legal moves");
+            }
+            None => game
+                .discard(tile, &mut events)
+                .expect("a tile that fits nowhere is discarded"),
+        }
+        events.clear();
+    }
+    game.finish(&mut events);
+    game.scores()
+}
+
+/// Plays the match: for each tile order, one game per seat A can take, B in every other.
+/// `progress(games done, games)` is told after each game.
+pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<MatchResult, String> {
+    let (start, _, _) = fresh_game(&s.rules, s.players)?;
+    let orders = s.games.div_ceil(u32::from(s.players)).max(1);
+    let games = orders * u32::from(s.players);
+    let (mut a, mut b) = (Seat::new(s.a, s.seed), Seat::new(s.b, !s.seed));
+    let (mut wins, mut margins, mut done) = (0.0, 0i64, 0);
+    for order in 0..orders {
+        let seed = s.seed.wrapping_add(u64::from(order));
+        let bag = shuffled_bag(&start, &mut Rng::new(seed));
+        for a_seat in 0..s.players {
+            let scores = play_game(&start, &bag, (&mut a, &mut b), a_seat, seed);
+            let m = margin(scores.iter().copied(), a_seat);
+            margins += i64::from(m);
+            wins += win_share(&scores, a_seat);
+            done += 1;
+            progress(done, games);
+        }
+    }
+    let n = f64::from(games);
+    let ms = |seat: &Seat| seat.thinking.as_secs_f64() * 1000.0 / f64::from(seat.moves.max(1));
+    Ok(MatchResult {
+        games,
+        a_wins: wins,
+        a_win_rate: wins / n,
+        a_win_interval: wilson(wins, n),
+        a_mean_margin: margins as f64 / n,
+        a_ms_per_move: ms(&a),
+        b_ms_per_move: ms(&b),
+    })
+}
+
+/// 1 for the only best score, a share of 1 for a tie for it, else 0.
+fn win_share(scores: &[i32], player: u8) -> f64 {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    if scores[player as usize] < best {
+        return 0.0;
+    }
+    1.0 / scores.iter().filter(|&&x| x == best).count() as f64
+}
+
+/// The 95% Wilson score interval of `wins` out of `n`: unlike the normal approximation it stays
+/// within 0 and 1, and is sound for rates near them.
+fn wilson(wins: f64, n: f64) -> (f64, f64) {
+    const Z: f64 = 1.96;
+    if n == 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = wins / n;
+    let centre = p + Z * Z / (2.0 * n);
+    let spread = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt();
+    let scale = 1.0 + Z * Z / n;
+    (
+        ((centre - spread) / scale).max(0.0),
+        ((centre + spread) / scale).min(1.0),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+
+    #[test]
+    fn policies_read_as_the_command_line_writes_them() {
+        for name in ["random", "greedy", "flat:16"] {
+            assert_eq!(name.parse::<Contender>().unwrap().to_string(), name);
+        }
+        assert_eq!("flat".parse::<Contender>().unwrap(), Contender::Flat { playouts: 128 });
+        assert!("flat:0".parse::<Contender>().is_err());
+        assert!(
+            "clever"
+                .parse::<Contender>()
+                .unwrap_err()
+                .contains("random, greedy, flat")
+        );
+    }
+
+    #[test]
+    fn a_tie_for_first_is_shared_and_the_interval_holds_the_rate() {
+        assert_eq!(win_share(&[30, 30, 12], 0), 0.5);
+        assert_eq!(win_share(&[30, 31], 0), 0.0);
+        assert_eq!(win_share(&[40, 31], 0), 1.0);
+        let (lo, hi) = wilson(60.0, 100.0);
+        assert!(lo < 0.6 && 0.6 < hi && (hi - lo - 0.19).abs() < 0.01, "{lo} {hi}");
+        assert_eq!(wilson(0.0, 10.0).0, 0.0);
+    }
+
+    #[test]
+    fn greedy_beats_random_over_rotated_seats() {
+        let settings = MatchSettings {
+            a: Contender::Greedy,
+            b: Contender::Random,
+            games: 6,
+            players: 2,
+            rules: RulesSpec::new(Preset::SecondEdition),
+            seed: 5,
+        };
+        let r = play_match(&settings, &|_, _| ()).unwrap();
+        assert_eq!(r.games, 6, "three tile orders, each with the seats swapped");
+        assert!(r.a_win_rate > 0.8 && r.a_mean_margin > 0.0, "{r:?}");
+        // The same settings play the same games.
+        assert_eq!(play_match(&settings, &|_, _| ()).unwrap().a_wins, r.a_wins);
+    }
+}
