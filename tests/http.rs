@@ -369,6 +369,33 @@ fn an_illegal_card_game_names_the_round_the_turn_the_player_and_the_rule() {
 }
 
 #[test]
+fn a_carcassonne_lab_link_uploads_and_every_fitting_game_links_back() {
+    let app = spawn_app();
+    let link =
+        "https://www.carcassonnelab.com/#/0/0/CnRs6b/21K112b11212222132314240?players=Ann,Bob&colors=green,black";
+    let id = upload_id(&app, link.as_bytes());
+    let game = get(&app, &format!("/api/games/{id}")).json();
+    assert_eq!(game["source_format"], "Carcassonne Lab link");
+    assert_eq!(game["turns"], 6);
+    let page = get_html(&app, &format!("/g/{id}/t/6"));
+    let back = format!(
+        "<a href=\"{}\" rel=\"external\">open in Carcassonne Lab</a>",
+        link.replace('&', "&#38;")
+    );
+    assert!(page.body.contains(&back), "{}", page.body);
+    // Pasted into the form, the fragment alone is the same game.
+    let fragment = &link.as_bytes()[link.find('#').unwrap()..];
+    let form = post_form(&app, "text", None, fragment);
+    assert_eq!(form.location.as_deref(), Some(format!("/g/{id}").as_str()));
+    // A game the format cannot hold (the demo has garden tiles) has no such link.
+    let home = get(&app, "/").body;
+    let at = home.find("\">Ada vs Bruno vs Chloé").unwrap();
+    let demo = &home[at - 16..at];
+    assert!(!get_html(&app, &format!("/g/{demo}")).body.contains("Carcassonne Lab"));
+    app.stop();
+}
+
+#[test]
 fn the_api_stores_a_game_once_and_says_so() {
     let app = spawn_app();
     let game = small_game(["Ann", "Bob"]);

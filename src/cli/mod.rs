@@ -55,7 +55,8 @@ enum Command {
     Export {
         file: PathBuf,
         /// Target format: json (the native carcassonne-replay/1 record), jcz (a JCloisterZone
-        /// 5.x save) or csv (the scoring events of the replayed game).
+        /// 5.x save), csv (the scoring events of the replayed game) or lab (a Carcassonne Lab
+        /// link).
         #[arg(long, default_value = "json")]
         to: String,
     },

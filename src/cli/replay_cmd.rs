@@ -92,12 +92,13 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
     match to {
         "json" => emit(&native::to_pretty_string(&record)),
         "jcz" => emit(&crate::export::jcz::to_string(&record).map_err(failed)?),
+        "lab" => emit(&(record::lab::to_link(&record).map_err(|e| failed(e.to_string()))? + "\n")),
         "csv" => {
             let replay = replay::replay(&record, None).map_err(|e| failed(e.describe(&record)))?;
             cross_check(path, &record, &replay)?;
             emit(&crate::export::csv::scoring_csv(&record, &replay));
         }
-        other => return Err(format!("cannot export to {other:?}; supported: json, jcz, csv")),
+        other => return Err(format!("cannot export to {other:?}; supported: json, jcz, csv, lab")),
     }
     Ok(())
 }

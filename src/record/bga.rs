@@ -191,7 +191,7 @@ fn type_of_id(id: i64) -> Option<i64> {
 /// The meeple spots of each tile type, indexed by `pos` − 1, in BGA's `ori` 1 frame (§7): a
 /// feature and one place of it (any half-edge names a field). `-` is a `pos` BGA never uses.
 #[rustfmt::skip]
-const SPOTS: [&[&str]; 24] = [
+pub(super) const SPOTS: [&[&str]; 24] = [
     /* 1 T */ &["road S", "city N", "field S.w", "field S.e"],
     /* 2 S */ &["road S", "city N", "field S.w", "field S.e"],
     /* 3 N */ &["city N", "field S.e"],
@@ -219,7 +219,7 @@ const SPOTS: [&[&str]; 24] = [
 ];
 
 /// The feature and place of spot `pos` on a tile of type `ty`, in the `ori` 1 frame.
-fn spot(ty: i64, pos: i64) -> Option<(FeatureKind, Location)> {
+pub(super) fn spot(ty: i64, pos: i64) -> Option<(FeatureKind, Location)> {
     let spots = SPOTS.get(usize::try_from(ty - 1).ok()?)?;
     let text = spots.get(usize::try_from(pos - 1).ok()?)?;
     let mut words = text.split(' ');
@@ -249,7 +249,7 @@ fn rotate(at: Location, r: Rotation) -> Location {
 }
 
 /// Our kind and rotation for a BGA tile type and `ori` 1–4: rotation = ori − 1 + K (§5).
-fn tile_kind(cat: &TileCatalog, ty: i64, ori: i64) -> Option<(TileKindId, Rotation)> {
+pub(super) fn tile_kind(cat: &TileCatalog, ty: i64, ori: i64) -> Option<(TileKindId, Rotation)> {
     let alias = tile_names::resolve(cat, System::Bga, &ty.to_string())?;
     let quarter_turns = u8::try_from(ori - 1).ok().filter(|q| *q < 4)?;
     Some((alias.kind, Rotation::new(quarter_turns).plus(alias.offset)))
@@ -543,16 +543,7 @@ impl Reader {
                     colour: s.colour,
                 })
                 .collect(),
-            // BGA plays the current rules (a two-tile city scores 4, fields 3 per city) with
-            // tiles that have no gardens.
-            rules: RulesSpec {
-                preset: Preset::SecondEdition,
-                overrides: Overrides {
-                    edition: Some(TileEdition(Edition::First)),
-                    farmers: Some(farmers),
-                    ..Overrides::default()
-                },
-            },
+            rules: rules(farmers),
             custom_tiles: Vec::new(),
             catalog: self.cat,
             start: Vec::new(),
@@ -567,6 +558,19 @@ impl Reader {
                 categories,
             }),
         }
+    }
+}
+
+/// Board Game Arena's rules: the current rules (a two-tile city scores 4, fields 3 per city)
+/// with tiles that have no gardens.
+pub(super) fn rules(farmers: bool) -> RulesSpec {
+    RulesSpec {
+        preset: Preset::SecondEdition,
+        overrides: Overrides {
+            edition: Some(TileEdition(Edition::First)),
+            farmers: Some(farmers),
+            ..Overrides::default()
+        },
     }
 }
 

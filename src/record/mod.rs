@@ -7,6 +7,7 @@ pub mod cards;
 pub mod course;
 pub mod generate;
 pub mod jcz;
+pub mod lab;
 pub mod native;
 pub mod rules_spec;
 mod strict_json;
@@ -261,6 +262,7 @@ pub enum Format {
     Jcz,
     Bga,
     Course,
+    Lab,
 }
 
 impl Format {
@@ -270,6 +272,7 @@ impl Format {
             Format::Jcz => "JCloisterZone .jcz",
             Format::Bga => "Board Game Arena log",
             Format::Course => "course notation",
+            Format::Lab => "Carcassonne Lab link",
         }
     }
 }
@@ -337,14 +340,17 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
     if course::looks_like(text) {
         return checked(course::parse(text)?, Format::Course);
     }
+    if lab::looks_like(text) {
+        return checked(lab::parse(text)?, Format::Lab);
+    }
     let value = strict_json::from_str(text).map_err(|e| bga::locate_json_error(text, e))?;
     let format = detect(&value).ok_or(RecordError::Unrecognised)?;
     let record = match format {
         Format::Native => native::from_value(value)?,
         Format::Jcz => jcz::from_value(value)?,
         Format::Bga => bga::from_value(&value)?,
-        // `detect` never answers Course: course notation is text, recognised above.
-        Format::Course => return Err(RecordError::Unrecognised),
+        // `detect` never answers Course or Lab: they are text, recognised above.
+        Format::Course | Format::Lab => return Err(RecordError::Unrecognised),
     };
     checked(record, format)
 }

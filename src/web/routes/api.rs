@@ -23,7 +23,8 @@ use utoipa::OpenApi;
 )]
 pub struct ApiDoc;
 
-/// Upload a record: native JSON or a JCloisterZone .jcz save, detected from the content.
+/// Upload a record, its format detected from the content: native JSON (any game), a JCloisterZone
+/// .jcz save, a Board Game Arena log, the course notation or a Carcassonne Lab link.
 #[utoipa::path(
     post,
     path = "/api/games",

@@ -127,6 +127,8 @@ pub struct GameHead {
     pub held_title: &'static str,
     /// The breakdown's two counts per player.
     pub count_labels: [&'static str; 2],
+    /// The game as a Carcassonne Lab link, when it fits the format.
+    pub lab: Option<String>,
 }
 
 impl GameHead {
@@ -150,11 +152,15 @@ impl GameHead {
             held_label,
             held_title,
             count_labels,
+            lab: None,
         }
     }
 
     fn of(g: &LoadedGame) -> GameHead {
-        GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
+        GameHead {
+            lab: crate::record::lab::to_link(&g.record).ok(),
+            ..GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
+        }
     }
 
     fn of_cards(g: &LoadedCards) -> GameHead {

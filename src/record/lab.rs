@@ -1,0 +1,405 @@
+//! Carcassonne Lab links (version 0): a web board whose URL fragment holds a whole base game,
+//! as the Board Game Arena community shares tournament games (README, "Carcassonne Lab links").
+//!
+//! `https://www.carcassonnelab.com/#/0/0/<stack>/<moves>?players=A,B&colors=red,blue`
+//!
+//! - `<stack>`: Board Game Arena tile types (1–24) of every placed tile, the start first, as one
+//!   base-24 number (digits `type − 1`), written in octal padded to an even length, each pair of
+//!   octal digits one character of [`STACK_ALPHABET`].
+//! - `<moves>`: 4 characters per tile after the start, in [`MOVE_ALPHABET`]: `|x|`, `|y|`,
+//!   `ori − 1` (+16 when x < 0, +32 when y < 0), then BGA's meeple `pos` as a digit (`0`: none).
+
+use super::bga::{self, SPOTS};
+use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove};
+use crate::engine::{Figure, GameKind, Placement, Pos, Rotation, TileCatalog};
+use crate::record::tile_names::{self, System};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
+
+/// Where links point.
+pub const SITE: &str = "https://www.carcassonnelab.com/";
+/// The stack's characters, values 0–63.
+const STACK_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// The moves' characters, values 0–57: no `I`, `O` or `l`, which read like `1` and `0`.
+const MOVE_ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+/// The colour words and Board Game Arena's colours for them.
+const COLOURS: [(&str, &str); 5] = [
+    ("red", "#ff0000"),
+    ("blue", "#0000ff"),
+    ("green", "#008000"),
+    ("yellow", "#ffa500"),
+    ("black", "#000000"),
+];
+/// The start tile's type (D).
+const START_TYPE: u8 = 15;
+/// Names are percent-encoded in links, commas and spaces included.
+const NAME: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+
+fn err(msg: impl Into<String>) -> RecordError {
+    RecordError::invalid(Format::Lab, msg)
+}
+
+/// The fragment after `#/` of a link, or of a fragment pasted alone.
+fn fragment(text: &str) -> Option<&str> {
+    let t = text.trim();
+    let host = t
+        .strip_prefix("https://")
+        .or_else(|| t.strip_prefix("http://"))
+        .map(|t| t.strip_prefix("www.").unwrap_or(t));
+    let rest = match host {
+        Some(h) => h.strip_prefix("carcassonnelab.com")?.trim_start_matches('/'),
+        None => t,
+    };
+    rest.strip_prefix("#/")
+}
+
+/// Whether text is a Carcassonne Lab link (or its fragment).
+pub fn looks_like(text: &str) -> bool {
+    fragment(text).is_some()
+}
+
+/// Reads a link. The rules are Board Game Arena's: the 2nd edition with farmers.
+pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
+    let fragment = fragment(text).ok_or_else(|| err("not a Carcassonne Lab link (…carcassonnelab.com/#/0/0/…)"))?;
+    let (path, query) = fragment.split_once('?').unwrap_or((fragment, ""));
+    let mut parts = path.split('/');
+    let version = parts.next().unwrap_or_default();
+    if version != "0" {
+        return Err(err(format!("version {version:?}: only version 0 links are read")));
+    }
+    let variant = parts.next().unwrap_or_default();
+    if variant != "0" {
+        return Err(err(format!(
+            "the field after the version is {variant:?}: only 0, the base game, is read"
+        )));
+    }
+    let types = stack(parts.next().unwrap_or_default())?;
+    let moves = parts.next().unwrap_or_default();
+    if let Some(extra) = parts.next() {
+        return Err(err(format!("unexpected {extra:?} after the moves")));
+    }
+    let players = players(query)?;
+    let cat = TileCatalog::builtin();
+    let n = players.len();
+    let moves = placements(&cat, &types, moves)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, (tile, placement, action))| RecordedMove::Place {
+            player: Some((i % n) as u8),
+            tile,
+            placement,
+            action,
+        })
+        .collect();
+    let mut record = GameRecord {
+        game: GameKind::Carcassonne,
+        players,
+        rules: bga::rules(true),
+        custom_tiles: Vec::new(),
+        catalog: cat,
+        start: Vec::new(),
+        moves,
+        score_orders: Default::default(),
+        final_scoring: None,
+        recorded_scores: None,
+    };
+    record.canonicalise();
+    Ok(record)
+}
+
+/// The tile types of the stack, the start first.
+fn stack(text: &str) -> Result<Vec<u8>, RecordError> {
+    let mut octal = Vec::with_capacity(text.len() * 2);
+    for (i, c) in text.bytes().enumerate() {
+        let v = STACK_ALPHABET.iter().position(|&a| a == c).ok_or_else(|| {
+            err(format!(
+                "stack character {} ({:?}) is not one of A–Z a–z 0–9 - _",
+                i + 1,
+                char::from(c)
+            ))
+        })? as u8;
+        octal.extend([v / 8, v % 8]);
+    }
+    let digits = convert(&octal, 8, 24);
+    let types: Vec<u8> = digits.iter().map(|d| d + 1).collect();
+    match types.first() {
+        Some(&START_TYPE) => Ok(types),
+        Some(t) => Err(err(format!(
+            "the stack starts with tile type {t}; it starts with the start tile, type {START_TYPE}"
+        ))),
+        None => Err(err("the stack is empty; it holds at least the start tile")),
+    }
+}
+
+/// The digits of a number, most significant first, from base `from` to base `to`, without
+/// leading zeros.
+fn convert(digits: &[u8], from: u32, to: u32) -> Vec<u8> {
+    let mut number: Vec<u32> = digits.iter().map(|&d| u32::from(d)).skip_while(|&d| d == 0).collect();
+    let mut out = Vec::new();
+    // Long division by `to`, the remainders giving the digits least significant first.
+    while !number.is_empty() {
+        let mut rest = 0;
+        for d in &mut number {
+            let value = rest * from + *d;
+            *d = value / to;
+            rest = value % to;
+        }
+        out.push(rest as u8);
+        let zeros = number.iter().take_while(|&&d| d == 0).count();
+        number.drain(..zeros);
+    }
+    out.reverse();
+    out
+}
+
+/// The placements the moves give, one per tile after the start.
+fn placements(
+    cat: &TileCatalog,
+    types: &[u8],
+    moves: &str,
+) -> Result<Vec<(crate::engine::TileKindId, Placement, RecordedAction)>, RecordError> {
+    let chars = moves.as_bytes();
+    if !chars.len().is_multiple_of(4) {
+        return Err(err(format!(
+            "move {} is truncated: a move is 4 characters, and it has {}",
+            chars.len() / 4 + 1,
+            chars.len() % 4
+        )));
+    }
+    let placed = &types[1..];
+    if chars.len() / 4 != placed.len() {
+        return Err(err(format!(
+            "the stack has {} tiles after the start and the moves place {}",
+            placed.len(),
+            chars.len() / 4
+        )));
+    }
+    (chars.chunks(4).zip(placed).enumerate())
+        .map(|(i, (m, &ty))| one_move(cat, i + 1, m, ty))
+        .collect()
+}
+
+fn one_move(
+    cat: &TileCatalog,
+    n: usize,
+    m: &[u8],
+    ty: u8,
+) -> Result<(crate::engine::TileKindId, Placement, RecordedAction), RecordError> {
+    let value = |k: usize| {
+        (MOVE_ALPHABET.iter().position(|&a| a == m[k]).map(|v| v as i32)).ok_or_else(|| {
+            err(format!(
+                "move {n}: character {} ({:?}) is not in the moves' alphabet (1–9, A–Z and a–z without I, O and l)",
+                k + 1,
+                char::from(m[k])
+            ))
+        })
+    };
+    let (col, row, rot) = (value(0)?, value(1)?, value(2)?);
+    if rot >= 64 || rot % 16 >= 4 {
+        return Err(err(format!("move {n}: rotation value {rot} is not ori − 1 (+16, +32)")));
+    }
+    let x = if rot & 16 != 0 { -col } else { col };
+    let y = if rot & 32 != 0 { -row } else { row };
+    let ori = i64::from(rot % 16) + 1;
+    let (tile, rotation) = bga::tile_kind(cat, i64::from(ty), ori)
+        .ok_or_else(|| err(format!("move {n}: tile type {ty} is not a base game tile (1 to 24)")))?;
+    let action = match m[3] {
+        b'0' => RecordedAction::Pass,
+        c @ b'1'..=b'9' => {
+            let pos = i64::from(c - b'0');
+            let (feature, at) = bga::spot_on_board(i64::from(ty), ori, pos)
+                .ok_or_else(|| err(format!("move {n}: meeple {pos} is not a spot of tile type {ty}")))?;
+            RecordedAction::Deploy {
+                feature,
+                at,
+                figure: Figure::Follower,
+            }
+        }
+        c => {
+            return Err(err(format!(
+                "move {n}: the meeple character {:?} is not a digit",
+                char::from(c)
+            )));
+        }
+    };
+    Ok((
+        tile,
+        Placement {
+            pos: Pos::new(x, y),
+            rotation,
+        },
+        action,
+    ))
+}
+
+/// The players and their colours from the query.
+fn players(query: &str) -> Result<Vec<PlayerInfo>, RecordError> {
+    let param = |key: &str| {
+        (query.split('&'))
+            .find_map(|kv| kv.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
+            .map(|v| {
+                v.split(',')
+                    .map(|s| percent_decode_str(s).decode_utf8_lossy().into_owned())
+            })
+    };
+    let names: Vec<String> = param("players")
+        .ok_or_else(|| err("no players=…: the link names its players"))?
+        .collect();
+    if names.len() < 2 || names.len() > 5 {
+        return Err(err(format!("players=: 2 to 5 players, not {}", names.len())));
+    }
+    let colours: Vec<String> = param("colors").map(Iterator::collect).unwrap_or_default();
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let colour = match colours.get(i) {
+                None => None,
+                Some(word) => Some(
+                    (COLOURS.iter().find(|(w, _)| w == word))
+                        .map(|(_, hex)| hex.to_string())
+                        .ok_or_else(|| err(format!("colors=: {word:?} is not red, blue, green, yellow or black")))?,
+                ),
+            };
+            Ok(PlayerInfo { name, colour })
+        })
+        .collect()
+}
+
+/// Why a game has no Carcassonne Lab link.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoLink {
+    #[error("Carcassonne Lab plays the base game only, not {0}")]
+    Game(&'static str),
+    #[error("Carcassonne Lab links hold 2 to 5 players")]
+    Players,
+    #[error("Carcassonne Lab plays Board Game Arena's rules (2nd edition, with farmers), not {0}")]
+    Rules(String),
+    #[error("Carcassonne Lab links start from the start tile alone")]
+    Start,
+    #[error("Carcassonne Lab links cannot hold a discarded tile (move {0})")]
+    Discard(usize),
+    #[error("move {0}: Carcassonne Lab has no tile {1}")]
+    Tile(usize, String),
+    #[error("move {0}: Carcassonne Lab links hold one meeple kind, and turns in player order")]
+    Move(usize),
+}
+
+/// The link of a base game: the start tile alone at the start, then every placement in player
+/// order, meeples as Board Game Arena's spots.
+pub fn to_link(record: &GameRecord) -> Result<String, NoLink> {
+    if record.game != GameKind::Carcassonne {
+        return Err(NoLink::Game(record.game.title()));
+    }
+    let n = record.players.len();
+    if !(2..=5).contains(&n) {
+        return Err(NoLink::Players);
+    }
+    let rules = record.resolved_rules();
+    let lab = bga::rules(true).resolve();
+    // The tile printing does not matter: a tile Carcassonne Lab lacks (a garden) is refused below.
+    let same_printing = crate::engine::Rules {
+        edition: lab.edition,
+        ..rules
+    };
+    if same_printing != lab {
+        return Err(NoLink::Rules(super::rules_spec::label(&rules)));
+    }
+    if !record.start.is_empty() {
+        return Err(NoLink::Start);
+    }
+    let cat = &record.catalog;
+    let mut types = vec![START_TYPE];
+    let mut moves = String::new();
+    for (i, m) in record.moves.iter().enumerate() {
+        let RecordedMove::Place {
+            player,
+            tile,
+            placement,
+            action,
+        } = m
+        else {
+            return Err(NoLink::Discard(i + 1));
+        };
+        if player.is_some_and(|p| usize::from(p) != i % n) {
+            return Err(NoLink::Move(i + 1));
+        }
+        let (name, k) =
+            tile_names::name_of(cat, System::Bga, *tile).ok_or_else(|| NoLink::Tile(i + 1, cat.name(*tile).into()))?;
+        let ty: u8 = name.parse().expect("BGA names are type numbers");
+        let ori = placement.rotation.minus(k).quarter_turns() + 1;
+        let pos = meeple_pos(record, *tile, placement.rotation, ty, ori, action).ok_or(NoLink::Move(i + 1))?;
+        let Pos { x, y } = placement.pos;
+        let rot = i32::from(ori - 1) + if x < 0 { 16 } else { 0 } + if y < 0 { 32 } else { 0 };
+        for v in [x.abs(), y.abs(), rot] {
+            moves.push(char::from(*MOVE_ALPHABET.get(v as usize).ok_or(NoLink::Move(i + 1))?));
+        }
+        moves.push(char::from(b'0' + pos));
+        types.push(ty);
+    }
+    Ok(format!(
+        "{SITE}#/0/0/{}/{moves}?players={}&colors={}",
+        stack_text(&types),
+        names(record),
+        colour_words(record)
+    ))
+}
+
+/// BGA's spot for a recorded meeple step: the spot on the same segment of the tile.
+fn meeple_pos(
+    record: &GameRecord,
+    tile: crate::engine::TileKindId,
+    rotation: Rotation,
+    ty: u8,
+    ori: u8,
+    action: &RecordedAction,
+) -> Option<u8> {
+    let (feature, at) = match action {
+        RecordedAction::Pass => return Some(0),
+        RecordedAction::Deploy {
+            feature,
+            at,
+            figure: Figure::Follower,
+        } => (*feature, *at),
+        _ => return None,
+    };
+    let kind = record.catalog.get(tile);
+    let segment = kind.segment_at(rotation, feature, Some(at))?;
+    (1..=SPOTS[usize::from(ty) - 1].len() as u8).find(|&pos| {
+        bga::spot_on_board(i64::from(ty), i64::from(ori), i64::from(pos))
+            .is_some_and(|(f, a)| f == feature && kind.segment_at(rotation, f, Some(a)) == Some(segment))
+    })
+}
+
+fn stack_text(types: &[u8]) -> String {
+    let digits: Vec<u8> = types.iter().map(|t| t - 1).collect();
+    let mut octal = convert(&digits, 24, 8);
+    if !octal.len().is_multiple_of(2) {
+        octal.insert(0, 0);
+    }
+    octal
+        .chunks(2)
+        .map(|p| char::from(STACK_ALPHABET[usize::from(p[0] * 8 + p[1])]))
+        .collect()
+}
+
+fn names(record: &GameRecord) -> String {
+    let names: Vec<String> = (record.players.iter())
+        .map(|p| utf8_percent_encode(&p.name, NAME).to_string())
+        .collect();
+    names.join(",")
+}
+
+/// The players' colour words: their own where Carcassonne Lab has them, else the usual order.
+fn colour_words(record: &GameRecord) -> String {
+    let own: Option<Vec<&str>> = (record.players.iter())
+        .map(|p| {
+            let hex = p.colour.as_deref()?;
+            COLOURS
+                .iter()
+                .find(|(_, h)| h.eq_ignore_ascii_case(hex))
+                .map(|(w, _)| *w)
+        })
+        .collect();
+    own.unwrap_or_else(|| COLOURS.iter().take(record.players.len()).map(|(w, _)| *w).collect())
+        .join(",")
+}
