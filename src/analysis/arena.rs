@@ -2,6 +2,7 @@
 //! seats rotated, so neither gains from the draw or from moving first. The `match` command
 //! runs it; it is a benchmark, never a timed test.
 
+use super::search::{Budget, SearchOptions, search};
 use super::{AnalysisOptions, analyse_position};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::{Game, Move, TileKindId};
@@ -19,7 +20,12 @@ pub enum Contender {
     /// Today's analysis: every alternative's mean final margin over this many playouts each
     /// (capped per turn as the analysis caps it).
     Flat { playouts: u32 },
+    /// The tree search ([`super::search`]) for this many milliseconds a move, on every core.
+    Search { ms: u32 },
 }
+
+/// A search's time per move when none is given.
+pub const DEFAULT_SEARCH_MS: u32 = 100;
 
 impl std::str::FromStr for Contender {
     type Err = String;
@@ -32,12 +38,17 @@ impl std::str::FromStr for Contender {
             None if s == "flat" => Ok(Contender::Flat {
                 playouts: super::DEFAULT_PLAYOUTS,
             }),
+            None if s == "search" => Ok(Contender::Search { ms: DEFAULT_SEARCH_MS }),
             Some(("flat", k)) => match k.parse() {
                 Ok(playouts) if playouts > 0 => Ok(Contender::Flat { playouts }),
                 _ => Err(format!("flat:{k}: give the playouts per alternative, a number from 1")),
             },
+            Some(("search", t)) => match t.parse() {
+                Ok(ms) if ms > 0 => Ok(Contender::Search { ms }),
+                _ => Err(format!("search:{t}: give the milliseconds per move, a number from 1")),
+            },
             _ => Err(format!(
-                "unknown policy {s:?}; use random, greedy, flat or flat:K (K playouts per alternative)"
+                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), search or search:T (T ms per move)"
             )),
         }
     }
@@ -49,6 +60,7 @@ impl std::fmt::Display for Contender {
             Contender::Random => f.write_str("random"),
             Contender::Greedy => f.write_str("greedy"),
             Contender::Flat { playouts } => write!(f, "flat:{playouts}"),
+            Contender::Search { ms } => write!(f, "search:{ms}"),
         }
     }
 }
@@ -107,6 +119,14 @@ impl Seat {
             Contender::Random => bots::choose(game, tile, Policy::Random, &mut self.rng, &mut self.scratch),
             Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
             Contender::Flat { playouts } => flat_move(game, tile, turn, playouts, seed),
+            Contender::Search { ms } => {
+                let opts = SearchOptions {
+                    budget: Budget::Time(Duration::from_millis(u64::from(ms))),
+                    seed: seed ^ u64::from(turn),
+                    threads: 0,
+                };
+                search(game, tile, &opts).and_then(|r| r.best())
+            }
         };
         self.thinking += start.elapsed();
         self.moves += 1;
@@ -233,6 +253,8 @@ mod tests {
                 .unwrap_err()
                 .contains("random, greedy, flat")
         );
+        assert_eq!("search".parse::<Contender>().unwrap(), Contender::Search { ms: 100 });
+        assert_eq!("search:40".parse::<Contender>().unwrap().to_string(), "search:40");
     }
 
     #[test]

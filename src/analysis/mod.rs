@@ -21,6 +21,7 @@ pub mod completion;
 pub mod evaluate;
 pub mod playout;
 pub mod report;
+pub mod search;
 
 pub use crate::engine::bots::Policy;
 pub use completion::{Spot, dead_spots, position_spots};

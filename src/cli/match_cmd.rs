@@ -3,7 +3,7 @@
 
 use super::output::{emit, progress_bar};
 use super::replay_cmd::preset;
-use crate::analysis::arena::{MatchResult, MatchSettings, play_match};
+use crate::analysis::arena::{Contender, MatchResult, MatchSettings, play_match};
 use crate::record::RulesSpec;
 
 /// What `match` was asked for, as the command line gives it.
@@ -14,6 +14,8 @@ pub struct MatchArgs<'a> {
     pub players: u8,
     pub preset: &'a str,
     pub seed: u64,
+    /// The time of each `search` contender, in place of its own.
+    pub ms_per_move: Option<u32>,
     pub json: bool,
 }
 
@@ -21,9 +23,13 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     if !(2..=5).contains(&args.players) {
         return Err(format!("a match has 2 to 5 players, not {}", args.players));
     }
+    let timed = |c: Contender| match (c, args.ms_per_move) {
+        (Contender::Search { .. }, Some(ms)) => Contender::Search { ms },
+        (c, _) => c,
+    };
     let settings = MatchSettings {
-        a: args.a.parse()?,
-        b: args.b.parse()?,
+        a: timed(args.a.parse()?),
+        b: timed(args.b.parse()?),
         games: args.games,
         players: args.players,
         rules: RulesSpec::new(preset(args.preset)?),

@@ -127,8 +127,8 @@ enum Command {
     /// Measure how strong a move chooser is: A against B over the same tile orders, A in each
     /// seat in turn (build with --release).
     Match {
-        /// A's policy: random, greedy (the most points now), flat (the analysis's playouts) or
-        /// flat:K (K playouts per alternative).
+        /// A's policy: random, greedy (the most points now), flat (the analysis's playouts),
+        /// flat:K (K playouts per alternative), search or search:T (the tree search, T ms a move).
         #[arg(long)]
         a: String,
         /// B's policy, in the same words; B takes every seat A does not.
@@ -145,6 +145,9 @@ enum Command {
         /// Random seed of the tile orders and the players: the same seed plays the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Milliseconds per move of every search contender (default: its own, or 100).
+        #[arg(long)]
+        ms_per_move: Option<u32>,
         /// Print the result as JSON.
         #[arg(long)]
         json: bool,
@@ -212,6 +215,7 @@ pub fn run() -> ExitCode {
             players,
             preset,
             seed,
+            ms_per_move,
             json,
         } => match_cmd::run(&match_cmd::MatchArgs {
             a: &a,
@@ -220,6 +224,7 @@ pub fn run() -> ExitCode {
             players,
             preset: &preset,
             seed,
+            ms_per_move,
             json,
         }),
         Command::Bench { json, seconds } => bench::run(json, seconds),

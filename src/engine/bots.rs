@@ -131,8 +131,20 @@ pub fn choose(game: &Game, tile: TileKindId, policy: Policy, rng: &mut Rng, scra
 /// Draws the rest of the pack in a random order and lets every player play `policy` until it
 /// is empty, then scores the end.
 pub fn play_out(game: &mut Game, policy: Policy, rng: &mut Rng, scratch: &mut Scratch) {
-    for tile in shuffled_bag(game, rng) {
-        let chosen = choose(game, tile, policy, rng, scratch);
+    let bag = shuffled_bag(game, rng);
+    play_bag(game, &bag, |_| policy, rng, scratch);
+}
+
+/// Plays the tiles of `bag` in order, the k-th by `policy(k)`, then scores the end.
+pub fn play_bag(
+    game: &mut Game,
+    bag: &[TileKindId],
+    policy: impl Fn(usize) -> Policy,
+    rng: &mut Rng,
+    scratch: &mut Scratch,
+) {
+    for (k, &tile) in bag.iter().enumerate() {
+        let chosen = choose(game, tile, policy(k), rng, scratch);
         scratch.events.clear();
         match chosen {
             Some(mv) => game.play_listed(&mv, &mut scratch.events),
