@@ -155,30 +155,18 @@ pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours:
 
 /// Points by category for each player, with the cards they played and took.
 pub fn breakdown_rows(record: &CardRecord, full: &Replay<CardGame>, colours: &PlayerColours) -> Vec<BreakdownRow> {
-    full.breakdown
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let row = |c: &crate::replay::Categories| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
-            let played = (full.turns.iter())
-                .filter(|t| t.player as usize == i && matches!(t.mv, CardMove::Play { .. }))
-                .count() as u32;
-            let taken = (full.turns.iter().flat_map(|t| &t.events))
-                .map(|e| match e {
-                    CardEvent::Took { player, cards, .. } if *player as usize == i => cards.len() as u32,
-                    _ => 0,
-                })
-                .sum();
-            BreakdownRow {
-                name: record.players[i].name.clone(),
-                colour: colours.get(i as u8).hex(),
-                play: row(&b.play),
-                end: row(&b.end),
-                total: full.final_scores[i],
-                counts: [played, taken],
-            }
-        })
-        .collect()
+    view::breakdown(&record.players, full, colours, |i| {
+        let played = (full.turns.iter())
+            .filter(|t| t.player as usize == i && matches!(t.mv, CardMove::Play { .. }))
+            .count() as u32;
+        let taken = (full.turns.iter().flat_map(|t| &t.events))
+            .map(|e| match e {
+                CardEvent::Took { player, cards, .. } if *player as usize == i => cards.len() as u32,
+                _ => 0,
+            })
+            .sum();
+        [played, taken]
+    })
 }
 
 /// The start in words: who deals first and the cards turned up beside the rows.

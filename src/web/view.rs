@@ -283,28 +283,34 @@ pub fn remaining_tiles(cat: &TileCatalog, game: &Game) -> Vec<(String, u8)> {
         .collect()
 }
 
-pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColours) -> Vec<BreakdownRow> {
-    full.breakdown
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let row = |c: &crate::replay::Categories| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
-            let mine = |t: &&TurnSnapshot| t.player as usize == i;
-            BreakdownRow {
-                name: record.players[i].name.clone(),
-                colour: colours.get(i as u8).hex(),
-                play: row(&b.play),
-                end: row(&b.end),
-                total: full.final_scores[i],
-                counts: [
-                    full.turns.iter().filter(mine).count() as u32,
-                    (full.turns.iter().filter(mine))
-                        .filter(|t| matches!(t.mv.action, crate::engine::Action::Deploy { .. }))
-                        .count() as u32,
-                ],
-            }
+/// Points by category for each player, play and end each with their sum, and the game's two
+/// counts per player (`counts`).
+pub fn breakdown<P: Position>(
+    players: &[PlayerInfo],
+    full: &Replay<P>,
+    colours: &PlayerColours,
+    counts: impl Fn(usize) -> [u32; 2],
+) -> Vec<BreakdownRow> {
+    let row = |c: &crate::replay::Categories| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
+    (full.breakdown.iter().enumerate())
+        .map(|(i, b)| BreakdownRow {
+            name: players[i].name.clone(),
+            colour: colours.get(i as u8).hex(),
+            play: row(&b.play),
+            end: row(&b.end),
+            total: full.final_scores[i],
+            counts: counts(i),
         })
         .collect()
+}
+
+/// The tile game's breakdown, with the tiles each player placed and the meeples they used.
+pub fn breakdown_rows(record: &GameRecord, full: &Replay, colours: &PlayerColours) -> Vec<BreakdownRow> {
+    breakdown(&record.players, full, colours, |i| {
+        let mine = || full.turns.iter().filter(move |t| t.player as usize == i);
+        let deployed = mine().filter(|t| matches!(t.mv.action, crate::engine::Action::Deploy { .. }));
+        [mine().count() as u32, deployed.count() as u32]
+    })
 }
 
 /// What the score graph draws.
