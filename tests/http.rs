@@ -395,6 +395,64 @@ fn a_carcassonne_lab_link_uploads_and_every_fitting_game_links_back() {
     app.stop();
 }
 
+/// A request with `method` and extra headers; the answer's status, headers and body bytes.
+fn raw(app: &TestApp, method: &str, path: &str, headers: &[(&str, &str)]) -> (u16, ureq::http::HeaderMap, Vec<u8>) {
+    let mut req = ureq::http::Request::builder().method(method).uri(app.url(path));
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let mut r = agent().run(req.body(()).unwrap()).unwrap();
+    let body = r.body_mut().read_to_vec().unwrap_or_default();
+    (r.status().as_u16(), r.headers().clone(), body)
+}
+
+#[test]
+fn every_page_answers_head_and_is_compressed_and_guarded() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    for path in [
+        "/".to_string(),
+        format!("/g/{id}"),
+        format!("/g/{id}/t/1"),
+        format!("/g/{id}/t/1.png"),
+        format!("/api/games/{id}"),
+        "/livez".into(),
+        "/static/style.css".into(),
+    ] {
+        let (status, headers, body) = raw(&app, "HEAD", &path, &[]);
+        let (get_status, get_headers, _) = raw(&app, "GET", &path, &[]);
+        assert_eq!((status, get_status), (200, 200), "HEAD {path}");
+        assert!(body.is_empty(), "HEAD {path} sends no body");
+        assert_eq!(headers.get("content-type"), get_headers.get("content-type"), "{path}");
+    }
+    // Pages, JSON and SVG are compressed for clients that take it; PNGs are left as they are.
+    let (_, html, body) = raw(&app, "GET", &format!("/g/{id}/t/1"), &[("Accept-Encoding", "gzip")]);
+    assert_eq!(html.get("content-encoding").unwrap(), "gzip");
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&body[..]), &mut text).unwrap();
+    assert!(text.contains("Ann vs Bob"));
+    let (_, br, _) = raw(&app, "GET", &format!("/api/games/{id}"), &[("Accept-Encoding", "br")]);
+    assert_eq!(br.get("content-encoding").unwrap(), "br");
+    let (_, png, _) = raw(&app, "GET", &format!("/g/{id}/t/1.png"), &[("Accept-Encoding", "gzip")]);
+    assert_ne!(png.get("content-encoding").map(|v| v.to_str().unwrap()), Some("gzip"));
+    // Every answer, errors included, carries the security headers and a request id.
+    for path in ["/".to_string(), format!("/g/{id}/t/99"), "/nowhere".into()] {
+        let (_, h, _) = raw(&app, "GET", &path, &[]);
+        assert_eq!(h.get("x-content-type-options").unwrap(), "nosniff", "{path}");
+        assert_eq!(h.get("referrer-policy").unwrap(), "strict-origin-when-cross-origin");
+        let csp = h.get("content-security-policy").unwrap().to_str().unwrap();
+        assert!(
+            csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"),
+            "{csp}"
+        );
+        assert!(
+            h.get("x-request-id")
+                .is_some_and(|v| v.to_str().unwrap().parse::<u64>().is_ok())
+        );
+    }
+    app.stop();
+}
+
 #[test]
 fn the_api_stores_a_game_once_and_says_so() {
     let app = spawn_app();

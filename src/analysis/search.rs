@@ -136,7 +136,11 @@ fn grow(before: &Game, moves: &[Move], opts: &SearchOptions, deadline: Option<In
         let mut rng = Rng::new(playout_seed(opts.seed ^ thread.wrapping_mul(0x9e37_79b9), n, i as u32));
         // As the flat analysis mixes them: a quarter of the futures are played by the sampled
         // greedy bot, more lifelike and about 20 times slower, the rest by random players.
-        let rest = if n.is_multiple_of(4) { Policy::Sampled } else { Policy::Random };
+        let rest = if n.is_multiple_of(4) {
+            Policy::Sampled
+        } else {
+            Policy::Random
+        };
         tallies[i].add(determinized_playout(
             before,
             &moves[i],

@@ -15,7 +15,7 @@ use crate::store::{AnalysisStatus, GameId};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
 use actix_web::http::header;
-use actix_web::{Either, HttpRequest, HttpResponse, get, post, web};
+use actix_web::{Either, HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
@@ -180,7 +180,7 @@ fn status_words(status: Option<&AnalysisStatus>) -> (&'static str, u32, u32) {
 #[utoipa::path(get, path = "/api/games/{id}/analysis", params(("id" = String, Path, description = "Game id")),
     responses((status = 200, description = "{status: none|queued|running|done|failed, done, total, result}"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
-#[get("/api/games/{id:[0-9a-f]{16}}/analysis")]
+#[route("/api/games/{id:[0-9a-f]{16}}/analysis", method = "GET", method = "HEAD")]
 pub async fn api_status(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<web::Json<Value>, Problem> {
     let id = id.into_inner();
     blocking(move || match state.load_any(&id)? {
@@ -225,7 +225,7 @@ fn card_summary(r: CardGameReport) -> Value {
 
 /// The progress bar while it runs (the page refreshes itself), then each turn's played move
 /// against the best and each player's average points lost.
-#[get("/g/{id:[0-9a-f]{16}}/analysis")]
+#[route("/g/{id:[0-9a-f]{16}}/analysis", method = "GET", method = "HEAD")]
 pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<AnalysisPage, Problem> {
     let id = id.into_inner();
     blocking(move || match state.load_any(&id)? {
@@ -367,7 +367,7 @@ fn player_name(g: &LoadedGame, p: u8) -> String {
 }
 
 /// Every alternative of turn `n`, sortable by rank, value, immediate points or position.
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alternatives")]
+#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alternatives", method = "GET", method = "HEAD")]
 pub async fn alternatives(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
@@ -562,7 +562,7 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
 }
 
 /// One alternative: the board with it applied, and what it does.
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}")]
+#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn alternative(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, usize)>,
@@ -609,7 +609,11 @@ pub struct SizeQuery {
 }
 
 /// The board with alternative `k` applied, highlighted like a played move.
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}.png")]
+#[route(
+    "/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}.png",
+    method = "GET",
+    method = "HEAD"
+)]
 pub async fn alternative_png(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, usize)>,

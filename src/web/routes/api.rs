@@ -9,7 +9,7 @@ use crate::store::{GameId, TurnRow, ingest};
 use crate::web::problem::Problem;
 use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpResponse, post, route, web};
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
@@ -59,7 +59,7 @@ pub async fn create_game(state: web::Data<AppState>, body: web::Payload) -> Resu
 /// A game: players, rules, final scores and each player's breakdown.
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path, description = "Game id")),
     responses((status = 200, description = "The game"), (status = 404, description = "No such game", content_type = "application/problem+json")))]
-#[get("/api/games/{id}")]
+#[route("/api/games/{id}", method = "GET", method = "HEAD")]
 pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Result<web::Json<Value>, Problem> {
     let id: GameId = id.parse()?;
     blocking(move || {
@@ -114,7 +114,7 @@ pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Resu
 #[utoipa::path(get, path = "/api/games/{id}/turns/{n}",
     params(("id" = String, Path, description = "Game id"), ("n" = u32, Path, description = "Turn, from 1")),
     responses((status = 200, description = "The turn"), (status = 404, description = "No such game or turn", content_type = "application/problem+json")))]
-#[get("/api/games/{id}/turns/{n}")]
+#[route("/api/games/{id}/turns/{n}", method = "GET", method = "HEAD")]
 pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>) -> Result<web::Json<Value>, Problem> {
     let (id, n) = path.into_inner();
     let id: GameId = id.parse()?;
@@ -174,7 +174,7 @@ fn card_turn(t: TurnRow) -> Result<Value, Problem> {
     }))
 }
 
-#[get("/api/openapi.json")]
+#[route("/api/openapi.json", method = "GET", method = "HEAD")]
 pub async fn openapi_json() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")

@@ -1,7 +1,7 @@
 //! Static files, embedded in the binary so the service runs from any directory.
 
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpResponse, route, web};
 
 const ASSETS: [(&str, &str, &str); 8] = [
     (
@@ -46,7 +46,7 @@ const ASSETS: [(&str, &str, &str); 8] = [
     ),
 ];
 
-#[get("/static/{path:.*}")]
+#[route("/static/{path:.*}", method = "GET", method = "HEAD")]
 pub async fn asset(path: web::Path<String>) -> HttpResponse {
     match ASSETS.iter().find(|(name, _, _)| *name == path.as_str()) {
         Some((_, mime, body)) => HttpResponse::Ok()
@@ -59,7 +59,7 @@ pub async fn asset(path: web::Path<String>) -> HttpResponse {
 
 /// Browsers ask for `/favicon.ico` whatever the page says: the same icon, drawn once as PNG
 /// (which every browser takes under that name).
-#[get("/favicon.ico")]
+#[route("/favicon.ico", method = "GET", method = "HEAD")]
 pub async fn favicon() -> HttpResponse {
     static PNG: std::sync::OnceLock<Option<Vec<u8>>> = std::sync::OnceLock::new();
     let png = PNG.get_or_init(|| crate::render::svg_to_png(include_str!("../../../static/favicon.svg")).ok());

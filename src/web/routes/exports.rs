@@ -8,7 +8,7 @@ use crate::store::GameId;
 use crate::web::problem::Problem;
 use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpResponse, route, web};
 
 /// A file to send: its name's extension, content type, whether to save it (`attachment`) or
 /// show it (`inline`), and its text.
@@ -35,7 +35,7 @@ async fn send(
 }
 
 /// The native record, as stored.
-#[get("/g/{id:[0-9a-f]{16}}.json")]
+#[route("/g/{id:[0-9a-f]{16}}.json", method = "GET", method = "HEAD")]
 pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
         Ok(Download {
@@ -54,7 +54,7 @@ pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> R
 }
 
 /// A JCloisterZone 5.x save of the game.
-#[get("/g/{id:[0-9a-f]{16}}.jcz")]
+#[route("/g/{id:[0-9a-f]{16}}.jcz", method = "GET", method = "HEAD")]
 pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
         let g = match g {
@@ -77,7 +77,7 @@ pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Re
 }
 
 /// Every scoring event as CSV: turn, player, feature, points, breakdown.
-#[get("/g/{id:[0-9a-f]{16}}.csv")]
+#[route("/g/{id:[0-9a-f]{16}}.csv", method = "GET", method = "HEAD")]
 pub async fn scoring_csv(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
         let body = match g {

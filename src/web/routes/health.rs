@@ -1,16 +1,16 @@
 //! Liveness and readiness probes.
 
 use crate::web::AppState;
-use actix_web::{HttpResponse, get, web};
+use actix_web::{HttpResponse, route, web};
 
 /// The process is up.
-#[get("/livez")]
+#[route("/livez", method = "GET", method = "HEAD")]
 pub async fn livez() -> HttpResponse {
     HttpResponse::Ok().content_type("text/plain").body("ok")
 }
 
 /// The process can serve: the database answers.
-#[get("/readyz")]
+#[route("/readyz", method = "GET", method = "HEAD")]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
     match state.store.ping() {
         Ok(()) => HttpResponse::Ok().content_type("text/plain").body("ready"),

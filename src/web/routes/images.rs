@@ -11,7 +11,7 @@ use crate::web::problem::Problem;
 use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};
-use actix_web::{HttpRequest, HttpResponse, get, web};
+use actix_web::{HttpRequest, HttpResponse, route, web};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::num::NonZeroUsize;
@@ -114,6 +114,10 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
         let mut r = HttpResponse::build(status);
         r.insert_header(ETag(EntityTag::new_strong(tag.clone())))
             .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"));
+        // A PNG is compressed already: the compression middleware leaves it as it is.
+        if content_type == "image/png" {
+            r.insert_header(header::ContentEncoding::Identity);
+        }
         r
     };
     if matches {
@@ -134,7 +138,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
 }
 
 /// A turn's board as PNG or SVG.
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.{ext:png|svg}")]
+#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.{ext:png|svg}", method = "GET", method = "HEAD")]
 pub async fn turn_image(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -163,7 +167,7 @@ pub async fn turn_image(
 }
 
 /// The final board.
-#[get("/g/{id:[0-9a-f]{16}}.png")]
+#[route("/g/{id:[0-9a-f]{16}}.png", method = "GET", method = "HEAD")]
 pub async fn final_png(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -186,7 +190,7 @@ pub async fn final_png(
 }
 
 /// The 1200×630 social preview of the game link: the final board and result.
-#[get("/g/{id:[0-9a-f]{16}}/og.png")]
+#[route("/g/{id:[0-9a-f]{16}}/og.png", method = "GET", method = "HEAD")]
 pub async fn og_png(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -203,7 +207,7 @@ pub async fn og_png(
 }
 
 /// A turn's social preview: that turn's board and scores, never the ending.
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/og.png")]
+#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/og.png", method = "GET", method = "HEAD")]
 pub async fn turn_og_png(
     req: HttpRequest,
     state: web::Data<AppState>,

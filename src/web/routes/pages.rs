@@ -16,7 +16,7 @@ use crate::web::view::{
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking};
 use actix_multipart::Multipart;
 use actix_web::http::header;
-use actix_web::{HttpResponse, get, post, web};
+use actix_web::{HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use futures_util::StreamExt;
@@ -37,7 +37,7 @@ struct IndexPage {
     games: Vec<GameListItem>,
 }
 
-#[get("/")]
+#[route("/", method = "GET", method = "HEAD")]
 pub async fn index(state: web::Data<AppState>) -> Result<IndexPage, Problem> {
     blocking(move || {
         Ok(IndexPage {
@@ -218,13 +218,13 @@ struct EndPage {
 }
 
 /// The game link: its result, after final scoring.
-#[get("/g/{id:[0-9a-f]{16}}")]
+#[route("/g/{id:[0-9a-f]{16}}", method = "GET", method = "HEAD")]
 pub async fn game(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<EndPage, Problem> {
     end_page(state, id.into_inner()).await
 }
 
 /// The end of the game: final scoring as its own step after the last turn.
-#[get("/g/{id:[0-9a-f]{16}}/end")]
+#[route("/g/{id:[0-9a-f]{16}}/end", method = "GET", method = "HEAD")]
 pub async fn end(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<EndPage, Problem> {
     end_page(state, id.into_inner()).await
 }
@@ -238,7 +238,7 @@ async fn end_page(state: web::Data<AppState>, id: GameId) -> Result<EndPage, Pro
 }
 
 /// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
-#[get("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}")]
+#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<TurnPage, Problem> {
     let (id, n) = path.into_inner();
     blocking(move || turn_page(&state, &id, n)).await
@@ -257,7 +257,7 @@ pub fn render_turn_page(state: &AppState, id: &GameId, n: u32) -> Result<String,
 }
 
 /// A round of a game played in rounds (the Card Game): its last turn, where it is scored.
-#[get("/g/{id:[0-9a-f]{16}}/r/{k:[0-9]+}")]
+#[route("/g/{id:[0-9a-f]{16}}/r/{k:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn round(state: web::Data<AppState>, path: web::Path<(GameId, u8)>) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
     let scored_at = blocking(move || {
