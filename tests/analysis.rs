@@ -169,6 +169,43 @@ fn closing_a_city_for_points_ranks_first() {
     );
 }
 
+/// Points lost are weighed again on fresh futures, paired: a move within the noise of the best
+/// loses nothing, and one clearly worse loses what the recheck measures, never the ranking's
+/// optimistic gap.
+#[test]
+fn points_lost_are_rechecked_on_fresh_futures() {
+    let record = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
+    let opts = AnalysisOptions {
+        playouts_per_alternative: 64,
+        greedy_share: 0.0,
+        seed: 5,
+        threads: 2,
+        ..AnalysisOptions::default()
+    };
+    let t = analysis::analyse_turn(&record, 1, &opts).unwrap();
+    let r = t.recheck.expect("playouts ran, so the played move is rechecked");
+    assert_eq!(t.points_lost(), Some(r.points_lost));
+    // Leaving the city to nobody gave away 4 points now, plainly beyond the noise.
+    assert!(r.points_lost > 2.0 * r.std_error && r.points_lost >= 3.0, "{r:?}");
+    // Playing the best move as ranked loses nothing beyond the noise.
+    let mut best_played = record.clone();
+    let best = &t.alternatives[0];
+    if let RecordedMove::Place { placement, action, .. } = &mut best_played.moves[0] {
+        *placement = best.placement;
+        *action = best.meeple;
+    }
+    let again = analysis::analyse_turn(&best_played, 1, &opts).unwrap();
+    assert_eq!(again.played, Some(0));
+    assert_eq!(again.points_lost(), Some(0.0), "{:?}", again.recheck);
+    // The heuristic alone has no recheck.
+    assert!(
+        analysis::analyse_turn(&record, 1, &heuristic_only())
+            .unwrap()
+            .recheck
+            .is_none()
+    );
+}
+
 /// Ann has knights in two one-tile cities (north and west of (0,2)), Bob one in a third (east).
 /// Tile R (city N, E, W) at (0,2) joins all three and closes them: 4 tiles, 8 points, and
 /// Ann's two knights beat Bob's one, so Ann takes it all.

@@ -173,7 +173,27 @@ pub struct TurnAnalysis {
     /// The board after the move played: each empty square next to it and how many tiles left
     /// in the pack fit it (`fits == 0`: a dead spot).
     pub spots: Vec<Spot>,
+    /// The played move against the best, weighed again on fresh futures (with playouts only).
+    pub recheck: Option<Recheck>,
 }
+
+/// The move played against the best, weighed again. The ranking's best value is the largest of
+/// many noisy estimates, so it leans high, and "points lost" measured against it would too.
+/// The top moves and the played one replay the same new futures, independent of the ranking's,
+/// so the difference is measured paired, with its own uncertainty.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recheck {
+    /// The freshly best move's mean margin less the played move's, and its standard error.
+    pub difference: f64,
+    pub std_error: f64,
+    /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
+    pub points_lost: f64,
+}
+
+/// The top moves weighed again beside the played one.
+const RECHECKED: usize = 3;
+/// Keeps the recheck's futures apart from the ranking's.
+const RECHECK_SALT: u64 = 0x7265_6368_6563_6b21;
 
 impl TurnAnalysis {
     pub fn played_alternative(&self) -> Option<&Alternative> {
@@ -188,8 +208,12 @@ impl TurnAnalysis {
         self.alternatives.first()
     }
 
-    /// The best value minus the played move's (0 when the best was played).
+    /// What the move played lost against the best: rechecked on fresh futures when playouts
+    /// ran (0 within the noise), else the heuristic's best value minus the played move's.
     pub fn points_lost(&self) -> Option<f64> {
+        if let Some(r) = self.recheck {
+            return Some(r.points_lost);
+        }
         Some(self.best()?.value - self.played_alternative()?.value)
     }
 
@@ -338,6 +362,8 @@ pub fn analyse_position(
         .collect();
     let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
     let order = rank(&mut alts);
+    let played_new = played_index.map(|i| order[i]);
+    let recheck = played_new.and_then(|p| recheck(before, tile, &alts, p, turn, opts));
     Ok(TurnAnalysis {
         turn,
         player: before.current_player(),
@@ -349,8 +375,9 @@ pub fn analyse_position(
         value_basis: value_basis(opts),
         scores_before: before.scores(),
         if_ended_before: base.if_ended().to_vec(),
-        played: played_index.map(|i| order[i]),
+        played: played_new,
         spots: played_index.map_or_else(Vec::new, |i| spots_after(before, &moves[i])),
+        recheck,
         alternatives: alts,
     })
 }
@@ -443,6 +470,63 @@ fn run_playouts(before: &Game, moves: &[Move], turn: u32, opts: &AnalysisOptions
             Some(t)
         })
         .collect()
+}
+
+/// Weighs the top moves (`alts` is ranked) and the played one (`played`) again on the same
+/// fresh futures; `None` without playouts.
+fn recheck(
+    before: &Game,
+    tile: TileKindId,
+    alts: &[Alternative],
+    played: usize,
+    turn: u32,
+    opts: &AnalysisOptions,
+) -> Option<Recheck> {
+    let k = opts.playouts_for(alts.len());
+    if k == 0 {
+        return None;
+    }
+    let mut chosen: Vec<usize> = (0..alts.len().min(RECHECKED)).collect();
+    if !chosen.contains(&played) {
+        chosen.push(played);
+    }
+    let (mover, share) = (before.current_player(), opts.greedy_share());
+    let seed = opts.seed ^ RECHECK_SALT;
+    let margins = run_parallel(chosen.len(), opts.thread_count(), |c| {
+        let a = &alts[chosen[c]];
+        let mut after = before.clone();
+        let mv = Move {
+            tile,
+            placement: a.placement,
+            action: a.action,
+        };
+        after.play_listed(&mv, &mut Vec::new());
+        let mut scratch = Scratch::default();
+        (0..k)
+            .map(|j| {
+                playout(
+                    &after,
+                    mover,
+                    playout_seed(seed, turn, j),
+                    policy_of(j, k, share),
+                    &mut scratch,
+                )
+            })
+            .collect::<Vec<i32>>()
+    });
+    let total = |m: &[i32]| m.iter().map(|&x| i64::from(x)).sum::<i64>();
+    let best = (0..chosen.len()).max_by_key(|&c| total(&margins[c]))?;
+    let played_at = chosen.iter().position(|&i| i == played)?;
+    let mut diff = Tally::default();
+    for (b, p) in margins[best].iter().zip(&margins[played_at]) {
+        diff.add(b - p);
+    }
+    let (difference, std_error) = (diff.mean(), diff.std_error());
+    Some(Recheck {
+        difference,
+        std_error,
+        points_lost: if difference > 2.0 * std_error { difference } else { 0.0 },
+    })
 }
 
 /// `job(i)` for every `i < n`, spread over `threads` threads; results in index order.

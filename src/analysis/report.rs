@@ -145,6 +145,10 @@ pub struct TurnReport {
     pub played: Option<usize>,
     pub played_rank: Option<u32>,
     pub points_lost: Option<f64>,
+    /// The standard error of the rechecked difference behind `points_lost` (playouts only;
+    /// absent from analyses stored before the recheck).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points_lost_std_error: Option<f64>,
     pub alternatives: Vec<AlternativeReport>,
     pub open_spots: Vec<SpotReport>,
     pub dead_spots: Vec<[i32; 2]>,
@@ -295,6 +299,7 @@ impl From<&TurnAnalysis> for TurnReport {
             played: t.played,
             played_rank: t.played_rank(),
             points_lost: t.points_lost().map(round),
+            points_lost_std_error: t.recheck.map(|r| round(r.std_error)),
             alternatives: t.alternatives.iter().map(AlternativeReport::from).collect(),
             open_spots: t.spots.iter().map(spot).collect(),
             dead_spots: t.dead_spots().map(xy).collect(),
