@@ -1330,7 +1330,17 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
         "{}",
         page.body
     );
-    assert!(page.body.contains("<td>V</td>"), "tile names as text: {}", page.body);
+    let picture =
+        format!("<img class=\"tile\" src=\"/g/{id}/tiles/V.svg\" width=\"24\" height=\"24\" alt=\"\"> V</td>");
+    assert!(
+        page.body.contains(&picture),
+        "tiles as pictures and names: {}",
+        page.body
+    );
+    let tile = get(&app, &format!("/g/{id}/tiles/V.svg"));
+    assert_eq!((tile.status, tile.content_type.as_str()), (200, "image/svg+xml"));
+    assert!(tile.body.starts_with("<svg") && tile.body.contains("width=\"48\""));
+    assert_eq!(get(&app, &format!("/g/{id}/tiles/Nope.svg")).status, 404);
     assert!(
         !page.body.contains("&quot;") && !page.body.contains("&#34;"),
         "no JSON quotes"

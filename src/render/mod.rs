@@ -449,17 +449,7 @@ pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
             art: Arc::clone(&art),
         }));
     }
-    let input = SceneInput {
-        game: None,
-        tiles,
-        last_move: None,
-        scored: Vec::new(),
-        final_scored: Vec::new(),
-        history: Vec::new(),
-        players: Vec::new(),
-        colours: PlayerColours::by_seat(0),
-        caption: String::new(),
-    };
+    let input = loose_tiles(tiles);
     let frame = Frame {
         x0: gap,
         y0: gap,
@@ -485,4 +475,41 @@ pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
     let width = (cols * (s + gap) + gap) as u32;
     let height = (rows * (s + gap) + gap) as u32;
     scene.finish(width, height, palette::BACKGROUND)
+}
+
+/// What a scene of loose tiles needs: no game, no players.
+fn loose_tiles(tiles: Vec<Placed>) -> SceneInput<'static> {
+    SceneInput {
+        game: None,
+        tiles,
+        last_move: None,
+        scored: Vec::new(),
+        final_scored: Vec::new(),
+        history: Vec::new(),
+        players: Vec::new(),
+        colours: PlayerColours::by_seat(0),
+        caption: String::new(),
+    }
+}
+
+/// One tile kind alone, turned `quarter_turns` clockwise, `size` pixels square: the small
+/// pictures beside tile names.
+pub fn tile_svg(kind: &TileKind, quarter_turns: u8, size: u32) -> String {
+    let s = size.clamp(RenderOptions::MIN_SIZE, RenderOptions::MAX_SIZE);
+    let input = loose_tiles(vec![Placed {
+        pos: Pos::new(0, 0),
+        quarter_turns: quarter_turns % 4,
+        first_segment: 0,
+        art: tiles::art(kind),
+    }]);
+    let frame = Frame {
+        x0: 0.0,
+        y0: 0.0,
+        s: s as f32,
+        gap: 0.0,
+        lo: Pos::new(0, 0),
+    };
+    let mut scene = Scene::new(&input, RenderOptions::default(), frame);
+    scene.draw_board();
+    scene.finish(s, s, palette::BACKGROUND)
 }

@@ -107,6 +107,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(images::turn_image)
             .service(images::final_png)
             .service(images::og_png)
+            .service(images::tile_svg)
             .service(pages::game)
             .service(pages::end)
             .service(pages::turn)

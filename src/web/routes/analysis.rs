@@ -122,8 +122,16 @@ struct TurnLossRow {
     turn: u32,
     /// The tile drawn, or the Card Game action played.
     played: String,
+    /// The tile's picture, in the tile games.
+    picture: Option<String>,
     rank: String,
     points_lost: String,
+}
+
+/// The address of a tile's small picture.
+fn tile_picture(id: &GameId, tile: &str) -> String {
+    let name: String = percent_encoding::utf8_percent_encode(tile, percent_encoding::NON_ALPHANUMERIC).to_string();
+    format!("/g/{id}/tiles/{name}.svg")
 }
 
 fn points_or_dash(x: Option<f64>) -> String {
@@ -281,6 +289,7 @@ fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, P
         page.turns = (r.summary.turns.iter())
             .map(|t| TurnLossRow {
                 turn: t.turn,
+                picture: Some(tile_picture(&g.row.id, &t.tile)),
                 played: t.tile.clone(),
                 rank: t
                     .played_rank
@@ -306,6 +315,7 @@ fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, 
         page.turns = (r.turns.iter())
             .map(|t| TurnLossRow {
                 turn: t.turn,
+                picture: None,
                 played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
                 rank: t
                     .played
@@ -345,6 +355,7 @@ pub struct AlternativesPage {
     turn: u32,
     player: String,
     tile: String,
+    picture: String,
     placements: usize,
     moves: usize,
     full: bool,
@@ -412,6 +423,7 @@ fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> R
         Ok(AlternativesPage {
             title: g.row.players.join(" vs "),
             player: player_name(&g, t.player),
+            picture: tile_picture(&id, &t.tile),
             tile: t.tile,
             placements: t.placements_count,
             moves: t.moves_count,

@@ -223,3 +223,21 @@ pub async fn turn_og_png(
     };
     image(req, state, wanted).await
 }
+
+/// One of the game's tile kinds alone, unrotated, as SVG: the small pictures beside tile names.
+#[route("/g/{id:[0-9a-f]{16}}/tiles/{name}.svg", method = "GET", method = "HEAD")]
+pub async fn tile_svg(state: web::Data<AppState>, path: web::Path<(GameId, String)>) -> Result<HttpResponse, Problem> {
+    let (id, name) = path.into_inner();
+    let svg = blocking(move || {
+        let g = state.load(&id)?;
+        let cat = &g.record.catalog;
+        let kind =
+            (cat.by_name(&name)).ok_or_else(|| Problem::not_found(format!("game {id} has no tile named {name:?}")))?;
+        Ok(render::tile_svg(cat.get(kind), 0, 48))
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type(ImageFormat::Svg.content_type())
+        .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
+        .body(svg))
+}
