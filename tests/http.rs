@@ -1,6 +1,7 @@
 //! The service over HTTP: the real app on a random port with a temporary database.
 
 use carcassonne_replay::store::Store;
+use carcassonne_replay::web::limits::LimitSettings;
 use carcassonne_replay::web::startup;
 use serde_json::Value;
 use std::net::TcpListener;
@@ -31,7 +32,20 @@ impl TestApp {
 }
 
 /// Starts the app on port 0 with the database at `db`, seeding the demo like `serve` does.
+/// Tests upload far more than a person would, so the per-client limits are lifted unless a
+/// test sets its own (`limits`).
 fn spawn_app_at(db: PathBuf, dir: Option<tempfile::TempDir>) -> TestApp {
+    spawn_app_limited(
+        db,
+        dir,
+        LimitSettings {
+            uploads_per_minute: 100_000,
+            analyses_per_minute: 100_000,
+        },
+    )
+}
+
+fn spawn_app_limited(db: PathBuf, dir: Option<tempfile::TempDir>, limits: LimitSettings) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let store = Store::open(&db).unwrap();
@@ -42,6 +56,7 @@ fn spawn_app_at(db: PathBuf, dir: Option<tempfile::TempDir>) -> TestApp {
             let mut settings = startup::Settings::for_listener(&listener).unwrap();
             // Few playouts keep background analyses quick in a debug build.
             settings.analysis.playouts_per_alternative = 2;
+            settings.limits = limits;
             let server = startup::run(listener, store, settings).unwrap();
             tx.send(server.handle()).unwrap();
             server.await.unwrap();
@@ -388,9 +403,7 @@ fn a_carcassonne_lab_link_uploads_and_every_fitting_game_links_back() {
     let form = post_form(&app, "text", None, fragment);
     assert_eq!(form.location.as_deref(), Some(format!("/g/{id}").as_str()));
     // A game the format cannot hold (the demo has garden tiles) has no such link.
-    let home = get(&app, "/").body;
-    let at = home.find("\">Ada vs Bruno vs Chloé").unwrap();
-    let demo = &home[at - 16..at];
+    let demo = demo_id(&app);
     assert!(!get_html(&app, &format!("/g/{demo}")).body.contains("Carcassonne Lab"));
     app.stop();
 }
@@ -451,6 +464,43 @@ fn every_page_answers_head_and_is_compressed_and_guarded() {
         );
     }
     app.stop();
+}
+
+#[test]
+fn a_client_over_its_limit_is_told_when_to_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitSettings {
+        uploads_per_minute: 2,
+        analyses_per_minute: 1,
+    };
+    let app = spawn_app_limited(dir.path().join("limited.sqlite"), Some(dir), limits);
+    let before = app.stored_games();
+    let games: Vec<String> = (0..3).map(|i| small_game(["Ann", &format!("Bob {i}")])).collect();
+    assert_eq!(post(&app, "/api/games", games[0].as_bytes()).status, 201);
+    assert_eq!(post(&app, "/api/games", games[1].as_bytes()).status, 201);
+    let third = post(&app, "/api/games", games[2].as_bytes());
+    assert_eq!(third.status, 429, "{}", third.body);
+    assert!(third.content_type.starts_with("application/problem+json"));
+    assert!(third.json()["detail"].as_str().unwrap().contains("too many uploads"));
+    let (_, headers, _) = raw(&app, "POST", "/api/games", &[]);
+    let wait: u64 = headers.get("retry-after").unwrap().to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert_eq!(app.stored_games(), before + 2, "nothing over the limit is stored");
+    // The form counts as an upload too; reading pages is never limited.
+    assert_eq!(post_form(&app, "text", None, games[2].as_bytes()).status, 429);
+    assert_eq!(get(&app, "/").status, 200);
+    // One analysis request a minute here.
+    let id = demo_id(&app);
+    assert_eq!(post(&app, &format!("/g/{id}/analysis"), b"").status, 202);
+    assert_eq!(post(&app, &format!("/g/{id}/analysis"), b"").status, 429);
+    app.stop();
+}
+
+/// The 2nd-edition demo's id, from the home page.
+fn demo_id(app: &TestApp) -> String {
+    let home = get(app, "/").body;
+    let at = home.find("\">Ada vs Bruno vs Chloé").unwrap();
+    home[at - 16..at].to_string()
 }
 
 #[test]
@@ -1221,7 +1271,12 @@ fn a_turns_alternatives_are_listed_ranked_and_each_can_be_shown() {
     let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
     let page = get(&app, &format!("/g/{id}/t/2/alternatives"));
     assert_eq!(page.status, 200, "{}", page.body);
-    assert!(page.body.contains("what else could Bob do with V?"), "{}", page.body);
+    let heading = format!("what else could Bob do with <img class=\"tile\" src=\"/g/{id}/tiles/V.svg\"");
+    assert!(
+        page.body.contains(&heading) && page.body.contains("> V?</h1>"),
+        "{}",
+        page.body
+    );
     assert!(
         page.body.contains("<strong>played</strong>"),
         "the move played is marked"

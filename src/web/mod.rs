@@ -3,6 +3,7 @@
 
 pub mod card_view;
 pub mod jobs;
+pub mod limits;
 pub mod problem;
 pub mod routes;
 pub mod startup;
@@ -26,6 +27,8 @@ pub struct AppState {
     pub renders: std::sync::Arc<routes::images::RenderCache>,
     /// The background analysis queue; `None` where nothing runs analyses (the bench).
     pub jobs: Option<jobs::Jobs>,
+    /// Per-client limits on uploads and analysis requests.
+    pub limits: std::sync::Arc<limits::Limits>,
 }
 
 /// A stored tile game, parsed back into a record.
@@ -69,6 +72,7 @@ impl AppState {
             public_url: public_url.trim_end_matches('/').to_string(),
             renders: Default::default(),
             jobs: None,
+            limits: Default::default(),
         }
     }
 

@@ -42,6 +42,27 @@ impl Problem {
         )
     }
 
+    /// Over a per-client limit: `429`, with the seconds to wait as the `retry_after` member and
+    /// the `Retry-After` header.
+    pub fn too_many(what: &str, retry_after: u32) -> Problem {
+        let mut p = Problem::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many requests",
+            format!("too many {what} from this address; try again in {retry_after} s"),
+        );
+        p.extensions.insert("retry_after".into(), json!(retry_after));
+        p
+    }
+
+    /// The response's status, with `Retry-After` when the problem says when.
+    fn builder(&self) -> actix_web::HttpResponseBuilder {
+        let mut b = HttpResponse::build(self.status);
+        if let Some(s) = self.extensions.get("retry_after").and_then(Value::as_u64) {
+            b.insert_header((header::RETRY_AFTER, s.to_string()));
+        }
+        b
+    }
+
     pub fn internal(e: impl std::fmt::Display) -> Problem {
         tracing::error!("internal error: {e}");
         Problem::new(
@@ -66,7 +87,7 @@ impl Problem {
             body.insert("instance".into(), json!(instance));
         }
         body.extend(self.extensions.clone());
-        HttpResponse::build(self.status)
+        self.builder()
             .insert_header((header::CONTENT_TYPE, "application/problem+json"))
             .body(Value::Object(body).to_string())
     }
@@ -78,7 +99,7 @@ impl Problem {
             title: self.title,
             detail: &self.detail,
         };
-        HttpResponse::build(self.status)
+        self.builder()
             .content_type(ContentType::html())
             .body(page.render().unwrap_or_else(|_| self.detail.clone()))
     }

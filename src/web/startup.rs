@@ -2,6 +2,7 @@
 
 use super::AppState;
 use super::jobs::Jobs;
+use super::limits::{LimitSettings, Limits};
 use super::problem::{Problem, negotiate_problems};
 use super::routes::{analysis, api, assets, exports, health, images, pages};
 use crate::analysis::AnalysisOptions;
@@ -70,6 +71,8 @@ pub struct Settings {
     pub public_url: String,
     /// How deep background analyses go (tests use few playouts).
     pub analysis: AnalysisOptions,
+    /// Per-client limits on uploads and analysis requests.
+    pub limits: LimitSettings,
 }
 
 impl Settings {
@@ -78,6 +81,7 @@ impl Settings {
         Ok(Settings {
             public_url: format!("http://{}", listener.local_addr()?),
             analysis: AnalysisOptions::default(),
+            limits: LimitSettings::default(),
         })
     }
 }
@@ -86,6 +90,7 @@ impl Settings {
 pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::Result<Server> {
     let mut state = AppState::new(store.clone(), &settings.public_url);
     state.jobs = Some(Jobs::start(store, settings.analysis));
+    state.limits = std::sync::Arc::new(Limits::new(settings.limits));
     let state = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()

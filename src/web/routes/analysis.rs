@@ -149,6 +149,7 @@ pub async fn queue(
     state: web::Data<AppState>,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, Problem> {
+    state.limits.analysis(req.peer_addr().map(|a| a.ip()))?;
     let id = id.into_inner();
     let st = state.clone();
     let fresh = blocking(move || {

@@ -9,7 +9,7 @@ use crate::store::{GameId, TurnRow, ingest};
 use crate::web::problem::Problem;
 use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::header;
-use actix_web::{HttpResponse, post, route, web};
+use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use serde_json::{Value, json};
 use utoipa::OpenApi;
 
@@ -38,7 +38,12 @@ pub struct ApiDoc;
     )
 )]
 #[post("/api/games")]
-pub async fn create_game(state: web::Data<AppState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+pub async fn create_game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
+    state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
     let bytes = read_limited(body, MAX_RECORD_BYTES, "Unreadable body").await?;
     let (id, created) = blocking(move || {
         let (g, created) = ingest::ingest(&state.store, &bytes)?;

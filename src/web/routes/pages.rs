@@ -16,7 +16,7 @@ use crate::web::view::{
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking};
 use actix_multipart::Multipart;
 use actix_web::http::header;
-use actix_web::{HttpResponse, post, route, web};
+use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use futures_util::StreamExt;
@@ -74,7 +74,8 @@ fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
 
 /// The upload form: a file or pasted text. Answers 303 to the game page.
 #[post("/games")]
-pub async fn upload(state: web::Data<AppState>, form: Multipart) -> Result<HttpResponse, Problem> {
+pub async fn upload(req: HttpRequest, state: web::Data<AppState>, form: Multipart) -> Result<HttpResponse, Problem> {
+    state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
     let bytes = read_form(form).await?;
     let id = blocking(move || Ok(ingest::ingest(&state.store, &bytes)?.0.id)).await?;
     Ok(HttpResponse::SeeOther()

@@ -1,0 +1,86 @@
+//! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored) and
+//! analysis requests (each queues tens of seconds of work). Over a limit the answer is `429`
+//! with `Retry-After`. A client is its address as the connection shows it; behind a reverse
+//! proxy that is the proxy's, so the proxy should limit instead.
+
+use super::problem::Problem;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+
+/// Uploads per client per minute by default.
+pub const UPLOADS_PER_MINUTE: u32 = 30;
+/// Analysis requests per client per minute by default.
+pub const ANALYSES_PER_MINUTE: u32 = 10;
+
+/// How many of each a client may send per minute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitSettings {
+    pub uploads_per_minute: u32,
+    pub analyses_per_minute: u32,
+}
+
+impl Default for LimitSettings {
+    fn default() -> Self {
+        LimitSettings {
+            uploads_per_minute: UPLOADS_PER_MINUTE,
+            analyses_per_minute: ANALYSES_PER_MINUTE,
+        }
+    }
+}
+
+/// The limiters, shared by the workers.
+pub struct Limits {
+    uploads: DefaultKeyedRateLimiter<IpAddr>,
+    analyses: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+impl Limits {
+    pub fn new(s: LimitSettings) -> Limits {
+        let per_minute = |n: u32| RateLimiter::keyed(Quota::per_minute(NonZeroU32::new(n.max(1)).expect("at least 1")));
+        Limits {
+            uploads: per_minute(s.uploads_per_minute),
+            analyses: per_minute(s.analyses_per_minute),
+        }
+    }
+
+    pub fn upload(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.uploads, client, "uploads")
+    }
+
+    pub fn analysis(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.analyses, client, "analysis requests")
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits::new(LimitSettings::default())
+    }
+}
+
+/// A client over a limit: what it sent too many of, and the seconds until it may again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooMany {
+    pub what: &'static str,
+    pub retry_after: u32,
+}
+
+impl From<TooMany> for Problem {
+    fn from(t: TooMany) -> Problem {
+        Problem::too_many(t.what, t.retry_after)
+    }
+}
+
+fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Option<IpAddr>, what: &'static str) -> Result<(), TooMany> {
+    // A connection without an address (a Unix socket, a test harness) is one local client.
+    let client = client.unwrap_or(IpAddr::from([127, 0, 0, 1]));
+    limiter.check_key(&client).map_err(|not_until| {
+        let wait = not_until.wait_time_from(DefaultClock::default().now());
+        TooMany {
+            what,
+            retry_after: u32::try_from(wait.as_secs()).unwrap_or(u32::MAX).saturating_add(1),
+        }
+    })
+}
