@@ -386,7 +386,7 @@ fn a_match_reports_the_win_rate_with_its_interval() {
     let bad = run(&["match", "--a", "clever", "--b", "greedy"]);
     assert!(!bad.status.success());
     assert!(
-        stderr(&bad).contains("unknown policy \"clever\"; use random, greedy, flat or flat:K"),
+        stderr(&bad).contains("unknown policy \"clever\"; use random, greedy, flat, flat:K"),
         "{}",
         stderr(&bad)
     );
