@@ -150,13 +150,7 @@ fn closing_a_city_for_points_ranks_first() {
     assert!(t.played_rank().unwrap() > 1 && t.points_lost().unwrap() >= 4.0 - 1e-9);
 
     // Playouts agree: the extra 4 points and the knight in hand outweigh their noise.
-    let with_playouts = AnalysisOptions {
-        playouts_per_alternative: 64,
-        greedy_share: 0.0,
-        seed: 5,
-        threads: 2,
-        ..AnalysisOptions::default()
-    };
+    let with_playouts = random_playouts(64);
     let t = analysis::analyse_turn(&record, 1, &with_playouts).unwrap();
     assert_eq!(t.value_basis, ValueBasis::Playouts);
     let closing = (t.alternatives.iter())
@@ -169,19 +163,24 @@ fn closing_a_city_for_points_ranks_first() {
     );
 }
 
+/// `k` random playouts per alternative on two threads, seeded.
+fn random_playouts(k: u32) -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: k,
+        greedy_share: 0.0,
+        seed: 5,
+        threads: 2,
+        ..AnalysisOptions::default()
+    }
+}
+
 /// Points lost are weighed again on fresh futures, paired: a move within the noise of the best
 /// loses nothing, and one clearly worse loses what the recheck measures, never the ranking's
 /// optimistic gap.
 #[test]
 fn points_lost_are_rechecked_on_fresh_futures() {
     let record = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
-    let opts = AnalysisOptions {
-        playouts_per_alternative: 64,
-        greedy_share: 0.0,
-        seed: 5,
-        threads: 2,
-        ..AnalysisOptions::default()
-    };
+    let opts = random_playouts(64);
     let t = analysis::analyse_turn(&record, 1, &opts).unwrap();
     let r = t.recheck.expect("playouts ran, so the played move is rechecked");
     assert_eq!(t.points_lost(), Some(r.points_lost));

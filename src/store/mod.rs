@@ -185,15 +185,16 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn turn(&self, id: &GameId, turn: u32) -> Result<Option<TurnRow>, StoreError> {
+    /// One snapshot, with the kind of game it is in (which says how to read its JSON).
+    pub fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
-                "SELECT s.turn, s.player, s.move, s.events, s.scores, s.supply, s.ownership
+                "SELECT s.turn, s.player, s.move, s.events, s.scores, s.supply, s.ownership, g.kind
                  FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 AND s.turn = ?2",
                 params![id, turn],
                 |r| {
-                    Ok(TurnRow {
+                    let row = TurnRow {
                         turn: r.get(0)?,
                         player: r.get(1)?,
                         mv: r.get(2)?,
@@ -201,7 +202,8 @@ impl Store {
                         scores: r.get(4)?,
                         supply: r.get(5)?,
                         ownership: r.get(6)?,
-                    })
+                    };
+                    Ok((kind(r, 7)?, row))
                 },
             )
             .optional()?)
@@ -316,17 +318,22 @@ fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// The game kind in column `i`.
+fn kind(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameKind> {
+    let name: String = r.get(i)?;
+    GameKind::from_name(&name).ok_or_else(|| {
+        let e = format!("unknown game kind {name:?}");
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
+    })
+}
+
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     let players: String = r.get(3)?;
     let scores: String = r.get(7)?;
     let record: Vec<u8> = r.get(1)?;
-    let kind: String = r.get(9)?;
     Ok(GameRow {
         id: r.get(0)?,
-        kind: GameKind::from_name(&kind).ok_or_else(|| {
-            let e = format!("unknown game kind {kind:?}");
-            rusqlite::Error::FromSqlConversionFailure(9, rusqlite::types::Type::Text, e.into())
-        })?,
+        kind: kind(r, 9)?,
         record: inflate(&record)?,
         source_format: r.get(2)?,
         players: serde_json::from_str(&players).unwrap_or_default(),

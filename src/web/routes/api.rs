@@ -124,12 +124,7 @@ pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>
     let (id, n) = path.into_inner();
     let id: GameId = id.parse()?;
     blocking(move || {
-        let kind = state
-            .store
-            .game(&id)?
-            .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?
-            .kind;
-        let t = state
+        let (kind, t) = state
             .store
             .turn(&id, n)?
             .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
