@@ -1,0 +1,90 @@
+//! The paths the fuzz targets drive, shared with `tests/properties.rs`, which runs them on
+//! stable for a bounded number of cases in every `cargo test`. Whatever the bytes, a path
+//! ends in an [`Outcome`] or an error value; a panic anywhere is the defect being hunted.
+//!
+//! A record that is accepted must also survive the trip out and back: written as native
+//! JSON, it parses again and replays to the same scores. A difference panics, so the fuzzer
+//! reports it like a crash.
+
+use carcassonne_replay::record::{self, AnyRecord, GameRecord, cards::CardRecord};
+use carcassonne_replay::{export, replay};
+
+/// How far bytes got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not a record: refused by detection or a parser, with an error.
+    Refused,
+    /// A record whose moves break a rule: refused by the replay, with an error.
+    Illegal,
+    /// A record that replays, turned into JSON and exports, and back.
+    Replayed,
+}
+
+/// Arbitrary bytes: format detection, then whichever parser they reach.
+pub fn any_record(bytes: &[u8]) -> Outcome {
+    match record::parse_any(bytes) {
+        Err(e) => {
+            let _ = e.to_string();
+            Outcome::Refused
+        }
+        Ok(AnyRecord::Tiles(r, _)) => tiles(&r),
+        Ok(AnyRecord::Cards(r)) => cards(&r),
+    }
+}
+
+/// Course notation, straight to its parser.
+pub fn course(text: &str) -> Outcome {
+    record::course::parse(text).map_or(Outcome::Refused, |r| tiles(&r))
+}
+
+/// A Board Game Arena log, straight to its importer once it is JSON.
+pub fn bga_log(bytes: &[u8]) -> Outcome {
+    let Ok(value) = serde_json::from_slice(bytes) else {
+        return Outcome::Refused;
+    };
+    record::bga::from_value(&value).map_or(Outcome::Refused, |r| tiles(&r))
+}
+
+/// A tile game record: replay, the replay's JSON, the exports, and the round trip.
+pub fn tiles(r: &GameRecord) -> Outcome {
+    let Ok(replayed) = replay::replay(r, None) else {
+        return Outcome::Illegal;
+    };
+    let _ = replay::json::replay(r, &replayed);
+    let _ = replay::verify::recorded_scores(r, &replayed);
+    let _ = export::csv::scoring_csv(r, &replayed);
+    let _ = export::jcz::to_value(r);
+    let _ = record::lab::to_link(r);
+    let native = serde_json::to_vec(&record::native::to_value(r)).expect("a value serialises");
+    let (again, _) = record::parse(&native).expect("a replayed record written as native JSON parses again");
+    let again = replay::replay(&again, None).expect("a replayed record written as native JSON replays again");
+    assert_eq!(
+        again.final_scores, replayed.final_scores,
+        "the native round trip changed the scores"
+    );
+    assert_eq!(
+        again.turns.len(),
+        replayed.turns.len(),
+        "the native round trip changed the turns"
+    );
+    Outcome::Replayed
+}
+
+/// A Card Game record: replay, its JSON, the CSV and the round trip.
+pub fn cards(r: &CardRecord) -> Outcome {
+    let Ok(replayed) = replay::cards::replay(r) else {
+        return Outcome::Illegal;
+    };
+    let _ = replay::cards::to_json(r, &replayed);
+    let _ = export::csv::card_scoring_csv(r, &replayed);
+    let native = serde_json::to_vec(&record::cards::to_value(r)).expect("a value serialises");
+    let Ok(AnyRecord::Cards(again)) = record::parse_any(&native) else {
+        panic!("a replayed Card Game record written out does not parse again as one");
+    };
+    let again = replay::cards::replay(&again).expect("a replayed Card Game record replays again");
+    assert_eq!(
+        again.final_scores, replayed.final_scores,
+        "the round trip changed the scores"
+    );
+    Outcome::Replayed
+}
