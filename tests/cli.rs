@@ -195,6 +195,48 @@ fn a_tile_away_from_the_landscape_is_rejected() {
 }
 
 #[test]
+fn the_first_rule_broken_is_named_not_the_meeple() {
+    // B is a cloister: it has no road at N. But at (5,5) it touches nothing, which a player
+    // meets first.
+    let moves = r#"{"tile": "B", "at": [5, 5], "rotation": 0, "meeple": {"feature": "road", "at": "N"}}"#;
+    let o = replay_text("first", record(moves, r#"{"preset": "second-edition"}"#).as_bytes());
+    assert_rejected(&o, &["turn 1 (Ann)", "(5,5) touches no placed tile"]);
+}
+
+/// A save in JCloisterZone 5's shape: Oscar's one turn, `meeple` the pointer's square.
+fn jcz_turn(tile_at: [i32; 2], meeple_at: [i32; 2]) -> Vec<u8> {
+    format!(
+        r#"{{"appVersion": "5.10.0", "setup": {{"sets": {{"basic:1": 1}}, "elements": {{"farmers": true}}}},
+            "players": [{{"name": "Oscar", "slot": 0}}, {{"name": "Bob", "slot": 1}}],
+            "replay": [
+              {{"type": "PLACE_TILE", "player": 0, "payload": {{"tileId": "BA/RFr", "rotation": "R0", "position": {tile_at:?}}}}},
+              {{"type": "DEPLOY_MEEPLE", "player": 0, "payload": {{"pointer": {{"position": {meeple_at:?}, "feature": "Road", "location": "N"}}, "meepleId": "1.small"}}}},
+              {{"type": "COMMIT", "player": 0}}]}}"#
+    )
+    .into_bytes()
+}
+
+#[test]
+fn a_jcz_error_names_the_turn_the_player_and_the_first_rule_broken() {
+    // Both the tile and the meeple are wrong: the tile touches nothing, and that comes first.
+    let o = replay_text("jcz-far", &jcz_turn([40, 40], [0, 1]));
+    assert_rejected(
+        &o,
+        &["turn 1 (Oscar): tile U at (40,40)", "(40,40) touches no placed tile"],
+    );
+    assert!(!stderr(&o).contains("replay message"), "{}", stderr(&o));
+    // The tile fits below the start; the meeple goes elsewhere.
+    let o = replay_text("jcz-elsewhere", &jcz_turn([0, 1], [3, 3]));
+    assert_rejected(
+        &o,
+        &[
+            "turn 1 (Oscar): tile U at (0,1)",
+            "a meeple goes only on the tile just placed, at (0,1), but this one goes to (3,3)",
+        ],
+    );
+}
+
+#[test]
 fn a_meeple_on_an_occupied_feature_is_rejected() {
     // Ann's highwayman on K joins the start tile's road; Bob's V extends the same road west.
     let moves = r#"{"tile": "K", "at": [1, 0], "rotation": 0, "meeple": {"feature": "road", "at": "W"}},

@@ -8,7 +8,7 @@
 
 use super::native;
 use super::tile_names::{self, System};
-use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, Walk};
+use super::{Format, GameRecord, Played, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, Walk};
 use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
@@ -38,7 +38,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     let catalog = TileCatalog::builtin();
     let start = read_start(setup, &catalog)?;
     let players = read_players(&v)?;
-    let placed = read_replay(&v, &catalog, players.len())?;
+    let placed = read_replay(&v, &catalog, &players)?;
     let annotations = v.get("gameAnnotations");
     let draw_order = read_draw_order(annotations, &catalog)?;
     let end_turn = annotations.and_then(|a| a.get("endTurn")).and_then(Value::as_u64);
@@ -54,7 +54,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
         custom_tiles: Vec::new(),
         catalog,
         start,
-        moves: placed,
+        moves: placed.moves,
         score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
@@ -70,8 +70,46 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     if let Some(ext) = v.get(EXTENSION) {
         apply_extension(&mut record, ext)?;
     }
+    if let Some(elsewhere) = placed.meeple_elsewhere {
+        return Err(first_fault(&record, &elsewhere));
+    }
     record.canonicalise();
     Ok(record)
+}
+
+/// The first rule a save breaks that puts a meeple elsewhere than on the tile just placed:
+/// the engine judges every move before it, then that tile's draw and placement, and only then
+/// the meeple, as a player makes them.
+fn first_fault(record: &GameRecord, elsewhere: &MeepleElsewhere) -> RecordError {
+    let fault = |turn: u32, player: u8, reason: String| {
+        err(format!(
+            "turn {turn} ({}): {reason}",
+            record.players.get(usize::from(player)).map_or("?", |p| p.name.as_str())
+        ))
+    };
+    let mut walk = match Walk::new(record) {
+        Ok(walk) => walk,
+        Err(e) => return err(e.to_string()),
+    };
+    let mut placements = 0;
+    while let Some(step) = walk.step() {
+        let step = match step {
+            Ok(step) => step,
+            Err(e) => return err(e.describe(record)),
+        };
+        if let Played::Place(mv) = step.played {
+            if placements == elsewhere.placed {
+                let placed = super::walk::move_text(record, &record.moves[step.index]);
+                let reason = format!(
+                    "{placed}: a meeple goes only on the tile just placed, at {}, but this one goes to {}",
+                    mv.placement.pos, elsewhere.square
+                );
+                return fault(step.turn, step.player, reason);
+            }
+            placements += 1;
+        }
+    }
+    err(format!("a meeple goes to {}, on no tile just placed", elsewhere.square))
 }
 
 /// Our own saves carry the record's rules, colours and final scoring (see `export::jcz`).
@@ -251,29 +289,41 @@ fn position(v: Option<&Value>, what: &str) -> Result<Pos, RecordError> {
     Ok(Pos::new(int(a.first())?, int(a.get(1))?))
 }
 
+/// A meeple the save puts on another square than the tile just placed: a rule broken, not a
+/// broken save, so it is reported only once the engine has judged the moves before it and the
+/// placement itself (see [`first_fault`]).
+struct MeepleElsewhere {
+    /// Index of the placement in the save's placed moves.
+    placed: usize,
+    square: Pos,
+}
+
+/// The save's placed moves, in order, and the meeple put elsewhere, if the save has one: its
+/// reading stops there.
+struct Placed {
+    moves: Vec<RecordedMove>,
+    meeple_elsewhere: Option<MeepleElsewhere>,
+}
+
 /// Groups the messages into turns: PLACE_TILE, at most one action, COMMIT.
-fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<RecordedMove>, RecordError> {
-    let Some(list) = v.get("replay").and_then(Value::as_array) else {
-        return Ok(Vec::new());
+fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<Placed, RecordError> {
+    let mut placed = Placed {
+        moves: Vec::new(),
+        meeple_elsewhere: None,
     };
-    let mut moves = Vec::new();
+    let Some(list) = v.get("replay").and_then(Value::as_array) else {
+        return Ok(placed);
+    };
+    let moves = &mut placed.moves;
     let mut pending: Option<RecordedMove> = None;
     for (i, msg) in list.iter().enumerate() {
-        let what = format!("replay message {} ", i + 1);
-        let ty = msg
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| err(format!("{what}has no type")))?;
+        let player = message_player(msg, players.len(), i)?;
+        // The turn the message belongs to: PLACE_TILE opens the next one.
+        let opens = msg.get("type").and_then(Value::as_str) == Some("PLACE_TILE");
+        let turn = moves.len() + usize::from(pending.is_some() || opens);
+        let what = message_label(msg, i, turn, player.and_then(|p| players.get(usize::from(p))))?;
+        let ty = msg.get("type").and_then(Value::as_str).unwrap_or_default();
         let payload = msg.get("payload").unwrap_or(&Value::Null);
-        let player = match msg.get("player").and_then(Value::as_u64) {
-            Some(p) if p >= players as u64 => {
-                return Err(err(format!(
-                    "{what}names player {p}, but there are {players} players (numbered from 0)"
-                )));
-            }
-            p => p.map(|p| p as u8),
-        };
-        let what = format!("{what}({ty})");
         match ty {
             "PLACE_TILE" => {
                 if let Some(m) = pending.take() {
@@ -285,8 +335,19 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
                 let Some(RecordedMove::Place { action, placement, .. }) = pending.as_mut() else {
                     return Err(err(format!("{what}: no tile was placed before it")));
                 };
+                if ty == "DEPLOY_MEEPLE" {
+                    let square = meeple_square(payload, &what)?;
+                    if square != placement.pos {
+                        moves.extend(pending.take());
+                        placed.meeple_elsewhere = Some(MeepleElsewhere {
+                            placed: moves.len() - 1,
+                            square,
+                        });
+                        return Ok(placed);
+                    }
+                }
                 *action = match ty {
-                    "DEPLOY_MEEPLE" => deploy(payload, placement.pos, &what)?,
+                    "DEPLOY_MEEPLE" => deploy(payload, &what)?,
                     "RETURN_MEEPLE" => recall(payload, &what)?,
                     _ => RecordedAction::Pass,
                 };
@@ -315,7 +376,32 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: usize) -> Result<Vec<Recor
     }
     // A save may end in the middle of a turn: the placed tile still counts.
     moves.extend(pending);
-    Ok(moves)
+    Ok(placed)
+}
+
+/// The player a message names, checked against the players of the save.
+fn message_player(msg: &Value, players: usize, i: usize) -> Result<Option<u8>, RecordError> {
+    match msg.get("player").and_then(Value::as_u64) {
+        Some(p) if p >= players as u64 => Err(err(format!(
+            "replay message {}: names player {p}, but there are {players} players (numbered from 0)",
+            i + 1
+        ))),
+        p => Ok(p.map(|p| p as u8)),
+    }
+}
+
+/// "turn 2 (Bob), replay message 5 (DEPLOY_MEEPLE)": where a message's fault is, for the
+/// player reading the error, and for whoever looks into the save.
+fn message_label(msg: &Value, i: usize, turn: usize, player: Option<&PlayerInfo>) -> Result<String, RecordError> {
+    let n = i + 1;
+    let ty = msg
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| err(format!("replay message {n} has no type")))?;
+    Ok(match player {
+        Some(p) => format!("turn {turn} ({}), replay message {n} ({ty})", p.name),
+        None => format!("turn {turn}, replay message {n} ({ty})"),
+    })
 }
 
 fn place_tile(payload: &Value, cat: &TileCatalog, player: Option<u8>, what: &str) -> Result<RecordedMove, RecordError> {
@@ -379,16 +465,19 @@ fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, Record
     Ok(Location::Side(side))
 }
 
-fn deploy(payload: &Value, placed_at: Pos, what: &str) -> Result<RecordedAction, RecordError> {
+/// The square a DEPLOY_MEEPLE names.
+fn meeple_square(payload: &Value, what: &str) -> Result<Pos, RecordError> {
     let ptr = payload
         .get("pointer")
         .ok_or_else(|| err(format!("{what}: no pointer")))?;
-    let pos = position(ptr.get("position"), what)?;
-    if pos != placed_at {
-        return Err(err(format!(
-            "{what}: the meeple goes to {pos}, not to the tile just placed at {placed_at}"
-        )));
-    }
+    position(ptr.get("position"), what)
+}
+
+/// A DEPLOY_MEEPLE on the tile just placed.
+fn deploy(payload: &Value, what: &str) -> Result<RecordedAction, RecordError> {
+    let ptr = payload
+        .get("pointer")
+        .ok_or_else(|| err(format!("{what}: no pointer")))?;
     let name = ptr.get("feature").and_then(Value::as_str).unwrap_or_default();
     let kind = feature_kind(name).ok_or_else(|| err(format!("{what}: feature {name} is not in the base game")))?;
     let at = location(

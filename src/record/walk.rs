@@ -9,8 +9,10 @@
 //! the rule broken, as data. [`IllegalTurn::describe`] puts it in words with the record's
 //! names; only the edges (the command line, the service) do.
 
-use super::{GameRecord, RecordedMove};
-use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, Rules, Setup, SetupError, TileKindId};
+use super::{GameRecord, RecordedAction, RecordedMove};
+use crate::engine::{
+    Action, Event, Game, IllegalMove, Move, Placement, Played, Position, Rules, Setup, SetupError, TileKindId,
+};
 use std::fmt;
 
 /// One step of a walk: the move, where it is in the record, and who made it.
@@ -128,7 +130,7 @@ fn name_of(record: &GameRecord, p: u8) -> &str {
         .map_or("an unknown player", |p| p.name.as_str())
 }
 
-fn move_text(record: &GameRecord, m: &RecordedMove) -> String {
+pub fn move_text(record: &GameRecord, m: &RecordedMove) -> String {
     use super::RecordedAction;
     let cat = &record.catalog;
     match m {
@@ -279,8 +281,18 @@ impl<'r> Walk<'r> {
             } => Played::Place(Move {
                 tile,
                 placement,
-                action: action.resolve(&self.game, tile, placement).map_err(Fault::Rule)?,
+                action: self.resolve_action(tile, placement, action)?,
             }),
+        })
+    }
+
+    /// The meeple step in the engine's terms. A meeple the tile cannot take is reported only
+    /// if the tile may be drawn and placed there: the first rule a move breaks is the one
+    /// named, as a player makes the move.
+    fn resolve_action(&self, tile: TileKindId, placement: Placement, action: RecordedAction) -> Result<Action, Fault> {
+        action.resolve(&self.game, tile, placement).map_err(|meeple| {
+            let placed = (self.game.check_draw(tile)).and_then(|()| self.game.check_geometry(tile, placement));
+            Fault::Rule(placed.err().unwrap_or(meeple))
         })
     }
 
