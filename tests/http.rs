@@ -295,12 +295,12 @@ fn every_page_answers_head_and_is_compressed_and_guarded() {
 
 #[test]
 fn a_client_over_its_limit_is_told_when_to_come_back() {
-    let dir = tempfile::tempdir().unwrap();
-    let limits = LimitSettings {
-        uploads_per_minute: 2,
-        analyses_per_minute: 1,
-    };
-    let app = spawn_app_limited(dir.path().join("limited.sqlite"), Some(dir), limits);
+    let app = spawn_app_configured(|s| {
+        s.limits = LimitSettings {
+            uploads_per_minute: 2,
+            analyses_per_minute: 1,
+        }
+    });
     let before = app.stored_games();
     let games: Vec<String> = (0..3).map(|i| small_game(["Ann", &format!("Bob {i}")])).collect();
     assert_eq!(post(&app, "/api/games", games[0].as_bytes()).status, 201);
@@ -320,6 +320,48 @@ fn a_client_over_its_limit_is_told_when_to_come_back() {
     let id = demo_id(&app);
     assert_eq!(post(&app, &format!("/g/{id}/analysis"), b"").status, 202);
     assert_eq!(post(&app, &format!("/g/{id}/analysis"), b"").status, 429);
+    app.stop();
+}
+
+#[test]
+fn a_full_analysis_queue_refuses_more_and_stores_nothing() {
+    let app = spawn_app_configured(|s| s.analysis_queue = 0);
+    let id = demo_id(&app);
+    let a = post(&app, &format!("/g/{id}/analysis"), b"");
+    assert_eq!(a.status, 503, "{}", a.body);
+    assert_eq!(a.content_type, "application/problem+json");
+    assert!(
+        a.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the analysis queue is full"),
+        "{}",
+        a.body
+    );
+    let (_, headers, _) = raw(&app, "POST", &format!("/g/{id}/analysis"), &[]);
+    assert_eq!(headers.get("retry-after").unwrap(), "60");
+    let status = get(&app, &format!("/api/games/{id}/analysis")).json();
+    assert_eq!(status["status"], "none", "a refused request queues nothing: {status}");
+    app.stop();
+}
+
+#[test]
+fn a_request_that_never_finishes_is_cut_off() {
+    use std::io::{Read, Write};
+    let app = spawn_app_configured(|s| s.request_timeout = std::time::Duration::from_millis(300));
+    // Headers in time, then a body that never comes.
+    let mut conn = std::net::TcpStream::connect(app.address.trim_start_matches("http://")).unwrap();
+    write!(
+        conn,
+        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"for"
+    )
+    .unwrap();
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+    let mut answer = vec![0; 4096];
+    let n = conn.read(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("took longer than"), "{answer}");
     app.stop();
 }
 

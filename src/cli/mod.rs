@@ -37,6 +37,15 @@ enum Command {
         /// such as https://replay.example.org (default: http:// and the bind address).
         #[arg(long)]
         public_url: Option<String>,
+        /// Uploads each client may make per minute.
+        #[arg(long, default_value_t = crate::web::limits::UPLOADS_PER_MINUTE)]
+        uploads_per_minute: u32,
+        /// Analysis requests each client may make per minute.
+        #[arg(long, default_value_t = crate::web::limits::ANALYSES_PER_MINUTE)]
+        analyses_per_minute: u32,
+        /// Analyses waiting or running at most; past it, requests are answered 503.
+        #[arg(long, default_value_t = crate::web::jobs::ANALYSIS_QUEUE)]
+        analysis_queue: u64,
     },
     /// Replay a game record and print every turn's scores and the final breakdown.
     Replay {
@@ -166,7 +175,20 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Serve { bind, db, public_url } => serve::run(&bind, &db, public_url.as_deref()),
+        Command::Serve {
+            bind,
+            db,
+            public_url,
+            uploads_per_minute,
+            analyses_per_minute,
+            analysis_queue,
+        } => {
+            let limits = crate::web::limits::LimitSettings {
+                uploads_per_minute,
+                analyses_per_minute,
+            };
+            serve::run(&bind, &db, public_url.as_deref(), limits, analysis_queue)
+        }
         Command::Replay { file, json, preset } => replay_cmd::run(&file, json, preset.as_deref()),
         Command::Export { file, to } => replay_cmd::export(&file, &to),
         Command::Generate {

@@ -1,11 +1,18 @@
 //! `serve`: the web service on an embedded SQLite file.
 
 use crate::store::Store;
+use crate::web::limits::LimitSettings;
 use crate::web::startup;
 use std::net::TcpListener;
 use std::path::Path;
 
-pub fn run(bind: &str, db: &Path, public_url: Option<&str>) -> Result<(), String> {
+pub fn run(
+    bind: &str,
+    db: &Path,
+    public_url: Option<&str>,
+    limits: LimitSettings,
+    analysis_queue: u64,
+) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,actix_web=info".into()),
@@ -18,6 +25,8 @@ pub fn run(bind: &str, db: &Path, public_url: Option<&str>) -> Result<(), String
     if let Some(url) = public_url {
         settings.public_url = public_url_of(url)?;
     }
+    settings.limits = limits;
+    settings.analysis_queue = analysis_queue;
     tracing::info!(
         "serving on http://{} with database {}",
         listener.local_addr().map_err(|e| e.to_string())?,

@@ -209,18 +209,39 @@ impl Store {
             .optional()?)
     }
 
-    /// Queues a game's analysis unless it is queued, running or done. Returns whether it was
-    /// (re)queued.
-    pub fn queue_analysis(&self, id: &GameId) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        let n = conn.execute(
+    /// Queues a game's analysis, unless it is queued, running or done already (a failed one
+    /// is queued again), or `capacity` analyses are waiting or running: the queue is bounded
+    /// here, in the database, so that a restart keeps the bound and the queue alike.
+    pub fn queue_analysis(&self, id: &GameId, capacity: u64) -> Result<QueueAnswer, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let status: Option<String> = tx
+            .query_row(
+                "SELECT a.status FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if status.is_some_and(|s| s != "failed") {
+            return Ok(QueueAnswer::Already);
+        }
+        let waiting = count_waiting(&tx)?;
+        if waiting >= capacity {
+            return Ok(QueueAnswer::Full { waiting });
+        }
+        tx.execute(
             "INSERT INTO analyses (game, status, updated_at)
              SELECT seq, 'queued', ?2 FROM games WHERE id = ?1
-             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, updated_at = ?2
-             WHERE analyses.status = 'failed'",
+             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, updated_at = ?2",
             params![id, now()],
         )?;
-        Ok(n > 0)
+        tx.commit()?;
+        Ok(QueueAnswer::Queued)
+    }
+
+    /// Analyses queued or running.
+    pub fn analyses_waiting(&self) -> Result<u64, StoreError> {
+        count_waiting(&*self.pool.get()?)
     }
 
     /// Games whose analysis was queued or running when the service last stopped.
@@ -312,6 +333,26 @@ fn inflate(bytes: &[u8]) -> rusqlite::Result<String> {
         .read_to_string(&mut text)
         .map_err(|e| rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Blob, Box::new(e)))?;
     Ok(text)
+}
+
+/// What asking for an analysis did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueAnswer {
+    /// Queued now: the worker should take it.
+    Queued,
+    /// Queued, running or done already.
+    Already,
+    /// Refused: this many analyses are waiting or running, the queue's capacity.
+    Full { waiting: u64 },
+}
+
+fn count_waiting(conn: &rusqlite::Connection) -> Result<u64, StoreError> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM analyses WHERE status IN ('queued', 'running')",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(n as u64)
 }
 
 fn now() -> String {

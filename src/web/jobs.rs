@@ -1,20 +1,28 @@
 //! Background analysis: one worker thread takes game ids off a queue, analyses the whole game,
 //! and writes progress and the result to the store. Work survives a restart: queued and
-//! running analyses are queued again at start.
+//! running analyses are queued again at start. The queue is bounded: past
+//! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the worker catches up.
 
 use crate::analysis::report::StoredAnalysis;
 use crate::analysis::{self, AnalysisOptions};
 use crate::record::AnyRecord;
-use crate::store::{GameId, Store};
+use crate::store::{GameId, QueueAnswer, Store, StoreError};
 use std::sync::mpsc::{Sender, channel};
 
-/// The queue's sending end, shared by the handlers.
+/// Analyses waiting or running at most, by default: at about 7 s a game, a few minutes' work.
+pub const ANALYSIS_QUEUE: u64 = 32;
+
+/// The queue's sending end, shared by the handlers, and its bound.
 #[derive(Clone)]
-pub struct Jobs(Sender<GameId>);
+pub struct Jobs {
+    tx: Sender<GameId>,
+    capacity: u64,
+}
 
 impl Jobs {
-    /// Starts the worker and re-queues analyses the last run left unfinished.
-    pub fn start(store: Store, options: AnalysisOptions) -> Jobs {
+    /// Starts the worker and re-queues analyses the last run left unfinished (even past the
+    /// bound: they were accepted).
+    pub fn start(store: Store, options: AnalysisOptions, capacity: u64) -> Jobs {
         let (tx, rx) = channel::<GameId>();
         let worker_store = store.clone();
         std::thread::Builder::new()
@@ -25,7 +33,7 @@ impl Jobs {
                 }
             })
             .expect("the analysis thread starts");
-        let jobs = Jobs(tx);
+        let jobs = Jobs { tx, capacity };
         match store.pending_analyses() {
             Ok(ids) => ids.into_iter().for_each(|id| jobs.push(id)),
             Err(e) => tracing::error!("cannot list pending analyses: {e}"),
@@ -33,8 +41,18 @@ impl Jobs {
         jobs
     }
 
-    pub fn push(&self, id: GameId) {
-        if self.0.send(id).is_err() {
+    /// Asks for a game's analysis: it is queued and handed to the worker, unless it is
+    /// queued, running or done already, or the queue is full.
+    pub fn request(&self, store: &Store, id: &GameId) -> Result<QueueAnswer, StoreError> {
+        let answer = store.queue_analysis(id, self.capacity)?;
+        if answer == QueueAnswer::Queued {
+            self.push(*id);
+        }
+        Ok(answer)
+    }
+
+    fn push(&self, id: GameId) {
+        if self.tx.send(id).is_err() {
             tracing::error!("the analysis worker has stopped");
         }
     }

@@ -29,6 +29,8 @@ pub struct AppState {
     pub jobs: Option<jobs::Jobs>,
     /// Per-client limits on uploads and analysis requests.
     pub limits: std::sync::Arc<limits::Limits>,
+    /// How long a request may take (`startup::time_limit`).
+    pub request_timeout: std::time::Duration,
 }
 
 /// A stored tile game, parsed back into a record.
@@ -73,6 +75,7 @@ impl AppState {
             renders: Default::default(),
             jobs: None,
             limits: Default::default(),
+            request_timeout: startup::REQUEST_TIMEOUT,
         }
     }
 

@@ -54,6 +54,13 @@ impl Problem {
         p
     }
 
+    /// Not now, for want of capacity: `503`, with the seconds to wait as for [`Problem::too_many`].
+    pub fn unavailable(detail: impl Into<String>, retry_after: u32) -> Problem {
+        let mut p = Problem::new(StatusCode::SERVICE_UNAVAILABLE, "Unavailable", detail);
+        p.extensions.insert("retry_after".into(), json!(retry_after));
+        p
+    }
+
     /// The response's status, with `Retry-After` when the problem says when.
     fn builder(&self) -> actix_web::HttpResponseBuilder {
         let mut b = HttpResponse::build(self.status);

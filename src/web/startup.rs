@@ -1,7 +1,7 @@
 //! Builds the app and runs the server.
 
 use super::AppState;
-use super::jobs::Jobs;
+use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::problem::{Problem, negotiate_problems};
 use super::routes::{analysis, api, assets, exports, health, images, pages};
@@ -10,6 +10,7 @@ use crate::store::{Store, ingest};
 use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use std::net::TcpListener;
+use std::time::Duration;
 
 /// The demo games, one per game kind, loaded into an empty database so the first page shows
 /// something. New World's is played on our sample tile set; the Card Game's by greedy bots.
@@ -64,6 +65,27 @@ async fn request_id(
     Ok(res)
 }
 
+/// Answers `503` to a request still unanswered after `limit`: a slow client or a slow
+/// handler must not hold a worker for ever. Work handed to the blocking pool finishes even
+/// so; an upload is then stored whole, and uploading it again finds it.
+async fn time_limit(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let limit = req
+        .app_data::<web::Data<AppState>>()
+        .map_or(REQUEST_TIMEOUT, |s| s.request_timeout);
+    actix_web::rt::time::timeout(limit, next.call(req))
+        .await
+        .unwrap_or_else(|_| {
+            let detail = format!("the request took longer than {} s", limit.as_secs_f32());
+            Err(Problem::unavailable(detail, 5).into())
+        })
+}
+
+/// How long a request may take, from its first byte to its answer, by default.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -73,6 +95,10 @@ pub struct Settings {
     pub analysis: AnalysisOptions,
     /// Per-client limits on uploads and analysis requests.
     pub limits: LimitSettings,
+    /// Analyses waiting or running at most; past it, a request is answered 503.
+    pub analysis_queue: u64,
+    /// How long a request may take; past it, the answer is 503.
+    pub request_timeout: Duration,
 }
 
 impl Settings {
@@ -82,6 +108,8 @@ impl Settings {
             public_url: format!("http://{}", listener.local_addr()?),
             analysis: AnalysisOptions::default(),
             limits: LimitSettings::default(),
+            analysis_queue: ANALYSIS_QUEUE,
+            request_timeout: REQUEST_TIMEOUT,
         })
     }
 }
@@ -89,13 +117,15 @@ impl Settings {
 /// Starts serving on an already bound listener (tests bind port 0).
 pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::Result<Server> {
     let mut state = AppState::new(store.clone(), &settings.public_url);
-    state.jobs = Some(Jobs::start(store, settings.analysis));
+    state.jobs = Some(Jobs::start(store, settings.analysis, settings.analysis_queue));
     state.limits = std::sync::Arc::new(Limits::new(settings.limits));
+    state.request_timeout = settings.request_timeout;
     let state = web::Data::new(state);
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
             .wrap(actix_web::middleware::from_fn(negotiate_problems))
+            .wrap(actix_web::middleware::from_fn(time_limit))
             .wrap(actix_web::middleware::Compress::default())
             .wrap(security_headers())
             .wrap(actix_web::middleware::from_fn(request_id))
@@ -130,6 +160,11 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(api::openapi_json)
             .default_service(web::to(not_found))
     })
+    // Headers must arrive within 10 s of connecting (slow clients hold no worker), and a
+    // stop (SIGTERM, SIGINT) lets requests in flight finish for up to 30 s.
+    .client_request_timeout(Duration::from_secs(10))
+    .client_disconnect_timeout(Duration::from_secs(2))
+    .shutdown_timeout(30)
     .listen(listener)?
     .run();
     Ok(server)

@@ -31,20 +31,17 @@ impl TestApp {
 }
 
 /// Starts the app on port 0 with the database at `db`, seeding the demo like `serve` does.
-/// Tests upload far more than a person would, so the per-client limits are lifted unless a
-/// test sets its own (`limits`).
+/// Tests upload far more than a person would, so the per-client limits are lifted.
 pub fn spawn_app_at(db: PathBuf, dir: Option<tempfile::TempDir>) -> TestApp {
-    spawn_app_limited(
-        db,
-        dir,
-        LimitSettings {
-            uploads_per_minute: 100_000,
-            analyses_per_minute: 100_000,
-        },
-    )
+    spawn_app_with(db, dir, |_| {})
 }
 
-pub fn spawn_app_limited(db: PathBuf, dir: Option<tempfile::TempDir>, limits: LimitSettings) -> TestApp {
+/// Like [`spawn_app_at`], with settings a test changes (`configure`) after the tests' own.
+pub fn spawn_app_with(
+    db: PathBuf,
+    dir: Option<tempfile::TempDir>,
+    configure: impl FnOnce(&mut startup::Settings) + Send + 'static,
+) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let store = Store::open(&db).unwrap();
@@ -55,7 +52,11 @@ pub fn spawn_app_limited(db: PathBuf, dir: Option<tempfile::TempDir>, limits: Li
             let mut settings = startup::Settings::for_listener(&listener).unwrap();
             // Few playouts keep background analyses quick in a debug build.
             settings.analysis.playouts_per_alternative = 2;
-            settings.limits = limits;
+            settings.limits = LimitSettings {
+                uploads_per_minute: 100_000,
+                analyses_per_minute: 100_000,
+            };
+            configure(&mut settings);
             let server = startup::run(listener, store, settings).unwrap();
             tx.send(server.handle()).unwrap();
             server.await.unwrap();
@@ -68,6 +69,12 @@ pub fn spawn_app_limited(db: PathBuf, dir: Option<tempfile::TempDir>, limits: Li
         handle,
         _dir: dir,
     }
+}
+
+/// A fresh app on a temporary database, with [`spawn_app_with`]'s changes.
+pub fn spawn_app_configured(configure: impl FnOnce(&mut startup::Settings) + Send + 'static) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    spawn_app_with(dir.path().join("test.sqlite"), Some(dir), configure)
 }
 
 pub fn spawn_app() -> TestApp {

@@ -11,7 +11,7 @@ use crate::engine::Move;
 use crate::record::generate::recorded;
 use crate::record::{GameRecord, RecordedMove};
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
-use crate::store::{AnalysisStatus, GameId};
+use crate::store::{AnalysisStatus, GameId, QueueAnswer};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
 use actix_web::http::header;
@@ -152,13 +152,20 @@ pub async fn queue(
     state.limits.analysis(req.peer_addr().map(|a| a.ip()))?;
     let id = id.into_inner();
     let st = state.clone();
-    let fresh = blocking(move || {
+    let answer = blocking(move || {
         st.load_any(&id)?;
-        Ok(st.store.queue_analysis(&id)?)
+        let jobs = st
+            .jobs
+            .as_ref()
+            .ok_or_else(|| Problem::unavailable("this server runs no analyses", 3600))?;
+        Ok(jobs.request(&st.store, &id)?)
     })
     .await?;
-    if let (true, Some(jobs)) = (fresh, &state.jobs) {
-        jobs.push(id);
+    if let QueueAnswer::Full { waiting } = answer {
+        return Err(Problem::unavailable(
+            format!("the analysis queue is full: {waiting} games are waiting or being analysed"),
+            60,
+        ));
     }
     let url = format!("/g/{id}/analysis");
     let from_form = req
