@@ -365,6 +365,43 @@ fn a_request_that_never_finishes_is_cut_off() {
     app.stop();
 }
 
+#[test]
+fn metrics_count_requests_by_route_and_report_the_store() {
+    let app = spawn_app();
+    let id = demo_id(&app);
+    for n in 1..=3 {
+        assert_eq!(get(&app, &format!("/g/{id}/t/{n}")).status, 200);
+    }
+    assert_eq!(get(&app, "/no/such/page").status, 404);
+    let m = get(&app, "/metrics");
+    assert_eq!(m.status, 200);
+    assert!(
+        m.content_type.starts_with("application/openmetrics-text"),
+        "{}",
+        m.content_type
+    );
+    let line = r#"carcassonne_replay_http_requests_total{method="GET",route="/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}",status="200"} 3"#;
+    assert!(m.body.contains(line), "{}", m.body);
+    assert!(m.body.contains(r#"route="none",status="404"} 1"#), "{}", m.body);
+    assert!(
+        m.body.contains("carcassonne_replay_games_stored 3\n"),
+        "the three demos: {}",
+        m.body
+    );
+    assert!(
+        m.body.contains("carcassonne_replay_analysis_queue_depth 0\n"),
+        "{}",
+        m.body
+    );
+    assert!(
+        m.body
+            .contains("carcassonne_replay_http_request_duration_seconds_bucket{"),
+        "{}",
+        m.body
+    );
+    app.stop();
+}
+
 /// The 2nd-edition demo's id, from the home page.
 fn demo_id(app: &TestApp) -> String {
     let home = get(app, "/").body;

@@ -161,6 +161,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Copy the service's database to a new file, consistently, even while it serves.
+    Backup {
+        /// The copy to write (must not exist).
+        file: PathBuf,
+        /// The database to copy.
+        #[arg(long, default_value = "./carcassonne-replay.sqlite")]
+        db: PathBuf,
+    },
     /// Measure engine throughput (build with --release).
     Bench {
         /// Print the figures as JSON.
@@ -189,6 +197,9 @@ pub fn run() -> ExitCode {
             };
             serve::run(&bind, &db, public_url.as_deref(), limits, analysis_queue)
         }
+        Command::Backup { file, db } => crate::store::backup(&db, &file)
+            .map(|()| println!("{} copied to {}", db.display(), file.display()))
+            .map_err(|e| e.to_string()),
         Command::Replay { file, json, preset } => replay_cmd::run(&file, json, preset.as_deref()),
         Command::Export { file, to } => replay_cmd::export(&file, &to),
         Command::Generate {

@@ -335,6 +335,55 @@ fn inflate(bytes: &[u8]) -> rusqlite::Result<String> {
     Ok(text)
 }
 
+/// Copies the database at `db` to a new file `to`, consistently, while the service may be
+/// writing: SQLite's online backup in one step, which reads one snapshot (in WAL mode the
+/// service's writers go on meanwhile). The copy is written beside `to` and renamed into place,
+/// so `to` is never a half-written database.
+pub fn backup(db: &Path, to: &Path) -> Result<(), BackupError> {
+    if to.exists() {
+        return Err(BackupError::Exists(to.to_path_buf()));
+    }
+    if !db.exists() {
+        return Err(BackupError::NoDatabase(db.to_path_buf()));
+    }
+    let source = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    source.busy_timeout(std::time::Duration::from_secs(5))?;
+    let partial = to.with_extension("partial");
+    // The copy's own integrity check: "ok", or what is wrong.
+    let copy = || -> Result<String, rusqlite::Error> {
+        let mut dest = rusqlite::Connection::open(&partial)?;
+        let backup = rusqlite::backup::Backup::new(&source, &mut dest)?;
+        // Every page in one step: one snapshot. A writer holding the lock is waited out.
+        while backup.step(-1)? != rusqlite::backup::StepResult::Done {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        drop(backup);
+        dest.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+    };
+    match copy() {
+        Ok(check) if check == "ok" => std::fs::rename(&partial, to).map_err(|e| BackupError::Io(to.to_path_buf(), e)),
+        outcome => {
+            let _ = std::fs::remove_file(&partial);
+            Err(outcome.map_or_else(BackupError::from, BackupError::Damaged))
+        }
+    }
+}
+
+/// Why a backup was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error("{0} exists already; name a new file")]
+    Exists(std::path::PathBuf),
+    #[error("no database at {0}")]
+    NoDatabase(std::path::PathBuf),
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the copy fails SQLite's integrity check: {0}")]
+    Damaged(String),
+    #[error("{0}: {1}")]
+    Io(std::path::PathBuf, std::io::Error),
+}
+
 /// What asking for an analysis did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueueAnswer {

@@ -3,10 +3,12 @@
 //! running analyses are queued again at start. The queue is bounded: past
 //! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the worker catches up.
 
+use super::metrics::Metrics;
 use crate::analysis::report::StoredAnalysis;
 use crate::analysis::{self, AnalysisOptions};
 use crate::record::AnyRecord;
 use crate::store::{GameId, QueueAnswer, Store, StoreError};
+use std::sync::Arc;
 use std::sync::mpsc::{Sender, channel};
 
 /// Analyses waiting or running at most, by default: at about 7 s a game, a few minutes' work.
@@ -22,14 +24,16 @@ pub struct Jobs {
 impl Jobs {
     /// Starts the worker and re-queues analyses the last run left unfinished (even past the
     /// bound: they were accepted).
-    pub fn start(store: Store, options: AnalysisOptions, capacity: u64) -> Jobs {
+    pub fn start(store: Store, options: AnalysisOptions, capacity: u64, metrics: Arc<Metrics>) -> Jobs {
         let (tx, rx) = channel::<GameId>();
         let worker_store = store.clone();
         std::thread::Builder::new()
             .name("analysis".into())
             .spawn(move || {
                 for id in rx {
+                    let started = std::time::Instant::now();
                     run(&worker_store, &id, &options);
+                    metrics.analysis_took(started.elapsed());
                 }
             })
             .expect("the analysis thread starts");

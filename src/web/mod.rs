@@ -4,6 +4,7 @@
 pub mod card_view;
 pub mod jobs;
 pub mod limits;
+pub mod metrics;
 pub mod problem;
 pub mod routes;
 pub mod startup;
@@ -31,6 +32,8 @@ pub struct AppState {
     pub limits: std::sync::Arc<limits::Limits>,
     /// How long a request may take (`startup::time_limit`).
     pub request_timeout: std::time::Duration,
+    /// What `/metrics` reports.
+    pub metrics: std::sync::Arc<metrics::Metrics>,
 }
 
 /// A stored tile game, parsed back into a record.
@@ -76,6 +79,7 @@ impl AppState {
             jobs: None,
             limits: Default::default(),
             request_timeout: startup::REQUEST_TIMEOUT,
+            metrics: Default::default(),
         }
     }
 

@@ -83,6 +83,38 @@ async fn time_limit(
         })
 }
 
+/// Counts every answer, by the route that matched and its status, with the time it took.
+async fn measure(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let started = std::time::Instant::now();
+    let metrics = req.app_data::<web::Data<AppState>>().map(|s| s.metrics.clone());
+    let method = req.method().clone();
+    let res = next.call(req).await;
+    if let Some(m) = metrics {
+        match &res {
+            Ok(res) => {
+                let pattern = res.request().match_pattern();
+                m.request(
+                    method.as_str(),
+                    pattern.as_deref(),
+                    res.status().as_u16(),
+                    started.elapsed(),
+                )
+            }
+            // Cut off by the time limit: the request, and its route, are gone.
+            Err(e) => m.request(
+                method.as_str(),
+                None,
+                e.as_response_error().status_code().as_u16(),
+                started.elapsed(),
+            ),
+        }
+    }
+    res
+}
+
 /// How long a request may take, from its first byte to its answer, by default.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -117,7 +149,12 @@ impl Settings {
 /// Starts serving on an already bound listener (tests bind port 0).
 pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::Result<Server> {
     let mut state = AppState::new(store.clone(), &settings.public_url);
-    state.jobs = Some(Jobs::start(store, settings.analysis, settings.analysis_queue));
+    state.jobs = Some(Jobs::start(
+        store,
+        settings.analysis,
+        settings.analysis_queue,
+        state.metrics.clone(),
+    ));
     state.limits = std::sync::Arc::new(Limits::new(settings.limits));
     state.request_timeout = settings.request_timeout;
     let state = web::Data::new(state);
@@ -126,12 +163,14 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .app_data(state.clone())
             .wrap(actix_web::middleware::from_fn(negotiate_problems))
             .wrap(actix_web::middleware::from_fn(time_limit))
+            .wrap(actix_web::middleware::from_fn(measure))
             .wrap(actix_web::middleware::Compress::default())
             .wrap(security_headers())
             .wrap(actix_web::middleware::from_fn(request_id))
             .wrap(actix_web::middleware::Logger::new("%{x-request-id}o %r %s %Dms"))
             .service(health::livez)
             .service(health::readyz)
+            .service(health::metrics)
             .service(assets::asset)
             .service(assets::favicon)
             .service(pages::index)

@@ -1,6 +1,7 @@
-//! Liveness and readiness probes.
+//! Liveness and readiness probes, and the metrics for Prometheus.
 
-use crate::web::AppState;
+use crate::web::problem::Problem;
+use crate::web::{AppState, blocking};
 use actix_web::{HttpResponse, route, web};
 
 /// The process is up.
@@ -18,4 +19,14 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
             .content_type("text/plain")
             .body(format!("not ready: {e}")),
     }
+}
+
+/// Prometheus metrics in the OpenMetrics text format (`web::metrics`).
+#[route("/metrics", method = "GET", method = "HEAD")]
+pub async fn metrics(state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
+    let st = state.clone();
+    let (games, queue) = blocking(move || Ok((st.store.count()?, st.store.analyses_waiting()?))).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
+        .body(state.metrics.render(games, queue)))
 }
