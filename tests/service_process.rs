@@ -103,6 +103,14 @@ impl Server {
     }
 }
 
+/// A test that fails leaves no server behind.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A different legal game for every seed, and its turns.
 fn game(seed: u64) -> (Vec<u8>, u64) {
     let record = generate::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, seed).unwrap();
@@ -149,8 +157,7 @@ fn acknowledged_games_survive_sigkill_mid_stream() {
         server.signal("-KILL");
         stop.store(true, Ordering::Relaxed);
         uploaders.into_iter().for_each(|u| u.join().unwrap());
-        let mut server = Arc::into_inner(server).unwrap();
-        server.child.wait().unwrap();
+        Arc::into_inner(server).unwrap().child.wait().unwrap();
     }
     assert_eq!(integrity(&db), "ok");
     let server = Server::start(&db);

@@ -2,6 +2,7 @@
 
 pub mod analyse_cmd;
 pub mod bench;
+pub mod load;
 pub mod match_cmd;
 pub mod output;
 pub mod render_cmd;
@@ -174,9 +175,19 @@ enum Command {
         /// Print the figures as JSON.
         #[arg(long)]
         json: bool,
-        /// Seconds to spend on each measurement.
+        /// Seconds to spend on each measurement (with --service: on the whole run).
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// Load the whole service over loopback instead: pages, cached images, JSON and
+        /// uploads from concurrent clients, with latency percentiles per kind.
+        #[arg(long)]
+        service: bool,
+        /// With --service: concurrent clients.
+        #[arg(long, default_value_t = 200)]
+        clients: usize,
+        /// With --service: requests of one kind only: pages, images, json or uploads.
+        #[arg(long)]
+        only: Option<String>,
     },
 }
 
@@ -260,7 +271,19 @@ pub fn run() -> ExitCode {
             ms_per_move,
             json,
         }),
-        Command::Bench { json, seconds } => bench::run(json, seconds),
+        Command::Bench {
+            json,
+            seconds,
+            service: false,
+            ..
+        } => bench::run(json, seconds),
+        Command::Bench {
+            json,
+            seconds,
+            clients,
+            only,
+            ..
+        } => load::run(clients, seconds, only.as_deref(), json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -34,21 +34,38 @@ pub struct AppState {
     pub request_timeout: std::time::Duration,
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
+    /// Games read recently, parsed.
+    games: std::sync::Arc<GameCache>,
+}
+
+/// Parsed games by id. A stored game never changes (its id is its content's hash), so a page
+/// of a game read recently needs no query, no inflating and no parsing.
+struct GameCache(std::sync::Mutex<lru::LruCache<GameId, Loaded>>);
+
+impl Default for GameCache {
+    fn default() -> Self {
+        GameCache(std::sync::Mutex::new(lru::LruCache::new(
+            std::num::NonZeroUsize::new(256).expect("256 is not zero"),
+        )))
+    }
 }
 
 /// A stored tile game, parsed back into a record.
+#[derive(Clone)]
 pub struct LoadedGame {
     pub row: GameRow,
     pub record: GameRecord,
 }
 
 /// A stored Card Game, parsed back into a record.
+#[derive(Clone)]
 pub struct LoadedCards {
     pub row: GameRow,
     pub record: CardRecord,
 }
 
 /// A stored game of any kind.
+#[derive(Clone)]
 pub enum Loaded {
     Tiles(LoadedGame),
     Cards(LoadedCards),
@@ -80,11 +97,23 @@ impl AppState {
             limits: Default::default(),
             request_timeout: startup::REQUEST_TIMEOUT,
             metrics: Default::default(),
+            games: Default::default(),
         }
     }
 
     /// A stored game of any kind.
     pub fn load_any(&self, id: &GameId) -> Result<Loaded, Problem> {
+        if let Some(hit) = self.games.0.lock().ok().and_then(|mut c| c.get(id).cloned()) {
+            return Ok(hit);
+        }
+        let loaded = self.read_game(id)?;
+        if let Ok(mut c) = self.games.0.lock() {
+            c.put(*id, loaded.clone());
+        }
+        Ok(loaded)
+    }
+
+    fn read_game(&self, id: &GameId) -> Result<Loaded, Problem> {
         let row = self
             .store
             .game(id)?

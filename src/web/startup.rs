@@ -148,6 +148,10 @@ impl Settings {
 
 /// Starts serving on an already bound listener (tests bind port 0).
 pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::Result<Server> {
+    // The standard library listens with a backlog of 128: a burst of more new connections
+    // than that loses SYNs, and each lost one costs its client a second. Listening again on
+    // the same socket raises it.
+    socket2::SockRef::from(&listener).listen(1024)?;
     let mut state = AppState::new(store.clone(), &settings.public_url);
     state.jobs = Some(Jobs::start(
         store,
@@ -201,6 +205,13 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     })
     // Headers must arrive within 10 s of connecting (slow clients hold no worker), and a
     // stop (SIGTERM, SIGINT) lets requests in flight finish for up to 30 s.
+    // A compressed page goes out in several writes; with Nagle's algorithm the last one waits
+    // for the client's delayed ACK, 40 ms on Linux, on every page.
+    .tcp_nodelay(true)
+    // Pages, images and uploads run on the blocking pool. A few threads per worker take them
+    // in turn, first come first served; hundreds (actix's default) would share two cores by
+    // time slices, and every request under load would wait on all the others.
+    .worker_max_blocking_threads(2)
     .client_request_timeout(Duration::from_secs(10))
     .client_disconnect_timeout(Duration::from_secs(2))
     .shutdown_timeout(30)

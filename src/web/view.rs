@@ -337,8 +337,8 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
         .flat_map(|t| t.scores.iter())
         .chain(g.final_scores.into_iter().flatten());
     let top = shown.copied().max().unwrap_or(0).max(10) as f64;
-    let x = |t: f64| pad + (w - 2.0 * pad) * t / (turns + 1.0);
-    let y = |s: i32| h - pad - (h - 2.0 * pad) * s as f64 / top;
+    let x = |t: f64| Tenths::of(pad + (w - 2.0 * pad) * t / (turns + 1.0));
+    let y = |s: i32| Tenths::of(h - pad - (h - 2.0 * pad) * s as f64 / top);
     let mut svg = format!(
         r#"<svg class="graph" viewBox="0 0 {w} {h}" role="img" aria-label="Scores over the game"><rect x="{pad}" y="{pad}" width="{}" height="{}" class="frame"/>"#,
         w - 2.0 * pad,
@@ -351,40 +351,62 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
         h - pad,
         pad - 8.0,
         top as i32,
-        x(turns + 1.0) - 10.0,
+        Tenths::of(f64::from(x(turns + 1.0)) - 10.0),
         h - 8.0
     );
     for (p, player) in players.iter().enumerate() {
         let colour = colours.get(p as u8).hex();
-        let mut points = vec![format!("{:.1},{:.1}", x(0.0), y(0))];
+        let name = escape_html(&player.name);
+        let mut points = format!("{},{}", x(0.0), y(0));
         let mut last = 0;
         let mut markers = String::new();
         for t in g.turns {
             let s = t.scores[p];
-            points.push(format!("{:.1},{:.1}", x(t.turn as f64), y(s)));
+            let (tx, ty) = (x(t.turn as f64), y(s));
+            let _ = write!(points, " {tx},{ty}");
             if s != last {
                 let _ = write!(
                     markers,
-                    r#"<a href="/g/{id}/t/{n}"><circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{colour}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
-                    x(t.turn as f64),
-                    y(s),
+                    r#"<a href="/g/{id}/t/{n}"><circle cx="{tx}" cy="{ty}" r="3.5" fill="{colour}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
                     id = g.id,
                     n = t.turn,
-                    name = escape_html(&player.name),
                 );
             }
             last = s;
         }
         if let Some(end) = g.final_scores {
-            points.push(format!("{:.1},{:.1}", x(turns + 1.0), y(end[p])));
+            let _ = write!(points, " {},{}", x(turns + 1.0), y(end[p]));
         }
         let _ = write!(
             svg,
-            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>{markers}"#,
-            points.join(" ")
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>{markers}"#
         );
     }
     svg + "</svg>"
+}
+
+/// A coordinate rounded to tenths, written as `12.3`. Formatting floats with `{:.1}` is
+/// slow, and a score graph writes hundreds of them on every turn page.
+#[derive(Clone, Copy)]
+struct Tenths(i64);
+
+impl Tenths {
+    fn of(v: f64) -> Tenths {
+        Tenths((v * 10.0).round() as i64)
+    }
+}
+
+impl From<Tenths> for f64 {
+    fn from(t: Tenths) -> f64 {
+        t.0 as f64 / 10.0
+    }
+}
+
+impl std::fmt::Display for Tenths {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        write!(f, "{sign}{}.{}", self.0.abs() / 10, self.0.abs() % 10)
+    }
 }
 
 /// Player names go into the hand-built SVG, so they are escaped here; templates escape the rest.
