@@ -32,17 +32,25 @@ pub fn any_record(bytes: &[u8]) -> Outcome {
     }
 }
 
-/// Course notation, straight to its parser.
+/// Course notation, straight to its parser, then the limits every record is held to (as
+/// `record::parse` does).
 pub fn course(text: &str) -> Outcome {
-    record::course::parse(text).map_or(Outcome::Refused, |r| tiles(&r))
+    within_limits(record::course::parse(text).ok())
 }
 
-/// A Board Game Arena log, straight to its importer once it is JSON.
+/// A Board Game Arena log, straight to its importer once it is JSON, then the limits.
 pub fn bga_log(bytes: &[u8]) -> Outcome {
     let Ok(value) = serde_json::from_slice(bytes) else {
         return Outcome::Refused;
     };
-    record::bga::from_value(&value).map_or(Outcome::Refused, |r| tiles(&r))
+    within_limits(record::bga::from_value(&value).ok())
+}
+
+fn within_limits(r: Option<GameRecord>) -> Outcome {
+    match r {
+        Some(r) if r.check_limits().is_ok() => tiles(&r),
+        _ => Outcome::Refused,
+    }
 }
 
 /// A tile game record: replay, the replay's JSON, the exports, and the round trip.
