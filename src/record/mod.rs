@@ -166,8 +166,8 @@ impl GameRecord {
         counts.iter().map(|(_, n)| u32::from(*n)).sum::<u32>() + custom
     }
 
-    /// Checks what no format's parser can: names of a sane length, and every square within
-    /// reach of the start. Coordinates far outside would only make the board grow for nothing.
+    /// Checks what no format's parser can: names of a sane length, no more moves than tiles,
+    /// and every square within reach of the start. Coordinates far outside would only make the board grow for nothing.
     pub fn check_limits(&self) -> Result<(), String> {
         for (i, p) in self.players.iter().enumerate() {
             let chars = p.name.chars().count();
@@ -178,7 +178,14 @@ impl GameRecord {
                 ));
             }
         }
-        let reach = self.tiles_in_game() as i64;
+        let tiles = self.tiles_in_game();
+        if self.moves.len() > tiles as usize {
+            return Err(format!(
+                "the record has {} moves, but a game of {tiles} tiles has at most {tiles}: each move places or discards one",
+                self.moves.len()
+            ));
+        }
+        let reach = i64::from(tiles);
         let far = |p: Pos| i64::from(p.x).abs() > reach || i64::from(p.y).abs() > reach;
         let out_of_reach = |what: String, p: Pos| {
             format!(

@@ -118,6 +118,18 @@ pub fn records() -> Vec<Hostile> {
             says: "names player 256",
         },
         Hostile {
+            name: "100 moves in a game of 72 tiles",
+            bytes: native(
+                TWO,
+                &format!(
+                    r#""moves": [{}]"#,
+                    vec![r#"{"tile": "U", "at": [0, 1], "rotation": 0}"#; 100].join(",")
+                ),
+            )
+            .into_bytes(),
+            says: "has at most 72",
+        },
+        Hostile {
             name: "a 1 MB player name",
             bytes: native(&format!(r#"{{"name": "{}"}}"#, "x".repeat(1 << 20)), r#""moves": []"#).into_bytes(),
             says: "characters long",
