@@ -14,6 +14,18 @@
     if (e.key === '?' && help && help.showModal) { help.open ? help.close() : help.showModal(); e.preventDefault(); return; }
     if (keys[e.key]) { go(keys[e.key]); e.preventDefault(); }
   });
+  // "link to this turn" copies its address; without a clipboard it is an ordinary link.
+  document.querySelectorAll('[data-copy]').forEach(function (a) {
+    a.addEventListener('click', function (e) {
+      if (!navigator.clipboard) { return; }
+      e.preventDefault();
+      navigator.clipboard.writeText(a.href).then(function () {
+        var was = a.textContent;
+        a.textContent = 'copied';
+        setTimeout(function () { a.textContent = was; }, 1500);
+      });
+    });
+  });
   var button = document.querySelector('[data-help]');
   if (button) {
     button.addEventListener('click', function () {

@@ -402,6 +402,65 @@ fn metrics_count_requests_by_route_and_report_the_store() {
     app.stop();
 }
 
+#[test]
+fn a_turn_embeds_elsewhere_and_only_the_embed_may_be_framed() {
+    let app = spawn_app();
+    let id = demo_id(&app);
+    let (status, headers, body) = raw(&app, "GET", &format!("/embed/g/{id}/t/5"), &[]);
+    assert_eq!(status, 200);
+    let policy = headers.get("content-security-policy").unwrap().to_str().unwrap();
+    assert!(policy.contains("frame-ancestors *"), "{policy}");
+    assert!(!policy.contains("'none'; base"), "{policy}");
+    let body = String::from_utf8(body).unwrap();
+    assert!(body.contains(&format!("/g/{id}/t/5.")), "the board of turn 5: {body}");
+    assert!(
+        body.contains(&format!("href=\"/embed/g/{id}/t/6\"")),
+        "next stays in the frame"
+    );
+    assert!(
+        body.contains(&format!("{}/g/{id}/t/5", app.address)),
+        "a link out to the full page"
+    );
+    // Every other page refuses framing.
+    for path in [
+        "/".to_string(),
+        format!("/g/{id}/t/5"),
+        format!("/g/{id}"),
+        "/oembed?url=x".into(),
+    ] {
+        let (_, headers, _) = raw(&app, "GET", &path, &[]);
+        let policy = headers.get("content-security-policy").unwrap().to_str().unwrap();
+        assert!(policy.contains("frame-ancestors 'none'"), "{path}: {policy}");
+    }
+    // The turn page offers the embed by oEmbed, and a link to copy.
+    let page = get(&app, &format!("/g/{id}/t/5")).body;
+    assert!(page.contains("type=\"application/json+oembed\""), "oEmbed discovery");
+    assert!(page.contains("data-copy"), "a link to copy");
+    let url = format!("{}/g/{id}/t/5", app.address);
+    let o = get(
+        &app,
+        &format!("/oembed?url={}", url.replace(':', "%3A").replace('/', "%2F")),
+    )
+    .json();
+    assert_eq!(o["type"], "rich");
+    assert!(
+        o["html"].as_str().unwrap().contains(&format!("/embed/g/{id}/t/5\"")),
+        "{o}"
+    );
+    // A game link embeds its last turn; a link elsewhere is not ours.
+    let o = get(&app, &format!("/oembed?url={}/g/{id}", app.address)).json();
+    assert!(
+        o["html"].as_str().unwrap().contains(&format!("/embed/g/{id}/t/")),
+        "{o}"
+    );
+    assert_eq!(
+        get(&app, &format!("/oembed?url=https://example.org/g/{id}")).status,
+        404
+    );
+    assert_eq!(get(&app, &format!("/oembed?url={url}&format=xml")).status, 501);
+    app.stop();
+}
+
 /// The 2nd-edition demo's id, from the home page.
 fn demo_id(app: &TestApp) -> String {
     let home = get(app, "/").body;

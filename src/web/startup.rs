@@ -4,7 +4,7 @@ use super::AppState;
 use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::problem::{Problem, negotiate_problems};
-use super::routes::{analysis, api, assets, exports, health, images, pages};
+use super::routes::{analysis, api, assets, embed, exports, health, images, pages};
 use crate::analysis::AnalysisOptions;
 use crate::store::{Store, ingest};
 use actix_web::dev::Server;
@@ -201,6 +201,8 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(api::get_game)
             .service(api::get_turn)
             .service(api::openapi_json)
+            .service(embed::embed)
+            .service(embed::oembed)
             .default_service(web::to(not_found))
     })
     // Headers must arrive within 10 s of connecting (slow clients hold no worker), and a

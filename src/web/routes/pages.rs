@@ -182,19 +182,35 @@ pub struct Preview {
     pub description: String,
     pub url: String,
     pub image: String,
+    /// The oEmbed answer for `url`, for discovery.
+    pub oembed: String,
+}
+
+impl Preview {
+    fn new(base: &str, title: String, description: String, path: String, image: String) -> Preview {
+        let url = format!("{base}{path}");
+        let encoded = percent_encoding::utf8_percent_encode(&url, percent_encoding::NON_ALPHANUMERIC);
+        Preview {
+            title,
+            description,
+            oembed: format!("{base}/oembed?url={encoded}"),
+            url,
+            image,
+        }
+    }
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "turn.html")]
-struct TurnPage {
-    game: GameHead,
-    preview: Preview,
-    turn: u32,
-    prev: Option<u32>,
+pub(super) struct TurnPage {
+    pub(super) game: GameHead,
+    pub(super) preview: Preview,
+    pub(super) turn: u32,
+    pub(super) prev: Option<u32>,
     /// The next turn's page, or after the last turn the end page.
     next_url: String,
-    board: BoardView,
-    players: Vec<PlayerView>,
+    pub(super) board: BoardView,
+    pub(super) players: Vec<PlayerView>,
     events: Vec<String>,
     part: GamePart,
     graph: GraphView,
@@ -245,7 +261,7 @@ pub async fn turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) ->
     blocking(move || turn_page(&state, &id, n)).await
 }
 
-fn turn_page(state: &AppState, id: &GameId, n: u32) -> Result<TurnPage, Problem> {
+pub(super) fn turn_page(state: &AppState, id: &GameId, n: u32) -> Result<TurnPage, Problem> {
     match state.load_any(id)? {
         Loaded::Tiles(g) => build_turn_page(state, g, n),
         Loaded::Cards(g) => build_card_turn_page(state, g, n),
@@ -289,34 +305,36 @@ fn scores_text(players: &[PlayerInfo], scores: &[i32]) -> String {
 /// The link preview of turn `n`: that turn's picture and scores, never the ending.
 fn turn_preview(state: &AppState, head: &GameHead, n: u32, players: &[PlayerInfo], scores: &[i32]) -> Preview {
     let (base, id, last) = (&state.public_url, &head.id, head.last);
-    Preview {
-        title: format!("{} · turn {n} of {last}", head.title),
-        description: format!(
+    Preview::new(
+        base,
+        format!("{} · turn {n} of {last}", head.title),
+        format!(
             "{}, {}. After turn {n} of {last}: {}.",
             head.kind,
             head.rules,
             scores_text(players, scores)
         ),
-        url: format!("{base}/g/{id}/t/{n}"),
-        image: format!("{base}/g/{id}/t/{n}/og.png"),
-    }
+        format!("/g/{id}/t/{n}"),
+        format!("{base}/g/{id}/t/{n}/og.png"),
+    )
 }
 
 /// The link preview of the game's result.
 fn end_preview(state: &AppState, head: &GameHead, finished: bool, players: &[PlayerInfo], scores: &[i32]) -> Preview {
     let (base, id) = (&state.public_url, &head.id);
     let outcome = outcome(finished);
-    Preview {
-        title: format!("{} · {outcome}", head.title),
-        description: format!(
+    Preview::new(
+        base,
+        format!("{} · {outcome}", head.title),
+        format!(
             "{}, {}, {outcome}: {}. Step through every turn and see where every point came from.",
             head.kind,
             head.rules,
             scores_text(players, scores)
         ),
-        url: format!("{base}/g/{id}"),
-        image: format!("{base}/g/{id}/og.png"),
-    }
+        format!("/g/{id}"),
+        format!("{base}/g/{id}/og.png"),
+    )
 }
 
 fn outcome(finished: bool) -> &'static str {
