@@ -108,44 +108,56 @@ fn a_second_follower_in_one_round_is_refused() {
     );
 }
 
-#[test]
-fn a_hand_that_is_not_emptied_is_refused() {
-    refused(
-        |r| {
-            // Bot 1's follower becomes one more card: 7 cards in a hand of 6.
-            let follower = (0..r.moves.len())
-                .find(|&i| r.moves[i].player == Some(0) && matches!(r.moves[i].mv, CardMove::Follower { .. }))
-                .unwrap();
-            r.moves[follower].mv = CardMove::Play {
-                card: Card::Person {
-                    colour: Colour::Road,
-                    value: 1,
-                },
-                row: Colour::Road,
-            };
-        },
-        &["round 1", "Bot 1", "plays 7 cards this round; a hand holds 6"],
-    );
+/// Replays an edited record; the error's words.
+fn refusal(r: &CardRecord) -> String {
+    replay(r).map(|_| ()).unwrap_err().to_string()
 }
 
 #[test]
-fn a_card_the_deck_does_not_hold_is_refused() {
-    refused(
-        |r| {
-            // Two Dragons in the first round: the deck has one.
-            let first = first_play(r, 0, true);
-            let second = first_play(r, first + 1, true);
-            for i in [first, second] {
-                if let CardMove::Play { row, .. } = r.moves[i].mv {
-                    r.moves[i].mv = CardMove::Play {
-                        card: Card::Dragon,
-                        row,
-                    };
-                }
-            }
+fn a_hand_that_is_not_emptied_is_refused_at_the_card_too_many() {
+    let mut r = card_game(2, Policy::Greedy, 9).unwrap();
+    // Bot 1's follower becomes one more card: 7 cards in a hand of 6.
+    let follower = (0..r.moves.len())
+        .find(|&i| r.moves[i].player == Some(0) && matches!(r.moves[i].mv, CardMove::Follower { .. }))
+        .unwrap();
+    r.moves[follower].mv = CardMove::Play {
+        card: Card::Person {
+            colour: Colour::Road,
+            value: 1,
         },
-        &["round 1", "there is no dragon left to deal"],
+        row: Colour::Road,
+    };
+    // The fault is the move that plays Bot 1's 7th card of the round.
+    let seventh = (0..14)
+        .filter(|&i| r.moves[i].player == Some(0) && matches!(r.moves[i].mv, CardMove::Play { .. }))
+        .nth(6)
+        .unwrap();
+    let e = refusal(&r);
+    let at = format!("round 1, turn {0} (move {0}, Bot 1): the hand is empty", seventh + 1);
+    assert!(e.contains(&at), "{e:?} should contain {at:?}");
+}
+
+#[test]
+fn a_card_the_deck_does_not_hold_is_refused_at_the_move_that_plays_it() {
+    let mut r = card_game(2, Policy::Greedy, 9).unwrap();
+    // Two Dragons in the first round: the deck has one.
+    let first = first_play(&r, 0, true);
+    let second = first_play(&r, first + 1, true);
+    for i in [first, second] {
+        if let CardMove::Play { row, .. } = r.moves[i].mv {
+            r.moves[i].mv = CardMove::Play {
+                card: Card::Dragon,
+                row,
+            };
+        }
+    }
+    let who = r.players[usize::from(r.moves[second].player.unwrap())].name.clone();
+    let e = refusal(&r);
+    let at = format!(
+        "round 1, turn {0} (move {0}, {who}): plays dragon, but the deck holds no more",
+        second + 1
     );
+    assert!(e.contains(&at), "{e:?} should contain {at:?}");
 }
 
 #[test]

@@ -252,29 +252,36 @@ impl CardRecord {
     /// The hands of the round that starts at move `from`, in seat order: the cards each
     /// player plays in the round's `players × (hand + 1)` actions, in turn order from the
     /// player left of the dealer. A record that stops inside a round has its hands filled up
-    /// from the unseen cards. `Err` names a player who plays more cards than a hand holds.
-    pub fn hands_from(&self, game: &CardGame, from: usize) -> Result<Vec<Vec<Card>>, (u8, usize)> {
+    /// from the unseen cards. `Err` names the move that plays a card no hand could hold.
+    pub fn hands_from(&self, game: &CardGame, from: usize) -> Result<Vec<Vec<Card>>, DealFault> {
         let n = self.players.len();
         let size = usize::from(game.hand_size());
         let first = usize::from(game.current_player());
         let mut hands = vec![Vec::new(); n];
+        let mut pool = game.unseen();
         let actions = self.moves[from..]
             .iter()
             .take_while(|m| !matches!(m.mv, CardMove::WrongRow { .. }))
             .take(n * (size + 1));
-        for (k, m) in actions.enumerate() {
-            if let CardMove::Play { card, .. } = m.mv {
-                hands[(first + k) % n].push(card);
+        // Each card played must have been in a hand: one more than a hand holds, or one the
+        // deck no longer has, is the fault of the move that plays it.
+        for (offset, m) in actions.enumerate() {
+            let CardMove::Play { card, .. } = m.mv else { continue };
+            let player = (first + offset) % n;
+            let fault = |problem| DealFault {
+                offset,
+                player: player as u8,
+                problem,
+            };
+            if hands[player].len() == size {
+                return Err(fault(DealProblem::HandEmpty { size: size as u8 }));
             }
-        }
-        if let Some(p) = hands.iter().position(|h| h.len() > size) {
-            return Err((p as u8, hands[p].len()));
-        }
-        let mut pool = game.unseen();
-        for card in hands.iter().flatten() {
-            if let Some(at) = pool.iter().position(|c| c == card) {
-                pool.remove(at);
-            }
+            let at = pool
+                .iter()
+                .position(|c| *c == card)
+                .ok_or(fault(DealProblem::NotInDeck(card)))?;
+            pool.remove(at);
+            hands[player].push(card);
         }
         for hand in &mut hands {
             let more = size - hand.len();
@@ -282,4 +289,21 @@ impl CardRecord {
         }
         Ok(hands)
     }
+}
+
+/// A card played that no dealt hand could hold: the move (`offset` actions into the round),
+/// who plays it, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DealFault {
+    pub offset: usize,
+    pub player: u8,
+    pub problem: DealProblem,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealProblem {
+    #[error("the hand is empty: a hand holds {size} cards (and the follower), all played")]
+    HandEmpty { size: u8 },
+    #[error("plays {0}, but the deck holds no more: every {0} is face up or dealt already")]
+    NotInDeck(Card),
 }

@@ -317,10 +317,11 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<P
     let moves = &mut placed.moves;
     let mut pending: Option<RecordedMove> = None;
     for (i, msg) in list.iter().enumerate() {
-        let player = message_player(msg, players.len(), i)?;
-        // The turn the message belongs to: PLACE_TILE opens the next one.
+        // The turn the message belongs to: the one under way, or after a COMMIT the next;
+        // a PLACE_TILE while one is under way opens the one after it.
         let opens = msg.get("type").and_then(Value::as_str) == Some("PLACE_TILE");
-        let turn = moves.len() + usize::from(pending.is_some() || opens);
+        let turn = moves.len() + 1 + usize::from(opens && pending.is_some());
+        let player = message_player(msg, players.len(), i, turn)?;
         let what = message_label(msg, i, turn, player.and_then(|p| players.get(usize::from(p))))?;
         let ty = msg.get("type").and_then(Value::as_str).unwrap_or_default();
         let payload = msg.get("payload").unwrap_or(&Value::Null);
@@ -380,11 +381,12 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<P
 }
 
 /// The player a message names, checked against the players of the save.
-fn message_player(msg: &Value, players: usize, i: usize) -> Result<Option<u8>, RecordError> {
+fn message_player(msg: &Value, players: usize, i: usize, turn: usize) -> Result<Option<u8>, RecordError> {
     match msg.get("player").and_then(Value::as_u64) {
         Some(p) if p >= players as u64 => Err(err(format!(
-            "replay message {}: names player {p}, but there are {players} players (numbered from 0)",
-            i + 1
+            "turn {turn}, replay message {} ({}): names player {p}, but there are {players} players (numbered from 0)",
+            i + 1,
+            msg.get("type").and_then(Value::as_str).unwrap_or("of no type")
         ))),
         p => Ok(p.map(|p| p as u8)),
     }

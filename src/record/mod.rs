@@ -376,7 +376,9 @@ fn detect(v: &serde_json::Value) -> Option<Format> {
     {
         return Some(Format::Native);
     }
-    if obj.contains_key("setup") && (obj.contains_key("replay") || obj.contains_key("appVersion")) {
+    // Every JCloisterZone save has its `appVersion`; a save without a `setup` is still one, so
+    // that the importer can say what it lacks.
+    if obj.contains_key("appVersion") || (obj.contains_key("setup") && obj.contains_key("replay")) {
         return Some(Format::Jcz);
     }
     if bga::detect(v) {

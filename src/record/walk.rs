@@ -151,7 +151,8 @@ pub fn move_text(record: &GameRecord, m: &RecordedMove) -> String {
                 RecordedAction::Pass => placed,
                 RecordedAction::RecallAbbot => format!("{placed}, recalling the abbot"),
                 RecordedAction::Deploy { feature, at, figure } => {
-                    format!("{placed} with a {} on the {feature} at {at}", figure.word())
+                    let (word, article) = (figure.word(), if figure.word().starts_with('a') { "an" } else { "a" });
+                    format!("{placed} with {article} {word} on the {feature} at {at}")
                 }
             }
         }

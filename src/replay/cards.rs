@@ -50,15 +50,12 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGa
         };
         if game.deal_due() {
             round_start = i;
-            let hands = record.hands_from(&game, i).map_err(|(p, n)| CardReplayError::Illegal {
+            let hands = record.hands_from(&game, i).map_err(|f| CardReplayError::Illegal {
                 round: game.round() + 1,
-                turn: 1,
-                index: i + 1,
-                player: record.players[p as usize].name.clone(),
-                reason: format!(
-                    "plays {n} cards this round; a hand holds {} (and the follower)",
-                    game.hand_size()
-                ),
+                turn: f.offset + 1,
+                index: i + f.offset + 1,
+                player: record.players[f.player as usize].name.clone(),
+                reason: f.problem.to_string(),
             })?;
             game.deal(hands, &mut events)
                 .map_err(|e| illegal(&game, round_start, e.to_string()))?;

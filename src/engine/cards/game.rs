@@ -161,7 +161,7 @@ pub enum CardIllegal {
     NoDealDue,
     #[error("player {player} is dealt {cards} cards; a hand here has {size}")]
     HandSize { player: u8, cards: usize, size: u8 },
-    #[error("there is no {card} left to deal: the deck's are all turned up or dealt")]
+    #[error("there is no {card} left to deal: every {card} is face up or dealt already")]
     NotInDeck { card: Card },
     /// Whose Animal Joker is for the caller to name.
     #[error("it cannot join a {} herd: they hold no {} animal", kind.word(), kind.colour_word())]

@@ -1,0 +1,219 @@
+//! A corpus of bad records, uploaded one by one to the real service.
+//!
+//! `tests/fixtures/bad/` holds records of our own that the service must refuse, in every format
+//! it reads (native JSON, the Card Game, JCloisterZone `.jcz` saves, Board Game Arena logs,
+//! course notation and Carcassonne Lab links), each broken in one way: unreadable bytes,
+//! unknown names and values, limits passed, and illegal moves. `expected.json` lists every file
+//! with the status it must get, the words its problem's `detail` must contain and, for an
+//! illegal move, the turn and player the problem's `turn` and `player` members must name.
+//!
+//! For every entry this test POSTs the file to `/api/games` and checks the status, that the
+//! answer is `application/problem+json` (with the same `status` member) and the detail and
+//! members. Where an illegal move comes back as an "Invalid record" without those members (a
+//! `.jcz` meeple put on another square, Board Game Arena's scores disagreeing with ours), its
+//! entry gives no `turn` and its `says` holds "turn N (Name)" instead, so the detail must still
+//! name them. Afterwards nothing may have been stored and `/livez` must still answer. The corpus
+//! must hold at least [`MIN_RECORDS`] entries, and `expected.json` and the directory must list
+//! the same files, so a record cannot be added without its expectation or the other way round.
+//!
+//! Why: a user who uploads a broken game must be told what is wrong and where, in the words
+//! of their own record, with a 4xx status and nothing kept; a panic, a 5xx, a vague message or
+//! a stored half-game is a bug. Every failure is collected and reported together at the end.
+
+mod common;
+
+use common::app::{get, post, spawn_app};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The corpus must not shrink below this.
+const MIN_RECORDS: usize = 60;
+
+/// The statuses a bad record may get: unreadable, too large, invalid or illegal.
+const STATUSES: [u16; 3] = [400, 413, 422];
+
+/// One entry of `expected.json`.
+struct Expected {
+    file: String,
+    status: u16,
+    /// The illegal move's turn, where the error is about one.
+    turn: Option<u64>,
+    /// The player of that turn, by name.
+    player: Option<String>,
+    /// Words the problem's `detail` must contain.
+    says: String,
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bad")
+}
+
+/// Reads `expected.json`, pushing a failure for each malformed entry.
+fn expectations(failures: &mut Vec<String>) -> Vec<Expected> {
+    let path = corpus_dir().join("expected.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: not JSON: {e}", path.display()));
+    let entries = doc
+        .as_array()
+        .unwrap_or_else(|| panic!("{}: not an array", path.display()));
+    let mut out = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        let at = format!("expected.json entry {}", i + 1);
+        let Some(obj) = entry.as_object() else {
+            failures.push(format!("{at}: not an object"));
+            continue;
+        };
+        for key in obj.keys() {
+            if !["file", "status", "turn", "player", "says", "why"].contains(&key.as_str()) {
+                failures.push(format!("{at}: unknown key {key:?}"));
+            }
+        }
+        let text = |key: &str| obj.get(key).and_then(Value::as_str).filter(|s| !s.is_empty());
+        let (Some(file), Some(says)) = (text("file"), text("says")) else {
+            failures.push(format!("{at}: needs a \"file\" and a non-empty \"says\""));
+            continue;
+        };
+        if text("why").is_none() {
+            failures.push(format!("{file}: needs a \"why\""));
+        }
+        let status = obj.get("status").and_then(Value::as_u64).unwrap_or(0) as u16;
+        if !STATUSES.contains(&status) {
+            failures.push(format!("{file}: status {status} is not one of {STATUSES:?}"));
+        }
+        let turn = obj.get("turn").and_then(Value::as_u64);
+        let player = text("player").map(str::to_string);
+        if player.is_some() && turn.is_none() {
+            failures.push(format!("{file}: a \"player\" goes with a \"turn\""));
+        }
+        out.push(Expected {
+            file: file.to_string(),
+            status,
+            turn,
+            player,
+            says: says.to_string(),
+        });
+    }
+    out
+}
+
+/// The record files of the corpus: every file of the directory but `expected.json`.
+fn corpus_files() -> BTreeSet<String> {
+    std::fs::read_dir(corpus_dir())
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", corpus_dir().display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.is_file())
+        .filter_map(|p| p.file_name().and_then(|n| n.to_str()).map(str::to_string))
+        .filter(|n| n != "expected.json")
+        .collect()
+}
+
+/// What is wrong with the answer to one upload, if anything.
+fn check(want: &Expected, status: u16, content_type: &str, body: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    if status != want.status {
+        wrong.push(format!("status {status}, expected {}", want.status));
+    }
+    if content_type != "application/problem+json" {
+        wrong.push(format!(
+            "content type {content_type:?}, expected \"application/problem+json\""
+        ));
+    }
+    let problem: Value = match serde_json::from_str(body) {
+        Ok(p) => p,
+        Err(e) => {
+            wrong.push(format!("the body is not JSON ({e})"));
+            Value::Null
+        }
+    };
+    if problem.get("status").and_then(Value::as_u64) != Some(u64::from(status)) {
+        wrong.push(format!(
+            "the problem's \"status\" is {}, not {status}",
+            problem["status"]
+        ));
+    }
+    let detail = problem.get("detail").and_then(Value::as_str).unwrap_or_default();
+    if !detail.contains(&want.says) {
+        wrong.push(format!("the detail does not contain {:?}", want.says));
+    }
+    if let Some(turn) = want.turn {
+        if problem.get("turn").and_then(Value::as_u64) != Some(turn) {
+            wrong.push(format!(
+                "the problem's \"turn\" is {}, expected {turn}",
+                problem["turn"]
+            ));
+        }
+        if problem.get("reason").and_then(Value::as_str).is_none_or(str::is_empty) {
+            wrong.push("the problem has no \"reason\"".to_string());
+        }
+    }
+    if let Some(player) = &want.player
+        && problem.get("player").and_then(Value::as_str) != Some(player.as_str())
+    {
+        wrong.push(format!(
+            "the problem's \"player\" is {}, expected {player:?}",
+            problem["player"]
+        ));
+    }
+    wrong
+}
+
+#[test]
+fn every_bad_record_is_refused_with_the_right_problem_and_nothing_is_stored() {
+    let mut failures = Vec::new();
+    let expected = expectations(&mut failures);
+
+    let listed: BTreeSet<String> = expected.iter().map(|e| e.file.clone()).collect();
+    if listed.len() != expected.len() {
+        failures.push("expected.json lists a file more than once".to_string());
+    }
+    let files = corpus_files();
+    for missing in files.difference(&listed) {
+        failures.push(format!("{missing}: in tests/fixtures/bad/ but not in expected.json"));
+    }
+    for missing in listed.difference(&files) {
+        failures.push(format!("{missing}: in expected.json but not in tests/fixtures/bad/"));
+    }
+    if expected.len() < MIN_RECORDS {
+        failures.push(format!(
+            "the corpus has {} records; it must keep at least {MIN_RECORDS}",
+            expected.len()
+        ));
+    }
+
+    let app = spawn_app();
+    let stored = app.stored_games();
+    for want in expected.iter().filter(|e| files.contains(&e.file)) {
+        let bytes = std::fs::read(corpus_dir().join(&want.file)).expect("a listed file is readable");
+        let a = post(&app, "/api/games", &bytes);
+        let wrong = check(want, a.status, &a.content_type, &a.body);
+        if !wrong.is_empty() {
+            let body: String = a.body.chars().take(600).collect();
+            failures.push(format!(
+                "{}: {}\n      answer: {} {body}",
+                want.file,
+                wrong.join("; "),
+                a.status
+            ));
+        }
+    }
+    let now = app.stored_games();
+    if now != stored {
+        failures.push(format!(
+            "the bad records changed the games stored from {stored} to {now}"
+        ));
+    }
+    let live = get(&app, "/livez");
+    if live.status != 200 {
+        failures.push(format!("/livez answers {} after the corpus", live.status));
+    }
+    app.stop();
+
+    assert!(
+        failures.is_empty(),
+        "{} failure(s) over {} bad records:\n  {}",
+        failures.len(),
+        expected.len(),
+        failures.join("\n  ")
+    );
+}
