@@ -5,6 +5,7 @@ pub mod card_view;
 pub mod jobs;
 pub mod limits;
 pub mod metrics;
+pub mod middleware;
 pub mod problem;
 pub mod routes;
 pub mod startup;

@@ -3,6 +3,7 @@
 use super::AppState;
 use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
+use super::middleware;
 use super::problem::{Problem, negotiate_problems};
 use super::routes::{analysis, api, assets, embed, exports, health, images, pages};
 use crate::analysis::AnalysisOptions;
@@ -33,86 +34,6 @@ pub fn seed_demo(store: &Store) -> Result<(), String> {
 
 async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, Problem> {
     Err(Problem::not_found(format!("nothing at {}", req.path())))
-}
-
-/// What every answer carries: no MIME sniffing, no framing by other sites, scripts and styles
-/// from this site only (styles may be inline: the swatches are), and referrers cut to the
-/// origin when they leave the site.
-fn security_headers() -> actix_web::middleware::DefaultHeaders {
-    actix_web::middleware::DefaultHeaders::new()
-        .add(("X-Content-Type-Options", "nosniff"))
-        .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
-        .add((
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; \
-             frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-        ))
-}
-
-/// Numbers every request; the number is in the log line and the `X-Request-Id` header, so a
-/// user's report can be found in the logs.
-async fn request_id(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut res = next.call(req).await?;
-    res.headers_mut().insert(
-        actix_web::http::header::HeaderName::from_static("x-request-id"),
-        actix_web::http::header::HeaderValue::from(id),
-    );
-    Ok(res)
-}
-
-/// Answers `503` to a request still unanswered after `limit`: a slow client or a slow
-/// handler must not hold a worker for ever. Work handed to the blocking pool finishes even
-/// so; an upload is then stored whole, and uploading it again finds it.
-async fn time_limit(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    let limit = req
-        .app_data::<web::Data<AppState>>()
-        .map_or(REQUEST_TIMEOUT, |s| s.request_timeout);
-    actix_web::rt::time::timeout(limit, next.call(req))
-        .await
-        .unwrap_or_else(|_| {
-            let detail = format!("the request took longer than {} s", limit.as_secs_f32());
-            Err(Problem::unavailable(detail, 5).into())
-        })
-}
-
-/// Counts every answer, by the route that matched and its status, with the time it took.
-async fn measure(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    let started = std::time::Instant::now();
-    let metrics = req.app_data::<web::Data<AppState>>().map(|s| s.metrics.clone());
-    let method = req.method().clone();
-    let res = next.call(req).await;
-    if let Some(m) = metrics {
-        match &res {
-            Ok(res) => {
-                let pattern = res.request().match_pattern();
-                m.request(
-                    method.as_str(),
-                    pattern.as_deref(),
-                    res.status().as_u16(),
-                    started.elapsed(),
-                )
-            }
-            // Cut off by the time limit: the request, and its route, are gone.
-            Err(e) => m.request(
-                method.as_str(),
-                None,
-                e.as_response_error().status_code().as_u16(),
-                started.elapsed(),
-            ),
-        }
-    }
-    res
 }
 
 /// How long a request may take, from its first byte to its answer, by default.
@@ -166,11 +87,11 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
         App::new()
             .app_data(state.clone())
             .wrap(actix_web::middleware::from_fn(negotiate_problems))
-            .wrap(actix_web::middleware::from_fn(time_limit))
-            .wrap(actix_web::middleware::from_fn(measure))
+            .wrap(actix_web::middleware::from_fn(middleware::time_limit))
+            .wrap(actix_web::middleware::from_fn(middleware::measure))
             .wrap(actix_web::middleware::Compress::default())
-            .wrap(security_headers())
-            .wrap(actix_web::middleware::from_fn(request_id))
+            .wrap(middleware::security_headers())
+            .wrap(actix_web::middleware::from_fn(middleware::request_id))
             .wrap(actix_web::middleware::Logger::new("%{x-request-id}o %r %s %Dms"))
             .service(health::livez)
             .service(health::readyz)

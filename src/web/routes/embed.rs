@@ -7,6 +7,7 @@
 
 use super::pages::turn_page;
 use crate::store::GameId;
+use crate::web::middleware::content_security_policy;
 use crate::web::problem::Problem;
 use crate::web::view::{BoardView, PlayerView};
 use crate::web::{AppState, blocking};
@@ -15,10 +16,6 @@ use actix_web::{HttpResponse, route, web};
 use askama::Template;
 use serde::Deserialize;
 use serde_json::json;
-
-/// What the site-wide policy says, but any site may frame this page.
-const EMBED_POLICY: &str = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; \
-                            script-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'self'";
 
 /// The frame's size in the oEmbed answer: the board and a line of navigation.
 const WIDTH: u32 = 640;
@@ -57,7 +54,8 @@ pub async fn embed(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -
     };
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")
-        .insert_header(("Content-Security-Policy", EMBED_POLICY))
+        // The site's policy, but any site may frame this page.
+        .insert_header(("Content-Security-Policy", content_security_policy("*")))
         .body(embed.render().map_err(Problem::internal)?))
 }
 
