@@ -66,9 +66,36 @@ pub fn canonical_id(record: &GameRecord) -> (String, GameId) {
 /// Parses and replays an upload without storing it.
 pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
     match record::parse_any(bytes)? {
-        AnyRecord::Tiles(record, format) => prepare_tiles(record, format),
-        AnyRecord::Cards(record) => prepare_cards(record),
+        AnyRecord::Tiles(record, format) => {
+            upload_names(&record.players, format)?;
+            prepare_tiles(record, format)
+        }
+        AnyRecord::Cards(record) => {
+            upload_names(&record.players, Format::Native)?;
+            prepare_cards(record)
+        }
     }
+}
+
+/// Names a new upload may carry, in characters: what fits a scoreboard and a link preview.
+/// Games stored before this limit keep their names (up to `record::MAX_NAME_CHARS`), so it is
+/// checked here, at upload, and not where stored records are read.
+pub const MAX_UPLOAD_NAME_CHARS: usize = 40;
+
+fn upload_names(players: &[record::PlayerInfo], format: Format) -> Result<(), RecordError> {
+    for (i, p) in players.iter().enumerate() {
+        let chars = p.name.chars().count();
+        if chars > MAX_UPLOAD_NAME_CHARS {
+            return Err(RecordError::invalid(
+                format,
+                format!(
+                    "player {}: the name is {chars} characters long; an upload's names have at most {MAX_UPLOAD_NAME_CHARS}",
+                    i + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn prepare_tiles(record: GameRecord, format: Format) -> Result<Ingested, IngestError> {
