@@ -134,7 +134,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // Pages, images and uploads run on the blocking pool. A few threads per worker take them
     // in turn, first come first served; hundreds (actix's default) would share two cores by
     // time slices, and every request under load would wait on all the others.
-    .worker_max_blocking_threads(2)
+    .worker_max_blocking_threads(4)
     .client_request_timeout(Duration::from_secs(10))
     .client_disconnect_timeout(Duration::from_secs(2))
     .shutdown_timeout(30)
