@@ -1061,6 +1061,19 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// Runs a script in the page; its return value.
+    fn eval(&self, script: &str) -> Value {
+        let body = serde_json::json!({"script": script, "args": []});
+        self.call("POST", &self.session("/execute/sync"), Some(body))["value"].clone()
+    }
+
+    fn resize(&self, width: u32, height: u32) {
+        let rect = serde_json::json!({"width": width, "height": height});
+        self.call("POST", &self.session("/window/rect"), Some(rect));
+    }
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
@@ -1457,4 +1470,43 @@ fn a_database_written_by_the_previous_release_serves_the_same_games() {
     );
     app.stop();
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
+fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let id = demo_id(&app);
+    let home = get(&app, "/").body;
+    let cards = home
+        .split("/g/")
+        .skip(1)
+        .map(|s| &s[..16])
+        .find(|g| *g != id && get(&app, &format!("/api/games/{g}")).json()["game"] == "card-game")
+        .unwrap()
+        .to_string();
+    browser.resize(360, 800);
+    let pages = [
+        "/".to_string(),
+        format!("/g/{id}/t/0"),
+        format!("/g/{id}/t/30"),
+        format!("/g/{id}"),
+        format!("/g/{id}/t/30/alternatives"),
+        format!("/g/{id}/analysis"),
+        format!("/g/{cards}/t/30"),
+        format!("/g/{cards}"),
+        format!("/embed/g/{id}/t/30"),
+    ];
+    let mut wide = Vec::new();
+    for page in &pages {
+        browser.open(&app.url(page));
+        let sizes = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];");
+        let (content, viewport) = (sizes[0].as_u64().unwrap(), sizes[1].as_u64().unwrap());
+        assert!(viewport <= 400, "the window is {viewport} px wide");
+        if content > viewport {
+            wide.push(format!("{page}: {content} px in {viewport}"));
+        }
+    }
+    assert!(wide.is_empty(), "pages wider than the phone: {wide:#?}");
+    app.stop();
 }
