@@ -9,10 +9,9 @@
 //!
 //! For every entry this test POSTs the file to `/api/games` and checks the status, that the
 //! answer is `application/problem+json` (with the same `status` member) and the detail and
-//! members. Where an illegal move comes back as an "Invalid record" without those members (a
-//! `.jcz` meeple put on another square, Board Game Arena's scores disagreeing with ours), its
-//! entry gives no `turn` and its `says` holds "turn N (Name)" instead, so the detail must still
-//! name them. Afterwards nothing may have been stored and `/livez` must still answer. The corpus
+//! members. Where a refusal is about a turn but is not an illegal move (Board Game Arena's
+//! scores disagreeing with ours), its entry gives no `turn` and its `says` holds "turn N"
+//! instead, so the detail must still name it. Afterwards nothing may have been stored and `/livez` must still answer. The corpus
 //! must hold at least [`MIN_RECORDS`] entries, and `expected.json` and the directory must list
 //! the same files, so a record cannot be added without its expectation or the other way round.
 //!

@@ -8,7 +8,10 @@
 
 use super::native;
 use super::tile_names::{self, System};
-use super::{Format, GameRecord, Played, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, Walk};
+use super::walk::IllegalTurn;
+use super::{
+    Format, GameRecord, Played, PlayerInfo, RecordError, RecordedAction, RecordedMove, ReplayError, RulesSpec, Walk,
+};
 use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
@@ -71,7 +74,7 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
         apply_extension(&mut record, ext)?;
     }
     if let Some(elsewhere) = placed.meeple_elsewhere {
-        return Err(first_fault(&record, &elsewhere));
+        return Err(first_fault(record, &elsewhere));
     }
     record.canonicalise();
     Ok(record)
@@ -80,36 +83,31 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
 /// The first rule a save breaks that puts a meeple elsewhere than on the tile just placed:
 /// the engine judges every move before it, then that tile's draw and placement, and only then
 /// the meeple, as a player makes them.
-fn first_fault(record: &GameRecord, elsewhere: &MeepleElsewhere) -> RecordError {
-    let fault = |turn: u32, player: u8, reason: String| {
-        err(format!(
-            "turn {turn} ({}): {reason}",
-            record.players.get(usize::from(player)).map_or("?", |p| p.name.as_str())
-        ))
+fn first_fault(record: GameRecord, elsewhere: &MeepleElsewhere) -> RecordError {
+    let illegal = |record: GameRecord, e: ReplayError| RecordError::Illegal {
+        format: Format::Jcz.name(),
+        illegal: Box::new((record, e)),
     };
-    let mut walk = match Walk::new(record) {
+    let mut walk = match Walk::new(&record) {
         Ok(walk) => walk,
         Err(e) => return err(e.to_string()),
     };
     let mut placements = 0;
-    while let Some(step) = walk.step() {
-        let step = match step {
-            Ok(step) => step,
-            Err(e) => return err(e.describe(record)),
-        };
-        if let Played::Place(mv) = step.played {
-            if placements == elsewhere.placed {
-                let placed = super::walk::move_text(record, &record.moves[step.index]);
-                let reason = format!(
-                    "{placed}: a meeple goes only on the tile just placed, at {}, but this one goes to {}",
-                    mv.placement.pos, elsewhere.square
-                );
-                return fault(step.turn, step.player, reason);
+    loop {
+        match walk.step() {
+            None => break err(format!("a meeple goes to {}, on no tile just placed", elsewhere.square)),
+            Some(Err(e)) => break illegal(record.clone(), e),
+            Some(Ok(step)) if matches!(step.played, Played::Place(_)) => {
+                if placements == elsewhere.placed {
+                    let turn =
+                        IllegalTurn::meeple_elsewhere(&record, step.index, step.turn, step.player, elsewhere.square);
+                    break illegal(record.clone(), ReplayError::Illegal(Box::new(turn)));
+                }
+                placements += 1;
             }
-            placements += 1;
+            Some(Ok(_)) => {}
         }
     }
-    err(format!("a meeple goes to {}, on no tile just placed", elsewhere.square))
 }
 
 /// Our own saves carry the record's rules, colours and final scoring (see `export::jcz`).

@@ -301,6 +301,15 @@ pub enum RecordError {
     Unrecognised,
     #[error("{format}: {message}")]
     Invalid { format: &'static str, message: String },
+    /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
+    /// meeple on another square than its tile) found an illegal one: the record read so far,
+    /// and the first rule it breaks, so that the error names the turn and player like any
+    /// replay's.
+    #[error("{format}: {}", .illegal.1.describe(&.illegal.0))]
+    Illegal {
+        format: &'static str,
+        illegal: Box<(GameRecord, ReplayError)>,
+    },
 }
 
 impl RecordError {

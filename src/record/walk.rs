@@ -11,7 +11,7 @@
 
 use super::{GameRecord, RecordedAction, RecordedMove};
 use crate::engine::{
-    Action, Event, Game, IllegalMove, Move, Placement, Played, Position, Rules, Setup, SetupError, TileKindId,
+    Action, Event, Game, IllegalMove, Move, Placement, Played, Pos, Position, Rules, Setup, SetupError, TileKindId,
 };
 use std::fmt;
 
@@ -33,6 +33,9 @@ pub enum Fault {
     Rule(IllegalMove),
     /// The record names another player than the one whose turn it is.
     NotTheirTurn { named: u8 },
+    /// The record puts the turn's meeple on another square than the tile just placed (a
+    /// `.jcz` can say so; our own records cannot).
+    MeepleElsewhere { square: Pos },
 }
 
 /// An illegal move: the turn, the player, the move and the rule broken.
@@ -79,6 +82,7 @@ impl fmt::Display for Fault {
         match self {
             Fault::Rule(e) => write!(f, "{e}"),
             Fault::NotTheirTurn { named } => write!(f, "the record names player {named}, whose turn it is not"),
+            Fault::MeepleElsewhere { square } => write!(f, "the meeple goes to {square}, not on the tile just placed"),
         }
     }
 }
@@ -90,6 +94,18 @@ impl fmt::Display for IllegalTurn {
 }
 
 impl IllegalTurn {
+    /// A meeple an importer read on another square than the tile of move `index`, played
+    /// by `player` as turn `turn`.
+    pub fn meeple_elsewhere(record: &GameRecord, index: usize, turn: u32, player: u8, square: Pos) -> IllegalTurn {
+        IllegalTurn {
+            turn,
+            index,
+            player,
+            mv: record.moves[index],
+            fault: Fault::MeepleElsewhere { square },
+        }
+    }
+
     /// "turn 2 (Bob): tile U at (0,1) rotated 0: its north edge (road) meets …".
     pub fn describe(&self, record: &GameRecord) -> String {
         format!(
@@ -119,6 +135,13 @@ impl IllegalTurn {
                 name_of(record, *named),
                 name_of(record, self.player)
             ),
+            Fault::MeepleElsewhere { square } => match self.mv {
+                RecordedMove::Place { placement, .. } => format!(
+                    "a meeple goes only on the tile just placed, at {}, but this one goes to {square}",
+                    placement.pos
+                ),
+                RecordedMove::Discard { .. } => format!("a meeple goes to {square}, but no tile was placed"),
+            },
         }
     }
 }

@@ -65,7 +65,12 @@ pub fn canonical_id(record: &GameRecord) -> (String, GameId) {
 
 /// Parses and replays an upload without storing it.
 pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
-    match record::parse_any(bytes)? {
+    let parsed = record::parse_any(bytes).map_err(|e| match e {
+        // An importer that judged moves: the same answer as the replay's own.
+        RecordError::Illegal { illegal: found, .. } => illegal(&found.0, found.1),
+        other => IngestError::Record(other),
+    })?;
+    match parsed {
         AnyRecord::Tiles(record, format) => {
             upload_names(&record.players, format)?;
             prepare_tiles(record, format)
