@@ -394,15 +394,17 @@ impl OgPanel<'_> {
             } else {
                 ""
             };
-            let name: String = p.name.chars().take(16).collect();
+            // The name ends where the score begins, measured in the font that draws them.
+            let score = self.scores[i].to_string();
+            let room = 1170.0 - raster::text_width(&score, 30.0) - 24.0 - (x + 48.0);
+            let name = raster::fit(&p.name, 30.0, room - raster::text_width(star, 30.0)) + star;
             let _ = write!(
                 body,
-                "<text x=\"{}\" y=\"{y}\" font-size=\"30\" fill=\"{light}\">{}{star}</text>\
+                "<text x=\"{}\" y=\"{y}\" font-size=\"30\" fill=\"{light}\">{}</text>\
                  <text x=\"1170\" y=\"{y}\" font-size=\"30\" font-weight=\"bold\" text-anchor=\"end\" \
-                 fill=\"{light}\">{}</text>",
+                 fill=\"{light}\">{score}</text>",
                 x + 48.0,
                 scene::xml_escape(&name),
-                self.scores[i]
             );
         }
     }

@@ -22,6 +22,42 @@ static FONTS: LazyLock<Arc<usvg::fontdb::Database>> = LazyLock::new(|| {
     Arc::new(db)
 });
 
+/// The width of `text` set in the embedded font at `size` px (regular weight), from the
+/// font's own advances; a character the font lacks counts as its missing-glyph box.
+pub fn text_width(text: &str, size: f32) -> f32 {
+    use skrifa::MetadataProvider;
+    use skrifa::instance::{LocationRef, Size};
+    let Ok(font) = skrifa::FontRef::new(FONT) else {
+        return 0.0;
+    };
+    let (charmap, metrics) = (
+        font.charmap(),
+        font.glyph_metrics(Size::new(size), LocationRef::default()),
+    );
+    text.chars()
+        .map(|c| charmap.map(c).unwrap_or_default())
+        .filter_map(|g| metrics.advance_width(g))
+        .sum()
+}
+
+/// `text`, cut and ended with "…" where it would be wider than `max` px at `size`.
+pub fn fit(text: &str, size: f32, max: f32) -> String {
+    if text_width(text, size) <= max {
+        return text.to_string();
+    }
+    let room = max - text_width("…", size);
+    let mut out = String::new();
+    let mut width = 0.0;
+    for c in text.chars() {
+        width += text_width(c.encode_utf8(&mut [0; 4]), size);
+        if width > room {
+            break;
+        }
+        out.push(c);
+    }
+    out.trim_end().to_string() + "…"
+}
+
 /// Parses and rasterises an SVG document at its own size.
 pub fn rasterise(svg: &str) -> Result<tiny_skia::Pixmap, RenderError> {
     let opt = usvg::Options {
@@ -74,4 +110,29 @@ pub fn encode_png(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, RenderError> {
 /// Rasterises an SVG document and encodes it as PNG.
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
     encode_png(&rasterise(svg)?)
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    #[test]
+    fn widths_come_from_the_font() {
+        // DejaVu Sans: "W" is over twice as wide as "i", and widths scale with the size.
+        assert!(text_width("WWWW", 30.0) > 2.0 * text_width("iiii", 30.0));
+        let (a, b) = (text_width("Ada", 30.0), text_width("Ada", 60.0));
+        assert!((b - 2.0 * a).abs() < 0.01, "{a} {b}");
+    }
+
+    #[test]
+    fn long_names_are_cut_with_an_ellipsis_to_fit() {
+        assert_eq!(fit("Ada", 30.0, 400.0), "Ada");
+        let wide = "W".repeat(40);
+        let cut = fit(&wide, 30.0, 400.0);
+        assert!(cut.ends_with('…'), "{cut}");
+        assert!(text_width(&cut, 30.0) <= 400.0, "{cut}");
+        // Narrow letters fit more of themselves in the same room.
+        let narrow = fit(&"i".repeat(200), 30.0, 400.0);
+        assert!(narrow.chars().count() > 3 * cut.chars().count(), "{narrow}");
+    }
 }
