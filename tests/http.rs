@@ -461,6 +461,36 @@ fn a_turn_embeds_elsewhere_and_only_the_embed_may_be_framed() {
     app.stop();
 }
 
+#[test]
+fn a_game_plays_as_a_gif_and_a_card_game_has_none() {
+    let app = spawn_app();
+    let id = demo_id(&app);
+    let (status, headers, body) = raw(&app, "GET", &format!("/g/{id}.gif"), &[("Accept-Encoding", "gzip")]);
+    assert_eq!(status, 200);
+    assert_eq!(headers.get("content-type").unwrap(), "image/gif");
+    assert!(
+        headers.get("content-encoding").is_none_or(|e| e == "identity"),
+        "a GIF is not compressed again"
+    );
+    assert!(body.starts_with(b"GIF89a"));
+    let tag = headers.get("etag").unwrap().to_str().unwrap().to_string();
+    let (again, _, _) = raw(&app, "GET", &format!("/g/{id}.gif"), &[("If-None-Match", &tag)]);
+    assert_eq!(again, 304);
+    let small = raw(&app, "GET", &format!("/g/{id}.gif?size=16"), &[]).2;
+    assert!(small.len() < body.len(), "size sets the pixels per tile");
+    let home = get(&app, "/").body;
+    let cards = home
+        .split("/g/")
+        .skip(1)
+        .map(|s| &s[..16])
+        .find(|g| get(&app, &format!("/api/games/{g}")).json()["game"] == "card-game")
+        .unwrap()
+        .to_string();
+    let a = get(&app, &format!("/g/{cards}.gif"));
+    assert_eq!(a.status, 404, "{}", a.body);
+    app.stop();
+}
+
 /// The 2nd-edition demo's id, from the home page.
 fn demo_id(app: &TestApp) -> String {
     let home = get(app, "/").body;

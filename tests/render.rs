@@ -334,3 +334,75 @@ fn the_new_world_sample_tiles_draw_in_every_rotation() {
     }
     assert!(render::svg_to_png(&svg).is_ok());
 }
+
+/// A GIF frame's left, top, width, height and delay.
+type GifFrame = (u16, u16, u16, u16, u16);
+
+/// Decodes a GIF: its size and every frame.
+fn gif_frames(bytes: &[u8]) -> ((u16, u16), Vec<GifFrame>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes).expect("a GIF");
+    let size = (decoder.width(), decoder.height());
+    let mut frames = Vec::new();
+    while let Some(f) = decoder.read_next_frame().expect("a frame that decodes") {
+        frames.push((f.left, f.top, f.width, f.height, f.delay));
+    }
+    (size, frames)
+}
+
+#[test]
+fn the_whole_game_animates_a_frame_per_turn() {
+    let record = demo();
+    let turns = render::turn_count(&record) as usize;
+    let opts = RenderOptions::default().with_size(48);
+    let bytes = render::draw(&record, None, Picture::Board, ImageFormat::Gif, &opts).unwrap();
+    assert!(bytes.starts_with(b"GIF89a"));
+    assert!(bytes.len() < 2 << 20, "{} bytes", bytes.len());
+    let ((w, h), frames) = gif_frames(&bytes);
+    assert_eq!(frames.len(), turns + 1, "the start, then a frame per turn");
+    // The first frame is the whole picture; later ones only what changed, within it.
+    assert_eq!(frames[0].0..frames[0].2, 0..w);
+    assert_eq!((frames[0].2, frames[0].3), (w, h));
+    assert!(frames[1..].iter().all(|f| f.0 + f.2 <= w && f.1 + f.3 <= h));
+    assert!(
+        frames[1..].iter().any(|f| (f.2, f.3) != (w, h)),
+        "some frames carry a part only"
+    );
+    // 48 px per tile, and a line of scores below the board.
+    let last = replay::replay(&record, None).unwrap().game;
+    let (lo, hi) = render::scene::extent(&last, false);
+    assert_eq!(u32::from(w), (hi.x - lo.x + 1) as u32 * 48);
+    assert!(u32::from(h) > (hi.y - lo.y + 1) as u32 * 48);
+    assert!(frames.last().unwrap().4 > frames[1].4, "the last frame stays longer");
+    // The same game gives the same bytes.
+    assert_eq!(
+        bytes,
+        render::draw(&record, None, Picture::Board, ImageFormat::Gif, &opts).unwrap()
+    );
+}
+
+#[test]
+fn render_gif_writes_the_animation_and_the_card_game_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("game.gif");
+    let o = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args([
+            "render",
+            demo_path().to_str().unwrap(),
+            "--gif",
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::read(&out).unwrap().starts_with(b"GIF89a"));
+    let cards = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-card-game.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["render", cards.to_str().unwrap(), "--gif", "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("only the tile games animate"));
+}

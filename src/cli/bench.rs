@@ -242,6 +242,8 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "render_rasterise_ms": render.raster_ms,
             "render_png_ms": render.png_ms,
             "render_warm_ms": render.svg_ms + render.raster_ms + render.png_ms,
+            "gif_ms": render.gif_ms,
+            "gif_bytes": render.gif_bytes,
             "debug_build": cfg!(debug_assertions),
         });
         println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
@@ -454,6 +456,9 @@ struct RenderFigures {
     svg_ms: f64,
     raster_ms: f64,
     png_ms: f64,
+    /// The whole game as a GIF at 48 px per tile: time and bytes.
+    gif_ms: f64,
+    gif_bytes: usize,
 }
 
 impl RenderFigures {
@@ -471,6 +476,11 @@ impl RenderFigures {
             "{:<40} {:>11.2} ms",
             "render warm: total",
             self.svg_ms + self.raster_ms + self.png_ms
+        );
+        println!(
+            "{:<40} {:>11.2} ms",
+            format!("GIF of the game, 48 px ({} KB)", self.gif_bytes / 1024),
+            self.gif_ms
         );
     }
 }
@@ -509,7 +519,13 @@ fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
         render::encode_png(&pixmap).expect("the bench board encodes");
     }));
     debug_assert!(!png.is_empty());
+    let gif_bytes = render::gif::game_gif(&record, 48).map_err(|e| e.to_string())?.len();
+    let gif_ms = ms(timed(third, || {
+        render::gif::game_gif(&record, 48).expect("the bench game animates");
+    }));
     Ok(RenderFigures {
+        gif_ms,
+        gif_bytes,
         tiles: full.game.board().tiles().len(),
         width: pixmap.width(),
         height: pixmap.height(),

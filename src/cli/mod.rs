@@ -107,6 +107,9 @@ enum Command {
         /// Write SVG instead of PNG.
         #[arg(long)]
         svg: bool,
+        /// Write the whole game as an animated GIF instead: one frame per turn (--size up to 96).
+        #[arg(long, conflicts_with_all = ["svg", "turn"])]
+        gif: bool,
         /// Comma-separated overlays: ownership, last-move, scoring, open-spots.
         #[arg(long)]
         overlay: Option<String>,
@@ -227,6 +230,7 @@ pub fn run() -> ExitCode {
             turn,
             output,
             svg,
+            gif,
             overlay,
             legend,
             size,
@@ -235,6 +239,7 @@ pub fn run() -> ExitCode {
             turn,
             out: &output,
             svg,
+            gif,
             overlays: overlay.as_deref(),
             legend,
             size,

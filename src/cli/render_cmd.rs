@@ -1,4 +1,4 @@
-//! `render`: the board at a turn as PNG or SVG.
+//! `render`: the board at a turn as PNG or SVG, or the whole game as a GIF.
 
 use super::replay_cmd::read_bytes;
 use crate::record::{self, AnyRecord};
@@ -12,6 +12,8 @@ pub struct RenderArgs<'a> {
     pub turn: Option<u32>,
     pub out: &'a Path,
     pub svg: bool,
+    /// The whole game, animated.
+    pub gif: bool,
     /// Comma-separated overlay names.
     pub overlays: Option<&'a str>,
     pub legend: bool,
@@ -19,7 +21,11 @@ pub struct RenderArgs<'a> {
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    let format = if args.svg { ImageFormat::Svg } else { ImageFormat::Png };
+    let format = match (args.svg, args.gif) {
+        (_, true) => ImageFormat::Gif,
+        (true, _) => ImageFormat::Svg,
+        _ => ImageFormat::Png,
+    };
     let record = record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let mut opts = RenderOptions::default().with_size(args.size);
     if let Some(list) = args.overlays {

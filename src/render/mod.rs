@@ -9,6 +9,7 @@
 
 pub mod cards;
 pub mod figures;
+pub mod gif;
 pub mod palette;
 pub mod raster;
 pub mod scene;
@@ -136,6 +137,10 @@ pub enum RenderError {
     Svg(String),
     #[error("cannot encode the PNG: {0}")]
     Png(String),
+    #[error("cannot encode the GIF: {0}")]
+    Gif(String),
+    #[error("only the tile games animate: this game has no board")]
+    NoAnimation,
 }
 
 /// What an image shows.
@@ -152,6 +157,9 @@ pub enum Picture {
 pub enum ImageFormat {
     Svg,
     Png,
+    /// The whole game animated, a frame per turn (`gif`): the turn and picture asked for do
+    /// not matter.
+    Gif,
 }
 
 impl ImageFormat {
@@ -159,6 +167,7 @@ impl ImageFormat {
         match self {
             ImageFormat::Svg => "image/svg+xml",
             ImageFormat::Png => "image/png",
+            ImageFormat::Gif => "image/gif",
         }
     }
 }
@@ -168,6 +177,11 @@ pub trait Drawable {
     /// `picture` after `turn` (`None`: the end of the game, after final scoring; 0: the start
     /// alone), as SVG.
     fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError>;
+
+    /// The whole game as an animated GIF at `px` per tile; games without a board have none.
+    fn animation(&self, _px: u32) -> Result<Vec<u8>, RenderError> {
+        Err(RenderError::NoAnimation)
+    }
 }
 
 impl Drawable for GameRecord {
@@ -178,6 +192,10 @@ impl Drawable for GameRecord {
             Picture::Preview => og_image_svg(self, &replay),
         })
     }
+
+    fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
+        gif::game_gif(self, px)
+    }
 }
 
 impl Drawable for crate::record::AnyRecord {
@@ -185,6 +203,13 @@ impl Drawable for crate::record::AnyRecord {
         match self {
             crate::record::AnyRecord::Tiles(record, _) => record.svg(turn, picture, opts),
             crate::record::AnyRecord::Cards(record) => record.svg(turn, picture, opts),
+        }
+    }
+
+    fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
+        match self {
+            crate::record::AnyRecord::Tiles(record, _) => record.animation(px),
+            crate::record::AnyRecord::Cards(record) => record.animation(px),
         }
     }
 }
@@ -199,10 +224,10 @@ pub fn draw<R: Drawable + ?Sized>(
     format: ImageFormat,
     opts: &RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    let svg = record.svg(turn, picture, opts)?;
     match format {
-        ImageFormat::Svg => Ok(svg.into_bytes()),
-        ImageFormat::Png => svg_to_png(&svg),
+        ImageFormat::Svg => Ok(record.svg(turn, picture, opts)?.into_bytes()),
+        ImageFormat::Png => svg_to_png(&record.svg(turn, picture, opts)?),
+        ImageFormat::Gif => record.animation(opts.size_px_per_tile),
     }
 }
 

@@ -105,6 +105,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(exports::scoring_csv)
             .service(images::turn_image)
             .service(images::final_png)
+            .service(images::game_gif)
             .service(images::og_png)
             .service(images::tile_svg)
             .service(pages::game)

@@ -72,6 +72,7 @@ fn etag(w: &Wanted) -> String {
         (Picture::Board, ImageFormat::Svg) => "svg",
         (Picture::Preview, ImageFormat::Png) => "og",
         (Picture::Preview, ImageFormat::Svg) => "og-svg",
+        (_, ImageFormat::Gif) => "gif",
     };
     let (id, turn) = (&w.id, w.turn);
     let text = format!("{}|{id}|{turn:?}|{what}|{}", render::RENDERER_VERSION, w.opts.key());
@@ -87,7 +88,7 @@ fn draw(g: &Loaded, w: &Wanted) -> Result<Vec<u8>, Problem> {
         Loaded::Cards(g) => render::draw(&g.record, w.turn, w.picture, w.format, &w.opts),
     };
     drawn.map_err(|e| match e {
-        render::RenderError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
+        render::RenderError::NoSuchTurn { .. } | render::RenderError::NoAnimation => Problem::not_found(e.to_string()),
         other => Problem::internal(other),
     })
 }
@@ -114,8 +115,8 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
         let mut r = HttpResponse::build(status);
         r.insert_header(ETag(EntityTag::new_strong(tag.clone())))
             .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"));
-        // A PNG is compressed already: the compression middleware leaves it as it is.
-        if content_type == "image/png" {
+        // PNGs and GIFs are compressed already: the compression middleware leaves them be.
+        if matches!(content_type, "image/png" | "image/gif") {
             r.insert_header(header::ContentEncoding::Identity);
         }
         r
@@ -187,6 +188,26 @@ pub async fn final_png(
         },
     )
     .await
+}
+
+/// The whole game as an animated GIF: a frame per turn, 48 px per tile unless `size` says
+/// otherwise (16 to 96).
+#[route("/g/{id:[0-9a-f]{16}}.gif", method = "GET", method = "HEAD")]
+pub async fn game_gif(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+    q: web::Query<ImageQuery>,
+) -> Result<HttpResponse, Problem> {
+    let opts = RenderOptions::default().with_size(q.size.unwrap_or(48).clamp(16, 96));
+    let wanted = Wanted {
+        id: id.into_inner(),
+        turn: None,
+        picture: Picture::Board,
+        format: ImageFormat::Gif,
+        opts,
+    };
+    image(req, state, wanted).await
 }
 
 /// The 1200×630 social preview of the game link: the final board and result.

@@ -1,0 +1,386 @@
+//! A whole tile game as an animated GIF: the start, then one frame per turn with the tile just
+//! placed outlined in its player's colour, the meeples on the board, and the scores.
+//!
+//! As lila-gif does for chess, nothing is rasterised per frame but the score line: each tile
+//! kind is rasterised once per rotation, mapped once to the GIF's one palette, and composed
+//! into an indexed canvas. Each frame after the first carries only the rectangle that changed.
+
+use super::palette::{self, Rgb};
+use super::scene::{self, Placed};
+use super::{RenderError, colours, raster, tile_svg};
+use crate::engine::{Game, Played, Pos, TileKindId};
+use crate::record::{GameRecord, Walk};
+use std::collections::HashMap;
+
+/// Hundredths of a second per turn, and on the last frame.
+const TURN_DELAY: u16 = 50;
+const LAST_DELAY: u16 = 300;
+/// The score line's height, in pixels.
+const BAR: u32 = 30;
+
+/// The game's GIF at `px` pixels per tile.
+pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
+    let px = px.clamp(16, 96);
+    let states = positions(record)?;
+    let last = &states.last().expect("the start is always there").game;
+    let (lo, hi) = scene::extent(last, false);
+    let cols = (hi.x - lo.x + 1) as u32;
+    let rows = (hi.y - lo.y + 1) as u32;
+    let canvas = Canvas::new(cols * px, rows * px + BAR, lo, px);
+    let player_colours: Vec<Rgb> = (0..record.players.len() as u8)
+        .map(|p| colours(record).get(p))
+        .collect();
+    let mut art = Art::new(&player_colours);
+    // The palette is known once every sprite is mapped: map them all first.
+    for t in last.board().tiles() {
+        art.sprite(last, t.kind, t.rotation.quarter_turns(), px)?;
+    }
+    let mut out = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut out, canvas.w as u16, canvas.h as u16, &art.palette_bytes())
+            .map_err(|e| RenderError::Gif(e.to_string()))?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(|e| RenderError::Gif(e.to_string()))?;
+        let mut tiles = canvas.blank(art.background);
+        let mut previous: Option<Vec<u8>> = None;
+        for (i, state) in states.iter().enumerate() {
+            let frame = compose(&canvas, &mut tiles, &mut art, record, state, px)?;
+            let delay = if i + 1 == states.len() { LAST_DELAY } else { TURN_DELAY };
+            write_frame(&mut encoder, &canvas, &frame, previous.as_deref(), delay)?;
+            previous = Some(frame);
+        }
+    }
+    Ok(out)
+}
+
+/// The board after each turn: the start, then every placement.
+struct State {
+    game: Game,
+    /// The tile just placed and who placed it.
+    placed: Option<(Pos, u8)>,
+}
+
+fn positions(record: &GameRecord) -> Result<Vec<State>, RenderError> {
+    let mut walk = Walk::new(record)?;
+    let mut out = vec![State {
+        game: walk.game().clone(),
+        placed: None,
+    }];
+    while let Some(step) = walk.step() {
+        let step = step?;
+        if let Played::Place(mv) = step.played {
+            out.push(State {
+                game: walk.game().clone(),
+                placed: Some((mv.placement.pos, step.player)),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Where squares are on the indexed canvas.
+struct Canvas {
+    w: u32,
+    h: u32,
+    lo: Pos,
+    px: u32,
+}
+
+impl Canvas {
+    fn new(w: u32, h: u32, lo: Pos, px: u32) -> Canvas {
+        Canvas { w, h, lo, px }
+    }
+
+    fn blank(&self, colour: u8) -> Vec<u8> {
+        vec![colour; (self.w * self.h) as usize]
+    }
+
+    fn corner(&self, p: Pos) -> (u32, u32) {
+        (
+            ((p.x - self.lo.x) as u32) * self.px,
+            ((p.y - self.lo.y) as u32) * self.px,
+        )
+    }
+
+    fn fill(&self, buf: &mut [u8], (x0, y0, w, h): (u32, u32, u32, u32), colour: u8) {
+        for y in y0..(y0 + h).min(self.h) {
+            let row = (y * self.w) as usize;
+            buf[row + x0.min(self.w) as usize..row + (x0 + w).min(self.w) as usize].fill(colour);
+        }
+    }
+}
+
+/// The palette and the sprites mapped to it.
+struct Art {
+    /// Colours in palette order; the first are fixed, the rest come from the sprites.
+    colours: Vec<Rgb>,
+    lookup: HashMap<[u8; 3], u8>,
+    sprites: HashMap<(TileKindId, u8), Vec<u8>>,
+    background: u8,
+    ink: u8,
+    paper: u8,
+    players: Vec<u8>,
+}
+
+impl Art {
+    fn new(players: &[Rgb]) -> Art {
+        let mut art = Art {
+            colours: Vec::new(),
+            lookup: HashMap::new(),
+            sprites: HashMap::new(),
+            background: 0,
+            ink: 0,
+            paper: 0,
+            players: Vec::new(),
+        };
+        art.background = art.exact(palette::BACKGROUND);
+        art.ink = art.exact(palette::INK);
+        art.paper = art.exact(palette::PAPER);
+        art.players = players.iter().map(|&c| art.exact(c)).collect();
+        art
+    }
+
+    /// A colour's index, added to the palette when there is room, else the nearest.
+    fn exact(&mut self, c: Rgb) -> u8 {
+        if let Some(&i) = self.lookup.get(&[c.0, c.1, c.2]) {
+            return i;
+        }
+        if self.colours.len() < 256 {
+            self.colours.push(c);
+            let i = (self.colours.len() - 1) as u8;
+            self.lookup.insert([c.0, c.1, c.2], i);
+            return i;
+        }
+        self.nearest([c.0, c.1, c.2])
+    }
+
+    fn nearest(&mut self, c: [u8; 3]) -> u8 {
+        if let Some(&i) = self.lookup.get(&c) {
+            return i;
+        }
+        let d = |p: &Rgb| {
+            let (r, g, b) = (
+                p.0 as i32 - c[0] as i32,
+                p.1 as i32 - c[1] as i32,
+                p.2 as i32 - c[2] as i32,
+            );
+            r * r * 3 + g * g * 4 + b * b * 2
+        };
+        let i = (0..self.colours.len())
+            .min_by_key(|&i| d(&self.colours[i]))
+            .unwrap_or(0) as u8;
+        self.lookup.insert(c, i);
+        i
+    }
+
+    /// A tile kind in a rotation, rasterised once and mapped to the palette. The first
+    /// sprites choose the palette's free entries (NeuQuant over their pixels); later ones
+    /// take the nearest colours.
+    fn sprite(&mut self, game: &Game, kind: TileKindId, q: u8, px: u32) -> Result<&[u8], RenderError> {
+        if !self.sprites.contains_key(&(kind, q)) {
+            let pixmap = raster::rasterise(&tile_svg(game.tile_kind(kind), q, px))?;
+            let rgb: Vec<[u8; 3]> = pixmap
+                .pixels()
+                .iter()
+                .map(|p| {
+                    let c = p.demultiply();
+                    [c.red(), c.green(), c.blue()]
+                })
+                .collect();
+            if self.colours.len() < 200 {
+                self.learn(&rgb);
+            }
+            let mapped = rgb.iter().map(|&c| self.nearest(c)).collect();
+            self.sprites.insert((kind, q), mapped);
+        }
+        Ok(&self.sprites[&(kind, q)])
+    }
+
+    /// Adds the colours NeuQuant finds in `rgb` to the palette's free entries.
+    fn learn(&mut self, rgb: &[[u8; 3]]) {
+        let rgba: Vec<u8> = rgb.iter().flat_map(|c| [c[0], c[1], c[2], 255]).collect();
+        let free = 256 - self.colours.len();
+        let nq = color_quant::NeuQuant::new(10, free.min(64), &rgba);
+        for c in nq.color_map_rgb().chunks_exact(3) {
+            self.exact(Rgb(c[0], c[1], c[2]));
+        }
+        // New entries may be nearer than what was looked up before.
+        self.lookup.retain(|_, i| usize::from(*i) < 3 + self.players.len());
+        for (i, c) in self.colours.iter().enumerate() {
+            self.lookup.insert([c.0, c.1, c.2], i as u8);
+        }
+    }
+
+    fn palette_bytes(&self) -> Vec<u8> {
+        let mut bytes: Vec<u8> = self.colours.iter().flat_map(|c| [c.0, c.1, c.2]).collect();
+        bytes.resize(256 * 3, 0);
+        bytes
+    }
+}
+
+/// One frame: the tiles so far (kept in `tiles` for the next frame), then the meeples, the
+/// outline of the tile just placed and the score line.
+fn compose(
+    canvas: &Canvas,
+    tiles: &mut [u8],
+    art: &mut Art,
+    record: &GameRecord,
+    state: &State,
+    px: u32,
+) -> Result<Vec<u8>, RenderError> {
+    let game = &state.game;
+    for t in game.board().tiles() {
+        let (x0, y0) = canvas.corner(t.pos);
+        // A tile already drawn keeps its pixels; only new squares are blitted.
+        if tiles[(y0 * canvas.w + x0) as usize] != art.background && Some(t.pos) != state.placed.map(|p| p.0) {
+            continue;
+        }
+        let sprite = art.sprite(game, t.kind, t.rotation.quarter_turns(), px)?;
+        for y in 0..px {
+            let from = (y * px) as usize;
+            let to = ((y0 + y) * canvas.w + x0) as usize;
+            tiles[to..to + px as usize].copy_from_slice(&sprite[from..from + px as usize]);
+        }
+    }
+    let mut frame = tiles.to_vec();
+    meeples(canvas, &mut frame, art, game, px);
+    if let Some((pos, player)) = state.placed {
+        let (x0, y0) = canvas.corner(pos);
+        let c = art.players[usize::from(player)];
+        let edge = (px / 16).max(2);
+        for rect in [
+            (x0, y0, px, edge),
+            (x0, y0 + px - edge, px, edge),
+            (x0, y0, edge, px),
+            (x0 + px - edge, y0, edge, px),
+        ] {
+            canvas.fill(&mut frame, rect, c);
+        }
+    }
+    score_line(canvas, &mut frame, art, record, game)?;
+    Ok(frame)
+}
+
+/// Every meeple on the board as a dot in its player's colour, ringed in ink.
+fn meeples(canvas: &Canvas, frame: &mut [u8], art: &Art, game: &Game, px: u32) {
+    let features = game.features();
+    let r = (px as f32 / 7.0).max(3.0);
+    for t in game.board().tiles() {
+        let placed = Placed::of(game, t);
+        for (j, seg) in placed.art.segments.iter().enumerate() {
+            let Some(m) = features.meeple_on(placed.first_segment + j as crate::engine::SegId) else {
+                continue;
+            };
+            let (x0, y0) = canvas.corner(t.pos);
+            let a = seg.anchor.rotate(placed.quarter_turns);
+            let k = px as f32 / super::shapes::TILE;
+            let (cx, cy) = (x0 as f32 + a.x * k, y0 as f32 + a.y * k);
+            disc(canvas, frame, (cx, cy), r + 1.0, art.ink);
+            disc(canvas, frame, (cx, cy), r, art.players[usize::from(m.player)]);
+        }
+    }
+}
+
+fn disc(canvas: &Canvas, frame: &mut [u8], (cx, cy): (f32, f32), r: f32, colour: u8) {
+    let (x0, x1) = ((cx - r).floor().max(0.0) as u32, ((cx + r).ceil() as u32).min(canvas.w));
+    let (y0, y1) = (
+        (cy - r).floor().max(0.0) as u32,
+        ((cy + r).ceil() as u32).min(canvas.h - BAR),
+    );
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
+            if dx * dx + dy * dy <= r * r {
+                frame[(y * canvas.w + x) as usize] = colour;
+            }
+        }
+    }
+}
+
+/// The scores under the board: rasterised (it has text), then mapped to the palette.
+fn score_line(
+    canvas: &Canvas,
+    frame: &mut [u8],
+    art: &mut Art,
+    record: &GameRecord,
+    game: &Game,
+) -> Result<(), RenderError> {
+    use std::fmt::Write as _;
+    let scores = game.scores();
+    let colours = colours(record);
+    let mut body = String::new();
+    let mut x = 6.0;
+    for (p, player) in record.players.iter().enumerate() {
+        let text = format!("{} {}", raster::fit(&player.name, 14.0, 140.0), scores[p]);
+        let _ = write!(
+            body,
+            "<rect x=\"{x}\" y=\"9\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"20\" font-size=\"14\" fill=\"{}\">{}</text>",
+            colours.get(p as u8).hex(),
+            x + 16.0,
+            palette::PAPER.hex(),
+            scene::xml_escape(&text)
+        );
+        x += 22.0 + raster::text_width(&text, 14.0) + 14.0;
+    }
+    let svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{BAR}\" font-family=\"{}\"><rect width=\"{w}\" height=\"{BAR}\" fill=\"{}\"/>{body}</svg>",
+        raster::FONT_FAMILY,
+        palette::BACKGROUND.hex(),
+        w = canvas.w,
+    );
+    let pixmap = raster::rasterise(&svg)?;
+    let top = ((canvas.h - BAR) * canvas.w) as usize;
+    for (i, p) in pixmap.pixels().iter().enumerate().take((canvas.w * BAR) as usize) {
+        let c = p.demultiply();
+        frame[top + i] = art.nearest([c.red(), c.green(), c.blue()]);
+    }
+    Ok(())
+}
+
+/// Writes the part of `frame` that differs from `previous` (all of it for the first frame).
+fn write_frame<W: std::io::Write>(
+    encoder: &mut gif::Encoder<W>,
+    canvas: &Canvas,
+    frame: &[u8],
+    previous: Option<&[u8]>,
+    delay: u16,
+) -> Result<(), RenderError> {
+    let (w, h) = (canvas.w as usize, canvas.h as usize);
+    let (mut x0, mut y0, mut x1, mut y1) = (0, 0, w, h);
+    if let Some(prev) = previous {
+        let changed = |y: usize| frame[y * w..(y + 1) * w] != prev[y * w..(y + 1) * w];
+        let rows: Vec<usize> = (0..h).filter(|&y| changed(y)).collect();
+        let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else {
+            // Nothing changed: a one-pixel frame keeps the timing.
+            return write(encoder, (0, 0, 1, 1), vec![frame[0]], delay);
+        };
+        let cols = |x: usize| (first..=last).any(|y| frame[y * w + x] != prev[y * w + x]);
+        x0 = (0..w).find(|&x| cols(x)).unwrap_or(0);
+        x1 = (0..w).rev().find(|&x| cols(x)).map_or(w, |x| x + 1);
+        (y0, y1) = (first, last + 1);
+    }
+    let mut part = Vec::with_capacity((x1 - x0) * (y1 - y0));
+    for y in y0..y1 {
+        part.extend_from_slice(&frame[y * w + x0..y * w + x1]);
+    }
+    write(encoder, (x0, y0, x1 - x0, y1 - y0), part, delay)
+}
+
+fn write<W: std::io::Write>(
+    encoder: &mut gif::Encoder<W>,
+    (left, top, width, height): (usize, usize, usize, usize),
+    buffer: Vec<u8>,
+    delay: u16,
+) -> Result<(), RenderError> {
+    let frame = gif::Frame {
+        left: left as u16,
+        top: top as u16,
+        width: width as u16,
+        height: height as u16,
+        delay,
+        buffer: buffer.into(),
+        ..gif::Frame::default()
+    };
+    encoder.write_frame(&frame).map_err(|e| RenderError::Gif(e.to_string()))
+}
