@@ -360,7 +360,12 @@ fn the_whole_game_animates_a_frame_per_turn() {
     assert!(bytes.starts_with(b"GIF89a"));
     assert!(bytes.len() < 2 << 20, "{} bytes", bytes.len());
     let ((w, h), frames) = gif_frames(&bytes);
-    assert_eq!(frames.len(), turns + 1, "the start, then a frame per turn");
+    assert!(replay::replay(&record, None).unwrap().finished);
+    assert_eq!(
+        frames.len(),
+        turns + 2,
+        "the start, a frame per turn, then the final scores"
+    );
     // The first frame is the whole picture; later ones only what changed, within it.
     assert_eq!(frames[0].0..frames[0].2, 0..w);
     assert_eq!((frames[0].2, frames[0].3), (w, h));

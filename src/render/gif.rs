@@ -1,5 +1,6 @@
 //! A whole tile game as an animated GIF: the start, then one frame per turn with the tile just
-//! placed outlined in its player's colour, the meeples on the board, and the scores.
+//! placed outlined in its player's colour, the meeples on the board, and the scores; a
+//! finished game ends on a frame of its final scores.
 //!
 //! As lila-gif does for chess, nothing is rasterised per frame but the score line: each tile
 //! kind is rasterised once per rotation, mapped once to the GIF's one palette, and composed
@@ -54,7 +55,7 @@ pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
     Ok(out)
 }
 
-/// The board after each turn: the start, then every placement.
+/// The board after each turn: the start, every placement, then final scoring.
 struct State {
     game: Game,
     /// The tile just placed and who placed it.
@@ -75,6 +76,14 @@ fn positions(record: &GameRecord) -> Result<Vec<State>, RenderError> {
                 placed: Some((mv.placement.pos, step.player)),
             });
         }
+    }
+    // A finished game ends on its result: the scores after final scoring.
+    let full = crate::replay::replay(record, None)?;
+    if full.finished {
+        out.push(State {
+            game: full.game,
+            placed: None,
+        });
     }
     Ok(out)
 }
