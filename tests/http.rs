@@ -478,17 +478,21 @@ fn a_game_plays_as_a_gif_and_a_card_game_has_none() {
     assert_eq!(again, 304);
     let small = raw(&app, "GET", &format!("/g/{id}.gif?size=16"), &[]).2;
     assert!(small.len() < body.len(), "size sets the pixels per tile");
-    let home = get(&app, "/").body;
-    let cards = home
-        .split("/g/")
-        .skip(1)
-        .map(|s| &s[..16])
-        .find(|g| get(&app, &format!("/api/games/{g}")).json()["game"] == "card-game")
-        .unwrap()
-        .to_string();
+    let cards = demo_card_game_id(&app);
     let a = get(&app, &format!("/g/{cards}.gif"));
     assert_eq!(a.status, 404, "{}", a.body);
     app.stop();
+}
+
+/// The Card Game demo's id, from the home page.
+fn demo_card_game_id(app: &TestApp) -> String {
+    let home = get(app, "/").body;
+    home.split("/g/")
+        .skip(1)
+        .map(|s| &s[..16])
+        .find(|g| get(app, &format!("/api/games/{g}")).json()["game"] == "card-game")
+        .expect("a Card Game demo")
+        .to_string()
 }
 
 /// The 2nd-edition demo's id, from the home page.
@@ -1507,14 +1511,7 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
     let Some(browser) = Browser::start() else { return };
     let app = spawn_app();
     let id = demo_id(&app);
-    let home = get(&app, "/").body;
-    let cards = home
-        .split("/g/")
-        .skip(1)
-        .map(|s| &s[..16])
-        .find(|g| *g != id && get(&app, &format!("/api/games/{g}")).json()["game"] == "card-game")
-        .unwrap()
-        .to_string();
+    let cards = demo_card_game_id(&app);
     browser.resize(360, 800);
     let pages = [
         "/".to_string(),

@@ -169,7 +169,6 @@ fn acknowledged_games_survive_sigkill_mid_stream() {
             "game {id} with its {turns} turns, after two kills"
         );
     }
-    server.signal("-KILL");
 }
 
 #[test]
@@ -209,7 +208,6 @@ fn sigterm_lets_an_upload_in_flight_finish() {
         .to_string();
     let server = Server::start(&db);
     assert!(server.has(&id, turns), "{id} was stored whole");
-    server.signal("-KILL");
 }
 
 #[test]
@@ -238,5 +236,4 @@ fn backup_copies_the_database_while_it_serves() {
     // The copy serves the game.
     let restored = Server::start(&copy);
     assert!(restored.has(&id, turns));
-    restored.signal("-KILL");
 }

@@ -43,10 +43,14 @@ pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
         encoder
             .set_repeat(gif::Repeat::Infinite)
             .map_err(|e| RenderError::Gif(e.to_string()))?;
-        let mut tiles = canvas.blank(art.background);
+        let mut layers = Layers {
+            tiles: canvas.blank(art.background),
+            drawn: 0,
+            bar: None,
+        };
         let mut previous: Option<Vec<u8>> = None;
         for (i, state) in states.iter().enumerate() {
-            let frame = compose(&canvas, &mut tiles, &mut art, record, state, px)?;
+            let frame = compose(&canvas, &mut layers, &mut art, record, state, px)?;
             let delay = if i + 1 == states.len() { LAST_DELAY } else { TURN_DELAY };
             write_frame(&mut encoder, &canvas, &frame, previous.as_deref(), delay)?;
             previous = Some(frame);
@@ -214,11 +218,10 @@ impl Art {
         for c in nq.color_map_rgb().chunks_exact(3) {
             self.exact(Rgb(c[0], c[1], c[2]));
         }
-        // New entries may be nearer than what was looked up before.
-        self.lookup.retain(|_, i| usize::from(*i) < 3 + self.players.len());
-        for (i, c) in self.colours.iter().enumerate() {
-            self.lookup.insert([c.0, c.1, c.2], i as u8);
-        }
+        // New entries may be nearer than what was looked up before: keep exact matches only.
+        self.lookup = (self.colours.iter().enumerate())
+            .map(|(i, c)| ([c.0, c.1, c.2], i as u8))
+            .collect();
     }
 
     fn palette_bytes(&self) -> Vec<u8> {
@@ -230,29 +233,34 @@ impl Art {
 
 /// One frame: the tiles so far (kept in `tiles` for the next frame), then the meeples, the
 /// outline of the tile just placed and the score line.
+/// What frames build on: the tiles drawn so far (the board lists tiles in the order they were
+/// placed, so only those past `drawn` are new), and the last score line with its scores.
+struct Layers {
+    tiles: Vec<u8>,
+    drawn: usize,
+    bar: Option<(Vec<i32>, Vec<u8>)>,
+}
+
 fn compose(
     canvas: &Canvas,
-    tiles: &mut [u8],
+    layers: &mut Layers,
     art: &mut Art,
     record: &GameRecord,
     state: &State,
     px: u32,
 ) -> Result<Vec<u8>, RenderError> {
     let game = &state.game;
-    for t in game.board().tiles() {
+    for t in &game.board().tiles()[layers.drawn..] {
         let (x0, y0) = canvas.corner(t.pos);
-        // A tile already drawn keeps its pixels; only new squares are blitted.
-        if tiles[(y0 * canvas.w + x0) as usize] != art.background && Some(t.pos) != state.placed.map(|p| p.0) {
-            continue;
-        }
         let sprite = art.sprite(game, t.kind, t.rotation.quarter_turns(), px)?;
         for y in 0..px {
             let from = (y * px) as usize;
             let to = ((y0 + y) * canvas.w + x0) as usize;
-            tiles[to..to + px as usize].copy_from_slice(&sprite[from..from + px as usize]);
+            layers.tiles[to..to + px as usize].copy_from_slice(&sprite[from..from + px as usize]);
         }
     }
-    let mut frame = tiles.to_vec();
+    layers.drawn = game.board().tiles().len();
+    let mut frame = layers.tiles.clone();
     meeples(canvas, &mut frame, art, game, px);
     if let Some((pos, player)) = state.placed {
         let (x0, y0) = canvas.corner(pos);
@@ -267,7 +275,13 @@ fn compose(
             canvas.fill(&mut frame, rect, c);
         }
     }
-    score_line(canvas, &mut frame, art, record, game)?;
+    let scores = game.scores();
+    if layers.bar.as_ref().is_none_or(|(drawn, _)| *drawn != scores) {
+        layers.bar = Some((scores.clone(), score_line(canvas, art, record, &scores)?));
+    }
+    let bar = &layers.bar.as_ref().expect("drawn just now").1;
+    let top = ((canvas.h - BAR) * canvas.w) as usize;
+    frame[top..top + bar.len()].copy_from_slice(bar);
     Ok(frame)
 }
 
@@ -307,16 +321,10 @@ fn disc(canvas: &Canvas, frame: &mut [u8], (cx, cy): (f32, f32), r: f32, colour:
     }
 }
 
-/// The scores under the board: rasterised (it has text), then mapped to the palette.
-fn score_line(
-    canvas: &Canvas,
-    frame: &mut [u8],
-    art: &mut Art,
-    record: &GameRecord,
-    game: &Game,
-) -> Result<(), RenderError> {
+/// The scores under the board, rasterised (it has text) and mapped to the palette: the
+/// canvas's bottom `BAR` rows.
+fn score_line(canvas: &Canvas, art: &mut Art, record: &GameRecord, scores: &[i32]) -> Result<Vec<u8>, RenderError> {
     use std::fmt::Write as _;
-    let scores = game.scores();
     let colours = colours(record);
     let mut body = String::new();
     let mut x = 6.0;
@@ -339,12 +347,15 @@ fn score_line(
         w = canvas.w,
     );
     let pixmap = raster::rasterise(&svg)?;
-    let top = ((canvas.h - BAR) * canvas.w) as usize;
-    for (i, p) in pixmap.pixels().iter().enumerate().take((canvas.w * BAR) as usize) {
-        let c = p.demultiply();
-        frame[top + i] = art.nearest([c.red(), c.green(), c.blue()]);
-    }
-    Ok(())
+    Ok(pixmap
+        .pixels()
+        .iter()
+        .take((canvas.w * BAR) as usize)
+        .map(|p| {
+            let c = p.demultiply();
+            art.nearest([c.red(), c.green(), c.blue()])
+        })
+        .collect())
 }
 
 /// Writes the part of `frame` that differs from `previous` (all of it for the first frame).

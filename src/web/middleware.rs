@@ -71,24 +71,12 @@ pub async fn measure(
     let method = req.method().clone();
     let res = next.call(req).await;
     if let Some(m) = metrics {
-        match &res {
-            Ok(res) => {
-                let pattern = res.request().match_pattern();
-                m.request(
-                    method.as_str(),
-                    pattern.as_deref(),
-                    res.status().as_u16(),
-                    started.elapsed(),
-                )
-            }
+        let (route, status) = match &res {
+            Ok(res) => (res.request().match_pattern(), res.status()),
             // Cut off by the time limit: the request, and its route, are gone.
-            Err(e) => m.request(
-                method.as_str(),
-                None,
-                e.as_response_error().status_code().as_u16(),
-                started.elapsed(),
-            ),
-        }
+            Err(e) => (None, e.as_response_error().status_code()),
+        };
+        m.request(method.as_str(), route.as_deref(), status.as_u16(), started.elapsed());
     }
     res
 }
