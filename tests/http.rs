@@ -4,8 +4,8 @@ mod common;
 
 use carcassonne_replay::web::limits::LimitSettings;
 use common::app::*;
+use common::browser::Browser;
 use serde_json::Value;
-use std::net::TcpListener;
 use std::path::Path;
 
 #[test]
@@ -995,129 +995,6 @@ fn games_survive_a_restart() {
     assert_eq!(again.stored_games(), 4, "the demos are not loaded twice");
     again.stop();
     drop(dir);
-}
-
-/// A headless Chromium session driven over WebDriver (Debian's `chromium-driver`).
-struct Browser {
-    driver: std::process::Child,
-    base: String,
-    session: String,
-}
-
-impl Browser {
-    /// None when chromedriver is not installed (`.ci/run` installs it).
-    fn start() -> Option<Browser> {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = std::process::Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn();
-        let Ok(driver) = driver else {
-            // CI installs it, so there a missing driver is a failure, not a skip.
-            assert!(std::env::var_os("CI").is_none(), "CI needs chromedriver: see .ci/run");
-            println!("note: chromedriver is not installed; skipping the browser test");
-            return None;
-        };
-        let base = format!("http://127.0.0.1:{port}");
-        let ready = (0..100).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            agent().get(&format!("{base}/status")).call().is_ok()
-        });
-        assert!(ready, "chromedriver did not start");
-        let args = [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-dev-shm-usage",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ];
-        let caps = serde_json::json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args}
-        }}});
-        let mut browser = Browser {
-            driver,
-            base,
-            session: String::new(),
-        };
-        let created = browser.call("POST", "/session", Some(caps));
-        browser.session = created["value"]["sessionId"]
-            .as_str()
-            .expect("a WebDriver session")
-            .to_string();
-        Some(browser)
-    }
-
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let url = format!("{}{path}", self.base);
-        let response = match method {
-            "GET" => agent().get(&url).call(),
-            "DELETE" => agent().delete(&url).call(),
-            _ => agent()
-                .post(&url)
-                .header("Content-Type", "application/json")
-                .send(body.unwrap_or(serde_json::json!({})).to_string().as_bytes()),
-        };
-        answer(response.unwrap()).json()
-    }
-
-    fn session(&self, path: &str) -> String {
-        format!("/session/{}{path}", self.session)
-    }
-
-    fn open(&self, url: &str) {
-        self.call("POST", &self.session("/url"), Some(serde_json::json!({ "url": url })));
-    }
-
-    fn press(&self, key: &str) {
-        let key_actions = serde_json::json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
-            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]});
-        self.call("POST", &self.session("/actions"), Some(key_actions));
-    }
-
-    fn current_url(&self) -> String {
-        self.call("GET", &self.session("/url"), None)["value"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    fn wait_for_url(&self, ending: &str) -> bool {
-        (0..100).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            self.current_url().ends_with(ending)
-        })
-    }
-}
-
-impl Browser {
-    /// Runs a script in the page; its return value.
-    fn eval(&self, script: &str) -> Value {
-        let body = serde_json::json!({"script": script, "args": []});
-        self.call("POST", &self.session("/execute/sync"), Some(body))["value"].clone()
-    }
-
-    fn resize(&self, width: u32, height: u32) {
-        let rect = serde_json::json!({"width": width, "height": height});
-        self.call("POST", &self.session("/window/rect"), Some(rect));
-    }
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        if !self.session.is_empty() {
-            let _ = agent()
-                .delete(&format!("{}/session/{}", self.base, self.session))
-                .call();
-        }
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
-    }
 }
 
 #[test]

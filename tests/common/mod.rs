@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod browser;
 pub mod hostile;
 
 use carcassonne_replay::engine::{Rotation, TileCatalog, TileKindId};
