@@ -34,3 +34,52 @@
     });
   }
 })();
+// The inline board (templates/_board.html): a panel repeats what a feature's or an open
+// square's tooltip says, for touch screens, and lists the tiles that fit a square as pictures.
+(function () {
+  var frame = document.querySelector('[data-board]');
+  var info = document.getElementById('board-info');
+  if (!frame || !info) { return; }
+  var lit = null;
+  function light(el) {
+    if (lit) { lit.classList.remove('on'); }
+    lit = el;
+    if (el) { el.classList.add('on'); }
+  }
+  function title(el) {
+    var t = el.querySelector('title');
+    return t ? t.textContent : '';
+  }
+  function showFeature(f) {
+    light(f);
+    info.textContent = title(f);
+  }
+  function showSpot(spot) {
+    light(spot);
+    info.textContent = '';
+    var fits = JSON.parse(spot.getAttribute('data-fits') || '[]');
+    var head = document.createElement('strong');
+    head.textContent = fits.length ? 'Tiles left that fit ' + spot.getAttribute('data-spot') + ':' : title(spot);
+    info.appendChild(head);
+    info.appendChild(document.createElement('br'));
+    fits.forEach(function (fit) {
+      var span = document.createElement('span');
+      span.className = 'fit';
+      var img = document.createElement('img');
+      img.src = '/g/' + frame.getAttribute('data-game') + '/tiles/' + encodeURIComponent(fit[0]) + '.svg';
+      img.alt = fit[0];
+      span.appendChild(img);
+      span.appendChild(document.createTextNode(fit[0] + ' ×' + fit[1]));
+      info.appendChild(span);
+    });
+  }
+  frame.addEventListener('mouseover', function (e) {
+    var f = e.target.closest('.f');
+    if (f) { showFeature(f); }
+  });
+  frame.addEventListener('click', function (e) {
+    var spot = e.target.closest('.spot');
+    var f = e.target.closest('.f');
+    if (spot) { showSpot(spot); } else if (f) { showFeature(f); }
+  });
+})();

@@ -622,3 +622,99 @@ fn a_new_world_game_is_analysed_move_by_move() {
     }
     assert_eq!(game.turns.len(), 61, "every tile of the sample set is a turn");
 }
+
+// ----- the board's feature notes -----
+
+/// What each feature's owners score at final scoring if the game ended now, by feature root.
+fn final_scoring_by_root(game: &carcassonne_replay::engine::Game) -> std::collections::HashMap<u32, u32> {
+    use carcassonne_replay::engine::Event;
+    let mut ended = game.clone();
+    let mut events = Vec::new();
+    ended.finish(&mut events);
+    let mut by_root = std::collections::HashMap::new();
+    for e in &events {
+        let Event::Scored(s) = e else { continue };
+        let i = ended.board().tile_index_at(s.pos).expect("a scored tile");
+        let t = ended.board().tiles()[i];
+        let seg = ended
+            .tile_kind(t.kind)
+            .segment_at(t.rotation, s.feature, Some(s.location))
+            .expect("a scored segment");
+        let root = ended.features().root(ended.segment_id(i, seg));
+        *by_root.entry(root).or_insert(0) += s.points;
+    }
+    by_root
+}
+
+/// The board's notes say what final scoring would pay: every occupied open road, city,
+/// cloister and garden's "worth now" is what its owners score if the game ended there, turn
+/// after turn of a generated game, and fields name the completed cities their farmers count.
+#[test]
+fn board_notes_agree_with_final_scoring_on_every_turn() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 3, Policy::Greedy, 11).unwrap();
+    let full = replay::replay(&record, None).unwrap();
+    let mut checked = 0;
+    for n in (4..=full.turns.len() as u32).step_by(6) {
+        let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
+        let paid = final_scoring_by_root(&game);
+        for f in board_features(&game) {
+            assert_eq!(f.meeples.len(), 3);
+            if f.owners.is_empty() || f.kind == FeatureKind::Field {
+                continue;
+            }
+            let Some(now) = f.worth.at_end else { continue };
+            assert_eq!(paid.get(&f.root).copied(), Some(now), "turn {n}: {f:?}");
+            assert!(f.worth.completed.unwrap() >= now, "completing never pays less: {f:?}");
+            let chance = f.chance.expect("an open feature has a chance");
+            assert!((0.0..=1.0).contains(&chance), "{f:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} features checked");
+}
+
+/// The start tile's city alone is worth 1 at the end ("1 point per tile" incomplete) and 2
+/// completed; closed by a city cap with a knight on it, the two-tile city paid 4 under the 2nd
+/// edition ("2 points per tile") and 2 under the classic rules ("a two-tile city scores 2").
+#[test]
+fn a_city_note_is_worth_what_each_rulebook_says() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let city_of = |game: &carcassonne_replay::engine::Game| {
+        board_features(game)
+            .into_iter()
+            .find(|f| f.kind == FeatureKind::City)
+            .expect("a city")
+    };
+    for (preset, paid) in [("second-edition", 4), ("classic-2000", 2)] {
+        let record = parse(&format!(
+            r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+                "rules": {{"preset": "{preset}"}}, "moves": [
+                {{"tile": "E", "at": [0, -1], "rotation": 180, "meeple": {{"feature": "city", "at": "S"}}}}]}}"#
+        ));
+        let start = city_of(&replay::replay_upto(&record, None, Some(0)).unwrap().game);
+        assert_eq!(
+            (
+                start.tiles,
+                start.worth.at_end,
+                start.worth.completed,
+                start.worth.is_complete
+            ),
+            (1, Some(1), Some(2), false),
+            "{preset}"
+        );
+        assert!(start.owners.is_empty() && start.chance.is_some(), "{start:?}");
+        let closed = city_of(&replay::replay(&record, None).unwrap().game);
+        assert_eq!(
+            (
+                closed.tiles,
+                closed.worth.at_end,
+                closed.worth.completed,
+                closed.worth.is_complete
+            ),
+            (2, None, Some(paid), true),
+            "{preset}"
+        );
+        assert_eq!(closed.chance, None, "a completed city has no chance left to weigh");
+    }
+}

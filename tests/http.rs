@@ -1186,6 +1186,15 @@ fn a_turns_alternatives_are_listed_ranked_and_each_can_be_shown() {
         .call()
         .unwrap();
     assert_eq!(png.status(), 200);
+    // The list's thumbnails show the square played and its neighbours, readable at 64 px.
+    let close = format!("/g/{id}/t/2/alt/{k}.png?size=64&amp;view=close");
+    assert!(page.body.contains(&close), "the list shows close views");
+    let mut thumb = agent().get(&app.url(&close.replace("&amp;", "&"))).call().unwrap();
+    let bytes = thumb.body_mut().read_to_vec().unwrap();
+    let side = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    assert_eq!((side(16), side(20)), (192, 192), "three squares of 64 px each way");
+    let bad = get(&app, &format!("/g/{id}/t/2/alt/{k}.png?view=sideways"));
+    assert_eq!(bad.status, 400, "{}", bad.body);
     assert_eq!(get(&app, &format!("/g/{id}/t/2/alt/9999")).status, 404);
     assert_eq!(get(&app, &format!("/g/{id}/t/9/alternatives")).status, 404);
     app.stop();
@@ -1412,5 +1421,157 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
         }
     }
     assert!(wide.is_empty(), "pages wider than the phone: {wide:#?}");
+    app.stop();
+}
+
+/// A point inside the first owned road on the board, where nothing else is on top of it:
+/// `[x, y, its note]` in viewport pixels.
+const OWNED_ROAD_POINT: &str = r#"
+for (const g of document.querySelectorAll('.board-svg .f.line')) {
+  const note = g.querySelector('title').textContent;
+  if (!note.includes('holds it')) continue;
+  for (const path of g.querySelectorAll('path')) {
+    const len = path.getTotalLength();
+    for (const t of [0.5, 0.3, 0.7]) {
+      path.scrollIntoView({block: 'center'});
+      const p = path.getPointAtLength(len * t).matrixTransform(path.getScreenCTM());
+      const hit = document.elementFromPoint(p.x, p.y);
+      if (hit && hit.closest('.f') === g) return [p.x, p.y, note];
+    }
+  }
+}
+return null;"#;
+
+/// The centre of an open square that is not dead and not under a badge: `[x, y, fits]`.
+const OPEN_SPOT_POINT: &str = r#"
+for (const g of document.querySelectorAll('.board-svg .spot:not(.dead)')) {
+  const rect = g.querySelector('rect');
+  rect.scrollIntoView({block: 'center'});
+  const box = rect.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height * 0.7;
+  const hit = document.elementFromPoint(x, y);
+  if (hit && hit.closest('.spot') === g) return [x, y, JSON.parse(g.dataset.fits)];
+}
+return null;"#;
+
+#[test]
+fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    browser.resize(1300, 1000);
+    browser.open(&app.url(&format!("/g/{id}/t/40")));
+
+    // Pointing at a road lights all of it and shows its holder and worth.
+    let road = browser.eval(OWNED_ROAD_POINT);
+    let (x, y) = (
+        road[0].as_f64().expect("an owned road to point at"),
+        road[1].as_f64().unwrap(),
+    );
+    let note = road[2].as_str().unwrap();
+    assert!(
+        note.contains("Worth ") && note.contains("Chance of completion"),
+        "{note}"
+    );
+    browser.pointer_at(x, y, false);
+    let shown = browser.wait_for(
+        "const t = document.getElementById('board-info').textContent; return t.includes('holds it') ? t : null;",
+    );
+    assert_eq!(shown.as_str(), Some(note), "the panel repeats the road's note");
+    let lit = browser.eval(
+        "const g = document.querySelector('.board-svg .f.on'); \
+         return g ? getComputedStyle(g.querySelector('path')).strokeOpacity : null;",
+    );
+    assert_eq!(lit.as_str(), Some("0.55"), "the road is lit while pointed at");
+
+    // Clicking an open square lists the tiles that fit it, as pictures that load.
+    let spot = browser.eval(OPEN_SPOT_POINT);
+    let fits = spot[2].as_array().expect("an open square to click").len();
+    assert!(fits > 0);
+    browser.pointer_at(spot[0].as_f64().unwrap(), spot[1].as_f64().unwrap(), true);
+    let pictures = browser.wait_for(
+        "const imgs = [...document.querySelectorAll('#board-info img')]; \
+         return imgs.length && imgs.every(i => i.complete && i.naturalWidth > 0) ? imgs.length : null;",
+    );
+    assert_eq!(
+        pictures.as_u64(),
+        Some(fits as u64),
+        "one loaded picture per fitting tile"
+    );
+    let text = browser.eval("return document.getElementById('board-info').textContent;");
+    assert!(text.as_str().unwrap().contains("Tiles left that fit"), "{text}");
+
+    // A ghost's badge opens its alternative; the arrow keys still step through turns.
+    let ghost = browser.find(".board-svg .badge.alternative").expect("a ghost badge");
+    browser.click(&ghost);
+    assert!(
+        browser.wait_for_url_containing(&format!("/g/{id}/t/40/alt/")),
+        "a ghost opens its alternative, at {}",
+        browser.current_url()
+    );
+    browser.open(&app.url(&format!("/g/{id}/t/40")));
+    browser.press("\u{E014}");
+    assert!(browser.wait_for_url(&format!("/g/{id}/t/41")), "→ still steps on");
+    drop(browser);
+    app.stop();
+}
+
+/// The turn page's board is inline SVG that reads without JavaScript: a note (tooltip) on every
+/// feature, every open square with the tiles that fit it, dead squares crossed out, and up to
+/// three ghosts linking to their alternatives beside the move played.
+#[test]
+fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
+    use carcassonne_replay::analysis::{board_features::board_features, dead_spots};
+    use carcassonne_replay::replay;
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let record = carcassonne_replay::record::parse(&demo()).unwrap().0;
+    let with_dead = (1..=71)
+        .find(|&n| !dead_spots(&replay::replay_upto(&record, None, Some(n)).unwrap().game).is_empty())
+        .expect("the demo has a turn with a dead spot");
+    for n in [0, with_dead, 71] {
+        let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
+        let page = get(&app, &format!("/g/{id}/t/{n}"));
+        assert_eq!(page.status, 200);
+        let body = &page.body;
+        assert_eq!(
+            body.matches("<svg").count(),
+            2,
+            "turn {n}: the board and the score graph"
+        );
+        assert!(body.contains("class=\"board-svg\""));
+        let notes = body.matches("<g class=\"f ").count();
+        assert_eq!(notes, board_features(&game).len(), "turn {n}: a note per feature");
+        let dead = body.matches("<g class=\"spot dead\"").count();
+        assert_eq!(dead, dead_spots(&game).len(), "turn {n}: dead squares are marked");
+        let open = body.matches("<g class=\"spot\" data-spot").count();
+        assert_eq!(
+            open + dead,
+            game.board().frontier().len(),
+            "turn {n}: every open square"
+        );
+        let ghosts: Vec<&str> = body
+            .split("<a href=\"")
+            .skip(1)
+            .filter(|a| a.contains("class=\"badge alternative\""))
+            .map(|a| &a[..a.find('"').unwrap()])
+            .collect();
+        if n == 0 {
+            assert!(
+                ghosts.is_empty() && !body.contains("badge played"),
+                "the start has no move"
+            );
+            continue;
+        }
+        assert!((1..=3).contains(&ghosts.len()), "turn {n}: {} ghosts", ghosts.len());
+        assert!(
+            body.contains("class=\"badge played\""),
+            "turn {n}: the move played is marked"
+        );
+        for href in ghosts {
+            assert!(href.starts_with(&format!("/g/{id}/t/{n}/alt/")), "{href}");
+            assert_eq!(get(&app, href).status, 200, "{href}");
+        }
+    }
     app.stop();
 }

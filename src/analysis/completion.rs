@@ -55,16 +55,18 @@ pub fn dead_spots(game: &Game) -> Vec<Pos> {
 
 /// Copies in the pack with a rotation that `square` accepts.
 fn fits_square(game: &Game, square: &FrontierSquare) -> u32 {
-    game.pack()
-        .iter()
-        .enumerate()
+    fitting_tiles(game, square).map(|(_, n)| u32::from(n)).sum()
+}
+
+/// The kinds left in the pack with a rotation that `square` accepts, with their copies.
+pub fn fitting_tiles<'g>(game: &'g Game, square: &'g FrontierSquare) -> impl Iterator<Item = (TileKindId, u8)> + 'g {
+    (game.pack().iter().enumerate())
         .filter(|&(_, &n)| n > 0)
-        .filter(|&(i, _)| {
-            let kind = game.tile_kind(TileKindId(i as u16));
+        .map(|(i, &n)| (TileKindId(i as u16), n))
+        .filter(|&(id, _)| {
+            let kind = game.tile_kind(id);
             kind.unique.iter().any(|&(_, edges)| square.accepts(edges))
         })
-        .map(|(_, &n)| u32::from(n))
-        .sum()
 }
 
 /// An empty square a feature reaches, with the tiles left that fit it and that close the

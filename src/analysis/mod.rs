@@ -16,6 +16,7 @@
 
 pub mod alternatives;
 pub mod arena;
+pub mod board_features;
 pub mod cards;
 pub mod completion;
 pub mod evaluate;

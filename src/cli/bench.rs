@@ -229,6 +229,8 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "ingest_ms_per_game": service.ingest_ms,
             "storage_bytes_per_game": service.bytes_per_game,
             "turn_page_ms": service.page_ms,
+            "turn_page_bytes": service.page_bytes,
+            "turn_page_gzip_bytes": service.page_gzip_bytes,
             "card_game_turn_page_ms": service.card_page_ms,
             "analysis_alternatives_ms_per_turn": (analysis.alternatives_ms * 1000.0).round() / 1000.0,
             "analysis_random_playouts_per_second": analysis.random_playouts_per_sec.round(),
@@ -276,6 +278,11 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "storage per game in SQLite", service.bytes_per_game
         );
         println!("{:<40} {:>11.2} ms", "turn page, server time", service.page_ms);
+        println!(
+            "{:<40} {:>8} KB",
+            "  its HTML (gzipped)",
+            format!("{} ({})", service.page_bytes / 1024, service.page_gzip_bytes / 1024)
+        );
         println!(
             "{:<40} {:>11.2} ms",
             "Card Game turn page, server time", service.card_page_ms
@@ -373,6 +380,9 @@ struct ServiceFigures {
     ingest_ms: f64,
     bytes_per_game: f64,
     page_ms: f64,
+    /// A mid-game turn page of the tile game: its HTML, and gzipped.
+    page_bytes: usize,
+    page_gzip_bytes: usize,
     card_page_ms: f64,
 }
 
@@ -383,6 +393,13 @@ fn service_figures(seconds: f64) -> Result<ServiceFigures, String> {
     let result = measure_service(&dir.join("bench.sqlite"), seconds);
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// The size of `bytes` gzipped at the default level, as the service sends pages.
+fn gzipped_len(bytes: &[u8]) -> usize {
+    use std::io::Write as _;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bytes).and_then(|_| gz.finish()).map_or(0, |out| out.len())
 }
 
 /// Server time of a Card Game's turn pages: a 4-player game by greedy bots, turns across it.
@@ -440,8 +457,11 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
         return Err(format!("turn page failed: {e}"));
     }
     let card_page_ms = card_page_ms(&state, seconds)?;
+    let page = render_turn_page(&state, &ids[0], 36).map_err(|e| e.detail)?;
     Ok(ServiceFigures {
         card_page_ms,
+        page_bytes: page.len(),
+        page_gzip_bytes: gzipped_len(page.as_bytes()),
         ingest_ms,
         bytes_per_game,
         page_ms: t.as_secs_f64() * 1000.0 / pages as f64,

@@ -8,6 +8,17 @@ use super::rules::{Completion, FarmScoring, FeatureRule, completion};
 use super::surveyors::SURVEYOR_BONUS;
 use super::tile::FeatureKind;
 
+/// What a feature pays its owners, from [`Game::worth`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Worth {
+    /// If the game ended now; `None` once it is complete, or for a feature that scores
+    /// nothing left open (a field: its farmers score through the farm rule).
+    pub at_end: Option<u32>,
+    /// Completed as it stands now; `None` for a feature that never completes.
+    pub completed: Option<u32>,
+    pub is_complete: bool,
+}
+
 impl Game {
     /// The categories a score breakdown of the tile game has, in order: one per kind of
     /// feature that scores (`Score::category`).
@@ -32,10 +43,34 @@ impl Game {
     fn feature_score(&mut self, s: SegId, rule: &FeatureRule, reason: Reason, phase: Phase) -> Option<Score> {
         let meeples = self.features.count_meeples(s);
         let players = majority(&meeples);
-        let kind = self.features.kind(s);
         if players.is_empty() || rule.incomplete.is_none() && reason != Reason::Completed {
             return None;
         }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let (terms, small) = self.terms(s, rule, reason, &mut scratch);
+        self.scratch = scratch;
+        if terms.points() == 0 {
+            // Plains without animals: the trappers score nothing.
+            return None;
+        }
+        let (pos, location) = self.segment_place(s);
+        Some(Score {
+            feature: self.features.kind(s),
+            reason,
+            phase,
+            players,
+            points: terms.points(),
+            meeples,
+            terms,
+            note: small.then_some(Note::TwoTileCity),
+            pos,
+            location,
+        })
+    }
+
+    /// The terms the feature of `s` scores for `reason` as it stands, whoever owns it, and
+    /// whether the small-feature rates (the classic two-tile city) apply.
+    fn terms(&self, s: SegId, rule: &FeatureRule, reason: Reason, scratch: &mut Vec<u16>) -> (Terms, bool) {
         let size = match rule.completes {
             Completion::Surrounded => {
                 let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
@@ -45,7 +80,7 @@ impl Game {
                     marks: 0,
                 }
             }
-            Completion::ClosedEdges | Completion::Never => self.features.size(s, &mut self.scratch),
+            Completion::ClosedEdges | Completion::Never => self.features.size(s, scratch),
         };
         let (rates, small) = match (reason, rule.small) {
             (Reason::Completed, Some((tiles, rates))) if tiles == size.tiles => (rates, true),
@@ -63,23 +98,29 @@ impl Game {
                 terms.push(Term { count, unit, rate });
             }
         }
-        if terms.points() == 0 {
-            // Plains without animals: the trappers score nothing.
-            return None;
+        (terms, small)
+    }
+
+    /// What the feature of `s` pays its owners by its own rule, whether or not anyone owns it
+    /// (New World's surveyor bonus aside): for the board's "what is this worth" notes.
+    pub fn worth(&self, s: SegId) -> Worth {
+        let kind = self.features.kind(s);
+        let rule = self.rules.feature(kind);
+        let mut scratch = Vec::new();
+        let mut points = |reason| self.terms(s, &rule, reason, &mut scratch).0.points();
+        let completed = match rule.completes {
+            Completion::ClosedEdges => self.features.is_complete(s),
+            Completion::Surrounded => self.surrounding(self.segment_place(s).0) == 8,
+            Completion::Never => false,
+        };
+        Worth {
+            at_end: rule
+                .incomplete
+                .filter(|_| !completed)
+                .map(|_| points(Reason::Incomplete)),
+            completed: (rule.completes != Completion::Never).then(|| points(Reason::Completed)),
+            is_complete: completed,
         }
-        let (pos, location) = self.segment_place(s);
-        Some(Score {
-            feature: kind,
-            reason,
-            phase,
-            players,
-            points: terms.points(),
-            meeples,
-            terms,
-            note: small.then_some(Note::TwoTileCity),
-            pos,
-            location,
-        })
     }
 
     fn award(&mut self, score: Score, events: &mut Vec<Event>) {
@@ -294,25 +335,25 @@ impl Game {
             .collect();
         fields.sort_unstable();
         fields.dedup();
-        fields
-            .into_iter()
-            .map(|f| {
-                let mut cities: Vec<SegId> = Vec::new();
-                for m in self.features.members(f) {
-                    let t = self.board.tiles()[self.features.tile_of(m) as usize];
-                    let seg = &self.catalog.get(t.kind).segments[(m - t.first_segment) as usize];
-                    for c in (0..16).filter(|c| seg.cities & (1 << c) != 0) {
-                        let city = t.first_segment + c;
-                        if self.features.is_complete(city) {
-                            cities.push(self.features.root(city));
-                        }
-                    }
+        fields.into_iter().map(|f| (f, self.field_cities(f))).collect()
+    }
+
+    /// The completed cities the field of `field` supplies (city roots, sorted, unique).
+    pub fn field_cities(&self, field: SegId) -> Vec<SegId> {
+        let mut cities: Vec<SegId> = Vec::new();
+        for m in self.features.members(field) {
+            let t = self.board.tiles()[self.features.tile_of(m) as usize];
+            let seg = &self.catalog.get(t.kind).segments[(m - t.first_segment) as usize];
+            for c in (0..16).filter(|c| seg.cities & (1 << c) != 0) {
+                let city = t.first_segment + c;
+                if self.features.is_complete(city) {
+                    cities.push(self.features.root(city));
                 }
-                cities.sort_unstable();
-                cities.dedup();
-                (f, cities)
-            })
-            .collect()
+            }
+        }
+        cities.sort_unstable();
+        cities.dedup();
+        cities
     }
 
     fn farm_score(&self, field: SegId, players: Players, meeples: Counts, cities: u32, per_city: u32) -> Score {

@@ -10,6 +10,7 @@
 pub mod cards;
 pub mod figures;
 pub mod gif;
+pub mod interactive;
 pub mod palette;
 pub mod raster;
 pub mod scene;
@@ -244,10 +245,46 @@ pub fn turn_count(record: &GameRecord) -> u32 {
 /// `replay::replay_upto(record, None, Some(n))` for the board after turn `n`, or a full replay
 /// for the final board.
 pub fn board_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions) -> String {
+    board_scene(record, replay, opts, None, |_| {})
+}
+
+/// The board around one square: the square and its eight neighbours, for the thumbnails of a
+/// turn's alternatives, where the whole board would be too small to read.
+pub fn board_close_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions, centre: Pos) -> String {
+    let window = (
+        Pos::new(centre.x - 1, centre.y - 1),
+        Pos::new(centre.x + 1, centre.y + 1),
+    );
+    board_scene(record, replay, opts, Some(window), |_| {})
+}
+
+/// The board after `replay`'s last turn with `notes` laid over it, for inlining in a page: the
+/// root element gets `class="board-svg"`. See [`interactive`].
+pub fn interactive_board_svg(
+    record: &GameRecord,
+    replay: &Replay,
+    opts: &RenderOptions,
+    notes: &interactive::BoardNotes,
+) -> String {
+    board_scene(record, replay, opts, None, |scene| {
+        scene.pointing_layers(notes);
+        scene.root_attributes = " class=\"board-svg\"".into();
+    })
+}
+
+/// Draws the board (or only the squares of `window`, corners included), lets `over` add to the
+/// scene before the legend, and finishes it.
+fn board_scene(
+    record: &GameRecord,
+    replay: &Replay,
+    opts: &RenderOptions,
+    window: Option<(Pos, Pos)>,
+    over: impl FnOnce(&mut Scene),
+) -> String {
     let input = scene_input(record, replay);
     let s = opts.size();
-    let (lo, hi) = scene::extent(&replay.game, opts.open_spots);
-    let margin = (s / 4).max(8);
+    let (lo, hi) = window.unwrap_or_else(|| scene::extent(&replay.game, opts.open_spots));
+    let margin = if window.is_some() { 0 } else { (s / 4).max(8) };
     let board_w = (hi.x - lo.x + 1) as u32 * s;
     let board_h = (hi.y - lo.y + 1) as u32 * s;
     let font = (s as f32 * 0.22).clamp(12.0, 22.0).round();
@@ -262,6 +299,7 @@ pub fn board_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions) -> 
     };
     let mut scene = Scene::new(&input, *opts, frame);
     scene.draw_board();
+    over(&mut scene);
     let mut height = board_h + 2 * margin;
     if opts.legend {
         let at = (margin as f32, (board_h + margin) as f32 + margin as f32 * 0.5);
@@ -476,7 +514,7 @@ pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
             art: Arc::clone(&art),
         }));
     }
-    let input = loose_tiles(tiles);
+    let input = SceneInput::loose(tiles);
     let frame = Frame {
         x0: gap,
         y0: gap,
@@ -504,26 +542,11 @@ pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
     scene.finish(width, height, palette::BACKGROUND)
 }
 
-/// What a scene of loose tiles needs: no game, no players.
-fn loose_tiles(tiles: Vec<Placed>) -> SceneInput<'static> {
-    SceneInput {
-        game: None,
-        tiles,
-        last_move: None,
-        scored: Vec::new(),
-        final_scored: Vec::new(),
-        history: Vec::new(),
-        players: Vec::new(),
-        colours: PlayerColours::by_seat(0),
-        caption: String::new(),
-    }
-}
-
 /// One tile kind alone, turned `quarter_turns` clockwise, `size` pixels square: the small
 /// pictures beside tile names.
 pub fn tile_svg(kind: &TileKind, quarter_turns: u8, size: u32) -> String {
     let s = size.clamp(RenderOptions::MIN_SIZE, RenderOptions::MAX_SIZE);
-    let input = loose_tiles(vec![Placed {
+    let input = SceneInput::loose(vec![Placed {
         pos: Pos::new(0, 0),
         quarter_turns: quarter_turns % 4,
         first_segment: 0,

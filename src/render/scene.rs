@@ -85,7 +85,7 @@ pub struct Frame {
 }
 
 impl Frame {
-    fn corner(&self, p: Pos) -> (f32, f32) {
+    pub(super) fn corner(&self, p: Pos) -> (f32, f32) {
         let pitch = self.s + self.gap;
         (
             self.x0 + (p.x - self.lo.x) as f32 * pitch,
@@ -99,7 +99,7 @@ impl Frame {
     }
 
     /// The transform that puts a tile's canonical art at `p`, turned `q` quarter turns.
-    fn matrix(&self, p: Pos, q: u8) -> String {
+    pub(super) fn matrix(&self, p: Pos, q: u8) -> String {
         let (x, y) = self.corner(p);
         let (k, w) = (self.k(), self.s);
         let (a, b, c, d, e, f) = match q & 3 {
@@ -120,7 +120,7 @@ impl Frame {
     }
 
     /// Where a canonical art point of a tile lands, in pixels.
-    fn point(&self, p: Pos, q: u8, local: Pt) -> (f32, f32) {
+    pub(super) fn point(&self, p: Pos, q: u8, local: Pt) -> (f32, f32) {
         let r = local.rotate(q);
         let (x, y) = self.corner(p);
         (x + r.x * self.k(), y + r.y * self.k())
@@ -147,12 +147,14 @@ pub fn extent(game: &Game, open_spots: bool) -> (Pos, Pos) {
 /// Builds SVG markup for one board. Definitions (symbols, stripe patterns) are collected while
 /// drawing and written ahead of the body by [`Scene::finish`].
 pub struct Scene<'a> {
-    input: &'a SceneInput<'a>,
+    pub(super) input: &'a SceneInput<'a>,
     opts: RenderOptions,
-    frame: Frame,
+    pub(super) frame: Frame,
     owners: HashMap<SegId, Owner>,
     patterns: Vec<(String, String)>,
     pub body: String,
+    /// Extra attributes of the root element, such as a class for a page's style.
+    pub root_attributes: String,
 }
 
 impl<'a> Scene<'a> {
@@ -168,6 +170,7 @@ impl<'a> Scene<'a> {
             owners,
             patterns: Vec::new(),
             body: String::with_capacity(64 * 1024),
+            root_attributes: String::new(),
         }
     }
 
@@ -271,7 +274,8 @@ impl<'a> Scene<'a> {
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" \
-             width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"{FONT_FAMILY}\">"
+             width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"{FONT_FAMILY}\"{}>",
+            self.root_attributes
         );
         out.push_str("<defs>");
         out.push_str(&figures::definitions());
@@ -661,7 +665,7 @@ impl<'a> Scene<'a> {
         self.member(game, gid)
     }
 
-    fn member(&self, game: &Game, gid: SegId) -> Option<(&'a Placed, usize)> {
+    pub(super) fn member(&self, game: &Game, gid: SegId) -> Option<(&'a Placed, usize)> {
         let input = self.input;
         let t = input.tiles.get(game.features().tile_of(gid) as usize)?;
         Some((t, (gid - t.first_segment) as usize))
@@ -680,29 +684,7 @@ impl<'a> Scene<'a> {
                 continue;
             }
             done.push(root);
-            for m in features.members(root) {
-                let Some((t, j)) = self.member(game, m) else { continue };
-                let seg = &t.art.segments[j];
-                let mtx = self.matrix(t);
-                let _ = match seg.kind {
-                    FeatureKind::Road | FeatureKind::River | FeatureKind::Trail => write!(
-                        out,
-                        "<path d=\"{}\" stroke-width=\"{}\" transform=\"{mtx}\"/>",
-                        seg.path,
-                        ROAD_WIDTH + 10.0
-                    ),
-                    FeatureKind::City | FeatureKind::Field | FeatureKind::Town | FeatureKind::Plains => {
-                        write!(out, "<path d=\"{}\" transform=\"{mtx}\"/>", seg.path)
-                    }
-                    FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing => write!(
-                        out,
-                        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" transform=\"{mtx}\"/>",
-                        num(seg.anchor.x),
-                        num(seg.anchor.y),
-                        num(seg.size * 0.75)
-                    ),
-                };
-            }
+            self.feature_outline(game, root, "", &mut out);
         }
         if !out.is_empty() {
             let _ = write!(
@@ -710,6 +692,35 @@ impl<'a> Scene<'a> {
                 "<g fill=\"none\" stroke=\"#fff\" stroke-opacity=\".8\" stroke-width=\"5\" \
                  stroke-linejoin=\"round\">{out}</g>"
             );
+        }
+    }
+
+    /// The shape of every segment of the feature `root`, unfilled: roads and rivers as wide
+    /// strokes of their centre line, areas as their outline, cloisters and gardens as a disc.
+    /// `attributes` go on each shape.
+    pub(super) fn feature_outline(&self, game: &Game, root: SegId, attributes: &str, out: &mut String) {
+        for m in game.features().members(root) {
+            let Some((t, j)) = self.member(game, m) else { continue };
+            let seg = &t.art.segments[j];
+            let mtx = self.matrix(t);
+            let _ = match seg.kind {
+                FeatureKind::Road | FeatureKind::River | FeatureKind::Trail => write!(
+                    out,
+                    "<path d=\"{}\" stroke-width=\"{}\" transform=\"{mtx}\"{attributes}/>",
+                    seg.path,
+                    ROAD_WIDTH + 10.0
+                ),
+                FeatureKind::City | FeatureKind::Field | FeatureKind::Town | FeatureKind::Plains => {
+                    write!(out, "<path d=\"{}\" transform=\"{mtx}\"{attributes}/>", seg.path)
+                }
+                FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing => write!(
+                    out,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" transform=\"{mtx}\"{attributes}/>",
+                    num(seg.anchor.x),
+                    num(seg.anchor.y),
+                    num(seg.size * 0.75)
+                ),
+            };
         }
     }
 
@@ -741,7 +752,7 @@ impl<'a> Scene<'a> {
         }
     }
 
-    fn badge(&mut self, (x, y): (f32, f32), (w, h): (f32, f32), colour: Rgb, text: &str, font: f32) {
+    pub(super) fn badge(&mut self, (x, y): (f32, f32), (w, h): (f32, f32), colour: Rgb, text: &str, font: f32) {
         let ink = if colour.is_light() {
             palette::INK.hex()
         } else {

@@ -1,6 +1,7 @@
 //! The web service: thin handlers that parse the request, call the library and render a
 //! template. `startup` builds the app; `routes` holds one module per resource.
 
+pub mod board_view;
 pub mod card_view;
 pub mod jobs;
 pub mod limits;
@@ -10,11 +11,13 @@ pub mod problem;
 pub mod routes;
 pub mod startup;
 pub mod view;
+pub mod what_if;
 
+use crate::analysis::report::StoredAnalysis;
 use crate::engine::GameKind;
 use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, GameRecord};
-use crate::store::{GameId, GameRow, Store};
+use crate::store::{AnalysisStatus, GameId, GameRow, Store};
 use problem::Problem;
 
 /// What every handler shares.
@@ -36,16 +39,31 @@ pub struct AppState {
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Games read recently, parsed.
-    games: std::sync::Arc<GameCache>,
+    games: std::sync::Arc<Recent<Loaded>>,
+    /// Finished tile-game analyses read recently, parsed: a turn page reads one turn of them.
+    analyses: std::sync::Arc<Recent<std::sync::Arc<StoredAnalysis>>>,
 }
 
-/// Parsed games by id. A stored game never changes (its id is its content's hash), so a page
-/// of a game read recently needs no query, no inflating and no parsing.
-struct GameCache(std::sync::Mutex<lru::LruCache<GameId, Loaded>>);
+/// What was read recently, parsed, by game id. A stored game never changes (its id is its
+/// content's hash), nor does a finished analysis, so a page read again needs no query, no
+/// inflating and no parsing.
+struct Recent<V>(std::sync::Mutex<lru::LruCache<GameId, V>>);
 
-impl Default for GameCache {
+impl<V: Clone> Recent<V> {
+    fn get(&self, id: &GameId) -> Option<V> {
+        self.0.lock().ok().and_then(|mut c| c.get(id).cloned())
+    }
+
+    fn put(&self, id: GameId, value: V) {
+        if let Ok(mut c) = self.0.lock() {
+            c.put(id, value);
+        }
+    }
+}
+
+impl<V> Default for Recent<V> {
     fn default() -> Self {
-        GameCache(std::sync::Mutex::new(lru::LruCache::new(
+        Recent(std::sync::Mutex::new(lru::LruCache::new(
             std::num::NonZeroUsize::new(256).expect("256 is not zero"),
         )))
     }
@@ -99,19 +117,31 @@ impl AppState {
             request_timeout: startup::REQUEST_TIMEOUT,
             metrics: Default::default(),
             games: Default::default(),
+            analyses: Default::default(),
         }
     }
 
     /// A stored game of any kind.
     pub fn load_any(&self, id: &GameId) -> Result<Loaded, Problem> {
-        if let Some(hit) = self.games.0.lock().ok().and_then(|mut c| c.get(id).cloned()) {
+        if let Some(hit) = self.games.get(id) {
             return Ok(hit);
         }
         let loaded = self.read_game(id)?;
-        if let Ok(mut c) = self.games.0.lock() {
-            c.put(*id, loaded.clone());
-        }
+        self.games.put(*id, loaded.clone());
         Ok(loaded)
+    }
+
+    /// A tile game's whole-game analysis once it is done.
+    pub fn finished_analysis(&self, id: &GameId) -> Result<Option<std::sync::Arc<StoredAnalysis>>, Problem> {
+        if let Some(hit) = self.analyses.get(id) {
+            return Ok(Some(hit));
+        }
+        let Some((AnalysisStatus::Done, Some(json))) = self.store.analysis(id)? else {
+            return Ok(None);
+        };
+        let parsed = std::sync::Arc::new(serde_json::from_str::<StoredAnalysis>(&json).map_err(Problem::internal)?);
+        self.analyses.put(*id, std::sync::Arc::clone(&parsed));
+        Ok(Some(parsed))
     }
 
     fn read_game(&self, id: &GameId) -> Result<Loaded, Problem> {

@@ -24,6 +24,8 @@ pub struct PlayerView {
 
 /// The board picture of a page.
 pub struct BoardView {
+    /// The board drawn inline, to point at (the tile games' turn pages); else `src` is shown.
+    pub svg: Option<String>,
     pub src: String,
     pub alt: String,
     pub caption: String,

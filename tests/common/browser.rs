@@ -127,3 +127,55 @@ impl Drop for Browser {
     }
 }
 
+/// The WebDriver key of an element reference.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+impl Browser {
+    /// The first element matching a CSS selector, as a WebDriver reference.
+    pub fn find(&self, css: &str) -> Option<String> {
+        let body = serde_json::json!({"using": "css selector", "value": css});
+        let found = self.call("POST", &self.session("/element"), Some(body));
+        found["value"][ELEMENT].as_str().map(str::to_string)
+    }
+
+    /// Clicks an element the way a user does: at its centre, after scrolling to it.
+    pub fn click(&self, element: &str) {
+        self.call("POST", &self.session(&format!("/element/{element}/click")), None);
+    }
+
+    /// Moves the pointer to a point of the viewport, in CSS pixels, and clicks there when
+    /// `click` is set.
+    pub fn pointer_at(&self, x: f64, y: f64, click: bool) {
+        let mut steps = vec![serde_json::json!(
+            {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x.round() as i64, "y": y.round() as i64}
+        )];
+        if click {
+            steps.push(serde_json::json!({"type": "pointerDown", "button": 0}));
+            steps.push(serde_json::json!({"type": "pointerUp", "button": 0}));
+        }
+        let actions = serde_json::json!({"actions": [{"type": "pointer", "id": "mouse",
+            "parameters": {"pointerType": "mouse"}, "actions": steps}]});
+        self.call("POST", &self.session("/actions"), Some(actions));
+    }
+
+    /// Polls a script until it returns something other than null or false.
+    pub fn wait_for(&self, script: &str) -> Value {
+        for _ in 0..100 {
+            let v = self.eval(script);
+            if !(v.is_null() || v == Value::Bool(false)) {
+                return v;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Value::Null
+    }
+}
+
+impl Browser {
+    pub fn wait_for_url_containing(&self, part: &str) -> bool {
+        (0..100).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            self.current_url().contains(part)
+        })
+    }
+}

@@ -1,18 +1,14 @@
 //! What-if analysis pages: queue a whole-game analysis and watch it, list a turn's
-//! alternatives, and show one alternative on the board.
-//!
-//! Alternative `k` is the k-th legal move in the engine's listing order (placements, then
-//! actions), so `/g/{id}/t/{n}/alt/{k}` names the same move whatever the ranking.
+//! alternatives, and show one alternative on the board (`web::what_if` reads them).
 
+use crate::analysis;
 use crate::analysis::cards::CardGameReport;
-use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis, TurnReport};
-use crate::analysis::{self, AnalysisOptions};
-use crate::engine::Move;
-use crate::record::generate::recorded;
-use crate::record::{GameRecord, RecordedMove};
+use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis};
+use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::{AnalysisStatus, GameId, QueueAnswer};
 use crate::web::problem::{Problem, wants_html};
+use crate::web::what_if::{is_listed, listing, stored_analysis, turn_analysis, with_alternative};
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
 use actix_web::http::header;
 use actix_web::{Either, HttpRequest, HttpResponse, post, route, web};
@@ -21,74 +17,6 @@ use askama_web::WebTemplate;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-
-/// Every legal move of turn `n` in listing order, as records state them.
-fn listing(record: &GameRecord, n: u32) -> Result<Vec<RecordedMove>, Problem> {
-    let (before, played) = analysis::position_before(record, n).map_err(|e| Problem::not_found(e.to_string()))?;
-    let (_, moves) = analysis::alternatives::enumerate(&before, played.tile);
-    Ok(moves.iter().map(|mv: &Move| recorded(&before, mv)).collect())
-}
-
-/// Whether an alternative of the analysis is this listed move.
-fn is_listed(a: &AlternativeReport, m: &RecordedMove) -> bool {
-    match m {
-        RecordedMove::Place { placement, action, .. } => {
-            a.position == [placement.pos.x, placement.pos.y]
-                && a.rotation == placement.rotation.degrees()
-                && a.action.matches(action)
-        }
-        RecordedMove::Discard { .. } => false,
-    }
-}
-
-/// The record with turn `n`'s move replaced by `mv`, cut after it.
-fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRecord {
-    let mut out = record.clone();
-    let mut placed = 0;
-    let cut = record
-        .moves
-        .iter()
-        .position(|m| {
-            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
-            placed == n
-        })
-        .unwrap_or(record.moves.len());
-    out.moves.truncate(cut);
-    out.moves.push(mv);
-    out.final_scoring = Some(false);
-    out
-}
-
-/// A game's analysis status, and the analysis when it is done: a [`StoredAnalysis`] for the
-/// tile games, a [`CardGameReport`] for the Card Game.
-fn stored_analysis<T: DeserializeOwned>(
-    state: &AppState,
-    id: &GameId,
-) -> Result<Option<(AnalysisStatus, Option<T>)>, Problem> {
-    let Some((status, json)) = state.store.analysis(id)? else {
-        return Ok(None);
-    };
-    let result = json
-        .map(|j| serde_json::from_str::<T>(&j))
-        .transpose()
-        .map_err(Problem::internal)?;
-    Ok(Some((status, result)))
-}
-
-/// Turn `n`'s analysis: the stored whole-game one when done, else the heuristic alone (fast).
-fn turn_analysis(state: &AppState, g: &LoadedGame, n: u32) -> Result<(TurnReport, bool), Problem> {
-    if let Some((AnalysisStatus::Done, Some(stored))) = stored_analysis::<StoredAnalysis>(state, &g.row.id)?
-        && let Some(t) = stored.turn(n)
-    {
-        return Ok((t.clone(), true));
-    }
-    let quick = AnalysisOptions {
-        playouts_per_alternative: 0,
-        ..AnalysisOptions::default()
-    };
-    let t = analysis::analyse_turn(&g.record, n, &quick).map_err(|e| Problem::not_found(e.to_string()))?;
-    Ok((t.report(), false))
-}
 
 #[derive(Template, WebTemplate)]
 #[template(path = "analysis.html")]
@@ -624,8 +552,10 @@ pub async fn alternative(
 }
 
 #[derive(Deserialize)]
-pub struct SizeQuery {
+pub struct AlternativePictureQuery {
     size: Option<u32>,
+    /// `close`: only the square played and its neighbours, the alternatives list's thumbnail.
+    view: Option<String>,
 }
 
 /// The board with alternative `k` applied, highlighted like a played move.
@@ -637,10 +567,21 @@ pub struct SizeQuery {
 pub async fn alternative_png(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, usize)>,
-    q: web::Query<SizeQuery>,
+    q: web::Query<AlternativePictureQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n, k) = path.into_inner();
     let size = q.size.unwrap_or(48);
+    let close = match q.view.as_deref() {
+        None | Some("board") => false,
+        Some("close") => true,
+        Some(other) => {
+            return Err(Problem::new(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "Bad image options",
+                format!("unknown view {other:?}; the views are board and close"),
+            ));
+        }
+    };
     let png = blocking(move || {
         let g = state.load(&id)?;
         let listed = listing(&g.record, n)?;
@@ -651,7 +592,14 @@ pub async fn alternative_png(
         let mut opts = RenderOptions::default().with_size(size);
         opts.set_overlays("ownership,last-move,scoring")
             .map_err(Problem::internal)?;
-        render::draw(&what_if, Some(n), Picture::Board, ImageFormat::Png, &opts).map_err(Problem::internal)
+        match mv {
+            RecordedMove::Place { placement, .. } if close => {
+                let replay = crate::replay::replay_upto(&what_if, None, Some(n)).map_err(Problem::internal)?;
+                render::svg_to_png(&render::board_close_svg(&what_if, &replay, &opts, placement.pos))
+                    .map_err(Problem::internal)
+            }
+            _ => render::draw(&what_if, Some(n), Picture::Board, ImageFormat::Png, &opts).map_err(Problem::internal),
+        }
     })
     .await?;
     Ok(HttpResponse::Ok()

@@ -8,12 +8,12 @@ use crate::render;
 use crate::render::PlayerColours;
 use crate::replay::{self, Replay, Turn};
 use crate::store::{GameId, GameRow, ingest};
-use crate::web::card_view;
 use crate::web::problem::Problem;
 use crate::web::view::{
     self, BoardView, BreakdownRow, CardTurnView, GamePart, GraphView, PlayerView, TileTurnView, TurnLink,
 };
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking};
+use crate::web::{board_view, card_view, what_if};
 use actix_multipart::Multipart;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
@@ -401,6 +401,7 @@ fn no_such_turn(head: &GameHead, n: u32) -> Problem {
 /// The end page's picture: the board (tile games) or the table (the Card Game).
 fn end_board(finished: bool, src: String, what: &str) -> BoardView {
     BoardView {
+        svg: None,
         src,
         alt: format!("The {what} at the end of the game"),
         caption: if finished {
@@ -413,12 +414,12 @@ fn end_board(finished: bool, src: String, what: &str) -> BoardView {
 
 fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
     let head = GameHead::of(&g);
-    let LoadedGame { record, .. } = g;
+    let record = &g.record;
     if n > head.last {
         return Err(no_such_turn(&head, n));
     }
-    let at = replay::replay_upto(&record, None, Some(n)).map_err(Problem::internal)?;
-    let colours = render::colours(&record);
+    let at = replay::replay_upto(record, None, Some(n)).map_err(Problem::internal)?;
+    let colours = render::colours(record);
     let snapshot = n.checked_sub(1).and_then(|i| at.turns.get(i as usize));
     let (move_text, events) = match snapshot {
         Some(t) => (
@@ -429,25 +430,27 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
                 t.mv.placement.pos,
                 t.mv.placement.rotation
             ),
-            view::event_sentences(&record, &t.events),
+            view::event_sentences(record, &t.events),
         ),
         None => (
             "The start, before the first turn".to_string(),
-            view::start_sentences(&record, &at.game),
+            view::start_sentences(record, &at.game),
         ),
     };
     let id = &head.id;
+    let board = inline_board(state, &g, &at, n)?;
     Ok(TurnPage {
         preview: turn_preview(state, &head, n, &record.players, &at.game.scores()),
         turn: n,
         prev: n.checked_sub(1),
         next_url: next_url(&head, n),
         board: BoardView {
+            svg: Some(board),
             src: format!("/g/{id}/t/{n}.png?overlay=ownership,last-move,scoring"),
             alt: format!("The board after turn {n}: {move_text}"),
             caption: move_text,
         },
-        players: view::players_at(&record, &at.game, false, &colours),
+        players: view::players_at(record, &at.game, false, &colours),
         events,
         part: GamePart::Tiles(TileTurnView {
             remaining: view::remaining_tiles(&record.catalog, &at.game),
@@ -456,13 +459,19 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
             dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
         }),
         graph: turn_graph(&head, &record.players, &at.turns, &colours),
-        turn_links: view::turn_links(
-            view::tile_turns_played(&record, &at.turns, &colours),
-            head.last,
-            Some(n),
-        ),
+        turn_links: view::turn_links(view::tile_turns_played(record, &at.turns, &colours), head.last, Some(n)),
         game: head,
     })
+}
+
+/// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
+fn inline_board(state: &AppState, g: &LoadedGame, at: &Replay, n: u32) -> Result<String, Problem> {
+    let alternatives = match n {
+        0 => None,
+        _ => Some((what_if::turn_analysis(state, g, n)?.0, what_if::listing(&g.record, n)?)),
+    };
+    let alternatives = alternatives.as_ref().map(|(t, l)| (t, l.as_slice()));
+    Ok(board_view::turn_board(&g.record, at, &g.row.id, alternatives))
 }
 
 fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
@@ -517,6 +526,7 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
         prev: n.checked_sub(1),
         next_url: next_url(&head, n),
         board: BoardView {
+            svg: None,
             src: format!("/g/{id}/t/{n}.png"),
             alt: format!("The table after turn {n}: {move_text}"),
             caption: move_text,

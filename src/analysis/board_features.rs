@@ -1,0 +1,66 @@
+//! What every feature on the board is worth, who holds it and how likely it is to be
+//! completed: the notes the interactive board shows when a player points at a feature.
+//!
+//! Points come from the engine ([`Game::worth`], [`Game::field_cities`]) and chances from
+//! [`completion`](super::completion), so a note never disagrees with the scoring.
+
+use super::completion::feature_outlook;
+use crate::engine::features::majority;
+use crate::engine::{FeatureKind, Game, SegId, Worth};
+
+/// One feature of the board, as a note.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoardFeature {
+    /// The feature's root segment: the same for every segment of it.
+    pub root: SegId,
+    pub kind: FeatureKind,
+    /// Distinct tiles it covers (a cloister or garden: itself and the tiles around it).
+    pub tiles: u32,
+    /// Shields, flags, trading posts or animals on it.
+    pub marks: u32,
+    /// Followers per player on it, for each player in seat order.
+    pub meeples: Vec<u8>,
+    /// The players with the most followers on it (all of them on a tie); empty when nobody.
+    pub owners: Vec<u8>,
+    pub worth: Worth,
+    /// Its chance of completion from the tiles left, for its owner's draws (the player to move
+    /// when nobody owns it); `None` when complete or when it never completes.
+    pub chance: Option<f64>,
+    /// Fields: the completed cities they supply.
+    pub cities: Option<u32>,
+}
+
+/// Every feature on the board but the river, in segment order of their roots.
+pub fn board_features(game: &Game) -> Vec<BoardFeature> {
+    let features = game.features();
+    let players = game.players().len();
+    let mut scratch = Vec::new();
+    (0..features.len() as SegId)
+        .filter(|&s| features.root(s) == s && features.kind(s) != FeatureKind::River)
+        .map(|s| {
+            let kind = features.kind(s);
+            let counts = features.count_meeples(s);
+            let owners: Vec<u8> = majority(&counts).iter().filter(|&p| (p as usize) < players).collect();
+            let worth = game.worth(s);
+            let size = features.size(s, &mut scratch);
+            let tiles = if kind.is_inner() {
+                1 + game.surrounding(game.segment_place(s).0)
+            } else {
+                size.tiles
+            };
+            let open = !worth.is_complete && worth.completed.is_some();
+            let drawer = owners.first().copied().unwrap_or_else(|| game.current_player());
+            BoardFeature {
+                root: s,
+                kind,
+                tiles,
+                marks: size.marks,
+                meeples: counts[..players].to_vec(),
+                owners,
+                worth,
+                chance: open.then(|| feature_outlook(game, s, drawer).1),
+                cities: (kind == FeatureKind::Field).then(|| game.field_cities(s).len() as u32),
+            }
+        })
+        .collect()
+}

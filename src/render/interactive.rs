@@ -1,0 +1,205 @@
+//! The turn page's board: the board's SVG with layers a reader can point at, for inlining in
+//! the page.
+//!
+//! Over the drawing go, in this order (the last is on top):
+//! - one transparent group per feature (`class="f"`), holding the shapes of all its segments and
+//!   its note as a `<title>`: pointing anywhere on a feature lights all of it, by CSS alone;
+//! - one square per open spot (`class="spot"`), with the tiles that fit it as a `<title>` and a
+//!   `data-fits` list for the page's script; dead spots are crossed out;
+//! - ghost tiles: the drawn tile's best other placements, faded, each with a badge linking to
+//!   its alternative, and a badge on the move played.
+//!
+//! Every layer is plain SVG, so the board reads without JavaScript; the page's script only adds
+//! a panel that repeats a note where touch screens show no tooltip.
+
+use super::palette::{self, Rgb};
+use super::scene::{Placed, Scene, SceneInput, xml_escape};
+use super::shapes::num;
+use super::{RenderOptions, tiles};
+use crate::engine::{FeatureKind, Game, Pos, SegId, TileKind};
+use std::fmt::Write as _;
+
+/// What the page says about the board: the notes to attach to its layers.
+#[derive(Default)]
+pub struct BoardNotes<'a> {
+    /// A note per feature, by its root segment. Features without a note get no layer.
+    pub features: Vec<(SegId, String)>,
+    pub spots: Vec<SpotNote>,
+    pub ghosts: Vec<Ghost<'a>>,
+    /// A badge on the tile placed this turn: its value, and the link to it as an alternative.
+    pub played: Option<Badge>,
+}
+
+/// An empty square next to the board.
+pub struct SpotNote {
+    pub pos: Pos,
+    /// The tiles left that fit it, for the page's script: JSON `[["C", 2], ["D", 1]]`.
+    pub fits: String,
+    /// No tile left fits it.
+    pub dead: bool,
+    /// The same in words, for the tooltip.
+    pub title: String,
+}
+
+/// A text on the board that links somewhere.
+pub struct Badge {
+    pub pos: Pos,
+    pub label: String,
+    pub title: String,
+    pub href: String,
+}
+
+/// Another placement of the drawn tile, drawn faded.
+pub struct Ghost<'a> {
+    pub kind: &'a TileKind,
+    pub quarter_turns: u8,
+    pub badge: Badge,
+}
+
+/// The order features are layered in: each kind above the ones it is drawn over, so pointing
+/// at a road on a field finds the road.
+fn layer(kind: FeatureKind) -> u8 {
+    match kind {
+        FeatureKind::Field | FeatureKind::Plains => 0,
+        FeatureKind::City | FeatureKind::Town => 1,
+        FeatureKind::Road | FeatureKind::River | FeatureKind::Trail => 2,
+        FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing => 3,
+    }
+}
+
+/// The class a feature's group gets: lines are pointed at by their stroke, areas by their fill.
+fn shape_class(kind: FeatureKind) -> &'static str {
+    match layer(kind) {
+        2 => "f line",
+        _ => "f area",
+    }
+}
+
+impl Scene<'_> {
+    /// Draws every layer of `notes` over the board.
+    pub(super) fn pointing_layers(&mut self, notes: &BoardNotes) {
+        if let Some(game) = self.input.game {
+            self.feature_layer(game, &notes.features);
+        }
+        self.spot_layer(&notes.spots);
+        for g in &notes.ghosts {
+            self.ghost(g);
+        }
+        if let Some(b) = &notes.played {
+            self.link_badge(b, palette::PAPER, "badge played");
+        }
+    }
+
+    fn feature_layer(&mut self, game: &Game, notes: &[(SegId, String)]) {
+        let mut order: Vec<&(SegId, String)> = notes.iter().collect();
+        order.sort_by_key(|(root, _)| (layer(game.features().kind(*root)), *root));
+        let mut out = String::new();
+        for (root, note) in order {
+            let _ = write!(
+                out,
+                "<g class=\"{}\" data-f=\"{root}\"><title>{}</title>",
+                shape_class(game.features().kind(*root)),
+                xml_escape(note)
+            );
+            self.feature_outline(game, *root, "", &mut out);
+            out.push_str("</g>");
+        }
+        let _ = write!(self.body, "<g class=\"features\">{out}</g>");
+    }
+
+    fn spot_layer(&mut self, spots: &[SpotNote]) {
+        let s = self.frame.s;
+        let mut out = String::new();
+        for spot in spots {
+            let (x, y) = self.frame.corner(spot.pos);
+            let dead = spot.dead;
+            let _ = write!(
+                out,
+                "<g class=\"spot{}\" data-spot=\"{}\" data-fits=\"{}\"><title>{}</title>\
+                 <rect x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\"/>",
+                if dead { " dead" } else { "" },
+                spot.pos,
+                xml_escape(&spot.fits),
+                xml_escape(&spot.title),
+                num(x),
+                num(y)
+            );
+            if dead {
+                let (a, b) = (s * 0.3, s * 0.7);
+                let _ = write!(
+                    out,
+                    "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
+                    num(x + a),
+                    num(y + a),
+                    num(x + b),
+                    num(y + b),
+                    num(x + b),
+                    num(y + a),
+                    num(x + a),
+                    num(y + b),
+                    palette::DEAD_SPOT.hex(),
+                    num((s * 0.06).max(2.0))
+                );
+            }
+            out.push_str("</g>");
+        }
+        let _ = write!(self.body, "<g class=\"spots\">{out}</g>");
+    }
+
+    /// A faded tile that the pointer passes through to the spot under it, and its badge.
+    fn ghost(&mut self, g: &Ghost) {
+        let input = SceneInput::loose(vec![Placed {
+            pos: g.badge.pos,
+            quarter_turns: g.quarter_turns,
+            first_segment: 0,
+            art: tiles::art(g.kind),
+        }]);
+        let mut art = Scene::new(&input, RenderOptions::default(), self.frame);
+        art.draw_board();
+        let _ = write!(
+            self.body,
+            "<g class=\"ghost\" opacity=\".55\" pointer-events=\"none\">{}</g>",
+            art.body
+        );
+        self.link_badge(&g.badge, palette::GHOST_BADGE, "badge alternative");
+    }
+
+    /// A badge at the top of a square that links to `b.href`.
+    fn link_badge(&mut self, b: &Badge, colour: Rgb, class: &str) {
+        let s = self.frame.s;
+        let (x, y) = self.frame.corner(b.pos);
+        let font = (s * 0.2).clamp(10.0, 24.0);
+        let w = (font * (0.62 * b.label.chars().count() as f32 + 0.8)).min(s * 1.6);
+        let _ = write!(
+            self.body,
+            "<a href=\"{}\" class=\"{class}\"><title>{}</title>",
+            xml_escape(&b.href),
+            xml_escape(&b.title)
+        );
+        self.badge(
+            (x + (s - w) / 2.0, y + s * 0.06),
+            (w, font * 1.3),
+            colour,
+            &xml_escape(&b.label),
+            font,
+        );
+        self.body.push_str("</a>");
+    }
+}
+
+impl SceneInput<'static> {
+    /// What a scene of loose tiles needs: no game, no players.
+    pub fn loose(tiles: Vec<Placed>) -> SceneInput<'static> {
+        SceneInput {
+            game: None,
+            tiles,
+            last_move: None,
+            scored: Vec::new(),
+            final_scored: Vec::new(),
+            history: Vec::new(),
+            players: Vec::new(),
+            colours: palette::PlayerColours::by_seat(0),
+            caption: String::new(),
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The turn page's interactive board: what each feature, open spot and alternative says when a
+//! reader points at it. `render::interactive` draws the layers; this module writes their notes.
+
+use crate::analysis::board_features::{BoardFeature, board_features};
+use crate::analysis::completion::fitting_tiles;
+use crate::analysis::report::TurnReport;
+use crate::engine::{Game, Pos, Unit};
+use crate::record::{GameRecord, RecordedMove};
+use crate::render::interactive::{Badge, BoardNotes, Ghost, SpotNote};
+use crate::render::{self, RenderOptions};
+use crate::replay::Replay;
+use crate::store::GameId;
+use crate::web::view;
+use std::fmt::Write as _;
+
+/// Other placements drawn as ghosts, at most: more would cover the board.
+const GHOSTS: usize = 3;
+
+/// Turn `n`'s board as inline SVG, with its notes. `alternatives` is the turn's analysis and
+/// the engine's listing of its moves (none at the start).
+pub fn turn_board(
+    record: &GameRecord,
+    at: &Replay,
+    id: &GameId,
+    alternatives: Option<(&TurnReport, &[RecordedMove])>,
+) -> String {
+    let game = &at.game;
+    let opts = RenderOptions {
+        ownership: true,
+        last_move: true,
+        scoring: true,
+        open_spots: true,
+        ..RenderOptions::default()
+    };
+    let mut notes = BoardNotes {
+        features: (board_features(game).iter())
+            .map(|f| (f.root, feature_note(record, game, f)))
+            .collect(),
+        spots: spot_notes(record, game),
+        ..BoardNotes::default()
+    };
+    let drawn = at.turns.last().map(|t| (game.tile_kind(t.mv.tile), t.mv.placement.pos));
+    if let (Some((kind, played_at)), Some((report, listed))) = (drawn, alternatives) {
+        let link = |k: usize| format!("/g/{id}/t/{}/alt/{k}", report.turn);
+        for (a, k) in ghosts(report, listed, played_at) {
+            notes.ghosts.push(Ghost {
+                kind,
+                quarter_turns: (a.rotation / 90) as u8,
+                badge: Badge {
+                    pos: Pos::new(a.position[0], a.position[1]),
+                    label: format!("#{} {}", a.rank, view::points(a.value)),
+                    title: format!(
+                        "Alternative #{}: {} at ({},{}) rotated {}°, {}; value {}. Open it.",
+                        a.rank,
+                        report.tile,
+                        a.position[0],
+                        a.position[1],
+                        a.rotation,
+                        a.action.words(),
+                        view::points(a.value)
+                    ),
+                    href: link(k),
+                },
+            });
+        }
+        notes.played = played_badge(report, listed, played_at, &link);
+    }
+    render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+/// A feature in words: kind and size, who holds it, what it is worth, its chance.
+fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
+    let mut note = format!("{} of {} tile{}", capitalised(f.kind.word()), f.tiles, plural(f.tiles));
+    if let Some(unit) = game.rules().feature(f.kind).mark.filter(|_| f.marks > 0) {
+        let (one, many) = unit.words();
+        let _ = write!(note, ", {} {}", f.marks, if f.marks == 1 { one } else { many });
+    }
+    note.push('\n');
+    note.push_str(&holders(record, f));
+    if let Some(cities) = f.cities {
+        let (one, many) = Unit::City.words();
+        let _ = write!(note, "\nSupplies {cities} {}", if cities == 1 { one } else { many });
+    }
+    match (f.worth.is_complete, f.worth.at_end, f.worth.completed) {
+        (true, _, Some(points)) => {
+            let _ = write!(note, "\nCompleted: it paid {points} point{}", plural(points));
+        }
+        (false, Some(now), Some(done)) => {
+            let _ = write!(note, "\nWorth {now} now, {done} if completed");
+        }
+        (false, Some(now), None) => {
+            let _ = write!(note, "\nWorth {now} at the end");
+        }
+        _ => {}
+    }
+    if let Some(chance) = f.chance {
+        let _ = write!(note, "\nChance of completion: {:.0}%", chance * 100.0);
+    }
+    note
+}
+
+/// "Ada 2, Bruno 1: Ada holds it", or "No meeples".
+fn holders(record: &GameRecord, f: &BoardFeature) -> String {
+    let name = |p: u8| record.players.get(p as usize).map_or("?", |p| p.name.as_str());
+    let on: Vec<String> = (f.meeples.iter().enumerate())
+        .filter(|&(_, &n)| n > 0)
+        .map(|(p, n)| format!("{} {n}", name(p as u8)))
+        .collect();
+    if on.is_empty() {
+        return "No meeples".into();
+    }
+    let owners: Vec<&str> = f.owners.iter().map(|&p| name(p)).collect();
+    let verb = if owners.len() > 1 { "share it" } else { "holds it" };
+    format!("Meeples: {}. {} {verb}", on.join(", "), owners.join(" and "))
+}
+
+/// Every open spot with the tiles left that fit it.
+fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
+    game.board()
+        .frontier()
+        .iter()
+        .filter(|sq| game.on_land(sq.pos))
+        .map(|sq| {
+            let fits: Vec<(&str, u8)> = fitting_tiles(game, sq)
+                .map(|(id, n)| (record.catalog.name(id), n))
+                .collect();
+            let copies: u32 = fits.iter().map(|(_, n)| u32::from(*n)).sum();
+            let listed: Vec<String> = fits.iter().map(|(name, n)| format!("{name} ×{n}")).collect();
+            SpotNote {
+                pos: sq.pos,
+                dead: fits.is_empty(),
+                fits: serde_json::to_string(&fits).unwrap_or_default(),
+                title: if fits.is_empty() {
+                    format!("{}: a dead spot, no tile left fits", sq.pos)
+                } else {
+                    format!("{}: {copies} tiles left fit: {}", sq.pos, listed.join(", "))
+                },
+            }
+        })
+        .collect()
+}
+
+/// The best alternatives on squares other than the played one, one per square, best first,
+/// with their place in the listing.
+fn ghosts<'r>(
+    report: &'r TurnReport,
+    listed: &[RecordedMove],
+    played_at: Pos,
+) -> Vec<(&'r crate::analysis::report::AlternativeReport, usize)> {
+    let mut by_rank: Vec<_> = report.alternatives.iter().collect();
+    by_rank.sort_by_key(|a| a.rank);
+    let mut shown: Vec<(&crate::analysis::report::AlternativeReport, usize)> = Vec::new();
+    for a in by_rank {
+        let pos = Pos::new(a.position[0], a.position[1]);
+        if pos == played_at || shown.iter().any(|(b, _)| b.position == a.position) {
+            continue;
+        }
+        if let Some(k) = listed.iter().position(|m| crate::web::what_if::is_listed(a, m)) {
+            shown.push((a, k));
+        }
+        if shown.len() == GHOSTS {
+            break;
+        }
+    }
+    shown
+}
+
+/// The badge on the tile played: its rank and value against the best.
+fn played_badge(
+    report: &TurnReport,
+    listed: &[RecordedMove],
+    played_at: Pos,
+    link: &dyn Fn(usize) -> String,
+) -> Option<Badge> {
+    let a = report.alternatives.get(report.played?)?;
+    let k = listed.iter().position(|m| crate::web::what_if::is_listed(a, m))?;
+    let best = report.alternatives.iter().min_by_key(|b| b.rank)?;
+    Some(Badge {
+        pos: played_at,
+        label: format!("played #{}", a.rank),
+        title: format!(
+            "The move played: #{} of {}, value {} against the best {}. Open it.",
+            a.rank,
+            report.alternatives.len(),
+            view::points(a.value),
+            view::points(best.value)
+        ),
+        href: link(k),
+    })
+}
+
+fn capitalised(word: &str) -> String {
+    let mut c = word.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

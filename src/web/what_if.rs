@@ -1,0 +1,81 @@
+//! A turn's alternatives as the pages read them: the engine's listing, the stored whole-game
+//! analysis when it is done, else the heuristic alone.
+//!
+//! Alternative `k` is the k-th legal move in the engine's listing order (placements, then
+//! actions), so `/g/{id}/t/{n}/alt/{k}` names the same move whatever the ranking.
+
+use crate::analysis::report::{AlternativeReport, TurnReport};
+use crate::analysis::{self, AnalysisOptions};
+use crate::engine::Move;
+use crate::record::generate::recorded;
+use crate::record::{GameRecord, RecordedMove};
+use crate::store::{AnalysisStatus, GameId};
+use crate::web::problem::Problem;
+use crate::web::{AppState, LoadedGame};
+use serde::de::DeserializeOwned;
+
+/// Every legal move of turn `n` in listing order, as records state them.
+pub fn listing(record: &GameRecord, n: u32) -> Result<Vec<RecordedMove>, Problem> {
+    let (before, played) = analysis::position_before(record, n).map_err(|e| Problem::not_found(e.to_string()))?;
+    let (_, moves) = analysis::alternatives::enumerate(&before, played.tile);
+    Ok(moves.iter().map(|mv: &Move| recorded(&before, mv)).collect())
+}
+
+/// Whether an alternative of the analysis is this listed move.
+pub fn is_listed(a: &AlternativeReport, m: &RecordedMove) -> bool {
+    match m {
+        RecordedMove::Place { placement, action, .. } => {
+            a.position == [placement.pos.x, placement.pos.y]
+                && a.rotation == placement.rotation.degrees()
+                && a.action.matches(action)
+        }
+        RecordedMove::Discard { .. } => false,
+    }
+}
+
+/// The record with turn `n`'s move replaced by `mv`, cut after it.
+pub fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRecord {
+    let mut out = record.clone();
+    let mut placed = 0;
+    let cut = record
+        .moves
+        .iter()
+        .position(|m| {
+            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
+            placed == n
+        })
+        .unwrap_or(record.moves.len());
+    out.moves.truncate(cut);
+    out.moves.push(mv);
+    out.final_scoring = Some(false);
+    out
+}
+
+/// A game's analysis status, and the analysis when it is done: a `StoredAnalysis` for the
+/// tile games, a `CardGameReport` for the Card Game.
+pub fn stored_analysis<T: DeserializeOwned>(
+    state: &AppState,
+    id: &GameId,
+) -> Result<Option<(AnalysisStatus, Option<T>)>, Problem> {
+    let Some((status, json)) = state.store.analysis(id)? else {
+        return Ok(None);
+    };
+    let result = json
+        .map(|j| serde_json::from_str::<T>(&j))
+        .transpose()
+        .map_err(Problem::internal)?;
+    Ok(Some((status, result)))
+}
+
+/// Turn `n`'s analysis: the stored whole-game one when done, else the heuristic alone (fast).
+pub fn turn_analysis(state: &AppState, g: &LoadedGame, n: u32) -> Result<(TurnReport, bool), Problem> {
+    if let Some(t) = state.finished_analysis(&g.row.id)?.and_then(|a| a.turn(n).cloned()) {
+        return Ok((t, true));
+    }
+    let quick = AnalysisOptions {
+        playouts_per_alternative: 0,
+        ..AnalysisOptions::default()
+    };
+    let t = analysis::analyse_turn(&g.record, n, &quick).map_err(|e| Problem::not_found(e.to_string()))?;
+    Ok((t.report(), false))
+}
