@@ -1575,3 +1575,42 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
     }
     app.stop();
 }
+
+/// Dark mode reaches the pictures: on a dark system the page, the inline board's backdrop and
+/// the Card Game's table picture are dark, and `?theme=` asks for either picture directly.
+#[test]
+fn in_a_browser_dark_mode_darkens_the_pictures_too() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let cards = demo_card_game_id(&app);
+    browser.prefer_dark();
+    browser.open(&app.url(&format!("/g/{id}/t/12")));
+    let colours = browser.eval(
+        "return [getComputedStyle(document.body).backgroundColor, \
+                 getComputedStyle(document.querySelector('.board-svg .backdrop')).fill];",
+    );
+    assert_eq!(colours, serde_json::json!(["rgb(23, 25, 28)", "rgb(23, 25, 28)"]));
+    browser.open(&app.url(&format!("/g/{cards}/t/5")));
+    let src = browser.wait_for(
+        "const i = document.querySelector('.board img'); return i.complete && i.naturalWidth ? i.currentSrc : null;",
+    );
+    assert!(
+        src.as_str()
+            .unwrap()
+            .ends_with(&format!("/g/{cards}/t/5.png?theme=dark")),
+        "{src}"
+    );
+    drop(browser);
+
+    let dark = agent()
+        .get(&app.url(&format!("/g/{cards}/t/5.png?theme=dark")))
+        .call()
+        .unwrap();
+    let light = agent().get(&app.url(&format!("/g/{cards}/t/5.png"))).call().unwrap();
+    assert_ne!(dark.headers().get("etag"), light.headers().get("etag"), "cached apart");
+    let bad = get(&app, &format!("/g/{id}/t/5.png?theme=sepia"));
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(bad.body.contains("light and dark"), "{}", bad.body);
+    app.stop();
+}

@@ -411,3 +411,47 @@ fn render_gif_writes_the_animation_and_the_card_game_has_none() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("only the tile games animate"));
 }
+
+/// A dark page asks for dark pictures: the board's backdrop and the Card Game's cloth take the
+/// dark page's colours, the board itself does not change, and a light picture is what it was.
+#[test]
+fn the_dark_theme_changes_only_what_is_around_the_game() {
+    use carcassonne_replay::render::Theme;
+    let record = demo();
+    let light = RenderOptions::default();
+    let dark = RenderOptions {
+        theme: Theme::Dark,
+        ..light
+    };
+    let (l, d) = (
+        board_svg(&record, Some(10), &light).unwrap(),
+        board_svg(&record, Some(10), &dark).unwrap(),
+    );
+    assert_eq!(probe(&l, 1, 1), palette::BACKGROUND);
+    assert_eq!(probe(&d, 1, 1), palette::NIGHT);
+    assert_eq!(
+        l.replace(&palette::BACKGROUND.hex(), &palette::NIGHT.hex()),
+        d,
+        "only the backdrop differs"
+    );
+    assert_ne!(light.key(), dark.key(), "the two are cached apart");
+    assert_eq!(
+        light.key(),
+        "64-00000",
+        "light keys are those of images drawn before themes"
+    );
+
+    let cards =
+        carcassonne_replay::record::generate::card_game(3, carcassonne_replay::record::generate::Policy::Greedy, 2)
+            .unwrap();
+    let table = |opts: &RenderOptions| {
+        let bytes = render::draw(&cards, Some(4), Picture::Board, ImageFormat::Svg, opts).unwrap();
+        String::from_utf8(bytes).unwrap()
+    };
+    assert_eq!(probe(&table(&light), 1, 1), palette::PAPER);
+    assert_eq!(probe(&table(&dark), 1, 1), palette::NIGHT_PAPER);
+    assert!(
+        table(&dark).contains(&format!("fill=\"{}\">Hands", palette::PAPER.hex())),
+        "light ink on the dark cloth"
+    );
+}

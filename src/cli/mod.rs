@@ -119,6 +119,9 @@ enum Command {
         /// Pixels per tile (16 to 256).
         #[arg(long, default_value_t = 64)]
         size: u32,
+        /// The page the picture sits on: light or dark.
+        #[arg(long, default_value = "light", value_parser = crate::render::Theme::parse)]
+        theme: crate::render::Theme,
     },
     /// Rank every alternative placement of the drawn tile: one turn, or the whole game.
     Analyse {
@@ -234,6 +237,7 @@ pub fn run() -> ExitCode {
             overlay,
             legend,
             size,
+            theme,
         } => render_cmd::run(&render_cmd::RenderArgs {
             file: &file,
             turn,
@@ -243,6 +247,7 @@ pub fn run() -> ExitCode {
             overlays: overlay.as_deref(),
             legend,
             size,
+            theme,
         }),
         Command::Analyse {
             file,

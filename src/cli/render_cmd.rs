@@ -18,6 +18,7 @@ pub struct RenderArgs<'a> {
     pub overlays: Option<&'a str>,
     pub legend: bool,
     pub size: u32,
+    pub theme: render::Theme,
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
@@ -32,6 +33,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         opts.set_overlays(list)?;
     }
     opts.legend |= args.legend;
+    opts.theme = args.theme;
     let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts).map_err(|e| {
         let why = match (e, &record) {
             (render::RenderError::Replay(e), AnyRecord::Tiles(record, _)) => e.describe(record),

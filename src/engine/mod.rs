@@ -19,11 +19,11 @@ pub mod tileset;
 
 pub use error::IllegalMove;
 pub use events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
-pub use scoring::Worth;
 pub use features::{Figure, Meeple, SegId};
 pub use game::{Action, FeatureRef, Game, Move, Placement, PlayerState, Setup, SetupError, StartSquare, StartTile};
 pub use geometry::{HalfEdge, Pos, Rotation, Side};
 pub use position::{GameKind, Played, Position, Supply};
 pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
+pub use scoring::Worth;
 pub use tile::{Edge, FeatureKind, Location, TileKind};
 pub use tileset::{Edition, TileCatalog, TileKindId};

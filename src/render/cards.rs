@@ -6,7 +6,7 @@ use super::palette::{self, PlayerColours, Rgb};
 use super::raster::FONT_FAMILY;
 use super::scene::xml_escape;
 use super::shapes::num;
-use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, when};
+use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, Theme, when};
 use crate::engine::cards::{Card, CardGame, CardPlayer, Colour, Slot};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::position_at;
@@ -31,7 +31,7 @@ fn colour_of(row: Colour) -> Rgb {
 
 impl Drawable for CardRecord {
     /// The table after `turn` actions (the whole game when `None`), or its link preview.
-    fn svg(&self, turn: Option<u32>, picture: Picture, _: &RenderOptions) -> Result<String, RenderError> {
+    fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
         let turns = self.moves.len() as u32;
         let upto = match turn {
             Some(t) if t > turns => return Err(RenderError::NoSuchTurn { turn: t, turns }),
@@ -44,10 +44,16 @@ impl Drawable for CardRecord {
             // The end of the game is after final scoring: the city sets count.
             game.finish(&mut Vec::new());
         }
-        let (body, width, height) = table_body(self, &game);
+        // A preview sits on its own panel, whatever page shares it.
+        let theme = match picture {
+            Picture::Board => opts.theme,
+            Picture::Preview => Theme::Light,
+        };
+        let (paper, ink) = theme.paper_and_ink();
+        let (body, width, height) = table_body(self, &game, ink);
         let table = Table { body, width, height };
         Ok(match picture {
-            Picture::Board => document(width, height, palette::PAPER, &table.body),
+            Picture::Board => document(width, height, paper, &table.body),
             Picture::Preview => preview(self, &game, &table, finished, upto),
         })
     }
@@ -116,7 +122,7 @@ const HAND_SCALE: f32 = 0.7;
 /// About how wide a character of the 15 px player lines is.
 const CHAR_W: f32 = 8.7;
 
-fn table_body(record: &CardRecord, game: &CardGame) -> (String, f32, f32) {
+fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb) -> (String, f32, f32) {
     let colours = colours(record);
     let lines: Vec<String> = (game.players().iter().enumerate())
         .map(|(p, player)| player_line(&record.players[p].name, player))
@@ -133,7 +139,7 @@ fn table_body(record: &CardRecord, game: &CardGame) -> (String, f32, f32) {
     let holding = game.players().iter().filter(|p| !p.hand.is_empty()).count() as f32;
     let height = (hands_top + holding * hand_h + MARGIN).ceil();
     let mut body = String::new();
-    let ink = palette::INK.hex();
+    let ink = ink.hex();
     for (p, line) in lines.iter().enumerate() {
         let y = MARGIN + PLAYER_LINE * p as f32;
         let _ = write!(

@@ -44,6 +44,44 @@ pub struct RenderOptions {
     pub open_spots: bool,
     /// Player names, colours and scores under the board.
     pub legend: bool,
+    /// The colours around the game: a page in dark mode asks for [`Theme::Dark`].
+    pub theme: Theme,
+}
+
+/// The colours an image is drawn around the game in, to sit on a light or a dark page. The
+/// board itself, tiles and players' colours, never changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Theme {
+    #[default]
+    Light,
+    Dark,
+}
+
+impl Theme {
+    /// Reads `light` or `dark`.
+    pub fn parse(word: &str) -> Result<Theme, String> {
+        match word {
+            "light" => Ok(Theme::Light),
+            "dark" => Ok(Theme::Dark),
+            other => Err(format!("unknown theme {other:?}; the themes are light and dark")),
+        }
+    }
+
+    /// Behind the board: slate on light pages, the page's own near-black on dark ones.
+    pub fn backdrop(self) -> Rgb {
+        match self {
+            Theme::Light => palette::BACKGROUND,
+            Theme::Dark => palette::NIGHT,
+        }
+    }
+
+    /// A table's cloth and the ink written on it (the Card Game).
+    pub fn paper_and_ink(self) -> (Rgb, Rgb) {
+        match self {
+            Theme::Light => (palette::PAPER, palette::INK),
+            Theme::Dark => (palette::NIGHT_PAPER, palette::PAPER),
+        }
+    }
 }
 
 impl Default for RenderOptions {
@@ -55,6 +93,7 @@ impl Default for RenderOptions {
             scoring: false,
             open_spots: false,
             legend: false,
+            theme: Theme::Light,
         }
     }
 }
@@ -74,6 +113,7 @@ impl RenderOptions {
             scoring: true,
             open_spots: true,
             legend: true,
+            theme: Theme::Light,
         }
     }
 
@@ -87,8 +127,18 @@ impl RenderOptions {
                 "scoring" => self.scoring = true,
                 "open-spots" => self.open_spots = true,
                 "legend" => self.legend = true,
-                "all" => *self = RenderOptions::all(self.size_px_per_tile),
-                "none" => *self = RenderOptions::default().with_size(self.size_px_per_tile),
+                "all" => {
+                    *self = RenderOptions {
+                        theme: self.theme,
+                        ..RenderOptions::all(self.size_px_per_tile)
+                    }
+                }
+                "none" => {
+                    *self = RenderOptions {
+                        theme: self.theme,
+                        ..RenderOptions::default().with_size(self.size_px_per_tile)
+                    }
+                }
                 other => {
                     return Err(format!(
                         "unknown overlay {other:?}; the overlays are {}",
@@ -109,11 +159,16 @@ impl RenderOptions {
         self.size_px_per_tile.clamp(Self::MIN_SIZE, Self::MAX_SIZE)
     }
 
-    /// A short text naming these options, for cache keys and ETags.
+    /// A short text naming these options, for cache keys and ETags. The light theme adds
+    /// nothing, so the keys of images drawn before themes existed stay the same.
     pub fn key(&self) -> String {
         let flag = |b: bool| if b { '1' } else { '0' };
+        let theme = match self.theme {
+            Theme::Light => "",
+            Theme::Dark => "-dark",
+        };
         format!(
-            "{}-{}{}{}{}{}",
+            "{}-{}{}{}{}{}{theme}",
             self.size(),
             flag(self.ownership),
             flag(self.last_move),
@@ -308,7 +363,7 @@ fn board_scene(
         scene.legend(at, legend_w, font, true);
         height += (h + margin as f32 * 0.5).ceil() as u32;
     }
-    scene.finish(width, height, palette::BACKGROUND)
+    scene.finish(width, height, opts.theme.backdrop())
 }
 
 /// Replays up to `turn`, checking that the turn exists.

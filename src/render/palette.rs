@@ -157,6 +157,10 @@ pub const SHIELD_MARK: Rgb = Rgb(0xf5, 0xf1, 0xe6);
 pub const INK: Rgb = Rgb(0x1c, 0x1c, 0x1e);
 pub const BACKGROUND: Rgb = Rgb(0x2b, 0x30, 0x35);
 pub const PAPER: Rgb = Rgb(0xf3, 0xef, 0xe6);
+/// Dark pages' background (`--bg` in style.css), behind a board drawn for one.
+pub const NIGHT: Rgb = Rgb(0x17, 0x19, 0x1c);
+/// Dark pages' panels (`--panel`), the Card Game's table cloth on them.
+pub const NIGHT_PAPER: Rgb = Rgb(0x22, 0x26, 0x2a);
 /// The cross on a square no tile left fits.
 pub const DEAD_SPOT: Rgb = Rgb(0xe0, 0x4f, 0x3f);
 /// The badge of a ghost tile: the value of a placement not made.

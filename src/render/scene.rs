@@ -285,7 +285,7 @@ impl<'a> Scene<'a> {
         out.push_str("</defs>");
         let _ = write!(
             out,
-            "<rect width=\"{width}\" height=\"{height}\" fill=\"{}\" shape-rendering=\"crispEdges\"/>",
+            "<rect class=\"backdrop\" width=\"{width}\" height=\"{height}\" fill=\"{}\" shape-rendering=\"crispEdges\"/>",
             background.hex()
         );
         out.push_str(&self.body);

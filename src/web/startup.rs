@@ -100,6 +100,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(assets::favicon)
             .service(pages::index)
             .service(pages::upload)
+            .service(super::routes::bookmarklet::page)
             .service(exports::record_json)
             .service(exports::record_jcz)
             .service(exports::scoring_csv)

@@ -31,6 +31,14 @@ pub struct BoardView {
     pub caption: String,
 }
 
+impl BoardView {
+    /// The picture drawn for a dark page (`prefers-color-scheme: dark`).
+    pub fn dark_src(&self) -> String {
+        let join = if self.src.contains('?') { '&' } else { '?' };
+        format!("{}{join}theme=dark", self.src)
+    }
+}
+
 /// The score graph of a page, drawn, with its heading.
 pub struct GraphView {
     pub title: &'static str,

@@ -179,3 +179,12 @@ impl Browser {
         })
     }
 }
+
+impl Browser {
+    /// Makes the page see `prefers-color-scheme: dark`, through Chromium's DevTools protocol.
+    pub fn prefer_dark(&self) {
+        let body = serde_json::json!({"cmd": "Emulation.setEmulatedMedia", "params": {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]}});
+        self.call("POST", &self.session("/goog/cdp/execute"), Some(body));
+    }
+}

@@ -47,6 +47,8 @@ pub struct ImageQuery {
     /// Comma-separated overlays: ownership, last-move, scoring, open-spots, legend, all, none.
     overlay: Option<String>,
     legend: Option<bool>,
+    /// `light` or `dark`: the page the image sits on.
+    theme: Option<String>,
 }
 
 impl ImageQuery {
@@ -61,6 +63,10 @@ impl ImageQuery {
         }
         if let Some(legend) = self.legend {
             opts.legend = legend;
+        }
+        if let Some(word) = &self.theme {
+            opts.theme = render::Theme::parse(word)
+                .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
         }
         Ok(opts)
     }
