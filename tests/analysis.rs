@@ -718,3 +718,49 @@ fn a_city_note_is_worth_what_each_rulebook_says() {
         assert_eq!(closed.chance, None, "a completed city has no chance left to weigh");
     }
 }
+
+// ----- chances of winning -----
+
+/// Each analysed turn's played move gets a chance of winning and a class from the points it
+/// lost: within the noise (0 points lost) a move is good and loses no chance; otherwise its
+/// class is the one its lost chance falls in, and accuracy is 100 only for a player who lost
+/// nothing.
+#[test]
+fn played_moves_are_classed_by_the_chance_they_lost() {
+    use carcassonne_replay::analysis::report::StoredAnalysis;
+    use carcassonne_replay::analysis::win_chance::{self, MoveClass};
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 5).unwrap();
+    let game = analysis::analyse_game(&record, &few_playouts(3), &|_, _| {}).unwrap();
+    let stored = StoredAnalysis::of(&game);
+    let chances = win_chance::turn_chances(&stored.turns);
+    assert_eq!(chances.len(), stored.turns.len(), "every turn was valued by playouts");
+    for (c, t) in chances.iter().zip(&stored.turns) {
+        let lost = t.points_lost.unwrap();
+        assert!((0.0..=1.0).contains(&c.chance.after));
+        assert_eq!(c.chance.class, MoveClass::of(c.chance.lost), "turn {}", t.turn);
+        if lost == 0.0 {
+            assert_eq!(
+                (c.chance.lost, c.chance.class),
+                (0.0, MoveClass::Good),
+                "turn {}",
+                t.turn
+            );
+        } else {
+            assert!(
+                c.chance.lost > 0.0,
+                "turn {}: {lost} points lost cost some chance",
+                t.turn
+            );
+        }
+    }
+    let random_players_blunder = chances.iter().any(|c| c.chance.class >= MoveClass::Mistake);
+    assert!(random_players_blunder, "random moves include mistakes");
+    for (p, a) in win_chance::accuracies(&chances, 2).iter().enumerate() {
+        let perfect = chances
+            .iter()
+            .filter(|c| c.player as usize == p)
+            .all(|c| c.chance.lost == 0.0);
+        assert_eq!(a.accuracy == 100.0, perfect, "{a:?}");
+        assert!(a.moves > 30 && a.accuracy < 100.0, "random play is not perfect: {a:?}");
+    }
+}

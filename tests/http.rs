@@ -1290,6 +1290,27 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
         "tiles as pictures and names: {}",
         page.body
     );
+    // Once analysed, the pages show chances of winning: the end page with each player's
+    // accuracy, a turn page only up to its turn, the analysis page turn by turn.
+    assert!(page.body.contains("<th>Chance after</th>") && page.body.contains("Accuracy"));
+    let end = get(&app, &format!("/g/{id}"));
+    assert!(end.body.contains("<svg class=\"graph chances\""), "{}", end.body);
+    for name in ["Ann", "Bob"] {
+        let row = end.body.split("<table class=\"accuracy\">").nth(1).unwrap();
+        let cell = row
+            .split(&format!("{name}</td><td>"))
+            .nth(1)
+            .expect("an accuracy row per player");
+        let percent: f64 = cell[..cell.find('%').unwrap()].parse().unwrap();
+        assert!((0.0..=100.0).contains(&percent), "{name}: {percent}");
+    }
+    let first = get(&app, &format!("/g/{id}/t/1"));
+    assert!(first.body.contains("graph chances") && !first.body.contains("class=\"accuracy\""));
+    assert_eq!(
+        first.body.matches("<polyline").count(),
+        2 + 2,
+        "the score graph and the chances graph, a line per player, up to turn 1"
+    );
     let tile = get(&app, &format!("/g/{id}/tiles/V.svg"));
     assert_eq!((tile.status, tile.content_type.as_str()), (200, "image/svg+xml"));
     assert!(tile.body.starts_with("<svg") && tile.body.contains("width=\"48\""));

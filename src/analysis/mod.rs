@@ -23,6 +23,7 @@ pub mod evaluate;
 pub mod playout;
 pub mod report;
 pub mod search;
+pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
 pub use completion::{Spot, dead_spots, position_spots};
@@ -531,7 +532,7 @@ fn recheck(
 }
 
 /// `job(i)` for every `i < n`, spread over `threads` threads; results in index order.
-fn run_parallel<T: Send>(n: usize, threads: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn run_parallel<T: Send>(n: usize, threads: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
     if threads <= 1 || n <= 1 {
         return (0..n).map(job).collect();
     }

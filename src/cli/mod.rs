@@ -2,6 +2,7 @@
 
 pub mod analyse_cmd;
 pub mod bench;
+pub mod calibrate_cmd;
 pub mod load;
 pub mod match_cmd;
 pub mod output;
@@ -168,6 +169,28 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Fit the win-chance model on generated games and show how well it predicts.
+    Calibrate {
+        /// Games between greedy bots to generate.
+        #[arg(long, default_value_t = 200)]
+        games: u32,
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        /// The rulebook (second-edition, classic-2000, classic-2000-alternate, course, new-world).
+        #[arg(long, default_value = "second-edition")]
+        preset: String,
+        /// Playouts valuing each position.
+        #[arg(long, default_value_t = 32)]
+        playouts: u32,
+        /// Value every N-th move of each game.
+        #[arg(long, default_value_t = 4)]
+        every: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Copy the service's database to a new file, consistently, even while it serves.
     Backup {
         /// The copy to write (must not exist).
@@ -279,6 +302,23 @@ pub fn run() -> ExitCode {
             preset: &preset,
             seed,
             ms_per_move,
+            json,
+        }),
+        Command::Calibrate {
+            games,
+            players,
+            preset,
+            playouts,
+            every,
+            seed,
+            json,
+        } => calibrate_cmd::run(&calibrate_cmd::CalibrateArgs {
+            games,
+            players,
+            preset: &preset,
+            playouts,
+            every,
+            seed,
             json,
         }),
         Command::Bench {

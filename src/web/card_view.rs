@@ -124,6 +124,7 @@ pub fn turn_links(
             colour: colours.get(t.player).hex(),
             what: move_brief(t),
             points: points_text(&n, scored(t)),
+            class: None,
         })
         .collect();
     let mut links = view::turn_links(done, all.len() as u32, current);

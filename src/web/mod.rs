@@ -3,6 +3,7 @@
 
 pub mod board_view;
 pub mod card_view;
+pub mod chance_view;
 pub mod jobs;
 pub mod limits;
 pub mod metrics;

@@ -85,6 +85,8 @@ pub struct TurnPlayed {
     /// The move in brief: the tile placed, the card played.
     pub what: String,
     pub points: String,
+    /// The move's class when a finished analysis found it an inaccuracy or worse.
+    pub class: Option<crate::analysis::win_chance::MoveClass>,
 }
 
 pub struct BreakdownRow {
@@ -241,6 +243,7 @@ pub fn tile_turns_played(record: &GameRecord, played: &[TurnSnapshot], colours: 
             colour: colours.get(t.player).hex(),
             what: record.catalog.name(t.mv.tile).to_string(),
             points: points_text(&n, tile_points(t)),
+            class: None,
         })
         .collect()
 }

@@ -4,9 +4,11 @@
 use crate::analysis;
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis};
+use crate::analysis::win_chance::MoveClass;
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::{AnalysisStatus, GameId, QueueAnswer};
+use crate::web::chance_view::{self, ChancesView};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::what_if::{is_listed, listing, stored_analysis, turn_analysis, with_alternative};
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
@@ -34,6 +36,8 @@ pub struct AnalysisPage {
     move_label: &'static str,
     /// How values are found, in words.
     basis: String,
+    /// The win-chance graph and accuracy (the tile games, once done).
+    chances: Option<ChancesView>,
 }
 
 /// A player's moves over the analysed game.
@@ -54,6 +58,9 @@ struct TurnLossRow {
     picture: Option<String>,
     rank: String,
     points_lost: String,
+    /// The mover's chance of winning after the move, and the move's class ("mistake ?").
+    chance: String,
+    class: Option<MoveClass>,
 }
 
 /// The address of a tile's small picture.
@@ -209,6 +216,7 @@ fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisStatus,
         turns: Vec::new(),
         move_label: "Tile",
         basis: String::new(),
+        chances: None,
     }
 }
 
@@ -221,16 +229,25 @@ fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, P
         analysis::HEURISTIC_FORMULA
     );
     if let Some((_, Some(r))) = stored {
-        page.players = player_rows(&g.record.players, &r.summary.players);
+        let chances = chance_view::chances(&r, None);
+        let colours = render::colours(&g.record);
+        let players = &g.record.players;
+        page.chances = ChancesView::new(&g.row.id, players, &chances, g.row.turns, &colours, true);
+        page.players = player_rows(players, &r.summary.players);
         page.turns = (r.summary.turns.iter())
-            .map(|t| TurnLossRow {
-                turn: t.turn,
-                picture: Some(tile_picture(&g.row.id, &t.tile)),
-                played: t.tile.clone(),
-                rank: t
-                    .played_rank
-                    .map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
-                points_lost: points_or_dash(t.points_lost),
+            .map(|t| {
+                let c = chances.iter().find(|c| c.turn == t.turn).map(|c| c.chance);
+                TurnLossRow {
+                    turn: t.turn,
+                    chance: c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
+                    class: c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
+                    picture: Some(tile_picture(&g.row.id, &t.tile)),
+                    played: t.tile.clone(),
+                    rank: t
+                        .played_rank
+                        .map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
+                    points_lost: points_or_dash(t.points_lost),
+                }
             })
             .collect();
     }
@@ -257,6 +274,8 @@ fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, 
                     .played
                     .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
                 points_lost: points_or_dash(t.points_lost),
+                chance: "–".into(),
+                class: None,
             })
             .collect();
     }

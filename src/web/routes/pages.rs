@@ -1,6 +1,7 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
 use crate::analysis;
+use crate::analysis::win_chance::TurnChance;
 use crate::engine::{GameKind, Position, cards};
 use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, MAX_RECORD_BYTES, PlayerInfo, rules_spec};
@@ -8,6 +9,7 @@ use crate::render;
 use crate::render::PlayerColours;
 use crate::replay::{self, Replay, Turn};
 use crate::store::{GameId, GameRow, ingest};
+use crate::web::chance_view::{self, ChancesView};
 use crate::web::problem::Problem;
 use crate::web::view::{
     self, BoardView, BreakdownRow, CardTurnView, GamePart, GraphView, PlayerView, TileTurnView, TurnLink,
@@ -214,6 +216,8 @@ pub(super) struct TurnPage {
     events: Vec<String>,
     part: GamePart,
     graph: GraphView,
+    /// Chances of winning, when the game's analysis is done (the tile games).
+    chances: Option<ChancesView>,
     turn_links: Vec<TurnLink>,
 }
 
@@ -231,6 +235,7 @@ struct EndPage {
     categories: &'static [&'static str],
     breakdown: Vec<BreakdownRow>,
     graph: GraphView,
+    chances: Option<ChancesView>,
     turn_links: Vec<TurnLink>,
 }
 
@@ -439,6 +444,9 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
     };
     let id = &head.id;
     let board = inline_board(state, &g, &at, n)?;
+    let chances = game_chances(state, id, Some(n))?;
+    let mut played = view::tile_turns_played(record, &at.turns, &colours);
+    chance_view::mark_classes(&mut played, &chances);
     Ok(TurnPage {
         preview: turn_preview(state, &head, n, &record.players, &at.game.scores()),
         turn: n,
@@ -459,9 +467,19 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
             dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
         }),
         graph: turn_graph(&head, &record.players, &at.turns, &colours),
-        turn_links: view::turn_links(view::tile_turns_played(record, &at.turns, &colours), head.last, Some(n)),
+        chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, false),
+        turn_links: view::turn_links(played, head.last, Some(n)),
         game: head,
     })
+}
+
+/// The chances of a tile game's finished analysis up to turn `upto` (all with `None`); none
+/// before it is done.
+fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<TurnChance>, Problem> {
+    Ok(state
+        .finished_analysis(id)?
+        .map(|stored| chance_view::chances(&stored, upto))
+        .unwrap_or_default())
 }
 
 /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
@@ -480,6 +498,9 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
     let full = replay::replay(record, None).map_err(Problem::internal)?;
     let colours = render::colours(record);
     let id = &head.id;
+    let chances = game_chances(state, id, None)?;
+    let mut played = view::tile_turns_played(record, &full.turns, &colours);
+    chance_view::mark_classes(&mut played, &chances);
     Ok(EndPage {
         preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
         players: view::players_at(record, &full.game, full.finished, &colours),
@@ -489,7 +510,8 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
         categories: full.game.categories(),
         breakdown: view::breakdown_rows(record, &full, &colours),
         graph: end_graph(&head, &record.players, &full, &colours),
-        turn_links: view::turn_links(view::tile_turns_played(record, &full.turns, &colours), head.last, None),
+        chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, true),
+        turn_links: view::turn_links(played, head.last, None),
         game: head,
     })
 }
@@ -539,6 +561,7 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
             unseen: position.unseen().len(),
         }),
         graph: turn_graph(&head, &record.players, at, &colours),
+        chances: None,
         turn_links: card_view::turn_links(record, at, &full.turns, Some(n), &colours),
         game: head,
     })
@@ -559,6 +582,7 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
         categories: full.game.categories(),
         breakdown: card_view::breakdown_rows(record, &full, &colours),
         graph: end_graph(&head, &record.players, &full, &colours),
+        chances: None,
         turn_links: card_view::turn_links(record, &full.turns, &full.turns, None, &colours),
         game: head,
     })

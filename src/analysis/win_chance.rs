@@ -1,0 +1,398 @@
+//! The mover's chance of winning, from the analysis's value of a move (its expected final
+//! margin: own score minus the best opponent's), and the classes of moves by the chance they
+//! lose.
+//!
+//! **The model.** A margin of `m` points with `t` tiles still to come wins with chance
+//! `1 / (1 + e^(−m / s(t)))`, where `s(t) = SCALE_BASE + SCALE_PER_TILE × t`: the same lead is
+//! safer late in the game, when fewer tiles can overturn it.
+//!
+//! **The calibration** ([`calibrate`], `carcassonne-replay calibrate`). Games between greedy
+//! bots are generated; after each move the position is valued the way the analysis values a
+//! move played (the mean final margin of playouts from it, a quarter of them by the sampled
+//! greedy bot), and paired with how the game really ended (1 a win, ½ a shared first place,
+//! 0 a loss). The scale's two constants are those of highest likelihood over a grid. The
+//! constants below, the command that fitted them and its figures are in the README.
+
+use super::playout::{Tally, playout, playout_seed, policy_of};
+use super::report::TurnReport;
+use super::{DEFAULT_GREEDY_SHARE, run_parallel};
+use crate::engine::bots::{Scratch, margin};
+use crate::engine::{Game, Preset};
+use crate::record::generate::{Policy, generate};
+use crate::record::{Played, RulesSpec, Walk};
+
+/// `s(t)` at the end of the game, in points (see the module's description).
+pub const SCALE_BASE: f64 = 1.5;
+/// How much `s(t)` grows per tile still to come.
+pub const SCALE_PER_TILE: f64 = 0.15;
+
+/// The chance (0 to 1) that a mover whose expected final margin is `margin` wins, with
+/// `tiles_left` tiles still to come.
+pub fn win_chance(margin: f64, tiles_left: u32) -> f64 {
+    logistic(margin, SCALE_BASE, SCALE_PER_TILE, tiles_left)
+}
+
+fn logistic(margin: f64, base: f64, per_tile: f64, tiles_left: u32) -> f64 {
+    let scale = base + per_tile * f64::from(tiles_left);
+    1.0 / (1.0 + (-margin / scale).exp())
+}
+
+/// A move by the chance of winning it gave away against the best move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MoveClass {
+    Good,
+    /// Lost at least [`INACCURACY`].
+    Inaccuracy,
+    /// Lost at least [`MISTAKE`].
+    Mistake,
+    /// Lost at least [`BLUNDER`].
+    Blunder,
+}
+
+/// Chance of winning lost (0 to 1) from which a move is an inaccuracy, a mistake, a blunder.
+pub const INACCURACY: f64 = 0.05;
+pub const MISTAKE: f64 = 0.10;
+pub const BLUNDER: f64 = 0.20;
+
+impl MoveClass {
+    pub fn of(lost: f64) -> MoveClass {
+        match lost {
+            l if l >= BLUNDER => MoveClass::Blunder,
+            l if l >= MISTAKE => MoveClass::Mistake,
+            l if l >= INACCURACY => MoveClass::Inaccuracy,
+            _ => MoveClass::Good,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            MoveClass::Good => "good",
+            MoveClass::Inaccuracy => "inaccuracy",
+            MoveClass::Mistake => "mistake",
+            MoveClass::Blunder => "blunder",
+        }
+    }
+
+    /// The chess annotation players know: `?!`, `?`, `??`; nothing for a good move.
+    pub fn mark(self) -> &'static str {
+        match self {
+            MoveClass::Good => "",
+            MoveClass::Inaccuracy => "?!",
+            MoveClass::Mistake => "?",
+            MoveClass::Blunder => "??",
+        }
+    }
+}
+
+/// How far a per-move accuracy falls per point of chance lost: losing 10 percentage points
+/// makes a move about 51% accurate, 20 points about 26%.
+const ACCURACY_DECAY: f64 = 15.0;
+
+/// A move's accuracy in percent: 100 for the best move (or one within the noise of it),
+/// falling exponentially with the chance of winning lost. A player's accuracy is the mean
+/// over their moves.
+pub fn move_accuracy(lost: f64) -> f64 {
+    100.0 * (-(lost.max(0.0) * 100.0) / ACCURACY_DECAY).exp()
+}
+
+/// What one played move did to its player's chances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveChance {
+    /// The mover's chance after the move played.
+    pub after: f64,
+    /// The chance the best move would have given, less `after`: 0 within the noise.
+    pub lost: f64,
+    pub class: MoveClass,
+}
+
+/// The chances of a move played worth `value` (an expected final margin) that lost
+/// `points_lost` against the best, with `tiles_left` tiles to come after it.
+pub fn move_chance(value: f64, points_lost: f64, tiles_left: u32) -> MoveChance {
+    let after = win_chance(value, tiles_left);
+    let lost = (win_chance(value + points_lost.max(0.0), tiles_left) - after).max(0.0);
+    MoveChance {
+        after,
+        lost,
+        class: MoveClass::of(lost),
+    }
+}
+
+/// One analysed turn's played move, in chances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurnChance {
+    pub turn: u32,
+    pub player: u8,
+    pub chance: MoveChance,
+}
+
+/// The chances of every turn whose played move was valued by playouts (a heuristic value is
+/// not a margin, so it has no chance).
+pub fn turn_chances(turns: &[TurnReport]) -> Vec<TurnChance> {
+    turns
+        .iter()
+        .filter_map(|t| {
+            let played = t.alternatives.get(t.played?)?;
+            played.playouts.as_ref()?;
+            Some(TurnChance {
+                turn: t.turn,
+                player: t.player,
+                chance: move_chance(played.value, t.points_lost.unwrap_or(0.0), t.tiles_left),
+            })
+        })
+        .collect()
+}
+
+/// A player's moves over a game: accuracy and how many of each class.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerAccuracy {
+    pub moves: u32,
+    /// The mean of the moves' accuracies, in percent.
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// Each of `players` players' accuracy over `chances`.
+pub fn accuracies(chances: &[TurnChance], players: usize) -> Vec<PlayerAccuracy> {
+    let mut out = vec![PlayerAccuracy::default(); players];
+    for c in chances {
+        let Some(a) = out.get_mut(c.player as usize) else {
+            continue;
+        };
+        a.moves += 1;
+        a.accuracy += move_accuracy(c.chance.lost);
+        match c.chance.class {
+            MoveClass::Good => {}
+            MoveClass::Inaccuracy => a.inaccuracies += 1,
+            MoveClass::Mistake => a.mistakes += 1,
+            MoveClass::Blunder => a.blunders += 1,
+        }
+    }
+    for a in out.iter_mut().filter(|a| a.moves > 0) {
+        a.accuracy /= f64::from(a.moves);
+    }
+    out
+}
+
+// ----- calibration -----
+
+/// One valued position and how its game ended for the mover.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub margin: f64,
+    pub tiles_left: u32,
+    /// 1 a win, ½ first place shared, 0 a loss.
+    pub outcome: f64,
+}
+
+/// A fitted scale and how well it predicts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibration {
+    pub base: f64,
+    pub per_tile: f64,
+    pub samples: usize,
+    /// Mean log loss of the fitted model, of the constants in use, and of always saying ½
+    /// (`ln 2`).
+    pub log_loss: f64,
+    pub in_use_log_loss: f64,
+    pub baseline_log_loss: f64,
+    /// Mean squared error of the predicted chances.
+    pub brier: f64,
+    /// Predictions in tenths: how many fell in each, their mean prediction, the mean outcome.
+    pub bins: Vec<(usize, f64, f64)>,
+}
+
+/// How a calibration run is set up.
+#[derive(Clone, Debug)]
+pub struct CalibrationSettings {
+    pub games: u32,
+    pub players: u8,
+    pub preset: Preset,
+    /// Playouts valuing each position.
+    pub playouts: u32,
+    /// Every `every`-th move of a game is valued.
+    pub every: u32,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Generates the games and values their positions: the samples to fit.
+pub fn samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for g in 0..s.games {
+        let record = generate(
+            RulesSpec::new(s.preset),
+            s.players,
+            Policy::Greedy,
+            s.seed.wrapping_add(u64::from(g)),
+        )?;
+        let mut walk = Walk::new(&record).map_err(|e| e.to_string())?;
+        let mut positions: Vec<(Game, u8)> = Vec::new();
+        let mut n = 0;
+        while walk.peek().is_some() {
+            let mover = walk.game().current_player();
+            let step = walk.step().expect("a move is next").map_err(|e| e.describe(&record))?;
+            if matches!(step.played, Played::Place(_)) {
+                n += 1;
+                if n % s.every == 0 {
+                    positions.push((walk.game().clone(), mover));
+                }
+            }
+        }
+        let mut end = walk.game().clone();
+        end.finish(&mut Vec::new());
+        let scores: Vec<i32> = end.scores();
+        let valued = run_parallel(positions.len(), s.threads, |i| {
+            let (after, mover) = &positions[i];
+            let mut tally = Tally::default();
+            let mut scratch = Scratch::default();
+            for j in 0..s.playouts {
+                let seed = playout_seed(s.seed ^ u64::from(g), i as u32, j);
+                let policy = policy_of(j, s.playouts, DEFAULT_GREEDY_SHARE);
+                tally.add(playout(after, *mover, seed, policy, &mut scratch));
+            }
+            (tally.mean(), after.pack_left(), *mover)
+        });
+        out.extend(valued.into_iter().map(|(m, tiles_left, mover)| Sample {
+            margin: m,
+            tiles_left,
+            outcome: outcome(&scores, mover),
+        }));
+        progress(g + 1, s.games);
+    }
+    Ok(out)
+}
+
+/// 1 when `mover` finished alone on top, ½ when tied for it, 0 otherwise.
+fn outcome(scores: &[i32], mover: u8) -> f64 {
+    match margin(scores.iter().copied(), mover) {
+        m if m > 0 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// The scale of highest likelihood over a grid (base 1 to 30 points by ½, per tile 0 to 1.5
+/// by 0.01), with its figures.
+pub fn fit(samples: &[Sample]) -> Calibration {
+    let loss = |base: f64, per_tile: f64| -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        samples
+            .iter()
+            .map(|s| {
+                let p = logistic(s.margin, base, per_tile, s.tiles_left).clamp(1e-9, 1.0 - 1e-9);
+                -(s.outcome * p.ln() + (1.0 - s.outcome) * (1.0 - p).ln())
+            })
+            .sum::<f64>()
+            / samples.len() as f64
+    };
+    let mut best = (f64::INFINITY, 1.0, 0.0);
+    for i in 2..=60 {
+        for j in 0..=150 {
+            let (base, per_tile) = (f64::from(i) / 2.0, f64::from(j) / 100.0);
+            let l = loss(base, per_tile);
+            if l < best.0 {
+                best = (l, base, per_tile);
+            }
+        }
+    }
+    let (log_loss, base, per_tile) = best;
+    let predict = |s: &Sample| logistic(s.margin, base, per_tile, s.tiles_left);
+    let n = samples.len().max(1) as f64;
+    let mut bins = vec![(0usize, 0.0, 0.0); 10];
+    for s in samples {
+        let p = predict(s);
+        let b = &mut bins[((p * 10.0) as usize).min(9)];
+        b.0 += 1;
+        b.1 += p;
+        b.2 += s.outcome;
+    }
+    for b in bins.iter_mut().filter(|b| b.0 > 0) {
+        b.1 /= b.0 as f64;
+        b.2 /= b.0 as f64;
+    }
+    Calibration {
+        base,
+        per_tile,
+        samples: samples.len(),
+        log_loss,
+        in_use_log_loss: loss(SCALE_BASE, SCALE_PER_TILE),
+        baseline_log_loss: std::f64::consts::LN_2,
+        brier: samples.iter().map(|s| (predict(s) - s.outcome).powi(2)).sum::<f64>() / n,
+        bins,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::bots::Rng;
+
+    #[test]
+    fn an_even_game_is_even_and_a_lead_counts_more_late() {
+        assert!((win_chance(0.0, 40) - 0.5).abs() < 1e-12);
+        assert!(
+            win_chance(10.0, 5) > win_chance(10.0, 50),
+            "the same lead is safer late"
+        );
+        assert!(
+            (win_chance(7.0, 20) + win_chance(-7.0, 20) - 1.0).abs() < 1e-12,
+            "two players' chances sum to 1"
+        );
+        assert!(win_chance(5.0, 20) < win_chance(6.0, 20));
+    }
+
+    #[test]
+    fn moves_are_classed_by_the_chance_they_lose() {
+        assert_eq!(
+            move_chance(3.0, 0.0, 30).class,
+            MoveClass::Good,
+            "within the noise: nothing lost"
+        );
+        assert_eq!(move_accuracy(0.0), 100.0);
+        let classes: Vec<MoveClass> = [0.01, 0.05, 0.12, 0.35].into_iter().map(MoveClass::of).collect();
+        assert_eq!(
+            classes,
+            [
+                MoveClass::Good,
+                MoveClass::Inaccuracy,
+                MoveClass::Mistake,
+                MoveClass::Blunder
+            ]
+        );
+        // The same points lost cost more chance in a close game than in a decided one.
+        assert!(move_chance(0.0, 10.0, 10).lost > move_chance(40.0, 10.0, 10).lost);
+        assert!(move_accuracy(0.1) < move_accuracy(0.05));
+    }
+
+    /// Outcomes drawn from a known scale are fitted back to it.
+    #[test]
+    fn the_fit_recovers_the_scale_that_made_the_outcomes() {
+        let mut rng = Rng::new(7);
+        let samples: Vec<Sample> = (0..6000)
+            .map(|i| {
+                let tiles_left = (i % 70) as u32;
+                let margin = (rng.next_u64() % 81) as f64 - 40.0;
+                let p = logistic(margin, 8.0, 0.4, tiles_left);
+                let won = (rng.next_u64() % 1_000_000) as f64 / 1e6 < p;
+                Sample {
+                    margin,
+                    tiles_left,
+                    outcome: f64::from(u8::from(won)),
+                }
+            })
+            .collect();
+        let c = fit(&samples);
+        assert!((c.base - 8.0).abs() <= 2.5 && (c.per_tile - 0.4).abs() <= 0.1, "{c:?}");
+        assert!(c.log_loss < c.baseline_log_loss);
+        for (count, predicted, observed) in c.bins.iter().filter(|b| b.0 > 200) {
+            assert!(
+                (predicted - observed).abs() < 0.08,
+                "{count} at {predicted}: {observed}"
+            );
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! `calibrate`: fits the win-chance model (`analysis::win_chance`) on generated games and says
+//! how well it predicts, so its constants can be checked and refitted.
+
+use super::output::{emit, progress_bar};
+use super::replay_cmd::preset;
+use crate::analysis::win_chance::{self, CalibrationSettings};
+use std::fmt::Write as _;
+
+/// What `calibrate` was asked for, as the command line gives it.
+pub struct CalibrateArgs<'a> {
+    pub games: u32,
+    pub players: u8,
+    pub preset: &'a str,
+    pub playouts: u32,
+    pub every: u32,
+    pub seed: u64,
+    pub json: bool,
+}
+
+pub fn run(args: &CalibrateArgs) -> Result<(), String> {
+    if !(2..=5).contains(&args.players) {
+        return Err(format!("games have 2 to 5 players, not {}", args.players));
+    }
+    let settings = CalibrationSettings {
+        games: args.games,
+        players: args.players,
+        preset: preset(args.preset)?,
+        playouts: args.playouts.max(1),
+        every: args.every.max(1),
+        seed: args.seed,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let samples = win_chance::samples(&settings, &|done, total| progress_bar("valuing", "games", done, total))?;
+    let c = win_chance::fit(&samples);
+    emit(&if args.json {
+        let doc = serde_json::json!({
+            "games": args.games, "players": args.players, "rules": args.preset,
+            "playouts": settings.playouts, "every": settings.every, "seed": args.seed,
+            "samples": c.samples, "scale_base": c.base, "scale_per_tile": c.per_tile,
+            "log_loss": c.log_loss, "in_use_log_loss": c.in_use_log_loss, "baseline_log_loss": c.baseline_log_loss, "brier": c.brier,
+            "bins": c.bins.iter().map(|(n, p, o)| serde_json::json!({"count": n, "predicted": p, "observed": o})).collect::<Vec<_>>(),
+            "in_use": {"scale_base": win_chance::SCALE_BASE, "scale_per_tile": win_chance::SCALE_PER_TILE},
+        });
+        serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"
+    } else {
+        table(&c)
+    });
+    Ok(())
+}
+
+fn table(c: &win_chance::Calibration) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "samples                 {}", c.samples);
+    let _ = writeln!(out, "fitted scale            {} + {} × tiles left", c.base, c.per_tile);
+    let _ = writeln!(
+        out,
+        "in use                  {} + {} × tiles left",
+        win_chance::SCALE_BASE,
+        win_chance::SCALE_PER_TILE
+    );
+    let _ = writeln!(
+        out,
+        "log loss                {:.4} fitted, {:.4} in use (always ½: {:.4})",
+        c.log_loss, c.in_use_log_loss, c.baseline_log_loss
+    );
+    let _ = writeln!(out, "Brier score             {:.4} (always ½: 0.2500)", c.brier);
+    let _ = writeln!(out, "predicted   count   mean predicted   won");
+    for (i, (n, p, o)) in c.bins.iter().enumerate().filter(|(_, b)| b.0 > 0) {
+        let _ = writeln!(
+            out,
+            "{:>3}–{:<3}%  {n:>6}   {:>13.1}%   {:>5.1}%",
+            i * 10,
+            i * 10 + 10,
+            p * 100.0,
+            o * 100.0
+        );
+    }
+    out
+}
