@@ -1306,6 +1306,8 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     }
     let first = get(&app, &format!("/g/{id}/t/1"));
     assert!(first.body.contains("graph chances") && !first.body.contains("class=\"accuracy\""));
+    let values = get(&app, &format!("/g/{id}/t/1/alternatives"));
+    assert!(values.body.contains(" ± "), "playout values carry their standard error");
     assert_eq!(
         first.body.matches("<polyline").count(),
         2 + 2,

@@ -364,7 +364,7 @@ fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> R
                     immediate: per_player(&a.immediate),
                     gain: a.immediate.get(mover).copied().unwrap_or(0),
                     if_ended: per_player(&a.if_ended_change),
-                    value: view::points(a.value),
+                    value: value_with_error(a),
                     played: t.played == Some(i),
                 })
             })
@@ -474,7 +474,7 @@ fn facts(g: &LoadedGame, a: &AlternativeReport, of: usize, basis: &str) -> Vec<(
     };
     let mut facts = vec![
         ("Rank".to_string(), format!("{} of {of}", a.rank)),
-        ("Value".to_string(), format!("{} ({basis})", view::points(a.value))),
+        ("Value".to_string(), format!("{} ({basis})", value_with_error(a))),
         ("Points now".to_string(), named(&a.immediate)),
         ("Change if the game ended now".to_string(), named(&a.if_ended_change)),
         ("Meeples committed".to_string(), format!("{:+}", a.meeples_committed)),
@@ -491,6 +491,14 @@ fn facts(g: &LoadedGame, a: &AlternativeReport, of: usize, basis: &str) -> Vec<(
         ));
     }
     facts
+}
+
+/// A value with its standard error when playouts measured it: "12.3 ± 1.1".
+fn value_with_error(a: &AlternativeReport) -> String {
+    match &a.playouts {
+        Some(p) => format!("{} ± {}", view::points(a.value), view::points(p.std_error)),
+        None => view::points(a.value),
+    }
 }
 
 /// Each feature an alternative touches, in words.
