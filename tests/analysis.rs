@@ -362,9 +362,13 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
     assert_eq!(uncapped.playouts_for(5_000), 96);
     let record = two_players(STEAL);
     let t = analysis::analyse_turn(&record, 7, &AnalysisOptions { threads: 1, ..opts }).unwrap();
-    let each = t.alternatives[0].playouts.unwrap().count;
-    assert_eq!(each, opts.playouts_for(t.moves_count));
-    assert!(t.alternatives.iter().all(|a| a.playouts.unwrap().count == each));
+    let each = opts.playouts_for(t.moves_count);
+    let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
+    // Successive halving: the best quarter (at least 8) gets every playout, ranked first; the
+    // rest keep the first quarter's.
+    let full = counts.iter().filter(|&&c| c == each).count();
+    assert_eq!(full, t.moves_count.min(8.max(t.moves_count / 4)), "{counts:?}");
+    assert!(counts[..full].iter().all(|&c| c == each) && counts[full..].iter().all(|&c| c == each / 4));
 }
 
 // ----- completion chances and spots -----

@@ -417,8 +417,15 @@ fn alternative(before: &Game, mv: &Move, evaluation: Evaluation, tally: Option<T
 /// Sorts best first (ties keep the engine's listing order) and sets ranks. Returns where each
 /// alternative went: `order[old index] = new index`.
 fn rank(alts: &mut Vec<Alternative>) -> Vec<usize> {
+    // Alternatives weighed with every playout rank above those pruned after the first round:
+    // a pruned one's value is a smaller sample, already found worse than theirs.
+    let weighed = |a: &Alternative| a.playouts.map_or(0, |p| p.count);
     let mut idx: Vec<usize> = (0..alts.len()).collect();
-    idx.sort_by(|&a, &b| alts[b].value.total_cmp(&alts[a].value).then(a.cmp(&b)));
+    idx.sort_by(|&a, &b| {
+        (weighed(&alts[b]).cmp(&weighed(&alts[a])))
+            .then(alts[b].value.total_cmp(&alts[a].value))
+            .then(a.cmp(&b))
+    });
     let mut order = vec![0; alts.len()];
     for (new, &old) in idx.iter().enumerate() {
         order[old] = new;
@@ -442,36 +449,69 @@ fn spots_after(before: &Game, mv: &Move) -> Vec<Spot> {
     position_spots(&after)
 }
 
-/// Playout tallies per alternative (`None` each when playouts are off), shared between threads
-/// in chunks of `PLAYOUT_CHUNK`.
+/// Alternatives that always get every playout: below this many, none is pruned.
+const SURVIVORS_MIN: usize = 8;
+
+/// Playout tallies per alternative (`None` each when playouts are off). The budget goes where
+/// it matters (successive halving): every alternative gets the first quarter of its playouts,
+/// then only the best quarter of them by that first mean (at least `SURVIVORS_MIN`) gets the
+/// rest. A pruned alternative keeps its first-round value, with the larger standard error its
+/// fewer playouts give; the points lost come from the recheck, not from these values.
 fn run_playouts(before: &Game, moves: &[Move], turn: u32, opts: &AnalysisOptions) -> Vec<Option<Tally>> {
     let k = opts.playouts_for(moves.len());
     if k == 0 {
         return vec![None; moves.len()];
     }
-    let chunks = k.div_ceil(PLAYOUT_CHUNK) as usize;
+    let all: Vec<usize> = (0..moves.len()).collect();
+    let first = if moves.len() <= SURVIVORS_MIN {
+        k
+    } else {
+        (k / 4).max(1)
+    };
+    let mut tallies = play_range(before, moves, &all, 0..first, turn, opts);
+    if first < k {
+        let mut by_mean = all;
+        by_mean.sort_by(|&a, &b| tallies[b].mean().total_cmp(&tallies[a].mean()).then(a.cmp(&b)));
+        by_mean.truncate(SURVIVORS_MIN.max(moves.len() / 4));
+        let rest = play_range(before, moves, &by_mean, first..k, turn, opts);
+        for (t, more) in tallies.iter_mut().zip(rest) {
+            t.merge(more);
+        }
+    }
+    tallies.into_iter().map(Some).collect()
+}
+
+/// Playouts `range` of each alternative in `which`, shared between threads in chunks of
+/// `PLAYOUT_CHUNK`; a tally per alternative of `moves` (empty for those not in `which`).
+fn play_range(
+    before: &Game,
+    moves: &[Move],
+    which: &[usize],
+    range: std::ops::Range<u32>,
+    turn: u32,
+    opts: &AnalysisOptions,
+) -> Vec<Tally> {
+    let chunks = (range.end - range.start).div_ceil(PLAYOUT_CHUNK) as usize;
     let share = opts.greedy_share();
     let mover = before.current_player();
-    let partial = run_parallel(moves.len() * chunks, opts.thread_count(), |job| {
-        let (alt, chunk) = (job / chunks, (job % chunks) as u32);
+    let partial = run_parallel(which.len() * chunks, opts.thread_count(), |job| {
+        let (alt, chunk) = (which[job / chunks], (job % chunks) as u32);
         let mut after = before.clone();
         after.play_listed(&moves[alt], &mut Vec::new());
         let mut scratch = Scratch::default();
         let mut tally = Tally::default();
-        for j in chunk * PLAYOUT_CHUNK..((chunk + 1) * PLAYOUT_CHUNK).min(k) {
+        let from = range.start + chunk * PLAYOUT_CHUNK;
+        for j in from..(from + PLAYOUT_CHUNK).min(range.end) {
             let seed = playout_seed(opts.seed, turn, j);
-            tally.add(playout(&after, mover, seed, policy_of(j, k, share), &mut scratch));
+            tally.add(playout(&after, mover, seed, policy_of(j, share), &mut scratch));
         }
         tally
     });
-    partial
-        .chunks(chunks)
-        .map(|c| {
-            let mut t = Tally::default();
-            c.iter().for_each(|p| t.merge(*p));
-            Some(t)
-        })
-        .collect()
+    let mut tallies = vec![Tally::default(); moves.len()];
+    for (i, part) in partial.iter().enumerate() {
+        tallies[which[i / chunks]].merge(*part);
+    }
+    tallies
 }
 
 /// Weighs the top moves (`alts` is ranked) and the played one (`played`) again on the same
@@ -510,7 +550,7 @@ fn recheck(
                     &after,
                     mover,
                     playout_seed(seed, turn, j),
-                    policy_of(j, k, share),
+                    policy_of(j, share),
                     &mut scratch,
                 )
             })

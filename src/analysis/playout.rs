@@ -58,11 +58,16 @@ pub fn playout_seed(seed: u64, turn: u32, j: u32) -> u64 {
     mix(mix(mix(0, seed), u64::from(turn)), u64::from(j))
 }
 
-/// The policy of playout `j` of `count`: the first `greedy_share` of them play the sampled
-/// greedy bot, the rest randomly.
-pub fn policy_of(j: u32, count: u32, greedy_share: f64) -> Policy {
-    let greedy = (f64::from(count) * greedy_share).round() as u32;
-    if j < greedy { Policy::Sampled } else { Policy::Random }
+/// The policy of playout `j`: a `greedy_share` of them play the sampled greedy bot, spread so
+/// that every first `n` playouts hold their share (a pruned alternative's few playouts are as
+/// realistic as a survivor's many), the rest randomly.
+pub fn policy_of(j: u32, greedy_share: f64) -> Policy {
+    let greedy_before = |n: u32| (f64::from(n) * greedy_share).floor();
+    if greedy_before(j + 1) > greedy_before(j) {
+        Policy::Sampled
+    } else {
+        Policy::Random
+    }
 }
 
 /// Plays the game out from `after` and returns `mover`'s final score minus the best opponent's.
@@ -90,6 +95,22 @@ mod tests {
             assert!(x.iter().all(|s| y.binary_search(s).is_err()), "seeds {a} and {b}");
         }
         assert_ne!(playout_seed(0, 1, 0), playout_seed(0, 0, 1));
+    }
+
+    /// Every first n playouts hold the greedy share, rounded down.
+    #[test]
+    fn greedy_playouts_are_spread_over_every_prefix() {
+        for share in [0.0, 0.25, 0.5, 1.0] {
+            let mut greedy = 0;
+            for j in 0..200 {
+                greedy += u32::from(policy_of(j, share) == Policy::Sampled);
+                assert_eq!(
+                    f64::from(greedy),
+                    (f64::from(j + 1) * share).floor(),
+                    "share {share}, {j}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -249,7 +249,7 @@ pub fn samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<V
             let mut scratch = Scratch::default();
             for j in 0..s.playouts {
                 let seed = playout_seed(s.seed ^ u64::from(g), i as u32, j);
-                let policy = policy_of(j, s.playouts, DEFAULT_GREEDY_SHARE);
+                let policy = policy_of(j, DEFAULT_GREEDY_SHARE);
                 tally.add(playout(after, *mover, seed, policy, &mut scratch));
             }
             (tally.mean(), after.pack_left(), *mover)

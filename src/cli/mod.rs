@@ -3,6 +3,7 @@
 pub mod analyse_cmd;
 pub mod bench;
 pub mod calibrate_cmd;
+pub mod honesty;
 pub mod load;
 pub mod match_cmd;
 pub mod output;
@@ -217,6 +218,10 @@ enum Command {
         /// With --service: requests of one kind only: pages, images, json or uploads.
         #[arg(long)]
         only: Option<String>,
+        /// Check the analysis's points lost against a reference with ten times the playouts,
+        /// on this many greedy-bot games (every 5th turn) instead.
+        #[arg(long)]
+        honesty: Option<u32>,
     },
 }
 
@@ -321,6 +326,11 @@ pub fn run() -> ExitCode {
             seed,
             json,
         }),
+        Command::Bench {
+            json,
+            honesty: Some(games),
+            ..
+        } => honesty::run(games, json),
         Command::Bench {
             json,
             seconds,
