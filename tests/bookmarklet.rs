@@ -407,6 +407,13 @@ fn without_the_archive_the_replay_pages_own_log_is_uploaded() {
     app.stop();
 }
 
+/// The file the bookmarklet saved, once it has (the stand-in page records it).
+fn saved_file(browser: &Browser) -> Value {
+    wait_for("the saved file", || {
+        Some(browser.eval("return window.savedFile;")).filter(|v| !v.is_null())
+    })
+}
+
 /// Cancel saves a file named after the table, holding exactly the text the archive sent, and
 /// sends nothing to our app.
 #[test]
@@ -427,9 +434,7 @@ fn cancel_saves_exactly_what_the_archive_sent_as_a_file() {
     let page = bga.url(&format!("/table?table={TABLE_A}"));
     browser.open(&page);
     click_bookmark(&browser, &href, false);
-    let saved = wait_for("the saved file", || {
-        Some(browser.eval("return window.savedFile;")).filter(|v| !v.is_null())
-    });
+    let saved = saved_file(&browser);
     assert_eq!(saved["name"], format!("bga-{TABLE_A}.json"));
     assert!(
         saved["text"] == archive.as_str(),
@@ -461,9 +466,7 @@ fn a_page_that_keeps_forms_home_gets_the_file_instead() {
     let before = app.stored_games();
     browser.open(&bga.url(&format!("/1/carcassonne?table={TABLE_A}")));
     click_bookmark(&browser, &href, true);
-    let saved = wait_for("the saved file", || {
-        Some(browser.eval("return window.savedFile;")).filter(|v| !v.is_null())
-    });
+    let saved = saved_file(&browser);
     assert!(saved["text"] == archive.as_str());
     let alerts = browser.eval("return window.alerts;");
     assert!(

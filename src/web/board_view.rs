@@ -3,7 +3,7 @@
 
 use crate::analysis::board_features::{BoardFeature, board_features};
 use crate::analysis::completion::fitting_tiles;
-use crate::analysis::report::TurnReport;
+use crate::analysis::report::{AlternativeReport, TurnReport};
 use crate::engine::{Game, Pos, Unit};
 use crate::record::{GameRecord, RecordedMove};
 use crate::render::interactive::{Badge, BoardNotes, Ghost, SpotNote};
@@ -11,6 +11,7 @@ use crate::render::{self, RenderOptions};
 use crate::replay::Replay;
 use crate::store::GameId;
 use crate::web::view;
+use crate::web::what_if::is_listed;
 use std::fmt::Write as _;
 
 /// Other placements drawn as ghosts, at most: more would cover the board.
@@ -142,20 +143,16 @@ fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
 
 /// The best alternatives on squares other than the played one, one per square, best first,
 /// with their place in the listing.
-fn ghosts<'r>(
-    report: &'r TurnReport,
-    listed: &[RecordedMove],
-    played_at: Pos,
-) -> Vec<(&'r crate::analysis::report::AlternativeReport, usize)> {
-    let mut by_rank: Vec<_> = report.alternatives.iter().collect();
+fn ghosts<'r>(report: &'r TurnReport, listed: &[RecordedMove], played_at: Pos) -> Vec<(&'r AlternativeReport, usize)> {
+    let mut by_rank: Vec<&AlternativeReport> = report.alternatives.iter().collect();
     by_rank.sort_by_key(|a| a.rank);
-    let mut shown: Vec<(&crate::analysis::report::AlternativeReport, usize)> = Vec::new();
+    let mut shown: Vec<(&AlternativeReport, usize)> = Vec::new();
     for a in by_rank {
         let pos = Pos::new(a.position[0], a.position[1]);
         if pos == played_at || shown.iter().any(|(b, _)| b.position == a.position) {
             continue;
         }
-        if let Some(k) = listed.iter().position(|m| crate::web::what_if::is_listed(a, m)) {
+        if let Some(k) = listed.iter().position(|m| is_listed(a, m)) {
             shown.push((a, k));
         }
         if shown.len() == GHOSTS {
@@ -173,7 +170,7 @@ fn played_badge(
     link: &dyn Fn(usize) -> String,
 ) -> Option<Badge> {
     let a = report.alternatives.get(report.played?)?;
-    let k = listed.iter().position(|m| crate::web::what_if::is_listed(a, m))?;
+    let k = listed.iter().position(|m| is_listed(a, m))?;
     let best = report.alternatives.iter().min_by_key(|b| b.rank)?;
     Some(Badge {
         pos: played_at,
