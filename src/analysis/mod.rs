@@ -21,6 +21,7 @@ pub mod cards;
 pub mod completion;
 pub mod evaluate;
 pub mod playout;
+pub mod puzzles;
 pub mod report;
 pub mod search;
 pub mod win_chance;

@@ -39,6 +39,12 @@ impl BoardView {
     }
 }
 
+/// The address of a tile's small picture.
+pub fn tile_picture(id: &crate::store::GameId, tile: &str) -> String {
+    let name = percent_encoding::utf8_percent_encode(tile, percent_encoding::NON_ALPHANUMERIC);
+    format!("/g/{id}/tiles/{name}.svg")
+}
+
 /// The score graph of a page, drawn, with its heading.
 pub struct GraphView {
     pub title: &'static str,

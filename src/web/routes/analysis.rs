@@ -63,12 +63,6 @@ struct TurnLossRow {
     class: Option<MoveClass>,
 }
 
-/// The address of a tile's small picture.
-fn tile_picture(id: &GameId, tile: &str) -> String {
-    let name: String = percent_encoding::utf8_percent_encode(tile, percent_encoding::NON_ALPHANUMERIC).to_string();
-    format!("/g/{id}/tiles/{name}.svg")
-}
-
 fn points_or_dash(x: Option<f64>) -> String {
     x.map_or_else(|| "–".into(), view::points)
 }
@@ -241,7 +235,7 @@ fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, P
                     turn: t.turn,
                     chance: c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
                     class: c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
-                    picture: Some(tile_picture(&g.row.id, &t.tile)),
+                    picture: Some(view::tile_picture(&g.row.id, &t.tile)),
                     played: t.tile.clone(),
                     rank: t
                         .played_rank
@@ -378,7 +372,7 @@ fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> R
         Ok(AlternativesPage {
             title: g.row.players.join(" vs "),
             player: player_name(&g, t.player),
-            picture: tile_picture(&id, &t.tile),
+            picture: view::tile_picture(&id, &t.tile),
             tile: t.tile,
             placements: t.placements_count,
             moves: t.moves_count,

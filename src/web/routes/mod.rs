@@ -9,6 +9,7 @@ pub mod exports;
 pub mod health;
 pub mod images;
 pub mod pages;
+pub mod puzzles;
 
 use super::problem::Problem;
 use actix_web::http::StatusCode;
