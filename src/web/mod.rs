@@ -39,9 +39,10 @@ pub struct AppState {
     pub request_timeout: std::time::Duration,
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
-    /// Games read recently, parsed.
+    /// The 256 games read last, parsed.
     games: std::sync::Arc<Recent<Loaded>>,
-    /// Finished tile-game analyses read recently, parsed: a turn page reads one turn of them.
+    /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
+    /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
     analyses: std::sync::Arc<Recent<std::sync::Arc<StoredAnalysis>>>,
 }
 
@@ -62,11 +63,10 @@ impl<V: Clone> Recent<V> {
     }
 }
 
-impl<V> Default for Recent<V> {
-    fn default() -> Self {
-        Recent(std::sync::Mutex::new(lru::LruCache::new(
-            std::num::NonZeroUsize::new(256).expect("256 is not zero"),
-        )))
+impl<V> Recent<V> {
+    fn new(capacity: usize) -> Recent<V> {
+        let capacity = std::num::NonZeroUsize::new(capacity).expect("a cache holds something");
+        Recent(std::sync::Mutex::new(lru::LruCache::new(capacity)))
     }
 }
 
@@ -117,8 +117,8 @@ impl AppState {
             limits: Default::default(),
             request_timeout: startup::REQUEST_TIMEOUT,
             metrics: Default::default(),
-            games: Default::default(),
-            analyses: Default::default(),
+            games: std::sync::Arc::new(Recent::new(256)),
+            analyses: std::sync::Arc::new(Recent::new(16)),
         }
     }
 
