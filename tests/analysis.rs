@@ -369,6 +369,14 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
     let full = counts.iter().filter(|&&c| c == each).count();
     assert_eq!(full, t.moves_count.min(8.max(t.moves_count / 4)), "{counts:?}");
     assert!(counts[..full].iter().all(|&c| c == each) && counts[full..].iter().all(|&c| c == each / 4));
+    // Without pruning (`match`'s flat-uniform), every alternative gets every playout.
+    let uniform = AnalysisOptions {
+        threads: 1,
+        prune: false,
+        ..opts
+    };
+    let t = analysis::analyse_turn(&record, 7, &uniform).unwrap();
+    assert!(t.alternatives.iter().all(|a| a.playouts.unwrap().count == each));
 }
 
 // ----- completion chances and spots -----

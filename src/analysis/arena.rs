@@ -20,6 +20,9 @@ pub enum Contender {
     /// Today's analysis: every alternative's mean final margin over this many playouts each
     /// (capped per turn as the analysis caps it).
     Flat { playouts: u32 },
+    /// The same without successive halving: every alternative gets every playout, as the
+    /// analysis did before it.
+    FlatUniform { playouts: u32 },
     /// The tree search ([`super::search`]) for this many milliseconds a move, on every core.
     Search { ms: u32 },
 }
@@ -38,17 +41,23 @@ impl std::str::FromStr for Contender {
             None if s == "flat" => Ok(Contender::Flat {
                 playouts: super::DEFAULT_PLAYOUTS,
             }),
+            None if s == "flat-uniform" => Ok(Contender::FlatUniform {
+                playouts: super::DEFAULT_PLAYOUTS,
+            }),
             None if s == "search" => Ok(Contender::Search { ms: DEFAULT_SEARCH_MS }),
-            Some(("flat", k)) => match k.parse() {
-                Ok(playouts) if playouts > 0 => Ok(Contender::Flat { playouts }),
-                _ => Err(format!("flat:{k}: give the playouts per alternative, a number from 1")),
+            Some((name @ ("flat" | "flat-uniform"), k)) => match k.parse() {
+                Ok(playouts) if playouts > 0 && name == "flat" => Ok(Contender::Flat { playouts }),
+                Ok(playouts) if playouts > 0 => Ok(Contender::FlatUniform { playouts }),
+                _ => Err(format!(
+                    "{name}:{k}: give the playouts per alternative, a number from 1"
+                )),
             },
             Some(("search", t)) => match t.parse() {
                 Ok(ms) if ms > 0 => Ok(Contender::Search { ms }),
                 _ => Err(format!("search:{t}: give the milliseconds per move, a number from 1")),
             },
             _ => Err(format!(
-                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), search or search:T (T ms per move)"
+                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, search or search:T (T ms per move)"
             )),
         }
     }
@@ -60,6 +69,7 @@ impl std::fmt::Display for Contender {
             Contender::Random => f.write_str("random"),
             Contender::Greedy => f.write_str("greedy"),
             Contender::Flat { playouts } => write!(f, "flat:{playouts}"),
+            Contender::FlatUniform { playouts } => write!(f, "flat-uniform:{playouts}"),
             Contender::Search { ms } => write!(f, "search:{ms}"),
         }
     }
@@ -118,7 +128,8 @@ impl Seat {
         let mv = match self.contender {
             Contender::Random => bots::choose(game, tile, Policy::Random, &mut self.rng, &mut self.scratch),
             Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
-            Contender::Flat { playouts } => flat_move(game, tile, turn, playouts, seed),
+            Contender::Flat { playouts } => flat_move(game, tile, turn, playouts, seed, true),
+            Contender::FlatUniform { playouts } => flat_move(game, tile, turn, playouts, seed, false),
             Contender::Search { ms } => {
                 let opts = SearchOptions {
                     budget: Budget::Time(Duration::from_millis(u64::from(ms))),
@@ -135,10 +146,11 @@ impl Seat {
 }
 
 /// The analysis's best move. Its playouts draw from the pack only, never the match's order.
-fn flat_move(game: &Game, tile: TileKindId, turn: u32, playouts: u32, seed: u64) -> Option<Move> {
+fn flat_move(game: &Game, tile: TileKindId, turn: u32, playouts: u32, seed: u64, prune: bool) -> Option<Move> {
     let opts = AnalysisOptions {
         playouts_per_alternative: playouts,
         seed,
+        prune,
         ..AnalysisOptions::default()
     };
     let analysis = analyse_position(game, tile, None, turn, &opts).expect("the drawn tile is the pack's");
@@ -242,11 +254,15 @@ mod tests {
 
     #[test]
     fn policies_read_as_the_command_line_writes_them() {
-        for name in ["random", "greedy", "flat:16"] {
+        for name in ["random", "greedy", "flat:16", "flat-uniform:16", "search:40"] {
             assert_eq!(name.parse::<Contender>().unwrap().to_string(), name);
         }
         assert_eq!("flat".parse::<Contender>().unwrap(), Contender::Flat { playouts: 128 });
-        assert!("flat:0".parse::<Contender>().is_err());
+        assert_eq!(
+            "flat-uniform".parse::<Contender>().unwrap(),
+            Contender::FlatUniform { playouts: 128 }
+        );
+        assert!("flat:0".parse::<Contender>().is_err() && "flat-uniform:x".parse::<Contender>().is_err());
         assert!(
             "clever"
                 .parse::<Contender>()

@@ -65,6 +65,9 @@ pub struct AnalysisOptions {
     pub seed: u64,
     /// Worker threads; 0 uses every core.
     pub threads: usize,
+    /// Successive halving (see `run_playouts`); off, every alternative gets every playout, as
+    /// the analysis did before (`match`'s `flat-uniform`).
+    pub prune: bool,
 }
 
 impl Default for AnalysisOptions {
@@ -75,6 +78,7 @@ impl Default for AnalysisOptions {
             greedy_share: DEFAULT_GREEDY_SHARE,
             seed: 0,
             threads: 0,
+            prune: true,
         }
     }
 }
@@ -464,7 +468,7 @@ fn run_playouts(before: &Game, moves: &[Move], turn: u32, opts: &AnalysisOptions
         return vec![None; moves.len()];
     }
     let all: Vec<usize> = (0..moves.len()).collect();
-    let first = if moves.len() <= SURVIVORS_MIN {
+    let first = if !opts.prune || moves.len() <= SURVIVORS_MIN {
         k
     } else {
         (k / 4).max(1)
