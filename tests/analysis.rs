@@ -205,21 +205,9 @@ fn points_lost_are_rechecked_on_fresh_futures() {
     );
 }
 
-/// Ann has knights in two one-tile cities (north and west of (0,2)), Bob one in a third (east).
-/// Tile R (city N, E, W) at (0,2) joins all three and closes them: 4 tiles, 8 points, and
-/// Ann's two knights beat Bob's one, so Ann takes it all.
-const STEAL: &str = r#"
-    {"tile": "E", "at": [0, 1], "rotation": 180, "meeple": {"feature": "city", "at": "S"}},
-    {"tile": "B", "at": [1, 1], "rotation": 0},
-    {"tile": "B", "at": [-1, 1], "rotation": 0},
-    {"tile": "E", "at": [1, 2], "rotation": 270, "meeple": {"feature": "city", "at": "W"}},
-    {"tile": "E", "at": [-1, 2], "rotation": 90, "meeple": {"feature": "city", "at": "E"}},
-    {"tile": "U", "at": [1, 0], "rotation": 90},
-    {"tile": "R", "at": [2, 1], "rotation": 90}"#;
-
 #[test]
 fn stealing_a_city_with_a_second_knight_ranks_first() {
-    let record = two_players(STEAL);
+    let record = two_players(common::STEAL);
     let t = analysis::analyse_turn(&record, 7, &heuristic_only()).unwrap();
     assert_eq!((t.player, t.tile_name.as_str()), (0, "R"));
     assert!(is_at(&t, 0, 0, 2, 0), "best: {:?}", t.alternatives[0]);
@@ -360,7 +348,7 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
         ..opts.clone()
     };
     assert_eq!(uncapped.playouts_for(5_000), 96);
-    let record = two_players(STEAL);
+    let record = two_players(common::STEAL);
     let t = analysis::analyse_turn(&record, 7, &AnalysisOptions { threads: 1, ..opts }).unwrap();
     let each = opts.playouts_for(t.moves_count);
     let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
@@ -385,7 +373,7 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
 fn open_features_carry_spots_and_a_completion_chance() {
     // Turn 1 of the steal record: a knight on E at (0,1) leaves its city open towards (0,2),
     // which many tiles fit.
-    let record = two_players(STEAL);
+    let record = two_players(common::STEAL);
     let t = analysis::analyse_turn(&record, 1, &heuristic_only()).unwrap();
     let knight = (t.alternatives.iter())
         .find(|a| is_at_pos(a, 0, 1, 180) && matches!(a.action, Action::Deploy { .. }))
@@ -513,7 +501,7 @@ fn is_at_pos(a: &analysis::Alternative, x: i32, y: i32, degrees: u16) -> bool {
 
 #[test]
 fn bad_turns_and_illegal_records_are_errors() {
-    let record = two_players(STEAL);
+    let record = two_players(common::STEAL);
     let opts = heuristic_only();
     assert!(matches!(
         analysis::analyse_turn(&record, 0, &opts),

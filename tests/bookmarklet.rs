@@ -98,6 +98,19 @@ struct Table {
     page_policy: Option<&'static str>,
 }
 
+impl Table {
+    /// A table the archive never has and whose page holds no log; tests set what differs.
+    fn new(id: &'static str) -> Table {
+        Table {
+            id,
+            archive: None,
+            archived: false,
+            page_log: None,
+            page_policy: None,
+        }
+    }
+}
+
 /// A request the stand-in answered: its path and query, and the request token it carried.
 #[derive(Clone, Debug, PartialEq)]
 struct Seen {
@@ -335,11 +348,8 @@ fn the_bookmarklet_uploads_the_archived_log_after_asking_for_the_archive() {
     let app = spawn_app();
     let href = bookmarklet_href_in(&browser, &app);
     let bga = StandIn::start(Table {
-        id: TABLE_A,
         archive: Some(archive_envelope(&page_log).to_string()),
-        archived: false,
-        page_log: None,
-        page_policy: None,
+        ..Table::new(TABLE_A)
     });
     let before = app.stored_games();
     browser.open(&bga.url(&format!("/1/carcassonne?table={TABLE_A}")));
@@ -380,11 +390,8 @@ fn without_the_archive_the_replay_pages_own_log_is_uploaded() {
     let app = spawn_app();
     let href = bookmarklet_href_in(&browser, &app);
     let bga = StandIn::start(Table {
-        id: TABLE_B,
-        archive: None,
-        archived: false,
         page_log: Some(page_log.to_string()),
-        page_policy: None,
+        ..Table::new(TABLE_B)
     });
     let replay = format!("/archive/replay/230505-1000/?table={TABLE_B}&player=1&comments=1");
     browser.open(&bga.url(&replay));
@@ -424,11 +431,9 @@ fn cancel_saves_exactly_what_the_archive_sent_as_a_file() {
     let href = bookmarklet_href_in(&browser, &app);
     let archive = archive_envelope(&page_log).to_string();
     let bga = StandIn::start(Table {
-        id: TABLE_A,
         archive: Some(archive.clone()),
         archived: true,
-        page_log: None,
-        page_policy: None,
+        ..Table::new(TABLE_A)
     });
     let before = app.stored_games();
     let page = bga.url(&format!("/table?table={TABLE_A}"));
@@ -457,11 +462,10 @@ fn a_page_that_keeps_forms_home_gets_the_file_instead() {
     let href = bookmarklet_href_in(&browser, &app);
     let archive = archive_envelope(&page_log).to_string();
     let bga = StandIn::start(Table {
-        id: TABLE_A,
         archive: Some(archive.clone()),
         archived: true,
-        page_log: None,
         page_policy: Some("form-action 'self'"),
+        ..Table::new(TABLE_A)
     });
     let before = app.stored_games();
     browser.open(&bga.url(&format!("/1/carcassonne?table={TABLE_A}")));
@@ -488,13 +492,7 @@ fn off_a_table_it_says_what_to_open_and_asks_nothing() {
     let Some(browser) = Browser::start() else { return };
     let app = spawn_app();
     let href = bookmarklet_href_in(&browser, &app);
-    let bga = StandIn::start(Table {
-        id: TABLE_A,
-        archive: None,
-        archived: false,
-        page_log: None,
-        page_policy: None,
-    });
+    let bga = StandIn::start(Table::new(TABLE_A));
     browser.open(&bga.url("/welcome"));
     click_bookmark(&browser, &href, true);
     let alerts = wait_for("the bookmarklet's message", || {

@@ -10,23 +10,20 @@ use carcassonne_replay::record;
 use carcassonne_replay::store::{GameId, Store};
 use common::app::*;
 
-/// Ann has knights in two one-tile cities, Bob one in a third; on turn 7 tile R at (0,2) joins
-/// all three, and Ann's two knights take the 8 points.
-const STEAL: &str = r#"{"format": "carcassonne-replay/1", "players": [{"name": "Ann"}, {"name": "Bob"}],
-  "rules": {"preset": "second-edition"}, "moves": [
-    {"tile": "E", "at": [0, 1], "rotation": 180, "meeple": {"feature": "city", "at": "S"}},
-    {"tile": "B", "at": [1, 1], "rotation": 0},
-    {"tile": "B", "at": [-1, 1], "rotation": 0},
-    {"tile": "E", "at": [1, 2], "rotation": 270, "meeple": {"feature": "city", "at": "W"}},
-    {"tile": "E", "at": [-1, 2], "rotation": 90, "meeple": {"feature": "city", "at": "E"}},
-    {"tile": "U", "at": [1, 0], "rotation": 90},
-    {"tile": "R", "at": [0, 2], "rotation": 0}]}"#;
+/// The moves of `common::STEAL` as a whole record.
+fn steal() -> String {
+    format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "rules": {{"preset": "second-edition"}}, "moves": [{}]}}"#,
+        common::STEAL
+    )
+}
 
 /// A quick analysis of the game, with turn 7's placement at (0,2) made clearly best (10
 /// points ahead, errors of half a point): the analysis a long run would give, stored as the
 /// service stores a finished one.
 fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
-    let record = record::parse(STEAL.as_bytes()).unwrap().0;
+    let record = record::parse(steal().as_bytes()).unwrap().0;
     let quick = AnalysisOptions {
         playouts_per_alternative: 4,
         greedy_share: 0.0,
@@ -56,7 +53,7 @@ fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
 #[test]
 fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     let app = spawn_app();
-    let id = upload_id(&app, STEAL.as_bytes());
+    let id = upload_id(&app, steal().as_bytes());
     let before = get(&app, &format!("/g/{id}/puzzles"));
     assert_eq!(before.status, 200);
     assert!(before.body.contains("run it"), "{}", before.body);

@@ -77,6 +77,17 @@ pub struct LoadedGame {
     pub record: GameRecord,
 }
 
+impl LoadedGame {
+    /// Player `p`'s name, or nothing for a seat the record lacks.
+    pub fn player_name(&self, p: u8) -> String {
+        self.record
+            .players
+            .get(p as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// A stored Card Game, parsed back into a record.
 #[derive(Clone)]
 pub struct LoadedCards {

@@ -6,7 +6,7 @@
 
 use crate::analysis::report::{AlternativeReport, TurnReport};
 use crate::analysis::{self, AnalysisOptions};
-use crate::engine::Move;
+use crate::engine::{Game, Move, TileKindId};
 use crate::record::generate::recorded;
 use crate::record::{GameRecord, RecordedMove};
 use crate::store::{AnalysisStatus, GameId};
@@ -16,9 +16,17 @@ use serde::de::DeserializeOwned;
 
 /// Every legal move of turn `n` in listing order, as records state them.
 pub fn listing(record: &GameRecord, n: u32) -> Result<Vec<RecordedMove>, Problem> {
-    let (before, played) = analysis::position_before(record, n).map_err(|e| Problem::not_found(e.to_string()))?;
-    let (_, moves) = analysis::alternatives::enumerate(&before, played.tile);
-    Ok(moves.iter().map(|mv: &Move| recorded(&before, mv)).collect())
+    let (before, played) = position_before(record, n)?;
+    Ok(listed_moves(&before, played.tile))
+}
+
+fn position_before(record: &GameRecord, n: u32) -> Result<(Game, Move), Problem> {
+    analysis::position_before(record, n).map_err(|e| Problem::not_found(e.to_string()))
+}
+
+fn listed_moves(before: &Game, tile: TileKindId) -> Vec<RecordedMove> {
+    let (_, moves) = analysis::alternatives::enumerate(before, tile);
+    moves.iter().map(|mv: &Move| recorded(before, mv)).collect()
 }
 
 /// Whether an alternative of the analysis is this listed move.
@@ -67,15 +75,35 @@ pub fn stored_analysis<T: DeserializeOwned>(
     Ok(Some((status, result)))
 }
 
-/// Turn `n`'s analysis: the stored whole-game one when done, else the heuristic alone (fast).
-pub fn turn_analysis(state: &AppState, g: &LoadedGame, n: u32) -> Result<(TurnReport, bool), Problem> {
-    if let Some(t) = state.finished_analysis(&g.row.id)?.and_then(|a| a.turn(n).cloned()) {
-        return Ok((t, true));
+/// Turn `n`'s analysis and the engine's listing of its moves.
+pub struct TurnAlternatives {
+    pub report: TurnReport,
+    /// Whether the report comes from the finished whole-game analysis (else the heuristic).
+    pub full: bool,
+    pub listed: Vec<RecordedMove>,
+}
+
+/// Turn `n`'s alternatives from one walk of the record to it: the stored whole-game analysis's
+/// turn when it is done, else the heuristic alone (fast), and the listing.
+pub fn turn_alternatives(state: &AppState, g: &LoadedGame, n: u32) -> Result<TurnAlternatives, Problem> {
+    let (before, played) = position_before(&g.record, n)?;
+    let listed = listed_moves(&before, played.tile);
+    if let Some(report) = state.finished_analysis(&g.row.id)?.and_then(|a| a.turn(n).cloned()) {
+        return Ok(TurnAlternatives {
+            report,
+            full: true,
+            listed,
+        });
     }
     let quick = AnalysisOptions {
         playouts_per_alternative: 0,
         ..AnalysisOptions::default()
     };
-    let t = analysis::analyse_turn(&g.record, n, &quick).map_err(|e| Problem::not_found(e.to_string()))?;
-    Ok((t.report(), false))
+    let t = analysis::analyse_position(&before, played.tile, Some(&played), n, &quick)
+        .map_err(|e| Problem::not_found(e.to_string()))?;
+    Ok(TurnAlternatives {
+        report: t.report(),
+        full: false,
+        listed,
+    })
 }

@@ -36,6 +36,18 @@ pub fn shared_dir(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// Ann has knights in two one-tile cities (north and west of (0,2)), Bob one in a third (east).
+/// Tile R (city N, E, W) at (0,2) joins all three and closes them: 4 tiles, 8 points, and
+/// Ann's two knights beat Bob's one, so Ann takes it all.
+pub const STEAL: &str = r#"
+    {"tile": "E", "at": [0, 1], "rotation": 180, "meeple": {"feature": "city", "at": "S"}},
+    {"tile": "B", "at": [1, 1], "rotation": 0},
+    {"tile": "B", "at": [-1, 1], "rotation": 0},
+    {"tile": "E", "at": [1, 2], "rotation": 270, "meeple": {"feature": "city", "at": "W"}},
+    {"tile": "E", "at": [-1, 2], "rotation": 90, "meeple": {"feature": "city", "at": "E"}},
+    {"tile": "U", "at": [1, 0], "rotation": 90},
+    {"tile": "R", "at": [2, 1], "rotation": 90}"#;
+
 /// Files in `dir` whose name ends with `suffix`, sorted by name.
 pub fn files_with_suffix(dir: &Path, suffix: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -10,7 +10,7 @@ use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::{AnalysisStatus, GameId, QueueAnswer};
 use crate::web::chance_view::{self, ChancesView};
 use crate::web::problem::{Problem, wants_html};
-use crate::web::what_if::{is_listed, listing, stored_analysis, turn_analysis, with_alternative};
+use crate::web::what_if::{TurnAlternatives, is_listed, listing, stored_analysis, turn_alternatives, with_alternative};
 use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
 use actix_web::http::header;
 use actix_web::{Either, HttpRequest, HttpResponse, post, route, web};
@@ -318,14 +318,6 @@ fn per_player(v: &[i32]) -> String {
     v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")
 }
 
-fn player_name(g: &LoadedGame, p: u8) -> String {
-    g.record
-        .players
-        .get(p as usize)
-        .map(|p| p.name.clone())
-        .unwrap_or_default()
-}
-
 /// Every alternative of turn `n`, sortable by rank, value, immediate points or position.
 #[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alternatives", method = "GET", method = "HEAD")]
 pub async fn alternatives(
@@ -344,8 +336,11 @@ pub async fn alternatives(
 fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> Result<AlternativesPage, Problem> {
     let id = g.row.id;
     {
-        let listed = listing(&g.record, n)?;
-        let (t, full) = turn_analysis(state, &g, n)?;
+        let TurnAlternatives {
+            report: t,
+            full,
+            listed,
+        } = turn_alternatives(state, &g, n)?;
         let mover = t.player as usize;
         let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
             .filter_map(|(i, a)| {
@@ -371,7 +366,7 @@ fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> R
         }
         Ok(AlternativesPage {
             title: g.row.players.join(" vs "),
-            player: player_name(&g, t.player),
+            player: g.player_name(t.player),
             picture: view::tile_picture(&id, &t.tile),
             tile: t.tile,
             placements: t.placements_count,
@@ -462,7 +457,7 @@ pub struct AlternativePage {
 fn facts(g: &LoadedGame, a: &AlternativeReport, of: usize, basis: &str) -> Vec<(String, String)> {
     let named = |xs: &[i32]| -> String {
         (xs.iter().enumerate())
-            .map(|(p, x)| format!("{} {x}", player_name(g, p as u8)))
+            .map(|(p, x)| format!("{} {x}", g.player_name(p as u8)))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -539,20 +534,19 @@ pub async fn alternative(
     let (id, n, k) = path.into_inner();
     blocking(move || {
         let g = state.load(&id)?;
-        let listed = listing(&g.record, n)?;
+        let TurnAlternatives { report: t, listed, .. } = turn_alternatives(&state, &g, n)?;
         let mv = listed.get(k).ok_or_else(|| {
             Problem::not_found(format!(
                 "turn {n} has alternatives 0 to {}",
                 listed.len().saturating_sub(1)
             ))
         })?;
-        let (t, _) = turn_analysis(&state, &g, n)?;
         let (i, a) = (t.alternatives.iter().enumerate())
             .find(|(_, a)| is_listed(a, mv))
             .ok_or_else(|| Problem::internal("alternative missing from the analysis"))?;
         Ok(AlternativePage {
             title: g.row.players.join(" vs "),
-            player: player_name(&g, t.player),
+            player: g.player_name(t.player),
             description: format!(
                 "{} at ({},{}) rotated {}°, {}",
                 t.tile,

@@ -5,7 +5,7 @@
 //! The embed is the only page that may be framed: it answers with its own
 //! `Content-Security-Policy`, which the site-wide one does not replace.
 
-use super::pages::turn_page;
+use super::pages::{Detail, turn_page};
 use crate::store::GameId;
 use crate::web::middleware::content_security_policy;
 use crate::web::problem::Problem;
@@ -39,7 +39,7 @@ struct EmbedPage {
 #[route("/embed/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn embed(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
-    let page = blocking(move || turn_page(&state, &id, n)).await?;
+    let page = blocking(move || turn_page(&state, &id, n, Detail::Framed)).await?;
     let last = page.game.last;
     let embed = EmbedPage {
         id,
@@ -83,7 +83,7 @@ pub async fn oembed(state: web::Data<AppState>, q: web::Query<OEmbedQuery>) -> R
     let st = state.clone();
     let page = blocking(move || {
         let last = st.load_any(&id)?.row().turns;
-        turn_page(&st, &id, turn.unwrap_or(last).min(last))
+        turn_page(&st, &id, turn.unwrap_or(last).min(last), Detail::Framed)
     })
     .await?;
     let width = q.maxwidth.map_or(WIDTH, |w| w.min(WIDTH));

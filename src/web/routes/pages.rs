@@ -263,19 +263,29 @@ async fn end_page(state: web::Data<AppState>, id: GameId) -> Result<EndPage, Pro
 #[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<TurnPage, Problem> {
     let (id, n) = path.into_inner();
-    blocking(move || turn_page(&state, &id, n)).await
+    blocking(move || turn_page(&state, &id, n, Detail::Full)).await
 }
 
-pub(super) fn turn_page(state: &AppState, id: &GameId, n: u32) -> Result<TurnPage, Problem> {
+/// How much of a turn page to build: the embed shows the board's picture, the scores and the
+/// navigation only, so it skips the inline board, its alternatives and the chances.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Detail {
+    Full,
+    Framed,
+}
+
+pub(super) fn turn_page(state: &AppState, id: &GameId, n: u32, detail: Detail) -> Result<TurnPage, Problem> {
     match state.load_any(id)? {
-        Loaded::Tiles(g) => build_turn_page(state, g, n),
+        Loaded::Tiles(g) => build_turn_page(state, g, n, detail),
         Loaded::Cards(g) => build_card_turn_page(state, g, n),
     }
 }
 
 /// The HTML of a turn page, as the server sends it. The bench times this.
 pub fn render_turn_page(state: &AppState, id: &GameId, n: u32) -> Result<String, Problem> {
-    turn_page(state, id, n)?.render().map_err(Problem::internal)
+    turn_page(state, id, n, Detail::Full)?
+        .render()
+        .map_err(Problem::internal)
 }
 
 /// A round of a game played in rounds (the Card Game): its last turn, where it is scored.
@@ -417,7 +427,7 @@ fn end_board(finished: bool, src: String, what: &str) -> BoardView {
     }
 }
 
-fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, Problem> {
+fn build_turn_page(state: &AppState, g: LoadedGame, n: u32, detail: Detail) -> Result<TurnPage, Problem> {
     let head = GameHead::of(&g);
     let record = &g.record;
     if n > head.last {
@@ -443,8 +453,13 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
         ),
     };
     let id = &head.id;
-    let board = inline_board(state, &g, &at, n)?;
-    let chances = game_chances(state, id, Some(n))?;
+    let (board, chances) = match detail {
+        Detail::Full => (
+            Some(inline_board(state, &g, &at, n)?),
+            game_chances(state, id, Some(n))?,
+        ),
+        Detail::Framed => (None, Vec::new()),
+    };
     let mut played = view::tile_turns_played(record, &at.turns, &colours);
     chance_view::mark_classes(&mut played, &chances);
     Ok(TurnPage {
@@ -453,19 +468,14 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32) -> Result<TurnPage, 
         prev: n.checked_sub(1),
         next_url: next_url(&head, n),
         board: BoardView {
-            svg: Some(board),
+            svg: board,
             src: format!("/g/{id}/t/{n}.png?overlay=ownership,last-move,scoring"),
             alt: format!("The board after turn {n}: {move_text}"),
             caption: move_text,
         },
         players: view::players_at(record, &at.game, false, &colours),
         events,
-        part: GamePart::Tiles(TileTurnView {
-            remaining: view::remaining_tiles(&record.catalog, &at.game),
-            tiles_left: at.game.pack_left(),
-            spots: spots_by_fit(&at.game),
-            dead_spots: analysis::dead_spots(&at.game).iter().map(|p| p.to_string()).collect(),
-        }),
+        part: GamePart::Tiles(tile_turn_view(record, &at.game)),
         graph: turn_graph(&head, &record.players, &at.turns, &colours),
         chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, false),
         turn_links: view::turn_links(played, head.last, Some(n)),
@@ -486,9 +496,9 @@ fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<
 fn inline_board(state: &AppState, g: &LoadedGame, at: &Replay, n: u32) -> Result<String, Problem> {
     let alternatives = match n {
         0 => None,
-        _ => Some((what_if::turn_analysis(state, g, n)?.0, what_if::listing(&g.record, n)?)),
+        _ => Some(what_if::turn_alternatives(state, g, n)?),
     };
-    let alternatives = alternatives.as_ref().map(|(t, l)| (t, l.as_slice()));
+    let alternatives = alternatives.as_ref().map(|a| (&a.report, a.listed.as_slice()));
     Ok(board_view::turn_board(&g.record, at, &g.row.id, alternatives))
 }
 
@@ -588,9 +598,19 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
     })
 }
 
-/// The open spots after a turn, the hardest to fill first.
-fn spots_by_fit(position: &crate::engine::Game) -> Vec<(String, u32)> {
+/// The pack and the open spots after a turn, the hardest spot to fill first; the fit counts
+/// are found once for both the spots and the dead ones.
+fn tile_turn_view(record: &crate::record::GameRecord, position: &crate::engine::Game) -> TileTurnView {
     let mut spots = analysis::position_spots(position);
     spots.sort_by_key(|s| (s.fits, s.pos));
-    spots.into_iter().map(|s| (s.pos.to_string(), s.fits)).collect()
+    TileTurnView {
+        remaining: view::remaining_tiles(&record.catalog, position),
+        tiles_left: position.pack_left(),
+        dead_spots: spots
+            .iter()
+            .filter(|s| s.fits == 0)
+            .map(|s| s.pos.to_string())
+            .collect(),
+        spots: spots.into_iter().map(|s| (s.pos.to_string(), s.fits)).collect(),
+    }
 }

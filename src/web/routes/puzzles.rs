@@ -46,7 +46,7 @@ pub async fn list(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<P
                 .iter()
                 .map(|p| PuzzleLink {
                     turn: p.turn,
-                    player: player_name(&g, p.player),
+                    player: g.player_name(p.player),
                     picture: view::tile_picture(&id, &p.tile),
                     tile: p.tile.clone(),
                 })
@@ -128,7 +128,7 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, q: &AnswerQuery, next: Optio
     PuzzlePage {
         title: g.row.players.join(" vs "),
         turn: t.turn,
-        player: player_name(g, t.player),
+        player: g.player_name(t.player),
         picture: view::tile_picture(&id, &t.tile),
         tile: t.tile.clone(),
         board: format!("/g/{id}/t/{}.png?overlay=ownership,open-spots", t.turn - 1),
@@ -168,12 +168,4 @@ fn verdict(ranked: &[Placement], p: &Puzzle, square: &str, rotation: u16) -> Ver
         said,
         solution,
     }
-}
-
-fn player_name(g: &LoadedGame, p: u8) -> String {
-    g.record
-        .players
-        .get(p as usize)
-        .map(|p| p.name.clone())
-        .unwrap_or_default()
 }
