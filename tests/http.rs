@@ -1260,6 +1260,17 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
         "{}",
         page.body
     );
+    // Chances of winning, as the tile game's pages show them.
+    assert!(page.body.contains("<svg class=\"graph chances\"") && page.body.contains("Accuracy"));
+    let chance_cells = page.body.matches("%</td>").count();
+    assert!(chance_cells >= record.moves.len(), "a chance per turn: {chance_cells}");
+    let end = get(&app, &format!("/g/{id}"));
+    assert!(end.body.contains("<svg class=\"graph chances\"") && end.body.contains("class=\"accuracy\""));
+    let turn = get(&app, &format!("/g/{id}/t/5"));
+    assert!(
+        turn.body.contains("<svg class=\"graph chances\""),
+        "a turn page: chances up to it"
+    );
     assert_eq!(
         get(&app, &format!("/g/{id}/t/5/alt/0")).status,
         404,

@@ -23,7 +23,7 @@ pub enum Contender {
     /// The same without successive halving: every alternative gets every playout, as the
     /// analysis did before it.
     FlatUniform { playouts: u32 },
-    /// The tree search ([`super::search`]) for this many milliseconds a move, on every core.
+    /// The search ([`super::search`]) for this many milliseconds a move, on every core.
     Search { ms: u32 },
 }
 

@@ -2,8 +2,9 @@
 //! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
 //! they did not play, and the deals to come are sampled, never read from the record).
 
-use super::PlayerSummary;
 use super::report::PlayerReport;
+use super::win_chance::{CARD_SCALE, CalibrationSettings, Sample, TurnChance, outcome};
+use super::{PlayerSummary, RECHECK_SALT, Recheck, paired_recheck, rechecked, run_parallel};
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
 use crate::engine::cards::{CardGame, CardMove};
@@ -36,6 +37,9 @@ pub struct CardTurnAnalysis {
     pub player: u8,
     pub alternatives: Vec<CardAlternative>,
     pub played: Option<usize>,
+    /// The played action against the best, weighed again on fresh samples: the best of many
+    /// noisy values leans high (see `analysis::Recheck`).
+    pub recheck: Option<Recheck>,
 }
 
 /// Why a turn cannot be analysed.
@@ -87,11 +91,13 @@ pub fn analyse_position(
         .collect();
     alternatives.sort_by(|a, b| b.value.total_cmp(&a.value));
     let played = played.and_then(|p| alternatives.iter().position(|a| a.mv == p));
+    let recheck = played.and_then(|p| recheck(game, &alternatives, p, samples, seed));
     CardTurnAnalysis {
         turn,
         player,
         alternatives,
         played,
+        recheck,
     }
 }
 
@@ -100,9 +106,24 @@ fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) 
         CardMove::Follower { row } => row_value(game, row),
         _ => 0,
     };
-    let players = game.players().len();
-    let mut now = vec![0.0; players];
-    let margins: Vec<f64> = (0..samples)
+    let (margins, now) = sampled(game, mv, player, samples, seed);
+    let n = margins.len().max(1) as f64;
+    let value = margins.iter().map(|&m| f64::from(m)).sum::<f64>() / n;
+    let var = (margins.iter()).map(|&m| (f64::from(m) - value).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    CardAlternative {
+        mv,
+        secures,
+        now: now.into_iter().map(|x| x / n).collect(),
+        value,
+        stderr: (var / n).sqrt(),
+    }
+}
+
+/// `mv` played on `samples` samples of what `player` cannot see, each then played out by
+/// random players: the final margin of each, and the points each player scored at once, summed.
+fn sampled(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) -> (Vec<i32>, Vec<f64>) {
+    let mut now = vec![0.0; game.players().len()];
+    let margins = (0..samples)
         .map(|i| {
             // The same seed per sample for every alternative: common random numbers.
             let mut rng = Rng::new(seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -115,19 +136,21 @@ fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) 
                 *n += f64::from(p.score - b);
             }
             play_out(&mut sample, &deck, Policy::Random, &mut rng);
-            f64::from(margin(sample.players().iter().map(|p| p.score), player))
+            margin(sample.players().iter().map(|p| p.score), player)
         })
         .collect();
-    let n = margins.len().max(1) as f64;
-    let value = margins.iter().sum::<f64>() / n;
-    let var = margins.iter().map(|m| (m - value).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    CardAlternative {
-        mv,
-        secures,
-        now: now.into_iter().map(|x| x / n).collect(),
-        value,
-        stderr: (var / n).sqrt(),
-    }
+    (margins, now)
+}
+
+/// The top actions and the played one (`alts` is ranked) weighed again on the same fresh
+/// samples, as the tile game's analysis does.
+fn recheck(game: &CardGame, alts: &[CardAlternative], played: usize, samples: u32, seed: u64) -> Option<Recheck> {
+    let chosen = rechecked(alts.len(), played);
+    let player = game.current_player();
+    let margins: Vec<Vec<i32>> = (chosen.iter())
+        .map(|&i| sampled(game, alts[i].mv, player, samples, seed ^ RECHECK_SALT).0)
+        .collect();
+    paired_recheck(&margins, chosen.iter().position(|&i| i == played)?)
 }
 
 /// What a whole-game Card Game analysis found, as reports write it (`analyse --json`, the
@@ -153,7 +176,8 @@ pub struct CardTurnReport {
     pub samples: u32,
     /// Which alternative was played.
     pub played: Option<usize>,
-    /// The best value less the played move's.
+    /// What the action played lost against the best, rechecked on fresh samples (0 within the
+    /// noise). Analyses stored before the recheck hold the best value less the played one's.
     pub points_lost: Option<f64>,
     pub alternatives: Vec<CardAlternativeReport>,
 }
@@ -174,10 +198,10 @@ fn round(x: f64) -> f64 {
 }
 
 impl CardTurnAnalysis {
-    /// The best value less the played move's.
+    /// What the action played lost against the best, rechecked on fresh samples: 0 within
+    /// the noise.
     pub fn points_lost(&self) -> Option<f64> {
-        let best = self.alternatives.first()?.value;
-        Some(best - self.alternatives.get(self.played?)?.value)
+        self.recheck.map(|r| r.points_lost)
     }
 
     pub fn report(&self, samples: u32) -> CardTurnReport {
@@ -230,6 +254,54 @@ pub fn analyse_game(
         players: players.iter().map(PlayerReport::from).collect(),
         turns,
     })
+}
+
+/// The chances of every turn of a Card Game report with `total` turns: the played action's
+/// value and the points it lost, mapped by [`CARD_SCALE`].
+pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
+    (report.turns.iter())
+        .filter_map(|t| {
+            let played = t.alternatives.get(t.played?)?;
+            let left = total.saturating_sub(t.turn);
+            Some(TurnChance {
+                turn: t.turn,
+                player: t.player,
+                chance: CARD_SCALE.move_chance(played.value, t.points_lost.unwrap_or(0.0), left),
+            })
+        })
+        .collect()
+}
+
+/// Generates Card Games between random bots and values every `every`-th action played the way
+/// the analysis values it, paired with how the game ended for its player: what
+/// `calibrate --game card-game` fits [`CARD_SCALE`] on. Random bots, because between greedy
+/// bots the second seat of a two-player game wins every game, so the seat alone would predict
+/// it; and the turns valued shift by one from game to game, so that every seat is valued.
+pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<Vec<Sample>, String> {
+    let mut out = Vec::new();
+    for g in 0..s.games {
+        let seed = s.seed.wrapping_add(u64::from(g));
+        let record = crate::record::generate::card_game(s.players, Policy::Random, seed)?;
+        let scores = crate::replay::cards::replay(&record)
+            .map_err(|e| e.to_string())?
+            .final_scores;
+        let total = record.moves.len() as u32;
+        let turns: Vec<u32> = (1..=total).filter(|n| (n + g) % s.every == 0).collect();
+        let valued = run_parallel(turns.len(), s.threads, |i| -> Result<Sample, String> {
+            let n = turns[i];
+            let (game, played) = position_before(&record, n).map_err(|e| e.to_string())?;
+            let player = game.current_player();
+            let (margins, _) = sampled(&game, played, player, s.playouts, seed ^ u64::from(n));
+            Ok(Sample {
+                margin: margins.iter().map(|&m| f64::from(m)).sum::<f64>() / f64::from(s.playouts.max(1)),
+                left: total - n,
+                outcome: outcome(&scores, player),
+            })
+        });
+        out.extend(valued.into_iter().collect::<Result<Vec<_>, _>>()?);
+        progress(g + 1, s.games);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -314,5 +386,35 @@ mod tests {
             "four different cards in any row (the first goes face down), and the follower in any"
         );
         assert!(x.alternatives.iter().all(|alt| alt.stderr.is_finite()));
+    }
+
+    /// Playing the analysis's own best action loses nothing, and a turn's chance follows its
+    /// rechecked points lost: nothing lost is a good move.
+    #[test]
+    fn the_best_action_loses_nothing_and_chances_follow_the_recheck() {
+        let record = crate::record::generate::card_game(2, Policy::Greedy, 3).unwrap();
+        let (game, _) = position_before(&record, 9).unwrap();
+        let ranked = analyse_position(&game, 9, None, 16, 5);
+        assert_eq!(ranked.recheck, None, "no action played, nothing to recheck");
+        let best = ranked.alternatives[0].mv;
+        let played_best = analyse_position(&game, 9, Some(best), 16, 5);
+        assert_eq!(played_best.played, Some(0));
+        assert_eq!(played_best.points_lost(), Some(0.0));
+
+        let report = analyse_game(&record, 8, &|_, _| ()).unwrap();
+        let total = record.moves.len() as u32;
+        let chances = turn_chances(&report, total);
+        assert_eq!(chances.len(), record.moves.len(), "every turn's action was valued");
+        for (c, t) in chances.iter().zip(&report.turns) {
+            assert_eq!((c.turn, c.player), (t.turn, t.player));
+            assert!((0.0..=1.0).contains(&c.chance.after));
+            if t.points_lost == Some(0.0) {
+                assert_eq!(c.chance.lost, 0.0, "turn {}: nothing lost, no chance lost", t.turn);
+            }
+        }
+        assert!(
+            report.turns.iter().any(|t| t.points_lost == Some(0.0)),
+            "most actions are within the noise of the best"
+        );
     }
 }

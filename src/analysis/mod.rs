@@ -200,7 +200,7 @@ pub struct Recheck {
 /// The top moves weighed again beside the played one.
 const RECHECKED: usize = 3;
 /// Keeps the recheck's futures apart from the ranking's.
-const RECHECK_SALT: u64 = 0x7265_6368_6563_6b21;
+pub(crate) const RECHECK_SALT: u64 = 0x7265_6368_6563_6b21;
 
 impl TurnAnalysis {
     pub fn played_alternative(&self) -> Option<&Alternative> {
@@ -533,10 +533,7 @@ fn recheck(
     if k == 0 {
         return None;
     }
-    let mut chosen: Vec<usize> = (0..alts.len().min(RECHECKED)).collect();
-    if !chosen.contains(&played) {
-        chosen.push(played);
-    }
+    let chosen = rechecked(alts.len(), played);
     let (mover, share) = (before.current_player(), opts.greedy_share());
     let seed = opts.seed ^ RECHECK_SALT;
     let margins = run_parallel(chosen.len(), opts.thread_count(), |c| {
@@ -561,11 +558,25 @@ fn recheck(
             })
             .collect::<Vec<i32>>()
     });
+    paired_recheck(&margins, chosen.iter().position(|&i| i == played)?)
+}
+
+/// Which of `len` ranked alternatives a recheck weighs: the top few and the one played.
+pub(crate) fn rechecked(len: usize, played: usize) -> Vec<usize> {
+    let mut chosen: Vec<usize> = (0..len.min(RECHECKED)).collect();
+    if !chosen.contains(&played) {
+        chosen.push(played);
+    }
+    chosen
+}
+
+/// The recheck of moves weighed on the same fresh futures (`margins[c][j]`: move `c`, future
+/// `j`): the freshly best against the one at `played_at`, paired future by future.
+pub(crate) fn paired_recheck(margins: &[Vec<i32>], played_at: usize) -> Option<Recheck> {
     let total = |m: &[i32]| m.iter().map(|&x| i64::from(x)).sum::<i64>();
-    let best = (0..chosen.len()).max_by_key(|&c| total(&margins[c]))?;
-    let played_at = chosen.iter().position(|&i| i == played)?;
+    let best = (0..margins.len()).max_by_key(|&c| total(&margins[c]))?;
     let mut diff = Tally::default();
-    for (b, p) in margins[best].iter().zip(&margins[played_at]) {
+    for (b, p) in margins[best].iter().zip(margins.get(played_at)?) {
         diff.add(b - p);
     }
     let (difference, std_error) = (diff.mean(), diff.std_error());

@@ -3,8 +3,9 @@
 //! lose.
 //!
 //! **The model.** A margin of `m` points with `t` tiles still to come wins with chance
-//! `1 / (1 + e^(−m / s(t)))`, where `s(t) = SCALE_BASE + SCALE_PER_TILE × t`: the same lead is
-//! safer late in the game, when fewer tiles can overturn it.
+//! `1 / (1 + e^(−m / s(t)))`, where `s(t) = base + per_step × t` ([`Scale`]): the same lead
+//! is safer late in the game, when fewer tiles can overturn it. The Card Game has a scale of
+//! its own, `t` counting its turns still to come.
 //!
 //! **The calibration** ([`calibrate`], `carcassonne-replay calibrate`). Games between greedy
 //! bots are generated; after each move the position is valued the way the analysis values a
@@ -21,20 +22,53 @@ use crate::engine::{Game, Preset};
 use crate::record::generate::{Policy, generate};
 use crate::record::{Played, RulesSpec, Walk};
 
-/// `s(t)` at the end of the game, in points (see the module's description).
-pub const SCALE_BASE: f64 = 1.5;
-/// How much `s(t)` grows per tile still to come.
-pub const SCALE_PER_TILE: f64 = 0.15;
-
-/// The chance (0 to 1) that a mover whose expected final margin is `margin` wins, with
-/// `tiles_left` tiles still to come.
-pub fn win_chance(margin: f64, tiles_left: u32) -> f64 {
-    logistic(margin, SCALE_BASE, SCALE_PER_TILE, tiles_left)
+/// The model's scale for one game: `s(left) = base + per_step × left`, in points, where `left`
+/// counts the tiles (the Card Game: the turns) still to come.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    /// `s` at the end of the game.
+    pub base: f64,
+    /// How much `s` grows per tile or turn still to come.
+    pub per_step: f64,
 }
 
-fn logistic(margin: f64, base: f64, per_tile: f64, tiles_left: u32) -> f64 {
-    let scale = base + per_tile * f64::from(tiles_left);
-    1.0 / (1.0 + (-margin / scale).exp())
+/// The tile games' scale, fitted by `calibrate` (see the README).
+pub const TILE_SCALE: Scale = Scale {
+    base: 1.5,
+    per_step: 0.15,
+};
+
+/// The Card Game's scale, fitted by `calibrate --game card-game` (see the README).
+pub const CARD_SCALE: Scale = Scale {
+    base: 11.5,
+    per_step: 1.4,
+};
+
+impl Scale {
+    /// The chance (0 to 1) that a mover whose expected final margin is `margin` wins, with
+    /// `left` tiles or turns still to come.
+    pub fn chance(self, margin: f64, left: u32) -> f64 {
+        let scale = self.base + self.per_step * f64::from(left);
+        1.0 / (1.0 + (-margin / scale).exp())
+    }
+
+    /// The chances of a move played worth `value` (an expected final margin) that lost
+    /// `points_lost` against the best, with `left` tiles or turns to come after it.
+    pub fn move_chance(self, value: f64, points_lost: f64, left: u32) -> MoveChance {
+        let after = self.chance(value, left);
+        let lost = (self.chance(value + points_lost.max(0.0), left) - after).max(0.0);
+        MoveChance {
+            after,
+            lost,
+            class: MoveClass::of(lost),
+        }
+    }
+}
+
+/// The chance (0 to 1) that a tile game's mover whose expected final margin is `margin` wins,
+/// with `tiles_left` tiles still to come.
+pub fn win_chance(margin: f64, tiles_left: u32) -> f64 {
+    TILE_SCALE.chance(margin, tiles_left)
 }
 
 /// A move by the chance of winning it gave away against the best move.
@@ -105,16 +139,10 @@ pub struct MoveChance {
     pub class: MoveClass,
 }
 
-/// The chances of a move played worth `value` (an expected final margin) that lost
-/// `points_lost` against the best, with `tiles_left` tiles to come after it.
+/// The chances of a tile game's move played worth `value` that lost `points_lost`, with
+/// `tiles_left` tiles to come after it (see [`Scale::move_chance`]).
 pub fn move_chance(value: f64, points_lost: f64, tiles_left: u32) -> MoveChance {
-    let after = win_chance(value, tiles_left);
-    let lost = (win_chance(value + points_lost.max(0.0), tiles_left) - after).max(0.0);
-    MoveChance {
-        after,
-        lost,
-        class: MoveClass::of(lost),
-    }
+    TILE_SCALE.move_chance(value, points_lost, tiles_left)
 }
 
 /// One analysed turn's played move, in chances.
@@ -181,7 +209,8 @@ pub fn accuracies(chances: &[TurnChance], players: usize) -> Vec<PlayerAccuracy>
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub margin: f64,
-    pub tiles_left: u32,
+    /// Tiles (the Card Game: turns) still to come.
+    pub left: u32,
     /// 1 a win, ½ first place shared, 0 a loss.
     pub outcome: f64,
 }
@@ -189,14 +218,15 @@ pub struct Sample {
 /// A fitted scale and how well it predicts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calibration {
-    pub base: f64,
-    pub per_tile: f64,
+    pub scale: Scale,
     pub samples: usize,
-    /// Mean log loss of the fitted model, of the constants in use, and of always saying ½
-    /// (`ln 2`).
+    /// Mean log loss of the fitted model, of the constants in use, and of always predicting
+    /// the share of positions that won (`average`).
     pub log_loss: f64,
     pub in_use_log_loss: f64,
     pub baseline_log_loss: f64,
+    /// The mean outcome: ½ with two players, less with more.
+    pub average: f64,
     /// Mean squared error of the predicted chances.
     pub brier: f64,
     /// Predictions in tenths: how many fell in each, their mean prediction, the mean outcome.
@@ -208,8 +238,7 @@ pub struct Calibration {
 pub struct CalibrationSettings {
     pub games: u32,
     pub players: u8,
-    pub preset: Preset,
-    /// Playouts valuing each position.
+    /// Playouts (the Card Game: samples) valuing each position.
     pub playouts: u32,
     /// Every `every`-th move of a game is valued.
     pub every: u32,
@@ -217,12 +246,12 @@ pub struct CalibrationSettings {
     pub threads: usize,
 }
 
-/// Generates the games and values their positions: the samples to fit.
-pub fn samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<Vec<Sample>, String> {
+/// Generates tile games under `preset` and values their positions: the samples to fit.
+pub fn samples(preset: Preset, s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for g in 0..s.games {
         let record = generate(
-            RulesSpec::new(s.preset),
+            RulesSpec::new(preset),
             s.players,
             Policy::Greedy,
             s.seed.wrapping_add(u64::from(g)),
@@ -254,9 +283,9 @@ pub fn samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<V
             }
             (tally.mean(), after.pack_left(), *mover)
         });
-        out.extend(valued.into_iter().map(|(m, tiles_left, mover)| Sample {
+        out.extend(valued.into_iter().map(|(m, left, mover)| Sample {
             margin: m,
-            tiles_left,
+            left,
             outcome: outcome(&scores, mover),
         }));
         progress(g + 1, s.games);
@@ -265,7 +294,7 @@ pub fn samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<V
 }
 
 /// 1 when `mover` finished alone on top, ½ when tied for it, 0 otherwise.
-fn outcome(scores: &[i32], mover: u8) -> f64 {
+pub fn outcome(scores: &[i32], mover: u8) -> f64 {
     match margin(scores.iter().copied(), mover) {
         m if m > 0 => 1.0,
         0 => 0.5,
@@ -273,35 +302,35 @@ fn outcome(scores: &[i32], mover: u8) -> f64 {
     }
 }
 
-/// The scale of highest likelihood over a grid (base 1 to 30 points by ½, per tile 0 to 1.5
-/// by 0.01), with its figures.
-pub fn fit(samples: &[Sample]) -> Calibration {
-    let loss = |base: f64, per_tile: f64| -> f64 {
-        if samples.is_empty() {
-            return 0.0;
-        }
-        samples
-            .iter()
+/// The scale of highest likelihood over a grid (base 1 to 30 points by ½, per step 0 to 3 by
+/// 0.01), with its figures against `in_use`.
+pub fn fit(samples: &[Sample], in_use: Scale) -> Calibration {
+    let n = samples.len().max(1) as f64;
+    let log_loss = |predict: &dyn Fn(&Sample) -> f64| -> f64 {
+        (samples.iter())
             .map(|s| {
-                let p = logistic(s.margin, base, per_tile, s.tiles_left).clamp(1e-9, 1.0 - 1e-9);
+                let p = predict(s).clamp(1e-9, 1.0 - 1e-9);
                 -(s.outcome * p.ln() + (1.0 - s.outcome) * (1.0 - p).ln())
             })
             .sum::<f64>()
-            / samples.len() as f64
+            / n
     };
-    let mut best = (f64::INFINITY, 1.0, 0.0);
+    let loss = |scale: Scale| log_loss(&|s: &Sample| scale.chance(s.margin, s.left));
+    let mut best = (f64::INFINITY, in_use);
     for i in 2..=60 {
-        for j in 0..=150 {
-            let (base, per_tile) = (f64::from(i) / 2.0, f64::from(j) / 100.0);
-            let l = loss(base, per_tile);
+        for j in 0..=300 {
+            let scale = Scale {
+                base: f64::from(i) / 2.0,
+                per_step: f64::from(j) / 100.0,
+            };
+            let l = loss(scale);
             if l < best.0 {
-                best = (l, base, per_tile);
+                best = (l, scale);
             }
         }
     }
-    let (log_loss, base, per_tile) = best;
-    let predict = |s: &Sample| logistic(s.margin, base, per_tile, s.tiles_left);
-    let n = samples.len().max(1) as f64;
+    let (fitted_loss, scale) = best;
+    let predict = |s: &Sample| scale.chance(s.margin, s.left);
     let mut bins = vec![(0usize, 0.0, 0.0); 10];
     for s in samples {
         let p = predict(s);
@@ -314,13 +343,16 @@ pub fn fit(samples: &[Sample]) -> Calibration {
         b.1 /= b.0 as f64;
         b.2 /= b.0 as f64;
     }
+    // With more than two players a mover wins less than half the time: the fair baseline says
+    // the share of wins every time, not ½.
+    let average = samples.iter().map(|s| s.outcome).sum::<f64>() / n;
     Calibration {
-        base,
-        per_tile,
+        scale,
         samples: samples.len(),
-        log_loss,
-        in_use_log_loss: loss(SCALE_BASE, SCALE_PER_TILE),
-        baseline_log_loss: std::f64::consts::LN_2,
+        log_loss: fitted_loss,
+        in_use_log_loss: loss(in_use),
+        average,
+        baseline_log_loss: log_loss(&|_| average),
         brier: samples.iter().map(|s| (predict(s) - s.outcome).powi(2)).sum::<f64>() / n,
         bins,
     }
@@ -330,6 +362,25 @@ pub fn fit(samples: &[Sample]) -> Calibration {
 mod tests {
     use super::*;
     use crate::engine::bots::Rng;
+
+    /// With three players a mover wins a third of the time: the baseline to beat predicts a
+    /// third, and scores its own log loss, not ln 2.
+    #[test]
+    fn the_baseline_predicts_the_share_of_wins() {
+        let samples: Vec<Sample> = (0..300)
+            .map(|i| Sample {
+                margin: 0.0,
+                left: 10,
+                outcome: f64::from(u8::from(i % 3 == 0)),
+            })
+            .collect();
+        let c = fit(&samples, TILE_SCALE);
+        assert!((c.average - 1.0 / 3.0).abs() < 1e-9);
+        let third: f64 = 1.0 / 3.0;
+        let entropy = -(third * third.ln() + (1.0 - third) * (1.0 - third).ln());
+        assert!((c.baseline_log_loss - entropy).abs() < 1e-9, "{c:?}");
+        assert!(c.baseline_log_loss < std::f64::consts::LN_2);
+    }
 
     #[test]
     fn an_even_game_is_even_and_a_lead_counts_more_late() {
@@ -374,19 +425,25 @@ mod tests {
         let mut rng = Rng::new(7);
         let samples: Vec<Sample> = (0..6000)
             .map(|i| {
-                let tiles_left = (i % 70) as u32;
+                let left = (i % 70) as u32;
                 let margin = (rng.next_u64() % 81) as f64 - 40.0;
-                let p = logistic(margin, 8.0, 0.4, tiles_left);
+                let p = Scale {
+                    base: 8.0,
+                    per_step: 0.4,
+                }
+                .chance(margin, left);
                 let won = (rng.next_u64() % 1_000_000) as f64 / 1e6 < p;
                 Sample {
                     margin,
-                    tiles_left,
+                    left,
                     outcome: f64::from(u8::from(won)),
                 }
             })
             .collect();
-        let c = fit(&samples);
-        assert!((c.base - 8.0).abs() <= 2.5 && (c.per_tile - 0.4).abs() <= 0.1, "{c:?}");
+        let c = fit(&samples, TILE_SCALE);
+        assert!((c.average - 0.5).abs() < 0.05);
+        let Scale { base, per_step } = c.scale;
+        assert!((base - 8.0).abs() <= 2.5 && (per_step - 0.4).abs() <= 0.1, "{c:?}");
         assert!(c.log_loss < c.baseline_log_loss);
         for (count, predicted, observed) in c.bins.iter().filter(|b| b.0 > 200) {
             assert!(

@@ -3,13 +3,16 @@
 
 use super::output::{emit, progress_bar};
 use super::replay_cmd::preset;
-use crate::analysis::win_chance::{self, CalibrationSettings};
+use crate::analysis::cards;
+use crate::analysis::win_chance::{self, CARD_SCALE, CalibrationSettings, TILE_SCALE};
 use std::fmt::Write as _;
 
 /// What `calibrate` was asked for, as the command line gives it.
 pub struct CalibrateArgs<'a> {
     pub games: u32,
     pub players: u8,
+    /// `carcassonne` (the tile games) or `card-game`.
+    pub game: &'a str,
     pub preset: &'a str,
     pub playouts: u32,
     pub every: u32,
@@ -24,46 +27,60 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     let settings = CalibrationSettings {
         games: args.games,
         players: args.players,
-        preset: preset(args.preset)?,
         playouts: args.playouts.max(1),
         every: args.every.max(1),
         seed: args.seed,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let samples = win_chance::samples(&settings, &|done, total| progress_bar("valuing", "games", done, total))?;
-    let c = win_chance::fit(&samples);
+    let progress = |done, total| progress_bar("valuing", "games", done, total);
+    let (samples, in_use) = match args.game {
+        "carcassonne" => (
+            win_chance::samples(preset(args.preset)?, &settings, &progress)?,
+            TILE_SCALE,
+        ),
+        "card-game" => (cards::chance_samples(&settings, &progress)?, CARD_SCALE),
+        other => return Err(format!("unknown game {other:?}; use carcassonne or card-game")),
+    };
+    let c = win_chance::fit(&samples, in_use);
     emit(&if args.json {
         let doc = serde_json::json!({
-            "games": args.games, "players": args.players, "rules": args.preset,
+            "game": args.game, "games": args.games, "players": args.players, "rules": args.preset,
             "playouts": settings.playouts, "every": settings.every, "seed": args.seed,
-            "samples": c.samples, "scale_base": c.base, "scale_per_tile": c.per_tile,
-            "log_loss": c.log_loss, "in_use_log_loss": c.in_use_log_loss, "baseline_log_loss": c.baseline_log_loss, "brier": c.brier,
+            "samples": c.samples, "scale_base": c.scale.base, "scale_per_step": c.scale.per_step,
+            "log_loss": c.log_loss, "in_use_log_loss": c.in_use_log_loss,
+            "average": c.average, "baseline_log_loss": c.baseline_log_loss, "brier": c.brier,
             "bins": c.bins.iter().map(|(n, p, o)| serde_json::json!({"count": n, "predicted": p, "observed": o})).collect::<Vec<_>>(),
-            "in_use": {"scale_base": win_chance::SCALE_BASE, "scale_per_tile": win_chance::SCALE_PER_TILE},
+            "in_use": {"scale_base": in_use.base, "scale_per_step": in_use.per_step},
         });
         serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"
     } else {
-        table(&c)
+        table(&c, in_use, if args.game == "card-game" { "turns" } else { "tiles" })
     });
     Ok(())
 }
 
-fn table(c: &win_chance::Calibration) -> String {
+fn table(c: &win_chance::Calibration, in_use: win_chance::Scale, steps: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "samples                 {}", c.samples);
-    let _ = writeln!(out, "fitted scale            {} + {} × tiles left", c.base, c.per_tile);
     let _ = writeln!(
         out,
-        "in use                  {} + {} × tiles left",
-        win_chance::SCALE_BASE,
-        win_chance::SCALE_PER_TILE
+        "fitted scale            {} + {} × {steps} left",
+        c.scale.base, c.scale.per_step
     );
     let _ = writeln!(
         out,
-        "log loss                {:.4} fitted, {:.4} in use (always ½: {:.4})",
-        c.log_loss, c.in_use_log_loss, c.baseline_log_loss
+        "in use                  {} + {} × {steps} left",
+        in_use.base, in_use.per_step
     );
-    let _ = writeln!(out, "Brier score             {:.4} (always ½: 0.2500)", c.brier);
+    let _ = writeln!(
+        out,
+        "log loss                {:.4} fitted, {:.4} in use (always {:.0}%: {:.4})",
+        c.log_loss,
+        c.in_use_log_loss,
+        c.average * 100.0,
+        c.baseline_log_loss
+    );
+    let _ = writeln!(out, "Brier score             {:.4}", c.brier);
     let _ = writeln!(out, "predicted   count   mean predicted   won");
     for (i, (n, p, o)) in c.bins.iter().enumerate().filter(|(_, b)| b.0 > 0) {
         let _ = writeln!(

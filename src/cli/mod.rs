@@ -146,7 +146,7 @@ enum Command {
     /// seat in turn (build with --release).
     Match {
         /// A's policy: random, greedy (the most points now), flat (the analysis's playouts),
-        /// flat:K (K playouts per alternative), search or search:T (the tree search, T ms a move).
+        /// flat:K (K playouts per alternative), search or search:T (the search, T ms a move).
         #[arg(long)]
         a: String,
         /// B's policy, in the same words; B takes every seat A does not.
@@ -177,6 +177,9 @@ enum Command {
         games: u32,
         #[arg(long, default_value_t = 2)]
         players: u8,
+        /// carcassonne (the tile games) or card-game.
+        #[arg(long, default_value = "carcassonne")]
+        game: String,
         /// The rulebook (second-edition, classic-2000, classic-2000-alternate, course, new-world).
         #[arg(long, default_value = "second-edition")]
         preset: String,
@@ -312,6 +315,7 @@ pub fn run() -> ExitCode {
         Command::Calibrate {
             games,
             players,
+            game,
             preset,
             playouts,
             every,
@@ -320,6 +324,7 @@ pub fn run() -> ExitCode {
         } => calibrate_cmd::run(&calibrate_cmd::CalibrateArgs {
             games,
             players,
+            game: &game,
             preset: &preset,
             playouts,
             every,

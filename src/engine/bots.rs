@@ -132,11 +132,13 @@ pub fn choose(game: &Game, tile: TileKindId, policy: Policy, rng: &mut Rng, scra
 /// is empty, then scores the end.
 pub fn play_out(game: &mut Game, policy: Policy, rng: &mut Rng, scratch: &mut Scratch) {
     let bag = shuffled_bag(game, rng);
-    play_bag(game, &bag, |_| policy, rng, scratch);
+    play_tiles(game, &bag, |_| policy, rng, scratch);
+    game.finish(&mut scratch.events);
 }
 
-/// Plays the tiles of `bag` in order, the k-th by `policy(k)`, then scores the end.
-pub fn play_bag(
+/// Plays the tiles of `bag` in order, the k-th by `policy(k)`, and stops there: the game is
+/// not scored as ended.
+pub fn play_tiles(
     game: &mut Game,
     bag: &[TileKindId],
     policy: impl Fn(usize) -> Policy,
@@ -154,7 +156,6 @@ pub fn play_bag(
         }
     }
     scratch.events.clear();
-    game.finish(&mut scratch.events);
 }
 
 /// Plays uniformly random legal moves until the pack is empty, then scores the end.

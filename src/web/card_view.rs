@@ -2,7 +2,9 @@
 //! scoreboard, the turn list by rounds and the breakdown. The page frame, the score graph and
 //! the templates are the tile game's.
 
+use super::chance_view;
 use super::view::{self, BreakdownRow, PlayerView, TurnLink, TurnPlayed, points_text};
+use crate::analysis::win_chance::TurnChance;
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::render::PlayerColours;
@@ -106,18 +108,18 @@ pub fn move_brief(t: &Turn<CardGame>) -> String {
     }
 }
 
-/// The turn list: every turn, by rounds; `played` (the turns reached) say who did what.
-/// The round headings come from the whole game (`all`), which gives away nothing but the
+/// The turn list: every turn, by rounds; `played` (the turns reached) say who did what, marked
+/// with the classes of `chances`. The round headings come from the whole game (`all`), which gives away nothing but the
 /// rounds' lengths.
 pub fn turn_links(
     record: &CardRecord,
-    played: &[Turn<CardGame>],
-    all: &[Turn<CardGame>],
+    (played, all): (&[Turn<CardGame>], &[Turn<CardGame>]),
+    chances: &[TurnChance],
     current: Option<u32>,
     colours: &PlayerColours,
 ) -> Vec<TurnLink> {
     let n = names(record);
-    let done: Vec<TurnPlayed> = played
+    let mut done: Vec<TurnPlayed> = played
         .iter()
         .map(|t| TurnPlayed {
             player: n[t.player as usize].to_string(),
@@ -127,6 +129,7 @@ pub fn turn_links(
             class: None,
         })
         .collect();
+    chance_view::mark_classes(&mut done, chances);
     let mut links = view::turn_links(done, all.len() as u32, current);
     for (link, t) in links.iter_mut().zip(all) {
         link.opens_round = replay::cards::opens_round(t);

@@ -4,7 +4,7 @@
 use crate::analysis;
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis};
-use crate::analysis::win_chance::MoveClass;
+use crate::analysis::win_chance::{MoveClass, TurnChance};
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::{AnalysisStatus, GameId, QueueAnswer};
@@ -36,8 +36,10 @@ pub struct AnalysisPage {
     move_label: &'static str,
     /// How values are found, in words.
     basis: String,
-    /// The win-chance graph and accuracy (the tile games, once done).
+    /// The win-chance graph and accuracy, once done.
     chances: Option<ChancesView>,
+    /// A link to the game's puzzles (tile games, once analysed).
+    puzzles: bool,
 }
 
 /// A player's moves over the analysed game.
@@ -211,6 +213,7 @@ fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisStatus,
         move_label: "Tile",
         basis: String::new(),
         chances: None,
+        puzzles: false,
     }
 }
 
@@ -227,14 +230,15 @@ fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, P
         let colours = render::colours(&g.record);
         let players = &g.record.players;
         page.chances = ChancesView::new(&g.row.id, players, &chances, g.row.turns, &colours, true);
+        page.puzzles = page.chances.is_some();
         page.players = player_rows(players, &r.summary.players);
         page.turns = (r.summary.turns.iter())
             .map(|t| {
-                let c = chances.iter().find(|c| c.turn == t.turn).map(|c| c.chance);
+                let (chance, class) = chance_cells(&chances, t.turn);
                 TurnLossRow {
                     turn: t.turn,
-                    chance: c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
-                    class: c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
+                    chance,
+                    class,
                     picture: Some(view::tile_picture(&g.row.id, &t.tile)),
                     played: t.tile.clone(),
                     rank: t
@@ -258,22 +262,38 @@ fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, 
              of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come.",
             r.samples
         );
+        let total = g.record.moves.len() as u32;
+        let chances = analysis::cards::turn_chances(&r, total);
+        let colours = render::cards::colours(&g.record);
+        page.chances = ChancesView::new(&g.row.id, &g.record.players, &chances, total, &colours, true);
         page.players = player_rows(&g.record.players, &r.players);
         page.turns = (r.turns.iter())
-            .map(|t| TurnLossRow {
-                turn: t.turn,
-                picture: None,
-                played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
-                rank: t
-                    .played
-                    .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
-                points_lost: points_or_dash(t.points_lost),
-                chance: "–".into(),
-                class: None,
+            .map(|t| {
+                let (chance, class) = chance_cells(&chances, t.turn);
+                TurnLossRow {
+                    turn: t.turn,
+                    picture: None,
+                    played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
+                    rank: t
+                        .played
+                        .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
+                    points_lost: points_or_dash(t.points_lost),
+                    chance,
+                    class,
+                }
             })
             .collect();
     }
     Ok(page)
+}
+
+/// A turn's "Chance after" and class cells: "–" and none where the turn has no chance.
+fn chance_cells(chances: &[TurnChance], turn: u32) -> (String, Option<MoveClass>) {
+    let c = chances.iter().find(|c| c.turn == turn).map(|c| c.chance);
+    (
+        c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
+        c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
+    )
 }
 
 #[derive(Deserialize)]

@@ -1,6 +1,7 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
 use crate::analysis;
+use crate::analysis::cards::CardGameReport;
 use crate::analysis::win_chance::TurnChance;
 use crate::engine::{GameKind, Position, cards};
 use crate::record::cards::CardRecord;
@@ -8,7 +9,7 @@ use crate::record::{AnyRecord, MAX_RECORD_BYTES, PlayerInfo, rules_spec};
 use crate::render;
 use crate::render::PlayerColours;
 use crate::replay::{self, Replay, Turn};
-use crate::store::{GameId, GameRow, ingest};
+use crate::store::{AnalysisStatus, GameId, GameRow, ingest};
 use crate::web::chance_view::{self, ChancesView};
 use crate::web::problem::Problem;
 use crate::web::view::{
@@ -492,6 +493,16 @@ fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<
         .unwrap_or_default())
 }
 
+/// The chances of a Card Game's finished analysis; none before it is done.
+fn card_chances(state: &AppState, g: &LoadedCards) -> Result<Vec<TurnChance>, Problem> {
+    Ok(match what_if::stored_analysis::<CardGameReport>(state, &g.row.id)? {
+        Some((AnalysisStatus::Done, Some(report))) => {
+            analysis::cards::turn_chances(&report, g.record.moves.len() as u32)
+        }
+        _ => Vec::new(),
+    })
+}
+
 /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
 fn inline_board(state: &AppState, g: &LoadedGame, at: &Replay, n: u32) -> Result<String, Problem> {
     let alternatives = match n {
@@ -552,6 +563,8 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
     };
     let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
     let id = &head.id;
+    let mut chances = card_chances(state, &g)?;
+    chances.retain(|c| c.turn <= n);
     Ok(TurnPage {
         preview: turn_preview(state, &head, n, &record.players, &Position::scores(&position)),
         turn: n,
@@ -571,8 +584,8 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
             unseen: position.unseen().len(),
         }),
         graph: turn_graph(&head, &record.players, at, &colours),
-        chances: None,
-        turn_links: card_view::turn_links(record, at, &full.turns, Some(n), &colours),
+        chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, false),
+        turn_links: card_view::turn_links(record, (at, &full.turns), &chances, Some(n), &colours),
         game: head,
     })
 }
@@ -583,6 +596,7 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
     let full = replay::cards::replay(record).map_err(Problem::internal)?;
     let colours = render::cards::colours(record);
     let id = &head.id;
+    let chances = card_chances(state, &g)?;
     Ok(EndPage {
         preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
         players: card_view::players_at(record, &full.game, full.finished, &colours),
@@ -592,8 +606,8 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
         categories: full.game.categories(),
         breakdown: card_view::breakdown_rows(record, &full, &colours),
         graph: end_graph(&head, &record.players, &full, &colours),
-        chances: None,
-        turn_links: card_view::turn_links(record, &full.turns, &full.turns, None, &colours),
+        chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, true),
+        turn_links: card_view::turn_links(record, (&full.turns, &full.turns), &chances, None, &colours),
         game: head,
     })
 }
