@@ -414,7 +414,7 @@ mod tests {
         }
         assert!(
             report.turns.iter().any(|t| t.points_lost == Some(0.0)),
-            "most actions are within the noise of the best"
+            "some actions are within the noise of the best"
         );
     }
 }
