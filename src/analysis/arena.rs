@@ -1,10 +1,14 @@
-//! How strong a move chooser is, measured: two contenders play the same tile orders with the
-//! seats rotated, so neither gains from the draw or from moving first. The `match` command
-//! runs it; it is a benchmark, never a timed test.
+//! How strong a move chooser is, measured: two contenders play the same tile orders (or, in the
+//! Card Game, the same deals) with the seats rotated, so neither gains from the draw or from
+//! moving first. The `match` command runs it; it is a benchmark, never a timed test.
 
-use super::search::{Budget, SearchOptions, search};
+use super::cards;
+use super::halving::{Budget, SearchOptions};
+use super::search::search;
 use super::{AnalysisOptions, analyse_position};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
+use crate::engine::cards::bots as card_bots;
+use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
 use crate::record::RulesSpec;
 use crate::record::generate::fresh_game;
@@ -18,8 +22,8 @@ pub enum Contender {
     /// The move that scores most now.
     Greedy,
     /// Today's analysis: every alternative's mean final margin over this many playouts each
-    /// (capped per turn as the analysis caps it).
-    Flat { playouts: u32 },
+    /// (capped per turn as the analysis caps it); `None`, the analysis's default for the game.
+    Flat { playouts: Option<u32> },
     /// The same without successive halving: every alternative gets every playout, as the
     /// analysis did before it.
     FlatUniform { playouts: u32 },
@@ -38,15 +42,15 @@ impl std::str::FromStr for Contender {
         match s.split_once(':') {
             None if s == "random" => Ok(Contender::Random),
             None if s == "greedy" => Ok(Contender::Greedy),
-            None if s == "flat" => Ok(Contender::Flat {
-                playouts: super::DEFAULT_PLAYOUTS,
-            }),
+            None if s == "flat" => Ok(Contender::Flat { playouts: None }),
             None if s == "flat-uniform" => Ok(Contender::FlatUniform {
                 playouts: super::DEFAULT_PLAYOUTS,
             }),
             None if s == "search" => Ok(Contender::Search { ms: DEFAULT_SEARCH_MS }),
             Some((name @ ("flat" | "flat-uniform"), k)) => match k.parse() {
-                Ok(playouts) if playouts > 0 && name == "flat" => Ok(Contender::Flat { playouts }),
+                Ok(playouts) if playouts > 0 && name == "flat" => Ok(Contender::Flat {
+                    playouts: Some(playouts),
+                }),
                 Ok(playouts) if playouts > 0 => Ok(Contender::FlatUniform { playouts }),
                 _ => Err(format!(
                     "{name}:{k}: give the playouts per alternative, a number from 1"
@@ -68,7 +72,8 @@ impl std::fmt::Display for Contender {
         match self {
             Contender::Random => f.write_str("random"),
             Contender::Greedy => f.write_str("greedy"),
-            Contender::Flat { playouts } => write!(f, "flat:{playouts}"),
+            Contender::Flat { playouts: None } => f.write_str("flat"),
+            Contender::Flat { playouts: Some(k) } => write!(f, "flat:{k}"),
             Contender::FlatUniform { playouts } => write!(f, "flat-uniform:{playouts}"),
             Contender::Search { ms } => write!(f, "search:{ms}"),
         }
@@ -83,8 +88,16 @@ pub struct MatchSettings {
     /// Games in all, rounded up to a whole number of seat rotations (one per player).
     pub games: u32,
     pub players: u8,
-    pub rules: RulesSpec,
+    pub table: Table,
     pub seed: u64,
+}
+
+/// What a match is played at.
+#[derive(Clone, Debug)]
+pub enum Table {
+    /// A tile game, under these rules.
+    Tiles(RulesSpec),
+    CardGame,
 }
 
 /// How A fared against B.
@@ -128,20 +141,45 @@ impl Seat {
         let mv = match self.contender {
             Contender::Random => bots::choose(game, tile, Policy::Random, &mut self.rng, &mut self.scratch),
             Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
-            Contender::Flat { playouts } => flat_move(game, tile, turn, playouts, seed, true),
-            Contender::FlatUniform { playouts } => flat_move(game, tile, turn, playouts, seed, false),
-            Contender::Search { ms } => {
-                let opts = SearchOptions {
-                    budget: Budget::Time(Duration::from_millis(u64::from(ms))),
-                    seed: seed ^ u64::from(turn),
-                    threads: 0,
-                };
-                search(game, tile, &opts).and_then(|r| r.best())
+            Contender::Flat { playouts } => {
+                let playouts = playouts.unwrap_or(super::DEFAULT_PLAYOUTS);
+                flat_move(game, tile, turn, playouts, seed, true)
             }
+            Contender::FlatUniform { playouts } => flat_move(game, tile, turn, playouts, seed, false),
+            Contender::Search { ms } => search(game, tile, &search_options(ms, seed, turn)).and_then(|r| r.best()),
         };
         self.thinking += start.elapsed();
         self.moves += 1;
         mv
+    }
+
+    /// The action due in `game`.
+    fn choose_card(&mut self, game: &CardGame, turn: u32, seed: u64) -> Result<CardMove, String> {
+        let start = Instant::now();
+        let mut moves = Vec::new();
+        let mv = match self.contender {
+            Contender::Random => card_bots::choose(game, Policy::Random, &mut self.rng, &mut moves),
+            Contender::Greedy => card_bots::choose(game, Policy::Greedy, &mut self.rng, &mut moves),
+            Contender::Flat { playouts } => {
+                let samples = playouts.unwrap_or(cards::DEFAULT_SAMPLES);
+                let analysis = cards::analyse_position(game, turn, None, samples, seed ^ u64::from(turn));
+                analysis.alternatives.first().map(|a| a.mv)
+            }
+            Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
+            Contender::Search { ms } => cards::search(game, &search_options(ms, seed, turn)).and_then(|r| r.best()),
+        };
+        self.thinking += start.elapsed();
+        self.moves += 1;
+        mv.ok_or_else(|| format!("turn {turn}: no action is due"))
+    }
+}
+
+/// A search of `ms` milliseconds on every core, its seed the game's and the turn's.
+fn search_options(ms: u32, seed: u64, turn: u32) -> SearchOptions {
+    SearchOptions {
+        budget: Budget::Time(Duration::from_millis(u64::from(ms))),
+        seed: seed ^ u64::from(turn),
+        threads: 0,
     }
 }
 
@@ -188,19 +226,51 @@ fn play_game(start: &Game, bag: &[TileKindId], (a, b): (&mut Seat, &mut Seat), a
     game.scores()
 }
 
-/// Plays the match: for each tile order, one game per seat A can take, B in every other.
-/// `progress(games done, games)` is told after each game.
+/// Plays one Card Game dealt from `seed`: A in seat `a_seat`, B in every other. The final
+/// scores.
+fn play_card_game(players: u8, (a, b): (&mut Seat, &mut Seat), a_seat: u8, seed: u64) -> Result<Vec<i32>, String> {
+    let new = card_bots::new_game(players, &mut Rng::new(seed)).map_err(|e| e.to_string())?;
+    let (mut game, mut deck) = (new.game, new.deck.into_iter());
+    let (mut events, mut turn) = (Vec::new(), 0);
+    while !game.is_over() {
+        if game.deal_due() {
+            let hands = card_bots::next_hands(&game, &mut deck);
+            game.deal(hands, &mut events).map_err(|e| e.to_string())?;
+            continue;
+        }
+        turn += 1;
+        let seat = if game.current_player() == a_seat {
+            &mut *a
+        } else {
+            &mut *b
+        };
+        let mv = seat.choose_card(&game, turn, seed)?;
+        game.play(&mv, &mut events).map_err(|e| format!("turn {turn}: {e}"))?;
+        events.clear();
+    }
+    game.finish(&mut events);
+    Ok(game.players().iter().map(|p| p.score).collect())
+}
+
+/// Plays the match: for each tile order (or deal), one game per seat A can take, B in every
+/// other. `progress(games done, games)` is told after each game.
 pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<MatchResult, String> {
-    let (start, _, _) = fresh_game(&s.rules, s.players)?;
+    let start = match &s.table {
+        Table::Tiles(rules) => Some(fresh_game(rules, s.players)?.0),
+        Table::CardGame => None,
+    };
     let orders = s.games.div_ceil(u32::from(s.players)).max(1);
     let games = orders * u32::from(s.players);
     let (mut a, mut b) = (Seat::new(s.a, s.seed), Seat::new(s.b, !s.seed));
     let (mut wins, mut margins, mut done) = (0.0, 0i64, 0);
     for order in 0..orders {
         let seed = s.seed.wrapping_add(u64::from(order));
-        let bag = shuffled_bag(&start, &mut Rng::new(seed));
+        let bag = start.as_ref().map(|start| shuffled_bag(start, &mut Rng::new(seed)));
         for a_seat in 0..s.players {
-            let scores = play_game(&start, &bag, (&mut a, &mut b), a_seat, seed);
+            let scores = match (&start, &bag) {
+                (Some(start), Some(bag)) => play_game(start, bag, (&mut a, &mut b), a_seat, seed),
+                _ => play_card_game(s.players, (&mut a, &mut b), a_seat, seed)?,
+            };
             let m = margin(scores.iter().copied(), a_seat);
             margins += i64::from(m);
             wins += win_share(&scores, a_seat);
@@ -254,10 +324,10 @@ mod tests {
 
     #[test]
     fn policies_read_as_the_command_line_writes_them() {
-        for name in ["random", "greedy", "flat:16", "flat-uniform:16", "search:40"] {
+        for name in ["random", "greedy", "flat", "flat:16", "flat-uniform:16", "search:40"] {
             assert_eq!(name.parse::<Contender>().unwrap().to_string(), name);
         }
-        assert_eq!("flat".parse::<Contender>().unwrap(), Contender::Flat { playouts: 128 });
+        assert_eq!("flat".parse::<Contender>().unwrap(), Contender::Flat { playouts: None });
         assert_eq!(
             "flat-uniform".parse::<Contender>().unwrap(),
             Contender::FlatUniform { playouts: 128 }
@@ -290,7 +360,7 @@ mod tests {
             b: Contender::Random,
             games: 6,
             players: 2,
-            rules: RulesSpec::new(Preset::SecondEdition),
+            table: Table::Tiles(RulesSpec::new(Preset::SecondEdition)),
             seed: 5,
         };
         let r = play_match(&settings, &|_, _| ()).unwrap();
@@ -298,5 +368,26 @@ mod tests {
         assert!(r.a_win_rate > 0.8 && r.a_mean_margin > 0.0, "{r:?}");
         // The same settings play the same games.
         assert_eq!(play_match(&settings, &|_, _| ()).unwrap().a_wins, r.a_wins);
+    }
+
+    #[test]
+    fn card_games_are_matched_over_the_same_deals() {
+        let settings = MatchSettings {
+            a: Contender::Flat { playouts: Some(4) },
+            b: Contender::Random,
+            games: 4,
+            players: 2,
+            table: Table::CardGame,
+            seed: 2,
+        };
+        let r = play_match(&settings, &|_, _| ()).unwrap();
+        assert_eq!(r.games, 4, "two deals, each with the seats swapped");
+        assert!(r.a_win_rate >= 0.75 && r.a_mean_margin > 0.0, "{r:?}");
+        let again = play_match(&settings, &|_, _| ()).unwrap();
+        assert_eq!(
+            (again.a_wins, again.a_mean_margin),
+            (r.a_wins, r.a_mean_margin),
+            "the same games"
+        );
     }
 }

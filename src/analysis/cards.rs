@@ -2,8 +2,12 @@
 //! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
 //! they did not play, and the deals to come are sampled, never read from the record).
 
+use super::halving::{SearchOptions, SearchResult, halve};
+use super::playout::{Tally, playout_seed};
 use super::report::PlayerReport;
-use super::win_chance::{CARD_SCALE, CalibrationSettings, Sample, TurnChance, outcome};
+use super::win_chance::{
+    CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CalibrationSettings, Sample, Scale, TurnChance, outcome,
+};
 use super::{PlayerSummary, RECHECK_SALT, Recheck, paired_recheck, rechecked, run_parallel};
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
@@ -120,27 +124,62 @@ fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) 
 }
 
 /// `mv` played on `samples` samples of what `player` cannot see, each then played out by
-/// random players: the final margin of each, and the points each player scored at once, summed.
+/// [`PLAYOUTS`]: the final margin of each, and the points each player scored at once, summed.
 fn sampled(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) -> (Vec<i32>, Vec<f64>) {
     let mut now = vec![0.0; game.players().len()];
     let margins = (0..samples)
         .map(|i| {
             // The same seed per sample for every alternative: common random numbers.
             let mut rng = Rng::new(seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let (mut sample, deck) = sample_hidden(game, player, &mut rng);
-            let before: Vec<i32> = sample.players().iter().map(|p| p.score).collect();
-            sample.play(&mv, &mut Vec::new()).expect("the move is the mover's own");
-            // What the move scores at once depends on a face-down card the mover may not know,
-            // so it is sampled too.
-            for ((n, p), b) in now.iter_mut().zip(sample.players()).zip(&before) {
-                *n += f64::from(p.score - b);
+            let (margin, scored) = sample(game, mv, player, PLAYOUTS, &mut rng);
+            for (n, s) in now.iter_mut().zip(scored) {
+                *n += f64::from(s);
             }
-            play_out(&mut sample, &deck, Policy::Random, &mut rng);
-            margin(sample.players().iter().map(|p| p.score), player)
+            margin
         })
         .collect();
     (margins, now)
 }
+
+/// `mv` played on one sample of what `player` cannot see, then played out by `policy` for
+/// everyone: the mover's final margin, and the points each player scored at once (what the move
+/// scores depends on a face-down card the mover may not know, so it is sampled too).
+fn sample(game: &CardGame, mv: CardMove, player: u8, policy: Policy, rng: &mut Rng) -> (i32, Vec<i32>) {
+    let (mut sample, deck) = sample_hidden(game, player, rng);
+    let before: Vec<i32> = sample.players().iter().map(|p| p.score).collect();
+    sample.play(&mv, &mut Vec::new()).expect("the move is the mover's own");
+    let scored = sample.players().iter().zip(&before).map(|(p, b)| p.score - b).collect();
+    play_out(&mut sample, &deck, policy, rng);
+    (margin(sample.players().iter().map(|p| p.score), player), scored)
+}
+
+/// The Card Game's search for the action due in `game`: sequential halving
+/// ([`super::halving`]) over every legal action, each sample dealing what the mover cannot see
+/// at random and playing the game out with [`PLAYOUTS`] for everyone. A game of cards is short
+/// enough to play to its end. `None` when no action is due.
+pub fn search(game: &CardGame, opts: &SearchOptions) -> Option<SearchResult<CardMove>> {
+    let player = game.current_player();
+    let mut moves = Vec::new();
+    game.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let found = halve(moves.len(), opts.budget, opts.threads, |m, range| {
+        let mut tally = Tally::default();
+        for j in range {
+            let mut rng = Rng::new(playout_seed(opts.seed, 0, j));
+            tally.add(sample(game, moves[m], player, PLAYOUTS, &mut rng).0);
+        }
+        tally
+    });
+    Some(SearchResult::of(&moves, found))
+}
+
+/// How the analysis's and the search's samples play on: the greedy bot for everyone, so that
+/// opponents answer as players would. Random playouts valued a position by how random players
+/// would finish it, and lost to the greedy bot itself (measured with `match --game card-game`;
+/// see the README).
+const PLAYOUTS: Policy = Policy::Greedy;
 
 /// The top actions and the played one (`alts` is ranked) weighed again on the same fresh
 /// samples, as the tile game's analysis does.
@@ -158,8 +197,32 @@ fn recheck(game: &CardGame, alts: &[CardAlternative], played: usize, samples: u3
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardGameReport {
     pub samples: u32,
+    /// How the samples were played out: analyses stored before greedy playouts name none.
+    #[serde(default)]
+    pub playouts: CardPlayouts,
     pub players: Vec<PlayerReport>,
     pub turns: Vec<CardTurnReport>,
+}
+
+/// Who finished a Card Game analysis's samples.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CardPlayouts {
+    /// Random players, as analyses were played out before the greedy bot took over.
+    #[default]
+    Random,
+    /// The greedy bot, as [`PLAYOUTS`] plays them now.
+    Greedy,
+}
+
+impl CardPlayouts {
+    /// The win-chance scale fitted for values played out this way.
+    fn scale(self) -> Scale {
+        match self {
+            CardPlayouts::Random => CARD_SCALE_RANDOM_PLAYOUTS,
+            CardPlayouts::Greedy => CARD_SCALE,
+        }
+    }
 }
 
 impl CardGameReport {
@@ -251,14 +314,16 @@ pub fn analyse_game(
     }
     Ok(CardGameReport {
         samples,
+        playouts: CardPlayouts::Greedy,
         players: players.iter().map(PlayerReport::from).collect(),
         turns,
     })
 }
 
 /// The chances of every turn of a Card Game report with `total` turns: the played action's
-/// value and the points it lost, mapped by [`CARD_SCALE`].
+/// value and the points it lost, mapped by the scale fitted for its playouts.
 pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
+    let scale = report.playouts.scale();
     (report.turns.iter())
         .filter_map(|t| {
             let played = t.alternatives.get(t.played?)?;
@@ -266,22 +331,23 @@ pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
             Some(TurnChance {
                 turn: t.turn,
                 player: t.player,
-                chance: CARD_SCALE.move_chance(played.value, t.points_lost.unwrap_or(0.0), left),
+                chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), left),
             })
         })
         .collect()
 }
 
-/// Generates Card Games between random bots and values every `every`-th action played the way
+/// Generates Card Games between sampled bots and values every `every`-th action played the way
 /// the analysis values it, paired with how the game ended for its player: what
-/// `calibrate --game card-game` fits [`CARD_SCALE`] on. Random bots, because between greedy
-/// bots the second seat of a two-player game wins every game, so the seat alone would predict
-/// it; and the turns valued shift by one from game to game, so that every seat is valued.
+/// `calibrate --game card-game` fits [`CARD_SCALE`] on. Sampled bots (greedy, erring now and
+/// then), because between greedy bots the second seat of a two-player game wins every game, so
+/// the seat alone would predict it, and random bots play nothing like the analysis's model of a
+/// player; the turns valued shift by one from game to game, so that every seat is valued.
 pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
-        let record = crate::record::generate::card_game(s.players, Policy::Random, seed)?;
+        let record = crate::record::generate::card_game(s.players, Policy::Sampled, seed)?;
         let scores = crate::replay::cards::replay(&record)
             .map_err(|e| e.to_string())?
             .final_scores;
@@ -388,6 +454,36 @@ mod tests {
         assert!(x.alternatives.iter().all(|alt| alt.stderr.is_finite()));
     }
 
+    /// The search, too, reads only what the mover sees; it weighs every action and gives the
+    /// same answer on any number of threads.
+    #[test]
+    fn the_search_never_reads_what_the_mover_cannot_see() {
+        let person = |colour, value| Card::Person { colour, value };
+        let a = dealt(&[person(Colour::City, 1); 6]);
+        let b = dealt(&[
+            Card::AnimalJoker,
+            person(Colour::Cloister, 3),
+            Card::Building(Colour::Cloister),
+            person(Colour::Farm, 2),
+            Card::Animal(Colour::Road),
+            person(Colour::City, 3),
+        ]);
+        let options = |threads| SearchOptions {
+            budget: crate::analysis::halving::Budget::Samples(400),
+            seed: 9,
+            threads,
+        };
+        let x = search(&a, &options(2)).unwrap();
+        assert_eq!(
+            x,
+            search(&b, &options(1)).unwrap(),
+            "other hands are sampled, never read"
+        );
+        assert_eq!(x.moves.len(), 4 * 4 + 4, "every action enters");
+        let (best, second) = (x.moves[0].1, x.moves[1].1);
+        assert!(best.count == second.count && best.mean() >= second.mean());
+    }
+
     /// Playing the analysis's own best action loses nothing, and a turn's chance follows its
     /// rechecked points lost: nothing lost is a good move.
     #[test]
@@ -416,5 +512,21 @@ mod tests {
             report.turns.iter().any(|t| t.points_lost == Some(0.0)),
             "some actions are within the noise of the best"
         );
+
+        // An analysis stored before greedy playouts names none: its values are random
+        // players' margins, and keep the scale fitted for them.
+        let mut stored = serde_json::to_value(&report).unwrap();
+        stored.as_object_mut().unwrap().remove("playouts");
+        let old: CardGameReport = serde_json::from_value(stored).unwrap();
+        assert_eq!(old.playouts, CardPlayouts::Random);
+        let t = &old.turns[0];
+        let value = t.alternatives[t.played.unwrap()].value;
+        let lost = t.points_lost.unwrap_or(0.0);
+        let left = total - t.turn;
+        assert_eq!(
+            turn_chances(&old, total)[0].chance,
+            CARD_SCALE_RANDOM_PLAYOUTS.move_chance(value, lost, left)
+        );
+        assert_eq!(chances[0].chance, CARD_SCALE.move_chance(value, lost, left));
     }
 }

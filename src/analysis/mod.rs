@@ -20,6 +20,7 @@ pub mod board_features;
 pub mod cards;
 pub mod completion;
 pub mod evaluate;
+pub mod halving;
 pub mod playout;
 pub mod puzzles;
 pub mod report;

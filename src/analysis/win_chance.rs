@@ -40,6 +40,13 @@ pub const TILE_SCALE: Scale = Scale {
 
 /// The Card Game's scale, fitted by `calibrate --game card-game` (see the README).
 pub const CARD_SCALE: Scale = Scale {
+    base: 1.0,
+    per_step: 0.97,
+};
+
+/// The Card Game's scale for analyses whose samples were played out by random players, as
+/// analyses stored before greedy playouts were (fitted on games of random bots).
+pub const CARD_SCALE_RANDOM_PLAYOUTS: Scale = Scale {
     base: 11.5,
     per_step: 1.4,
 };

@@ -142,8 +142,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
-    /// Measure how strong a move chooser is: A against B over the same tile orders, A in each
-    /// seat in turn (build with --release).
+    /// Measure how strong a move chooser is: A against B over the same tile orders (or deals),
+    /// A in each seat in turn (build with --release).
     Match {
         /// A's policy: random, greedy (the most points now), flat (the analysis's playouts),
         /// flat:K (K playouts per alternative), search or search:T (the search, T ms a move).
@@ -157,10 +157,16 @@ enum Command {
         games: u32,
         #[arg(long, default_value_t = 2)]
         players: u8,
-        /// The rulebook (second-edition, classic-2000, classic-2000-alternate, course, new-world).
-        #[arg(long, default_value = "second-edition")]
-        preset: String,
-        /// Random seed of the tile orders and the players: the same seed plays the same games.
+        /// The game: carcassonne, new-world or card-game; default: the one --preset is a
+        /// rulebook of, else carcassonne.
+        #[arg(long)]
+        game: Option<String>,
+        /// The tile games' rulebook (second-edition, classic-2000, classic-2000-alternate,
+        /// course, new-world); default: the game's own.
+        #[arg(long)]
+        preset: Option<String>,
+        /// Random seed of the tile orders (or deals) and the players: the same seed plays the
+        /// same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Milliseconds per move of every search contender (default: its own, or 100).
@@ -298,6 +304,7 @@ pub fn run() -> ExitCode {
             b,
             games,
             players,
+            game,
             preset,
             seed,
             ms_per_move,
@@ -307,7 +314,8 @@ pub fn run() -> ExitCode {
             b: &b,
             games,
             players,
-            preset: &preset,
+            game: game.as_deref(),
+            preset: preset.as_deref(),
             seed,
             ms_per_move,
             json,

@@ -40,6 +40,13 @@ pub fn preset(name: &str) -> Result<Preset, String> {
     })
 }
 
+pub fn game_kind(name: &str) -> Result<GameKind, String> {
+    GameKind::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        format!("unknown game {name:?}; the games are {}", names.join(", "))
+    })
+}
+
 pub fn run(path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<(), String> {
     let parsed = record::parse_any(&read_bytes(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut record = match parsed {
@@ -132,10 +139,7 @@ pub fn generate(
         "sampled" => Policy::Sampled,
         other => return Err(format!("unknown policy {other:?}; use random, greedy or sampled")),
     };
-    let game = GameKind::from_name(game_name).ok_or_else(|| {
-        let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
-        format!("unknown game {game_name:?}; the games are {}", names.join(", "))
-    })?;
+    let game = game_kind(game_name)?;
     if game == GameKind::CardGame {
         let record = generate::card_game(players, policy, seed)?;
         let doc = record::cards::to_value(&record);

@@ -5,7 +5,6 @@ use super::cards::{CardRecord, RecordedCardMove};
 use super::{CustomTile, GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
-use crate::engine::cards::{Card, CardGame, CardSetup, Colour};
 use crate::engine::tileset::{NEW_WORLD_SAMPLE, parse_spec};
 use crate::engine::{Action, Game, GameKind, Move, Setup, TileCatalog};
 use std::sync::Arc;
@@ -89,23 +88,12 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
 /// deals first. A joker turned up goes beside a random row.
 pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, String> {
     let mut rng = Rng::new(seed);
-    let mut deck = card_bots::shuffled_deck(&mut rng).into_iter();
-    let face_up: Vec<(Card, Colour)> = deck
-        .by_ref()
-        .take(10)
-        .map(|c| (c, c.colour().unwrap_or(Colour::ALL[rng.below(4)])))
-        .collect();
-    let setup = CardSetup {
-        players,
-        dealer: 0,
-        face_up: face_up.clone(),
-    };
-    let mut game = CardGame::new(setup).map_err(|e| e.to_string())?;
+    let new = card_bots::new_game(players, &mut rng).map_err(|e| e.to_string())?;
+    let (mut game, face_up, mut deck) = (new.game, new.face_up, new.deck.into_iter());
     let (mut moves, mut events, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
     while !game.is_over() {
         if game.deal_due() {
-            let size = usize::from(game.hand_size());
-            let hands = (0..players).map(|_| deck.by_ref().take(size).collect()).collect();
+            let hands = card_bots::next_hands(&game, &mut deck);
             game.deal(hands, &mut events).map_err(|e| e.to_string())?;
             continue;
         }

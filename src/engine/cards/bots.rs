@@ -2,7 +2,7 @@
 //! player that sheds its cheapest cards and places its follower on a row worth taking.
 
 use super::card::{Card, Colour, deck};
-use super::game::{CardGame, CardMove, Slot};
+use super::game::{CardGame, CardMove, CardSetup, CardSetupError, Slot};
 use super::rules;
 use crate::engine::bots::{Policy, Rng};
 
@@ -13,6 +13,41 @@ pub fn shuffled_deck(rng: &mut Rng) -> Vec<Card> {
         cards.swap(i, rng.below(i + 1));
     }
     cards
+}
+
+/// A game about to begin, and the cards it will deal.
+pub struct NewGame {
+    pub game: CardGame,
+    /// The ten cards turned up, each with the row it lies beside.
+    pub face_up: Vec<(Card, Colour)>,
+    /// The rest of the deck, in the order it deals.
+    pub deck: Vec<Card>,
+}
+
+/// A new game for `players` from a deck shuffled by `rng`: the ten cards turned up (a joker
+/// goes beside a random row), player 0 dealing first.
+pub fn new_game(players: u8, rng: &mut Rng) -> Result<NewGame, CardSetupError> {
+    let mut deck = shuffled_deck(rng);
+    let rest = deck.split_off(10);
+    let face_up: Vec<(Card, Colour)> = (deck.into_iter())
+        .map(|c| (c, c.colour().unwrap_or(Colour::ALL[rng.below(4)])))
+        .collect();
+    let setup = CardSetup {
+        players,
+        dealer: 0,
+        face_up: face_up.clone(),
+    };
+    Ok(NewGame {
+        game: CardGame::new(setup)?,
+        face_up,
+        deck: rest,
+    })
+}
+
+/// The next round's hands off the top of `deck`.
+pub fn next_hands(game: &CardGame, deck: &mut impl Iterator<Item = Card>) -> Vec<Vec<Card>> {
+    let size = usize::from(game.hand_size());
+    (0..game.players().len()).map(|_| deck.take(size).collect()).collect()
 }
 
 /// What a card is worth to whoever takes it in its own row, roughly.
@@ -48,6 +83,10 @@ pub fn row_value(game: &CardGame, row: Colour) -> u32 {
     rules::people_points(people) + other
 }
 
+/// The `Sampled` policy plays a random action one time in this many, else the greedy one: a
+/// player who errs now and then, whose games are not all alike.
+const SAMPLED_RANDOM: usize = 4;
+
 /// The move `policy` chooses; `None` when no move is due (a deal, or the end).
 pub fn choose(game: &CardGame, policy: Policy, rng: &mut Rng, moves: &mut Vec<CardMove>) -> Option<CardMove> {
     game.legal_moves(moves);
@@ -56,6 +95,7 @@ pub fn choose(game: &CardGame, policy: Policy, rng: &mut Rng, moves: &mut Vec<Ca
     }
     match policy {
         Policy::Random => Some(moves[rng.below(moves.len())]),
+        Policy::Sampled if rng.below(SAMPLED_RANDOM) == 0 => Some(moves[rng.below(moves.len())]),
         Policy::Greedy | Policy::Sampled => Some(greedy(game, moves)),
     }
 }
@@ -130,11 +170,7 @@ pub fn play_out(game: &mut CardGame, deck: &[Card], policy: Policy, rng: &mut Rn
     let (mut moves, mut events) = (Vec::new(), Vec::new());
     while !game.is_over() {
         if game.deal_due() {
-            let size = usize::from(game.hand_size());
-            let hands = (0..game.players().len())
-                .map(|_| deck.by_ref().take(size).collect())
-                .collect();
-            game.deal_unchecked(hands);
+            game.deal_unchecked(next_hands(game, &mut deck));
         } else if let Some(mv) = choose(game, policy, rng, &mut moves) {
             game.play(&mv, &mut events).expect("listed moves are legal");
         }

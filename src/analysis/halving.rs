@@ -1,0 +1,186 @@
+//! Sequential halving: the budget of a search spent on finding the best of a turn's moves.
+//! The tile search ([`super::search`]) and the Card Game's ([`super::cards::search`]) differ
+//! only in what one sample of a move is; this module holds what they share.
+//!
+//! Every move enters. Each round every survivor gets the same number of new samples, then the
+//! worse half is dropped, down to two, who share what is left of the budget. Sequential
+//! halving spends a fixed budget on finding the best move, where UCB1 would spend it on playing
+//! well during the search. Sample `j` of every move is drawn from the same seed (common random
+//! numbers), so moves are compared on equal futures.
+
+use super::playout::Tally;
+use super::run_parallel;
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+/// How long a search runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Samples in all: the same on any machine, for tests.
+    Samples(u32),
+    /// Wall time for the whole search.
+    Time(Duration),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOptions {
+    pub budget: Budget,
+    pub seed: u64,
+    /// Threads; 0 uses every core.
+    pub threads: usize,
+}
+
+/// What a search found: every move with its samples' values, the chosen one first, then by how
+/// long they lasted and their means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    pub moves: Vec<(M, Tally)>,
+}
+
+impl<M: Copy> SearchResult<M> {
+    /// `moves` in the order [`halve`] ranked their indices.
+    pub fn of(moves: &[M], ranked: Vec<(usize, Tally)>) -> SearchResult<M> {
+        SearchResult {
+            moves: ranked.into_iter().map(|(i, t)| (moves[i], t)).collect(),
+        }
+    }
+
+    pub fn best(&self) -> Option<M> {
+        self.moves.first().map(|(mv, _)| *mv)
+    }
+
+    pub fn samples(&self) -> u32 {
+        self.moves.iter().map(|(_, t)| t.count).sum()
+    }
+}
+
+/// Samples each move gets in the first round: enough that the first halving is not a
+/// coin toss.
+pub const FIRST_ROUND: u32 = 8;
+/// Samples one work item runs for one move: the unit the threads share.
+const CHUNK: u32 = 4;
+
+/// Runs sequential halving over `moves` moves. `samples(m, range)` tallies samples `range` of
+/// move `m`; it must depend on nothing else, so that the result is the same on any number of
+/// `threads` (0: every core). Every move's index and tally, the survivors first by mean, then
+/// the others by how long they lasted and their means.
+pub fn halve(
+    moves: usize,
+    budget: Budget,
+    threads: usize,
+    samples: impl Fn(usize, Range<u32>) -> Tally + Sync,
+) -> Vec<(usize, Tally)> {
+    let start = Instant::now();
+    let runner = Runner {
+        threads: match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        },
+        deadline: match budget {
+            Budget::Time(t) => Some(start + t),
+            Budget::Samples(_) => None,
+        },
+        samples,
+    };
+    let mut tallies = vec![Tally::default(); moves];
+    let mut alive: Vec<usize> = (0..moves).collect();
+    let (mut done, mut spent, mut per) = (0u32, 0u32, FIRST_ROUND);
+    while per > 0 {
+        for (&i, t) in alive.iter().zip(runner.run(&alive, done..done + per)) {
+            tallies[i].merge(t);
+        }
+        done += per;
+        spent += per * alive.len() as u32;
+        if runner.out_of_time() || alive.len() < 2 {
+            break;
+        }
+        alive.sort_by(|&a, &b| tallies[b].mean().total_cmp(&tallies[a].mean()).then(a.cmp(&b)));
+        alive.truncate((alive.len() / 2).max(2));
+        let left = match (budget, runner.deadline) {
+            (Budget::Samples(total), _) => total.saturating_sub(spent),
+            (Budget::Time(_), Some(deadline)) => {
+                // Samples the rest of the time holds, at the rate so far.
+                let rate = f64::from(spent) / start.elapsed().as_secs_f64().max(1e-6);
+                (rate * deadline.saturating_duration_since(Instant::now()).as_secs_f64()) as u32
+            }
+            (Budget::Time(_), None) => 0,
+        };
+        // Shared evenly between the halvings still to come.
+        let halvings = (alive.len() as f64).log2().ceil().max(1.0) as u32;
+        per = left / halvings / alive.len() as u32;
+    }
+    ranked(tallies, &alive)
+}
+
+/// The survivors first, by mean; then the rest, by how far they lasted and their means.
+fn ranked(tallies: Vec<Tally>, survivors: &[usize]) -> Vec<(usize, Tally)> {
+    let lasted = |(i, t): &(usize, Tally)| match survivors.contains(i) {
+        true => (true, 0),
+        false => (false, t.count),
+    };
+    let mut found: Vec<(usize, Tally)> = tallies.into_iter().enumerate().collect();
+    found.sort_by(|a, b| {
+        (lasted(b).cmp(&lasted(a)))
+            .then(b.1.mean().total_cmp(&a.1.mean()))
+            .then(a.0.cmp(&b.0))
+    });
+    found
+}
+
+/// Runs rounds of samples in parallel.
+struct Runner<F> {
+    threads: usize,
+    deadline: Option<Instant>,
+    samples: F,
+}
+
+impl<F: Fn(usize, Range<u32>) -> Tally + Sync> Runner<F> {
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Samples `range` of each move in `which`; a tally per move of `which`.
+    fn run(&self, which: &[usize], range: Range<u32>) -> Vec<Tally> {
+        let chunks = (range.end - range.start).div_ceil(CHUNK) as usize;
+        let partial = run_parallel(which.len() * chunks, self.threads, |job| {
+            if self.out_of_time() {
+                return Tally::default();
+            }
+            // Chunk-major, so that a deadline cuts every move's samples alike.
+            let (chunk, m) = (job / which.len(), job % which.len());
+            let from = range.start + chunk as u32 * CHUNK;
+            (self.samples)(which[m], from..(from + CHUNK).min(range.end))
+        });
+        let mut tallies = vec![Tally::default(); which.len()];
+        for (job, part) in partial.into_iter().enumerate() {
+            tallies[job % which.len()].merge(part);
+        }
+        tallies
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moves whose samples are their index plus noise that every move shares: the halving
+    /// keeps the best and gives the last two the most samples, on any number of threads.
+    #[test]
+    fn halving_keeps_the_best_and_spends_most_on_the_last_two() {
+        let noise = |j: u32| (j * 7919 % 13) as i32 - 6;
+        let samples = |m: usize, range: Range<u32>| {
+            let mut t = Tally::default();
+            range.for_each(|j| t.add(m as i32 + noise(j)));
+            t
+        };
+        let found = halve(10, Budget::Samples(400), 2, samples);
+        assert_eq!(found, halve(10, Budget::Samples(400), 1, samples));
+        assert_eq!(found.len(), 10, "every move enters");
+        let order: Vec<usize> = found.iter().map(|(m, _)| *m).collect();
+        assert_eq!(order[..2], [9, 8], "the best two survive, the best first");
+        assert_eq!(found[0].1.count, found[1].1.count, "the last two meet the same samples");
+        assert!(found[2..].iter().all(|(_, t)| t.count < found[0].1.count));
+        let spent: u32 = found.iter().map(|(_, t)| t.count).sum();
+        assert!(spent <= 400, "{spent}");
+    }
+}
