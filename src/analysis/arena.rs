@@ -265,11 +265,12 @@ pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<Matc
     let (mut wins, mut margins, mut done) = (0.0, 0i64, 0);
     for order in 0..orders {
         let seed = s.seed.wrapping_add(u64::from(order));
-        let bag = start.as_ref().map(|start| shuffled_bag(start, &mut Rng::new(seed)));
+        // The tile game's draw order; a Card Game deals from `seed` as it goes.
+        let tiles = start.as_ref().map(|start| (start, shuffled_bag(start, &mut Rng::new(seed))));
         for a_seat in 0..s.players {
-            let scores = match (&start, &bag) {
-                (Some(start), Some(bag)) => play_game(start, bag, (&mut a, &mut b), a_seat, seed),
-                _ => play_card_game(s.players, (&mut a, &mut b), a_seat, seed)?,
+            let scores = match &tiles {
+                Some((start, bag)) => play_game(start, bag, (&mut a, &mut b), a_seat, seed),
+                None => play_card_game(s.players, (&mut a, &mut b), a_seat, seed)?,
             };
             let m = margin(scores.iter().copied(), a_seat);
             margins += i64::from(m);
