@@ -266,7 +266,9 @@ pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<Matc
     for order in 0..orders {
         let seed = s.seed.wrapping_add(u64::from(order));
         // The tile game's draw order; a Card Game deals from `seed` as it goes.
-        let tiles = start.as_ref().map(|start| (start, shuffled_bag(start, &mut Rng::new(seed))));
+        let tiles = start
+            .as_ref()
+            .map(|start| (start, shuffled_bag(start, &mut Rng::new(seed))));
         for a_seat in 0..s.players {
             let scores = match &tiles {
                 Some((start, bag)) => play_game(start, bag, (&mut a, &mut b), a_seat, seed),
