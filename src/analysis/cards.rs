@@ -428,8 +428,8 @@ mod tests {
         g
     }
 
-    #[test]
-    fn the_analysis_never_reads_what_the_mover_cannot_see() {
+    /// Two positions that differ only in the other player's hand.
+    fn two_deals() -> (CardGame, CardGame) {
         let person = |colour, value| Card::Person { colour, value };
         let a = dealt(&[person(Colour::City, 1); 6]);
         let b = dealt(&[
@@ -441,6 +441,12 @@ mod tests {
             person(Colour::City, 3),
         ]);
         assert_ne!(a.players()[1].hand, b.players()[1].hand);
+        (a, b)
+    }
+
+    #[test]
+    fn the_analysis_never_reads_what_the_mover_cannot_see() {
+        let (a, b) = two_deals();
         let (x, y) = (
             analyse_position(&a, 1, None, 16, 7),
             analyse_position(&b, 1, None, 16, 7),
@@ -458,16 +464,7 @@ mod tests {
     /// same answer on any number of threads.
     #[test]
     fn the_search_never_reads_what_the_mover_cannot_see() {
-        let person = |colour, value| Card::Person { colour, value };
-        let a = dealt(&[person(Colour::City, 1); 6]);
-        let b = dealt(&[
-            Card::AnimalJoker,
-            person(Colour::Cloister, 3),
-            Card::Building(Colour::Cloister),
-            person(Colour::Farm, 2),
-            Card::Animal(Colour::Road),
-            person(Colour::City, 3),
-        ]);
+        let (a, b) = two_deals();
         let options = |threads| SearchOptions {
             budget: crate::analysis::halving::Budget::Samples(400),
             seed: 9,
