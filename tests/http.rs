@@ -1260,6 +1260,11 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
         "{}",
         page.body
     );
+    assert!(
+        page.body
+            .contains("played to the end by the greedy bot for every player"),
+        "the analysis page says who played the samples out"
+    );
     // Chances of winning, as the tile game's pages show them.
     assert!(page.body.contains("<svg class=\"graph chances\"") && page.body.contains("Accuracy"));
     let chance_cells = page.body.matches("%</td>").count();

@@ -216,6 +216,14 @@ pub enum CardPlayouts {
 }
 
 impl CardPlayouts {
+    /// Who played the samples out, in words.
+    pub fn players(self) -> &'static str {
+        match self {
+            CardPlayouts::Random => "random players",
+            CardPlayouts::Greedy => "the greedy bot for every player",
+        }
+    }
+
     /// The win-chance scale fitted for values played out this way.
     fn scale(self) -> Scale {
         match self {

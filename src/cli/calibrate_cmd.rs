@@ -2,9 +2,10 @@
 //! how well it predicts, so its constants can be checked and refitted.
 
 use super::output::{emit, progress_bar};
-use super::replay_cmd::preset;
+use super::replay_cmd::{game_kind, preset};
 use crate::analysis::cards;
 use crate::analysis::win_chance::{self, CARD_SCALE, CalibrationSettings, TILE_SCALE};
+use crate::engine::GameKind;
 use std::fmt::Write as _;
 
 /// What `calibrate` was asked for, as the command line gives it.
@@ -33,13 +34,15 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let progress = |done, total| progress_bar("valuing", "games", done, total);
-    let (samples, in_use) = match args.game {
-        "carcassonne" => (
+    let game = game_kind(args.game)?;
+    let (samples, in_use, steps) = match game {
+        GameKind::Carcassonne => (
             win_chance::samples(preset(args.preset)?, &settings, &progress)?,
             TILE_SCALE,
+            "tiles",
         ),
-        "card-game" => (cards::chance_samples(&settings, &progress)?, CARD_SCALE),
-        other => return Err(format!("unknown game {other:?}; use carcassonne or card-game")),
+        GameKind::CardGame => (cards::chance_samples(&settings, &progress)?, CARD_SCALE, "turns"),
+        GameKind::NewWorld => return Err("calibrate fits carcassonne (every rulebook) or card-game".into()),
     };
     let c = win_chance::fit(&samples, in_use);
     emit(&if args.json {
@@ -54,7 +57,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         });
         serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"
     } else {
-        table(&c, in_use, if args.game == "card-game" { "turns" } else { "tiles" })
+        table(&c, in_use, steps)
     });
     Ok(())
 }

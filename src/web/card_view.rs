@@ -109,8 +109,8 @@ pub fn move_brief(t: &Turn<CardGame>) -> String {
 }
 
 /// The turn list: every turn, by rounds; `played` (the turns reached) say who did what, marked
-/// with the classes of `chances`. The round headings come from the whole game (`all`), which gives away nothing but the
-/// rounds' lengths.
+/// with the classes of `chances`. The round headings come from the whole game (`all`), which
+/// gives away nothing but the rounds' lengths.
 pub fn turn_links(
     record: &CardRecord,
     (played, all): (&[Turn<CardGame>], &[Turn<CardGame>]),

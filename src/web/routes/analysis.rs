@@ -259,8 +259,10 @@ fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, 
     if let Some((_, Some(r))) = stored {
         page.basis = format!(
             "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
-             of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come.",
-            r.samples
+             of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
+             each played to the end by {}.",
+            r.samples,
+            r.playouts.players()
         );
         let total = g.record.moves.len() as u32;
         let chances = analysis::cards::turn_chances(&r, total);
