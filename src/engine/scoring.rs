@@ -340,13 +340,24 @@ impl Game {
 
     /// The completed cities the field of `field` supplies (city roots, sorted, unique).
     pub fn field_cities(&self, field: SegId) -> Vec<SegId> {
+        self.bordering_cities(field, true)
+    }
+
+    /// The open cities the field of `field` borders: each adds to its farm once completed
+    /// (city roots, sorted, unique).
+    pub fn field_open_cities(&self, field: SegId) -> Vec<SegId> {
+        self.bordering_cities(field, false)
+    }
+
+    /// The cities the field of `field` borders, completed or open as `completed` says.
+    fn bordering_cities(&self, field: SegId, completed: bool) -> Vec<SegId> {
         let mut cities: Vec<SegId> = Vec::new();
         for m in self.features.members(field) {
             let t = self.board.tiles()[self.features.tile_of(m) as usize];
             let seg = &self.catalog.get(t.kind).segments[(m - t.first_segment) as usize];
             for c in (0..16).filter(|c| seg.cities & (1 << c) != 0) {
                 let city = t.first_segment + c;
-                if self.features.is_complete(city) {
+                if self.features.is_complete(city) == completed {
                     cities.push(self.features.root(city));
                 }
             }

@@ -96,7 +96,7 @@ pub fn choose(game: &CardGame, policy: Policy, rng: &mut Rng, moves: &mut Vec<Ca
     match policy {
         Policy::Random => Some(moves[rng.below(moves.len())]),
         Policy::Sampled if rng.below(SAMPLED_RANDOM) == 0 => Some(moves[rng.below(moves.len())]),
-        Policy::Greedy | Policy::Sampled => Some(greedy(game, moves)),
+        Policy::Greedy | Policy::Sampled | Policy::Weighed => Some(greedy(game, moves)),
     }
 }
 
