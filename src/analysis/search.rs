@@ -120,7 +120,7 @@ fn pack_share(game: &Game) -> f64 {
 }
 
 /// One player's figures as [`worth`] counts them.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Default)]
 struct Figures {
     in_supply: u8,
     on_open_features: u8,
@@ -142,6 +142,7 @@ fn potential(game: &Game) -> Vec<f64> {
     figures(game).iter().map(Figures::worth).collect()
 }
 
+/// Each player's figures: in supply, on open features, and farming fields by open cities.
 fn figures(game: &Game) -> Vec<Figures> {
     let mut figures: Vec<Figures> = (game.players().iter())
         .map(|p| Figures {
