@@ -151,23 +151,17 @@ fn figures(game: &Game) -> Vec<Figures> {
         })
         .collect();
     let features = game.features();
-    let mut fields = Vec::new();
     for s in 0..features.len() as SegId {
-        match (features.meeple_on(s), features.kind(s)) {
-            (Some(_), FeatureKind::Field) => fields.push(features.root(s)),
-            (
-                Some(Meeple {
-                    player,
-                    figure: Figure::Follower,
-                }),
-                _,
-            ) => figures[player as usize].on_open_features += 1,
-            _ => {}
+        if let Some(Meeple {
+            player,
+            figure: Figure::Follower,
+        }) = features.meeple_on(s)
+            && features.kind(s) != FeatureKind::Field
+        {
+            figures[player as usize].on_open_features += 1;
         }
     }
-    fields.sort_unstable();
-    fields.dedup();
-    for field in fields {
+    for field in game.occupied_fields() {
         let open_cities = game.field_open_cities(field).len() as u32;
         for p in majority(&features.count_meeples(field)).iter() {
             figures[p as usize].farm_open_cities += open_cities;
@@ -325,14 +319,12 @@ mod tests {
     /// Player 0's margin if the game ended now, and player 0's figures less player 1's, each
     /// times the share of the pack left.
     fn terms(game: &Game) -> [f64; 4] {
-        let mut ended = game.clone();
-        ended.finish(&mut Vec::new());
         let share = pack_share(game);
         let [a, b] = figures(game)[..] else {
             panic!("two players")
         };
         [
-            f64::from(margin(ended.players().iter().map(|p| p.score), 0)),
+            f64::from(bots::ended_margin(game, 0, &mut Vec::new())),
             share * (f64::from(a.in_supply) - f64::from(b.in_supply)),
             share * (f64::from(a.on_open_features) - f64::from(b.on_open_features)),
             share * (f64::from(a.farm_open_cities) - f64::from(b.farm_open_cities)),

@@ -265,7 +265,7 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
 }
 
 /// `me`'s margin if the game ended now.
-fn ended_margin(game: &Game, me: u8, events: &mut Vec<Event>) -> i32 {
+pub fn ended_margin(game: &Game, me: u8, events: &mut Vec<Event>) -> i32 {
     let mut ended = game.clone();
     events.clear();
     ended.finish(events);

@@ -329,13 +329,20 @@ impl Game {
 
     /// Each occupied field with the completed cities it borders (city roots, sorted, unique).
     fn farms(&self) -> Vec<(SegId, Vec<SegId>)> {
+        (self.occupied_fields().into_iter())
+            .map(|f| (f, self.field_cities(f)))
+            .collect()
+    }
+
+    /// The fields with a figure on them (roots, sorted, unique).
+    pub fn occupied_fields(&self) -> Vec<SegId> {
         let mut fields: Vec<SegId> = (0..self.features.len() as SegId)
             .filter(|&s| self.features.kind(s) == FeatureKind::Field && self.features.meeple_on(s).is_some())
             .map(|s| self.features.root(s))
             .collect();
         fields.sort_unstable();
         fields.dedup();
-        fields.into_iter().map(|f| (f, self.field_cities(f))).collect()
+        fields
     }
 
     /// The completed cities the field of `field` supplies (city roots, sorted, unique).
