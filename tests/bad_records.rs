@@ -21,7 +21,7 @@
 
 mod common;
 
-use common::app::{get, post, spawn_app};
+use common::app::{get, post, small_game, spawn_app, spawn_app_at, upload_id};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -215,4 +215,115 @@ fn every_bad_record_is_refused_with_the_right_problem_and_nothing_is_stored() {
         expected.len(),
         failures.join("\n  ")
     );
+}
+
+/// Replaces a stored game's record, as an earlier release that accepted it would have stored
+/// it, and queues its analysis behind the service's back, as that release's queue held it.
+fn store_as_an_earlier_release(db: &Path, id: &str, record: &[u8]) {
+    use std::io::Write;
+    let mut deflated = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    deflated.write_all(record).unwrap();
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute(
+        "UPDATE games SET record = ?2 WHERE id = ?1",
+        rusqlite::params![id, deflated.finish().unwrap()],
+    )
+    .unwrap();
+}
+
+fn queue_behind_the_service(db: &Path, id: &str, status: &str, starts: u32) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute(
+        "INSERT INTO analyses (game, status, starts, updated_at)
+         SELECT seq, ?2, ?3, '2026-01-01T00:00:00Z' FROM games WHERE id = ?1",
+        rusqlite::params![id, status, starts],
+    )
+    .unwrap();
+}
+
+/// Waits for a game's analysis to end; its last status.
+fn analysis_end(app: &common::app::TestApp, id: &str) -> Value {
+    for _ in 0..600 {
+        let status = get(app, &format!("/api/games/{id}/analysis")).json();
+        if status["status"] == "done" || status["status"] == "failed" {
+            return status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!(
+        "the analysis of {id} never ended: {}",
+        get(app, &format!("/api/games/{id}/analysis")).body
+    )
+}
+
+/// A record an earlier release stored, and this release refuses: a custom tile with no
+/// segments, placed below the start. Its analysis, queued when the service stopped, used to
+/// kill the analysis worker at every start, so that no later analysis ever ran. Now its pages
+/// say it is withdrawn and why (410), its analysis fails with that reason, and the worker goes
+/// on with the next game.
+#[test]
+fn a_poison_record_stored_by_an_earlier_release_fails_alone_and_the_queue_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("test.sqlite");
+    let app = spawn_app_at(db.clone(), None);
+    let poison = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let healthy = upload_id(&app, small_game(["Cy", "Di"]).as_bytes());
+    app.stop();
+    let bytes = std::fs::read(corpus_dir().join("native-custom-tile-empty.json")).unwrap();
+    store_as_an_earlier_release(&db, &poison, &bytes);
+    queue_behind_the_service(&db, &poison, "queued", 0);
+    queue_behind_the_service(&db, &healthy, "queued", 0);
+
+    let app = spawn_app_at(db.clone(), Some(dir));
+    assert_eq!(analysis_end(&app, &healthy)["status"], "done");
+    // The queue runs in order, so the poison's analysis ended before: it failed, saying why.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (status, error): (String, String) = conn
+        .query_row(
+            "SELECT a.status, a.error FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+            [&poison],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(status, "failed");
+    assert!(error.contains("half-edge N.w belongs to no segment"), "{error}");
+    for path in ["", "/t/1", "/t/1/alternatives", ".jcz", "/t/1.png", "/analysis"] {
+        let a = get(&app, &format!("/g/{poison}{path}"));
+        assert_eq!(a.status, 410, "/g/{poison}{path}: {}", a.body);
+        assert_eq!(a.content_type, "application/problem+json");
+        assert!(a.body.contains("stored by an earlier release"), "{}", a.body);
+    }
+    assert_eq!(get(&app, "/livez").status, 200);
+    app.stop();
+}
+
+/// An analysis that was running when the service stopped is started again at the next start,
+/// once: one that was interrupted twice may be what takes the process down, so it fails
+/// instead of being started at every start.
+#[test]
+fn an_analysis_interrupted_twice_is_not_started_a_third_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("test.sqlite");
+    let app = spawn_app_at(db.clone(), None);
+    let twice = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let once = upload_id(&app, small_game(["Cy", "Di"]).as_bytes());
+    app.stop();
+    queue_behind_the_service(&db, &twice, "running", 2);
+    queue_behind_the_service(&db, &once, "running", 1);
+
+    let app = spawn_app_at(db, Some(dir));
+    let failed = analysis_end(&app, &twice);
+    assert_eq!(failed["status"], "failed", "{failed}");
+    assert!(
+        failed["error"]
+            .as_str()
+            .unwrap()
+            .contains("stopped 2 times while this analysis ran"),
+        "{failed}"
+    );
+    assert_eq!(analysis_end(&app, &once)["status"], "done");
+    // Asked for again, it runs: a person asking is not a crash loop.
+    assert_eq!(post(&app, &format!("/g/{twice}/analysis"), b"").status, 202);
+    assert_eq!(analysis_end(&app, &twice)["status"], "done");
+    app.stop();
 }

@@ -9,6 +9,7 @@ use super::error::IllegalMove;
 use super::events::Event;
 use super::game::{Game, Move};
 use super::rules::Preset;
+use super::tile::FeatureKind;
 use super::tileset::TileKindId;
 
 /// The games a record can hold. Records name them (`"game": "carcassonne"`); a record that
@@ -66,6 +67,18 @@ impl GameKind {
 
     pub fn from_name(name: &str) -> Option<GameKind> {
         GameKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kinds of feature this game's tiles are made of. A record's own tiles may use these
+    /// and no others: the game has no rule for the rest (a cloister in New World, a town in
+    /// the tile game, where it would join cities as a city).
+    pub fn feature_kinds(self) -> &'static [FeatureKind] {
+        use FeatureKind::*;
+        match self {
+            GameKind::Carcassonne => &[City, Road, Field, River, Cloister, Garden],
+            GameKind::NewWorld => &[Town, Trail, Plains, Farm, Crossing],
+            GameKind::CardGame => &[],
+        }
     }
 }
 

@@ -217,6 +217,10 @@ pub enum TileDefError {
     HalfTwice { name: String, half: HalfEdge },
     #[error("tile {name}: half-edge {half} is on a city or town side and cannot be a field or plains")]
     FieldOnCity { name: String, half: HalfEdge },
+    #[error(
+        "tile {name}: half-edge {half} belongs to no segment; every half-edge off a city or town side is part of a field or plains"
+    )]
+    HalfUnclaimed { name: String, half: HalfEdge },
     #[error("tile {name}: segment {field} borders segment {city}, which is not a city on this tile")]
     NotACity { name: String, field: usize, city: usize },
 }
@@ -270,6 +274,14 @@ impl TileKind {
         }
         if let Some(half) = HalfEdge::all().find(|h| halves & h.bit() != 0 && city_sides & h.side().bit() != 0) {
             return Err(TileDefError::FieldOnCity {
+                name: name.into(),
+                half,
+            });
+        }
+        // The engine joins every half-edge to the one facing it, so a half-edge that names no
+        // segment would leave a neighbour's field, and a meeple on it, joined to nothing.
+        if let Some(half) = HalfEdge::all().find(|h| (halves | expand_sides(city_sides)) & h.bit() == 0) {
+            return Err(TileDefError::HalfUnclaimed {
                 name: name.into(),
                 half,
             });
@@ -329,6 +341,15 @@ impl TileKind {
         let o = self.oriented(Rotation::new(0));
         Side::ALL.map(|s| o.edge(s).word()).join(" ")
     }
+}
+
+/// The half-edges of a set of sides.
+fn expand_sides(sides: u8) -> u8 {
+    Side::ALL
+        .into_iter()
+        .filter(|s| sides & s.bit() != 0)
+        .flat_map(Side::halves)
+        .fold(0, |m, h| m | h.bit())
 }
 
 fn orient(segments: &[Segment], r: Rotation) -> Oriented {

@@ -383,4 +383,18 @@ mod tests {
         assert!(err.contains("north") || err.contains("N side"), "{err}");
         assert!(parse_spec("Z", "tower N").unwrap_err().contains("unknown feature"));
     }
+
+    /// Every half-edge joins the half-edge facing it on the next tile, so a tile must say what
+    /// lies on each of its eight: a field or plains, or the city or town of its side. A tile
+    /// that leaves one out would join its neighbour's field to nothing.
+    #[test]
+    fn every_half_edge_off_a_city_side_belongs_to_a_field() {
+        let unclaimed = |spec: &str| parse_spec("Z", spec).unwrap_err();
+        assert!(unclaimed("").contains("half-edge N.w belongs to no segment"));
+        assert!(unclaimed("cloister").contains("half-edge N.w belongs to no segment"));
+        assert!(unclaimed("plains N.w").contains("half-edge N.e belongs to no segment"));
+        assert!(unclaimed("road NS; field N.e E.n E.s S.e").contains("half-edge N.w belongs to no segment"));
+        assert!(parse_spec("Z", "city NESW").is_ok());
+        assert!(parse_spec("Z", "town N; plains E.n E.s S.e S.w W.s W.n").is_ok());
+    }
 }

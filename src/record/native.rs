@@ -185,7 +185,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
             "tiles: a New World record brings its own tiles (the printed tile list is not public); see the README's sample tile set",
         ));
     }
-    let (catalog, custom_tiles) = catalog_with(&doc.tiles)?;
+    let (catalog, custom_tiles) = catalog_with(game, &doc.tiles)?;
     let tile = |name: &str, what: &str| -> Result<TileKindId, RecordError> {
         catalog
             .by_name(name)
@@ -316,7 +316,7 @@ pub(super) fn rules_from_value(v: serde_json::Value) -> Result<RulesSpec, Record
     rules_spec(rules)
 }
 
-fn catalog_with(tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), RecordError> {
+fn catalog_with(game: GameKind, tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), RecordError> {
     if tiles.is_empty() {
         return Ok((TileCatalog::builtin(), Vec::new()));
     }
@@ -336,6 +336,16 @@ fn catalog_with(tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>)
     let mut custom = Vec::new();
     for t in tiles {
         let kind = parse_spec(&t.name, &t.segments).map_err(err)?;
+        if let Some(s) = kind.segments.iter().find(|s| !game.feature_kinds().contains(&s.kind)) {
+            let kinds: Vec<_> = game.feature_kinds().iter().map(|k| k.word()).collect();
+            return Err(err(format!(
+                "tile {}: {} has no {}; its tiles are made of {}",
+                t.name,
+                game.title(),
+                s.kind,
+                kinds.join(", ")
+            )));
+        }
         cat.add(kind).map_err(err)?;
         custom.push(CustomTile {
             name: t.name.clone(),

@@ -29,6 +29,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0001_games.sql")),
         M::up(include_str!("../../migrations/0002_analyses.sql")),
         M::up(include_str!("../../migrations/0003_game_kinds.sql")),
+        M::up(include_str!("../../migrations/0005_analysis_starts.sql")),
     ])
 }
 
@@ -232,7 +233,7 @@ impl Store {
         tx.execute(
             "INSERT INTO analyses (game, status, updated_at)
              SELECT seq, 'queued', ?2 FROM games WHERE id = ?1
-             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, updated_at = ?2",
+             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0, updated_at = ?2",
             params![id, now()],
         )?;
         tx.commit()?;
@@ -249,10 +250,23 @@ impl Store {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(
             "SELECT g.id FROM analyses a JOIN games g ON g.seq = a.game
-             WHERE a.status IN ('queued', 'running') ORDER BY a.updated_at",
+             WHERE a.status IN ('queued', 'running') ORDER BY a.updated_at, a.game",
         )?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Marks a game's analysis as running and counts the start: how many times it has been
+    /// started since it was asked for, this one included.
+    pub fn start_analysis(&self, id: &GameId) -> Result<u32, StoreError> {
+        let conn = self.pool.get()?;
+        let starts = conn.query_row(
+            "UPDATE analyses SET status = 'running', starts = starts + 1, updated_at = ?2
+             WHERE game = (SELECT seq FROM games WHERE id = ?1) RETURNING starts",
+            params![id, now()],
+            |r| r.get(0),
+        )?;
+        Ok(starts)
     }
 
     pub fn analysis_progress(&self, id: &GameId, done: u32, total: u32) -> Result<(), StoreError> {

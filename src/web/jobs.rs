@@ -62,8 +62,23 @@ impl Jobs {
     }
 }
 
+/// Starts past which an analysis is not tried again: a job that a crash or a stop interrupted
+/// gets one more start, and a job that takes the process down each time does not keep doing it.
+const MAX_STARTS: u32 = 2;
+
 fn run(store: &Store, id: &GameId, options: &AnalysisOptions) {
-    let result = analyse(store, id, options);
+    let starts = match store.start_analysis(id) {
+        Ok(starts) => starts,
+        Err(e) => return tracing::error!("cannot start the analysis of {id}: {e}"),
+    };
+    let result = if starts > MAX_STARTS {
+        Err(format!(
+            "the service stopped {} times while this analysis ran, so it is not tried again",
+            starts - 1
+        ))
+    } else {
+        guarded(|| analyse(store, id, options))
+    };
     let saved = match &result {
         Ok(json) => store.finish_analysis(id, Ok(json)),
         Err(e) => {
@@ -74,6 +89,17 @@ fn run(store: &Store, id: &GameId, options: &AnalysisOptions) {
     if let Err(e) = saved {
         tracing::error!("cannot save the analysis of {id}: {e}");
     }
+}
+
+/// Runs one analysis, turning a panic into its error: a bug met by one game fails that game's
+/// analysis, and the worker goes on with the queue.
+fn guarded(job: impl FnOnce() -> Result<String, String>) -> Result<String, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|panic| {
+        let why = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        Err(format!("the analysis stopped on an error of ours: {why}"))
+    })
 }
 
 /// The whole game's analysis as JSON: the summary, then every turn with its alternatives.
@@ -106,4 +132,29 @@ pub fn card_samples(options: &AnalysisOptions) -> u32 {
     options
         .playouts_per_alternative
         .clamp(1, analysis::cards::DEFAULT_SAMPLES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guarded;
+
+    /// A bug that panics in one game's analysis fails that analysis, with the panic's words,
+    /// and leaves the worker thread alive for the next one.
+    #[test]
+    fn a_panicking_analysis_fails_with_its_message() {
+        let failed = guarded(|| panic!("index out of bounds: the len is 3 but the index is 255"));
+        assert_eq!(
+            failed,
+            Err(
+                "the analysis stopped on an error of ours: index out of bounds: the len is 3 but the index is 255"
+                    .into()
+            )
+        );
+        let owned = guarded(|| std::panic::panic_any(String::from("owned words")));
+        assert_eq!(
+            owned,
+            Err("the analysis stopped on an error of ours: owned words".into())
+        );
+        assert_eq!(guarded(|| Ok("{}".into())), Ok("{}".to_string()));
+    }
 }

@@ -161,12 +161,21 @@ impl AppState {
             .store
             .game(id)?
             .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
-        Ok(
-            match crate::record::parse_any(row.record.as_bytes()).map_err(Problem::internal)? {
-                AnyRecord::Tiles(record, _) => Loaded::Tiles(LoadedGame { row, record }),
-                AnyRecord::Cards(record) => Loaded::Cards(LoadedCards { row, record }),
-            },
-        )
+        let parsed = crate::record::parse_any(row.record.as_bytes()).map_err(|e| {
+            // An earlier release accepted a record that this one refuses (a custom tile that
+            // leaves half-edges out, say): the game stays stored, and says why it is not shown.
+            Problem::new(
+                actix_web::http::StatusCode::GONE,
+                "Game withdrawn",
+                format!(
+                    "game {id} was stored by an earlier release, which accepted a record this release refuses: {e}"
+                ),
+            )
+        })?;
+        Ok(match parsed {
+            AnyRecord::Tiles(record, _) => Loaded::Tiles(LoadedGame { row, record }),
+            AnyRecord::Cards(record) => Loaded::Cards(LoadedCards { row, record }),
+        })
     }
 
     /// A stored tile game, for what only the tile games have (a board, placements to weigh):
