@@ -34,6 +34,28 @@ fn a_new_database_shows_a_demo_of_each_game_first() {
     app.stop();
 }
 
+/// JCloisterZone has no tile like a record's own, so a game with custom tiles offers no
+/// `.jcz` and its address answers 404 saying why (it used to link it, and answer 500).
+#[test]
+fn a_game_with_its_own_tiles_offers_no_jcz() {
+    let app = spawn_app();
+    let record = r#"{"format": "carcassonne-replay/1", "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "tiles": [{"name": "meadow", "count": 1, "segments": "field N.w N.e E.n E.s S.e S.w W.s W.n"}],
+        "moves": [{"tile": "meadow", "at": [0, 1], "rotation": 0}]}"#;
+    let id = upload_id(&app, record.as_bytes());
+    let page = get_html(&app, &format!("/g/{id}/t/1"));
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains(".jcz"), "no .jcz link");
+    let jcz = get(&app, &format!("/g/{id}.jcz"));
+    assert_eq!(
+        (jcz.status, jcz.content_type.as_str()),
+        (404, "application/problem+json")
+    );
+    assert!(jcz.body.contains("the record's own tile meadow"), "{}", jcz.body);
+    assert_eq!(get(&app, &format!("/g/{id}.json")).status, 200);
+    app.stop();
+}
+
 #[test]
 fn a_new_world_game_is_served_like_any_other() {
     use carcassonne_replay::engine::{Event, Unit};

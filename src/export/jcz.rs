@@ -10,8 +10,8 @@
 
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
-    Action, Edition, Event, FeatureKind, Figure, Game, Location, Move, Placement, Pos, Rotation, Rules, StartTile,
-    TileCatalog, TileKindId,
+    Action, Edition, Event, FeatureKind, Figure, Game, GameKind, Location, Move, Placement, Pos, Rotation, Rules,
+    StartTile, TileCatalog, TileKindId,
 };
 use crate::record::jcz::EXTENSION;
 use crate::record::tile_names::{self, System};
@@ -23,10 +23,22 @@ const APP_VERSION: &str = "5.12.1";
 /// A fixed date keeps exports byte-for-byte reproducible; JCloisterZone only displays it.
 const CREATED: &str = "2000-01-01T00:00:00.000Z";
 
+/// Why JCloisterZone cannot open this game, if it cannot: it plays neither New World nor
+/// tiles of a record's own.
+pub fn unsupported(record: &GameRecord) -> Option<String> {
+    if record.game != GameKind::Carcassonne {
+        return Some(format!("JCloisterZone does not play {}", record.game.title()));
+    }
+    (record.custom_tiles.first()).map(|t| format!("JCloisterZone has no tile like the record's own tile {}", t.name))
+}
+
 /// The record as a `.jcz` document. Fails, naming the turn, when a move is illegal (meeple
 /// ids and skipped meeple steps follow from replaying it), or when a tile has no
 /// JCloisterZone id (custom tiles).
 pub fn to_value(record: &GameRecord) -> Result<Value, String> {
+    if let Some(why) = unsupported(record) {
+        return Err(format!("the game cannot be written as .jcz: {why}"));
+    }
     let rules = record.resolved_rules();
     let played = messages(record)?;
     let mut annotations = json!({ "drawOrder": played.draws });
@@ -90,12 +102,6 @@ fn jcz_tile(cat: &TileCatalog, tile: TileKindId, r: Rotation) -> Result<(String,
 }
 
 fn setup(record: &GameRecord, rules: &Rules) -> Result<Value, String> {
-    if let Some(t) = record.custom_tiles.first() {
-        return Err(format!(
-            "custom tile {} has no JCloisterZone id, so the game cannot be written as .jcz",
-            t.name
-        ));
-    }
     let second = rules.edition == Edition::Second;
     let mut sets = json!({ if second { "basic:2" } else { "basic:1" }: 1 });
     if rules.river {

@@ -31,6 +31,11 @@ const COLOURS: [(&str, &str); 5] = [
 ];
 /// The start tile's type (D).
 const START_TYPE: u8 = 15;
+/// The base game's tiles, the start included: the most a link's stack holds.
+const MAX_TILES: usize = 72;
+/// The longest stack a game of [`MAX_TILES`] tiles writes. Reading a stack is a base
+/// conversion, quadratic in its length, so a longer one is refused before it starts.
+const MAX_STACK_CHARS: usize = 55;
 /// Names are percent-encoded in links, commas and spaces included.
 const NAME: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
@@ -108,6 +113,12 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
 
 /// The tile types of the stack, the start first.
 fn stack(text: &str) -> Result<Vec<u8>, RecordError> {
+    if text.len() > MAX_STACK_CHARS {
+        return Err(err(format!(
+            "the stack is {} characters long; a game of the base game's {MAX_TILES} tiles needs at most {MAX_STACK_CHARS}",
+            text.len()
+        )));
+    }
     let mut octal = Vec::with_capacity(text.len() * 2);
     for (i, c) in text.bytes().enumerate() {
         let v = STACK_ALPHABET.iter().position(|&a| a == c).ok_or_else(|| {
@@ -158,6 +169,14 @@ fn placements(
     moves: &str,
 ) -> Result<Vec<(crate::engine::TileKindId, Placement, RecordedAction)>, RecordError> {
     let chars = moves.as_bytes();
+    if chars.len() > 4 * (MAX_TILES - 1) {
+        return Err(err(format!(
+            "the moves are {} characters long; the base game's {} tiles after the start need at most {}",
+            chars.len(),
+            MAX_TILES - 1,
+            4 * (MAX_TILES - 1)
+        )));
+    }
     if !chars.len().is_multiple_of(4) {
         return Err(err(format!(
             "move {} is truncated: a move is 4 characters, and it has {}",
@@ -233,21 +252,21 @@ fn one_move(
 
 /// The players and their colours from the query.
 fn players(query: &str) -> Result<Vec<PlayerInfo>, RecordError> {
-    let param = |key: &str| {
-        (query.split('&'))
-            .find_map(|kv| kv.strip_prefix(key).and_then(|v| v.strip_prefix('=')))
-            .map(|v| {
-                v.split(',')
-                    .map(|s| percent_decode_str(s).decode_utf8_lossy().into_owned())
-            })
+    let param = |key: &str| (query.split('&')).find_map(|kv| kv.strip_prefix(key).and_then(|v| v.strip_prefix('=')));
+    // At most one entry per player is read: colours past the players' are never looked at.
+    let decoded = |list: &str, count: usize| -> Vec<String> {
+        (list.split(',').take(count))
+            .map(|s| percent_decode_str(s).decode_utf8_lossy().into_owned())
+            .collect()
     };
-    let names: Vec<String> = param("players")
-        .ok_or_else(|| err("no players=…: the link names its players"))?
-        .collect();
-    if names.len() < 2 || names.len() > 5 {
-        return Err(err(format!("players=: 2 to 5 players, not {}", names.len())));
+    let names = param("players").ok_or_else(|| err("no players=…: the link names its players"))?;
+    // Counted before any is decoded: a link of a million commas is refused as cheaply.
+    let count = names.split(',').count();
+    if !(2..=5).contains(&count) {
+        return Err(err(format!("players=: 2 to 5 players, not {count}")));
     }
-    let colours: Vec<String> = param("colors").map(Iterator::collect).unwrap_or_default();
+    let names = decoded(names, count);
+    let colours: Vec<String> = param("colors").map(|c| decoded(c, count)).unwrap_or_default();
     names
         .into_iter()
         .enumerate()
@@ -402,4 +421,22 @@ fn colour_words(record: &GameRecord) -> String {
         .collect();
     own.unwrap_or_else(|| COLOURS.iter().take(record.players.len()).map(|(w, _)| *w).collect())
         .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cap on a stack's length is what the longest base game writes: its 72 tiles, each of
+    /// the highest type, need exactly [`MAX_STACK_CHARS`] characters.
+    #[test]
+    fn the_longest_game_fits_the_stack_cap_exactly() {
+        let mut types = vec![START_TYPE];
+        types.extend([24; MAX_TILES - 1]);
+        let text = stack_text(&types);
+        assert_eq!(text.len(), MAX_STACK_CHARS);
+        assert_eq!(stack(&text).unwrap(), types);
+        let longer = format!("A{text}");
+        assert!(stack(&longer).unwrap_err().to_string().contains("at most 55"));
+    }
 }

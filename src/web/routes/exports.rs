@@ -1,6 +1,5 @@
 //! A stored game in the formats we export.
 
-use crate::engine::GameKind;
 use crate::export::{csv, jcz};
 use crate::record::{self, native};
 use crate::replay;
@@ -57,15 +56,15 @@ pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> R
 #[route("/g/{id:[0-9a-f]{16}}.jcz", method = "GET", method = "HEAD")]
 pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
+        let no_jcz =
+            |why: String| Problem::not_found(format!("no .jcz of this game: {why}; download the record as JSON"));
         let g = match g {
-            Loaded::Tiles(g) if g.record.game == GameKind::Carcassonne => g,
-            other => {
-                return Err(Problem::not_found(format!(
-                    "a .jcz of this game: JCloisterZone does not play {}; download the record as JSON",
-                    other.kind().title()
-                )));
-            }
+            Loaded::Tiles(g) => g,
+            other => return Err(no_jcz(format!("JCloisterZone does not play {}", other.kind().title()))),
         };
+        if let Some(why) = jcz::unsupported(&g.record) {
+            return Err(no_jcz(why));
+        }
         Ok(Download {
             ext: "jcz",
             content_type: "application/json",

@@ -163,6 +163,7 @@ impl GameHead {
     fn of(g: &LoadedGame) -> GameHead {
         GameHead {
             lab: crate::record::lab::to_link(&g.record).ok(),
+            jcz: crate::export::jcz::unsupported(&g.record).is_none(),
             ..GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
         }
     }
