@@ -29,6 +29,9 @@ use std::path::{Path, PathBuf};
 /// The corpus must not shrink below this.
 const MIN_RECORDS: usize = 60;
 
+/// A problem's detail says what is wrong and where, quoting the record short: never more.
+const MAX_DETAIL_CHARS: usize = 600;
+
 /// The statuses a bad record may get: unreadable, too large, invalid or illegal.
 const STATUSES: [u16; 3] = [400, 413, 422];
 
@@ -132,6 +135,12 @@ fn check(want: &Expected, status: u16, content_type: &str, body: &str) -> Vec<St
         ));
     }
     let detail = problem.get("detail").and_then(Value::as_str).unwrap_or_default();
+    if detail.chars().count() > MAX_DETAIL_CHARS {
+        wrong.push(format!(
+            "the detail is {} characters long: it echoes the record instead of quoting it short",
+            detail.chars().count()
+        ));
+    }
     if !detail.contains(&want.says) {
         wrong.push(format!("the detail does not contain {:?}", want.says));
     }
@@ -325,5 +334,47 @@ fn an_analysis_interrupted_twice_is_not_started_a_third_time() {
     // Asked for again, it runs: a person asking is not a crash loop.
     assert_eq!(post(&app, &format!("/g/{twice}/analysis"), b"").status, 202);
     assert_eq!(analysis_end(&app, &twice)["status"], "done");
+    app.stop();
+}
+
+/// 512 tiles of the record's own, all field, in a line below the start: a legal game, stored
+/// as any other. Its whole-game analysis would have played playouts for about an hour of
+/// both cores while every other analysis waited; it is refused at once, saying why, and the
+/// next game's analysis runs.
+#[test]
+fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
+    // A kind holds at most 255 copies: three kinds of the same tile make 512.
+    let kinds = [("meadow", 255), ("prairie", 255), ("lea", 2)];
+    let field = "field N.w N.e E.n E.s S.e S.w W.s W.n";
+    let tiles: Vec<String> = (kinds.iter())
+        .map(|(name, count)| format!(r#"{{"name": "{name}", "count": {count}, "segments": "{field}"}}"#))
+        .collect();
+    let names = kinds
+        .iter()
+        .flat_map(|(name, count)| std::iter::repeat_n(*name, *count));
+    let moves: Vec<String> = (names.zip(1..))
+        .map(|(tile, y)| format!(r#"{{"tile": "{tile}", "at": [0, {y}], "rotation": 0}}"#))
+        .collect();
+    let record = format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "tiles": [{}], "moves": [{}]}}"#,
+        tiles.join(", "),
+        moves.join(", ")
+    );
+    let app = spawn_app();
+    let a = post(&app, "/api/games", record.as_bytes());
+    assert_eq!(a.status, 201, "a long game is legal: {}", a.body);
+    let long = a.json()["id"].as_str().unwrap().to_string();
+    let next = upload_id(&app, small_game(["Cy", "Di"]).as_bytes());
+    assert_eq!(post(&app, &format!("/g/{long}/analysis"), b"").status, 202);
+    assert_eq!(post(&app, &format!("/g/{next}/analysis"), b"").status, 202);
+    let refused = analysis_end(&app, &long);
+    assert_eq!(refused["status"], "failed", "{refused}");
+    let why = refused["error"].as_str().unwrap();
+    assert!(
+        why.contains("the game is too long to analyse") && why.contains("512 turns"),
+        "{why}"
+    );
+    assert_eq!(analysis_end(&app, &next)["status"], "done");
     app.stop();
 }

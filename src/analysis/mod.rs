@@ -17,6 +17,7 @@
 pub mod alternatives;
 pub mod arena;
 pub mod board_features;
+pub mod budget;
 pub mod cards;
 pub mod completion;
 pub mod evaluate;
@@ -122,6 +123,14 @@ pub enum AnalysisError {
     /// are checked by its replay first).
     #[error("turn {turn}: {reason}")]
     Illegal { turn: u32, reason: String },
+    /// Over what one game's analysis may cost ([`budget`]), even at its fewest playouts.
+    #[error(
+        "the game is too long to analyse: even at {} playouts a turn, its {turns} turns and {moves} moves would play {} million tiles in playouts; a game's analysis plays at most {} million (a 72-tile game, about 15)",
+        budget::MIN_PLAYOUTS_PER_TURN,
+        tile_steps / 1_000_000,
+        budget::GAME_TILE_STEPS / 1_000_000
+    )]
+    TooLong { turns: u32, moves: usize, tile_steps: u64 },
 }
 
 /// What `value` measures.
@@ -250,6 +259,8 @@ pub struct PlayerSummary {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameAnalysis {
     pub value_basis: ValueBasis,
+    /// Set when the game was too long for the playouts asked, and ran with fewer.
+    pub shallower: Option<budget::Shallower>,
     pub turns: Vec<TurnAnalysis>,
     pub players: Vec<PlayerSummary>,
 }
@@ -297,6 +308,8 @@ pub fn analyse_game(
     opts: &AnalysisOptions,
     progress: &dyn Fn(u32, u32),
 ) -> Result<GameAnalysis, AnalysisError> {
+    let plan = budget::plan(&budget::sizes(record)?, opts)?;
+    let opts = &plan.options(opts);
     let total = placed_count(record);
     let mut turns = Vec::with_capacity(total as usize);
     progress(0, total);
@@ -307,6 +320,7 @@ pub fn analyse_game(
     })?;
     Ok(GameAnalysis {
         value_basis: value_basis(opts),
+        shallower: plan.shallower(),
         players: summaries(&turns, record.players.len()),
         turns,
     })

@@ -5,6 +5,7 @@
 use super::{
     Alternative, FeatureEffect, GameAnalysis, HEURISTIC_FORMULA, PlayerSummary, Spot, TurnAnalysis, ValueBasis,
 };
+use crate::analysis::budget::Shallower;
 use crate::analysis::completion::OpenSpot;
 use crate::engine::Pos;
 use crate::record::RecordedAction;
@@ -191,6 +192,10 @@ pub struct PlayerReport {
 pub struct GameReport {
     pub value: String,
     pub heuristic_formula: String,
+    /// Set when the game was too long for the playouts asked: the cap on a turn's playouts
+    /// it ran with instead (`analysis::budget`). Absent from analyses stored before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shallower: Option<Shallower>,
     pub turns: Vec<TurnSummary>,
     pub players: Vec<PlayerReport>,
 }
@@ -321,6 +326,7 @@ impl From<&GameAnalysis> for GameReport {
         GameReport {
             value: basis(g.value_basis).to_string(),
             heuristic_formula: HEURISTIC_FORMULA.to_string(),
+            shallower: g.shallower,
             turns: g
                 .turns
                 .iter()

@@ -254,6 +254,13 @@ pub fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
 pub fn game_table(record: &GameRecord, g: &GameAnalysis) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "value: {}", value_words(g.value_basis));
+    if let Some(s) = g.shallower {
+        let _ = writeln!(
+            out,
+            "a long game: each turn ran at most {} playouts, to fit what one analysis may cost",
+            s.max_playouts_per_turn
+        );
+    }
     let _ = writeln!(
         out,
         "{:>4}  {:<12} {:<9} {:>5} {:>9}  {:>6}  {:<28} best",

@@ -3,6 +3,7 @@
 //! are read from the actions, since every card dealt is played in its round.
 
 use super::native::{FORMAT, Player, at_path};
+use super::quote::Quoted;
 use super::{Format, PlayerInfo, RecordError};
 use crate::engine::cards::{Card, CardGame, CardMove, CardSetup, Colour};
 use serde::{Deserialize, Serialize};
@@ -99,6 +100,8 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
     if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
         return Err(err(bad));
     }
+    let player_infos: Vec<PlayerInfo> = doc.players.into_iter().map(Player::into_info).collect();
+    super::check_names(&player_infos).map_err(err)?;
     if usize::from(doc.dealer) >= players {
         return Err(err(format!(
             "dealer: player {} does not exist (players are numbered from 0)",
@@ -123,7 +126,7 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
         .map(|(i, m)| parse_move(m, i + 1, players))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(CardRecord {
-        players: doc.players.into_iter().map(Player::into_info).collect(),
+        players: player_infos,
         dealer: doc.dealer,
         face_up,
         moves,
@@ -133,7 +136,8 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
 fn card(name: &str, what: &str) -> Result<Card, RecordError> {
     Card::parse(name).ok_or_else(|| {
         err(format!(
-            "{what}: {name:?} is not a card (\"red 3\", \"blue building\", \"green animal\", \"dragon\", \"fairy\", \"animal joker\", \"city joker\")"
+            "{what}: {} is not a card (\"red 3\", \"blue building\", \"green animal\", \"dragon\", \"fairy\", \"animal joker\", \"city joker\")",
+            Quoted(name)
         ))
     })
 }
@@ -141,7 +145,8 @@ fn card(name: &str, what: &str) -> Result<Card, RecordError> {
 fn row(name: &str, what: &str) -> Result<Colour, RecordError> {
     Colour::parse(name).ok_or_else(|| {
         err(format!(
-            "{what}: {name:?} is not a row (cloister, road, farm, city, or their colours yellow, red, green, blue)"
+            "{what}: {} is not a row (cloister, road, farm, city, or their colours yellow, red, green, blue)",
+            Quoted(name)
         ))
     })
 }

@@ -9,6 +9,7 @@ pub mod generate;
 pub mod jcz;
 pub mod lab;
 pub mod native;
+pub mod quote;
 pub mod rules_spec;
 mod strict_json;
 pub mod tile_names;
@@ -35,6 +36,9 @@ pub const MAX_CUSTOM_KINDS: usize = 256;
 pub const MAX_CUSTOM_TILES: u32 = 512;
 /// Characters in a player's name.
 pub const MAX_NAME_CHARS: usize = 64;
+/// Characters in the name of a tile a record defines: the names go into every error and
+/// caption about the tile.
+pub const MAX_TILE_NAME_CHARS: usize = 40;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerInfo {
@@ -169,15 +173,7 @@ impl GameRecord {
     /// Checks what no format's parser can: names of a sane length, no more moves than tiles,
     /// and every square within reach of the start. Coordinates far outside would only make the board grow for nothing.
     pub fn check_limits(&self) -> Result<(), String> {
-        for (i, p) in self.players.iter().enumerate() {
-            let chars = p.name.chars().count();
-            if chars > MAX_NAME_CHARS {
-                return Err(format!(
-                    "player {}: the name is {chars} characters long; the limit is {MAX_NAME_CHARS}",
-                    i + 1
-                ));
-            }
-        }
+        check_names(&self.players)?;
         let tiles = self.tiles_in_game();
         if self.moves.len() > tiles as usize {
             return Err(format!(
@@ -284,6 +280,20 @@ impl Format {
     }
 }
 
+/// Names of a sane length, in the records of every game.
+fn check_names(players: &[PlayerInfo]) -> Result<(), String> {
+    for (i, p) in players.iter().enumerate() {
+        let chars = p.name.chars().count();
+        if chars > MAX_NAME_CHARS {
+            return Err(format!(
+                "player {}: the name is {chars} characters long; the limit is {MAX_NAME_CHARS}",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Why bytes are not a game record.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
@@ -313,10 +323,11 @@ pub enum RecordError {
 }
 
 impl RecordError {
+    /// The message's quotes of the record are cut short ([`quote::shorten_quotes`]).
     pub fn invalid(format: Format, message: impl Into<String>) -> RecordError {
         RecordError::Invalid {
             format: format.name(),
-            message: message.into(),
+            message: quote::shorten_quotes(&message.into()),
         }
     }
 }

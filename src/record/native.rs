@@ -1,10 +1,11 @@
 //! The native format, `carcassonne-replay/1`: JSON described in the README and by
 //! `static/record.schema.json`.
 
+use super::quote::{self, Quoted};
 use super::rules_spec::Overrides;
 use super::{
-    CustomTile, Format, GameRecord, MAX_CUSTOM_KINDS, MAX_CUSTOM_TILES, PlayerInfo, RecordError, RecordedAction,
-    RecordedMove, RulesSpec,
+    CustomTile, Format, GameRecord, MAX_CUSTOM_KINDS, MAX_CUSTOM_TILES, MAX_TILE_NAME_CHARS, PlayerInfo, RecordError,
+    RecordedAction, RecordedMove, RulesSpec,
 };
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
@@ -65,7 +66,13 @@ impl Player {
     /// The player's colour, when it is not of the form `#rrggbb`.
     pub(super) fn bad_colour(&self) -> Option<String> {
         let c = self.colour.as_deref()?;
-        (!is_colour(c)).then(|| format!("player {:?}: colour {c:?} is not of the form \"#rrggbb\"", self.name))
+        (!is_colour(c)).then(|| {
+            format!(
+                "player {}: colour {} is not of the form \"#rrggbb\"",
+                Quoted(&self.name),
+                Quoted(c)
+            )
+        })
     }
 }
 
@@ -157,8 +164,8 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| err(at_path(&e)))?;
     if doc.format != FORMAT {
         return Err(err(format!(
-            "unsupported format {:?}; this version reads {FORMAT:?}",
-            doc.format
+            "unsupported format {}; this version reads {FORMAT:?}",
+            Quoted(&doc.format)
         )));
     }
     let game = game_kind(doc.game.as_deref())?;
@@ -189,7 +196,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     let tile = |name: &str, what: &str| -> Result<TileKindId, RecordError> {
         catalog
             .by_name(name)
-            .ok_or_else(|| err(format!("{what}: unknown tile {name:?} (tiles are named A–X, Eg…Vg for garden copies, river-A…river-L, or defined under \"tiles\")")))
+            .ok_or_else(|| err(format!("{what}: unknown tile {} (tiles are named A–X, Eg…Vg for garden copies, river-A…river-L, or defined under \"tiles\")", Quoted(name))))
     };
     let start = doc
         .start
@@ -241,12 +248,14 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
 }
 
 fn feature_ref(f: &DocFeature, what: &str) -> Result<FeatureRef, RecordError> {
-    let kind = FeatureKind::parse(&f.feature).ok_or_else(|| err(format!("{what}: unknown feature {:?}", f.feature)))?;
+    let kind =
+        FeatureKind::parse(&f.feature).ok_or_else(|| err(format!("{what}: unknown feature {}", Quoted(&f.feature))))?;
     let at = match &f.at {
         None => None,
         Some(a) => Some(Location::parse(a).ok_or_else(|| {
             err(format!(
-                "{what}: {a:?} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\""
+                "{what}: {} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"",
+                Quoted(a)
             ))
         })?),
     };
@@ -264,7 +273,8 @@ fn game_kind(name: Option<&str>) -> Result<GameKind, RecordError> {
     GameKind::from_name(name).ok_or_else(|| {
         let names: Vec<_> = GameKind::ALL.iter().map(|k| format!("{:?}", k.name())).collect();
         err(format!(
-            "game: unknown game {name:?}; this version plays {}",
+            "game: unknown game {}; this version plays {}",
+            Quoted(name),
             names.join(", ")
         ))
     })
@@ -273,7 +283,10 @@ fn game_kind(name: Option<&str>) -> Result<GameKind, RecordError> {
 /// A serde error with the path of the field it is about: "rules.two_tile_city: unknown
 /// variant `half`, expected `full` or `reduced`".
 pub(super) fn at_path(e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    // The path names the record's own keys, unquoted: each is cut short like a quote.
     let path = e.path().to_string();
+    let path: Vec<_> = path.split('.').map(quote::cut).collect();
+    let path = path.join(".");
     if path == "." {
         e.inner().to_string()
     } else {
@@ -290,8 +303,8 @@ fn rules_spec(rules: DocRules) -> Result<RulesSpec, RecordError> {
     let preset = Preset::parse(&rules.preset).ok_or_else(|| {
         let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
         err(format!(
-            "unknown rules preset {:?}; the presets are {}",
-            rules.preset,
+            "unknown rules preset {}; the presets are {}",
+            Quoted(&rules.preset),
             names.join(", ")
         ))
     })?;
@@ -335,6 +348,13 @@ fn catalog_with(game: GameKind, tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, 
     let mut cat = (*TileCatalog::builtin()).clone();
     let mut custom = Vec::new();
     for t in tiles {
+        let chars = t.name.chars().count();
+        if chars > MAX_TILE_NAME_CHARS {
+            return Err(err(format!(
+                "tiles: the name {} is {chars} characters long; the limit is {MAX_TILE_NAME_CHARS}",
+                Quoted(&t.name)
+            )));
+        }
         let kind = parse_spec(&t.name, &t.segments).map_err(err)?;
         if let Some(s) = kind.segments.iter().find(|s| !game.feature_kinds().contains(&s.kind)) {
             let kinds: Vec<_> = game.feature_kinds().iter().map(|k| k.word()).collect();
@@ -418,8 +438,8 @@ fn parse_move(
 fn parse_meeple(m: &DocMeeple, what: &str) -> Result<RecordedAction, RecordError> {
     let feature = FeatureKind::parse(&m.feature).ok_or_else(|| {
         err(format!(
-            "{what}: unknown feature {:?}; use city, road, field, cloister or garden",
-            m.feature
+            "{what}: unknown feature {}; use city, road, field, cloister or garden",
+            Quoted(&m.feature)
         ))
     })?;
     let at = match (&m.at, feature.is_inner()) {
@@ -431,7 +451,8 @@ fn parse_meeple(m: &DocMeeple, what: &str) -> Result<RecordedAction, RecordError
         }
         (Some(a), _) => Location::parse(a).ok_or_else(|| {
             err(format!(
-                "{what}: {a:?} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\""
+                "{what}: {} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"",
+                Quoted(a)
             ))
         })?,
     };

@@ -73,7 +73,8 @@ impl<'de> Visitor<'de> for Strict {
         while let Some(key) = map.next_key::<String>()? {
             if out.contains_key(&key) {
                 return Err(de::Error::custom(format_args!(
-                    "the key {key:?} appears twice in one object"
+                    "the key {} appears twice in one object",
+                    super::quote::Quoted(&key)
                 )));
             }
             let value = map.next_value_seed(Strict)?;

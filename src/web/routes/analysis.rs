@@ -226,6 +226,14 @@ fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, P
         analysis::HEURISTIC_FORMULA
     );
     if let Some((_, Some(r))) = stored {
+        if let Some(s) = r.summary.shallower {
+            page.basis += &format!(
+                " This game is longer than one analysis may weigh in full, so each turn ran at most {} playouts \
+                 (a 72-tile game's run up to {}): its values are noisier.",
+                s.max_playouts_per_turn,
+                analysis::DEFAULT_MAX_PLAYOUTS_PER_TURN
+            );
+        }
         let chances = chance_view::chances(&r, None);
         let colours = render::colours(&g.record);
         let players = &g.record.players;

@@ -1,0 +1,193 @@
+//! What one game's analysis may cost, planned before it starts.
+//!
+//! Playouts cost the tiles they play, so a turn's work is its alternatives × their playouts ×
+//! the tiles left to play: its *tile-steps*. A 72-tile game asks 14 to 17 million at the
+//! default options. A legal record of hundreds of custom tiles asked a hundred times more (an
+//! hour of both cores for 512 tiles in a line), while every other analysis waited in the
+//! queue. So a game whose analysis would pass [`GAME_TILE_STEPS`] runs with fewer playouts per
+//! turn, as many as fit, down to [`MIN_PLAYOUTS_PER_TURN`]; past that it is refused, saying
+//! why. The plan depends on the record and the options only, so it is the same on any machine.
+
+use super::{AnalysisError, AnalysisOptions, walk};
+use crate::record::GameRecord;
+
+/// Tile-steps one game's analysis may ask for: about two and a half 72-tile games.
+pub const GAME_TILE_STEPS: u64 = 40_000_000;
+/// The fewest playouts a turn is cut to before a game is refused (the default is 12,800).
+pub const MIN_PLAYOUTS_PER_TURN: u32 = 800;
+
+/// One turn's size: the moves its analysis weighs, and the tiles a playout from it plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnSize {
+    pub moves: usize,
+    pub tiles_left: u32,
+}
+
+/// How a game's analysis runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// With the options asked for.
+    AsAsked,
+    /// With a turn's playouts capped lower than asked, to fit the budget.
+    Shallower(Shallower),
+}
+
+/// A cap on a turn's playouts, lower than the one asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shallower {
+    pub max_playouts_per_turn: u32,
+    /// The cap asked for (0: none).
+    pub asked: u32,
+}
+
+impl Plan {
+    /// The options the analysis runs with.
+    pub fn options(self, asked: &AnalysisOptions) -> AnalysisOptions {
+        match self {
+            Plan::AsAsked => asked.clone(),
+            Plan::Shallower(s) => AnalysisOptions {
+                max_playouts_per_turn: s.max_playouts_per_turn,
+                ..asked.clone()
+            },
+        }
+    }
+
+    pub fn shallower(self) -> Option<Shallower> {
+        match self {
+            Plan::AsAsked => None,
+            Plan::Shallower(s) => Some(s),
+        }
+    }
+}
+
+/// Every turn's size, from one walk of the record.
+pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
+    let mut sizes = Vec::new();
+    walk(record, |before, played, _| {
+        sizes.push(TurnSize {
+            moves: super::alternatives::enumerate(before, played.tile).1.len(),
+            tiles_left: before.pack_left().saturating_sub(1),
+        });
+        Ok(true)
+    })?;
+    Ok(sizes)
+}
+
+/// The tile-steps an analysis with `opts` asks for.
+pub fn tile_steps(sizes: &[TurnSize], opts: &AnalysisOptions) -> u64 {
+    (sizes.iter())
+        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * u64::from(t.tiles_left))
+        .sum()
+}
+
+/// The plan for a game of these turns: as asked when it fits [`GAME_TILE_STEPS`], else the
+/// largest cap on a turn's playouts that fits, else an error saying why.
+pub fn plan(sizes: &[TurnSize], asked: &AnalysisOptions) -> Result<Plan, AnalysisError> {
+    if tile_steps(sizes, asked) <= GAME_TILE_STEPS {
+        return Ok(Plan::AsAsked);
+    }
+    let with_cap = |cap: u32| AnalysisOptions {
+        max_playouts_per_turn: cap,
+        ..asked.clone()
+    };
+    let fits = |cap: u32| tile_steps(sizes, &with_cap(cap)) <= GAME_TILE_STEPS;
+    if !fits(MIN_PLAYOUTS_PER_TURN) {
+        return Err(AnalysisError::TooLong {
+            turns: sizes.len() as u32,
+            moves: sizes.iter().map(|t| t.moves).sum(),
+            tile_steps: tile_steps(sizes, &with_cap(MIN_PLAYOUTS_PER_TURN)),
+        });
+    }
+    // The most a turn asks, uncapped: the upper end of the search.
+    let widest = sizes.iter().map(|t| t.moves).max().unwrap_or(1) as u64;
+    let asked_cap = match asked.max_playouts_per_turn {
+        0 => (widest * u64::from(asked.playouts_per_alternative)).min(u64::from(u32::MAX)) as u32,
+        cap => cap,
+    };
+    // Tile-steps grow with the cap: the largest cap that fits lies between the two.
+    let (mut fitting, mut over) = (MIN_PLAYOUTS_PER_TURN, asked_cap);
+    while over - fitting > 1 {
+        let mid = fitting + (over - fitting) / 2;
+        if fits(mid) {
+            fitting = mid;
+        } else {
+            over = mid;
+        }
+    }
+    Ok(Plan::Shallower(Shallower {
+        max_playouts_per_turn: fitting,
+        asked: asked.max_playouts_per_turn,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turns(n: u32, moves: usize) -> Vec<TurnSize> {
+        (0..n)
+            .map(|i| TurnSize {
+                moves,
+                tiles_left: n - 1 - i,
+            })
+            .collect()
+    }
+
+    /// A 72-tile game of about 70 moves a turn, as real games have, runs as asked.
+    #[test]
+    fn a_real_game_runs_as_asked() {
+        let sizes = turns(72, 70);
+        let asked = AnalysisOptions::default();
+        assert!(tile_steps(&sizes, &asked) < GAME_TILE_STEPS);
+        assert_eq!(plan(&sizes, &asked), Ok(Plan::AsAsked));
+    }
+
+    /// A longer game gets the largest cap on a turn's playouts that fits the budget.
+    #[test]
+    fn a_long_game_runs_with_the_largest_cap_that_fits() {
+        let sizes = turns(200, 300);
+        let asked = AnalysisOptions::default();
+        let Ok(Plan::Shallower(s)) = plan(&sizes, &asked) else {
+            panic!("a 200-turn game of 300 moves a turn is over the budget")
+        };
+        assert_eq!(s.asked, asked.max_playouts_per_turn);
+        let at = |cap| {
+            tile_steps(
+                &sizes,
+                &Plan::Shallower(Shallower {
+                    max_playouts_per_turn: cap,
+                    asked: 0,
+                })
+                .options(&asked),
+            )
+        };
+        assert!(at(s.max_playouts_per_turn) <= GAME_TILE_STEPS);
+        assert!(at(s.max_playouts_per_turn + 1) > GAME_TILE_STEPS);
+        assert!(s.max_playouts_per_turn < asked.max_playouts_per_turn);
+    }
+
+    /// 512 custom tiles in a line, about a thousand moves a turn near the end: even the
+    /// fewest playouts would ask more than the budget, so the analysis is refused.
+    #[test]
+    fn a_game_too_long_even_for_the_fewest_playouts_is_refused() {
+        let sizes: Vec<_> = (0..512)
+            .map(|i| TurnSize {
+                moves: 2 * i as usize + 4,
+                tiles_left: 511 - i,
+            })
+            .collect();
+        let err = plan(&sizes, &AnalysisOptions::default()).unwrap_err();
+        assert!(matches!(err, AnalysisError::TooLong { turns: 512, .. }), "{err}");
+        assert!(err.to_string().contains("512 turns"), "{err}");
+    }
+
+    /// Without playouts a game costs no tile-steps at all, however long it is.
+    #[test]
+    fn the_heuristic_alone_always_runs_as_asked() {
+        let asked = AnalysisOptions {
+            playouts_per_alternative: 0,
+            ..AnalysisOptions::default()
+        };
+        assert_eq!(plan(&turns(512, 2000), &asked), Ok(Plan::AsAsked));
+    }
+}
