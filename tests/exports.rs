@@ -174,7 +174,10 @@ fn custom_tiles_cannot_be_written_as_jcz() {
         segments: "city N".into(),
     });
     let e = jcz::to_value(&r).unwrap_err();
-    assert!(e.contains("JCloisterZone has no tile like the record's own tile Z"), "{e}");
+    assert!(
+        e.contains("JCloisterZone has no tile like the record's own tile Z"),
+        "{e}"
+    );
 }
 
 #[test]

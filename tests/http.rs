@@ -381,9 +381,127 @@ fn a_request_that_never_finishes_is_cut_off() {
     conn.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
     let mut answer = vec![0; 4096];
     let n = conn.read(&mut answer).unwrap();
-    let answer = String::from_utf8_lossy(&answer[..n]);
-    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    let answer = String::from_utf8_lossy(&answer[..n]).to_lowercase();
+    assert!(answer.starts_with("http/1.1 503"), "{answer}");
     assert!(answer.contains("took longer than"), "{answer}");
+    // Cut off, it is still an answer like any other: problem+json, with the same headers.
+    for header in [
+        "content-type: application/problem+json",
+        "x-request-id: ",
+        "content-security-policy: ",
+        "x-content-type-options: nosniff",
+        "referrer-policy: ",
+        "retry-after: ",
+    ] {
+        assert!(answer.contains(header), "{header} in {answer}");
+    }
+    app.stop();
+}
+
+/// A client that announces a body over the limit is refused at once, before it sends any of
+/// it: it used to wait for the 30 s limit and get a 503.
+#[test]
+fn a_body_declared_over_the_limit_is_refused_before_it_comes() {
+    use std::io::{Read, Write};
+    let app = spawn_app();
+    for (path, kind) in [
+        ("/api/games", "application/json"),
+        ("/games", "multipart/form-data; boundary=x"),
+    ] {
+        let mut conn = std::net::TcpStream::connect(app.address.trim_start_matches("http://")).unwrap();
+        write!(
+            conn,
+            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\nContent-Length: 50000000\r\n\r\n"
+        )
+        .unwrap();
+        // Well before the 30 s limit: the answer must not wait for the body.
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let mut answer = vec![0; 4096];
+        let n = conn.read(&mut answer).expect("an answer before the time limit");
+        let answer = String::from_utf8_lossy(&answer[..n]).to_lowercase();
+        assert!(answer.starts_with("http/1.1 413"), "{path}: {answer}");
+        assert!(answer.contains("application/problem+json"), "{path}: {answer}");
+    }
+    app.stop();
+}
+
+/// What actix answers itself, a query or a path it cannot parse, or a file that is not
+/// there, is a problem like ours: problem+json (a page for browsers), with every header.
+#[test]
+fn errors_of_the_http_layer_are_problems_too() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    for (path, status) in [
+        (format!("/g/{id}/t/1.png?size=-5"), 400),
+        (format!("/g/{id}/t/99999999999999999999999"), 404),
+        ("/static/nope.css".to_string(), 404),
+    ] {
+        let (got, headers, body) = raw(&app, "GET", &path, &[]);
+        assert_eq!(got, status, "{path}");
+        assert_eq!(
+            headers.get("content-type").unwrap(),
+            "application/problem+json",
+            "{path}"
+        );
+        let problem: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(problem["status"], status, "{path}");
+        for h in ["x-request-id", "content-security-policy", "x-content-type-options"] {
+            assert!(headers.contains_key(h), "{path}: {h}");
+        }
+        let page = get_html(&app, &path);
+        assert_eq!(page.status, status);
+        assert!(
+            page.content_type.starts_with("text/html"),
+            "{path}: {}",
+            page.content_type
+        );
+    }
+    app.stop();
+}
+
+/// Any web page could make its visitors' browsers queue analyses (a hidden form, posted on
+/// load). A state-changing request from another site's page is refused; the site's own form,
+/// and clients that come from no page (curl, scripts), are not. The upload form takes the
+/// Board Game Arena bookmarklet's cross-site post, as it must.
+#[test]
+fn a_page_of_another_site_cannot_queue_an_analysis() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let queue = format!("/g/{id}/analysis");
+    for headers in [
+        [
+            ("Sec-Fetch-Site", "cross-site"),
+            ("Origin", "https://elsewhere.example"),
+        ],
+        [("Sec-Fetch-Site", "same-site"), ("Origin", "https://sub.example")],
+    ] {
+        let (status, _, body) = raw(&app, "POST", &queue, &headers);
+        assert_eq!(status, 403, "{headers:?}: {}", String::from_utf8_lossy(&body));
+    }
+    let (status, _, _) = raw(&app, "POST", &queue, &[("Origin", "https://elsewhere.example")]);
+    assert_eq!(
+        status, 403,
+        "an Origin of another site, from a browser without Sec-Fetch-Site"
+    );
+    assert_eq!(get(&app, &format!("/api/games/{id}/analysis")).json()["status"], "none");
+    let (status, _, _) = raw(&app, "POST", &queue, &[("Sec-Fetch-Site", "same-origin")]);
+    assert_eq!(status, 202, "the site's own form");
+    let other = small_game(["Cy", "Di"]);
+    let boundary = "b";
+    let form =
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n{other}\r\n--{boundary}--\r\n");
+    let upload = agent()
+        .post(&app.url("/games"))
+        .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
+        .header("Sec-Fetch-Site", "cross-site")
+        .header("Origin", "https://boardgamearena.com")
+        .send(form.as_bytes())
+        .unwrap();
+    assert_eq!(
+        upload.status().as_u16(),
+        303,
+        "the bookmarklet's upload from BGA's page"
+    );
     app.stop();
 }
 
@@ -395,6 +513,19 @@ fn metrics_count_requests_by_route_and_report_the_store() {
         assert_eq!(get(&app, &format!("/g/{id}/t/{n}")).status, 200);
     }
     assert_eq!(get(&app, "/no/such/page").status, 404);
+    let made_up = "X".repeat(7_000);
+    for n in 0..3 {
+        use std::io::{Read, Write};
+        let mut conn = std::net::TcpStream::connect(app.address.trim_start_matches("http://")).unwrap();
+        write!(
+            conn,
+            "{made_up}{n} /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 "), "{answer}");
+    }
     let m = get(&app, "/metrics");
     assert_eq!(m.status, 200);
     assert!(
@@ -405,6 +536,8 @@ fn metrics_count_requests_by_route_and_report_the_store() {
     let line = r#"carcassonne_replay_http_requests_total{method="GET",route="/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}",status="200"} 3"#;
     assert!(m.body.contains(line), "{}", m.body);
     assert!(m.body.contains(r#"route="none",status="404"} 1"#), "{}", m.body);
+    assert!(!m.body.contains(&made_up), "a made-up method is no series of its own");
+    assert!(m.body.contains(r#"method="other""#), "{}", m.body);
     assert!(
         m.body.contains("carcassonne_replay_games_stored 3\n"),
         "the three demos: {}",

@@ -1,22 +1,16 @@
-//! What wraps every request: security headers, request ids, the time limit and the metrics.
+//! What wraps every request: security headers, request ids, the time limit and the metrics,
+//! and the check that a state-changing request comes from this site's own pages.
 
 use super::AppState;
 use super::problem::Problem;
+use super::problem::wants_html;
 use super::startup::REQUEST_TIMEOUT;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::web;
-
-/// What every answer carries: no MIME sniffing, no framing by other sites, scripts and styles
-/// from this site only (styles may be inline: the swatches are), and referrers cut to the
-/// origin when they leave the site.
-pub fn security_headers() -> actix_web::middleware::DefaultHeaders {
-    actix_web::middleware::DefaultHeaders::new()
-        .add(("X-Content-Type-Options", "nosniff"))
-        .add(("Referrer-Policy", "strict-origin-when-cross-origin"))
-        .add(("Content-Security-Policy", content_security_policy("'none'")))
-}
+use actix_web::{HttpRequest, web};
 
 /// The site's policy, with the sites that may frame the page (`'none'` but for the embed,
 /// which answers with its own).
@@ -27,25 +21,78 @@ pub fn content_security_policy(frame_ancestors: &str) -> String {
     )
 }
 
-/// Numbers every request; the number is in the log line and the `X-Request-Id` header, so a
-/// user's report can be found in the logs.
-pub async fn request_id(
+/// Refuses a state-changing request that a page of another site made a visitor's browser
+/// send (say, a hidden form that queues analyses): its `Sec-Fetch-Site` is `cross-site` or
+/// `same-site`, or, from a browser that sends no such header, its `Origin` is neither this
+/// site's public address nor the host it asked. A request with neither header (curl, a
+/// script) comes from no page and passes. The upload form does not ask: the Board Game Arena
+/// bookmarklet posts to it from BGA's pages, by design.
+pub fn refuse_cross_site(req: &HttpRequest, public_url: &str) -> Result<(), Problem> {
+    let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
+    let cross = match (header("sec-fetch-site"), header("origin")) {
+        (Some(site), _) => !matches!(site, "same-origin" | "none"),
+        (None, Some(origin)) => {
+            let info = req.connection_info();
+            origin != public_url && origin != format!("{}://{}", info.scheme(), info.host())
+        }
+        (None, None) => false,
+    };
+    if cross {
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            "Cross-site request",
+            "a page of another site asked for this; open the game on this site and ask from there",
+        ));
+    }
+    Ok(())
+}
+
+/// Gives every answer what it must carry, errors included: the request's number (in the log
+/// line and the `X-Request-Id` header, so a user's report can be found in the logs), no MIME
+/// sniffing, no framing by other sites, scripts and styles from this site only (styles may
+/// be inline: the swatches are), and referrers cut to the origin when they leave the site. A
+/// header an answer set itself (the embed's framing policy) is kept.
+///
+/// An error that reaches this far (a request cut off by the time limit) has no request left
+/// to answer with, so it becomes an error that carries its finished answer.
+pub async fn every_answer(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut res = next.call(req).await?;
-    res.headers_mut().insert(
-        actix_web::http::header::HeaderName::from_static("x-request-id"),
-        actix_web::http::header::HeaderValue::from(id),
-    );
-    Ok(res)
+    match next.call(req).await {
+        Ok(mut res) => {
+            mark(res.headers_mut(), id);
+            Ok(res)
+        }
+        Err(e) => {
+            let mut answer = e.error_response();
+            mark(answer.headers_mut(), id);
+            Err(actix_web::error::InternalError::from_response(e.to_string(), answer).into())
+        }
+    }
+}
+
+fn mark(headers: &mut HeaderMap, id: u64) {
+    headers.insert(HeaderName::from_static("x-request-id"), HeaderValue::from(id));
+    let policy = content_security_policy("'none'");
+    for (name, value) in [
+        ("x-content-type-options", "nosniff"),
+        ("referrer-policy", "strict-origin-when-cross-origin"),
+        ("content-security-policy", policy.as_str()),
+    ] {
+        let name = HeaderName::from_static(name);
+        if !headers.contains_key(&name) {
+            headers.insert(name, HeaderValue::from_str(value).expect("the policy is ASCII"));
+        }
+    }
 }
 
 /// Answers `503` to a request still unanswered after `limit`: a slow client or a slow
 /// handler must not hold a worker for ever. Work handed to the blocking pool finishes even
-/// so; an upload is then stored whole, and uploading it again finds it.
+/// so; an upload is then stored whole, and uploading it again finds it. The answer is a
+/// problem like any other, in the form the client asked for.
 pub async fn time_limit(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
@@ -53,11 +100,15 @@ pub async fn time_limit(
     let limit = req
         .app_data::<web::Data<AppState>>()
         .map_or(REQUEST_TIMEOUT, |s| s.request_timeout);
+    // Read now: the request goes to the handler, and is gone when the limit cuts it off.
+    let (html, path) = (wants_html(req.request()), req.path().to_string());
     actix_web::rt::time::timeout(limit, next.call(req))
         .await
         .unwrap_or_else(|_| {
             let detail = format!("the request took longer than {} s", limit.as_secs_f32());
-            Err(Problem::unavailable(detail, 5).into())
+            let problem = Problem::unavailable(detail, 5);
+            let answer = if html { problem.html() } else { problem.json(&path) };
+            Err(actix_web::error::InternalError::from_response(problem, answer).into())
         })
 }
 

@@ -70,6 +70,17 @@ impl Problem {
         b
     }
 
+    /// An error actix answered with a status of its choosing, in our form: its own words,
+    /// but never an internal error's.
+    pub fn of_status(status: StatusCode, e: impl std::fmt::Display) -> Problem {
+        if status.is_server_error() {
+            return Problem::internal(e);
+        }
+        // Its words may quote the request (a path segment it could not parse): cut short.
+        let detail = crate::record::quote::shorten_quotes(&e.to_string());
+        Problem::new(status, status.canonical_reason().unwrap_or("Error"), detail)
+    }
+
     pub fn internal(e: impl std::fmt::Display) -> Problem {
         tracing::error!("internal error: {e}");
         Problem::new(
@@ -140,13 +151,18 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// Middleware: answers every `Problem` a handler returned in the form the client asked for.
+/// Middleware: answers every error in the form the client asked for: a `Problem` a handler
+/// returned, and the errors actix answers itself (a query or a path it cannot parse, a body
+/// it cannot read), which would otherwise go out as plain text.
 pub async fn negotiate_problems(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let res = next.call(req).await?;
-    let problem = res.response().error().and_then(|e| e.as_error::<Problem>()).cloned();
+    let problem = res.response().error().map(|e| match e.as_error::<Problem>() {
+        Some(p) => p.clone(),
+        None => Problem::of_status(e.as_response_error().status_code(), e),
+    });
     Ok(match problem {
         Some(p) => {
             let (req, _) = res.into_parts();

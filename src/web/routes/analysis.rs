@@ -73,6 +73,7 @@ fn points_or_dash(x: Option<f64>) -> String {
 #[utoipa::path(post, path = "/g/{id}/analysis", params(("id" = String, Path, description = "Game id")),
     responses((status = 202, description = "Queued (or already queued or done): {status_url, url}"),
               (status = 303, description = "Browsers: to the progress page"),
+              (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[post("/g/{id:[0-9a-f]{16}}/analysis")]
 pub async fn queue(
@@ -80,6 +81,7 @@ pub async fn queue(
     state: web::Data<AppState>,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, Problem> {
+    crate::web::middleware::refuse_cross_site(&req, &state.public_url)?;
     state.limits.analysis(req.peer_addr().map(|a| a.ip()))?;
     let id = id.into_inner();
     let st = state.clone();

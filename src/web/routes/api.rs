@@ -44,6 +44,7 @@ pub async fn create_game(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
+    super::declared_length_within(&req, MAX_RECORD_BYTES)?;
     let bytes = read_limited(body, MAX_RECORD_BYTES, "Unreadable body").await?;
     let (id, created) = blocking(move || {
         let (g, created) = ingest::ingest(&state.store, &bytes)?;

@@ -1,5 +1,7 @@
 //! Static files, embedded in the binary so the service runs from any directory.
 
+use crate::record::quote::Quoted;
+use crate::web::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpResponse, route, web};
 
@@ -47,14 +49,13 @@ const ASSETS: [(&str, &str, &str); 8] = [
 ];
 
 #[route("/static/{path:.*}", method = "GET", method = "HEAD")]
-pub async fn asset(path: web::Path<String>) -> HttpResponse {
-    match ASSETS.iter().find(|(name, _, _)| *name == path.as_str()) {
-        Some((_, mime, body)) => HttpResponse::Ok()
-            .insert_header((header::CONTENT_TYPE, *mime))
-            .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
-            .body(*body),
-        None => HttpResponse::NotFound().content_type("text/plain").body("no such file"),
-    }
+pub async fn asset(path: web::Path<String>) -> Result<HttpResponse, Problem> {
+    let (_, mime, body) = (ASSETS.iter().find(|(name, _, _)| *name == path.as_str()))
+        .ok_or_else(|| Problem::not_found(format!("no such file: {}", Quoted(&path))))?;
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, *mime))
+        .insert_header((header::CACHE_CONTROL, "public, max-age=3600"))
+        .body(*body))
 }
 
 /// Browsers ask for `/favicon.ico` whatever the page says: the same icon, drawn once as PNG

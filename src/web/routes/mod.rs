@@ -15,6 +15,18 @@ use super::problem::Problem;
 use actix_web::http::StatusCode;
 use futures_util::{Stream, StreamExt};
 
+/// Refuses at once a body whose declared length is over `limit`: a client that announces
+/// more than we read and sends nothing would otherwise hold its request until the time limit.
+pub fn declared_length_within(req: &actix_web::HttpRequest, limit: usize) -> Result<(), Problem> {
+    let declared = (req.headers().get(actix_web::http::header::CONTENT_LENGTH))
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match declared {
+        Some(n) if n > limit as u64 => Err(Problem::too_large(limit)),
+        _ => Ok(()),
+    }
+}
+
 /// Reads a request body or a form field, refusing it as soon as it passes `limit` bytes. A
 /// broken stream is a 400 titled `unreadable`.
 pub async fn read_limited<S, B, E>(mut stream: S, limit: usize, unreadable: &'static str) -> Result<Vec<u8>, Problem>

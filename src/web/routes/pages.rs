@@ -79,12 +79,16 @@ fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
 #[post("/games")]
 pub async fn upload(req: HttpRequest, state: web::Data<AppState>, form: Multipart) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
+    super::declared_length_within(&req, MAX_FORM_BYTES)?;
     let bytes = read_form(form).await?;
     let id = blocking(move || Ok(ingest::ingest(&state.store, &bytes)?.0.id)).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, format!("/g/{id}")))
         .finish())
 }
+
+/// The upload form at most: its two fields of a record each, and the form's own framing.
+const MAX_FORM_BYTES: usize = 2 * MAX_RECORD_BYTES + 64 * 1024;
 
 /// The first non-empty of the `file` and `text` fields, at most 4 MiB.
 async fn read_form(mut form: Multipart) -> Result<Vec<u8>, Problem> {
