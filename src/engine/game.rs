@@ -324,16 +324,18 @@ impl Game {
         self.surveyors.is_none() || surveyors::on_land(pos)
     }
 
-    /// How many of the eight squares around `pos` hold tiles. New World's coast counts as
-    /// land here: it closes the farms beside it (the rulebook's example B2 scores a farm in
-    /// the first column as surrounded).
+    /// How many of the eight squares around `pos` hold tiles. New World's start spaces count
+    /// as land here: they close the farms beside them (the rulebook's example B2 scores a
+    /// farm in the first column as surrounded). The rest of the coast's column never does,
+    /// so a farm beside it never completes.
     pub fn surrounding(&self, pos: Pos) -> u32 {
-        let coast = if self.surveyors.is_some() {
-            pos.ring().filter(|q| !surveyors::on_land(*q)).count() as u32
-        } else {
-            0
-        };
+        let coast = pos.ring().filter(|q| self.is_start_space(*q)).count() as u32;
         self.board.neighbours_around(pos) + coast
+    }
+
+    /// Whether `pos` is one of New World's start spaces, which count as land around a farm.
+    pub fn is_start_space(&self, pos: Pos) -> bool {
+        self.surveyors.is_some() && surveyors::is_start_space(pos)
     }
 
     /// Chooses the order in which the features the next tile completes score: those named
@@ -799,8 +801,9 @@ impl Game {
         });
     }
 
-    /// Takes a meeple off segment `s` back to its owner's supply.
-    pub(super) fn return_meeple(&mut self, s: SegId, events: &mut Vec<Event>) {
+    /// Takes a meeple off segment `s` back to its owner's supply: its feature scored, or
+    /// (`left_behind`) the surveyors left it behind.
+    pub(super) fn return_meeple(&mut self, s: SegId, left_behind: bool, events: &mut Vec<Event>) {
         let Some(m) = self.features.take(s) else {
             return;
         };
@@ -813,8 +816,10 @@ impl Game {
         events.push(Event::MeepleReturned {
             player: m.player,
             figure: m.figure,
+            feature: self.features.kind(s),
             pos,
             location,
+            left_behind,
         });
     }
 }
