@@ -310,6 +310,37 @@ fn generate_plays_a_legal_game_with_every_expansion() {
     );
 }
 
+/// `generate` refuses what `replay` would refuse, and never ignores a flag: New World is "for
+/// 2-5 players" and played without The River and The Abbot, the course rules are "for two to
+/// five players", and the Card Game has no River, Abbot or rulebook preset.
+#[test]
+fn generate_refuses_what_replay_would_refuse() {
+    let refused = [
+        (&["--game", "new-world", "--players", "6"][..], "2 to 5 players"),
+        (&["--game", "new-world", "--players", "1"], "2 to 5 players"),
+        (&["--preset", "course", "--players", "6"], "two to five players"),
+        (
+            &["--game", "new-world", "--river", "--abbot"],
+            "New World is played without The River and The Abbot",
+        ),
+        (&["--game", "card-game", "--river"], "--river is for the tile games"),
+        (
+            &["--game", "card-game", "--abbot", "--preset", "course"],
+            "--abbot and --preset are for the tile games",
+        ),
+    ];
+    for (args, says) in refused {
+        let o = run(&[&["generate"], args].concat());
+        assert_rejected(&o, &[says]);
+        assert!(o.stdout.is_empty(), "{args:?}: nothing is written");
+    }
+    for players in ["2", "5"] {
+        let o = run(&["generate", "--game", "new-world", "--players", players]);
+        assert!(o.status.success(), "{players} players: {}", stderr(&o));
+        assert!(replay_text("nw-players", &o.stdout).status.success());
+    }
+}
+
 #[test]
 fn a_reader_that_stops_early_does_not_make_it_panic() {
     use std::io::Read;

@@ -141,6 +141,21 @@ pub fn generate(
     };
     let game = game_kind(game_name)?;
     if game == GameKind::CardGame {
+        let tile_flags: Vec<&str> = [
+            (river, "--river"),
+            (abbot, "--abbot"),
+            (preset_name.is_some(), "--preset"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect();
+        if !tile_flags.is_empty() {
+            return Err(format!(
+                "{} {} for the tile games; the Card Game has no River, Abbot or rulebook preset",
+                tile_flags.join(" and "),
+                if tile_flags.len() == 1 { "is" } else { "are" }
+            ));
+        }
         let record = generate::card_game(players, policy, seed)?;
         let doc = record::cards::to_value(&record);
         emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
@@ -153,6 +168,7 @@ pub fn generate(
     let mut rules = RulesSpec::new(preset);
     rules.overrides.river = river.then_some(true);
     rules.overrides.abbot = abbot.then_some(true);
+    rules.check_expansions()?;
     let record = generate::generate(rules, players, policy, seed)?;
     emit(&native::to_pretty_string(&record));
     Ok(())

@@ -3,10 +3,10 @@
 use super::board::{Board, PlacedTile};
 use super::error::IllegalMove;
 use super::events::Event;
-use super::features::{Features, Figure, MAX_PLAYERS, Meeple, SegId};
+use super::features::{Features, Figure, Meeple, SegId};
 use super::geometry::{Pos, Rotation, Side};
 use super::river::River;
-use super::rules::Rules;
+use super::rules::{Preset, Rules};
 use super::surveyors::{self, Surveyors};
 use super::tile::{Edge, FeatureKind, Location, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
@@ -82,8 +82,8 @@ pub struct Setup {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("a game needs 1 to 6 players, not {0}")]
-    Players(u8),
+    #[error("{}", players_refused(*.preset, *.players))]
+    Players { preset: Preset, players: u8 },
     #[error("start tile {0} is not in the tile set")]
     StartNotInPack(String),
     #[error("start tile {tile} at {pos}: {reason}")]
@@ -96,6 +96,17 @@ pub enum SetupError {
     StartSquareOffBoard { pos: Pos },
     #[error("The River needs a spring among the start tiles")]
     NoSpring,
+}
+
+/// Why `players` may not play under `preset`, naming the rule: "the new-world rules are for 2
+/// to 5 players ("A clever tile-laying game for 2-5 players"), not 6".
+fn players_refused(preset: Preset, players: u8) -> String {
+    let (range, quote) = preset.players();
+    let (from, to) = (range.start(), range.end());
+    match quote {
+        Some(quote) => format!("the {preset} rules are for {from} to {to} players (\"{quote}\"), not {players}"),
+        None => format!("a game needs {from} to {to} players, not {players}"),
+    }
 }
 
 /// One player's score and supply.
@@ -141,8 +152,11 @@ impl Game {
             start_squares,
             extra_tiles,
         } = setup;
-        if !(1..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(SetupError::Players(players));
+        if !rules.preset.players().0.contains(&players) {
+            return Err(SetupError::Players {
+                preset: rules.preset,
+                players,
+            });
         }
         let mut game = Game {
             rules,
@@ -683,7 +697,32 @@ impl Game {
         self.check_draw(mv.tile)?;
         self.check_geometry(mv.tile, mv.placement)?;
         self.check_action(mv.tile, mv.placement, mv.action)?;
+        self.check_score_order(mv)?;
         self.apply(mv, events);
+        Ok(())
+    }
+
+    /// Checks that every feature of the chosen scoring order ([`Game::choose_score_order`])
+    /// is on the board once `mv`'s tile is placed: a tile stands on its square, with that
+    /// feature where the entry says.
+    fn check_score_order(&self, mv: &Move) -> Result<(), IllegalMove> {
+        for (i, r) in self.score_order.iter().enumerate() {
+            let entry = i + 1;
+            let (kind, rotation) = if r.pos == mv.placement.pos {
+                (self.catalog.get(mv.tile), mv.placement.rotation)
+            } else {
+                let t = (self.board.tile_at(r.pos)).ok_or(IllegalMove::ScoreOrderEmptySquare { entry, pos: r.pos })?;
+                (self.catalog.get(t.kind), t.rotation)
+            };
+            if kind.segment_at(rotation, r.kind, r.at).is_none() {
+                return Err(IllegalMove::ScoreOrderNoSuchFeature {
+                    entry,
+                    kind: r.kind,
+                    pos: r.pos,
+                    at: r.at.map_or_else(String::new, |at| format!(" at {at}")),
+                });
+            }
+        }
         Ok(())
     }
 
