@@ -72,10 +72,16 @@ impl Game {
     /// whether the small-feature rates (the classic two-tile city) apply.
     fn terms(&self, s: SegId, rule: &FeatureRule, reason: Reason, scratch: &mut Vec<u16>) -> (Terms, bool) {
         let size = match rule.completes {
+            // Completed means surrounded: the tile and all eight around it, also when the
+            // notes ask what an open one would pay completed.
             Completion::Surrounded => {
                 let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
                 Size {
-                    tiles: 1 + self.surrounding(pos),
+                    tiles: if reason == Reason::Completed {
+                        9
+                    } else {
+                        1 + self.surrounding(pos)
+                    },
                     segments: 1,
                     marks: 0,
                 }

@@ -89,6 +89,9 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
     match (f.worth.is_complete, f.worth.at_end, f.worth.completed) {
         (true, _, Some(points)) => {
             let _ = write!(note, "\nCompleted: it paid {}", words::count(points, "point", "points"));
+            if game.surveyors().is_some() {
+                note.push_str(", before any surveyor bonus");
+            }
         }
         (false, Some(now), Some(done)) => {
             let _ = write!(note, "\nWorth {now} now, {done} if completed");

@@ -287,21 +287,18 @@ pub fn tiles_notice(record: &GameRecord) -> Option<&'static str> {
     })
 }
 
-/// The settlers turn `events` sends home as the surveyors move on, in words; empty when none.
+/// The settlers turn `events` sends home as the surveyors move on, each with the surveyor's
+/// move that left them behind, in words; empty when none.
 pub fn left_behind_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
-    let moves: Vec<Event> = (events.iter())
-        .filter(|e| {
-            matches!(
-                e,
-                Event::SurveyorMoved { .. } | Event::MeepleReturned { left_behind: true, .. }
-            )
+    let left_behind = |e: Option<&Event>| matches!(e, Some(Event::MeepleReturned { left_behind: true, .. }));
+    let kept: Vec<Event> = (events.iter().enumerate())
+        .filter(|&(i, e)| match e {
+            Event::SurveyorMoved { .. } => left_behind(events.get(i + 1)),
+            _ => left_behind(Some(e)),
         })
-        .cloned()
+        .map(|(_, e)| e.clone())
         .collect();
-    if !moves.iter().any(|e| matches!(e, Event::MeepleReturned { .. })) {
-        return Vec::new();
-    }
-    event_sentences(record, &moves)
+    event_sentences(record, &kept)
 }
 
 /// The start position in words: which tiles lie on the table before the first turn.
