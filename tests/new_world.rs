@@ -277,3 +277,20 @@ fn the_sample_set_plays_two_to_five_players() {
         assert!(generate(RulesSpec::new(Preset::NewWorld), players, Policy::Random, 1).is_ok());
     }
 }
+
+/// Counts take the number of their noun: a record of one turn says "1 turn", and one tile
+/// left to fit a square says "1 tile left fits".
+#[test]
+fn one_of_a_thing_is_said_in_the_singular() {
+    let app = spawn_app();
+    let record = br#"{"format": "carcassonne-replay/1", "game": "new-world",
+        "players": [{"name": "Ann"}, {"name": "Bob"}],
+        "tiles": [{"name": "prairie", "count": 2, "segments": "plains N.w N.e E.n E.s S.e S.w W.s W.n animal"}],
+        "moves": [{"tile": "prairie", "at": [0, 4], "rotation": 0}]}"#;
+    let id = upload_id(&app, record);
+    let page = get_html(&app, &format!("/g/{id}/t/1")).body;
+    let text = visible_text(&page);
+    assert!(text.contains(" 1 turn ·") && !text.contains("1 turns"), "{text}");
+    assert!(page.contains("1 tile left fits") && !page.contains("1 tiles"), "{page}");
+    app.stop();
+}

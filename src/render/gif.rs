@@ -9,7 +9,7 @@
 
 use super::palette::{self, Rgb};
 use super::scene::{self, Placed};
-use super::{RenderError, colours, raster, tile_svg};
+use super::{RenderError, RenderOptions, colours, raster, tile_svg};
 use crate::engine::surveyors::{COAST_X, is_start_space};
 use crate::engine::{Game, Played, Pos, TileKindId};
 use crate::record::{GameRecord, Walk};
@@ -23,7 +23,7 @@ const BAR: u32 = 30;
 
 /// The game's GIF at `px` pixels per tile.
 pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
-    let px = px.clamp(16, 96);
+    let px = px.clamp(RenderOptions::MIN_SIZE, RenderOptions::GIF_MAX_SIZE);
     let states = positions(record)?;
     let last = &states.last().expect("the start is always there").game;
     let (lo, hi) = scene::extent(last, false);

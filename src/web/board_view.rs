@@ -147,7 +147,8 @@ fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
                 title: if fits.is_empty() {
                     format!("{}: a dead spot, no tile left fits", sq.pos)
                 } else {
-                    format!("{}: {copies} tiles left fit: {}", sq.pos, listed.join(", "))
+                    let fit = words::count(copies, "tile left fits", "tiles left fit");
+                    format!("{}: {fit}: {}", sq.pos, listed.join(", "))
                 },
             }
         })

@@ -519,8 +519,8 @@ fn facts(
         facts.push((
             "Playouts".to_string(),
             format!(
-                "{} playouts, mean margin {} ± {}",
-                p.count,
+                "{}, mean margin {} ± {}",
+                words::count(p.count, "playout", "playouts"),
                 view::points(p.mean_margin),
                 view::points(p.std_error)
             ),
@@ -556,10 +556,8 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             let spots: Vec<String> = (f.open_spots.iter())
                 .map(|s| {
                     let closing = s.closes.map(|n| format!(", {n} close it")).unwrap_or_default();
-                    format!(
-                        "({},{}): {} tiles left fit{closing}",
-                        s.position[0], s.position[1], s.fits
-                    )
+                    let fits = words::count(s.fits, "tile left fits", "tiles left fit");
+                    format!("({},{}): {fits}{closing}", s.position[0], s.position[1])
                 })
                 .collect();
             let spots = if spots.is_empty() {
@@ -567,7 +565,8 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             } else {
                 format!(" — open spots: {}", spots.join("; "))
             };
-            format!("{what} a {} of {} tiles{chance}{spots}", f.kind, f.tiles)
+            let tiles = words::count(f.tiles, "tile", "tiles");
+            format!("{what} a {} of {tiles}{chance}{spots}", f.kind)
         })
         .collect()
 }
