@@ -225,7 +225,15 @@ pub fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
     let _ = writeln!(
         out,
         "{:>5} {:>9} {:>4}  {:<20} {:>9} {:>9} {:>9} {:>13} {:>8}",
-        "rank", "position", "rot", "meeple", "now", "if-ended", "heuristic", "playouts", "value"
+        "rank",
+        "position",
+        "rot",
+        words::figures(record.game).0,
+        "now",
+        "if-ended",
+        "heuristic",
+        "playouts",
+        "value"
     );
     for (i, a) in t.alternatives.iter().enumerate() {
         let played = t.played == Some(i);
