@@ -232,8 +232,9 @@ impl Game {
     /// until the end. Reading: the rulebook removes the settlers of "the surveyor-vacated
     /// column" and east of it (example B2), and says a settler placed east of the surveyors
     /// "will be removed immediately after the next scoring!"; both are the settlers east of
-    /// the eastern-most surveyor once it has moved. Two surveyors leaving one column one at a
-    /// time send its settlers home only when the second leaves (example B2).
+    /// the eastern-most surveyor after the surveyors' step that follows each scoring, whether
+    /// or not one could move. Two surveyors leaving one column one at a time send its settlers
+    /// home only when the second leaves (example B2).
     fn send_home_east_of(&mut self, east: i32, events: &mut Vec<Event>) {
         for s in 0..self.features.len() as SegId {
             let standing =
