@@ -719,6 +719,46 @@ fn a_city_note_is_worth_what_each_rulebook_says() {
     }
 }
 
+/// New World's coast in the notes: a farm beside the coast's column north of the start
+/// spaces, and a town facing the coast, can never be completed ("completely surrounded by land
+/// tiles"; a start space presents no town wall), so their chance is 0 however many tiles are
+/// left; a farm beside the start spaces counts them as land and may still complete.
+#[test]
+fn features_the_coast_keeps_open_have_no_chance_of_completion() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let record = parse(
+        r#"{"format": "carcassonne-replay/1", "game": "new-world",
+            "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "tiles": [
+              {"name": "farm", "count": 2, "segments": "farm; plains N.w N.e E.n E.s S.e S.w W.s W.n"},
+              {"name": "cap", "count": 1, "segments": "town N; plains E.n E.s S.e S.w W.s W.n"},
+              {"name": "plains", "count": 20, "segments": "plains N.w N.e E.n E.s S.e S.w W.s W.n"}],
+            "moves": [
+              {"tile": "plains", "at": [0, 0], "rotation": 0},
+              {"tile": "farm", "at": [0, -1], "rotation": 0, "meeple": {"feature": "farm"}},
+              {"tile": "cap", "at": [0, 3], "rotation": 90, "meeple": {"feature": "town", "at": "E"}},
+              {"tile": "farm", "at": [0, 6], "rotation": 0, "meeple": {"feature": "farm"}}]}"#,
+    );
+    let game = replay::replay(&record, None).unwrap().game;
+    let chance_at = |x: i32, y: i32, kind: FeatureKind| {
+        board_features(&game)
+            .into_iter()
+            .find(|f| f.kind == kind && game.segment_place(f.root).0 == Pos::new(x, y))
+            .and_then(|f| f.chance)
+            .expect("an open feature has a chance")
+    };
+    assert_eq!(chance_at(0, -1, FeatureKind::Farm), 0.0, "(1,-1) is not a start space");
+    assert_eq!(
+        chance_at(0, 3, FeatureKind::Town),
+        0.0,
+        "the town's wall has a gap at the coast"
+    );
+    assert!(
+        chance_at(0, 6, FeatureKind::Farm) > 0.0,
+        "five land squares and three start spaces"
+    );
+}
+
 // ----- chances of winning -----
 
 /// Each analysed turn's played move gets a chance of winning and a class from the points it

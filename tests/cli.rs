@@ -310,6 +310,37 @@ fn generate_plays_a_legal_game_with_every_expansion() {
     );
 }
 
+/// `generate` refuses what `replay` would refuse, and never ignores a flag: New World is "for
+/// 2-5 players" and played without The River and The Abbot, the course rules are "for two to
+/// five players", and the Card Game has no River, Abbot or rulebook preset.
+#[test]
+fn generate_refuses_what_replay_would_refuse() {
+    let refused = [
+        (&["--game", "new-world", "--players", "6"][..], "2 to 5 players"),
+        (&["--game", "new-world", "--players", "1"], "2 to 5 players"),
+        (&["--preset", "course", "--players", "6"], "two to five players"),
+        (
+            &["--game", "new-world", "--river", "--abbot"],
+            "New World is played without The River and The Abbot",
+        ),
+        (&["--game", "card-game", "--river"], "--river is for the tile games"),
+        (
+            &["--game", "card-game", "--abbot", "--preset", "course"],
+            "--abbot and --preset are for the tile games",
+        ),
+    ];
+    for (args, says) in refused {
+        let o = run(&[&["generate"], args].concat());
+        assert_rejected(&o, &[says]);
+        assert!(o.stdout.is_empty(), "{args:?}: nothing is written");
+    }
+    for players in ["2", "5"] {
+        let o = run(&["generate", "--game", "new-world", "--players", players]);
+        assert!(o.status.success(), "{players} players: {}", stderr(&o));
+        assert!(replay_text("nw-players", &o.stdout).status.success());
+    }
+}
+
 #[test]
 fn a_reader_that_stops_early_does_not_make_it_panic() {
     use std::io::Read;
@@ -432,4 +463,91 @@ fn a_match_reports_the_win_rate_with_its_interval() {
         "{}",
         stderr(&bad)
     );
+}
+
+fn new_world_demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-new-world.json")
+}
+
+/// `render -o -` writes the picture to standard output, and creates no file named `-`.
+#[test]
+fn render_to_a_dash_writes_to_standard_output() {
+    let dir = std::env::temp_dir().join(format!("cr-cli-dash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let demo = demo();
+    for (args, magic) in [
+        (&["-o", "-"][..], &b"\x89PNG"[..]),
+        (&["-o", "-", "--svg"], b"<svg"),
+        (&["-o", "-", "--gif", "--size", "16"], b"GIF89a"),
+    ] {
+        let o = bin()
+            .current_dir(&dir)
+            .args([&["render", demo.to_str().unwrap()][..], args].concat())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.starts_with(magic), "{args:?}: the picture on stdout");
+    }
+    assert!(!dir.join("-").exists(), "no file named -");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--size` out of range is refused, saying the range, never clamped in silence.
+#[test]
+fn render_refuses_a_size_out_of_range_and_says_the_range() {
+    let demo = demo();
+    let demo = demo.to_str().unwrap();
+    for (args, says) in [
+        (
+            &["--size", "300"][..],
+            "--size 300 is out of range: a picture has 16 to 256 pixels per tile",
+        ),
+        (
+            &["--size", "8", "--svg"],
+            "--size 8 is out of range: a picture has 16 to 256 pixels per tile",
+        ),
+        (
+            &["--size", "100", "--gif"],
+            "--size 100 is out of range: a GIF has 16 to 96 pixels per tile",
+        ),
+    ] {
+        let o = run(&[&["render", demo, "-o", "-"][..], args].concat());
+        assert_rejected(&o, &[says]);
+        assert!(o.stdout.is_empty());
+    }
+}
+
+/// JCloisterZone plays the tile game only: a New World game or a Card Game is not exported to
+/// `.jcz`, and the error says why instead of blaming a tile.
+#[test]
+fn export_to_jcz_says_jcloisterzone_has_no_new_world_nor_card_game() {
+    let cards = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-card-game.json");
+    for (file, game) in [(new_world_demo(), "New World"), (cards, "Card Game")] {
+        let o = run(&["export", file.to_str().unwrap(), "--to", "jcz"]);
+        assert_rejected(&o, &[&format!("JCloisterZone has no {game}, only the tile game")]);
+        assert!(!stderr(&o).contains("tile our-"), "no tile is blamed: {}", stderr(&o));
+    }
+}
+
+/// The table's columns line up however long the tile names (New World's are).
+#[test]
+fn replay_aligns_its_columns_for_long_tile_names() {
+    let o = run(&["replay", new_world_demo().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let mut lines = text.lines().skip(1);
+    let header = lines.next().unwrap();
+    assert!(header.contains("settler"), "New World says settler: {header}");
+    let end = |word: &str| header.find(word).unwrap() + word.len();
+    let (position, rot) = (end("position"), end("rot"));
+    let rows: Vec<&str> = lines.take_while(|l| !l.is_empty()).collect();
+    assert!(rows.len() > 50);
+    for row in rows.iter().filter(|r| !r.contains("discarded")) {
+        let chars: Vec<char> = row.chars().collect();
+        assert_eq!(chars[position - 1], ')', "position column: {row}");
+        assert!(
+            chars[rot - 1].is_ascii_digit() && chars[rot] == ' ',
+            "rotation column: {row}"
+        );
+    }
 }

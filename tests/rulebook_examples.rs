@@ -346,6 +346,10 @@ rulebook_examples! {
     nw_no_tile_east_of_the_coast,
     nw_start_tile_east_of_the_coast_rejected,
     nw_town_facing_the_coast_never_completes,
+    nw_farm_north_of_the_start_spaces_never_completes,
+    nw_incomplete_farm_counts_the_start_spaces,
+    nw_settler_east_of_both_surveyors_goes_home_after_the_next_scoring,
+    nw_two_settlers_in_a_surveyors_column_earn_its_bonus_once,
     // second edition (Z-Man 2016) with The River and The Abbot
     se_road_three_tiles_scores_3,
     se_city_scores_8,

@@ -237,3 +237,35 @@ fn backup_copies_the_database_while_it_serves() {
     let restored = Server::start(&copy);
     assert!(restored.has(&id, turns));
 }
+
+/// The log is plain text when it goes to a file or a pipe (a journal, `serve > log`): no ANSI
+/// colour codes, though nothing asked for NO_COLOR.
+#[test]
+fn the_log_has_no_colour_codes_off_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("log.sqlite"))
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut log = Vec::new();
+    for line in lines.map_while(Result::ok) {
+        let serving = line.contains("serving on http://");
+        log.push(line);
+        if serving {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(log.iter().any(|l| l.contains("serving on")), "the log: {log:#?}");
+    assert!(
+        log.iter().all(|l| !l.contains('\u{1b}')),
+        "colour codes in a piped log: {log:#?}"
+    );
+}

@@ -30,13 +30,14 @@ pub struct BoardFeature {
     pub cities: Option<u32>,
 }
 
-/// Every feature on the board but the river, in segment order of their roots.
+/// Every feature on the board but the river and New World's crossings (nobody stands on
+/// them and they never score), in segment order of their roots.
 pub fn board_features(game: &Game) -> Vec<BoardFeature> {
     let features = game.features();
     let players = game.players().len();
     let mut scratch = Vec::new();
     (0..features.len() as SegId)
-        .filter(|&s| features.root(s) == s && features.kind(s) != FeatureKind::River)
+        .filter(|&s| features.root(s) == s && !matches!(features.kind(s), FeatureKind::River | FeatureKind::Crossing))
         .map(|s| {
             let kind = features.kind(s);
             let counts = features.count_meeples(s);

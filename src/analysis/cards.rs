@@ -49,7 +49,7 @@ pub struct CardTurnAnalysis {
 /// Why a turn cannot be analysed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CardAnalysisError {
-    #[error("the record has {turns} turns; there is no turn {turn}")]
+    #[error("the record has {}; there is no turn {turn}", crate::replay::words::count(*.turns as u32, "turn", "turns"))]
     NoSuchTurn { turn: u32, turns: usize },
     #[error("{0}")]
     Replay(#[from] CardReplayError),

@@ -100,10 +100,12 @@ pub fn open_squares(game: &Game, s: SegId) -> Vec<(Pos, u8)> {
             }
         }
         FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm => {
+            // New World's start spaces count as land already; any other square east of the
+            // land is a spot no tile fills, so the farm never completes.
             let pos = board.tiles()[features.tile_of(s) as usize].pos;
             out.extend(
                 pos.ring()
-                    .filter(|q| board.is_empty_at(*q) && game.on_land(*q))
+                    .filter(|q| board.is_empty_at(*q) && !game.is_start_space(*q))
                     .map(|q| (q, 0)),
             );
         }
@@ -164,15 +166,16 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64)
     let mut kinds: Vec<(u32, u16)> = Vec::new();
     for (kind, copies) in pack_kinds(game) {
         let mut mask = 0u16;
-        for (j, (&(_, entries), front)) in squares.iter().zip(&fronts).enumerate() {
+        for (j, (&(pos, entries), front)) in squares.iter().zip(&fronts).enumerate() {
             let (fits, closing) = match front {
                 Some(square) => {
                     let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
                     (fits, fits && closes(kind, square, entries))
                 }
-                // Nothing touches the square yet: any tile but a River tile goes there.
+                // Nothing touches the square yet: any tile but a River tile goes there, if
+                // a tile may go there at all (not east of New World's coast).
                 None => {
-                    let any = !crate::engine::tileset::is_river_tile(kind);
+                    let any = game.on_land(pos) && !crate::engine::tileset::is_river_tile(kind);
                     (any, any)
                 }
             };

@@ -46,7 +46,7 @@ pub struct FeatureEffect {
     /// Empty squares it reaches, with the tiles left that fit and that close it there; empty
     /// when closed or a field.
     pub open_spots: Vec<OpenSpot>,
-    /// Chance of completion (see `completion`): 1 when closed, `None` for fields.
+    /// Chance of completion (see `completion`): 1 when closed, `None` for fields and plains.
     pub completion: Option<f64>,
 }
 
@@ -283,7 +283,8 @@ fn follower_delta(before: &Game, after: &Game, player: u8) -> i32 {
 /// Sets the open spots and completion chance of an open feature; returns its outlook term.
 fn fill_outlook(after: &Game, mover: u8, t: &mut Touched) -> f64 {
     let e = &mut t.effect;
-    if e.kind == FeatureKind::Field {
+    if completion(e.kind) == Completion::Never {
+        // Fields and New World's plains are never completed: no chance to weigh.
         return 0.0;
     }
     if e.closed {

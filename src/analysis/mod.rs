@@ -117,7 +117,7 @@ impl AnalysisOptions {
 pub enum AnalysisError {
     #[error(transparent)]
     Replay(#[from] ReplayError),
-    #[error("there is no turn {turn}: the record places {turns} tiles")]
+    #[error("there is no turn {turn}: the record places {}", crate::replay::words::count(*.turns, "tile", "tiles"))]
     NoSuchTurn { turn: u32, turns: u32 },
     /// A move or draw the rules refuse (only for positions built by hand: a record's moves
     /// are checked by its replay first).

@@ -7,8 +7,9 @@ use super::{
 };
 use crate::analysis::budget::Shallower;
 use crate::analysis::completion::OpenSpot;
-use crate::engine::Pos;
+use crate::engine::{FeatureKind, Figure, GameKind, Pos};
 use crate::record::RecordedAction;
+use crate::replay::words;
 use serde::{Deserialize, Serialize};
 
 fn round(x: f64) -> f64 {
@@ -47,16 +48,31 @@ impl From<&RecordedAction> for ActionReport {
 }
 
 impl ActionReport {
-    /// The step in words: "meeple on the city (N)", "no meeple", "take the abbot back".
-    pub fn words(&self) -> String {
+    /// The step in words, in the game's own: "meeple on the city (N)", "shopkeeper in the
+    /// town (N)", "no meeple", "no settler", "take the abbot back".
+    pub fn words(&self, game: GameKind) -> String {
         match self {
-            ActionReport::Pass => "no meeple".into(),
+            ActionReport::Pass => format!("no {}", words::figures(game).0),
             ActionReport::RecallAbbot => "take the abbot back".into(),
             ActionReport::Deploy {
                 feature,
                 location,
                 figure,
-            } => format!("{figure} on the {feature} ({location})"),
+            } => match FeatureKind::parse(feature) {
+                Some(kind) => {
+                    let figure = if figure == Figure::Abbot.word() {
+                        Figure::Abbot
+                    } else {
+                        Figure::Follower
+                    };
+                    let place = words::place(kind);
+                    match location.as_str() {
+                        "center" => format!("{} {place}", words::figure_on(figure, kind)),
+                        _ => format!("{} {place} ({location})", words::figure_on(figure, kind)),
+                    }
+                }
+                None => format!("{figure} on the {feature} ({location})"),
+            },
         }
     }
 

@@ -8,6 +8,7 @@ use crate::engine::{Figure, Location};
 use crate::record::cards::CardRecord;
 use crate::record::{self, AnyRecord};
 use crate::record::{GameRecord, RecordedAction};
+use crate::replay::words;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -212,19 +213,27 @@ pub fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Turn {}: {} draws {} ({} placements, {} moves); {} tiles left after it",
+        "Turn {}: {} draws {} ({}, {}); {} after it",
         t.turn,
         name(record, t.player),
         t.tile_name,
-        t.placements_count,
-        t.moves_count,
-        t.tiles_left
+        words::count(t.placements_count as u32, "placement", "placements"),
+        words::count(t.moves_count as u32, "move", "moves"),
+        words::count(t.tiles_left, "tile left", "tiles left")
     );
     let _ = writeln!(out, "value: {}", value_words(t.value_basis));
     let _ = writeln!(
         out,
         "{:>5} {:>9} {:>4}  {:<20} {:>9} {:>9} {:>9} {:>13} {:>8}",
-        "rank", "position", "rot", "meeple", "now", "if-ended", "heuristic", "playouts", "value"
+        "rank",
+        "position",
+        "rot",
+        words::figures(record.game).0,
+        "now",
+        "if-ended",
+        "heuristic",
+        "playouts",
+        "value"
     );
     for (i, a) in t.alternatives.iter().enumerate() {
         let played = t.played == Some(i);

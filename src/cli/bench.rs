@@ -1,5 +1,6 @@
 //! `bench`: throughput of the engine, measured here rather than assumed.
 
+use super::output::{Align, aligned};
 use crate::engine::bots::{self, Rng, Scratch, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
 use crate::record::generate::{Policy, generate};
@@ -30,15 +31,16 @@ struct NewWorldFigures {
 }
 
 impl NewWorldFigures {
-    fn print(&self) {
-        println!(
-            "{:<40} {:>14.0}",
-            "New World: random full games per second", self.games_per_sec
+    fn rows(&self, rows: &mut Rows) {
+        rows.add(
+            "New World: random full games per second",
+            format!("{:.0}", self.games_per_sec),
+            "",
         );
-        println!(
-            "{:<40} {:>11.1} µs",
+        rows.add(
             format!("New World: replay of a {}-move record", self.tiles),
-            self.replay_us
+            format!("{:.1}", self.replay_us),
+            "µs",
         );
     }
 }
@@ -74,19 +76,21 @@ struct CardFigures {
 }
 
 impl CardFigures {
-    fn print(&self) {
-        println!(
-            "{:<40} {:>14.0}",
-            "Card Game: random 4-player games per second", self.games_per_sec
+    fn rows(&self, rows: &mut Rows) {
+        rows.add(
+            "Card Game: random 4-player games per second",
+            format!("{:.0}", self.games_per_sec),
+            "",
         );
-        println!(
-            "{:<40} {:>11.1} µs",
+        rows.add(
             format!("Card Game: replay of a {}-move record", self.moves),
-            self.replay_us
+            format!("{:.1}", self.replay_us),
+            "µs",
         );
-        println!(
-            "{:<40} {:>11.1} ms",
-            "Card Game: a turn's alternatives, valued", self.analysis_ms
+        rows.add(
+            "Card Game: a turn's alternatives, valued",
+            format!("{:.1}", self.analysis_ms),
+            "ms",
         );
     }
 }
@@ -253,57 +257,64 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
         if cfg!(debug_assertions) {
             println!("warning: debug build; measure with `cargo run --release -- bench`");
         }
-        println!("{:<40} {:>14}", "measure", "result");
-        println!("{:<40} {:>14.0}", "random full games per second", games_per_sec);
-        println!("{:<40} {:>11.1} ns", "legal placements, per turn", placements_ns);
-        println!(
-            "{:<40} {:>14.1}",
+        let mut rows = Rows::default();
+        rows.add("random full games per second", format!("{games_per_sec:.0}"), "");
+        rows.add("legal placements, per turn", format!("{placements_ns:.1}"), "ns");
+        rows.add(
             "  placements found per turn (average)",
-            total_placements as f64 / calls as f64
+            format!("{:.1}", total_placements as f64 / calls as f64),
+            "",
         );
-        println!(
-            "{:<40} {:>11.1} µs",
+        rows.add(
             format!("replay of a {tiles}-move record"),
-            replay_us
+            format!("{replay_us:.1}"),
+            "µs",
         );
-        new_world.print();
-        cards.print();
-        render.print();
-        println!(
-            "{:<40} {:>11.2} ms",
-            "ingest a game (parse, replay, commit)", service.ingest_ms
+        new_world.rows(&mut rows);
+        cards.rows(&mut rows);
+        render.rows(&mut rows);
+        rows.add(
+            "ingest a game (parse, replay, commit)",
+            format!("{:.2}", service.ingest_ms),
+            "ms",
         );
-        println!(
-            "{:<40} {:>11.0} B",
-            "storage per game in SQLite", service.bytes_per_game
+        rows.add(
+            "storage per game in SQLite",
+            format!("{:.0}", service.bytes_per_game),
+            "B",
         );
-        println!("{:<40} {:>11.2} ms", "turn page, server time", service.page_ms);
-        println!(
-            "{:<40} {:>8} KB",
+        rows.add("turn page, server time", format!("{:.2}", service.page_ms), "ms");
+        rows.add(
             "  its HTML (gzipped)",
-            format!("{} ({})", service.page_bytes / 1024, service.page_gzip_bytes / 1024)
+            format!("{} ({})", service.page_bytes / 1024, service.page_gzip_bytes / 1024),
+            "KB",
         );
-        println!(
-            "{:<40} {:>11.2} ms",
-            "Card Game turn page, server time", service.card_page_ms
+        rows.add(
+            "Card Game turn page, server time",
+            format!("{:.2}", service.card_page_ms),
+            "ms",
         );
-        println!(
-            "{:<40} {:>11.3} ms",
-            "analysis: every alternative, evaluated", analysis.alternatives_ms
+        rows.add(
+            "analysis: every alternative, evaluated",
+            format!("{:.3}", analysis.alternatives_ms),
+            "ms",
         );
-        println!(
-            "{:<40} {:>14.0}",
-            "analysis: random playouts per second", analysis.random_playouts_per_sec
+        rows.add(
+            "analysis: random playouts per second",
+            format!("{:.0}", analysis.random_playouts_per_sec),
+            "",
         );
-        println!(
-            "{:<40} {:>14.0}",
-            "analysis: greedy playouts per second", analysis.greedy_playouts_per_sec
+        rows.add(
+            "analysis: greedy playouts per second",
+            format!("{:.0}", analysis.greedy_playouts_per_sec),
+            "",
         );
-        println!(
-            "{:<40} {:>12.1} s",
+        rows.add(
             format!("analysis: whole game, {} threads", analysis.threads),
-            analysis.game_seconds
+            format!("{:.1}", analysis.game_seconds),
+            "s",
         );
+        print!("{}", rows.table());
     }
     Ok(())
 }
@@ -482,26 +493,42 @@ struct RenderFigures {
 }
 
 impl RenderFigures {
-    fn print(&self) {
+    fn rows(&self, rows: &mut Rows) {
         let board = format!("{} tiles, {}×{} px", self.tiles, self.width, self.height);
-        println!(
-            "{:<40} {:>11.2} ms",
-            format!("render a board, cold ({board})"),
-            self.cold_ms
-        );
-        println!("{:<40} {:>11.2} ms", "render warm: build the SVG", self.svg_ms);
-        println!("{:<40} {:>11.2} ms", "render warm: rasterise", self.raster_ms);
-        println!("{:<40} {:>11.2} ms", "render warm: encode the PNG", self.png_ms);
-        println!(
-            "{:<40} {:>11.2} ms",
+        let ms = |x: f64| format!("{x:.2}");
+        rows.add(format!("render a board, cold ({board})"), ms(self.cold_ms), "ms");
+        rows.add("render warm: build the SVG", ms(self.svg_ms), "ms");
+        rows.add("render warm: rasterise", ms(self.raster_ms), "ms");
+        rows.add("render warm: encode the PNG", ms(self.png_ms), "ms");
+        rows.add(
             "render warm: total",
-            self.svg_ms + self.raster_ms + self.png_ms
+            ms(self.svg_ms + self.raster_ms + self.png_ms),
+            "ms",
         );
-        println!(
-            "{:<40} {:>11.2} ms",
+        rows.add(
             format!("GIF of the game, 48 px ({} KB)", self.gif_bytes / 1024),
-            self.gif_ms
+            ms(self.gif_ms),
+            "ms",
         );
+    }
+}
+
+/// The figures as a table: a label, a number and its unit per row, the numbers right-aligned
+/// in one column however long the labels are.
+#[derive(Default)]
+struct Rows(Vec<(String, String, &'static str)>);
+
+impl Rows {
+    fn add(&mut self, label: impl Into<String>, number: String, unit: &'static str) {
+        self.0.push((label.into(), number, unit));
+    }
+
+    fn table(&self) -> String {
+        let header = vec!["measure".to_string(), "result".to_string(), String::new()];
+        let rows: Vec<Vec<String>> = std::iter::once(header)
+            .chain((self.0.iter()).map(|(l, n, unit)| vec![l.clone(), n.clone(), unit.to_string()]))
+            .collect();
+        aligned(&rows, &[Align::Left, Align::Right, Align::Left], 1)
     }
 }
 
@@ -554,4 +581,34 @@ fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
         raster_ms,
         png_ms,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rows;
+
+    /// Long labels (the Card Game's, the board's size) push the numbers right, all together:
+    /// every number ends in one column and every unit starts in the next.
+    #[test]
+    fn the_figures_line_up_whatever_their_labels() {
+        let mut rows = Rows::default();
+        rows.add("random full games per second", "5120".into(), "");
+        rows.add("Card Game: random 4-player games per second", "812".into(), "");
+        rows.add("Card Game: replay of a 131-move record", "45.2".into(), "µs");
+        rows.add("storage per game in SQLite", "9120".into(), "B");
+        rows.add("  its HTML (gzipped)", "120 (21)".into(), "KB");
+        let table = rows.table();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 6);
+        let number_end = |line: &str, number: &str| line.find(number).unwrap() + number.len();
+        let ends: Vec<usize> = (lines[1..].iter().zip(["5120", "812", "45.2", "9120", "120 (21)"]))
+            .map(|(line, n)| line[..number_end(line, n)].chars().count())
+            .collect();
+        assert!(ends.windows(2).all(|w| w[0] == w[1]), "{table}");
+        assert_eq!(
+            lines[0].chars().count(),
+            ends[0],
+            "the header's result ends there too: {table}"
+        );
+    }
 }

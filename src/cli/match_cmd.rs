@@ -6,6 +6,7 @@ use super::replay_cmd::{game_kind, preset};
 use crate::analysis::arena::{Contender, MatchResult, MatchSettings, Table, play_match};
 use crate::engine::GameKind;
 use crate::record::RulesSpec;
+use crate::replay::words;
 
 /// What `match` was asked for, as the command line gives it.
 pub struct MatchArgs<'a> {
@@ -97,18 +98,17 @@ fn rules_name(table: &Table) -> &'static str {
 fn text(s: &MatchSettings, r: &MatchResult) -> String {
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
     format!(
-        "A = {}, B = {}: {} games of {} players ({} {}, A in each seat once), {} rules\n\
+        "A = {}, B = {}: {} of {} players ({}, A in each seat once), {} rules\n\
          A wins {} of {}: {} (95% interval {} to {})\n\
          A's mean margin: {:+.1} points (A's score less the best other's)\n\
          time per move: A {:.2} ms, B {:.2} ms\n",
         s.a,
         s.b,
-        r.games,
+        words::count(r.games, "game", "games"),
         s.players,
-        r.games / u32::from(s.players),
         match s.table {
-            Table::Tiles(_) => "tile orders",
-            Table::CardGame => "deals",
+            Table::Tiles(_) => words::count(r.games / u32::from(s.players), "tile order", "tile orders"),
+            Table::CardGame => words::count(r.games / u32::from(s.players), "deal", "deals"),
         },
         rules_name(&s.table),
         r.a_wins,

@@ -103,13 +103,13 @@ enum Command {
         /// The turn to draw (0: the start tile alone); default: the end of the game.
         #[arg(long)]
         turn: Option<u32>,
-        /// Output file.
+        /// Output file; `-` writes to standard output.
         #[arg(short, long)]
         output: PathBuf,
         /// Write SVG instead of PNG.
         #[arg(long)]
         svg: bool,
-        /// Write the whole game as an animated GIF instead: one frame per turn (--size up to 96).
+        /// Write the whole game as an animated GIF instead: one frame per turn (--size 16 to 96).
         #[arg(long, conflicts_with_all = ["svg", "turn"])]
         gif: bool,
         /// Comma-separated overlays: ownership, last-move, scoring, open-spots.
@@ -118,7 +118,7 @@ enum Command {
         /// Add player names, colours and scores under the board.
         #[arg(long)]
         legend: bool,
-        /// Pixels per tile (16 to 256).
+        /// Pixels per tile (16 to 256; 16 to 96 with --gif).
         #[arg(long, default_value_t = 64)]
         size: u32,
         /// The page the picture sits on: light or dark.

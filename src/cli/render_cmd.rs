@@ -1,5 +1,6 @@
 //! `render`: the board at a turn as PNG or SVG, or the whole game as a GIF.
 
+use super::output::emit_bytes;
 use super::replay_cmd::read_bytes;
 use crate::record::{self, AnyRecord};
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
@@ -10,6 +11,7 @@ pub struct RenderArgs<'a> {
     pub file: &'a Path,
     /// `None`: the end of the game.
     pub turn: Option<u32>,
+    /// `-`: standard output.
     pub out: &'a Path,
     pub svg: bool,
     /// The whole game, animated.
@@ -27,6 +29,19 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         (true, _) => ImageFormat::Svg,
         _ => ImageFormat::Png,
     };
+    let sizes = match format {
+        ImageFormat::Gif => RenderOptions::MIN_SIZE..=RenderOptions::GIF_MAX_SIZE,
+        _ => RenderOptions::MIN_SIZE..=RenderOptions::MAX_SIZE,
+    };
+    if !sizes.contains(&args.size) {
+        let what = if args.gif { "a GIF" } else { "a picture" };
+        return Err(format!(
+            "--size {} is out of range: {what} has {} to {} pixels per tile",
+            args.size,
+            sizes.start(),
+            sizes.end()
+        ));
+    }
     let record = record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let mut opts = RenderOptions::default().with_size(args.size);
     if let Some(list) = args.overlays {
@@ -41,5 +56,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         };
         format!("{}: {why}", args.file.display())
     })?;
+    if args.out == Path::new("-") {
+        emit_bytes(&bytes);
+        return Ok(());
+    }
     std::fs::write(args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))
 }

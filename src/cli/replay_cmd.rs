@@ -1,6 +1,6 @@
 //! `replay` and `export`: read a record, replay it, print a table, JSON, a `.jcz` or CSV.
 
-use super::output::emit;
+use super::output::{Align, aligned, emit};
 use crate::engine::{Event, Figure, GameKind, Preset, Score};
 use crate::record::cards::CardRecord;
 use crate::record::generate::{self, Policy};
@@ -98,6 +98,7 @@ pub fn export(path: &Path, to: &str) -> Result<(), String> {
     };
     match to {
         "json" => emit(&native::to_pretty_string(&record)),
+        "jcz" if record.game == GameKind::NewWorld => return Err(failed(no_jcz("New World"))),
         "jcz" => emit(&crate::export::jcz::to_string(&record).map_err(failed)?),
         "lab" => emit(&(record::lab::to_link(&record).map_err(|e| failed(e.to_string()))? + "\n")),
         "csv" => {
@@ -120,9 +121,15 @@ fn export_cards(record: &CardRecord, to: &str) -> Result<(), String> {
             let replay = replay::cards::replay(record).map_err(|e| e.to_string())?;
             emit(&crate::export::csv::card_scoring_csv(record, &replay));
         }
+        "jcz" => return Err(no_jcz("Card Game")),
         other => return Err(format!("a Card Game exports to json or csv, not {other:?}")),
     }
     Ok(())
+}
+
+/// Why New World and the Card Game have no `.jcz`: JCloisterZone plays the tile game only.
+fn no_jcz(game: &str) -> String {
+    format!("JCloisterZone has no {game}, only the tile game; export this game to json or csv")
 }
 
 pub fn generate(
@@ -141,6 +148,21 @@ pub fn generate(
     };
     let game = game_kind(game_name)?;
     if game == GameKind::CardGame {
+        let tile_flags: Vec<&str> = [
+            (river, "--river"),
+            (abbot, "--abbot"),
+            (preset_name.is_some(), "--preset"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect();
+        if !tile_flags.is_empty() {
+            return Err(format!(
+                "{} {} for the tile games; the Card Game has no River, Abbot or rulebook preset",
+                tile_flags.join(" and "),
+                if tile_flags.len() == 1 { "is" } else { "are" }
+            ));
+        }
         let record = generate::card_game(players, policy, seed)?;
         let doc = record::cards::to_value(&record);
         emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
@@ -153,6 +175,7 @@ pub fn generate(
     let mut rules = RulesSpec::new(preset);
     rules.overrides.river = river.then_some(true);
     rules.overrides.abbot = abbot.then_some(true);
+    rules.check_expansions()?;
     let record = generate::generate(rules, players, policy, seed)?;
     emit(&native::to_pretty_string(&record));
     Ok(())
@@ -210,65 +233,79 @@ fn score_line(record: &GameRecord, s: &Score) -> String {
     )
 }
 
-/// The readable table: one row per turn, final scoring, and each player's breakdown.
+/// The readable table: one row per turn, final scoring, and each player's breakdown. Columns
+/// are as wide as their widest cell (New World's tile names are long).
 pub fn table(record: &GameRecord, r: &Replay) -> String {
     let cat = &record.catalog;
-    let mut out = String::new();
     let names: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
-    let _ = writeln!(out, "{} — rules: {}", names.join(" vs "), r.rules().preset);
-    let _ = writeln!(
-        out,
-        "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} scores",
-        "turn", "player", "tile", "position", "rot", "meeple", "points"
-    );
+    let mut out = format!("{} — rules: {}\n", names.join(" vs "), r.rules().preset);
+    let figure = words::figures(record.game).0;
+    let header = ["turn", "player", "tile", "position", "rot", figure, "points", "scores"];
+    let mut rows: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
     for t in &r.turns {
         for e in &t.events {
             if let Event::TileDiscarded { tile, .. } = e {
-                let _ = writeln!(
-                    out,
-                    "{:>4}  {:<12} {:<9} discarded: no legal placement",
-                    "",
-                    player_name(record, t.player),
-                    cat.name(*tile)
-                );
+                let (who, tile) = (player_name(record, t.player), cat.name(*tile));
+                rows.push(vec![
+                    String::new(),
+                    who.into(),
+                    tile.into(),
+                    "discarded: no legal placement".into(),
+                ]);
             }
         }
         let scores: Vec<String> = t.scores.iter().map(|s| s.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "{:>4}  {:<12} {:<9} {:>9} {:>4}  {:<18} {:<28} {}",
-            t.turn,
-            player_name(record, t.player),
-            cat.name(t.mv.tile),
+        rows.push(vec![
+            t.turn.to_string(),
+            player_name(record, t.player).into(),
+            cat.name(t.mv.tile).into(),
             t.mv.placement.pos.to_string(),
-            t.mv.placement.rotation.degrees(),
+            t.mv.placement.rotation.degrees().to_string(),
             meeple_text(t),
             points_text(record, &t.events),
-            scores.join(" ")
-        );
+            scores.join(" "),
+        ]);
     }
+    use Align::{Left, Right};
+    out += &aligned(&rows, &[Right, Left, Left, Right, Right, Left, Left, Left], 2);
     if r.finished {
-        let _ = writeln!(out, "\nFinal scoring");
+        out += "\nFinal scoring\n";
         for e in &r.final_events {
             if let Event::Scored(s) = e {
                 let _ = writeln!(out, "  {}", score_line(record, s));
             }
         }
     } else {
-        let _ = writeln!(out, "\nThe game is not over: no final scoring.");
+        out += "\nThe game is not over: no final scoring.\n";
     }
-    let names_of = r.breakdown.first().map(|b| b.play.names()).unwrap_or_default();
-    let header: String = names_of.iter().map(|n| format!(" {n:>8}")).collect();
-    let _ = writeln!(out, "\n{:<12} {:<5}{header} {:>6}", "player", "", "total");
-    for (i, b) in r.breakdown.iter().enumerate() {
-        let row = |label: &str, c: &Categories| {
-            let cells: String = c.iter().map(|(_, p)| format!(" {p:>8}")).collect();
-            format!("{label:<5}{cells} {:>6}", c.total())
-        };
-        let _ = writeln!(out, "{:<12} {}", names[i], row("play", &b.play));
-        let _ = writeln!(out, "{:<12} {}", "", row("end", &b.end));
-        let width = 9 * names_of.len() + 7;
-        let _ = writeln!(out, "{:<12} {:<5}{:>width$}", "", "total", r.final_scores[i]);
-    }
+    out.push('\n');
+    out += &breakdown_table(&names, r);
     out
+}
+
+/// Each player's points by category, during play and at the end, and the total.
+fn breakdown_table(names: &[&str], r: &Replay) -> String {
+    let categories = r.breakdown.first().map(|b| b.play.names()).unwrap_or_default();
+    let mut header = vec!["player".to_string(), String::new()];
+    header.extend(categories.iter().map(|c| c.to_string()));
+    header.push("total".into());
+    let mut rows = vec![header];
+    for (i, b) in r.breakdown.iter().enumerate() {
+        let row = |name: &str, label: &str, c: &Categories| {
+            let mut cells = vec![name.to_string(), label.to_string()];
+            cells.extend(c.iter().map(|(_, p)| p.to_string()));
+            cells.push(c.total().to_string());
+            cells
+        };
+        rows.push(row(names[i], "play", &b.play));
+        rows.push(row("", "end", &b.end));
+        let mut total = vec![String::new(), "total".into()];
+        total.extend(categories.iter().map(|_| String::new()));
+        total.push(r.final_scores[i].to_string());
+        rows.push(total);
+    }
+    let mut align = vec![Align::Left, Align::Left];
+    align.extend(categories.iter().map(|_| Align::Right));
+    align.push(Align::Right);
+    aligned(&rows, &align, 2)
 }

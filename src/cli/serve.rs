@@ -3,8 +3,15 @@
 use crate::store::Store;
 use crate::web::limits::LimitSettings;
 use crate::web::startup;
+use std::io::IsTerminal;
 use std::net::TcpListener;
 use std::path::Path;
+
+/// Whether the log may colour its lines: only on a terminal (a file, a pipe or a journal gets
+/// plain text), and never under `NO_COLOR` (no-color.org).
+fn colours_wanted() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
 
 pub fn run(
     bind: &str,
@@ -17,6 +24,7 @@ pub fn run(
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,actix_web=info".into()),
         )
+        .with_ansi(colours_wanted())
         .init();
     let store = Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
     startup::seed_demo(&store)?;

@@ -69,4 +69,14 @@ pub enum IllegalMove {
     AbbotFeatureComplete { kind: FeatureKind },
     #[error("the tile can be placed (for example at {pos} rotated {rotation}), so it may not be discarded")]
     DiscardPlaceable { pos: Pos, rotation: Rotation },
+    #[error("score_order entry {entry} names {pos}, where no tile lies")]
+    ScoreOrderEmptySquare { entry: usize, pos: Pos },
+    #[error("score_order entry {entry} names a {kind}{at} of the tile at {pos}, which has none there")]
+    ScoreOrderNoSuchFeature {
+        entry: usize,
+        kind: FeatureKind,
+        pos: Pos,
+        /// " at N", or nothing for a farm.
+        at: String,
+    },
 }

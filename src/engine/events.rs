@@ -165,8 +165,20 @@ pub enum Event {
     MeepleReturned {
         player: u8,
         figure: Figure,
+        /// The kind of feature it stood on (what New World calls it: a robber on a trail).
+        feature: FeatureKind,
         pos: Pos,
         location: Location,
+        /// New World: it went home because it stood east of the surveyors, not because its
+        /// feature scored.
+        left_behind: bool,
+    },
+    /// New World: after a scored feature a surveyor moved one column west (`to` is
+    /// `from - 1`). The settlers the surveyors leave behind follow as `MeepleReturned`
+    /// events with `left_behind`.
+    SurveyorMoved {
+        from: i32,
+        to: i32,
     },
 }
 

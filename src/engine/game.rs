@@ -3,10 +3,10 @@
 use super::board::{Board, PlacedTile};
 use super::error::IllegalMove;
 use super::events::Event;
-use super::features::{Features, Figure, MAX_PLAYERS, Meeple, SegId};
+use super::features::{Features, Figure, Meeple, SegId};
 use super::geometry::{Pos, Rotation, Side};
 use super::river::River;
-use super::rules::Rules;
+use super::rules::{Preset, Rules};
 use super::surveyors::{self, Surveyors};
 use super::tile::{Edge, FeatureKind, Location, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
@@ -82,8 +82,8 @@ pub struct Setup {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("a game needs 1 to 6 players, not {0}")]
-    Players(u8),
+    #[error("{}", players_refused(*.preset, *.players))]
+    Players { preset: Preset, players: u8 },
     #[error("start tile {0} is not in the tile set")]
     StartNotInPack(String),
     #[error("start tile {tile} at {pos}: {reason}")]
@@ -96,6 +96,17 @@ pub enum SetupError {
     StartSquareOffBoard { pos: Pos },
     #[error("The River needs a spring among the start tiles")]
     NoSpring,
+}
+
+/// Why `players` may not play under `preset`, naming the rule: "the new-world rules are for 2
+/// to 5 players ("A clever tile-laying game for 2-5 players"), not 6".
+fn players_refused(preset: Preset, players: u8) -> String {
+    let (range, quote) = preset.players();
+    let (from, to) = (range.start(), range.end());
+    match quote {
+        Some(quote) => format!("the {preset} rules are for {from} to {to} players (\"{quote}\"), not {players}"),
+        None => format!("a game needs {from} to {to} players, not {players}"),
+    }
 }
 
 /// One player's score and supply.
@@ -141,8 +152,11 @@ impl Game {
             start_squares,
             extra_tiles,
         } = setup;
-        if !(1..=MAX_PLAYERS as u8).contains(&players) {
-            return Err(SetupError::Players(players));
+        if !rules.preset.players().0.contains(&players) {
+            return Err(SetupError::Players {
+                preset: rules.preset,
+                players,
+            });
         }
         let mut game = Game {
             rules,
@@ -324,16 +338,18 @@ impl Game {
         self.surveyors.is_none() || surveyors::on_land(pos)
     }
 
-    /// How many of the eight squares around `pos` hold tiles. New World's coast counts as
-    /// land here: it closes the farms beside it (the rulebook's example B2 scores a farm in
-    /// the first column as surrounded).
+    /// How many of the eight squares around `pos` hold tiles. New World's start spaces count
+    /// as land here: they close the farms beside them (the rulebook's example B2 scores a
+    /// farm in the first column as surrounded). The rest of the coast's column never does,
+    /// so a farm beside it never completes.
     pub fn surrounding(&self, pos: Pos) -> u32 {
-        let coast = if self.surveyors.is_some() {
-            pos.ring().filter(|q| !surveyors::on_land(*q)).count() as u32
-        } else {
-            0
-        };
+        let coast = pos.ring().filter(|q| self.is_start_space(*q)).count() as u32;
         self.board.neighbours_around(pos) + coast
+    }
+
+    /// Whether `pos` is one of New World's start spaces, which count as land around a farm.
+    pub fn is_start_space(&self, pos: Pos) -> bool {
+        self.surveyors.is_some() && surveyors::is_start_space(pos)
     }
 
     /// Chooses the order in which the features the next tile completes score: those named
@@ -681,7 +697,32 @@ impl Game {
         self.check_draw(mv.tile)?;
         self.check_geometry(mv.tile, mv.placement)?;
         self.check_action(mv.tile, mv.placement, mv.action)?;
+        self.check_score_order(mv)?;
         self.apply(mv, events);
+        Ok(())
+    }
+
+    /// Checks that every feature of the chosen scoring order ([`Game::choose_score_order`])
+    /// is on the board once `mv`'s tile is placed: a tile stands on its square, with that
+    /// feature where the entry says.
+    fn check_score_order(&self, mv: &Move) -> Result<(), IllegalMove> {
+        for (i, r) in self.score_order.iter().enumerate() {
+            let entry = i + 1;
+            let (kind, rotation) = if r.pos == mv.placement.pos {
+                (self.catalog.get(mv.tile), mv.placement.rotation)
+            } else {
+                let t = (self.board.tile_at(r.pos)).ok_or(IllegalMove::ScoreOrderEmptySquare { entry, pos: r.pos })?;
+                (self.catalog.get(t.kind), t.rotation)
+            };
+            if kind.segment_at(rotation, r.kind, r.at).is_none() {
+                return Err(IllegalMove::ScoreOrderNoSuchFeature {
+                    entry,
+                    kind: r.kind,
+                    pos: r.pos,
+                    at: r.at.map_or_else(String::new, |at| format!(" at {at}")),
+                });
+            }
+        }
         Ok(())
     }
 
@@ -799,8 +840,9 @@ impl Game {
         });
     }
 
-    /// Takes a meeple off segment `s` back to its owner's supply.
-    pub(super) fn return_meeple(&mut self, s: SegId, events: &mut Vec<Event>) {
+    /// Takes a meeple off segment `s` back to its owner's supply: its feature scored, or
+    /// (`left_behind`) the surveyors left it behind.
+    pub(super) fn return_meeple(&mut self, s: SegId, left_behind: bool, events: &mut Vec<Event>) {
         let Some(m) = self.features.take(s) else {
             return;
         };
@@ -813,8 +855,10 @@ impl Game {
         events.push(Event::MeepleReturned {
             player: m.player,
             figure: m.figure,
+            feature: self.features.kind(s),
             pos,
             location,
+            left_behind,
         });
     }
 }

@@ -1,9 +1,11 @@
 //! Rules are values: a preset per rulebook, and switches a record may override.
 
 use super::events::Unit;
+use super::features::MAX_PLAYERS;
 use super::tile::FeatureKind;
 use super::tileset::Edition;
 use std::fmt;
+use std::ops::RangeInclusive;
 
 /// What a completed city of exactly two tiles scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +82,17 @@ impl Preset {
 
     pub fn parse(s: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.name() == s)
+    }
+
+    /// How many players the rulebook is for, and its words where it says so. New World is "for
+    /// 2-5 players" and the course rules "for two to five players"; the tile game's other
+    /// presets take what JCloisterZone and Board Game Arena play, 1 to 6.
+    pub fn players(self) -> (RangeInclusive<u8>, Option<&'static str>) {
+        match self {
+            Preset::NewWorld => (2..=5, Some("A clever tile-laying game for 2-5 players")),
+            Preset::Course => (2..=5, Some("Carcassonne is a tile-laying game for two to five players")),
+            Preset::SecondEdition | Preset::Classic2000 | Preset::Classic2000Alternate => (1..=MAX_PLAYERS as u8, None),
+        }
     }
 
     pub fn rules(self) -> Rules {

@@ -72,10 +72,16 @@ impl Game {
     /// whether the small-feature rates (the classic two-tile city) apply.
     fn terms(&self, s: SegId, rule: &FeatureRule, reason: Reason, scratch: &mut Vec<u16>) -> (Terms, bool) {
         let size = match rule.completes {
+            // Completed means surrounded: the tile and all eight around it, also when the
+            // notes ask what an open one would pay completed.
             Completion::Surrounded => {
                 let pos = self.board.tiles()[self.features.tile_of(s) as usize].pos;
                 Size {
-                    tiles: 1 + self.surrounding(pos),
+                    tiles: if reason == Reason::Completed {
+                        9
+                    } else {
+                        1 + self.surrounding(pos)
+                    },
                     segments: 1,
                     marks: 0,
                 }
@@ -201,7 +207,7 @@ impl Game {
         if rule.returns_meeples {
             let mut m = s;
             loop {
-                self.return_meeple(m, events);
+                self.return_meeple(m, false, events);
                 m = self.features.next_member(m);
                 if m == s {
                     break;
@@ -212,20 +218,29 @@ impl Game {
             return;
         }
         let westmost = self.board.extent().map_or(0, |(lo, _)| lo.x);
-        let vacated = self.surveyors.as_mut().and_then(|sv| sv.advance(westmost));
-        if let Some(column) = vacated {
-            self.send_home_east_of(column, events);
+        let Some(surveyors) = self.surveyors.as_mut() else {
+            return;
+        };
+        if let Some((from, to)) = surveyors.advance(westmost) {
+            events.push(Event::SurveyorMoved { from, to });
         }
+        let east = surveyors.east();
+        self.send_home_east_of(east, events);
     }
 
-    /// Every standing settler in column `column` or east of it goes home. Trappers lie on
-    /// their plains until the end.
-    fn send_home_east_of(&mut self, column: i32, events: &mut Vec<Event>) {
+    /// Every standing settler east of column `east` goes home; trappers lie on their plains
+    /// until the end. Reading: the rulebook removes the settlers of "the surveyor-vacated
+    /// column" and east of it (example B2), and says a settler placed east of the surveyors
+    /// "will be removed immediately after the next scoring!"; both are the settlers east of
+    /// the eastern-most surveyor after the surveyors' step that follows each scoring, whether
+    /// or not one could move. Two surveyors leaving one column one at a time send its settlers
+    /// home only when the second leaves (example B2).
+    fn send_home_east_of(&mut self, east: i32, events: &mut Vec<Event>) {
         for s in 0..self.features.len() as SegId {
             let standing =
                 self.features.meeple_on(s).is_some() && self.rules.feature(self.features.kind(s)).returns_meeples;
-            if standing && self.board.tiles()[self.features.tile_of(s) as usize].pos.x >= column {
-                self.return_meeple(s, events);
+            if standing && self.board.tiles()[self.features.tile_of(s) as usize].pos.x > east {
+                self.return_meeple(s, true, events);
             }
         }
     }

@@ -18,9 +18,11 @@ pub const SURVEYOR_BONUS: u32 = 4;
 /// The squares a first tile may take: next to a start space. Reading: a start space presents
 /// no edge, so any tile may touch it. A town or trail that runs into the coast has a gap
 /// there ("completely surrounded by a town wall", "both ends connect to a crossing, a town
-/// segment, or a farm") and never completes. A farm beside the coast counts the coast as
-/// land (`Game::surrounding`): the rulebook's example B2 scores a farm with both surveyors in
-/// the first column, which only this reading allows.
+/// segment, or a farm") and never completes. A farm beside the coast counts the start spaces
+/// as land (`Game::surrounding`): the rulebook's example B2 scores a farm with both surveyors
+/// in the first column, which only this reading allows. Nothing else east of the land counts:
+/// the squares of the coast's column north and south of the start spaces, and everything
+/// east of it, never hold a tile ("completely surrounded by land tiles").
 pub fn start_squares() -> Vec<StartSquare> {
     (0..START_SPACES)
         .map(|y| StartSquare {
@@ -33,6 +35,11 @@ pub fn start_squares() -> Vec<StartSquare> {
 /// Whether a tile may stand at `pos`: west of the coast; north and south are unbounded.
 pub fn on_land(pos: Pos) -> bool {
     pos.x < COAST_X
+}
+
+/// Whether `pos` is one of the coast's start spaces: column [`COAST_X`], rows 0 to 9.
+pub fn is_start_space(pos: Pos) -> bool {
+    pos.x == COAST_X && (0..START_SPACES).contains(&pos.y)
 }
 
 /// The two surveyors' columns.
@@ -57,19 +64,22 @@ impl Surveyors {
         self.columns.iter().filter(|&&c| c == x).count() as u32
     }
 
-    /// Moves one surveyor a column west after a scored feature. The eastern-most moves when
-    /// they stand apart; when both stand in `westmost`, the western-most column with tiles,
-    /// neither moves. Returns the column left with no surveyor, if any: the rulebook's
-    /// "surveyor-vacated column" (example B2), whose standing settlers, and those east of
-    /// it, go home.
-    pub fn advance(&mut self, westmost: i32) -> Option<i32> {
+    /// The eastern-most surveyor's column: standing settlers east of it have fallen behind.
+    pub fn east(&self) -> i32 {
+        self.columns[0].max(self.columns[1])
+    }
+
+    /// Moves one surveyor a column west after a scored feature, and says from which column
+    /// to which. The eastern-most moves when they stand apart; when both stand in
+    /// `westmost`, the western-most column with tiles, neither moves.
+    pub fn advance(&mut self, westmost: i32) -> Option<(i32, i32)> {
         let east = if self.columns[0] >= self.columns[1] { 0 } else { 1 };
         let from = self.columns[east];
         if self.columns[0] == self.columns[1] && from <= westmost {
             return None;
         }
         self.columns[east] = from - 1;
-        (self.in_column(from) == 0).then_some(from)
+        Some((from, from - 1))
     }
 }
 
@@ -81,13 +91,15 @@ mod tests {
     fn surveyors_take_turns_and_the_eastern_most_moves_first() {
         let mut s = Surveyors::default();
         // Both on the coast: one steps onto the first column, the coast keeps the other.
-        assert_eq!(s.advance(-3), None);
+        assert_eq!(s.advance(-3), Some((COAST_X, 0)));
         assert_eq!(s.columns(), [0, COAST_X]);
+        assert_eq!(s.east(), COAST_X);
         // Now they stand apart: the eastern-most must follow, leaving the coast empty.
-        assert_eq!(s.advance(-3), Some(COAST_X));
+        assert_eq!(s.advance(-3), Some((COAST_X, 0)));
         assert_eq!(s.columns(), [0, 0]);
-        assert_eq!(s.advance(-3), None);
-        assert_eq!(s.advance(-3), Some(0));
+        assert_eq!(s.advance(-3), Some((0, -1)));
+        assert_eq!(s.east(), 0);
+        assert_eq!(s.advance(-3), Some((0, -1)));
         assert_eq!(s.columns(), [-1, -1]);
     }
 
@@ -98,7 +110,17 @@ mod tests {
         assert_eq!(s.columns(), [-2, -2]);
         // One column apart, the eastern one always has somewhere to go.
         let mut s = Surveyors { columns: [-2, -1] };
-        assert_eq!(s.advance(-2), Some(-1));
+        assert_eq!(s.advance(-2), Some((-1, -2)));
         assert_eq!(s.columns(), [-2, -2]);
+    }
+
+    #[test]
+    fn only_the_ten_start_spaces_of_the_coast_column_are_start_spaces() {
+        assert!(is_start_space(Pos::new(COAST_X, 0)));
+        assert!(is_start_space(Pos::new(COAST_X, 9)));
+        assert!(!is_start_space(Pos::new(COAST_X, -1)));
+        assert!(!is_start_space(Pos::new(COAST_X, 10)));
+        assert!(!is_start_space(Pos::new(COAST_X + 1, 4)));
+        assert!(!is_start_space(Pos::new(0, 4)));
     }
 }

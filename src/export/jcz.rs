@@ -260,6 +260,7 @@ fn turn_messages(
             figure,
             pos,
             location,
+            ..
         } = *e
         {
             ids.returned(player, figure, pos, location);

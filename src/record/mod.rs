@@ -201,6 +201,12 @@ impl GameRecord {
                 return Err(out_of_reach(what, placement.pos));
             }
         }
+        for (i, order) in &self.score_orders {
+            if let Some((j, r)) = order.iter().enumerate().find(|(_, r)| far(r.pos)) {
+                let what = format!("move {}: score_order entry {} (the {})", i + 1, j + 1, r.kind);
+                return Err(out_of_reach(what, r.pos));
+            }
+        }
         Ok(())
     }
 

@@ -183,10 +183,7 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
             game.name()
         )));
     }
-    let resolved = rules.resolve();
-    if game == GameKind::NewWorld && (resolved.river || resolved.abbot) {
-        return Err(err("rules: New World is played without The River and The Abbot"));
-    }
+    rules.check_expansions().map_err(|e| err(format!("rules: {e}")))?;
     if game == GameKind::NewWorld && doc.tiles.is_empty() {
         return Err(err(
             "tiles: a New World record brings its own tiles (the printed tile list is not public); see the README's sample tile set",
@@ -229,7 +226,8 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         let order = m
             .score_order
             .iter()
-            .map(|f| feature_ref(f, &what))
+            .enumerate()
+            .map(|(j, f)| feature_ref(f, &format!("{what} entry {}", j + 1)))
             .collect::<Result<_, _>>()?;
         score_orders.insert(i, order);
     }
@@ -247,9 +245,16 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
     })
 }
 
+/// An entry of a placement's `score_order`: a town, trail or farm (nothing else scores during
+/// play), a town or trail by a side of its tile.
 fn feature_ref(f: &DocFeature, what: &str) -> Result<FeatureRef, RecordError> {
     let kind =
         FeatureKind::parse(&f.feature).ok_or_else(|| err(format!("{what}: unknown feature {}", Quoted(&f.feature))))?;
+    if !matches!(kind, FeatureKind::Town | FeatureKind::Trail | FeatureKind::Farm) {
+        return Err(err(format!(
+            "{what} names {kind}: only towns, trails and farms score during play"
+        )));
+    }
     let at = match &f.at {
         None => None,
         Some(a) => Some(Location::parse(a).ok_or_else(|| {
@@ -259,6 +264,19 @@ fn feature_ref(f: &DocFeature, what: &str) -> Result<FeatureRef, RecordError> {
             ))
         })?),
     };
+    match (kind, at) {
+        (FeatureKind::Farm, None | Some(Location::Center)) | (_, Some(Location::Side(_))) => {}
+        (FeatureKind::Farm, Some(_)) => {
+            return Err(err(format!(
+                "{what}: a farm is the middle of its tile: leave \"at\" out"
+            )));
+        }
+        _ => {
+            return Err(err(format!(
+                "{what}: a {kind} is named by a side of its tile: \"at\": N, E, S or W"
+            )));
+        }
+    }
     Ok(FeatureRef {
         pos: Pos::new(f.on[0], f.on[1]),
         kind,

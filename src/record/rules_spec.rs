@@ -172,6 +172,16 @@ impl RulesSpec {
         r
     }
 
+    /// Whether the rulebook is played with these expansions: New World has neither The River
+    /// nor The Abbot. Records and `generate` refuse what it refuses.
+    pub fn check_expansions(&self) -> Result<(), &'static str> {
+        let rules = self.resolve();
+        if rules.preset.is_new_world() && (rules.river || rules.abbot) {
+            return Err("New World is played without The River and The Abbot");
+        }
+        Ok(())
+    }
+
     /// The same game under another rulebook: the preset's scoring and legality switches, but
     /// the record's components (tile edition, River, Abbot, farmers, supply) are kept, since the
     /// moves were made with them.

@@ -1,6 +1,7 @@
 //! A whole tile game as an animated GIF: the start, then one frame per turn with the tile just
 //! placed outlined in its player's colour, the meeples on the board, and the scores; a
-//! finished game ends on a frame of its final scores.
+//! finished game ends on a frame of its final scores. New World's coast (sea with its start
+//! spaces) is drawn east of the land, and its surveyors at the top of their columns.
 //!
 //! As lila-gif does for chess, nothing is rasterised per frame but the score line: each tile
 //! kind is rasterised once per rotation, mapped once to the GIF's one palette, and composed
@@ -8,7 +9,8 @@
 
 use super::palette::{self, Rgb};
 use super::scene::{self, Placed};
-use super::{RenderError, colours, raster, tile_svg};
+use super::{RenderError, RenderOptions, colours, raster, tile_svg};
+use crate::engine::surveyors::{COAST_X, is_start_space};
 use crate::engine::{Game, Played, Pos, TileKindId};
 use crate::record::{GameRecord, Walk};
 use std::collections::HashMap;
@@ -21,7 +23,7 @@ const BAR: u32 = 30;
 
 /// The game's GIF at `px` pixels per tile.
 pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
-    let px = px.clamp(16, 96);
+    let px = px.clamp(RenderOptions::MIN_SIZE, RenderOptions::GIF_MAX_SIZE);
     let states = positions(record)?;
     let last = &states.last().expect("the start is always there").game;
     let (lo, hi) = scene::extent(last, false);
@@ -48,6 +50,9 @@ pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
             drawn: 0,
             bar: None,
         };
+        if last.surveyors().is_some() {
+            coast(&canvas, &mut layers.tiles, &art, rows);
+        }
         let mut previous: Option<Vec<u8>> = None;
         for (i, state) in states.iter().enumerate() {
             let frame = compose(&canvas, &mut layers, &mut art, record, state, px)?;
@@ -133,6 +138,8 @@ struct Art {
     background: u8,
     ink: u8,
     paper: u8,
+    /// New World's coast.
+    sea: u8,
     players: Vec<u8>,
 }
 
@@ -145,11 +152,13 @@ impl Art {
             background: 0,
             ink: 0,
             paper: 0,
+            sea: 0,
             players: Vec::new(),
         };
         art.background = art.exact(palette::BACKGROUND);
         art.ink = art.exact(palette::INK);
         art.paper = art.exact(palette::PAPER);
+        art.sea = art.exact(palette::RIVER);
         art.players = players.iter().map(|&c| art.exact(c)).collect();
         art
     }
@@ -262,6 +271,7 @@ fn compose(
     layers.drawn = game.board().tiles().len();
     let mut frame = layers.tiles.clone();
     meeples(canvas, &mut frame, art, game, px);
+    surveyors(canvas, &mut frame, art, game, px);
     if let Some((pos, player)) = state.placed {
         let (x0, y0) = canvas.corner(pos);
         let c = art.players[usize::from(player)];
@@ -305,7 +315,61 @@ fn meeples(canvas: &Canvas, frame: &mut [u8], art: &Art, game: &Game, px: u32) {
     }
 }
 
+/// New World's coast: a column of sea east of the land, its ten start spaces outlined.
+fn coast(canvas: &Canvas, tiles: &mut [u8], art: &Art, rows: u32) {
+    let (sea, paper) = (art.sea, art.paper);
+    let px = canvas.px;
+    let edge = (px / 24).max(1);
+    for row in 0..rows {
+        let pos = Pos::new(COAST_X, canvas.lo.y + row as i32);
+        let (x0, y0) = canvas.corner(pos);
+        canvas.fill(tiles, (x0, y0, px, px), sea);
+        if is_start_space(pos) {
+            let (a, w) = (px / 8, px - px / 4);
+            for rect in [
+                (x0 + a, y0 + a, w, edge),
+                (x0 + a, y0 + a + w - edge, w, edge),
+                (x0 + a, y0 + a, edge, w),
+                (x0 + a + w - edge, y0 + a, edge, w),
+            ] {
+                canvas.fill(tiles, rect, paper);
+            }
+        }
+    }
+}
+
+/// New World's two surveyors as diamonds at the top of their columns, side by side when they
+/// share one.
+fn surveyors(canvas: &Canvas, frame: &mut [u8], art: &Art, game: &Game, px: u32) {
+    let Some(surveyors) = game.surveyors() else { return };
+    let [a, b] = surveyors.columns();
+    let r = (px as f32 / 7.0).max(3.0);
+    for (i, column) in [a, b].into_iter().enumerate() {
+        let (x0, y0) = canvas.corner(Pos::new(column, canvas.lo.y));
+        let dx = if a == b { 0.3 + 0.4 * i as f32 } else { 0.5 };
+        let centre = (x0 as f32 + dx * px as f32, y0 as f32 + 0.2 * px as f32);
+        diamond(canvas, frame, centre, r + 1.0, art.ink);
+        diamond(canvas, frame, centre, r, art.paper);
+    }
+}
+
+fn diamond(canvas: &Canvas, frame: &mut [u8], (cx, cy): (f32, f32), r: f32, colour: u8) {
+    paint(canvas, frame, (cx, cy), r, colour, |dx, dy| dx.abs() + dy.abs() <= r);
+}
+
 fn disc(canvas: &Canvas, frame: &mut [u8], (cx, cy): (f32, f32), r: f32, colour: u8) {
+    paint(canvas, frame, (cx, cy), r, colour, |dx, dy| dx * dx + dy * dy <= r * r);
+}
+
+/// Paints the pixels within `r` of a centre that `inside` keeps (given their offset).
+fn paint(
+    canvas: &Canvas,
+    frame: &mut [u8],
+    (cx, cy): (f32, f32),
+    r: f32,
+    colour: u8,
+    inside: impl Fn(f32, f32) -> bool,
+) {
     let (x0, x1) = ((cx - r).floor().max(0.0) as u32, ((cx + r).ceil() as u32).min(canvas.w));
     let (y0, y1) = (
         (cy - r).floor().max(0.0) as u32,
@@ -313,8 +377,7 @@ fn disc(canvas: &Canvas, frame: &mut [u8], (cx, cy): (f32, f32), r: f32, colour:
     );
     for y in y0..y1 {
         for x in x0..x1 {
-            let (dx, dy) = (x as f32 + 0.5 - cx, y as f32 + 0.5 - cy);
-            if dx * dx + dy * dy <= r * r {
+            if inside(x as f32 + 0.5 - cx, y as f32 + 0.5 - cy) {
                 frame[(y * canvas.w + x) as usize] = colour;
             }
         }

@@ -101,6 +101,8 @@ impl Default for RenderOptions {
 impl RenderOptions {
     pub const MIN_SIZE: u32 = 16;
     pub const MAX_SIZE: u32 = 256;
+    /// A GIF has a frame per turn: its tiles are at most this large.
+    pub const GIF_MAX_SIZE: u32 = 96;
     /// The overlay names [`RenderOptions::set_overlays`] accepts.
     pub const OVERLAYS: [&'static str; 5] = ["ownership", "last-move", "scoring", "open-spots", "legend"];
 
@@ -181,7 +183,7 @@ impl RenderOptions {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    #[error("turn {turn} does not exist: the game has {turns} turns")]
+    #[error("turn {turn} does not exist: the game has {}", crate::replay::words::count(*.turns, "turn", "turns"))]
     NoSuchTurn { turn: u32, turns: u32 },
     #[error("the game cannot be replayed: {0}")]
     Replay(#[from] ReplayError),
@@ -398,7 +400,10 @@ fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a>
         .collect();
     let (done, total) = (replay.turns.len(), turn_count(record));
     let caption = if replay.finished {
-        format!("Final scores after {done} turns")
+        format!(
+            "Final scores after {}",
+            crate::replay::words::count(done as u32, "turn", "turns")
+        )
     } else {
         format!("Turn {done} of {total}")
     };

@@ -238,13 +238,27 @@ impl<'a> Scene<'a> {
         }
     }
 
-    /// The two surveyors, at the top of their columns.
+    /// The two surveyors, at the top of their columns, each column's labelled ("surveyor",
+    /// "2 surveyors") where the picture is large enough to read it.
     fn surveyors(&mut self) {
         let Some(game) = self.input.game else { return };
         let Some(surveyors) = game.surveyors() else { return };
         let top = *self.rows(game).start();
         let s = self.frame.s;
         let [a, b] = surveyors.columns();
+        if s >= 32.0 {
+            for column in if a == b { vec![a] } else { vec![a, b] } {
+                let (x0, y0) = self.frame.corner(Pos::new(column, top));
+                let label = match surveyors.in_column(column) {
+                    1 => "surveyor".to_string(),
+                    n => format!("{n} surveyors"),
+                };
+                let font = s * 0.14;
+                let w = font * (0.62 * label.chars().count() as f32 + 0.8);
+                let (x, y) = (x0 + (s - w) / 2.0, y0 + s * 0.34);
+                self.badge((x, y), (w, font * 1.3), palette::SHIELD_MARK, &label, font);
+            }
+        }
         for (i, column) in [a, b].into_iter().enumerate() {
             let (x0, y0) = self.frame.corner(Pos::new(column, top));
             // Two in one column stand side by side.

@@ -75,11 +75,14 @@ pub fn event(cat: &TileCatalog, e: &Event, players: usize) -> Value {
         Event::MeepleReturned {
             player,
             figure,
+            feature,
             pos: p,
             location,
+            left_behind,
         } => {
-            json!({"type": "meeple_returned", "player": player, "figure": figure.word(), "position": pos(*p), "location": location.to_string()})
+            json!({"type": "meeple_returned", "player": player, "figure": figure.word(), "feature": feature.word(), "position": pos(*p), "location": location.to_string(), "left_behind": left_behind})
         }
+        Event::SurveyorMoved { from, to } => json!({"type": "surveyor_moved", "from": from, "to": to}),
     }
 }
 

@@ -8,7 +8,7 @@ use crate::engine::{Game, Pos, Unit};
 use crate::record::{GameRecord, RecordedMove};
 use crate::render::interactive::{Badge, BoardNotes, Ghost, SpotNote};
 use crate::render::{self, RenderOptions};
-use crate::replay::Replay;
+use crate::replay::{Replay, words};
 use crate::store::GameId;
 use crate::web::view;
 use crate::web::what_if::is_listed;
@@ -57,7 +57,7 @@ pub fn turn_board(
                         a.position[0],
                         a.position[1],
                         a.rotation,
-                        a.action.words(),
+                        a.action.words(record.game),
                         view::points(a.value)
                     ),
                     href: link(k),
@@ -71,20 +71,27 @@ pub fn turn_board(
 
 /// A feature in words: kind and size, who holds it, what it is worth, its chance.
 fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
-    let mut note = format!("{} of {} tile{}", capitalised(f.kind.word()), f.tiles, plural(f.tiles));
+    let mut note = format!(
+        "{} of {}",
+        words::capitalised(f.kind.word()),
+        words::count(f.tiles, "tile", "tiles")
+    );
     if let Some(unit) = game.rules().feature(f.kind).mark.filter(|_| f.marks > 0) {
         let (one, many) = unit.words();
-        let _ = write!(note, ", {} {}", f.marks, if f.marks == 1 { one } else { many });
+        let _ = write!(note, ", {}", words::count(f.marks, one, many));
     }
     note.push('\n');
     note.push_str(&holders(record, f));
     if let Some(cities) = f.cities {
         let (one, many) = Unit::City.words();
-        let _ = write!(note, "\nSupplies {cities} {}", if cities == 1 { one } else { many });
+        let _ = write!(note, "\nSupplies {}", words::count(cities, one, many));
     }
     match (f.worth.is_complete, f.worth.at_end, f.worth.completed) {
         (true, _, Some(points)) => {
-            let _ = write!(note, "\nCompleted: it paid {points} point{}", plural(points));
+            let _ = write!(note, "\nCompleted: it paid {}", words::count(points, "point", "points"));
+            if game.surveyors().is_some() {
+                note.push_str(", before any surveyor bonus");
+            }
         }
         (false, Some(now), Some(done)) => {
             let _ = write!(note, "\nWorth {now} now, {done} if completed");
@@ -100,19 +107,25 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
     note
 }
 
-/// "Ada 2, Bruno 1: Ada holds it", or "No meeples".
+/// "Meeples: Ada 2, Bruno 1. Ada holds it", or "No meeples" (New World: settlers).
 fn holders(record: &GameRecord, f: &BoardFeature) -> String {
+    let (_, figures) = words::figures(record.game);
     let name = |p: u8| record.players.get(p as usize).map_or("?", |p| p.name.as_str());
     let on: Vec<String> = (f.meeples.iter().enumerate())
         .filter(|&(_, &n)| n > 0)
         .map(|(p, n)| format!("{} {n}", name(p as u8)))
         .collect();
     if on.is_empty() {
-        return "No meeples".into();
+        return format!("No {figures}");
     }
     let owners: Vec<&str> = f.owners.iter().map(|&p| name(p)).collect();
     let verb = if owners.len() > 1 { "share it" } else { "holds it" };
-    format!("Meeples: {}. {} {verb}", on.join(", "), owners.join(" and "))
+    format!(
+        "{}: {}. {} {verb}",
+        words::capitalised(figures),
+        on.join(", "),
+        owners.join(" and ")
+    )
 }
 
 /// Every open spot with the tiles left that fit it.
@@ -134,7 +147,8 @@ fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
                 title: if fits.is_empty() {
                     format!("{}: a dead spot, no tile left fits", sq.pos)
                 } else {
-                    format!("{}: {copies} tiles left fit: {}", sq.pos, listed.join(", "))
+                    let fit = words::count(copies, "tile left fits", "tiles left fit");
+                    format!("{}: {fit}: {}", sq.pos, listed.join(", "))
                 },
             }
         })
@@ -184,15 +198,4 @@ fn played_badge(
         ),
         href: link(k),
     })
-}
-
-fn capitalised(word: &str) -> String {
-    let mut c = word.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }

@@ -5,7 +5,8 @@
 //! the ending away. Only the end page shows final scoring.
 
 use crate::engine::Position;
-use crate::engine::{Event, Figure, Game, Reason, Score, TileCatalog};
+use crate::engine::tileset::NEW_WORLD_SAMPLE;
+use crate::engine::{Event, FeatureKind, Figure, Game, GameKind, Location, Reason, Score, TileCatalog};
 use crate::record::{GameRecord, PlayerInfo};
 use crate::render::PlayerColours;
 use crate::replay::{Replay, Turn, TurnSnapshot, words};
@@ -114,12 +115,11 @@ fn names(record: &GameRecord) -> Vec<&str> {
 /// "Ada and Bruno" for a set of players.
 fn who(record: &GameRecord, s: &Score) -> String {
     let n = names(record);
-    let list: Vec<&str> = s.players.iter().map(|p| n[p as usize]).collect();
-    match list.as_slice() {
-        [] => "nobody".into(),
-        [one] => (*one).into(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    let list: Vec<String> = s.players.iter().map(|p| n[p as usize].to_string()).collect();
+    if list.is_empty() {
+        return "nobody".into();
     }
+    and_list(&list)
 }
 
 /// A scoring in words: "Ada scores 10: city of 4 tiles × 2 + 1 shield × 2".
@@ -147,13 +147,18 @@ pub fn score_sentence(record: &GameRecord, s: &Score) -> String {
     }
 }
 
-/// Every event of a turn in words.
+/// Every event of a turn in words. In New World a surveyor's move and the settlers it leaves
+/// behind are one sentence: "A surveyor moves west from column 0 to column -1; Dora's robber
+/// and Farid's 2 shopkeepers, east of the surveyors, go home".
 pub fn event_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
     let n = names(record);
     let cat = &record.catalog;
-    events
-        .iter()
-        .map(|e| match e {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let e = &events[i];
+        i += 1;
+        let sentence = match e {
             Event::TileDiscarded { player, tile } => {
                 format!(
                     "{} draws {}, which fits nowhere: it is discarded and {0} draws again",
@@ -180,19 +185,120 @@ pub fn event_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
                 location,
                 ..
             } => {
-                let what = if *figure == Figure::Abbot {
-                    "the abbot"
-                } else {
-                    "a meeple"
-                };
-                format!("{} puts {what} on the {feature} ({location})", n[*player as usize])
+                let what = words::with_article(words::figure_on(*figure, *feature));
+                let place = words::place(*feature);
+                match location {
+                    Location::Center => format!("{} puts {what} {place}", n[*player as usize]),
+                    _ => format!("{} puts {what} {place} ({location})", n[*player as usize]),
+                }
             }
             Event::Scored(s) => score_sentence(record, s),
-            Event::MeepleReturned { player, figure, .. } => {
-                format!("{}'s {} returns to supply", n[*player as usize], figure.word())
+            Event::MeepleReturned {
+                player,
+                figure,
+                feature,
+                left_behind: false,
+                ..
+            } => {
+                let what = words::figure_on(*figure, *feature);
+                format!("{}'s {what} returns to supply", n[*player as usize])
             }
+            Event::MeepleReturned { left_behind: true, .. } => {
+                i -= 1;
+                left_behind(&n, events, &mut i).unwrap_or_default()
+            }
+            Event::SurveyorMoved { from, to } => {
+                let moved = format!(
+                    "A surveyor moves west from {} to {}",
+                    words::column(*from),
+                    words::column(*to)
+                );
+                match left_behind(&n, events, &mut i) {
+                    Some(home) => format!("{moved}; {home}"),
+                    None => moved,
+                }
+            }
+        };
+        out.push(sentence);
+    }
+    out
+}
+
+/// The settlers the surveyors leave behind, from `events[*i]` on, in words ("Dora's robber
+/// and Farid's 2 shopkeepers, east of the surveyors, go home"), if any; `*i` moves past them.
+fn left_behind(names: &[&str], events: &[Event], i: &mut usize) -> Option<String> {
+    let mut who: Vec<(u8, FeatureKind, u32)> = Vec::new();
+    while let Some(Event::MeepleReturned {
+        player,
+        feature,
+        left_behind: true,
+        ..
+    }) = events.get(*i)
+    {
+        match who.iter_mut().find(|(p, f, _)| p == player && f == feature) {
+            Some((_, _, k)) => *k += 1,
+            None => who.push((*player, *feature, 1)),
+        }
+        *i += 1;
+    }
+    if who.is_empty() {
+        return None;
+    }
+    let settlers: Vec<String> = (who.iter())
+        .map(|&(p, feature, k)| {
+            let word = words::figure_on(Figure::Follower, feature);
+            let what = if k == 1 {
+                word.to_string()
+            } else {
+                format!("{k} {word}s")
+            };
+            format!("{}'s {what}", names[p as usize])
         })
-        .collect()
+        .collect();
+    let total: u32 = who.iter().map(|w| w.2).sum();
+    Some(format!(
+        "{}, east of the surveyors, {}",
+        and_list(&settlers),
+        if total == 1 { "goes home" } else { "go home" }
+    ))
+}
+
+/// "A", "A and B", "A, B and C".
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// What a New World page says of its tiles: the printed tile list is not public, so a game
+/// is played on tiles its record brings, and ours (`our-…`) are a sample set made for this
+/// project. Other games: nothing.
+pub fn tiles_notice(record: &GameRecord) -> Option<&'static str> {
+    if record.game != GameKind::NewWorld {
+        return None;
+    }
+    let ours = (record.custom_tiles.iter()).any(|t| NEW_WORLD_SAMPLE.iter().any(|(name, ..)| *name == t.name));
+    Some(if ours {
+        "The our-… tiles are a sample set made for this project, not the printed New World tiles (their list is not public)."
+    } else {
+        "This game is played on the tiles its record brings: the printed New World tile list is not public."
+    })
+}
+
+/// The settlers turn `events` sends home as the surveyors move on, each with the surveyor's
+/// move that left them behind, in words; empty when none.
+pub fn left_behind_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
+    let left_behind = |e: Option<&Event>| matches!(e, Some(Event::MeepleReturned { left_behind: true, .. }));
+    let kept: Vec<Event> = (events.iter().enumerate())
+        .filter(|&(i, e)| match e {
+            Event::SurveyorMoved { .. } => left_behind(events.get(i + 1)),
+            _ => left_behind(Some(e)),
+        })
+        .map(|(_, e)| e.clone())
+        .collect();
+    event_sentences(record, &kept)
 }
 
 /// The start position in words: which tiles lie on the table before the first turn.

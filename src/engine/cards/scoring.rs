@@ -289,6 +289,54 @@ mod tests {
         assert_eq!(g.players()[0].chest, [0; 4]);
     }
 
+    /// Reading: "They puts the animal card in front of them (and note the appropriate points
+    /// on the scoreboard)". A kept wrongly placed animal joins its herd when its owner chooses,
+    /// after the round's scoring, and the herd scores its new size then, as a step of its own:
+    /// a herd that grew in the round scores twice (6 for 2 sheep, then 9 for 3), not once for
+    /// all three (9).
+    #[test]
+    fn a_kept_wrongly_placed_animal_scores_as_its_own_step_after_the_round() {
+        let mut g = arranged(2, 0, &[]);
+        let sheep = Card::Animal(Colour::Farm);
+        let round = [
+            take(&mut g, 0, Colour::Farm, vec![sheep, sheep]),
+            take(&mut g, 0, Colour::Road, vec![sheep]),
+        ]
+        .concat();
+        assert_eq!(points(&round), vec![(0, CardCategory::Animals, 6)], "2 sheep");
+        assert_eq!(g.pending, vec![(0, sheep)], "the sheep in the road row waits");
+        let mut kept = Vec::new();
+        g.play(&CardMove::WrongRow { keep: true }, &mut kept).unwrap();
+        assert_eq!(points(&kept), vec![(0, CardCategory::Animals, 9)], "then 3 sheep");
+        assert_eq!(g.players()[0].score, 15);
+    }
+
+    /// Reading: "As soon as he gains any animal cards, he must assign the Animal Joker." Unstated,
+    /// the joker joins its owner's biggest herd, the choice that scores most at once; between
+    /// herds of one size, the first row from the top (cloister, road, farm, city).
+    #[test]
+    fn an_unstated_animal_joker_joins_the_biggest_herd_and_ties_go_to_the_top_row() {
+        let mut g = arranged(2, 0, &[]);
+        take(&mut g, 0, Colour::City, vec![Card::Animal(Colour::City)]);
+        take(&mut g, 0, Colour::Road, vec![Card::Animal(Colour::Road)]);
+        let joker = take(&mut g, 0, Colour::Farm, vec![Card::AnimalJoker]);
+        assert_eq!(points(&joker), vec![(0, CardCategory::Animals, 6)], "a herd of 2");
+        assert_eq!(g.players()[0].herds, [0, 2, 0, 1], "the road herd, above the city's");
+        take(
+            &mut g,
+            0,
+            Colour::City,
+            vec![Card::Animal(Colour::City), Card::Animal(Colour::City)],
+        );
+        let joker = take(&mut g, 0, Colour::Cloister, vec![Card::AnimalJoker]);
+        assert_eq!(
+            points(&joker),
+            vec![(0, CardCategory::Animals, 12)],
+            "4 in the city herd"
+        );
+        assert_eq!(g.players()[0].herds, [0, 2, 0, 4], "the biggest herd, whatever its row");
+    }
+
     #[test]
     fn the_end_scores_city_sets_and_ties_go_to_the_most_city_cards() {
         let mut g = arranged(2, 0, &[]);

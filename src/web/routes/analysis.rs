@@ -7,6 +7,7 @@ use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
+use crate::replay::words;
 use crate::store::{AnalysisStatus, GameId, QueueAnswer};
 use crate::web::chance_view::{self, ChancesView};
 use crate::web::problem::{Problem, wants_html};
@@ -40,6 +41,7 @@ pub struct AnalysisPage {
     chances: Option<ChancesView>,
     /// A link to the game's puzzles (tile games, once analysed).
     puzzles: bool,
+    tiles_notice: Option<&'static str>,
 }
 
 /// A player's moves over the analysed game.
@@ -216,12 +218,14 @@ fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisStatus,
         basis: String::new(),
         chances: None,
         puzzles: false,
+        tiles_notice: None,
     }
 }
 
 fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, Problem> {
     let stored = stored_analysis::<StoredAnalysis>(state, &g.row.id)?;
     let mut page = analysis_frame(g.row.id, g.row.players.join(" vs "), &stored);
+    page.tiles_notice = view::tiles_notice(&g.record);
     page.basis = format!(
         "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
          Heuristic used where playouts are off: {}",
@@ -344,6 +348,9 @@ pub struct AlternativesPage {
     formula: &'static str,
     sort: String,
     rows: Vec<AltRow>,
+    /// The meeple column's heading in the game's words: "Meeple", "Settler".
+    figure: String,
+    tiles_notice: Option<&'static str>,
 }
 
 fn per_player(v: &[i32]) -> String {
@@ -381,7 +388,7 @@ fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> R
                     rank: a.rank,
                     position: format!("({},{})", a.position[0], a.position[1]),
                     rotation: a.rotation,
-                    action: a.action.words(),
+                    action: a.action.words(g.record.game),
                     immediate: per_player(&a.immediate),
                     gain: a.immediate.get(mover).copied().unwrap_or(0),
                     if_ended: per_player(&a.if_ended_change),
@@ -405,6 +412,8 @@ fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> R
             moves: t.moves_count,
             basis: t.value,
             formula: analysis::HEURISTIC_FORMULA,
+            figure: words::capitalised(words::figures(g.record.game).0),
+            tiles_notice: view::tiles_notice(&g.record),
             id,
             turn: n,
             full,
@@ -483,10 +492,18 @@ pub struct AlternativePage {
     facts: Vec<(String, String)>,
     features: Vec<String>,
     played: bool,
+    tiles_notice: Option<&'static str>,
 }
 
-/// What an alternative did, as (label, value) rows.
-fn facts(g: &LoadedGame, a: &AlternativeReport, of: usize, basis: &str) -> Vec<(String, String)> {
+/// What an alternative did, as (label, value) rows. `left_behind` says which settlers New
+/// World's surveyors would send home after it: they no longer score if the game ended now.
+fn facts(
+    g: &LoadedGame,
+    a: &AlternativeReport,
+    of: usize,
+    basis: &str,
+    left_behind: Vec<String>,
+) -> Vec<(String, String)> {
     let named = |xs: &[i32]| -> String {
         (xs.iter().enumerate())
             .map(|(p, x)| format!("{} {x}", g.player_name(p as u8)))
@@ -498,14 +515,22 @@ fn facts(g: &LoadedGame, a: &AlternativeReport, of: usize, basis: &str) -> Vec<(
         ("Value".to_string(), format!("{} ({basis})", value_with_error(a))),
         ("Points now".to_string(), named(&a.immediate)),
         ("Change if the game ended now".to_string(), named(&a.if_ended_change)),
-        ("Meeples committed".to_string(), format!("{:+}", a.meeples_committed)),
     ];
+    if !left_behind.is_empty() {
+        let why = format!("{}: they no longer score if the game ended now", left_behind.join(". "));
+        facts.push(("Left behind".to_string(), why));
+    }
+    let (_, figures) = words::figures(g.record.game);
+    facts.push((
+        format!("{} committed", words::capitalised(figures)),
+        format!("{:+}", a.meeples_committed),
+    ));
     if let Some(p) = &a.playouts {
         facts.push((
             "Playouts".to_string(),
             format!(
-                "{} playouts, mean margin {} ± {}",
-                p.count,
+                "{}, mean margin {} ± {}",
+                words::count(p.count, "playout", "playouts"),
                 view::points(p.mean_margin),
                 view::points(p.std_error)
             ),
@@ -541,10 +566,8 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             let spots: Vec<String> = (f.open_spots.iter())
                 .map(|s| {
                     let closing = s.closes.map(|n| format!(", {n} close it")).unwrap_or_default();
-                    format!(
-                        "({},{}): {} tiles left fit{closing}",
-                        s.position[0], s.position[1], s.fits
-                    )
+                    let fits = words::count(s.fits, "tile left fits", "tiles left fit");
+                    format!("({},{}): {fits}{closing}", s.position[0], s.position[1])
                 })
                 .collect();
             let spots = if spots.is_empty() {
@@ -552,7 +575,8 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             } else {
                 format!(" — open spots: {}", spots.join("; "))
             };
-            format!("{what} a {} of {} tiles{chance}{spots}", f.kind, f.tiles)
+            let tiles = words::count(f.tiles, "tile", "tiles");
+            format!("{what} a {} of {tiles}{chance}{spots}", f.kind)
         })
         .collect()
 }
@@ -576,6 +600,10 @@ pub async fn alternative(
         let (i, a) = (t.alternatives.iter().enumerate())
             .find(|(_, a)| is_listed(a, mv))
             .ok_or_else(|| Problem::internal("alternative missing from the analysis"))?;
+        let what_if = with_alternative(&g.record, n, *mv);
+        let after = crate::replay::replay_upto(&what_if, None, Some(n)).map_err(Problem::internal)?;
+        let events = after.turns.last().map_or(&[][..], |t| &t.events[..]);
+        let left_behind = view::left_behind_sentences(&g.record, events);
         Ok(AlternativePage {
             title: g.row.players.join(" vs "),
             player: g.player_name(t.player),
@@ -585,10 +613,11 @@ pub async fn alternative(
                 a.position[0],
                 a.position[1],
                 a.rotation,
-                a.action.words()
+                a.action.words(g.record.game)
             ),
             played: t.played == Some(i),
-            facts: facts(&g, a, t.alternatives.len(), &t.value),
+            facts: facts(&g, a, t.alternatives.len(), &t.value, left_behind),
+            tiles_notice: view::tiles_notice(&g.record),
             features: feature_lines(a),
             id,
             turn: n,

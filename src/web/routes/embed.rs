@@ -33,6 +33,7 @@ struct EmbedPage {
     page_url: String,
     board: BoardView,
     players: Vec<PlayerView>,
+    tiles_notice: Option<&'static str>,
 }
 
 /// A turn's board with its scores and navigation, to be framed by other sites.
@@ -51,6 +52,7 @@ pub async fn embed(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -
         page_url: page.preview.url,
         board: page.board,
         players: page.players,
+        tiles_notice: page.game.tiles_notice,
     };
     Ok(HttpResponse::Ok()
         .content_type("text/html; charset=utf-8")

@@ -137,6 +137,10 @@ pub struct GameHead {
     pub count_labels: [&'static str; 2],
     /// The game as a Carcassonne Lab link, when it fits the format.
     pub lab: Option<String>,
+    /// What New World's pages say of the tiles (`view::tiles_notice`).
+    pub tiles_notice: Option<&'static str>,
+    /// What a reader may point at on the board: "a city, road, field or cloister".
+    pub features: &'static str,
 }
 
 impl GameHead {
@@ -147,7 +151,8 @@ impl GameHead {
                 "Cards in hand, and the follower while it is still to place this round",
                 ["Cards played", "Cards taken"],
             ),
-            GameKind::Carcassonne | GameKind::NewWorld => ("Meeples", "Followers in supply", ["Tiles", "Meeples used"]),
+            GameKind::Carcassonne => ("Meeples", "Followers in supply", ["Tiles", "Meeples used"]),
+            GameKind::NewWorld => ("Settlers", "Settlers in supply", ["Tiles", "Settlers used"]),
         };
         GameHead {
             id: row.id,
@@ -161,6 +166,8 @@ impl GameHead {
             held_title,
             count_labels,
             lab: None,
+            tiles_notice: None,
+            features: replay::words::features_to_point_at(kind),
         }
     }
 
@@ -168,6 +175,7 @@ impl GameHead {
         GameHead {
             lab: crate::record::lab::to_link(&g.record).ok(),
             jcz: crate::export::jcz::unsupported(&g.record).is_none(),
+            tiles_notice: view::tiles_notice(&g.record),
             ..GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
         }
     }

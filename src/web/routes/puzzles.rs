@@ -28,6 +28,7 @@ pub struct PuzzlesPage {
     analysed: bool,
     margin: f64,
     puzzles: Vec<PuzzleLink>,
+    tiles_notice: Option<&'static str>,
 }
 
 /// The game's puzzles, or how to get them.
@@ -51,6 +52,7 @@ pub async fn list(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<P
                     tile: p.tile.clone(),
                 })
                 .collect(),
+            tiles_notice: view::tiles_notice(&g.record),
             id,
         })
     })
@@ -89,6 +91,7 @@ pub struct PuzzlePage {
     chosen_square: String,
     chosen_rotation: u16,
     verdict: Option<Verdict>,
+    tiles_notice: Option<&'static str>,
     /// The next puzzle of the game, if any.
     next: Option<u32>,
 }
@@ -137,6 +140,7 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, q: &AnswerQuery, next: Optio
         chosen_rotation: q.rotation.unwrap_or(0),
         verdict,
         next,
+        tiles_notice: view::tiles_notice(&g.record),
         id,
     }
 }
