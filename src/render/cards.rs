@@ -414,6 +414,48 @@ mod tests {
         assert!(matches!(too_far, Err(RenderError::NoSuchTurn { .. })));
     }
 
+    /// Backs drawn: face-down cards in the rows and hands not shown.
+    fn backs(svg: &str) -> usize {
+        svg.matches("<title>face down</title>").count()
+    }
+
+    #[test]
+    fn a_turns_table_shows_the_movers_hand_or_every_hand_once_the_rounds_card_is_face_down() {
+        let record = card_game(3, Policy::Greedy, 4);
+        let record = record.unwrap();
+        let r = crate::replay::cards::replay(&record).unwrap();
+        let draw_at = |n: u32, hands: Hands| {
+            let opts = RenderOptions {
+                hands,
+                ..RenderOptions::default()
+            };
+            let bytes = draw(&record, Some(n), Picture::Board, ImageFormat::Svg, &opts).unwrap();
+            String::from_utf8(bytes).unwrap()
+        };
+        let mut checked = [false; 2];
+        for t in r.turns.iter().take(40) {
+            let game = upto(&record, t.turn as usize).unwrap().game;
+            let in_rows = (game.rows().iter().flatten())
+                .filter(|s| matches!(s, Slot::Card { face_down: true, .. }))
+                .count();
+            let held = |p: usize| game.players()[p].hand.len();
+            let all_held: usize = (0..3).map(held).sum();
+            let (mover, all) = (draw_at(t.turn, Hands::Mover), draw_at(t.turn, Hands::All));
+            if game.face_down_card().is_none() {
+                // Any hand may still hold the card that goes face down: none shows.
+                assert_eq!(backs(&mover), in_rows + all_held, "turn {}", t.turn);
+                assert_eq!(mover, all, "turn {}", t.turn);
+                checked[0] |= all_held > 0;
+            } else {
+                let others = all_held - held(t.player as usize);
+                assert_eq!(backs(&mover), in_rows + others, "turn {}: the mover's hand only", t.turn);
+                assert_eq!(backs(&all), in_rows, "turn {}: every hand", t.turn);
+                checked[1] = true;
+            }
+        }
+        assert_eq!(checked, [true, true], "both cases were seen");
+    }
+
     #[test]
     fn the_preview_is_1200_by_630_with_every_score_and_no_spoiler() {
         let record = card_game(4, Policy::Greedy, 8).unwrap();
