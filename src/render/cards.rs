@@ -448,7 +448,12 @@ mod tests {
                 checked[0] |= all_held > 0;
             } else {
                 let others = all_held - held(t.player as usize);
-                assert_eq!(backs(&mover), in_rows + others, "turn {}: the mover's hand only", t.turn);
+                assert_eq!(
+                    backs(&mover),
+                    in_rows + others,
+                    "turn {}: the mover's hand only",
+                    t.turn
+                );
                 assert_eq!(backs(&all), in_rows, "turn {}: every hand", t.turn);
                 checked[1] = true;
             }
