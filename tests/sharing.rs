@@ -670,6 +670,9 @@ fn the_uploading_browser_unlists_and_deletes_from_the_game_page() {
         401,
         "no cookie"
     );
+    let unticked = send(&app, "POST", &format!("/g/{id}/delete"), &same_site, b"");
+    assert_eq!(unticked.0, 400, "the box must be ticked");
+    assert_eq!(get(&app, &format!("/g/{id}")).status, 200, "still there");
     let (status, headers, _) = send(&app, "POST", &format!("/g/{id}/delete"), &same_site, b"confirm=yes");
     assert_eq!((status, header(&headers, "location").as_str()), (303, "/"));
     assert!(

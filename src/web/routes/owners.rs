@@ -81,12 +81,8 @@ async fn delete_game(state: &web::Data<AppState>, id: GameId) -> Result<(), Prob
     blocking(move || {
         let deleted = st.store.delete(&id)?;
         st.forget(&id);
-        if deleted {
-            tracing::info!("game {id} deleted by its owner");
-            Ok(())
-        } else {
-            Err(Problem::not_found(format!("no game with id {id}")))
-        }
+        tracing::info!("game {id} deleted by its owner");
+        found(deleted, id)
     })
     .await
 }
@@ -94,11 +90,19 @@ async fn delete_game(state: &web::Data<AppState>, id: GameId) -> Result<(), Prob
 async fn set_listed(state: &web::Data<AppState>, id: GameId, listed: bool) -> Result<(), Problem> {
     let st = state.clone();
     blocking(move || {
-        st.store.set_listed(&id, listed)?;
+        let changed = st.store.set_listed(&id, listed)?;
         st.forget(&id);
-        Ok(())
+        found(changed, id)
     })
     .await
+}
+
+/// A game deleted since it was authorised is gone: 404.
+fn found(there: bool, id: GameId) -> Result<(), Problem> {
+    match there {
+        true => Ok(()),
+        false => Err(Problem::not_found(format!("no game with id {id}"))),
+    }
 }
 
 /// Deletes a game, its turns and its analysis. Send the owner token the upload returned as
@@ -147,15 +151,28 @@ pub async fn api_listing(
     Ok(HttpResponse::Ok().json(json!({"id": id, "url": format!("/g/{id}"), "listed": body.listed})))
 }
 
-/// The game page's delete button: back to the home page, the cookie dropped.
+#[derive(Deserialize)]
+pub struct Confirmation {
+    confirm: Option<String>,
+}
+
+/// The game page's delete button, its box ticked: back to the home page, the cookie dropped.
 #[post("/g/{id:[0-9a-f]{16}}/delete")]
 pub async fn form_delete(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<GameId>,
+    form: web::Form<Confirmation>,
 ) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
     authorise(&req, &state, id).await?;
+    if form.confirm.as_deref() != Some("yes") {
+        return Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "Not confirmed",
+            "tick the box to delete the game for good",
+        ));
+    }
     delete_game(&state, id).await?;
     let mut gone = Cookie::build(COOKIE, "").path(format!("/g/{id}")).finish();
     gone.make_removal();
