@@ -35,9 +35,9 @@ pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, CardRe
 }
 
 /// The first `n` moves, and the table as they left it: a round they end is scored, and the
-/// next one not dealt yet. This is the table of turn `n`'s page and picture, which show no
-/// hand before its round's first move: the hand of the player who opens a round holds the
-/// card they play face down.
+/// next one not dealt yet. This is the table of turn `n`'s page and picture: dealing ahead
+/// would show hands before any move of their round, while one of them still holds the card
+/// that goes face down (`render::cards`).
 pub fn upto(record: &CardRecord, n: usize) -> Result<Replay<CardGame>, CardReplayError> {
     replay_upto(record, Some(n), Deal::WithTheNextMove)
 }

@@ -184,6 +184,12 @@ pub fn hands_at(
         .collect()
 }
 
+/// Whether cards are held but no hand shows, because the round's first card, which goes face
+/// down, is still to be played ([`Hands::shows`]).
+pub fn hands_wait(game: &CardGame) -> bool {
+    game.face_down_card().is_none() && game.players().iter().any(|p| !p.hand.is_empty())
+}
+
 /// Points by category for each player, with the cards they played and took.
 pub fn breakdown_rows(record: &CardRecord, full: &Replay<CardGame>, colours: &PlayerColours) -> Vec<BreakdownRow> {
     view::breakdown(&record.players, full, colours, |i| {

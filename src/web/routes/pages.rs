@@ -232,6 +232,8 @@ pub struct GameHead {
     pub kind: &'static str,
     /// Whether JCloisterZone plays this game, so a `.jcz` download is offered.
     pub jcz: bool,
+    /// Whether the game has a board, so its turns animate as a GIF.
+    pub board: bool,
     /// The scoreboard's column of what players hold back, and its tooltip.
     pub held_label: &'static str,
     pub held_title: &'static str,
@@ -289,6 +291,7 @@ impl GameHead {
             last: row.turns,
             kind: kind.title(),
             jcz: kind == GameKind::Carcassonne,
+            board: kind != GameKind::CardGame,
             held_label,
             held_title,
             count_labels,
@@ -322,7 +325,7 @@ impl GameHead {
             turn: at,
             last: self.last,
             png,
-            board: self.kind != GameKind::CardGame.title(),
+            board: self.board,
             jcz: self.jcz,
             lab: self.lab.as_deref(),
             title,
@@ -833,7 +836,7 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32, hands: Hands) 
             round_link: format!("/g/{id}/r/{in_round}{nav_query}"),
             unseen: position.unseen().len(),
             hands: card_view::hands_at(record, &position, mover, hands, &colours),
-            hands_wait: position.face_down_card().is_none() && position.players().iter().any(|p| !p.hand.is_empty()),
+            hands_wait: card_view::hands_wait(&position),
             hands_switch: hands_switch(record, id, n, hands, mover),
         }),
         graph: turn_graph(&head, &record.players, at, &colours),
