@@ -319,7 +319,9 @@ fn share_links_preview_what_they_open_and_only_the_result_gives_the_ending_away(
     let base = &app.address;
     let start = format!("{base}/g/{id}/t/0");
     let result = format!("{base}/g/{id}");
-    for link in [&start, &result] {
+    let turns = get(&app, &format!("/api/games/{id}")).json()["turns"].clone();
+    let last = format!("{base}/g/{id}/t/{turns}");
+    for link in [&start, &last, &result] {
         assert!(
             landing.contains(&format!("<a href=\"{link}\">")),
             "the menu links {link}"

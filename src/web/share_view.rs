@@ -5,11 +5,13 @@
 use crate::store::GameId;
 
 pub struct ShareView {
-    /// Absolute links to send: the start (turn 0), this turn (none on the end page), and the
-    /// result.
+    /// Absolute links to send: the start (turn 0), this turn (on the end page, the last turn),
+    /// and the result.
     pub start: String,
-    pub turn: Option<(u32, String)>,
+    pub turn: (u32, String),
     pub result: String,
+    /// Whether the page is the end page.
+    pub at_end: bool,
     /// The picture of this turn with its overlays (on the end page: the final board).
     pub png: String,
     /// The whole game as an animated GIF; the games without a board have none.
@@ -29,7 +31,7 @@ pub struct ShareInput<'a> {
     pub id: GameId,
     /// The turn the page shows; `None` on the end page.
     pub turn: Option<u32>,
-    /// The game's last turn: what the embed frames on the end page.
+    /// The game's last turn: the turn the end page shares and embeds.
     pub last: u32,
     /// This page's picture, as a path of this site.
     pub png: &'a str,
@@ -55,16 +57,17 @@ impl ShareView {
         if let Some(lab) = i.lab {
             exports.push(("the game in Carcassonne Lab", lab.to_string()));
         }
-        let embedded = i.turn.unwrap_or(i.last);
-        let turn_link = page(format!("/g/{id}/t/{embedded}"));
+        let n = i.turn.unwrap_or(i.last);
+        let turn_link = page(format!("/g/{id}/t/{n}"));
         let encoded = percent_encoding::utf8_percent_encode(&turn_link, percent_encoding::NON_ALPHANUMERIC);
         ShareView {
             start: page(format!("/g/{id}/t/0")),
-            turn: i.turn.map(|n| (n, page(format!("/g/{id}/t/{n}")))),
+            turn: (n, turn_link.clone()),
             result: page(format!("/g/{id}")),
+            at_end: i.turn.is_none(),
             png: page(i.png.to_string()),
             gif: i.board.then(|| page(format!("/g/{id}.gif"))),
-            iframe: super::routes::embed::iframe(&page(format!("/embed/g/{id}/t/{embedded}")), i.title),
+            iframe: super::routes::embed::iframe(&page(format!("/embed/g/{id}/t/{n}")), i.title),
             oembed: page(format!("/oembed?url={encoded}")),
             exports,
             open: false,
