@@ -83,3 +83,19 @@
     if (spot) { showSpot(spot); } else if (f) { showFeature(f); }
   });
 })();
+// The Card Game's hands switch (templates/_card_turn.html), remembered in this browser: a turn
+// page opened without `?hands=` follows the last choice. Without the script the choice rides
+// on the links, which carry `?hands=all` while every hand is shown.
+(function () {
+  var sw = document.querySelector('[data-hands]');
+  if (!sw) { return; }
+  var turnsOn = /[?&]hands=all\b/.test(sw.getAttribute('href')) ? 'all' : 'mover';
+  sw.addEventListener('click', function () {
+    try { localStorage.setItem('hands', turnsOn); } catch (e) { /* no storage: the link still works */ }
+  });
+  var chosen = null;
+  try { chosen = localStorage.getItem('hands'); } catch (e) { return; }
+  if (chosen === 'all' && turnsOn === 'all' && !/[?&]hands=/.test(window.location.search)) {
+    window.location.replace(sw.href);
+  }
+})();

@@ -848,8 +848,8 @@ fn the_last_turn_shows_its_own_scores_and_the_end_is_its_own_step() {
         );
     }
     // Every final scoring event is in words, and they add up to the difference shown.
-    let events: Vec<&str> = end
-        .body
+    let listed = end.body.split("<ul class=\"events\">").nth(1).unwrap();
+    let events: Vec<&str> = (listed.split("</ul>").next().unwrap())
         .split("<li>")
         .skip(1)
         .filter(|l| l.contains("at the end"))
@@ -1792,7 +1792,7 @@ fn in_a_browser_dark_mode_darkens_the_pictures_too() {
     assert!(
         src.as_str()
             .unwrap()
-            .ends_with(&format!("/g/{cards}/t/5.png?theme=dark")),
+            .ends_with(&format!("/g/{cards}/t/5.png?hands=mover&theme=dark")),
         "{src}"
     );
     drop(browser);

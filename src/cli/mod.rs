@@ -124,6 +124,10 @@ enum Command {
         /// The page the picture sits on: light or dark.
         #[arg(long, default_value = "light", value_parser = crate::render::Theme::parse)]
         theme: crate::render::Theme,
+        /// The Card Game: whose hands the table shows, the mover's (the player who made the
+        /// turn's move) or all; none before the round's face-down card is played.
+        #[arg(long, default_value = "mover", value_parser = crate::render::cards::Hands::parse)]
+        hands: crate::render::cards::Hands,
     },
     /// Rank every alternative placement of the drawn tile: one turn, or the whole game.
     Analyse {
@@ -275,6 +279,7 @@ pub fn run() -> ExitCode {
             legend,
             size,
             theme,
+            hands,
         } => render_cmd::run(&render_cmd::RenderArgs {
             file: &file,
             turn,
@@ -285,6 +290,7 @@ pub fn run() -> ExitCode {
             legend,
             size,
             theme,
+            hands,
         }),
         Command::Analyse {
             file,

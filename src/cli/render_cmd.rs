@@ -21,6 +21,8 @@ pub struct RenderArgs<'a> {
     pub legend: bool,
     pub size: u32,
     pub theme: render::Theme,
+    /// The Card Game: whose hands the table shows.
+    pub hands: render::cards::Hands,
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
@@ -49,6 +51,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     }
     opts.legend |= args.legend;
     opts.theme = args.theme;
+    opts.hands = args.hands;
     let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts).map_err(|e| {
         let why = match (e, &record) {
             (render::RenderError::Replay(e), AnyRecord::Tiles(record, _)) => e.describe(record),

@@ -25,6 +25,42 @@ pub fn detect(v: &Value) -> bool {
     v.get("status").is_some() && packets(v).is_some()
 }
 
+/// The address of a Board Game Arena page, pasted where a log belongs: the table's number,
+/// when the address names one (`?table=`, as its table, game, review and replay pages do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageAddress {
+    pub table: Option<u64>,
+}
+
+/// Reads `text` as one Board Game Arena address (`https://boardgamearena.com/…`, any
+/// language's subdomain, the scheme optional).
+pub fn page_address(text: &str) -> Option<PageAddress> {
+    let text = text.trim();
+    if text.contains(char::is_whitespace) {
+        return None;
+    }
+    let rest = ["https://", "http://"]
+        .iter()
+        .find_map(|scheme| {
+            text.get(..scheme.len())
+                .filter(|s| s.eq_ignore_ascii_case(scheme))
+                .map(|_| &text[scheme.len()..])
+        })
+        .unwrap_or(text);
+    let host_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = rest[..host_end].to_ascii_lowercase();
+    if host != "boardgamearena.com" && !host.ends_with(".boardgamearena.com") {
+        return None;
+    }
+    let query = rest[host_end..].split_once('?').map_or("", |(_, q)| q);
+    let query = query.split('#').next().unwrap_or_default();
+    let table = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("table="))
+        .and_then(|n| n.parse().ok());
+    Some(PageAddress { table })
+}
+
 /// Envelope A (`g_gamelogs`) keeps the packets in `data.data`, envelope B (the archive) in
 /// `data.logs`.
 fn packets(v: &Value) -> Option<&Vec<Value>> {
@@ -633,6 +669,32 @@ pub fn locate_json_error(text: &str, e: serde_json::Error) -> RecordError {
 mod tests {
     use super::*;
     use crate::engine::{HalfEdge, Side};
+
+    #[test]
+    fn table_and_replay_addresses_give_their_table() {
+        let table = |text: &str| page_address(text).map(|a| a.table);
+        assert_eq!(
+            table("https://boardgamearena.com/table?table=123456789"),
+            Some(Some(123_456_789))
+        );
+        assert_eq!(
+            table("  https://en.boardgamearena.com/gamereview?table=42\n"),
+            Some(Some(42))
+        );
+        assert_eq!(
+            table("https://boardgamearena.com/archive/replay/250101-1000/?table=654321&player=1&comments=1"),
+            Some(Some(654_321))
+        );
+        assert_eq!(table("boardgamearena.com/1/carcassonne?table=7#top"), Some(Some(7)));
+        assert_eq!(
+            table("HTTPS://BoardGameArena.com/player?id=5"),
+            Some(None),
+            "no table named"
+        );
+        assert_eq!(table("https://evilboardgamearena.com/table?table=1"), None);
+        assert_eq!(table("https://example.org/?u=boardgamearena.com"), None);
+        assert_eq!(table("{\"status\": 1}"), None);
+    }
 
     #[test]
     fn ids_give_their_type() {

@@ -274,6 +274,21 @@ pub enum Format {
     Lab,
 }
 
+/// Every way an upload is read, in the order they are tried, as an unreadable upload's answer
+/// lists them.
+pub const FORMATS_TRIED: [&str; 5] = [
+    "course notation (starting with \"players:\")",
+    "a Carcassonne Lab link",
+    "carcassonne-replay JSON (\"format\": \"carcassonne-replay/1\", any game)",
+    "a JCloisterZone .jcz save",
+    "a Board Game Arena log",
+];
+
+/// [`FORMATS_TRIED`] as a sentence, for messages.
+const TRIED: &str = "tried: course notation (starting with \"players:\"), a Carcassonne Lab link, \
+                     carcassonne-replay JSON (\"format\": \"carcassonne-replay/1\", any game), \
+                     a JCloisterZone .jcz save and a Board Game Arena log";
+
 impl Format {
     pub fn name(self) -> &'static str {
         match self {
@@ -307,14 +322,15 @@ pub enum RecordError {
     TooLarge { size: usize },
     #[error("the record is empty")]
     Empty,
-    #[error("the record is not valid JSON: {0}")]
+    #[error("the record is not valid JSON: {0}; {TRIED}")]
     Json(#[from] serde_json::Error),
-    #[error("the record is not UTF-8 text")]
+    #[error("the record is not UTF-8 text; {TRIED}")]
     NotText,
-    #[error(
-        "unrecognised record: expected carcassonne-replay JSON (with \"format\": \"carcassonne-replay/1\"), a JCloisterZone .jcz save, a Board Game Arena log or course notation (starting with \"players:\")"
-    )]
+    #[error("unrecognised record: JSON, but in none of the formats read here; {TRIED}")]
     Unrecognised,
+    /// A Board Game Arena page's address instead of its log.
+    #[error("{}", bga_address_words(*.table))]
+    BgaAddress { table: Option<u64> },
     #[error("{format}: {message}")]
     Invalid { format: &'static str, message: String },
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
@@ -328,7 +344,29 @@ pub enum RecordError {
     },
 }
 
+/// What to do with a pasted Board Game Arena address.
+fn bga_address_words(table: Option<u64>) -> String {
+    let what = match table {
+        Some(t) => format!("the address of Board Game Arena table {t}, not its game log"),
+        None => "a Board Game Arena address, not a game log".to_string(),
+    };
+    format!(
+        "this is {what}. Board Game Arena gives a table's log only to its logged-in players, so this site cannot \
+         fetch it: open the finished table on Board Game Arena and click the bookmarklet from /bga, which fetches \
+         the log and uploads it here (or saves it as a file to upload)"
+    )
+}
+
 impl RecordError {
+    /// The formats an upload was tried against, when it was read as none of them (for an
+    /// answer to list); empty when a format was recognised and found wanting.
+    pub fn formats_tried(&self) -> &'static [&'static str] {
+        match self {
+            RecordError::Json(_) | RecordError::NotText | RecordError::Unrecognised => &FORMATS_TRIED,
+            _ => &[],
+        }
+    }
+
     /// The message's quotes of the record are cut short ([`quote::shorten_quotes`]).
     pub fn invalid(format: Format, message: impl Into<String>) -> RecordError {
         RecordError::Invalid {
@@ -375,6 +413,9 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
     }
     if lab::looks_like(text) {
         return checked(lab::parse(text)?, Format::Lab);
+    }
+    if let Some(address) = bga::page_address(text) {
+        return Err(RecordError::BgaAddress { table: address.table });
     }
     let value = strict_json::from_str(text).map_err(|e| bga::locate_json_error(text, e))?;
     let format = detect(&value).ok_or(RecordError::Unrecognised)?;

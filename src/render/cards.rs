@@ -1,5 +1,12 @@
 //! The Card Game's table as a picture: the score board, the four rows with their cards (face
 //! down ones as backs) and followers, and each player's herds, chest and hand.
+//!
+//! A turn's table shows the mover's hand (the player who made the turn's move) and the others'
+//! as backs, as a player at the table sees it; [`Hands::All`] shows every hand. Neither gives
+//! the round's face-down card away before it is revealed: a hand seen before that card is
+//! played, less the cards its player plays openly later, would name it. So no hand shows
+//! until the round's first card lies face down ([`Hands::shows`]), and a turn's table is as
+//! its move left it, before the next round is dealt (`replay::cards::upto`).
 
 use super::figures::{self, FigureShape};
 use super::palette::{self, PlayerColours, Rgb};
@@ -9,7 +16,7 @@ use super::shapes::num;
 use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, Theme, when};
 use crate::engine::cards::{Card, CardGame, CardPlayer, Colour, Slot};
 use crate::record::cards::CardRecord;
-use crate::replay::cards::position_at;
+use crate::replay::cards::upto;
 use std::fmt::Write as _;
 
 const CARD_W: f32 = 44.0;
@@ -29,16 +36,54 @@ fn colour_of(row: Colour) -> Rgb {
     }
 }
 
+/// Whose hands a turn's table and page show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Hands {
+    /// The mover's; every other hand as its number of cards.
+    #[default]
+    Mover,
+    /// Every hand: the rest of the round in advance.
+    All,
+}
+
+impl Hands {
+    /// Reads `mover` or `all`.
+    pub fn parse(word: &str) -> Result<Hands, String> {
+        match word {
+            "mover" => Ok(Hands::Mover),
+            "all" => Ok(Hands::All),
+            other => Err(format!("unknown hands {other:?}; the choices are mover and all")),
+        }
+    }
+
+    /// The word [`Hands::parse`] reads.
+    pub fn word(self) -> &'static str {
+        match self {
+            Hands::Mover => "mover",
+            Hands::All => "all",
+        }
+    }
+
+    /// Whether `player`'s hand shows on `game`'s table, `mover` having made the turn's move
+    /// (`None`: the start): none before the round's first card lies face down, since any of
+    /// them may still hold it; then the mover's, or every one.
+    pub fn shows(self, game: &CardGame, mover: Option<u8>, player: u8) -> bool {
+        game.face_down_card().is_some() && (self == Hands::All || mover == Some(player))
+    }
+}
+
 impl Drawable for CardRecord {
     /// The table after `turn` actions (the whole game when `None`), or its link preview.
     fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
         let turns = self.moves.len() as u32;
-        let upto = match turn {
+        let n = match turn {
             Some(t) if t > turns => return Err(RenderError::NoSuchTurn { turn: t, turns }),
             Some(t) => t as usize,
             None => self.moves.len(),
         };
-        let mut game = position_at(self, upto)?;
+        let played = upto(self, n)?;
+        let mover = played.turns.last().map(|t| t.player);
+        let mut game = played.game;
         let finished = turn.is_none() && game.is_over();
         if finished {
             // The end of the game is after final scoring: the city sets count.
@@ -50,11 +95,12 @@ impl Drawable for CardRecord {
             Picture::Preview => Theme::Light,
         };
         let (paper, ink) = theme.paper_and_ink();
-        let (body, width, height) = table_body(self, &game, ink);
+        let shown = |p: u8| opts.hands.shows(&game, mover, p);
+        let (body, width, height) = table_body(self, &game, ink, &shown);
         let table = Table { body, width, height };
         Ok(match picture {
             Picture::Board => document(width, height, paper, &table.body),
-            Picture::Preview => preview(self, &game, &table, finished, upto),
+            Picture::Preview => preview(self, &game, &table, finished, n),
         })
     }
 }
@@ -122,7 +168,8 @@ const HAND_SCALE: f32 = 0.7;
 /// About how wide a character of the 15 px player lines is.
 const CHAR_W: f32 = 8.7;
 
-fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb) -> (String, f32, f32) {
+/// The table; `shown` says whose hands show their cards (the others show backs).
+fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb, shown: &dyn Fn(u8) -> bool) -> (String, f32, f32) {
     let colours = colours(record);
     let lines: Vec<String> = (game.players().iter().enumerate())
         .map(|(p, player)| player_line(&record.players[p].name, player))
@@ -186,7 +233,8 @@ fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb) -> (String, f32, f
                 num(x),
                 num(y)
             );
-            card_svg(&mut body, 0.0, 0.0, *card, false);
+            // A hand not shown lies face down: its cards are never written.
+            card_svg(&mut body, 0.0, 0.0, *card, !shown(p as u8));
             body.push_str("</g>");
         }
     }
@@ -364,6 +412,53 @@ mod tests {
             &RenderOptions::default(),
         );
         assert!(matches!(too_far, Err(RenderError::NoSuchTurn { .. })));
+    }
+
+    /// Backs drawn: face-down cards in the rows and hands not shown.
+    fn backs(svg: &str) -> usize {
+        svg.matches("<title>face down</title>").count()
+    }
+
+    #[test]
+    fn a_turns_table_shows_the_movers_hand_or_every_hand_once_the_rounds_card_is_face_down() {
+        let record = card_game(3, Policy::Greedy, 4);
+        let record = record.unwrap();
+        let r = crate::replay::cards::replay(&record).unwrap();
+        let draw_at = |n: u32, hands: Hands| {
+            let opts = RenderOptions {
+                hands,
+                ..RenderOptions::default()
+            };
+            let bytes = draw(&record, Some(n), Picture::Board, ImageFormat::Svg, &opts).unwrap();
+            String::from_utf8(bytes).unwrap()
+        };
+        let mut checked = [false; 2];
+        for t in r.turns.iter().take(40) {
+            let game = upto(&record, t.turn as usize).unwrap().game;
+            let in_rows = (game.rows().iter().flatten())
+                .filter(|s| matches!(s, Slot::Card { face_down: true, .. }))
+                .count();
+            let held = |p: usize| game.players()[p].hand.len();
+            let all_held: usize = (0..3).map(held).sum();
+            let (mover, all) = (draw_at(t.turn, Hands::Mover), draw_at(t.turn, Hands::All));
+            if game.face_down_card().is_none() {
+                // Any hand may still hold the card that goes face down: none shows.
+                assert_eq!(backs(&mover), in_rows + all_held, "turn {}", t.turn);
+                assert_eq!(mover, all, "turn {}", t.turn);
+                checked[0] |= all_held > 0;
+            } else {
+                let others = all_held - held(t.player as usize);
+                assert_eq!(
+                    backs(&mover),
+                    in_rows + others,
+                    "turn {}: the mover's hand only",
+                    t.turn
+                );
+                assert_eq!(backs(&all), in_rows, "turn {}: every hand", t.turn);
+                checked[1] = true;
+            }
+        }
+        assert_eq!(checked, [true, true], "both cases were seen");
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub use palette::{PLAYER_COLOURS, PlayerColour, PlayerColours, Rgb, player_colou
 pub use raster::{encode_png, rasterise, svg_to_png};
 
 /// Changes whenever the same input would draw different pixels: part of every image's ETag.
-pub const RENDERER_VERSION: &str = "render-3";
+pub const RENDERER_VERSION: &str = "render-4";
 
 /// What to draw. `Default` is the plain board at 64 px per tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +46,8 @@ pub struct RenderOptions {
     pub legend: bool,
     /// The colours around the game: a page in dark mode asks for [`Theme::Dark`].
     pub theme: Theme,
+    /// The Card Game: whose hands the table shows.
+    pub hands: cards::Hands,
 }
 
 /// The colours an image is drawn around the game in, to sit on a light or a dark page. The
@@ -94,6 +96,7 @@ impl Default for RenderOptions {
             open_spots: false,
             legend: false,
             theme: Theme::Light,
+            hands: cards::Hands::Mover,
         }
     }
 }
@@ -116,6 +119,7 @@ impl RenderOptions {
             open_spots: true,
             legend: true,
             theme: Theme::Light,
+            hands: cards::Hands::Mover,
         }
     }
 
@@ -132,12 +136,14 @@ impl RenderOptions {
                 "all" => {
                     *self = RenderOptions {
                         theme: self.theme,
+                        hands: self.hands,
                         ..RenderOptions::all(self.size_px_per_tile)
                     }
                 }
                 "none" => {
                     *self = RenderOptions {
                         theme: self.theme,
+                        hands: self.hands,
                         ..RenderOptions::default().with_size(self.size_px_per_tile)
                     }
                 }
@@ -161,16 +167,20 @@ impl RenderOptions {
         self.size_px_per_tile.clamp(Self::MIN_SIZE, Self::MAX_SIZE)
     }
 
-    /// A short text naming these options, for cache keys and ETags. The light theme adds
-    /// nothing, so the keys of images drawn before themes existed stay the same.
+    /// A short text naming these options, for cache keys and ETags. The light theme and the
+    /// mover's hand add nothing, so the keys of images drawn before them stay the same.
     pub fn key(&self) -> String {
         let flag = |b: bool| if b { '1' } else { '0' };
         let theme = match self.theme {
             Theme::Light => "",
             Theme::Dark => "-dark",
         };
+        let hands = match self.hands {
+            cards::Hands::Mover => "",
+            cards::Hands::All => "-hands",
+        };
         format!(
-            "{}-{}{}{}{}{}{theme}",
+            "{}-{}{}{}{}{}{theme}{hands}",
             self.size(),
             flag(self.ownership),
             flag(self.last_move),

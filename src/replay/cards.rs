@@ -25,16 +25,33 @@ pub enum CardReplayError {
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
 pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, CardReplayError> {
-    replay_upto(record, None)
+    replay_upto(record, None, Deal::Ahead)
 }
 
 /// The position before move `index` (0-based), its round dealt: the hands are the record's,
 /// read from the whole round.
 pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, CardReplayError> {
-    Ok(replay_upto(record, Some(index))?.game)
+    Ok(replay_upto(record, Some(index), Deal::Ahead)?.game)
 }
 
-fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGame>, CardReplayError> {
+/// The first `n` moves, and the table as they left it: a round they end is scored, and the
+/// next one not dealt yet. This is the table of turn `n`'s page and picture: dealing ahead
+/// would show hands before any move of their round, while one of them still holds the card
+/// that goes face down (`render::cards`).
+pub fn upto(record: &CardRecord, n: usize) -> Result<Replay<CardGame>, CardReplayError> {
+    replay_upto(record, Some(n), Deal::WithTheNextMove)
+}
+
+/// When a round due is dealt, where a replay stops.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Deal {
+    /// Before the replay stops: the position is ready for its next move.
+    Ahead,
+    /// Only when the next move is played.
+    WithTheNextMove,
+}
+
+fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, CardReplayError> {
     let mut game = CardGame::new(record.setup())?;
     let mut events = Vec::new();
     let mut turns = Vec::with_capacity(record.moves.len());
@@ -48,6 +65,9 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>) -> Result<Replay<CardGa
             player: record.players[game.current_player() as usize].name.clone(),
             reason,
         };
+        if deal == Deal::WithTheNextMove && upto == Some(i) {
+            break;
+        }
         if game.deal_due() {
             round_start = i;
             let hands = record.hands_from(&game, i).map_err(|f| CardReplayError::Illegal {

@@ -1,7 +1,7 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
 //! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
-use super::{GameId, Store, StoreError, TurnRow};
+use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, TurnRow};
 use crate::engine::cards::CardGame;
 use crate::engine::{Event, GameKind};
 use crate::record::cards::{self, CardRecord};
@@ -73,13 +73,24 @@ pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
     match parsed {
         AnyRecord::Tiles(record, format) => {
             upload_names(&record.players, format)?;
+            some_moves(record.moves.len(), format)?;
             prepare_tiles(record, format)
         }
         AnyRecord::Cards(record) => {
             upload_names(&record.players, Format::Native)?;
+            some_moves(record.moves.len(), Format::Native)?;
             prepare_cards(record)
         }
     }
+}
+
+/// A record with players and no move is no game to replay: junk on the lists. Checked at
+/// upload, like the names.
+fn some_moves(moves: usize, format: Format) -> Result<(), RecordError> {
+    if moves == 0 {
+        return Err(RecordError::invalid(format, "a game needs at least one move"));
+    }
+    Ok(())
 }
 
 /// Names a new upload may carry, in characters: what fits a scoreboard and a link preview.
@@ -185,11 +196,43 @@ fn card_illegal(record: &CardRecord, e: replay::cards::CardReplayError) -> Inges
     }
 }
 
-/// Parses, replays and stores an upload. Returns the game id and whether it was new.
+/// Parses, replays and stores a game that nobody owns, listed (the demos, the benches).
+/// Returns the game and whether it was new.
 pub fn ingest(store: &Store, bytes: &[u8]) -> Result<(Ingested, bool), IngestError> {
     let g = prepare(bytes)?;
-    let created = store.insert(&g)?;
-    Ok((g, created))
+    let stored = store.insert(&g, NewGame::PUBLIC)?;
+    Ok((g, stored == Stored::New))
+}
+
+/// An upload, stored: the game, its listing, and the owner token when this upload stored it.
+pub struct Upload {
+    pub game: Ingested,
+    /// `None` when the same game was stored before: it stays its first uploader's, or else
+    /// anyone could take over a public game by uploading its download again.
+    pub token: Option<OwnerToken>,
+    pub listed: bool,
+}
+
+/// Parses, replays and stores a visitor's upload, owned by a fresh token and listed as asked.
+pub fn upload(store: &Store, bytes: &[u8], listed: bool) -> Result<Upload, IngestError> {
+    let game = prepare(bytes)?;
+    let token = OwnerToken::new().map_err(StoreError::from)?;
+    let new = NewGame {
+        listed,
+        owner: Some(token.hash()),
+    };
+    Ok(match store.insert(&game, new)? {
+        Stored::New => Upload {
+            game,
+            token: Some(token),
+            listed,
+        },
+        Stored::Already { listed } => Upload {
+            game,
+            token: None,
+            listed,
+        },
+    })
 }
 
 fn to_json(value: &impl serde::Serialize) -> String {

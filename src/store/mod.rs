@@ -3,6 +3,7 @@
 
 mod id;
 pub mod ingest;
+pub mod owner;
 
 use crate::engine::GameKind;
 use r2d2::Pool;
@@ -13,6 +14,7 @@ use std::path::Path;
 
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, ingest, prepare};
+pub use owner::{OwnerHash, OwnerToken, Ownership};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -22,6 +24,8 @@ pub enum StoreError {
     Pool(#[from] r2d2::Error),
     #[error("database migration: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    #[error("reading the random source for an owner token: {0}")]
+    Random(#[from] std::io::Error),
 }
 
 fn migrations() -> Migrations<'static> {
@@ -29,6 +33,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0001_games.sql")),
         M::up(include_str!("../../migrations/0002_analyses.sql")),
         M::up(include_str!("../../migrations/0003_game_kinds.sql")),
+        M::up(include_str!("../../migrations/0004_owners.sql")),
         M::up(include_str!("../../migrations/0005_analysis_starts.sql")),
     ])
 }
@@ -46,6 +51,34 @@ pub struct GameRow {
     pub finished: bool,
     pub final_scores: Vec<i32>,
     pub created_at: String,
+    /// Whether the game is on the home page's list; an unlisted game is reached by its link.
+    pub listed: bool,
+    /// The hash of its owner token; `None` for games stored before owners, and the demos.
+    pub owner: Option<OwnerHash>,
+}
+
+/// How a new upload is stored: listed or not, and whose it is.
+#[derive(Clone, Copy, Debug)]
+pub struct NewGame {
+    pub listed: bool,
+    pub owner: Option<OwnerHash>,
+}
+
+impl NewGame {
+    /// Listed and owned by nobody: the demos, the benches, games loaded from the command line.
+    pub const PUBLIC: NewGame = NewGame {
+        listed: true,
+        owner: None,
+    };
+}
+
+/// What storing a game did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Written now, as asked.
+    New,
+    /// The same game was stored before; it keeps its owner and its listing.
+    Already { listed: bool },
 }
 
 /// Where a game's background analysis stands.
@@ -109,24 +142,23 @@ impl Store {
         Ok(())
     }
 
-    /// Writes a game and its snapshots in one transaction. Returns false when a game with the
-    /// same id was already stored (nothing is written then).
-    pub fn insert(&self, g: &Ingested) -> Result<bool, StoreError> {
+    /// Writes a game and its snapshots in one transaction. A game with the same id stored
+    /// before is left as it is, its owner and listing included.
+    pub fn insert(&self, g: &Ingested, new: NewGame) -> Result<Stored, StoreError> {
         let mut conn = self.pool.get()?;
         // Immediate: the write lock is taken up front, so concurrent uploads queue on the busy
         // timeout. A deferred transaction would read first and then fail to upgrade its lock
         // ("database is locked") whenever another upload wrote in between.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let exists = tx
-            .query_row("SELECT 1 FROM games WHERE id = ?1", [&g.id], |_| Ok(()))
-            .optional()?
-            .is_some();
-        if exists {
-            return Ok(false);
+        let listed: Option<bool> = tx
+            .query_row("SELECT listed FROM games WHERE id = ?1", [&g.id], |r| r.get(0))
+            .optional()?;
+        if let Some(listed) = listed {
+            return Ok(Stored::Already { listed });
         }
         tx.execute(
-            "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             params![
                 g.id,
                 g.kind.name(),
@@ -138,6 +170,8 @@ impl Store {
                 g.finished,
                 serde_json::to_string(&g.final_scores).unwrap_or_default(),
                 now(),
+                new.listed,
+                new.owner.map(|h| h.0.to_vec()),
             ],
         )?;
         let seq = tx.last_insert_rowid();
@@ -160,30 +194,48 @@ impl Store {
             }
         }
         tx.commit()?;
-        Ok(true)
+        Ok(Stored::New)
     }
 
     pub fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
         let conn = self.pool.get()?;
         Ok(conn
             .query_row(
-                "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind
-                 FROM games WHERE id = ?1",
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
                 [id],
                 game_row,
             )
             .optional()?)
     }
 
-    /// The most recently stored games, newest first.
-    pub fn recent(&self, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+    /// Listed games, newest first: `limit` of them after skipping `offset`.
+    pub fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(
-            "SELECT id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind
-             FROM games ORDER BY created_at DESC, seq DESC LIMIT ?1",
-        )?;
-        let rows = stmt.query_map([limit], game_row)?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE listed = 1 ORDER BY created_at DESC, seq DESC LIMIT ?1 OFFSET ?2"
+        ))?;
+        let rows = stmt.query_map(params![limit, offset as i64], game_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// How many games are listed.
+    pub fn count_listed(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        let n: i64 = conn.query_row("SELECT count(*) FROM games WHERE listed = 1", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    /// Lists a game or takes it off the lists. False when there is no such game.
+    pub fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute("UPDATE games SET listed = ?2 WHERE id = ?1", params![id, listed])? > 0)
+    }
+
+    /// Deletes a game with its snapshots and its analysis. False when there is no such game.
+    pub fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        // The snapshots and the analysis go with it: their foreign keys cascade.
+        Ok(conn.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
     }
 
     /// One snapshot, with the kind of game it is in (which says how to read its JSON).
@@ -298,27 +350,29 @@ impl Store {
         let conn = self.pool.get()?;
         let row = conn
             .query_row(
-                "SELECT a.status, a.done, a.total, a.result, a.error FROM analyses a
+                "SELECT a.status, a.done, a.total, a.error, a.result FROM analyses a
                  JOIN games g ON g.seq = a.game WHERE g.id = ?1",
                 [id],
                 |r| {
-                    let status: String = r.get(0)?;
-                    let blob: Option<Vec<u8>> = r.get(3)?;
-                    let error: Option<String> = r.get(4)?;
-                    let status = match status.as_str() {
-                        "queued" => AnalysisStatus::Queued,
-                        "running" => AnalysisStatus::Running {
-                            done: r.get(1)?,
-                            total: r.get(2)?,
-                        },
-                        "done" => AnalysisStatus::Done,
-                        _ => AnalysisStatus::Failed(error.unwrap_or_default()),
-                    };
-                    Ok((status, blob.map(|b| inflate(&b)).transpose()?))
+                    let blob: Option<Vec<u8>> = r.get(4)?;
+                    Ok((analysis_status(r)?, blob.map(|b| inflate(&b)).transpose()?))
                 },
             )
             .optional()?;
         Ok(row)
+    }
+
+    /// Where a game's analysis stands, without reading its result.
+    pub fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT a.status, a.done, a.total, a.error FROM analyses a
+                 JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                [id],
+                analysis_status,
+            )
+            .optional()?)
     }
 
     /// Bytes the database file uses, for the storage measurement.
@@ -431,6 +485,24 @@ fn kind(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameKind> {
     })
 }
 
+/// An analysis' status from its row's first four columns: status, done, total, error.
+fn analysis_status(r: &rusqlite::Row<'_>) -> rusqlite::Result<AnalysisStatus> {
+    let status: String = r.get(0)?;
+    Ok(match status.as_str() {
+        "queued" => AnalysisStatus::Queued,
+        "running" => AnalysisStatus::Running {
+            done: r.get(1)?,
+            total: r.get(2)?,
+        },
+        "done" => AnalysisStatus::Done,
+        _ => AnalysisStatus::Failed(r.get::<_, Option<String>>(3)?.unwrap_or_default()),
+    })
+}
+
+/// The columns [`game_row`] reads, in its order.
+const GAME_COLUMNS: &str =
+    "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
+
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     let players: String = r.get(3)?;
     let scores: String = r.get(7)?;
@@ -446,5 +518,10 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         finished: r.get(6)?,
         final_scores: serde_json::from_str(&scores).unwrap_or_default(),
         created_at: r.get(8)?,
+        listed: r.get(10)?,
+        owner: r
+            .get::<_, Option<Vec<u8>>>(11)?
+            .and_then(|h| <[u8; 32]>::try_from(h).ok())
+            .map(OwnerHash),
     })
 }

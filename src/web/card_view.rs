@@ -3,11 +3,12 @@
 //! the templates are the tile game's.
 
 use super::chance_view;
-use super::view::{self, BreakdownRow, PlayerView, TurnLink, TurnPlayed, points_text};
+use super::view::{self, BreakdownRow, HandView, PlayerView, TurnLink, TurnPlayed, points_text};
 use crate::analysis::win_chance::TurnChance;
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::render::PlayerColours;
+use crate::render::cards::Hands;
 use crate::replay::{self, Replay, Turn};
 
 fn names(record: &CardRecord) -> Vec<&str> {
@@ -155,6 +156,38 @@ pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours:
             (cards, false) => format!("{}, follower", plural(cards, "card")),
         }
     })
+}
+
+/// Every player's hand after a turn whose move `mover` made: the cards of those `hands` shows,
+/// the number of cards of the others.
+pub fn hands_at(
+    record: &CardRecord,
+    game: &CardGame,
+    mover: Option<u8>,
+    hands: Hands,
+    colours: &PlayerColours,
+) -> Vec<HandView> {
+    (game.players().iter().enumerate())
+        .map(|(p, player)| {
+            let shown = hands.shows(game, mover, p as u8) && !player.hand.is_empty();
+            HandView {
+                name: record.players[p].name.clone(),
+                colour: colours.get(p as u8).hex(),
+                cards: if shown {
+                    list(&player.hand)
+                } else {
+                    plural(player.hand.len(), "card")
+                },
+                shown,
+            }
+        })
+        .collect()
+}
+
+/// Whether cards are held but no hand shows, because the round's first card, which goes face
+/// down, is still to be played ([`Hands::shows`]).
+pub fn hands_wait(game: &CardGame) -> bool {
+    game.face_down_card().is_none() && game.players().iter().any(|p| !p.hand.is_empty())
 }
 
 /// Points by category for each player, with the cards they played and took.

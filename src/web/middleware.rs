@@ -1,5 +1,4 @@
-//! What wraps every request: security headers, request ids, the time limit and the metrics,
-//! and the check that a state-changing request comes from this site's own pages.
+//! What wraps every request: security headers, request ids, the time limit and the metrics.
 
 use super::AppState;
 use super::problem::Problem;
@@ -7,10 +6,9 @@ use super::problem::wants_html;
 use super::startup::REQUEST_TIMEOUT;
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::StatusCode;
 use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
-use actix_web::{HttpRequest, web};
+use actix_web::web;
 
 /// The site's policy, with the sites that may frame the page (`'none'` but for the embed,
 /// which answers with its own).
@@ -19,32 +17,6 @@ pub fn content_security_policy(frame_ancestors: &str) -> String {
         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; \
          frame-ancestors {frame_ancestors}; base-uri 'none'; form-action 'self'"
     )
-}
-
-/// Refuses a state-changing request that a page of another site made a visitor's browser
-/// send (say, a hidden form that queues analyses): its `Sec-Fetch-Site` is `cross-site` or
-/// `same-site`, or, from a browser that sends no such header, its `Origin` is neither this
-/// site's public address nor the host it asked. A request with neither header (curl, a
-/// script) comes from no page and passes. The upload form does not ask: the Board Game Arena
-/// bookmarklet posts to it from BGA's pages, by design.
-pub fn refuse_cross_site(req: &HttpRequest, public_url: &str) -> Result<(), Problem> {
-    let header = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let cross = match (header("sec-fetch-site"), header("origin")) {
-        (Some(site), _) => !matches!(site, "same-origin" | "none"),
-        (None, Some(origin)) => {
-            let info = req.connection_info();
-            origin != public_url && origin != format!("{}://{}", info.scheme(), info.host())
-        }
-        (None, None) => false,
-    };
-    if cross {
-        return Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            "Cross-site request",
-            "a page of another site asked for this; open the game on this site and ask from there",
-        ));
-    }
-    Ok(())
 }
 
 /// Gives every answer what it must carry, errors included: the request's number (in the log

@@ -8,8 +8,10 @@ pub mod jobs;
 pub mod limits;
 pub mod metrics;
 pub mod middleware;
+pub mod origin;
 pub mod problem;
 pub mod routes;
+pub mod share_view;
 pub mod startup;
 pub mod view;
 pub mod what_if;
@@ -59,6 +61,12 @@ impl<V: Clone> Recent<V> {
     fn put(&self, id: GameId, value: V) {
         if let Ok(mut c) = self.0.lock() {
             c.put(id, value);
+        }
+    }
+
+    fn forget(&self, id: &GameId) {
+        if let Ok(mut c) = self.0.lock() {
+            c.pop(id);
         }
     }
 }
@@ -141,6 +149,14 @@ impl AppState {
         let loaded = self.read_game(id)?;
         self.games.put(*id, loaded.clone());
         Ok(loaded)
+    }
+
+    /// Drops what is kept of a game its owner changed (its listing) or deleted: the parsed
+    /// game, its analysis, and every picture drawn (they are few, and a deletion is rare).
+    pub fn forget(&self, id: &GameId) {
+        self.games.forget(id);
+        self.analyses.forget(id);
+        self.renders.clear();
     }
 
     /// A tile game's whole-game analysis once it is done.

@@ -67,6 +67,10 @@ impl Problem {
         if let Some(s) = self.extensions.get("retry_after").and_then(Value::as_u64) {
             b.insert_header((header::RETRY_AFTER, s.to_string()));
         }
+        // A 401 names the credentials it wants: the owner token (`web::routes::owners`).
+        if self.status == StatusCode::UNAUTHORIZED {
+            b.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
         b
     }
 
@@ -202,7 +206,20 @@ impl From<RecordError> for Problem {
             RecordError::Invalid { .. } => {
                 Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string())
             }
-            _ => Problem::new(StatusCode::BAD_REQUEST, "Unreadable record", e.to_string()),
+            RecordError::BgaAddress { table } => {
+                let mut p = Problem::new(StatusCode::BAD_REQUEST, "Board Game Arena address", e.to_string());
+                p.extensions.insert("table".into(), json!(table));
+                p.extensions.insert("bookmarklet".into(), json!("/bga"));
+                p
+            }
+            _ => {
+                let mut p = Problem::new(StatusCode::BAD_REQUEST, "Unreadable record", e.to_string());
+                let tried = e.formats_tried();
+                if !tried.is_empty() {
+                    p.extensions.insert("formats_tried".into(), json!(tried));
+                }
+                p
+            }
         }
     }
 }

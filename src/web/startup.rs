@@ -5,7 +5,7 @@ use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::{Problem, negotiate_problems};
-use super::routes::{analysis, api, assets, embed, exports, health, images, pages, puzzles};
+use super::routes::{analysis, api, assets, embed, exports, health, images, owners, pages, puzzles};
 use crate::analysis::AnalysisOptions;
 use crate::store::{Store, ingest};
 use actix_web::dev::Server;
@@ -125,6 +125,10 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(api::get_game)
             .service(api::get_turn)
             .service(api::openapi_json)
+            .service(owners::api_delete)
+            .service(owners::api_listing)
+            .service(owners::form_delete)
+            .service(owners::form_listing)
             .service(embed::embed)
             .service(embed::oembed)
             .default_service(web::to(not_found))

@@ -58,13 +58,30 @@ pub enum GamePart {
     Cards(CardTurnView),
 }
 
-/// The Card Game's part of a turn page: the round, and the way to the turn's alternatives.
+/// The Card Game's part of a turn page: the round, the hands, and the way to the turn's
+/// alternatives.
 pub struct CardTurnView {
     /// "Round 2 of 6", and the round's permalink.
     pub round: String,
     pub round_link: String,
     /// Cards neither turned up nor dealt yet.
     pub unseen: usize,
+    /// Every player's hand: its cards when shown, else how many.
+    pub hands: Vec<HandView>,
+    /// Whether the hands are held back because the round's first card, which goes face down,
+    /// is still to be played.
+    pub hands_wait: bool,
+    /// The switch to the other way of showing hands: its words and its link.
+    pub hands_switch: (String, String),
+}
+
+/// One player's hand on a Card Game turn page.
+pub struct HandView {
+    pub name: String,
+    pub colour: String,
+    /// "red 3, blue building" when shown, "5 cards" when not.
+    pub cards: String,
+    pub shown: bool,
 }
 
 /// The tile game's part of a turn page: the pack and the open squares.

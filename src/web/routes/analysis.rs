@@ -83,7 +83,7 @@ pub async fn queue(
     state: web::Data<AppState>,
     id: web::Path<GameId>,
 ) -> Result<HttpResponse, Problem> {
-    crate::web::middleware::refuse_cross_site(&req, &state.public_url)?;
+    crate::web::origin::same_origin(&req, &state.public_url)?;
     state.limits.analysis(req.peer_addr().map(|a| a.ip()))?;
     let id = id.into_inner();
     let st = state.clone();
@@ -442,6 +442,10 @@ pub struct CardAlternativesPage {
     player: String,
     samples: u32,
     rows: Vec<CardAltRow>,
+    /// Whether the round's first card, played face down, is still to come: the list, the
+    /// mover's whole hand, may give it away before its round reveals it, so it waits behind
+    /// a fold.
+    face_down: bool,
 }
 
 /// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed now
@@ -470,6 +474,10 @@ fn card_alternatives(state: &AppState, g: LoadedCards, n: u32) -> Result<CardAlt
             played: t.played == Some(i),
         })
         .collect();
+    // The mover's whole hand, before the round's first card lies face down, holds it.
+    let before =
+        crate::replay::cards::position_at(&g.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
+    let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
     Ok(CardAlternativesPage {
         id: g.row.id,
         title: g.row.players.join(" vs "),
@@ -477,6 +485,7 @@ fn card_alternatives(state: &AppState, g: LoadedCards, n: u32) -> Result<CardAlt
         player: g.record.players[t.player as usize].name.clone(),
         samples: t.samples,
         rows,
+        face_down,
     })
 }
 

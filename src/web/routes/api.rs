@@ -19,19 +19,30 @@ use utoipa::OpenApi;
         title = "carcassonne-replay",
         description = "Upload Carcassonne game records and read their replays. Errors are RFC 9457 problem+json."
     ),
-    paths(create_game, get_game, get_turn, super::analysis::queue, super::analysis::api_status)
+    paths(
+        create_game,
+        get_game,
+        get_turn,
+        super::owners::api_delete,
+        super::owners::api_listing,
+        super::analysis::queue,
+        super::analysis::api_status
+    )
 )]
 pub struct ApiDoc;
 
 /// Upload a record, its format detected from the content: native JSON (any game), a JCloisterZone
-/// .jcz save, a Board Game Arena log, the course notation or a Carcassonne Lab link.
+/// .jcz save, a Board Game Arena log, the course notation or a Carcassonne Lab link. A new game
+/// comes with its `owner_token`, which deletes it or changes its listing: keep it, it is shown
+/// once and never stored.
 #[utoipa::path(
     post,
     path = "/api/games",
+    params(("listed" = Option<bool>, Query, description = "false keeps the game off the home page and every list (default true)")),
     request_body(content = String, description = "The record, at most 4 MiB", content_type = "application/json"),
     responses(
-        (status = 201, description = "Stored: {id, url}"),
-        (status = 200, description = "The same game was already stored: {id, url}"),
+        (status = 201, description = "Stored: {id, url, listed, owner_token}"),
+        (status = 200, description = "The same game was already stored: {id, url, listed}, no token (it stays its first uploader's)"),
         (status = 400, description = "The body is not a readable record", content_type = "application/problem+json"),
         (status = 413, description = "The body is over 4 MiB", content_type = "application/problem+json"),
         (status = 422, description = "The record is illegal; `turn`, `player`, `move` and `reason` say where and why", content_type = "application/problem+json"),
@@ -41,25 +52,30 @@ pub struct ApiDoc;
 pub async fn create_game(
     req: HttpRequest,
     state: web::Data<AppState>,
+    query: web::Query<UploadQuery>,
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
     super::declared_length_within(&req, MAX_RECORD_BYTES)?;
     let bytes = read_limited(body, MAX_RECORD_BYTES, "Unreadable body").await?;
-    let (id, created) = blocking(move || {
-        let (g, created) = ingest::ingest(&state.store, &bytes)?;
-        Ok((g.id, created))
-    })
-    .await?;
+    let listed = query.listed.unwrap_or(true);
+    let up = blocking(move || Ok(ingest::upload(&state.store, &bytes, listed)?)).await?;
+    let id = up.game.id;
     let url = format!("/g/{id}");
-    let mut answer = if created {
-        HttpResponse::Created()
-    } else {
-        HttpResponse::Ok()
+    let mut doc = json!({"id": id, "url": url, "listed": up.listed});
+    let mut answer = match &up.token {
+        Some(token) => {
+            doc["owner_token"] = json!(token.to_string());
+            HttpResponse::Created()
+        }
+        None => HttpResponse::Ok(),
     };
-    Ok(answer
-        .insert_header((header::LOCATION, url.clone()))
-        .json(json!({"id": id, "url": url})))
+    Ok(answer.insert_header((header::LOCATION, url)).json(doc))
+}
+
+#[derive(serde::Deserialize)]
+pub struct UploadQuery {
+    listed: Option<bool>,
 }
 
 /// A game: players, rules, final scores and each player's breakdown.
@@ -161,15 +177,25 @@ fn tile_turn(t: TurnRow) -> Result<Value, Problem> {
     ))
 }
 
-/// A Card Game turn: the action, its events, the scores and each player's hand after it.
+/// A Card Game turn: the action, its events, the scores and the number of cards in each
+/// player's hand after it. A card played face down is not named, as on the table: the turn
+/// whose follower takes it names it.
 fn card_turn(t: TurnRow) -> Result<Value, Problem> {
     let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
+    let (mut mv, mut events) = (stored_json(&t.mv), stored_json(&t.events));
+    let played_face_down = |e: &&mut Value| e["type"] == "played" && e["face_down"] == true;
+    if let Some(Value::Object(e)) = events.as_array_mut().into_iter().flatten().find(played_face_down) {
+        e.remove("card");
+        if let Value::Object(m) = &mut mv {
+            m.remove("card");
+        }
+    }
     Ok(json!({
         "turn": t.turn,
         "player": t.player,
-        "move": stored_json(&t.mv),
+        "move": mv,
         "scores": stored_json(&t.scores),
-        "events": stored_json(&t.events),
+        "events": events,
         "hands": supply.iter().map(|s| s[0]).collect::<Vec<_>>(),
         "follower_to_place": supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>(),
     }))

@@ -6,6 +6,7 @@
 //! `Content-Security-Policy`, which the site-wide one does not replace.
 
 use super::pages::{Detail, turn_page};
+use crate::render::cards::Hands;
 use crate::store::GameId;
 use crate::web::middleware::content_security_policy;
 use crate::web::problem::Problem;
@@ -40,7 +41,7 @@ struct EmbedPage {
 #[route("/embed/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn embed(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
-    let page = blocking(move || turn_page(&state, &id, n, Detail::Framed)).await?;
+    let page = blocking(move || turn_page(&state, &id, n, Detail::Framed, Hands::Mover)).await?;
     let last = page.game.last;
     let embed = EmbedPage {
         id,
@@ -85,7 +86,7 @@ pub async fn oembed(state: web::Data<AppState>, q: web::Query<OEmbedQuery>) -> R
     let st = state.clone();
     let page = blocking(move || {
         let last = st.load_any(&id)?.row().turns;
-        turn_page(&st, &id, turn.unwrap_or(last).min(last), Detail::Framed)
+        turn_page(&st, &id, turn.unwrap_or(last).min(last), Detail::Framed, Hands::Mover)
     })
     .await?;
     let width = q.maxwidth.map_or(WIDTH, |w| w.min(WIDTH));
@@ -102,11 +103,20 @@ pub async fn oembed(state: web::Data<AppState>, q: web::Query<OEmbedQuery>) -> R
         "thumbnail_height": 630,
         "width": width,
         "height": height,
-        "html": format!(
-            r#"<iframe src="{src}" width="{width}" height="{height}" style="border:0" loading="lazy" title="{}"></iframe>"#,
-            page.preview.title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
-        ),
+        "html": frame(&src, width, height, &page.preview.title),
     })))
+}
+
+/// The embed at `src` in a frame of its full size, as the share menu offers it to paste.
+pub fn iframe(src: &str, title: &str) -> String {
+    frame(src, WIDTH, HEIGHT, title)
+}
+
+fn frame(src: &str, width: u32, height: u32, title: &str) -> String {
+    format!(
+        r#"<iframe src="{src}" width="{width}" height="{height}" style="border:0" loading="lazy" title="{}"></iframe>"#,
+        title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+    )
 }
 
 /// The game and turn a link of this site names: `/g/{id}` (the last turn) or `/g/{id}/t/{n}`.

@@ -38,6 +38,12 @@ impl RenderCache {
             c.put(key, bytes);
         }
     }
+
+    pub fn clear(&self) {
+        if let Ok(mut c) = self.0.lock() {
+            c.clear();
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -49,6 +55,8 @@ pub struct ImageQuery {
     legend: Option<bool>,
     /// `light` or `dark`: the page the image sits on.
     theme: Option<String>,
+    /// The Card Game: `mover` (the default) or `all`, whose hands the table shows.
+    hands: Option<String>,
 }
 
 impl ImageQuery {
@@ -66,6 +74,10 @@ impl ImageQuery {
         }
         if let Some(word) = &self.theme {
             opts.theme = render::Theme::parse(word)
+                .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
+        }
+        if let Some(word) = &self.hands {
+            opts.hands = render::cards::Hands::parse(word)
                 .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
         }
         Ok(opts)

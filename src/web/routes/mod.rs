@@ -8,6 +8,7 @@ pub mod embed;
 pub mod exports;
 pub mod health;
 pub mod images;
+pub mod owners;
 pub mod pages;
 pub mod puzzles;
 

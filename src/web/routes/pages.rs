@@ -8,10 +8,12 @@ use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, MAX_RECORD_BYTES, PlayerInfo, rules_spec};
 use crate::render;
 use crate::render::PlayerColours;
+use crate::render::cards::Hands;
 use crate::replay::{self, Replay, Turn};
 use crate::store::{AnalysisStatus, GameId, GameRow, ingest};
 use crate::web::chance_view::{self, ChancesView};
-use crate::web::problem::Problem;
+use crate::web::problem::{Problem, wants_html};
+use crate::web::share_view::{ShareInput, ShareView};
 use crate::web::view::{
     self, BoardView, BreakdownRow, CardTurnView, GamePart, GraphView, PlayerView, TileTurnView, TurnLink,
 };
@@ -34,65 +36,173 @@ pub struct GameListItem {
     pub created_at: String,
 }
 
+/// Games a page of the home page lists.
+const PER_PAGE: u32 = 30;
+
 #[derive(Template, WebTemplate)]
 #[template(path = "index.html")]
 struct IndexPage {
     games: Vec<GameListItem>,
+    /// This page of the list, from 1, and how many there are.
+    page: u64,
+    pages: u64,
+    form: UploadForm,
 }
 
+/// What the upload form holds: empty, or after a refused upload the text pasted, the listing
+/// chosen and why it was refused.
+#[derive(Default)]
+struct UploadForm {
+    text: String,
+    unlisted: bool,
+    error: Option<UploadError>,
+}
+
+/// Why an upload was refused, as its problem said.
+struct UploadError {
+    title: &'static str,
+    detail: String,
+    /// Whether a Board Game Arena address was pasted instead of a log, and the table's number
+    /// when it names one.
+    bga: bool,
+    table: Option<u64>,
+}
+
+impl UploadError {
+    fn of(p: &Problem) -> UploadError {
+        UploadError {
+            title: p.title,
+            detail: p.detail.clone(),
+            bga: p.extensions.contains_key("bookmarklet"),
+            table: p.extensions.get("table").and_then(|v| v.as_u64()),
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+pub struct IndexQuery {
+    page: Option<u64>,
+}
+
+/// The upload form, and the listed games newest first, a page at a time (`?page=2`).
 #[route("/", method = "GET", method = "HEAD")]
-pub async fn index(state: web::Data<AppState>) -> Result<IndexPage, Problem> {
-    blocking(move || {
-        Ok(IndexPage {
-            games: recent_games(&state)?,
-        })
+pub async fn index(state: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<IndexPage, Problem> {
+    let page = q.page.unwrap_or(1);
+    blocking(move || index_page(&state, page, UploadForm::default())).await
+}
+
+fn index_page(state: &AppState, page: u64, form: UploadForm) -> Result<IndexPage, Problem> {
+    let pages = state.store.count_listed()?.div_ceil(u64::from(PER_PAGE)).max(1);
+    if page == 0 || page > pages {
+        return Err(Problem::not_found(format!(
+            "the list of games has pages 1 to {pages}, not {page}"
+        )));
+    }
+    let rows = state.store.listed((page - 1) * u64::from(PER_PAGE), PER_PAGE)?;
+    Ok(IndexPage {
+        games: rows.into_iter().map(list_item).collect(),
+        page,
+        pages,
+        form,
     })
-    .await
 }
 
-fn recent_games(state: &AppState) -> Result<Vec<GameListItem>, Problem> {
-    let rows = state.store.recent(30)?;
-    Ok(rows
-        .into_iter()
-        .map(|g| GameListItem {
-            players: g.players.join(" vs "),
-            scores: g
-                .final_scores
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join("–"),
-            rules: match crate::record::parse_any(g.record.as_bytes()) {
-                Ok(AnyRecord::Tiles(r, _)) => rules_spec::label(&r.resolved_rules()),
-                Ok(AnyRecord::Cards(r)) => format!("Card Game, {}", cards_rules(&r)),
-                Err(_) => g.preset,
-            },
-            source: g.source_format,
-            id: g.id,
-            turns: g.turns,
-            created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
-        })
-        .collect())
+fn list_item(g: GameRow) -> GameListItem {
+    GameListItem {
+        players: g.players.join(" vs "),
+        scores: g
+            .final_scores
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join("–"),
+        rules: match crate::record::parse_any(g.record.as_bytes()) {
+            Ok(AnyRecord::Tiles(r, _)) => rules_spec::label(&r.resolved_rules()),
+            Ok(AnyRecord::Cards(r)) => format!("Card Game, {}", cards_rules(&r)),
+            Err(_) => g.preset,
+        },
+        source: g.source_format,
+        id: g.id,
+        turns: g.turns,
+        created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
+    }
 }
 
-/// The upload form: a file or pasted text. Answers 303 to the game page.
+/// The upload form: a file or pasted text, listed or not. Answers 303 to the game page, and
+/// a new game's owner token in a cookie for its pages (`owners::owner_cookie`). A refused
+/// upload gives a browser the form again, with the text it pasted and why it was refused.
 #[post("/games")]
 pub async fn upload(req: HttpRequest, state: web::Data<AppState>, form: Multipart) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
     super::declared_length_within(&req, MAX_FORM_BYTES)?;
-    let bytes = read_form(form).await?;
-    let id = blocking(move || Ok(ingest::ingest(&state.store, &bytes)?.0.id)).await?;
-    Ok(HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, format!("/g/{id}")))
-        .finish())
+    let fields = read_form(form).await?;
+    let listed = !fields.unlisted;
+    let st = state.clone();
+    let stored = match fields.chosen() {
+        Ok(bytes) => blocking(move || Ok(ingest::upload(&st.store, &bytes, listed)?)).await,
+        Err(p) => Err(p),
+    };
+    match stored {
+        Ok(up) => {
+            let id = up.game.id;
+            let mut answer = HttpResponse::SeeOther();
+            answer.insert_header((header::LOCATION, format!("/g/{id}")));
+            if let Some(token) = &up.token {
+                answer.cookie(super::owners::owner_cookie(&state, &id, token));
+            }
+            Ok(answer.finish())
+        }
+        Err(p) if wants_html(&req) && p.status.is_client_error() => {
+            let form = UploadForm {
+                text: fields.text,
+                unlisted: fields.unlisted,
+                error: Some(UploadError::of(&p)),
+            };
+            let page = blocking(move || index_page(&state, 1, form)).await?;
+            let html = page.render().map_err(Problem::internal)?;
+            Ok(HttpResponse::build(p.status)
+                .content_type("text/html; charset=utf-8")
+                .body(html))
+        }
+        Err(p) => Err(p),
+    }
 }
 
-/// The upload form at most: its two fields of a record each, and the form's own framing.
+/// The upload form's fields.
+struct UploadFields {
+    file: Vec<u8>,
+    text: String,
+    unlisted: bool,
+}
+
+impl UploadFields {
+    /// The file, else the pasted text.
+    fn chosen(&self) -> Result<Vec<u8>, Problem> {
+        let blank = |b: &[u8]| b.iter().all(u8::is_ascii_whitespace);
+        if !blank(&self.file) {
+            return Ok(self.file.clone());
+        }
+        if !blank(self.text.as_bytes()) {
+            return Ok(self.text.clone().into_bytes());
+        }
+        Err(Problem::new(
+            actix_web::http::StatusCode::BAD_REQUEST,
+            "Nothing uploaded",
+            "choose a file or paste a record",
+        ))
+    }
+}
+
+/// The upload form at most: two fields of a record each, and the form's own framing.
 const MAX_FORM_BYTES: usize = 2 * MAX_RECORD_BYTES + 64 * 1024;
 
-/// The first non-empty of the `file` and `text` fields, at most 4 MiB.
-async fn read_form(mut form: Multipart) -> Result<Vec<u8>, Problem> {
-    let mut chosen = Vec::new();
+/// The form's `file`, `text` and `unlisted` fields; a file or text at most 4 MiB.
+async fn read_form(mut form: Multipart) -> Result<UploadFields, Problem> {
+    let mut fields = UploadFields {
+        file: Vec::new(),
+        text: String::new(),
+        unlisted: false,
+    };
     while let Some(field) = form.next().await {
         let mut field = field.map_err(|e| {
             Problem::new(
@@ -101,19 +211,15 @@ async fn read_form(mut form: Multipart) -> Result<Vec<u8>, Problem> {
                 e.to_string(),
             )
         })?;
+        let name = field.name().unwrap_or_default().to_string();
         let bytes = super::read_limited(&mut field, MAX_RECORD_BYTES, "Unreadable form").await?;
-        if chosen.is_empty() && !bytes.iter().all(u8::is_ascii_whitespace) {
-            chosen = bytes;
+        match name.as_str() {
+            "text" => fields.text = String::from_utf8_lossy(&bytes).into_owned(),
+            "unlisted" => fields.unlisted = !bytes.is_empty(),
+            _ => fields.file = bytes,
         }
     }
-    if chosen.is_empty() {
-        return Err(Problem::new(
-            actix_web::http::StatusCode::BAD_REQUEST,
-            "Nothing uploaded",
-            "choose a file or paste a record",
-        ));
-    }
-    Ok(chosen)
+    Ok(fields)
 }
 
 /// What every page of a game shows at the top.
@@ -130,6 +236,8 @@ pub struct GameHead {
     pub kind: &'static str,
     /// Whether JCloisterZone plays this game, so a `.jcz` download is offered.
     pub jcz: bool,
+    /// Whether the game has a board, so its turns animate as a GIF.
+    pub board: bool,
     /// The scoreboard's column of what players hold back, and its tooltip.
     pub held_label: &'static str,
     pub held_title: &'static str,
@@ -141,6 +249,36 @@ pub struct GameHead {
     pub tiles_notice: Option<&'static str>,
     /// What a reader may point at on the board: "a city, road, field or cloister".
     pub features: &'static str,
+    /// Whether the game is on the home page's list; an unlisted one asks search engines not
+    /// to index it either.
+    pub listed: bool,
+    /// Where the whole-game analysis stands, for the links to it.
+    pub analysis: Analysis,
+}
+
+/// Where a game's whole-game analysis stands, as its pages link it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Analysis {
+    NotAsked,
+    /// Queued or running.
+    Waiting,
+    Done,
+    Failed,
+}
+
+impl Analysis {
+    fn of(state: &AppState, id: &GameId) -> Result<Analysis, Problem> {
+        Ok(match state.store.analysis_status(id)? {
+            None => Analysis::NotAsked,
+            Some(AnalysisStatus::Queued | AnalysisStatus::Running { .. }) => Analysis::Waiting,
+            Some(AnalysisStatus::Done) => Analysis::Done,
+            Some(AnalysisStatus::Failed(_)) => Analysis::Failed,
+        })
+    }
+
+    pub fn done(&self) -> bool {
+        *self == Analysis::Done
+    }
 }
 
 impl GameHead {
@@ -162,26 +300,49 @@ impl GameHead {
             last: row.turns,
             kind: kind.title(),
             jcz: kind == GameKind::Carcassonne,
+            board: kind != GameKind::CardGame,
             held_label,
             held_title,
             count_labels,
             lab: None,
             tiles_notice: None,
             features: replay::words::features_to_point_at(kind),
+            listed: row.listed,
+            analysis: Analysis::NotAsked,
         }
     }
 
-    fn of(g: &LoadedGame) -> GameHead {
-        GameHead {
+    fn of(state: &AppState, g: &LoadedGame) -> Result<GameHead, Problem> {
+        Ok(GameHead {
             lab: crate::record::lab::to_link(&g.record).ok(),
             jcz: crate::export::jcz::unsupported(&g.record).is_none(),
             tiles_notice: view::tiles_notice(&g.record),
+            analysis: Analysis::of(state, &g.row.id)?,
             ..GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
-        }
+        })
     }
 
-    fn of_cards(g: &LoadedCards) -> GameHead {
-        GameHead::new(&g.row, GameKind::CardGame, cards_rules(&g.record))
+    fn of_cards(state: &AppState, g: &LoadedCards) -> Result<GameHead, Problem> {
+        Ok(GameHead {
+            analysis: Analysis::of(state, &g.row.id)?,
+            ..GameHead::new(&g.row, GameKind::CardGame, cards_rules(&g.record))
+        })
+    }
+
+    /// The share menu of a page of this game showing `turn` (`None`: the end), whose picture
+    /// is `png` and whose preview is titled `title`.
+    fn share(&self, state: &AppState, at: Option<u32>, png: &str, title: &str) -> ShareView {
+        ShareView::new(&ShareInput {
+            base: &state.public_url,
+            id: self.id,
+            turn: at,
+            last: self.last,
+            png,
+            board: self.board,
+            jcz: self.jcz,
+            lab: self.lab.as_deref(),
+            title,
+        })
     }
 }
 
@@ -223,8 +384,14 @@ pub(super) struct TurnPage {
     pub(super) preview: Preview,
     pub(super) turn: u32,
     pub(super) prev: Option<u32>,
+    /// What the links to other turns carry: the Card Game's `?hands=all` while every hand is
+    /// shown, so the choice holds from turn to turn without a script.
+    nav_query: &'static str,
     /// The next turn's page, or after the last turn the end page.
     next_url: String,
+    share: ShareView,
+    /// The last turn's "if it ended now" is the result: it waits behind "show the result".
+    hide_if_ended: bool,
     pub(super) board: BoardView,
     pub(super) players: Vec<PlayerView>,
     events: Vec<String>,
@@ -240,6 +407,13 @@ pub(super) struct TurnPage {
 struct EndPage {
     game: GameHead,
     preview: Preview,
+    share: ShareView,
+    /// Whether the browser asking uploaded the game (it holds the owner token's cookie): the
+    /// page then offers to unlist it or delete it, and opens the share menu.
+    owner: bool,
+    /// The turn list's links carry nothing here.
+    nav_query: &'static str,
+    hide_if_ended: bool,
     players: Vec<PlayerView>,
     finished: bool,
     board: BoardView,
@@ -255,29 +429,69 @@ struct EndPage {
 
 /// The game link: its result, after final scoring.
 #[route("/g/{id:[0-9a-f]{16}}", method = "GET", method = "HEAD")]
-pub async fn game(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<EndPage, Problem> {
-    end_page(state, id.into_inner()).await
+pub async fn game(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, Problem> {
+    end_page(req, state, id.into_inner()).await
 }
 
 /// The end of the game: final scoring as its own step after the last turn.
 #[route("/g/{id:[0-9a-f]{16}}/end", method = "GET", method = "HEAD")]
-pub async fn end(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<EndPage, Problem> {
-    end_page(state, id.into_inner()).await
+pub async fn end(req: HttpRequest, state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
+    end_page(req, state, id.into_inner()).await
 }
 
-async fn end_page(state: web::Data<AppState>, id: GameId) -> Result<EndPage, Problem> {
-    blocking(move || match state.load_any(&id)? {
-        Loaded::Tiles(g) => build_end_page(&state, g),
-        Loaded::Cards(g) => build_card_end_page(&state, g),
+/// The end page; its uploader's browser also gets the owner's forms, in an answer no cache
+/// may share.
+async fn end_page(req: HttpRequest, state: web::Data<AppState>, id: GameId) -> Result<HttpResponse, Problem> {
+    let token = super::owners::presented(&req);
+    let page = blocking(move || {
+        let g = state.load_any(&id)?;
+        let owner = super::owners::is_owner(token.as_ref(), g.row().owner);
+        let mut page = match g {
+            Loaded::Tiles(g) => build_end_page(&state, g)?,
+            Loaded::Cards(g) => build_card_end_page(&state, g)?,
+        };
+        page.owner = owner;
+        page.share.open = page.owner;
+        Ok(page)
     })
-    .await
+    .await?;
+    let html = page.render().map_err(Problem::internal)?;
+    let mut answer = HttpResponse::Ok();
+    answer.content_type("text/html; charset=utf-8");
+    if page.owner {
+        answer.insert_header((header::CACHE_CONTROL, "private, no-store"));
+    }
+    Ok(answer.body(html))
+}
+
+#[derive(serde::Deserialize)]
+pub struct TurnQuery {
+    /// The Card Game: `all` shows every hand, `mover` (the default) the mover's only.
+    hands: Option<String>,
+}
+
+impl TurnQuery {
+    fn hands(&self) -> Result<Hands, Problem> {
+        self.hands.as_deref().map_or(Ok(Hands::Mover), |word| {
+            Hands::parse(word).map_err(|e| Problem::new(actix_web::http::StatusCode::BAD_REQUEST, "Bad query", e))
+        })
+    }
 }
 
 /// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
 #[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
-pub async fn turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<TurnPage, Problem> {
+pub async fn turn(
+    state: web::Data<AppState>,
+    path: web::Path<(GameId, u32)>,
+    q: web::Query<TurnQuery>,
+) -> Result<TurnPage, Problem> {
     let (id, n) = path.into_inner();
-    blocking(move || turn_page(&state, &id, n, Detail::Full)).await
+    let hands = q.hands()?;
+    blocking(move || turn_page(&state, &id, n, Detail::Full, hands)).await
 }
 
 /// How much of a turn page to build: the embed shows the board's picture, the scores and the
@@ -288,24 +502,36 @@ pub(super) enum Detail {
     Framed,
 }
 
-pub(super) fn turn_page(state: &AppState, id: &GameId, n: u32, detail: Detail) -> Result<TurnPage, Problem> {
+/// Turn `n`'s page; a Card Game's shows the hands `hands` says.
+pub(super) fn turn_page(
+    state: &AppState,
+    id: &GameId,
+    n: u32,
+    detail: Detail,
+    hands: Hands,
+) -> Result<TurnPage, Problem> {
     match state.load_any(id)? {
         Loaded::Tiles(g) => build_turn_page(state, g, n, detail),
-        Loaded::Cards(g) => build_card_turn_page(state, g, n),
+        Loaded::Cards(g) => build_card_turn_page(state, g, n, hands),
     }
 }
 
 /// The HTML of a turn page, as the server sends it. The bench times this.
 pub fn render_turn_page(state: &AppState, id: &GameId, n: u32) -> Result<String, Problem> {
-    turn_page(state, id, n, Detail::Full)?
+    turn_page(state, id, n, Detail::Full, Hands::Mover)?
         .render()
         .map_err(Problem::internal)
 }
 
 /// A round of a game played in rounds (the Card Game): its last turn, where it is scored.
 #[route("/g/{id:[0-9a-f]{16}}/r/{k:[0-9]+}", method = "GET", method = "HEAD")]
-pub async fn round(state: web::Data<AppState>, path: web::Path<(GameId, u8)>) -> Result<HttpResponse, Problem> {
+pub async fn round(
+    state: web::Data<AppState>,
+    path: web::Path<(GameId, u8)>,
+    q: web::Query<TurnQuery>,
+) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
+    let query = hands_query(q.hands()?);
     let scored_at = blocking(move || {
         let Loaded::Cards(g) = state.load_any(&id)? else {
             return Err(Problem::not_found(format!("game {id} is not played in rounds")));
@@ -320,8 +546,16 @@ pub async fn round(state: web::Data<AppState>, path: web::Path<(GameId, u8)>) ->
     })
     .await?;
     Ok(HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, format!("/g/{id}/t/{scored_at}")))
+        .insert_header((header::LOCATION, format!("/g/{id}/t/{scored_at}{query}")))
         .finish())
+}
+
+/// What a turn link carries for `hands`: nothing for the default.
+fn hands_query(hands: Hands) -> &'static str {
+    match hands {
+        Hands::Mover => "",
+        Hands::All => "?hands=all",
+    }
 }
 
 fn scores_text(players: &[PlayerInfo], scores: &[i32]) -> String {
@@ -414,10 +648,10 @@ fn end_graph<P: Position>(
     }
 }
 
-/// The turn after `n`'s page, or after the last turn the end page.
-fn next_url(head: &GameHead, n: u32) -> String {
+/// The turn after `n`'s page (its link carrying `query`), or after the last turn the end page.
+fn next_url(head: &GameHead, n: u32, query: &str) -> String {
     if n < head.last {
-        format!("/g/{}/t/{}", head.id, n + 1)
+        format!("/g/{}/t/{}{query}", head.id, n + 1)
     } else {
         format!("/g/{}/end", head.id)
     }
@@ -442,7 +676,7 @@ fn end_board(finished: bool, src: String, what: &str) -> BoardView {
 }
 
 fn build_turn_page(state: &AppState, g: LoadedGame, n: u32, detail: Detail) -> Result<TurnPage, Problem> {
-    let head = GameHead::of(&g);
+    let head = GameHead::of(state, &g)?;
     let record = &g.record;
     if n > head.last {
         return Err(no_such_turn(&head, n));
@@ -476,14 +710,19 @@ fn build_turn_page(state: &AppState, g: LoadedGame, n: u32, detail: Detail) -> R
     };
     let mut played = view::tile_turns_played(record, &at.turns, &colours);
     chance_view::mark_classes(&mut played, &chances);
+    let preview = turn_preview(state, &head, n, &record.players, &at.game.scores());
+    let src = format!("/g/{id}/t/{n}.png?overlay=ownership,last-move,scoring");
     Ok(TurnPage {
-        preview: turn_preview(state, &head, n, &record.players, &at.game.scores()),
+        share: head.share(state, Some(n), &src, &preview.title),
+        preview,
         turn: n,
         prev: n.checked_sub(1),
-        next_url: next_url(&head, n),
+        nav_query: "",
+        next_url: next_url(&head, n, ""),
+        hide_if_ended: n == head.last,
         board: BoardView {
             svg: board,
-            src: format!("/g/{id}/t/{n}.png?overlay=ownership,last-move,scoring"),
+            src,
             alt: format!("The board after turn {n}: {move_text}"),
             caption: move_text,
         },
@@ -527,7 +766,7 @@ fn inline_board(state: &AppState, g: &LoadedGame, at: &Replay, n: u32) -> Result
 }
 
 fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
-    let head = GameHead::of(&g);
+    let head = GameHead::of(state, &g)?;
     let record = &g.record;
     let full = replay::replay(record, None).map_err(Problem::internal)?;
     let colours = render::colours(record);
@@ -535,11 +774,17 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
     let chances = game_chances(state, id, None)?;
     let mut played = view::tile_turns_played(record, &full.turns, &colours);
     chance_view::mark_classes(&mut played, &chances);
+    let preview = end_preview(state, &head, full.finished, &record.players, &full.final_scores);
+    let src = format!("/g/{id}.png?overlay=ownership,scoring");
     Ok(EndPage {
-        preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
+        share: head.share(state, None, &src, &preview.title),
+        preview,
+        owner: false,
+        nav_query: "",
+        hide_if_ended: false,
         players: view::players_at(record, &full.game, full.finished, &colours),
         finished: full.finished,
-        board: end_board(full.finished, format!("/g/{id}.png?overlay=ownership,scoring"), "board"),
+        board: end_board(full.finished, src, "board"),
         events: view::event_sentences(record, &full.final_events),
         categories: full.game.categories(),
         breakdown: view::breakdown_rows(record, &full, &colours),
@@ -550,15 +795,17 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
     })
 }
 
-fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<TurnPage, Problem> {
-    let head = GameHead::of_cards(&g);
+fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32, hands: Hands) -> Result<TurnPage, Problem> {
+    let head = GameHead::of_cards(state, &g)?;
     let record = &g.record;
     if n > head.last {
         return Err(no_such_turn(&head, n));
     }
     let full = replay::cards::replay(record).map_err(Problem::internal)?;
-    let position = replay::cards::position_at(record, n as usize).map_err(Problem::internal)?;
+    // The table as move n left it: the next round is not dealt yet (`render::cards`).
+    let position = replay::cards::upto(record, n as usize).map_err(Problem::internal)?.game;
     let at = &full.turns[..n as usize];
+    let mover = at.last().map(|t| t.player);
     let colours = render::cards::colours(record);
     let (move_text, events) = match at.last() {
         Some(t) => (
@@ -578,14 +825,20 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
     let id = &head.id;
     let mut chances = card_chances(state, &g)?;
     chances.retain(|c| c.turn <= n);
+    let nav_query = hands_query(hands);
+    let preview = turn_preview(state, &head, n, &record.players, &Position::scores(&position));
+    let src = format!("/g/{id}/t/{n}.png?hands={}", hands.word());
     Ok(TurnPage {
-        preview: turn_preview(state, &head, n, &record.players, &Position::scores(&position)),
+        share: head.share(state, Some(n), &src, &preview.title),
+        preview,
         turn: n,
         prev: n.checked_sub(1),
-        next_url: next_url(&head, n),
+        nav_query,
+        next_url: next_url(&head, n, nav_query),
+        hide_if_ended: n == head.last,
         board: BoardView {
             svg: None,
-            src: format!("/g/{id}/t/{n}.png"),
+            src,
             alt: format!("The table after turn {n}: {move_text}"),
             caption: move_text,
         },
@@ -593,8 +846,11 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
         events,
         part: GamePart::Cards(CardTurnView {
             round: format!("Round {in_round} of {}", position.rounds()),
-            round_link: format!("/g/{id}/r/{in_round}"),
+            round_link: format!("/g/{id}/r/{in_round}{nav_query}"),
             unseen: position.unseen().len(),
+            hands: card_view::hands_at(record, &position, mover, hands, &colours),
+            hands_wait: card_view::hands_wait(&position),
+            hands_switch: hands_switch(record, id, n, hands, mover),
         }),
         graph: turn_graph(&head, &record.players, at, &colours),
         chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, false),
@@ -603,18 +859,39 @@ fn build_card_turn_page(state: &AppState, g: LoadedCards, n: u32) -> Result<Turn
     })
 }
 
+/// The link that switches a Card Game turn page to the other way of showing hands, and its
+/// words.
+fn hands_switch(record: &CardRecord, id: &GameId, n: u32, hands: Hands, mover: Option<u8>) -> (String, String) {
+    match hands {
+        Hands::Mover => ("Show all hands".into(), format!("/g/{id}/t/{n}?hands=all")),
+        Hands::All => {
+            let words = match mover {
+                Some(p) => format!("Show only {}'s hand", record.players[p as usize].name),
+                None => "Hide the hands".into(),
+            };
+            (words, format!("/g/{id}/t/{n}?hands=mover"))
+        }
+    }
+}
+
 fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Problem> {
-    let head = GameHead::of_cards(&g);
+    let head = GameHead::of_cards(state, &g)?;
     let record = &g.record;
     let full = replay::cards::replay(record).map_err(Problem::internal)?;
     let colours = render::cards::colours(record);
     let id = &head.id;
     let chances = card_chances(state, &g)?;
+    let preview = end_preview(state, &head, full.finished, &record.players, &full.final_scores);
+    let src = format!("/g/{id}.png");
     Ok(EndPage {
-        preview: end_preview(state, &head, full.finished, &record.players, &full.final_scores),
+        share: head.share(state, None, &src, &preview.title),
+        preview,
+        owner: false,
+        nav_query: "",
+        hide_if_ended: false,
         players: card_view::players_at(record, &full.game, full.finished, &colours),
         finished: full.finished,
-        board: end_board(full.finished, format!("/g/{id}.png"), "table"),
+        board: end_board(full.finished, src, "table"),
         events: card_view::event_sentences(record, &full.final_events),
         categories: full.game.categories(),
         breakdown: card_view::breakdown_rows(record, &full, &colours),
