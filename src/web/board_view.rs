@@ -1,12 +1,14 @@
 //! The turn page's interactive board: what each feature, open spot and alternative says when a
 //! reader points at it. `render::interactive` draws the layers; this module writes their notes.
+//! A puzzle's board is the same board before the move, with the squares to answer on.
 
 use crate::analysis::board_features::{BoardFeature, board_features};
 use crate::analysis::completion::fitting_tiles;
-use crate::analysis::report::{AlternativeReport, TurnReport};
-use crate::engine::{Game, Pos, Unit};
+use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
+use crate::engine::{Game, Pos, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
-use crate::render::interactive::{Badge, BoardNotes, Ghost, SpotNote};
+use crate::render::interactive::{Badge, BoardNotes, Ghost, Pick, PickSquare, SpotNote};
+use std::collections::BTreeMap;
 use crate::render::{self, RenderOptions};
 use crate::replay::Replay;
 use crate::store::GameId;
@@ -67,6 +69,100 @@ pub fn turn_board(
         notes.played = played_badge(report, listed, played_at, &link);
     }
     render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+/// A puzzle's board: the position before turn `report.turn`, every feature's note, and a link
+/// on each square the drawn tile fits; the tile stands where `placed` puts it (degrees).
+/// `href(square, rotation)` is the page that answers with that placement.
+pub fn puzzle_board(
+    record: &GameRecord,
+    at: &Replay,
+    report: &TurnReport,
+    kind: &TileKind,
+    placed: Option<(Pos, u16)>,
+    href: &dyn Fn(Pos, u16) -> String,
+) -> String {
+    let opts = RenderOptions {
+        ownership: true,
+        last_move: true,
+        open_spots: true,
+        ..RenderOptions::default()
+    };
+    let squares = (placement_moves(report).into_iter())
+        .map(|(pos, turns)| {
+            let rotations: Vec<u16> = turns.keys().copied().collect();
+            // On the square the tile is on, the link turns it to the next rotation that fits.
+            let next = match placed {
+                Some((p, r)) if p == pos => rotations.iter().find(|&&x| x > r).unwrap_or(&rotations[0]),
+                _ => &rotations[0],
+            };
+            let moves: Vec<(u16, Vec<(String, String)>)> = (turns.into_iter())
+                .map(|(r, actions)| (r, actions.iter().map(|a| (meeple_token(a), a.words())).collect()))
+                .collect();
+            PickSquare {
+                pos,
+                href: href(pos, *next),
+                title: format!("Put the tile at {pos}"),
+                moves: serde_json::to_string(&moves).unwrap_or_default(),
+            }
+        })
+        .collect();
+    let notes = BoardNotes {
+        features: (board_features(&at.game).iter())
+            .map(|f| (f.root, feature_note(record, &at.game, f)))
+            .collect(),
+        pick: Some(Pick {
+            kind,
+            squares,
+            placed: placed.map(|(p, r)| (p, (r / 90) as u8)),
+        }),
+        ..BoardNotes::default()
+    };
+    render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+/// Every square of a turn's moves, with its rotations and each one's meeple steps, in order.
+pub fn placement_moves(report: &TurnReport) -> BTreeMap<Pos, BTreeMap<u16, Vec<&ActionReport>>> {
+    let mut out: BTreeMap<Pos, BTreeMap<u16, Vec<&ActionReport>>> = BTreeMap::new();
+    for a in &report.alternatives {
+        let pos = Pos::new(a.position[0], a.position[1]);
+        out.entry(pos).or_default().entry(a.rotation).or_default().push(&a.action);
+    }
+    out
+}
+
+/// A meeple step as a puzzle's address writes it: `none`, `abbot-back`, or figure, feature and
+/// location (`meeple-city-N`, `meeple-field-N.w`).
+pub fn meeple_token(a: &ActionReport) -> String {
+    match a {
+        ActionReport::Pass => "none".into(),
+        ActionReport::RecallAbbot => "abbot-back".into(),
+        ActionReport::Deploy {
+            feature,
+            location,
+            figure,
+        } => format!("{figure}-{feature}-{location}"),
+    }
+}
+
+/// The meeple step of a token, if it is one in form ([`meeple_token`]); whether the turn has it
+/// is for the puzzle to say.
+pub fn parse_meeple_token(token: &str) -> Option<ActionReport> {
+    let word = |w: &str| (1..=12).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic() || b == b'.');
+    match token {
+        "none" => Some(ActionReport::Pass),
+        "abbot-back" => Some(ActionReport::RecallAbbot),
+        _ => match token.split('-').collect::<Vec<_>>().as_slice() {
+            [figure, feature, location] if [figure, feature, location].iter().all(|w| word(w)) => {
+                Some(ActionReport::Deploy {
+                    feature: feature.to_string(),
+                    location: location.to_string(),
+                    figure: figure.to_string(),
+                })
+            }
+            _ => None,
+        },
+    }
 }
 
 /// A feature in words: kind and size, who holds it, what it is worth, its chance.

@@ -160,7 +160,7 @@ impl GameHead {
         }
     }
 
-    fn of(g: &LoadedGame) -> GameHead {
+    pub(crate) fn of(g: &LoadedGame) -> GameHead {
         GameHead {
             lab: crate::record::lab::to_link(&g.record).ok(),
             ..GameHead::new(&g.row, g.record.game, rules_spec::label(&g.record.resolved_rules()))
