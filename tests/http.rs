@@ -1557,7 +1557,8 @@ fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
 
 /// The turn page's board is inline SVG that reads without JavaScript: a note (tooltip) on every
 /// feature, every open square with the tiles that fit it, dead squares crossed out, and up to
-/// three ghosts linking to their alternatives beside the move played.
+/// three ghosts, only of placements better than the one played, each labelled with its value's
+/// unit and source and linking to its alternative, beside the move played.
 #[test]
 fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
     use carcassonne_replay::analysis::{board_features::board_features, dead_spots};
@@ -1568,7 +1569,8 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
     let with_dead = (1..=71)
         .find(|&n| !dead_spots(&replay::replay_upto(&record, None, Some(n)).unwrap().game).is_empty())
         .expect("the demo has a turn with a dead spot");
-    for n in [0, with_dead, 71] {
+    let mut ghosted = 0;
+    for n in [0, with_dead, 40, 71] {
         let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
         let page = get(&app, &format!("/g/{id}/t/{n}"));
         assert_eq!(page.status, 200);
@@ -1602,16 +1604,33 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
             );
             continue;
         }
-        assert!((1..=3).contains(&ghosts.len()), "turn {n}: {} ghosts", ghosts.len());
+        assert!(ghosts.len() <= 3, "turn {n}: {} ghosts", ghosts.len());
         assert!(
             body.contains("class=\"badge played\""),
             "turn {n}: the move played is marked"
         );
+        // Only placements better than the one played, each with its unit and source.
+        let rank_after = |text: &str, mark: &str| -> u32 {
+            let at = &text[text.find(mark).unwrap() + mark.len()..];
+            at[..at.find(|c: char| !c.is_ascii_digit()).unwrap()].parse().unwrap()
+        };
+        let played = rank_after(body, "The move played: #");
+        let titles: Vec<&str> = body.split("class=\"badge alternative\"><title>").skip(1).collect();
+        for title in &titles {
+            let title = &title[..title.find("</title>").unwrap()];
+            assert!(rank_after(title, "Alternative #") < played, "turn {n}: {title}");
+            assert!(
+                title.contains("Heuristic value") && title.contains("points"),
+                "turn {n}: the value's unit and source: {title}"
+            );
+        }
+        ghosted += titles.len();
         for href in ghosts {
             assert!(href.starts_with(&format!("/g/{id}/t/{n}/alt/")), "{href}");
             assert_eq!(get(&app, href).status, 200, "{href}");
         }
     }
+    assert!(ghosted > 0, "some turn has a better placement to show");
     app.stop();
 }
 

@@ -6,8 +6,8 @@
 //!   its note as a `<title>`: pointing anywhere on a feature lights all of it, by CSS alone;
 //! - one square per open spot (`class="spot"`), with the tiles that fit it as a `<title>` and a
 //!   `data-fits` list for the page's script; dead spots are crossed out;
-//! - ghost tiles: the drawn tile's best other placements, faded, each with a badge linking to
-//!   its alternative, and a badge on the move played.
+//! - ghost tiles: the drawn tile's placements better than the one played, faded, each with its
+//!   meeple and a badge linking to its alternative, and a badge on the move played.
 //!
 //! A puzzle's board (`Pick`) has instead of the open spots one link per square the drawn tile
 //! fits, and the tile where the reader put it: a link to the same square turns it on.
@@ -16,6 +16,7 @@
 //! a panel that repeats a note where touch screens show no tooltip, and on a puzzle moves and
 //! turns the tile without loading a page.
 
+use super::figures::{self, FigureShape};
 use super::palette::{self, Rgb};
 use super::scene::{Placed, Scene, SceneInput, xml_escape};
 use super::shapes::num;
@@ -73,11 +74,19 @@ pub struct Badge {
     pub href: String,
 }
 
-/// Another placement of the drawn tile, drawn faded.
+/// Another placement of the drawn tile, drawn faded, with its meeple.
 pub struct Ghost<'a> {
     pub kind: &'a TileKind,
     pub quarter_turns: u8,
+    pub figure: Option<GhostFigure>,
     pub badge: Badge,
+}
+
+/// The figure an alternative puts on its tile: on which segment, drawn how, in whose colour.
+pub struct GhostFigure {
+    pub segment: u8,
+    pub shape: FigureShape,
+    pub colour: Rgb,
 }
 
 /// The order features are layered in: each kind above the ones it is drawn over, so pointing
@@ -234,6 +243,14 @@ impl Scene<'_> {
             self.body,
             "<g class=\"ghost\" opacity=\".55\" pointer-events=\"none\">{art}</g>"
         );
+        // The meeple at full strength over the faded tile: it is what differs between moves.
+        if let Some(f) = &g.figure
+            && let Some(seg) = tiles::art(g.kind).segments.get(f.segment as usize)
+        {
+            let (x, y) = self.frame.point(g.badge.pos, g.quarter_turns, seg.anchor);
+            let figure = figures::figure(f.shape, f.colour, x, y, self.frame.s / 100.0 * 1.2);
+            let _ = write!(self.body, "<g class=\"ghost-figure\" pointer-events=\"none\">{figure}</g>");
+        }
         self.link_badge(&g.badge, palette::GHOST_BADGE, "badge alternative");
     }
 

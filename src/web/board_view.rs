@@ -5,9 +5,11 @@
 use crate::analysis::board_features::{BoardFeature, board_features};
 use crate::analysis::completion::fitting_tiles;
 use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
-use crate::engine::{Game, Pos, TileKind, Unit};
+use crate::engine::{FeatureKind, Game, Location, Pos, Rotation, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
-use crate::render::interactive::{Badge, BoardNotes, Ghost, Pick, PickSquare, SpotNote};
+use crate::render::figures::FigureShape;
+use crate::render::interactive::{Badge, BoardNotes, Ghost, GhostFigure, Pick, PickSquare, SpotNote};
+use crate::render::palette::Rgb;
 use std::collections::BTreeMap;
 use crate::render::{self, RenderOptions};
 use crate::replay::Replay;
@@ -45,22 +47,25 @@ pub fn turn_board(
     let drawn = at.turns.last().map(|t| (game.tile_kind(t.mv.tile), t.mv.placement.pos));
     if let (Some((kind, played_at)), Some((report, listed))) = (drawn, alternatives) {
         let link = |k: usize| format!("/g/{id}/t/{}/alt/{k}", report.turn);
+        let colour = render::colours(record).get(report.player);
         for (a, k) in ghosts(report, listed, played_at) {
             notes.ghosts.push(Ghost {
                 kind,
                 quarter_turns: (a.rotation / 90) as u8,
+                figure: ghost_figure(kind, a, colour),
                 badge: Badge {
                     pos: Pos::new(a.position[0], a.position[1]),
-                    label: format!("#{} {}", a.rank, view::points(a.value)),
+                    label: format!("#{} {} pts", a.rank, view::points(a.value)),
                     title: format!(
-                        "Alternative #{}: {} at ({},{}) rotated {}°, {}; value {}. Open it.",
+                        "Alternative #{} of {}: {} at ({},{}) rotated {}°, {}. {}. Open it.",
                         a.rank,
+                        report.alternatives.len(),
                         report.tile,
                         a.position[0],
                         a.position[1],
                         a.rotation,
                         a.action.words(),
-                        view::points(a.value)
+                        value_words(a)
                     ),
                     href: link(k),
                 },
@@ -237,10 +242,50 @@ fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
         .collect()
 }
 
-/// The best alternatives on squares other than the played one, one per square, best first,
-/// with their place in the listing.
+/// An alternative's value with its unit and where it comes from: "expected final margin
+/// +12.3 points ± 1.1 over 128 playouts", or "heuristic value 4.2 points (no playouts)".
+pub fn value_words(a: &AlternativeReport) -> String {
+    match &a.playouts {
+        Some(p) => format!(
+            "Expected final margin {} points ± {} over {} playouts",
+            view::points(a.value),
+            view::points(p.std_error),
+            p.count
+        ),
+        None => format!("Heuristic value {} points (no playouts)", view::points(a.value)),
+    }
+}
+
+/// The figure an alternative deploys, on its segment of the tile turned as it is.
+fn ghost_figure(kind: &TileKind, a: &AlternativeReport, colour: Rgb) -> Option<GhostFigure> {
+    let ActionReport::Deploy {
+        feature,
+        location,
+        figure,
+    } = &a.action
+    else {
+        return None;
+    };
+    let feature = FeatureKind::parse(feature)?;
+    let rotation = Rotation::from_degrees(i64::from(a.rotation))?;
+    let segment = kind.segment_at(rotation, feature, Some(Location::parse(location)?))?;
+    let shape = match (figure.as_str(), feature) {
+        ("abbot", _) => FigureShape::Abbot,
+        (_, FeatureKind::Field) => FigureShape::Lying,
+        _ => FigureShape::Standing,
+    };
+    Some(GhostFigure { segment, shape, colour })
+}
+
+/// The alternatives better than the move played, on squares other than its own, one per
+/// square, best first, with their place in the listing. None when the move played is unknown.
 fn ghosts<'r>(report: &'r TurnReport, listed: &[RecordedMove], played_at: Pos) -> Vec<(&'r AlternativeReport, usize)> {
-    let mut by_rank: Vec<&AlternativeReport> = report.alternatives.iter().collect();
+    let Some(played) = report.played.and_then(|i| report.alternatives.get(i)) else {
+        return Vec::new();
+    };
+    let mut by_rank: Vec<&AlternativeReport> = (report.alternatives.iter())
+        .filter(|a| a.rank < played.rank && a.value > played.value)
+        .collect();
     by_rank.sort_by_key(|a| a.rank);
     let mut shown: Vec<(&AlternativeReport, usize)> = Vec::new();
     for a in by_rank {
@@ -272,10 +317,11 @@ fn played_badge(
         pos: played_at,
         label: format!("played #{}", a.rank),
         title: format!(
-            "The move played: #{} of {}, value {} against the best {}. Open it.",
+            "The move played: #{} of {}, {}, {}; the best: {}. Open it.",
             a.rank,
             report.alternatives.len(),
-            view::points(a.value),
+            a.action.words(),
+            value_words(a).to_lowercase(),
             view::points(best.value)
         ),
         href: link(k),
