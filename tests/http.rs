@@ -1309,6 +1309,15 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     // Once analysed, the pages show chances of winning: the end page with each player's
     // accuracy, a turn page only up to its turn, the analysis page turn by turn.
     assert!(page.body.contains("<th>Chance after</th>") && page.body.contains("Accuracy"));
+    // Turn by turn: who moved and the best move; a loss of 0 below the best is explained.
+    assert!(page.body.contains("<th>Best move</th>"), "{}", page.body);
+    let movers = page.body.matches("<td class=\"who\">").count();
+    assert_eq!(movers, 3, "a player per turn");
+    assert!(page.body.contains("within the noise of the best"));
+    // The chart has axes and a legend naming each line and the markers.
+    let legend = &page.body[page.body.find("<ul class=\"legend\">").expect("a legend")..];
+    assert!(legend.contains("Ann") && legend.contains("Bob") && legend.contains("blunder ??"));
+    assert!(page.body.contains(">100%</text>") && page.body.contains(">turn</text>"));
     let end = get(&app, &format!("/g/{id}"));
     assert!(end.body.contains("<svg class=\"graph chances\""), "{}", end.body);
     for name in ["Ann", "Bob"] {
@@ -1326,8 +1335,8 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     assert!(values.body.contains(" ± "), "playout values carry their standard error");
     assert_eq!(
         first.body.matches("<polyline").count(),
-        2 + 2,
-        "the score graph and the chances graph, a line per player, up to turn 1"
+        2 + 2 * 2,
+        "the score graph and the chances graph (cased), a line per player, up to turn 1"
     );
     let tile = get(&app, &format!("/g/{id}/tiles/V.svg"));
     assert_eq!((tile.status, tile.content_type.as_str()), (200, "image/svg+xml"));
