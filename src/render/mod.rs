@@ -27,7 +27,7 @@ pub use palette::{PLAYER_COLOURS, PlayerColour, PlayerColours, Rgb, player_colou
 pub use raster::{encode_png, rasterise, svg_to_png};
 
 /// Changes whenever the same input would draw different pixels: part of every image's ETag.
-pub const RENDERER_VERSION: &str = "render-3";
+pub const RENDERER_VERSION: &str = "render-4";
 
 /// What to draw. `Default` is the plain board at 64 px per tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
