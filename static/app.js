@@ -145,3 +145,49 @@
     put(chosen, next(chosen));
   });
 })();
+// The board's zoom (templates/_board.html): + and − widen the board inside its frame, which
+// then pans: touch screens drag it natively, a mouse drags it here. Fit shows it whole again.
+// Without the script, "larger picture" opens a bigger image to zoom into.
+(function () {
+  var frame = document.querySelector('.board-frame');
+  var buttons = document.querySelector('[data-zoom-buttons]');
+  if (!frame || !buttons) { return; }
+  buttons.hidden = false;
+  var zoom = 1;
+  function set(z) {
+    // Keep the point at the frame's centre where it is.
+    var fx = (frame.scrollLeft + frame.clientWidth / 2) / frame.scrollWidth;
+    var fy = (frame.scrollTop + frame.clientHeight / 2) / frame.scrollHeight;
+    zoom = Math.min(5, Math.max(1, z));
+    frame.style.setProperty('--zoom', zoom);
+    frame.classList.toggle('zoomed', zoom > 1);
+    frame.scrollLeft = fx * frame.scrollWidth - frame.clientWidth / 2;
+    frame.scrollTop = fy * frame.scrollHeight - frame.clientHeight / 2;
+  }
+  buttons.addEventListener('click', function (e) {
+    var b = e.target.closest('[data-zoom]');
+    if (!b) { return; }
+    var how = b.getAttribute('data-zoom');
+    set(how === 'in' ? zoom * 1.5 : how === 'out' ? zoom / 1.5 : 1);
+  });
+  var drag = null;
+  frame.addEventListener('pointerdown', function (e) {
+    if (e.pointerType !== 'mouse' || zoom === 1) { return; }
+    drag = { x: e.clientX, y: e.clientY, left: frame.scrollLeft, top: frame.scrollTop, moved: false };
+  });
+  window.addEventListener('pointermove', function (e) {
+    if (!drag) { return; }
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) { drag.moved = true; frame.classList.add('panning'); }
+    frame.scrollLeft = drag.left - dx;
+    frame.scrollTop = drag.top - dy;
+  });
+  window.addEventListener('pointerup', function () {
+    frame.classList.remove('panning');
+    setTimeout(function () { drag = null; }, 0);
+  });
+  // A drag is not a click on what it started on.
+  frame.addEventListener('click', function (e) {
+    if (drag && drag.moved) { e.preventDefault(); e.stopPropagation(); }
+  }, true);
+})();

@@ -1472,6 +1472,76 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
     app.stop();
 }
 
+/// On a phone: the turn navigation stays in view at the foot of the page, names keep beside
+/// their colour dots when they wrap, a table wider than the screen shows a shadow where it has
+/// more, and the board zooms (then pans inside its frame, never the page); without the script
+/// a larger picture is a link away.
+#[test]
+fn on_a_phone_the_navigation_stays_names_keep_their_dots_and_the_board_zooms() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let long = "Bartholomew Maximilian von Longname";
+    let id = upload_id(&app, small_game([long, "Bob"]).as_bytes());
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/t/2")));
+
+    browser.eval("window.scrollTo(0, document.body.scrollHeight);");
+    let nav = browser.wait_for(
+        "const r = document.querySelector('.turn-nav').getBoundingClientRect(); \
+         return window.scrollY > 300 && r.top <= 1 && r.bottom > 20 ? [window.scrollY, r.top] : null;",
+    );
+    assert!(nav.is_array(), "the navigation stays at the top while the page scrolls");
+
+    // Every line of a wrapped name starts right of its dot.
+    let lines = browser.eval(
+        r#"const out = [];
+           for (const dot of document.querySelectorAll('.turn-list .swatch, .scoreboard .swatch')) {
+             const text = dot.nextSibling; if (!text) continue;
+             const range = document.createRange(); range.selectNodeContents(text);
+             const right = dot.getBoundingClientRect().right;
+             for (const r of range.getClientRects()) out.push(r.left - right);
+           }
+           return out;"#,
+    );
+    let gaps: Vec<f64> = lines.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let dots = browser.eval("return document.querySelectorAll('.turn-list .swatch, .scoreboard .swatch').length;");
+    assert!(gaps.len() as u64 > dots.as_u64().unwrap(), "a long name wraps: {gaps:?}");
+    assert!(gaps.iter().all(|&g| g >= -0.5), "no line under its dot: {gaps:?}");
+
+    // The board zooms inside its frame and back; the page never scrolls sideways.
+    let widths = "const f = document.querySelector('.board-frame'); \
+                  return [f.querySelector('svg').getBoundingClientRect().width, f.clientWidth, \
+                          document.documentElement.scrollWidth, window.innerWidth];";
+    let before = browser.eval(widths);
+    // Out from under the sticky navigation, where WebDriver would scroll it.
+    browser.eval("document.querySelector('.zoom').scrollIntoView({block: 'center'});");
+    browser.click(&browser.find("[data-zoom=in]").expect("zoom buttons with the script"));
+    browser.click(&browser.find("[data-zoom=in]").unwrap());
+    let zoomed = browser.eval(widths);
+    let w = |v: &Value, i: usize| v[i].as_f64().unwrap();
+    assert!(w(&zoomed, 0) > 2.0 * w(&before, 0), "{before} → {zoomed}");
+    assert!(w(&zoomed, 0) > w(&zoomed, 1), "wider than its frame, which pans");
+    assert!(w(&zoomed, 2) <= w(&zoomed, 3), "the page does not scroll sideways: {zoomed}");
+    browser.click(&browser.find("[data-zoom=fit]").unwrap());
+    assert!(w(&browser.eval(widths), 0) <= w(&before, 0) + 0.5, "fit shows it whole again");
+    let larger = browser.eval("return document.querySelector('.zoom a').getAttribute('href');");
+    let picture = get(&app, larger.as_str().unwrap());
+    assert_eq!((picture.status, picture.content_type.as_str()), (200, "image/png"), "{larger}");
+
+    // A table wider than the screen casts a shadow at the edge it scrolls to.
+    browser.open(&app.url(&format!("/g/{id}/t/2/alternatives")));
+    let cue = browser.eval(
+        "const t = [...document.querySelectorAll('table')].find(t => t.scrollWidth > t.clientWidth + 1); \
+         return t ? getComputedStyle(t).backgroundImage : null;",
+    );
+    assert!(
+        cue.as_str().is_some_and(|c| c.contains("radial-gradient")),
+        "a wide table and its scroll cue: {cue}"
+    );
+    drop(browser);
+    app.stop();
+}
+
 /// A point inside the first owned road on the board, where nothing else is on top of it:
 /// `[x, y, its note]` in viewport pixels.
 const OWNED_ROAD_POINT: &str = r#"

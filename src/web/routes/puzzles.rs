@@ -166,6 +166,8 @@ pub struct PuzzlePage {
     picture: String,
     /// The position the player faced, inline, with a link on every square the tile fits.
     board: String,
+    /// The same board as a larger picture, to zoom into without the script.
+    large: String,
     /// The scores before the move.
     players: Vec<PlayerView>,
     remaining: Vec<(String, u8)>,
@@ -268,6 +270,7 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
         picture: view::tile_picture(&id, &t.tile),
         tile: t.tile.clone(),
         board,
+        large: format!("/g/{id}/t/{}.png?overlay=ownership,last-move,open-spots&size=128", t.turn - 1),
         players: view::players_at(record, &at.game, false, &render::colours(record)),
         remaining: view::remaining_tiles(&record.catalog, &at.game),
         tiles_left: at.game.pack_left(),
