@@ -1505,7 +1505,10 @@ fn on_a_phone_the_navigation_stays_names_keep_their_dots_and_the_board_zooms() {
     );
     let gaps: Vec<f64> = lines.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
     let dots = browser.eval("return document.querySelectorAll('.turn-list .swatch, .scoreboard .swatch').length;");
-    assert!(gaps.len() as u64 > dots.as_u64().unwrap(), "a long name wraps: {gaps:?}");
+    assert!(
+        gaps.len() as u64 > dots.as_u64().unwrap(),
+        "a long name wraps: {gaps:?}"
+    );
     assert!(gaps.iter().all(|&g| g >= -0.5), "no line under its dot: {gaps:?}");
 
     // The board zooms inside its frame and back; the page never scrolls sideways.
@@ -1521,12 +1524,22 @@ fn on_a_phone_the_navigation_stays_names_keep_their_dots_and_the_board_zooms() {
     let w = |v: &Value, i: usize| v[i].as_f64().unwrap();
     assert!(w(&zoomed, 0) > 2.0 * w(&before, 0), "{before} → {zoomed}");
     assert!(w(&zoomed, 0) > w(&zoomed, 1), "wider than its frame, which pans");
-    assert!(w(&zoomed, 2) <= w(&zoomed, 3), "the page does not scroll sideways: {zoomed}");
+    assert!(
+        w(&zoomed, 2) <= w(&zoomed, 3),
+        "the page does not scroll sideways: {zoomed}"
+    );
     browser.click(&browser.find("[data-zoom=fit]").unwrap());
-    assert!(w(&browser.eval(widths), 0) <= w(&before, 0) + 0.5, "fit shows it whole again");
+    assert!(
+        w(&browser.eval(widths), 0) <= w(&before, 0) + 0.5,
+        "fit shows it whole again"
+    );
     let larger = browser.eval("return document.querySelector('.zoom a').getAttribute('href');");
     let picture = get(&app, larger.as_str().unwrap());
-    assert_eq!((picture.status, picture.content_type.as_str()), (200, "image/png"), "{larger}");
+    assert_eq!(
+        (picture.status, picture.content_type.as_str()),
+        (200, "image/png"),
+        "{larger}"
+    );
 
     // A table wider than the screen casts a shadow at the edge it scrolls to.
     browser.open(&app.url(&format!("/g/{id}/t/2/alternatives")));

@@ -80,7 +80,10 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     // and gives nothing away: each square the tile fits is a link on the board.
     let page = get(&app, &format!("/g/{id}/puzzle/7"));
     assert_eq!(page.status, 200, "{}", page.body);
-    assert!(page.body.contains("class=\"board-svg\""), "the board before turn 7, inline");
+    assert!(
+        page.body.contains("class=\"board-svg\""),
+        "the board before turn 7, inline"
+    );
     assert!(page.body.contains(&format!("/g/{id}/tiles/R.svg")));
     let t7 = stored.turn(7).unwrap();
     let squares = page.body.matches(" data-moves=").count();
@@ -88,7 +91,10 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     expected_squares.sort();
     expected_squares.dedup();
     assert_eq!(squares, expected_squares.len(), "a link on every square the tile fits");
-    assert!(page.body.contains(&format!("href=\"/g/{id}/puzzle/7?square=0,2&amp;rotation=0\"")));
+    assert!(
+        page.body
+            .contains(&format!("href=\"/g/{id}/puzzle/7?square=0,2&amp;rotation=0\""))
+    );
     assert!(page.body.contains("class=\"scoreboard\"") && page.body.contains("Tiles left"));
     assert!(!page.body.contains("The best move") && !page.body.contains("points below"));
     assert!(!page.body.contains("/t/7/alternatives"), "no link to the answers");
@@ -108,7 +114,10 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     let [x, y] = other.position;
     let worse = get(
         &app,
-        &format!("/g/{id}/puzzle/7?square={x},{y}&rotation={}&meeple=none", other.rotation),
+        &format!(
+            "/g/{id}/puzzle/7?square={x},{y}&rotation={}&meeple=none",
+            other.rotation
+        ),
     );
     let said = &worse.body[worse.body.find("data-verdict").expect("a verdict")..];
     let said = &said[..said.find("</p>").unwrap()];
@@ -194,13 +203,20 @@ fn in_a_browser_a_puzzle_is_solved_by_clicking() {
         }
         browser.click(&browser.find(".board-svg a.pick[data-spot='0,2']").unwrap());
     }
-    assert_eq!(browser.eval(rotation), "0", "the square turns the tile through its rotations");
-    browser.click(&browser.find("#answer button").unwrap());
-    let solved = browser.wait_for(
-        "const v = document.querySelector('.verdict.solved'); return v ? v.textContent : null;",
+    assert_eq!(
+        browser.eval(rotation),
+        "0",
+        "the square turns the tile through its rotations"
     );
+    browser.click(&browser.find("#answer button").unwrap());
+    let solved =
+        browser.wait_for("const v = document.querySelector('.verdict.solved'); return v ? v.textContent : null;");
     assert!(solved.as_str().unwrap_or_default().contains("Solved"), "{solved}");
-    assert!(browser.current_url().contains("square=0%2C2"), "{}", browser.current_url());
+    assert!(
+        browser.current_url().contains("square=0%2C2"),
+        "{}",
+        browser.current_url()
+    );
     drop(browser);
     app.stop();
 }

@@ -117,9 +117,11 @@ fn within_noise(a: &AlternativeReport, b: &AlternativeReport) -> bool {
 
 /// How `answer` does on the puzzle `p` of turn `t`.
 pub fn judge(t: &TurnReport, p: &Puzzle, answer: &Answer) -> Judgement {
-    let Some(chosen) = t.alternatives.iter().find(|a| {
-        a.position == answer.position && a.rotation == answer.rotation && a.action == answer.action
-    }) else {
+    let Some(chosen) = t
+        .alternatives
+        .iter()
+        .find(|a| a.position == answer.position && a.rotation == answer.rotation && a.action == answer.action)
+    else {
         return Judgement::NotLegal;
     };
     let ranked = placements(t);
@@ -236,8 +238,16 @@ mod tests {
                 lost: 7.0
             }
         );
-        assert_eq!(judge(&t, &p, &answer(3, 90, false)), Judgement::NotLegal, "not turned so");
-        assert_eq!(judge(&t, &p, &answer(2, 0, true)), Judgement::NotLegal, "no meeple there");
+        assert_eq!(
+            judge(&t, &p, &answer(3, 90, false)),
+            Judgement::NotLegal,
+            "not turned so"
+        );
+        assert_eq!(
+            judge(&t, &p, &answer(2, 0, true)),
+            Judgement::NotLegal,
+            "no meeple there"
+        );
 
         let sure = turn(&[
             (1, 90, true, 12.0, 0.2),

@@ -249,7 +249,10 @@ impl Scene<'_> {
         {
             let (x, y) = self.frame.point(g.badge.pos, g.quarter_turns, seg.anchor);
             let figure = figures::figure(f.shape, f.colour, x, y, self.frame.s / 100.0 * 1.2);
-            let _ = write!(self.body, "<g class=\"ghost-figure\" pointer-events=\"none\">{figure}</g>");
+            let _ = write!(
+                self.body,
+                "<g class=\"ghost-figure\" pointer-events=\"none\">{figure}</g>"
+            );
         }
         self.link_badge(&g.badge, palette::GHOST_BADGE, "badge alternative");
     }

@@ -168,7 +168,14 @@ impl PlayerColours {
     pub fn tint(&self, base: Rgb, owner: u8, completed: bool) -> Rgb {
         let colour = self.get(owner);
         let strongest = strongest_tint(base, colour);
-        base.mix(colour, if completed { strongest } else { strongest * OPEN_TINT / COMPLETED_TINT })
+        base.mix(
+            colour,
+            if completed {
+                strongest
+            } else {
+                strongest * OPEN_TINT / COMPLETED_TINT
+            },
+        )
     }
 }
 
@@ -306,7 +313,10 @@ mod tests {
                     let tinted = colours.tint(base, p as u8, completed);
                     for backdrop in BOARD_BACKDROPS {
                         let contrast = tinted.contrast(backdrop);
-                        assert!(contrast >= GRAPHICS_CONTRAST, "{c} on {base}: {tinted} on {backdrop}, {contrast:.2}");
+                        assert!(
+                            contrast >= GRAPHICS_CONTRAST,
+                            "{c} on {base}: {tinted} on {backdrop}, {contrast:.2}"
+                        );
                     }
                 }
                 let (open, done) = (colours.tint(base, p as u8, false), colours.tint(base, p as u8, true));
@@ -322,13 +332,23 @@ mod tests {
         let lab = |c: Rgb| {
             let linear = |v: u8| {
                 let v = f64::from(v) / 255.0;
-                if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+                if v <= 0.04045 {
+                    v / 12.92
+                } else {
+                    ((v + 0.055) / 1.055).powf(2.4)
+                }
             };
             let (r, g, b) = (linear(c.0), linear(c.1), linear(c.2));
             let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
             let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
             let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-            let f = |t: f64| if t > 0.008856 { t.cbrt() } else { 7.787 * t + 16.0 / 116.0 };
+            let f = |t: f64| {
+                if t > 0.008856 {
+                    t.cbrt()
+                } else {
+                    7.787 * t + 16.0 / 116.0
+                }
+            };
             [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
         };
         let (p, q) = (lab(a), lab(b));

@@ -408,11 +408,10 @@ impl<'a> Scene<'a> {
                 let Some(owner) = self.owner_of(t, j).filter(|_| seg.kind == FeatureKind::Field) else {
                     continue;
                 };
-                let farmer = self.input.game.is_some_and(|g| {
-                    g.features()
-                        .meeple_on(t.first_segment + j as SegId)
-                        .is_some()
-                });
+                let farmer = self
+                    .input
+                    .game
+                    .is_some_and(|g| g.features().meeple_on(t.first_segment + j as SegId).is_some());
                 self.owned_field(t, seg, owner, farmer);
             }
         }

@@ -744,7 +744,10 @@ pub const FARMER_CLEARING: f32 = 18.0;
 
 /// The dots not under a farmer at `anchor`.
 pub fn clear_of(dots: &[Pt], anchor: Pt) -> Vec<Pt> {
-    dots.iter().copied().filter(|d| d.dist(anchor) > FARMER_CLEARING).collect()
+    dots.iter()
+        .copied()
+        .filter(|d| d.dist(anchor) > FARMER_CLEARING)
+        .collect()
 }
 
 /// Spacing of the ownership dots in fields: 8 to a tile, so the lattice is the same on every

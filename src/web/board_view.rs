@@ -10,12 +10,12 @@ use crate::record::{GameRecord, RecordedMove};
 use crate::render::figures::FigureShape;
 use crate::render::interactive::{Badge, BoardNotes, Ghost, GhostFigure, Pick, PickSquare, SpotNote};
 use crate::render::palette::Rgb;
-use std::collections::BTreeMap;
 use crate::render::{self, RenderOptions};
 use crate::replay::Replay;
 use crate::store::GameId;
 use crate::web::view;
 use crate::web::what_if::is_listed;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Other placements drawn as ghosts, at most: more would cover the board.
@@ -131,7 +131,11 @@ pub fn placement_moves(report: &TurnReport) -> BTreeMap<Pos, BTreeMap<u16, Vec<&
     let mut out: BTreeMap<Pos, BTreeMap<u16, Vec<&ActionReport>>> = BTreeMap::new();
     for a in &report.alternatives {
         let pos = Pos::new(a.position[0], a.position[1]);
-        out.entry(pos).or_default().entry(a.rotation).or_default().push(&a.action);
+        out.entry(pos)
+            .or_default()
+            .entry(a.rotation)
+            .or_default()
+            .push(&a.action);
     }
     out
 }

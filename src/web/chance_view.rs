@@ -113,8 +113,21 @@ const BOTTOM: f64 = 30.0;
 /// colour (the page's style fills it in ink or paper), so it reads apart from the lines.
 fn marker(class: MoveClass, x: f64, y: f64) -> String {
     match class {
-        MoveClass::Blunder => format!("<path d=\"M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z\"", y - 6.0, x + 6.0, y + 4.5, x - 6.0, y + 4.5),
-        _ => format!("<path d=\"M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}Z\"", y - 5.0, x + 5.0, y + 5.0, x - 5.0),
+        MoveClass::Blunder => format!(
+            "<path d=\"M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z\"",
+            y - 6.0,
+            x + 6.0,
+            y + 4.5,
+            x - 6.0,
+            y + 4.5
+        ),
+        _ => format!(
+            "<path d=\"M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}Z\"",
+            y - 5.0,
+            x + 5.0,
+            y + 5.0,
+            x - 5.0
+        ),
     }
 }
 
@@ -272,10 +285,15 @@ mod tests {
         assert!(markers[0].contains("/t/3") && markers[0].contains("class=\"marker blunder\""));
         assert!(markers[1].contains("/t/2") && markers[1].contains("class=\"marker mistake\""));
         for m in &markers {
-            assert!(!m.contains("fill=") && !m.contains("stroke="), "styled by class only: {m}");
+            assert!(
+                !m.contains("fill=") && !m.contains("stroke="),
+                "styled by class only: {m}"
+            );
         }
         assert_ne!(markers[0][..40], markers[1][..40], "two shapes");
-        let legend: Vec<(&str, &str)> = (view.legend.iter()).map(|l| (l.name.as_str(), l.colour.as_str())).collect();
+        let legend: Vec<(&str, &str)> = (view.legend.iter())
+            .map(|l| (l.name.as_str(), l.colour.as_str()))
+            .collect();
         assert_eq!(legend, [("Ann", "#0072b2"), ("Bob", "#d55e00")]);
     }
 

@@ -82,7 +82,13 @@ fn within_noise(rank: Option<usize>, lost: Option<f64>) -> bool {
 
 /// A tile game's move briefly: "(0,2) 90°, meeple on the city (N)".
 fn move_words(m: &MoveBrief) -> String {
-    format!("({},{}) {}°, {}", m.position[0], m.position[1], m.rotation, m.action.words())
+    format!(
+        "({},{}) {}°, {}",
+        m.position[0],
+        m.position[1],
+        m.rotation,
+        m.action.words()
+    )
 }
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
@@ -300,7 +306,11 @@ fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, 
                 let rank = t.played.map(|i| i + 1);
                 TurnLossRow {
                     turn: t.turn,
-                    player: g.record.players.get(t.player as usize).map_or_else(String::new, |p| p.name.clone()),
+                    player: g
+                        .record
+                        .players
+                        .get(t.player as usize)
+                        .map_or_else(String::new, |p| p.name.clone()),
                     colour: colours.get(t.player).hex(),
                     within_noise: within_noise(rank, t.points_lost),
                     best: match (rank, t.alternatives.first()) {

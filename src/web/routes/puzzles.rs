@@ -219,7 +219,8 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
     } else {
         asked.square.and_then(|(pos, rotation)| {
             let turns = moves.get(&pos)?;
-            rotation.map_or(turns.keys().next().copied(), |r| turns.contains_key(&r).then_some(r))
+            rotation
+                .map_or(turns.keys().next().copied(), |r| turns.contains_key(&r).then_some(r))
                 .map(|r| (pos, r))
         })
     };
@@ -270,7 +271,10 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
         picture: view::tile_picture(&id, &t.tile),
         tile: t.tile.clone(),
         board,
-        large: format!("/g/{id}/t/{}.png?overlay=ownership,last-move,open-spots&size=128", t.turn - 1),
+        large: format!(
+            "/g/{id}/t/{}.png?overlay=ownership,last-move,open-spots&size=128",
+            t.turn - 1
+        ),
         players: view::players_at(record, &at.game, false, &render::colours(record)),
         remaining: view::remaining_tiles(&record.catalog, &at.game),
         tiles_left: at.game.pack_left(),
@@ -333,7 +337,9 @@ mod tests {
 
     #[test]
     fn answers_are_read_or_refused_without_being_quoted() {
-        let asked = query(Some("0,-2"), Some("90"), Some("meeple-field-N.w")).parse().unwrap();
+        let asked = query(Some("0,-2"), Some("90"), Some("meeple-field-N.w"))
+            .parse()
+            .unwrap();
         assert_eq!(asked.square, Some((Pos::new(0, -2), Some(90))));
         assert_eq!(
             asked.meeple,
