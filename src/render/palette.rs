@@ -46,14 +46,6 @@ impl Rgb {
 
     /// WCAG 2's relative luminance: 0 for black, 1 for white.
     pub fn luminance(self) -> f64 {
-        let linear = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.04045 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
         0.2126 * linear(self.0) + 0.7152 * linear(self.1) + 0.0722 * linear(self.2)
     }
 
@@ -71,6 +63,16 @@ impl Rgb {
         } else {
             PAPER
         }
+    }
+}
+
+/// An sRGB channel as linear light, 0 to 1.
+fn linear(c: u8) -> f64 {
+    let c = f64::from(c) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
     }
 }
 
@@ -330,14 +332,6 @@ mod tests {
     /// CIE 1976 colour difference, through CIELAB with a D65 white.
     fn delta_e(a: Rgb, b: Rgb) -> f64 {
         let lab = |c: Rgb| {
-            let linear = |v: u8| {
-                let v = f64::from(v) / 255.0;
-                if v <= 0.04045 {
-                    v / 12.92
-                } else {
-                    ((v + 0.055) / 1.055).powf(2.4)
-                }
-            };
             let (r, g, b) = (linear(c.0), linear(c.1), linear(c.2));
             let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
             let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
