@@ -95,18 +95,14 @@ pub fn puzzle_board(
     };
     let squares = (placement_moves(report).into_iter())
         .map(|(pos, turns)| {
-            let rotations: Vec<u16> = turns.keys().copied().collect();
             // On the square the tile is on, the link turns it to the next rotation that fits.
-            let next = match placed {
-                Some((p, r)) if p == pos => rotations.iter().find(|&&x| x > r).unwrap_or(&rotations[0]),
-                _ => &rotations[0],
-            };
+            let next = next_rotation(&turns, placed.filter(|(p, _)| *p == pos).map(|(_, r)| r));
             let moves: Vec<(u16, Vec<(String, String)>)> = (turns.into_iter())
                 .map(|(r, actions)| (r, actions.iter().map(|a| (meeple_token(a), a.words())).collect()))
                 .collect();
             PickSquare {
                 pos,
-                href: href(pos, *next),
+                href: href(pos, next),
                 title: format!("Put the tile at {pos}"),
                 moves: serde_json::to_string(&moves).unwrap_or_default(),
             }
@@ -126,9 +122,19 @@ pub fn puzzle_board(
     render::interactive_board_svg(record, at, &opts, &notes)
 }
 
+/// The rotation after `current` among a square's `turns`, round to the first (the first with
+/// none).
+pub fn next_rotation<V>(turns: &BTreeMap<u16, V>, current: Option<u16>) -> u16 {
+    let after = current.and_then(|r| turns.keys().find(|&&x| x > r));
+    after.or(turns.keys().next()).copied().unwrap_or(0)
+}
+
+/// A turn's moves by square, then by rotation (degrees): each one's meeple steps.
+pub type PlacementMoves<'r> = BTreeMap<Pos, BTreeMap<u16, Vec<&'r ActionReport>>>;
+
 /// Every square of a turn's moves, with its rotations and each one's meeple steps, in order.
-pub fn placement_moves(report: &TurnReport) -> BTreeMap<Pos, BTreeMap<u16, Vec<&ActionReport>>> {
-    let mut out: BTreeMap<Pos, BTreeMap<u16, Vec<&ActionReport>>> = BTreeMap::new();
+pub fn placement_moves(report: &TurnReport) -> PlacementMoves<'_> {
+    let mut out = PlacementMoves::new();
     for a in &report.alternatives {
         let pos = Pos::new(a.position[0], a.position[1]);
         out.entry(pos)

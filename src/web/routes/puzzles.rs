@@ -226,32 +226,7 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
     };
     let href = |pos: Pos, r: u16| format!("/g/{id}/puzzle/{}?square={},{}&rotation={r}", t.turn, pos.x, pos.y);
     let board = board_view::puzzle_board(record, &at, t, kind, placed, &href);
-    let form = match placed.filter(|_| !asked.reveal) {
-        Some((pos, r)) => AnswerForm {
-            shown: true,
-            square: format!("{},{}", pos.x, pos.y),
-            rotation: r,
-            turn_href: moves
-                .get(&pos)
-                .and_then(|turns| turns.keys().find(|&&x| x > r).or(turns.keys().next()))
-                .map_or_else(String::new, |&next| href(pos, next)),
-            meeples: (moves.get(&pos).and_then(|turns| turns.get(&r)).into_iter().flatten())
-                .enumerate()
-                .map(|(i, a)| MeepleChoice {
-                    token: meeple_token(a),
-                    words: a.words(),
-                    checked: asked.meeple.as_ref().map_or(i == 0, |m| m == *a),
-                })
-                .collect(),
-        },
-        None => AnswerForm {
-            shown: false,
-            square: String::new(),
-            rotation: 0,
-            turn_href: String::new(),
-            meeples: Vec::new(),
-        },
-    };
+    let form = answer_form(&moves, placed.filter(|_| !asked.reveal), asked.meeple.as_ref(), &href);
     let verdict = match (&asked.square, &asked.meeple) {
         (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(verdict(
             t,
@@ -293,6 +268,42 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
         }),
         next,
     })
+}
+
+/// The form for the tile at `placed`, with its meeple steps, the chosen one (else the first)
+/// checked; hidden and empty with no tile placed.
+fn answer_form(
+    moves: &board_view::PlacementMoves,
+    placed: Option<(Pos, u16)>,
+    meeple: Option<&ActionReport>,
+    href: &dyn Fn(Pos, u16) -> String,
+) -> AnswerForm {
+    let Some((pos, r)) = placed else {
+        return AnswerForm {
+            shown: false,
+            square: String::new(),
+            rotation: 0,
+            turn_href: String::new(),
+            meeples: Vec::new(),
+        };
+    };
+    let turns = moves.get(&pos);
+    AnswerForm {
+        shown: true,
+        square: format!("{},{}", pos.x, pos.y),
+        rotation: r,
+        turn_href: turns.map_or_else(String::new, |turns| {
+            href(pos, board_view::next_rotation(turns, Some(r)))
+        }),
+        meeples: (turns.and_then(|turns| turns.get(&r)).into_iter().flatten())
+            .enumerate()
+            .map(|(i, a)| MeepleChoice {
+                token: meeple_token(a),
+                words: a.words(),
+                checked: meeple.map_or(i == 0, |m| m == *a),
+            })
+            .collect(),
+    }
 }
 
 /// How the reader's answer compares with the best, without saying where the best is.
