@@ -76,13 +76,13 @@ pub fn turn_board(
     render::interactive_board_svg(record, at, &opts, &notes)
 }
 
-/// A puzzle's board: the position before turn `report.turn`, every feature's note, and a link
-/// on each square the drawn tile fits; the tile stands where `placed` puts it (degrees).
-/// `href(square, rotation)` is the page that answers with that placement.
+/// A puzzle's board: the position before the turn, every feature's note, and a link on each
+/// square of the turn's `moves` ([`placement_moves`]); the tile stands where `placed` puts it
+/// (degrees). `href(square, rotation)` is the page that answers with that placement.
 pub fn puzzle_board(
     record: &GameRecord,
     at: &Replay,
-    report: &TurnReport,
+    moves: &PlacementMoves,
     kind: &TileKind,
     placed: Option<(Pos, u16)>,
     href: &dyn Fn(Pos, u16) -> String,
@@ -93,12 +93,12 @@ pub fn puzzle_board(
         open_spots: true,
         ..RenderOptions::default()
     };
-    let squares = (placement_moves(report).into_iter())
-        .map(|(pos, turns)| {
+    let squares = (moves.iter())
+        .map(|(&pos, turns)| {
             // On the square the tile is on, the link turns it to the next rotation that fits.
-            let next = next_rotation(&turns, placed.filter(|(p, _)| *p == pos).map(|(_, r)| r));
-            let moves: Vec<(u16, Vec<(String, String)>)> = (turns.into_iter())
-                .map(|(r, actions)| (r, actions.iter().map(|a| (meeple_token(a), a.words())).collect()))
+            let next = next_rotation(turns, placed.filter(|(p, _)| *p == pos).map(|(_, r)| r));
+            let moves: Vec<(u16, Vec<(String, String)>)> = (turns.iter())
+                .map(|(&r, actions)| (r, actions.iter().map(|a| (meeple_token(a), a.words())).collect()))
                 .collect();
             PickSquare {
                 pos,

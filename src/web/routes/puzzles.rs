@@ -225,7 +225,7 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
         })
     };
     let href = |pos: Pos, r: u16| format!("/g/{id}/puzzle/{}?square={},{}&rotation={r}", t.turn, pos.x, pos.y);
-    let board = board_view::puzzle_board(record, &at, t, kind, placed, &href);
+    let board = board_view::puzzle_board(record, &at, &moves, kind, placed, &href);
     let form = answer_form(&moves, placed.filter(|_| !asked.reveal), asked.meeple.as_ref(), &href);
     let verdict = match (&asked.square, &asked.meeple) {
         (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(verdict(
