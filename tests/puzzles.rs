@@ -1,6 +1,8 @@
-//! Puzzles from an analysed game: the list, a puzzle's page that gives nothing away, and the
-//! answers (the solution, another placement, a placement the tile cannot take), served by the
-//! real app. Which turns are puzzles is `analysis::puzzles`' rule, unit-tested beside it.
+//! Puzzles from an analysed game: the list, a puzzle's page that gives nothing away, the
+//! answers (the solution, another placement, an impossible move, a malformed answer) and the
+//! answer on request, served by the real app; and in Chromium a puzzle solved by clicking.
+//! Which turns are puzzles, and how an answer is judged, is `analysis::puzzles`' rule,
+//! unit-tested beside it.
 
 mod common;
 
