@@ -114,6 +114,8 @@
     tile.setAttribute('transform', 'translate(' + (x - home[0]) + ' ' + (y - home[1]) + ') rotate(' +
       rotation + ' ' + (home[0] + s / 2) + ' ' + (home[1] + s / 2) + ')');
     tile.removeAttribute('display');
+    // The meeple drawn belonged to the answer shown before.
+    frame.querySelectorAll('.pick-figure').forEach(function (f) { f.remove(); });
     if (chosen) { chosen.classList.remove('chosen'); }
     chosen = a;
     a.classList.add('chosen');

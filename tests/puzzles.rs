@@ -109,6 +109,17 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
 
     let solved = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0&meeple=none"));
     assert!(solved.body.contains("Solved"), "{}", solved.body);
+    assert!(!solved.body.contains("pick-figure"), "no meeple, none drawn");
+    // An answer with a meeple draws it on the tile.
+    let deploy = chosen
+        .body
+        .split("name=\"meeple\" value=\"")
+        .skip(1)
+        .map(|v| &v[..v.find('"').unwrap()])
+        .find(|v| *v != "none")
+        .expect("a meeple step at (0,2)");
+    let with_meeple = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0&meeple={deploy}"));
+    assert!(with_meeple.body.contains("Solved") && with_meeple.body.contains("class=\"pick-figure\""));
     let other = puzzles::placements(t7)
         .into_iter()
         .find(|p| p.position != [0, 2])
@@ -131,6 +142,11 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     assert!(!worse.body.contains("class=\"pick chosen\" data-spot=\"0,2\""));
     assert!(worse.body.contains("?reveal=1"), "the reader may ask for it");
     let revealed = get(&app, &format!("/g/{id}/puzzle/7?reveal=1"));
+    assert_eq!(
+        revealed.body.contains("pick-figure"),
+        !revealed.body.contains("turned 0°, no meeple"),
+        "the solution's meeple is drawn"
+    );
     assert!(
         revealed.body.contains("The best move: the tile at (0,2) turned 0°"),
         "{}",
@@ -219,6 +235,12 @@ fn in_a_browser_a_puzzle_is_solved_by_clicking() {
         "{}",
         browser.current_url()
     );
+
+    // On a phone the puzzle fits the width, as every page does.
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/puzzle/7?square=0,2")));
+    let sizes = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];");
+    assert!(sizes[0].as_u64() <= sizes[1].as_u64(), "no sideways scroll: {sizes}");
     drop(browser);
     app.stop();
 }

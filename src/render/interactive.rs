@@ -43,6 +43,8 @@ pub struct Pick<'a> {
     pub squares: Vec<PickSquare>,
     /// The square the tile is on and its quarter turns; none yet, it waits hidden on the first.
     pub placed: Option<(Pos, u8)>,
+    /// The meeple of the move shown (an answer, or the solution), on the placed tile.
+    pub figure: Option<GhostFigure>,
 }
 
 /// A square the drawn tile fits.
@@ -165,6 +167,20 @@ impl Scene<'_> {
             num(y + s / 2.0),
             if pick.placed.is_some() { "" } else { " display=\"none\"" }
         );
+        if let (Some((pos, q)), Some(f)) = (pick.placed, &pick.figure) {
+            self.ghost_figure(pick.kind, pos, q, f, "pick-figure");
+        }
+    }
+
+    /// A figure on a tile drawn loose (a ghost, a puzzle's tile), upright whatever its turn.
+    fn ghost_figure(&mut self, kind: &TileKind, pos: Pos, quarter_turns: u8, f: &GhostFigure, class: &str) {
+        let art = tiles::art(kind);
+        let Some(seg) = art.segments.get(f.segment as usize) else {
+            return;
+        };
+        let (x, y) = self.frame.point(pos, quarter_turns, seg.anchor);
+        let figure = figures::figure(f.shape, f.colour, x, y, self.frame.s / 100.0 * 1.2);
+        let _ = write!(self.body, "<g class=\"{class}\" pointer-events=\"none\">{figure}</g>");
     }
 
     /// The art of one loose tile at `pos`, turned `quarter_turns`.
@@ -244,15 +260,8 @@ impl Scene<'_> {
             "<g class=\"ghost\" opacity=\".55\" pointer-events=\"none\">{art}</g>"
         );
         // The meeple at full strength over the faded tile: it is what differs between moves.
-        if let Some(f) = &g.figure
-            && let Some(seg) = tiles::art(g.kind).segments.get(f.segment as usize)
-        {
-            let (x, y) = self.frame.point(g.badge.pos, g.quarter_turns, seg.anchor);
-            let figure = figures::figure(f.shape, f.colour, x, y, self.frame.s / 100.0 * 1.2);
-            let _ = write!(
-                self.body,
-                "<g class=\"ghost-figure\" pointer-events=\"none\">{figure}</g>"
-            );
+        if let Some(f) = &g.figure {
+            self.ghost_figure(g.kind, g.badge.pos, g.quarter_turns, f, "ghost-figure");
         }
         self.link_badge(&g.badge, palette::GHOST_BADGE, "badge alternative");
     }

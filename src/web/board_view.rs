@@ -52,7 +52,7 @@ pub fn turn_board(
             notes.ghosts.push(Ghost {
                 kind,
                 quarter_turns: (a.rotation / 90) as u8,
-                figure: ghost_figure(kind, a, colour),
+                figure: figure_of(kind, a.rotation, &a.action, colour),
                 badge: Badge {
                     pos: Pos::new(a.position[0], a.position[1]),
                     label: format!("#{} {} pts", a.rank, view::points(a.value)),
@@ -76,15 +76,23 @@ pub fn turn_board(
     render::interactive_board_svg(record, at, &opts, &notes)
 }
 
+/// Where a puzzle's tile stands: its square, its rotation (degrees) and, once answered or
+/// revealed, the meeple step of the move shown, in the mover's colour.
+pub struct PuzzleTile<'a> {
+    pub pos: Pos,
+    pub rotation: u16,
+    pub meeple: Option<(&'a ActionReport, Rgb)>,
+}
+
 /// A puzzle's board: the position before the turn, every feature's note, and a link on each
-/// square of the turn's `moves` ([`placement_moves`]); the tile stands where `placed` puts it
-/// (degrees). `href(square, rotation)` is the page that answers with that placement.
+/// square of the turn's `moves` ([`placement_moves`]); the tile stands where `placed` puts it.
+/// `href(square, rotation)` is the page that answers with that placement.
 pub fn puzzle_board(
     record: &GameRecord,
     at: &Replay,
     moves: &PlacementMoves,
     kind: &TileKind,
-    placed: Option<(Pos, u16)>,
+    placed: Option<PuzzleTile>,
     href: &dyn Fn(Pos, u16) -> String,
 ) -> String {
     let opts = RenderOptions {
@@ -96,7 +104,8 @@ pub fn puzzle_board(
     let squares = (moves.iter())
         .map(|(&pos, turns)| {
             // On the square the tile is on, the link turns it to the next rotation that fits.
-            let next = next_rotation(turns, placed.filter(|(p, _)| *p == pos).map(|(_, r)| r));
+            let on_it = placed.as_ref().filter(|t| t.pos == pos).map(|t| t.rotation);
+            let next = next_rotation(turns, on_it);
             let moves: Vec<(u16, Vec<(String, String)>)> = (turns.iter())
                 .map(|(&r, actions)| (r, actions.iter().map(|a| (meeple_token(a), a.words())).collect()))
                 .collect();
@@ -115,7 +124,9 @@ pub fn puzzle_board(
         pick: Some(Pick {
             kind,
             squares,
-            placed: placed.map(|(p, r)| (p, (r / 90) as u8)),
+            figure: (placed.as_ref())
+                .and_then(|t| t.meeple.and_then(|(a, colour)| figure_of(kind, t.rotation, a, colour))),
+            placed: placed.map(|t| (t.pos, (t.rotation / 90) as u8)),
         }),
         ..BoardNotes::default()
     };
@@ -266,18 +277,18 @@ pub fn value_words(a: &AlternativeReport) -> String {
     }
 }
 
-/// The figure an alternative deploys, on its segment of the tile turned as it is.
-fn ghost_figure(kind: &TileKind, a: &AlternativeReport, colour: Rgb) -> Option<GhostFigure> {
+/// The figure a move deploys, on its segment of the tile turned `degrees`.
+fn figure_of(kind: &TileKind, degrees: u16, action: &ActionReport, colour: Rgb) -> Option<GhostFigure> {
     let ActionReport::Deploy {
         feature,
         location,
         figure,
-    } = &a.action
+    } = action
     else {
         return None;
     };
     let feature = FeatureKind::parse(feature)?;
-    let rotation = Rotation::from_degrees(i64::from(a.rotation))?;
+    let rotation = Rotation::from_degrees(i64::from(degrees))?;
     let segment = kind.segment_at(rotation, feature, Some(Location::parse(location)?))?;
     let shape = match (figure.as_str(), feature) {
         ("abbot", _) => FigureShape::Abbot,

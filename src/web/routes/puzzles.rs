@@ -13,7 +13,7 @@ use crate::engine::Pos;
 use crate::render;
 use crate::replay;
 use crate::store::GameId;
-use crate::web::board_view::{self, meeple_token, parse_meeple_token};
+use crate::web::board_view::{self, PuzzleTile, meeple_token, parse_meeple_token};
 use crate::web::problem::Problem;
 use crate::web::routes::pages::GameHead;
 use crate::web::view::PlayerView;
@@ -225,7 +225,18 @@ fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, asked: &Asked, next: Option<
         })
     };
     let href = |pos: Pos, r: u16| format!("/g/{id}/puzzle/{}?square={},{}&rotation={r}", t.turn, pos.x, pos.y);
-    let board = board_view::puzzle_board(record, &at, &moves, kind, placed, &href);
+    let colour = render::colours(record).get(t.player);
+    let meeple = if asked.reveal {
+        Some(&p.action)
+    } else {
+        asked.meeple.as_ref()
+    };
+    let tile = placed.map(|(pos, rotation)| PuzzleTile {
+        pos,
+        rotation,
+        meeple: meeple.map(|a| (a, colour)),
+    });
+    let board = board_view::puzzle_board(record, &at, &moves, kind, tile, &href);
     let form = answer_form(&moves, placed.filter(|_| !asked.reveal), asked.meeple.as_ref(), &href);
     let verdict = match (&asked.square, &asked.meeple) {
         (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(verdict(
