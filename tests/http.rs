@@ -1334,9 +1334,14 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     let values = get(&app, &format!("/g/{id}/t/1/alternatives"));
     assert!(values.body.contains(" ± "), "playout values carry their standard error");
     assert_eq!(
-        first.body.matches("<polyline").count(),
-        2 + 2 * 2,
-        "the score graph and the chances graph (cased), a line per player, up to turn 1"
+        first.body.matches("<polyline class=\"casing\"").count(),
+        first.body.matches("<polyline class=\"line\"").count(),
+        "every line cased"
+    );
+    assert_eq!(
+        first.body.matches("<polyline class=\"line\"").count(),
+        2 + 2,
+        "the score graph and the chances graph, a line per player, up to turn 1"
     );
     let tile = get(&app, &format!("/g/{id}/tiles/V.svg"));
     assert_eq!((tile.status, tile.content_type.as_str()), (200, "image/svg+xml"));

@@ -408,7 +408,7 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
         }
         let _ = write!(
             svg,
-            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>{markers}"#
+            r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="{colour}" points="{points}"/>{markers}"#
         );
     }
     svg + "</svg>"
