@@ -329,6 +329,18 @@ mod tests {
         assert_ne!(black.tint(CITY, 0, true), Rgb(0x20, 0x1b, 0x12), "no longer a hole");
     }
 
+    /// What is drawn straight on the board's backdrop keeps 3:1 there: the cross on a dead
+    /// square, the badges, New World's sea.
+    #[test]
+    fn marks_on_the_backdrop_keep_three_to_one() {
+        for mark in [DEAD_SPOT, GHOST_BADGE, PAPER, RIVER] {
+            for backdrop in BOARD_BACKDROPS {
+                let contrast = mark.contrast(backdrop);
+                assert!(contrast >= GRAPHICS_CONTRAST, "{mark} on {backdrop}: {contrast:.2}");
+            }
+        }
+    }
+
     /// CIE 1976 colour difference, through CIELAB with a D65 white.
     fn delta_e(a: Rgb, b: Rgb) -> f64 {
         let lab = |c: Rgb| {
