@@ -262,9 +262,9 @@ mod tests {
         assert_ne!(taken.get(0), taken.get(1));
     }
 
-    /// Colours records bring: Board Game Arena's (red, blue, green, yellow, black, grey and
-    /// white as its pale players have) and JCloisterZone's defaults.
-    const RECORDED: [Rgb; 12] = [
+    /// Colours records bring besides JCloisterZone's slots: Board Game Arena's pure colours
+    /// (black among them), greys and white, and a navy.
+    const RECORDED: [Rgb; 9] = [
         Rgb(0xff, 0x00, 0x00),
         Rgb(0x00, 0x00, 0xff),
         Rgb(0x00, 0x80, 0x00),
@@ -272,15 +272,13 @@ mod tests {
         Rgb(0x00, 0x00, 0x00),
         Rgb(0x80, 0x80, 0x80),
         Rgb(0xff, 0xff, 0xff),
-        Rgb(0x98, 0x2d, 0xb4),
         Rgb(0x1d, 0x18, 0x88),
-        Rgb(0x4b, 0x2c, 0x00),
-        Rgb(0xe6, 0x25, 0x7a),
-        Rgb(0xff, 0xde, 0x00),
+        Rgb(0x98, 0x2d, 0xb4),
     ];
 
     fn every_player_colour() -> impl Iterator<Item = Rgb> {
-        PLAYER_COLOURS.iter().map(|c| c.rgb).chain(RECORDED)
+        let slots = crate::record::jcz::SLOT_COLOURS.map(|c| Rgb::parse_hex(c).expect("a slot colour"));
+        (PLAYER_COLOURS.iter().map(|c| c.rgb)).chain(RECORDED).chain(slots)
     }
 
     #[test]
