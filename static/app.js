@@ -99,3 +99,114 @@
     window.location.replace(sw.href);
   }
 })();
+
+// Puzzles (templates/puzzle.html): a click on a marked square puts the drawn tile there, a click
+// on the square it stands on turns it, and the meeple steps follow, without loading a page.
+// Without the script the same links load the page that shows it.
+(function () {
+  var frame = document.querySelector('[data-puzzle]');
+  var form = document.getElementById('answer');
+  if (!frame || !form) { return; }
+  var tile = frame.querySelector('.pick-tile');
+  var home = tile.getAttribute('data-home').split(',').map(Number);
+  var chosen = frame.querySelector('.pick.chosen');
+  function rotations(a) { return JSON.parse(a.getAttribute('data-moves')); }
+  function steps(box, list) {
+    box.querySelectorAll('label').forEach(function (l) { l.remove(); });
+    list.forEach(function (step, i) {
+      var label = document.createElement('label');
+      var input = document.createElement('input');
+      input.type = 'radio';
+      input.name = 'meeple';
+      input.value = step[0];
+      input.checked = i === 0;
+      label.appendChild(input);
+      label.appendChild(document.createTextNode(' ' + step[1]));
+      box.appendChild(label);
+    });
+  }
+  function put(a, rotation) {
+    var r = a.querySelector('rect');
+    var x = +r.getAttribute('x'), y = +r.getAttribute('y'), s = +r.getAttribute('width');
+    tile.setAttribute('transform', 'translate(' + (x - home[0]) + ' ' + (y - home[1]) + ') rotate(' +
+      rotation + ' ' + (home[0] + s / 2) + ' ' + (home[1] + s / 2) + ')');
+    tile.removeAttribute('display');
+    // The meeple drawn belonged to the answer shown before.
+    frame.querySelectorAll('.pick-figure').forEach(function (f) { f.remove(); });
+    if (chosen) { chosen.classList.remove('chosen'); }
+    chosen = a;
+    a.classList.add('chosen');
+    form.hidden = false;
+    document.querySelectorAll('[data-hint], [data-verdict]').forEach(function (el) { el.hidden = true; });
+    var square = a.getAttribute('data-spot');
+    form.elements.square.value = square;
+    form.elements.rotation.value = rotation;
+    form.querySelector('[data-square]').textContent = square;
+    form.querySelector('[data-rotation]').textContent = rotation;
+    var turns = rotations(a);
+    steps(form.querySelector('.meeples'), turns.filter(function (t) { return t[0] === rotation; })[0][1]);
+  }
+  // The square's next rotation that fits after the one shown (its first on another square).
+  function next(a) {
+    var turns = rotations(a).map(function (t) { return t[0]; });
+    if (a !== chosen) { return turns[0]; }
+    return turns[(turns.indexOf(+form.elements.rotation.value) + 1) % turns.length];
+  }
+  frame.addEventListener('click', function (e) {
+    var a = e.target.closest('a.pick');
+    if (!a) { return; }
+    e.preventDefault();
+    put(a, next(a));
+  });
+  form.querySelector('[data-turn]').addEventListener('click', function (e) {
+    if (!chosen) { return; }
+    e.preventDefault();
+    put(chosen, next(chosen));
+  });
+})();
+// The board's zoom (templates/_board.html): + and − widen the board inside its frame, which
+// then pans: touch screens drag it natively, a mouse drags it here. Fit shows it whole again.
+// Without the script, "larger picture" opens a bigger image to zoom into.
+(function () {
+  var frame = document.querySelector('.board-frame');
+  var buttons = document.querySelector('[data-zoom-buttons]');
+  if (!frame || !buttons) { return; }
+  buttons.hidden = false;
+  var zoom = 1;
+  function set(z) {
+    // Keep the point at the frame's centre where it is.
+    var fx = (frame.scrollLeft + frame.clientWidth / 2) / frame.scrollWidth;
+    var fy = (frame.scrollTop + frame.clientHeight / 2) / frame.scrollHeight;
+    zoom = Math.min(5, Math.max(1, z));
+    frame.style.setProperty('--zoom', zoom);
+    frame.classList.toggle('zoomed', zoom > 1);
+    frame.scrollLeft = fx * frame.scrollWidth - frame.clientWidth / 2;
+    frame.scrollTop = fy * frame.scrollHeight - frame.clientHeight / 2;
+  }
+  buttons.addEventListener('click', function (e) {
+    var b = e.target.closest('[data-zoom]');
+    if (!b) { return; }
+    var how = b.getAttribute('data-zoom');
+    set(how === 'in' ? zoom * 1.5 : how === 'out' ? zoom / 1.5 : 1);
+  });
+  var drag = null;
+  frame.addEventListener('pointerdown', function (e) {
+    if (e.pointerType !== 'mouse' || zoom === 1) { return; }
+    drag = { x: e.clientX, y: e.clientY, left: frame.scrollLeft, top: frame.scrollTop, moved: false };
+  });
+  window.addEventListener('pointermove', function (e) {
+    if (!drag) { return; }
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) { drag.moved = true; frame.classList.add('panning'); }
+    frame.scrollLeft = drag.left - dx;
+    frame.scrollTop = drag.top - dy;
+  });
+  window.addEventListener('pointerup', function () {
+    frame.classList.remove('panning');
+    setTimeout(function () { drag = null; }, 0);
+  });
+  // A drag is not a click on what it started on.
+  frame.addEventListener('click', function (e) {
+    if (drag && drag.moved) { e.preventDefault(); e.stopPropagation(); }
+  }, true);
+})();

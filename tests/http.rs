@@ -1464,6 +1464,15 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     // Once analysed, the pages show chances of winning: the end page with each player's
     // accuracy, a turn page only up to its turn, the analysis page turn by turn.
     assert!(page.body.contains("<th>Chance after</th>") && page.body.contains("Accuracy"));
+    // Turn by turn: who moved and the best move; a loss of 0 below the best is explained.
+    assert!(page.body.contains("<th>Best move</th>"), "{}", page.body);
+    let movers = page.body.matches("<td class=\"who\">").count();
+    assert_eq!(movers, 3, "a player per turn");
+    assert!(page.body.contains("within the noise of the best"));
+    // The chart has axes and a legend naming each line and the markers.
+    let legend = &page.body[page.body.find("<ul class=\"legend\">").expect("a legend")..];
+    assert!(legend.contains("Ann") && legend.contains("Bob") && legend.contains("blunder ??"));
+    assert!(page.body.contains(">100%</text>") && page.body.contains(">turn</text>"));
     let end = get(&app, &format!("/g/{id}"));
     assert!(end.body.contains("<svg class=\"graph chances\""), "{}", end.body);
     for name in ["Ann", "Bob"] {
@@ -1480,7 +1489,12 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     let values = get(&app, &format!("/g/{id}/t/1/alternatives"));
     assert!(values.body.contains(" ± "), "playout values carry their standard error");
     assert_eq!(
-        first.body.matches("<polyline").count(),
+        first.body.matches("<polyline class=\"casing\"").count(),
+        first.body.matches("<polyline class=\"line\"").count(),
+        "every line cased"
+    );
+    assert_eq!(
+        first.body.matches("<polyline class=\"line\"").count(),
         2 + 2,
         "the score graph and the chances graph, a line per player, up to turn 1"
     );
@@ -1618,6 +1632,89 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
     app.stop();
 }
 
+/// On a phone: the turn navigation stays in view at the foot of the page, names keep beside
+/// their colour dots when they wrap, a table wider than the screen shows a shadow where it has
+/// more, and the board zooms (then pans inside its frame, never the page); without the script
+/// a larger picture is a link away.
+#[test]
+fn on_a_phone_the_navigation_stays_names_keep_their_dots_and_the_board_zooms() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let long = "Bartholomew Maximilian von Longname";
+    let id = upload_id(&app, small_game([long, "Bob"]).as_bytes());
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/t/2")));
+
+    browser.eval("window.scrollTo(0, document.body.scrollHeight);");
+    let nav = browser.wait_for(
+        "const r = document.querySelector('.turn-nav').getBoundingClientRect(); \
+         return window.scrollY > 300 && r.top <= 1 && r.bottom > 20 ? [window.scrollY, r.top] : null;",
+    );
+    assert!(nav.is_array(), "the navigation stays at the top while the page scrolls");
+
+    // Every line of a wrapped name starts right of its dot.
+    let lines = browser.eval(
+        r#"const out = [];
+           for (const dot of document.querySelectorAll('.turn-list .swatch, .scoreboard .swatch')) {
+             const text = dot.nextSibling; if (!text) continue;
+             const range = document.createRange(); range.selectNodeContents(text);
+             const right = dot.getBoundingClientRect().right;
+             for (const r of range.getClientRects()) out.push(r.left - right);
+           }
+           return out;"#,
+    );
+    let gaps: Vec<f64> = lines.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let dots = browser.eval("return document.querySelectorAll('.turn-list .swatch, .scoreboard .swatch').length;");
+    assert!(
+        gaps.len() as u64 > dots.as_u64().unwrap(),
+        "a long name wraps: {gaps:?}"
+    );
+    assert!(gaps.iter().all(|&g| g >= -0.5), "no line under its dot: {gaps:?}");
+
+    // The board zooms inside its frame and back; the page never scrolls sideways.
+    let widths = "const f = document.querySelector('.board-frame'); \
+                  return [f.querySelector('svg').getBoundingClientRect().width, f.clientWidth, \
+                          document.documentElement.scrollWidth, window.innerWidth];";
+    let before = browser.eval(widths);
+    // Out from under the sticky navigation, where WebDriver would scroll it.
+    browser.eval("document.querySelector('.zoom').scrollIntoView({block: 'center'});");
+    browser.click(&browser.find("[data-zoom=in]").expect("zoom buttons with the script"));
+    browser.click(&browser.find("[data-zoom=in]").unwrap());
+    let zoomed = browser.eval(widths);
+    let w = |v: &Value, i: usize| v[i].as_f64().unwrap();
+    assert!(w(&zoomed, 0) > 2.0 * w(&before, 0), "{before} → {zoomed}");
+    assert!(w(&zoomed, 0) > w(&zoomed, 1), "wider than its frame, which pans");
+    assert!(
+        w(&zoomed, 2) <= w(&zoomed, 3),
+        "the page does not scroll sideways: {zoomed}"
+    );
+    browser.click(&browser.find("[data-zoom=fit]").unwrap());
+    assert!(
+        w(&browser.eval(widths), 0) <= w(&before, 0) + 0.5,
+        "fit shows it whole again"
+    );
+    let larger = browser.eval("return document.querySelector('.zoom a').getAttribute('href');");
+    let picture = get(&app, larger.as_str().unwrap());
+    assert_eq!(
+        (picture.status, picture.content_type.as_str()),
+        (200, "image/png"),
+        "{larger}"
+    );
+
+    // A table wider than the screen casts a shadow at the edge it scrolls to.
+    browser.open(&app.url(&format!("/g/{id}/t/2/alternatives")));
+    let cue = browser.eval(
+        "const t = [...document.querySelectorAll('table')].find(t => t.scrollWidth > t.clientWidth + 1); \
+         return t ? getComputedStyle(t).backgroundImage : null;",
+    );
+    assert!(
+        cue.as_str().is_some_and(|c| c.contains("radial-gradient")),
+        "a wide table and its scroll cue: {cue}"
+    );
+    drop(browser);
+    app.stop();
+}
+
 /// A point inside the first owned road on the board, where nothing else is on top of it:
 /// `[x, y, its note]` in viewport pixels.
 const OWNED_ROAD_POINT: &str = r#"
@@ -1712,7 +1809,8 @@ fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
 
 /// The turn page's board is inline SVG that reads without JavaScript: a note (tooltip) on every
 /// feature, every open square with the tiles that fit it, dead squares crossed out, and up to
-/// three ghosts linking to their alternatives beside the move played.
+/// three ghosts, only of placements better than the one played, each labelled with its value's
+/// unit and source and linking to its alternative, beside the move played.
 #[test]
 fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
     use carcassonne_replay::analysis::{board_features::board_features, dead_spots};
@@ -1723,7 +1821,8 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
     let with_dead = (1..=71)
         .find(|&n| !dead_spots(&replay::replay_upto(&record, None, Some(n)).unwrap().game).is_empty())
         .expect("the demo has a turn with a dead spot");
-    for n in [0, with_dead, 71] {
+    let mut ghosted = 0;
+    for n in [0, with_dead, 40, 71] {
         let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
         let page = get(&app, &format!("/g/{id}/t/{n}"));
         assert_eq!(page.status, 200);
@@ -1757,16 +1856,33 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
             );
             continue;
         }
-        assert!((1..=3).contains(&ghosts.len()), "turn {n}: {} ghosts", ghosts.len());
+        assert!(ghosts.len() <= 3, "turn {n}: {} ghosts", ghosts.len());
         assert!(
             body.contains("class=\"badge played\""),
             "turn {n}: the move played is marked"
         );
+        // Only placements better than the one played, each with its unit and source.
+        let rank_after = |text: &str, mark: &str| -> u32 {
+            let at = &text[text.find(mark).unwrap() + mark.len()..];
+            at[..at.find(|c: char| !c.is_ascii_digit()).unwrap()].parse().unwrap()
+        };
+        let played = rank_after(body, "The move played: #");
+        let titles: Vec<&str> = body.split("class=\"badge alternative\"><title>").skip(1).collect();
+        for title in &titles {
+            let title = &title[..title.find("</title>").unwrap()];
+            assert!(rank_after(title, "Alternative #") < played, "turn {n}: {title}");
+            assert!(
+                title.contains("Heuristic value") && title.contains("points"),
+                "turn {n}: the value's unit and source: {title}"
+            );
+        }
+        ghosted += titles.len();
         for href in ghosts {
             assert!(href.starts_with(&format!("/g/{id}/t/{n}/alt/")), "{href}");
             assert_eq!(get(&app, href).status, 200, "{href}");
         }
     }
+    assert!(ghosted > 0, "some turn has a better placement to show");
     app.stop();
 }
 

@@ -1,6 +1,8 @@
-//! Puzzles from an analysed game: the list, a puzzle's page that gives nothing away, and the
-//! answers (the solution, another placement, a placement the tile cannot take), served by the
-//! real app. Which turns are puzzles is `analysis::puzzles`' rule, unit-tested beside it.
+//! Puzzles from an analysed game: the list, a puzzle's page that gives nothing away, the
+//! answers (the solution, another placement, an impossible move, a malformed answer) and the
+//! answer on request, served by the real app; and in Chromium a puzzle solved by clicking.
+//! Which turns are puzzles, and how an answer is judged, is `analysis::puzzles`' rule,
+//! unit-tested beside it.
 
 mod common;
 
@@ -9,6 +11,7 @@ use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
 use carcassonne_replay::record;
 use carcassonne_replay::store::{GameId, Store};
 use common::app::*;
+use common::browser::Browser;
 
 /// The moves of `common::STEAL` as a whole record.
 fn steal() -> String {
@@ -75,20 +78,48 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
         .collect();
     assert_eq!(listed, expected, "the list is the rule's pick");
 
-    // The puzzle shows the position before the move and the tile, and gives nothing away.
+    // The puzzle shows the position before the move, the tile, the scores and the tiles left,
+    // and gives nothing away: each square the tile fits is a link on the board.
     let page = get(&app, &format!("/g/{id}/puzzle/7"));
     assert_eq!(page.status, 200, "{}", page.body);
     assert!(
-        page.body.contains(&format!("/g/{id}/t/6.png")),
-        "the board before turn 7"
+        page.body.contains("class=\"board-svg\""),
+        "the board before turn 7, inline"
     );
     assert!(page.body.contains(&format!("/g/{id}/tiles/R.svg")));
-    assert!(page.body.contains("<option value=\"0,2\""), "the squares the tile fits");
-    assert!(!page.body.contains("The best placement:") && !page.body.contains("points below"));
-
-    let solved = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0"));
-    assert!(solved.body.contains("Solved"), "{}", solved.body);
     let t7 = stored.turn(7).unwrap();
+    let squares = page.body.matches(" data-moves=").count();
+    let mut expected_squares: Vec<[i32; 2]> = t7.alternatives.iter().map(|a| a.position).collect();
+    expected_squares.sort();
+    expected_squares.dedup();
+    assert_eq!(squares, expected_squares.len(), "a link on every square the tile fits");
+    assert!(
+        page.body
+            .contains(&format!("href=\"/g/{id}/puzzle/7?square=0,2&amp;rotation=0\""))
+    );
+    assert!(page.body.contains("class=\"scoreboard\"") && page.body.contains("Tiles left"));
+    assert!(!page.body.contains("The best move") && !page.body.contains("points below"));
+    assert!(!page.body.contains("/t/7/alternatives"), "no link to the answers");
+
+    // Choosing a square shows the tile there and its meeple steps, still without a verdict.
+    let chosen = get(&app, &format!("/g/{id}/puzzle/7?square=0,2"));
+    assert!(chosen.body.contains("class=\"pick chosen\""), "{}", chosen.body);
+    assert!(chosen.body.contains("name=\"meeple\" value=\"none\""));
+    assert!(!chosen.body.contains("data-verdict"));
+
+    let solved = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0&meeple=none"));
+    assert!(solved.body.contains("Solved"), "{}", solved.body);
+    assert!(!solved.body.contains("pick-figure"), "no meeple, none drawn");
+    // An answer with a meeple draws it on the tile.
+    let deploy = chosen
+        .body
+        .split("name=\"meeple\" value=\"")
+        .skip(1)
+        .map(|v| &v[..v.find('"').unwrap()])
+        .find(|v| *v != "none")
+        .expect("a meeple step at (0,2)");
+    let with_meeple = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0&meeple={deploy}"));
+    assert!(with_meeple.body.contains("Solved") && with_meeple.body.contains("class=\"pick-figure\""));
     let other = puzzles::placements(t7)
         .into_iter()
         .find(|p| p.position != [0, 2])
@@ -96,12 +127,52 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     let [x, y] = other.position;
     let worse = get(
         &app,
-        &format!("/g/{id}/puzzle/7?square={x},{y}&rotation={}", other.rotation),
+        &format!(
+            "/g/{id}/puzzle/7?square={x},{y}&rotation={}&meeple=none",
+            other.rotation
+        ),
     );
-    assert!(worse.body.contains("points below the best"), "{}", worse.body);
-    assert!(worse.body.contains("The best placement: (0,2) rotated 0°"));
-    let nowhere = get(&app, &format!("/g/{id}/puzzle/7?square=40,40&rotation=90"));
-    assert!(nowhere.body.contains("does not fit"), "{}", nowhere.body);
+    let said = &worse.body[worse.body.find("data-verdict").expect("a verdict")..];
+    let said = &said[..said.find("</p>").unwrap()];
+    assert!(said.contains("points below the best"), "{said}");
+    assert!(
+        !said.contains("(0,2)") && !worse.body.contains("The best move"),
+        "a wrong try does not give the answer away: {said}"
+    );
+    assert!(!worse.body.contains("class=\"pick chosen\" data-spot=\"0,2\""));
+    assert!(worse.body.contains("?reveal=1"), "the reader may ask for it");
+    let revealed = get(&app, &format!("/g/{id}/puzzle/7?reveal=1"));
+    assert_eq!(
+        revealed.body.contains("pick-figure"),
+        !revealed.body.contains("turned 0°, no meeple"),
+        "the solution's meeple is drawn"
+    );
+    assert!(
+        revealed.body.contains("The best move: the tile at (0,2) turned 0°"),
+        "{}",
+        revealed.body
+    );
+    let nowhere = get(&app, &format!("/g/{id}/puzzle/7?square=40,40&rotation=90&meeple=none"));
+    assert!(nowhere.body.contains("not possible"), "{}", nowhere.body);
+
+    // A malformed answer is refused, and never echoed.
+    for bad in [
+        "square=abc&rotation=45",
+        "square=0,2&rotation=45",
+        "square=0,2&rotation=0&meeple=%3Cscript%3E",
+    ] {
+        let answer = get(&app, &format!("/g/{id}/puzzle/7?{bad}"));
+        assert_eq!(answer.status, 400, "{bad}");
+        assert!(answer.content_type.starts_with("application/problem+json"), "{bad}");
+        assert!(
+            !answer.body.contains("abc") && !answer.body.contains("script") && !answer.body.contains("45"),
+            "{}",
+            answer.body
+        );
+    }
+    let page = get_html(&app, &format!("/g/{id}/puzzle/7?square=abc&rotation=45"));
+    assert_eq!(page.status, 400);
+    assert!(page.content_type.starts_with("text/html"), "browsers get a page");
 
     let not_one = (1..=7)
         .find(|n| !expected.contains(n))
@@ -109,5 +180,67 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     let missing = get(&app, &format!("/g/{id}/puzzle/{not_one}"));
     assert_eq!(missing.status, 404);
     assert!(missing.body.contains("not a puzzle"), "{}", missing.body);
+    app.stop();
+}
+
+/// With the script, a reader solves a puzzle by clicking: a square puts the tile there and
+/// the same square turns it, without loading a page; "Place it" answers. A wrong try first is
+/// told to try again, and the board still takes another answer.
+#[test]
+fn in_a_browser_a_puzzle_is_solved_by_clicking() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let id = upload_id(&app, steal().as_bytes());
+    store_analysis(&app, &id);
+    browser.resize(1300, 1000);
+    browser.open(&app.url(&format!("/g/{id}/puzzle/7")));
+    let rotation = "return document.querySelector('#answer [name=rotation]').value;";
+
+    // A wrong square: the tile goes there at once, and the answer says to try again.
+    browser.eval("window.samePage = true;");
+    let wrong = browser
+        .find(".board-svg a.pick:not([data-spot='0,2'])")
+        .expect("another square");
+    browser.click(&wrong);
+    let shown = browser.wait_for(
+        "const t = document.querySelector('.board-svg .pick-tile'); \
+         return !document.getElementById('answer').hidden && !t.hasAttribute('display') ? t.getAttribute('transform') : null;",
+    );
+    assert!(shown.is_string(), "the tile stands on the square");
+    assert_eq!(browser.eval("return window.samePage === true;"), true, "no page load");
+    browser.click(&browser.find("#answer button").unwrap());
+    assert!(browser.wait_for_url_containing("meeple="), "{}", browser.current_url());
+    let said = browser.wait_for("const v = document.querySelector('[data-verdict]'); return v ? v.textContent : null;");
+    assert!(said.as_str().unwrap().contains("Try again"), "{said}");
+
+    // The right square, turned until it is unturned, then placed.
+    browser.click(&browser.find(".board-svg a.pick[data-spot='0,2']").unwrap());
+    for _ in 0..4 {
+        if browser.eval(rotation) == "0" {
+            break;
+        }
+        browser.click(&browser.find(".board-svg a.pick[data-spot='0,2']").unwrap());
+    }
+    assert_eq!(
+        browser.eval(rotation),
+        "0",
+        "the square turns the tile through its rotations"
+    );
+    browser.click(&browser.find("#answer button").unwrap());
+    let solved =
+        browser.wait_for("const v = document.querySelector('.verdict.solved'); return v ? v.textContent : null;");
+    assert!(solved.as_str().unwrap_or_default().contains("Solved"), "{solved}");
+    assert!(
+        browser.current_url().contains("square=0%2C2"),
+        "{}",
+        browser.current_url()
+    );
+
+    // On a phone the puzzle fits the width, as every page does.
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/puzzle/7?square=0,2")));
+    let sizes = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];");
+    assert!(sizes[0].as_u64() <= sizes[1].as_u64(), "no sideways scroll: {sizes}");
+    drop(browser);
     app.stop();
 }

@@ -6,8 +6,14 @@
 //! and by at least twice the standard error of that difference (both values from playouts,
 //! taken as independent: `2 × √(se₁² + se₂²)`), so the answer is beyond the noise. A turn with
 //! one placement, or valued by the heuristic alone, is no puzzle.
+//!
+//! **Judging an answer.** A reader answers with a placement and its meeple step ([`Answer`]),
+//! and may try again until they ask for the solution, so a judgement never names the best
+//! placement ([`judge`]). The right placement solves the puzzle with its best meeple step or
+//! any step within the noise of it (the same two standard errors): the rule only vouches that
+//! the placement is clear, not that one meeple step beats another.
 
-use super::report::{AlternativeReport, TurnReport};
+use super::report::{ActionReport, AlternativeReport, TurnReport};
 
 /// Points the best placement must lead the second best by.
 pub const CLEAR_MARGIN: f64 = 4.0;
@@ -21,8 +27,33 @@ pub struct Puzzle {
     /// The best placement's square and rotation (degrees).
     pub position: [i32; 2],
     pub rotation: u16,
+    /// The best meeple step of that placement.
+    pub action: ActionReport,
     /// How far it leads the second best placement, in points.
     pub lead: f64,
+}
+
+/// A reader's answer: where the tile goes, turned how far, and what the meeple does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub position: [i32; 2],
+    /// Degrees clockwise.
+    pub rotation: u16,
+    pub action: ActionReport,
+}
+
+/// What an answer is worth, without giving the solution away.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judgement {
+    /// The best placement, with its best meeple step or one within the noise of it.
+    Solved,
+    /// The best placement, but a meeple step that loses `lost` points against its best one.
+    RightPlacement { lost: f64 },
+    /// Another placement: the rank of that placement among the `of` placements, and the points
+    /// this move is below the best.
+    Worse { rank: usize, of: usize, lost: f64 },
+    /// No legal move: the tile does not fit there so turned, or the meeple cannot stand there.
+    NotLegal,
 }
 
 /// One placement and its best alternative.
@@ -69,8 +100,50 @@ pub fn puzzle(t: &TurnReport) -> Option<Puzzle> {
         tile: t.tile.clone(),
         position: first.position,
         rotation: first.rotation,
+        action: first.best.action.clone(),
         lead,
     })
+}
+
+/// Whether `a` is worth `b`, within twice the standard error of their difference (exactly,
+/// without playouts).
+fn within_noise(a: &AlternativeReport, b: &AlternativeReport) -> bool {
+    let gap = (a.value - b.value).abs();
+    match (&a.playouts, &b.playouts) {
+        (Some(x), Some(y)) => gap <= 2.0 * (x.std_error.powi(2) + y.std_error.powi(2)).sqrt(),
+        _ => gap == 0.0,
+    }
+}
+
+/// How `answer` does on the puzzle `p` of turn `t`.
+pub fn judge(t: &TurnReport, p: &Puzzle, answer: &Answer) -> Judgement {
+    let Some(chosen) = t
+        .alternatives
+        .iter()
+        .find(|a| a.position == answer.position && a.rotation == answer.rotation && a.action == answer.action)
+    else {
+        return Judgement::NotLegal;
+    };
+    let ranked = placements(t);
+    let best = ranked[0].best;
+    if (answer.position, answer.rotation) == (p.position, p.rotation) {
+        return if within_noise(chosen, best) {
+            Judgement::Solved
+        } else {
+            Judgement::RightPlacement {
+                lost: best.value - chosen.value,
+            }
+        };
+    }
+    let rank = ranked
+        .iter()
+        .position(|c| c.position == answer.position && c.rotation == answer.rotation)
+        .map_or(ranked.len(), |i| i + 1);
+    Judgement::Worse {
+        rank,
+        of: ranked.len(),
+        lost: best.value - chosen.value,
+    }
 }
 
 /// Every puzzle of an analysed game, in turn order.
@@ -119,6 +192,74 @@ mod tests {
         ]))
         .expect("a 6-point lead with errors of 1 is clear");
         assert_eq!((p.position, p.rotation, p.lead), ([1, 0], 90, 6.0));
+        assert!(matches!(p.action, ActionReport::Deploy { .. }), "the best meeple step");
+    }
+
+    fn answer(x: i32, rotation: u16, meeple: bool) -> Answer {
+        let action = if meeple {
+            ActionReport::Deploy {
+                feature: "city".into(),
+                location: "N".into(),
+                figure: "meeple".into(),
+            }
+        } else {
+            ActionReport::Pass
+        };
+        Answer {
+            position: [x, 0],
+            rotation,
+            action,
+        }
+    }
+
+    /// The right placement solves the puzzle with a meeple step within the noise of its best,
+    /// and not with one clearly worse; other placements get their rank and loss; a move the
+    /// turn does not have is not legal. No judgement names the solution.
+    #[test]
+    fn answers_are_judged_by_placement_then_meeple() {
+        let t = turn(&[
+            (1, 90, true, 12.0, 1.0),
+            (1, 90, false, 10.0, 1.0),
+            (2, 0, false, 6.0, 1.0),
+            (3, 0, false, 5.0, 1.0),
+        ]);
+        let p = puzzle(&t).expect("a 6-point lead");
+        assert_eq!(judge(&t, &p, &answer(1, 90, true)), Judgement::Solved);
+        assert_eq!(
+            judge(&t, &p, &answer(1, 90, false)),
+            Judgement::Solved,
+            "2 points, within 2 × √2 of the best step"
+        );
+        assert_eq!(
+            judge(&t, &p, &answer(3, 0, false)),
+            Judgement::Worse {
+                rank: 3,
+                of: 3,
+                lost: 7.0
+            }
+        );
+        assert_eq!(
+            judge(&t, &p, &answer(3, 90, false)),
+            Judgement::NotLegal,
+            "not turned so"
+        );
+        assert_eq!(
+            judge(&t, &p, &answer(2, 0, true)),
+            Judgement::NotLegal,
+            "no meeple there"
+        );
+
+        let sure = turn(&[
+            (1, 90, true, 12.0, 0.2),
+            (1, 90, false, 10.0, 0.2),
+            (2, 0, false, 6.0, 0.2),
+        ]);
+        let p = puzzle(&sure).unwrap();
+        assert_eq!(
+            judge(&sure, &p, &answer(1, 90, false)),
+            Judgement::RightPlacement { lost: 2.0 },
+            "2 points beyond the noise of 0.57"
+        );
     }
 
     #[test]

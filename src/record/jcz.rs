@@ -270,7 +270,7 @@ fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
 
 /// The colours of JCloisterZone's player slots 0–8 (its client's defaults: red, blue, yellow,
 /// green, orange, purple, pink, white, black). A save names a player's slot, not the colour.
-const SLOT_COLOURS: [&str; 9] = [
+pub(crate) const SLOT_COLOURS: [&str; 9] = [
     "#ef0000", "#03a9f4", "#ffed00", "#009900", "#ff9800", "#673ab7", "#f48fb1", "#fffce0", "#302f2b",
 ];
 

@@ -290,12 +290,12 @@ fn row_svg(body: &mut String, game: &CardGame, row: Colour, y: f32, colours: &Pl
 }
 
 /// One card: its colour with its value, a house (building) or an animal; a joker in white
-/// with its name; a face-down card as a dark back.
+/// with its name; a face-down card as its back, which reads on light and dark tables.
 fn card_svg(out: &mut String, x: f32, y: f32, card: Card, face_down: bool) {
     let (cx, cy) = (x + CARD_W / 2.0, y + CARD_H / 2.0);
     let white = Rgb(0xff, 0xff, 0xff).hex();
     let (fill, mark) = if face_down {
-        (palette::BACKGROUND, text(cx, cy, 22.0, &white, "?"))
+        (palette::CARD_BACK, text(cx, cy, 22.0, &white, "?"))
     } else {
         match card {
             Card::Person { colour, value } => (colour_of(colour), text(cx, cy, 24.0, &white, &value.to_string())),

@@ -6,7 +6,7 @@
 //! that is merely on a different corner of its tile.
 
 use super::palette::{
-    CLOISTER_ROOF, CLOISTER_WALL, FLOWER, GARDEN, GARDEN_HEDGE, HOUSE_ROOF, INK, PAPER, Rgb, SHIELD, SHIELD_MARK,
+    CLOISTER_ROOF, CLOISTER_WALL, FLOWER, GARDEN, GARDEN_HEDGE, HOUSE_ROOF, INK, Rgb, SHIELD, SHIELD_MARK,
 };
 use std::fmt::Write as _;
 
@@ -34,7 +34,7 @@ pub fn definitions() -> String {
     let mut d = String::new();
     let ink = INK.hex();
     // No stroke colour here: each `<use>` sets it, dark for most players and light for a player
-    // whose own colour is too dark to show against the ink.
+    // whose own colour is too dark to show against the ink (`Rgb::outline`).
     let outline = "stroke-width=\"2.4\" stroke-linejoin=\"round\" paint-order=\"stroke\"";
     let _ = write!(d, "<path id=\"fig-meeple\" d=\"{MEEPLE}\" {outline}/>");
     let _ = write!(
@@ -113,7 +113,7 @@ pub fn figure(shape: FigureShape, colour: Rgb, x: f32, y: f32, scale: f32) -> St
         FigureShape::Lying => ("fig-meeple", " rotate(-90)"),
         FigureShape::Abbot => ("fig-abbot", ""),
     };
-    let outline = if colour.is_dark() { PAPER } else { INK };
+    let outline = colour.outline();
     format!(
         "<use href=\"#{id}\" fill=\"{colour}\" stroke=\"{outline}\" transform=\"translate({} {}) scale({}){turn}\"/>",
         num(x),

@@ -6,12 +6,17 @@
 //!   its note as a `<title>`: pointing anywhere on a feature lights all of it, by CSS alone;
 //! - one square per open spot (`class="spot"`), with the tiles that fit it as a `<title>` and a
 //!   `data-fits` list for the page's script; dead spots are crossed out;
-//! - ghost tiles: the drawn tile's best other placements, faded, each with a badge linking to
-//!   its alternative, and a badge on the move played.
+//! - ghost tiles: the drawn tile's placements better than the one played, faded, each with its
+//!   meeple and a badge linking to its alternative, and a badge on the move played.
+//!
+//! A puzzle's board (`Pick`) has instead of the open spots one link per square the drawn tile
+//! fits, and the tile where the reader put it: a link to the same square turns it on.
 //!
 //! Every layer is plain SVG, so the board reads without JavaScript; the page's script only adds
-//! a panel that repeats a note where touch screens show no tooltip.
+//! a panel that repeats a note where touch screens show no tooltip, and on a puzzle moves and
+//! turns the tile without loading a page.
 
+use super::figures::{self, FigureShape};
 use super::palette::{self, Rgb};
 use super::scene::{Placed, Scene, SceneInput, xml_escape};
 use super::shapes::num;
@@ -28,6 +33,28 @@ pub struct BoardNotes<'a> {
     pub ghosts: Vec<Ghost<'a>>,
     /// A badge on the tile placed this turn: its value, and the link to it as an alternative.
     pub played: Option<Badge>,
+    /// A puzzle's squares to put the drawn tile on.
+    pub pick: Option<Pick<'a>>,
+}
+
+/// A puzzle's answer layer: the squares the drawn tile fits, and the tile where it was put.
+pub struct Pick<'a> {
+    pub kind: &'a TileKind,
+    pub squares: Vec<PickSquare>,
+    /// The square the tile is on and its quarter turns; none yet, it waits hidden on the first.
+    pub placed: Option<(Pos, u8)>,
+    /// The meeple of the move shown (an answer, or the solution), on the placed tile.
+    pub figure: Option<GhostFigure>,
+}
+
+/// A square the drawn tile fits.
+pub struct PickSquare {
+    pub pos: Pos,
+    /// Puts the tile there (turns it, on the square it is on).
+    pub href: String,
+    pub title: String,
+    /// The rotations that fit and each one's meeple steps, for the page's script (JSON).
+    pub moves: String,
 }
 
 /// An empty square next to the board.
@@ -49,11 +76,19 @@ pub struct Badge {
     pub href: String,
 }
 
-/// Another placement of the drawn tile, drawn faded.
+/// Another placement of the drawn tile, drawn faded, with its meeple.
 pub struct Ghost<'a> {
     pub kind: &'a TileKind,
     pub quarter_turns: u8,
+    pub figure: Option<GhostFigure>,
     pub badge: Badge,
+}
+
+/// The figure an alternative puts on its tile: on which segment, drawn how, in whose colour.
+pub struct GhostFigure {
+    pub segment: u8,
+    pub shape: FigureShape,
+    pub colour: Rgb,
 }
 
 /// The order features are layered in: each kind above the ones it is drawn over, so pointing
@@ -88,6 +123,77 @@ impl Scene<'_> {
         if let Some(b) = &notes.played {
             self.link_badge(b, palette::PAPER, "badge played");
         }
+        if let Some(pick) = &notes.pick {
+            self.pick_layer(pick);
+        }
+    }
+
+    /// One link per square of `pick`, then the tile: drawn unturned on its square and turned
+    /// there by a transform, so the script can move and turn it by changing the transform.
+    fn pick_layer(&mut self, pick: &Pick) {
+        let s = self.frame.s;
+        let mut out = String::from("<g class=\"picks\">");
+        for sq in &pick.squares {
+            let (x, y) = self.frame.corner(sq.pos);
+            let chosen = pick.placed.is_some_and(|(p, _)| p == sq.pos);
+            let _ = write!(
+                out,
+                "<a href=\"{}\" class=\"pick{}\" data-spot=\"{},{}\" data-moves=\"{}\"><title>{}</title>\
+                 <rect x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\"/></a>",
+                xml_escape(&sq.href),
+                if chosen { " chosen" } else { "" },
+                sq.pos.x,
+                sq.pos.y,
+                xml_escape(&sq.moves),
+                xml_escape(&sq.title),
+                num(x),
+                num(y)
+            );
+        }
+        out.push_str("</g>");
+        self.body.push_str(&out);
+        let Some(home) = pick.placed.map(|(p, _)| p).or(pick.squares.first().map(|sq| sq.pos)) else {
+            return;
+        };
+        let (x, y) = self.frame.corner(home);
+        let degrees = pick.placed.map_or(0, |(_, q)| u16::from(q) * 90);
+        let art = self.tile_art(pick.kind, home, 0);
+        let _ = write!(
+            self.body,
+            "<g class=\"pick-tile\" data-home=\"{},{}\" transform=\"rotate({degrees} {} {})\" pointer-events=\"none\"{}>{art}</g>",
+            num(x),
+            num(y),
+            num(x + s / 2.0),
+            num(y + s / 2.0),
+            if pick.placed.is_some() { "" } else { " display=\"none\"" }
+        );
+        if let (Some((pos, q)), Some(f)) = (pick.placed, &pick.figure) {
+            self.ghost_figure(pick.kind, pos, q, f, "pick-figure");
+        }
+    }
+
+    /// A figure on a tile drawn loose (a ghost, a puzzle's tile), upright whatever its turn.
+    fn ghost_figure(&mut self, kind: &TileKind, pos: Pos, quarter_turns: u8, f: &GhostFigure, class: &str) {
+        let art = tiles::art(kind);
+        let Some(seg) = art.segments.get(f.segment as usize) else {
+            return;
+        };
+        let (x, y) = self.frame.point(pos, quarter_turns, seg.anchor);
+        let figure = figures::figure(f.shape, f.colour, x, y, self.frame.s / 100.0 * 1.2);
+        let _ = write!(self.body, "<g class=\"{class}\" pointer-events=\"none\">{figure}</g>");
+    }
+
+    /// The art of one loose tile at `pos`, turned `quarter_turns`.
+    fn tile_art(&self, kind: &TileKind, pos: Pos, quarter_turns: u8) -> String {
+        let input = SceneInput::loose(vec![Placed {
+            pos,
+            quarter_turns,
+            first_segment: 0,
+            art: tiles::art(kind),
+        }]);
+        let mut art = Scene::new(&input, RenderOptions::default(), self.frame);
+        art.draw_board();
+        art.body
     }
 
     fn feature_layer(&mut self, game: &Game, notes: &[(SegId, String)]) {
@@ -148,19 +254,15 @@ impl Scene<'_> {
 
     /// A faded tile that the pointer passes through to the spot under it, and its badge.
     fn ghost(&mut self, g: &Ghost) {
-        let input = SceneInput::loose(vec![Placed {
-            pos: g.badge.pos,
-            quarter_turns: g.quarter_turns,
-            first_segment: 0,
-            art: tiles::art(g.kind),
-        }]);
-        let mut art = Scene::new(&input, RenderOptions::default(), self.frame);
-        art.draw_board();
+        let art = self.tile_art(g.kind, g.badge.pos, g.quarter_turns);
         let _ = write!(
             self.body,
-            "<g class=\"ghost\" opacity=\".55\" pointer-events=\"none\">{}</g>",
-            art.body
+            "<g class=\"ghost\" opacity=\".55\" pointer-events=\"none\">{art}</g>"
         );
+        // The meeple at full strength over the faded tile: it is what differs between moves.
+        if let Some(f) = &g.figure {
+            self.ghost_figure(g.kind, g.badge.pos, g.quarter_turns, f, "ghost-figure");
+        }
         self.link_badge(&g.badge, palette::GHOST_BADGE, "badge alternative");
     }
 

@@ -1,6 +1,11 @@
 //! Colours. Player colours are the Okabe–Ito palette, chosen to stay distinguishable for the
 //! common forms of colour blindness; the web pages read them from here so that a player has the
 //! same colour on every page and image.
+//!
+//! Whatever a player's colour (records bring their own, such as Board Game Arena's black),
+//! what is drawn in it keeps WCAG's 3:1 contrast for graphics where it must read: a figure
+//! against its outline ([`Rgb::outline`]), an owned city or road against every board backdrop
+//! ([`PlayerColours::tint`]). The tests below check the palette against every backdrop.
 
 use std::fmt;
 
@@ -39,12 +44,40 @@ impl Rgb {
         self.luma() > 150_000
     }
 
-    /// Too dark to stand out on the dark board background or the ink outlines: such figures
-    /// get a light outline instead.
-    pub fn is_dark(self) -> bool {
-        self.luma() < 60_000
+    /// WCAG 2's relative luminance: 0 for black, 1 for white.
+    pub fn luminance(self) -> f64 {
+        0.2126 * linear(self.0) + 0.7152 * linear(self.1) + 0.0722 * linear(self.2)
+    }
+
+    /// WCAG 2's contrast ratio with `other`, from 1 (the same) to 21 (black on white).
+    pub fn contrast(self, other: Rgb) -> f64 {
+        let (a, b) = (self.luminance(), other.luminance());
+        (a.max(b) + 0.05) / (a.min(b) + 0.05)
+    }
+
+    /// The outline of a figure in this colour: ink, unless ink falls under 3:1 against it
+    /// (black, navy), then paper.
+    pub fn outline(self) -> Rgb {
+        if self.contrast(INK) >= GRAPHICS_CONTRAST {
+            INK
+        } else {
+            PAPER
+        }
     }
 }
+
+/// An sRGB channel as linear light, 0 to 1.
+fn linear(c: u8) -> f64 {
+    let c = f64::from(c) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// WCAG's least contrast for graphics a reader must make out (success criterion 1.4.11).
+pub const GRAPHICS_CONTRAST: f64 = 3.0;
 
 impl fmt::Display for Rgb {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -131,10 +164,39 @@ impl PlayerColours {
     }
 
     /// How strongly an owner's colour tints a feature: open features lightly, completed
-    /// (scored) features strongly, so the two read differently at a glance.
+    /// (scored) features strongly, so the two read differently at a glance. A dark colour
+    /// tints less, so that the feature keeps 3:1 against every board backdrop: a black
+    /// player's city is a dark brown, not a hole in the board.
     pub fn tint(&self, base: Rgb, owner: u8, completed: bool) -> Rgb {
-        base.mix(self.get(owner), if completed { 0.85 } else { 0.5 })
+        let colour = self.get(owner);
+        let strongest = strongest_tint(base, colour);
+        base.mix(
+            colour,
+            if completed {
+                strongest
+            } else {
+                strongest * OPEN_TINT / COMPLETED_TINT
+            },
+        )
     }
+}
+
+/// How much of its owner's colour a completed feature takes, and an open one.
+const COMPLETED_TINT: f32 = 0.85;
+const OPEN_TINT: f32 = 0.5;
+
+/// The most of `colour` (up to [`COMPLETED_TINT`], in steps of 0.05) mixed into `base` that
+/// keeps 3:1 against every board backdrop. Colours lighter than the backdrops pass at once.
+fn strongest_tint(base: Rgb, colour: Rgb) -> f32 {
+    let mut amount = COMPLETED_TINT;
+    while amount > 0.0
+        && BOARD_BACKDROPS
+            .iter()
+            .any(|b| base.mix(colour, amount).contrast(*b) < GRAPHICS_CONTRAST)
+    {
+        amount = (amount - 0.05).max(0.0);
+    }
+    amount
 }
 
 // The landscape. Muted, so that player colours stand out on it.
@@ -144,8 +206,9 @@ pub const WALL: Rgb = Rgb(0xee, 0xe6, 0xd6);
 pub const WALL_EDGE: Rgb = Rgb(0x6b, 0x5b, 0x45);
 pub const ROAD: Rgb = Rgb(0xf4, 0xee, 0xe0);
 pub const ROAD_EDGE: Rgb = Rgb(0x7d, 0x6e, 0x57);
-pub const RIVER: Rgb = Rgb(0x4f, 0x93, 0xc9);
-pub const RIVER_EDGE: Rgb = Rgb(0x2d, 0x5f, 0x8a);
+/// Water: a pale aqua, apart from every player's blue (the first player's is `#0072b2`).
+pub const RIVER: Rgb = Rgb(0x8e, 0xc5, 0xd6);
+pub const RIVER_EDGE: Rgb = Rgb(0x2f, 0x65, 0x77);
 pub const CLOISTER_WALL: Rgb = Rgb(0xf1, 0xe6, 0xcc);
 pub const CLOISTER_ROOF: Rgb = Rgb(0xb2, 0x4a, 0x38);
 pub const HOUSE_ROOF: Rgb = Rgb(0x9a, 0x5b, 0x3c);
@@ -161,6 +224,13 @@ pub const PAPER: Rgb = Rgb(0xf3, 0xef, 0xe6);
 pub const NIGHT: Rgb = Rgb(0x17, 0x19, 0x1c);
 /// Dark pages' panels (`--panel`), the Card Game's table cloth on them.
 pub const NIGHT_PAPER: Rgb = Rgb(0x22, 0x26, 0x2a);
+/// The back of a face-down card: 3:1 against the table cloth of light and dark pages, with
+/// room for a white mark.
+pub const CARD_BACK: Rgb = Rgb(0x6f, 0x73, 0x90);
+/// What boards are drawn on: light pages' slate and dark pages' near-black.
+pub const BOARD_BACKDROPS: [Rgb; 2] = [BACKGROUND, NIGHT];
+/// The Card Game's table cloths, on light and dark pages.
+pub const TABLE_CLOTHS: [Rgb; 2] = [PAPER, NIGHT_PAPER];
 /// The cross on a square no tile left fits.
 pub const DEAD_SPOT: Rgb = Rgb(0xe0, 0x4f, 0x3f);
 /// The badge of a ghost tile: the value of a placement not made.
@@ -185,11 +255,129 @@ mod tests {
         assert_eq!(c.get(2), player_colour(2).rgb, "no colour recorded: the seat's");
         assert_eq!(c.get(3), player_colour(3).rgb, "a repeated colour is not taken twice");
         assert_eq!(c.get(4), player_colour(4).rgb, "an unreadable colour is ignored");
-        assert!(c.get(1).is_dark() && !c.get(0).is_dark());
+        assert_eq!((c.get(1).outline(), c.get(0).outline()), (PAPER, INK));
         let clash = PlayerColours::new([Some("#0072b2"), None]);
         assert_eq!(clash.get(1), player_colour(1).rgb);
         let taken = PlayerColours::new([None, Some("#0072b2")]);
         assert_ne!(taken.get(0), taken.get(1));
+    }
+
+    /// Colours records bring besides JCloisterZone's slots: Board Game Arena's pure colours
+    /// (black among them), greys and white, and a navy.
+    const RECORDED: [Rgb; 9] = [
+        Rgb(0xff, 0x00, 0x00),
+        Rgb(0x00, 0x00, 0xff),
+        Rgb(0x00, 0x80, 0x00),
+        Rgb(0xff, 0xa5, 0x00),
+        Rgb(0x00, 0x00, 0x00),
+        Rgb(0x80, 0x80, 0x80),
+        Rgb(0xff, 0xff, 0xff),
+        Rgb(0x1d, 0x18, 0x88),
+        Rgb(0x98, 0x2d, 0xb4),
+    ];
+
+    fn every_player_colour() -> impl Iterator<Item = Rgb> {
+        let slots = crate::record::jcz::SLOT_COLOURS.map(|c| Rgb::parse_hex(c).expect("a slot colour"));
+        (PLAYER_COLOURS.iter().map(|c| c.rgb)).chain(RECORDED).chain(slots)
+    }
+
+    #[test]
+    fn contrast_is_wcags() {
+        assert!((Rgb(0, 0, 0).contrast(Rgb(255, 255, 255)) - 21.0).abs() < 1e-9);
+        assert_eq!(FIELD.contrast(FIELD), 1.0);
+        // WCAG's own example: #777 on white is 4.48:1.
+        assert!((Rgb(0x77, 0x77, 0x77).contrast(Rgb(255, 255, 255)) - 4.48).abs() < 0.01);
+    }
+
+    /// A figure in any player's colour is set off by its outline at 3:1 or more; so it is from
+    /// its owner's dots in a field, which are that colour too (and it lies in a clearing of them).
+    #[test]
+    fn every_figure_keeps_three_to_one_against_its_outline() {
+        for c in every_player_colour() {
+            let contrast = c.contrast(c.outline());
+            assert!(contrast >= GRAPHICS_CONTRAST, "{c}: {contrast:.2}");
+        }
+    }
+
+    /// Owned cities, roads, rivers and fields, open or completed, in any player's colour, keep
+    /// 3:1 against every board backdrop; completed ones still read stronger than open ones.
+    #[test]
+    fn owned_features_keep_three_to_one_against_every_backdrop() {
+        let colours = PlayerColours(every_player_colour().collect());
+        for base in [CITY, ROAD, RIVER, FIELD] {
+            for backdrop in BOARD_BACKDROPS {
+                assert!(base.contrast(backdrop) >= GRAPHICS_CONTRAST, "{base} on {backdrop}");
+            }
+            for (p, c) in every_player_colour().enumerate() {
+                for completed in [false, true] {
+                    let tinted = colours.tint(base, p as u8, completed);
+                    for backdrop in BOARD_BACKDROPS {
+                        let contrast = tinted.contrast(backdrop);
+                        assert!(
+                            contrast >= GRAPHICS_CONTRAST,
+                            "{c} on {base}: {tinted} on {backdrop}, {contrast:.2}"
+                        );
+                    }
+                }
+                let (open, done) = (colours.tint(base, p as u8, false), colours.tint(base, p as u8, true));
+                assert!(c == base || open != done, "{c} on {base}: open and completed differ");
+            }
+        }
+        let black = PlayerColours::new([Some("#000000")]);
+        assert_ne!(black.tint(CITY, 0, true), Rgb(0x20, 0x1b, 0x12), "no longer a hole");
+    }
+
+    /// What is drawn straight on the board's backdrop keeps 3:1 there: the cross on a dead
+    /// square, the badges, New World's sea.
+    #[test]
+    fn marks_on_the_backdrop_keep_three_to_one() {
+        for mark in [DEAD_SPOT, GHOST_BADGE, PAPER, RIVER] {
+            for backdrop in BOARD_BACKDROPS {
+                let contrast = mark.contrast(backdrop);
+                assert!(contrast >= GRAPHICS_CONTRAST, "{mark} on {backdrop}: {contrast:.2}");
+            }
+        }
+    }
+
+    /// CIE 1976 colour difference, through CIELAB with a D65 white.
+    fn delta_e(a: Rgb, b: Rgb) -> f64 {
+        let lab = |c: Rgb| {
+            let (r, g, b) = (linear(c.0), linear(c.1), linear(c.2));
+            let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+            let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+            let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+            let f = |t: f64| {
+                if t > 0.008856 {
+                    t.cbrt()
+                } else {
+                    7.787 * t + 16.0 / 116.0
+                }
+            };
+            [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
+        };
+        let (p, q) = (lab(a), lab(b));
+        ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+    }
+
+    /// The River is not mistaken for a player: its water differs from every player colour by
+    /// more than 20 (CIE76), where 2.3 is the least a reader notices.
+    #[test]
+    fn the_river_is_no_players_colour() {
+        for c in every_player_colour() {
+            let d = delta_e(RIVER, c);
+            assert!(d > 20.0, "{c}: ΔE {d:.1}");
+        }
+        assert!(RIVER_EDGE.contrast(RIVER) >= GRAPHICS_CONTRAST, "the river's banks");
+    }
+
+    /// A face-down card stands out from the table on light and dark pages, and its white mark
+    /// from the card.
+    #[test]
+    fn a_face_down_card_reads_on_every_table() {
+        for cloth in TABLE_CLOTHS {
+            assert!(CARD_BACK.contrast(cloth) >= GRAPHICS_CONTRAST, "on {cloth}");
+        }
+        assert!(CARD_BACK.contrast(Rgb(255, 255, 255)) >= 4.5, "the ? on it");
     }
 
     #[test]

@@ -422,15 +422,20 @@ impl<'a> Scene<'a> {
                 let Some(owner) = self.owner_of(t, j).filter(|_| seg.kind == FeatureKind::Field) else {
                     continue;
                 };
-                self.owned_field(t, seg, owner);
+                let farmer = self
+                    .input
+                    .game
+                    .is_some_and(|g| g.features().meeple_on(t.first_segment + j as SegId).is_some());
+                self.owned_field(t, seg, owner, farmer);
             }
         }
     }
 
     /// An owned field: grass dotted in its owners' colours (a solid tint would make fields look
     /// like cities). Tied owners' dots alternate in a checker laid over the whole board, so it
-    /// runs on across tiles whatever their rotation.
-    fn owned_field(&mut self, t: &Placed, seg: &tiles::SegmentArt, owner: Owner) {
+    /// runs on across tiles whatever their rotation. A farmer lies in a clearing of the dots,
+    /// so one in its owner's colour never merges with them.
+    fn owned_field(&mut self, t: &Placed, seg: &tiles::SegmentArt, owner: Owner, farmer: bool) {
         let players: Vec<u8> = owner.players.iter().collect();
         let m = self.matrix(t);
         let dot = |p: u8| self.input.colours.get(p).mix(palette::INK, 0.1).hex();
@@ -438,14 +443,18 @@ impl<'a> Scene<'a> {
             let _ = write!(
                 self.body,
                 "<path d=\"{}\" fill=\"{}\" transform=\"{m}\"/>",
-                seg.dots_path,
+                if farmer { &seg.farmer_dots_path } else { &seg.dots_path },
                 dot(one)
             );
             return;
         }
+        let dots = if farmer {
+            tiles::clear_of(&seg.dots, seg.anchor)
+        } else {
+            seg.dots.clone()
+        };
         for (k, p) in players.iter().enumerate() {
-            let mine: Vec<Pt> = seg
-                .dots
+            let mine: Vec<Pt> = dots
                 .iter()
                 .copied()
                 .filter(|d| {

@@ -1,17 +1,21 @@
 //! The turn page's interactive board: what each feature, open spot and alternative says when a
 //! reader points at it. `render::interactive` draws the layers; this module writes their notes.
+//! A puzzle's board is the same board before the move, with the squares to answer on.
 
 use crate::analysis::board_features::{BoardFeature, board_features};
 use crate::analysis::completion::fitting_tiles;
-use crate::analysis::report::{AlternativeReport, TurnReport};
-use crate::engine::{Game, Pos, Unit};
+use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
+use crate::engine::{FeatureKind, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
-use crate::render::interactive::{Badge, BoardNotes, Ghost, SpotNote};
+use crate::render::figures::FigureShape;
+use crate::render::interactive::{Badge, BoardNotes, Ghost, GhostFigure, Pick, PickSquare, SpotNote};
+use crate::render::palette::Rgb;
 use crate::render::{self, RenderOptions};
 use crate::replay::{Replay, words};
 use crate::store::GameId;
 use crate::web::view;
 use crate::web::what_if::is_listed;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Other placements drawn as ghosts, at most: more would cover the board.
@@ -43,30 +47,156 @@ pub fn turn_board(
     let drawn = at.turns.last().map(|t| (game.tile_kind(t.mv.tile), t.mv.placement.pos));
     if let (Some((kind, played_at)), Some((report, listed))) = (drawn, alternatives) {
         let link = |k: usize| format!("/g/{id}/t/{}/alt/{k}", report.turn);
+        let colour = render::colours(record).get(report.player);
         for (a, k) in ghosts(report, listed, played_at) {
             notes.ghosts.push(Ghost {
                 kind,
                 quarter_turns: (a.rotation / 90) as u8,
+                figure: figure_of(kind, a.rotation, &a.action, colour),
                 badge: Badge {
                     pos: Pos::new(a.position[0], a.position[1]),
-                    label: format!("#{} {}", a.rank, view::points(a.value)),
+                    label: format!("#{} {} pts", a.rank, view::points(a.value)),
                     title: format!(
-                        "Alternative #{}: {} at ({},{}) rotated {}°, {}; value {}. Open it.",
+                        "Alternative #{} of {}: {} at ({},{}) rotated {}°, {}. {}. Open it.",
                         a.rank,
+                        report.alternatives.len(),
                         report.tile,
                         a.position[0],
                         a.position[1],
                         a.rotation,
                         a.action.words(record.game),
-                        view::points(a.value)
+                        value_words(a)
                     ),
                     href: link(k),
                 },
             });
         }
-        notes.played = played_badge(report, listed, played_at, &link);
+        notes.played = played_badge(record.game, report, listed, played_at, &link);
     }
     render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+/// Where a puzzle's tile stands: its square, its rotation (degrees) and, once answered or
+/// revealed, the meeple step of the move shown, in the mover's colour.
+pub struct PuzzleTile<'a> {
+    pub pos: Pos,
+    pub rotation: u16,
+    pub meeple: Option<(&'a ActionReport, Rgb)>,
+}
+
+/// A puzzle's board: the position before the turn, every feature's note, and a link on each
+/// square of the turn's `moves` ([`placement_moves`]); the tile stands where `placed` puts it.
+/// `href(square, rotation)` is the page that answers with that placement.
+pub fn puzzle_board(
+    record: &GameRecord,
+    at: &Replay,
+    moves: &PlacementMoves,
+    kind: &TileKind,
+    placed: Option<PuzzleTile>,
+    href: &dyn Fn(Pos, u16) -> String,
+) -> String {
+    let opts = RenderOptions {
+        ownership: true,
+        last_move: true,
+        open_spots: true,
+        ..RenderOptions::default()
+    };
+    let squares = (moves.iter())
+        .map(|(&pos, turns)| {
+            // On the square the tile is on, the link turns it to the next rotation that fits.
+            let on_it = placed.as_ref().filter(|t| t.pos == pos).map(|t| t.rotation);
+            let next = next_rotation(turns, on_it);
+            let moves: Vec<(u16, Vec<(String, String)>)> = (turns.iter())
+                .map(|(&r, actions)| {
+                    (
+                        r,
+                        actions
+                            .iter()
+                            .map(|a| (meeple_token(a), a.words(record.game)))
+                            .collect(),
+                    )
+                })
+                .collect();
+            PickSquare {
+                pos,
+                href: href(pos, next),
+                title: format!("Put the tile at {pos}"),
+                moves: serde_json::to_string(&moves).unwrap_or_default(),
+            }
+        })
+        .collect();
+    let notes = BoardNotes {
+        features: (board_features(&at.game).iter())
+            .map(|f| (f.root, feature_note(record, &at.game, f)))
+            .collect(),
+        pick: Some(Pick {
+            kind,
+            squares,
+            figure: (placed.as_ref())
+                .and_then(|t| t.meeple.and_then(|(a, colour)| figure_of(kind, t.rotation, a, colour))),
+            placed: placed.map(|t| (t.pos, (t.rotation / 90) as u8)),
+        }),
+        ..BoardNotes::default()
+    };
+    render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+/// The rotation after `current` among a square's `turns`, round to the first (the first with
+/// none).
+pub fn next_rotation<V>(turns: &BTreeMap<u16, V>, current: Option<u16>) -> u16 {
+    let after = current.and_then(|r| turns.keys().find(|&&x| x > r));
+    after.or(turns.keys().next()).copied().unwrap_or(0)
+}
+
+/// A turn's moves by square, then by rotation (degrees): each one's meeple steps.
+pub type PlacementMoves<'r> = BTreeMap<Pos, BTreeMap<u16, Vec<&'r ActionReport>>>;
+
+/// Every square of a turn's moves, with its rotations and each one's meeple steps, in order.
+pub fn placement_moves(report: &TurnReport) -> PlacementMoves<'_> {
+    let mut out = PlacementMoves::new();
+    for a in &report.alternatives {
+        let pos = Pos::new(a.position[0], a.position[1]);
+        out.entry(pos)
+            .or_default()
+            .entry(a.rotation)
+            .or_default()
+            .push(&a.action);
+    }
+    out
+}
+
+/// A meeple step as a puzzle's address writes it: `none`, `abbot-back`, or figure, feature and
+/// location (`meeple-city-N`, `meeple-field-N.w`).
+pub fn meeple_token(a: &ActionReport) -> String {
+    match a {
+        ActionReport::Pass => "none".into(),
+        ActionReport::RecallAbbot => "abbot-back".into(),
+        ActionReport::Deploy {
+            feature,
+            location,
+            figure,
+        } => format!("{figure}-{feature}-{location}"),
+    }
+}
+
+/// The meeple step of a token, if it is one in form ([`meeple_token`]); whether the turn has it
+/// is for the puzzle to say.
+pub fn parse_meeple_token(token: &str) -> Option<ActionReport> {
+    let word = |w: &str| (1..=12).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_alphabetic() || b == b'.');
+    match token {
+        "none" => Some(ActionReport::Pass),
+        "abbot-back" => Some(ActionReport::RecallAbbot),
+        _ => match token.split('-').collect::<Vec<_>>().as_slice() {
+            [figure, feature, location] if [figure, feature, location].iter().all(|w| word(w)) => {
+                Some(ActionReport::Deploy {
+                    feature: feature.to_string(),
+                    location: location.to_string(),
+                    figure: figure.to_string(),
+                })
+            }
+            _ => None,
+        },
+    }
 }
 
 /// A feature in words: kind and size, who holds it, what it is worth, its chance.
@@ -155,10 +285,50 @@ fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
         .collect()
 }
 
-/// The best alternatives on squares other than the played one, one per square, best first,
-/// with their place in the listing.
+/// An alternative's value with its unit and where it comes from: "expected final margin
+/// +12.3 points ± 1.1 over 128 playouts", or "heuristic value 4.2 points (no playouts)".
+pub fn value_words(a: &AlternativeReport) -> String {
+    match &a.playouts {
+        Some(p) => format!(
+            "Expected final margin {} points ± {} over {} playouts",
+            view::points(a.value),
+            view::points(p.std_error),
+            p.count
+        ),
+        None => format!("Heuristic value {} points (no playouts)", view::points(a.value)),
+    }
+}
+
+/// The figure a move deploys, on its segment of the tile turned `degrees`.
+fn figure_of(kind: &TileKind, degrees: u16, action: &ActionReport, colour: Rgb) -> Option<GhostFigure> {
+    let ActionReport::Deploy {
+        feature,
+        location,
+        figure,
+    } = action
+    else {
+        return None;
+    };
+    let feature = FeatureKind::parse(feature)?;
+    let rotation = Rotation::from_degrees(i64::from(degrees))?;
+    let segment = kind.segment_at(rotation, feature, Some(Location::parse(location)?))?;
+    let shape = match (figure.as_str(), feature) {
+        ("abbot", _) => FigureShape::Abbot,
+        (_, FeatureKind::Field) => FigureShape::Lying,
+        _ => FigureShape::Standing,
+    };
+    Some(GhostFigure { segment, shape, colour })
+}
+
+/// The alternatives better than the move played, on squares other than its own, one per
+/// square, best first, with their place in the listing. None when the move played is unknown.
 fn ghosts<'r>(report: &'r TurnReport, listed: &[RecordedMove], played_at: Pos) -> Vec<(&'r AlternativeReport, usize)> {
-    let mut by_rank: Vec<&AlternativeReport> = report.alternatives.iter().collect();
+    let Some(played) = report.played.and_then(|i| report.alternatives.get(i)) else {
+        return Vec::new();
+    };
+    let mut by_rank: Vec<&AlternativeReport> = (report.alternatives.iter())
+        .filter(|a| a.rank < played.rank && a.value > played.value)
+        .collect();
     by_rank.sort_by_key(|a| a.rank);
     let mut shown: Vec<(&AlternativeReport, usize)> = Vec::new();
     for a in by_rank {
@@ -178,6 +348,7 @@ fn ghosts<'r>(report: &'r TurnReport, listed: &[RecordedMove], played_at: Pos) -
 
 /// The badge on the tile played: its rank and value against the best.
 fn played_badge(
+    game: GameKind,
     report: &TurnReport,
     listed: &[RecordedMove],
     played_at: Pos,
@@ -190,10 +361,11 @@ fn played_badge(
         pos: played_at,
         label: format!("played #{}", a.rank),
         title: format!(
-            "The move played: #{} of {}, value {} against the best {}. Open it.",
+            "The move played: #{} of {}, {}, {}; the best: {}. Open it.",
             a.rank,
             report.alternatives.len(),
-            view::points(a.value),
+            a.action.words(game),
+            value_words(a).to_lowercase(),
             view::points(best.value)
         ),
         href: link(k),

@@ -20,9 +20,16 @@ pub struct AccuracyRow {
     pub blunders: u32,
 }
 
+/// A player's line in the chart's legend.
+pub struct LegendLine {
+    pub name: String,
+    pub colour: String,
+}
+
 /// The win-chance graph with, on pages that show the whole game, each player's accuracy.
 pub struct ChancesView {
     pub graph: GraphView,
+    pub legend: Vec<LegendLine>,
     pub accuracy: Vec<AccuracyRow>,
     /// The analysis page.
     pub link: String,
@@ -44,6 +51,12 @@ impl ChancesView {
         }
         Some(ChancesView {
             graph: chance_graph(id, players, chances, total_turns, colours),
+            legend: (players.iter().enumerate())
+                .map(|(p, player)| LegendLine {
+                    name: player.name.clone(),
+                    colour: colours.get(p as u8).hex(),
+                })
+                .collect(),
             accuracy: if whole_game {
                 accuracy_rows(players, chances, colours)
             } else {
@@ -88,9 +101,92 @@ pub fn mark_classes(played: &mut [TurnPlayed], chances: &[TurnChance]) {
     }
 }
 
+/// The chart's size and margins: room on the left for the percentages, below for the turns.
+const W: f64 = 640.0;
+const H: f64 = 200.0;
+const LEFT: f64 = 40.0;
+const RIGHT: f64 = 10.0;
+const TOP: f64 = 10.0;
+const BOTTOM: f64 = 30.0;
+
+/// The marker of a mistake or a blunder at (x, y): a shape of its own, never a player's
+/// colour (the page's style fills it in ink or paper), so it reads apart from the lines.
+fn marker(class: MoveClass, x: f64, y: f64) -> String {
+    match class {
+        MoveClass::Blunder => format!(
+            "<path d=\"M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z\"",
+            y - 6.0,
+            x + 6.0,
+            y + 4.5,
+            x - 6.0,
+            y + 4.5
+        ),
+        _ => format!(
+            "<path d=\"M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}Z\"",
+            y - 5.0,
+            x + 5.0,
+            y + 5.0,
+            x - 5.0
+        ),
+    }
+}
+
+/// The turns to label on the axis: every 1, 2, 5, 10, 20… turns, about ten labels.
+fn tick_step(total_turns: u32) -> u32 {
+    [1, 2, 5, 10, 20, 50, 100, 200, 500]
+        .into_iter()
+        .find(|&s| total_turns / s <= 10)
+        .unwrap_or(1000)
+}
+
+/// The chart's frame: gridlines and percentages every 25%, the even-chance line dashed, and
+/// the turns below.
+fn axes(svg: &mut String, total_turns: u32, even: f64, x: &dyn Fn(u32) -> f64, y: &dyn Fn(f64) -> f64) {
+    let _ = write!(
+        svg,
+        r#"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" class="frame"/>"#,
+        W - LEFT - RIGHT,
+        H - TOP - BOTTOM
+    );
+    for q in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let _ = write!(
+            svg,
+            r#"<line x1="{LEFT}" x2="{right}" y1="{at:.1}" y2="{at:.1}" class="grid"/><text x="{label}" y="{base:.1}" class="axis" text-anchor="end">{percent:.0}%</text>"#,
+            right = W - RIGHT,
+            at = y(q),
+            label = LEFT - 4.0,
+            base = y(q) + 4.0,
+            percent = q * 100.0
+        );
+    }
+    let _ = write!(
+        svg,
+        r#"<line x1="{LEFT}" x2="{right}" y1="{at:.1}" y2="{at:.1}" class="now"><title>An even chance</title></line>"#,
+        right = W - RIGHT,
+        at = y(even)
+    );
+    let step = tick_step(total_turns);
+    for t in (0..=total_turns).step_by(step as usize) {
+        let _ = write!(
+            svg,
+            r#"<text x="{:.1}" y="{}" class="axis" text-anchor="middle">{t}</text>"#,
+            x(t),
+            H - BOTTOM + 14.0
+        );
+    }
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="{}" class="axis" text-anchor="end">turn</text>"#,
+        W - RIGHT,
+        H - 3.0
+    );
+}
+
 /// The win-chance graph: each player's chance of winning after their moves (both players'
-/// after every move in a two-player game, where one's chance is the other's complement), a
-/// dashed line at an even game, and a marker linking to each mistake and blunder.
+/// after every move in a two-player game, where one's chance is the other's complement), on
+/// axes of percent and turns, with a dashed line at an even game and a marker linking to each
+/// mistake and blunder. Each line has a casing in the page's ink, so a light colour reads on
+/// white and a dark one on a dark page.
 pub fn chance_graph(
     id: &GameId,
     players: &[PlayerInfo],
@@ -98,23 +194,17 @@ pub fn chance_graph(
     total_turns: u32,
     colours: &PlayerColours,
 ) -> GraphView {
-    let (w, h, pad) = (640.0, 160.0, 24.0);
-    let x = |t: u32| pad + (w - 2.0 * pad) * f64::from(t) / f64::from(total_turns.max(1) + 1);
-    let y = |p: f64| h - pad - (h - 2.0 * pad) * p;
+    let x = |t: u32| LEFT + (W - LEFT - RIGHT) * f64::from(t) / f64::from(total_turns.max(1) + 1);
+    let y = |p: f64| TOP + (H - TOP - BOTTOM) * (1.0 - p);
     let even = 1.0 / players.len().max(1) as f64;
     let mut svg = format!(
-        r#"<svg class="graph chances" viewBox="0 0 {w} {h}" role="img" aria-label="Chances of winning over the game"><rect x="{pad}" y="{pad}" width="{iw}" height="{ih}" class="frame"/><line x1="{pad}" x2="{right}" y1="{mid:.1}" y2="{mid:.1}" class="now"/><text x="2" y="{top}" class="axis">100%</text><text x="2" y="{bottom}" class="axis">0%</text>"#,
-        iw = w - 2.0 * pad,
-        ih = h - 2.0 * pad,
-        right = w - pad,
-        mid = y(even),
-        top = pad + 4.0,
-        bottom = h - pad,
+        r#"<svg class="graph chances" viewBox="0 0 {W} {H}" role="img" aria-label="Chances of winning over the game, in percent, by turn">"#
     );
+    axes(&mut svg, total_turns, even, &x, &y);
+    let mut markers = String::new();
     for (p, player) in players.iter().enumerate() {
         let p = p as u8;
         let mut points = format!("{:.1},{:.1}", x(0), y(even));
-        let mut markers = String::new();
         for c in chances {
             let chance = match (c.player == p, players.len()) {
                 (true, _) => c.chance.after,
@@ -125,10 +215,10 @@ pub fn chance_graph(
             if c.player == p && c.chance.class >= MoveClass::Mistake {
                 let _ = write!(
                     markers,
-                    r#"<a href="/g/{id}/t/{t}"><circle cx="{:.1}" cy="{:.1}" r="4" class="{k}"><title>Turn {t}, {}: {k}, {:.0} points of chance lost</title></circle></a>"#,
-                    x(c.turn),
-                    y(chance),
+                    r#"<a href="/g/{id}/t/{t}">{} class="marker {k}"><title>Turn {t}, {}: {k} {}, {:.0} points of chance lost</title></path></a>"#,
+                    marker(c.chance.class, x(c.turn), y(chance)),
                     escape(&player.name),
+                    c.chance.class.mark(),
                     c.chance.lost * 100.0,
                     t = c.turn,
                     k = c.chance.class.word(),
@@ -137,16 +227,81 @@ pub fn chance_graph(
         }
         let _ = write!(
             svg,
-            r#"<polyline fill="none" stroke="{}" stroke-width="2" points="{points}"/>{markers}"#,
-            colours.get(p).hex()
+            r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="{}" points="{points}"><title>{}</title></polyline>"#,
+            colours.get(p).hex(),
+            escape(&player.name)
         );
     }
     GraphView {
         title: "Chances of winning",
-        svg: svg + "</svg>",
+        svg: svg + &markers + "</svg>",
     }
 }
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::win_chance::MoveChance;
+
+    fn turn(turn: u32, player: u8, after: f64, class: MoveClass) -> TurnChance {
+        TurnChance {
+            turn,
+            player,
+            chance: MoveChance {
+                after,
+                lost: 0.3,
+                class,
+            },
+        }
+    }
+
+    /// The chart has axes (percent and turns), a line per player cased for contrast, and
+    /// markers for mistakes and blunders in shapes and colours no player has, linking to their
+    /// turn; the legend names every line.
+    #[test]
+    fn the_chart_has_axes_and_markers_apart_from_the_players() {
+        let id: GameId = "0123456789abcdef".parse().unwrap();
+        let players = [PlayerInfo::named("Ann"), PlayerInfo::named("Bob")];
+        // Bob's recorded colour is exactly the old mistake colour.
+        let colours = PlayerColours::new([None, Some("#d55e00")]);
+        let chances = [
+            turn(1, 0, 0.5, MoveClass::Good),
+            turn(2, 1, 0.3, MoveClass::Mistake),
+            turn(3, 0, 0.6, MoveClass::Blunder),
+        ];
+        let view = ChancesView::new(&id, &players, &chances, 30, &colours, true).unwrap();
+        let svg = &view.graph.svg;
+        for label in ["0%", "50%", "100%", ">0<", ">10<", ">30<", "turn"] {
+            assert!(svg.contains(label), "axis label {label}");
+        }
+        assert_eq!(svg.matches("class=\"casing\"").count(), 2);
+        assert_eq!(svg.matches("class=\"line\"").count(), 2);
+        let markers: Vec<&str> = svg.split("<a href=").skip(1).collect();
+        assert_eq!(markers.len(), 2, "a mistake and a blunder");
+        assert!(markers[0].contains("/t/3") && markers[0].contains("class=\"marker blunder\""));
+        assert!(markers[1].contains("/t/2") && markers[1].contains("class=\"marker mistake\""));
+        for m in &markers {
+            assert!(
+                !m.contains("fill=") && !m.contains("stroke="),
+                "styled by class only: {m}"
+            );
+        }
+        assert_ne!(markers[0][..40], markers[1][..40], "two shapes");
+        let legend: Vec<(&str, &str)> = (view.legend.iter())
+            .map(|l| (l.name.as_str(), l.colour.as_str()))
+            .collect();
+        assert_eq!(legend, [("Ann", "#0072b2"), ("Bob", "#d55e00")]);
+    }
+
+    #[test]
+    fn turn_labels_stay_about_ten() {
+        assert_eq!(tick_step(8), 1);
+        assert_eq!(tick_step(71), 10);
+        assert_eq!(tick_step(30), 5);
+        assert_eq!(tick_step(200), 20);
+    }
 }

@@ -35,8 +35,18 @@ pub struct BoardView {
 impl BoardView {
     /// The picture drawn for a dark page (`prefers-color-scheme: dark`).
     pub fn dark_src(&self) -> String {
+        self.with("theme=dark")
+    }
+
+    /// The picture at 128 pixels a tile: the larger view a phone can zoom into without the
+    /// page's script.
+    pub fn large_src(&self) -> String {
+        self.with("size=128")
+    }
+
+    fn with(&self, option: &str) -> String {
         let join = if self.src.contains('?') { '&' } else { '?' };
-        format!("{}{join}theme=dark", self.src)
+        format!("{}{join}{option}", self.src)
     }
 }
 
@@ -521,7 +531,7 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
         }
         let _ = write!(
             svg,
-            r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>{markers}"#
+            r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="{colour}" points="{points}"/>{markers}"#
         );
     }
     svg + "</svg>"

@@ -3,8 +3,9 @@
 
 use crate::analysis;
 use crate::analysis::cards::CardGameReport;
-use crate::analysis::report::{AlternativeReport, PlayerReport, StoredAnalysis};
+use crate::analysis::report::{AlternativeReport, MoveBrief, PlayerReport, StoredAnalysis};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
+use crate::engine::GameKind;
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::replay::words;
@@ -53,15 +54,21 @@ struct PlayerLossRow {
     average: String,
 }
 
-/// One analysed turn: the played move's rank and what it lost.
+/// One analysed turn: who moved, the played move's rank and what it lost, and the best move.
 struct TurnLossRow {
     turn: u32,
+    player: String,
+    colour: String,
     /// The tile drawn, or the Card Game action played.
     played: String,
     /// The tile's picture, in the tile games.
     picture: Option<String>,
     rank: String,
     points_lost: String,
+    /// Ranked below the best, yet nothing lost: the recheck could not tell it from the best.
+    within_noise: bool,
+    /// The best move in words ("the move played" when it was).
+    best: String,
     /// The mover's chance of winning after the move, and the move's class ("mistake ?").
     chance: String,
     class: Option<MoveClass>,
@@ -69,6 +76,22 @@ struct TurnLossRow {
 
 fn points_or_dash(x: Option<f64>) -> String {
     x.map_or_else(|| "–".into(), view::points)
+}
+
+/// Whether a move ranked `rank` that lost `lost` points was within the noise of the best.
+fn within_noise(rank: Option<usize>, lost: Option<f64>) -> bool {
+    rank.is_some_and(|r| r > 1) && lost == Some(0.0)
+}
+
+/// A tile game's move briefly: "(0,2) 90°, meeple on the city (N)".
+fn move_words(m: &MoveBrief, game: GameKind) -> String {
+    format!(
+        "({},{}) {}°, {}",
+        m.position[0],
+        m.position[1],
+        m.rotation,
+        m.action.words(game)
+    )
 }
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
@@ -249,8 +272,17 @@ fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, P
         page.turns = (r.summary.turns.iter())
             .map(|t| {
                 let (chance, class) = chance_cells(&chances, t.turn);
+                let rank = t.played_rank.map(|r| r as usize);
                 TurnLossRow {
                     turn: t.turn,
+                    player: g.player_name(t.player),
+                    colour: colours.get(t.player).hex(),
+                    within_noise: within_noise(rank, t.points_lost),
+                    best: match (rank, &t.best_move) {
+                        (Some(1), _) => "the move played".into(),
+                        (_, Some(b)) => move_words(b, g.record.game),
+                        (_, None) => "–".into(),
+                    },
                     chance,
                     class,
                     picture: Some(view::tile_picture(&g.row.id, &t.tile)),
@@ -286,8 +318,21 @@ fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, 
         page.turns = (r.turns.iter())
             .map(|t| {
                 let (chance, class) = chance_cells(&chances, t.turn);
+                let rank = t.played.map(|i| i + 1);
                 TurnLossRow {
                     turn: t.turn,
+                    player: g
+                        .record
+                        .players
+                        .get(t.player as usize)
+                        .map_or_else(String::new, |p| p.name.clone()),
+                    colour: colours.get(t.player).hex(),
+                    within_noise: within_noise(rank, t.points_lost),
+                    best: match (rank, t.alternatives.first()) {
+                        (Some(1), _) => "the move played".into(),
+                        (_, Some(b)) => b.action.clone(),
+                        (_, None) => "–".into(),
+                    },
                     picture: None,
                     played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
                     rank: t

@@ -312,7 +312,7 @@ impl GameHead {
         }
     }
 
-    fn of(state: &AppState, g: &LoadedGame) -> Result<GameHead, Problem> {
+    pub(crate) fn of(state: &AppState, g: &LoadedGame) -> Result<GameHead, Problem> {
         Ok(GameHead {
             lab: crate::record::lab::to_link(&g.record).ok(),
             jcz: crate::export::jcz::unsupported(&g.record).is_none(),

@@ -1,11 +1,24 @@
-//! Puzzles from an analysed game (`analysis::puzzles`): the list, and each puzzle's page, where
-//! the reader picks a square and a rotation and is told how good that placement was.
+//! Puzzles from an analysed game (`analysis::puzzles`): the list, and each puzzle's page. The
+//! reader clicks a square of the board to put the drawn tile there, clicks it again to turn it,
+//! chooses the meeple step and places it; a wrong try says how far it is from the best without
+//! saying where the best is, and the reader tries again until they ask for the answer.
+//!
+//! The page's address holds the whole state (`?square=x,y&rotation=90&meeple=meeple-city-N`,
+//! `?reveal=1`), so it works without JavaScript; the script only moves and turns the tile
+//! without a page load. A malformed address is refused with 400, never echoed.
 
-use crate::analysis::puzzles::{self, Placement, Puzzle};
-use crate::analysis::report::TurnReport;
+use crate::analysis::puzzles::{self, Answer, Judgement, Puzzle};
+use crate::analysis::report::{ActionReport, TurnReport};
+use crate::engine::{GameKind, Pos};
+use crate::render;
+use crate::replay;
 use crate::store::GameId;
+use crate::web::board_view::{self, PuzzleTile, meeple_token, parse_meeple_token};
 use crate::web::problem::Problem;
+use crate::web::routes::pages::GameHead;
+use crate::web::view::PlayerView;
 use crate::web::{AppState, LoadedGame, blocking, view};
+use actix_web::http::StatusCode;
 use actix_web::{route, web};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -59,39 +72,116 @@ pub async fn list(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<P
     .await
 }
 
-/// A reader's answer: a square as `x,y` and a rotation in degrees.
+/// A reader's answer as the address states it; [`AnswerQuery::parse`] reads it.
 #[derive(Deserialize)]
 pub struct AnswerQuery {
     square: Option<String>,
-    rotation: Option<u16>,
+    rotation: Option<String>,
+    meeple: Option<String>,
+    reveal: Option<String>,
 }
 
-/// What the reader's placement was worth.
+/// What the reader asked for.
+#[derive(Debug, Default, PartialEq)]
+struct Asked {
+    /// The square the tile is on, turned how far (degrees); none or the first rotation that fits.
+    square: Option<(Pos, Option<u16>)>,
+    /// With a square: the answer is given.
+    meeple: Option<ActionReport>,
+    reveal: bool,
+}
+
+fn bad_answer(detail: &str) -> Problem {
+    Problem::new(StatusCode::BAD_REQUEST, "Bad answer", detail)
+}
+
+impl AnswerQuery {
+    /// The request in types, or 400 saying what is wrong (never quoting it).
+    fn parse(&self) -> Result<Asked, Problem> {
+        let square = (self.square.as_deref())
+            .map(|s| {
+                let (x, y) = s.split_once(',').unwrap_or((s, ""));
+                match (x.trim().parse::<i32>(), y.trim().parse::<i32>()) {
+                    (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
+                    _ => Err(bad_answer("a square is two whole numbers, x,y (such as 0,-2)")),
+                }
+            })
+            .transpose()?;
+        let rotation = (self.rotation.as_deref())
+            .map(|r| match r.parse::<u16>() {
+                Ok(d @ (0 | 90 | 180 | 270)) => Ok(d),
+                _ => Err(bad_answer("a rotation is 0, 90, 180 or 270 degrees")),
+            })
+            .transpose()?;
+        let meeple = (self.meeple.as_deref())
+            .map(|m| {
+                parse_meeple_token(m).ok_or_else(|| {
+                    bad_answer("a meeple step is none, abbot-back, or figure-feature-location (such as meeple-city-N)")
+                })
+            })
+            .transpose()?;
+        if square.is_none() && (rotation.is_some() || meeple.is_some()) {
+            return Err(bad_answer("a rotation or a meeple step needs a square"));
+        }
+        if meeple.is_some() && rotation.is_none() {
+            return Err(bad_answer("an answer needs its rotation"));
+        }
+        Ok(Asked {
+            square: square.map(|s| (s, rotation)),
+            meeple,
+            reveal: self.reveal.is_some(),
+        })
+    }
+}
+
+/// A meeple step the reader can choose for the placement shown.
+struct MeepleChoice {
+    token: String,
+    words: String,
+    checked: bool,
+}
+
+/// The answer's form: the placement the reader has made, and the meeple steps it allows.
+/// Hidden until a square is chosen (the script fills it in then).
+struct AnswerForm {
+    shown: bool,
+    square: String,
+    rotation: u16,
+    /// The link that turns the tile to the next rotation that fits.
+    turn_href: String,
+    meeples: Vec<MeepleChoice>,
+}
+
+/// What the reader's answer was worth.
 struct Verdict {
     solved: bool,
-    /// The placement in words, and how it ranks.
     said: String,
-    /// The best placement, revealed once the reader has answered.
-    solution: String,
 }
 
 #[derive(Template, WebTemplate)]
 #[template(path = "puzzle.html")]
 pub struct PuzzlePage {
-    id: GameId,
-    title: String,
+    game: GameHead,
     turn: u32,
     player: String,
     tile: String,
     picture: String,
-    /// The position the player faced: the board after the turn before.
+    /// The position the player faced, inline, with a link on every square the tile fits.
     board: String,
-    /// Every square the tile fits, as `x,y`.
-    squares: Vec<String>,
-    chosen_square: String,
-    chosen_rotation: u16,
+    /// The same board as a larger picture, to zoom into without the script.
+    large: String,
+    /// The scores before the move.
+    players: Vec<PlayerView>,
+    remaining: Vec<(String, u8)>,
+    tiles_left: u32,
+    form: AnswerForm,
     verdict: Option<Verdict>,
-    tiles_notice: Option<&'static str>,
+    /// The scoreboard's "if it ended now" column is shown: a puzzle is before its turn.
+    hide_if_ended: bool,
+    /// Whether the verdict is "solved": then the links that give the answer away are offered.
+    solved: bool,
+    /// The best move in words, once the reader asked for it.
+    solution: Option<String>,
     /// The next puzzle of the game, if any.
     next: Option<u32>,
 }
@@ -104,6 +194,7 @@ pub async fn puzzle(
     q: web::Query<AnswerQuery>,
 ) -> Result<PuzzlePage, Problem> {
     let (id, n) = path.into_inner();
+    let asked = q.parse()?;
     blocking(move || {
         let g = state.load(&id)?;
         let stored = state
@@ -113,63 +204,220 @@ pub async fn puzzle(
         let t = stored.turn(n).ok_or_else(not_one)?;
         let p = puzzles::puzzle(t).ok_or_else(not_one)?;
         let next = puzzles::pick(&stored.turns).into_iter().find(|later| later.turn > n);
-        Ok(page(&g, t, &p, &q, next.map(|p| p.turn)))
+        page(&state, &g, t, &p, &asked, next.map(|p| p.turn))
     })
     .await
 }
 
-fn page(g: &LoadedGame, t: &TurnReport, p: &Puzzle, q: &AnswerQuery, next: Option<u32>) -> PuzzlePage {
+fn page(
+    state: &AppState,
+    g: &LoadedGame,
+    t: &TurnReport,
+    p: &Puzzle,
+    asked: &Asked,
+    next: Option<u32>,
+) -> Result<PuzzlePage, Problem> {
     let id = g.row.id;
-    let ranked = puzzles::placements(t);
-    let mut squares: Vec<[i32; 2]> = ranked.iter().map(|p| p.position).collect();
-    squares.sort();
-    squares.dedup();
-    let verdict = match (&q.square, q.rotation) {
-        (Some(square), Some(rotation)) => Some(verdict(&ranked, p, square, rotation)),
+    let record = &g.record;
+    let at = replay::replay_upto(record, None, Some(t.turn - 1)).map_err(Problem::internal)?;
+    let kind = (record.catalog.by_name(&t.tile))
+        .map(|k| record.catalog.get(k))
+        .ok_or_else(|| Problem::internal(format!("turn {}'s tile is not in the catalog", t.turn)))?;
+    let moves = board_view::placement_moves(t);
+    // The tile stands where the reader put it, or where the answer is once revealed.
+    let placed = if asked.reveal {
+        Some((Pos::new(p.position[0], p.position[1]), p.rotation))
+    } else {
+        asked.square.and_then(|(pos, rotation)| {
+            let turns = moves.get(&pos)?;
+            rotation
+                .map_or(turns.keys().next().copied(), |r| turns.contains_key(&r).then_some(r))
+                .map(|r| (pos, r))
+        })
+    };
+    let href = |pos: Pos, r: u16| format!("/g/{id}/puzzle/{}?square={},{}&rotation={r}", t.turn, pos.x, pos.y);
+    let colour = render::colours(record).get(t.player);
+    let meeple = if asked.reveal {
+        Some(&p.action)
+    } else {
+        asked.meeple.as_ref()
+    };
+    let tile = placed.map(|(pos, rotation)| PuzzleTile {
+        pos,
+        rotation,
+        meeple: meeple.map(|a| (a, colour)),
+    });
+    let board = board_view::puzzle_board(record, &at, &moves, kind, tile, &href);
+    let form = answer_form(
+        record.game,
+        &moves,
+        placed.filter(|_| !asked.reveal),
+        asked.meeple.as_ref(),
+        &href,
+    );
+    let verdict = match (&asked.square, &asked.meeple) {
+        (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(verdict(
+            record.game,
+            t,
+            p,
+            &Answer {
+                position: [pos.x, pos.y],
+                rotation: *rotation,
+                action: action.clone(),
+            },
+        )),
         _ => None,
     };
-    PuzzlePage {
-        title: g.row.players.join(" vs "),
+    Ok(PuzzlePage {
+        game: GameHead::of(state, g)?,
+        hide_if_ended: false,
         turn: t.turn,
         player: g.player_name(t.player),
         picture: view::tile_picture(&id, &t.tile),
         tile: t.tile.clone(),
-        board: format!("/g/{id}/t/{}.png?overlay=ownership,open-spots", t.turn - 1),
-        squares: squares.iter().map(|[x, y]| format!("{x},{y}")).collect(),
-        chosen_square: q.square.clone().unwrap_or_default(),
-        chosen_rotation: q.rotation.unwrap_or(0),
+        board,
+        large: format!(
+            "/g/{id}/t/{}.png?overlay=ownership,last-move,open-spots&size=128",
+            t.turn - 1
+        ),
+        players: view::players_at(record, &at.game, false, &render::colours(record)),
+        remaining: view::remaining_tiles(&record.catalog, &at.game),
+        tiles_left: at.game.pack_left(),
+        form,
+        solved: verdict.as_ref().is_some_and(|v| v.solved),
         verdict,
+        solution: asked.reveal.then(|| {
+            format!(
+                "The best move: the tile at ({},{}) turned {}°, {}. It is {} points ahead of any other placement.",
+                p.position[0],
+                p.position[1],
+                p.rotation,
+                p.action.words(g.record.game),
+                view::points(p.lead)
+            )
+        }),
         next,
-        tiles_notice: view::tiles_notice(&g.record),
-        id,
+    })
+}
+
+/// The form for the tile at `placed`, with its meeple steps, the chosen one (else the first)
+/// checked; hidden and empty with no tile placed.
+fn answer_form(
+    game: GameKind,
+    moves: &board_view::PlacementMoves,
+    placed: Option<(Pos, u16)>,
+    meeple: Option<&ActionReport>,
+    href: &dyn Fn(Pos, u16) -> String,
+) -> AnswerForm {
+    let Some((pos, r)) = placed else {
+        return AnswerForm {
+            shown: false,
+            square: String::new(),
+            rotation: 0,
+            turn_href: String::new(),
+            meeples: Vec::new(),
+        };
+    };
+    let turns = moves.get(&pos);
+    AnswerForm {
+        shown: true,
+        square: format!("{},{}", pos.x, pos.y),
+        rotation: r,
+        turn_href: turns.map_or_else(String::new, |turns| {
+            href(pos, board_view::next_rotation(turns, Some(r)))
+        }),
+        meeples: (turns.and_then(|turns| turns.get(&r)).into_iter().flatten())
+            .enumerate()
+            .map(|(i, a)| MeepleChoice {
+                token: meeple_token(a),
+                words: a.words(game),
+                checked: meeple.map_or(i == 0, |m| m == *a),
+            })
+            .collect(),
     }
 }
 
-/// How the placement at `square` turned `rotation` degrees compares with the best.
-fn verdict(ranked: &[Placement], p: &Puzzle, square: &str, rotation: u16) -> Verdict {
-    let solution = format!(
-        "The best placement: ({},{}) rotated {}°, {} points ahead of any other.",
-        p.position[0],
-        p.position[1],
-        p.rotation,
-        view::points(p.lead)
-    );
-    let chosen = ranked
-        .iter()
-        .position(|c| format!("{},{}", c.position[0], c.position[1]) == square && c.rotation == rotation);
-    let said = match chosen {
-        None => format!("The tile does not fit at ({square}) rotated {rotation}°."),
-        Some(0) => "Solved: that is the best placement.".to_string(),
-        Some(i) => format!(
-            "({square}) rotated {rotation}° ranks {} of {} placements: {} points below the best.",
-            i + 1,
-            ranked.len(),
-            view::points(ranked[0].best.value - ranked[i].best.value)
+/// How the reader's answer compares with the best, without saying where the best is.
+fn verdict(game: GameKind, t: &TurnReport, p: &Puzzle, answer: &Answer) -> Verdict {
+    let [x, y] = answer.position;
+    let judgement = puzzles::judge(t, p, answer);
+    let said = match judgement {
+        Judgement::Solved => "Solved: that is the best placement.".to_string(),
+        Judgement::RightPlacement { lost } => format!(
+            "The right square and turn, but {} loses {} points against the best meeple step there. Try another.",
+            answer.action.words(game),
+            view::points(lost)
+        ),
+        Judgement::Worse { rank, of, lost } => format!(
+            "Not the best: ({x},{y}) turned {}° ranks {rank} of {of} placements, {} points below the best. Try again.",
+            answer.rotation,
+            view::points(lost)
+        ),
+        Judgement::NotLegal => format!(
+            "That move is not possible: the tile does not fit at ({x},{y}) turned {}°, or the meeple cannot stand there.",
+            answer.rotation
         ),
     };
     Verdict {
-        solved: chosen == Some(0),
+        solved: judgement == Judgement::Solved,
         said,
-        solution,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(square: Option<&str>, rotation: Option<&str>, meeple: Option<&str>) -> AnswerQuery {
+        AnswerQuery {
+            square: square.map(str::to_string),
+            rotation: rotation.map(str::to_string),
+            meeple: meeple.map(str::to_string),
+            reveal: None,
+        }
+    }
+
+    #[test]
+    fn answers_are_read_or_refused_without_being_quoted() {
+        let asked = query(Some("0,-2"), Some("90"), Some("meeple-field-N.w"))
+            .parse()
+            .unwrap();
+        assert_eq!(asked.square, Some((Pos::new(0, -2), Some(90))));
+        assert_eq!(
+            asked.meeple,
+            Some(ActionReport::Deploy {
+                feature: "field".into(),
+                location: "N.w".into(),
+                figure: "meeple".into()
+            })
+        );
+        for (square, rotation, meeple) in [
+            (Some("abc"), Some("45"), None),
+            (Some("1,2"), Some("45"), None),
+            (Some("1"), None, None),
+            (Some("1,2,3"), None, None),
+            (Some("1,2"), Some("90"), Some("<script>")),
+            (None, Some("90"), None),
+            (Some("1,2"), None, Some("none")),
+        ] {
+            let e = query(square, rotation, meeple).parse().unwrap_err();
+            assert_eq!(e.status, StatusCode::BAD_REQUEST);
+            assert!(!e.detail.contains("abc") && !e.detail.contains("script") && !e.detail.contains("45"));
+        }
+    }
+
+    #[test]
+    fn meeple_tokens_read_back() {
+        for a in [
+            ActionReport::Pass,
+            ActionReport::RecallAbbot,
+            ActionReport::Deploy {
+                feature: "cloister".into(),
+                location: "center".into(),
+                figure: "abbot".into(),
+            },
+        ] {
+            assert_eq!(parse_meeple_token(&meeple_token(&a)), Some(a));
+        }
     }
 }
