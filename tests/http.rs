@@ -433,6 +433,9 @@ fn errors_of_the_http_layer_are_problems_too() {
     let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
     for (path, status) in [
         (format!("/g/{id}/t/1.png?size=-5"), 400),
+        // A size out of range is refused, not drawn at another size than asked.
+        (format!("/g/{id}/t/1.png?size=1000"), 400),
+        (format!("/g/{id}.gif?size=200"), 400),
         (format!("/g/{id}/t/99999999999999999999999"), 404),
         ("/static/nope.css".to_string(), 404),
     ] {

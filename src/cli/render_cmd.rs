@@ -31,21 +31,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         (true, _) => ImageFormat::Svg,
         _ => ImageFormat::Png,
     };
-    let sizes = match format {
-        ImageFormat::Gif => RenderOptions::MIN_SIZE..=RenderOptions::GIF_MAX_SIZE,
-        _ => RenderOptions::MIN_SIZE..=RenderOptions::MAX_SIZE,
-    };
-    if !sizes.contains(&args.size) {
-        let what = if args.gif { "a GIF" } else { "a picture" };
-        return Err(format!(
-            "--size {} is out of range: {what} has {} to {} pixels per tile",
-            args.size,
-            sizes.start(),
-            sizes.end()
-        ));
-    }
+    let mut opts = (RenderOptions::default().with_size_for(format, args.size)).map_err(|e| format!("--{e}"))?;
     let record = record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))?;
-    let mut opts = RenderOptions::default().with_size(args.size);
     if let Some(list) = args.overlays {
         opts.set_overlays(list)?;
     }

@@ -163,6 +163,28 @@ impl RenderOptions {
         self
     }
 
+    /// With a size asked for from outside, refused when the format does not draw it: a size
+    /// quietly clamped would draw another image than the one asked for.
+    pub fn with_size_for(self, format: ImageFormat, size_px_per_tile: u32) -> Result<RenderOptions, String> {
+        let sizes = match format {
+            ImageFormat::Gif => Self::MIN_SIZE..=Self::GIF_MAX_SIZE,
+            ImageFormat::Png | ImageFormat::Svg => Self::MIN_SIZE..=Self::MAX_SIZE,
+        };
+        if !sizes.contains(&size_px_per_tile) {
+            let what = if format == ImageFormat::Gif {
+                "a GIF"
+            } else {
+                "a picture"
+            };
+            return Err(format!(
+                "size {size_px_per_tile} is out of range: {what} has {} to {} pixels per tile",
+                sizes.start(),
+                sizes.end()
+            ));
+        }
+        Ok(self.with_size(size_px_per_tile))
+    }
+
     fn size(&self) -> u32 {
         self.size_px_per_tile.clamp(Self::MIN_SIZE, Self::MAX_SIZE)
     }

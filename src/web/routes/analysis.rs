@@ -700,16 +700,16 @@ pub async fn alternative_png(
     q: web::Query<AlternativePictureQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n, k) = path.into_inner();
-    let size = q.size.unwrap_or(48);
+    let bad = |e: String| Problem::new(actix_web::http::StatusCode::BAD_REQUEST, "Bad image options", e);
+    let mut opts = (RenderOptions::default().with_size_for(ImageFormat::Png, q.size.unwrap_or(48))).map_err(bad)?;
     let close = match q.view.as_deref() {
         None | Some("board") => false,
         Some("close") => true,
         Some(other) => {
-            return Err(Problem::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "Bad image options",
-                format!("unknown view {other:?}; the views are board and close"),
-            ));
+            return Err(bad(format!(
+                "unknown view {}; the views are board and close",
+                crate::record::quote::Quoted(other)
+            )));
         }
     };
     let png = blocking(move || {
@@ -719,7 +719,6 @@ pub async fn alternative_png(
             .get(k)
             .ok_or_else(|| Problem::not_found(format!("turn {n} has no alternative {k}")))?;
         let what_if = with_alternative(&g.record, n, mv);
-        let mut opts = RenderOptions::default().with_size(size);
         opts.set_overlays("ownership,last-move,scoring")
             .map_err(Problem::internal)?;
         match mv {

@@ -60,10 +60,11 @@ pub struct ImageQuery {
 }
 
 impl ImageQuery {
-    fn options(&self) -> Result<RenderOptions, Problem> {
+    fn options(&self, format: ImageFormat) -> Result<RenderOptions, Problem> {
+        let bad = |e: String| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e);
         let mut opts = RenderOptions::default();
         if let Some(size) = self.size {
-            opts = opts.with_size(size);
+            opts = opts.with_size_for(format, size).map_err(bad)?;
         }
         if let Some(list) = &self.overlay {
             opts.set_overlays(list)
@@ -170,7 +171,7 @@ pub async fn turn_image(
     } else {
         ImageFormat::Png
     };
-    let opts = q.options()?;
+    let opts = q.options(format)?;
     image(
         req,
         state,
@@ -193,7 +194,7 @@ pub async fn final_png(
     id: web::Path<GameId>,
     q: web::Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let opts = q.options()?;
+    let opts = q.options(ImageFormat::Png)?;
     image(
         req,
         state,
@@ -217,7 +218,8 @@ pub async fn game_gif(
     id: web::Path<GameId>,
     q: web::Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let opts = RenderOptions::default().with_size(q.size.unwrap_or(48).clamp(16, 96));
+    let opts = (RenderOptions::default().with_size_for(ImageFormat::Gif, q.size.unwrap_or(48)))
+        .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
     let wanted = Wanted {
         id: id.into_inner(),
         turn: None,
