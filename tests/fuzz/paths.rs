@@ -6,8 +6,11 @@
 //! JSON, it parses again and replays to the same scores. A difference panics, so the fuzzer
 //! reports it like a crash.
 
+use carcassonne_replay::analysis::{self, AnalysisOptions, budget};
 use carcassonne_replay::record::{self, AnyRecord, GameRecord, cards::CardRecord};
-use carcassonne_replay::{export, replay};
+use carcassonne_replay::render::{self, ImageFormat, Picture, RenderOptions};
+use carcassonne_replay::store::GameId;
+use carcassonne_replay::{export, replay, web};
 
 /// How far bytes got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +33,60 @@ pub fn any_record(bytes: &[u8]) -> Outcome {
         Ok(AnyRecord::Tiles(r, _)) => tiles(&r),
         Ok(AnyRecord::Cards(r)) => cards(&r),
     }
+}
+
+/// Arbitrary bytes, and for a record that replays, what the service then does with it, on a
+/// tiny budget: the moves listed at every turn (as the analysis plans a game), one turn
+/// analysed, the turn page's inline board, and the final board drawn. Records that replay
+/// have reached every one of these and panicked there (a custom tile with no segments).
+pub fn deep(bytes: &[u8]) -> Outcome {
+    match record::parse_any(bytes) {
+        Err(_) => Outcome::Refused,
+        Ok(AnyRecord::Tiles(r, _)) => {
+            let outcome = tiles(&r);
+            if outcome == Outcome::Replayed {
+                deep_tiles(&r);
+            }
+            outcome
+        }
+        Ok(AnyRecord::Cards(r)) => {
+            let outcome = cards(&r);
+            if outcome == Outcome::Replayed {
+                deep_cards(&r);
+            }
+            outcome
+        }
+    }
+}
+
+fn tiny() -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: 2,
+        max_playouts_per_turn: 64,
+        threads: 1,
+        ..AnalysisOptions::default()
+    }
+}
+
+fn deep_tiles(r: &GameRecord) {
+    let sizes = budget::sizes(r).expect("a record that replays walks");
+    let _ = budget::plan(&sizes, &AnalysisOptions::default());
+    let turns = sizes.len() as u32;
+    if turns > 0 {
+        analysis::analyse_turn(r, turns.div_ceil(2), &tiny()).expect("a turn of a record that replays is analysed");
+    }
+    let replayed = replay::replay(r, None).expect("it replayed before");
+    let _ = web::board_view::turn_board(r, &replayed, &GameId::of(""), None);
+    let small = RenderOptions::default().with_size(RenderOptions::MIN_SIZE);
+    render::draw(r, None, Picture::Board, ImageFormat::Png, &small).expect("the final board draws");
+}
+
+fn deep_cards(r: &CardRecord) {
+    if !r.moves.is_empty() {
+        let turn = (r.moves.len() as u32).div_ceil(2);
+        analysis::cards::analyse_turn(r, turn, 2, 0).expect("a turn of a record that replays is analysed");
+    }
+    render::draw(r, None, Picture::Board, ImageFormat::Svg, &RenderOptions::default()).expect("the table draws");
 }
 
 /// Course notation, straight to its parser, then the limits every record is held to (as
