@@ -1358,6 +1358,52 @@ fn a_turns_alternatives_are_listed_ranked_and_each_can_be_shown() {
     app.stop();
 }
 
+/// A turn page is built once and then served as it was built: gzipped, with a strong ETag,
+/// revalidated (304) by a browser that holds it. It is built anew when what it shows of the
+/// game's analysis changes.
+#[test]
+fn a_turn_page_is_served_as_built_until_the_analysis_changes_it() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let page = format!("/g/{id}/t/2");
+    let gzip = [("Accept-Encoding", "gzip")];
+    let (status, first, zipped) = raw(&app, "GET", &page, &gzip);
+    assert_eq!(status, 200);
+    assert_eq!(first.get("content-encoding").unwrap(), "gzip");
+    assert_eq!(first.get("cache-control").unwrap(), "no-cache");
+    let tag = first.get("etag").unwrap().to_str().unwrap().to_string();
+    let (_, again, same) = raw(&app, "GET", &page, &gzip);
+    assert_eq!(
+        (again.get("etag").unwrap().to_str().unwrap(), &same),
+        (tag.as_str(), &zipped)
+    );
+    let (status, _, body) = raw(
+        &app,
+        "GET",
+        &page,
+        &[("Accept-Encoding", "gzip"), ("If-None-Match", &tag)],
+    );
+    assert_eq!((status, body.len()), (304, 0));
+    let plain = get_html(&app, &page);
+    assert!(plain.body.contains("Analyse the whole game"), "{}", plain.body);
+
+    analyse(&app, &id);
+    let (status, after, _) = raw(
+        &app,
+        "GET",
+        &page,
+        &[("Accept-Encoding", "gzip"), ("If-None-Match", &tag)],
+    );
+    assert_eq!(status, 200, "the analysis changed the page");
+    assert_ne!(after.get("etag").unwrap().to_str().unwrap(), tag);
+    assert!(
+        get_html(&app, &page)
+            .body
+            .contains("The game is analysed: see the analysis")
+    );
+    app.stop();
+}
+
 /// Queues a game's analysis and waits for it; the finished status.
 fn analyse(app: &TestApp, id: &str) -> Value {
     let queued = post(app, &format!("/g/{id}/analysis"), b"");

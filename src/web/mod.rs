@@ -9,6 +9,7 @@ pub mod limits;
 pub mod metrics;
 pub mod middleware;
 pub mod origin;
+pub mod page_cache;
 pub mod problem;
 pub mod routes;
 pub mod share_view;
@@ -33,6 +34,8 @@ pub struct AppState {
     pub public_url: String,
     /// Hot board images, by ETag.
     pub renders: std::sync::Arc<routes::images::RenderCache>,
+    /// Turn pages as sent.
+    pub pages: std::sync::Arc<page_cache::PageCache<routes::pages::TurnKey>>,
     /// The background analysis queue; `None` where nothing runs analyses (the bench).
     pub jobs: Option<jobs::Jobs>,
     /// Per-client limits on uploads and analysis requests.
@@ -132,6 +135,7 @@ impl AppState {
             store,
             public_url: public_url.trim_end_matches('/').to_string(),
             renders: Default::default(),
+            pages: std::sync::Arc::new(page_cache::PageCache::new(page_cache::PAGE_CACHE_BYTES)),
             jobs: None,
             limits: Default::default(),
             request_timeout: startup::REQUEST_TIMEOUT,
@@ -157,6 +161,7 @@ impl AppState {
         self.games.forget(id);
         self.analyses.forget(id);
         self.renders.clear();
+        self.pages.forget(|k| k.id == *id);
     }
 
     /// A tile game's whole-game analysis once it is done.

@@ -257,7 +257,7 @@ pub struct GameHead {
 }
 
 /// Where a game's whole-game analysis stands, as its pages link it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Analysis {
     NotAsked,
     /// Queued or running.
@@ -483,15 +483,39 @@ impl TurnQuery {
 }
 
 /// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
+/// Built once per [`TurnKey`] and served from the page cache after.
 #[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn turn(
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
     q: web::Query<TurnQuery>,
-) -> Result<TurnPage, Problem> {
+) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     let hands = q.hands()?;
-    blocking(move || turn_page(&state, &id, n, Detail::Full, hands)).await
+    let page = blocking(move || {
+        let key = TurnKey {
+            id,
+            turn: n,
+            hands,
+            analysis: Analysis::of(&state, &id)?,
+        };
+        state.pages.get_or_build(key, || {
+            (turn_page(&state, &id, n, Detail::Full, hands)?.render()).map_err(Problem::internal)
+        })
+    })
+    .await?;
+    Ok(page.answer(&req))
+}
+
+/// What a turn page shows besides its game and turn: everything it may differ by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TurnKey {
+    pub id: GameId,
+    turn: u32,
+    hands: Hands,
+    /// The chances, the ghosts' values and the links to the analysis change with it.
+    analysis: Analysis,
 }
 
 /// How much of a turn page to build: the embed shows the board's picture, the scores and the
