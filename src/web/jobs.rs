@@ -23,8 +23,14 @@ pub struct Jobs {
 
 impl Jobs {
     /// Starts the worker and re-queues analyses the last run left unfinished (even past the
-    /// bound: they were accepted).
-    pub fn start(store: Store, options: AnalysisOptions, capacity: u64, metrics: Arc<Metrics>) -> Jobs {
+    /// bound: they were accepted). `ended` hears of each analysis that ends, done or failed.
+    pub fn start(
+        store: Store,
+        options: AnalysisOptions,
+        capacity: u64,
+        metrics: Arc<Metrics>,
+        ended: Box<dyn Fn(&GameId) + Send>,
+    ) -> Jobs {
         let (tx, rx) = channel::<GameId>();
         let worker_store = store.clone();
         std::thread::Builder::new()
@@ -34,6 +40,7 @@ impl Jobs {
                     let started = std::time::Instant::now();
                     run(&worker_store, &id, &options);
                     metrics.analysis_took(started.elapsed());
+                    ended(&id);
                 }
             })
             .expect("the analysis thread starts");

@@ -36,6 +36,9 @@ pub struct AppState {
     pub renders: std::sync::Arc<routes::images::RenderCache>,
     /// Turn pages as sent.
     pub pages: std::sync::Arc<page_cache::PageCache<routes::pages::TurnKey>>,
+    /// Each game's analysis state as last read, for [`ANALYSIS_SEEN_FOR`]: a kept page of that
+    /// state is sent without asking the store again.
+    pub analysis_seen: std::sync::Arc<Seen<routes::pages::Analysis>>,
     /// The background analysis queue; `None` where nothing runs analyses (the bench).
     pub jobs: Option<jobs::Jobs>,
     /// Per-client limits on uploads and analysis requests.
@@ -78,6 +81,34 @@ impl<V> Recent<V> {
     fn new(capacity: usize) -> Recent<V> {
         let capacity = std::num::NonZeroUsize::new(capacity).expect("a cache holds something");
         Recent(std::sync::Mutex::new(lru::LruCache::new(capacity)))
+    }
+}
+
+/// How long an analysis state read from the store is taken as still true: a page may show an
+/// analysis as waiting this long after it is done. Another process (a worker, another node)
+/// may change it, so it is read again after.
+pub const ANALYSIS_SEEN_FOR: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Values by game id, each taken as true for [`ANALYSIS_SEEN_FOR`] after it was read.
+pub struct Seen<V>(Recent<(V, std::time::Instant)>);
+
+impl<V: Copy> Seen<V> {
+    pub fn new(capacity: usize) -> Seen<V> {
+        Seen(Recent::new(capacity))
+    }
+
+    pub fn get(&self, id: &GameId) -> Option<V> {
+        let (value, read) = self.0.get(id)?;
+        (read.elapsed() < ANALYSIS_SEEN_FOR).then_some(value)
+    }
+
+    pub fn put(&self, id: GameId, value: V) {
+        self.0.put(id, (value, std::time::Instant::now()));
+    }
+
+    /// Forgets what was read: this process changed it.
+    pub fn forget(&self, id: &GameId) {
+        self.0.forget(id);
     }
 }
 
@@ -136,6 +167,7 @@ impl AppState {
             public_url: public_url.trim_end_matches('/').to_string(),
             renders: Default::default(),
             pages: std::sync::Arc::new(page_cache::PageCache::new(page_cache::PAGE_CACHE_BYTES)),
+            analysis_seen: std::sync::Arc::new(Seen::new(4096)),
             jobs: None,
             limits: Default::default(),
             request_timeout: startup::REQUEST_TIMEOUT,
@@ -162,6 +194,7 @@ impl AppState {
         self.analyses.forget(id);
         self.renders.clear();
         self.pages.forget(|k| k.id == *id);
+        self.analysis_seen.forget(id);
     }
 
     /// A tile game's whole-game analysis once it is done.

@@ -120,9 +120,14 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
         }
     }
 
+    /// The page under `key`, if it is kept.
+    pub fn get(&self, key: &K) -> Option<Arc<Page>> {
+        self.inner.lock().ok()?.pages.get(key).cloned()
+    }
+
     /// The page under `key`, built by `build` when it is not kept.
     pub fn get_or_build<E>(&self, key: K, build: impl FnOnce() -> Result<String, E>) -> Result<Arc<Page>, E> {
-        if let Some(hit) = self.inner.lock().ok().and_then(|mut k| k.pages.get(&key).cloned()) {
+        if let Some(hit) = self.get(&key) {
             return Ok(hit);
         }
         // Built outside the lock: two requests for one new page may both build it, and that

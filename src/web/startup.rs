@@ -74,11 +74,13 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // the same socket raises it.
     socket2::SockRef::from(&listener).listen(1024)?;
     let mut state = AppState::new(store.clone(), &settings.public_url);
+    let seen = state.analysis_seen.clone();
     state.jobs = Some(Jobs::start(
         store,
         settings.analysis,
         settings.analysis_queue,
         state.metrics.clone(),
+        Box::new(move |id| seen.forget(id)),
     ));
     state.limits = std::sync::Arc::new(Limits::new(settings.limits));
     state.request_timeout = settings.request_timeout;

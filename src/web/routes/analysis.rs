@@ -116,7 +116,9 @@ pub async fn queue(
             .jobs
             .as_ref()
             .ok_or_else(|| Problem::unavailable("this server runs no analyses", 3600))?;
-        Ok(jobs.request(&st.store, &id)?)
+        let answer = jobs.request(&st.store, &id)?;
+        st.analysis_seen.forget(&id);
+        Ok(answer)
     })
     .await?;
     if let QueueAnswer::Full { waiting } = answer {

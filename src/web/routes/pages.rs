@@ -267,13 +267,16 @@ pub enum Analysis {
 }
 
 impl Analysis {
+    /// The analysis state in the store, noted for [`AppState::analysis_seen`].
     fn of(state: &AppState, id: &GameId) -> Result<Analysis, Problem> {
-        Ok(match state.store.analysis_status(id)? {
+        let analysis = match state.store.analysis_status(id)? {
             None => Analysis::NotAsked,
             Some(AnalysisStatus::Queued | AnalysisStatus::Running { .. }) => Analysis::Waiting,
             Some(AnalysisStatus::Done) => Analysis::Done,
             Some(AnalysisStatus::Failed(_)) => Analysis::Failed,
-        })
+        };
+        state.analysis_seen.put(*id, analysis);
+        Ok(analysis)
     }
 
     pub fn done(&self) -> bool {
@@ -493,14 +496,20 @@ pub async fn turn(
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     let hands = q.hands()?;
+    let key = move |analysis| TurnKey {
+        id,
+        turn: n,
+        hands,
+        analysis,
+    };
+    // A page kept, of an analysis state read lately, is sent from here: it waits for no
+    // database query, and for none of the pages being built on the blocking pool.
+    if let Some(page) = (state.analysis_seen.get(&id)).and_then(|seen| state.pages.get(&key(seen))) {
+        return Ok(page.answer(&req));
+    }
     let page = blocking(move || {
-        let key = TurnKey {
-            id,
-            turn: n,
-            hands,
-            analysis: Analysis::of(&state, &id)?,
-        };
-        state.pages.get_or_build(key, || {
+        let analysis = Analysis::of(&state, &id)?;
+        state.pages.get_or_build(key(analysis), || {
             (turn_page(&state, &id, n, Detail::Full, hands)?.render()).map_err(Problem::internal)
         })
     })
