@@ -47,16 +47,19 @@ pub async fn every_answer(
 }
 
 fn mark(headers: &mut HeaderMap, id: u64) {
+    // Written once: every answer carries them.
+    static POLICY: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+        HeaderValue::from_str(&content_security_policy("'none'")).expect("the policy is ASCII")
+    });
     headers.insert(HeaderName::from_static("x-request-id"), HeaderValue::from(id));
-    let policy = content_security_policy("'none'");
     for (name, value) in [
-        ("x-content-type-options", "nosniff"),
-        ("referrer-policy", "strict-origin-when-cross-origin"),
-        ("content-security-policy", policy.as_str()),
+        ("x-content-type-options", HeaderValue::from_static("nosniff")),
+        ("referrer-policy", HeaderValue::from_static("strict-origin-when-cross-origin")),
+        ("content-security-policy", POLICY.clone()),
     ] {
         let name = HeaderName::from_static(name);
         if !headers.contains_key(&name) {
-            headers.insert(name, HeaderValue::from_str(value).expect("the policy is ASCII"));
+            headers.insert(name, value);
         }
     }
 }
