@@ -54,7 +54,10 @@ fn mark(headers: &mut HeaderMap, id: u64) {
     headers.insert(HeaderName::from_static("x-request-id"), HeaderValue::from(id));
     for (name, value) in [
         ("x-content-type-options", HeaderValue::from_static("nosniff")),
-        ("referrer-policy", HeaderValue::from_static("strict-origin-when-cross-origin")),
+        (
+            "referrer-policy",
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ),
         ("content-security-policy", POLICY.clone()),
     ] {
         let name = HeaderName::from_static(name);
