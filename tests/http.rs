@@ -1062,6 +1062,131 @@ fn the_json_api_gives_games_turns_and_the_openapi_document() {
     app.stop();
 }
 
+/// The schema the OpenAPI document gives an answer: `method path` answering `status`, as a
+/// validator that resolves the document's own references.
+fn answer_schema(openapi: &Value, path: &str, method: &str, status: u16) -> jsonschema::Validator {
+    let response = &openapi["paths"][path][method]["responses"][status.to_string()];
+    let schema = &response["content"]["application/json"]["schema"];
+    assert!(
+        schema["$ref"].is_string(),
+        "{method} {path} {status}: the document names no schema: {response}"
+    );
+    let mut root = schema.clone();
+    root["components"] = openapi["components"].clone();
+    jsonschema::validator_for(&root).unwrap_or_else(|e| panic!("{method} {path} {status}: {e}"))
+}
+
+/// Every way the `replay --json` document of a record breaks its schema in the OpenAPI
+/// document (`TileReplay` or `CardReplay`).
+fn replay_json_errors(openapi: &Value, record: &Path) -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["replay", "--json"])
+        .arg(record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let name = if doc["game"] == "card-game" {
+        "CardReplay"
+    } else {
+        "TileReplay"
+    };
+    let root = serde_json::json!({
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": openapi["components"],
+    });
+    let v = jsonschema::validator_for(&root).unwrap();
+    schema_errors(&v, &format!("replay --json {}", record.display()), &doc)
+}
+
+/// Every way `answer` breaks its schema, for the failure message.
+fn schema_errors(v: &jsonschema::Validator, what: &str, answer: &Value) -> Vec<String> {
+    (v.iter_errors(answer))
+        .map(|e| format!("{what}: {e} at {}", e.instance_path()))
+        .collect()
+}
+
+/// The OpenAPI document describes each JSON answer, and the `replay --json` documents, with a
+/// schema of its own; real answers of every endpoint, for each game, match theirs.
+#[test]
+fn the_openapi_document_has_a_schema_for_every_answer_and_real_answers_match_it() {
+    let app = spawn_app();
+    let openapi = get(&app, "/api/openapi.json").json();
+    let schemas = &openapi["components"]["schemas"];
+    for name in [
+        "CreatedGame",
+        "GameAnswer",
+        "TurnAnswer",
+        "TileTurnAnswer",
+        "CardTurnAnswer",
+        "QueuedAnswer",
+        "AnalysisStatusAnswer",
+        "TileReplay",
+        "CardReplay",
+        "Breakdown",
+        "StoredEvent",
+        "CardEvent",
+    ] {
+        assert!(schemas[name].is_object(), "no schema {name}");
+    }
+    let mut errors = Vec::new();
+
+    let created = answer_schema(&openapi, "/api/games", "post", 201);
+    let again = answer_schema(&openapi, "/api/games", "post", 200);
+    let game = answer_schema(&openapi, "/api/games/{id}", "get", 200);
+    let turn = answer_schema(&openapi, "/api/games/{id}/turns/{n}", "get", 200);
+    let queued = answer_schema(&openapi, "/g/{id}/analysis", "post", 202);
+    let status = answer_schema(&openapi, "/api/games/{id}/analysis", "get", 200);
+    let tile_turn = serde_json::json!({"turn": 1, "player": 0, "tile": "D", "position": [0, 1]});
+    assert!(
+        !schema_errors(&turn, "", &tile_turn).is_empty(),
+        "a turn without its rotation, meeple and snapshot matches no schema"
+    );
+
+    let small = post(&app, "/api/games", small_game(["Ann", "Bob"]).as_bytes());
+    assert_eq!(small.status, 201, "{}", small.body);
+    errors.extend(schema_errors(&created, "a new upload", &small.json()));
+    let small = small.json()["id"].as_str().unwrap().to_string();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games");
+    for demo in ["demo-second-edition.json", "demo-new-world.json", "demo-card-game.json"] {
+        let a = post(&app, "/api/games", &std::fs::read(root.join(demo)).unwrap());
+        assert_eq!(a.status, 200, "the demo is stored at start: {}", a.body);
+        errors.extend(schema_errors(&again, demo, &a.json()));
+        let id = a.json()["id"].as_str().unwrap().to_string();
+        let g = get(&app, &format!("/api/games/{id}")).json();
+        errors.extend(schema_errors(&game, demo, &g));
+        for n in 1..=g["turns"].as_u64().unwrap() {
+            let t = get(&app, &format!("/api/games/{id}/turns/{n}")).json();
+            errors.extend(schema_errors(&turn, &format!("{demo} turn {n}"), &t));
+        }
+        let none = get(&app, &format!("/api/games/{id}/analysis")).json();
+        assert_eq!(none["status"], "none");
+        errors.extend(schema_errors(&status, demo, &none));
+        errors.extend(replay_json_errors(&openapi, &root.join(demo)));
+    }
+
+    let q = post(&app, &format!("/g/{small}/analysis"), b"");
+    assert_eq!(q.status, 202, "{}", q.body);
+    errors.extend(schema_errors(&queued, "a queued analysis", &q.json()));
+    let done = loop {
+        let s = get(&app, &format!("/api/games/{small}/analysis")).json();
+        errors.extend(schema_errors(&status, "an analysis under way", &s));
+        if s["status"] == "done" {
+            break s;
+        }
+        assert_ne!(s["status"], "failed", "{s}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(done["result"]["players"].is_array(), "{done}");
+    errors.extend(schema_errors(&status, "a done analysis", &done));
+    app.stop();
+    assert!(
+        errors.is_empty(),
+        "answers that do not match their schema:\n{}",
+        errors.join("\n")
+    );
+}
+
 #[test]
 fn errors_are_problem_json_with_the_right_status_and_nothing_is_stored() {
     let app = spawn_app();

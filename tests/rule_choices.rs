@@ -8,7 +8,7 @@ use serde_json::Value;
 fn run(record_json: &str) -> Result<Value, String> {
     let (r, _) = record::parse(record_json.as_bytes()).map_err(|e| e.to_string())?;
     let rp = replay::replay(&r, None).map_err(|e| e.describe(&r))?;
-    Ok(replay::json::replay(&r, &rp))
+    Ok(serde_json::to_value(replay::json::replay(&r, &rp)).expect("a replay serialises"))
 }
 
 fn game(rules: &str, extra: &str, moves: &str) -> String {

@@ -211,7 +211,7 @@ fn check(name: &str) {
 fn replay_json(bytes: &[u8]) -> Result<Value, String> {
     let (rec, _) = record::parse(bytes).map_err(|e| e.to_string())?;
     let r = replay::replay(&rec, None).map_err(|e| e.describe(&rec))?;
-    Ok(replay::json::replay(&rec, &r))
+    Ok(serde_json::to_value(replay::json::replay(&rec, &r)).expect("a replay serialises"))
 }
 
 fn scores(name: &str, v: &Value) -> Vec<i32> {

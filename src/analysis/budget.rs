@@ -33,7 +33,7 @@ pub enum Plan {
 }
 
 /// A cap on a turn's playouts, lower than the one asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 pub struct Shallower {
     pub max_playouts_per_turn: u32,
     /// The cap asked for (0: none).

@@ -21,7 +21,7 @@ fn xy(p: Pos) -> [i32; 2] {
 }
 
 /// The meeple step of an alternative, as records address it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ActionReport {
     Pass,
@@ -172,7 +172,7 @@ pub struct TurnReport {
 }
 
 /// A move, briefly: where, how turned, its meeple step and its value.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct MoveBrief {
     pub position: [i32; 2],
     pub rotation: u16,
@@ -181,7 +181,7 @@ pub struct MoveBrief {
 }
 
 /// One turn of a whole-game analysis: the played move against the best.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct TurnSummary {
     pub turn: u32,
     pub player: u8,
@@ -195,7 +195,7 @@ pub struct TurnSummary {
     pub best_move: Option<MoveBrief>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PlayerReport {
     pub turns: u32,
     pub best_moves: u32,
@@ -204,7 +204,7 @@ pub struct PlayerReport {
 }
 
 /// A whole game, summarised: `analyse --json`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameReport {
     pub value: String,
     pub heuristic_formula: String,

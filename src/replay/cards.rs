@@ -5,7 +5,6 @@ use super::{Breakdown, Replay, Turn};
 use crate::engine::Position;
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
 use crate::record::cards::CardRecord;
-use serde_json::{Value, json};
 use std::fmt::Write as _;
 
 /// Why a Card Game record does not replay: the round, the turn in it, the player and the rule.
@@ -182,78 +181,188 @@ pub fn rounds(turns: &[Turn<CardGame>]) -> Vec<u8> {
         .collect()
 }
 
-/// A move as the API and the store write it.
-pub fn move_json(mv: &CardMove) -> Value {
-    match mv {
-        CardMove::Play { card, row } => json!({"action": "play", "card": card.to_string(), "row": row.word()}),
-        CardMove::Follower { row } => json!({"action": "follower", "row": row.word()}),
-        CardMove::WrongRow { keep } => json!({"action": "wrong_row", "keep": keep}),
+/// A Card Game move as `replay --json`, the API and the store write it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[serde(tag = "action", rename_all = "snake_case")]
+#[schema(as = CardMove)]
+pub enum CardMoveJson {
+    Play {
+        /// Left out where the card went face down and the answer is about the table then
+        /// (`GET /api/games/{id}/turns/{n}`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        row: String,
+    },
+    Follower {
+        row: String,
+    },
+    WrongRow {
+        keep: bool,
+    },
+}
+
+impl From<&CardMove> for CardMoveJson {
+    fn from(mv: &CardMove) -> CardMoveJson {
+        match *mv {
+            CardMove::Play { card, row } => CardMoveJson::Play {
+                card: Some(card.to_string()),
+                row: row.word().into(),
+            },
+            CardMove::Follower { row } => CardMoveJson::Follower { row: row.word().into() },
+            CardMove::WrongRow { keep } => CardMoveJson::WrongRow { keep },
+        }
     }
 }
 
-/// An event as the API and the store write it.
-pub fn event_json(e: &CardEvent) -> Value {
-    match e {
-        CardEvent::Dealt { round, dealer } => json!({"type": "dealt", "round": round + 1, "dealer": dealer}),
-        CardEvent::Played {
-            player,
-            card,
-            row,
-            face_down,
-        } => {
-            json!({"type": "played", "player": player, "card": card.to_string(), "row": row.word(), "face_down": face_down})
-        }
-        CardEvent::FollowerPlaced { player, row } => {
-            json!({"type": "follower_placed", "player": player, "row": row.word()})
-        }
-        CardEvent::Took { player, row, cards } => {
-            let cards: Vec<String> = cards.iter().map(ToString::to_string).collect();
-            json!({"type": "took", "player": player, "row": row.word(), "cards": cards})
-        }
-        CardEvent::Scored {
-            player,
-            category,
-            points,
-            why,
-        } => {
-            json!({"type": "scored", "players": [player], "category": category.word(), "points": points, "explanation": why.to_string()})
-        }
-        CardEvent::ChoiceDue { player, card } => {
-            json!({"type": "choice_due", "player": player, "card": card.to_string()})
-        }
-        CardEvent::Discarded { cards } => {
-            let cards: Vec<String> = cards.iter().map(ToString::to_string).collect();
-            json!({"type": "discarded", "cards": cards})
+/// A Card Game event as `replay --json`, the API and the store write it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[schema(as = CardEvent)]
+pub enum CardEventJson {
+    Dealt {
+        /// From 1.
+        round: u8,
+        dealer: u8,
+    },
+    Played {
+        player: u8,
+        /// Left out of a card played face down where the answer is about the table then
+        /// (`GET /api/games/{id}/turns/{n}`): the turn whose follower takes it names it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        row: String,
+        face_down: bool,
+    },
+    FollowerPlaced {
+        player: u8,
+        row: String,
+    },
+    Took {
+        player: u8,
+        row: String,
+        cards: Vec<String>,
+    },
+    Scored {
+        players: Vec<u8>,
+        category: String,
+        points: u32,
+        explanation: String,
+    },
+    ChoiceDue {
+        player: u8,
+        card: String,
+    },
+    Discarded {
+        cards: Vec<String>,
+    },
+}
+
+impl From<&CardEvent> for CardEventJson {
+    fn from(e: &CardEvent) -> CardEventJson {
+        let names = |cards: &[crate::engine::cards::Card]| cards.iter().map(ToString::to_string).collect();
+        match e {
+            CardEvent::Dealt { round, dealer } => CardEventJson::Dealt {
+                round: round + 1,
+                dealer: *dealer,
+            },
+            CardEvent::Played {
+                player,
+                card,
+                row,
+                face_down,
+            } => CardEventJson::Played {
+                player: *player,
+                card: Some(card.to_string()),
+                row: row.word().into(),
+                face_down: *face_down,
+            },
+            CardEvent::FollowerPlaced { player, row } => CardEventJson::FollowerPlaced {
+                player: *player,
+                row: row.word().into(),
+            },
+            CardEvent::Took { player, row, cards } => CardEventJson::Took {
+                player: *player,
+                row: row.word().into(),
+                cards: names(cards),
+            },
+            CardEvent::Scored {
+                player,
+                category,
+                points,
+                why,
+            } => CardEventJson::Scored {
+                players: vec![*player],
+                category: category.word().into(),
+                points: *points,
+                explanation: why.to_string(),
+            },
+            CardEvent::ChoiceDue { player, card } => CardEventJson::ChoiceDue {
+                player: *player,
+                card: card.to_string(),
+            },
+            CardEvent::Discarded { cards } => CardEventJson::Discarded { cards: names(cards) },
         }
     }
+}
+
+impl CardEventJson {
+    /// Whether the event names a card that went face down: the table does not show it yet.
+    pub fn hides_card(&self) -> bool {
+        matches!(self, CardEventJson::Played { face_down: true, .. })
+    }
+}
+
+/// A Card Game turn of `replay --json`: the move, then every player's score and cards in hand
+/// after it, and what happened.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CardTurn)]
+pub struct CardTurnJson {
+    pub turn: u32,
+    pub player: u8,
+    #[serde(rename = "move")]
+    pub mv: CardMoveJson,
+    pub scores: Vec<i32>,
+    pub hands: Vec<u8>,
+    pub events: Vec<CardEventJson>,
 }
 
 /// The `replay --json` document of a Card Game: the same top level as the tile game's.
-pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> Value {
-    let turns: Vec<Value> = r
-        .turns
-        .iter()
-        .map(|t| {
-            json!({
-                "turn": t.turn,
-                "player": t.player,
-                "move": move_json(&t.mv),
-                "scores": t.scores,
-                "hands": t.supply.iter().map(|s| s.hand).collect::<Vec<_>>(),
-                "events": t.events.iter().map(event_json).collect::<Vec<_>>(),
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CardReplay)]
+pub struct CardReplayJson {
+    /// Always `card-game`.
+    pub game: &'static str,
+    pub players: Vec<super::json::PlayerName>,
+    pub turns: Vec<CardTurnJson>,
+    pub finished: bool,
+    pub final_events: Vec<CardEventJson>,
+    pub final_scores: Vec<i32>,
+    pub winners: Vec<u8>,
+    pub breakdown: Vec<super::json::Breakdown>,
+}
+
+/// The `replay --json` document of a Card Game.
+pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> CardReplayJson {
+    let events = |events: &[CardEvent]| events.iter().map(CardEventJson::from).collect();
+    CardReplayJson {
+        game: crate::engine::GameKind::CardGame.name(),
+        players: super::json::PlayerName::all(&record.players),
+        turns: (r.turns.iter())
+            .map(|t| CardTurnJson {
+                turn: t.turn,
+                player: t.player,
+                mv: (&t.mv).into(),
+                scores: t.scores.clone(),
+                hands: t.supply.iter().map(|s| s.hand).collect(),
+                events: events(&t.events),
             })
-        })
-        .collect();
-    json!({
-        "game": "card-game",
-        "players": record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
-        "turns": turns,
-        "finished": r.finished,
-        "final_events": r.final_events.iter().map(event_json).collect::<Vec<_>>(),
-        "final_scores": r.final_scores,
-        "winners": r.game.winners(),
-        "breakdown": r.breakdown.iter().map(super::json::breakdown).collect::<Vec<_>>(),
-    })
+            .collect(),
+        finished: r.finished,
+        final_events: events(&r.final_events),
+        final_scores: r.final_scores.clone(),
+        winners: r.game.winners(),
+        breakdown: super::json::breakdowns(&r.breakdown),
+    }
 }
 
 /// A move in brief: "red 3 → road row".

@@ -1,197 +1,426 @@
-//! The JSON form of a replay: the contract of `replay --json`, which other tools read.
+//! The JSON form of a replay: the contract of `replay --json`, which other tools read, and the
+//! pieces of it the API and the store send and keep too.
+//!
+//! Each type is the shape of one JSON object, its fields serialised in the order they are
+//! declared; `ToSchema` gives the API's OpenAPI document the same shapes.
 
-use super::{Breakdown, Categories, Replay, TurnSnapshot, words};
-use crate::engine::{Action, Event, Phase, Pos, Score, TileCatalog, Unit};
+use super::{Categories, Replay, TurnSnapshot, words};
+use crate::engine::{self, Action, Pos, TileCatalog, Unit};
 use crate::record::GameRecord;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-fn pos(p: Pos) -> Value {
-    json!([p.x, p.y])
+/// A square of the board, `[x, y]`: x grows to the east, y to the south.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Square(pub [i32; 2]);
+
+fn square(p: Pos) -> Square {
+    Square([p.x, p.y])
 }
 
-fn phase(p: Phase) -> &'static str {
-    match p {
-        Phase::Play => "play",
-        Phase::End => "end",
+impl utoipa::PartialSchema for Square {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+        ArrayBuilder::new()
+            .description(Some(
+                "A square of the board, `[x, y]`: x grows to the east, y to the south",
+            ))
+            .items(ObjectBuilder::new().schema_type(Type::Integer))
+            .min_items(Some(2))
+            .max_items(Some(2))
+            .into()
     }
 }
 
-fn unit(u: Unit) -> &'static str {
-    match u {
-        Unit::Tile => "tile",
-        Unit::Shield => "shield",
-        Unit::City => "city",
-        Unit::Segment => "segment",
-        Unit::Flag => "flag",
-        Unit::TradingPost => "trading-post",
-        Unit::Animal => "animal",
-        Unit::Surveyor => "surveyor",
+impl ToSchema for Square {}
+
+/// A player as the documents name them.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayerName {
+    pub name: String,
+}
+
+impl PlayerName {
+    pub fn all(players: &[crate::record::PlayerInfo]) -> Vec<PlayerName> {
+        (players.iter()).map(|p| PlayerName { name: p.name.clone() }).collect()
     }
 }
 
-/// `players` is the game's player count, which sizes the per-player arrays.
-pub fn score(s: &Score, players: usize) -> Value {
-    json!({
-        "type": "scored",
-        "feature": s.feature.word(),
-        "reason": s.reason.to_string(),
-        "phase": phase(s.phase),
-        "players": s.players.iter().collect::<Vec<_>>(),
-        "points": s.points,
-        "meeples": &s.meeples[..players],
-        "tiles": s.terms.count(Unit::Tile),
-        "shields": s.terms.count(Unit::Shield),
-        "cities": s.terms.count(Unit::City),
-        "terms": s.terms.iter().map(|t| json!({"count": t.count, "unit": unit(t.unit), "rate": t.rate})).collect::<Vec<_>>(),
-        "explanation": words::explanation(s),
-        "position": pos(s.pos),
-        "location": s.location.to_string(),
-    })
+/// When points were scored: during the game, or in final scoring.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Play,
+    End,
 }
 
-pub fn event(cat: &TileCatalog, e: &Event, players: usize) -> Value {
-    match e {
-        Event::TilePlaced {
-            player,
-            tile,
-            pos: p,
-            rotation,
-        } => {
-            json!({"type": "tile_placed", "player": player, "tile": cat.name(*tile), "position": pos(*p), "rotation": rotation.degrees()})
-        }
-        Event::TileDiscarded { player, tile } => {
-            json!({"type": "tile_discarded", "player": player, "tile": cat.name(*tile)})
-        }
-        Event::MeepleDeployed {
-            player,
-            figure,
-            feature,
-            pos: p,
-            location,
-        } => {
-            json!({"type": "meeple_deployed", "player": player, "figure": figure.word(), "feature": feature.word(), "position": pos(*p), "location": location.to_string()})
-        }
-        Event::Scored(s) => score(s, players),
-        Event::MeepleReturned {
-            player,
-            figure,
-            feature,
-            pos: p,
-            location,
-            left_behind,
-        } => {
-            json!({"type": "meeple_returned", "player": player, "figure": figure.word(), "feature": feature.word(), "position": pos(*p), "location": location.to_string(), "left_behind": left_behind})
-        }
-        Event::SurveyorMoved { from, to } => json!({"type": "surveyor_moved", "from": from, "to": to}),
-    }
-}
-
-/// The meeple step of a turn: `null`, a deployment, or an abbot recall.
-pub fn action(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
-    match t.mv.action {
-        Action::Pass => Value::Null,
-        Action::RecallAbbot => json!({"action": "recall_abbot"}),
-        Action::Deploy { segment, figure } => {
-            let kind = cat.get(t.mv.tile);
-            json!({
-                "action": "deploy",
-                "figure": figure.word(),
-                "feature": kind.segments[segment as usize].kind.word(),
-                "location": kind.location_of(t.mv.placement.rotation, segment).to_string(),
-            })
+impl From<engine::Phase> for Phase {
+    fn from(p: engine::Phase) -> Phase {
+        match p {
+            engine::Phase::Play => Phase::Play,
+            engine::Phase::End => Phase::End,
         }
     }
 }
 
-/// A tile-game move as a snapshot stores it: `[tile, x, y, rotation, meeple step or null]`,
-/// the order of the columns the store had before it held other games.
-#[derive(Debug, serde::Serialize, serde::Deserialize)]
-pub struct StoredMove(pub String, pub i32, pub i32, pub u16, pub Value);
+/// What a term of a score counts.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TermUnit {
+    Tile,
+    Shield,
+    City,
+    Segment,
+    Flag,
+    TradingPost,
+    Animal,
+    Surveyor,
+}
 
-impl StoredMove {
-    pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> StoredMove {
+impl From<Unit> for TermUnit {
+    fn from(u: Unit) -> TermUnit {
+        match u {
+            Unit::Tile => TermUnit::Tile,
+            Unit::Shield => TermUnit::Shield,
+            Unit::City => TermUnit::City,
+            Unit::Segment => TermUnit::Segment,
+            Unit::Flag => TermUnit::Flag,
+            Unit::TradingPost => TermUnit::TradingPost,
+            Unit::Animal => TermUnit::Animal,
+            Unit::Surveyor => TermUnit::Surveyor,
+        }
+    }
+}
+
+/// One term of a score: `count` units at `rate` points each.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct Term {
+    pub count: u32,
+    pub unit: TermUnit,
+    pub rate: u32,
+}
+
+/// A feature paying points, with the numbers that explain them.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Score {
+    /// The feature's kind: `road`, `city`, `cloister`, `garden`, `field`, or New World's words.
+    pub feature: &'static str,
+    /// `completed`, `incomplete`, `abbot recalled` or `farm`.
+    pub reason: String,
+    pub phase: Phase,
+    /// Every player who scores; more than one is a tie, each scoring in full.
+    pub players: Vec<u8>,
+    pub points: u32,
+    /// Meeples each player had in the feature.
+    pub meeples: Vec<u8>,
+    pub tiles: u32,
+    pub shields: u32,
+    pub cities: u32,
+    pub terms: Vec<Term>,
+    /// The score in words.
+    pub explanation: String,
+    /// One square of the feature, with `location` the place on it.
+    pub position: Square,
+    pub location: String,
+}
+
+impl Score {
+    /// `players` is the game's player count, which sizes the per-player arrays.
+    pub fn of(s: &engine::Score, players: usize) -> Score {
+        Score {
+            feature: s.feature.word(),
+            reason: s.reason.to_string(),
+            phase: s.phase.into(),
+            players: s.players.iter().collect(),
+            points: s.points,
+            meeples: s.meeples[..players].to_vec(),
+            tiles: s.terms.count(Unit::Tile),
+            shields: s.terms.count(Unit::Shield),
+            cities: s.terms.count(Unit::City),
+            terms: (s.terms.iter())
+                .map(|t| Term {
+                    count: t.count,
+                    unit: t.unit.into(),
+                    rate: t.rate,
+                })
+                .collect(),
+            explanation: words::explanation(s),
+            position: square(s.pos),
+            location: s.location.to_string(),
+        }
+    }
+}
+
+/// A drawn tile that could not be placed, put aside.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TileDiscarded {
+    pub player: u8,
+    pub tile: String,
+}
+
+/// A meeple back in its player's supply.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MeepleReturned {
+    pub player: u8,
+    pub figure: &'static str,
+    /// The kind of feature it stood on.
+    pub feature: &'static str,
+    pub position: Square,
+    pub location: String,
+    /// New World: it went home because it stood east of the surveyors.
+    pub left_behind: bool,
+}
+
+/// New World: a surveyor moved one column west after a scored feature.
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct SurveyorMoved {
+    pub from: i32,
+    pub to: i32,
+}
+
+/// Something that happened in a turn.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    TilePlaced {
+        player: u8,
+        tile: String,
+        position: Square,
+        /// Degrees clockwise.
+        rotation: u16,
+    },
+    TileDiscarded(TileDiscarded),
+    MeepleDeployed {
+        player: u8,
+        figure: &'static str,
+        feature: &'static str,
+        position: Square,
+        location: String,
+    },
+    Scored(Score),
+    MeepleReturned(MeepleReturned),
+    SurveyorMoved(SurveyorMoved),
+}
+
+impl Event {
+    /// `players` is the game's player count, which sizes the per-player arrays.
+    pub fn of(cat: &TileCatalog, e: &engine::Event, players: usize) -> Event {
+        match *e {
+            engine::Event::TilePlaced {
+                player,
+                tile,
+                pos,
+                rotation,
+            } => Event::TilePlaced {
+                player,
+                tile: cat.name(tile).into(),
+                position: square(pos),
+                rotation: rotation.degrees(),
+            },
+            engine::Event::TileDiscarded { player, tile } => Event::TileDiscarded(TileDiscarded {
+                player,
+                tile: cat.name(tile).into(),
+            }),
+            engine::Event::MeepleDeployed {
+                player,
+                figure,
+                feature,
+                pos,
+                location,
+            } => Event::MeepleDeployed {
+                player,
+                figure: figure.word(),
+                feature: feature.word(),
+                position: square(pos),
+                location: location.to_string(),
+            },
+            engine::Event::Scored(ref s) => Event::Scored(Score::of(s, players)),
+            engine::Event::MeepleReturned {
+                player,
+                figure,
+                feature,
+                pos,
+                location,
+                left_behind,
+            } => Event::MeepleReturned(MeepleReturned {
+                player,
+                figure: figure.word(),
+                feature: feature.word(),
+                position: square(pos),
+                location: location.to_string(),
+                left_behind,
+            }),
+            engine::Event::SurveyorMoved { from, to } => Event::SurveyorMoved(SurveyorMoved { from, to }),
+        }
+    }
+}
+
+/// The meeple step of a turn that has one: a deployment on the tile just placed, or an abbot
+/// taken back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum MeepleStep {
+    Deploy {
+        figure: String,
+        feature: String,
+        location: String,
+    },
+    RecallAbbot,
+}
+
+impl MeepleStep {
+    /// `None` for a turn without a meeple step.
+    pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> Option<MeepleStep> {
+        match t.mv.action {
+            Action::Pass => None,
+            Action::RecallAbbot => Some(MeepleStep::RecallAbbot),
+            Action::Deploy { segment, figure } => {
+                let kind = cat.get(t.mv.tile);
+                Some(MeepleStep::Deploy {
+                    figure: figure.word().into(),
+                    feature: kind.segments[segment as usize].kind.word().into(),
+                    location: kind.location_of(t.mv.placement.rotation, segment).to_string(),
+                })
+            }
+        }
+    }
+}
+
+/// A tile-game move, as the fields of a turn: the tile, where and how it went, and the meeple
+/// step (`null` for none).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TileMove {
+    pub tile: String,
+    pub position: Square,
+    /// Degrees clockwise.
+    pub rotation: u16,
+    pub meeple: Option<MeepleStep>,
+}
+
+impl TileMove {
+    pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> TileMove {
         let p = t.mv.placement;
-        StoredMove(
-            cat.name(t.mv.tile).into(),
-            p.pos.x,
-            p.pos.y,
-            p.rotation.degrees(),
-            action(cat, t),
-        )
-    }
-
-    /// The move's fields as `replay --json` names them in a turn.
-    pub fn fields(self) -> [(&'static str, Value); 4] {
-        let StoredMove(tile, x, y, rotation, meeple) = self;
-        [
-            ("tile", tile.into()),
-            ("position", json!([x, y])),
-            ("rotation", rotation.into()),
-            ("meeple", meeple),
-        ]
+        TileMove {
+            tile: cat.name(t.mv.tile).into(),
+            position: square(p.pos),
+            rotation: p.rotation.degrees(),
+            meeple: MeepleStep::of(cat, t),
+        }
     }
 }
 
-/// A turn as JSON, in the one field order `replay --json` and the API use: the turn, who
-/// moved, the move's fields, then `rest`.
-pub fn turn_object<'k>(
-    turn: u32,
-    player: u8,
-    mv: StoredMove,
-    rest: impl IntoIterator<Item = (&'k str, Value)>,
-) -> Value {
-    let mut out = serde_json::Map::new();
-    out.insert("turn".into(), turn.into());
-    out.insert("player".into(), player.into());
-    let fields = mv.fields().into_iter().chain(rest);
-    out.extend(fields.map(|(key, value)| (key.to_string(), value)));
-    Value::Object(out)
+/// A turn of the tile game: the move, then every player's score and followers in supply after
+/// it, and everything that happened since the turn before.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Turn {
+    pub turn: u32,
+    pub player: u8,
+    #[serde(flatten)]
+    pub mv: TileMove,
+    pub scores: Vec<i32>,
+    pub followers: Vec<u8>,
+    pub events: Vec<Event>,
 }
 
-pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
-    turn_object(
-        t.turn,
-        t.player,
-        StoredMove::of(cat, t),
-        [
-            ("scores", json!(t.scores)),
-            (
-                "followers",
-                json!(t.supply.iter().map(|s| s.followers).collect::<Vec<_>>()),
-            ),
-            (
-                "events",
-                json!(
-                    t.events
-                        .iter()
-                        .map(|e| event(cat, e, t.scores.len()))
-                        .collect::<Vec<_>>()
-                ),
-            ),
-        ],
-    )
+impl Turn {
+    pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> Turn {
+        Turn {
+            turn: t.turn,
+            player: t.player,
+            mv: TileMove::of(cat, t),
+            scores: t.scores.clone(),
+            followers: t.supply.iter().map(|s| s.followers).collect(),
+            events: t.events.iter().map(|e| Event::of(cat, e, t.scores.len())).collect(),
+        }
+    }
 }
 
-fn categories(c: &Categories) -> Value {
-    let mut out: serde_json::Map<String, Value> = c.iter().map(|(name, p)| (name.to_string(), json!(p))).collect();
-    out.insert("total".into(), json!(c.total()));
-    Value::Object(out)
+/// Points by category, then their `total`: one member per category of the game, in its order
+/// (the tile game: `road`, `city`, `cloister`, `garden`, `field`).
+#[derive(Clone, Debug)]
+pub struct CategoryPoints(pub Categories);
+
+impl Serialize for CategoryPoints {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.names().len() + 1))?;
+        for (name, points) in self.0.iter() {
+            map.serialize_entry(name, &points)?;
+        }
+        map.serialize_entry("total", &self.0.total())?;
+        map.end()
+    }
 }
 
-pub fn breakdown(b: &Breakdown) -> Value {
-    json!({"play": categories(&b.play), "end": categories(&b.end), "total": b.play.total() + b.end.total()})
+impl utoipa::PartialSchema for CategoryPoints {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{AdditionalProperties, ObjectBuilder, Type};
+        ObjectBuilder::new()
+            .description(Some(
+                "Points per category of the game, by the category's name, and their `total`",
+            ))
+            .property(
+                "total",
+                ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)),
+            )
+            .required("total")
+            .additional_properties(Some(AdditionalProperties::RefOr(
+                ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)).into(),
+            )))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for CategoryPoints {}
+
+/// A player's points, scored during play and at the end, by category.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Breakdown {
+    pub play: CategoryPoints,
+    pub end: CategoryPoints,
+    pub total: u32,
+}
+
+impl From<&super::Breakdown> for Breakdown {
+    fn from(b: &super::Breakdown) -> Breakdown {
+        Breakdown {
+            play: CategoryPoints(b.play.clone()),
+            end: CategoryPoints(b.end.clone()),
+            total: b.play.total() + b.end.total(),
+        }
+    }
+}
+
+pub fn breakdowns(b: &[super::Breakdown]) -> Vec<Breakdown> {
+    b.iter().map(Breakdown::from).collect()
+}
+
+/// The whole replay of a tile game: `replay --json`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TileReplay {
+    pub players: Vec<PlayerName>,
+    /// The rulebook's name.
+    pub rules: &'static str,
+    pub turns: Vec<Turn>,
+    pub finished: bool,
+    /// What followed the last turn: discards, then final scoring.
+    pub final_events: Vec<Event>,
+    pub final_scores: Vec<i32>,
+    pub breakdown: Vec<Breakdown>,
 }
 
 /// The whole replay as one JSON document.
-pub fn replay(record: &GameRecord, r: &Replay) -> Value {
+pub fn replay(record: &GameRecord, r: &Replay) -> TileReplay {
     let cat = &record.catalog;
-    json!({
-        "players": record.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
-        "rules": r.rules().preset.name(),
-        "turns": r.turns.iter().map(|t| turn(cat, t)).collect::<Vec<_>>(),
-        "finished": r.finished,
-        "final_events": r.final_events.iter().map(|e| event(cat, e, record.players.len())).collect::<Vec<_>>(),
-        "final_scores": r.final_scores,
-        "breakdown": r.breakdown.iter().map(breakdown).collect::<Vec<_>>(),
-    })
+    TileReplay {
+        players: PlayerName::all(&record.players),
+        rules: r.rules().preset.name(),
+        turns: r.turns.iter().map(|t| Turn::of(cat, t)).collect(),
+        finished: r.finished,
+        final_events: (r.final_events.iter())
+            .map(|e| Event::of(cat, e, record.players.len()))
+            .collect(),
+        final_scores: r.final_scores.clone(),
+        breakdown: breakdowns(&r.breakdown),
+    }
 }

@@ -1,11 +1,13 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
 //! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
+use super::snapshot::{StoredEvent, StoredMove};
 use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, TurnRow};
+use crate::engine::GameKind;
 use crate::engine::cards::CardGame;
-use crate::engine::{Event, GameKind};
 use crate::record::cards::{self, CardRecord};
 use crate::record::{self, AnyRecord, Format, GameRecord, RecordError, native};
+use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::{self, Ownership, Replay, ReplayError, json};
 
 /// A parsed and replayed upload, ready to store.
@@ -240,7 +242,7 @@ fn to_json(value: &impl serde::Serialize) -> String {
 }
 
 /// The tile game's snapshot rows. Placements and deployments are the row's move, so `events`
-/// keeps the rest: discards, scores with their breakdowns, returns.
+/// keeps the rest: discards, scores with their numbers, returns.
 fn tile_rows(record: &GameRecord, replay: &Replay, ownership: &[Ownership]) -> Vec<TurnRow> {
     let cat = &record.catalog;
     let players = record.players.len();
@@ -249,11 +251,8 @@ fn tile_rows(record: &GameRecord, replay: &Replay, ownership: &[Ownership]) -> V
         .iter()
         .zip(ownership)
         .map(|(t, owned)| {
-            let events: Vec<_> = t
-                .events
-                .iter()
-                .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
-                .map(|e| stored_event(json::event(cat, e, players)))
+            let events: Vec<StoredEvent> = (t.events.iter())
+                .filter_map(|e| StoredEvent::of(json::Event::of(cat, e, players)))
                 .collect();
             let supply: Vec<[u8; 2]> = (t.supply.iter())
                 .map(|s| [s.followers, u8::from(s.abbot_home)])
@@ -261,8 +260,8 @@ fn tile_rows(record: &GameRecord, replay: &Replay, ownership: &[Ownership]) -> V
             TurnRow {
                 turn: t.turn,
                 player: t.player,
-                mv: to_json(&json::StoredMove::of(cat, t)),
-                events: serde_json::Value::from(events).to_string(),
+                mv: to_json(&StoredMove::of(cat, t)),
+                events: to_json(&events),
                 scores: to_json(&t.scores),
                 supply: to_json(&supply),
                 ownership: to_json(owned),
@@ -280,28 +279,18 @@ fn card_rows(replay: &Replay<CardGame>) -> Vec<TurnRow> {
         .iter()
         .map(|t| {
             let supply: Vec<[u8; 2]> = (t.supply.iter()).map(|s| [s.hand, u8::from(s.follower_home)]).collect();
+            let events: Vec<CardEventJson> = t.events.iter().map(CardEventJson::from).collect();
             TurnRow {
                 turn: t.turn,
                 player: t.player,
-                mv: replay::cards::move_json(&t.mv).to_string(),
-                events: serde_json::Value::from_iter(t.events.iter().map(replay::cards::event_json)).to_string(),
+                mv: to_json(&CardMoveJson::from(&t.mv)),
+                events: to_json(&events),
                 scores: to_json(&t.scores),
                 supply: to_json(&supply),
                 ownership: "[]".into(),
             }
         })
         .collect()
-}
-
-/// An event as stored: without what the rest of the row or a replay gives back (the
-/// explanation text and its terms, and the phase, which is always "play" for a turn).
-fn stored_event(mut e: serde_json::Value) -> serde_json::Value {
-    if let Some(obj) = e.as_object_mut() {
-        obj.remove("explanation");
-        obj.remove("terms");
-        obj.remove("phase");
-    }
-    e
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 mod id;
 pub mod ingest;
 pub mod owner;
+pub mod snapshot;
 
 use crate::engine::GameKind;
 use r2d2::Pool;
@@ -95,7 +96,7 @@ pub enum AnalysisStatus {
 pub struct TurnRow {
     pub turn: u32,
     pub player: u8,
-    /// The move in the game's notation (the tile game's is `replay::json::StoredMove`).
+    /// The move in the game's notation (the tile game's is `snapshot::StoredMove`).
     pub mv: String,
     pub events: String,
     pub scores: String,

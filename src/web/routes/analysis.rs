@@ -3,7 +3,7 @@
 
 use crate::analysis;
 use crate::analysis::cards::CardGameReport;
-use crate::analysis::report::{AlternativeReport, MoveBrief, PlayerReport, StoredAnalysis};
+use crate::analysis::report::{AlternativeReport, GameReport, MoveBrief, PlayerReport, StoredAnalysis};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
 use crate::engine::GameKind;
 use crate::record::RecordedMove;
@@ -18,9 +18,9 @@ use actix_web::http::header;
 use actix_web::{Either, HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "analysis.html")]
@@ -96,7 +96,7 @@ fn move_words(m: &MoveBrief, game: GameKind) -> String {
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
 #[utoipa::path(post, path = "/g/{id}/analysis", params(("id" = String, Path, description = "Game id")),
-    responses((status = 202, description = "Queued (or already queued or done): {status_url, url}"),
+    responses((status = 202, description = "Queued (or already queued or done)", body = QueuedAnswer),
               (status = 303, description = "Browsers: to the progress page"),
               (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
@@ -137,7 +137,10 @@ pub async fn queue(
     } else {
         HttpResponse::Accepted()
             .insert_header((header::LOCATION, url.clone()))
-            .json(json!({"status_url": format!("/api/games/{id}/analysis"), "url": url}))
+            .json(QueuedAnswer {
+                status_url: format!("/api/games/{id}/analysis"),
+                url,
+            })
     })
 }
 
@@ -152,51 +155,109 @@ fn status_words(status: Option<&AnalysisStatus>) -> (&'static str, u32, u32) {
     }
 }
 
+/// Where to follow a queued analysis.
+#[derive(Serialize, ToSchema)]
+pub struct QueuedAnswer {
+    /// Its status, as JSON.
+    status_url: String,
+    /// Its page.
+    url: String,
+}
+
 /// The analysis' status, and its summary when done.
 #[utoipa::path(get, path = "/api/games/{id}/analysis", params(("id" = String, Path, description = "Game id")),
-    responses((status = 200, description = "{status: none|queued|running|done|failed, done, total, result}"),
+    responses((status = 200, description = "The status, its progress, and the summary once done", body = AnalysisStatusAnswer),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[route("/api/games/{id:[0-9a-f]{16}}/analysis", method = "GET", method = "HEAD")]
-pub async fn api_status(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<web::Json<Value>, Problem> {
+pub async fn api_status(
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<web::Json<AnalysisStatusAnswer>, Problem> {
     let id = id.into_inner();
     blocking(move || match state.load_any(&id)? {
-        Loaded::Tiles(_) => status_json::<StoredAnalysis>(&state, &id, |r| json!(r.summary)),
-        Loaded::Cards(_) => status_json::<CardGameReport>(&state, &id, card_summary),
+        Loaded::Tiles(_) => status_answer::<StoredAnalysis>(&state, &id, |r| AnalysisSummary::Tiles(r.summary)),
+        Loaded::Cards(_) => status_answer::<CardGameReport>(&state, &id, card_summary),
     })
     .await
     .map(web::Json)
 }
 
-/// The status as JSON, with the result's summary when done.
-fn status_json<T: DeserializeOwned>(
+/// An analysis' status: none asked, queued, running (with its progress), done (with its
+/// summary, `null` if it cannot be read) or failed (with why).
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum AnalysisStatusAnswer {
+    None,
+    Queued,
+    Running {
+        /// Turns analysed so far, of `total`.
+        done: u32,
+        total: u32,
+    },
+    Done {
+        result: Option<AnalysisSummary>,
+    },
+    Failed {
+        error: String,
+    },
+}
+
+/// A finished analysis, summarised.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnalysisSummary {
+    Tiles(GameReport),
+    Cards(CardSummary),
+}
+
+/// The status, with the result's summary when done.
+fn status_answer<T: DeserializeOwned>(
     state: &AppState,
     id: &GameId,
-    summarise: fn(T) -> Value,
-) -> Result<Value, Problem> {
-    let stored = stored_analysis::<T>(state, id)?;
-    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
-    let mut answer = json!({"status": status});
-    match stored {
-        Some((AnalysisStatus::Running { .. }, _)) => {
-            answer["done"] = json!(done);
-            answer["total"] = json!(total);
-        }
-        Some((AnalysisStatus::Done, result)) => answer["result"] = result.map_or(Value::Null, summarise),
-        Some((AnalysisStatus::Failed(e), _)) => answer["error"] = json!(e),
-        _ => {}
-    }
-    Ok(answer)
+    summarise: fn(T) -> AnalysisSummary,
+) -> Result<AnalysisStatusAnswer, Problem> {
+    Ok(match stored_analysis::<T>(state, id)? {
+        None => AnalysisStatusAnswer::None,
+        Some((AnalysisStatus::Queued, _)) => AnalysisStatusAnswer::Queued,
+        Some((AnalysisStatus::Running { done, total }, _)) => AnalysisStatusAnswer::Running { done, total },
+        Some((AnalysisStatus::Done, result)) => AnalysisStatusAnswer::Done {
+            result: result.map(summarise),
+        },
+        Some((AnalysisStatus::Failed(error), _)) => AnalysisStatusAnswer::Failed { error },
+    })
 }
 
 /// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
-fn card_summary(r: CardGameReport) -> Value {
-    let turns: Vec<Value> = (r.turns.iter())
-        .map(|t| {
-            let played = t.played.map(|i| &t.alternatives[i].action);
-            json!({"turn": t.turn, "player": t.player, "played": played, "points_lost": t.points_lost})
+#[derive(Serialize, ToSchema)]
+pub struct CardSummary {
+    samples: u32,
+    players: Vec<PlayerReport>,
+    turns: Vec<CardTurnSummary>,
+}
+
+/// A turn of a Card Game analysis: the action played, in words, and what it lost.
+#[derive(Serialize, ToSchema)]
+pub struct CardTurnSummary {
+    turn: u32,
+    player: u8,
+    played: Option<String>,
+    points_lost: Option<f64>,
+}
+
+fn card_summary(r: CardGameReport) -> AnalysisSummary {
+    let turns = (r.turns.into_iter())
+        .map(|t| CardTurnSummary {
+            turn: t.turn,
+            player: t.player,
+            played: t.played.and_then(|i| t.alternatives.get(i)).map(|a| a.action.clone()),
+            points_lost: t.points_lost,
         })
         .collect();
-    json!({"samples": r.samples, "players": r.players, "turns": turns})
+    AnalysisSummary::Cards(CardSummary {
+        samples: r.samples,
+        players: r.players,
+        turns,
+    })
 }
 
 /// The progress bar while it runs (the page refreshes itself), then each turn's played move
