@@ -6,6 +6,7 @@
 //!
 //! Export, the other way, is `export::jcz`.
 
+use super::loose::{Entries, Loose, Present};
 use super::native;
 use super::tile_names::{self, System};
 use super::walk::IllegalTurn;
@@ -20,31 +21,314 @@ use crate::engine::{
 };
 use crate::engine::{GameKind, HalfEdge};
 use crate::record::rules_spec::{Followers, Overrides, RiverTurnRule, TileEdition, TwoTileCityRule};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
+use std::fmt;
 
 /// The top-level key of our own saves holding what JCloisterZone cannot say: our rules,
 /// colours and whether final scoring runs (`export::jcz` writes it).
 pub const EXTENSION: &str = "carcassonne-replay";
 
-fn err(msg: impl Into<String>) -> RecordError {
-    RecordError::invalid(Format::Jcz, msg)
+// ----- the save, as far as it is read -----
+
+/// A save: its setup, players, the replay's messages and the annotations; JCloisterZone's
+/// other members (the clocks, the app's version, a test's assertions…) are not read.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Save<'a> {
+    /// Only JCloisterZone 4.x saves have their players' slots here.
+    slots: Present<IgnoredAny>,
+    #[serde(borrow)]
+    setup: Present<Loose<Setup<'a>>>,
+    #[serde(borrow)]
+    players: Loose<Vec<Loose<Player<'a>>>>,
+    #[serde(borrow)]
+    replay: Loose<Vec<Loose<Message<'a>>>>,
+    #[serde(rename = "gameAnnotations", borrow)]
+    annotations: Loose<Annotations<'a>>,
+    #[serde(rename = "carcassonne-replay", borrow)]
+    extension: Present<Loose<Extension<'a>>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Setup<'a> {
+    /// Only JCloisterZone 4.x saves have it.
+    expansions: Present<IgnoredAny>,
+    /// Each tile set with how many times it is used; a count is quoted back as written.
+    #[serde(borrow)]
+    sets: Loose<Entries<&'a str, Value>>,
+    elements: Loose<Elements>,
+    #[serde(borrow)]
+    rules: Loose<SetupRules<'a>>,
+    #[serde(borrow)]
+    start: Loose<Vec<Loose<Start<'a>>>>,
+}
+
+/// The game's figures: whichever is there is in play, whatever its value.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Elements {
+    farmers: Present<IgnoredAny>,
+    abbot: Present<IgnoredAny>,
+    #[serde(rename = "small-follower")]
+    small_follower: Loose<u64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SetupRules<'a> {
+    #[serde(rename = "tiny-city-scoring", borrow)]
+    tiny_city_scoring: Loose<&'a str>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Start<'a> {
+    #[serde(borrow)]
+    tile: Loose<&'a str>,
+    /// Degrees clockwise.
+    rotation: Loose<i64>,
+    x: Loose<i64>,
+    y: Loose<i64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Player<'a> {
+    #[serde(borrow)]
+    name: Loose<&'a str>,
+    slot: Loose<u64>,
+}
+
+/// A message of the replay: its type, the player who sent it and what it says.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Message<'a> {
+    #[serde(rename = "type", borrow)]
+    ty: Loose<&'a str>,
+    player: Loose<u64>,
+    #[serde(borrow)]
+    payload: Loose<Payload<'a>>,
+}
+
+/// What the messages read here say: PLACE_TILE (`tileId`, `rotation`, `position`),
+/// DEPLOY_MEEPLE (`pointer`, `meepleId`) and RETURN_MEEPLE (`source`).
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Payload<'a> {
+    #[serde(borrow)]
+    tile_id: Loose<&'a str>,
+    /// `R0`, `R90`, `R180` or `R270`.
+    #[serde(borrow)]
+    rotation: Loose<&'a str>,
+    position: Loose<XY>,
+    #[serde(borrow)]
+    pointer: Present<Loose<Pointer<'a>>>,
+    #[serde(borrow)]
+    meeple_id: Loose<&'a str>,
+    #[serde(borrow)]
+    source: Loose<&'a str>,
+}
+
+/// `[x, y]`, each of which may be missing or not an integer.
+type XY = (Loose<i64>, Loose<i64>);
+
+/// Where a meeple goes: a square, a feature and a place on the tile.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Pointer<'a> {
+    position: Loose<XY>,
+    #[serde(borrow)]
+    feature: Loose<&'a str>,
+    #[serde(borrow)]
+    location: Loose<&'a str>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, rename_all = "camelCase")]
+struct Annotations<'a> {
+    #[serde(borrow)]
+    draw_order: Loose<Vec<Loose<&'a str>>>,
+    end_turn: Loose<u64>,
+}
+
+/// What our own saves add (see `export::jcz`).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Extension<'a> {
+    /// Our native rules, read by `native`.
+    rules: Present<Value>,
+    final_scoring: Present<Loose<bool>>,
+    #[serde(borrow)]
+    colours: Loose<Vec<Loose<&'a str>>>,
+}
+
+// ----- what is wrong with a save -----
+
+/// Why a save cannot be read: in the words of the save, with the turn, the message and the
+/// player where a message is at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum JczError {
+    #[error("this is a JCloisterZone 4.x save; open it in JCloisterZone 5 and save it again")]
+    Version4,
+    #[error("no \"setup\"")]
+    NoSetup,
+    #[error("setup.sets is missing")]
+    NoSets,
+    /// `count` as the save writes it.
+    #[error("tile set {set} is used {count} times; only once is supported")]
+    SetUsedTimes { set: String, count: String },
+    #[error("tile set {0:?} is not supported (supported: basic:1, basic:2, river/1:1, river/1:2)")]
+    UnsupportedSet(String),
+    #[error("setup.sets has no base game (basic:1 or basic:2)")]
+    NoBaseGame,
+    #[error("small-follower: followers must be 1 to 20, not {0}")]
+    Followers(u64),
+    #[error("{what}: unknown tile {id:?} (only the base game and The River are supported)")]
+    UnknownTile { what: &'static str, id: String },
+    #[error("a start tile has no \"tile\"")]
+    StartWithoutTile,
+    #[error("start rotation {0} is not a multiple of 90")]
+    StartRotation(i64),
+    #[error("a coordinate is missing or not an integer")]
+    Coordinate,
+    #[error("no \"players\"")]
+    NoPlayers,
+    #[error("a game has 1 to 6 players, not {0}")]
+    PlayerCount(usize),
+    /// The 1-based number of the message.
+    #[error("replay message {0} has no type")]
+    UntypedMessage(usize),
+    #[error(
+        "turn {turn}, replay message {message} ({}): names player {player}, but there are {players} players (numbered from 0)",
+        .ty.as_deref().unwrap_or("of no type")
+    )]
+    NoSuchPlayer {
+        turn: usize,
+        message: usize,
+        ty: Option<String>,
+        player: u64,
+        players: usize,
+    },
+    #[error("{at}: {problem}")]
+    Message { at: MessageAt, problem: MessageProblem },
+    #[error("a meeple goes to {0}, on no tile just placed")]
+    MeepleOnNoTile(Pos),
+    #[error("drawOrder holds a non-string")]
+    DrawOrder,
+    #[error("{EXTENSION}: {0}")]
+    Extension(Box<RecordError>),
+    /// The record read so far does not start.
+    #[error("{0}")]
+    Start(ReplayError),
+}
+
+/// Where a message is, for the player reading the error and for whoever looks into the save:
+/// "turn 2 (Bob), replay message 5 (DEPLOY_MEEPLE)".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MessageAt {
+    pub turn: usize,
+    /// 1-based.
+    pub message: usize,
+    pub ty: String,
+    /// The name of the player the message names, if it names one.
+    pub player: Option<String>,
+}
+
+impl fmt::Display for MessageAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.player {
+            Some(name) => write!(
+                f,
+                "turn {} ({name}), replay message {} ({})",
+                self.turn, self.message, self.ty
+            ),
+            None => write!(f, "turn {}, replay message {} ({})", self.turn, self.message, self.ty),
+        }
+    }
+}
+
+/// What is wrong with one message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MessageProblem {
+    #[error("no tile was placed before it")]
+    NothingPlaced,
+    #[error("message type {0} belongs to an expansion that is not supported")]
+    ExpansionMessage(String),
+    #[error("no tileId")]
+    NoTileId,
+    #[error("rotation {0:?} is not R0, R90, R180 or R270")]
+    Rotation(String),
+    #[error("unknown tile {0:?} (only the base game and The River are supported)")]
+    UnknownTile(String),
+    #[error("position is not [x, y]")]
+    NotAPosition,
+    #[error("no pointer")]
+    NoPointer,
+    #[error("feature {0} is not in the base game")]
+    ExpansionFeature(String),
+    #[error("location {location:?} does not fit a {kind}")]
+    Location { location: String, kind: FeatureKind },
+    #[error("meeple type {0} belongs to an expansion that is not supported")]
+    ExpansionMeeple(String),
+    /// The `source` of a RETURN_MEEPLE, if it has one.
+    #[error("returning a meeple by {0:?} is not part of the base game")]
+    Return(Option<String>),
+}
+
+impl JczError {
+    /// Whether the save uses something only an expansion has (as opposed to a broken save).
+    pub fn is_expansion(&self) -> bool {
+        matches!(
+            self,
+            JczError::UnsupportedSet(_)
+                | JczError::Message {
+                    problem: MessageProblem::ExpansionMessage(_)
+                        | MessageProblem::ExpansionFeature(_)
+                        | MessageProblem::ExpansionMeeple(_),
+                    ..
+                }
+        )
+    }
+}
+
+/// An error inside a message, with where the message is.
+fn at(at: &MessageAt, problem: MessageProblem) -> JczError {
+    JczError::Message {
+        at: at.clone(),
+        problem,
+    }
 }
 
 pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
-    if v.get("slots").is_some() || v.pointer("/setup/expansions").is_some() {
-        return Err(err(
-            "this is a JCloisterZone 4.x save; open it in JCloisterZone 5 and save it again",
-        ));
+    let save = Loose::<Save>::deserialize(&v).map_or_else(|_| Save::default(), Loose::or_empty);
+    read(save)
+}
+
+fn read(save: Save) -> Result<GameRecord, RecordError> {
+    let Save {
+        slots,
+        setup,
+        players,
+        replay,
+        annotations,
+        extension,
+    } = save;
+    let setup = setup.0.map(Loose::or_empty);
+    if slots.is_there() || setup.as_ref().is_some_and(|s| s.expansions.is_there()) {
+        return Err(JczError::Version4.into());
     }
-    let setup = v.get("setup").ok_or_else(|| err("no \"setup\""))?;
-    let rules = read_setup(setup)?;
+    let setup = setup.ok_or(JczError::NoSetup)?;
+    let rules = read_setup(&setup)?;
     let catalog = TileCatalog::builtin();
-    let start = read_start(setup, &catalog)?;
-    let players = read_players(&v)?;
-    let placed = read_replay(&v, &catalog, &players)?;
-    let annotations = v.get("gameAnnotations");
-    let draw_order = read_draw_order(annotations, &catalog)?;
-    let end_turn = annotations.and_then(|a| a.get("endTurn")).and_then(Value::as_u64);
+    let start = read_start(&setup, &catalog)?;
+    let players = read_players(players)?;
+    let placed = read_replay(replay.0.unwrap_or_default(), &catalog, &players)?;
+    let annotations = annotations.get();
+    let draw_order = read_draw_order(annotations.as_ref(), &catalog)?;
+    let end_turn = annotations.and_then(|a| a.end_turn.get());
     let start = if is_default_start(&start, &rules.resolve(), &catalog) {
         Vec::new()
     } else {
@@ -70,8 +354,8 @@ pub fn from_value(v: Value) -> Result<GameRecord, RecordError> {
     if end_turn.is_some_and(|e| draws >= e) {
         record.final_scoring = Some(true);
     }
-    if let Some(ext) = v.get(EXTENSION) {
-        apply_extension(&mut record, ext)?;
+    if let Some(ext) = extension.0 {
+        apply_extension(&mut record, ext.or_empty())?;
     }
     if let Some(elsewhere) = placed.meeple_elsewhere {
         return Err(first_fault(record, &elsewhere));
@@ -90,12 +374,12 @@ fn first_fault(record: GameRecord, elsewhere: &MeepleElsewhere) -> RecordError {
     };
     let mut walk = match Walk::new(&record) {
         Ok(walk) => walk,
-        Err(e) => return err(e.to_string()),
+        Err(e) => return JczError::Start(e).into(),
     };
     let mut placements = 0;
     loop {
         match walk.step() {
-            None => break err(format!("a meeple goes to {}, on no tile just placed", elsewhere.square)),
+            None => break JczError::MeepleOnNoTile(elsewhere.square).into(),
             Some(Err(e)) => break illegal(record.clone(), e),
             Some(Ok(step)) if matches!(step.played, Played::Place(_)) => {
                 if placements == elsewhere.placed {
@@ -113,21 +397,20 @@ fn first_fault(record: GameRecord, elsewhere: &MeepleElsewhere) -> RecordError {
 /// Our own saves carry the record's rules, colours and final scoring (see `export::jcz`).
 /// The rules are taken only if they agree with the save's components, which is all that
 /// JCloisterZone keeps when it saves the game again.
-fn apply_extension(record: &mut GameRecord, ext: &Value) -> Result<(), RecordError> {
-    let what = |e: RecordError| err(format!("{EXTENSION}: {e}"));
-    if let Some(rules) = ext.get("rules") {
-        let ours = native::rules_from_value(rules.clone()).map_err(what)?;
+fn apply_extension(record: &mut GameRecord, ext: Extension) -> Result<(), RecordError> {
+    if let Some(rules) = ext.rules.0 {
+        let ours = native::rules_from_value(rules).map_err(|e| JczError::Extension(Box::new(e)))?;
         let components = |r: Rules| (r.edition, r.farmers, r.river, r.abbot, r.followers);
         if components(ours.resolve()) == components(record.rules.resolve()) {
             record.rules = ours;
         }
     }
-    if let Some(f) = ext.get("final_scoring") {
-        record.final_scoring = f.as_bool();
+    if let Some(f) = ext.final_scoring.0 {
+        record.final_scoring = f.get();
     }
-    let colours = ext.get("colours").and_then(Value::as_array);
-    for (player, colour) in record.players.iter_mut().zip(colours.into_iter().flatten()) {
-        player.colour = colour.as_str().filter(|c| native::is_colour(c)).map(str::to_string);
+    let colours = ext.colours.0.unwrap_or_default();
+    for (player, colour) in record.players.iter_mut().zip(colours) {
+        player.colour = colour.get().filter(|c| native::is_colour(c)).map(str::to_string);
     }
     Ok(())
 }
@@ -141,49 +424,41 @@ fn is_default_start(start: &[StartTile], rules: &Rules, cat: &TileCatalog) -> bo
         && s.placement.rotation == Rotation::new(0))
 }
 
-fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
-    let sets = setup
-        .get("sets")
-        .and_then(Value::as_object)
-        .ok_or_else(|| err("setup.sets is missing"))?;
+fn read_setup(setup: &Setup) -> Result<RulesSpec, JczError> {
+    let Some(Entries(sets)) = &setup.sets.0 else {
+        return Err(JczError::NoSets);
+    };
     let mut edition = None;
     let mut river = false;
     for (set, count) in sets {
         if count.as_u64() != Some(1) {
-            return Err(err(format!(
-                "tile set {set} is used {count} times; only once is supported"
-            )));
+            return Err(JczError::SetUsedTimes {
+                set: set.to_string(),
+                count: count.to_string(),
+            });
         }
-        match set.as_str() {
+        match *set {
             "basic:1" => edition = Some(Edition::First),
             "basic:2" => edition = Some(Edition::Second),
             "river/1:1" | "river/1:2" => river = true,
-            other => {
-                return Err(err(format!(
-                    "tile set {other:?} is not supported (supported: basic:1, basic:2, river/1:1, river/1:2)"
-                )));
-            }
+            other => return Err(JczError::UnsupportedSet(other.to_string())),
         }
     }
-    let edition = edition.ok_or_else(|| err("setup.sets has no base game (basic:1 or basic:2)"))?;
-    let elements = setup.get("elements").and_then(Value::as_object);
-    let has = |k: &str| elements.is_some_and(|e| e.contains_key(k));
-    let followers = elements
-        .and_then(|e| e.get("small-follower"))
-        .and_then(Value::as_u64)
-        .unwrap_or(7);
-    let tiny = setup.pointer("/rules/tiny-city-scoring").and_then(Value::as_str) == Some("2");
+    let edition = edition.ok_or(JczError::NoBaseGame)?;
+    let elements = setup.elements.0.as_ref();
+    let followers = elements.and_then(|e| e.small_follower.get()).unwrap_or(7);
+    let tiny = setup.rules.0.as_ref().and_then(|r| r.tiny_city_scoring.get()) == Some("2");
     // JCloisterZone scores farms per field (3 per city) and, instead of a River turn rule, keeps room ahead of the river's end; it keeps
     // all four D tiles in the pack with The River.
     let followers = u8::try_from(followers)
-        .map_err(|_| followers.to_string())
-        .and_then(Followers::try_from)
-        .map_err(|e| err(format!("small-follower: {e}")))?;
+        .ok()
+        .and_then(|n| Followers::try_from(n).ok())
+        .ok_or(JczError::Followers(followers))?;
     let overrides = Overrides {
         edition: Some(TileEdition(edition)),
-        farmers: Some(has("farmers")),
+        farmers: Some(elements.is_some_and(|e| e.farmers.is_there())),
         river: Some(river),
-        abbot: Some(has("abbot")),
+        abbot: Some(elements.is_some_and(|e| e.abbot.is_there())),
         two_tile_city: Some(if tiny {
             TwoTileCityRule::Reduced
         } else {
@@ -200,35 +475,27 @@ fn read_setup(setup: &Value) -> Result<RulesSpec, RecordError> {
     })
 }
 
-fn resolve(
-    cat: &TileCatalog,
-    id: &str,
-    system_rotation: Rotation,
-    what: &str,
-) -> Result<(TileKindId, Rotation), RecordError> {
-    let a = tile_names::resolve(cat, System::Jcz, id).ok_or_else(|| {
-        err(format!(
-            "{what}: unknown tile {id:?} (only the base game and The River are supported)"
-        ))
-    })?;
-    Ok((a.kind, system_rotation.plus(a.offset)))
+/// A JCZ tile id, and its rotation in JCZ's frame: ours.
+fn resolve(cat: &TileCatalog, id: &str, system_rotation: Rotation) -> Option<(TileKindId, Rotation)> {
+    let a = tile_names::resolve(cat, System::Jcz, id)?;
+    Some((a.kind, system_rotation.plus(a.offset)))
 }
 
-fn read_start(setup: &Value, cat: &TileCatalog) -> Result<Vec<StartTile>, RecordError> {
-    let Some(list) = setup.get("start").and_then(Value::as_array) else {
+fn read_start(setup: &Setup, cat: &TileCatalog) -> Result<Vec<StartTile>, JczError> {
+    let Some(list) = &setup.start.0 else {
         return Ok(Vec::new());
     };
     list.iter()
         .map(|s| {
-            let id = s
-                .get("tile")
-                .and_then(Value::as_str)
-                .ok_or_else(|| err("a start tile has no \"tile\""))?;
-            let deg = s.get("rotation").and_then(Value::as_i64).unwrap_or(0);
-            let r = Rotation::from_degrees(deg)
-                .ok_or_else(|| err(format!("start rotation {deg} is not a multiple of 90")))?;
-            let (tile, rotation) = resolve(cat, id, r, "start")?;
-            let pos = Pos::new(int(s.get("x"))?, int(s.get("y"))?);
+            let s = s.0.as_ref();
+            let id = s.and_then(|s| s.tile.get()).ok_or(JczError::StartWithoutTile)?;
+            let deg = s.and_then(|s| s.rotation.get()).unwrap_or(0);
+            let r = Rotation::from_degrees(deg).ok_or(JczError::StartRotation(deg))?;
+            let (tile, rotation) = resolve(cat, id, r).ok_or_else(|| JczError::UnknownTile {
+                what: "start",
+                id: id.to_string(),
+            })?;
+            let pos = Pos::new(int(s.and_then(|s| s.x.get()))?, int(s.and_then(|s| s.y.get()))?);
             Ok(StartTile {
                 tile,
                 placement: Placement { pos, rotation },
@@ -237,33 +504,26 @@ fn read_start(setup: &Value, cat: &TileCatalog) -> Result<Vec<StartTile>, Record
         .collect()
 }
 
-fn int(v: Option<&Value>) -> Result<i32, RecordError> {
-    v.and_then(Value::as_i64)
-        .and_then(|n| i32::try_from(n).ok())
-        .ok_or_else(|| err("a coordinate is missing or not an integer"))
+fn int(n: Option<i64>) -> Result<i32, JczError> {
+    n.and_then(|n| i32::try_from(n).ok()).ok_or(JczError::Coordinate)
 }
 
-fn read_players(v: &Value) -> Result<Vec<PlayerInfo>, RecordError> {
-    let list = v
-        .get("players")
-        .and_then(Value::as_array)
-        .ok_or_else(|| err("no \"players\""))?;
+fn read_players(list: Loose<Vec<Loose<Player>>>) -> Result<Vec<PlayerInfo>, JczError> {
+    let list = list.0.ok_or(JczError::NoPlayers)?;
     if list.is_empty() || list.len() > 6 {
-        return Err(err(format!("a game has 1 to 6 players, not {}", list.len())));
+        return Err(JczError::PlayerCount(list.len()));
     }
     Ok(list
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, p)| PlayerInfo {
-            name: p
-                .get("name")
-                .and_then(Value::as_str)
-                .map_or_else(|| format!("Player {}", i + 1), str::to_string),
-            colour: p
-                .get("slot")
-                .and_then(Value::as_u64)
-                .and_then(|s| SLOT_COLOURS.get(s as usize))
-                .map(|c| c.to_string()),
+        .map(|(i, p)| {
+            let p = p.or_empty();
+            PlayerInfo {
+                name: p.name.get().map_or_else(|| format!("Player {}", i + 1), str::to_string),
+                colour: (p.slot.get())
+                    .and_then(|s| SLOT_COLOURS.get(s as usize))
+                    .map(|c| c.to_string()),
+            }
         })
         .collect())
 }
@@ -279,12 +539,9 @@ pub fn slot_of_colour(colour: &str) -> Option<usize> {
     SLOT_COLOURS.iter().position(|c| c.eq_ignore_ascii_case(colour))
 }
 
-fn position(v: Option<&Value>, what: &str) -> Result<Pos, RecordError> {
-    let a = v
-        .and_then(Value::as_array)
-        .filter(|a| a.len() == 2)
-        .ok_or_else(|| err(format!("{what}: position is not [x, y]")))?;
-    Ok(Pos::new(int(a.first())?, int(a.get(1))?))
+fn position(xy: Loose<XY>, what: &MessageAt) -> Result<Pos, JczError> {
+    let (x, y) = xy.0.ok_or_else(|| at(what, MessageProblem::NotAPosition))?;
+    Ok(Pos::new(int(x.get())?, int(y.get())?))
 }
 
 /// A meeple the save puts on another square than the tile just placed: a rule broken, not a
@@ -304,25 +561,29 @@ struct Placed {
 }
 
 /// Groups the messages into turns: PLACE_TILE, at most one action, COMMIT.
-fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<Placed, RecordError> {
+fn read_replay(list: Vec<Loose<Message>>, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<Placed, JczError> {
     let mut placed = Placed {
         moves: Vec::new(),
         meeple_elsewhere: None,
     };
-    let Some(list) = v.get("replay").and_then(Value::as_array) else {
-        return Ok(placed);
-    };
     let moves = &mut placed.moves;
     let mut pending: Option<RecordedMove> = None;
-    for (i, msg) in list.iter().enumerate() {
+    for (i, msg) in list.into_iter().enumerate() {
+        let msg = msg.or_empty();
+        let ty = msg.ty.get();
         // The turn the message belongs to: the one under way, or after a COMMIT the next;
         // a PLACE_TILE while one is under way opens the one after it.
-        let opens = msg.get("type").and_then(Value::as_str) == Some("PLACE_TILE");
+        let opens = ty == Some("PLACE_TILE");
         let turn = moves.len() + 1 + usize::from(opens && pending.is_some());
-        let player = message_player(msg, players.len(), i, turn)?;
-        let what = message_label(msg, i, turn, player.and_then(|p| players.get(usize::from(p))))?;
-        let ty = msg.get("type").and_then(Value::as_str).unwrap_or_default();
-        let payload = msg.get("payload").unwrap_or(&Value::Null);
+        let player = message_player(&msg, players.len(), i, turn)?;
+        let ty = ty.ok_or(JczError::UntypedMessage(i + 1))?;
+        let what = MessageAt {
+            turn,
+            message: i + 1,
+            ty: ty.to_string(),
+            player: player.and_then(|p| players.get(usize::from(p))).map(|p| p.name.clone()),
+        };
+        let payload = msg.payload.or_empty();
         match ty {
             "PLACE_TILE" => {
                 if let Some(m) = pending.take() {
@@ -332,22 +593,24 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<P
             }
             "DEPLOY_MEEPLE" | "RETURN_MEEPLE" | "PASS" => {
                 let Some(RecordedMove::Place { action, placement, .. }) = pending.as_mut() else {
-                    return Err(err(format!("{what}: no tile was placed before it")));
+                    return Err(at(&what, MessageProblem::NothingPlaced));
                 };
-                if ty == "DEPLOY_MEEPLE" {
-                    let square = meeple_square(payload, &what)?;
-                    if square != placement.pos {
-                        moves.extend(pending.take());
-                        placed.meeple_elsewhere = Some(MeepleElsewhere {
-                            placed: moves.len() - 1,
-                            square,
-                        });
-                        return Ok(placed);
-                    }
-                }
                 *action = match ty {
-                    "DEPLOY_MEEPLE" => deploy(payload, &what)?,
-                    "RETURN_MEEPLE" => recall(payload, &what)?,
+                    "DEPLOY_MEEPLE" => {
+                        let pointer = (payload.pointer.0.map(Loose::or_empty))
+                            .ok_or_else(|| at(&what, MessageProblem::NoPointer))?;
+                        let square = position(pointer.position, &what)?;
+                        if square != placement.pos {
+                            moves.extend(pending.take());
+                            placed.meeple_elsewhere = Some(MeepleElsewhere {
+                                placed: moves.len() - 1,
+                                square,
+                            });
+                            return Ok(placed);
+                        }
+                        deploy(&pointer, payload.meeple_id.get(), &what)?
+                    }
+                    "RETURN_MEEPLE" => recall(payload.source.get(), &what)?,
                     _ => RecordedAction::Pass,
                 };
             }
@@ -366,11 +629,7 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<P
                 }
             }
             "GAME_OVER" => {}
-            other => {
-                return Err(err(format!(
-                    "{what}: message type {other} belongs to an expansion that is not supported"
-                )));
-            }
+            other => return Err(at(&what, MessageProblem::ExpansionMessage(other.to_string()))),
         }
     }
     // A save may end in the middle of a turn: the placed tile still counts.
@@ -379,46 +638,40 @@ fn read_replay(v: &Value, cat: &TileCatalog, players: &[PlayerInfo]) -> Result<P
 }
 
 /// The player a message names, checked against the players of the save.
-fn message_player(msg: &Value, players: usize, i: usize, turn: usize) -> Result<Option<u8>, RecordError> {
-    match msg.get("player").and_then(Value::as_u64) {
-        Some(p) if p >= players as u64 => Err(err(format!(
-            "turn {turn}, replay message {} ({}): names player {p}, but there are {players} players (numbered from 0)",
-            i + 1,
-            msg.get("type").and_then(Value::as_str).unwrap_or("of no type")
-        ))),
+fn message_player(msg: &Message, players: usize, i: usize, turn: usize) -> Result<Option<u8>, JczError> {
+    match msg.player.get() {
+        Some(p) if p >= players as u64 => Err(JczError::NoSuchPlayer {
+            turn,
+            message: i + 1,
+            ty: msg.ty.get().map(str::to_string),
+            player: p,
+            players,
+        }),
         p => Ok(p.map(|p| p as u8)),
     }
 }
 
-/// "turn 2 (Bob), replay message 5 (DEPLOY_MEEPLE)": where a message's fault is, for the
-/// player reading the error, and for whoever looks into the save.
-fn message_label(msg: &Value, i: usize, turn: usize, player: Option<&PlayerInfo>) -> Result<String, RecordError> {
-    let n = i + 1;
-    let ty = msg
-        .get("type")
-        .and_then(Value::as_str)
-        .ok_or_else(|| err(format!("replay message {n} has no type")))?;
-    Ok(match player {
-        Some(p) => format!("turn {turn} ({}), replay message {n} ({ty})", p.name),
-        None => format!("turn {turn}, replay message {n} ({ty})"),
-    })
-}
-
-fn place_tile(payload: &Value, cat: &TileCatalog, player: Option<u8>, what: &str) -> Result<RecordedMove, RecordError> {
+fn place_tile(
+    payload: Payload,
+    cat: &TileCatalog,
+    player: Option<u8>,
+    what: &MessageAt,
+) -> Result<RecordedMove, JczError> {
     let id = payload
-        .get("tileId")
-        .and_then(Value::as_str)
-        .ok_or_else(|| err(format!("{what}: no tileId")))?;
-    let rot = payload.get("rotation").and_then(Value::as_str).unwrap_or("R0");
+        .tile_id
+        .get()
+        .ok_or_else(|| at(what, MessageProblem::NoTileId))?;
+    let rot = payload.rotation.get().unwrap_or("R0");
+    let bad_rotation = || at(what, MessageProblem::Rotation(rot.to_string()));
     let deg: i64 = rot
         .strip_prefix('R')
         .and_then(|d| d.parse().ok())
-        .ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
+        .ok_or_else(bad_rotation)?;
     let r = Rotation::from_degrees(deg)
         .filter(|_| (0..360).contains(&deg))
-        .ok_or_else(|| err(format!("{what}: rotation {rot:?} is not R0, R90, R180 or R270")))?;
-    let (tile, rotation) = resolve(cat, id, r, what)?;
-    let pos = position(payload.get("position"), what)?;
+        .ok_or_else(bad_rotation)?;
+    let (tile, rotation) = resolve(cat, id, r).ok_or_else(|| at(what, MessageProblem::UnknownTile(id.to_string())))?;
+    let pos = position(payload.position, what)?;
     Ok(RecordedMove::Place {
         player,
         tile,
@@ -441,8 +694,14 @@ pub fn feature_kind(name: &str) -> Option<FeatureKind> {
 
 /// One place inside a JCZ location name: a side of `N`, `NE`, `_S`, `NWSE`…, a half-edge of
 /// `NL.NR`…, or the centre.
-fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, RecordError> {
-    let bad = || err(format!("{what}: location {loc:?} does not fit a {kind}"));
+fn location(kind: FeatureKind, loc: &str, what: &MessageAt) -> Result<Location, JczError> {
+    let bad = || {
+        let problem = MessageProblem::Location {
+            location: loc.to_string(),
+            kind,
+        };
+        at(what, problem)
+    };
     if kind.is_inner() {
         return if loc == "I" || loc == "CLOISTER" {
             Ok(Location::Center)
@@ -465,60 +724,42 @@ fn location(kind: FeatureKind, loc: &str, what: &str) -> Result<Location, Record
     Ok(Location::Side(side))
 }
 
-/// The square a DEPLOY_MEEPLE names.
-fn meeple_square(payload: &Value, what: &str) -> Result<Pos, RecordError> {
-    let ptr = payload
-        .get("pointer")
-        .ok_or_else(|| err(format!("{what}: no pointer")))?;
-    position(ptr.get("position"), what)
-}
-
 /// A DEPLOY_MEEPLE on the tile just placed.
-fn deploy(payload: &Value, what: &str) -> Result<RecordedAction, RecordError> {
-    let ptr = payload
-        .get("pointer")
-        .ok_or_else(|| err(format!("{what}: no pointer")))?;
-    let name = ptr.get("feature").and_then(Value::as_str).unwrap_or_default();
-    let kind = feature_kind(name).ok_or_else(|| err(format!("{what}: feature {name} is not in the base game")))?;
-    let at = location(
-        kind,
-        ptr.get("location").and_then(Value::as_str).unwrap_or_default(),
-        what,
-    )?;
-    let id = payload.get("meepleId").and_then(Value::as_str).unwrap_or_default();
-    let figure = match id.split('.').nth(1) {
+fn deploy(ptr: &Pointer, meeple_id: Option<&str>, what: &MessageAt) -> Result<RecordedAction, JczError> {
+    let name = ptr.feature.get().unwrap_or_default();
+    let kind = feature_kind(name).ok_or_else(|| at(what, MessageProblem::ExpansionFeature(name.to_string())))?;
+    let at_place = location(kind, ptr.location.get().unwrap_or_default(), what)?;
+    let figure = match meeple_id.unwrap_or_default().split('.').nth(1) {
         Some("small") | None => Figure::Follower,
         Some("abbot") => Figure::Abbot,
-        Some(other) => {
-            return Err(err(format!(
-                "{what}: meeple type {other} belongs to an expansion that is not supported"
-            )));
-        }
+        Some(other) => return Err(at(what, MessageProblem::ExpansionMeeple(other.to_string()))),
     };
     Ok(RecordedAction::Deploy {
         feature: kind,
-        at,
+        at: at_place,
         figure,
     })
 }
 
-fn recall(payload: &Value, what: &str) -> Result<RecordedAction, RecordError> {
-    match payload.get("source").and_then(Value::as_str) {
+fn recall(source: Option<&str>, what: &MessageAt) -> Result<RecordedAction, JczError> {
+    match source {
         Some("ABBOT_RETURN") => Ok(RecordedAction::RecallAbbot),
-        other => Err(err(format!(
-            "{what}: returning a meeple by {other:?} is not part of the base game"
-        ))),
+        other => Err(at(what, MessageProblem::Return(other.map(str::to_string)))),
     }
 }
 
-fn read_draw_order(ann: Option<&Value>, cat: &TileCatalog) -> Result<Option<Vec<TileKindId>>, RecordError> {
-    let Some(list) = ann.and_then(|a| a.get("drawOrder")).and_then(Value::as_array) else {
+fn read_draw_order(ann: Option<&Annotations>, cat: &TileCatalog) -> Result<Option<Vec<TileKindId>>, JczError> {
+    let Some(list) = ann.and_then(|a| a.draw_order.0.as_ref()) else {
         return Ok(None);
     };
     list.iter()
         .map(|t| {
-            let id = t.as_str().ok_or_else(|| err("drawOrder holds a non-string"))?;
-            Ok(resolve(cat, id, Rotation::new(0), "drawOrder")?.0)
+            let id = t.get().ok_or(JczError::DrawOrder)?;
+            let unknown = || JczError::UnknownTile {
+                what: "drawOrder",
+                id: id.to_string(),
+            };
+            Ok(resolve(cat, id, Rotation::new(0)).ok_or_else(unknown)?.0)
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)

@@ -8,6 +8,7 @@ pub mod course;
 pub mod generate;
 pub mod jcz;
 pub mod lab;
+mod loose;
 pub mod native;
 pub mod quote;
 pub mod rules_spec;
@@ -333,6 +334,9 @@ pub enum RecordError {
     BgaAddress { table: Option<u64> },
     #[error("{format}: {message}")]
     Invalid { format: &'static str, message: String },
+    /// A `.jcz` save that cannot be read.
+    #[error("{}: {}", Format::Jcz.name(), quote::shorten_quotes(&.0.to_string()))]
+    Jcz(#[from] jcz::JczError),
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
     /// meeple on another square than its tile) found an illegal one: the record read so far,
     /// and the first rule it breaks, so that the error names the turn and player like any
