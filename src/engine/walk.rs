@@ -113,6 +113,9 @@ impl<W, I: fmt::Display, F: fmt::Display> fmt::Display for IllegalTurn<W, I, F> 
 /// The illegal step a walk of `P` through `S` may meet.
 pub type Illegal<P, S> = IllegalTurn<<S as Script<P>>::Written, <P as Position>::Illegal, <S as Script<P>>::Fault>;
 
+/// What a step of a walk of `P` through `S` gives: `T`, or the illegal step it met.
+pub type Walked<T, P, S> = Result<T, Box<Illegal<P, S>>>;
+
 /// A record being stepped through its game.
 #[derive(Clone, Debug)]
 pub struct Walker<P: Position, S> {
@@ -183,15 +186,9 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
         (&mut self.game, &mut self.events)
     }
 
-    /// The record's next step, read on the position now, without playing it.
-    pub fn peek(&self) -> Option<Result<Scripted<P>, Box<Illegal<P, S>>>> {
-        let written = self.written()?;
-        Some((self.script.read(self.index, &self.game)).map_err(|fault| self.illegal(written, fault)))
-    }
-
     /// Plays the record's next step: chance's, or a move. `None` once the record is done; an
     /// illegal step is an error, and the walk should not go on after it.
-    pub fn step(&mut self) -> Option<Result<Step<P, S::Written>, Box<Illegal<P, S>>>> {
+    pub fn step(&mut self) -> Option<Walked<Step<P, S::Written>, P, S>> {
         let written = self.written()?;
         // Chance's events stay with the move they come before.
         if self.moved {
@@ -222,7 +219,7 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
 
     /// Plays chance's steps, if any are due, and the next move: the move, its events
     /// (chance's included) in [`Walker::events`].
-    pub fn next_move(&mut self) -> Option<Result<Moved<P, S::Written>, Box<Illegal<P, S>>>> {
+    pub fn next_move(&mut self) -> Option<Walked<Moved<P, S::Written>, P, S>> {
         loop {
             let step = match self.step()? {
                 Ok(step) => step,
@@ -242,7 +239,7 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
 
     /// Plays chance's steps due before the record's next move, so that the position is the
     /// one its player moves in (the Card Game's next round dealt).
-    pub fn settle(&mut self) -> Result<(), Box<Illegal<P, S>>> {
+    pub fn settle(&mut self) -> Walked<(), P, S> {
         while self.game.chance_due() && self.written().is_some() {
             if let Some(Err(e)) = self.step() {
                 return Err(e);
