@@ -57,7 +57,7 @@ fn generated_games_replay_reread_and_account_for_every_card() {
 fn refused(edit: impl FnOnce(&mut CardRecord), wanted: &[&str]) {
     let mut record = card_game(2, Policy::Greedy, 9).unwrap();
     edit(&mut record);
-    let e = replay(&record).map(|_| ()).unwrap_err().to_string();
+    let e = replay(&record).map(|_| ()).unwrap_err().describe(&record);
     for w in wanted {
         assert!(e.contains(w), "{e:?} should contain {w:?}");
     }
@@ -110,7 +110,7 @@ fn a_second_follower_in_one_round_is_refused() {
 
 /// Replays an edited record; the error's words.
 fn refusal(r: &CardRecord) -> String {
-    replay(r).map(|_| ()).unwrap_err().to_string()
+    replay(r).map(|_| ()).unwrap_err().describe(r)
 }
 
 #[test]
@@ -346,7 +346,8 @@ fn a_record_may_state_the_herd_an_animal_joker_joins() {
         .find(|k| herd(&default, *k) == 0)
         .expect("a herd the player lacks");
     let name = &record.players[player as usize].name;
-    let e = replay(&stated(lacking)).unwrap_err().to_string();
+    let lacks = stated(lacking);
+    let e = replay(&lacks).unwrap_err().describe(&lacks);
     assert!(
         e.contains(&format!(
             "{name}'s Animal Joker: it cannot join a {} herd",
@@ -356,7 +357,7 @@ fn a_record_may_state_the_herd_an_animal_joker_joins() {
     );
     let mut early = record.clone();
     early.moves[0].joker_herds = vec![(player, joined)];
-    let e = replay(&early).unwrap_err().to_string();
+    let e = replay(&early).unwrap_err().describe(&early);
     assert!(
         e.contains("round 1, turn 1") && e.contains("none of theirs joins a herd here"),
         "{e}"

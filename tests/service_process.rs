@@ -181,11 +181,20 @@ fn sigterm_lets_an_upload_in_flight_finish() {
     let mut conn = std::net::TcpStream::connect(&server.address).unwrap();
     write!(
         conn,
-        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
         server.address,
         body.len()
     )
     .unwrap();
+    // The server's "100 Continue" says it has read the request's head and waits for its body:
+    // the upload is in flight, however busy the machine is.
+    let mut continued = [0u8; 25];
+    conn.read_exact(&mut continued).unwrap();
+    assert!(
+        continued.starts_with(b"HTTP/1.1 100 Continue"),
+        "{:?}",
+        String::from_utf8_lossy(&continued)
+    );
     conn.write_all(head).unwrap();
     // The server is told to stop while the upload is half sent.
     std::thread::sleep(Duration::from_millis(200));

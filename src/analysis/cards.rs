@@ -55,6 +55,16 @@ pub enum CardAnalysisError {
     Replay(#[from] CardReplayError),
 }
 
+impl CardAnalysisError {
+    /// The error in the record's words.
+    pub fn describe(&self, record: &CardRecord) -> String {
+        match self {
+            CardAnalysisError::Replay(e) => e.describe(record),
+            other => other.to_string(),
+        }
+    }
+}
+
 /// The position before turn `turn` (1-based), its round dealt, and the move played then.
 fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), CardAnalysisError> {
     let turns = record.moves.len();

@@ -22,7 +22,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
 
 /// `replay` of a Card Game record: the table or the JSON document.
 fn run_cards(path: &Path, record: &CardRecord, as_json: bool) -> Result<(), String> {
-    let replay = replay::cards::replay(record).map_err(|e| format!("{}: {e}", path.display()))?;
+    let replay = replay::cards::replay(record).map_err(|e| format!("{}: {}", path.display(), e.describe(record)))?;
     if as_json {
         let doc = replay::cards::to_json(record, &replay);
         emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
@@ -118,7 +118,7 @@ fn export_cards(record: &CardRecord, to: &str) -> Result<(), String> {
             emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
         }
         "csv" => {
-            let replay = replay::cards::replay(record).map_err(|e| e.to_string())?;
+            let replay = replay::cards::replay(record).map_err(|e| e.describe(record))?;
             emit(&crate::export::csv::card_scoring_csv(record, &replay));
         }
         "jcz" => return Err(no_jcz("Card Game")),
