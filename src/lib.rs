@@ -10,5 +10,6 @@ pub mod export;
 pub mod record;
 pub mod render;
 pub mod replay;
+pub mod selfplay;
 pub mod store;
 pub mod web;

@@ -9,9 +9,10 @@ use carcassonne_replay::analysis::{
 };
 use carcassonne_replay::engine::bots::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
-use carcassonne_replay::record::generate::{Policy, generate, recorded};
+use carcassonne_replay::record::recorded;
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};
 use carcassonne_replay::replay;
+use carcassonne_replay::selfplay::{Policy, generate};
 use common::{Failures, file_name, files_with_suffix, fixtures_dir, read_json};
 use serde_json::Value;
 

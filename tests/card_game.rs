@@ -5,9 +5,9 @@
 use carcassonne_replay::engine::bots::Policy;
 use carcassonne_replay::engine::cards::{Card, CardEvent, CardGame, CardMove, Colour};
 use carcassonne_replay::record::cards::{self, CardRecord};
-use carcassonne_replay::record::generate::card_game;
 use carcassonne_replay::record::{AnyRecord, parse_any};
 use carcassonne_replay::replay::cards::replay;
+use carcassonne_replay::selfplay::card_game;
 
 fn reread(r: &CardRecord) -> CardRecord {
     match parse_any(cards::to_value(r).to_string().as_bytes()).unwrap() {

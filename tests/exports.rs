@@ -11,9 +11,9 @@ mod common;
 
 use carcassonne_replay::engine::Preset;
 use carcassonne_replay::export::{csv, jcz};
-use carcassonne_replay::record::generate::{self, Policy};
 use carcassonne_replay::record::{self, GameRecord, RulesSpec, native};
 use carcassonne_replay::replay::{self, Replay};
+use carcassonne_replay::selfplay::{self, Policy};
 use common::{file_name, files_with_suffix, fixtures_dir, read_json, subdirs};
 use serde_json::Value;
 use std::path::Path;
@@ -60,7 +60,7 @@ fn own_records() -> Vec<(String, GameRecord)> {
             let mut rules = RulesSpec::new(preset);
             rules.overrides.river = river.then_some(true);
             rules.overrides.abbot = abbot.then_some(true);
-            let r = generate::generate(rules, 2 + seed as u8, Policy::Greedy, seed as u64 + 11).unwrap();
+            let r = selfplay::generate(rules, 2 + seed as u8, Policy::Greedy, seed as u64 + 11).unwrap();
             out.push((format!("generated {preset} river={river} abbot={abbot}"), r));
         }
     }
@@ -208,7 +208,7 @@ fn the_scoring_csv_adds_up_to_the_final_scores() {
 #[test]
 fn generated_new_world_games_export_and_reimport_to_the_same_scores() {
     for (seed, policy) in [(1, Policy::Random), (2, Policy::Greedy), (3, Policy::Random)] {
-        let r = generate::generate(RulesSpec::new(Preset::NewWorld), 2 + seed as u8, policy, seed).unwrap();
+        let r = selfplay::generate(RulesSpec::new(Preset::NewWorld), 2 + seed as u8, policy, seed).unwrap();
         let replayed = replay::replay(&r, None).unwrap();
         let again = parse(native::to_value(&r).to_string().as_bytes());
         let replayed_again = replay::replay(&again, None).unwrap();

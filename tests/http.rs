@@ -94,8 +94,9 @@ fn a_new_world_game_is_served_like_any_other() {
 
 /// A Card Game record of ours: greedy bots, 4 players.
 fn card_game(seed: u64) -> String {
-    use carcassonne_replay::record::{cards, generate};
-    let record = generate::card_game(4, generate::Policy::Greedy, seed).unwrap();
+    use carcassonne_replay::record::cards;
+    use carcassonne_replay::selfplay;
+    let record = selfplay::card_game(4, selfplay::Policy::Greedy, seed).unwrap();
     cards::to_value(&record).to_string()
 }
 
@@ -939,12 +940,13 @@ fn links_come_from_the_configured_address_never_the_host_header() {
 
 #[test]
 fn the_rules_label_names_the_expansions_and_the_source() {
-    use carcassonne_replay::record::{RulesSpec, generate, native};
+    use carcassonne_replay::record::{RulesSpec, native};
+    use carcassonne_replay::selfplay;
     let app = spawn_app();
     let mut rules = RulesSpec::new(carcassonne_replay::engine::Preset::SecondEdition);
     rules.overrides.river = Some(true);
     rules.overrides.abbot = Some(true);
-    let record = generate::generate(rules, 2, generate::Policy::Greedy, 7).unwrap();
+    let record = selfplay::generate(rules, 2, selfplay::Policy::Greedy, 7).unwrap();
     let id = upload_id(&app, native::to_value(&record).to_string().as_bytes());
     for path in [format!("/g/{id}"), format!("/g/{id}/t/3"), "/".to_string()] {
         let page = get(&app, &path);

@@ -327,7 +327,7 @@ fn new_world_boards_show_the_coast_the_surveyors_and_every_mark() {
 
 #[test]
 fn the_new_world_sample_tiles_draw_in_every_rotation() {
-    let (cat, tiles) = carcassonne_replay::record::generate::new_world_sample();
+    let (cat, tiles) = carcassonne_replay::selfplay::new_world_sample();
     let svg = render::contact_sheet_svg(&cat, 32);
     for t in &tiles {
         assert!(svg.contains(&format!(">{}</text>", t.name)), "label of {}", t.name);
@@ -441,9 +441,7 @@ fn the_dark_theme_changes_only_what_is_around_the_game() {
         "light keys are those of images drawn before themes"
     );
 
-    let cards =
-        carcassonne_replay::record::generate::card_game(3, carcassonne_replay::record::generate::Policy::Greedy, 2)
-            .unwrap();
+    let cards = carcassonne_replay::selfplay::card_game(3, carcassonne_replay::selfplay::Policy::Greedy, 2).unwrap();
     let table = |opts: &RenderOptions| {
         let bytes = render::draw(&cards, Some(4), Picture::Board, ImageFormat::Svg, opts).unwrap();
         String::from_utf8(bytes).unwrap()

@@ -8,7 +8,8 @@
 
 use carcassonne_replay::engine::Preset;
 use carcassonne_replay::engine::bots::Policy;
-use carcassonne_replay::record::{RecordedMove, RulesSpec, generate, native};
+use carcassonne_replay::record::{RecordedMove, RulesSpec, native};
+use carcassonne_replay::selfplay as generate;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

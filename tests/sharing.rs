@@ -5,8 +5,9 @@
 mod common;
 
 use carcassonne_replay::engine::cards::CardEvent;
+use carcassonne_replay::record::cards;
 use carcassonne_replay::record::cards::CardRecord;
-use carcassonne_replay::record::{cards, generate};
+use carcassonne_replay::selfplay;
 use common::app::*;
 use common::browser::Browser;
 use serde_json::Value;
@@ -58,7 +59,7 @@ fn post_fields(app: &TestApp, fields: &[(&str, &[u8])]) -> (u16, ureq::http::Hea
 }
 
 fn card_record(players: u8, seed: u64) -> CardRecord {
-    generate::card_game(players, generate::Policy::Greedy, seed).unwrap()
+    selfplay::card_game(players, selfplay::Policy::Greedy, seed).unwrap()
 }
 
 /// The hands a Card Game turn page lists: (name, shown, what it says).
@@ -293,7 +294,7 @@ fn preview_of(page: &str) -> (String, String, String) {
 fn share_links_preview_what_they_open_and_only_the_result_gives_the_ending_away() {
     let app = spawn_app();
     let rules = carcassonne_replay::record::RulesSpec::new(carcassonne_replay::engine::Preset::SecondEdition);
-    let record = generate::generate(rules, 2, generate::Policy::Greedy, 5).unwrap();
+    let record = selfplay::generate(rules, 2, selfplay::Policy::Greedy, 5).unwrap();
     let text = carcassonne_replay::record::native::to_value(&record).to_string();
     let (status, headers, _) = post_fields(&app, &[("text", text.as_bytes())]);
     assert_eq!(status, 303);

@@ -11,7 +11,7 @@ use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
 use crate::record::RulesSpec;
-use crate::record::generate::fresh_game;
+use crate::selfplay::fresh_game;
 use std::time::{Duration, Instant};
 
 /// A way of choosing moves.

@@ -365,7 +365,7 @@ pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> R
     let mut out = Vec::new();
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
-        let record = crate::record::generate::card_game(s.players, Policy::Sampled, seed)?;
+        let record = crate::selfplay::card_game(s.players, Policy::Sampled, seed)?;
         let scores = crate::replay::cards::replay(&record)
             .map_err(|e| e.to_string())?
             .final_scores;
@@ -503,7 +503,7 @@ mod tests {
     /// rechecked points lost: nothing lost is a good move.
     #[test]
     fn the_best_action_loses_nothing_and_chances_follow_the_recheck() {
-        let record = crate::record::generate::card_game(2, Policy::Greedy, 3).unwrap();
+        let record = crate::selfplay::card_game(2, Policy::Greedy, 3).unwrap();
         let (game, _) = position_before(&record, 9).unwrap();
         let ranked = analyse_position(&game, 9, None, 16, 5);
         assert_eq!(ranked.recheck, None, "no action played, nothing to recheck");

@@ -34,7 +34,7 @@ pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts}
 
 use crate::engine::bots::Scratch;
 use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
-use crate::record::generate::recorded;
+use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::Baseline;
 use playout::{Tally, playout, playout_seed, policy_of};

@@ -177,7 +177,7 @@ mod tests {
     use crate::engine::bots::margin;
     use crate::engine::{Action, Preset};
     use crate::record::RulesSpec;
-    use crate::record::generate::{fresh_game, generate};
+    use crate::selfplay::{fresh_game, generate};
 
     #[test]
     fn the_search_is_repeatable_and_halves_down_to_its_choice() {

@@ -19,8 +19,8 @@ use super::report::TurnReport;
 use super::{DEFAULT_GREEDY_SHARE, run_parallel};
 use crate::engine::bots::{Scratch, margin};
 use crate::engine::{Game, Preset};
-use crate::record::generate::{Policy, generate};
 use crate::record::{Played, RulesSpec, Walk};
+use crate::selfplay::{Policy, generate};
 
 /// The model's scale for one game: `s(left) = base + per_step × left`, in points, where `left`
 /// counts the tiles (the Card Game: the turns) still to come.

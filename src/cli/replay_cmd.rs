@@ -3,9 +3,9 @@
 use super::output::{Align, aligned, emit};
 use crate::engine::{Event, Figure, GameKind, Preset, Score};
 use crate::record::cards::CardRecord;
-use crate::record::generate::{self, Policy};
 use crate::record::{self, AnyRecord, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
+use crate::selfplay::{self, Policy};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
@@ -163,7 +163,7 @@ pub fn generate(
                 if tile_flags.len() == 1 { "is" } else { "are" }
             ));
         }
-        let record = generate::card_game(players, policy, seed)?;
+        let record = selfplay::card_game(players, policy, seed)?;
         let doc = record::cards::to_value(&record);
         emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
         return Ok(());
@@ -176,7 +176,7 @@ pub fn generate(
     rules.overrides.river = river.then_some(true);
     rules.overrides.abbot = abbot.then_some(true);
     rules.check_expansions()?;
-    let record = generate::generate(rules, players, policy, seed)?;
+    let record = selfplay::generate(rules, players, policy, seed)?;
     emit(&native::to_pretty_string(&record));
     Ok(())
 }

@@ -5,7 +5,6 @@
 pub mod bga;
 pub mod cards;
 pub mod course;
-pub mod generate;
 pub mod jcz;
 pub mod lab;
 pub mod native;
@@ -25,7 +24,7 @@ use std::sync::Arc;
 
 pub use crate::engine::Played;
 pub use rules_spec::RulesSpec;
-pub use walk::{ReplayError, Step, Walk};
+pub use walk::{ReplayError, Step, Walk, recorded};
 
 /// Largest record we read: far above any real game (a 72-turn `.jcz` is about 40 KB).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;

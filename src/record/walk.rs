@@ -335,3 +335,25 @@ impl<'r> Walk<'r> {
         game.discard(tile, events)
     }
 }
+
+/// The record's form of a move about to be played on `game`.
+pub fn recorded(game: &Game, mv: &Move) -> RecordedMove {
+    let action = match mv.action {
+        Action::Pass => RecordedAction::Pass,
+        Action::RecallAbbot => RecordedAction::RecallAbbot,
+        Action::Deploy { segment, figure } => {
+            let kind = game.tile_kind(mv.tile);
+            RecordedAction::Deploy {
+                feature: kind.segments[segment as usize].kind,
+                at: kind.location_of(mv.placement.rotation, segment),
+                figure,
+            }
+        }
+    };
+    RecordedMove::Place {
+        player: Some(game.current_player()),
+        tile: mv.tile,
+        placement: mv.placement,
+        action,
+    }
+}

@@ -310,7 +310,7 @@ mod tests {
 
     #[test]
     fn a_card_game_is_stored_in_the_same_shape_as_a_tile_game() {
-        let record = crate::record::generate::card_game(3, crate::engine::bots::Policy::Greedy, 5).unwrap();
+        let record = crate::selfplay::card_game(3, crate::engine::bots::Policy::Greedy, 5).unwrap();
         let text = cards::to_value(&record).to_string();
         let g = prepare(text.as_bytes()).expect("a generated game replays");
         assert_eq!(g.kind, GameKind::CardGame);

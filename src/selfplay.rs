@@ -1,12 +1,13 @@
-//! Games played by the engine's bots (`engine::bots`), written as records: the shipped demo
-//! game, bench inputs and test material.
+//! Games the engine plays with itself (`engine::bots`), written as records: the shipped demo
+//! game, bench inputs, test material and the `generate` command. Downstream of `record`,
+//! which holds formats only.
 
-use super::cards::{CardRecord, RecordedCardMove};
-use super::{CustomTile, GameRecord, PlayerInfo, RecordedAction, RecordedMove, RulesSpec};
 use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::tileset::{NEW_WORLD_SAMPLE, parse_spec};
-use crate::engine::{Action, Game, GameKind, Move, Setup, TileCatalog};
+use crate::engine::{Game, GameKind, Setup, TileCatalog};
+use crate::record::cards::{CardRecord, RecordedCardMove};
+use crate::record::{CustomTile, GameRecord, PlayerInfo, RecordedMove, RulesSpec, recorded};
 use std::sync::Arc;
 
 pub use crate::engine::bots::Policy;
@@ -112,26 +113,4 @@ pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, S
         face_up,
         moves,
     })
-}
-
-/// The record's form of a move about to be played on `game`.
-pub fn recorded(game: &Game, mv: &Move) -> RecordedMove {
-    let action = match mv.action {
-        Action::Pass => RecordedAction::Pass,
-        Action::RecallAbbot => RecordedAction::RecallAbbot,
-        Action::Deploy { segment, figure } => {
-            let kind = game.tile_kind(mv.tile);
-            RecordedAction::Deploy {
-                feature: kind.segments[segment as usize].kind,
-                at: kind.location_of(mv.placement.rotation, segment),
-                figure,
-            }
-        }
-    };
-    RecordedMove::Place {
-        player: Some(game.current_player()),
-        tile: mv.tile,
-        placement: mv.placement,
-        action,
-    }
 }
