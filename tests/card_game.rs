@@ -1,6 +1,23 @@
 //! The Card Game's records: generated games replay, are written and read again to the same
 //! scores with every card accounted for, and broken records are refused naming the round, the
 //! turn, the player and the rule.
+//!
+//! In detail:
+//! - Card Game records: generated games of every player count under both bots replay, are
+//!   written and read again to the same scores, and account for all 130 cards
+//! - a coloured card face up in another row, a second follower, a hand not emptied and a card
+//!   the deck no longer holds are refused naming the round, turn and player
+//! - `replay`, `generate` and `analyse --turn` on the command line
+//! - records (stated Animal Joker herds included) and the README's example match
+//!   `static/card-game.schema.json`
+//! - a stated Animal Joker herd moves the joker, and a herd the player lacks or a joker that
+//!   joins nothing is refused naming whose
+//! - the tile path alone refuses Card Game records saying what reads them
+//! - the table picture and its preview (unit tests in `src/render/cards.rs`: rows, followers,
+//!   face-down backs, revealed by the end, the hands, 1200×630 with the final scores city sets
+//!   included)
+//! - city sets in closed form against an exhaustive search over every chest
+//!   (`src/engine/cards/rules.rs`)
 
 use carcassonne_replay::engine::bots::Policy;
 use carcassonne_replay::engine::cards::{Card, CardEvent, CardGame, CardMove, Colour};

@@ -1,4 +1,9 @@
 //! The JSON Schema in `static/` describes the records we write and read.
+//!
+//! In detail: our records match `static/record.schema.json`; the README's New World example
+//! replays as described; a stated scoring order survives writing the record; the schema rejects
+//! what the parser rejects; a record names its game or is the tile game, with the same id
+//! either way
 
 use serde_json::Value;
 use std::path::Path;

@@ -136,7 +136,7 @@ pub async fn index() -> DocsIndex {
 
 /// One page of the reference.
 #[route("/docs/{page}", method = "GET", method = "HEAD")]
-pub async fn page(slug: web::Path<String>) -> Result<DocsPage, Problem> {
+pub async fn show(slug: web::Path<String>) -> Result<DocsPage, Problem> {
     PAGES
         .iter()
         .find(|p| p.slug == slug.as_str())
