@@ -63,9 +63,11 @@
 //! points at ([`render::interactive`]) and the animated GIF ([`render::gif`]).
 //!
 //! [`store`] keeps games in SQLite (schema in `migrations/`, applied at start): a game and all
-//! its per-turn snapshot rows are written in one transaction ([`store::ingest`](mod@store::ingest)), owner tokens
-//! are kept as hashes ([`store::owner`]), and the database is copied live by
-//! [`store::backup`].
+//! its per-turn snapshot rows are written in one transaction
+//! ([`store::ingest`](mod@store::ingest)), owner tokens are kept as hashes ([`store::owner`]),
+//! and the database is copied live by [`store::backup`]. Games carry their kind and an id
+//! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
+//! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
 //!
 //! [`web`] is the service: [`web::startup`] builds the app, [`web::routes`] holds one module
 //! per resource with thin handlers, the view models are [`web::view`] (and
@@ -73,7 +75,12 @@
 //! [`web::problem`] turns errors into problem+json or HTML, [`web::jobs`] is the analysis
 //! queue, [`web::page_cache`] keeps built turn pages, and [`web::limits`], [`web::origin`],
 //! [`web::middleware`] and [`web::metrics`] guard and measure every request. The pages are
-//! askama templates in `templates/`; `_`-prefixed parts are shared by the turn and end pages.
+//! askama templates in `templates/`: `_`-prefixed parts are shared by the turn and end pages
+//! (the head, the share menu, the board picture, the scoreboard, the event list, the score
+//! graph, the turn list), and a turn page adds one part of its game's own (`_tile_turn.html`,
+//! `_card_turn.html`). `static/` holds what is served as it is (the record schemas, the demo
+//! games, the icon, the style sheet, the script, the bookmarklet's source) and the
+//! reference's Markdown (`static/docs/`, served under `/docs` by [`web::routes::docs`]).
 //!
 //! [`cli`] is the command line, one module per command; [`cli::bench`] and [`cli::load`] are
 //! the `bench` measurements.

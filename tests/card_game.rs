@@ -8,7 +8,7 @@
 //! - a coloured card face up in another row, a second follower, a hand not emptied and a card
 //!   the deck no longer holds are refused naming the round, turn and player
 //! - `replay`, `generate` and `analyse --turn` on the command line
-//! - records (stated Animal Joker herds included) and the README's example match
+//! - records (stated Animal Joker herds included) and the reference's example match
 //!   `static/card-game.schema.json`
 //! - a stated Animal Joker herd moves the joker, and a herd the player lacks or a joker that
 //!   joins nothing is refused naming whose
@@ -214,7 +214,8 @@ fn the_command_line_replays_and_generates_card_games() {
     assert!(doc["final_scores"].is_array() && doc["breakdown"][0]["end"]["city sets"].is_number());
 }
 
-/// Generated records match `static/card-game.schema.json`, and so does the README's example.
+/// Generated records match `static/card-game.schema.json`, and so does the reference's example
+/// (`static/docs/card-game.md`).
 #[test]
 fn records_match_the_card_game_schema() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -234,16 +235,13 @@ fn records_match_the_card_game_schema() {
         "stated joker herds match the schema"
     );
     assert_eq!(reread(&stating), stating, "and read back");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let section = &readme[readme
-        .find("## The Card Game")
-        .expect("the README has a Card Game section")..];
+    let section = std::fs::read_to_string(root.join("static/docs/card-game.md")).unwrap();
     let start = section.find("```json\n").expect("with an example record") + "```json\n".len();
     let text = &section[start..start + section[start..].find("```").unwrap()];
     let doc: serde_json::Value = serde_json::from_str(text).unwrap();
     assert!(
         v.iter_errors(&doc).next().is_none(),
-        "the README's example matches the schema"
+        "the reference's example matches the schema"
     );
     let AnyRecord::Cards(record) = parse_any(text.as_bytes()).unwrap() else {
         panic!("the example is a Card Game record")

@@ -15,7 +15,10 @@ use std::path::Path;
 fn the_readme_stays_within_250_lines() {
     let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let lines = readme.lines().count();
-    assert!(lines <= 250, "README.md has {lines} lines; the reference belongs in static/docs/");
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines; the reference belongs in static/docs/"
+    );
     for command in ["cargo run --release -- serve", "cargo test"] {
         assert!(readme.contains(command), "the README starts with `{command}`");
     }
@@ -59,15 +62,25 @@ fn every_reference_page_is_served_as_html_in_the_sites_frame() {
         let header = |name: &str| (answer.headers().get(name)).map(|v| v.to_str().unwrap().to_string());
         assert!(header("content-type").unwrap().starts_with("text/html"), "{page}");
         assert_eq!(header("x-content-type-options").as_deref(), Some("nosniff"), "{page}");
-        assert!(header("content-security-policy").unwrap().contains("frame-ancestors 'none'"));
+        assert!(
+            header("content-security-policy")
+                .unwrap()
+                .contains("frame-ancestors 'none'")
+        );
         assert!(header("x-request-id").is_some(), "{page}");
         // The site's frame: its header, style sheet and footer, around one heading of its own.
-        assert!(body.contains("<link rel=\"stylesheet\" href=\"/static/style.css\">"), "{page}");
+        assert!(
+            body.contains("<link rel=\"stylesheet\" href=\"/static/style.css\">"),
+            "{page}"
+        );
         assert!(body.contains("class=\"brand\"") && body.contains("<footer>"), "{page}");
         assert_eq!(body.matches("<h1").count(), 1, "{page} has one title");
         let mut head = agent().head(&app.url(page)).call().unwrap();
         assert_eq!(head.status(), 200, "HEAD {page}");
-        assert!(head.body_mut().read_to_string().unwrap().is_empty(), "HEAD {page} sends no body");
+        assert!(
+            head.body_mut().read_to_string().unwrap().is_empty(),
+            "HEAD {page} sends no body"
+        );
     }
     let missing = get(&app, "/docs/nowhere");
     assert_eq!(
@@ -82,10 +95,18 @@ fn every_reference_page_is_served_as_html_in_the_sites_frame() {
 fn every_page_links_the_reference_from_its_footer() {
     let app = spawn_app();
     let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
-    for path in ["/".to_string(), format!("/g/{id}"), format!("/g/{id}/t/1"), "/bga".into()] {
+    for path in [
+        "/".to_string(),
+        format!("/g/{id}"),
+        format!("/g/{id}/t/1"),
+        "/bga".into(),
+    ] {
         let page = get_html(&app, &path);
         assert_eq!(page.status, 200, "{path}");
-        let footer = &page.body[page.body.find("<footer>").unwrap_or_else(|| panic!("{path} has a footer"))..];
+        let footer = &page.body[page
+            .body
+            .find("<footer>")
+            .unwrap_or_else(|| panic!("{path} has a footer"))..];
         assert!(footer.contains("href=\"/docs\""), "{path}: {footer}");
     }
     app.stop();
@@ -104,11 +125,17 @@ fn every_link_in_the_reference_into_this_site_resolves() {
             if link.starts_with("http://") || link.starts_with("https://") {
                 continue;
             }
-            let link = if link.starts_with('#') { format!("{page}{link}") } else { link };
+            let link = if link.starts_with('#') {
+                format!("{page}{link}")
+            } else {
+                link
+            };
             if !checked.insert(link.clone()) {
                 continue;
             }
-            let (path, section) = link.split_once('#').map_or((link.as_str(), None), |(p, s)| (p, Some(s)));
+            let (path, section) = link
+                .split_once('#')
+                .map_or((link.as_str(), None), |(p, s)| (p, Some(s)));
             let target = get_html(&app, path);
             if target.status != 200 {
                 broken.push(format!("{page}: {link} answers {}", target.status));
@@ -119,7 +146,10 @@ fn every_link_in_the_reference_into_this_site_resolves() {
             }
         }
     }
-    assert!(checked.len() > 30, "the reference links its pages and sections: {checked:?}");
+    assert!(
+        checked.len() > 30,
+        "the reference links its pages and sections: {checked:?}"
+    );
     assert!(broken.is_empty(), "links that lead nowhere: {broken:#?}");
     app.stop();
 }

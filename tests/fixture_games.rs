@@ -10,7 +10,7 @@
 //!
 //! In detail: the 21 JCloisterZone games and 10 YetAnotherSpieskowcy games in
 //! `../shared/fixtures/games/`: every turn's scores, legal placement counts, points per
-//! category, discards, final scores; native export round trips
+//! category, discards, final scores; native export round trips.
 
 mod common;
 

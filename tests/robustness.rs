@@ -2,7 +2,7 @@
 //! is rejected with an error.
 //!
 //! In detail: corrupted native records, BGA logs and course notation, and bit-flipped and
-//! truncated bytes: each replays (and exports) or is rejected, none panics
+//! truncated bytes: each replays (and exports) or is rejected, none panics.
 
 use carcassonne_replay::engine::bots::Rng;
 use carcassonne_replay::{record, replay};

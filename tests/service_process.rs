@@ -10,7 +10,7 @@
 //! acknowledged game with all its turns after a restart and `PRAGMA integrity_check` ok;
 //! SIGTERM while an upload is half sent, which is still answered `201`, stored, and followed by
 //! exit status 0; `backup` of a live database, which serves the same game and is never
-//! overwritten
+//! overwritten.
 
 use carcassonne_replay::engine::Preset;
 use carcassonne_replay::engine::bots::Policy;

@@ -41,7 +41,7 @@
 //! - Meeple economy: valuing the followers kept in supply is worth 26 points of win rate.
 //!   Hand-set bonuses for open features and farms lose badly (32% and 19% over 100 games):
 //!   every move is in the race, and the search picks those whose bonus is largest. The fitted
-//!   worths ([`worth`]) are far smaller, and with the weighed bot gain a few points. Turning
+//!   worths (`worth`) are far smaller, and with the weighed bot gain a few points. Turning
 //!   each sample's value into a chance of winning played no better, and clipping the margin
 //!   to ±3 (playing for the win, not the points) worse.
 //! - The weighed bot and the fitted worths came from the base game; in New World neither helps

@@ -20,9 +20,18 @@ const SOURCES: [(&str, &str); 15] = [
     ("commands", include_str!("../../../static/docs/commands.md")),
     ("records", include_str!("../../../static/docs/records.md")),
     ("jcloisterzone", include_str!("../../../static/docs/jcloisterzone.md")),
-    ("board-game-arena", include_str!("../../../static/docs/board-game-arena.md")),
-    ("course-notation", include_str!("../../../static/docs/course-notation.md")),
-    ("carcassonne-lab", include_str!("../../../static/docs/carcassonne-lab.md")),
+    (
+        "board-game-arena",
+        include_str!("../../../static/docs/board-game-arena.md"),
+    ),
+    (
+        "course-notation",
+        include_str!("../../../static/docs/course-notation.md"),
+    ),
+    (
+        "carcassonne-lab",
+        include_str!("../../../static/docs/carcassonne-lab.md"),
+    ),
     ("exports", include_str!("../../../static/docs/exports.md")),
     ("rules", include_str!("../../../static/docs/rules.md")),
     ("new-world", include_str!("../../../static/docs/new-world.md")),
@@ -48,7 +57,15 @@ pub static PAGES: LazyLock<Vec<DocPage>> =
 
 fn render(slug: &'static str, markdown: &str) -> DocPage {
     let events = with_heading_ids(Parser::new_ext(markdown, Options::ENABLE_TABLES).collect());
-    let title = text_of(&events, |tag| matches!(tag, Tag::Heading { level: HeadingLevel::H1, .. }));
+    let title = text_of(&events, |tag| {
+        matches!(
+            tag,
+            Tag::Heading {
+                level: HeadingLevel::H1,
+                ..
+            }
+        )
+    });
     let summary = text_of(&events, |tag| matches!(tag, Tag::Paragraph));
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
@@ -150,11 +167,18 @@ mod tests {
 
     #[test]
     fn headings_get_the_anchors_github_gives_them() {
-        assert_eq!(anchor("Record format (`carcassonne-replay/1`)"), "record-format-carcassonne-replay1");
+        assert_eq!(
+            anchor("Record format (`carcassonne-replay/1`)"),
+            "record-format-carcassonne-replay1"
+        );
         assert_eq!(anchor("Exports: .jcz and CSV"), "exports-jcz-and-csv");
         let page = render("x", "# A page\n\nWhat it is.\n\n## Win chances and move classes\n");
         assert_eq!((page.title.as_str(), page.summary.as_str()), ("A page", "What it is."));
-        assert!(page.body.contains("<h2 id=\"win-chances-and-move-classes\">"), "{}", page.body);
+        assert!(
+            page.body.contains("<h2 id=\"win-chances-and-move-classes\">"),
+            "{}",
+            page.body
+        );
     }
 
     #[test]
