@@ -94,14 +94,13 @@ fn every_reference_page_is_served_as_html_in_the_sites_frame() {
 #[test]
 fn every_page_links_the_reference_from_its_footer() {
     let app = spawn_app();
-    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
-    for path in [
-        "/".to_string(),
-        format!("/g/{id}"),
-        format!("/g/{id}/t/1"),
-        "/bga".into(),
-    ] {
-        let page = get_html(&app, &path);
+    // The home page, a demo game's pages, the bookmarklet's page and the reference's own.
+    let game = (links(&get_html(&app, "/").body).into_iter())
+        .find(|l| l.starts_with("/g/"))
+        .expect("the home page lists the demos");
+    let turn = format!("{game}/t/1");
+    for path in ["/", &game, &turn, "/bga", "/docs/api"] {
+        let page = get_html(&app, path);
         assert_eq!(page.status, 200, "{path}");
         let footer = &page.body[page
             .body
