@@ -1,6 +1,32 @@
 //! What-if analysis: alternative counts against the perft fixtures, hand positions with an
 //! obvious best move, independence from the record's future, determinism, and the CLI's JSON
 //! contract. Playout counts stay small so the suite is quick in debug builds.
+//!
+//! In detail:
+//! - a New World game analysed turn by turn, every legal move an alternative
+//! - alternative and move counts on every `yas/` turn, hand positions with an obvious best move
+//!   (closing a city, stealing one), completion chances counted by hand (one open side with 22
+//!   closing tiles; two sides sharing them), meeples committed (+1 a deployment, −1 an abbot
+//!   recall), the analysis never reading future draws, determinism across thread counts, the
+//!   `analyse` JSON contract
+//! - the board's feature notes against final scoring on every feature of a game, and a city's
+//!   worth under each rulebook (1 open at the end, 2 completed alone, 4 or the classic 2 for
+//!   two tiles)
+//! - played moves classed by the chance they lost (0 within the noise) with accuracies
+//! - the win-chance model, its classes, its fit recovering a known scale, and the baseline
+//!   predicting the share of wins (a third with three players) (unit tests in
+//!   `src/analysis/win_chance.rs`)
+//! - sequential halving keeping the best move and spending most on the last two, on any number
+//!   of threads (`src/analysis/halving.rs`)
+//! - the search repeatable on any number of threads, halving down to two moves that met the
+//!   same futures and choosing the better, its horizon value equal to the final margin at the
+//!   end and counting followers in supply before it (`src/analysis/search.rs`)
+//! - a Card Game turn's analysis and search reading nothing the mover cannot see (the search
+//!   weighing every action, the same on any number of threads), the analysis's own best action
+//!   losing nothing on the recheck, a chance for every turn, nothing lost where the recheck
+//!   found nothing, and an analysis stored before greedy playouts keeping the scale fitted for
+//!   it (`src/analysis/cards.rs`)
+//! - `match` over Card Game deals, the same games twice (`src/analysis/arena.rs`)
 
 mod common;
 

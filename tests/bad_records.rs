@@ -18,6 +18,21 @@
 //! Why: a user who uploads a broken game must be told what is wrong and where, in the words
 //! of their own record, with a 4xx status and nothing kept; a panic, a 5xx, a vague message or
 //! a stored half-game is a bug. Every failure is collected and reported together at the end.
+//!
+//! In detail:
+//! - 119 bad records of our own in `tests/fixtures/bad/` (native JSON, `.jcz`, BGA logs, course
+//!   notation, Lab links and Card Games; among them custom tiles with no segments or half-edges
+//!   left out, kinds of another game, a meeple on a half-field, 30 KB Lab stacks, 100 KB names,
+//!   keys and cards), each uploaded to the real app: the status (400, 413 or 422) and
+//!   problem+json its entry in `expected.json` gives, the detail's words (never over 600
+//!   characters: the record is quoted short), and for an illegal move the `turn` and `player`
+//!   members
+//! - nothing stored, `/livez` still answering
+//! - the corpus and its expectations list the same files. Then the analysis worker: a poison
+//!   record an earlier release stored fails its analysis alone (and its pages answer 410) while
+//!   the next game's runs
+//! - an analysis interrupted twice is not started a third time
+//! - 512 tiles in a line are stored, and their analysis refused at once as too long
 
 mod common;
 

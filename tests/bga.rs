@@ -2,6 +2,15 @@
 //! BGA recorded matching, turn by turn and at the end; the hand-made logs in
 //! `tests/fixtures/bga/` cover discards, farmers off, numbers as strings, envelope B, and
 //! broken files.
+//!
+//! In detail:
+//! - the real BGA logs in `../shared/fixtures/bga/`: every running score, final score and
+//!   category total BGA recorded equals ours, and every turn's offered meeple spots equal our
+//!   legal meeple places
+//! - an altered last award of final scoring is caught
+//! - the hand-made logs in `tests/fixtures/bga/`: a discard, farmers off, numbers as strings,
+//!   envelope B with colours, a score mismatch, an error answer (`status` 0), and truncated and
+//!   malformed packets rejected naming the packet and turn
 
 mod common;
 

@@ -4,6 +4,18 @@
 //! is not archived yet, the archive request, the replay page's `g_gamelogs`, the upload to our
 //! app and the download. And the importer reads what the bookmarklet delivers: the archive's
 //! envelope gives the same game as the replay page's.
+//!
+//! In detail:
+//! - the Board Game Arena bookmarklet run in headless Chromium on a stand-in for BGA made from
+//!   `../shared/fixtures/bga/`: the archive asked, refused, the archive requested and asked
+//!   again, the log uploaded and stored with BGA's players and scores
+//! - the replay page's own `g_gamelogs` when there is no archive
+//! - Cancel saving exactly what the archive sent
+//! - a page whose CSP keeps forms home getting the file instead
+//! - a page with no table told what to open
+//! - `/bga` serving the bookmarklet for this site
+//! - the archive envelope read as the same game as the replay page's
+//! - no sideways scroll on a phone
 
 mod common;
 

@@ -1,6 +1,23 @@
 //! The Card Game's records: generated games replay, are written and read again to the same
 //! scores with every card accounted for, and broken records are refused naming the round, the
 //! turn, the player and the rule.
+//!
+//! In detail:
+//! - Card Game records: generated games of every player count under both bots replay, are
+//!   written and read again to the same scores, and account for all 130 cards
+//! - a coloured card face up in another row, a second follower, a hand not emptied and a card
+//!   the deck no longer holds are refused naming the round, turn and player
+//! - `replay`, `generate` and `analyse --turn` on the command line
+//! - records (stated Animal Joker herds included) and the reference's example match
+//!   `static/card-game.schema.json`
+//! - a stated Animal Joker herd moves the joker, and a herd the player lacks or a joker that
+//!   joins nothing is refused naming whose
+//! - the tile path alone refuses Card Game records saying what reads them
+//! - the table picture and its preview (unit tests in `src/render/cards.rs`: rows, followers,
+//!   face-down backs, revealed by the end, the hands, 1200×630 with the final scores city sets
+//!   included)
+//! - city sets in closed form against an exhaustive search over every chest
+//!   (`src/engine/cards/rules.rs`)
 
 use carcassonne_replay::engine::bots::Policy;
 use carcassonne_replay::engine::cards::{Card, CardEvent, CardGame, CardMove, Colour};
@@ -197,7 +214,8 @@ fn the_command_line_replays_and_generates_card_games() {
     assert!(doc["final_scores"].is_array() && doc["breakdown"][0]["end"]["city sets"].is_number());
 }
 
-/// Generated records match `static/card-game.schema.json`, and so does the README's example.
+/// Generated records match `static/card-game.schema.json`, and so does the reference's example
+/// (`static/docs/card-game.md`).
 #[test]
 fn records_match_the_card_game_schema() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -217,16 +235,13 @@ fn records_match_the_card_game_schema() {
         "stated joker herds match the schema"
     );
     assert_eq!(reread(&stating), stating, "and read back");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let section = &readme[readme
-        .find("## The Card Game")
-        .expect("the README has a Card Game section")..];
+    let section = std::fs::read_to_string(root.join("static/docs/card-game.md")).unwrap();
     let start = section.find("```json\n").expect("with an example record") + "```json\n".len();
     let text = &section[start..start + section[start..].find("```").unwrap()];
     let doc: serde_json::Value = serde_json::from_str(text).unwrap();
     assert!(
         v.iter_errors(&doc).next().is_none(),
-        "the README's example matches the schema"
+        "the reference's example matches the schema"
     );
     let AnyRecord::Cards(record) = parse_any(text.as_bytes()).unwrap() else {
         panic!("the example is a Card Game record")

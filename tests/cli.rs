@@ -1,5 +1,16 @@
 //! The command line as a user meets it: readable output, the JSON contract, and clear errors
 //! (never a panic) for bad input.
+//!
+//! In detail:
+//! - the commands as a user runs them: table, JSON contract, `--preset`, export, and clear
+//!   errors for broken JSON, truncated and oversized files, unknown tiles, illegal placements,
+//!   occupied features, farmers and gardens
+//! - the hostile records of `tests/common/hostile.rs` (far and extreme coordinates in every
+//!   format, huge custom tile sets, repeated keys, BGA error answers, a `.jcz` player 256, more
+//!   moves than tiles, a 1 MB name) each refused with exit 1
+//! - the first rule broken named (a tile that touches nothing before the meeple it cannot take;
+//!   a `.jcz` by turn and player, and its meeple put on another square judged after its tile)
+//! - a line of 500 custom tiles replayed
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

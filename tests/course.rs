@@ -1,5 +1,5 @@
 //! Course notation: the shipped example replays to the scores worked out by hand in its
-//! comments (and the README); meeple addressing follows the course's edges and indices; bad
+//! comments (and `static/docs/course-notation.md`); meeple addressing follows the course's edges and indices; bad
 //! lines are rejected with their line number.
 
 use carcassonne_replay::engine::{FeatureKind, HalfEdge, Location, Side};

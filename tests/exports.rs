@@ -6,6 +6,15 @@
 //!   and its exported messages are JCloisterZone's own (tile ids, rotations, meeple locations
 //!   and ids, skipped meeple steps);
 //! - the CSV's points add up to every player's final score.
+//!
+//! In detail:
+//! - New World games of the random and greedy bots written and read again to the same scores
+//!   turn by turn
+//! - native → `.jcz` → native gives the same record (generated games of every preset, the demo,
+//!   the course example, the rulebook examples, BGA logs)
+//! - the fixture games exported to `.jcz` give JCloisterZone's own messages and the same scores
+//! - colour slots become colours and back
+//! - the CSV adds up to the final scores
 
 mod common;
 

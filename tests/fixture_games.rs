@@ -7,6 +7,10 @@
 //!
 //! `yas/<seed>.jcz`, scored by the YetAnotherSpieskowcy engine: final scores, scores before
 //! final scoring, every turn's player, scores and followers left, and the discards.
+//!
+//! In detail: the 21 JCloisterZone games and 10 YetAnotherSpieskowcy games in
+//! `../shared/fixtures/games/`: every turn's scores, legal placement counts, points per
+//! category, discards, final scores; native export round trips.
 
 mod common;
 

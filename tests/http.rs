@@ -1,4 +1,56 @@
 //! The service over HTTP: the real app on a random port with a temporary database.
+//!
+//! Checked:
+//! - a demo of each game kind on a new database
+//! - a New World game through the API, its turn page (game name, surveyor bonus explained, no
+//!   `.jcz`) and its images (surveyors drawn)
+//! - a Card Game through the API (scores and hands per turn), its turn pages (the table, the
+//!   round, the cards taken in words, a face-down card unnamed), round permalinks, the end
+//!   page's categories and city sets, its pictures, CSV and JSON (which uploads again as the
+//!   same game), its alternatives page (a row per legal action, the played one marked) and its
+//!   background analysis, after which its analysis page names who played the samples out and
+//!   its analysis, end and turn pages show the chances graph, a chance per turn and each
+//!   player's accuracy
+//! - an illegal Card Game answered 422 with its round, turn, player and rule
+//! - a Carcassonne Lab link uploaded through the API and pasted as a fragment into the form,
+//!   and the "open in Carcassonne Lab" link on its pages (none for a game with garden tiles)
+//! - uploads in every format through the API and the form, deduplication, every page, the JSON
+//!   API and OpenAPI document, `.jcz` and CSV downloads, image ETags and 304s, a turn's
+//!   alternatives and an alternative's page and image, a background analysis queued, run and
+//!   stored (its page with plain tile names and one decimal), each error status as problem+json
+//!   (and HTML for browsers) with nothing stored, names with HTML shown as text, games kept
+//!   across a restart
+//! - a database written by the previous release (`tests/fixtures/store/`) migrated and
+//!   answering as that release did
+//! - no final score on a mid-game turn page or in its preview
+//! - the last turn's scores matching its events and the end page's final events adding up to
+//!   the final scores
+//! - turn 0
+//! - a forged `Host` header in no link
+//! - the rules label with its expansions and source
+//! - 64 concurrent uploads with no 5xx
+//! - every hostile record refused with a 4xx while `/livez` keeps answering
+//! - the turn page's inline board (a note per feature, every open square, dead squares marked
+//!   as the analysis finds them, up to three ghosts, each better than the move played and
+//!   saying its value's unit and source, whose links answer, none at the start)
+//! - the alternatives' close views (192 px for three 64 px squares) and a bad `view` refused
+//! - once analysed, the chances graph with its axes and legend, accuracy per player and the
+//!   analysis page's player, best-move, chance and class columns and its note on moves within
+//!   the noise
+//! - in headless Chromium the arrow keys stepping through turns to the end page, pointing
+//!   at an owned road lighting it and showing its note, clicking an open square listing its
+//!   fitting tiles as pictures that load, a ghost's badge opening its alternative, a dark
+//!   system setting darkening the page, the inline board's backdrop and the Card Game's picture
+//!   (`?theme=dark`, cached apart, a bad theme refused), and no page of either game kind (home,
+//!   turns, end, alternatives, analysis, embed) wider than a 360 px window
+//! - on a 360 px phone, the turn navigation in view at the foot of the page, every line of a
+//!   wrapped name right of its colour dot, the board zoomed wider than its frame and back
+//!   without the page scrolling sideways, the larger picture answering, and a wide table
+//!   casting its scroll shadow
+//! - a full analysis queue answered 503 with nothing queued
+//! - a stalled upload cut off with 503
+//! - `/metrics`
+//! - the embed framed and no other page, oEmbed answers and discovery
 
 mod common;
 
@@ -1668,7 +1720,11 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
         format!("/g/{cards}/t/30"),
         format!("/g/{cards}"),
         format!("/embed/g/{id}/t/30"),
+        "/docs".to_string(),
     ];
+    // Every page of the reference too: its tables and code blocks scroll inside their own box.
+    let docs = (carcassonne_replay::web::routes::docs::PAGES.iter()).map(|p| format!("/docs/{}", p.slug));
+    let pages: Vec<String> = pages.into_iter().chain(docs).collect();
     let mut wide = Vec::new();
     for page in &pages {
         browser.open(&app.url(page));

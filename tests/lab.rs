@@ -1,6 +1,15 @@
 //! Carcassonne Lab links: every base-game fixture that fits the format goes out as a link and
 //! comes back with the same moves and scores, and hand-made links check each part of the
-//! encoding (README, "Carcassonne Lab links").
+//! encoding (`static/docs/carcassonne-lab.md`).
+//!
+//! In detail:
+//! - Carcassonne Lab links: every base-game fixture that fits the format exported and read back
+//!   to the same moves and turn-by-turn scores (final scores for whole games)
+//! - a hand-made link with negative x and y, every rotation, meeples on a road, a city, a field
+//!   and cloisters, percent-encoded names and colours, read and written back identically
+//! - a wrong version, a truncated move, characters outside both alphabets, missing players, a
+//!   stack and moves that disagree, a meeple spot the tile lacks, an unknown colour, and a tile
+//!   that cannot go where the link puts it
 
 mod common;
 

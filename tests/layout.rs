@@ -1,4 +1,4 @@
-//! Data flows one way (README, "Layout"): bytes → record → engine → replay → outputs. A
+//! Data flows one way (the crate doc in `src/lib.rs`, "Layout"): bytes → record → engine → replay → outputs. A
 //! top-level module may name only the modules before it in `LAYERS`, so the import graph has no
 //! cycle and nothing reaches downstream.
 

@@ -1,6 +1,14 @@
 //! New World as its readers meet it: pages, pictures and the GIF in the game's own words and
 //! shapes (settlers by their roles, towns, trails, plains and farms, the coast, the surveyors),
 //! and a notice on every page that our sample tiles are not the printed ones.
+//!
+//! In detail:
+//! - New World as a reader meets it: example B2's last turn in words (settlers by role, the
+//!   surveyors moving west and the settlers they leave behind), notes that say settlers and
+//!   leave crossings out, an alternative that explains the settlers it would send home, the
+//!   sample-tiles notice on every page of a game and none on the tile game's, labelled
+//!   surveyors, the GIF's coast and surveyors, the embed's scores inside a 640×720 window
+//!   (headless Chromium), 2 to 5 players
 
 mod common;
 

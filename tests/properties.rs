@@ -3,6 +3,15 @@
 //! or replayed, never a panic, and whatever replays survives the native round trip. Course
 //! records built from the notation's own words must also be refused with the line, or the
 //! turn and player, of the first thing wrong.
+//!
+//! In detail:
+//! - the fuzz targets' paths (`tests/fuzz/paths.rs`) under `proptest`, a few hundred cases
+//!   each: damaged bytes of a record of every format, arbitrary bytes, and course records
+//!   edited by the notation's own words, refused (with the line) or replayed until the first
+//!   illegal turn (named with its player)
+//! - whatever replays survives the native round trip with the same scores
+//! - the deep path (the moves listed at every turn, a turn analysed, the boards drawn) over the
+//!   whole bad-record corpus, the demos and damaged demos
 
 #[path = "fuzz/paths.rs"]
 mod paths;

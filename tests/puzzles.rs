@@ -3,6 +3,17 @@
 //! answer on request, served by the real app; and in Chromium a puzzle solved by clicking.
 //! Which turns are puzzles, and how an answer is judged, is `analysis::puzzles`' rule,
 //! unit-tested beside it.
+//!
+//! In detail:
+//! - a game's puzzles before and after its analysis: the list is exactly the rule's pick, a
+//!   puzzle's page shows the board before the move with a link on every square the tile fits,
+//!   the tile, the scores and the tiles left but no values, and the solution, another placement
+//!   (its rank and points below, not the answer) and an impossible move are each answered
+//! - the answer shows on request
+//! - malformed answers are 400 and not echoed
+//! - a turn that is no puzzle is 404
+//! - in Chromium a puzzle is solved by clicking, without page loads while choosing (the rule
+//!   and the judging: unit tests in `src/analysis/puzzles.rs`)
 
 mod common;
 

@@ -1,5 +1,15 @@
 //! Board images: reproducible bytes, sizes that follow the board, colours where the features
 //! are, every tile drawable, and the `render` command.
+//!
+//! In detail:
+//! - the dark theme changing only the backdrop (the board's) and the cloth and ink (the Card
+//!   Game's) while light keys stay as before
+//! - New World boards with the coast, both surveyors, trading posts and animals, and the sample
+//!   tiles in every rotation
+//! - identical bytes for identical input, image size following the board's extent, pixel probes
+//!   (city colour, an owned road's tint, a recorded colour's tint), the BGA players' own
+//!   colours in the turn SVG with a light outline on black, every tile kind in every rotation,
+//!   the `render` command
 
 use carcassonne_replay::engine::{TileCatalog, tileset};
 use carcassonne_replay::record::{self, GameRecord};

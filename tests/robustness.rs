@@ -1,5 +1,8 @@
 //! No input makes the program panic: thousands of corrupted records, each either replays or
 //! is rejected with an error.
+//!
+//! In detail: corrupted native records, BGA logs and course notation, and bit-flipped and
+//! truncated bytes: each replays (and exports) or is rejected, none panics.
 
 use carcassonne_replay::engine::bots::Rng;
 use carcassonne_replay::{record, replay};

@@ -1,5 +1,5 @@
-//! Readings we chose where a rulebook is silent or unclear. Each is documented in the README's
-//! rules section; these tests pin them down.
+//! Readings we chose where a rulebook is silent or unclear. Each is documented in the reference's
+//! rules page (`static/docs/rules.md`, served at `/docs/rules`); these tests pin them down.
 
 use carcassonne_replay::{record, replay};
 use serde_json::Value;

@@ -26,6 +26,14 @@
 //! Every fixture has a `#[test]` below, and `every_fixture_has_a_test` fails on any file that
 //! is not listed. When the rulebook directory (`../shared/rules`, or `$CARCASSONNE_RULES_DIR`)
 //! is present, each quote is also checked against the rulebook text.
+//!
+//! In detail:
+//! - every worked example in the three tile rulebooks and New World's (on tiles each record
+//!   defines: trails 8 and 3, towns 8 and 8, the tie at 12, the farm's 9, same-turn returns,
+//!   the final-scoring and trapper examples, example B2's surveyors in the default and a stated
+//!   order), New World's readings and illegal records (east of the coast, touching nothing, an
+//!   occupied plains, a sixth settler, an unknown mark), as records in `tests/fixtures/rules/`,
+//!   with the rulebook's own numbers and a quote checked against the rulebook text
 
 use carcassonne_replay::record;
 use carcassonne_replay::replay;

@@ -5,6 +5,12 @@
 //! - stopped with SIGTERM while an upload is still arriving, it finishes that upload, answers
 //!   it, and exits cleanly;
 //! - `backup` copies the database while it serves.
+//!
+//! In detail: the real `serve` binary: SIGKILL twice while four clients upload, then every
+//! acknowledged game with all its turns after a restart and `PRAGMA integrity_check` ok;
+//! SIGTERM while an upload is half sent, which is still answered `201`, stored, and followed by
+//! exit status 0; `backup` of a live database, which serves the same game and is never
+//! overwritten.
 
 use carcassonne_replay::engine::Preset;
 use carcassonne_replay::engine::bots::Policy;

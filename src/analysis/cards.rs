@@ -187,8 +187,10 @@ pub fn search(game: &CardGame, opts: &SearchOptions) -> Option<SearchResult<Card
 
 /// How the analysis's and the search's samples play on: the greedy bot for everyone, so that
 /// opponents answer as players would. Random playouts valued a position by how random players
-/// would finish it, and lost to the greedy bot itself (measured with `match --game card-game`;
-/// see the README).
+/// would finish it, and lost to the greedy bot itself (`match --game card-game --games 100
+/// --seed 7`: 7% of games); played out greedy, the analysis beats it every game (+241 a
+/// game), and so does the search (`search:5`, 100%). At equal time the search is as strong
+/// as the analysis (`search:18` against `flat`: 50%), so the pages keep the analysis.
 const PLAYOUTS: Policy = Policy::Greedy;
 
 /// The top actions and the played one (`alts` is ranked) weighed again on the same fresh

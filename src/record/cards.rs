@@ -1,4 +1,4 @@
-//! Card Game records: native JSON with `"game": "card-game"` (README, "The Card Game"). A
+//! Card Game records: native JSON with `"game": "card-game"` (`/docs/card-game`). A
 //! record names the first dealer, the 10 cards turned up and every action; each round's hands
 //! are read from the actions, since every card dealt is played in its round.
 
