@@ -359,7 +359,7 @@ fn a_reader_that_stops_early_does_not_make_it_panic() {
     assert!(out.status.success(), "{:?} {err}", out.status);
 }
 
-mod common;
+use crate::common;
 
 /// Runs `replay` on `bytes`, failing the test if it has not finished after a generous minute:
 /// a hostile record must be refused, never hang the program.

@@ -19,7 +19,7 @@
 //! of their own record, with a 4xx status and nothing kept; a panic, a 5xx, a vague message or
 //! a stored half-game is a bug. Every failure is collected and reported together at the end.
 
-mod common;
+use crate::common;
 
 use common::app::{get, post, small_game, spawn_app, spawn_app_at, upload_id};
 use serde_json::Value;

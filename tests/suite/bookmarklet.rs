@@ -5,7 +5,7 @@
 //! app and the download. And the importer reads what the bookmarklet delivers: the archive's
 //! envelope gives the same game as the replay page's.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::record::{self, Format, GameRecord};
 use carcassonne_replay::replay;

@@ -2,7 +2,7 @@
 //! comes back with the same moves and scores, and hand-made links check each part of the
 //! encoding (README, "Carcassonne Lab links").
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::{FeatureKind, Pos};
 use carcassonne_replay::record::lab::{self, NoLink};

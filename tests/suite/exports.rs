@@ -7,7 +7,7 @@
 //!   and ids, skipped meeple steps);
 //! - the CSV's points add up to every player's final score.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::Preset;
 use carcassonne_replay::export::{csv, jcz};

@@ -4,7 +4,7 @@
 //! records built from the notation's own words must also be refused with the line, or the
 //! turn and player, of the first thing wrong.
 
-#[path = "fuzz/paths.rs"]
+#[path = "../fuzz/paths.rs"]
 mod paths;
 
 use carcassonne_replay::record::course;

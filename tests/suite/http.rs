@@ -1,6 +1,6 @@
 //! The service over HTTP: the real app on a random port with a temporary database.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::web::limits::LimitSettings;
 use common::app::*;

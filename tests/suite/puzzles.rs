@@ -4,7 +4,7 @@
 //! Which turns are puzzles, and how an answer is judged, is `analysis::puzzles`' rule,
 //! unit-tested beside it.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::analysis::report::StoredAnalysis;
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};

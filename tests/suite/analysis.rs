@@ -2,7 +2,7 @@
 //! obvious best move, independence from the record's future, determinism, and the CLI's JSON
 //! contract. Playout counts stay small so the suite is quick in debug builds.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
@@ -463,7 +463,7 @@ fn two_open_sides_need_a_closing_tile_each() {
 /// that completes nothing.
 #[test]
 fn a_deployment_commits_one_meeple() {
-    let demo = record::parse(include_bytes!("../static/games/demo-second-edition.json"))
+    let demo = record::parse(include_bytes!("../../static/games/demo-second-edition.json"))
         .unwrap()
         .0;
     let t = analysis::analyse_turn(&demo, 38, &heuristic_only()).unwrap();

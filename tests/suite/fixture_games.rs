@@ -8,7 +8,7 @@
 //! `yas/<seed>.jcz`, scored by the YetAnotherSpieskowcy engine: final scores, scores before
 //! final scoring, every turn's player, scores and followers left, and the discards.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::{Event, Game, TileKindId};
 use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};

@@ -3,7 +3,7 @@
 //! `tests/fixtures/bga/` cover discards, farmers off, numbers as strings, envelope B, and
 //! broken files.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::Action;
 use carcassonne_replay::record::{self, Format, GameRecord, RecordedMove, Walk, bga};

@@ -2,7 +2,7 @@
 //! shapes (settlers by their roles, towns, trails, plains and farms, the coast, the surveyors),
 //! and a notice on every page that our sample tiles are not the printed ones.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::surveyors::COAST_X;
 use carcassonne_replay::engine::{Pos, Preset};
