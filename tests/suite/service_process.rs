@@ -181,14 +181,22 @@ fn sigterm_lets_an_upload_in_flight_finish() {
     let mut conn = std::net::TcpStream::connect(&server.address).unwrap();
     write!(
         conn,
-        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\nExpect: 100-continue\r\n\r\n",
         server.address,
         body.len()
     )
     .unwrap();
+    // `100 Continue` says the server has taken the request in: from here it is in flight. (A
+    // connection still waiting to be accepted when the server stops is refused, rightly.)
+    let mut interim = Vec::new();
+    while !interim.ends_with(b"\r\n\r\n") {
+        let mut byte = [0];
+        conn.read_exact(&mut byte).unwrap();
+        interim.push(byte[0]);
+    }
+    assert!(interim.starts_with(b"HTTP/1.1 100"), "{}", String::from_utf8_lossy(&interim));
     conn.write_all(head).unwrap();
     // The server is told to stop while the upload is half sent.
-    std::thread::sleep(Duration::from_millis(200));
     server.signal("-TERM");
     std::thread::sleep(Duration::from_millis(300));
     conn.write_all(tail).unwrap();
