@@ -6,9 +6,10 @@
 //!
 //! # Layout
 //!
-//! Data flows one way: bytes → [`record`] → [`engine`] → [`replay`] → outputs ([`analysis`],
+//! Data flows one way: bytes → [`record`] → [`engine`] → [`replay`] (and [`selfplay`]) →
+//! outputs ([`analysis`],
 //! [`export`], [`render`], [`store`]) → [`web`] → [`cli`]. No module imports one downstream of
-//! it (`tests/layout.rs` checks every `use`): `record` never reads a replay, and `engine`
+//! it (`tests/suite/layout.rs` checks every `use`): `record` never reads a replay, and `engine`
 //! depends on nothing else in the crate.
 //!
 //! [`engine`] holds the rules, pure and deterministic, with no I/O. [`engine::position`] is the
@@ -31,11 +32,14 @@
 //! ([`record::cards`]; [`record::parse_any`] reads either kind), JCloisterZone saves
 //! ([`record::jcz`]), Board Game Arena logs ([`record::bga`]), the course notation
 //! ([`record::course`]) and Carcassonne Lab links both ways ([`record::lab`]). It also holds
-//! rules as records state them ([`record::rules_spec`], with the rules in words), the walker
-//! that steps a record through the engine move by move ([`record::walk`]), other programs'
-//! tile names ([`record::tile_names`]) and bot games written as records
-//! ([`record::generate`]). A record that exists is well-formed; whether its moves are legal is
-//! the engine's business.
+//! rules as records state them ([`record::rules_spec`], with the rules in words), the script
+//! a tile record hands the engine's walker ([`engine::walk`]) to step it move by move
+//! ([`record::walk`]; the Card Game's is in [`record::cards`]) and other programs' tile names
+//! ([`record::tile_names`]). A record that exists is well-formed; whether its moves are legal
+//! is the engine's business.
+//!
+//! [`selfplay`] plays bot games and writes them as records, for `generate`, the fuzzers and the
+//! calibrations.
 //!
 //! [`replay`] runs a record through the engine into per-turn snapshots
 //! ([`Turn`](replay::Turn) and [`Replay`](replay::Replay), generic over the game's `Position`):

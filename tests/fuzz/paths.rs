@@ -1,4 +1,4 @@
-//! The paths the fuzz targets drive, shared with `tests/properties.rs`, which runs them on
+//! The paths the fuzz targets drive, shared with `tests/suite/properties.rs`, which runs them on
 //! stable for a bounded number of cases in every `cargo test`. Whatever the bytes, a path
 //! ends in an [`Outcome`] or an error value; a panic anywhere is the defect being hunted.
 //!

@@ -52,7 +52,7 @@
 //! - `/metrics`
 //! - the embed framed and no other page, oEmbed answers and discovery
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::web::limits::LimitSettings;
 use common::app::*;
@@ -751,17 +751,8 @@ fn a_jcz_save_and_its_native_export_share_one_link() {
 }
 
 fn shared_jcz() -> Option<Vec<u8>> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/games/jcz/basic-c1/basic-c1-001-2p.jcz");
-    let bytes = std::fs::read(&p).ok();
-    if bytes.is_none() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing, and CI=true: this test needs it",
-            p.display()
-        );
-        eprintln!("SKIPPED: {} is missing; the .jcz upload was not tried", p.display());
-    }
-    bytes
+    let p = common::fixtures_dir()?.join("games/jcz/basic-c1/basic-c1-001-2p.jcz");
+    Some(std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display())))
 }
 
 #[test]

@@ -15,7 +15,7 @@
 //! - in Chromium a puzzle is solved by clicking, without page loads while choosing (the rule
 //!   and the judging: unit tests in `src/analysis/puzzles.rs`)
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::analysis::report::StoredAnalysis;
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};

@@ -13,7 +13,7 @@
 //! - the deep path (the moves listed at every turn, a turn analysed, the boards drawn) over the
 //!   whole bad-record corpus, the demos and damaged demos
 
-#[path = "fuzz/paths.rs"]
+#[path = "../fuzz/paths.rs"]
 mod paths;
 
 use carcassonne_replay::record::course;

@@ -7,7 +7,7 @@
 //! - `num_moves`: over those placements, 1 (no meeple) plus the legal deployments on the placed
 //!   tile. The abbot is not in these games; a player with an empty supply has no deployments.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::{Action, Game, Played, Position, TileKindId};
 use carcassonne_replay::record::{RecordedMove, Walk};

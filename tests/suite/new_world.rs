@@ -10,7 +10,7 @@
 //!   surveyors, the GIF's coast and surveyors, the embed's scores inside a 640×720 window
 //!   (headless Chromium), 2 to 5 players
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::surveyors::COAST_X;
 use carcassonne_replay::engine::{Pos, Preset};

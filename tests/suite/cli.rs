@@ -5,7 +5,7 @@
 //! - the commands as a user runs them: table, JSON contract, `--preset`, export, and clear
 //!   errors for broken JSON, truncated and oversized files, unknown tiles, illegal placements,
 //!   occupied features, farmers and gardens
-//! - the hostile records of `tests/common/hostile.rs` (far and extreme coordinates in every
+//! - the hostile records of `tests/suite/common/hostile.rs` (far and extreme coordinates in every
 //!   format, huge custom tile sets, repeated keys, BGA error answers, a `.jcz` player 256, more
 //!   moves than tiles, a 1 MB name) each refused with exit 1
 //! - the first rule broken named (a tile that touches nothing before the meeple it cannot take;
@@ -370,7 +370,7 @@ fn a_reader_that_stops_early_does_not_make_it_panic() {
     assert!(out.status.success(), "{:?} {err}", out.status);
 }
 
-mod common;
+use crate::common;
 
 /// Runs `replay` on `bytes`, failing the test if it has not finished after a generous minute:
 /// a hostile record must be refused, never hang the program.

@@ -17,7 +17,7 @@
 //! - the archive envelope read as the same game as the replay page's
 //! - no sideways scroll on a phone
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::record::{self, Format, GameRecord};
 use carcassonne_replay::replay;

@@ -1,5 +1,6 @@
-//! Shared helpers for the fixture tests: where the shared fixtures live and loading records.
-//! Tests step through a record with the crate's own walker, `record::Walk`.
+//! What the tests share: the real app and a client for it (`app`), headless Chromium
+//! (`browser`), hostile records (`hostile`), where the shared fixtures live, and loading
+//! records. Tests step through a record with the crate's own walker, `record::Walk`.
 //!
 //! The fixtures are read from `../shared/fixtures` at test time and never copied into the
 //! repository (several are AGPL).
@@ -16,24 +17,33 @@ use carcassonne_replay::record::{self, GameRecord};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The shared fixture directory, or `None` when this checkout has none. Under CI (`CI=true`)
-/// a missing folder fails the test: a check that did not run must not pass there. Elsewhere
-/// the test is skipped, and says so on stderr (`cargo test -- --nocapture` shows it).
+/// The shared fixture directory, `../shared/fixtures`; see [`shared_dir`].
+#[track_caller]
 pub fn fixtures_dir() -> Option<PathBuf> {
     shared_dir("fixtures")
 }
 
-/// `../shared/<name>`, on the same terms as [`fixtures_dir`].
+/// `../shared/<name>`. When it is missing the test fails (see [`missing`]); `None` only when
+/// `SKIP_SHARED=1` says to skip such tests.
+#[track_caller]
 pub fn shared_dir(name: &str) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared").join(name);
     if dir.is_dir() {
         return Some(dir);
     }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{} is missing, and CI=true: this test needs it", dir.display());
-    }
-    eprintln!("SKIPPED: {} is missing, so this test checked nothing", dir.display());
+    missing("SKIP_SHARED", &dir.display().to_string());
     None
+}
+
+/// What a test needs (`what`) is missing. That fails the test, on every machine: a check that
+/// did not run must not pass. Only `switch=1` (`SKIP_SHARED`, `SKIP_BROWSER`), set by hand,
+/// lets it pass without checking, and then it says so on stderr (`cargo test -- --nocapture`).
+#[track_caller]
+pub fn missing(switch: &str, what: &str) {
+    if std::env::var(switch).as_deref() != Ok("1") {
+        panic!("{what} is missing, and this test needs it (`{switch}=1` skips such tests)");
+    }
+    eprintln!("SKIPPED: {what} is missing, and {switch}=1, so this test checked nothing");
 }
 
 /// Ann has knights in two one-tile cities (north and west of (0,2)), Bob one in a third (east).

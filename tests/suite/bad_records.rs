@@ -34,7 +34,7 @@
 //! - an analysis interrupted twice is not started a third time
 //! - 512 tiles in a line are stored, and their analysis refused at once as too long
 
-mod common;
+use crate::common;
 
 use common::app::{get, post, small_game, spawn_app, spawn_app_at, upload_id};
 use serde_json::Value;

@@ -12,7 +12,7 @@
 //!   envelope B with colours, a score mismatch, an error answer (`status` 0), and truncated and
 //!   malformed packets rejected naming the packet and turn
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::Action;
 use carcassonne_replay::record::{self, Format, GameRecord, RecordedMove, Walk, bga};

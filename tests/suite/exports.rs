@@ -16,7 +16,7 @@
 //! - colour slots become colours and back
 //! - the CSV adds up to the final scores
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::Preset;
 use carcassonne_replay::export::{csv, jcz};

@@ -18,7 +18,7 @@ use carcassonne_replay::replay;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 fn demo_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json")

@@ -11,7 +11,7 @@
 //!   stack and moves that disagree, a meeple spot the tile lacks, an unknown colour, and a tile
 //!   that cannot go where the link puts it
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::{FeatureKind, Pos};
 use carcassonne_replay::record::lab::{self, NoLink};

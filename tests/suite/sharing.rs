@@ -2,7 +2,7 @@
 //! result, the share menu, pasted Board Game Arena addresses, junk uploads, unlisted games and
 //! their owners.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::cards::CardEvent;
 use carcassonne_replay::record::cards;

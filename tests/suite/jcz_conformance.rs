@@ -8,7 +8,7 @@
 //!
 //! Run with `--nocapture` to see the counts.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::{
     Action, Event, FeatureKind, Figure, Game, Placement, Pos, Rotation, Side, TileKindId, tile::NO_SEGMENT,

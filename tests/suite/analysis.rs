@@ -28,7 +28,7 @@
 //!   it (`src/analysis/cards.rs`)
 //! - `match` over Card Game deals, the same games twice (`src/analysis/arena.rs`)
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
@@ -490,7 +490,7 @@ fn two_open_sides_need_a_closing_tile_each() {
 /// that completes nothing.
 #[test]
 fn a_deployment_commits_one_meeple() {
-    let demo = record::parse(include_bytes!("../static/games/demo-second-edition.json"))
+    let demo = record::parse(include_bytes!("../../static/games/demo-second-edition.json"))
         .unwrap()
         .0;
     let t = analysis::analyse_turn(&demo, 38, &heuristic_only()).unwrap();

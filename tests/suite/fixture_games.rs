@@ -12,7 +12,7 @@
 //! `../shared/fixtures/games/`: every turn's scores, legal placement counts, points per
 //! category, discards, final scores; native export round trips.
 
-mod common;
+use crate::common;
 
 use carcassonne_replay::engine::{Event, Game, TileKindId};
 use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};

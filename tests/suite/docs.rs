@@ -3,7 +3,7 @@
 //! on the index, linked from every page's footer, and with no link into this site that leads
 //! nowhere (a missing page or a missing section).
 
-mod common;
+use crate::common;
 
 use common::app::*;
 use std::collections::BTreeSet;
