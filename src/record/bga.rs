@@ -6,23 +6,357 @@
 //! `GameRecord::recorded_scores`, and `replay::verify` compares them with our replay turn by
 //! turn: a difference is a bug in this importer or a rules difference, and must be reported.
 
+use super::loose::{Entries, Loose, Present};
 use super::tile_names::{self, System};
-use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
+use super::{GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
 use crate::engine::{Edition, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation};
 use crate::engine::{GameKind, TileCatalog, TileKindId};
 use crate::record::rules_spec::{Overrides, TileEdition};
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::fmt;
 
 const SOURCE: &str = "Board Game Arena";
 
-fn err(msg: impl Into<String>) -> RecordError {
-    RecordError::invalid(Format::Bga, msg)
+// ----- the log, as far as it is read -----
+
+/// A log in either envelope (§1): its status and its packets, `P` each (`IgnoredAny` when
+/// only the envelope matters).
+#[derive(Deserialize)]
+#[serde(default, bound(deserialize = "P: Deserialize<'de>"))]
+struct Log<'a, P> {
+    /// Quoted back as written when it is not 1.
+    status: Present<Value>,
+    #[serde(borrow)]
+    error: Loose<&'a str>,
+    #[serde(borrow)]
+    data: Loose<Data<'a, P>>,
+}
+
+impl<P> Default for Log<'_, P> {
+    fn default() -> Self {
+        Log {
+            status: Present::default(),
+            error: Loose::default(),
+            data: Loose::default(),
+        }
+    }
+}
+
+/// Envelope A (`g_gamelogs`) keeps the packets in `data.data` beside `data.valid`, envelope B
+/// (the archive) in `data.logs`, with the table's players in `data.players`.
+#[derive(Deserialize)]
+#[serde(default, bound(deserialize = "P: Deserialize<'de>"))]
+struct Data<'a, P> {
+    logs: Present<Loose<Vec<P>>>,
+    valid: Present<IgnoredAny>,
+    data: Loose<Vec<P>>,
+    #[serde(borrow)]
+    players: Loose<Vec<Loose<Listed<'a>>>>,
+}
+
+impl<P> Default for Data<'_, P> {
+    fn default() -> Self {
+        Data {
+            logs: Present::default(),
+            valid: Present::default(),
+            data: Loose::default(),
+            players: Loose::default(),
+        }
+    }
+}
+
+impl<P> Data<'_, P> {
+    fn packets(self) -> Option<Vec<P>> {
+        match self.logs.0 {
+            Some(logs) => logs.0,
+            None if self.valid.is_there() => self.data.0,
+            None => None,
+        }
+    }
+}
+
+/// A packet: its id and its events.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Packet<'a> {
+    packet_id: Num,
+    #[serde(borrow)]
+    data: Loose<Vec<Loose<Event<'a>>>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow)]
+    ty: Loose<&'a str>,
+    #[serde(borrow)]
+    args: Loose<Args<'a>>,
+}
+
+/// The arguments of the events read here: `playTile` (`id`, `type`, `x`, `y`, `ori`,
+/// `player_id`, `player_name`), `playPartisan` (`ptype`, `pos`…), `cantPlay` (`tile_id`),
+/// `winPoints` (`score`, `points`) and `gameStateChange` (`id`, `active_player`, the clocks
+/// and the state's own `args`).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Args<'a> {
+    player_id: Num,
+    #[serde(borrow)]
+    player_name: Loose<&'a str>,
+    id: Num,
+    #[serde(rename = "type")]
+    ty: Num,
+    x: Num,
+    y: Num,
+    ori: Num,
+    #[serde(borrow)]
+    ptype: Loose<&'a str>,
+    pos: Num,
+    tile_id: Num,
+    score: Num,
+    points: Num,
+    active_player: Num,
+    #[serde(borrow)]
+    reflexion: Loose<Reflexion<'a>>,
+    #[serde(borrow)]
+    args: Loose<StateArgs<'a>>,
+}
+
+/// The clocks: every player's by id.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Reflexion<'a> {
+    #[serde(borrow)]
+    total: Loose<Entries<&'a str, IgnoredAny>>,
+}
+
+/// What a game state says: the meeple spots offered (state 3), the final result (state 99).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct StateArgs<'a> {
+    spots: Loose<Vec<Loose<Spot>>>,
+    #[serde(borrow)]
+    result: Loose<Vec<Loose<Listed<'a>>>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Spot {
+    tile: Num,
+    pos: Num,
+}
+
+/// An entry of envelope B's `players` or of the final `result`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Listed<'a> {
+    id: Num,
+    player: Num,
+    #[serde(borrow)]
+    name: Loose<&'a str>,
+    #[serde(borrow)]
+    color: Loose<&'a str>,
+    score: Num,
+    stats: Loose<Stats>,
+}
+
+/// The final statistics read: points by road, city, cloister and farm.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Stats {
+    #[serde(rename = "10")]
+    road: Num,
+    #[serde(rename = "11")]
+    city: Num,
+    #[serde(rename = "12")]
+    cloister: Num,
+    #[serde(rename = "13")]
+    farm: Num,
+}
+
+/// A number, which arrives as a JSON number or as a string holding one, even within one event
+/// type (§2.1); anything else reads as missing.
+type Num = Loose<Int>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Int(i64);
+
+impl<'de> Deserialize<'de> for Int {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(IntVisitor)
+    }
+}
+
+struct IntVisitor;
+
+impl Visitor<'_> for IntVisitor {
+    type Value = Int;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer, or a string holding one")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Int, E> {
+        Ok(Int(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Int, E> {
+        i64::try_from(v).map(Int).map_err(|_| E::custom("out of range"))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Int, E> {
+        (v.fract() == 0.0 && v.abs() < 1e15)
+            .then_some(Int(v as i64))
+            .ok_or_else(|| E::custom("not an integer"))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Int, E> {
+        v.trim().parse().map(Int).map_err(|_| E::custom("not an integer"))
+    }
+}
+
+fn int(n: Num) -> Option<i64> {
+    n.0.map(|i| i.0)
+}
+
+// ----- what is wrong with a log -----
+
+/// Why a log cannot be read: in the log's words, with the packet, the event and the turn
+/// where an event is at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum BgaError {
+    /// `status` as the log writes it, and the reason Board Game Arena gave.
+    #[error(
+        "the log's \"status\" is {}, not 1: Board Game Arena sent an error instead of a log ({})",
+        .status.as_deref().unwrap_or("missing"),
+        .said.as_deref().unwrap_or("no reason given")
+    )]
+    Status {
+        status: Option<String>,
+        said: Option<String>,
+    },
+    #[error("no packets: expected data.data or data.logs")]
+    NoPackets,
+    #[error("a game has 1 to 6 players; the log names {0}")]
+    PlayerCount(usize),
+    #[error("packet {packet} (turn {turn}): no \"data\" list of events")]
+    NoEvents { packet: PacketId, turn: u32 },
+    #[error("packet {packet} (turn {turn}): an event without a \"type\"")]
+    UntypedEvent { packet: PacketId, turn: u32 },
+    #[error("{at}: {problem}")]
+    Event { at: EventAt, problem: EventProblem },
+    /// A file cut off or damaged in transit: where it breaks, and what the parser said.
+    #[error("the log is not valid JSON; it is cut off or damaged {place}: {error}")]
+    Damaged { place: DamagedAt, error: serde_json::Error },
+}
+
+/// A packet as the log names it: its `packet_id`, or else its place in the log (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PacketId {
+    Id(i64),
+    Nth(usize),
+}
+
+impl fmt::Display for PacketId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PacketId::Id(id) => write!(f, "{id}"),
+            PacketId::Nth(n) => write!(f, "#{n}"),
+        }
+    }
+}
+
+/// Where an event is: "packet 12, playTile event (turn 3)".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventAt {
+    pub packet: PacketId,
+    pub kind: String,
+    pub turn: u32,
+}
+
+impl fmt::Display for EventAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "packet {}, {} event (turn {})", self.packet, self.kind, self.turn)
+    }
+}
+
+/// What is wrong with one event.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EventProblem {
+    #[error("no player_id")]
+    NoPlayerId,
+    #[error("player {0} is not one of the game's players")]
+    NotAPlayer(i64),
+    #[error("no integer \"{0}\"")]
+    NoInteger(&'static str),
+    #[error("\"{0}\" is out of range")]
+    OutOfRange(&'static str),
+    #[error("tile type {0} belongs to an expansion; only the base game is supported")]
+    ExpansionTileType(i64),
+    #[error("tile id {0} is not a base-game tile (1 to 72)")]
+    NotABaseTile(i64),
+    #[error("tile id {id} is of type {ty}, but the event says type {given}")]
+    TypeMismatch { id: i64, ty: i64, given: i64 },
+    #[error("tile id {0} is already on the board")]
+    AlreadyPlaced(i64),
+    #[error("ori {0} is not 1 to 4")]
+    Ori(i64),
+    #[error("a meeple without a tile placed before it in the same turn")]
+    MeepleWithoutTile,
+    #[error("meeple type {0:?} belongs to an expansion; only the base game is supported")]
+    ExpansionMeeple(String),
+    /// Where the tile just placed is.
+    #[error("the meeple goes to another tile than the one just placed at {0}")]
+    MeepleElsewhere(Pos),
+    #[error("the meeple belongs to another player than the one who placed the tile")]
+    OtherPlayersMeeple,
+    #[error("pos {pos} is not a meeple spot of tile type {ty}")]
+    NotASpot { pos: i64, ty: i64 },
+    #[error("no tile_id")]
+    NoTileId,
+    #[error("unknown tile type {0}")]
+    UnknownType(i64),
+    #[error("neither \"score\" nor \"points\"")]
+    NoScore,
+    #[error("the score is out of range")]
+    ScoreOutOfRange,
+    #[error("a meeple spot without \"tile\" and \"pos\"")]
+    SpotWithoutTile,
+}
+
+/// Where a damaged log breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DamagedAt {
+    /// In the packet of that id or the one after it, after that many placed tiles.
+    Packet {
+        packet: String,
+        placed: usize,
+    },
+    BeforeFirstPacket,
+}
+
+impl fmt::Display for DamagedAt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DamagedAt::Packet { packet, placed } => {
+                let tiles = if *placed == 1 { "tile" } else { "tiles" };
+                write!(
+                    f,
+                    "in packet {packet} or the one after it, after {placed} placed {tiles}"
+                )
+            }
+            DamagedAt::BeforeFirstPacket => f.write_str("before the first packet"),
+        }
+    }
 }
 
 /// Whether `v` is a Board Game Arena log in either envelope (§1).
 pub fn detect(v: &Value) -> bool {
-    v.get("status").is_some() && packets(v).is_some()
+    Log::<IgnoredAny>::deserialize(v)
+        .is_ok_and(|log| log.status.is_there() && log.data.0.is_some_and(|d| d.packets().is_some()))
 }
 
 /// The address of a Board Game Arena page, pasted where a log belongs: the table's number,
@@ -61,43 +395,33 @@ pub fn page_address(text: &str) -> Option<PageAddress> {
     Some(PageAddress { table })
 }
 
-/// Envelope A (`g_gamelogs`) keeps the packets in `data.data`, envelope B (the archive) in
-/// `data.logs`.
-fn packets(v: &Value) -> Option<&Vec<Value>> {
-    let data = v.get("data")?;
-    match data.get("logs") {
-        Some(logs) => logs.as_array(),
-        None => data.get("valid").and(data.get("data")).and_then(Value::as_array),
-    }
-}
-
-/// Numbers arrive as JSON numbers or as strings holding one, even within one event type
-/// (§2.1).
-fn int(v: Option<&Value>) -> Option<i64> {
-    match v? {
-        Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 1e15)
-                .map(|f| f as i64)
-        }),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
-}
-
 /// Reads a log into a record, keeping Board Game Arena's scores for `replay::verify`.
 pub fn from_value(v: &Value) -> Result<GameRecord, RecordError> {
-    if int(v.get("status")) != Some(1) {
-        let said = v.get("error").and_then(Value::as_str).unwrap_or("no reason given");
-        return Err(err(format!(
-            "the log's \"status\" is {}, not 1: Board Game Arena sent an error instead of a log ({said})",
-            v.get("status").map_or_else(|| "missing".into(), Value::to_string)
-        )));
+    let log = Log::<Loose<Packet>>::deserialize(v).unwrap_or_default();
+    read(log).map_err(RecordError::from)
+}
+
+fn read(log: Log<Loose<Packet>>) -> Result<GameRecord, BgaError> {
+    let status = log.status.0;
+    if status
+        .as_ref()
+        .and_then(|s| int(Num::deserialize(s).unwrap_or_default()))
+        != Some(1)
+    {
+        return Err(BgaError::Status {
+            status: status.as_ref().map(Value::to_string),
+            said: log.error.get().map(str::to_string),
+        });
     }
-    let packets = packets(v).ok_or_else(|| err("no packets: expected data.data or data.logs"))?;
-    let seats = seats(v, packets)?;
+    let mut data = log.data.or_empty();
+    let players = std::mem::take(&mut data.players).0.unwrap_or_default();
+    let packets: Vec<Packet> = (data.packets().ok_or(BgaError::NoPackets)?)
+        .into_iter()
+        .map(Loose::or_empty)
+        .collect();
+    let seats = seats(players, &packets)?;
     let mut reader = Reader::new(TileCatalog::builtin(), &seats);
-    for (i, packet) in packets.iter().enumerate() {
+    for (i, packet) in packets.into_iter().enumerate() {
         reader.packet(i, packet)?;
     }
     let mut record = reader.finish(seats);
@@ -116,41 +440,47 @@ struct Seat {
 }
 
 /// Every event of the log, skipping what is not an event (the reader reports those).
-fn all_events(packets: &[Value]) -> impl Iterator<Item = &Value> {
+fn all_events<'p, 'a>(packets: &'p [Packet<'a>]) -> impl Iterator<Item = &'p Event<'a>> {
     packets
         .iter()
-        .filter_map(|p| p.get("data").and_then(Value::as_array))
+        .filter_map(|p| p.data.0.as_ref())
         .flatten()
+        .filter_map(|e| e.0.as_ref())
 }
 
 /// The players in turn order. The lists of the table's players (envelope B, the clocks in
 /// every state change, the final result) say who plays; the turns say in what order: whoever
 /// is asked to place a tile first moves first (§10). A log without lists is seated by its moves
 /// alone. A move by anyone else is reported by the reader.
-fn seats(v: &Value, packets: &[Value]) -> Result<Vec<Seat>, RecordError> {
+fn seats(players: Vec<Loose<Listed>>, packets: &[Packet]) -> Result<Vec<Seat>, BgaError> {
     let mut order: Vec<i64> = Vec::new();
     let mut listed: Vec<i64> = Vec::new();
     // (id, name, colour), best source first: envelope B and the result before move events.
     let mut named: Vec<(i64, Option<&str>, Option<&str>)> = Vec::new();
     let mut from_moves = Vec::new();
-    if let Some(list) = v.pointer("/data/players").and_then(Value::as_array) {
-        named.extend(list.iter().filter_map(listed_player));
-    }
+    named.extend(players.iter().filter_map(listed_player));
     for e in all_events(packets) {
-        let args = e.get("args");
-        let arg = |k: &str| args.and_then(|a| a.get(k));
-        match e.get("type").and_then(Value::as_str) {
-            Some("gameStateChange") if int(arg("id")) == Some(2) => order.extend(int(arg("active_player"))),
+        let args = e.args.0.as_ref();
+        let arg = |k: fn(&Args) -> Num| args.and_then(|a| int(k(a)));
+        match e.ty.get() {
+            Some("gameStateChange") if arg(|a| a.id) == Some(2) => order.extend(arg(|a| a.active_player)),
             Some("gameStateChange") => {
-                let clocks = arg("reflexion").and_then(|r| r.get("total")).and_then(Value::as_object);
-                listed.extend(clocks.into_iter().flatten().filter_map(|(k, _)| k.parse::<i64>().ok()));
-                let result = arg("args").and_then(|a| a.get("result")).and_then(Value::as_array);
+                let clocks = args
+                    .and_then(|a| a.reflexion.0.as_ref())
+                    .and_then(|r| r.total.0.as_ref());
+                listed.extend(
+                    clocks
+                        .into_iter()
+                        .flat_map(|t| &t.0)
+                        .filter_map(|(k, _)| k.parse::<i64>().ok()),
+                );
+                let result = args.and_then(|a| a.args.0.as_ref()).and_then(|a| a.result.0.as_ref());
                 named.extend(result.into_iter().flatten().filter_map(listed_player));
             }
             Some("playTile") => {
-                order.extend(int(arg("player_id")));
-                let name = arg("player_name").and_then(Value::as_str);
-                from_moves.extend(int(arg("player_id")).map(|id| (id, name, None)));
+                order.extend(arg(|a| a.player_id));
+                let name = args.and_then(|a| a.player_name.get());
+                from_moves.extend(arg(|a| a.player_id).map(|id| (id, name, None)));
             }
             _ => {}
         }
@@ -163,10 +493,7 @@ fn seats(v: &Value, packets: &[Value]) -> Result<Vec<Seat>, RecordError> {
         unique(listed)
     };
     if listed.is_empty() || listed.len() > 6 {
-        return Err(err(format!(
-            "a game has 1 to 6 players; the log names {}",
-            listed.len()
-        )));
+        return Err(BgaError::PlayerCount(listed.len()));
     }
     let mut seats: Vec<Seat> = Vec::new();
     for id in order.iter().chain(&listed).copied() {
@@ -190,13 +517,10 @@ fn unique(ids: Vec<i64>) -> Vec<i64> {
 }
 
 /// An entry of envelope B's `players` or of the final `result`: id, name, colour.
-fn listed_player(p: &Value) -> Option<(i64, Option<&str>, Option<&str>)> {
-    let id = int(p.get("id")).or_else(|| int(p.get("player")))?;
-    Some((
-        id,
-        p.get("name").and_then(Value::as_str),
-        p.get("color").and_then(Value::as_str),
-    ))
+fn listed_player<'a>(p: &Loose<Listed<'a>>) -> Option<(i64, Option<&'a str>, Option<&'a str>)> {
+    let p = p.0.as_ref()?;
+    let id = int(p.id).or_else(|| int(p.player))?;
+    Some((id, p.name.get(), p.color.get()))
 }
 
 /// BGA writes colours as six hex digits without `#`.
@@ -304,20 +628,16 @@ struct Placed {
     meeple: bool,
 }
 
-/// Where an event is, for error messages: the packet and the turn.
-struct At<'a> {
-    packet: String,
-    kind: &'a str,
-    turn: u32,
+/// An event's problem, with where the event is.
+fn at(at: &EventAt, problem: EventProblem) -> BgaError {
+    BgaError::Event {
+        at: at.clone(),
+        problem,
+    }
 }
 
-impl At<'_> {
-    fn err(&self, msg: impl std::fmt::Display) -> RecordError {
-        err(format!(
-            "packet {}, {} event (turn {}): {msg}",
-            self.packet, self.kind, self.turn
-        ))
-    }
+fn coord(at_: &EventAt, n: Num, key: &'static str) -> Result<i32, BgaError> {
+    i32::try_from(Reader::need(at_, n, key)?).map_err(|_| at(at_, EventProblem::OutOfRange(key)))
 }
 
 struct Reader {
@@ -358,38 +678,34 @@ impl Reader {
         }
     }
 
-    fn packet(&mut self, index: usize, packet: &Value) -> Result<(), RecordError> {
-        let name = int(packet.get("packet_id")).map_or_else(|| format!("#{}", index + 1), |id| id.to_string());
-        let events = packet.get("data").and_then(Value::as_array).ok_or_else(|| {
-            err(format!(
-                "packet {name} (turn {}): no \"data\" list of events",
-                self.turn
-            ))
+    fn packet(&mut self, index: usize, packet: Packet) -> Result<(), BgaError> {
+        let packet_id = int(packet.packet_id).map_or(PacketId::Nth(index + 1), PacketId::Id);
+        let events = packet.data.0.ok_or(BgaError::NoEvents {
+            packet: packet_id,
+            turn: self.turn,
         })?;
         for e in events {
-            let kind = e.get("type").and_then(Value::as_str).ok_or_else(|| {
-                err(format!(
-                    "packet {name} (turn {}): an event without a \"type\"",
-                    self.turn
-                ))
+            let e = e.or_empty();
+            let kind = e.ty.get().ok_or(BgaError::UntypedEvent {
+                packet: packet_id,
+                turn: self.turn,
             })?;
-            let at = At {
-                packet: name.clone(),
-                kind,
+            let at = EventAt {
+                packet: packet_id,
+                kind: kind.to_string(),
                 turn: self.turn,
             };
-            let args = e.get("args").unwrap_or(&Value::Null);
-            self.event(&at, args)?;
+            self.event(&at, e.args.or_empty())?;
         }
         Ok(())
     }
 
-    fn event(&mut self, at: &At, args: &Value) -> Result<(), RecordError> {
-        match at.kind {
-            "playTile" => self.play_tile(at, args),
-            "playPartisan" => self.play_partisan(at, args),
-            "cantPlay" => self.cant_play(at, args),
-            "winPoints" => self.win_points(at, args),
+    fn event(&mut self, at: &EventAt, args: Args) -> Result<(), BgaError> {
+        match at.kind.as_str() {
+            "playTile" => self.play_tile(at, &args),
+            "playPartisan" => self.play_partisan(at, &args),
+            "cantPlay" => self.cant_play(at, &args),
+            "winPoints" => self.win_points(at, &args),
             "gameStateChange" => self.state_change(at, args),
             // Notes, clocks, the deck size, private draws, scoring details (their points come
             // in `winPoints`) and newer event types carry nothing a record needs.
@@ -397,43 +713,37 @@ impl Reader {
         }
     }
 
-    fn seat(&self, at: &At, args: &Value) -> Result<u8, RecordError> {
-        let id = int(args.get("player_id")).ok_or_else(|| at.err("no player_id"))?;
-        self.seats
-            .get(&id)
-            .copied()
-            .ok_or_else(|| at.err(format!("player {id} is not one of the game's players")))
+    fn seat(&self, at_: &EventAt, args: &Args) -> Result<u8, BgaError> {
+        let id = int(args.player_id).ok_or_else(|| at(at_, EventProblem::NoPlayerId))?;
+        (self.seats.get(&id).copied()).ok_or_else(|| at(at_, EventProblem::NotAPlayer(id)))
     }
 
-    fn need(&self, at: &At, args: &Value, key: &str) -> Result<i64, RecordError> {
-        int(args.get(key)).ok_or_else(|| at.err(format!("no integer \"{key}\"")))
+    fn need(at_: &EventAt, n: Num, key: &'static str) -> Result<i64, BgaError> {
+        int(n).ok_or_else(|| at(at_, EventProblem::NoInteger(key)))
     }
 
     /// The type of tile instance `id`, checked against a `type` the event may also give.
-    fn tile_type(&self, at: &At, id: i64, given: Option<i64>) -> Result<i64, RecordError> {
+    fn tile_type(at_: &EventAt, id: i64, given: Option<i64>) -> Result<i64, BgaError> {
         if let Some(ty) = given.filter(|t| *t > 24) {
-            return Err(at.err(format!(
-                "tile type {ty} belongs to an expansion; only the base game is supported"
-            )));
+            return Err(at(at_, EventProblem::ExpansionTileType(ty)));
         }
-        let ty = type_of_id(id).ok_or_else(|| at.err(format!("tile id {id} is not a base-game tile (1 to 72)")))?;
+        let ty = type_of_id(id).ok_or_else(|| at(at_, EventProblem::NotABaseTile(id)))?;
         match given {
-            Some(g) if g != ty => Err(at.err(format!("tile id {id} is of type {ty}, but the event says type {g}"))),
+            Some(given) if given != ty => Err(at(at_, EventProblem::TypeMismatch { id, ty, given })),
             _ => Ok(ty),
         }
     }
 
-    fn play_tile(&mut self, at: &At, args: &Value) -> Result<(), RecordError> {
-        let id = self.need(at, args, "id")?;
-        let ty = self.tile_type(at, id, int(args.get("type")))?;
+    fn play_tile(&mut self, at_: &EventAt, args: &Args) -> Result<(), BgaError> {
+        let id = Self::need(at_, args.id, "id")?;
+        let ty = Self::tile_type(at_, id, int(args.ty))?;
         if id == START_ID || self.used_ids[id as usize] {
-            return Err(at.err(format!("tile id {id} is already on the board")));
+            return Err(at(at_, EventProblem::AlreadyPlaced(id)));
         }
-        let pos = Pos::new(self.coord(at, args, "x")?, self.coord(at, args, "y")?);
-        let ori = self.need(at, args, "ori")?;
-        let player = self.seat(at, args)?;
-        let (tile, rotation) =
-            tile_kind(&self.cat, ty, ori).ok_or_else(|| at.err(format!("ori {ori} is not 1 to 4")))?;
+        let pos = Pos::new(coord(at_, args.x, "x")?, coord(at_, args.y, "y")?);
+        let ori = Self::need(at_, args.ori, "ori")?;
+        let player = self.seat(at_, args)?;
+        let (tile, rotation) = tile_kind(&self.cat, ty, ori).ok_or_else(|| at(at_, EventProblem::Ori(ori)))?;
         self.used_ids[id as usize] = true;
         self.moves.push(RecordedMove::Place {
             player: Some(player),
@@ -454,32 +764,23 @@ impl Reader {
         Ok(())
     }
 
-    fn coord(&self, at: &At, args: &Value, key: &str) -> Result<i32, RecordError> {
-        i32::try_from(self.need(at, args, key)?).map_err(|_| at.err(format!("\"{key}\" is out of range")))
-    }
-
-    fn play_partisan(&mut self, at: &At, args: &Value) -> Result<(), RecordError> {
+    fn play_partisan(&mut self, at_: &EventAt, args: &Args) -> Result<(), BgaError> {
         let Some(placed) = self.current.filter(|p| !p.meeple) else {
-            return Err(at.err("a meeple without a tile placed before it in the same turn"));
+            return Err(at(at_, EventProblem::MeepleWithoutTile));
         };
-        if let Some(kind) = args.get("ptype").and_then(Value::as_str).filter(|k| *k != "normal") {
-            return Err(at.err(format!(
-                "meeple type {kind:?} belongs to an expansion; only the base game is supported"
-            )));
+        if let Some(kind) = args.ptype.get().filter(|k| *k != "normal") {
+            return Err(at(at_, EventProblem::ExpansionMeeple(kind.to_string())));
         }
-        let same = |key: &str, want: i64| int(args.get(key)).is_none_or(|v| v == want);
-        if !same("id", placed.id) || !same("x", placed.pos.x as i64) || !same("y", placed.pos.y as i64) {
-            return Err(at.err(format!(
-                "the meeple goes to another tile than the one just placed at {}",
-                placed.pos
-            )));
+        let same = |n: Num, want: i64| int(n).is_none_or(|v| v == want);
+        if !same(args.id, placed.id) || !same(args.x, placed.pos.x as i64) || !same(args.y, placed.pos.y as i64) {
+            return Err(at(at_, EventProblem::MeepleElsewhere(placed.pos)));
         }
-        if self.seat(at, args).is_ok_and(|p| p != placed.player) {
-            return Err(at.err("the meeple belongs to another player than the one who placed the tile"));
+        if self.seat(at_, args).is_ok_and(|p| p != placed.player) {
+            return Err(at(at_, EventProblem::OtherPlayersMeeple));
         }
-        let pos = self.need(at, args, "pos")?;
+        let pos = Self::need(at_, args.pos, "pos")?;
         let (feature, at_board) = spot_on_board(placed.ty, placed.ori, pos)
-            .ok_or_else(|| at.err(format!("pos {pos} is not a meeple spot of tile type {}", placed.ty)))?;
+            .ok_or_else(|| at(at_, EventProblem::NotASpot { pos, ty: placed.ty }))?;
         if let Some(RecordedMove::Place { action, .. }) = self.moves.last_mut() {
             *action = RecordedAction::Deploy {
                 feature,
@@ -495,14 +796,14 @@ impl Reader {
     /// unverified, so the tile comes from the fixed id table. Whether BGA logs it at the end of
     /// the drawing player's turn or at the start of the next is unverified too, so the record
     /// leaves the player to turn order: the board it is checked against is the same either way.
-    fn cant_play(&mut self, at: &At, args: &Value) -> Result<(), RecordError> {
-        let id = int(args.get("tile_id"))
-            .or_else(|| int(args.get("id")))
-            .ok_or_else(|| at.err("no tile_id"))?;
-        let ty = self.tile_type(at, id, int(args.get("type")))?;
-        self.seat(at, args)?;
+    fn cant_play(&mut self, at_: &EventAt, args: &Args) -> Result<(), BgaError> {
+        let id = int(args.tile_id)
+            .or_else(|| int(args.id))
+            .ok_or_else(|| at(at_, EventProblem::NoTileId))?;
+        let ty = Self::tile_type(at_, id, int(args.ty))?;
+        self.seat(at_, args)?;
         let alias = tile_names::resolve(&self.cat, System::Bga, &ty.to_string())
-            .ok_or_else(|| at.err(format!("unknown tile type {ty}")))?;
+            .ok_or_else(|| at(at_, EventProblem::UnknownType(ty)))?;
         self.moves.push(RecordedMove::Discard {
             player: None,
             tile: alias.kind,
@@ -511,28 +812,28 @@ impl Reader {
     }
 
     /// `score` is the player's total after the award; older logs may have only `points`.
-    fn win_points(&mut self, at: &At, args: &Value) -> Result<(), RecordError> {
-        let seat = self.seat(at, args)? as usize;
-        let total = match (int(args.get("score")), int(args.get("points"))) {
+    fn win_points(&mut self, at_: &EventAt, args: &Args) -> Result<(), BgaError> {
+        let seat = self.seat(at_, args)? as usize;
+        let total = match (int(args.score), int(args.points)) {
             (Some(score), _) => score,
             (None, Some(points)) => points.saturating_add(self.running[seat].into()),
-            (None, None) => return Err(at.err("neither \"score\" nor \"points\"")),
+            (None, None) => return Err(at(at_, EventProblem::NoScore)),
         };
-        self.running[seat] = i32::try_from(total).map_err(|_| at.err("the score is out of range"))?;
+        self.running[seat] = i32::try_from(total).map_err(|_| at(at_, EventProblem::ScoreOutOfRange))?;
         // Points in the farm scoring state mean farmers were on the board.
         self.farmers_seen |= self.state == 7;
         Ok(())
     }
 
-    fn state_change(&mut self, at: &At, args: &Value) -> Result<(), RecordError> {
-        let Some(id) = int(args.get("id")) else {
+    fn state_change(&mut self, at_: &EventAt, args: Args) -> Result<(), BgaError> {
+        let Some(id) = int(args.id) else {
             return Ok(()); // game setup
         };
         self.state = id;
-        let payload = args.get("args").unwrap_or(&Value::Null);
+        let payload = args.args.or_empty();
         match id {
             2 => self.turn = self.turn_scores.len() as u32 + 1,
-            3 => self.note_spots(at, payload)?,
+            3 => self.note_spots(at_, payload.spots.0.unwrap_or_default())?,
             // End of turn: the turn's scoring is complete.
             5 => {
                 if let Some(last @ None) = self.turn_scores.last_mut() {
@@ -547,15 +848,13 @@ impl Reader {
     }
 
     /// Farmers are on when a field is ever offered as a meeple spot (§10).
-    fn note_spots(&mut self, at: &At, payload: &Value) -> Result<(), RecordError> {
-        let Some(spots) = payload.get("spots").and_then(Value::as_array) else {
-            return Ok(());
-        };
+    fn note_spots(&mut self, at_: &EventAt, spots: Vec<Loose<Spot>>) -> Result<(), BgaError> {
         for s in spots {
-            let (Some(id), Some(pos)) = (int(s.get("tile")), int(s.get("pos"))) else {
-                return Err(at.err("a meeple spot without \"tile\" and \"pos\""));
+            let s = s.or_empty();
+            let (Some(id), Some(pos)) = (int(s.tile), int(s.pos)) else {
+                return Err(at(at_, EventProblem::SpotWithoutTile));
             };
-            let ty = self.tile_type(at, id, None)?;
+            let ty = Self::tile_type(at_, id, None)?;
             self.any_spots = true;
             self.farmers_seen |= spot(ty, pos).is_some_and(|(k, _)| k == FeatureKind::Field);
         }
@@ -618,15 +917,17 @@ struct Outcome {
 }
 
 /// `None` unless every player is in the result.
-fn read_result(payload: &Value, seats: &HashMap<i64, u8>) -> Option<Outcome> {
-    let list = payload.get("result")?.as_array()?;
+fn read_result(payload: StateArgs, seats: &HashMap<i64, u8>) -> Option<Outcome> {
+    let list = payload.result.get()?;
     let mut scores = vec![None; seats.len()];
     let mut categories = vec![None; seats.len()];
     for p in list {
-        let seat = *seats.get(&int(p.get("player"))?)? as usize;
-        scores[seat] = int(p.get("score")).and_then(|s| i32::try_from(s).ok());
-        let stat = |k: &str| int(p.get("stats")?.get(k)).and_then(|s| i32::try_from(s).ok());
-        categories[seat] = (|| Some([stat("10")?, stat("11")?, stat("12")?, stat("13")?]))();
+        let p = p.or_empty();
+        let seat = *seats.get(&int(p.player)?)? as usize;
+        let points = |n: Num| int(n).and_then(|s| i32::try_from(s).ok());
+        scores[seat] = points(p.score);
+        categories[seat] = (p.stats.get())
+            .and_then(|s| Some([points(s.road)?, points(s.city)?, points(s.cloister)?, points(s.farm)?]));
     }
     Some(Outcome {
         scores: scores.into_iter().collect::<Option<Vec<_>>>()?,
@@ -655,14 +956,11 @@ pub fn locate_json_error(text: &str, e: serde_json::Error) -> RecordError {
         (!digits.is_empty()).then_some(digits)
     });
     let placed = before.matches("\"playTile\"").count();
-    let tiles = if placed == 1 { "tile" } else { "tiles" };
     let place = match packet {
-        Some(p) => format!("in packet {p} or the one after it, after {placed} placed {tiles}"),
-        None => "before the first packet".to_string(),
+        Some(packet) => DamagedAt::Packet { packet, placed },
+        None => DamagedAt::BeforeFirstPacket,
     };
-    err(format!(
-        "the log is not valid JSON; it is cut off or damaged {place}: {e}"
-    ))
+    BgaError::Damaged { place, error: e }.into()
 }
 
 #[cfg(test)]
@@ -709,12 +1007,16 @@ mod tests {
 
     #[test]
     fn numbers_may_be_strings() {
-        assert_eq!(int(Some(&serde_json::json!("12"))), Some(12));
-        assert_eq!(int(Some(&serde_json::json!(" -3 "))), Some(-3));
-        assert_eq!(int(Some(&serde_json::json!(7))), Some(7));
-        assert_eq!(int(Some(&serde_json::json!(7.0))), Some(7));
-        assert_eq!(int(Some(&serde_json::json!("x"))), None);
-        assert_eq!(int(Some(&serde_json::json!(null))), None);
+        let int = |v: Value| int(Num::deserialize(&v).unwrap());
+        assert_eq!(int(serde_json::json!("12")), Some(12));
+        assert_eq!(int(serde_json::json!(" -3 ")), Some(-3));
+        assert_eq!(int(serde_json::json!(7)), Some(7));
+        assert_eq!(int(serde_json::json!(7.0)), Some(7));
+        assert_eq!(int(serde_json::json!(7.5)), None);
+        assert_eq!(int(serde_json::json!(u64::MAX)), None);
+        assert_eq!(int(serde_json::json!("x")), None);
+        assert_eq!(int(serde_json::json!(null)), None);
+        assert_eq!(int(serde_json::json!([7])), None);
     }
 
     /// Every spot names a segment of its tile, in every `ori`.

@@ -348,6 +348,9 @@ pub enum RecordError {
     /// A `.jcz` save that cannot be read.
     #[error("{}: {}", Format::Jcz.name(), quote::shorten_quotes(&.0.to_string()))]
     Jcz(#[from] jcz::JczError),
+    /// A Board Game Arena log that cannot be read.
+    #[error("{}: {}", Format::Bga.name(), quote::shorten_quotes(&.0.to_string()))]
+    Bga(#[from] bga::BgaError),
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
     /// meeple on another square than its tile) found an illegal one: the record read so far,
     /// and the first rule it breaks, so that the error names the turn and player like any
