@@ -1,6 +1,8 @@
 //! Board Game Arena logs, as described in `reference/bga-format.md`: either envelope, the base
 //! game with farmers on or off, discards. Events are read by their type and the game state
 //! they arrive in, never by their (translated) text, and every number may arrive as a string.
+//! The log is read as typed structs (`Log`, `Packet`, `Event`, `Args`) whose members are read
+//! leniently (`record::loose`); what is wrong with it is a [`BgaError`].
 //!
 //! The log also holds Board Game Arena's running scores. The importer keeps them in
 //! `GameRecord::recorded_scores`, and `replay::verify` compares them with our replay turn by
@@ -992,6 +994,52 @@ mod tests {
         assert_eq!(table("https://evilboardgamearena.com/table?table=1"), None);
         assert_eq!(table("https://example.org/?u=boardgamearena.com"), None);
         assert_eq!(table("{\"status\": 1}"), None);
+    }
+
+    fn log(events: Value) -> Value {
+        serde_json::json!({
+            "status": 1,
+            "data": {"valid": 1, "data": [{"packet_id": "7", "data": events}]},
+        })
+    }
+
+    fn error(v: Value) -> BgaError {
+        match from_value(&v) {
+            Err(RecordError::Bga(e)) => e,
+            other => panic!("expected a BgaError, got {other:?}"),
+        }
+    }
+
+    /// An event's fault names its packet, its type and its turn as data.
+    #[test]
+    fn an_expansion_meeple_is_placed_in_the_log() {
+        let e = error(log(serde_json::json!([
+            {"type": "playTile", "args": {"id": 1, "x": 0, "y": 1, "ori": 1, "player_id": "11"}},
+            {"type": "playPartisan", "args": {"ptype": "abbot", "pos": 1, "player_id": 11}},
+        ])));
+        let BgaError::Event { at, problem } = e else {
+            panic!("not an event's fault: {e:?}");
+        };
+        assert_eq!(
+            (at.packet, at.kind.as_str(), at.turn),
+            (PacketId::Id(7), "playPartisan", 1)
+        );
+        assert_eq!(problem, EventProblem::ExpansionMeeple("abbot".into()));
+    }
+
+    #[test]
+    fn an_error_instead_of_a_log_says_so() {
+        let v = serde_json::json!({"status": "0", "error": "Not logged in", "data": {}});
+        let BgaError::Status { status, said } = error(v) else {
+            panic!("not the status");
+        };
+        assert_eq!(
+            (status.as_deref(), said.as_deref()),
+            (Some("\"0\""), Some("Not logged in"))
+        );
+        let v = serde_json::json!({"status": 1, "data": {"data": []}});
+        assert!(matches!(error(v), BgaError::NoPackets), "data.data without data.valid");
+        assert!(matches!(error(log(serde_json::json!([]))), BgaError::PlayerCount(0)));
     }
 
     #[test]

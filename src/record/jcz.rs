@@ -4,6 +4,9 @@
 //! drawn tiles that were not placed; otherwise each tile missing from the save is put at the
 //! first turn where it had no legal placement.
 //!
+//! The save is read as typed structs (`Save` and its parts) whose members are read the way
+//! JCloisterZone reads them (`record::loose`); what is wrong with it is a [`JczError`].
+//!
 //! Export, the other way, is `export::jcz`.
 
 use super::loose::{Entries, Loose, Present};
@@ -276,22 +279,6 @@ pub enum MessageProblem {
     /// The `source` of a RETURN_MEEPLE, if it has one.
     #[error("returning a meeple by {0:?} is not part of the base game")]
     Return(Option<String>),
-}
-
-impl JczError {
-    /// Whether the save uses something only an expansion has (as opposed to a broken save).
-    pub fn is_expansion(&self) -> bool {
-        matches!(
-            self,
-            JczError::UnsupportedSet(_)
-                | JczError::Message {
-                    problem: MessageProblem::ExpansionMessage(_)
-                        | MessageProblem::ExpansionFeature(_)
-                        | MessageProblem::ExpansionMeeple(_),
-                    ..
-                }
-        )
-    }
 }
 
 /// An error inside a message, with where the message is.
@@ -837,4 +824,64 @@ fn missing_tiles(record: &GameRecord, game: &Game) -> Vec<TileKindId> {
         out.extend(std::iter::repeat_n(TileKindId(i as u16), *n as usize));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn save(replay: Value) -> Value {
+        json!({
+            "appVersion": "5.10",
+            "setup": {"sets": {"basic:1": 1}, "elements": {"farmers": true}},
+            "players": [{"name": "Ann", "slot": 0}, {"name": "Bob", "slot": 1}],
+            "replay": replay,
+        })
+    }
+
+    fn error(v: Value) -> JczError {
+        match from_value(v) {
+            Err(RecordError::Jcz(e)) => e,
+            other => panic!("expected a JczError, got {other:?}"),
+        }
+    }
+
+    /// A message's fault names its turn, its number, its type and its player as data.
+    #[test]
+    fn a_message_of_an_expansion_is_placed_in_the_save() {
+        let e = error(save(json!([
+            {"type": "PLACE_TILE", "player": 0, "payload": {"tileId": "BA/CC.2", "rotation": "R270", "position": [0, 1]}},
+            {"type": "DEPLOY_MEEPLE", "player": 0, "payload": {"pointer": {"position": [0, 1], "location": "W", "feature": "Tower"}, "meepleId": "0.small.1"}},
+        ])));
+        let JczError::Message { at, problem } = e else {
+            panic!("not a message's fault: {e:?}");
+        };
+        assert_eq!(
+            (at.turn, at.message, at.ty.as_str(), at.player.as_deref()),
+            (1, 2, "DEPLOY_MEEPLE", Some("Ann"))
+        );
+        assert_eq!(problem, MessageProblem::ExpansionFeature("Tower".into()));
+    }
+
+    #[test]
+    fn a_save_of_an_expansion_or_of_version_4_is_refused_as_such() {
+        let mut v = save(json!([]));
+        v["setup"]["sets"] = json!({"basic:1": 1, "inns-and-cathedrals:1": 1});
+        assert!(matches!(error(v), JczError::UnsupportedSet(set) if set == "inns-and-cathedrals:1"));
+        let mut v = save(json!([]));
+        v["slots"] = json!([]);
+        assert!(matches!(error(v), JczError::Version4));
+        let v = save(json!([{"type": "PLACE_TILE", "player": 2, "payload": {}}]));
+        assert!(matches!(
+            error(v),
+            JczError::NoSuchPlayer {
+                turn: 1,
+                message: 1,
+                player: 2,
+                players: 2,
+                ..
+            }
+        ));
+    }
 }
