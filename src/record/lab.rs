@@ -10,7 +10,7 @@
 //!   `ori − 1` (+16 when x < 0, +32 when y < 0), then BGA's meeple `pos` as a digit (`0`: none).
 
 use super::bga::{self, SPOTS};
-use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove};
+use super::{GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove};
 use crate::engine::{Figure, GameKind, Placement, Pos, Rotation, TileCatalog};
 use crate::record::tile_names::{self, System};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
@@ -33,14 +33,74 @@ const COLOURS: [(&str, &str); 5] = [
 const START_TYPE: u8 = 15;
 /// The base game's tiles, the start included: the most a link's stack holds.
 const MAX_TILES: usize = 72;
+/// The tiles a link's moves place: all but the start.
+const PLACED: usize = MAX_TILES - 1;
+/// The longest moves a link holds: 4 characters per tile placed.
+const MAX_MOVE_CHARS: usize = 4 * PLACED;
 /// The longest stack a game of [`MAX_TILES`] tiles writes. Reading a stack is a base
 /// conversion, quadratic in its length, so a longer one is refused before it starts.
 const MAX_STACK_CHARS: usize = 55;
 /// Names are percent-encoded in links, commas and spaces included.
 const NAME: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
-fn err(msg: impl Into<String>) -> RecordError {
-    RecordError::invalid(Format::Lab, msg)
+/// Why a link cannot be read, in the link's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LabError {
+    #[error("not a Carcassonne Lab link (…carcassonnelab.com/#/0/0/…)")]
+    NotALink,
+    #[error("version {0:?}: only version 0 links are read")]
+    Version(String),
+    #[error("the field after the version is {0:?}: only 0, the base game, is read")]
+    Variant(String),
+    #[error("unexpected {0:?} after the moves")]
+    AfterMoves(String),
+    /// The stack's length in characters.
+    #[error(
+        "the stack is {0} characters long; a game of the base game's {MAX_TILES} tiles needs at most {MAX_STACK_CHARS}"
+    )]
+    StackTooLong(usize),
+    /// The character's place in the stack, 1-based.
+    #[error("stack character {index} ({char:?}) is not one of A–Z a–z 0–9 - _")]
+    StackChar { index: usize, char: char },
+    #[error("the stack starts with tile type {0}; it starts with the start tile, type {START_TYPE}")]
+    StackStart(u8),
+    #[error("the stack is empty; it holds at least the start tile")]
+    EmptyStack,
+    /// The moves' length in characters.
+    #[error(
+        "the moves are {0} characters long; the base game's {PLACED} tiles after the start need at most {MAX_MOVE_CHARS}"
+    )]
+    MovesTooLong(usize),
+    /// The move cut short, and the characters it has.
+    #[error("move {mv} is truncated: a move is 4 characters, and it has {chars}")]
+    Truncated { mv: usize, chars: usize },
+    #[error("the stack has {tiles} tiles after the start and the moves place {moves}")]
+    MoveCount { tiles: usize, moves: usize },
+    /// What is wrong with move `n` (1-based).
+    #[error("move {n}: {problem}")]
+    Move { n: usize, problem: MoveProblem },
+    #[error("no players=…: the link names its players")]
+    NoPlayers,
+    #[error("players=: 2 to 5 players, not {0}")]
+    PlayerCount(usize),
+    #[error("colors=: {0:?} is not red, blue, green, yellow or black")]
+    Colour(String),
+}
+
+/// What is wrong with one move of a link.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveProblem {
+    /// The character's place in the move, 1-based.
+    #[error("character {index} ({char:?}) is not in the moves' alphabet (1–9, A–Z and a–z without I, O and l)")]
+    Char { index: usize, char: char },
+    #[error("rotation value {0} is not ori − 1 (+16, +32)")]
+    Rotation(i32),
+    #[error("tile type {0} is not a base game tile (1 to 24)")]
+    TileType(u8),
+    #[error("meeple {pos} is not a spot of tile type {ty}")]
+    Spot { pos: i64, ty: u8 },
+    #[error("the meeple character {0:?} is not a digit")]
+    MeepleChar(char),
 }
 
 /// The fragment after `#/` of a link, or of a fragment pasted alone.
@@ -64,23 +124,25 @@ pub fn looks_like(text: &str) -> bool {
 
 /// Reads a link. The rules are Board Game Arena's: the 2nd edition with farmers.
 pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
-    let fragment = fragment(text).ok_or_else(|| err("not a Carcassonne Lab link (…carcassonnelab.com/#/0/0/…)"))?;
+    read(text).map_err(RecordError::from)
+}
+
+fn read(text: &str) -> Result<GameRecord, LabError> {
+    let fragment = fragment(text).ok_or(LabError::NotALink)?;
     let (path, query) = fragment.split_once('?').unwrap_or((fragment, ""));
     let mut parts = path.split('/');
     let version = parts.next().unwrap_or_default();
     if version != "0" {
-        return Err(err(format!("version {version:?}: only version 0 links are read")));
+        return Err(LabError::Version(version.to_string()));
     }
     let variant = parts.next().unwrap_or_default();
     if variant != "0" {
-        return Err(err(format!(
-            "the field after the version is {variant:?}: only 0, the base game, is read"
-        )));
+        return Err(LabError::Variant(variant.to_string()));
     }
     let types = stack(parts.next().unwrap_or_default())?;
     let moves = parts.next().unwrap_or_default();
     if let Some(extra) = parts.next() {
-        return Err(err(format!("unexpected {extra:?} after the moves")));
+        return Err(LabError::AfterMoves(extra.to_string()));
     }
     let players = players(query)?;
     let cat = TileCatalog::builtin();
@@ -112,21 +174,15 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
 }
 
 /// The tile types of the stack, the start first.
-fn stack(text: &str) -> Result<Vec<u8>, RecordError> {
+fn stack(text: &str) -> Result<Vec<u8>, LabError> {
     if text.len() > MAX_STACK_CHARS {
-        return Err(err(format!(
-            "the stack is {} characters long; a game of the base game's {MAX_TILES} tiles needs at most {MAX_STACK_CHARS}",
-            text.len()
-        )));
+        return Err(LabError::StackTooLong(text.len()));
     }
     let mut octal = Vec::with_capacity(text.len() * 2);
     for (i, c) in text.bytes().enumerate() {
-        let v = STACK_ALPHABET.iter().position(|&a| a == c).ok_or_else(|| {
-            err(format!(
-                "stack character {} ({:?}) is not one of A–Z a–z 0–9 - _",
-                i + 1,
-                char::from(c)
-            ))
+        let v = (STACK_ALPHABET.iter().position(|&a| a == c)).ok_or(LabError::StackChar {
+            index: i + 1,
+            char: char::from(c),
         })? as u8;
         octal.extend([v / 8, v % 8]);
     }
@@ -134,10 +190,8 @@ fn stack(text: &str) -> Result<Vec<u8>, RecordError> {
     let types: Vec<u8> = digits.iter().map(|d| d + 1).collect();
     match types.first() {
         Some(&START_TYPE) => Ok(types),
-        Some(t) => Err(err(format!(
-            "the stack starts with tile type {t}; it starts with the start tile, type {START_TYPE}"
-        ))),
-        None => Err(err("the stack is empty; it holds at least the start tile")),
+        Some(&t) => Err(LabError::StackStart(t)),
+        None => Err(LabError::EmptyStack),
     }
 }
 
@@ -167,30 +221,23 @@ fn placements(
     cat: &TileCatalog,
     types: &[u8],
     moves: &str,
-) -> Result<Vec<(crate::engine::TileKindId, Placement, RecordedAction)>, RecordError> {
+) -> Result<Vec<(crate::engine::TileKindId, Placement, RecordedAction)>, LabError> {
     let chars = moves.as_bytes();
-    if chars.len() > 4 * (MAX_TILES - 1) {
-        return Err(err(format!(
-            "the moves are {} characters long; the base game's {} tiles after the start need at most {}",
-            chars.len(),
-            MAX_TILES - 1,
-            4 * (MAX_TILES - 1)
-        )));
+    if chars.len() > MAX_MOVE_CHARS {
+        return Err(LabError::MovesTooLong(chars.len()));
     }
     if !chars.len().is_multiple_of(4) {
-        return Err(err(format!(
-            "move {} is truncated: a move is 4 characters, and it has {}",
-            chars.len() / 4 + 1,
-            chars.len() % 4
-        )));
+        return Err(LabError::Truncated {
+            mv: chars.len() / 4 + 1,
+            chars: chars.len() % 4,
+        });
     }
     let placed = &types[1..];
     if chars.len() / 4 != placed.len() {
-        return Err(err(format!(
-            "the stack has {} tiles after the start and the moves place {}",
-            placed.len(),
-            chars.len() / 4
-        )));
+        return Err(LabError::MoveCount {
+            tiles: placed.len(),
+            moves: chars.len() / 4,
+        });
     }
     (chars.chunks(4).zip(placed).enumerate())
         .map(|(i, (m, &ty))| one_move(cat, i + 1, m, ty))
@@ -202,43 +249,35 @@ fn one_move(
     n: usize,
     m: &[u8],
     ty: u8,
-) -> Result<(crate::engine::TileKindId, Placement, RecordedAction), RecordError> {
+) -> Result<(crate::engine::TileKindId, Placement, RecordedAction), LabError> {
+    let fault = |problem| LabError::Move { n, problem };
     let value = |k: usize| {
-        (MOVE_ALPHABET.iter().position(|&a| a == m[k]).map(|v| v as i32)).ok_or_else(|| {
-            err(format!(
-                "move {n}: character {} ({:?}) is not in the moves' alphabet (1–9, A–Z and a–z without I, O and l)",
-                k + 1,
-                char::from(m[k])
-            ))
-        })
+        (MOVE_ALPHABET.iter().position(|&a| a == m[k]).map(|v| v as i32)).ok_or(fault(MoveProblem::Char {
+            index: k + 1,
+            char: char::from(m[k]),
+        }))
     };
     let (col, row, rot) = (value(0)?, value(1)?, value(2)?);
     if rot >= 64 || rot % 16 >= 4 {
-        return Err(err(format!("move {n}: rotation value {rot} is not ori − 1 (+16, +32)")));
+        return Err(fault(MoveProblem::Rotation(rot)));
     }
     let x = if rot & 16 != 0 { -col } else { col };
     let y = if rot & 32 != 0 { -row } else { row };
     let ori = i64::from(rot % 16) + 1;
-    let (tile, rotation) = bga::tile_kind(cat, i64::from(ty), ori)
-        .ok_or_else(|| err(format!("move {n}: tile type {ty} is not a base game tile (1 to 24)")))?;
+    let (tile, rotation) = bga::tile_kind(cat, i64::from(ty), ori).ok_or(fault(MoveProblem::TileType(ty)))?;
     let action = match m[3] {
         b'0' => RecordedAction::Pass,
         c @ b'1'..=b'9' => {
             let pos = i64::from(c - b'0');
-            let (feature, at) = bga::spot_on_board(i64::from(ty), ori, pos)
-                .ok_or_else(|| err(format!("move {n}: meeple {pos} is not a spot of tile type {ty}")))?;
+            let (feature, at) =
+                bga::spot_on_board(i64::from(ty), ori, pos).ok_or(fault(MoveProblem::Spot { pos, ty }))?;
             RecordedAction::Deploy {
                 feature,
                 at,
                 figure: Figure::Follower,
             }
         }
-        c => {
-            return Err(err(format!(
-                "move {n}: the meeple character {:?} is not a digit",
-                char::from(c)
-            )));
-        }
+        c => return Err(fault(MoveProblem::MeepleChar(char::from(c)))),
     };
     Ok((
         tile,
@@ -251,7 +290,7 @@ fn one_move(
 }
 
 /// The players and their colours from the query.
-fn players(query: &str) -> Result<Vec<PlayerInfo>, RecordError> {
+fn players(query: &str) -> Result<Vec<PlayerInfo>, LabError> {
     let param = |key: &str| (query.split('&')).find_map(|kv| kv.strip_prefix(key).and_then(|v| v.strip_prefix('=')));
     // At most one entry per player is read: colours past the players' are never looked at.
     let decoded = |list: &str, count: usize| -> Vec<String> {
@@ -259,11 +298,11 @@ fn players(query: &str) -> Result<Vec<PlayerInfo>, RecordError> {
             .map(|s| percent_decode_str(s).decode_utf8_lossy().into_owned())
             .collect()
     };
-    let names = param("players").ok_or_else(|| err("no players=…: the link names its players"))?;
+    let names = param("players").ok_or(LabError::NoPlayers)?;
     // Counted before any is decoded: a link of a million commas is refused as cheaply.
     let count = names.split(',').count();
     if !(2..=5).contains(&count) {
-        return Err(err(format!("players=: 2 to 5 players, not {count}")));
+        return Err(LabError::PlayerCount(count));
     }
     let names = decoded(names, count);
     let colours: Vec<String> = param("colors").map(|c| decoded(c, count)).unwrap_or_default();
@@ -276,7 +315,7 @@ fn players(query: &str) -> Result<Vec<PlayerInfo>, RecordError> {
                 Some(word) => Some(
                     (COLOURS.iter().find(|(w, _)| w == word))
                         .map(|(_, hex)| hex.to_string())
-                        .ok_or_else(|| err(format!("colors=: {word:?} is not red, blue, green, yellow or black")))?,
+                        .ok_or_else(|| LabError::Colour(word.clone()))?,
                 ),
             };
             Ok(PlayerInfo { name, colour })
@@ -437,6 +476,6 @@ mod tests {
         assert_eq!(text.len(), MAX_STACK_CHARS);
         assert_eq!(stack(&text).unwrap(), types);
         let longer = format!("A{text}");
-        assert!(stack(&longer).unwrap_err().to_string().contains("at most 55"));
+        assert_eq!(stack(&longer), Err(LabError::StackTooLong(MAX_STACK_CHARS + 1)));
     }
 }

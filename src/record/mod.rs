@@ -351,6 +351,9 @@ pub enum RecordError {
     /// A Board Game Arena log that cannot be read.
     #[error("{}: {}", Format::Bga.name(), quote::shorten_quotes(&.0.to_string()))]
     Bga(#[from] bga::BgaError),
+    /// A Carcassonne Lab link that cannot be read.
+    #[error("{}: {}", Format::Lab.name(), quote::shorten_quotes(&.0.to_string()))]
+    Lab(#[from] lab::LabError),
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
     /// meeple on another square than its tile) found an illegal one: the record read so far,
     /// and the first rule it breaks, so that the error names the turn and player like any

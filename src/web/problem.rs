@@ -203,7 +203,7 @@ impl From<RecordError> for Problem {
     fn from(e: RecordError) -> Problem {
         match e {
             RecordError::TooLarge { .. } => Problem::too_large(crate::record::MAX_RECORD_BYTES),
-            RecordError::Invalid { .. } | RecordError::Jcz(_) | RecordError::Bga(_) => {
+            RecordError::Invalid { .. } | RecordError::Jcz(_) | RecordError::Bga(_) | RecordError::Lab(_) => {
                 Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string())
             }
             RecordError::BgaAddress { table } => {
