@@ -10,9 +10,9 @@ use crate::analysis::win_chance::{CARD_SCALE, CalibrationSettings, Sample, Scale
 use crate::engine::{GameKind, Preset};
 use crate::export::Export;
 use crate::record::cards::CardRecord;
-use crate::record::generate;
 use crate::render::RenderError;
 use crate::replay;
+use crate::selfplay;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -21,7 +21,7 @@ impl Commands for CardRecord {
         if preset.is_some() {
             return Err(format!("{}: --preset is for the tile games", path.display()));
         }
-        let replay = replay::cards::replay(self).map_err(|e| format!("{}: {e}", path.display()))?;
+        let replay = replay::cards::replay(self).map_err(|e| format!("{}: {}", path.display(), e.describe(self)))?;
         Ok(if as_json {
             let doc = replay::cards::to_json(self, &replay);
             serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"
@@ -44,7 +44,7 @@ impl Commands for CardRecord {
     /// every turn's played move against the best.
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String> {
         let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
-        let failed = |e: CardAnalysisError| format!("{}: {e}", args.file.display());
+        let failed = |e: CardAnalysisError| format!("{}: {}", args.file.display(), e.describe(self));
         let Some(turn) = args.turn else {
             let report = cards::analyse_game(self, samples, &|done, total| {
                 progress_bar("analysing", "turns", done, total)
@@ -104,7 +104,7 @@ impl Commands for CardRecord {
                 if tile_flags.len() == 1 { "is" } else { "are" }
             ));
         }
-        let record = generate::card_game(bots.players, bots.policy, bots.seed)?;
+        let record = selfplay::card_game(bots.players, bots.policy, bots.seed)?;
         Ok(record.native_json() + "\n")
     }
 

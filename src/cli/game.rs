@@ -9,9 +9,9 @@ use super::replay_cmd::read_bytes;
 use crate::analysis::arena::Table;
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
-use crate::record::generate::Policy;
 use crate::record::{self, AnyRecord};
 use crate::render::RenderError;
+use crate::selfplay::Policy;
 use std::path::Path;
 
 /// What the commands do with a game of one kind.

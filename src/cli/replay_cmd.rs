@@ -4,8 +4,8 @@
 
 use super::game::{self, Bots, Commands};
 use super::output::emit;
-use crate::record::generate::Policy;
 use crate::record::{self, MAX_RECORD_BYTES};
+use crate::selfplay::Policy;
 use std::io::Read;
 use std::path::Path;
 

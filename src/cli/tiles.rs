@@ -9,9 +9,10 @@ use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale, TILE
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
 use crate::engine::{Event, Figure, GameKind, Location, Preset, Score};
 use crate::export::{Export, ExportError, csv};
-use crate::record::{GameRecord, RecordedAction, RulesSpec, generate, lab};
+use crate::record::{GameRecord, RecordedAction, RulesSpec, lab};
 use crate::render::RenderError;
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
+use crate::selfplay;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -123,7 +124,7 @@ impl Commands for GameRecord {
         rules.overrides.river = bots.river.then_some(true);
         rules.overrides.abbot = bots.abbot.then_some(true);
         rules.check_expansions()?;
-        let record = generate::generate(rules, bots.players, bots.policy, bots.seed)?;
+        let record = selfplay::generate(rules, bots.players, bots.policy, bots.seed)?;
         Ok(record.native_json())
     }
 

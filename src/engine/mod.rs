@@ -16,6 +16,7 @@ pub mod scoring;
 pub mod surveyors;
 pub mod tile;
 pub mod tileset;
+pub mod walk;
 
 pub use error::IllegalMove;
 pub use events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
@@ -27,3 +28,4 @@ pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use scoring::Worth;
 pub use tile::{Edge, FeatureKind, Location, TileKind};
 pub use tileset::{Edition, TileCatalog, TileKindId};
+pub use walk::{Fault, IllegalTurn, Moved, Script, Scripted, Step, Walker};
