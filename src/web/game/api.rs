@@ -1,0 +1,268 @@
+//! The JSON API's answers as types, so that `/api/openapi.json` gives their schemas: what a
+//! game's `GamePages` answers (`api_game`, `analysis_status`) and the stored turns read back.
+
+use crate::analysis::cards::CardGameReport;
+use crate::analysis::report::{GameReport, PlayerReport};
+use crate::engine::{GameKind, Position};
+use crate::record::PlayerInfo;
+use crate::replay::Replay;
+use crate::replay::cards::{CardEventJson, CardMoveJson};
+use crate::replay::json::{Breakdown, PlayerName, TileMove, breakdowns};
+use crate::store::snapshot::{StoredEvent, StoredMove};
+use crate::store::{AnalysisStatus, GameId, GameRow, TurnRow};
+use crate::web::AppState;
+use crate::web::links;
+use crate::web::problem::Problem;
+use crate::web::what_if::stored_analysis;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// A stored upload: its id, its page and whether it is listed; the owner token only to the
+/// upload that stored it.
+#[derive(Serialize, ToSchema)]
+pub struct CreatedGame {
+    #[schema(value_type = String)]
+    pub id: GameId,
+    /// The game's page.
+    pub url: String,
+    pub listed: bool,
+    /// Deletes the game or changes its listing: shown once, never stored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner_token: Option<String>,
+}
+
+/// A game: its players, rules and result, then where it is and how it came.
+#[derive(Serialize, ToSchema)]
+pub struct GameAnswer {
+    players: Vec<PlayerName>,
+    /// The rulebook's name (the Card Game has one, `card-game`).
+    rules: &'static str,
+    /// The tile games: the rules in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_label: Option<String>,
+    finished: bool,
+    final_scores: Vec<i32>,
+    /// The Card Game: who won, ties included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<u8>>,
+    breakdown: Vec<Breakdown>,
+    #[schema(value_type = String)]
+    id: GameId,
+    /// `carcassonne`, `new-world` or `card-game`.
+    game: &'static str,
+    url: String,
+    /// The record, as native JSON.
+    record_url: String,
+    /// The format it was uploaded in.
+    source_format: String,
+    created_at: String,
+    turns: u32,
+}
+
+impl GameAnswer {
+    /// What every game says, the rules named by `rules`.
+    pub fn new<P: Position>(
+        kind: GameKind,
+        rules: &'static str,
+        players: &[PlayerInfo],
+        full: &Replay<P>,
+        row: &GameRow,
+    ) -> GameAnswer {
+        GameAnswer {
+            players: PlayerName::all(players),
+            rules,
+            rules_label: None,
+            finished: full.finished,
+            final_scores: full.final_scores.clone(),
+            winners: None,
+            breakdown: breakdowns(&full.breakdown),
+            id: row.id,
+            game: kind.name(),
+            url: links::game(row.id),
+            record_url: links::record(row.id),
+            source_format: row.source_format.clone(),
+            created_at: row.created_at.clone(),
+            turns: row.turns,
+        }
+    }
+}
+
+/// A turn of either kind of game.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum TurnAnswer {
+    Tiles(TileTurnAnswer),
+    Cards(CardTurnAnswer),
+}
+
+/// A tile-game turn: the move, then its snapshot. The snapshot's own JSON (the scores, the
+/// events, the ownership) is sent as it was stored, so that games stored by earlier releases
+/// read as they always did.
+#[derive(Serialize, ToSchema)]
+pub struct TileTurnAnswer {
+    turn: u32,
+    player: u8,
+    #[serde(flatten)]
+    mv: TileMove,
+    /// Every player's score after the turn.
+    #[schema(value_type = Vec<i32>)]
+    scores: Value,
+    /// What happened besides the move: discards, scores with their numbers, returns.
+    #[schema(value_type = Vec<StoredEvent>)]
+    events: Value,
+    /// Followers in each player's supply.
+    followers: Vec<u8>,
+    abbot_in_supply: Vec<bool>,
+    /// Per player, features with their meeples: city, road, field, cloister, garden.
+    #[schema(value_type = Vec<Vec<u16>>)]
+    ownership: Value,
+}
+
+/// A Card Game turn: the action, its events, the scores and the number of cards in each
+/// player's hand after it. A card played face down is not named, as on the table: the turn
+/// whose follower takes it names it.
+#[derive(Serialize, ToSchema)]
+pub struct CardTurnAnswer {
+    turn: u32,
+    player: u8,
+    #[serde(rename = "move")]
+    mv: CardMoveJson,
+    #[schema(value_type = Vec<i32>)]
+    scores: Value,
+    events: Vec<CardEventJson>,
+    hands: Vec<u8>,
+    follower_to_place: Vec<bool>,
+}
+
+/// A stored JSON column as a value.
+fn stored_json(s: &str) -> Value {
+    serde_json::from_str::<Value>(s).unwrap_or(Value::Null)
+}
+
+/// A tile game's stored turn as the API gives it.
+pub fn tile_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
+    let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
+    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
+    Ok(TurnAnswer::Tiles(TileTurnAnswer {
+        turn: t.turn,
+        player: t.player,
+        mv: mv.into(),
+        scores: stored_json(&t.scores),
+        events: stored_json(&t.events),
+        followers: supply.iter().map(|s| s[0]).collect(),
+        abbot_in_supply: supply.iter().map(|s| s[1] == 1).collect(),
+        ownership: stored_json(&t.ownership),
+    }))
+}
+
+/// A Card Game's stored turn as the API gives it, the card played face down unnamed.
+pub fn card_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
+    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
+    let mut mv: CardMoveJson = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
+    let mut events: Vec<CardEventJson> = serde_json::from_str(&t.events).map_err(Problem::internal)?;
+    if let Some(CardEventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
+        *card = None;
+        if let CardMoveJson::Play { card, .. } = &mut mv {
+            *card = None;
+        }
+    }
+    Ok(TurnAnswer::Cards(CardTurnAnswer {
+        turn: t.turn,
+        player: t.player,
+        mv,
+        scores: stored_json(&t.scores),
+        events,
+        hands: supply.iter().map(|s| s[0]).collect(),
+        follower_to_place: supply.iter().map(|s| s[1] == 1).collect(),
+    }))
+}
+
+/// Where to follow a queued analysis.
+#[derive(Serialize, ToSchema)]
+pub struct QueuedAnswer {
+    /// Its status, as JSON.
+    pub status_url: String,
+    /// Its page.
+    pub url: String,
+}
+
+/// An analysis' status: none asked, queued, running (with its progress), done (with its
+/// summary, `null` if it cannot be read) or failed (with why).
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum AnalysisStatusAnswer {
+    None,
+    Queued,
+    Running {
+        /// Turns analysed so far, of `total`.
+        done: u32,
+        total: u32,
+    },
+    Done {
+        result: Option<AnalysisSummary>,
+    },
+    Failed {
+        error: String,
+    },
+}
+
+/// A finished analysis, summarised.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum AnalysisSummary {
+    Tiles(GameReport),
+    Cards(CardSummary),
+}
+
+/// The status, with the result's summary when done: the stored analysis is a `T`.
+pub fn status_answer<T: DeserializeOwned>(
+    state: &AppState,
+    id: &GameId,
+    summarise: fn(T) -> AnalysisSummary,
+) -> Result<AnalysisStatusAnswer, Problem> {
+    Ok(match stored_analysis::<T>(state, id)? {
+        None => AnalysisStatusAnswer::None,
+        Some((AnalysisStatus::Queued, _)) => AnalysisStatusAnswer::Queued,
+        Some((AnalysisStatus::Running { done, total }, _)) => AnalysisStatusAnswer::Running { done, total },
+        Some((AnalysisStatus::Done, result)) => AnalysisStatusAnswer::Done {
+            result: result.map(summarise),
+        },
+        Some((AnalysisStatus::Failed(error), _)) => AnalysisStatusAnswer::Failed { error },
+    })
+}
+
+/// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
+#[derive(Serialize, ToSchema)]
+pub struct CardSummary {
+    samples: u32,
+    players: Vec<PlayerReport>,
+    turns: Vec<CardTurnSummary>,
+}
+
+/// A turn of a Card Game analysis: the action played, in words, and what it lost.
+#[derive(Serialize, ToSchema)]
+pub struct CardTurnSummary {
+    turn: u32,
+    player: u8,
+    played: Option<String>,
+    points_lost: Option<f64>,
+}
+
+/// A Card Game analysis summarised.
+pub fn card_summary(r: CardGameReport) -> AnalysisSummary {
+    let turns = (r.turns.into_iter())
+        .map(|t| CardTurnSummary {
+            turn: t.turn,
+            player: t.player,
+            played: t.played.and_then(|i| t.alternatives.get(i)).map(|a| a.action.clone()),
+            points_lost: t.points_lost,
+        })
+        .collect();
+    AnalysisSummary::Cards(CardSummary {
+        samples: r.samples,
+        players: r.players,
+        turns,
+    })
+}
