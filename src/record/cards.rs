@@ -99,7 +99,7 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
         return Err(err(format!("the Card Game has 2 to 5 players, not {players}")));
     }
     if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
-        return Err(err(bad));
+        return Err(err(bad.to_string()));
     }
     let player_infos: Vec<PlayerInfo> = doc.players.into_iter().map(Player::into_info).collect();
     super::check_names(&player_infos).map_err(err)?;

@@ -354,6 +354,9 @@ pub enum RecordError {
     /// A Carcassonne Lab link that cannot be read.
     #[error("{}: {}", Format::Lab.name(), quote::shorten_quotes(&.0.to_string()))]
     Lab(#[from] lab::LabError),
+    /// A native record that cannot be read.
+    #[error("{}: {}", Format::Native.name(), quote::shorten_quotes(&.0.to_string()))]
+    Native(#[from] native::NativeError),
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
     /// meeple on another square than its tile) found an illegal one: the record read so far,
     /// and the first rule it breaks, so that the error names the turn and player like any

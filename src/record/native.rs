@@ -4,7 +4,7 @@
 use super::quote::{self, Quoted};
 use super::rules_spec::Overrides;
 use super::{
-    CustomTile, Format, GameRecord, MAX_CUSTOM_KINDS, MAX_CUSTOM_TILES, MAX_TILE_NAME_CHARS, PlayerInfo, RecordError,
+    CustomTile, GameRecord, MAX_CUSTOM_KINDS, MAX_CUSTOM_TILES, MAX_TILE_NAME_CHARS, PlayerInfo, RecordError,
     RecordedAction, RecordedMove, RulesSpec,
 };
 use crate::engine::tileset::parse_spec;
@@ -64,14 +64,11 @@ impl Player {
     }
 
     /// The player's colour, when it is not of the form `#rrggbb`.
-    pub(super) fn bad_colour(&self) -> Option<String> {
+    pub(super) fn bad_colour(&self) -> Option<NativeError> {
         let c = self.colour.as_deref()?;
-        (!is_colour(c)).then(|| {
-            format!(
-                "player {}: colour {} is not of the form \"#rrggbb\"",
-                Quoted(&self.name),
-                Quoted(c)
-            )
+        (!is_colour(c)).then(|| NativeError::Colour {
+            player: self.name.clone(),
+            colour: c.to_string(),
         })
     }
 }
@@ -151,49 +148,156 @@ struct DocMeeple {
     abbot: bool,
 }
 
-fn err(msg: impl Into<String>) -> RecordError {
-    RecordError::invalid(Format::Native, msg)
+/// Why a native record cannot be read, in the record's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NativeError {
+    #[error(
+        "game: a Card Game record is not a tile game's; `record::parse_any` reads it, `record::parse` only the tile games"
+    )]
+    CardGame,
+    /// The document does not have the format's shape: serde's words, after the path of the
+    /// member at fault.
+    #[error("{0}")]
+    Shape(String),
+    /// The same, in a `rules` object carried by another format.
+    #[error("rules.{0}")]
+    RulesShape(String),
+    #[error("unsupported format {}; this version reads {FORMAT:?}", Quoted(.0))]
+    Format(String),
+    #[error("game: unknown game {}; this version plays {}", Quoted(.0), game_names())]
+    UnknownGame(String),
+    #[error("a game has 1 to 6 players, not {0}")]
+    PlayerCount(usize),
+    #[error("player {}: colour {} is not of the form \"#rrggbb\"", Quoted(.player), Quoted(.colour))]
+    Colour { player: String, colour: String },
+    #[error("unknown rules preset {}; the presets are {}", Quoted(.0), preset_names())]
+    UnknownPreset(String),
+    #[error("rules.preset: {preset} is not a rulebook of {game}; leave \"rules\" out for the game's own rules")]
+    NotARulebook { preset: &'static str, game: &'static str },
+    #[error("rules: {0}")]
+    Expansions(&'static str),
+    #[error(
+        "tiles: a New World record brings its own tiles (the printed tile list is not public); see the README's sample tile set"
+    )]
+    NewWorldTiles,
+    #[error("the record defines {0} tile kinds; the limit is {MAX_CUSTOM_KINDS}")]
+    TooManyKinds(usize),
+    #[error("the record's own tiles add {0} tiles to the pack; the limit is {MAX_CUSTOM_TILES}")]
+    TooManyTiles(u32),
+    #[error("tiles: the name {} is {chars} characters long; the limit is {MAX_TILE_NAME_CHARS}", Quoted(.name))]
+    TileName { name: String, chars: usize },
+    /// A tile the record defines, as the engine reads tile specs.
+    #[error("{0}")]
+    Tile(String),
+    #[error("tile {tile}: {} has no {kind}; its tiles are made of {}", .game.title(), feature_words(*.game))]
+    NotInGame {
+        tile: String,
+        game: GameKind,
+        kind: FeatureKind,
+    },
+    #[error(
+        "{at}: unknown tile {} (tiles are named A–X, Eg…Vg for garden copies, river-A…river-L, or defined under \"tiles\")",
+        Quoted(.name)
+    )]
+    UnknownTile { at: Part, name: String },
+    #[error("{at}: rotation is 0, 90, 180 or 270 degrees clockwise, not {degrees}")]
+    Rotation { at: Part, degrees: i64 },
+    #[error("move {mv}: player {player} does not exist (players are numbered from 0)")]
+    NoSuchPlayer { mv: usize, player: u8 },
+    #[error("move {0}: a discard names only the discarded tile")]
+    DiscardWithMore(usize),
+    #[error("move {0}: a move needs \"tile\", \"at\" and \"rotation\" (or \"discard\")")]
+    IncompleteMove(usize),
+    #[error("move {0}: a turn deploys a meeple or recalls the abbot, not both")]
+    MeepleAndAbbot(usize),
+    #[error("move {mv}: unknown feature {}; use city, road, field, cloister or garden", Quoted(.name))]
+    MeepleFeature { mv: usize, name: String },
+    #[error("move {mv}: a meeple on a {kind} needs \"at\", a side such as \"N\" or a half-edge such as \"S.e\"")]
+    MeepleWithoutPlace { mv: usize, kind: FeatureKind },
+    #[error("{at}: {} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"", Quoted(.place))]
+    NotAPlace { at: Part, place: String },
+    #[error("move {0}: score_order: only a New World placement states a scoring order")]
+    ScoreOrderNotNewWorld(usize),
+    #[error("{at}: unknown feature {}", Quoted(.name))]
+    ScoredFeature { at: Part, name: String },
+    #[error("{at} names {kind}: only towns, trails and farms score during play")]
+    NotScoredInPlay { at: Part, kind: FeatureKind },
+    #[error("{0}: a farm is the middle of its tile: leave \"at\" out")]
+    FarmWithPlace(Part),
+    #[error("{at}: a {kind} is named by a side of its tile: \"at\": N, E, S or W")]
+    NeedsSide { at: Part, kind: FeatureKind },
+}
+
+/// Where in a record: a start tile, a move, or an entry of a move's scoring order (all
+/// 1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    StartTile(usize),
+    Move(usize),
+    ScoreOrder { mv: usize, entry: usize },
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Part::StartTile(i) => write!(f, "start tile {i}"),
+            Part::Move(n) => write!(f, "move {n}"),
+            Part::ScoreOrder { mv, entry } => write!(f, "move {mv}: score_order entry {entry}"),
+        }
+    }
+}
+
+fn game_names() -> String {
+    let names: Vec<_> = GameKind::ALL.iter().map(|k| format!("{:?}", k.name())).collect();
+    names.join(", ")
+}
+
+fn preset_names() -> String {
+    let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
+    names.join(", ")
+}
+
+fn feature_words(game: GameKind) -> String {
+    let kinds: Vec<_> = game.feature_kinds().iter().map(|k| k.word()).collect();
+    kinds.join(", ")
 }
 
 pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
+    read(value).map_err(RecordError::from)
+}
+
+fn read(value: serde_json::Value) -> Result<GameRecord, NativeError> {
     if super::cards::is_card_game(&value) {
-        return Err(err(
-            "game: a Card Game record is not a tile game's; `record::parse_any` reads it, `record::parse` only the tile games",
-        ));
+        return Err(NativeError::CardGame);
     }
-    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| err(at_path(&e)))?;
+    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| NativeError::Shape(at_path(&e)))?;
     if doc.format != FORMAT {
-        return Err(err(format!(
-            "unsupported format {}; this version reads {FORMAT:?}",
-            Quoted(&doc.format)
-        )));
+        return Err(NativeError::Format(doc.format));
     }
     let game = game_kind(doc.game.as_deref())?;
     if doc.players.is_empty() || doc.players.len() > 6 {
-        return Err(err(format!("a game has 1 to 6 players, not {}", doc.players.len())));
+        return Err(NativeError::PlayerCount(doc.players.len()));
     }
     if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
-        return Err(err(bad));
+        return Err(bad);
     }
     let rules = rules_spec(doc.rules.unwrap_or_else(|| DocRules::of(game)))?;
     if !game.plays(rules.preset) {
-        return Err(err(format!(
-            "rules.preset: {} is not a rulebook of {}; leave \"rules\" out for the game's own rules",
-            rules.preset.name(),
-            game.name()
-        )));
+        return Err(NativeError::NotARulebook {
+            preset: rules.preset.name(),
+            game: game.name(),
+        });
     }
-    rules.check_expansions().map_err(|e| err(format!("rules: {e}")))?;
+    rules.check_expansions().map_err(NativeError::Expansions)?;
     if game == GameKind::NewWorld && doc.tiles.is_empty() {
-        return Err(err(
-            "tiles: a New World record brings its own tiles (the printed tile list is not public); see the README's sample tile set",
-        ));
+        return Err(NativeError::NewWorldTiles);
     }
     let (catalog, custom_tiles) = catalog_with(game, &doc.tiles)?;
-    let tile = |name: &str, what: &str| -> Result<TileKindId, RecordError> {
-        catalog
-            .by_name(name)
-            .ok_or_else(|| err(format!("{what}: unknown tile {} (tiles are named A–X, Eg…Vg for garden copies, river-A…river-L, or defined under \"tiles\")", Quoted(name))))
+    let tile = |name: &str, at: Part| -> Result<TileKindId, NativeError> {
+        (catalog.by_name(name)).ok_or_else(|| NativeError::UnknownTile {
+            at,
+            name: name.to_string(),
+        })
     };
     let start = doc
         .start
@@ -201,14 +305,14 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .enumerate()
         .map(|(i, s)| {
             Ok(StartTile {
-                tile: tile(&s.tile, &format!("start tile {}", i + 1))?,
+                tile: tile(&s.tile, Part::StartTile(i + 1))?,
                 placement: Placement {
                     pos: Pos::new(s.at[0], s.at[1]),
-                    rotation: rotation(s.rotation, &format!("start tile {}", i + 1))?,
+                    rotation: rotation(s.rotation, Part::StartTile(i + 1))?,
                 },
             })
         })
-        .collect::<Result<Vec<_>, RecordError>>()?;
+        .collect::<Result<Vec<_>, NativeError>>()?;
     let moves = doc
         .moves
         .iter()
@@ -217,17 +321,22 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut score_orders = BTreeMap::new();
     for (i, m) in doc.moves.iter().enumerate().filter(|(_, m)| !m.score_order.is_empty()) {
-        let what = format!("move {}: score_order", i + 1);
         if game != GameKind::NewWorld || m.tile.is_none() {
-            return Err(err(format!(
-                "{what}: only a New World placement states a scoring order"
-            )));
+            return Err(NativeError::ScoreOrderNotNewWorld(i + 1));
         }
         let order = m
             .score_order
             .iter()
             .enumerate()
-            .map(|(j, f)| feature_ref(f, &format!("{what} entry {}", j + 1)))
+            .map(|(j, f)| {
+                feature_ref(
+                    f,
+                    Part::ScoreOrder {
+                        mv: i + 1,
+                        entry: j + 1,
+                    },
+                )
+            })
             .collect::<Result<_, _>>()?;
         score_orders.insert(i, order);
     }
@@ -247,35 +356,22 @@ pub fn from_value(value: serde_json::Value) -> Result<GameRecord, RecordError> {
 
 /// An entry of a placement's `score_order`: a town, trail or farm (nothing else scores during
 /// play), a town or trail by a side of its tile.
-fn feature_ref(f: &DocFeature, what: &str) -> Result<FeatureRef, RecordError> {
-    let kind =
-        FeatureKind::parse(&f.feature).ok_or_else(|| err(format!("{what}: unknown feature {}", Quoted(&f.feature))))?;
+fn feature_ref(f: &DocFeature, what: Part) -> Result<FeatureRef, NativeError> {
+    let kind = FeatureKind::parse(&f.feature).ok_or_else(|| NativeError::ScoredFeature {
+        at: what,
+        name: f.feature.clone(),
+    })?;
     if !matches!(kind, FeatureKind::Town | FeatureKind::Trail | FeatureKind::Farm) {
-        return Err(err(format!(
-            "{what} names {kind}: only towns, trails and farms score during play"
-        )));
+        return Err(NativeError::NotScoredInPlay { at: what, kind });
     }
     let at = match &f.at {
         None => None,
-        Some(a) => Some(Location::parse(a).ok_or_else(|| {
-            err(format!(
-                "{what}: {} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"",
-                Quoted(a)
-            ))
-        })?),
+        Some(a) => Some(place(a, what)?),
     };
     match (kind, at) {
         (FeatureKind::Farm, None | Some(Location::Center)) | (_, Some(Location::Side(_))) => {}
-        (FeatureKind::Farm, Some(_)) => {
-            return Err(err(format!(
-                "{what}: a farm is the middle of its tile: leave \"at\" out"
-            )));
-        }
-        _ => {
-            return Err(err(format!(
-                "{what}: a {kind} is named by a side of its tile: \"at\": N, E, S or W"
-            )));
-        }
+        (FeatureKind::Farm, Some(_)) => return Err(NativeError::FarmWithPlace(what)),
+        _ => return Err(NativeError::NeedsSide { at: what, kind }),
     }
     Ok(FeatureRef {
         pos: Pos::new(f.on[0], f.on[1]),
@@ -284,18 +380,19 @@ fn feature_ref(f: &DocFeature, what: &str) -> Result<FeatureRef, RecordError> {
     })
 }
 
-fn game_kind(name: Option<&str>) -> Result<GameKind, RecordError> {
+/// A side, a half-edge or the centre, as a record writes it.
+fn place(a: &str, what: Part) -> Result<Location, NativeError> {
+    Location::parse(a).ok_or_else(|| NativeError::NotAPlace {
+        at: what,
+        place: a.to_string(),
+    })
+}
+
+fn game_kind(name: Option<&str>) -> Result<GameKind, NativeError> {
     let Some(name) = name else {
         return Ok(GameKind::default());
     };
-    GameKind::from_name(name).ok_or_else(|| {
-        let names: Vec<_> = GameKind::ALL.iter().map(|k| format!("{:?}", k.name())).collect();
-        err(format!(
-            "game: unknown game {}; this version plays {}",
-            Quoted(name),
-            names.join(", ")
-        ))
-    })
+    GameKind::from_name(name).ok_or_else(|| NativeError::UnknownGame(name.to_string()))
 }
 
 /// A serde error with the path of the field it is about: "rules.two_tile_city: unknown
@@ -317,15 +414,8 @@ pub fn is_colour(c: &str) -> bool {
     c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|ch| ch.is_ascii_hexdigit())
 }
 
-fn rules_spec(rules: DocRules) -> Result<RulesSpec, RecordError> {
-    let preset = Preset::parse(&rules.preset).ok_or_else(|| {
-        let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();
-        err(format!(
-            "unknown rules preset {}; the presets are {}",
-            Quoted(&rules.preset),
-            names.join(", ")
-        ))
-    })?;
+fn rules_spec(rules: DocRules) -> Result<RulesSpec, NativeError> {
+    let preset = Preset::parse(&rules.preset).ok_or_else(|| NativeError::UnknownPreset(rules.preset.clone()))?;
     let spec = RulesSpec {
         preset,
         overrides: rules.overrides,
@@ -343,48 +433,40 @@ pub fn rules_to_value(spec: &RulesSpec) -> serde_json::Value {
 }
 
 pub(super) fn rules_from_value(v: serde_json::Value) -> Result<RulesSpec, RecordError> {
-    let rules: DocRules = serde_path_to_error::deserialize(v).map_err(|e| err(format!("rules.{}", at_path(&e))))?;
-    rules_spec(rules)
+    let rules: DocRules = serde_path_to_error::deserialize(v).map_err(|e| NativeError::RulesShape(at_path(&e)))?;
+    Ok(rules_spec(rules)?)
 }
 
-fn catalog_with(game: GameKind, tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), RecordError> {
+fn catalog_with(game: GameKind, tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, Vec<CustomTile>), NativeError> {
     if tiles.is_empty() {
         return Ok((TileCatalog::builtin(), Vec::new()));
     }
     if tiles.len() > MAX_CUSTOM_KINDS {
-        return Err(err(format!(
-            "the record defines {} tile kinds; the limit is {MAX_CUSTOM_KINDS}",
-            tiles.len()
-        )));
+        return Err(NativeError::TooManyKinds(tiles.len()));
     }
     let copies: u32 = tiles.iter().map(|t| u32::from(t.count)).sum();
     if copies > MAX_CUSTOM_TILES {
-        return Err(err(format!(
-            "the record's own tiles add {copies} tiles to the pack; the limit is {MAX_CUSTOM_TILES}"
-        )));
+        return Err(NativeError::TooManyTiles(copies));
     }
     let mut cat = (*TileCatalog::builtin()).clone();
     let mut custom = Vec::new();
     for t in tiles {
         let chars = t.name.chars().count();
         if chars > MAX_TILE_NAME_CHARS {
-            return Err(err(format!(
-                "tiles: the name {} is {chars} characters long; the limit is {MAX_TILE_NAME_CHARS}",
-                Quoted(&t.name)
-            )));
+            return Err(NativeError::TileName {
+                name: t.name.clone(),
+                chars,
+            });
         }
-        let kind = parse_spec(&t.name, &t.segments).map_err(err)?;
+        let kind = parse_spec(&t.name, &t.segments).map_err(NativeError::Tile)?;
         if let Some(s) = kind.segments.iter().find(|s| !game.feature_kinds().contains(&s.kind)) {
-            let kinds: Vec<_> = game.feature_kinds().iter().map(|k| k.word()).collect();
-            return Err(err(format!(
-                "tile {}: {} has no {}; its tiles are made of {}",
-                t.name,
-                game.title(),
-                s.kind,
-                kinds.join(", ")
-            )));
+            return Err(NativeError::NotInGame {
+                tile: t.name.clone(),
+                game,
+                kind: s.kind,
+            });
         }
-        cat.add(kind).map_err(err)?;
+        cat.add(kind).map_err(NativeError::Tile)?;
         custom.push(CustomTile {
             name: t.name.clone(),
             count: t.count,
@@ -394,85 +476,62 @@ fn catalog_with(game: GameKind, tiles: &[DocTile]) -> Result<(Arc<TileCatalog>, 
     Ok((Arc::new(cat), custom))
 }
 
-fn rotation(deg: i64, what: &str) -> Result<Rotation, RecordError> {
+fn rotation(deg: i64, what: Part) -> Result<Rotation, NativeError> {
     Rotation::from_degrees(deg)
         .filter(|_| (0..360).contains(&deg))
-        .ok_or_else(|| {
-            err(format!(
-                "{what}: rotation is 0, 90, 180 or 270 degrees clockwise, not {deg}"
-            ))
-        })
+        .ok_or(NativeError::Rotation { at: what, degrees: deg })
 }
 
 fn parse_move(
     m: &DocMove,
     n: usize,
     players: usize,
-    tile: &dyn Fn(&str, &str) -> Result<TileKindId, RecordError>,
-) -> Result<RecordedMove, RecordError> {
-    let what = format!("move {n}");
+    tile: &dyn Fn(&str, Part) -> Result<TileKindId, NativeError>,
+) -> Result<RecordedMove, NativeError> {
+    let what = Part::Move(n);
     if let Some(p) = m.player
         && p as usize >= players
     {
-        return Err(err(format!(
-            "{what}: player {p} does not exist (players are numbered from 0)"
-        )));
+        return Err(NativeError::NoSuchPlayer { mv: n, player: p });
     }
     if let Some(d) = &m.discard {
         if m.tile.is_some() || m.meeple.is_some() || m.recall_abbot {
-            return Err(err(format!("{what}: a discard names only the discarded tile")));
+            return Err(NativeError::DiscardWithMore(n));
         }
         return Ok(RecordedMove::Discard {
             player: m.player,
-            tile: tile(d, &what)?,
+            tile: tile(d, what)?,
         });
     }
     let (Some(name), Some(at), Some(rot)) = (&m.tile, m.at, m.rotation) else {
-        return Err(err(format!(
-            "{what}: a move needs \"tile\", \"at\" and \"rotation\" (or \"discard\")"
-        )));
+        return Err(NativeError::IncompleteMove(n));
     };
     let action = match (&m.meeple, m.recall_abbot) {
-        (Some(_), true) => {
-            return Err(err(format!(
-                "{what}: a turn deploys a meeple or recalls the abbot, not both"
-            )));
-        }
+        (Some(_), true) => return Err(NativeError::MeepleAndAbbot(n)),
         (None, true) => RecordedAction::RecallAbbot,
         (None, false) => RecordedAction::Pass,
-        (Some(mp), false) => parse_meeple(mp, &what)?,
+        (Some(mp), false) => parse_meeple(mp, n)?,
     };
     Ok(RecordedMove::Place {
         player: m.player,
-        tile: tile(name, &what)?,
+        tile: tile(name, what)?,
         placement: Placement {
             pos: Pos::new(at[0], at[1]),
-            rotation: rotation(rot, &what)?,
+            rotation: rotation(rot, what)?,
         },
         action,
     })
 }
 
-fn parse_meeple(m: &DocMeeple, what: &str) -> Result<RecordedAction, RecordError> {
-    let feature = FeatureKind::parse(&m.feature).ok_or_else(|| {
-        err(format!(
-            "{what}: unknown feature {}; use city, road, field, cloister or garden",
-            Quoted(&m.feature)
-        ))
+fn parse_meeple(m: &DocMeeple, n: usize) -> Result<RecordedAction, NativeError> {
+    let feature = FeatureKind::parse(&m.feature).ok_or_else(|| NativeError::MeepleFeature {
+        mv: n,
+        name: m.feature.clone(),
     })?;
     let at = match (&m.at, feature.is_inner()) {
         (None, true) => Location::Center,
-        (None, false) => {
-            return Err(err(format!(
-                "{what}: a meeple on a {feature} needs \"at\", a side such as \"N\" or a half-edge such as \"S.e\""
-            )));
-        }
-        (Some(a), _) => Location::parse(a).ok_or_else(|| {
-            err(format!(
-                "{what}: {} is not a side (N, E, S, W), a half-edge (N.w … W.n) or \"center\"",
-                Quoted(a)
-            ))
-        })?,
+        (None, false) => return Err(NativeError::MeepleWithoutPlace { mv: n, kind: feature }),
+        (Some(a), _) => place(a, Part::Move(n))?,
     };
     let figure = if m.abbot { Figure::Abbot } else { Figure::Follower };
     Ok(RecordedAction::Deploy { feature, at, figure })
@@ -584,5 +643,43 @@ fn export_move(cat: &TileCatalog, m: &RecordedMove) -> DocMove {
             discard: None,
             score_order: Vec::new(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn error(moves: serde_json::Value) -> NativeError {
+        let record = json!({"format": FORMAT, "players": [{"name": "Ann"}, {"name": "Bob"}], "moves": moves});
+        match from_value(record) {
+            Err(RecordError::Native(e)) => e,
+            other => panic!("expected a NativeError, got {other:?}"),
+        }
+    }
+
+    /// A move's fault names the move as data.
+    #[test]
+    fn a_moves_fault_names_the_move() {
+        let place = json!({"tile": "D", "at": [0, -1], "rotation": 180});
+        let mut both = place.clone();
+        both["meeple"] = json!({"feature": "city", "at": "S"});
+        both["recall_abbot"] = json!(true);
+        assert_eq!(error(json!([place, both])), NativeError::MeepleAndAbbot(2));
+        let mut turned = place.clone();
+        turned["rotation"] = json!(45);
+        let rotation = NativeError::Rotation {
+            at: Part::Move(1),
+            degrees: 45,
+        };
+        assert_eq!(error(json!([turned])), rotation);
+        let mut ordered = place;
+        ordered["score_order"] = json!([{"feature": "town", "on": [0, 0], "at": "N"}]);
+        assert_eq!(error(json!([ordered])), NativeError::ScoreOrderNotNewWorld(1));
+        assert_eq!(
+            error(json!([{"player": 2, "discard": "D"}])),
+            NativeError::NoSuchPlayer { mv: 1, player: 2 }
+        );
     }
 }

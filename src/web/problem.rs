@@ -203,9 +203,11 @@ impl From<RecordError> for Problem {
     fn from(e: RecordError) -> Problem {
         match e {
             RecordError::TooLarge { .. } => Problem::too_large(crate::record::MAX_RECORD_BYTES),
-            RecordError::Invalid { .. } | RecordError::Jcz(_) | RecordError::Bga(_) | RecordError::Lab(_) => {
-                Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string())
-            }
+            RecordError::Invalid { .. }
+            | RecordError::Jcz(_)
+            | RecordError::Bga(_)
+            | RecordError::Lab(_)
+            | RecordError::Native(_) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string()),
             RecordError::BgaAddress { table } => {
                 let mut p = Problem::new(StatusCode::BAD_REQUEST, "Board Game Arena address", e.to_string());
                 p.extensions.insert("table".into(), json!(table));
