@@ -1,7 +1,7 @@
 //! `replay` and `export`: read a record, replay it, print a table, JSON, a `.jcz` or CSV.
 
 use super::output::{Align, aligned, emit};
-use crate::engine::{Event, Figure, GameKind, Preset, Score};
+use crate::engine::{Category, Event, Figure, GameKind, Preset, Score};
 use crate::record::cards::CardRecord;
 use crate::record::generate::{self, Policy};
 use crate::record::{self, AnyRecord, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
@@ -285,9 +285,9 @@ pub fn table(record: &GameRecord, r: &Replay) -> String {
 
 /// Each player's points by category, during play and at the end, and the total.
 fn breakdown_table(names: &[&str], r: &Replay) -> String {
-    let categories = r.breakdown.first().map(|b| b.play.names()).unwrap_or_default();
+    let categories = r.breakdown.first().map(|b| b.play.categories()).unwrap_or_default();
     let mut header = vec!["player".to_string(), String::new()];
-    header.extend(categories.iter().map(|c| c.to_string()));
+    header.extend(categories.iter().map(|c| c.word().to_string()));
     header.push("total".into());
     let mut rows = vec![header];
     for (i, b) in r.breakdown.iter().enumerate() {

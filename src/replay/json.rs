@@ -1,7 +1,7 @@
 //! The JSON form of a replay: the contract of `replay --json`, which other tools read.
 
 use super::{Breakdown, Categories, Replay, TurnSnapshot, words};
-use crate::engine::{Action, Event, Phase, Pos, Score, TileCatalog, Unit};
+use crate::engine::{Action, Category, Event, Phase, Pos, Score, TileCatalog, Unit};
 use crate::record::GameRecord;
 use serde_json::{Value, json};
 
@@ -172,13 +172,13 @@ pub fn turn(cat: &TileCatalog, t: &TurnSnapshot) -> Value {
     )
 }
 
-fn categories(c: &Categories) -> Value {
-    let mut out: serde_json::Map<String, Value> = c.iter().map(|(name, p)| (name.to_string(), json!(p))).collect();
+fn categories<C: Category>(c: &Categories<C>) -> Value {
+    let mut out: serde_json::Map<String, Value> = c.iter().map(|(c, p)| (c.word().to_string(), json!(p))).collect();
     out.insert("total".into(), json!(c.total()));
     Value::Object(out)
 }
 
-pub fn breakdown(b: &Breakdown) -> Value {
+pub fn breakdown<C: Category>(b: &Breakdown<C>) -> Value {
     json!({"play": categories(&b.play), "end": categories(&b.end), "total": b.play.total() + b.end.total()})
 }
 

@@ -1,7 +1,7 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
 //! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
-use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, TurnRow};
+use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
 use crate::engine::cards::CardGame;
 use crate::engine::{Event, GameKind};
 use crate::record::cards::{self, CardRecord};
@@ -255,9 +255,7 @@ fn tile_rows(record: &GameRecord, replay: &Replay, ownership: &[Ownership]) -> V
                 .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
                 .map(|e| stored_event(json::event(cat, e, players)))
                 .collect();
-            let supply: Vec<[u8; 2]> = (t.supply.iter())
-                .map(|s| [s.followers, u8::from(s.abbot_home)])
-                .collect();
+            let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
             TurnRow {
                 turn: t.turn,
                 player: t.player,
@@ -279,7 +277,7 @@ fn card_rows(replay: &Replay<CardGame>) -> Vec<TurnRow> {
         .turns
         .iter()
         .map(|t| {
-            let supply: Vec<[u8; 2]> = (t.supply.iter()).map(|s| [s.hand, u8::from(s.follower_home)]).collect();
+            let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
             TurnRow {
                 turn: t.turn,
                 player: t.player,

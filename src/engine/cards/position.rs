@@ -2,6 +2,7 @@
 //! tile game.
 
 use super::game::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove};
+use crate::engine::category::Category;
 use crate::engine::position::{GameKind, Position};
 
 /// What a player of the Card Game holds back.
@@ -13,13 +14,11 @@ pub struct CardSupply {
     pub follower_home: bool,
 }
 
-const CATEGORIES: [&str; 5] = [
-    CardCategory::People.word(),
-    CardCategory::Animals.word(),
-    CardCategory::CitySets.word(),
-    CardCategory::Jokers.word(),
-    CardCategory::WrongRows.word(),
-];
+impl Category for CardCategory {
+    fn word(self) -> &'static str {
+        CardCategory::word(self)
+    }
+}
 
 impl Position for CardGame {
     type Move = CardMove;
@@ -27,9 +26,10 @@ impl Position for CardGame {
     type Event = CardEvent;
     type Supply = CardSupply;
     type Illegal = CardIllegal;
+    type Category = CardCategory;
 
-    fn categories(&self) -> &'static [&'static str] {
-        &CATEGORIES
+    fn categories(&self) -> &'static [CardCategory] {
+        &CardCategory::ALL
     }
 
     fn kind(&self) -> GameKind {

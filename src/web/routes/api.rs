@@ -5,7 +5,7 @@ use crate::engine::GameKind;
 use crate::record::MAX_RECORD_BYTES;
 use crate::replay;
 use crate::replay::json::StoredMove;
-use crate::store::{GameId, TurnRow, ingest};
+use crate::store::{GameId, StoredSupply, TurnRow, ingest};
 use crate::web::problem::Problem;
 use crate::web::{AppState, Loaded, blocking};
 use actix_web::http::header;
@@ -159,7 +159,7 @@ fn stored_json(s: &str) -> Value {
 
 fn tile_turn(t: TurnRow) -> Result<Value, Problem> {
     let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
-    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
+    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).unwrap_or_default();
     Ok(replay::json::turn_object(
         t.turn,
         t.player,
@@ -167,10 +167,10 @@ fn tile_turn(t: TurnRow) -> Result<Value, Problem> {
         [
             ("scores", stored_json(&t.scores)),
             ("events", stored_json(&t.events)),
-            ("followers", json!(supply.iter().map(|s| s[0]).collect::<Vec<_>>())),
+            ("followers", json!(supply.iter().map(|s| s.held).collect::<Vec<_>>())),
             (
                 "abbot_in_supply",
-                json!(supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>()),
+                json!(supply.iter().map(|s| s.home).collect::<Vec<_>>()),
             ),
             ("ownership", stored_json(&t.ownership)),
         ],
@@ -181,7 +181,7 @@ fn tile_turn(t: TurnRow) -> Result<Value, Problem> {
 /// player's hand after it. A card played face down is not named, as on the table: the turn
 /// whose follower takes it names it.
 fn card_turn(t: TurnRow) -> Result<Value, Problem> {
-    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
+    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
     let (mut mv, mut events) = (stored_json(&t.mv), stored_json(&t.events));
     let played_face_down = |e: &&mut Value| e["type"] == "played" && e["face_down"] == true;
     if let Some(Value::Object(e)) = events.as_array_mut().into_iter().flatten().find(played_face_down) {
@@ -196,8 +196,8 @@ fn card_turn(t: TurnRow) -> Result<Value, Problem> {
         "move": mv,
         "scores": stored_json(&t.scores),
         "events": events,
-        "hands": supply.iter().map(|s| s[0]).collect::<Vec<_>>(),
-        "follower_to_place": supply.iter().map(|s| s[1] == 1).collect::<Vec<_>>(),
+        "hands": supply.iter().map(|s| s.held).collect::<Vec<_>>(),
+        "follower_to_place": supply.iter().map(|s| s.home).collect::<Vec<_>>(),
     }))
 }
 

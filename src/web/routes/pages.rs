@@ -3,7 +3,7 @@
 use crate::analysis;
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::win_chance::TurnChance;
-use crate::engine::{GameKind, Position, cards};
+use crate::engine::{GameKind, Position, cards, category};
 use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, MAX_RECORD_BYTES, PlayerInfo, rules_spec};
 use crate::render;
@@ -422,8 +422,8 @@ struct EndPage {
     board: BoardView,
     /// Final scoring.
     events: Vec<String>,
-    /// The breakdown's columns: the game's categories.
-    categories: &'static [&'static str],
+    /// The breakdown's columns: the words of the game's categories.
+    categories: Vec<&'static str>,
     breakdown: Vec<BreakdownRow>,
     graph: GraphView,
     chances: Option<ChancesView>,
@@ -819,7 +819,7 @@ fn build_end_page(state: &AppState, g: LoadedGame) -> Result<EndPage, Problem> {
         finished: full.finished,
         board: end_board(full.finished, src, "board"),
         events: view::event_sentences(record, &full.final_events),
-        categories: full.game.categories(),
+        categories: category::words(full.game.categories()),
         breakdown: view::breakdown_rows(record, &full, &colours),
         graph: end_graph(&head, &record.players, &full, &colours),
         chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, true),
@@ -926,7 +926,7 @@ fn build_card_end_page(state: &AppState, g: LoadedCards) -> Result<EndPage, Prob
         finished: full.finished,
         board: end_board(full.finished, src, "table"),
         events: card_view::event_sentences(record, &full.final_events),
-        categories: full.game.categories(),
+        categories: category::words(full.game.categories()),
         breakdown: card_view::breakdown_rows(record, &full, &colours),
         graph: end_graph(&head, &record.players, &full, &colours),
         chances: ChancesView::new(id, &record.players, &chances, head.last, &colours, true),
