@@ -1,7 +1,115 @@
-//! carcassonne-replay: replay, score and analyse Carcassonne games.
+//! carcassonne-replay: replay, score and analyse Carcassonne games (the tile game with The River
+//! and The Abbot, New World, and the Card Game), as a web service and a command-line tool.
 //!
-//! Data flows one way: bytes → [`record`] → [`engine`] → [`replay`] → outputs ([`export`],
-//! [`store`], [`render`], [`analysis`], [`web`], [`cli`]).
+//! This page is the map of the crate. What the user sees (formats, rules, pages, the API, the
+//! analysis method, operations) is the reference in `static/docs/`, served under `/docs`.
+//!
+//! # Layout
+//!
+//! Data flows one way: bytes → [`record`] → [`engine`] → [`replay`] (and [`selfplay`]) →
+//! outputs ([`analysis`],
+//! [`export`], [`render`], [`store`]) → [`web`] → [`cli`]. No module imports one downstream of
+//! it (`tests/suite/layout.rs` checks every `use`): `record` never reads a replay, and `engine`
+//! depends on nothing else in the crate.
+//!
+//! [`engine`] holds the rules, pure and deterministic, with no I/O. [`engine::position`] is the
+//! [`Position`](engine::position::Position) trait every game implements (in the spirit of
+//! shakmaty's: current player, scores, legal moves, play, finish) and
+//! [`GameKind`](engine::position::GameKind), the game a record holds. The tile game and New
+//! World are both played by [`engine::game`]: tiles are data ([`engine::tile`],
+//! [`engine::tileset`]), the board is a grid with a frontier ([`engine::board`]), features are
+//! a union-find over placed segments ([`engine::features`]), and [`engine::rules`] holds the
+//! presets, the switches and the feature table (how each kind of feature completes, what it
+//! scores, whether its meeples go home) that [`engine::scoring`] reads. The River
+//! ([`engine::river`]) and New World's coast and surveyors ([`engine::surveyors`]) are parts
+//! ([`engine::parts`]) the game asks at setup, draw, placement and after each scored feature;
+//! a breakdown's categories are each game's enum ([`engine::category`]). Scores are terms, count
+//! × unit × rate ([`engine::events`]); [`engine::bots`] are the random, greedy, sampled and
+//! weighed players. [`engine::cards`] is the Card Game beside them: its cards, rules, game,
+//! scoring, `Position` and bots.
+//!
+//! [`record`] reads every outside format into one canonical
+//! [`GameRecord`](record::GameRecord): the native JSON ([`record::native`]), Card Game records
+//! ([`record::cards`]; [`record::parse_any`] reads either kind), JCloisterZone saves
+//! ([`record::jcz`]), Board Game Arena logs ([`record::bga`]), the course notation
+//! ([`record::course`]) and Carcassonne Lab links both ways ([`record::lab`]). It also holds
+//! rules as records state them ([`record::rules_spec`], with the rules in words), the script
+//! a tile record hands the engine's walker ([`engine::walk`]) to step it move by move
+//! ([`record::walk`]; the Card Game's is in [`record::cards`]) and other programs' tile names
+//! ([`record::tile_names`]). A record that exists is well-formed; whether its moves are legal
+//! is the engine's business.
+//!
+//! [`selfplay`] plays bot games and writes them as records, for `generate`, the fuzzers and the
+//! calibrations.
+//!
+//! [`replay`] runs a record through the engine into per-turn snapshots
+//! ([`Turn`](replay::Turn) and [`Replay`](replay::Replay), generic over the game's `Position`):
+//! the move, its events, the scores, every player's supply, and the breakdown by category.
+//! [`replay::json`] is the `replay --json` contract, [`replay::verify`] checks a replay against
+//! the scores its source recorded (Board Game Arena), [`replay::words`] puts scores in English
+//! and [`replay::cards`] replays a Card Game.
+//!
+//! [`analysis`] judges moves: every legal alternative of a turn ([`analysis::alternatives`]),
+//! its immediate evaluation ([`analysis::evaluate`]) and completion chances
+//! ([`analysis::completion`]), playouts ([`analysis::playout`]), the budget of a whole game
+//! ([`analysis::budget`]), chances of winning and move classes ([`analysis::win_chance`]),
+//! puzzles ([`analysis::puzzles`]), the search ([`analysis::search`], sharing
+//! [`analysis::halving`] with the Card Game's in [`analysis::cards`]), `match`
+//! ([`analysis::arena`]), and [`analysis::report`], the analysis as one serde type, written,
+//! stored and read back the same.
+//!
+//! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV
+//! ([`export::csv`]) from a record and its replay.
+//!
+//! [`render`] draws any game at any turn ([`render::draw`], over [`render::Drawable`]): the
+//! board as an SVG scene ([`render::scene`], tile art in [`render::tiles`], meeples in
+//! [`render::figures`], colours in [`render::palette`]) rasterised by resvg
+//! ([`render::raster`]), the Card Game's table ([`render::cards`]), the inline board a page
+//! points at ([`render::interactive`]) and the animated GIF ([`render::gif`]).
+//!
+//! [`store`] keeps games in SQLite (schema in `migrations/`, applied at start): a game and all
+//! its per-turn snapshot rows are written in one transaction
+//! ([`store::ingest`](mod@store::ingest)), owner tokens are kept as hashes ([`store::owner`]),
+//! and the database is copied live by [`store::backup`]. Games carry their kind and an id
+//! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
+//! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
+//!
+//! [`web`] is the service: [`web::startup`] builds the app, [`web::routes`] holds one module
+//! per resource with thin handlers, the view models are [`web::view`] (and
+//! [`web::card_view`], [`web::board_view`], [`web::chance_view`], [`web::share_view`]),
+//! [`web::problem`] turns errors into problem+json or HTML, [`web::jobs`] is the analysis
+//! queue, [`web::page_cache`] keeps built turn pages, and [`web::limits`], [`web::origin`],
+//! [`web::middleware`] and [`web::metrics`] guard and measure every request. The pages are
+//! askama templates in `templates/`: `_`-prefixed parts are shared by the turn and end pages
+//! (the head, the share menu, the board picture, the scoreboard, the event list, the score
+//! graph, the turn list), and a turn page adds one part of its game's own (`_tile_turn.html`,
+//! `_card_turn.html`). `static/` holds what is served as it is (the record schemas, the demo
+//! games, the icon, the style sheet, the script, the bookmarklet's source) and the
+//! reference's Markdown (`static/docs/`, served under `/docs` by [`web::routes::docs`]).
+//!
+//! [`cli`] is the command line, one module per command; [`cli::bench`] and [`cli::load`] are
+//! the `bench` measurements.
+//!
+//! # Where is…
+//!
+//! - **…where farms are scored?** At the end of the game, in [`engine::scoring`]:
+//!   [`Game::finish`](engine::game::Game::finish) scores every incomplete feature, then the
+//!   farms by the preset's farm rule (per field, or the classic per city). New World's farms
+//!   are a feature kind of the table in [`engine::rules`], scored like any feature.
+//! - **…where a surveyor moves?** [`Surveyors::advance`](engine::surveyors::Surveyors::advance)
+//!   moves it; the surveyors' [`Part`](engine::parts::Part) hooks in [`engine::surveyors`]
+//!   call it after each feature scored during play ([`engine::scoring`] asks them), add the
+//!   surveyor bonus and name the settlers left behind, which go home.
+//! - **…where an upload is stored?** [`store::ingest::upload`]: parse, replay, and one
+//!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
+//!   routes that call it are [`web::routes::api`] (`POST /api/games`) and
+//!   [`web::routes::pages`] (the form, `POST /games`).
+//! - **…where a turn page is built?** [`web::routes::pages`] (`turn_page`, then the tile or
+//!   Card Game builder), from the view models in [`web::view`] and [`web::card_view`], kept
+//!   once built in [`web::page_cache`]; the template is `templates/turn.html`.
+//! - **…where the analysis plans a game?** [`analysis::analyse_game`], which asks
+//!   [`analysis::budget::plan`] for each turn's playouts within the game's budget, then
+//!   analyses every turn; the service's queue that runs it is [`web::jobs`].
 
 pub mod analysis;
 pub mod cli;
@@ -10,5 +118,6 @@ pub mod export;
 pub mod record;
 pub mod render;
 pub mod replay;
+pub mod selfplay;
 pub mod store;
 pub mod web;

@@ -55,6 +55,16 @@ pub enum CardAnalysisError {
     Replay(#[from] CardReplayError),
 }
 
+impl CardAnalysisError {
+    /// The error in the record's words.
+    pub fn describe(&self, record: &CardRecord) -> String {
+        match self {
+            CardAnalysisError::Replay(e) => e.describe(record),
+            other => other.to_string(),
+        }
+    }
+}
+
 /// The position before turn `turn` (1-based), its round dealt, and the move played then.
 fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), CardAnalysisError> {
     let turns = record.moves.len();
@@ -177,8 +187,10 @@ pub fn search(game: &CardGame, opts: &SearchOptions) -> Option<SearchResult<Card
 
 /// How the analysis's and the search's samples play on: the greedy bot for everyone, so that
 /// opponents answer as players would. Random playouts valued a position by how random players
-/// would finish it, and lost to the greedy bot itself (measured with `match --game card-game`;
-/// see the README).
+/// would finish it, and lost to the greedy bot itself (`match --game card-game --games 100
+/// --seed 7`: 7% of games); played out greedy, the analysis beats it every game (+241 a
+/// game), and so does the search (`search:5`, 100%). At equal time the search is as strong
+/// as the analysis (`search:18` against `flat`: 50%), so the pages keep the analysis.
 const PLAYOUTS: Policy = Policy::Greedy;
 
 /// The top actions and the played one (`alts` is ranked) weighed again on the same fresh
@@ -355,7 +367,7 @@ pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> R
     let mut out = Vec::new();
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
-        let record = crate::record::generate::card_game(s.players, Policy::Sampled, seed)?;
+        let record = crate::selfplay::card_game(s.players, Policy::Sampled, seed)?;
         let scores = crate::replay::cards::replay(&record)
             .map_err(|e| e.to_string())?
             .final_scores;
@@ -493,7 +505,7 @@ mod tests {
     /// rechecked points lost: nothing lost is a good move.
     #[test]
     fn the_best_action_loses_nothing_and_chances_follow_the_recheck() {
-        let record = crate::record::generate::card_game(2, Policy::Greedy, 3).unwrap();
+        let record = crate::selfplay::card_game(2, Policy::Greedy, 3).unwrap();
         let (game, _) = position_before(&record, 9).unwrap();
         let ranked = analyse_position(&game, 9, None, 16, 5);
         assert_eq!(ranked.recheck, None, "no action played, nothing to recheck");

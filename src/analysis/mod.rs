@@ -13,6 +13,12 @@
 //!
 //! Nothing reads the record beyond the analysed turn: the future comes from `Game::pack`.
 //! Results are deterministic for a seed, whatever the number of threads.
+//!
+//! From a caller's side: [`analyse_turn`] reads the record up to that turn only;
+//! [`analyse_game`] judges every turn, reporting progress as `(done, total)`;
+//! [`analyse_position`] takes any position and drawn tile; [`position_spots`] and
+//! [`dead_spots`] give a position's open squares and the fit counts the turn page shows. The
+//! results are written, stored and read back as [`report`]'s types.
 
 pub mod alternatives;
 pub mod arena;
@@ -34,7 +40,7 @@ pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts}
 
 use crate::engine::bots::Scratch;
 use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
-use crate::record::generate::recorded;
+use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::Baseline;
 use playout::{Tally, playout, playout_seed, policy_of};

@@ -7,20 +7,43 @@
 //! is safer late in the game, when fewer tiles can overturn it. The Card Game has a scale of
 //! its own, `t` counting its turns still to come.
 //!
-//! **The calibration** ([`calibrate`], `carcassonne-replay calibrate`). Games between greedy
+//! **The calibration** ([`fit`], `carcassonne-replay calibrate`). Games between greedy
 //! bots are generated; after each move the position is valued the way the analysis values a
 //! move played (the mean final margin of playouts from it, a quarter of them by the sampled
 //! greedy bot), and paired with how the game really ended (1 a win, ½ a shared first place,
-//! 0 a loss). The scale's two constants are those of highest likelihood over a grid. The
-//! constants below, the command that fitted them and its figures are in the README.
+//! 0 a loss). The scale's two constants are those of highest likelihood over a grid (1 to 30
+//! points by ½, plus 0 to 1.5 per tile by 0.01).
+//!
+//! **The constants in use.** [`TILE_SCALE`], `1.5 + 0.15 t`, came from
+//! `calibrate --games 400 --every 2 --playouts 64` (14,000 positions): seed 1 fitted
+//! `1.5 + 0.16 t`, seed 1001 `1.5 + 0.13 t`; on seed 2001, held out, the constants score a log
+//! loss of 0.3946 against the fit's 0.3944 and 0.693 for always ½, Brier 0.120, and each tenth
+//! of predictions lies within 6 points of the share won. Three- and four-player games fit
+//! `1.5 + 0.12 t` and `1.5 + 0.09 t` (log loss 0.418 and 0.392 with the constants in use), so
+//! one scale serves every player count.
+//!
+//! [`CARD_SCALE`], `1 + 0.97 t`, came from seeds 1 (`1 + 0.97 t`) and 1001 (`1 + 0.98 t`) of
+//! `calibrate --game card-game --games 400 --every 2 --playouts 64` (about 28,300 positions
+//! each; 1 is the smallest base the fit tries). On seed 2001, held out, it scores a log loss of
+//! 0.4329 against the fit's 0.4326 and 0.693 for always 51%, each tenth of predictions within
+//! 9 points of the share won. Three players fit `1 + 0.56 t` (0.457 with the constants in use,
+//! 0.636 for always 33%). The Card Game's games are between sampled bots (the greedy action,
+//! or one time in four a random one), not greedy bots: between those the second seat of a
+//! two-player game won every game generated, so the seat alone would predict the winner; and
+//! not random ones, which play nothing like the analysis's model of a player. The turns valued
+//! shift by one from game to game, so both seats are valued.
+//! [`CARD_SCALE_RANDOM_PLAYOUTS`] scored a log loss of 0.534 on held-out games of random bots.
+//!
+//! The games are bots', whose play is steadier than people's: a human game's chances swing
+//! more than the model says.
 
 use super::playout::{Tally, playout, playout_seed, policy_of};
 use super::report::TurnReport;
 use super::{DEFAULT_GREEDY_SHARE, run_parallel};
 use crate::engine::bots::{Scratch, margin};
 use crate::engine::{Game, Preset};
-use crate::record::generate::{Policy, generate};
 use crate::record::{Played, RulesSpec, Walk};
+use crate::selfplay::{Policy, generate};
 
 /// The model's scale for one game: `s(left) = base + per_step × left`, in points, where `left`
 /// counts the tiles (the Card Game: the turns) still to come.
@@ -32,13 +55,13 @@ pub struct Scale {
     pub per_step: f64,
 }
 
-/// The tile games' scale, fitted by `calibrate` (see the README).
+/// The tile games' scale, fitted by `calibrate` (see the module doc).
 pub const TILE_SCALE: Scale = Scale {
     base: 1.5,
     per_step: 0.15,
 };
 
-/// The Card Game's scale, fitted by `calibrate --game card-game` (see the README).
+/// The Card Game's scale, fitted by `calibrate --game card-game` (see the module doc).
 pub const CARD_SCALE: Scale = Scale {
     base: 1.0,
     per_step: 0.97,
@@ -428,6 +451,7 @@ mod tests {
 
     /// Outcomes drawn from a known scale are fitted back to it.
     #[test]
+    #[ignore = "a fit over 18,000 scales, too slow for every run: CI runs it (`cargo test -- --ignored`)"]
     fn the_fit_recovers_the_scale_that_made_the_outcomes() {
         let mut rng = Rng::new(7);
         let samples: Vec<Sample> = (0..6000)

@@ -72,7 +72,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
 /// no `--turn` every turn's played move against the best.
 fn run_cards(args: &AnalyseArgs, record: &CardRecord) -> Result<(), String> {
     let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
-    let failed = |e: cards::CardAnalysisError| format!("{}: {e}", args.file.display());
+    let failed = |e: cards::CardAnalysisError| format!("{}: {}", args.file.display(), e.describe(record));
     let Some(turn) = args.turn else {
         let report = cards::analyse_game(record, samples, &|done, total| {
             progress_bar("analysing", "turns", done, total)

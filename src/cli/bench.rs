@@ -3,9 +3,9 @@
 use super::output::{Align, aligned};
 use crate::engine::bots::{self, Rng, Scratch, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
-use crate::record::generate::{Policy, generate};
 use crate::record::{RulesSpec, native};
 use crate::replay;
+use crate::selfplay::{Policy, generate};
 use crate::store::{Store, ingest};
 use crate::web::AppState;
 use crate::web::routes::pages::render_turn_page;
@@ -98,7 +98,7 @@ impl CardFigures {
 fn card_figures(seconds: f64) -> Result<CardFigures, String> {
     use crate::engine::cards::bots::{play_out, shuffled_deck};
     use crate::engine::cards::{CardGame, CardSetup, Colour};
-    let record = crate::record::generate::card_game(4, Policy::Random, 42)?;
+    let record = crate::selfplay::card_game(4, Policy::Random, 42)?;
     let setup = record.setup();
     let mut seed = 0u64;
     let (games, t) = timed(seconds, || {
@@ -415,7 +415,7 @@ fn gzipped_len(bytes: &[u8]) -> usize {
 
 /// Server time of a Card Game's turn pages: a 4-player game by greedy bots, turns across it.
 fn card_page_ms(state: &AppState, seconds: f64) -> Result<f64, String> {
-    let record = crate::record::generate::card_game(4, Policy::Greedy, 3)?;
+    let record = crate::selfplay::card_game(4, Policy::Greedy, 3)?;
     let bytes = crate::record::cards::to_value(&record).to_string();
     let (g, _) = ingest::ingest(&state.store, bytes.as_bytes()).map_err(|e| e.to_string())?;
     let turns = record.moves.len() as u32;

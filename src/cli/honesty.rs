@@ -8,8 +8,8 @@ use super::output::progress_bar;
 use crate::analysis::{self, AnalysisOptions, DEFAULT_MAX_PLAYOUTS_PER_TURN, DEFAULT_PLAYOUTS};
 use crate::engine::{Move, Preset};
 use crate::record::RulesSpec;
-use crate::record::generate::recorded;
-use crate::record::generate::{Policy, generate};
+use crate::record::recorded;
+use crate::selfplay::{Policy, generate};
 use crate::web::what_if::with_alternative;
 use std::time::Instant;
 

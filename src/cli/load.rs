@@ -8,8 +8,8 @@
 
 use crate::engine::Preset;
 use crate::engine::bots::Rng;
-use crate::record::generate::{Policy, generate};
 use crate::record::{RulesSpec, native};
+use crate::selfplay::{Policy, generate};
 use crate::store::{GameId, Store, ingest};
 use crate::web::limits::LimitSettings;
 use crate::web::startup;

@@ -3,9 +3,9 @@
 use super::output::{Align, aligned, emit};
 use crate::engine::{Category, Event, Figure, GameKind, Preset, Score};
 use crate::record::cards::CardRecord;
-use crate::record::generate::{self, Policy};
 use crate::record::{self, AnyRecord, GameRecord, MAX_RECORD_BYTES, RulesSpec, native};
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
+use crate::selfplay::{self, Policy};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::Path;
@@ -22,7 +22,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
 
 /// `replay` of a Card Game record: the table or the JSON document.
 fn run_cards(path: &Path, record: &CardRecord, as_json: bool) -> Result<(), String> {
-    let replay = replay::cards::replay(record).map_err(|e| format!("{}: {e}", path.display()))?;
+    let replay = replay::cards::replay(record).map_err(|e| format!("{}: {}", path.display(), e.describe(record)))?;
     if as_json {
         let doc = replay::cards::to_json(record, &replay);
         emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
@@ -118,7 +118,7 @@ fn export_cards(record: &CardRecord, to: &str) -> Result<(), String> {
             emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
         }
         "csv" => {
-            let replay = replay::cards::replay(record).map_err(|e| e.to_string())?;
+            let replay = replay::cards::replay(record).map_err(|e| e.describe(record))?;
             emit(&crate::export::csv::card_scoring_csv(record, &replay));
         }
         "jcz" => return Err(no_jcz("Card Game")),
@@ -163,7 +163,7 @@ pub fn generate(
                 if tile_flags.len() == 1 { "is" } else { "are" }
             ));
         }
-        let record = generate::card_game(players, policy, seed)?;
+        let record = selfplay::card_game(players, policy, seed)?;
         let doc = record::cards::to_value(&record);
         emit(&(serde_json::to_string_pretty(&doc).expect("JSON values serialise") + "\n"));
         return Ok(());
@@ -176,7 +176,7 @@ pub fn generate(
     rules.overrides.river = river.then_some(true);
     rules.overrides.abbot = abbot.then_some(true);
     rules.check_expansions()?;
-    let record = generate::generate(rules, players, policy, seed)?;
+    let record = selfplay::generate(rules, players, policy, seed)?;
     emit(&native::to_pretty_string(&record));
     Ok(())
 }

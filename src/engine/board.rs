@@ -3,6 +3,9 @@
 //! Each frontier square carries the edges its placed neighbours demand, packed like
 //! `Oriented::edges`, so a placement check is one mask comparison. Squares are found through a
 //! flat array over the board's bounding box, or a hash map when that box would be mostly empty.
+//! So the board's memory follows the tiles placed, never its extent: a line of 500 tiles is as
+//! cheap as a clump of 500. Records cannot reach further than their tile count from the start
+//! anyway (`record`'s limits), and the engine refuses any square past `Pos::MAX_COORD`.
 
 use super::geometry::{Pos, Rotation, Side};
 use super::tileset::TileKindId;

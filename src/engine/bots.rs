@@ -26,8 +26,9 @@ pub enum Policy {
     /// it ended after the move: a follower on a city counts for the city's points, a farmer
     /// for the completed cities it supplies, and extending an opponent's feature counts
     /// against. Each candidate costs a final scoring on top of its copy. The search's samples
-    /// play it (measured with `match`: see the README). In the Card Game: the greedy action,
-    /// which already weighs every action.
+    /// play it: in `match`, the search with its samples played by it beat the flat analysis
+    /// more often than with `Sampled`'s (62% against 53% over 100 games on seed 11). In the
+    /// Card Game: the greedy action, which already weighs every action.
     Weighed,
 }
 

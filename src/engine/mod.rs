@@ -18,6 +18,7 @@ pub mod scoring;
 pub mod surveyors;
 pub mod tile;
 pub mod tileset;
+pub mod walk;
 
 pub use category::{Category, TileCategory};
 pub use error::IllegalMove;
@@ -30,3 +31,4 @@ pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use scoring::Worth;
 pub use tile::{Edge, FeatureKind, Location, TileKind};
 pub use tileset::{Edition, TileCatalog, TileKindId};
+pub use walk::{Fault, IllegalTurn, Moved, Script, Scripted, Step, Walker};

@@ -8,6 +8,7 @@
 use super::category::{Category, TileCategory};
 use super::error::IllegalMove;
 use super::events::Event;
+use super::game::FeatureRef;
 use super::game::{Game, Move};
 use super::rules::Preset;
 use super::tile::FeatureKind;
@@ -103,6 +104,12 @@ pub trait Position: Clone + std::fmt::Debug {
     type Illegal: std::error::Error;
     /// What a score breakdown of this game splits points into: the game's enum of them.
     type Category: Category;
+    /// What chance decides between moves: the tile drawn, the hands dealt.
+    type Chance: Clone + std::fmt::Debug;
+    /// What a player states with a move that the move alone does not say (the order New
+    /// World's features score in, the herds the Card Game's Animal Jokers join). The default,
+    /// empty, leaves it to the game's own rule.
+    type Stated: Clone + std::fmt::Debug + Default;
 
     /// The categories a score breakdown of this game has, in order.
     fn categories(&self) -> &'static [Self::Category];
@@ -120,6 +127,19 @@ pub trait Position: Clone + std::fmt::Debug {
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
     /// Plays a move after checking it. On error nothing changes.
     fn play(&mut self, mv: &Self::Move, events: &mut Vec<Self::Event>) -> Result<(), Self::Illegal>;
+    /// Plays a move with what its player states about it.
+    fn play_stating(
+        &mut self,
+        mv: &Self::Move,
+        stated: &Self::Stated,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Self::Illegal>;
+    /// Whether a move ends its player's turn (a tile set aside does not: they draw again).
+    fn ends_turn(mv: &Self::Move) -> bool;
+    /// Whether chance acts before the next move: a tile to draw, a round to deal.
+    fn chance_due(&self) -> bool;
+    /// Chance acts. On error nothing changes.
+    fn apply_chance(&mut self, chance: &Self::Chance, events: &mut Vec<Self::Event>) -> Result<(), Self::Illegal>;
     /// The scoring at the end of the game.
     fn finish(&mut self, events: &mut Vec<Self::Event>);
     /// Whether no move is left to make.
@@ -160,6 +180,8 @@ impl Position for Game {
     type Supply = Supply;
     type Illegal = IllegalMove;
     type Category = TileCategory;
+    type Chance = TileKindId;
+    type Stated = Vec<FeatureRef>;
 
     fn categories(&self) -> &'static [TileCategory] {
         Game::categories(self)
@@ -225,6 +247,31 @@ impl Position for Game {
             Played::Discard(tile) => self.discard(*tile, events),
             Played::Place(mv) => Game::play(self, mv, events),
         }
+    }
+
+    /// A stated scoring order is chosen before the tile is placed; none leaves the default.
+    fn play_stating(
+        &mut self,
+        mv: &Played,
+        order: &Vec<FeatureRef>,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalMove> {
+        if !order.is_empty() {
+            self.choose_score_order(order.clone());
+        }
+        Position::play(self, mv, events)
+    }
+
+    fn ends_turn(mv: &Played) -> bool {
+        matches!(mv, Played::Place(_))
+    }
+
+    fn chance_due(&self) -> bool {
+        self.drawn().is_none()
+    }
+
+    fn apply_chance(&mut self, tile: &TileKindId, _: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        self.draw(*tile)
     }
 
     fn finish(&mut self, events: &mut Vec<Event>) {

@@ -1,11 +1,12 @@
-//! Card Game records: native JSON with `"game": "card-game"` (README, "The Card Game"). A
+//! Card Game records: native JSON with `"game": "card-game"` (`/docs/card-game`). A
 //! record names the first dealer, the 10 cards turned up and every action; each round's hands
 //! are read from the actions, since every card dealt is played in its round.
 
 use super::native::{FORMAT, Player, at_path};
 use super::quote::Quoted;
 use super::{Format, PlayerInfo, RecordError};
-use crate::engine::cards::{Card, CardGame, CardMove, CardSetup, Colour};
+use crate::engine::cards::{Card, CardGame, CardIllegal, CardMove, CardSetup, Colour};
+use crate::engine::{Fault, Script, Scripted};
 use serde::{Deserialize, Serialize};
 
 /// A Card Game as recorded.
@@ -303,6 +304,43 @@ pub struct DealFault {
     pub offset: usize,
     pub player: u8,
     pub problem: DealProblem,
+}
+
+impl std::fmt::Display for DealFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.problem)
+    }
+}
+
+/// A Card Game record as the engine's walker reads it: each round dealt from the hands its
+/// actions show ([`CardRecord::hands_from`]), then its actions with the Animal Jokers' herds
+/// they state.
+#[derive(Clone, Copy, Debug)]
+pub struct CardScript<'r> {
+    pub record: &'r CardRecord,
+}
+
+impl Script<CardGame> for CardScript<'_> {
+    type Written = RecordedCardMove;
+    type Fault = DealFault;
+
+    fn written(&self, index: usize) -> Option<RecordedCardMove> {
+        self.record.moves.get(index).cloned()
+    }
+
+    fn read(&self, index: usize, game: &CardGame) -> Result<Scripted<CardGame>, Fault<CardIllegal, DealFault>> {
+        if game.deal_due() {
+            return (self.record.hands_from(game, index))
+                .map(Scripted::Chance)
+                .map_err(Fault::Record);
+        }
+        let m = &self.record.moves[index];
+        Ok(Scripted::Move {
+            named: m.player,
+            mv: m.mv,
+            stated: m.joker_herds.clone(),
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,7 +1,7 @@
 //! Course notation: a plain-text record in the style of the CMSC 22001 course rules
 //! (`rules/course-cmsc22001.txt`), with the course's tile names (`CRFR50`), rotations 0–3 and
 //! meeples addressed by an edge of the tile and an index along it. The grammar is in the
-//! README ("Course notation"); `static/games/course-example.txt` is a whole game.
+//! reference (`/docs/course-notation`); `static/games/course-example.txt` is a whole game.
 //!
 //! ```text
 //! players: Ann, Bob

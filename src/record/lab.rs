@@ -1,5 +1,5 @@
 //! Carcassonne Lab links (version 0): a web board whose URL fragment holds a whole base game,
-//! as the Board Game Arena community shares tournament games (README, "Carcassonne Lab links").
+//! as the Board Game Arena community shares tournament games (`/docs/carcassonne-lab`).
 //!
 //! `https://www.carcassonnelab.com/#/0/0/<stack>/<moves>?players=A,B&colors=red,blue`
 //!

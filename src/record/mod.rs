@@ -1,11 +1,22 @@
 //! Game records: every outside format parses into one canonical [`GameRecord`], and exports
 //! are written from it. A `GameRecord` that exists is well-formed (tiles resolved, locations
 //! parsed); whether its moves are legal is the engine's business.
+//!
+//! From a caller's side:
+//! - [`parse`] reads every tile-game format, detected from the content
+//!   ([`Format`]: native JSON, `.jcz`, BGA logs, course notation, Carcassonne Lab links);
+//!   [`parse_any`] reads a Card Game record too.
+//! - [`Walk`] steps a record through the engine move by move: `game()` is the position before
+//!   the next move, `step()` plays it, `events()` says what it did. An illegal move is a
+//!   [`ReplayError`] holding the turn, the player, the move and the rule as data;
+//!   `describe(&GameRecord)` puts it in words.
+//! - Downstream, `replay::verify::recorded_scores` checks a replay against the scores a
+//!   record carries (`GameRecord::recorded_scores`, from BGA), and `export::jcz::to_value`,
+//!   `export::jcz::to_string` and `export::csv::scoring_csv` write a record out.
 
 pub mod bga;
 pub mod cards;
 pub mod course;
-pub mod generate;
 pub mod jcz;
 pub mod lab;
 pub mod native;
@@ -25,7 +36,7 @@ use std::sync::Arc;
 
 pub use crate::engine::Played;
 pub use rules_spec::RulesSpec;
-pub use walk::{ReplayError, Step, Walk};
+pub use walk::{ReplayError, Step, Walk, recorded};
 
 /// Largest record we read: far above any real game (a 72-turn `.jcz` is about 40 KB).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;

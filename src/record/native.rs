@@ -1,5 +1,5 @@
-//! The native format, `carcassonne-replay/1`: JSON described in the README and by
-//! `static/record.schema.json`.
+//! The native format, `carcassonne-replay/1`: JSON described in the reference
+//! (`/docs/records`) and by `static/record.schema.json`.
 
 use super::quote::{self, Quoted};
 use super::rules_spec::Overrides;

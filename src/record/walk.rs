@@ -1,4 +1,6 @@
-//! The one walker: steps a record through the engine, move by move.
+//! A tile game's record as the engine's walker reads it ([`crate::engine::walk`]): each
+//! recorded move is a draw of its tile, then the tile placed with its meeple step, or set
+//! aside. [`Walk`] steps a record through it a move at a time, draws included.
 //!
 //! Replay, analysis, the `.jcz` export, the `.jcz` import's discard inference and the tests all
 //! walk records with it, so a record means the same thing everywhere. Before each
@@ -10,12 +12,13 @@
 //! names; only the edges (the command line, the service) do.
 
 use super::{GameRecord, RecordedAction, RecordedMove};
+use crate::engine::walk::{self, Scripted, Walker};
 use crate::engine::{
-    Action, Event, Game, IllegalMove, Move, Placement, Played, Pos, Position, Rules, Setup, SetupError, TileKindId,
+    Action, Event, Game, IllegalMove, Move, Placement, Played, Pos, Rules, Setup, SetupError, TileKindId,
 };
 use std::fmt;
 
-/// One step of a walk: the move, where it is in the record, and who made it.
+/// One move of a walk: where it is in the record, the turn it belongs to, who made it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     /// Index of the move in `GameRecord::moves`.
@@ -26,30 +29,24 @@ pub struct Step {
     pub played: Played,
 }
 
-/// Why a record's move cannot be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// The rules forbid it.
-    Rule(IllegalMove),
-    /// The record names another player than the one whose turn it is.
-    NotTheirTurn { named: u8 },
-    /// The record puts the turn's meeple on another square than the tile just placed (a
-    /// `.jcz` can say so; our own records cannot).
-    MeepleElsewhere { square: Pos },
+/// What a tile record may get wrong beside the rules: a `.jcz` can put the turn's meeple on
+/// another square than the tile just placed; our own records cannot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeepleElsewhere {
+    pub square: Pos,
 }
 
-/// An illegal move: the turn, the player, the move and the rule broken.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalTurn {
-    /// Placed tiles before it, plus one.
-    pub turn: u32,
-    /// Index of the move in `GameRecord::moves`.
-    pub index: usize,
-    /// The player whose turn it was.
-    pub player: u8,
-    pub mv: RecordedMove,
-    pub fault: Fault,
+impl fmt::Display for MeepleElsewhere {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the meeple goes to {}, not on the tile just placed", self.square)
+    }
 }
+
+/// Why a record's move cannot be played.
+pub type Fault = walk::Fault<IllegalMove, MeepleElsewhere>;
+
+/// An illegal move: the turn, the player, the move as recorded and the rule broken.
+pub type IllegalTurn = walk::IllegalTurn<RecordedMove, IllegalMove, MeepleElsewhere>;
 
 /// Why a record cannot be replayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -77,22 +74,6 @@ impl ReplayError {
     }
 }
 
-impl fmt::Display for Fault {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Fault::Rule(e) => write!(f, "{e}"),
-            Fault::NotTheirTurn { named } => write!(f, "the record names player {named}, whose turn it is not"),
-            Fault::MeepleElsewhere { square } => write!(f, "the meeple goes to {square}, not on the tile just placed"),
-        }
-    }
-}
-
-impl fmt::Display for IllegalTurn {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "turn {} (player {}): {}", self.turn, self.player, self.fault)
-    }
-}
-
 impl IllegalTurn {
     /// A meeple an importer read on another square than the tile of move `index`, played
     /// by `player` as turn `turn`.
@@ -101,8 +82,8 @@ impl IllegalTurn {
             turn,
             index,
             player,
-            mv: record.moves[index],
-            fault: Fault::MeepleElsewhere { square },
+            written: record.moves[index],
+            fault: Fault::Record(MeepleElsewhere { square }),
         }
     }
 
@@ -123,7 +104,7 @@ impl IllegalTurn {
 
     /// The move in words: "tile U at (0,1) rotated 90 with a meeple on the road at E".
     pub fn move_text(&self, record: &GameRecord) -> String {
-        move_text(record, &self.mv)
+        move_text(record, &self.written)
     }
 
     /// The rule broken, in words.
@@ -135,7 +116,7 @@ impl IllegalTurn {
                 name_of(record, *named),
                 name_of(record, self.player)
             ),
-            Fault::MeepleElsewhere { square } => match self.mv {
+            Fault::Record(MeepleElsewhere { square }) => match self.written {
                 RecordedMove::Place { placement, .. } => format!(
                     "a meeple goes only on the tile just placed, at {}, but this one goes to {square}",
                     placement.pos
@@ -182,13 +163,86 @@ pub fn move_text(record: &GameRecord, m: &RecordedMove) -> String {
     }
 }
 
-/// A record being stepped through the engine.
-pub struct Walk<'r> {
+/// A tile record's moves as the engine's walker reads them: a draw of each move's tile, then
+/// the move, resolved on the position (a meeple addressed by place becomes a segment).
+#[derive(Clone, Copy, Debug)]
+pub struct TileScript<'r> {
     record: &'r GameRecord,
-    game: Game,
-    next: usize,
-    placed: u32,
-    events: Vec<Event>,
+}
+
+impl walk::Script<Game> for TileScript<'_> {
+    type Written = RecordedMove;
+    type Fault = MeepleElsewhere;
+
+    fn written(&self, index: usize) -> Option<RecordedMove> {
+        self.record.moves.get(index).copied()
+    }
+
+    fn read(&self, index: usize, game: &Game) -> Result<Scripted<Game>, Fault> {
+        let m = &self.record.moves[index];
+        if game.drawn().is_none() {
+            // The player is checked first: a move the record gives the wrong player is that
+            // fault, whatever else is wrong with it.
+            check_player(m, game)?;
+            return Ok(Scripted::Chance(m.tile()));
+        }
+        Ok(Scripted::Move {
+            named: recorded_player(m),
+            mv: self.resolve(m, game)?,
+            stated: self.record.score_orders.get(&index).cloned().unwrap_or_default(),
+        })
+    }
+}
+
+impl TileScript<'_> {
+    fn resolve(&self, m: &RecordedMove, game: &Game) -> Result<Played, Fault> {
+        Ok(match *m {
+            RecordedMove::Discard { tile, .. } => Played::Discard(tile),
+            RecordedMove::Place {
+                tile,
+                placement,
+                action,
+                ..
+            } => Played::Place(Move {
+                tile,
+                placement,
+                action: resolve_action(game, tile, placement, action)?,
+            }),
+        })
+    }
+}
+
+fn recorded_player(m: &RecordedMove) -> Option<u8> {
+    match m {
+        RecordedMove::Place { player, .. } | RecordedMove::Discard { player, .. } => *player,
+    }
+}
+
+fn check_player(m: &RecordedMove, game: &Game) -> Result<(), Fault> {
+    match recorded_player(m).filter(|p| *p != game.current_player()) {
+        Some(named) => Err(Fault::NotTheirTurn { named }),
+        None => Ok(()),
+    }
+}
+
+/// The meeple step in the engine's terms. A meeple the tile cannot take is reported only if
+/// the tile may be drawn and placed there: the first rule a move breaks is the one named, as a
+/// player makes the move.
+fn resolve_action(
+    game: &Game,
+    tile: TileKindId,
+    placement: Placement,
+    action: RecordedAction,
+) -> Result<Action, Fault> {
+    action.resolve(game, tile, placement).map_err(|meeple| {
+        let placed = (game.check_draw(tile)).and_then(|()| game.check_geometry(tile, placement));
+        Fault::Rule(placed.err().unwrap_or(meeple))
+    })
+}
+
+/// A record being stepped through the engine, a move (with its draw) at a time.
+pub struct Walk<'r> {
+    walker: Walker<Game, TileScript<'r>>,
 }
 
 impl<'r> Walk<'r> {
@@ -204,136 +258,102 @@ impl<'r> Walk<'r> {
             ..record.setup()
         })?;
         Ok(Walk {
-            record,
-            game,
-            next: 0,
-            placed: 0,
-            events: Vec::with_capacity(16),
+            walker: Walker::new(game, TileScript { record }),
         })
     }
 
     /// The position now: before the next move.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.walker.game()
     }
 
     pub fn into_game(self) -> Game {
-        self.game
+        self.walker.into_game()
     }
 
     /// The next recorded move, if any.
     pub fn peek(&self) -> Option<&'r RecordedMove> {
-        self.record.moves.get(self.next)
+        self.walker.script().record.moves.get(self.walker.index())
     }
 
     /// The index in `GameRecord::moves` of the next move.
     pub fn index(&self) -> usize {
-        self.next
+        self.walker.index()
     }
 
     /// Tiles placed so far.
     pub fn placed(&self) -> u32 {
-        self.placed
+        self.walker.turns()
     }
 
     /// What the last step did: a discard, or a placement with its meeple step, scoring and
     /// returns.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        self.walker.events()
     }
 
     pub fn take_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
+        self.walker.take_events()
     }
 
     /// The next move as the engine would play it, checked against turn order and resolved
     /// (a meeple addressed by place becomes a segment), without playing it.
     pub fn peek_played(&self) -> Option<Result<Played, ReplayError>> {
         let m = self.peek()?;
-        Some(self.resolve(m).map_err(|fault| self.illegal(m, fault)))
+        let game = self.game();
+        let resolved = check_player(m, game).and_then(|()| self.walker.script().resolve(m, game));
+        Some(resolved.map_err(|fault| {
+            ReplayError::Illegal(Box::new(IllegalTurn {
+                turn: self.placed() + 1,
+                index: self.index(),
+                player: game.current_player(),
+                written: *m,
+                fault,
+            }))
+        }))
     }
 
-    /// Plays the next move. `None` once the record is done; an illegal move is an error, and
-    /// the walk should not go on after it.
+    /// Plays the next move, its tile drawn first. `None` once the record is done; an illegal
+    /// move is an error, and the walk should not go on after it.
     pub fn step(&mut self) -> Option<Result<Step, ReplayError>> {
-        let m = self.peek()?;
-        let player = self.game.current_player();
-        self.events.clear();
-        let played = self
-            .resolve(m)
-            .and_then(|played| self.apply(played).map_err(Fault::Rule).map(|()| played));
-        Some(match played {
-            Ok(played) => {
-                let index = self.next;
-                self.next += 1;
-                if matches!(played, Played::Place(_)) {
-                    self.placed += 1;
-                }
-                Ok(Step {
-                    index,
-                    turn: self.placed + u32::from(matches!(played, Played::Discard(_))),
-                    player,
-                    played,
-                })
-            }
-            Err(fault) => Err(self.illegal(m, fault)),
+        Some(match self.walker.next_move()? {
+            Ok(moved) => Ok(Step {
+                index: moved.index,
+                turn: moved.turn,
+                player: moved.player,
+                played: moved.mv,
+            }),
+            Err(illegal) => Err(ReplayError::Illegal(illegal)),
         })
     }
 
     /// Sets aside a drawn tile the record does not list (the `.jcz` import infers discards
     /// this way). It must have no legal placement.
     pub fn discard_unrecorded(&mut self, tile: TileKindId) -> Result<(), IllegalMove> {
-        self.events.clear();
-        self.game.discard(tile, &mut self.events)
+        let (game, events) = self.walker.game_and_events();
+        game.check_draw(tile)?;
+        game.discard(tile, events)
     }
+}
 
-    fn resolve(&self, m: &RecordedMove) -> Result<Played, Fault> {
-        let current = self.game.current_player();
-        let named = match m {
-            RecordedMove::Place { player, .. } | RecordedMove::Discard { player, .. } => *player,
-        };
-        if let Some(named) = named.filter(|p| *p != current) {
-            return Err(Fault::NotTheirTurn { named });
+/// The record's form of a move about to be played on `game`.
+pub fn recorded(game: &Game, mv: &Move) -> RecordedMove {
+    let action = match mv.action {
+        Action::Pass => RecordedAction::Pass,
+        Action::RecallAbbot => RecordedAction::RecallAbbot,
+        Action::Deploy { segment, figure } => {
+            let kind = game.tile_kind(mv.tile);
+            RecordedAction::Deploy {
+                feature: kind.segments[segment as usize].kind,
+                at: kind.location_of(mv.placement.rotation, segment),
+                figure,
+            }
         }
-        Ok(match *m {
-            RecordedMove::Discard { tile, .. } => Played::Discard(tile),
-            RecordedMove::Place {
-                tile,
-                placement,
-                action,
-                ..
-            } => Played::Place(Move {
-                tile,
-                placement,
-                action: self.resolve_action(tile, placement, action)?,
-            }),
-        })
-    }
-
-    /// The meeple step in the engine's terms. A meeple the tile cannot take is reported only
-    /// if the tile may be drawn and placed there: the first rule a move breaks is the one
-    /// named, as a player makes the move.
-    fn resolve_action(&self, tile: TileKindId, placement: Placement, action: RecordedAction) -> Result<Action, Fault> {
-        action.resolve(&self.game, tile, placement).map_err(|meeple| {
-            let placed = (self.game.check_draw(tile)).and_then(|()| self.game.check_geometry(tile, placement));
-            Fault::Rule(placed.err().unwrap_or(meeple))
-        })
-    }
-
-    fn apply(&mut self, played: Played) -> Result<(), IllegalMove> {
-        if let Some(order) = self.record.score_orders.get(&self.next) {
-            self.game.choose_score_order(order.clone());
-        }
-        Position::play(&mut self.game, &played, &mut self.events)
-    }
-
-    fn illegal(&self, m: &RecordedMove, fault: Fault) -> ReplayError {
-        ReplayError::Illegal(Box::new(IllegalTurn {
-            turn: self.placed + 1,
-            index: self.next,
-            player: self.game.current_player(),
-            mv: *m,
-            fault,
-        }))
+    };
+    RecordedMove::Place {
+        player: Some(game.current_player()),
+        tile: mv.tile,
+        placement: mv.placement,
+        action,
     }
 }

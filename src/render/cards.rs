@@ -365,8 +365,8 @@ fn animal(cx: f32, cy: f32, fill: &str) -> String {
 mod tests {
     use super::*;
     use crate::engine::bots::Policy;
-    use crate::record::generate::card_game;
     use crate::render::{ImageFormat, draw};
+    use crate::selfplay::card_game;
 
     fn table(record: &CardRecord, turn: Option<u32>) -> String {
         let bytes = draw(

@@ -2,25 +2,94 @@
 //! hands its actions show, the breakdown by category, and the JSON and table forms.
 
 use super::{Breakdown, Replay, Turn};
-use crate::engine::Position;
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
-use crate::record::cards::CardRecord;
+use crate::engine::{Fault, IllegalTurn, Position, Scripted, Walker};
+use crate::record::cards::{CardRecord, CardScript, DealFault, DealProblem, RecordedCardMove};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
-/// Why a Card Game record does not replay: the round, the turn in it, the player and the rule.
+/// Why a step of a Card Game record cannot be played: a rule, another player named, or a
+/// round whose actions no dealt hands could play.
+pub type CardFault = Fault<CardIllegal, DealProblem>;
+
+/// Why a Card Game record does not replay: the round, the turn in it, the move, the player and
+/// the fault, as data ([`CardReplayError::describe`] puts it in the record's words).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CardReplayError {
     #[error("setup: {0}")]
     Setup(#[from] CardSetupError),
-    #[error("round {round}, turn {turn} (move {index}, {player}): {reason}")]
+    #[error("round {round}, turn {turn} (move {index}, player {player}): {fault}")]
     Illegal {
         round: u8,
+        /// The turn in its round, from 1.
         turn: usize,
+        /// The move, from 1.
         index: usize,
-        player: String,
-        reason: String,
+        /// Whose move it is.
+        player: u8,
+        fault: CardFault,
     },
+}
+
+impl CardReplayError {
+    /// An illegal step the walker met, in the round under way (which began at move
+    /// `round_start`). A round whose actions no hands could play names the action at fault.
+    fn of(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> CardReplayError {
+        let round = game.round() + 1;
+        let (turn, index, player, fault) = match e.fault {
+            Fault::Record(f) => (f.offset + 1, e.index + f.offset + 1, f.player, Fault::Record(f.problem)),
+            Fault::Rule(r) => (e.index - round_start + 1, e.index + 1, e.player, Fault::Rule(r)),
+            Fault::NotTheirTurn { named } => (
+                e.index - round_start + 1,
+                e.index + 1,
+                e.player,
+                Fault::NotTheirTurn { named },
+            ),
+        };
+        CardReplayError::Illegal {
+            round,
+            turn,
+            index,
+            player,
+            fault,
+        }
+    }
+
+    /// The error in the record's words: "round 2, turn 3 (move 17, Bob): …".
+    pub fn describe(&self, record: &CardRecord) -> String {
+        match self {
+            CardReplayError::Setup(_) => self.to_string(),
+            CardReplayError::Illegal {
+                round,
+                turn,
+                index,
+                player,
+                fault,
+            } => format!(
+                "round {round}, turn {turn} (move {index}, {}): {}",
+                name(record, *player),
+                reason(record, fault)
+            ),
+        }
+    }
+
+    /// The rule broken, in the record's words.
+    pub fn reason(&self, record: &CardRecord) -> String {
+        match self {
+            CardReplayError::Setup(e) => e.to_string(),
+            CardReplayError::Illegal { fault, .. } => reason(record, fault),
+        }
+    }
+}
+
+/// An illegal step as the walker meets it.
+type CardIllegalTurn = IllegalTurn<RecordedCardMove, CardIllegal, DealFault>;
+
+fn name(record: &CardRecord, player: u8) -> &str {
+    record
+        .players
+        .get(usize::from(player))
+        .map_or("an unknown player", |p| p.name.as_str())
 }
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
@@ -52,67 +121,35 @@ enum Deal {
 }
 
 fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, CardReplayError> {
-    let mut game = CardGame::new(record.setup())?;
-    let mut events = Vec::new();
+    let mut walker = Walker::new(CardGame::new(record.setup())?, CardScript { record });
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut round_start = 0;
-    let mut i = 0;
-    while i < record.moves.len() {
-        let illegal = |game: &CardGame, round_start: usize, reason: String| CardReplayError::Illegal {
-            round: game.round() + 1,
-            turn: i - round_start + 1,
-            index: i + 1,
-            player: record.players[game.current_player() as usize].name.clone(),
-            reason,
+    loop {
+        if upto == Some(walker.index()) {
+            if deal == Deal::Ahead {
+                let settled = walker.settle();
+                settled.map_err(|e| CardReplayError::of(walker.game(), walker.index(), *e))?;
+            }
+            break;
+        }
+        let step = match walker.step() {
+            None => break,
+            Some(Ok(step)) => step,
+            Some(Err(e)) => return Err(CardReplayError::of(walker.game(), round_start, *e)),
         };
-        if deal == Deal::WithTheNextMove && upto == Some(i) {
-            break;
+        match step.played {
+            Scripted::Chance(_) => round_start = step.index,
+            Scripted::Move { mv, .. } => turns.push(Turn {
+                turn: step.index as u32 + 1,
+                player: step.player,
+                mv,
+                events: walker.take_events(),
+                scores: Position::scores(walker.game()),
+                supply: Position::supply(walker.game()),
+            }),
         }
-        if game.deal_due() {
-            round_start = i;
-            let hands = record.hands_from(&game, i).map_err(|f| CardReplayError::Illegal {
-                round: game.round() + 1,
-                turn: f.offset + 1,
-                index: i + f.offset + 1,
-                player: record.players[f.player as usize].name.clone(),
-                reason: f.problem.to_string(),
-            })?;
-            game.deal(hands, &mut events)
-                .map_err(|e| illegal(&game, round_start, e.to_string()))?;
-            continue;
-        }
-        if upto == Some(i) {
-            break;
-        }
-        let m = &record.moves[i];
-        let player = game.current_player();
-        if let Some(named) = m.player.filter(|&p| p != player) {
-            let name = &record.players[named as usize].name;
-            return Err(illegal(
-                &game,
-                round_start,
-                format!("the record names {name}, but it is not their turn"),
-            ));
-        }
-        if game.is_over() {
-            return Err(illegal(
-                &game,
-                round_start,
-                "the game is over: the last round has been scored".into(),
-            ));
-        }
-        game.play_stating(&m.mv, &m.joker_herds, &mut events)
-            .map_err(|e| illegal(&game, round_start, reason(record, &e)))?;
-        turns.push(Turn {
-            turn: i as u32 + 1,
-            player,
-            mv: m.mv,
-            events: std::mem::take(&mut events),
-            scores: Position::scores(&game),
-            supply: Position::supply(&game),
-        });
-        i += 1;
     }
+    let mut game = walker.into_game();
     let finished = upto.is_none() && game.is_over();
     let mut final_events = Vec::new();
     if finished {
@@ -129,13 +166,18 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<R
     })
 }
 
-/// A rule broken, in words; an Animal Joker's herd names whose joker it is.
-fn reason(record: &CardRecord, e: &CardIllegal) -> String {
-    match e {
-        CardIllegal::NoSuchHerd { player, .. } | CardIllegal::NoJokerToAssign { player, .. } => {
-            format!("{}'s Animal Joker: {e}", record.players[*player as usize].name)
+/// A fault in words; an Animal Joker's herd names whose joker it is.
+fn reason(record: &CardRecord, fault: &CardFault) -> String {
+    match fault {
+        Fault::Rule(e @ (CardIllegal::NoSuchHerd { player, .. } | CardIllegal::NoJokerToAssign { player, .. })) => {
+            format!("{}'s Animal Joker: {e}", name(record, *player))
         }
-        other => other.to_string(),
+        Fault::Rule(CardIllegal::Over) => "the game is over: the last round has been scored".into(),
+        Fault::Rule(e) => e.to_string(),
+        Fault::NotTheirTurn { named } => {
+            format!("the record names {}, but it is not their turn", name(record, *named))
+        }
+        Fault::Record(problem) => problem.to_string(),
     }
 }
 

@@ -172,26 +172,26 @@ fn illegal(record: &GameRecord, e: ReplayError) -> IngestError {
 fn card_illegal(record: &CardRecord, e: replay::cards::CardReplayError) -> IngestError {
     let at = match &e {
         replay::cards::CardReplayError::Illegal {
-            round,
-            index,
-            player,
-            reason,
-            ..
+            round, index, player, ..
         } => Some(IllegalAt {
             turn: *index as u32,
             round: Some(*round),
-            player: player.clone(),
+            player: record
+                .players
+                .get(usize::from(*player))
+                .map(|p| p.name.clone())
+                .unwrap_or_default(),
             mv: record
                 .moves
                 .get(index - 1)
                 .map(|m| replay::cards::move_text(&m.mv))
                 .unwrap_or_default(),
-            reason: reason.clone(),
+            reason: e.reason(record),
         }),
         replay::cards::CardReplayError::Setup(_) => None,
     };
     IngestError::Illegal {
-        detail: e.to_string(),
+        detail: e.describe(record),
         at,
     }
 }
@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_card_game_is_stored_in_the_same_shape_as_a_tile_game() {
-        let record = crate::record::generate::card_game(3, crate::engine::bots::Policy::Greedy, 5).unwrap();
+        let record = crate::selfplay::card_game(3, crate::engine::bots::Policy::Greedy, 5).unwrap();
         let text = cards::to_value(&record).to_string();
         let g = prepare(text.as_bytes()).expect("a generated game replays");
         assert_eq!(g.kind, GameKind::CardGame);

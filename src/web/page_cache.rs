@@ -4,7 +4,9 @@
 //! requests cost a look-up, and a client that holds the page already gets a 304.
 //!
 //! The cache is bounded by the bytes it keeps, not by pages: a page of a 72-turn game is about
-//! 10 KB gzipped, so the default holds several thousand.
+//! 10 KB gzipped, so the default holds several thousand. Gzip is flate2 on its zlib-rs backend
+//! (`Cargo.toml`), chosen for speed under load: a page is compressed once, but while the cache
+//! fills, requests wait on it.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};

@@ -102,6 +102,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(pages::index)
             .service(pages::upload)
             .service(super::routes::bookmarklet::page)
+            .service((super::routes::docs::index, super::routes::docs::show))
             .service(exports::record_json)
             .service(exports::record_jcz)
             .service(exports::scoring_csv)

@@ -7,7 +7,7 @@
 use crate::analysis::report::{AlternativeReport, TurnReport};
 use crate::analysis::{self, AnalysisOptions};
 use crate::engine::{Game, Move, TileKindId};
-use crate::record::generate::recorded;
+use crate::record::recorded;
 use crate::record::{GameRecord, RecordedMove};
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::problem::Problem;

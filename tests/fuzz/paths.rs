@@ -1,10 +1,49 @@
-//! The paths the fuzz targets drive, shared with `tests/properties.rs`, which runs them on
+//! The paths the fuzz targets drive, shared with `tests/suite/properties.rs`, which runs them on
 //! stable for a bounded number of cases in every `cargo test`. Whatever the bytes, a path
 //! ends in an [`Outcome`] or an error value; a panic anywhere is the defect being hunted.
 //!
 //! A record that is accepted must also survive the trip out and back: written as native
 //! JSON, it parses again and replays to the same scores. A difference panics, so the fuzzer
 //! reports it like a crash.
+//!
+//! # The targets
+//!
+//! Four [cargo-fuzz](https://github.com/rust-fuzz/cargo-fuzz) targets in `fuzz_targets/`, a
+//! package of its own so that the stable build never sees them:
+//!
+//! | target | what it feeds |
+//! |---|---|
+//! | `any_record` | arbitrary bytes to format detection and whichever parser they reach (native JSON, the Card Game, `.jcz`, BGA logs, course notation, Carcassonne Lab links), then the replay, its JSON, the exports and the native round trip |
+//! | `course` | text to the course notation's parser, then the same |
+//! | `bga_log` | JSON to the Board Game Arena importer, then the same |
+//! | `deep_record` | what `any_record` feeds, and for a record that replays what the service does next, on a tiny budget: the legal moves listed at every turn (as the analysis plans a game), a turn analysed, the turn page's inline board and the final board drawn |
+//!
+//! # Running them
+//!
+//! ```sh
+//! cargo install cargo-fuzz                       # once; fuzzing needs a nightly toolchain
+//! mkdir -p tests/fuzz/corpus/any_record && cp static/games/* tests/fixtures/bga/*.json tests/fuzz/corpus/any_record/
+//! cargo +nightly fuzz run --fuzz-dir tests/fuzz -O any_record tests/fuzz/corpus/any_record -- -max_total_time=1800
+//! ```
+//!
+//! Seed `course` with `static/games/course-example.txt` and `bga_log` with
+//! `tests/fixtures/bga/`. Seed `deep_record` with the demos and the bad-record corpus, and let
+//! it grow past the default input size, since the records that took the service down were
+//! 26 KB and more:
+//!
+//! ```sh
+//! mkdir -p tests/fuzz/corpus/deep_record && cp static/games/*.json tests/fixtures/bad/* tests/fuzz/corpus/deep_record/
+//! cargo +nightly fuzz run --fuzz-dir tests/fuzz -O deep_record tests/fuzz/corpus/deep_record -- -max_len=262144 -max_total_time=1800
+//! ```
+//!
+//! Corpora and findings (`tests/fuzz/corpus`, `tests/fuzz/artifacts`) stay out of git. Each
+//! target has run for 30 minutes on one core of the 2-core build machine and found nothing:
+//! `any_record` 798,116 runs (10,906 edges), `bga_log` 370,286 (6,540), `course` 3,027,684
+//! (5,018), `deep_record` 3,167,986 in 25 minutes with `-max_len=262144` (26,036).
+//!
+//! The course parser alone leaves the record limits to `record::parse`, which every caller in
+//! `src` goes through, so the targets apply them the same way: without them a course record
+//! with a 93-character name failed the round trip.
 
 use carcassonne_replay::analysis::{self, AnalysisOptions, budget};
 use carcassonne_replay::record::{self, AnyRecord, GameRecord, cards::CardRecord};

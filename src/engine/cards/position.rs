@@ -1,6 +1,7 @@
 //! The Card Game as a [`Position`]: the record walker, replay and analysis drive it like the
 //! tile game.
 
+use super::card::{Card, Colour};
 use super::game::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove};
 use crate::engine::category::Category;
 use crate::engine::position::{GameKind, Position};
@@ -27,6 +28,8 @@ impl Position for CardGame {
     type Supply = CardSupply;
     type Illegal = CardIllegal;
     type Category = CardCategory;
+    type Chance = Vec<Vec<Card>>;
+    type Stated = Vec<(u8, Colour)>;
 
     fn categories(&self) -> &'static [CardCategory] {
         &CardCategory::ALL
@@ -64,6 +67,27 @@ impl Position for CardGame {
 
     fn play(&mut self, mv: &CardMove, events: &mut Vec<CardEvent>) -> Result<(), CardIllegal> {
         CardGame::play(self, mv, events)
+    }
+
+    fn play_stating(
+        &mut self,
+        mv: &CardMove,
+        herds: &Vec<(u8, Colour)>,
+        events: &mut Vec<CardEvent>,
+    ) -> Result<(), CardIllegal> {
+        CardGame::play_stating(self, mv, herds, events)
+    }
+
+    fn ends_turn(_: &CardMove) -> bool {
+        true
+    }
+
+    fn chance_due(&self) -> bool {
+        self.deal_due()
+    }
+
+    fn apply_chance(&mut self, hands: &Vec<Vec<Card>>, events: &mut Vec<CardEvent>) -> Result<(), CardIllegal> {
+        self.deal(hands.clone(), events)
     }
 
     fn finish(&mut self, events: &mut Vec<CardEvent>) {

@@ -4,6 +4,7 @@ pub mod analysis;
 pub mod api;
 pub mod assets;
 pub mod bookmarklet;
+pub mod docs;
 pub mod embed;
 pub mod exports;
 pub mod health;

@@ -1,0 +1,833 @@
+//! What-if analysis: alternative counts against the perft fixtures, hand positions with an
+//! obvious best move, independence from the record's future, determinism, and the CLI's JSON
+//! contract. Playout counts stay small so the suite is quick in debug builds.
+//!
+//! In detail:
+//! - a New World game analysed turn by turn, every legal move an alternative
+//! - alternative and move counts on every `yas/` turn, hand positions with an obvious best move
+//!   (closing a city, stealing one), completion chances counted by hand (one open side with 22
+//!   closing tiles; two sides sharing them), meeples committed (+1 a deployment, −1 an abbot
+//!   recall), the analysis never reading future draws, determinism across thread counts, the
+//!   `analyse` JSON contract
+//! - the board's feature notes against final scoring on every feature of a game, and a city's
+//!   worth under each rulebook (1 open at the end, 2 completed alone, 4 or the classic 2 for
+//!   two tiles)
+//! - played moves classed by the chance they lost (0 within the noise) with accuracies
+//! - the win-chance model, its classes, its fit recovering a known scale, and the baseline
+//!   predicting the share of wins (a third with three players) (unit tests in
+//!   `src/analysis/win_chance.rs`)
+//! - sequential halving keeping the best move and spending most on the last two, on any number
+//!   of threads (`src/analysis/halving.rs`)
+//! - the search repeatable on any number of threads, halving down to two moves that met the
+//!   same futures and choosing the better, its horizon value equal to the final margin at the
+//!   end and counting followers in supply before it (`src/analysis/search.rs`)
+//! - a Card Game turn's analysis and search reading nothing the mover cannot see (the search
+//!   weighing every action, the same on any number of threads), the analysis's own best action
+//!   losing nothing on the recheck, a chance for every turn, nothing lost where the recheck
+//!   found nothing, and an analysis stored before greedy playouts keeping the scale fitted for
+//!   it (`src/analysis/cards.rs`)
+//! - `match` over Card Game deals, the same games twice (`src/analysis/arena.rs`)
+
+use crate::common;
+
+use carcassonne_replay::analysis::{
+    self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
+};
+use carcassonne_replay::engine::bots::{Rng, random_placement, shuffled_bag};
+use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
+use carcassonne_replay::record::recorded;
+use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};
+use carcassonne_replay::replay;
+use carcassonne_replay::selfplay::{Policy, generate};
+use common::{Failures, file_name, files_with_suffix, fixtures_dir, read_json};
+use serde_json::Value;
+
+fn parse(json: &str) -> GameRecord {
+    record::parse(json.as_bytes()).expect("the test record parses").0
+}
+
+fn heuristic_only() -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: 0,
+        ..AnalysisOptions::default()
+    }
+}
+
+fn few_playouts(seed: u64) -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: 8,
+        greedy_share: 0.25,
+        seed,
+        threads: 2,
+        ..AnalysisOptions::default()
+    }
+}
+
+fn two_players(moves: &str) -> GameRecord {
+    parse(&format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "rules": {{"preset": "second-edition"}}, "moves": [{moves}]}}"#
+    ))
+}
+
+fn is_at(t: &TurnAnalysis, i: usize, x: i32, y: i32, degrees: u16) -> bool {
+    let a = &t.alternatives[i];
+    a.placement.pos == Pos::new(x, y) && a.placement.rotation.degrees() == degrees
+}
+
+// ----- counts against the perft fixtures -----
+
+fn expected_counts(v: &Value, key: &str) -> Vec<usize> {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {key}"))
+        .iter()
+        .map(|n| n.as_u64().expect("a count") as usize)
+        .collect()
+}
+
+/// `placements_count` and `moves_count` on every turn of every yas game equal the fixture's
+/// `num_placements` and `num_moves`, and every played move is found among the alternatives.
+#[test]
+fn alternative_counts_match_the_yas_fixtures_on_every_turn() {
+    let Some(fixtures) = fixtures_dir() else {
+        return;
+    };
+    let games = files_with_suffix(&fixtures.join("games/yas"), ".jcz");
+    assert!(!games.is_empty());
+    // One thread per game: the suite stays quick in debug builds.
+    let results: Vec<(usize, Vec<String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = games.iter().map(|jcz| s.spawn(|| check_counts(jcz))).collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let mut f = Failures::default();
+    let mut turns = 0;
+    for (n, failures) in results {
+        turns += n;
+        failures.into_iter().for_each(|m| f.push(m));
+    }
+    println!("analysis counts: {turns} turns checked");
+    f.finish("analysis counts");
+}
+
+/// (turns checked, failures) for one yas game.
+fn check_counts(jcz: &std::path::Path) -> (usize, Vec<String>) {
+    let stem = file_name(jcz).trim_end_matches(".jcz").to_string();
+    let expected = read_json(&jcz.with_file_name(format!("{stem}.expected.json")));
+    let (placements, moves) = (
+        expected_counts(&expected, "num_placements"),
+        expected_counts(&expected, "num_moves"),
+    );
+    let record = common::load_record(jcz).expect("the fixture loads");
+    let opts = AnalysisOptions {
+        threads: 1,
+        ..heuristic_only()
+    };
+    let game = analysis::analyse_game(&record, &opts, &|_, _| {}).expect("the fixture analyses");
+    let mut failures = Vec::new();
+    if game.turns.len() != placements.len() {
+        failures.push(format!(
+            "yas/{stem}: {} turns, expected {}",
+            game.turns.len(),
+            placements.len()
+        ));
+    }
+    for (t, (&p, &m)) in game.turns.iter().zip(placements.iter().zip(&moves)) {
+        if (t.placements_count, t.moves_count) != (p, m) {
+            failures.push(format!(
+                "yas/{stem} turn {}: {} placements / {} moves, expected {p} / {m}",
+                t.turn, t.placements_count, t.moves_count
+            ));
+        }
+        if t.alternatives.len() != t.moves_count || t.played.is_none() {
+            failures.push(format!(
+                "yas/{stem} turn {}: played move not among the alternatives",
+                t.turn
+            ));
+        }
+    }
+    (game.turns.len(), failures)
+}
+
+// ----- hand positions -----
+
+/// Turn 1: Ann draws E beside the start tile's open city. Closing it with a knight scores 4 at
+/// once and the knight comes home: the obvious best.
+#[test]
+fn closing_a_city_for_points_ranks_first() {
+    let record = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
+    let t = analysis::analyse_turn(&record, 1, &heuristic_only()).unwrap();
+    assert_eq!(t.value_basis, ValueBasis::Heuristic);
+    assert!(is_at(&t, 0, 0, -1, 180), "best: {:?}", t.alternatives[0]);
+    let best = &t.alternatives[0];
+    assert!(matches!(best.action, Action::Deploy { .. }));
+    assert_eq!(best.evaluation.immediate, vec![4, 0]);
+    assert_eq!(best.evaluation.meeples_committed, 0, "the knight scored and came home");
+    let city = best
+        .evaluation
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::City)
+        .unwrap();
+    assert!(city.closed && city.tiles == 2 && city.joined == 1 && city.at_stake == 4);
+    assert_eq!(city.owners, vec![0]);
+    // The played move (no knight) closed the city for nobody.
+    let played = t.played_alternative().unwrap();
+    assert_eq!(played.evaluation.immediate, vec![0, 0]);
+    assert!(t.played_rank().unwrap() > 1 && t.points_lost().unwrap() >= 4.0 - 1e-9);
+
+    // Playouts agree: the extra 4 points and the knight in hand outweigh their noise.
+    let with_playouts = random_playouts(64);
+    let t = analysis::analyse_turn(&record, 1, &with_playouts).unwrap();
+    assert_eq!(t.value_basis, ValueBasis::Playouts);
+    let closing = (t.alternatives.iter())
+        .position(|a| a.evaluation.immediate == vec![4, 0])
+        .unwrap();
+    assert!(
+        t.alternatives[closing].rank <= 2,
+        "closing ranks {} by playouts",
+        t.alternatives[closing].rank
+    );
+}
+
+/// `k` random playouts per alternative on two threads, seeded.
+fn random_playouts(k: u32) -> AnalysisOptions {
+    AnalysisOptions {
+        playouts_per_alternative: k,
+        greedy_share: 0.0,
+        seed: 5,
+        threads: 2,
+        ..AnalysisOptions::default()
+    }
+}
+
+/// Points lost are weighed again on fresh futures, paired: a move within the noise of the best
+/// loses nothing, and one clearly worse loses what the recheck measures, never the ranking's
+/// optimistic gap.
+#[test]
+fn points_lost_are_rechecked_on_fresh_futures() {
+    let record = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
+    let opts = random_playouts(64);
+    let t = analysis::analyse_turn(&record, 1, &opts).unwrap();
+    let r = t.recheck.expect("playouts ran, so the played move is rechecked");
+    assert_eq!(t.points_lost(), Some(r.points_lost));
+    // Leaving the city to nobody gave away 4 points now, plainly beyond the noise.
+    assert!(r.points_lost > 2.0 * r.std_error && r.points_lost >= 3.0, "{r:?}");
+    // Playing the best move as ranked loses nothing beyond the noise.
+    let mut best_played = record.clone();
+    let best = &t.alternatives[0];
+    if let RecordedMove::Place { placement, action, .. } = &mut best_played.moves[0] {
+        *placement = best.placement;
+        *action = best.meeple;
+    }
+    let again = analysis::analyse_turn(&best_played, 1, &opts).unwrap();
+    assert_eq!(again.played, Some(0));
+    assert_eq!(again.points_lost(), Some(0.0), "{:?}", again.recheck);
+    // The heuristic alone has no recheck.
+    assert!(
+        analysis::analyse_turn(&record, 1, &heuristic_only())
+            .unwrap()
+            .recheck
+            .is_none()
+    );
+}
+
+#[test]
+fn stealing_a_city_with_a_second_knight_ranks_first() {
+    let record = two_players(common::STEAL);
+    let t = analysis::analyse_turn(&record, 7, &heuristic_only()).unwrap();
+    assert_eq!((t.player, t.tile_name.as_str()), (0, "R"));
+    assert!(is_at(&t, 0, 0, 2, 0), "best: {:?}", t.alternatives[0]);
+    let best = &t.alternatives[0];
+    assert_eq!(
+        best.evaluation.immediate,
+        vec![8, 0],
+        "Ann's majority takes the whole city"
+    );
+    let city = best
+        .evaluation
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::City)
+        .unwrap();
+    assert_eq!((city.tiles, city.joined, city.closed), (4, 3, true));
+    assert_eq!((city.meeples.clone(), city.owners.clone()), (vec![2, 1], vec![0]));
+    assert!(t.played_rank().unwrap() > 1);
+}
+
+// ----- the future is never read -----
+
+/// The record up to and including placed tile `n` (discards after it dropped).
+fn truncated(record: &GameRecord, n: u32) -> GameRecord {
+    let mut r = record.clone();
+    let mut placed = 0;
+    let keep = r
+        .moves
+        .iter()
+        .position(|m| {
+            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
+            placed == n
+        })
+        .expect("the record has n turns");
+    r.moves.truncate(keep + 1);
+    r
+}
+
+/// The record to turn `n`, then the rest of the pack in another order, played at random.
+fn other_future(record: &GameRecord, n: u32, seed: u64) -> GameRecord {
+    let mut r = truncated(record, n);
+    let mut game = replay::replay(&r, None).expect("the truncated record replays").game;
+    let (mut rng, mut scratch, mut actions, mut events) = (Rng::new(seed), Vec::new(), Vec::new(), Vec::new());
+    for tile in shuffled_bag(&game, &mut rng) {
+        let Some(placement) = random_placement(&game, tile, &mut rng, &mut scratch) else {
+            r.moves.push(RecordedMove::Discard { player: None, tile });
+            game.discard(tile, &mut events).unwrap();
+            continue;
+        };
+        game.actions(tile, placement, &mut actions);
+        let mv = Move {
+            tile,
+            placement,
+            action: actions[rng.below(actions.len())],
+        };
+        r.moves.push(recorded(&game, &mv));
+        game.play(&mv, &mut events).unwrap();
+    }
+    r
+}
+
+#[test]
+fn a_turn_analysis_never_reads_the_recorded_future() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 7).unwrap();
+    let n = 30;
+    let opts = few_playouts(11);
+    let full = analysis::analyse_turn(&record, n, &opts).unwrap();
+    let cut = analysis::analyse_turn(&truncated(&record, n), n, &opts).unwrap();
+    assert_eq!(full, cut, "truncating the record after turn {n} changed its analysis");
+    let other = other_future(&record, n, 99);
+    assert_ne!(other.moves, record.moves, "the future really differs");
+    let reordered = analysis::analyse_turn(&other, n, &opts).unwrap();
+    assert_eq!(
+        full, reordered,
+        "another draw order after turn {n} changed its analysis"
+    );
+}
+
+// ----- determinism -----
+
+#[test]
+fn the_same_seed_gives_the_same_analysis_on_any_number_of_threads() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 3, Policy::Greedy, 3).unwrap();
+    let two = analysis::analyse_turn(&record, 12, &few_playouts(1)).unwrap();
+    let again = analysis::analyse_turn(&record, 12, &few_playouts(1)).unwrap();
+    let one = AnalysisOptions {
+        threads: 1,
+        ..few_playouts(1)
+    };
+    assert_eq!(two, again);
+    assert_eq!(two, analysis::analyse_turn(&record, 12, &one).unwrap());
+    let other_seed = analysis::analyse_turn(&record, 12, &few_playouts(2)).unwrap();
+    assert_ne!(two, other_seed, "the seed drives the playouts");
+}
+
+/// Analysing the whole game gives each turn what analysing that turn alone gives.
+#[test]
+fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 21).unwrap();
+    let calls = std::cell::Cell::new(0);
+    let game: GameAnalysis = analysis::analyse_game(&record, &heuristic_only(), &|done, total| {
+        calls.set(calls.get() + 1);
+        assert!(done <= total);
+    })
+    .unwrap();
+    assert_eq!(
+        calls.get() as usize,
+        game.turns.len() + 1,
+        "progress at the start and after each turn"
+    );
+    for n in [1, 2, 35, game.turns.len() as u32] {
+        let alone = analysis::analyse_turn(&record, n, &heuristic_only()).unwrap();
+        assert_eq!(alone, game.turns[n as usize - 1], "turn {n}");
+    }
+    for (p, s) in game.players.iter().enumerate() {
+        let lost: f64 = (game.turns.iter())
+            .filter(|t| t.player as usize == p)
+            .filter_map(|t| t.points_lost())
+            .sum();
+        assert!((s.points_lost - lost).abs() < 1e-9);
+        assert!((s.average_points_lost - lost / f64::from(s.turns)).abs() < 1e-9);
+        assert!(s.points_lost >= 0.0 && s.turns > 30);
+    }
+}
+
+#[test]
+fn the_per_turn_cap_shares_playouts_between_alternatives() {
+    let opts = AnalysisOptions {
+        playouts_per_alternative: 96,
+        max_playouts_per_turn: 1_000,
+        ..AnalysisOptions::default()
+    };
+    assert_eq!(opts.playouts_for(10), 96);
+    assert_eq!(opts.playouts_for(20), 50);
+    assert_eq!(opts.playouts_for(5_000), 1, "every alternative gets at least one");
+    let uncapped = AnalysisOptions {
+        max_playouts_per_turn: 0,
+        ..opts.clone()
+    };
+    assert_eq!(uncapped.playouts_for(5_000), 96);
+    let record = two_players(common::STEAL);
+    let t = analysis::analyse_turn(&record, 7, &AnalysisOptions { threads: 1, ..opts }).unwrap();
+    let each = opts.playouts_for(t.moves_count);
+    let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
+    // Successive halving: the best quarter (at least 8) gets every playout, ranked first; the
+    // rest keep the first quarter's.
+    let full = counts.iter().filter(|&&c| c == each).count();
+    assert_eq!(full, t.moves_count.min(8.max(t.moves_count / 4)), "{counts:?}");
+    assert!(counts[..full].iter().all(|&c| c == each) && counts[full..].iter().all(|&c| c == each / 4));
+    // Without pruning (`match`'s flat-uniform), every alternative gets every playout.
+    let uniform = AnalysisOptions {
+        threads: 1,
+        prune: false,
+        ..opts
+    };
+    let t = analysis::analyse_turn(&record, 7, &uniform).unwrap();
+    assert!(t.alternatives.iter().all(|a| a.playouts.unwrap().count == each));
+}
+
+// ----- completion chances and spots -----
+
+#[test]
+fn open_features_carry_spots_and_a_completion_chance() {
+    // Turn 1 of the steal record: a knight on E at (0,1) leaves its city open towards (0,2),
+    // which many tiles fit.
+    let record = two_players(common::STEAL);
+    let t = analysis::analyse_turn(&record, 1, &heuristic_only()).unwrap();
+    let knight = (t.alternatives.iter())
+        .find(|a| is_at_pos(a, 0, 1, 180) && matches!(a.action, Action::Deploy { .. }))
+        .unwrap();
+    let city = knight
+        .evaluation
+        .features
+        .iter()
+        .find(|f| f.kind == FeatureKind::City)
+        .unwrap();
+    assert_eq!(city.open_spots.len(), 1);
+    assert_eq!(city.open_spots[0].pos, Pos::new(0, 2));
+    assert!(
+        city.open_spots[0].fits > 20,
+        "most city tiles fit: {}",
+        city.open_spots[0].fits
+    );
+    let chance = city.completion.unwrap();
+    assert!(chance > 0.9 && chance <= 1.0, "{chance}");
+    assert!(!t.spots.is_empty());
+    assert_eq!(t.dead_spots().count(), 0, "nothing is dead on turn 1");
+}
+
+/// C(n, k) as a float, multiplied out: the tests' own arithmetic, not the crate's.
+fn choose(n: u32, k: u32) -> f64 {
+    (0..k).map(|i| f64::from(n - i) / f64::from(i + 1)).product()
+}
+
+/// The chance of exactly `j` of `good` tiles among `d` drawn from `n`.
+fn exactly(j: u32, good: u32, n: u32, d: u32) -> f64 {
+    choose(good, j) * choose(n - good, d - j) / choose(n, d)
+}
+
+/// The city caps of the base game: tiles whose city is on one side only, D E H I J K L.
+/// 2nd edition: D 4 (one is the start tile, so 3 in the pack), E 5, H 3, I 2, J 3, K 3,
+/// L 3. That is 22. Every tile with a city side fits next to a city: the caps, and C 1, F 2,
+/// G 1, M 2, N 3, O 2, P 3, Q 1, R 3, S 2, T 1, which make 43.
+const CITY_CAPS: u32 = 22;
+const CITY_TILES: u32 = 43;
+
+fn start_position(moves: &str) -> carcassonne_replay::engine::Game {
+    let record = two_players(moves);
+    let n = replay::replay(&record, None).unwrap().turns.len() as u32;
+    replay::replay_upto(&record, None, Some(n)).unwrap().game
+}
+
+/// One open side: the start tile's city, open to the north. Of the 71 tiles left, 43 fit the
+/// square north of it and 22 close the city there. Ann, to move, draws 36 of the 71: the city
+/// completes unless none of them is a cap.
+#[test]
+fn one_open_side_completes_when_one_of_its_closing_tiles_is_drawn() {
+    let game = start_position("");
+    let city = game.segment_id(0, 0);
+    let (spots, chance) = analysis::completion::feature_outlook(&game, city, 0);
+    assert_eq!(spots.len(), 1);
+    assert_eq!(
+        (spots[0].pos, spots[0].fits, spots[0].closes),
+        (Pos::new(0, -1), CITY_TILES, CITY_CAPS)
+    );
+    let (n, d) = (71, 36);
+    let expected = 1.0 - exactly(0, CITY_CAPS, n, d);
+    assert!((chance - expected).abs() < 1e-9, "{chance} against {expected}");
+    assert!(chance < 1.0, "tiles that merely fit do not close it");
+}
+
+/// Two open sides: Ann's R turned 180° on the start tile's city leaves it open west and east.
+/// Both squares are closed by the same 22 caps, so it takes two different caps among Ann's 35
+/// draws of the 70 left: 1 − P(no cap) − P(exactly one cap).
+#[test]
+fn two_open_sides_need_a_closing_tile_each() {
+    let game = start_position(r#"{"tile": "R", "at": [0, -1], "rotation": 180}"#);
+    let city = game.segment_id(0, 0);
+    let (spots, chance) = analysis::completion::feature_outlook(&game, city, 0);
+    let places: Vec<(Pos, u32)> = spots.iter().map(|s| (s.pos, s.closes)).collect();
+    assert_eq!(
+        places,
+        vec![(Pos::new(-1, -1), CITY_CAPS), (Pos::new(1, -1), CITY_CAPS)]
+    );
+    let (n, d) = (70, 35);
+    let expected = 1.0 - exactly(0, CITY_CAPS, n, d) - exactly(1, CITY_CAPS, n, d);
+    assert!((chance - expected).abs() < 1e-9, "{chance} against {expected}");
+    let as_if_independent = (1.0 - exactly(0, CITY_CAPS, n, d)).powi(2);
+    assert!(chance < as_if_independent, "one cap cannot close both sides");
+}
+
+/// A deployment takes a follower out of supply: +1. Nothing else moves a figure on a turn
+/// that completes nothing.
+#[test]
+fn a_deployment_commits_one_meeple() {
+    let demo = record::parse(include_bytes!("../../static/games/demo-second-edition.json"))
+        .unwrap()
+        .0;
+    let t = analysis::analyse_turn(&demo, 38, &heuristic_only()).unwrap();
+    let quiet = |a: &&analysis::Alternative| a.evaluation.features.iter().all(|f| !f.closed);
+    let deploys: Vec<i32> = (t.alternatives.iter().filter(quiet))
+        .filter(|a| matches!(a.action, Action::Deploy { .. }))
+        .map(|a| a.evaluation.meeples_committed)
+        .collect();
+    assert!(!deploys.is_empty());
+    assert!(deploys.iter().all(|&m| m == 1), "{deploys:?}");
+    let passes = (t.alternatives.iter().filter(quiet)).filter(|a| a.action == Action::Pass);
+    assert!(passes.map(|a| a.evaluation.meeples_committed).all(|m| m == 0));
+}
+
+/// Taking the abbot back brings a figure home: −1.
+#[test]
+fn recalling_the_abbot_commits_minus_one() {
+    let record = parse(
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "rules": {"preset": "second-edition", "abbot": true},
+            "moves": [{"tile": "B", "at": [0, 1], "rotation": 0, "meeple": {"feature": "cloister", "abbot": true}},
+                      {"tile": "U", "at": [1, 0], "rotation": 90},
+                      {"tile": "U", "at": [2, 0], "rotation": 90}]}"#,
+    );
+    let t = analysis::analyse_turn(&record, 3, &heuristic_only()).unwrap();
+    let recall = t.alternatives.iter().find(|a| a.action == Action::RecallAbbot).unwrap();
+    assert_eq!(recall.evaluation.meeples_committed, -1);
+}
+
+fn is_at_pos(a: &analysis::Alternative, x: i32, y: i32, degrees: u16) -> bool {
+    a.placement.pos == Pos::new(x, y) && a.placement.rotation == Rotation::from_degrees(degrees.into()).unwrap()
+}
+
+// ----- errors -----
+
+#[test]
+fn bad_turns_and_illegal_records_are_errors() {
+    let record = two_players(common::STEAL);
+    let opts = heuristic_only();
+    assert!(matches!(
+        analysis::analyse_turn(&record, 0, &opts),
+        Err(AnalysisError::NoSuchTurn { turn: 0, turns: 7 })
+    ));
+    assert!(matches!(
+        analysis::analyse_turn(&record, 8, &opts),
+        Err(AnalysisError::NoSuchTurn { .. })
+    ));
+    let illegal = two_players(r#"{"tile": "E", "at": [0, 1], "rotation": 0}"#);
+    let e = analysis::analyse_turn(&illegal, 1, &opts).unwrap_err();
+    assert!(matches!(e, AnalysisError::Replay(_)), "{e}");
+    assert!(analysis::analyse_game(&illegal, &opts, &|_, _| {}).is_err());
+    let odd = AnalysisOptions {
+        greedy_share: f64::NAN,
+        playouts_per_alternative: 2,
+        ..few_playouts(0)
+    };
+    assert!(analysis::analyse_turn(&record, 7, &odd).is_ok());
+    // A position built by hand with a tile that is not in the pack.
+    let start = replay::replay_upto(&record, None, Some(0)).unwrap().game;
+    let spring = start.catalog().by_name("river-A").unwrap();
+    let e = analysis::analyse_position(&start, spring, None, 1, &opts).unwrap_err();
+    assert!(matches!(e, AnalysisError::Illegal { turn: 1, .. }), "{e}");
+}
+
+// ----- the command line -----
+
+#[test]
+fn the_cli_prints_the_json_contract_of_a_turn_and_a_game() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+            .arg("analyse")
+            .arg(&demo)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let doc: Value = serde_json::from_str(&run(&["--turn", "5", "--json", "--playouts", "2"])).unwrap();
+    let alts = doc["alternatives"].as_array().unwrap();
+    assert_eq!(alts.len() as u64, doc["moves_count"].as_u64().unwrap());
+    assert!(doc["placements_count"].as_u64().unwrap() > 0);
+    let first = &alts[0];
+    assert_eq!(first["position"].as_array().unwrap().len(), 2);
+    assert!([0, 90, 180, 270].contains(&first["rotation"].as_u64().unwrap()));
+    assert!(["pass", "deploy", "recall_abbot"].contains(&first["action"]["type"].as_str().unwrap()));
+    assert_eq!(
+        first["immediate"].as_array().unwrap().len(),
+        3,
+        "the demo has three players"
+    );
+    assert!(first["value"].is_number() && first["rank"] == 1);
+    let played = doc["played"].as_u64().unwrap() as usize;
+    assert_eq!(alts[played]["rank"], doc["played_rank"]);
+    assert_eq!(doc["heuristic_formula"], HEURISTIC_FORMULA);
+
+    let table = run(&["--turn", "5", "--playouts", "0"]);
+    assert!(
+        table.contains("Turn 5") && table.contains("played (*): rank"),
+        "{table}"
+    );
+
+    let game: Value = serde_json::from_str(&run(&["--json", "--playouts", "0"])).unwrap();
+    assert_eq!(game["turns"].as_array().unwrap().len(), 71);
+    assert!(game["turns"][0]["played_rank"].is_u64() && game["turns"][0]["points_lost"].is_number());
+    assert!(game["players"][0]["average_points_lost"].is_number());
+}
+
+#[test]
+fn the_cli_rejects_a_turn_out_of_range_cleanly() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-second-edition.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["analyse", demo.to_str().unwrap(), "--turn", "500"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("there is no turn 500") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+/// New World goes through the same analysis: every turn lists every legal move (counted
+/// through the `Position` trait), the played one among them.
+#[test]
+fn a_new_world_game_is_analysed_move_by_move() {
+    use carcassonne_replay::engine::{Played, Position};
+    let record = generate(RulesSpec::new(Preset::NewWorld), 3, Policy::Greedy, 5).unwrap();
+    let opts = AnalysisOptions {
+        threads: 1,
+        ..heuristic_only()
+    };
+    let game = analysis::analyse_game(&record, &opts, &|_, _| {}).unwrap();
+    let mut walk = record::Walk::new(&record).unwrap();
+    let mut listed = Vec::new();
+    for t in &game.turns {
+        // Step to the turn's placement, and count what the mover could do with its tile.
+        loop {
+            let next = walk
+                .peek_played()
+                .expect("the walk reaches every analysed turn")
+                .unwrap();
+            if let Played::Place(mv) = next {
+                let mut position = walk.game().clone();
+                position.draw(mv.tile).unwrap();
+                position.legal_moves(&mut listed);
+                walk.step().unwrap().unwrap();
+                break;
+            }
+            walk.step().unwrap().unwrap();
+        }
+        assert_eq!(t.moves_count, listed.len(), "turn {}", t.turn);
+        assert!(t.played.is_some(), "turn {}: the played move is an alternative", t.turn);
+    }
+    assert_eq!(game.turns.len(), 61, "every tile of the sample set is a turn");
+}
+
+// ----- the board's feature notes -----
+
+/// What each feature's owners score at final scoring if the game ended now, by feature root.
+fn final_scoring_by_root(game: &carcassonne_replay::engine::Game) -> std::collections::HashMap<u32, u32> {
+    use carcassonne_replay::engine::Event;
+    let mut ended = game.clone();
+    let mut events = Vec::new();
+    ended.finish(&mut events);
+    let mut by_root = std::collections::HashMap::new();
+    for e in &events {
+        let Event::Scored(s) = e else { continue };
+        let i = ended.board().tile_index_at(s.pos).expect("a scored tile");
+        let t = ended.board().tiles()[i];
+        let seg = ended
+            .tile_kind(t.kind)
+            .segment_at(t.rotation, s.feature, Some(s.location))
+            .expect("a scored segment");
+        let root = ended.features().root(ended.segment_id(i, seg));
+        *by_root.entry(root).or_insert(0) += s.points;
+    }
+    by_root
+}
+
+/// The board's notes say what final scoring would pay: every occupied open road, city,
+/// cloister and garden's "worth now" is what its owners score if the game ended there, turn
+/// after turn of a generated game, and fields name the completed cities their farmers count.
+#[test]
+fn board_notes_agree_with_final_scoring_on_every_turn() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 3, Policy::Greedy, 11).unwrap();
+    let full = replay::replay(&record, None).unwrap();
+    let mut checked = 0;
+    for n in (4..=full.turns.len() as u32).step_by(6) {
+        let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
+        let paid = final_scoring_by_root(&game);
+        for f in board_features(&game) {
+            assert_eq!(f.meeples.len(), 3);
+            if f.owners.is_empty() || f.kind == FeatureKind::Field {
+                continue;
+            }
+            let Some(now) = f.worth.at_end else { continue };
+            assert_eq!(paid.get(&f.root).copied(), Some(now), "turn {n}: {f:?}");
+            assert!(f.worth.completed.unwrap() >= now, "completing never pays less: {f:?}");
+            let chance = f.chance.expect("an open feature has a chance");
+            assert!((0.0..=1.0).contains(&chance), "{f:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} features checked");
+}
+
+/// The start tile's city alone is worth 1 at the end ("1 point per tile" incomplete) and 2
+/// completed; closed by a city cap with a knight on it, the two-tile city paid 4 under the 2nd
+/// edition ("2 points per tile") and 2 under the classic rules ("a two-tile city scores 2").
+#[test]
+fn a_city_note_is_worth_what_each_rulebook_says() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let city_of = |game: &carcassonne_replay::engine::Game| {
+        board_features(game)
+            .into_iter()
+            .find(|f| f.kind == FeatureKind::City)
+            .expect("a city")
+    };
+    for (preset, paid) in [("second-edition", 4), ("classic-2000", 2)] {
+        let record = parse(&format!(
+            r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+                "rules": {{"preset": "{preset}"}}, "moves": [
+                {{"tile": "E", "at": [0, -1], "rotation": 180, "meeple": {{"feature": "city", "at": "S"}}}}]}}"#
+        ));
+        let start = city_of(&replay::replay_upto(&record, None, Some(0)).unwrap().game);
+        assert_eq!(
+            (
+                start.tiles,
+                start.worth.at_end,
+                start.worth.completed,
+                start.worth.is_complete
+            ),
+            (1, Some(1), Some(2), false),
+            "{preset}"
+        );
+        assert!(start.owners.is_empty() && start.chance.is_some(), "{start:?}");
+        let closed = city_of(&replay::replay(&record, None).unwrap().game);
+        assert_eq!(
+            (
+                closed.tiles,
+                closed.worth.at_end,
+                closed.worth.completed,
+                closed.worth.is_complete
+            ),
+            (2, None, Some(paid), true),
+            "{preset}"
+        );
+        assert_eq!(closed.chance, None, "a completed city has no chance left to weigh");
+    }
+}
+
+/// New World's coast in the notes: a farm beside the coast's column north of the start
+/// spaces, and a town facing the coast, can never be completed ("completely surrounded by land
+/// tiles"; a start space presents no town wall), so their chance is 0 however many tiles are
+/// left; a farm beside the start spaces counts them as land and may still complete.
+#[test]
+fn features_the_coast_keeps_open_have_no_chance_of_completion() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let record = parse(
+        r#"{"format": "carcassonne-replay/1", "game": "new-world",
+            "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "tiles": [
+              {"name": "farm", "count": 2, "segments": "farm; plains N.w N.e E.n E.s S.e S.w W.s W.n"},
+              {"name": "cap", "count": 1, "segments": "town N; plains E.n E.s S.e S.w W.s W.n"},
+              {"name": "plains", "count": 20, "segments": "plains N.w N.e E.n E.s S.e S.w W.s W.n"}],
+            "moves": [
+              {"tile": "plains", "at": [0, 0], "rotation": 0},
+              {"tile": "farm", "at": [0, -1], "rotation": 0, "meeple": {"feature": "farm"}},
+              {"tile": "cap", "at": [0, 3], "rotation": 90, "meeple": {"feature": "town", "at": "E"}},
+              {"tile": "farm", "at": [0, 6], "rotation": 0, "meeple": {"feature": "farm"}}]}"#,
+    );
+    let game = replay::replay(&record, None).unwrap().game;
+    let chance_at = |x: i32, y: i32, kind: FeatureKind| {
+        board_features(&game)
+            .into_iter()
+            .find(|f| f.kind == kind && game.segment_place(f.root).0 == Pos::new(x, y))
+            .and_then(|f| f.chance)
+            .expect("an open feature has a chance")
+    };
+    assert_eq!(chance_at(0, -1, FeatureKind::Farm), 0.0, "(1,-1) is not a start space");
+    assert_eq!(
+        chance_at(0, 3, FeatureKind::Town),
+        0.0,
+        "the town's wall has a gap at the coast"
+    );
+    assert!(
+        chance_at(0, 6, FeatureKind::Farm) > 0.0,
+        "five land squares and three start spaces"
+    );
+}
+
+// ----- chances of winning -----
+
+/// Each analysed turn's played move gets a chance of winning and a class from the points it
+/// lost: within the noise (0 points lost) a move is good and loses no chance; otherwise its
+/// class is the one its lost chance falls in, and accuracy is 100 only for a player who lost
+/// nothing.
+#[test]
+fn played_moves_are_classed_by_the_chance_they_lost() {
+    use carcassonne_replay::analysis::report::StoredAnalysis;
+    use carcassonne_replay::analysis::win_chance::{self, MoveClass};
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 5).unwrap();
+    let game = analysis::analyse_game(&record, &few_playouts(3), &|_, _| {}).unwrap();
+    let stored = StoredAnalysis::of(&game);
+    let chances = win_chance::turn_chances(&stored.turns);
+    assert_eq!(chances.len(), stored.turns.len(), "every turn was valued by playouts");
+    for (c, t) in chances.iter().zip(&stored.turns) {
+        let lost = t.points_lost.unwrap();
+        assert!((0.0..=1.0).contains(&c.chance.after));
+        assert_eq!(c.chance.class, MoveClass::of(c.chance.lost), "turn {}", t.turn);
+        if lost == 0.0 {
+            assert_eq!(
+                (c.chance.lost, c.chance.class),
+                (0.0, MoveClass::Good),
+                "turn {}",
+                t.turn
+            );
+        } else {
+            assert!(
+                c.chance.lost > 0.0,
+                "turn {}: {lost} points lost cost some chance",
+                t.turn
+            );
+        }
+    }
+    let random_players_blunder = chances.iter().any(|c| c.chance.class >= MoveClass::Mistake);
+    assert!(random_players_blunder, "random moves include mistakes");
+    for (p, a) in win_chance::accuracies(&chances, 2).iter().enumerate() {
+        let perfect = chances
+            .iter()
+            .filter(|c| c.player as usize == p)
+            .all(|c| c.chance.lost == 0.0);
+        assert_eq!(a.accuracy == 100.0, perfect, "{a:?}");
+        assert!(a.moves > 30 && a.accuracy < 100.0, "random play is not perfect: {a:?}");
+    }
+}

@@ -1,0 +1,82 @@
+//! Data flows one way (the crate doc in `src/lib.rs`, "Layout"): bytes → record → engine → replay → outputs. A
+//! top-level module may name only the modules before it in `LAYERS`, so the import graph has no
+//! cycle and nothing reaches downstream.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Upstream first. A module may import any module of an earlier layer.
+const LAYERS: &[&[&str]] = &[
+    &["engine"],
+    &["record"],
+    &["replay", "selfplay"],
+    &["analysis", "export", "render", "store"],
+    &["web"],
+    &["cli"],
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|layer| layer.contains(&module))
+}
+
+/// Every top-level module `crate::…` names anywhere in the files under `dir`.
+fn named_modules(dir: &Path, out: &mut BTreeSet<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            named_modules(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            named_in(&path, out);
+        }
+    }
+}
+
+/// Every top-level module `crate::…` names in one file (a module may be a lone `src/x.rs`).
+fn named_in(path: &Path, out: &mut BTreeSet<String>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for (i, _) in text.match_indices("crate::") {
+        let name: String = text[i + 7..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        out.insert(name);
+    }
+}
+
+#[test]
+fn modules_import_only_upstream() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for (layer, modules) in LAYERS.iter().enumerate() {
+        for module in *modules {
+            let mut named = BTreeSet::new();
+            let dir = src.join(module);
+            match dir.is_dir() {
+                true => named_modules(&dir, &mut named),
+                false => named_in(&src.join(format!("{module}.rs")), &mut named),
+            }
+            for other in named.iter().filter(|n| n.as_str() != *module) {
+                match layer_of(other) {
+                    Some(l) if l < layer => {}
+                    Some(_) => wrong.push(format!("{module} imports {other}, which is not upstream of it")),
+                    None => {}
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_top_level_module_has_a_layer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    let declared: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+        .collect();
+    assert!(declared.len() >= 9, "lib.rs declares {declared:?}");
+    for module in declared {
+        assert!(layer_of(module).is_some(), "{module} is in no layer of this test");
+    }
+}

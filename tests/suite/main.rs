@@ -1,0 +1,33 @@
+//! The integration tests: one binary, a module per area, sharing the helpers in `common`
+//! (the real app on a random port, the shared fixtures, the browser). One binary is linked
+//! once, where a file per area was linked once each. Run one area with
+//! `cargo test --test suite http::`.
+
+mod common;
+
+mod analysis;
+mod bad_records;
+mod bga;
+mod bookmarklet;
+mod card_game;
+mod cli;
+mod cli_formats;
+mod course;
+mod docs;
+mod exports;
+mod fixture_games;
+mod http;
+mod jcz_conformance;
+mod lab;
+mod layout;
+mod new_world;
+mod perft;
+mod properties;
+mod puzzles;
+mod render;
+mod robustness;
+mod rule_choices;
+mod rulebook_examples;
+mod schema;
+mod service_process;
+mod sharing;

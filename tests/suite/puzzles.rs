@@ -1,0 +1,257 @@
+//! Puzzles from an analysed game: the list, a puzzle's page that gives nothing away, the
+//! answers (the solution, another placement, an impossible move, a malformed answer) and the
+//! answer on request, served by the real app; and in Chromium a puzzle solved by clicking.
+//! Which turns are puzzles, and how an answer is judged, is `analysis::puzzles`' rule,
+//! unit-tested beside it.
+//!
+//! In detail:
+//! - a game's puzzles before and after its analysis: the list is exactly the rule's pick, a
+//!   puzzle's page shows the board before the move with a link on every square the tile fits,
+//!   the tile, the scores and the tiles left but no values, and the solution, another placement
+//!   (its rank and points below, not the answer) and an impossible move are each answered
+//! - the answer shows on request
+//! - malformed answers are 400 and not echoed
+//! - a turn that is no puzzle is 404
+//! - in Chromium a puzzle is solved by clicking, without page loads while choosing (the rule
+//!   and the judging: unit tests in `src/analysis/puzzles.rs`)
+
+use crate::common;
+
+use carcassonne_replay::analysis::report::StoredAnalysis;
+use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
+use carcassonne_replay::record;
+use carcassonne_replay::store::{GameId, Store};
+use common::app::*;
+use common::browser::Browser;
+
+/// The moves of `common::STEAL` as a whole record.
+fn steal() -> String {
+    format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "rules": {{"preset": "second-edition"}}, "moves": [{}]}}"#,
+        common::STEAL
+    )
+}
+
+/// A quick analysis of the game, with turn 7's placement at (0,2) made clearly best (10
+/// points ahead, errors of half a point): the analysis a long run would give, stored as the
+/// service stores a finished one.
+fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
+    let record = record::parse(steal().as_bytes()).unwrap().0;
+    let quick = AnalysisOptions {
+        playouts_per_alternative: 4,
+        greedy_share: 0.0,
+        threads: 2,
+        ..AnalysisOptions::default()
+    };
+    let mut stored = StoredAnalysis::of(&analysis::analyse_game(&record, &quick, &|_, _| {}).unwrap());
+    let turn = stored.turns.iter_mut().find(|t| t.turn == 7).unwrap();
+    let top = turn.alternatives.iter().map(|a| a.value).fold(f64::MIN, f64::max);
+    for a in &mut turn.alternatives {
+        if a.position == [0, 2] {
+            a.value = top + 10.0;
+        }
+        if let Some(p) = &mut a.playouts {
+            p.std_error = 0.5;
+        }
+    }
+    let store = Store::open(&app.db).unwrap();
+    let id: GameId = id.parse().unwrap();
+    store.queue_analysis(&id, 100).unwrap();
+    store
+        .finish_analysis(&id, Ok(&serde_json::to_string(&stored).unwrap()))
+        .unwrap();
+    stored
+}
+
+#[test]
+fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
+    let app = spawn_app();
+    let id = upload_id(&app, steal().as_bytes());
+    let before = get(&app, &format!("/g/{id}/puzzles"));
+    assert_eq!(before.status, 200);
+    assert!(before.body.contains("run it"), "{}", before.body);
+    assert_eq!(
+        get(&app, &format!("/g/{id}/puzzle/7")).status,
+        404,
+        "no analysis, no puzzle"
+    );
+
+    let stored = store_analysis(&app, &id);
+    let expected: Vec<u32> = puzzles::pick(&stored.turns).iter().map(|p| p.turn).collect();
+    assert!(expected.contains(&7), "{expected:?}");
+    let list = get(&app, &format!("/g/{id}/puzzles"));
+    let listed: Vec<u32> = list
+        .body
+        .split(&format!("href=\"/g/{id}/puzzle/"))
+        .skip(1)
+        .map(|s| s[..s.find('"').unwrap()].parse().unwrap())
+        .collect();
+    assert_eq!(listed, expected, "the list is the rule's pick");
+
+    // The puzzle shows the position before the move, the tile, the scores and the tiles left,
+    // and gives nothing away: each square the tile fits is a link on the board.
+    let page = get(&app, &format!("/g/{id}/puzzle/7"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(
+        page.body.contains("class=\"board-svg\""),
+        "the board before turn 7, inline"
+    );
+    assert!(page.body.contains(&format!("/g/{id}/tiles/R.svg")));
+    let t7 = stored.turn(7).unwrap();
+    let squares = page.body.matches(" data-moves=").count();
+    let mut expected_squares: Vec<[i32; 2]> = t7.alternatives.iter().map(|a| a.position).collect();
+    expected_squares.sort();
+    expected_squares.dedup();
+    assert_eq!(squares, expected_squares.len(), "a link on every square the tile fits");
+    assert!(
+        page.body
+            .contains(&format!("href=\"/g/{id}/puzzle/7?square=0,2&amp;rotation=0\""))
+    );
+    assert!(page.body.contains("class=\"scoreboard\"") && page.body.contains("Tiles left"));
+    assert!(!page.body.contains("The best move") && !page.body.contains("points below"));
+    assert!(!page.body.contains("/t/7/alternatives"), "no link to the answers");
+
+    // Choosing a square shows the tile there and its meeple steps, still without a verdict.
+    let chosen = get(&app, &format!("/g/{id}/puzzle/7?square=0,2"));
+    assert!(chosen.body.contains("class=\"pick chosen\""), "{}", chosen.body);
+    assert!(chosen.body.contains("name=\"meeple\" value=\"none\""));
+    assert!(!chosen.body.contains("data-verdict"));
+
+    let solved = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0&meeple=none"));
+    assert!(solved.body.contains("Solved"), "{}", solved.body);
+    assert!(!solved.body.contains("pick-figure"), "no meeple, none drawn");
+    // An answer with a meeple draws it on the tile.
+    let deploy = chosen
+        .body
+        .split("name=\"meeple\" value=\"")
+        .skip(1)
+        .map(|v| &v[..v.find('"').unwrap()])
+        .find(|v| *v != "none")
+        .expect("a meeple step at (0,2)");
+    let with_meeple = get(&app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0&meeple={deploy}"));
+    assert!(with_meeple.body.contains("Solved") && with_meeple.body.contains("class=\"pick-figure\""));
+    let other = puzzles::placements(t7)
+        .into_iter()
+        .find(|p| p.position != [0, 2])
+        .expect("another placement");
+    let [x, y] = other.position;
+    let worse = get(
+        &app,
+        &format!(
+            "/g/{id}/puzzle/7?square={x},{y}&rotation={}&meeple=none",
+            other.rotation
+        ),
+    );
+    let said = &worse.body[worse.body.find("data-verdict").expect("a verdict")..];
+    let said = &said[..said.find("</p>").unwrap()];
+    assert!(said.contains("points below the best"), "{said}");
+    assert!(
+        !said.contains("(0,2)") && !worse.body.contains("The best move"),
+        "a wrong try does not give the answer away: {said}"
+    );
+    assert!(!worse.body.contains("class=\"pick chosen\" data-spot=\"0,2\""));
+    assert!(worse.body.contains("?reveal=1"), "the reader may ask for it");
+    let revealed = get(&app, &format!("/g/{id}/puzzle/7?reveal=1"));
+    assert_eq!(
+        revealed.body.contains("pick-figure"),
+        !revealed.body.contains("turned 0°, no meeple"),
+        "the solution's meeple is drawn"
+    );
+    assert!(
+        revealed.body.contains("The best move: the tile at (0,2) turned 0°"),
+        "{}",
+        revealed.body
+    );
+    let nowhere = get(&app, &format!("/g/{id}/puzzle/7?square=40,40&rotation=90&meeple=none"));
+    assert!(nowhere.body.contains("not possible"), "{}", nowhere.body);
+
+    // A malformed answer is refused, and never echoed.
+    for bad in [
+        "square=abc&rotation=45",
+        "square=0,2&rotation=45",
+        "square=0,2&rotation=0&meeple=%3Cscript%3E",
+    ] {
+        let answer = get(&app, &format!("/g/{id}/puzzle/7?{bad}"));
+        assert_eq!(answer.status, 400, "{bad}");
+        assert!(answer.content_type.starts_with("application/problem+json"), "{bad}");
+        assert!(
+            !answer.body.contains("abc") && !answer.body.contains("script") && !answer.body.contains("45"),
+            "{}",
+            answer.body
+        );
+    }
+    let page = get_html(&app, &format!("/g/{id}/puzzle/7?square=abc&rotation=45"));
+    assert_eq!(page.status, 400);
+    assert!(page.content_type.starts_with("text/html"), "browsers get a page");
+
+    let not_one = (1..=7)
+        .find(|n| !expected.contains(n))
+        .expect("a turn that is no puzzle");
+    let missing = get(&app, &format!("/g/{id}/puzzle/{not_one}"));
+    assert_eq!(missing.status, 404);
+    assert!(missing.body.contains("not a puzzle"), "{}", missing.body);
+    app.stop();
+}
+
+/// With the script, a reader solves a puzzle by clicking: a square puts the tile there and
+/// the same square turns it, without loading a page; "Place it" answers. A wrong try first is
+/// told to try again, and the board still takes another answer.
+#[test]
+fn in_a_browser_a_puzzle_is_solved_by_clicking() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let id = upload_id(&app, steal().as_bytes());
+    store_analysis(&app, &id);
+    browser.resize(1300, 1000);
+    browser.open(&app.url(&format!("/g/{id}/puzzle/7")));
+    let rotation = "return document.querySelector('#answer [name=rotation]').value;";
+
+    // A wrong square: the tile goes there at once, and the answer says to try again.
+    browser.eval("window.samePage = true;");
+    let wrong = browser
+        .find(".board-svg a.pick:not([data-spot='0,2'])")
+        .expect("another square");
+    browser.click(&wrong);
+    let shown = browser.wait_for(
+        "const t = document.querySelector('.board-svg .pick-tile'); \
+         return !document.getElementById('answer').hidden && !t.hasAttribute('display') ? t.getAttribute('transform') : null;",
+    );
+    assert!(shown.is_string(), "the tile stands on the square");
+    assert_eq!(browser.eval("return window.samePage === true;"), true, "no page load");
+    browser.click(&browser.find("#answer button").unwrap());
+    assert!(browser.wait_for_url_containing("meeple="), "{}", browser.current_url());
+    let said = browser.wait_for("const v = document.querySelector('[data-verdict]'); return v ? v.textContent : null;");
+    assert!(said.as_str().unwrap().contains("Try again"), "{said}");
+
+    // The right square, turned until it is unturned, then placed.
+    browser.click(&browser.find(".board-svg a.pick[data-spot='0,2']").unwrap());
+    for _ in 0..4 {
+        if browser.eval(rotation) == "0" {
+            break;
+        }
+        browser.click(&browser.find(".board-svg a.pick[data-spot='0,2']").unwrap());
+    }
+    assert_eq!(
+        browser.eval(rotation),
+        "0",
+        "the square turns the tile through its rotations"
+    );
+    browser.click(&browser.find("#answer button").unwrap());
+    let solved =
+        browser.wait_for("const v = document.querySelector('.verdict.solved'); return v ? v.textContent : null;");
+    assert!(solved.as_str().unwrap_or_default().contains("Solved"), "{solved}");
+    assert!(
+        browser.current_url().contains("square=0%2C2"),
+        "{}",
+        browser.current_url()
+    );
+
+    // On a phone the puzzle fits the width, as every page does.
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/puzzle/7?square=0,2")));
+    let sizes = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];");
+    assert!(sizes[0].as_u64() <= sizes[1].as_u64(), "no sideways scroll: {sizes}");
+    drop(browser);
+    app.stop();
+}

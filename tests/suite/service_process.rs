@@ -1,0 +1,286 @@
+//! The real `serve` binary as an operator runs it, stopped the hard way and the polite way:
+//! - killed with SIGKILL while several clients upload, then restarted on the same database,
+//!   it still has every game it acknowledged, with all its turns, and SQLite's integrity
+//!   check passes;
+//! - stopped with SIGTERM while an upload is still arriving, it finishes that upload, answers
+//!   it, and exits cleanly;
+//! - `backup` copies the database while it serves.
+//!
+//! In detail: the real `serve` binary: SIGKILL twice while four clients upload, then every
+//! acknowledged game with all its turns after a restart and `PRAGMA integrity_check` ok;
+//! SIGTERM while an upload is half sent, which is still answered `201`, stored, and followed by
+//! exit status 0; `backup` of a live database, which serves the same game and is never
+//! overwritten.
+
+use carcassonne_replay::engine::Preset;
+use carcassonne_replay::engine::bots::Policy;
+use carcassonne_replay::record::{RecordedMove, RulesSpec, native};
+use carcassonne_replay::selfplay as generate;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A running `serve` and the address it listens on.
+struct Server {
+    child: Child,
+    address: String,
+}
+
+impl Server {
+    /// Starts `serve` on a free port; returns once it says where it listens.
+    fn start(db: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+            .args([
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--uploads-per-minute",
+                "1000000",
+                "--db",
+            ])
+            .arg(db)
+            .env("RUST_LOG", "warn,carcassonne_replay::cli=info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let address = lines
+            .by_ref()
+            .map_while(Result::ok)
+            .find_map(|l| {
+                let at = l.find("serving on http://")? + "serving on http://".len();
+                Some(l[at..].split_whitespace().next()?.to_string())
+            })
+            .expect("serve says where it listens");
+        // Keep reading the log, so that the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Server { child, address }
+    }
+
+    fn agent() -> ureq::Agent {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(30)))
+            .build()
+            .into()
+    }
+
+    /// Uploads a record; its id when the service acknowledged it.
+    fn upload(&self, body: &[u8]) -> Option<String> {
+        let mut r = Self::agent()
+            .post(&format!("http://{}/api/games", self.address))
+            .send(body)
+            .ok()?;
+        if r.status() != 201 {
+            return None;
+        }
+        let v: serde_json::Value = serde_json::from_str(&r.body_mut().read_to_string().ok()?).ok()?;
+        Some(v["id"].as_str()?.to_string())
+    }
+
+    fn get(&self, path: &str) -> Option<serde_json::Value> {
+        let mut r = Self::agent()
+            .get(&format!("http://{}{path}", self.address))
+            .call()
+            .ok()?;
+        if r.status() != 200 {
+            return None;
+        }
+        serde_json::from_str(&r.body_mut().read_to_string().ok()?).ok()
+    }
+
+    /// Whether the game is stored with `turns` turns, the last one among them.
+    fn has(&self, id: &str, turns: u64) -> bool {
+        let game = self.get(&format!("/api/games/{id}"));
+        game.is_some_and(|g| g["turns"] == turns) && self.get(&format!("/api/games/{id}/turns/{turns}")).is_some()
+    }
+
+    fn signal(&self, signal: &str) {
+        let ok = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill {signal}");
+    }
+}
+
+/// A test that fails leaves no server behind.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A different legal game for every seed, and its turns.
+fn game(seed: u64) -> (Vec<u8>, u64) {
+    let record = generate::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, seed).unwrap();
+    let turns = (record.moves.iter())
+        .filter(|m| matches!(m, RecordedMove::Place { .. }))
+        .count();
+    (serde_json::to_vec(&native::to_value(&record)).unwrap(), turns as u64)
+}
+
+fn integrity(db: &Path) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn acknowledged_games_survive_sigkill_mid_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash.sqlite");
+    let acknowledged = Arc::new(Mutex::new(Vec::new()));
+    for round in 0..2u64 {
+        let server = Arc::new(Server::start(&db));
+        let stop = Arc::new(AtomicBool::new(false));
+        let uploaders: Vec<_> = (0..4u64)
+            .map(|t| {
+                let (server, stop, acknowledged) = (server.clone(), stop.clone(), acknowledged.clone());
+                std::thread::spawn(move || {
+                    let mut seed = 1_000_000 * (round * 4 + t + 1);
+                    while !stop.load(Ordering::Relaxed) {
+                        seed += 1;
+                        let (body, turns) = game(seed);
+                        match server.upload(&body) {
+                            Some(id) => acknowledged.lock().unwrap().push((id, turns)),
+                            None => break,
+                        }
+                    }
+                })
+            })
+            .collect();
+        // Let the uploads get going, then kill the server under them.
+        let before = acknowledged.lock().unwrap().len();
+        while acknowledged.lock().unwrap().len() < before + 20 {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server.signal("-KILL");
+        stop.store(true, Ordering::Relaxed);
+        uploaders.into_iter().for_each(|u| u.join().unwrap());
+        Arc::into_inner(server).unwrap().child.wait().unwrap();
+    }
+    assert_eq!(integrity(&db), "ok");
+    let server = Server::start(&db);
+    let acknowledged = acknowledged.lock().unwrap();
+    assert!(acknowledged.len() >= 40, "{} uploads acknowledged", acknowledged.len());
+    for (id, turns) in acknowledged.iter() {
+        assert!(
+            server.has(id, *turns),
+            "game {id} with its {turns} turns, after two kills"
+        );
+    }
+}
+
+#[test]
+fn sigterm_lets_an_upload_in_flight_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("term.sqlite");
+    let mut server = Server::start(&db);
+    let (body, turns) = game(7);
+    let (head, tail) = body.split_at(body.len() / 2);
+    let mut conn = std::net::TcpStream::connect(&server.address).unwrap();
+    write!(
+        conn,
+        "POST /api/games HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        server.address,
+        body.len()
+    )
+    .unwrap();
+    // The server's "100 Continue" says it has read the request's head and waits for its body:
+    // the upload is in flight, however busy the machine is.
+    let mut continued = [0u8; 25];
+    conn.read_exact(&mut continued).unwrap();
+    assert!(
+        continued.starts_with(b"HTTP/1.1 100 Continue"),
+        "{:?}",
+        String::from_utf8_lossy(&continued)
+    );
+    conn.write_all(head).unwrap();
+    // The server is told to stop while the upload is half sent.
+    server.signal("-TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    conn.write_all(tail).unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "serve exits cleanly after SIGTERM: {status}");
+    // The game is in the database the next start opens.
+    let id = answer
+        .split("\"id\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let server = Server::start(&db);
+    assert!(server.has(&id, turns), "{id} was stored whole");
+}
+
+#[test]
+fn backup_copies_the_database_while_it_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("live.sqlite");
+    let server = Server::start(&db);
+    let (body, turns) = game(11);
+    let id = server.upload(&body).unwrap();
+    let copy = dir.path().join("copy.sqlite");
+    let run = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+            .arg("backup")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let done = run(&[copy.as_os_str(), "--db".as_ref(), db.as_os_str()]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(integrity(&copy), "ok");
+    // A second backup to the same file is refused: a backup never overwrites.
+    let again = run(&[copy.as_os_str(), "--db".as_ref(), db.as_os_str()]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+    server.signal("-KILL");
+    // The copy serves the game.
+    let restored = Server::start(&copy);
+    assert!(restored.has(&id, turns));
+}
+
+/// The log is plain text when it goes to a file or a pipe (a journal, `serve > log`): no ANSI
+/// colour codes, though nothing asked for NO_COLOR.
+#[test]
+fn the_log_has_no_colour_codes_off_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+        .arg(dir.path().join("log.sqlite"))
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut log = Vec::new();
+    for line in lines.map_while(Result::ok) {
+        let serving = line.contains("serving on http://");
+        log.push(line);
+        if serving {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(log.iter().any(|l| l.contains("serving on")), "the log: {log:#?}");
+    assert!(
+        log.iter().all(|l| !l.contains('\u{1b}')),
+        "colour codes in a piped log: {log:#?}"
+    );
+}
