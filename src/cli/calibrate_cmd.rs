@@ -1,11 +1,10 @@
 //! `calibrate`: fits the win-chance model (`analysis::win_chance`) on generated games and says
 //! how well it predicts, so its constants can be checked and refitted.
 
+use super::game::{self, Commands};
 use super::output::{emit, progress_bar};
-use super::replay_cmd::{game_kind, preset};
-use crate::analysis::cards;
-use crate::analysis::win_chance::{self, CARD_SCALE, CalibrationSettings, TILE_SCALE};
-use crate::engine::GameKind;
+use crate::analysis::win_chance::{self, CalibrationSettings};
+use crate::record;
 use std::fmt::Write as _;
 
 /// What `calibrate` was asked for, as the command line gives it.
@@ -34,16 +33,9 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let progress = |done, total| progress_bar("valuing", "games", done, total);
-    let game = game_kind(args.game)?;
-    let (samples, in_use, steps) = match game {
-        GameKind::Carcassonne => (
-            win_chance::samples(preset(args.preset)?, &settings, &progress)?,
-            TILE_SCALE,
-            "tiles",
-        ),
-        GameKind::CardGame => (cards::chance_samples(&settings, &progress)?, CARD_SCALE, "turns"),
-        GameKind::NewWorld => return Err("calibrate fits carcassonne (every rulebook) or card-game".into()),
-    };
+    let kind = game::kind(args.game)?;
+    let (samples, in_use, steps) =
+        record::dispatch_kind!(kind, R => R::calibration(kind, args.preset, &settings, &progress))?;
     let c = win_chance::fit(&samples, in_use);
     emit(&if args.json {
         let doc = serde_json::json!({

@@ -12,6 +12,7 @@ use crate::record::{RulesSpec, native};
 use crate::selfplay::{Policy, generate};
 use crate::store::{GameId, Store, ingest};
 use crate::web::limits::LimitSettings;
+use crate::web::links;
 use crate::web::startup;
 use serde_json::json;
 use std::net::TcpListener;
@@ -154,7 +155,7 @@ async fn drive(
     // Fill the image cache first: the figure is for images already rendered.
     let warm = client();
     for (id, n) in &plan.cached {
-        let url = format!("{address}/g/{id}/t/{n}.png");
+        let url = format!("{address}{}", links::picture(*id, Some(*n)));
         let mut r = warm.get(&url).send().await.map_err(|e| format!("{url}: {e}"))?;
         r.body().limit(16 << 20).await.map_err(|e| format!("{url}: {e}"))?;
     }
@@ -208,9 +209,9 @@ fn path_for(kind: Kind, plan: &Plan, rng: &mut Rng) -> String {
         _ => &plan.turns[rng.below(plan.turns.len())],
     };
     match kind {
-        Kind::Page => format!("/g/{id}/t/{n}"),
-        Kind::CachedPng => format!("/g/{id}/t/{n}.png"),
-        Kind::Json => format!("/api/games/{id}/turns/{n}"),
+        Kind::Page => links::turn(id, n),
+        Kind::CachedPng => links::picture(*id, Some(*n)).to_string(),
+        Kind::Json => links::api_turn(id, n),
         Kind::Upload => "/api/games".to_string(),
     }
 }

@@ -1,11 +1,10 @@
 //! `match`: two move choosers play each other over the same tile orders, seats rotated, and the
 //! result says how much stronger one is, with its uncertainty.
 
+use super::game::{self, Commands, MatchTable};
 use super::output::{emit, progress_bar};
-use super::replay_cmd::{game_kind, preset};
-use crate::analysis::arena::{Contender, MatchResult, MatchSettings, Table, play_match};
-use crate::engine::GameKind;
-use crate::record::RulesSpec;
+use crate::analysis::arena::{Contender, MatchResult, MatchSettings, play_match};
+use crate::record;
 use crate::replay::words;
 
 /// What `match` was asked for, as the command line gives it.
@@ -32,29 +31,31 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         (Contender::Search { .. }, Some(ms)) => Contender::Search { ms },
         (c, _) => c,
     };
+    let (a, b) = (timed(args.a.parse()?), timed(args.b.parse()?));
+    let MatchTable { table, rules, order } = table(args.game, args.preset)?;
     let settings = MatchSettings {
-        a: timed(args.a.parse()?),
-        b: timed(args.b.parse()?),
+        a,
+        b,
         games: args.games,
         players: args.players,
-        table: table(args.game, args.preset)?,
+        table,
         seed: args.seed,
     };
     let r = play_match(&settings, &|done, total| progress_bar("playing", "games", done, total))?;
     emit(&if args.json {
-        serde_json::to_string_pretty(&json(&settings, &r)).expect("JSON values serialise") + "\n"
+        serde_json::to_string_pretty(&json(&settings, rules, &r)).expect("JSON values serialise") + "\n"
     } else {
-        text(&settings, &r)
+        text(&settings, (rules, order), &r)
     });
     Ok(())
 }
 
-fn json(s: &MatchSettings, r: &MatchResult) -> serde_json::Value {
+fn json(s: &MatchSettings, rules: &str, r: &MatchResult) -> serde_json::Value {
     serde_json::json!({
         "a": s.a.to_string(),
         "b": s.b.to_string(),
         "players": s.players,
-        "rules": rules_name(&s.table),
+        "rules": rules,
         "seed": s.seed,
         "games": r.games,
         "a_wins": r.a_wins,
@@ -66,36 +67,20 @@ fn json(s: &MatchSettings, r: &MatchResult) -> serde_json::Value {
     })
 }
 
-/// What the match is played at: a tile game under its rulebook, or the Card Game.
-fn table(game: Option<&str>, preset_name: Option<&str>) -> Result<Table, String> {
-    let preset_of = preset_name.map(preset).transpose()?;
-    let game = match (game, preset_of) {
-        (Some(name), _) => game_kind(name)?,
-        (None, Some(p)) if p.is_new_world() => GameKind::NewWorld,
-        (None, _) => GameKind::Carcassonne,
-    };
-    if game == GameKind::CardGame {
-        return match preset_name {
-            None => Ok(Table::CardGame),
-            Some(_) => Err("--preset is for the tile games".into()),
-        };
-    }
-    let preset = preset_of.unwrap_or(game.default_preset());
-    if !game.plays(preset) {
-        return Err(format!("{preset} is not a rulebook of {}", game.name()));
-    }
-    Ok(Table::Tiles(RulesSpec::new(preset)))
-}
-
-/// The rulebook's name, or the Card Game's.
-fn rules_name(table: &Table) -> &'static str {
-    match table {
-        Table::Tiles(rules) => rules.preset.name(),
-        Table::CardGame => GameKind::CardGame.name(),
+/// What the match is played at: `--game` under `--preset`, or with no game named, the tile
+/// game `--preset` is a rulebook of.
+fn table(game_name: Option<&str>, preset_name: Option<&str>) -> Result<MatchTable, String> {
+    let preset = preset_name.map(game::preset).transpose()?;
+    match game_name {
+        Some(name) => {
+            let kind = game::kind(name)?;
+            record::dispatch_kind!(kind, R => R::match_table(kind, preset))
+        }
+        None => super::tiles::match_table(None, preset),
     }
 }
 
-fn text(s: &MatchSettings, r: &MatchResult) -> String {
+fn text(s: &MatchSettings, (rules, (order, orders)): (&str, (&str, &str)), r: &MatchResult) -> String {
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
     format!(
         "A = {}, B = {}: {} of {} players ({}, A in each seat once), {} rules\n\
@@ -106,11 +91,8 @@ fn text(s: &MatchSettings, r: &MatchResult) -> String {
         s.b,
         words::count(r.games, "game", "games"),
         s.players,
-        match s.table {
-            Table::Tiles(_) => words::count(r.games / u32::from(s.players), "tile order", "tile orders"),
-            Table::CardGame => words::count(r.games / u32::from(s.players), "deal", "deals"),
-        },
-        rules_name(&s.table),
+        words::count(r.games / u32::from(s.players), order, orders),
+        rules,
         r.a_wins,
         r.games,
         pct(r.a_win_rate),

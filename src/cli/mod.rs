@@ -3,6 +3,8 @@
 pub mod analyse_cmd;
 pub mod bench;
 pub mod calibrate_cmd;
+mod cards;
+pub mod game;
 pub mod honesty;
 pub mod load;
 pub mod match_cmd;
@@ -10,6 +12,7 @@ pub mod output;
 pub mod render_cmd;
 pub mod replay_cmd;
 pub mod serve;
+mod tiles;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -1,8 +1,7 @@
 //! `render`: the board at a turn as PNG or SVG, or the whole game as a GIF.
 
+use super::game;
 use super::output::emit_bytes;
-use super::replay_cmd::read_bytes;
-use crate::record::{self, AnyRecord};
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use std::path::Path;
 
@@ -32,20 +31,15 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         _ => ImageFormat::Png,
     };
     let mut opts = (RenderOptions::default().with_size_for(format, args.size)).map_err(|e| format!("--{e}"))?;
-    let record = record::parse_any(&read_bytes(args.file)?).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let record = game::read(args.file)?;
     if let Some(list) = args.overlays {
         opts.set_overlays(list)?;
     }
     opts.legend |= args.legend;
     opts.theme = args.theme;
     opts.hands = args.hands;
-    let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts).map_err(|e| {
-        let why = match (e, &record) {
-            (render::RenderError::Replay(e), AnyRecord::Tiles(record, _)) => e.describe(record),
-            (other, _) => other.to_string(),
-        };
-        format!("{}: {why}", args.file.display())
-    })?;
+    let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts)
+        .map_err(|e| format!("{}: {}", args.file.display(), game::of_record(&record).render_error(e)))?;
     if args.out == Path::new("-") {
         emit_bytes(&bytes);
         return Ok(());

@@ -26,7 +26,7 @@ pub use events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 pub use features::{Figure, Meeple, SegId};
 pub use game::{Action, FeatureRef, Game, Move, Placement, PlayerState, Setup, SetupError, StartSquare, StartTile};
 pub use geometry::{HalfEdge, Pos, Rotation, Side};
-pub use position::{GameKind, Played, Position, Supply};
+pub use position::{GameKind, Played, Position, Supply, UnknownGame};
 pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use scoring::Worth;
 pub use tile::{Edge, FeatureKind, Location, TileKind};

@@ -84,6 +84,29 @@ impl GameKind {
     }
 }
 
+/// A name that is none of our games'.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl std::fmt::Display for UnknownGame {
+    /// The name, and the names that are games.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<_> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        write!(f, "unknown game {:?}; the games are {}", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl std::str::FromStr for GameKind {
+    type Err = UnknownGame;
+
+    /// A game by the name records and the command line use.
+    fn from_str(name: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::from_name(name).ok_or_else(|| UnknownGame(name.to_string()))
+    }
+}
+
 /// A game position: everything needed to go on playing.
 ///
 /// Chance (the tile drawn, the cards dealt) is part of the position: `legal_moves` lists what

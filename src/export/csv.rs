@@ -1,10 +1,8 @@
 //! Scoring events as CSV (RFC 4180): one row per player who scored, with the arithmetic and
 //! one place of the feature (`x`, `y`, `location`).
 
-use crate::engine::cards::{CardEvent, CardGame};
 use crate::engine::{Event, Phase, Score};
 use crate::record::GameRecord;
-use crate::record::cards::CardRecord;
 use crate::replay::{Replay, words};
 
 /// The header row of [`scoring_csv`].
@@ -63,47 +61,14 @@ fn fields(record: &GameRecord, turn: Option<u32>, player: u8, s: &Score) -> [Str
     ]
 }
 
-/// The header row of [`card_scoring_csv`].
-pub const CARD_HEADER: [&str; 6] = ["turn", "round", "player", "category", "points", "explanation"];
-
-/// Every scoring of a replayed Card Game, in order: each round's (with its turn and round)
-/// and the city sets at the end (turn and round left empty).
-pub fn card_scoring_csv(record: &CardRecord, replay: &Replay<CardGame>) -> String {
-    let mut out = row(CARD_HEADER.map(String::from));
-    let rounds = crate::replay::cards::rounds(&replay.turns);
-    let during = (replay.turns.iter().zip(rounds))
-        .flat_map(|(t, round)| t.events.iter().map(move |e| (Some((t.turn, round)), e)));
-    let end = replay.final_events.iter().map(|e| (None, e));
-    for (at, e) in during.chain(end) {
-        if let CardEvent::Scored {
-            player,
-            category,
-            points,
-            why,
-        } = e
-        {
-            let name = record.players.get(*player as usize).map_or("?", |p| p.name.as_str());
-            out += &row([
-                at.map(|(t, _)| t.to_string()).unwrap_or_default(),
-                at.map(|(_, r)| r.to_string()).unwrap_or_default(),
-                defuse(name),
-                category.word().into(),
-                points.to_string(),
-                why.to_string(),
-            ]);
-        }
-    }
-    out
-}
-
-fn row<const N: usize>(cells: [String; N]) -> String {
+pub(super) fn row<const N: usize>(cells: [String; N]) -> String {
     let cells: Vec<String> = cells.iter().map(|c| cell(c)).collect();
     cells.join(",") + "\r\n"
 }
 
 /// A player name that a spreadsheet would run as a formula (names come from uploaded files)
 /// gets a leading `'`, as OWASP advises for CSV.
-fn defuse(name: &str) -> String {
+pub(super) fn defuse(name: &str) -> String {
     if name.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{name}")
     } else {

@@ -8,6 +8,7 @@
 //! `carcassonne-replay`, which JCloisterZone ignores and our importer reads back: a record
 //! exported and imported again is the same record.
 
+use super::ExportError;
 use crate::engine::tileset::{SPRING, START_TILE};
 use crate::engine::{
     Action, Edition, Event, FeatureKind, Figure, Game, GameKind, Location, Move, Placement, Pos, Rotation, Rules,
@@ -25,11 +26,11 @@ const CREATED: &str = "2000-01-01T00:00:00.000Z";
 
 /// Why JCloisterZone cannot open this game, if it cannot: it plays neither New World nor
 /// tiles of a record's own.
-pub fn unsupported(record: &GameRecord) -> Option<String> {
+pub fn unsupported(record: &GameRecord) -> Option<ExportError> {
     if record.game != GameKind::Carcassonne {
-        return Some(format!("JCloisterZone does not play {}", record.game.title()));
+        return Some(ExportError::GameNotInJcz(record.game));
     }
-    (record.custom_tiles.first()).map(|t| format!("JCloisterZone has no tile like the record's own tile {}", t.name))
+    (record.custom_tiles.first()).map(|t| ExportError::TileNotInJcz(t.name.clone()))
 }
 
 /// The record as a `.jcz` document. Fails, naming the turn, when a move is illegal (meeple

@@ -396,6 +396,51 @@ pub enum AnyRecord {
     Cards(CardRecord),
 }
 
+impl AnyRecord {
+    /// The format the record came in: the Card Game is read from native JSON only.
+    pub fn format(&self) -> Format {
+        match self {
+            AnyRecord::Tiles(_, format) => *format,
+            AnyRecord::Cards(_) => Format::Native,
+        }
+    }
+}
+
+/// Evaluates `$body` with `$r` bound to the record inside `$record` (an [`AnyRecord`], owned or
+/// borrowed) as its own game's type, `GameRecord` or `CardRecord`. A layer's trait has one
+/// implementation per game, and a record of any game reaches its game's through here, once per
+/// trait, as shakmaty's `VariantPosition::borrow` does:
+/// `record::dispatch!(record, r => r as &dyn Drawable)`.
+macro_rules! dispatch {
+    ($record:expr, $r:ident => $body:expr) => {
+        match $record {
+            $crate::record::AnyRecord::Tiles($r, _) => $body,
+            $crate::record::AnyRecord::Cards($r) => $body,
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// Evaluates `$body` with the type `$R` standing for the record of the game `$kind` names,
+/// `GameRecord` (the tile games) or `CardRecord`: [`dispatch!`]'s counterpart for what a layer
+/// does per game before it holds a record, such as generating one or reading back a stored
+/// turn. `record::dispatch_kind!(kind, R => R::generate(…))`.
+macro_rules! dispatch_kind {
+    ($kind:expr, $R:ident => $body:expr) => {
+        match $kind {
+            $crate::engine::GameKind::Carcassonne | $crate::engine::GameKind::NewWorld => {
+                type $R = $crate::record::GameRecord;
+                $body
+            }
+            $crate::engine::GameKind::CardGame => {
+                type $R = $crate::record::cards::CardRecord;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use dispatch_kind;
+
 /// Like [`parse`], and also reads Card Game records (which only the command line replays so
 /// far).
 pub fn parse_any(bytes: &[u8]) -> Result<AnyRecord, RecordError> {

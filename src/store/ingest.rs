@@ -2,11 +2,10 @@
 //! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
 use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
-use crate::engine::cards::CardGame;
 use crate::engine::{Event, GameKind};
 use crate::record::cards::{self, CardRecord};
-use crate::record::{self, AnyRecord, Format, GameRecord, RecordError, native};
-use crate::replay::{self, Ownership, Replay, ReplayError, json};
+use crate::record::{self, Format, GameRecord, RecordError, native};
+use crate::replay::{self, ReplayError, json};
 
 /// A parsed and replayed upload, ready to store.
 pub struct Ingested {
@@ -70,18 +69,49 @@ pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
         RecordError::Illegal { illegal: found, .. } => illegal(&found.0, found.1),
         other => IngestError::Record(other),
     })?;
-    match parsed {
-        AnyRecord::Tiles(record, format) => {
-            upload_names(&record.players, format)?;
-            some_moves(record.moves.len(), format)?;
-            prepare_tiles(record, format)
-        }
-        AnyRecord::Cards(record) => {
-            upload_names(&record.players, Format::Native)?;
-            some_moves(record.moves.len(), Format::Native)?;
-            prepare_cards(record)
-        }
-    }
+    let format = parsed.format();
+    record::dispatch!(&parsed, game => prepare_game(game, format))
+}
+
+/// A game as the store keeps it: a summary and one snapshot row per turn, whatever the game.
+/// One implementation per game; [`prepare`] reaches a record's own.
+pub trait Storable {
+    fn kind(&self) -> GameKind;
+    fn players(&self) -> &[record::PlayerInfo];
+    /// Moves in the record, discards included.
+    fn moves(&self) -> usize;
+    /// The record as compact native JSON: what is stored and hashed.
+    fn canonical(&self) -> String;
+    /// The game replayed, and checked against the scores its log recorded, if any.
+    fn snapshots(&self) -> Result<Snapshots, IngestError>;
+}
+
+/// A replayed game as the store keeps it.
+pub struct Snapshots {
+    /// The rulebook's name (`Preset::name`; the Card Game has one rulebook, `card-game`).
+    pub rules: &'static str,
+    pub finished: bool,
+    pub final_scores: Vec<i32>,
+    /// One per turn.
+    pub rows: Vec<TurnRow>,
+}
+
+fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestError> {
+    upload_names(game.players(), format)?;
+    some_moves(game.moves(), format)?;
+    let replayed = game.snapshots()?;
+    let canonical = game.canonical();
+    Ok(Ingested {
+        id: GameId::of(&canonical),
+        canonical,
+        format,
+        kind: game.kind(),
+        players: game.players().iter().map(|p| p.name.clone()).collect(),
+        rules: replayed.rules,
+        finished: replayed.finished,
+        final_scores: replayed.final_scores,
+        rows: replayed.rows,
+    })
 }
 
 /// A record with players and no move is no game to replay: junk on the lists. Checked at
@@ -112,43 +142,6 @@ fn upload_names(players: &[record::PlayerInfo], format: Format) -> Result<(), Re
         }
     }
     Ok(())
-}
-
-fn prepare_tiles(record: GameRecord, format: Format) -> Result<Ingested, IngestError> {
-    let (replay, ownership) = replay::replay_with_ownership(&record).map_err(|e| illegal(&record, e))?;
-    replay::verify::recorded_scores(&record, &replay).map_err(IngestError::Mismatch)?;
-    let (canonical, id) = canonical_id(&record);
-    Ok(Ingested {
-        id,
-        canonical,
-        format,
-        kind: record.game,
-        players: names(&record.players),
-        rules: replay.rules().preset.name(),
-        finished: replay.finished,
-        final_scores: replay.final_scores.clone(),
-        rows: tile_rows(&record, &replay, &ownership),
-    })
-}
-
-fn prepare_cards(record: CardRecord) -> Result<Ingested, IngestError> {
-    let replay = replay::cards::replay(&record).map_err(|e| card_illegal(&record, e))?;
-    let canonical = cards::to_value(&record).to_string();
-    Ok(Ingested {
-        id: GameId::of(&canonical),
-        canonical,
-        format: Format::Native,
-        kind: GameKind::CardGame,
-        players: names(&record.players),
-        rules: GameKind::CardGame.name(),
-        finished: replay.finished,
-        final_scores: replay.final_scores.clone(),
-        rows: card_rows(&replay),
-    })
-}
-
-fn names(players: &[record::PlayerInfo]) -> Vec<String> {
-    players.iter().map(|p| p.name.clone()).collect()
 }
 
 /// An illegal record put in words: the service's edge, where the names are at hand.
@@ -239,56 +232,99 @@ fn to_json(value: &impl serde::Serialize) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// The tile game's snapshot rows. Placements and deployments are the row's move, so `events`
-/// keeps the rest: discards, scores with their breakdowns, returns.
-fn tile_rows(record: &GameRecord, replay: &Replay, ownership: &[Ownership]) -> Vec<TurnRow> {
-    let cat = &record.catalog;
-    let players = record.players.len();
-    replay
-        .turns
-        .iter()
-        .zip(ownership)
-        .map(|(t, owned)| {
-            let events: Vec<_> = t
-                .events
-                .iter()
-                .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
-                .map(|e| stored_event(json::event(cat, e, players)))
-                .collect();
-            let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
-            TurnRow {
-                turn: t.turn,
-                player: t.player,
-                mv: to_json(&json::StoredMove::of(cat, t)),
-                events: serde_json::Value::from(events).to_string(),
-                scores: to_json(&t.scores),
-                supply: to_json(&supply),
-                ownership: to_json(owned),
-            }
+impl Storable for GameRecord {
+    fn kind(&self) -> GameKind {
+        self.game
+    }
+
+    fn players(&self) -> &[record::PlayerInfo] {
+        &self.players
+    }
+
+    fn moves(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn canonical(&self) -> String {
+        canonical_id(self).0
+    }
+
+    /// Placements and deployments are a row's move, so its `events` keep the rest: discards,
+    /// scores with their breakdowns, returns.
+    fn snapshots(&self) -> Result<Snapshots, IngestError> {
+        let (replay, ownership) = replay::replay_with_ownership(self).map_err(|e| illegal(self, e))?;
+        replay::verify::recorded_scores(self, &replay).map_err(IngestError::Mismatch)?;
+        let (cat, players) = (&self.catalog, self.players.len());
+        let rows = (replay.turns.iter().zip(&ownership))
+            .map(|(t, owned)| {
+                let events: Vec<_> = (t.events.iter())
+                    .filter(|e| !matches!(e, Event::TilePlaced { .. } | Event::MeepleDeployed { .. }))
+                    .map(|e| stored_event(json::event(cat, e, players)))
+                    .collect();
+                let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
+                TurnRow {
+                    turn: t.turn,
+                    player: t.player,
+                    mv: to_json(&json::StoredMove::of(cat, t)),
+                    events: serde_json::Value::from(events).to_string(),
+                    scores: to_json(&t.scores),
+                    supply: to_json(&supply),
+                    ownership: to_json(owned),
+                }
+            })
+            .collect();
+        Ok(Snapshots {
+            rules: replay.rules().preset.name(),
+            finished: replay.finished,
+            final_scores: replay.final_scores,
+            rows,
         })
-        .collect()
+    }
 }
 
-/// The Card Game's snapshot rows: the action, every event (the round scoring's explanations
-/// included), and per player the hand size and whether the follower is still to place. A
-/// player holds nothing on the table, so `ownership` is empty.
-fn card_rows(replay: &Replay<CardGame>) -> Vec<TurnRow> {
-    replay
-        .turns
-        .iter()
-        .map(|t| {
-            let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
-            TurnRow {
-                turn: t.turn,
-                player: t.player,
-                mv: replay::cards::move_json(&t.mv).to_string(),
-                events: serde_json::Value::from_iter(t.events.iter().map(replay::cards::event_json)).to_string(),
-                scores: to_json(&t.scores),
-                supply: to_json(&supply),
-                ownership: "[]".into(),
-            }
+impl Storable for CardRecord {
+    fn kind(&self) -> GameKind {
+        GameKind::CardGame
+    }
+
+    fn players(&self) -> &[record::PlayerInfo] {
+        &self.players
+    }
+
+    fn moves(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn canonical(&self) -> String {
+        cards::to_value(self).to_string()
+    }
+
+    /// A row's move is the action, its events every event (the round scoring's explanations
+    /// included), and its supply per player the hand size and whether the follower is still
+    /// to place. A player holds nothing on the table, so `ownership` is empty.
+    fn snapshots(&self) -> Result<Snapshots, IngestError> {
+        let replay = replay::cards::replay(self).map_err(|e| card_illegal(self, e))?;
+        let rows = (replay.turns.iter())
+            .map(|t| {
+                let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
+                TurnRow {
+                    turn: t.turn,
+                    player: t.player,
+                    mv: replay::cards::move_json(&t.mv).to_string(),
+                    events: serde_json::Value::from_iter(t.events.iter().map(replay::cards::event_json)).to_string(),
+                    scores: to_json(&t.scores),
+                    supply: to_json(&supply),
+                    ownership: "[]".into(),
+                }
+            })
+            .collect();
+        Ok(Snapshots {
+            rules: self.kind().name(),
+            finished: replay.finished,
+            final_scores: replay.final_scores,
+            rows,
         })
-        .collect()
+    }
 }
 
 /// An event as stored: without what the rest of the row or a replay gives back (the

@@ -46,7 +46,7 @@ pub fn turn_board(
     };
     let drawn = at.turns.last().map(|t| (game.tile_kind(t.mv.tile), t.mv.placement.pos));
     if let (Some((kind, played_at)), Some((report, listed))) = (drawn, alternatives) {
-        let link = |k: usize| format!("/g/{id}/t/{}/alt/{k}", report.turn);
+        let link = |k: usize| super::links::alternative(id, report.turn, k);
         let colour = render::colours(record).get(report.player);
         for (a, k) in ghosts(report, listed, played_at) {
             notes.ghosts.push(Ghost {

@@ -6,6 +6,7 @@ use crate::analysis::win_chance::{self, MoveClass, PlayerAccuracy, TurnChance};
 use crate::record::PlayerInfo;
 use crate::render::PlayerColours;
 use crate::store::GameId;
+use crate::web::links;
 use crate::web::view::{GraphView, TurnPlayed};
 use std::fmt::Write as _;
 
@@ -62,7 +63,7 @@ impl ChancesView {
             } else {
                 Vec::new()
             },
-            link: format!("/g/{id}/analysis"),
+            link: links::analysis(id),
         })
     }
 }
@@ -215,7 +216,8 @@ pub fn chance_graph(
             if c.player == p && c.chance.class >= MoveClass::Mistake {
                 let _ = write!(
                     markers,
-                    r#"<a href="/g/{id}/t/{t}">{} class="marker {k}"><title>Turn {t}, {}: {k} {}, {:.0} points of chance lost</title></path></a>"#,
+                    r#"<a href="{}">{} class="marker {k}"><title>Turn {t}, {}: {k} {}, {:.0} points of chance lost</title></path></a>"#,
+                    links::turn(id, c.turn),
                     marker(c.chance.class, x(c.turn), y(chance)),
                     escape(&player.name),
                     c.chance.class.mark(),

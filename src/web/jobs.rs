@@ -4,9 +4,7 @@
 //! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the worker catches up.
 
 use super::metrics::Metrics;
-use crate::analysis::report::StoredAnalysis;
-use crate::analysis::{self, AnalysisOptions};
-use crate::record::AnyRecord;
+use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, QueueAnswer, Store, StoreError};
 use std::sync::Arc;
 use std::sync::mpsc::{Sender, channel};
@@ -109,36 +107,16 @@ fn guarded(job: impl FnOnce() -> Result<String, String>) -> Result<String, Strin
     })
 }
 
-/// The whole game's analysis as JSON: the summary, then every turn with its alternatives.
+/// The whole game's analysis as JSON (`GamePages::analyse`).
 fn analyse(store: &Store, id: &GameId, options: &AnalysisOptions) -> Result<String, String> {
     let row = store.game(id).map_err(|e| e.to_string())?.ok_or("the game is gone")?;
-    let record = crate::record::parse_any(row.record.as_bytes()).map_err(|e| e.to_string())?;
+    let game = super::game::read(row).map_err(|e| e.to_string())?;
     let progress = |done: u32, total: u32| {
         if let Err(e) = store.analysis_progress(id, done, total) {
             tracing::warn!("cannot record progress: {e}");
         }
     };
-    let json = match record {
-        AnyRecord::Tiles(record, _) => {
-            let game = analysis::analyse_game(&record, options, &progress).map_err(|e| e.to_string())?;
-            serde_json::to_string(&StoredAnalysis::of(&game))
-        }
-        AnyRecord::Cards(record) => {
-            let report =
-                analysis::cards::analyse_game(&record, card_samples(options), &progress).map_err(|e| e.to_string())?;
-            serde_json::to_string(&report)
-        }
-    };
-    json.map_err(|e| e.to_string())
-}
-
-/// Samples per Card Game action: the playouts asked of a tile game's alternatives, at most
-/// the Card Game's default (a Card Game action is cheaper to weigh, and has far fewer
-/// alternatives than a tile).
-pub fn card_samples(options: &AnalysisOptions) -> u32 {
-    options
-        .playouts_per_alternative
-        .clamp(1, analysis::cards::DEFAULT_SAMPLES)
+    game.analyse(options, &progress)
 }
 
 #[cfg(test)]

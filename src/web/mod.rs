@@ -4,8 +4,10 @@
 pub mod board_view;
 pub mod card_view;
 pub mod chance_view;
+pub mod game;
 pub mod jobs;
 pub mod limits;
+pub mod links;
 pub mod metrics;
 pub mod middleware;
 pub mod origin;
@@ -18,11 +20,11 @@ pub mod view;
 pub mod what_if;
 
 use crate::analysis::report::StoredAnalysis;
-use crate::engine::GameKind;
-use crate::record::cards::CardRecord;
-use crate::record::{AnyRecord, GameRecord};
-use crate::store::{AnalysisStatus, GameId, GameRow, Store};
+use crate::record::GameRecord;
+use crate::store::{AnalysisStatus, GameId, Store};
+use game::{GamePages, Stored};
 use problem::Problem;
+use std::sync::Arc;
 
 /// What every handler shares.
 #[derive(Clone)]
@@ -38,7 +40,7 @@ pub struct AppState {
     pub pages: std::sync::Arc<page_cache::PageCache<routes::pages::TurnKey>>,
     /// Each game's analysis state as last read, for [`ANALYSIS_SEEN_FOR`]: a kept page of that
     /// state is sent without asking the store again.
-    pub analysis_seen: std::sync::Arc<Seen<routes::pages::Analysis>>,
+    pub analysis_seen: std::sync::Arc<Seen<game::Analysis>>,
     /// The background analysis queue; `None` where nothing runs analyses (the bench).
     pub jobs: Option<jobs::Jobs>,
     /// Per-client limits on uploads and analysis requests.
@@ -48,7 +50,7 @@ pub struct AppState {
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// The 256 games read last, parsed.
-    games: std::sync::Arc<Recent<Loaded>>,
+    games: std::sync::Arc<Recent<Arc<dyn GamePages>>>,
     /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
     /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
     analyses: std::sync::Arc<Recent<std::sync::Arc<StoredAnalysis>>>,
@@ -112,54 +114,6 @@ impl<V: Copy> Seen<V> {
     }
 }
 
-/// A stored tile game, parsed back into a record.
-#[derive(Clone)]
-pub struct LoadedGame {
-    pub row: GameRow,
-    pub record: GameRecord,
-}
-
-impl LoadedGame {
-    /// Player `p`'s name, or nothing for a seat the record lacks.
-    pub fn player_name(&self, p: u8) -> String {
-        self.record
-            .players
-            .get(p as usize)
-            .map(|p| p.name.clone())
-            .unwrap_or_default()
-    }
-}
-
-/// A stored Card Game, parsed back into a record.
-#[derive(Clone)]
-pub struct LoadedCards {
-    pub row: GameRow,
-    pub record: CardRecord,
-}
-
-/// A stored game of any kind.
-#[derive(Clone)]
-pub enum Loaded {
-    Tiles(LoadedGame),
-    Cards(LoadedCards),
-}
-
-impl Loaded {
-    pub fn row(&self) -> &GameRow {
-        match self {
-            Loaded::Tiles(g) => &g.row,
-            Loaded::Cards(g) => &g.row,
-        }
-    }
-
-    pub fn kind(&self) -> GameKind {
-        match self {
-            Loaded::Tiles(g) => g.record.game,
-            Loaded::Cards(_) => GameKind::CardGame,
-        }
-    }
-}
-
 impl AppState {
     pub fn new(store: Store, public_url: &str) -> AppState {
         AppState {
@@ -177,13 +131,13 @@ impl AppState {
         }
     }
 
-    /// A stored game of any kind.
-    pub fn load_any(&self, id: &GameId) -> Result<Loaded, Problem> {
+    /// A stored game, parsed, whatever the game.
+    pub fn load_any(&self, id: &GameId) -> Result<Arc<dyn GamePages>, Problem> {
         if let Some(hit) = self.games.get(id) {
             return Ok(hit);
         }
         let loaded = self.read_game(id)?;
-        self.games.put(*id, loaded.clone());
+        self.games.put(*id, Arc::clone(&loaded));
         Ok(loaded)
     }
 
@@ -210,12 +164,12 @@ impl AppState {
         Ok(Some(parsed))
     }
 
-    fn read_game(&self, id: &GameId) -> Result<Loaded, Problem> {
+    fn read_game(&self, id: &GameId) -> Result<Arc<dyn GamePages>, Problem> {
         let row = self
             .store
             .game(id)?
             .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
-        let parsed = crate::record::parse_any(row.record.as_bytes()).map_err(|e| {
+        game::read(row).map_err(|e| {
             // An earlier release accepted a record that this one refuses (a custom tile that
             // leaves half-edges out, say): the game stays stored, and says why it is not shown.
             Problem::new(
@@ -225,26 +179,22 @@ impl AppState {
                     "game {id} was stored by an earlier release, which accepted a record this release refuses: {e}"
                 ),
             )
-        })?;
-        Ok(match parsed {
-            AnyRecord::Tiles(record, _) => Loaded::Tiles(LoadedGame { row, record }),
-            AnyRecord::Cards(record) => Loaded::Cards(LoadedCards { row, record }),
         })
     }
 
     /// A stored tile game, for what only the tile games have (a board, placements to weigh):
-    /// a Card Game answers 404, saying so.
-    pub fn load(&self, id: &GameId) -> Result<LoadedGame, Problem> {
-        match self.load_any(id)? {
-            Loaded::Tiles(g) => Ok(g),
-            Loaded::Cards(_) => Err(Problem::not_found(format!(
+    /// another game answers 404, saying so.
+    pub fn load(&self, id: &GameId) -> Result<Arc<Stored<GameRecord>>, Problem> {
+        let game = self.load_any(id)?;
+        let kind = game.kind();
+        game.tiles().ok_or_else(|| {
+            Problem::not_found(format!(
                 "game {id} is {}: this address is for the tile games",
-                GameKind::CardGame.title()
-            ))),
-        }
+                kind.title()
+            ))
+        })
     }
 }
-
 /// Runs blocking work (SQLite, replays, renders, exports) on the blocking thread pool, so the
 /// async workers stay free to answer other requests, `/livez` among them, however heavy one
 /// request is.

@@ -2,6 +2,7 @@
 //! exactly what it opens (the start and a turn never give the ending away), this turn's
 //! picture, the whole game's GIF, the embed's code and the downloads.
 
+use super::links;
 use crate::store::GameId;
 
 pub struct ShareView {
@@ -49,25 +50,25 @@ impl ShareView {
     pub fn new(i: &ShareInput) -> ShareView {
         let (base, id) = (i.base, i.id);
         let page = |path: String| format!("{base}{path}");
-        let mut exports = vec![("the record (JSON)", format!("/g/{id}.json"))];
+        let mut exports = vec![("the record (JSON)", links::record(id))];
         if i.jcz {
-            exports.push(("a JCloisterZone save (.jcz)", format!("/g/{id}.jcz")));
+            exports.push(("a JCloisterZone save (.jcz)", links::jcz(id)));
         }
-        exports.push(("the scoring (CSV)", format!("/g/{id}.csv")));
+        exports.push(("the scoring (CSV)", links::csv(id)));
         if let Some(lab) = i.lab {
             exports.push(("the game in Carcassonne Lab", lab.to_string()));
         }
         let n = i.turn.unwrap_or(i.last);
-        let turn_link = page(format!("/g/{id}/t/{n}"));
+        let turn_link = page(links::turn(id, n));
         let encoded = percent_encoding::utf8_percent_encode(&turn_link, percent_encoding::NON_ALPHANUMERIC);
         ShareView {
-            start: page(format!("/g/{id}/t/0")),
+            start: page(links::turn(id, 0)),
             turn: (n, turn_link.clone()),
-            result: page(format!("/g/{id}")),
+            result: page(links::game(id)),
             at_end: i.turn.is_none(),
             png: page(i.png.to_string()),
-            gif: i.board.then(|| page(format!("/g/{id}.gif"))),
-            iframe: super::routes::embed::iframe(&page(format!("/embed/g/{id}/t/{n}")), i.title),
+            gif: i.board.then(|| page(links::gif(id))),
+            iframe: super::routes::embed::iframe(&page(links::embed(id, n)), i.title),
             oembed: page(format!("/oembed?url={encoded}")),
             exports,
             open: false,

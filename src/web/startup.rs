@@ -88,6 +88,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     let server = HttpServer::new(move || {
         App::new()
             .app_data(state.clone())
+            .app_data(super::links::path_errors())
             .wrap(actix_web::middleware::from_fn(negotiate_problems))
             .wrap(actix_web::middleware::from_fn(middleware::time_limit))
             .wrap(actix_web::middleware::from_fn(middleware::measure))

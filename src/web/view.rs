@@ -50,12 +50,6 @@ impl BoardView {
     }
 }
 
-/// The address of a tile's small picture.
-pub fn tile_picture(id: &crate::store::GameId, tile: &str) -> String {
-    let name = percent_encoding::utf8_percent_encode(tile, percent_encoding::NON_ALPHANUMERIC);
-    format!("/g/{id}/tiles/{name}.svg")
-}
-
 /// The score graph of a page, drawn, with its heading.
 pub struct GraphView {
     pub title: &'static str,
@@ -519,8 +513,8 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
             if s != last {
                 let _ = write!(
                     markers,
-                    r#"<a href="/g/{id}/t/{n}"><circle cx="{tx}" cy="{ty}" r="3.5" fill="{colour}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
-                    id = g.id,
+                    r#"<a href="{href}"><circle cx="{tx}" cy="{ty}" r="3.5" fill="{colour}"><title>{name}: {s} after turn {n}</title></circle></a>"#,
+                    href = super::links::turn(g.id, t.turn),
                     n = t.turn,
                 );
             }

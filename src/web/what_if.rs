@@ -10,8 +10,9 @@ use crate::engine::{Game, Move, TileKindId};
 use crate::record::recorded;
 use crate::record::{GameRecord, RecordedMove};
 use crate::store::{AnalysisStatus, GameId};
+use crate::web::AppState;
+use crate::web::game::Stored;
 use crate::web::problem::Problem;
-use crate::web::{AppState, LoadedGame};
 use serde::de::DeserializeOwned;
 
 /// Every legal move of turn `n` in listing order, as records state them.
@@ -85,7 +86,7 @@ pub struct TurnAlternatives {
 
 /// Turn `n`'s alternatives from one walk of the record to it: the stored whole-game analysis's
 /// turn when it is done, else the heuristic alone (fast), and the listing.
-pub fn turn_alternatives(state: &AppState, g: &LoadedGame, n: u32) -> Result<TurnAlternatives, Problem> {
+pub fn turn_alternatives(state: &AppState, g: &Stored<GameRecord>, n: u32) -> Result<TurnAlternatives, Problem> {
     let (before, played) = position_before(&g.record, n)?;
     let listed = listed_moves(&before, played.tile);
     if let Some(report) = state.finished_analysis(&g.row.id)?.and_then(|a| a.turn(n).cloned()) {

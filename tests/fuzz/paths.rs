@@ -180,7 +180,7 @@ pub fn cards(r: &CardRecord) -> Outcome {
         return Outcome::Illegal;
     };
     let _ = replay::cards::to_json(r, &replayed);
-    let _ = export::csv::card_scoring_csv(r, &replayed);
+    let _ = export::Export::scoring_csv(r);
     let native = serde_json::to_vec(&record::cards::to_value(r)).expect("a value serialises");
     let Ok(AnyRecord::Cards(again)) = record::parse_any(&native) else {
         panic!("a replayed Card Game record written out does not parse again as one");

@@ -68,6 +68,37 @@ fn health_probes_answer() {
     app.stop();
 }
 
+/// The routes read a game's id as a `GameId`: an address whose id is not one names nothing,
+/// and says so; a real id followed by a format still reaches that format's route, not the
+/// game page's.
+#[test]
+fn an_address_with_no_game_id_in_it_answers_404_saying_so() {
+    let app = spawn_app();
+    for path in [
+        "/g/zzz",
+        "/g/0123456789ABCDEF/t/1",
+        "/g/0123456789abcdef.zip",
+        "/api/games/xyz/turns/1",
+        "/embed/g/xyz/t/1",
+    ] {
+        let a = get(&app, path);
+        assert_eq!(a.status, 404, "{path}");
+        assert_eq!(a.content_type, "application/problem+json", "{path}");
+        assert!(
+            a.json()["detail"].as_str().unwrap().contains("is not a game id"),
+            "{path}: {}",
+            a.body
+        );
+    }
+    let id = demo_id(&app);
+    for (ext, content_type) in [("json", "application/json"), ("png", "image/png"), ("csv", "text/csv")] {
+        let a = get(&app, &format!("/g/{id}.{ext}"));
+        assert_eq!(a.status, 200, "{ext}");
+        assert!(a.content_type.starts_with(content_type), "{ext}: {}", a.content_type);
+    }
+    app.stop();
+}
+
 #[test]
 fn a_new_database_shows_a_demo_of_each_game_first() {
     let app = spawn_app();
@@ -589,7 +620,7 @@ fn metrics_count_requests_by_route_and_report_the_store() {
         "{}",
         m.content_type
     );
-    let line = r#"carcassonne_replay_http_requests_total{method="GET",route="/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}",status="200"} 3"#;
+    let line = r#"carcassonne_replay_http_requests_total{method="GET",route="/g/{id}/t/{n:[0-9]+}",status="200"} 3"#;
     assert!(m.body.contains(line), "{}", m.body);
     assert!(m.body.contains(r#"route="none",status="404"} 1"#), "{}", m.body);
     assert!(!m.body.contains(&made_up), "a made-up method is no series of its own");

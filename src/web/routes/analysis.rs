@@ -1,98 +1,22 @@
 //! What-if analysis pages: queue a whole-game analysis and watch it, list a turn's
 //! alternatives, and show one alternative on the board (`web::what_if` reads them).
 
-use crate::analysis;
-use crate::analysis::cards::CardGameReport;
-use crate::analysis::report::{AlternativeReport, MoveBrief, PlayerReport, StoredAnalysis};
-use crate::analysis::win_chance::{MoveClass, TurnChance};
-use crate::engine::GameKind;
+use crate::analysis::report::AlternativeReport;
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::replay::words;
-use crate::store::{AnalysisStatus, GameId, QueueAnswer};
-use crate::web::chance_view::{self, ChancesView};
+use crate::store::{GameId, QueueAnswer};
+use crate::web::game::Stored;
+use crate::web::game::analysis::{AlternativesPage, AnalysisPage, CardAlternativesPage, value_with_error};
 use crate::web::problem::{Problem, wants_html};
-use crate::web::what_if::{TurnAlternatives, is_listed, listing, stored_analysis, turn_alternatives, with_alternative};
-use crate::web::{AppState, Loaded, LoadedCards, LoadedGame, blocking, view};
+use crate::web::what_if::{TurnAlternatives, is_listed, listing, turn_alternatives, with_alternative};
+use crate::web::{AppState, blocking, links, view};
 use actix_web::http::header;
 use actix_web::{Either, HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-
-#[derive(Template, WebTemplate)]
-#[template(path = "analysis.html")]
-pub struct AnalysisPage {
-    id: GameId,
-    title: String,
-    status: &'static str,
-    done: u32,
-    total: u32,
-    running: bool,
-    failed: Option<String>,
-    players: Vec<PlayerLossRow>,
-    turns: Vec<TurnLossRow>,
-    /// What a turn's move is called: a tile, or an action of the Card Game.
-    move_label: &'static str,
-    /// How values are found, in words.
-    basis: String,
-    /// The win-chance graph and accuracy, once done.
-    chances: Option<ChancesView>,
-    /// A link to the game's puzzles (tile games, once analysed).
-    puzzles: bool,
-    tiles_notice: Option<&'static str>,
-}
-
-/// A player's moves over the analysed game.
-struct PlayerLossRow {
-    name: String,
-    turns: u32,
-    best_moves: u32,
-    points_lost: String,
-    average: String,
-}
-
-/// One analysed turn: who moved, the played move's rank and what it lost, and the best move.
-struct TurnLossRow {
-    turn: u32,
-    player: String,
-    colour: String,
-    /// The tile drawn, or the Card Game action played.
-    played: String,
-    /// The tile's picture, in the tile games.
-    picture: Option<String>,
-    rank: String,
-    points_lost: String,
-    /// Ranked below the best, yet nothing lost: the recheck could not tell it from the best.
-    within_noise: bool,
-    /// The best move in words ("the move played" when it was).
-    best: String,
-    /// The mover's chance of winning after the move, and the move's class ("mistake ?").
-    chance: String,
-    class: Option<MoveClass>,
-}
-
-fn points_or_dash(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".into(), view::points)
-}
-
-/// Whether a move ranked `rank` that lost `lost` points was within the noise of the best.
-fn within_noise(rank: Option<usize>, lost: Option<f64>) -> bool {
-    rank.is_some_and(|r| r > 1) && lost == Some(0.0)
-}
-
-/// A tile game's move briefly: "(0,2) 90°, meeple on the city (N)".
-fn move_words(m: &MoveBrief, game: GameKind) -> String {
-    format!(
-        "({},{}) {}°, {}",
-        m.position[0],
-        m.position[1],
-        m.rotation,
-        m.action.words(game)
-    )
-}
 
 /// Queues the whole-game analysis. Browsers go to the progress page; API clients get 202.
 #[utoipa::path(post, path = "/g/{id}/analysis", params(("id" = String, Path, description = "Game id")),
@@ -100,7 +24,7 @@ fn move_words(m: &MoveBrief, game: GameKind) -> String {
               (status = 303, description = "Browsers: to the progress page"),
               (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
-#[post("/g/{id:[0-9a-f]{16}}/analysis")]
+#[post("/g/{id}/analysis")]
 pub async fn queue(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -127,7 +51,7 @@ pub async fn queue(
             60,
         ));
     }
-    let url = format!("/g/{id}/analysis");
+    let url = links::analysis(id);
     let from_form = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -137,226 +61,28 @@ pub async fn queue(
     } else {
         HttpResponse::Accepted()
             .insert_header((header::LOCATION, url.clone()))
-            .json(json!({"status_url": format!("/api/games/{id}/analysis"), "url": url}))
+            .json(json!({"status_url": links::api_analysis(id), "url": url}))
     })
-}
-
-/// The status's name and progress.
-fn status_words(status: Option<&AnalysisStatus>) -> (&'static str, u32, u32) {
-    match status {
-        None => ("none", 0, 0),
-        Some(AnalysisStatus::Queued) => ("queued", 0, 0),
-        Some(AnalysisStatus::Running { done, total }) => ("running", *done, *total),
-        Some(AnalysisStatus::Done) => ("done", 0, 0),
-        Some(AnalysisStatus::Failed(_)) => ("failed", 0, 0),
-    }
 }
 
 /// The analysis' status, and its summary when done.
 #[utoipa::path(get, path = "/api/games/{id}/analysis", params(("id" = String, Path, description = "Game id")),
     responses((status = 200, description = "{status: none|queued|running|done|failed, done, total, result}"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
-#[route("/api/games/{id:[0-9a-f]{16}}/analysis", method = "GET", method = "HEAD")]
+#[route("/api/games/{id}/analysis", method = "GET", method = "HEAD")]
 pub async fn api_status(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<web::Json<Value>, Problem> {
     let id = id.into_inner();
-    blocking(move || match state.load_any(&id)? {
-        Loaded::Tiles(_) => status_json::<StoredAnalysis>(&state, &id, |r| json!(r.summary)),
-        Loaded::Cards(_) => status_json::<CardGameReport>(&state, &id, card_summary),
-    })
-    .await
-    .map(web::Json)
-}
-
-/// The status as JSON, with the result's summary when done.
-fn status_json<T: DeserializeOwned>(
-    state: &AppState,
-    id: &GameId,
-    summarise: fn(T) -> Value,
-) -> Result<Value, Problem> {
-    let stored = stored_analysis::<T>(state, id)?;
-    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
-    let mut answer = json!({"status": status});
-    match stored {
-        Some((AnalysisStatus::Running { .. }, _)) => {
-            answer["done"] = json!(done);
-            answer["total"] = json!(total);
-        }
-        Some((AnalysisStatus::Done, result)) => answer["result"] = result.map_or(Value::Null, summarise),
-        Some((AnalysisStatus::Failed(e), _)) => answer["error"] = json!(e),
-        _ => {}
-    }
-    Ok(answer)
-}
-
-/// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
-fn card_summary(r: CardGameReport) -> Value {
-    let turns: Vec<Value> = (r.turns.iter())
-        .map(|t| {
-            let played = t.played.map(|i| &t.alternatives[i].action);
-            json!({"turn": t.turn, "player": t.player, "played": played, "points_lost": t.points_lost})
-        })
-        .collect();
-    json!({"samples": r.samples, "players": r.players, "turns": turns})
+    blocking(move || state.load_any(&id)?.analysis_status(&state))
+        .await
+        .map(web::Json)
 }
 
 /// The progress bar while it runs (the page refreshes itself), then each turn's played move
 /// against the best and each player's average points lost.
-#[route("/g/{id:[0-9a-f]{16}}/analysis", method = "GET", method = "HEAD")]
+#[route("/g/{id}/analysis", method = "GET", method = "HEAD")]
 pub async fn analysis_page(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<AnalysisPage, Problem> {
     let id = id.into_inner();
-    blocking(move || match state.load_any(&id)? {
-        Loaded::Tiles(g) => tile_analysis_page(&state, g),
-        Loaded::Cards(g) => card_analysis_page(&state, g),
-    })
-    .await
-}
-
-fn player_rows(players: &[crate::record::PlayerInfo], reports: &[PlayerReport]) -> Vec<PlayerLossRow> {
-    (players.iter().zip(reports))
-        .map(|(p, r)| PlayerLossRow {
-            name: p.name.clone(),
-            turns: r.turns,
-            best_moves: r.best_moves,
-            points_lost: view::points(r.points_lost),
-            average: view::points(r.average_points_lost),
-        })
-        .collect()
-}
-
-/// The analysis page without its results: the status, its progress, and why it failed.
-fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisStatus, Option<T>)>) -> AnalysisPage {
-    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
-    AnalysisPage {
-        id,
-        title,
-        status,
-        done,
-        total,
-        running: matches!(status, "queued" | "running"),
-        failed: match stored {
-            Some((AnalysisStatus::Failed(e), _)) => Some(e.clone()),
-            _ => None,
-        },
-        players: Vec::new(),
-        turns: Vec::new(),
-        move_label: "Tile",
-        basis: String::new(),
-        chances: None,
-        puzzles: false,
-        tiles_notice: None,
-    }
-}
-
-fn tile_analysis_page(state: &AppState, g: LoadedGame) -> Result<AnalysisPage, Problem> {
-    let stored = stored_analysis::<StoredAnalysis>(state, &g.row.id)?;
-    let mut page = analysis_frame(g.row.id, g.row.players.join(" vs "), &stored);
-    page.tiles_notice = view::tiles_notice(&g.record);
-    page.basis = format!(
-        "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
-         Heuristic used where playouts are off: {}",
-        analysis::HEURISTIC_FORMULA
-    );
-    if let Some((_, Some(r))) = stored {
-        if let Some(s) = r.summary.shallower {
-            page.basis += &format!(
-                " This game is longer than one analysis may weigh in full, so each turn ran at most {} playouts \
-                 (a 72-tile game's run up to {}): its values are noisier.",
-                s.max_playouts_per_turn,
-                analysis::DEFAULT_MAX_PLAYOUTS_PER_TURN
-            );
-        }
-        let chances = chance_view::chances(&r, None);
-        let colours = render::colours(&g.record);
-        let players = &g.record.players;
-        page.chances = ChancesView::new(&g.row.id, players, &chances, g.row.turns, &colours, true);
-        page.puzzles = page.chances.is_some();
-        page.players = player_rows(players, &r.summary.players);
-        page.turns = (r.summary.turns.iter())
-            .map(|t| {
-                let (chance, class) = chance_cells(&chances, t.turn);
-                let rank = t.played_rank.map(|r| r as usize);
-                TurnLossRow {
-                    turn: t.turn,
-                    player: g.player_name(t.player),
-                    colour: colours.get(t.player).hex(),
-                    within_noise: within_noise(rank, t.points_lost),
-                    best: match (rank, &t.best_move) {
-                        (Some(1), _) => "the move played".into(),
-                        (_, Some(b)) => move_words(b, g.record.game),
-                        (_, None) => "–".into(),
-                    },
-                    chance,
-                    class,
-                    picture: Some(view::tile_picture(&g.row.id, &t.tile)),
-                    played: t.tile.clone(),
-                    rank: t
-                        .played_rank
-                        .map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
-                    points_lost: points_or_dash(t.points_lost),
-                }
-            })
-            .collect();
-    }
-    Ok(page)
-}
-
-fn card_analysis_page(state: &AppState, g: LoadedCards) -> Result<AnalysisPage, Problem> {
-    let stored = stored_analysis::<CardGameReport>(state, &g.row.id)?;
-    let mut page = analysis_frame(g.row.id, g.row.players.join(" vs "), &stored);
-    page.move_label = "Action played";
-    if let Some((_, Some(r))) = stored {
-        page.basis = format!(
-            "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
-             of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
-             each played to the end by {}.",
-            r.samples,
-            r.playouts.players()
-        );
-        let total = g.record.moves.len() as u32;
-        let chances = analysis::cards::turn_chances(&r, total);
-        let colours = render::cards::colours(&g.record);
-        page.chances = ChancesView::new(&g.row.id, &g.record.players, &chances, total, &colours, true);
-        page.players = player_rows(&g.record.players, &r.players);
-        page.turns = (r.turns.iter())
-            .map(|t| {
-                let (chance, class) = chance_cells(&chances, t.turn);
-                let rank = t.played.map(|i| i + 1);
-                TurnLossRow {
-                    turn: t.turn,
-                    player: g
-                        .record
-                        .players
-                        .get(t.player as usize)
-                        .map_or_else(String::new, |p| p.name.clone()),
-                    colour: colours.get(t.player).hex(),
-                    within_noise: within_noise(rank, t.points_lost),
-                    best: match (rank, t.alternatives.first()) {
-                        (Some(1), _) => "the move played".into(),
-                        (_, Some(b)) => b.action.clone(),
-                        (_, None) => "–".into(),
-                    },
-                    picture: None,
-                    played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
-                    rank: t
-                        .played
-                        .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
-                    points_lost: points_or_dash(t.points_lost),
-                    chance,
-                    class,
-                }
-            })
-            .collect();
-    }
-    Ok(page)
-}
-
-/// A turn's "Chance after" and class cells: "–" and none where the turn has no chance.
-fn chance_cells(chances: &[TurnChance], turn: u32) -> (String, Option<MoveClass>) {
-    let c = chances.iter().find(|c| c.turn == turn).map(|c| c.chance);
-    (
-        c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
-        c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
-    )
+    blocking(move || state.load_any(&id)?.analysis_page(&state)).await
 }
 
 #[derive(Deserialize)]
@@ -364,176 +90,15 @@ pub struct SortQuery {
     sort: Option<String>,
 }
 
-/// One row of the alternatives table.
-struct AltRow {
-    k: usize,
-    rank: u32,
-    position: String,
-    rotation: u16,
-    action: String,
-    immediate: String,
-    /// The mover's own points now, for sorting.
-    gain: i32,
-    if_ended: String,
-    value: String,
-    played: bool,
-}
-
-#[derive(Template, WebTemplate)]
-#[template(path = "alternatives.html")]
-pub struct AlternativesPage {
-    id: GameId,
-    title: String,
-    turn: u32,
-    player: String,
-    tile: String,
-    picture: String,
-    placements: usize,
-    moves: usize,
-    full: bool,
-    basis: String,
-    formula: &'static str,
-    sort: String,
-    rows: Vec<AltRow>,
-    /// The meeple column's heading in the game's words: "Meeple", "Settler".
-    figure: String,
-    tiles_notice: Option<&'static str>,
-}
-
-fn per_player(v: &[i32]) -> String {
-    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")
-}
-
 /// Every alternative of turn `n`, sortable by rank, value, immediate points or position.
-#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alternatives", method = "GET", method = "HEAD")]
+#[route("/g/{id}/t/{n:[0-9]+}/alternatives", method = "GET", method = "HEAD")]
 pub async fn alternatives(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
     q: web::Query<SortQuery>,
 ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
     let (id, n) = path.into_inner();
-    blocking(move || match state.load_any(&id)? {
-        Loaded::Tiles(g) => tile_alternatives(&state, g, n, q.into_inner()).map(Either::Left),
-        Loaded::Cards(g) => card_alternatives(&state, g, n).map(Either::Right),
-    })
-    .await
-}
-
-fn tile_alternatives(state: &AppState, g: LoadedGame, n: u32, q: SortQuery) -> Result<AlternativesPage, Problem> {
-    let id = g.row.id;
-    {
-        let TurnAlternatives {
-            report: t,
-            full,
-            listed,
-        } = turn_alternatives(state, &g, n)?;
-        let mover = t.player as usize;
-        let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
-            .filter_map(|(i, a)| {
-                Some(AltRow {
-                    k: listed.iter().position(|m| is_listed(a, m))?,
-                    rank: a.rank,
-                    position: format!("({},{})", a.position[0], a.position[1]),
-                    rotation: a.rotation,
-                    action: a.action.words(g.record.game),
-                    immediate: per_player(&a.immediate),
-                    gain: a.immediate.get(mover).copied().unwrap_or(0),
-                    if_ended: per_player(&a.if_ended_change),
-                    value: value_with_error(a),
-                    played: t.played == Some(i),
-                })
-            })
-            .collect();
-        let sort = q.sort.unwrap_or_else(|| "rank".into());
-        match sort.as_str() {
-            "position" => rows.sort_by_key(|r| r.k),
-            "immediate" => rows.sort_by_key(|r| (std::cmp::Reverse(r.gain), r.rank)),
-            _ => rows.sort_by_key(|r| r.rank),
-        }
-        Ok(AlternativesPage {
-            title: g.row.players.join(" vs "),
-            player: g.player_name(t.player),
-            picture: view::tile_picture(&id, &t.tile),
-            tile: t.tile,
-            placements: t.placements_count,
-            moves: t.moves_count,
-            basis: t.value,
-            formula: analysis::HEURISTIC_FORMULA,
-            figure: words::capitalised(words::figures(g.record.game).0),
-            tiles_notice: view::tiles_notice(&g.record),
-            id,
-            turn: n,
-            full,
-            sort,
-            rows,
-        })
-    }
-}
-
-/// One row of a Card Game turn's alternatives.
-struct CardAltRow {
-    rank: usize,
-    action: String,
-    secures: u32,
-    now: String,
-    value: String,
-    played: bool,
-}
-
-#[derive(Template, WebTemplate)]
-#[template(path = "card_alternatives.html")]
-pub struct CardAlternativesPage {
-    id: GameId,
-    title: String,
-    turn: u32,
-    player: String,
-    samples: u32,
-    rows: Vec<CardAltRow>,
-    /// Whether the round's first card, played face down, is still to come: the list, the
-    /// mover's whole hand, may give it away before its round reveals it, so it waits behind
-    /// a fold.
-    face_down: bool,
-}
-
-/// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed now
-/// (a Card Game turn takes milliseconds) with the same seed, so the values agree.
-fn card_alternatives(state: &AppState, g: LoadedCards, n: u32) -> Result<CardAlternativesPage, Problem> {
-    let stored = match stored_analysis::<CardGameReport>(state, &g.row.id)? {
-        Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned(),
-        _ => None,
-    };
-    let t = match stored {
-        Some(t) => t,
-        None => {
-            let samples = analysis::cards::DEFAULT_SAMPLES;
-            let t = analysis::cards::analyse_turn(&g.record, n, samples, u64::from(n))
-                .map_err(|e| Problem::not_found(e.to_string()))?;
-            t.report(samples)
-        }
-    };
-    let rows = (t.alternatives.iter().enumerate())
-        .map(|(i, a)| CardAltRow {
-            rank: i + 1,
-            action: a.action.clone(),
-            secures: a.secures,
-            now: a.now.iter().map(|x| view::points(*x)).collect::<Vec<_>>().join(" / "),
-            value: format!("{} ± {}", view::points(a.value), view::points(a.stderr)),
-            played: t.played == Some(i),
-        })
-        .collect();
-    // The mover's whole hand, before the round's first card lies face down, holds it.
-    let before =
-        crate::replay::cards::position_at(&g.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
-    let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
-    Ok(CardAlternativesPage {
-        id: g.row.id,
-        title: g.row.players.join(" vs "),
-        turn: n,
-        player: g.record.players[t.player as usize].name.clone(),
-        samples: t.samples,
-        rows,
-        face_down,
-    })
+    blocking(move || state.load_any(&id)?.alternatives_page(&state, n, q.into_inner().sort)).await
 }
 
 #[derive(Template, WebTemplate)]
@@ -554,7 +119,7 @@ pub struct AlternativePage {
 /// What an alternative did, as (label, value) rows. `left_behind` says which settlers New
 /// World's surveyors would send home after it: they no longer score if the game ended now.
 fn facts(
-    g: &LoadedGame,
+    g: &Stored<crate::record::GameRecord>,
     a: &AlternativeReport,
     of: usize,
     basis: &str,
@@ -595,14 +160,6 @@ fn facts(
     facts
 }
 
-/// A value with its standard error when playouts measured it: "12.3 ± 1.1".
-fn value_with_error(a: &AlternativeReport) -> String {
-    match &a.playouts {
-        Some(p) => format!("{} ± {}", view::points(a.value), view::points(p.std_error)),
-        None => view::points(a.value),
-    }
-}
-
 /// Each feature an alternative touches, in words.
 fn feature_lines(a: &AlternativeReport) -> Vec<String> {
     a.features
@@ -638,7 +195,7 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
 }
 
 /// One alternative: the board with it applied, and what it does.
-#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}", method = "GET", method = "HEAD")]
+#[route("/g/{id}/t/{n:[0-9]+}/alt/{k:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn alternative(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, usize)>,
@@ -691,11 +248,7 @@ pub struct AlternativePictureQuery {
 }
 
 /// The board with alternative `k` applied, highlighted like a played move.
-#[route(
-    "/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/alt/{k:[0-9]+}.png",
-    method = "GET",
-    method = "HEAD"
-)]
+#[route("/g/{id}/t/{n:[0-9]+}/alt/{k:[0-9]+}.png", method = "GET", method = "HEAD")]
 pub async fn alternative_png(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, usize)>,

@@ -1,13 +1,10 @@
 //! The JSON API: upload a record, read a game and its turns, and the OpenAPI document.
 
 use super::read_limited;
-use crate::engine::GameKind;
 use crate::record::MAX_RECORD_BYTES;
-use crate::replay;
-use crate::replay::json::StoredMove;
-use crate::store::{GameId, StoredSupply, TurnRow, ingest};
+use crate::store::{GameId, ingest};
 use crate::web::problem::Problem;
-use crate::web::{AppState, Loaded, blocking};
+use crate::web::{AppState, blocking, game, links};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use serde_json::{Value, json};
@@ -61,7 +58,7 @@ pub async fn create_game(
     let listed = query.listed.unwrap_or(true);
     let up = blocking(move || Ok(ingest::upload(&state.store, &bytes, listed)?)).await?;
     let id = up.game.id;
-    let url = format!("/g/{id}");
+    let url = links::game(id);
     let mut doc = json!({"id": id, "url": url, "listed": up.listed});
     let mut answer = match &up.token {
         Some(token) => {
@@ -82,43 +79,17 @@ pub struct UploadQuery {
 #[utoipa::path(get, path = "/api/games/{id}", params(("id" = String, Path, description = "Game id")),
     responses((status = 200, description = "The game"), (status = 404, description = "No such game", content_type = "application/problem+json")))]
 #[route("/api/games/{id}", method = "GET", method = "HEAD")]
-pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Result<web::Json<Value>, Problem> {
-    let id: GameId = id.parse()?;
+pub async fn get_game(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<web::Json<Value>, Problem> {
+    let id = id.into_inner();
     blocking(move || {
         let g = state.load_any(&id)?;
-        let players = |players: &[crate::record::PlayerInfo]| {
-            (players.iter()).map(|p| json!({"name": p.name})).collect::<Vec<_>>()
-        };
-        let mut doc = match &g {
-            Loaded::Tiles(g) => {
-                let full = replay::replay(&g.record, None).map_err(Problem::internal)?;
-                json!({
-                    "players": players(&g.record.players),
-                    "rules": full.rules().preset.name(),
-                    "rules_label": crate::record::rules_spec::label(full.rules()),
-                    "finished": full.finished,
-                    "final_scores": full.final_scores,
-                    "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
-                })
-            }
-            Loaded::Cards(g) => {
-                let full = replay::cards::replay(&g.record).map_err(Problem::internal)?;
-                json!({
-                    "players": players(&g.record.players),
-                    "rules": GameKind::CardGame.name(),
-                    "finished": full.finished,
-                    "final_scores": full.final_scores,
-                    "winners": full.game.winners(),
-                    "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
-                })
-            }
-        };
+        let mut doc = g.api_game()?;
         let row = g.row();
         let common = json!({
             "id": row.id,
             "game": g.kind().name(),
-            "url": format!("/g/{id}"),
-            "record_url": format!("/g/{id}.json"),
+            "url": links::game(id),
+            "record_url": links::record(id),
             "source_format": row.source_format,
             "created_at": row.created_at,
             "turns": row.turns,
@@ -137,68 +108,16 @@ pub async fn get_game(state: web::Data<AppState>, id: web::Path<String>) -> Resu
     params(("id" = String, Path, description = "Game id"), ("n" = u32, Path, description = "Turn, from 1")),
     responses((status = 200, description = "The turn"), (status = 404, description = "No such game or turn", content_type = "application/problem+json")))]
 #[route("/api/games/{id}/turns/{n}", method = "GET", method = "HEAD")]
-pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(String, u32)>) -> Result<web::Json<Value>, Problem> {
+pub async fn get_turn(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<web::Json<Value>, Problem> {
     let (id, n) = path.into_inner();
-    let id: GameId = id.parse()?;
     blocking(move || {
         let (kind, t) = state
             .store
             .turn(&id, n)?
             .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
-        Ok(web::Json(match kind {
-            GameKind::CardGame => card_turn(t)?,
-            GameKind::Carcassonne | GameKind::NewWorld => tile_turn(t)?,
-        }))
+        Ok(web::Json(game::api_turn(kind, t)?))
     })
     .await
-}
-
-fn stored_json(s: &str) -> Value {
-    serde_json::from_str::<Value>(s).unwrap_or(Value::Null)
-}
-
-fn tile_turn(t: TurnRow) -> Result<Value, Problem> {
-    let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
-    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).unwrap_or_default();
-    Ok(replay::json::turn_object(
-        t.turn,
-        t.player,
-        mv,
-        [
-            ("scores", stored_json(&t.scores)),
-            ("events", stored_json(&t.events)),
-            ("followers", json!(supply.iter().map(|s| s.held).collect::<Vec<_>>())),
-            (
-                "abbot_in_supply",
-                json!(supply.iter().map(|s| s.home).collect::<Vec<_>>()),
-            ),
-            ("ownership", stored_json(&t.ownership)),
-        ],
-    ))
-}
-
-/// A Card Game turn: the action, its events, the scores and the number of cards in each
-/// player's hand after it. A card played face down is not named, as on the table: the turn
-/// whose follower takes it names it.
-fn card_turn(t: TurnRow) -> Result<Value, Problem> {
-    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
-    let (mut mv, mut events) = (stored_json(&t.mv), stored_json(&t.events));
-    let played_face_down = |e: &&mut Value| e["type"] == "played" && e["face_down"] == true;
-    if let Some(Value::Object(e)) = events.as_array_mut().into_iter().flatten().find(played_face_down) {
-        e.remove("card");
-        if let Value::Object(m) = &mut mv {
-            m.remove("card");
-        }
-    }
-    Ok(json!({
-        "turn": t.turn,
-        "player": t.player,
-        "move": mv,
-        "scores": stored_json(&t.scores),
-        "events": events,
-        "hands": supply.iter().map(|s| s.held).collect::<Vec<_>>(),
-        "follower_to_place": supply.iter().map(|s| s.home).collect::<Vec<_>>(),
-    }))
 }
 
 #[route("/api/openapi.json", method = "GET", method = "HEAD")]

@@ -5,13 +5,14 @@
 //! The embed is the only page that may be framed: it answers with its own
 //! `Content-Security-Policy`, which the site-wide one does not replace.
 
-use super::pages::{Detail, turn_page};
+use super::pages::turn_page;
 use crate::render::cards::Hands;
 use crate::store::GameId;
+use crate::web::game::turn::Detail;
 use crate::web::middleware::content_security_policy;
 use crate::web::problem::Problem;
 use crate::web::view::{BoardView, PlayerView};
-use crate::web::{AppState, blocking};
+use crate::web::{AppState, blocking, links};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, route, web};
 use askama::Template;
@@ -38,7 +39,7 @@ struct EmbedPage {
 }
 
 /// A turn's board with its scores and navigation, to be framed by other sites.
-#[route("/embed/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
+#[route("/embed/g/{id}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn embed(state: web::Data<AppState>, path: web::Path<(GameId, u32)>) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     let page = blocking(move || turn_page(&state, &id, n, Detail::Framed, Hands::Mover)).await?;
@@ -91,7 +92,7 @@ pub async fn oembed(state: web::Data<AppState>, q: web::Query<OEmbedQuery>) -> R
     .await?;
     let width = q.maxwidth.map_or(WIDTH, |w| w.min(WIDTH));
     let height = q.maxheight.map_or(HEIGHT, |h| h.min(HEIGHT));
-    let src = format!("{}/embed/g/{id}/t/{}", state.public_url, page.turn);
+    let src = format!("{}{}", state.public_url, links::embed(id, page.turn));
     Ok(HttpResponse::Ok().json(json!({
         "version": "1.0",
         "type": "rich",

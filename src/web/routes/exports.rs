@@ -1,11 +1,9 @@
 //! A stored game in the formats we export.
 
-use crate::export::{csv, jcz};
-use crate::record::{self, native};
-use crate::replay;
+use crate::export::{Export, ExportError};
 use crate::store::GameId;
 use crate::web::problem::Problem;
-use crate::web::{AppState, Loaded, blocking};
+use crate::web::{AppState, blocking};
 use actix_web::http::header;
 use actix_web::{HttpResponse, route, web};
 
@@ -21,9 +19,9 @@ struct Download {
 async fn send(
     state: web::Data<AppState>,
     id: GameId,
-    make: fn(&Loaded) -> Result<Download, Problem>,
+    make: fn(&dyn Export) -> Result<Download, Problem>,
 ) -> Result<HttpResponse, Problem> {
-    let d = blocking(move || make(&state.load_any(&id)?)).await?;
+    let d = blocking(move || make(state.load_any(&id)?.exports())).await?;
     Ok(HttpResponse::Ok()
         .content_type(d.content_type)
         .insert_header((
@@ -34,61 +32,44 @@ async fn send(
 }
 
 /// The native record, as stored.
-#[route("/g/{id:[0-9a-f]{16}}.json", method = "GET", method = "HEAD")]
+#[route("/g/{id}.json", method = "GET", method = "HEAD")]
 pub async fn record_json(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
         Ok(Download {
             ext: "json",
             content_type: "application/json",
             disposition: "inline",
-            body: match g {
-                Loaded::Tiles(g) => native::to_pretty_string(&g.record),
-                Loaded::Cards(g) => {
-                    serde_json::to_string_pretty(&record::cards::to_value(&g.record)).map_err(Problem::internal)?
-                }
-            },
+            body: g.native_json(),
         })
     })
     .await
 }
 
 /// A JCloisterZone 5.x save of the game.
-#[route("/g/{id:[0-9a-f]{16}}.jcz", method = "GET", method = "HEAD")]
+#[route("/g/{id}.jcz", method = "GET", method = "HEAD")]
 pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
-        let no_jcz =
-            |why: String| Problem::not_found(format!("no .jcz of this game: {why}; download the record as JSON"));
-        let g = match g {
-            Loaded::Tiles(g) => g,
-            other => return Err(no_jcz(format!("JCloisterZone does not play {}", other.kind().title()))),
-        };
-        if let Some(why) = jcz::unsupported(&g.record) {
-            return Err(no_jcz(why));
-        }
+        let jcz = g.jcz().map_err(|e| match e {
+            ExportError::GameNotInJcz(_) | ExportError::TileNotInJcz(_) => {
+                Problem::not_found(format!("no .jcz of this game: {e}; download the record as JSON"))
+            }
+            ExportError::Failed(_) => Problem::internal(e),
+        })?;
         Ok(Download {
             ext: "jcz",
             content_type: "application/json",
             disposition: "attachment",
-            body: jcz::to_string(&g.record).map_err(Problem::internal)?,
+            body: jcz,
         })
     })
     .await
 }
 
 /// Every scoring event as CSV: turn, player, feature, points, breakdown.
-#[route("/g/{id:[0-9a-f]{16}}.csv", method = "GET", method = "HEAD")]
+#[route("/g/{id}.csv", method = "GET", method = "HEAD")]
 pub async fn scoring_csv(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<HttpResponse, Problem> {
     send(state, id.into_inner(), |g| {
-        let body = match g {
-            Loaded::Tiles(g) => {
-                let r = replay::replay(&g.record, None).map_err(Problem::internal)?;
-                csv::scoring_csv(&g.record, &r)
-            }
-            Loaded::Cards(g) => {
-                let r = replay::cards::replay(&g.record).map_err(Problem::internal)?;
-                csv::card_scoring_csv(&g.record, &r)
-            }
-        };
+        let body = g.scoring_csv().map_err(Problem::internal)?;
         Ok(Download {
             ext: "csv",
             content_type: "text/csv; charset=utf-8",

@@ -7,8 +7,9 @@
 
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::GameId;
+use crate::web::game::GamePages;
 use crate::web::problem::Problem;
-use crate::web::{AppState, Loaded, blocking};
+use crate::web::{AppState, blocking};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};
 use actix_web::{HttpRequest, HttpResponse, route, web};
@@ -101,11 +102,8 @@ fn etag(w: &Wanted) -> String {
         .collect()
 }
 
-fn draw(g: &Loaded, w: &Wanted) -> Result<Vec<u8>, Problem> {
-    let drawn = match g {
-        Loaded::Tiles(g) => render::draw(&g.record, w.turn, w.picture, w.format, &w.opts),
-        Loaded::Cards(g) => render::draw(&g.record, w.turn, w.picture, w.format, &w.opts),
-    };
+fn draw(g: &dyn GamePages, w: &Wanted) -> Result<Vec<u8>, Problem> {
+    let drawn = render::draw(g.drawable(), w.turn, w.picture, w.format, &w.opts);
     drawn.map_err(|e| match e {
         render::RenderError::NoSuchTurn { .. } | render::RenderError::NoAnimation => Problem::not_found(e.to_string()),
         other => Problem::internal(other),
@@ -147,7 +145,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
         Some(bytes) => bytes,
         None => {
             let st = state.clone();
-            let drawn = Arc::new(blocking(move || draw(&st.load_any(&w.id)?, &w)).await?);
+            let drawn = Arc::new(blocking(move || draw(st.load_any(&w.id)?.as_ref(), &w)).await?);
             state.renders.put(tag.clone(), drawn.clone());
             drawn
         }
@@ -158,7 +156,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
 }
 
 /// A turn's board as PNG or SVG.
-#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}.{ext:png|svg}", method = "GET", method = "HEAD")]
+#[route("/g/{id}/t/{n:[0-9]+}.{ext:png|svg}", method = "GET", method = "HEAD")]
 pub async fn turn_image(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -187,7 +185,7 @@ pub async fn turn_image(
 }
 
 /// The final board.
-#[route("/g/{id:[0-9a-f]{16}}.png", method = "GET", method = "HEAD")]
+#[route("/g/{id}.png", method = "GET", method = "HEAD")]
 pub async fn final_png(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -211,7 +209,7 @@ pub async fn final_png(
 
 /// The whole game as an animated GIF: a frame per turn, 48 px per tile unless `size` says
 /// otherwise (16 to 96).
-#[route("/g/{id:[0-9a-f]{16}}.gif", method = "GET", method = "HEAD")]
+#[route("/g/{id}.gif", method = "GET", method = "HEAD")]
 pub async fn game_gif(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -231,7 +229,7 @@ pub async fn game_gif(
 }
 
 /// The 1200×630 social preview of the game link: the final board and result.
-#[route("/g/{id:[0-9a-f]{16}}/og.png", method = "GET", method = "HEAD")]
+#[route("/g/{id}/og.png", method = "GET", method = "HEAD")]
 pub async fn og_png(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -248,7 +246,7 @@ pub async fn og_png(
 }
 
 /// A turn's social preview: that turn's board and scores, never the ending.
-#[route("/g/{id:[0-9a-f]{16}}/t/{n:[0-9]+}/og.png", method = "GET", method = "HEAD")]
+#[route("/g/{id}/t/{n:[0-9]+}/og.png", method = "GET", method = "HEAD")]
 pub async fn turn_og_png(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -266,7 +264,7 @@ pub async fn turn_og_png(
 }
 
 /// One of the game's tile kinds alone, unrotated, as SVG: the small pictures beside tile names.
-#[route("/g/{id:[0-9a-f]{16}}/tiles/{name}.svg", method = "GET", method = "HEAD")]
+#[route("/g/{id}/tiles/{name}.svg", method = "GET", method = "HEAD")]
 pub async fn tile_svg(state: web::Data<AppState>, path: web::Path<(GameId, String)>) -> Result<HttpResponse, Problem> {
     let (id, name) = path.into_inner();
     let svg = blocking(move || {

@@ -6,7 +6,7 @@
 use crate::store::{GameId, OwnerToken, Ownership};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
-use crate::web::{AppState, blocking};
+use crate::web::{AppState, blocking, links};
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, delete, patch, post, web};
@@ -21,7 +21,7 @@ const COOKIE: &str = "owner";
 /// (`SameSite=Lax`), over HTTPS only when the site is served so, and kept a year.
 pub fn owner_cookie(state: &AppState, id: &GameId, token: &OwnerToken) -> Cookie<'static> {
     Cookie::build(COOKIE, token.to_string())
-        .path(format!("/g/{id}"))
+        .path(links::game(*id))
         .http_only(true)
         .same_site(SameSite::Lax)
         .secure(state.public_url.starts_with("https://"))
@@ -112,7 +112,7 @@ fn found(there: bool, id: GameId) -> Result<(), Problem> {
               (status = 401, description = "No owner token", content_type = "application/problem+json"),
               (status = 403, description = "Not the game's owner token, or a request from another site", content_type = "application/problem+json"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
-#[delete("/api/games/{id:[0-9a-f]{16}}")]
+#[delete("/api/games/{id}")]
 pub async fn api_delete(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -138,7 +138,7 @@ pub struct Listing {
               (status = 401, description = "No owner token", content_type = "application/problem+json"),
               (status = 403, description = "Not the game's owner token, or a request from another site", content_type = "application/problem+json"),
               (status = 404, description = "No such game", content_type = "application/problem+json")))]
-#[patch("/api/games/{id:[0-9a-f]{16}}")]
+#[patch("/api/games/{id}")]
 pub async fn api_listing(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -148,7 +148,7 @@ pub async fn api_listing(
     let id = id.into_inner();
     authorise(&req, &state, id).await?;
     set_listed(&state, id, body.listed).await?;
-    Ok(HttpResponse::Ok().json(json!({"id": id, "url": format!("/g/{id}"), "listed": body.listed})))
+    Ok(HttpResponse::Ok().json(json!({"id": id, "url": links::game(id), "listed": body.listed})))
 }
 
 #[derive(Deserialize)]
@@ -157,7 +157,7 @@ pub struct Confirmation {
 }
 
 /// The game page's delete button, its box ticked: back to the home page, the cookie dropped.
-#[post("/g/{id:[0-9a-f]{16}}/delete")]
+#[post("/g/{id}/delete")]
 pub async fn form_delete(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -174,13 +174,13 @@ pub async fn form_delete(
         ));
     }
     delete_game(&state, id).await?;
-    let mut gone = Cookie::build(COOKIE, "").path(format!("/g/{id}")).finish();
+    let mut gone = Cookie::build(COOKIE, "").path(links::game(id)).finish();
     gone.make_removal();
     Ok(see_other("/").cookie(gone).finish())
 }
 
 /// The game page's listing buttons: back to the game page.
-#[post("/g/{id:[0-9a-f]{16}}/listing")]
+#[post("/g/{id}/listing")]
 pub async fn form_listing(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -190,7 +190,7 @@ pub async fn form_listing(
     let id = id.into_inner();
     authorise(&req, &state, id).await?;
     set_listed(&state, id, form.listed).await?;
-    Ok(see_other(&format!("/g/{id}")).finish())
+    Ok(see_other(&links::game(id)).finish())
 }
 
 fn see_other(to: &str) -> actix_web::HttpResponseBuilder {

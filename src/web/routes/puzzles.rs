@@ -10,14 +10,15 @@
 use crate::analysis::puzzles::{self, Answer, Judgement, Puzzle};
 use crate::analysis::report::{ActionReport, TurnReport};
 use crate::engine::{GameKind, Pos};
+use crate::record::GameRecord;
 use crate::render;
 use crate::replay;
 use crate::store::GameId;
 use crate::web::board_view::{self, PuzzleTile, meeple_token, parse_meeple_token};
+use crate::web::game::{GameHead, Stored};
 use crate::web::problem::Problem;
-use crate::web::routes::pages::GameHead;
 use crate::web::view::PlayerView;
-use crate::web::{AppState, LoadedGame, blocking, view};
+use crate::web::{AppState, blocking, links, view};
 use actix_web::http::StatusCode;
 use actix_web::{route, web};
 use askama::Template;
@@ -45,7 +46,7 @@ pub struct PuzzlesPage {
 }
 
 /// The game's puzzles, or how to get them.
-#[route("/g/{id:[0-9a-f]{16}}/puzzles", method = "GET", method = "HEAD")]
+#[route("/g/{id}/puzzles", method = "GET", method = "HEAD")]
 pub async fn list(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<PuzzlesPage, Problem> {
     let id = id.into_inner();
     blocking(move || {
@@ -61,7 +62,7 @@ pub async fn list(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<P
                 .map(|p| PuzzleLink {
                     turn: p.turn,
                     player: g.player_name(p.player),
-                    picture: view::tile_picture(&id, &p.tile),
+                    picture: links::tile_svg(id, &p.tile),
                     tile: p.tile.clone(),
                 })
                 .collect(),
@@ -187,7 +188,7 @@ pub struct PuzzlePage {
 }
 
 /// Puzzle `n`: the board before turn n and its drawn tile; with an answer, what it was worth.
-#[route("/g/{id:[0-9a-f]{16}}/puzzle/{n:[0-9]+}", method = "GET", method = "HEAD")]
+#[route("/g/{id}/puzzle/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn puzzle(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
@@ -211,7 +212,7 @@ pub async fn puzzle(
 
 fn page(
     state: &AppState,
-    g: &LoadedGame,
+    g: &Stored<GameRecord>,
     t: &TurnReport,
     p: &Puzzle,
     asked: &Asked,
@@ -235,7 +236,7 @@ fn page(
                 .map(|r| (pos, r))
         })
     };
-    let href = |pos: Pos, r: u16| format!("/g/{id}/puzzle/{}?square={},{}&rotation={r}", t.turn, pos.x, pos.y);
+    let href = |pos: Pos, r: u16| format!("{}?square={},{}&rotation={r}", links::puzzle(id, t.turn), pos.x, pos.y);
     let colour = render::colours(record).get(t.player);
     let meeple = if asked.reveal {
         Some(&p.action)
@@ -269,17 +270,17 @@ fn page(
         _ => None,
     };
     Ok(PuzzlePage {
-        game: GameHead::of(state, g)?,
+        game: g.head(state)?,
         hide_if_ended: false,
         turn: t.turn,
         player: g.player_name(t.player),
-        picture: view::tile_picture(&id, &t.tile),
+        picture: links::tile_svg(id, &t.tile),
         tile: t.tile.clone(),
         board,
-        large: format!(
-            "/g/{id}/t/{}.png?overlay=ownership,last-move,open-spots&size=128",
-            t.turn - 1
-        ),
+        large: (links::picture(id, Some(t.turn - 1)))
+            .overlay("ownership,last-move,open-spots")
+            .size(128)
+            .to_string(),
         players: view::players_at(record, &at.game, false, &render::colours(record)),
         remaining: view::remaining_tiles(&record.catalog, &at.game),
         tiles_left: at.game.pack_left(),

@@ -1,0 +1,228 @@
+//! The analysis page and a turn's alternatives page, and what every game's builds them from.
+
+use crate::analysis::report::{AlternativeReport, PlayerReport};
+use crate::analysis::win_chance::{MoveClass, TurnChance};
+use crate::store::{AnalysisStatus, GameId};
+use crate::web::AppState;
+use crate::web::chance_view::ChancesView;
+use crate::web::links;
+use crate::web::problem::Problem;
+use crate::web::view;
+use crate::web::what_if::stored_analysis;
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+#[derive(Template, WebTemplate)]
+#[template(path = "analysis.html")]
+pub struct AnalysisPage {
+    id: GameId,
+    title: String,
+    status: &'static str,
+    done: u32,
+    total: u32,
+    running: bool,
+    failed: Option<String>,
+    pub players: Vec<PlayerLossRow>,
+    pub turns: Vec<TurnLossRow>,
+    /// What a turn's move is called: a tile, or an action of the Card Game.
+    pub move_label: &'static str,
+    /// How values are found, in words.
+    pub basis: String,
+    /// The win-chance graph and accuracy, once done.
+    pub chances: Option<ChancesView>,
+    /// A link to the game's puzzles (tile games, once analysed).
+    pub puzzles: bool,
+    pub tiles_notice: Option<&'static str>,
+}
+
+/// A player's moves over the analysed game.
+pub struct PlayerLossRow {
+    name: String,
+    turns: u32,
+    best_moves: u32,
+    points_lost: String,
+    average: String,
+}
+
+/// One analysed turn: who moved, the played move's rank and what it lost, and the best move.
+pub struct TurnLossRow {
+    pub turn: u32,
+    pub player: String,
+    pub colour: String,
+    /// The tile drawn, or the Card Game action played.
+    pub played: String,
+    /// The tile's picture, in the tile games.
+    pub picture: Option<String>,
+    pub rank: String,
+    pub points_lost: String,
+    /// Ranked below the best, yet nothing lost: the recheck could not tell it from the best.
+    pub within_noise: bool,
+    /// The best move in words ("the move played" when it was).
+    pub best: String,
+    /// The mover's chance of winning after the move, and the move's class ("mistake ?").
+    pub chance: String,
+    pub class: Option<MoveClass>,
+}
+
+pub fn points_or_dash(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".into(), view::points)
+}
+
+/// Whether a move ranked `rank` that lost `lost` points was within the noise of the best.
+pub fn within_noise(rank: Option<usize>, lost: Option<f64>) -> bool {
+    rank.is_some_and(|r| r > 1) && lost == Some(0.0)
+}
+
+/// The status's name and progress.
+fn status_words(status: Option<&AnalysisStatus>) -> (&'static str, u32, u32) {
+    match status {
+        None => ("none", 0, 0),
+        Some(AnalysisStatus::Queued) => ("queued", 0, 0),
+        Some(AnalysisStatus::Running { done, total }) => ("running", *done, *total),
+        Some(AnalysisStatus::Done) => ("done", 0, 0),
+        Some(AnalysisStatus::Failed(_)) => ("failed", 0, 0),
+    }
+}
+
+/// The status as JSON, with the result's summary when done: the stored analysis is a `T`.
+pub fn status_json<T: DeserializeOwned>(
+    state: &AppState,
+    id: &GameId,
+    summarise: fn(T) -> Value,
+) -> Result<Value, Problem> {
+    let stored = stored_analysis::<T>(state, id)?;
+    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
+    let mut answer = json!({"status": status});
+    match stored {
+        Some((AnalysisStatus::Running { .. }, _)) => {
+            answer["done"] = json!(done);
+            answer["total"] = json!(total);
+        }
+        Some((AnalysisStatus::Done, result)) => answer["result"] = result.map_or(Value::Null, summarise),
+        Some((AnalysisStatus::Failed(e), _)) => answer["error"] = json!(e),
+        _ => {}
+    }
+    Ok(answer)
+}
+
+pub fn player_rows(players: &[crate::record::PlayerInfo], reports: &[PlayerReport]) -> Vec<PlayerLossRow> {
+    (players.iter().zip(reports))
+        .map(|(p, r)| PlayerLossRow {
+            name: p.name.clone(),
+            turns: r.turns,
+            best_moves: r.best_moves,
+            points_lost: view::points(r.points_lost),
+            average: view::points(r.average_points_lost),
+        })
+        .collect()
+}
+
+/// The analysis page without its results: the status, its progress, and why it failed.
+pub fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisStatus, Option<T>)>) -> AnalysisPage {
+    let (status, done, total) = status_words(stored.as_ref().map(|s| &s.0));
+    AnalysisPage {
+        id,
+        title,
+        status,
+        done,
+        total,
+        running: matches!(status, "queued" | "running"),
+        failed: match stored {
+            Some((AnalysisStatus::Failed(e), _)) => Some(e.clone()),
+            _ => None,
+        },
+        players: Vec::new(),
+        turns: Vec::new(),
+        move_label: "Tile",
+        basis: String::new(),
+        chances: None,
+        puzzles: false,
+        tiles_notice: None,
+    }
+}
+
+/// A turn's "Chance after" and class cells: "–" and none where the turn has no chance.
+pub fn chance_cells(chances: &[TurnChance], turn: u32) -> (String, Option<MoveClass>) {
+    let c = chances.iter().find(|c| c.turn == turn).map(|c| c.chance);
+    (
+        c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
+        c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
+    )
+}
+
+/// One row of the tile games' alternatives table.
+pub struct AltRow {
+    pub k: usize,
+    pub rank: u32,
+    pub position: String,
+    pub rotation: u16,
+    pub action: String,
+    pub immediate: String,
+    /// The mover's own points now, for sorting.
+    pub gain: i32,
+    pub if_ended: String,
+    pub value: String,
+    pub played: bool,
+}
+
+/// A tile game's turn: every placement of the drawn tile, ranked.
+#[derive(Template, WebTemplate)]
+#[template(path = "alternatives.html")]
+pub struct AlternativesPage {
+    pub id: GameId,
+    pub title: String,
+    pub turn: u32,
+    pub player: String,
+    pub tile: String,
+    pub picture: String,
+    pub placements: usize,
+    pub moves: usize,
+    pub full: bool,
+    pub basis: String,
+    pub formula: &'static str,
+    pub sort: String,
+    pub rows: Vec<AltRow>,
+    /// The meeple column's heading in the game's words: "Meeple", "Settler".
+    pub figure: String,
+    pub tiles_notice: Option<&'static str>,
+}
+
+pub fn per_player(v: &[i32]) -> String {
+    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" / ")
+}
+
+/// A value with its standard error when playouts measured it: "12.3 ± 1.1".
+pub fn value_with_error(a: &AlternativeReport) -> String {
+    match &a.playouts {
+        Some(p) => format!("{} ± {}", view::points(a.value), view::points(p.std_error)),
+        None => view::points(a.value),
+    }
+}
+
+/// One row of a Card Game turn's alternatives.
+pub struct CardAltRow {
+    pub rank: usize,
+    pub action: String,
+    pub secures: u32,
+    pub now: String,
+    pub value: String,
+    pub played: bool,
+}
+
+/// A Card Game turn: every action, best first.
+#[derive(Template, WebTemplate)]
+#[template(path = "card_alternatives.html")]
+pub struct CardAlternativesPage {
+    pub id: GameId,
+    pub title: String,
+    pub turn: u32,
+    pub player: String,
+    pub samples: u32,
+    pub rows: Vec<CardAltRow>,
+    /// Whether the round's first card, played face down, is still to come: the list, the
+    /// mover's whole hand, may give it away before its round reveals it, so it waits behind
+    /// a fold.
+    pub face_down: bool,
+}

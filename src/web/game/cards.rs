@@ -1,0 +1,365 @@
+//! The Card Game's pages: the table, the rounds, the hands (the mover's, or all), and each
+//! action's alternatives.
+
+use super::analysis::{
+    AlternativesPage, AnalysisPage, CardAltRow, CardAlternativesPage, TurnLossRow, analysis_frame, chance_cells,
+    player_rows, points_or_dash, status_json, within_noise,
+};
+use super::turn::{self, Detail, EndPage, TurnPage};
+use super::{GameHead, GamePages, HeadWords, Stored, api_players};
+use crate::analysis::cards::CardGameReport;
+use crate::analysis::win_chance::TurnChance;
+use crate::analysis::{self, AnalysisOptions};
+use crate::engine::{GameKind, Position, cards, category};
+use crate::export::Export;
+use crate::record::cards::CardRecord;
+use crate::render::Drawable;
+use crate::render::cards::Hands;
+use crate::replay;
+use crate::store::{AnalysisStatus, GameRow, StoredSupply, TurnRow};
+use crate::web::chance_view::ChancesView;
+use crate::web::problem::Problem;
+use crate::web::view::{BoardView, CardTurnView, GamePart};
+use crate::web::what_if::stored_analysis;
+use crate::web::{AppState, card_view, links, view};
+use actix_web::Either;
+use serde_json::{Value, json};
+
+impl Stored<CardRecord> {
+    /// What every page of the game shows at the top.
+    fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
+        let words = HeadWords {
+            held_label: "Hand",
+            held_title: "Cards in hand, and the follower while it is still to place this round",
+            count_labels: ["Cards played", "Cards taken"],
+            jcz: false,
+            board: false,
+        };
+        GameHead::new(state, self, words)
+    }
+
+    /// The chances of the game's finished analysis; none before it is done.
+    fn chances(&self, state: &AppState) -> Result<Vec<TurnChance>, Problem> {
+        Ok(match stored_analysis::<CardGameReport>(state, &self.row.id)? {
+            Some((AnalysisStatus::Done, Some(report))) => {
+                analysis::cards::turn_chances(&report, self.record.moves.len() as u32)
+            }
+            _ => Vec::new(),
+        })
+    }
+}
+
+impl GamePages for Stored<CardRecord> {
+    fn row(&self) -> &GameRow {
+        &self.row
+    }
+
+    fn kind(&self) -> GameKind {
+        GameKind::CardGame
+    }
+
+    /// "3 players, 8 rounds of 5 cards".
+    fn rules(&self) -> String {
+        let players = self.record.players.len() as u8;
+        let (hand, rounds) = cards::rules::hands(players).unwrap_or_default();
+        format!("{players} players, {rounds} rounds of {hand} cards")
+    }
+
+    /// The list names no game, and the Card Game's rules do not name it either.
+    fn listed_rules(&self) -> String {
+        format!("Card Game, {}", self.rules())
+    }
+
+    fn drawable(&self) -> &dyn Drawable {
+        &self.record
+    }
+
+    fn exports(&self) -> &dyn Export {
+        &self.record
+    }
+
+    /// The table as the move left it (the next round is not dealt yet), the round, and the
+    /// hands `hands` says.
+    fn turn_page(&self, state: &AppState, n: u32, _: Detail, hands: Hands) -> Result<TurnPage, Problem> {
+        let head = self.head(state)?;
+        let record = &self.record;
+        if n > head.last {
+            return Err(turn::no_such_turn(&head, n));
+        }
+        let full = replay::cards::replay(record).map_err(Problem::internal)?;
+        // The table as move n left it: the next round is not dealt yet (`render::cards`).
+        let position = replay::cards::upto(record, n as usize).map_err(Problem::internal)?.game;
+        let at = &full.turns[..n as usize];
+        let mover = at.last().map(|t| t.player);
+        let colours = crate::render::cards::colours(record);
+        let (move_text, events) = match at.last() {
+            Some(t) => (
+                format!(
+                    "{}: {}",
+                    record.players[t.player as usize].name,
+                    card_view::move_brief(t)
+                ),
+                card_view::event_sentences(record, &t.events),
+            ),
+            None => (
+                "The start, before the first card".to_string(),
+                card_view::start_sentences(record),
+            ),
+        };
+        let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
+        let id = head.id;
+        let mut chances = self.chances(state)?;
+        chances.retain(|c| c.turn <= n);
+        let nav_query = links::hands_query(hands);
+        let preview = turn::turn_preview(
+            &state.public_url,
+            &head,
+            n,
+            &record.players,
+            &Position::scores(&position),
+        );
+        let src = links::picture(id, Some(n)).hands(hands).to_string();
+        Ok(TurnPage {
+            share: head.share(state, Some(n), &src, &preview.title),
+            preview,
+            turn: n,
+            prev: n.checked_sub(1),
+            nav_query,
+            next_url: turn::next_url(&head, n, nav_query),
+            hide_if_ended: n == head.last,
+            board: BoardView {
+                svg: None,
+                src,
+                alt: format!("The table after turn {n}: {move_text}"),
+                caption: move_text,
+            },
+            players: card_view::players_at(record, &position, false, &colours),
+            events,
+            part: GamePart::Cards(CardTurnView {
+                round: format!("Round {in_round} of {}", position.rounds()),
+                round_link: links::round(id, in_round) + nav_query,
+                unseen: position.unseen().len(),
+                hands: card_view::hands_at(record, &position, mover, hands, &colours),
+                hands_wait: card_view::hands_wait(&position),
+                hands_switch: self.hands_switch(n, hands, mover),
+            }),
+            graph: turn::turn_graph(&head, &record.players, at, &colours),
+            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
+            turn_links: card_view::turn_links(record, (at, &full.turns), &chances, Some(n), &colours),
+            game: head,
+        })
+    }
+
+    fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
+        let head = self.head(state)?;
+        let record = &self.record;
+        let full = replay::cards::replay(record).map_err(Problem::internal)?;
+        let colours = crate::render::cards::colours(record);
+        let id = head.id;
+        let chances = self.chances(state)?;
+        let preview = turn::end_preview(
+            &state.public_url,
+            &head,
+            full.finished,
+            &record.players,
+            &full.final_scores,
+        );
+        let src = links::picture(id, None).to_string();
+        Ok(EndPage {
+            share: head.share(state, None, &src, &preview.title),
+            preview,
+            owner: false,
+            nav_query: "",
+            hide_if_ended: false,
+            players: card_view::players_at(record, &full.game, full.finished, &colours),
+            finished: full.finished,
+            board: turn::end_board(full.finished, src, "table"),
+            events: card_view::event_sentences(record, &full.final_events),
+            categories: category::words(full.game.categories()),
+            breakdown: card_view::breakdown_rows(record, &full, &colours),
+            graph: turn::end_graph(&head, &record.players, &full, &colours),
+            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, true),
+            turn_links: card_view::turn_links(record, (&full.turns, &full.turns), &chances, None, &colours),
+            game: head,
+        })
+    }
+
+    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {
+        let (id, record) = (self.row.id, &self.record);
+        let stored = stored_analysis::<CardGameReport>(state, &id)?;
+        let mut page = analysis_frame(id, self.row.players.join(" vs "), &stored);
+        page.move_label = "Action played";
+        if let Some((_, Some(r))) = stored {
+            page.basis = format!(
+                "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
+                 of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
+                 each played to the end by {}.",
+                r.samples,
+                r.playouts.players()
+            );
+            let total = record.moves.len() as u32;
+            let chances = analysis::cards::turn_chances(&r, total);
+            let colours = crate::render::cards::colours(record);
+            page.chances = ChancesView::new(&id, &record.players, &chances, total, &colours, true);
+            page.players = player_rows(&record.players, &r.players);
+            page.turns = (r.turns.iter())
+                .map(|t| {
+                    let (chance, class) = chance_cells(&chances, t.turn);
+                    let rank = t.played.map(|i| i + 1);
+                    TurnLossRow {
+                        turn: t.turn,
+                        player: (record.players.get(t.player as usize)).map_or_else(String::new, |p| p.name.clone()),
+                        colour: colours.get(t.player).hex(),
+                        within_noise: within_noise(rank, t.points_lost),
+                        best: match (rank, t.alternatives.first()) {
+                            (Some(1), _) => "the move played".into(),
+                            (_, Some(b)) => b.action.clone(),
+                            (_, None) => "–".into(),
+                        },
+                        picture: None,
+                        played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
+                        rank: (t.played)
+                            .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
+                        points_lost: points_or_dash(t.points_lost),
+                        chance,
+                        class,
+                    }
+                })
+                .collect();
+        }
+        Ok(page)
+    }
+
+    /// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed
+    /// now (a Card Game turn takes milliseconds) with the same seed, so the values agree.
+    fn alternatives_page(
+        &self,
+        state: &AppState,
+        n: u32,
+        _: Option<String>,
+    ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
+        let stored = match stored_analysis::<CardGameReport>(state, &self.row.id)? {
+            Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned(),
+            _ => None,
+        };
+        let t = match stored {
+            Some(t) => t,
+            None => {
+                let samples = analysis::cards::DEFAULT_SAMPLES;
+                let t = analysis::cards::analyse_turn(&self.record, n, samples, u64::from(n))
+                    .map_err(|e| Problem::not_found(e.to_string()))?;
+                t.report(samples)
+            }
+        };
+        let rows = (t.alternatives.iter().enumerate())
+            .map(|(i, a)| CardAltRow {
+                rank: i + 1,
+                action: a.action.clone(),
+                secures: a.secures,
+                now: a.now.iter().map(|x| view::points(*x)).collect::<Vec<_>>().join(" / "),
+                value: format!("{} ± {}", view::points(a.value), view::points(a.stderr)),
+                played: t.played == Some(i),
+            })
+            .collect();
+        // The mover's whole hand, before the round's first card lies face down, holds it.
+        let before =
+            replay::cards::position_at(&self.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
+        let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
+        Ok(Either::Right(CardAlternativesPage {
+            id: self.row.id,
+            title: self.row.players.join(" vs "),
+            turn: n,
+            player: self.record.players[t.player as usize].name.clone(),
+            samples: t.samples,
+            rows,
+            face_down,
+        }))
+    }
+
+    /// Samples per action: the playouts asked of a tile game's alternatives, at most the Card
+    /// Game's default (an action is cheaper to weigh, and has far fewer alternatives than a
+    /// tile).
+    fn analyse(&self, options: &AnalysisOptions, progress: &dyn Fn(u32, u32)) -> Result<String, String> {
+        let samples = (options.playouts_per_alternative).clamp(1, analysis::cards::DEFAULT_SAMPLES);
+        let report = analysis::cards::analyse_game(&self.record, samples, progress).map_err(|e| e.to_string())?;
+        serde_json::to_string(&report).map_err(|e| e.to_string())
+    }
+
+    fn analysis_status(&self, state: &AppState) -> Result<Value, Problem> {
+        status_json::<CardGameReport>(state, &self.row.id, summary)
+    }
+
+    fn api_game(&self) -> Result<Value, Problem> {
+        let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
+        Ok(json!({
+            "players": api_players(&self.record.players),
+            "rules": self.kind().name(),
+            "finished": full.finished,
+            "final_scores": full.final_scores,
+            "winners": full.game.winners(),
+            "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
+        }))
+    }
+
+    fn round_turn(&self, k: u8) -> Result<u32, Problem> {
+        let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
+        let rounds = replay::cards::rounds(&full.turns);
+        let last = rounds.iter().rposition(|&r| r == k);
+        last.map(|i| i as u32 + 1).ok_or_else(|| {
+            let played = rounds.last().copied().unwrap_or(0);
+            Problem::not_found(format!("game {} has rounds 1 to {played}, not {k}", self.row.id))
+        })
+    }
+}
+
+impl Stored<CardRecord> {
+    /// The link that switches a turn page to the other way of showing hands, and its words.
+    fn hands_switch(&self, n: u32, hands: Hands, mover: Option<u8>) -> (String, String) {
+        let id = self.row.id;
+        match hands {
+            Hands::Mover => ("Show all hands".into(), links::turn(id, n) + "?hands=all"),
+            Hands::All => {
+                let words = match mover {
+                    Some(p) => format!("Show only {}'s hand", self.record.players[p as usize].name),
+                    None => "Hide the hands".into(),
+                };
+                (words, links::turn(id, n) + "?hands=mover")
+            }
+        }
+    }
+}
+
+/// An analysis without its alternatives: each player's summary and each turn's loss.
+fn summary(r: CardGameReport) -> Value {
+    let turns: Vec<Value> = (r.turns.iter())
+        .map(|t| {
+            let played = t.played.map(|i| &t.alternatives[i].action);
+            json!({"turn": t.turn, "player": t.player, "played": played, "points_lost": t.points_lost})
+        })
+        .collect();
+    json!({"samples": r.samples, "players": r.players, "turns": turns})
+}
+
+/// A stored turn as the API gives it: the action, its events, the scores and the number of
+/// cards in each player's hand after it. A card played face down is not named, as on the
+/// table: the turn whose follower takes it names it.
+pub fn api_turn(t: TurnRow) -> Result<Value, Problem> {
+    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
+    let (mut mv, mut events) = (super::stored_json(&t.mv), super::stored_json(&t.events));
+    let played_face_down = |e: &&mut Value| e["type"] == "played" && e["face_down"] == true;
+    if let Some(Value::Object(e)) = events.as_array_mut().into_iter().flatten().find(played_face_down) {
+        e.remove("card");
+        if let Value::Object(m) = &mut mv {
+            m.remove("card");
+        }
+    }
+    Ok(json!({
+        "turn": t.turn,
+        "player": t.player,
+        "move": mv,
+        "scores": super::stored_json(&t.scores),
+        "events": events,
+        "hands": supply.iter().map(|s| s.held).collect::<Vec<_>>(),
+        "follower_to_place": supply.iter().map(|s| s.home).collect::<Vec<_>>(),
+    }))
+}

@@ -1,0 +1,385 @@
+//! The tile games' pages (Carcassonne and New World): a board to point at, the pack and the
+//! open spots, each placement's alternatives.
+
+use super::analysis::{
+    AltRow, AlternativesPage, AnalysisPage, CardAlternativesPage, TurnLossRow, analysis_frame, chance_cells,
+    per_player, player_rows, points_or_dash, status_json, value_with_error, within_noise,
+};
+use super::turn::{self, Detail, EndPage, TurnPage};
+use super::{GameHead, GamePages, HeadWords, Stored, api_players};
+use crate::analysis::report::{MoveBrief, StoredAnalysis};
+use crate::analysis::win_chance::TurnChance;
+use crate::analysis::{self, AnalysisOptions, HEURISTIC_FORMULA};
+use crate::engine::{Game, GameKind, category};
+use crate::export::{Export, jcz};
+use crate::record::{GameRecord, rules_spec};
+use crate::render::cards::Hands;
+use crate::render::{self, Drawable};
+use crate::replay::json::StoredMove;
+use crate::replay::{self, Replay, words};
+use crate::store::{GameId, GameRow, StoredSupply, TurnRow};
+use crate::web::chance_view::{self, ChancesView};
+use crate::web::problem::Problem;
+use crate::web::view::{self, BoardView, GamePart, TileTurnView};
+use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
+use crate::web::{AppState, board_view, links};
+use actix_web::Either;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+impl Stored<GameRecord> {
+    /// Player `p`'s name, or nothing for a seat the record lacks.
+    pub fn player_name(&self, p: u8) -> String {
+        self.record
+            .players
+            .get(p as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// What every page of the game shows at the top.
+    pub fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
+        let (held_label, held_title, figures_used) = match self.record.game {
+            GameKind::NewWorld => ("Settlers", "Settlers in supply", "Settlers used"),
+            _ => ("Meeples", "Followers in supply", "Meeples used"),
+        };
+        let words = HeadWords {
+            held_label,
+            held_title,
+            count_labels: ["Tiles", figures_used],
+            jcz: jcz::unsupported(&self.record).is_none(),
+            board: true,
+        };
+        Ok(GameHead {
+            lab: crate::record::lab::to_link(&self.record).ok(),
+            tiles_notice: view::tiles_notice(&self.record),
+            ..GameHead::new(state, self, words)?
+        })
+    }
+}
+
+impl GamePages for Stored<GameRecord> {
+    fn row(&self) -> &GameRow {
+        &self.row
+    }
+
+    fn kind(&self) -> GameKind {
+        self.record.game
+    }
+
+    fn rules(&self) -> String {
+        rules_spec::label(&self.record.resolved_rules())
+    }
+
+    fn drawable(&self) -> &dyn Drawable {
+        &self.record
+    }
+
+    fn exports(&self) -> &dyn Export {
+        &self.record
+    }
+
+    fn tiles(self: Arc<Self>) -> Option<Arc<Stored<GameRecord>>> {
+        Some(self)
+    }
+
+    /// The board drawn inline to point at, with the drawn tile's best alternatives as ghosts,
+    /// and the pack and the open spots.
+    fn turn_page(&self, state: &AppState, n: u32, detail: Detail, _: Hands) -> Result<TurnPage, Problem> {
+        let head = self.head(state)?;
+        let record = &self.record;
+        if n > head.last {
+            return Err(turn::no_such_turn(&head, n));
+        }
+        let at = replay::replay_upto(record, None, Some(n)).map_err(Problem::internal)?;
+        let colours = render::colours(record);
+        let snapshot = n.checked_sub(1).and_then(|i| at.turns.get(i as usize));
+        let (move_text, events) = match snapshot {
+            Some(t) => (
+                format!(
+                    "{} placed {} at {} rotated {}°",
+                    record.players[t.player as usize].name,
+                    record.catalog.name(t.mv.tile),
+                    t.mv.placement.pos,
+                    t.mv.placement.rotation
+                ),
+                view::event_sentences(record, &t.events),
+            ),
+            None => (
+                "The start, before the first turn".to_string(),
+                view::start_sentences(record, &at.game),
+            ),
+        };
+        let id = head.id;
+        let (board, chances) = match detail {
+            Detail::Full => (
+                Some(self.inline_board(state, &at, n)?),
+                game_chances(state, &id, Some(n))?,
+            ),
+            Detail::Framed => (None, Vec::new()),
+        };
+        let mut played = view::tile_turns_played(record, &at.turns, &colours);
+        chance_view::mark_classes(&mut played, &chances);
+        let preview = turn::turn_preview(&state.public_url, &head, n, &record.players, &at.game.scores());
+        let src = links::picture(id, Some(n))
+            .overlay("ownership,last-move,scoring")
+            .to_string();
+        Ok(TurnPage {
+            share: head.share(state, Some(n), &src, &preview.title),
+            preview,
+            turn: n,
+            prev: n.checked_sub(1),
+            nav_query: "",
+            next_url: turn::next_url(&head, n, ""),
+            hide_if_ended: n == head.last,
+            board: BoardView {
+                svg: board,
+                src,
+                alt: format!("The board after turn {n}: {move_text}"),
+                caption: move_text,
+            },
+            players: view::players_at(record, &at.game, false, &colours),
+            events,
+            part: GamePart::Tiles(tile_turn_view(record, &at.game)),
+            graph: turn::turn_graph(&head, &record.players, &at.turns, &colours),
+            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
+            turn_links: view::turn_links(played, head.last, Some(n)),
+            game: head,
+        })
+    }
+
+    fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
+        let head = self.head(state)?;
+        let record = &self.record;
+        let full = replay::replay(record, None).map_err(Problem::internal)?;
+        let colours = render::colours(record);
+        let id = head.id;
+        let chances = game_chances(state, &id, None)?;
+        let mut played = view::tile_turns_played(record, &full.turns, &colours);
+        chance_view::mark_classes(&mut played, &chances);
+        let preview = turn::end_preview(
+            &state.public_url,
+            &head,
+            full.finished,
+            &record.players,
+            &full.final_scores,
+        );
+        let src = links::picture(id, None).overlay("ownership,scoring").to_string();
+        Ok(EndPage {
+            share: head.share(state, None, &src, &preview.title),
+            preview,
+            owner: false,
+            nav_query: "",
+            hide_if_ended: false,
+            players: view::players_at(record, &full.game, full.finished, &colours),
+            finished: full.finished,
+            board: turn::end_board(full.finished, src, "board"),
+            events: view::event_sentences(record, &full.final_events),
+            categories: category::words(full.game.categories()),
+            breakdown: view::breakdown_rows(record, &full, &colours),
+            graph: turn::end_graph(&head, &record.players, &full, &colours),
+            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, true),
+            turn_links: view::turn_links(played, head.last, None),
+            game: head,
+        })
+    }
+
+    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {
+        let (id, record) = (self.row.id, &self.record);
+        let stored = crate::web::what_if::stored_analysis::<StoredAnalysis>(state, &id)?;
+        let mut page = analysis_frame(id, self.row.players.join(" vs "), &stored);
+        page.tiles_notice = view::tiles_notice(record);
+        page.basis = format!(
+            "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
+             Heuristic used where playouts are off: {HEURISTIC_FORMULA}"
+        );
+        if let Some((_, Some(r))) = stored {
+            if let Some(s) = r.summary.shallower {
+                page.basis += &format!(
+                    " This game is longer than one analysis may weigh in full, so each turn ran at most {} playouts \
+                     (a 72-tile game's run up to {}): its values are noisier.",
+                    s.max_playouts_per_turn,
+                    analysis::DEFAULT_MAX_PLAYOUTS_PER_TURN
+                );
+            }
+            let chances = chance_view::chances(&r, None);
+            let colours = render::colours(record);
+            let players = &record.players;
+            page.chances = ChancesView::new(&id, players, &chances, self.row.turns, &colours, true);
+            page.puzzles = page.chances.is_some();
+            page.players = player_rows(players, &r.summary.players);
+            page.turns = (r.summary.turns.iter())
+                .map(|t| {
+                    let (chance, class) = chance_cells(&chances, t.turn);
+                    let rank = t.played_rank.map(|r| r as usize);
+                    TurnLossRow {
+                        turn: t.turn,
+                        player: self.player_name(t.player),
+                        colour: colours.get(t.player).hex(),
+                        within_noise: within_noise(rank, t.points_lost),
+                        best: match (rank, &t.best_move) {
+                            (Some(1), _) => "the move played".into(),
+                            (_, Some(b)) => move_words(b, record.game),
+                            (_, None) => "–".into(),
+                        },
+                        chance,
+                        class,
+                        picture: Some(links::tile_svg(id, &t.tile)),
+                        played: t.tile.clone(),
+                        rank: (t.played_rank).map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
+                        points_lost: points_or_dash(t.points_lost),
+                    }
+                })
+                .collect();
+        }
+        Ok(page)
+    }
+
+    /// Every placement of the drawn tile, sortable by rank, immediate points or position.
+    fn alternatives_page(
+        &self,
+        state: &AppState,
+        n: u32,
+        sort: Option<String>,
+    ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
+        let id = self.row.id;
+        let game = self.record.game;
+        let TurnAlternatives {
+            report: t,
+            full,
+            listed,
+        } = turn_alternatives(state, self, n)?;
+        let mover = t.player as usize;
+        let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
+            .filter_map(|(i, a)| {
+                Some(AltRow {
+                    k: listed.iter().position(|m| is_listed(a, m))?,
+                    rank: a.rank,
+                    position: format!("({},{})", a.position[0], a.position[1]),
+                    rotation: a.rotation,
+                    action: a.action.words(game),
+                    immediate: per_player(&a.immediate),
+                    gain: a.immediate.get(mover).copied().unwrap_or(0),
+                    if_ended: per_player(&a.if_ended_change),
+                    value: value_with_error(a),
+                    played: t.played == Some(i),
+                })
+            })
+            .collect();
+        let sort = sort.unwrap_or_else(|| "rank".into());
+        match sort.as_str() {
+            "position" => rows.sort_by_key(|r| r.k),
+            "immediate" => rows.sort_by_key(|r| (std::cmp::Reverse(r.gain), r.rank)),
+            _ => rows.sort_by_key(|r| r.rank),
+        }
+        Ok(Either::Left(AlternativesPage {
+            title: self.row.players.join(" vs "),
+            player: self.player_name(t.player),
+            picture: links::tile_svg(id, &t.tile),
+            tile: t.tile,
+            placements: t.placements_count,
+            moves: t.moves_count,
+            basis: t.value,
+            formula: HEURISTIC_FORMULA,
+            figure: words::capitalised(words::figures(game).0),
+            tiles_notice: view::tiles_notice(&self.record),
+            id,
+            turn: n,
+            full,
+            sort,
+            rows,
+        }))
+    }
+
+    fn analyse(&self, options: &AnalysisOptions, progress: &dyn Fn(u32, u32)) -> Result<String, String> {
+        let game = analysis::analyse_game(&self.record, options, progress).map_err(|e| e.to_string())?;
+        serde_json::to_string(&StoredAnalysis::of(&game)).map_err(|e| e.to_string())
+    }
+
+    fn analysis_status(&self, state: &AppState) -> Result<Value, Problem> {
+        status_json::<StoredAnalysis>(state, &self.row.id, |r| json!(r.summary))
+    }
+
+    fn api_game(&self) -> Result<Value, Problem> {
+        let full = replay::replay(&self.record, None).map_err(Problem::internal)?;
+        Ok(json!({
+            "players": api_players(&self.record.players),
+            "rules": full.rules().preset.name(),
+            "rules_label": rules_spec::label(full.rules()),
+            "finished": full.finished,
+            "final_scores": full.final_scores,
+            "breakdown": full.breakdown.iter().map(replay::json::breakdown).collect::<Vec<_>>(),
+        }))
+    }
+}
+
+impl Stored<GameRecord> {
+    /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
+    fn inline_board(&self, state: &AppState, at: &Replay, n: u32) -> Result<String, Problem> {
+        let alternatives = match n {
+            0 => None,
+            _ => Some(turn_alternatives(state, self, n)?),
+        };
+        let alternatives = alternatives.as_ref().map(|a| (&a.report, a.listed.as_slice()));
+        Ok(board_view::turn_board(&self.record, at, &self.row.id, alternatives))
+    }
+}
+
+/// The chances of the game's finished analysis up to turn `upto` (all with `None`); none
+/// before it is done.
+fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<TurnChance>, Problem> {
+    Ok(state
+        .finished_analysis(id)?
+        .map(|stored| chance_view::chances(&stored, upto))
+        .unwrap_or_default())
+}
+
+/// The pack and the open spots after a turn, the hardest spot to fill first; the fit counts
+/// are found once for both the spots and the dead ones.
+fn tile_turn_view(record: &GameRecord, position: &Game) -> TileTurnView {
+    let mut spots = analysis::position_spots(position);
+    spots.sort_by_key(|s| (s.fits, s.pos));
+    TileTurnView {
+        remaining: view::remaining_tiles(&record.catalog, position),
+        tiles_left: position.pack_left(),
+        dead_spots: spots
+            .iter()
+            .filter(|s| s.fits == 0)
+            .map(|s| s.pos.to_string())
+            .collect(),
+        spots: spots.into_iter().map(|s| (s.pos.to_string(), s.fits)).collect(),
+    }
+}
+
+/// A move briefly: "(0,2) 90°, meeple on the city (N)".
+fn move_words(m: &MoveBrief, game: GameKind) -> String {
+    format!(
+        "({},{}) {}°, {}",
+        m.position[0],
+        m.position[1],
+        m.rotation,
+        m.action.words(game)
+    )
+}
+
+/// A stored turn as the API gives it: the move, its events with score breakdowns, every
+/// player's score, supplies and region ownership.
+pub fn api_turn(t: TurnRow) -> Result<Value, Problem> {
+    let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
+    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).unwrap_or_default();
+    Ok(replay::json::turn_object(
+        t.turn,
+        t.player,
+        mv,
+        [
+            ("scores", super::stored_json(&t.scores)),
+            ("events", super::stored_json(&t.events)),
+            ("followers", json!(supply.iter().map(|s| s.held).collect::<Vec<_>>())),
+            (
+                "abbot_in_supply",
+                json!(supply.iter().map(|s| s.home).collect::<Vec<_>>()),
+            ),
+            ("ownership", super::stored_json(&t.ownership)),
+        ],
+    ))
+}

@@ -1,0 +1,214 @@
+//! The turn page and the end page, and what every game's builds them from: the link previews,
+//! the score graphs, the navigation.
+
+use super::{Analysis, GameHead};
+use crate::engine::Position;
+use crate::record::PlayerInfo;
+use crate::render::PlayerColours;
+use crate::replay::{Replay, Turn};
+use crate::web::chance_view::ChancesView;
+use crate::web::links;
+use crate::web::problem::Problem;
+use crate::web::share_view::ShareView;
+use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GraphView, PlayerView, TurnLink};
+use askama::Template;
+use askama_web::WebTemplate;
+
+/// A link preview (Open Graph and Twitter card) and the canonical address.
+pub struct Preview {
+    pub title: String,
+    pub description: String,
+    pub url: String,
+    pub image: String,
+    /// The oEmbed answer for `url`, for discovery.
+    pub oembed: String,
+}
+
+impl Preview {
+    fn new(base: &str, title: String, description: String, path: String, image: String) -> Preview {
+        let url = format!("{base}{path}");
+        let encoded = percent_encoding::utf8_percent_encode(&url, percent_encoding::NON_ALPHANUMERIC);
+        Preview {
+            title,
+            description,
+            oembed: format!("{base}/oembed?url={encoded}"),
+            url,
+            image,
+        }
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "turn.html")]
+pub struct TurnPage {
+    pub game: GameHead,
+    pub preview: Preview,
+    pub turn: u32,
+    pub prev: Option<u32>,
+    /// What the links to other turns carry: the Card Game's `?hands=all` while every hand is
+    /// shown, so the choice holds from turn to turn without a script.
+    pub nav_query: &'static str,
+    /// The next turn's page, or after the last turn the end page.
+    pub next_url: String,
+    pub share: ShareView,
+    /// The last turn's "if it ended now" is the result: it waits behind "show the result".
+    pub hide_if_ended: bool,
+    pub board: BoardView,
+    pub players: Vec<PlayerView>,
+    pub events: Vec<String>,
+    pub part: GamePart,
+    pub graph: GraphView,
+    /// Chances of winning, when the game's analysis is done.
+    pub chances: Option<ChancesView>,
+    pub turn_links: Vec<TurnLink>,
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "end.html")]
+pub struct EndPage {
+    pub game: GameHead,
+    pub preview: Preview,
+    pub share: ShareView,
+    /// Whether the browser asking uploaded the game (it holds the owner token's cookie): the
+    /// page then offers to unlist it or delete it, and opens the share menu.
+    pub owner: bool,
+    /// The turn list's links carry nothing here.
+    pub nav_query: &'static str,
+    pub hide_if_ended: bool,
+    pub players: Vec<PlayerView>,
+    pub finished: bool,
+    pub board: BoardView,
+    /// Final scoring.
+    pub events: Vec<String>,
+    /// The breakdown's columns: the words of the game's categories.
+    pub categories: Vec<&'static str>,
+    pub breakdown: Vec<BreakdownRow>,
+    pub graph: GraphView,
+    pub chances: Option<ChancesView>,
+    pub turn_links: Vec<TurnLink>,
+}
+
+/// How much of a turn page to build: the embed shows the board's picture, the scores and the
+/// navigation only, so it skips the inline board, its alternatives and the chances.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    Full,
+    Framed,
+}
+
+fn scores_text(players: &[PlayerInfo], scores: &[i32]) -> String {
+    let parts: Vec<String> = (players.iter().zip(scores))
+        .map(|(p, s)| format!("{} {s}", p.name))
+        .collect();
+    parts.join(", ")
+}
+
+/// The link preview of turn `n`: that turn's picture and scores, never the ending.
+pub fn turn_preview(base: &str, head: &GameHead, n: u32, players: &[PlayerInfo], scores: &[i32]) -> Preview {
+    let last = head.last;
+    Preview::new(
+        base,
+        format!("{} · turn {n} of {last}", head.title),
+        format!(
+            "{}, {}. After turn {n} of {last}: {}.",
+            head.kind,
+            head.rules,
+            scores_text(players, scores)
+        ),
+        links::turn(head.id, n),
+        links::preview_png(base, head.id, Some(n)),
+    )
+}
+
+/// The link preview of the game's result.
+pub fn end_preview(base: &str, head: &GameHead, finished: bool, players: &[PlayerInfo], scores: &[i32]) -> Preview {
+    let outcome = outcome(finished);
+    Preview::new(
+        base,
+        format!("{} · {outcome}", head.title),
+        format!(
+            "{}, {}, {outcome}: {}. Step through every turn and see where every point came from.",
+            head.kind,
+            head.rules,
+            scores_text(players, scores)
+        ),
+        links::game(head.id),
+        links::preview_png(base, head.id, None),
+    )
+}
+
+fn outcome(finished: bool) -> &'static str {
+    if finished {
+        "final score"
+    } else {
+        "the record stops before the end"
+    }
+}
+
+/// The score graph of a turn page: the turns up to it.
+pub fn turn_graph<P: Position>(
+    head: &GameHead,
+    players: &[PlayerInfo],
+    at: &[Turn<P>],
+    colours: &PlayerColours,
+) -> GraphView {
+    let input = view::GraphInput {
+        id: &head.id,
+        turns: at,
+        total_turns: head.last,
+        final_scores: None,
+        current: at.len() as u32,
+    };
+    GraphView {
+        title: "Scores so far",
+        svg: view::score_graph(players, &input, colours),
+    }
+}
+
+/// The score graph of the end page: every turn, and final scoring as a last step.
+pub fn end_graph<P: Position>(
+    head: &GameHead,
+    players: &[PlayerInfo],
+    full: &Replay<P>,
+    colours: &PlayerColours,
+) -> GraphView {
+    let input = view::GraphInput {
+        id: &head.id,
+        turns: &full.turns,
+        total_turns: head.last,
+        final_scores: full.finished.then_some(full.final_scores.as_slice()),
+        current: head.last + u32::from(full.finished),
+    };
+    GraphView {
+        title: "Scores over the game",
+        svg: view::score_graph(players, &input, colours),
+    }
+}
+
+/// The turn after `n`'s page (its link carrying `query`), or after the last turn the end page.
+pub fn next_url(head: &GameHead, n: u32, query: &str) -> String {
+    if n < head.last {
+        links::turn(head.id, n + 1) + query
+    } else {
+        links::end(head.id)
+    }
+}
+
+/// Turn `n` is past the game's last.
+pub fn no_such_turn(head: &GameHead, n: u32) -> Problem {
+    Problem::not_found(format!("game {} has turns 0 to {}, not {n}", head.id, head.last))
+}
+
+/// The end page's picture: the board (tile games) or the table (the Card Game).
+pub fn end_board(finished: bool, src: String, what: &str) -> BoardView {
+    BoardView {
+        svg: None,
+        src,
+        alt: format!("The {what} at the end of the game"),
+        caption: if finished {
+            format!("The {what} after final scoring")
+        } else {
+            format!("The {what} after the last turn recorded")
+        },
+    }
+}
