@@ -21,8 +21,9 @@
 //! a union-find over placed segments ([`engine::features`]), and [`engine::rules`] holds the
 //! presets, the switches and the feature table (how each kind of feature completes, what it
 //! scores, whether its meeples go home) that [`engine::scoring`] reads. The River
-//! ([`engine::river`]) and New World's coast and surveyors ([`engine::surveyors`]) are parts the
-//! game asks at setup, draw, placement and after each scored feature. Scores are terms, count
+//! ([`engine::river`]) and New World's coast and surveyors ([`engine::surveyors`]) are parts
+//! ([`engine::parts`]) the game asks at setup, draw, placement and after each scored feature;
+//! a breakdown's categories are each game's enum ([`engine::category`]). Scores are terms, count
 //! × unit × rate ([`engine::events`]); [`engine::bots`] are the random, greedy, sampled and
 //! weighed players. [`engine::cards`] is the Card Game beside them: its cards, rules, game,
 //! scoring, `Position` and bots.
@@ -96,8 +97,9 @@
 //!   farms by the preset's farm rule (per field, or the classic per city). New World's farms
 //!   are a feature kind of the table in [`engine::rules`], scored like any feature.
 //! - **…where a surveyor moves?** [`Surveyors::advance`](engine::surveyors::Surveyors::advance)
-//!   moves it; [`engine::scoring`]'s `after_scored` hook calls it after each feature scored
-//!   during play, adds the surveyor bonus and sends home the settlers left behind.
+//!   moves it; the surveyors' [`Part`](engine::parts::Part) hooks in [`engine::surveyors`]
+//!   call it after each feature scored during play ([`engine::scoring`] asks them), add the
+//!   surveyor bonus and name the settlers left behind, which go home.
 //! - **…where an upload is stored?** [`store::ingest::upload`]: parse, replay, and one
 //!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
 //!   routes that call it are [`web::routes::api`] (`POST /api/games`) and

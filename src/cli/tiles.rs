@@ -7,7 +7,7 @@ use super::output::{Align, aligned, progress_bar};
 use crate::analysis::arena::Table;
 use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale, TILE_SCALE};
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
-use crate::engine::{Event, Figure, GameKind, Location, Preset, Score};
+use crate::engine::{Category, Event, Figure, GameKind, Location, Preset, Score};
 use crate::export::{Export, ExportError, csv};
 use crate::record::{GameRecord, RecordedAction, RulesSpec, lab};
 use crate::render::RenderError;
@@ -435,9 +435,9 @@ fn table(record: &GameRecord, r: &Replay) -> String {
 
 /// Each player's points by category, during play and at the end, and the total.
 fn breakdown_table(names: &[&str], r: &Replay) -> String {
-    let categories = r.breakdown.first().map(|b| b.play.names()).unwrap_or_default();
+    let categories = r.breakdown.first().map(|b| b.play.categories()).unwrap_or_default();
     let mut header = vec!["player".to_string(), String::new()];
-    header.extend(categories.iter().map(|c| c.to_string()));
+    header.extend(categories.iter().map(|c| c.word().to_string()));
     header.push("total".into());
     let mut rows = vec![header];
     for (i, b) in r.breakdown.iter().enumerate() {

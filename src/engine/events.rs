@@ -1,5 +1,6 @@
 //! What happens in a turn, as data: the replay, the store and the pages read these.
 
+use super::category::TileCategory;
 use super::features::{Counts, Figure, Players};
 use super::geometry::{Pos, Rotation};
 use super::tile::{FeatureKind, Location};
@@ -135,9 +136,20 @@ pub struct Score {
 }
 
 impl Score {
-    /// The category of a breakdown this score counts in (see `Game::CATEGORIES`).
-    pub fn category(&self) -> &'static str {
-        self.feature.word()
+    /// Its points by category of a breakdown (`Game::categories`): its feature's, with New
+    /// World's surveyor bonus apart. (The river and crossings never score, so every score
+    /// has a feature category.)
+    pub fn by_category(&self) -> impl Iterator<Item = (TileCategory, u32)> {
+        let bonus = self
+            .terms
+            .iter()
+            .filter(|t| t.unit == Unit::Surveyor)
+            .map(Term::points)
+            .sum::<u32>();
+        let feature = TileCategory::of(self.feature).map(|c| (c, self.points - bonus));
+        feature
+            .into_iter()
+            .chain((bonus > 0).then_some((TileCategory::Surveyor, bonus)))
     }
 }
 

@@ -5,9 +5,11 @@ use super::error::IllegalMove;
 use super::events::Event;
 use super::features::{Features, Figure, Meeple, SegId};
 use super::geometry::{Pos, Rotation, Side};
+use super::parts::{Opening, Part, Parts, Squares};
+use super::position::GameKind;
 use super::river::River;
 use super::rules::{Preset, Rules};
-use super::surveyors::{self, Surveyors};
+use super::surveyors::Surveyors;
 use super::tile::{Edge, FeatureKind, Location, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
 use std::sync::Arc;
@@ -71,8 +73,8 @@ pub struct Setup {
     pub rules: Rules,
     pub catalog: Arc<TileCatalog>,
     pub players: u8,
-    /// Empty, with no start squares, means the rules' default: the start tile D, or the
-    /// spring with The River.
+    /// Empty, with no start squares, means the rules' default: the start tile D, the spring
+    /// with The River, or New World's coast.
     pub start: Vec<StartTile>,
     /// Squares open to a first tile before any tile is placed.
     pub start_squares: Vec<StartSquare>,
@@ -130,10 +132,8 @@ pub struct Game {
     /// The pack as the game began, per kind: the copies an exhausted kind had.
     copies: Arc<[u8]>,
     pack_left: u32,
-    /// The River part: asked at setup, draw, placement and after placement.
-    river: River,
-    /// New World's surveyors, asked after each scored feature.
-    pub(super) surveyors: Option<Surveyors>,
+    /// The River and New World's surveyors, asked at fixed points of a turn.
+    pub(super) parts: Parts,
     /// The order the mover chose for the features their next tile completes (New World,
     /// where a surveyor moves between them); cleared once the tile is played.
     pub(super) score_order: Vec<FeatureRef>,
@@ -148,7 +148,7 @@ impl Game {
             rules,
             catalog,
             players,
-            mut start,
+            start,
             start_squares,
             extra_tiles,
         } = setup;
@@ -175,60 +175,47 @@ impl Game {
             ],
             current: 0,
             pack_left: 0,
-            river: River::new(&catalog),
-            surveyors: rules.preset.is_new_world().then(Surveyors::default),
+            parts: Parts::new(&rules, &catalog),
             score_order: Vec::new(),
             drawn: None,
             scratch: Vec::with_capacity(128),
         };
-        game.fill_pack(&extra_tiles);
-        let mut start_squares = start_squares;
-        if game.surveyors.is_some() {
-            game.board.close_east_of(surveyors::COAST_X - 1);
-            if start.is_empty() && start_squares.is_empty() {
-                start_squares = surveyors::start_squares();
-            }
+        let mut opening = Opening {
+            counts: game.printed_counts(),
+            start,
+            start_squares,
+        };
+        game.parts.setup(&catalog, &mut opening, &mut game.board);
+        opening.counts.extend_from_slice(&extra_tiles);
+        game.fill_pack(&opening.counts);
+        if opening.has_no_start() {
+            opening.start.push(game.default_start());
         }
-        if start.is_empty() && start_squares.is_empty() {
-            start.push(game.default_start());
-        }
-        for s in &start_squares {
+        for s in &opening.start_squares {
             game.open_start_square(s)?;
         }
-        for s in &start {
+        for s in &opening.start {
             game.place_start(*s)?;
         }
-        if rules.river {
-            game.river.check_setup()?;
-        }
-        if rules.river && !rules.river_keeps_start_tile {
-            // The rulebook returns the base start tile to the box when the spring replaces it.
-            if let Some(d) = game.catalog.by_name(tileset::START_TILE) {
-                game.take_from_pack(d);
-            }
+        if let Some(boxed) = game.parts.finish_setup(&catalog)? {
+            game.take_from_pack(boxed);
         }
         Ok(game)
     }
 
-    fn fill_pack(&mut self, extra: &[(TileKindId, u8)]) {
-        let mut counts = self.printed_counts();
-        counts.extend_from_slice(extra);
-        for (id, n) in counts {
+    fn fill_pack(&mut self, counts: &[(TileKindId, u8)]) {
+        for &(id, n) in counts {
             self.pack[id.0 as usize] += n;
             self.pack_left += n as u32;
-            self.river.added(id, n);
+            self.parts.added(id, n);
         }
         self.copies = Arc::from(self.pack.as_slice());
     }
 
+    /// The start tile D at the origin, when neither the setup nor a part names a start.
     fn default_start(&self) -> StartTile {
-        let name = if self.rules.river {
-            tileset::SPRING
-        } else {
-            tileset::START_TILE
-        };
         StartTile {
-            tile: self.catalog.by_name(name).expect("start tiles are built in"),
+            tile: (self.catalog.by_name(tileset::START_TILE)).expect("start tiles are built in"),
             placement: Placement {
                 pos: Pos::ORIGIN,
                 rotation: Rotation::new(0),
@@ -248,12 +235,10 @@ impl Game {
     fn place_start(&mut self, s: StartTile) -> Result<(), SetupError> {
         let name = self.catalog.name(s.tile).to_string();
         let pos = s.placement.pos;
-        let misplaced = if !pos.in_bounds() {
-            Some(IllegalMove::OffBoard { pos })
-        } else if !self.on_land(pos) {
-            Some(IllegalMove::EastOfCoast { pos })
+        let misplaced = if pos.in_bounds() {
+            self.parts.check_square(pos).err()
         } else {
-            None
+            Some(IllegalMove::OffBoard { pos })
         };
         if let Some(reason) = misplaced {
             return Err(SetupError::StartPlacement {
@@ -275,8 +260,7 @@ impl Game {
         }
         self.take_from_pack(s.tile);
         self.put_tile(s.tile, s.placement);
-        let kind = self.catalog.get(s.tile);
-        self.river.started(kind, s.placement);
+        self.parts.start_placed(self.catalog.get(s.tile), s.placement);
         Ok(())
     }
 
@@ -285,7 +269,7 @@ impl Game {
         if *n > 0 {
             *n -= 1;
             self.pack_left -= 1;
-            self.river.taken(tile);
+            self.parts.taken(tile);
         }
     }
 
@@ -293,6 +277,11 @@ impl Game {
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The game these rules play: the tile game or New World.
+    pub fn kind(&self) -> GameKind {
+        self.rules.preset.kind()
     }
 
     pub fn catalog(&self) -> &Arc<TileCatalog> {
@@ -329,13 +318,14 @@ impl Game {
         self.pack_left
     }
 
+    /// River tiles left in the pack.
     pub fn river_left(&self) -> u32 {
-        self.river.left()
+        self.river().map_or(0, River::left)
     }
 
     /// Whether a tile may ever stand at `pos`: anywhere but on or east of New World's coast.
     pub fn on_land(&self, pos: Pos) -> bool {
-        self.surveyors.is_none() || surveyors::on_land(pos)
+        self.parts.check_square(pos).is_ok()
     }
 
     /// How many of the eight squares around `pos` hold tiles. New World's start spaces count
@@ -349,7 +339,7 @@ impl Game {
 
     /// Whether `pos` is one of New World's start spaces, which count as land around a farm.
     pub fn is_start_space(&self, pos: Pos) -> bool {
-        self.surveyors.is_some() && surveyors::is_start_space(pos)
+        self.parts.is_start_space(pos)
     }
 
     /// Chooses the order in which the features the next tile completes score: those named
@@ -368,7 +358,12 @@ impl Game {
 
     /// New World's surveyors, in a game that has them.
     pub fn surveyors(&self) -> Option<&Surveyors> {
-        self.surveyors.as_ref()
+        self.parts.surveyors.as_ref()
+    }
+
+    /// The River part, in a tile game (it has one whether or not The River is played).
+    pub fn river(&self) -> Option<&River> {
+        self.parts.river.as_ref()
     }
 
     pub fn tile_kind(&self, id: TileKindId) -> &TileKind {
@@ -404,33 +399,30 @@ impl Game {
                 copies: self.total_copies(tile),
             });
         }
-        Err(self.river.draw_refused(tile, &kind.name))
+        self.parts.check_draw(tile, &kind.name)
     }
 
     /// The fast form of `check_draw`, for drawing at random.
     pub fn may_draw(&self, tile: TileKindId) -> bool {
-        self.pack[tile.0 as usize] > 0 && self.river.may_draw(tile)
+        self.pack[tile.0 as usize] > 0 && self.parts.may_draw(tile)
     }
 
-    /// The printed tiles these rules put in the pack: the base game and, with The River, its
-    /// tiles. New World brings every tile in the record.
+    /// The printed tiles of the game itself: the base game's. New World brings every tile in
+    /// the record. The parts add theirs (The River's) at setup.
     fn printed_counts(&self) -> Vec<(TileKindId, u8)> {
-        if self.surveyors.is_some() {
-            return Vec::new();
+        match self.kind() {
+            GameKind::Carcassonne => tileset::base_counts(&self.catalog, self.rules.edition),
+            GameKind::NewWorld | GameKind::CardGame => Vec::new(),
         }
-        let mut counts = tileset::base_counts(&self.catalog, self.rules.edition);
-        if self.rules.river {
-            counts.extend(tileset::river_counts(&self.catalog, self.rules.edition));
-        }
-        counts
     }
 
     fn total_copies(&self, tile: TileKindId) -> u32 {
         u32::from(self.copies[tile.0 as usize])
     }
 
-    /// Checks that the tile fits at the placement: a free square next to the landscape, every
-    /// edge matching, and the river continued.
+    /// Checks that the tile fits at the placement: a free square next to the landscape where
+    /// the parts allow a tile, every edge matching, and the placement suiting the parts (the
+    /// river continued).
     pub fn check_geometry(&self, tile: TileKindId, p: Placement) -> Result<(), IllegalMove> {
         if !p.pos.in_bounds() {
             return Err(IllegalMove::OffBoard { pos: p.pos });
@@ -438,9 +430,7 @@ impl Game {
         if self.board.tile_at(p.pos).is_some() {
             return Err(IllegalMove::Occupied { pos: p.pos });
         }
-        if self.surveyors.is_some() && !surveyors::on_land(p.pos) {
-            return Err(IllegalMove::EastOfCoast { pos: p.pos });
-        }
+        self.parts.check_square(p.pos)?;
         let Some(square) = self.board.frontier_at(p.pos) else {
             return Err(IllegalMove::NotAdjacent { pos: p.pos });
         };
@@ -449,11 +439,7 @@ impl Game {
         if !square.accepts(o.edges) {
             return Err(self.edge_mismatch(o.edges, p.pos));
         }
-        if tileset::is_river_tile(kind) {
-            self.river
-                .check(kind, p, self.rules.river_turns, |q| self.board.tile_at(q).is_some())?;
-        }
-        Ok(())
+        self.parts.check_placement(tile, kind, p, &self.board)
     }
 
     fn edge_mismatch(&self, edges: u8, pos: Pos) -> IllegalMove {
@@ -491,17 +477,19 @@ impl Game {
     pub fn placements(&self, tile: TileKindId, distinct: bool, out: &mut Vec<Placement>) {
         out.clear();
         let kind = self.catalog.get(tile);
-        if tileset::is_river_tile(kind) {
-            if let Some(end) = self.river.end() {
+        match self.parts.squares(tile) {
+            Squares::Frontier => {}
+            Squares::Nowhere => return,
+            Squares::Only(pos) => {
                 for rotation in Rotation::ALL {
-                    let p = Placement { pos: end, rotation };
+                    let p = Placement { pos, rotation };
                     let wanted = !distinct || kind.distinct[rotation.quarter_turns() as usize];
                     if wanted && self.check_geometry(tile, p).is_ok() {
                         out.push(p);
                     }
                 }
+                return;
             }
-            return;
         }
         if distinct {
             // Branch-free: write every candidate, keep it only if it fits. Whether a rotation
@@ -740,7 +728,7 @@ impl Game {
         self.drawn = None;
         self.take_from_pack(mv.tile);
         let tile_index = self.put_tile(mv.tile, mv.placement);
-        self.river.placed(self.catalog.get(mv.tile), mv.placement);
+        self.parts.placed(self.catalog.get(mv.tile), mv.placement);
         events.push(Event::TilePlaced {
             player,
             tile: mv.tile,

@@ -4,11 +4,13 @@
 pub mod board;
 pub mod bots;
 pub mod cards;
+pub mod category;
 pub mod error;
 pub mod events;
 pub mod features;
 pub mod game;
 pub mod geometry;
+pub mod parts;
 pub mod position;
 pub mod river;
 pub mod rules;
@@ -18,6 +20,7 @@ pub mod tile;
 pub mod tileset;
 pub mod walk;
 
+pub use category::{Category, TileCategory};
 pub use error::IllegalMove;
 pub use events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 pub use features::{Figure, Meeple, SegId};

@@ -5,6 +5,7 @@
 //! record walker plays every move through it, and the perft test counts moves with it; code
 //! that needs no more than this should be written against the trait, so a new game gets it.
 
+use super::category::{Category, TileCategory};
 use super::error::IllegalMove;
 use super::events::Event;
 use super::game::FeatureRef;
@@ -124,6 +125,8 @@ pub trait Position: Clone + std::fmt::Debug {
     type Supply: Clone + std::fmt::Debug;
     /// Why a move cannot be played, as data.
     type Illegal: std::error::Error;
+    /// What a score breakdown of this game splits points into: the game's enum of them.
+    type Category: Category;
     /// What chance decides between moves: the tile drawn, the hands dealt.
     type Chance: Clone + std::fmt::Debug;
     /// What a player states with a move that the move alone does not say (the order New
@@ -132,7 +135,7 @@ pub trait Position: Clone + std::fmt::Debug {
     type Stated: Clone + std::fmt::Debug + Default;
 
     /// The categories a score breakdown of this game has, in order.
-    fn categories(&self) -> &'static [&'static str];
+    fn categories(&self) -> &'static [Self::Category];
 
     fn kind(&self) -> GameKind;
     fn player_count(&self) -> usize;
@@ -199,19 +202,16 @@ impl Position for Game {
     type Event = Event;
     type Supply = Supply;
     type Illegal = IllegalMove;
+    type Category = TileCategory;
     type Chance = TileKindId;
     type Stated = Vec<FeatureRef>;
 
-    fn categories(&self) -> &'static [&'static str] {
+    fn categories(&self) -> &'static [TileCategory] {
         Game::categories(self)
     }
 
     fn kind(&self) -> GameKind {
-        if self.surveyors().is_some() {
-            GameKind::NewWorld
-        } else {
-            GameKind::Carcassonne
-        }
+        Game::kind(self)
     }
 
     fn player_count(&self) -> usize {

@@ -1,17 +1,22 @@
-//! The River, as a part of the tile game. The core (board, features, scoring) knows nothing of
-//! it; `Game` asks it at fixed points of a turn:
-//! - setup: its tiles join the pack, and a spring among the start tiles opens the river;
+//! The River, as a part of the tile game ([`Part`]). The core (board, features, scoring) knows
+//! nothing of it; `Game` asks it at fixed points of a turn:
+//! - setup: its tiles join the pack, its spring is the start, a spring among the start tiles
+//!   opens the river, and the base start tile goes back to the box;
 //! - draw: River tiles come first, and the river's end (the lake) last of them;
 //! - placement: a River tile goes only at the river's open end, without a forbidden bend;
 //! - after placement: the open end moves on.
+//!
+//! It is in every game of the tile game: River tiles a record brings of its own follow the
+//! same rules, with or without the expansion's.
 
+use super::board::Board;
 use super::error::IllegalMove;
-use super::game::Placement;
-use super::game::SetupError;
-use super::geometry::{Pos, Side};
-use super::rules::RiverTurns;
+use super::game::{Placement, SetupError, StartTile};
+use super::geometry::{Pos, Rotation, Side};
+use super::parts::{Opening, Part, Squares};
+use super::rules::{RiverTurns, Rules};
 use super::tile::{FeatureKind, TileKind};
-use super::tileset::{TileCatalog, TileKindId, is_river_tile};
+use super::tileset::{self, Edition, TileCatalog, TileKindId, is_river_tile};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bend {
@@ -35,9 +40,15 @@ pub fn is_river_end(kind: &TileKind) -> bool {
         .any(|s| s.kind == FeatureKind::River && s.sides.count_ones() == 1)
 }
 
-/// The River part: its tiles still in the pack, and the river's course.
+/// The River part: the expansion's rules, its tiles still in the pack, and the river's course.
 #[derive(Clone, Debug)]
 pub struct River {
+    /// Whether The River is played: its printed tiles are in the pack and its spring starts.
+    expansion: bool,
+    edition: Edition,
+    turns: RiverTurns,
+    /// Whether the base start tile stays in the pack (JCloisterZone) or goes back to the box.
+    keeps_start_tile: bool,
     /// The empty square the river flows into, and the side of that square it enters by.
     end: Option<(Pos, Side)>,
     /// The last bend, however many straights ago.
@@ -51,8 +62,12 @@ pub struct River {
 }
 
 impl River {
-    pub fn new(catalog: &TileCatalog) -> River {
+    pub fn new(catalog: &TileCatalog, rules: &Rules) -> River {
         River {
+            expansion: rules.river,
+            edition: rules.edition,
+            turns: rules.river_turns,
+            keeps_start_tile: rules.river_keeps_start_tile,
             end: None,
             last_bend: None,
             previous_tile_bend: None,
@@ -71,52 +86,14 @@ impl River {
         self.kinds[tile.0 as usize].0
     }
 
-    /// Setup: `n` copies of `tile` join the pack.
-    pub fn added(&mut self, tile: TileKindId, n: u8) {
-        if self.is_river(tile) {
-            self.left += u32::from(n);
-        }
-    }
-
-    /// A copy of `tile` left the pack.
-    pub fn taken(&mut self, tile: TileKindId) {
-        if self.is_river(tile) {
-            self.left -= 1;
-        }
-    }
-
     /// River tiles still to draw.
     pub fn left(&self) -> u32 {
         self.left
     }
 
-    /// Draw: may `tile`, which is in the pack, come next?
-    #[inline]
-    pub fn may_draw(&self, tile: TileKindId) -> bool {
-        let (is_river, is_end) = self.kinds[tile.0 as usize];
-        self.left == 0 || (is_river && (!is_end || self.left == 1))
-    }
-
-    /// Why `tile`, which is in the pack, may not come next.
-    pub fn draw_refused(&self, tile: TileKindId, name: &str) -> IllegalMove {
-        if !self.is_river(tile) {
-            return IllegalMove::RiverFirst {
-                tile: name.to_string(),
-                left: self.left,
-            };
-        }
-        IllegalMove::RiverEndTooEarly {
-            tile: name.to_string(),
-            left: self.left - 1,
-        }
-    }
-
-    /// Setup: a spring must open the river while River tiles wait in the pack.
-    pub fn check_setup(&self) -> Result<(), SetupError> {
-        if self.end.is_none() && self.left > 0 {
-            return Err(SetupError::NoSpring);
-        }
-        Ok(())
+    /// The square where the next River tile must go, if anywhere.
+    pub fn end(&self) -> Option<Pos> {
+        self.end.map(|(p, _)| p)
     }
 }
 
@@ -130,20 +107,6 @@ fn river_sides(kind: &TileKind, p: Placement) -> u8 {
 }
 
 impl River {
-    /// Placement: the square where the next River tile must go, if anywhere.
-    pub fn end(&self) -> Option<Pos> {
-        self.end.map(|(p, _)| p)
-    }
-
-    /// Setup: a start tile with a spring opens the river.
-    pub fn started(&mut self, kind: &TileKind, p: Placement) {
-        let sides = river_sides(kind, p);
-        if sides.count_ones() == 1 {
-            let side = Side::from_index(sides.trailing_zeros() as u8);
-            self.end = Some((p.pos.step(side), side.opposite()));
-        }
-    }
-
     /// The bend a River tile would make, or `None` for a straight or the lake.
     fn bend(&self, kind: &TileKind, p: Placement) -> Result<(Option<Side>, Option<Bend>), IllegalMove> {
         let Some((end, entry)) = self.end else {
@@ -169,16 +132,10 @@ impl River {
         Ok((Some(exit), bend))
     }
 
-    /// Placement: does this River tile continue the river without a forbidden bend?
-    pub fn check(
-        &self,
-        kind: &TileKind,
-        p: Placement,
-        rule: RiverTurns,
-        occupied: impl Fn(Pos) -> bool,
-    ) -> Result<(), IllegalMove> {
+    /// Whether a River tile at `p` continues the river without a bend its rules forbid.
+    fn continues(&self, kind: &TileKind, p: Placement, board: &Board) -> Result<(), IllegalMove> {
         let (exit, bend) = self.bend(kind, p)?;
-        if rule == RiverTurns::RoomAhead
+        if self.turns == RiverTurns::RoomAhead
             && let Some(exit) = exit
         {
             let next = p.pos.step(exit);
@@ -192,12 +149,12 @@ impl River {
                 after.step(left),
                 after.step(right),
             ];
-            if let Some(&blocked) = reserved.iter().find(|q| occupied(**q)) {
+            if let Some(&blocked) = reserved.iter().find(|q| board.tile_at(**q).is_some()) {
                 return Err(IllegalMove::RiverNoRoom { blocked });
             }
         }
         let Some(b) = bend else { return Ok(()) };
-        match rule {
+        match self.turns {
             RiverTurns::NoSameWayTwice if self.last_bend == Some(b) => {
                 Err(IllegalMove::RiverTurnsTwice { dir: b.word() })
             }
@@ -207,9 +164,107 @@ impl River {
             _ => Ok(()),
         }
     }
+}
 
-    /// After placement: the open end moves past a River tile that was just placed.
-    pub fn placed(&mut self, kind: &TileKind, p: Placement) {
+impl Part for River {
+    /// With the expansion, its printed tiles join the pack and its spring is the start.
+    fn setup(&self, catalog: &TileCatalog, opening: &mut Opening, _board: &mut Board) {
+        if !self.expansion {
+            return;
+        }
+        opening.counts.extend(tileset::river_counts(catalog, self.edition));
+        if opening.has_no_start() {
+            opening.start.push(StartTile {
+                tile: catalog.by_name(tileset::SPRING).expect("the spring is built in"),
+                placement: Placement {
+                    pos: Pos::ORIGIN,
+                    rotation: Rotation::new(0),
+                },
+            });
+        }
+    }
+
+    fn added(&mut self, tile: TileKindId, n: u8) {
+        if self.is_river(tile) {
+            self.left += u32::from(n);
+        }
+    }
+
+    /// A start tile with a spring opens the river.
+    fn start_placed(&mut self, kind: &TileKind, p: Placement) {
+        let sides = river_sides(kind, p);
+        if sides.count_ones() == 1 {
+            let side = Side::from_index(sides.trailing_zeros() as u8);
+            self.end = Some((p.pos.step(side), side.opposite()));
+        }
+    }
+
+    /// With the expansion, a spring must have opened the river while River tiles wait in the
+    /// pack, and the rulebook returns the base start tile to the box, since the spring
+    /// replaces it.
+    fn finish_setup(&self, catalog: &TileCatalog) -> Result<Option<TileKindId>, SetupError> {
+        if !self.expansion {
+            return Ok(None);
+        }
+        if self.end.is_none() && self.left > 0 {
+            return Err(SetupError::NoSpring);
+        }
+        Ok(catalog.by_name(tileset::START_TILE).filter(|_| !self.keeps_start_tile))
+    }
+
+    fn taken(&mut self, tile: TileKindId) {
+        if self.is_river(tile) {
+            self.left -= 1;
+        }
+    }
+
+    #[inline]
+    fn may_draw(&self, tile: TileKindId) -> bool {
+        let (is_river, is_end) = self.kinds[tile.0 as usize];
+        self.left == 0 || (is_river && (!is_end || self.left == 1))
+    }
+
+    fn check_draw(&self, tile: TileKindId, name: &str) -> Result<(), IllegalMove> {
+        if self.may_draw(tile) {
+            return Ok(());
+        }
+        if !self.is_river(tile) {
+            return Err(IllegalMove::RiverFirst {
+                tile: name.to_string(),
+                left: self.left,
+            });
+        }
+        Err(IllegalMove::RiverEndTooEarly {
+            tile: name.to_string(),
+            left: self.left - 1,
+        })
+    }
+
+    /// A River tile goes only at the river's open end.
+    #[inline]
+    fn squares(&self, tile: TileKindId) -> Squares {
+        match (self.is_river(tile), self.end()) {
+            (false, _) => Squares::Frontier,
+            (true, Some(end)) => Squares::Only(end),
+            (true, None) => Squares::Nowhere,
+        }
+    }
+
+    fn check_placement(
+        &self,
+        tile: TileKindId,
+        kind: &TileKind,
+        p: Placement,
+        board: &Board,
+    ) -> Result<(), IllegalMove> {
+        if !self.is_river(tile) {
+            return Ok(());
+        }
+        self.continues(kind, p, board)
+    }
+
+    /// The open end moves past a River tile that was just placed.
+    fn placed(&mut self, kind: &TileKind, p: Placement) {
         if !kind.has(FeatureKind::River) {
             return;
         }

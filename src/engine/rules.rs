@@ -2,6 +2,7 @@
 
 use super::events::Unit;
 use super::features::MAX_PLAYERS;
+use super::position::GameKind;
 use super::tile::FeatureKind;
 use super::tileset::Edition;
 use std::fmt;
@@ -68,6 +69,15 @@ impl Preset {
     /// Whether these are New World's rules (the coast, surveyors, no base tiles).
     pub fn is_new_world(self) -> bool {
         self == Preset::NewWorld
+    }
+
+    /// The game this rulebook is for.
+    pub fn kind(self) -> GameKind {
+        if self.is_new_world() {
+            GameKind::NewWorld
+        } else {
+            GameKind::Carcassonne
+        }
     }
 
     pub fn name(self) -> &'static str {

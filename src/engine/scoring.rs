@@ -1,11 +1,13 @@
 //! Scoring: completed features during play, the abbot's recall, and final scoring. Every
 //! number comes from `Rules`; no edition has its own copy of this code.
 
+use super::category::TileCategory;
 use super::events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
-use super::features::{Counts, Players, SegId, Size, majority};
+use super::features::{Counts, MAX_PLAYERS, Players, SegId, Size, majority};
 use super::game::Game;
+use super::parts::Part;
+use super::position::GameKind;
 use super::rules::{Completion, FarmScoring, FeatureRule, completion};
-use super::surveyors::SURVEYOR_BONUS;
 use super::tile::FeatureKind;
 
 /// What a feature pays its owners, from [`Game::worth`].
@@ -20,21 +22,11 @@ pub struct Worth {
 }
 
 impl Game {
-    /// The categories a score breakdown of the tile game has, in order: one per kind of
-    /// feature that scores (`Score::category`).
-    pub const CATEGORIES: &'static [&'static str] = &["road", "city", "cloister", "garden", "field"];
-    /// New World's categories: its kinds of feature that score, and the surveyor bonus.
-    pub const NEW_WORLD_CATEGORIES: &'static [&'static str] =
-        &["trail", "town", "farm", "plains", Game::SURVEYOR_CATEGORY];
-    /// The category of New World's surveyor bonus in a breakdown.
-    pub const SURVEYOR_CATEGORY: &'static str = "surveyor";
-
-    /// The categories of this game's score breakdowns.
-    pub fn categories(&self) -> &'static [&'static str] {
-        if self.surveyors.is_some() {
-            Game::NEW_WORLD_CATEGORIES
-        } else {
-            Game::CATEGORIES
+    /// The categories of this game's score breakdowns, in order (`Score::by_category`).
+    pub fn categories(&self) -> &'static [TileCategory] {
+        match self.kind() {
+            GameKind::NewWorld => &TileCategory::NEW_WORLD,
+            GameKind::Carcassonne | GameKind::CardGame => &TileCategory::CARCASSONNE,
         }
     }
 
@@ -108,7 +100,7 @@ impl Game {
     }
 
     /// What the feature of `s` pays its owners by its own rule, whether or not anyone owns it
-    /// (New World's surveyor bonus aside): for the board's "what is this worth" notes.
+    /// (a part's bonus aside): for the board's "what is this worth" notes.
     pub fn worth(&self, s: SegId) -> Worth {
         let kind = self.features.kind(s);
         let rule = self.rules.feature(kind);
@@ -141,68 +133,45 @@ impl Game {
         let rule = self.rules.feature(self.features.kind(s));
         let score = self.feature_score(s, &rule, reason, phase);
         if let Some(score) = score {
-            if self.surveyors.is_some() {
-                for score in self.with_surveyor_bonus(s, score) {
-                    self.award(score, events);
-                }
-            } else {
-                self.award(score, events);
-            }
+            self.award_with_bonuses(s, score, events);
         }
         self.after_scored(s, &rule, score.is_some(), events);
     }
 
-    /// New World: each scoring player gets 4 points per surveyor standing in the column of
-    /// one of their settlers on the feature. Players whose bonuses differ get a score each.
-    fn with_surveyor_bonus(&self, s: SegId, score: Score) -> Vec<Score> {
-        let surveyors = self.surveyors.expect("asked only in New World");
-        let bonus = |player: u8| -> u32 {
-            let mut columns: Vec<i32> = self
-                .features
-                .members(s)
-                .filter(|&m| self.features.meeple_on(m).is_some_and(|mp| mp.player == player))
-                .map(|m| self.board.tiles()[self.features.tile_of(m) as usize].pos.x)
-                .collect();
-            columns.sort_unstable();
-            columns.dedup();
-            columns.into_iter().map(|x| surveyors.in_column(x)).sum()
-        };
-        let mut groups: Vec<(u32, Players)> = Vec::new();
+    /// Awards a feature's score during play with the terms the parts add per player (New
+    /// World's surveyor bonus). Players whose bonuses differ get a score each, in the order
+    /// their bonuses first appear.
+    fn award_with_bonuses(&mut self, s: SegId, score: Score, events: &mut Vec<Event>) {
+        let mut groups = [(None::<Term>, Players::default()); MAX_PLAYERS];
+        let mut n = 0;
         for p in score.players.iter() {
-            let b = bonus(p);
-            match groups.iter_mut().find(|(g, _)| *g == b) {
-                Some((_, players)) => players.insert(p),
+            let bonus = self.parts.bonus(self, s, p);
+            let i = match groups[..n].iter().position(|(b, _)| *b == bonus) {
+                Some(i) => i,
                 None => {
-                    let mut players = Players::default();
-                    players.insert(p);
-                    groups.push((b, players));
+                    groups[n].0 = bonus;
+                    n += 1;
+                    n - 1
                 }
-            }
+            };
+            groups[i].1.insert(p);
         }
-        groups
-            .into_iter()
-            .map(|(surveyors, players)| {
-                let mut terms = score.terms;
-                if surveyors > 0 {
-                    terms.push(Term {
-                        count: surveyors,
-                        unit: Unit::Surveyor,
-                        rate: SURVEYOR_BONUS,
-                    });
-                }
-                let mut split = score;
-                split.players = players;
-                split.points = terms.points();
-                split.terms = terms;
-                split
-            })
-            .collect()
+        for &(bonus, players) in &groups[..n] {
+            let mut split = score;
+            if let Some(term) = bonus {
+                split.terms.push(term);
+            }
+            split.players = players;
+            split.points = split.terms.points();
+            self.award(split, events);
+        }
     }
 
     /// The hook after each feature scored during play, before the next feature of the same
-    /// turn is looked at: its meeples go home when its kind's do. In New World a surveyor
-    /// then moves west, and the settlers it leaves behind go home before the next feature
-    /// scores (rulebook example B2). A feature completed with nobody on it moves nothing.
+    /// turn is looked at: its meeples go home when its kind's do. Then the parts' step
+    /// follows (in New World a surveyor moves west, and the settlers it leaves behind go home
+    /// before the next feature scores: rulebook example B2). A feature completed with nobody
+    /// on it moves nothing.
     fn after_scored(&mut self, s: SegId, rule: &FeatureRule, scored: bool, events: &mut Vec<Event>) {
         if rule.returns_meeples {
             let mut m = s;
@@ -214,32 +183,22 @@ impl Game {
                 }
             }
         }
-        if !scored {
-            return;
+        if scored && self.parts.after_scored(&self.board, events) {
+            self.send_home_left_behind(events);
         }
-        let westmost = self.board.extent().map_or(0, |(lo, _)| lo.x);
-        let Some(surveyors) = self.surveyors.as_mut() else {
-            return;
-        };
-        if let Some((from, to)) = surveyors.advance(westmost) {
-            events.push(Event::SurveyorMoved { from, to });
-        }
-        let east = surveyors.east();
-        self.send_home_east_of(east, events);
     }
 
-    /// Every standing settler east of column `east` goes home; trappers lie on their plains
-    /// until the end. Reading: the rulebook removes the settlers of "the surveyor-vacated
-    /// column" and east of it (example B2), and says a settler placed east of the surveyors
-    /// "will be removed immediately after the next scoring!"; both are the settlers east of
-    /// the eastern-most surveyor after the surveyors' step that follows each scoring, whether
-    /// or not one could move. Two surveyors leaving one column one at a time send its settlers
-    /// home only when the second leaves (example B2).
-    fn send_home_east_of(&mut self, east: i32, events: &mut Vec<Event>) {
+    /// Every standing meeple a part has left behind (`Part::left_behind`) goes home; those
+    /// that never go home during play (New World's trappers) stay.
+    fn send_home_left_behind(&mut self, events: &mut Vec<Event>) {
         for s in 0..self.features.len() as SegId {
             let standing =
                 self.features.meeple_on(s).is_some() && self.rules.feature(self.features.kind(s)).returns_meeples;
-            if standing && self.board.tiles()[self.features.tile_of(s) as usize].pos.x > east {
+            if standing
+                && self
+                    .parts
+                    .left_behind(self.board.tiles()[self.features.tile_of(s) as usize].pos)
+            {
                 self.return_meeple(s, true, events);
             }
         }
@@ -249,24 +208,7 @@ impl Game {
     /// occupied one it surrounded (its own or a neighbour's).
     pub(super) fn score_completed(&mut self, tile: usize, events: &mut Vec<Event>) {
         let mut completed = self.completed_by(tile);
-        if self.surveyors.is_some() {
-            // The order matters in New World. By default the mover scores their own features
-            // first, as a player choosing the order would, and farms before towns and trails,
-            // as in the rulebook's example B2.
-            // A record may state the order; the features it names come first.
-            let mover = self.current_player() as usize;
-            let chosen: Vec<Option<SegId>> = self.score_order.iter().map(|r| self.feature_at(r)).collect();
-            completed.sort_by_key(|&s| {
-                let root = self.features.root(s);
-                let named = chosen.iter().position(|&c| c == Some(root)).unwrap_or(chosen.len());
-                let others = self.features.count_meeples(s)[mover] == 0;
-                (
-                    named,
-                    others,
-                    completion(self.features.kind(s)) != Completion::Surrounded,
-                )
-            });
-        }
+        self.parts.order_scoring(self, &mut completed);
         for s in completed {
             self.score_and_return(s, Reason::Completed, Phase::Play, events);
         }

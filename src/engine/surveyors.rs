@@ -1,12 +1,24 @@
-//! New World's east coast and its two surveyors: a part of the tile game with two hooks, the
-//! placement check (no tile east of the coast) and the step after each scored feature.
+//! New World's east coast and its two surveyors, as a part of the tile game ([`Part`]):
+//! - setup: the game starts on the coast's start spaces, and no square east of the land joins
+//!   the board;
+//! - placement check: no tile on or east of the coast;
+//! - scoring: the start spaces count as land around a farm, the mover orders the features
+//!   a tile completes, each scored settler earns a bonus per surveyor in its column, and after
+//!   each scored feature a surveyor moves west and the settlers it leaves behind go home.
 //!
 //! Columns are board `x`. The coast's start spaces stand in column [`COAST_X`]; land tiles go
 //! west of it, so the first tiles go in the column next to the coast, and the surveyors
 //! start on the coast.
 
-use super::game::StartSquare;
+use super::board::Board;
+use super::error::IllegalMove;
+use super::events::{Event, Term, Unit};
+use super::features::SegId;
+use super::game::{Game, StartSquare};
 use super::geometry::Pos;
+use super::parts::{Opening, Part};
+use super::rules::{Completion, completion};
+use super::tileset::TileCatalog;
 
 /// The column of the coast's start spaces. No tile may go in it or east of it.
 pub const COAST_X: i32 = 1;
@@ -80,6 +92,86 @@ impl Surveyors {
         }
         self.columns[east] = from - 1;
         Some((from, from - 1))
+    }
+}
+
+impl Part for Surveyors {
+    /// The game starts on the start spaces when the setup names no start, and the board
+    /// never grows east of the land.
+    fn setup(&self, _catalog: &TileCatalog, opening: &mut Opening, board: &mut Board) {
+        board.close_east_of(COAST_X - 1);
+        if opening.has_no_start() {
+            opening.start_squares = start_squares();
+        }
+    }
+
+    #[inline]
+    fn check_square(&self, pos: Pos) -> Result<(), IllegalMove> {
+        if on_land(pos) {
+            Ok(())
+        } else {
+            Err(IllegalMove::EastOfCoast { pos })
+        }
+    }
+
+    #[inline]
+    fn is_start_space(&self, pos: Pos) -> bool {
+        is_start_space(pos)
+    }
+
+    /// The order matters in New World. By default the mover scores their own features first,
+    /// as a player choosing the order would, and farms before towns and trails, as in the
+    /// rulebook's example B2. A record may state the order
+    /// ([`Game::choose_score_order`]); the features it names come first.
+    fn order_scoring(&self, game: &Game, completed: &mut [SegId]) {
+        let features = &game.features;
+        let mover = game.current_player() as usize;
+        let chosen: Vec<Option<SegId>> = game.score_order.iter().map(|r| game.feature_at(r)).collect();
+        completed.sort_by_key(|&s| {
+            let root = features.root(s);
+            let named = chosen.iter().position(|&c| c == Some(root)).unwrap_or(chosen.len());
+            let others = features.count_meeples(s)[mover] == 0;
+            (named, others, completion(features.kind(s)) != Completion::Surrounded)
+        });
+    }
+
+    /// Each scoring player gets 4 points per surveyor standing in the column of one of their
+    /// settlers on the feature.
+    fn bonus(&self, game: &Game, s: SegId, player: u8) -> Option<Term> {
+        let features = &game.features;
+        let mut columns: Vec<i32> = features
+            .members(s)
+            .filter(|&m| features.meeple_on(m).is_some_and(|mp| mp.player == player))
+            .map(|m| game.board.tiles()[features.tile_of(m) as usize].pos.x)
+            .collect();
+        columns.sort_unstable();
+        columns.dedup();
+        let count: u32 = columns.into_iter().map(|x| self.in_column(x)).sum();
+        (count > 0).then_some(Term {
+            count,
+            unit: Unit::Surveyor,
+            rate: SURVEYOR_BONUS,
+        })
+    }
+
+    /// A surveyor moves west, and every standing settler east of the eastern-most surveyor
+    /// is left behind (see [`Surveyors::left_behind`]).
+    fn after_scored(&mut self, board: &Board, events: &mut Vec<Event>) -> bool {
+        let westmost = board.extent().map_or(0, |(lo, _)| lo.x);
+        if let Some((from, to)) = self.advance(westmost) {
+            events.push(Event::SurveyorMoved { from, to });
+        }
+        true
+    }
+
+    /// Reading: the rulebook removes the settlers of "the surveyor-vacated column" and east of
+    /// it (example B2), and says a settler placed east of the surveyors "will be removed
+    /// immediately after the next scoring!"; both are the settlers east of the eastern-most
+    /// surveyor after the surveyors' step that follows each scoring, whether or not one could
+    /// move. Two surveyors leaving one column one at a time send its settlers home only when
+    /// the second leaves (example B2). Trappers lie on their plains until the end.
+    fn left_behind(&self, pos: Pos) -> bool {
+        pos.x > self.east()
     }
 }
 

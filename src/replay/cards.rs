@@ -181,7 +181,7 @@ fn reason(record: &CardRecord, fault: &CardFault) -> String {
 }
 
 /// Points by category: round scoring in `play`, the city sets in `end`.
-fn breakdown<'a>(game: &CardGame, events: impl Iterator<Item = &'a CardEvent>) -> Vec<Breakdown> {
+fn breakdown<'a>(game: &CardGame, events: impl Iterator<Item = &'a CardEvent>) -> Vec<Breakdown<CardCategory>> {
     let mut out = vec![Breakdown::new(game.categories()); game.players().len()];
     for e in events {
         if let CardEvent::Scored {
@@ -197,7 +197,7 @@ fn breakdown<'a>(game: &CardGame, events: impl Iterator<Item = &'a CardEvent>) -
             } else {
                 &mut b.play
             };
-            part.add(category.word(), *points);
+            part.add(*category, *points);
         }
     }
     out
@@ -455,7 +455,7 @@ pub fn table(record: &CardRecord, r: &Replay<CardGame>) -> String {
     writeln!(out).unwrap();
     for (p, b) in r.breakdown.iter().enumerate() {
         let both = b.both();
-        let parts: Vec<String> = both.iter().map(|(c, v)| format!("{c} {v}")).collect();
+        let parts: Vec<String> = both.iter().map(|(c, v)| format!("{} {v}", c.word())).collect();
         writeln!(
             out,
             "{:<12} {:>4}  ({})",

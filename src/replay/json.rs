@@ -5,7 +5,7 @@
 //! declared; `ToSchema` gives the API's OpenAPI document the same shapes.
 
 use super::{Categories, Replay, TurnSnapshot, words};
-use crate::engine::{self, Action, Pos, TileCatalog, Unit};
+use crate::engine::{self, Action, Category, Pos, TileCatalog, Unit};
 use crate::record::GameRecord;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -335,19 +335,31 @@ impl Turn {
     }
 }
 
-/// Points by category, then their `total`: one member per category of the game, in its order
-/// (the tile game: `road`, `city`, `cloister`, `garden`, `field`).
+/// Points by category, then their `total`: one member per category of the game, by its word,
+/// in its order (the tile game: `road`, `city`, `cloister`, `garden`, `field`).
 #[derive(Clone, Debug)]
-pub struct CategoryPoints(pub Categories);
+pub struct CategoryPoints {
+    points: Vec<(&'static str, u32)>,
+    total: u32,
+}
+
+impl CategoryPoints {
+    pub fn of<C: Category>(c: &Categories<C>) -> CategoryPoints {
+        CategoryPoints {
+            points: c.iter().map(|(c, p)| (c.word(), p)).collect(),
+            total: c.total(),
+        }
+    }
+}
 
 impl Serialize for CategoryPoints {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(self.0.names().len() + 1))?;
-        for (name, points) in self.0.iter() {
-            map.serialize_entry(name, &points)?;
+        let mut map = s.serialize_map(Some(self.points.len() + 1))?;
+        for (word, points) in &self.points {
+            map.serialize_entry(word, points)?;
         }
-        map.serialize_entry("total", &self.0.total())?;
+        map.serialize_entry("total", &self.total)?;
         map.end()
     }
 }
@@ -381,17 +393,17 @@ pub struct Breakdown {
     pub total: u32,
 }
 
-impl From<&super::Breakdown> for Breakdown {
-    fn from(b: &super::Breakdown) -> Breakdown {
+impl<C: Category> From<&super::Breakdown<C>> for Breakdown {
+    fn from(b: &super::Breakdown<C>) -> Breakdown {
         Breakdown {
-            play: CategoryPoints(b.play.clone()),
-            end: CategoryPoints(b.end.clone()),
+            play: CategoryPoints::of(&b.play),
+            end: CategoryPoints::of(&b.end),
             total: b.play.total() + b.end.total(),
         }
     }
 }
 
-pub fn breakdowns(b: &[super::Breakdown]) -> Vec<Breakdown> {
+pub fn breakdowns<C: Category>(b: &[super::Breakdown<C>]) -> Vec<Breakdown> {
     b.iter().map(Breakdown::from).collect()
 }
 

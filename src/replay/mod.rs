@@ -10,7 +10,7 @@ pub mod verify;
 pub mod words;
 
 use crate::engine::features::majority;
-use crate::engine::{Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId, Unit};
+use crate::engine::{Category, Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId, TileCategory};
 use crate::record::{GameRecord, Played, Walk};
 
 pub use crate::record::ReplayError;
@@ -37,56 +37,60 @@ pub type TurnSnapshot = Turn<Game>;
 
 /// Points per category, split into scored during play and at the end.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Breakdown {
-    pub play: Categories,
-    pub end: Categories,
+pub struct Breakdown<C: 'static = TileCategory> {
+    pub play: Categories<C>,
+    pub end: Categories<C>,
 }
 
-impl Breakdown {
-    pub fn new(names: &'static [&'static str]) -> Breakdown {
+impl<C: Category> Breakdown<C> {
+    pub fn new(categories: &'static [C]) -> Breakdown<C> {
         Breakdown {
-            play: Categories::new(names),
-            end: Categories::new(names),
+            play: Categories::new(categories),
+            end: Categories::new(categories),
         }
     }
 
     /// Play and end together, category by category.
-    pub fn both(&self) -> Categories {
+    pub fn both(&self) -> Categories<C> {
         let mut out = self.play.clone();
-        for (name, points) in self.end.iter() {
-            out.add(name, points);
+        for (category, points) in self.end.iter() {
+            out.add(category, points);
         }
         out
     }
 }
 
-/// Points per category, in the order the game lists its categories (`Game::CATEGORIES` for
-/// the tile game: road, city, cloister, garden, field).
+/// Points per category, in the order the game lists its categories
+/// ([`Position::categories`]; the tile game: road, city, cloister, garden, field).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Categories {
-    names: &'static [&'static str],
+pub struct Categories<C: 'static = TileCategory> {
+    categories: &'static [C],
     points: Vec<u32>,
 }
 
-impl Categories {
-    pub fn new(names: &'static [&'static str]) -> Categories {
+impl<C: Category> Categories<C> {
+    pub fn new(categories: &'static [C]) -> Categories<C> {
         Categories {
-            names,
-            points: vec![0; names.len()],
+            categories,
+            points: vec![0; categories.len()],
         }
     }
 
     /// The points in a category (0 for a category the game does not have).
-    pub fn get(&self, name: &str) -> u32 {
-        self.names.iter().position(|n| *n == name).map_or(0, |i| self.points[i])
+    pub fn get(&self, category: C) -> u32 {
+        self.position(category).map_or(0, |i| self.points[i])
     }
 
     /// Adds points to a category. Points in a category the game does not list are a bug in
     /// the game's table, so they are not silently lost.
-    pub fn add(&mut self, name: &str, points: u32) {
-        let i = (self.names.iter().position(|n| *n == name))
-            .unwrap_or_else(|| panic!("{name} is not one of the game's categories"));
+    pub fn add(&mut self, category: C, points: u32) {
+        let i = (self.position(category))
+            .unwrap_or_else(|| panic!("{} is not one of the game's categories", category.word()));
         self.points[i] += points;
+    }
+
+    fn position(&self, category: C) -> Option<usize> {
+        self.categories.iter().position(|c| *c == category)
     }
 
     pub fn total(&self) -> u32 {
@@ -94,12 +98,12 @@ impl Categories {
     }
 
     /// (category, points) in the game's order.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u32)> + '_ {
-        self.names.iter().copied().zip(self.points.iter().copied())
+    pub fn iter(&self) -> impl Iterator<Item = (C, u32)> + '_ {
+        self.categories.iter().copied().zip(self.points.iter().copied())
     }
 
-    pub fn names(&self) -> &'static [&'static str] {
-        self.names
+    pub fn categories(&self) -> &'static [C] {
+        self.categories
     }
 }
 
@@ -112,8 +116,8 @@ pub struct Replay<P: Position = Game> {
     pub final_events: Vec<P::Event>,
     pub finished: bool,
     pub final_scores: Vec<i32>,
-    /// Per player, points by the game's categories (`Position::CATEGORIES`).
-    pub breakdown: Vec<Breakdown>,
+    /// Per player, points by the game's categories (`Position::categories`).
+    pub breakdown: Vec<Breakdown<P::Category>>,
     /// The position at the end of the game, for anyone who needs the board.
     pub game: P,
 }
@@ -236,7 +240,7 @@ fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -
 }
 
 fn breakdown<'a>(
-    categories: &'static [&'static str],
+    categories: &'static [TileCategory],
     players: usize,
     events: impl Iterator<Item = &'a Event>,
 ) -> Vec<Breakdown> {
@@ -250,16 +254,8 @@ fn breakdown<'a>(
                 } else {
                     &mut b.end
                 };
-                // New World's surveyor bonus is a category of its own.
-                let bonus: u32 = s
-                    .terms
-                    .iter()
-                    .filter(|t| t.unit == Unit::Surveyor)
-                    .map(|t| t.points())
-                    .sum();
-                cat.add(s.category(), s.points - bonus);
-                if bonus > 0 {
-                    cat.add(Game::SURVEYOR_CATEGORY, bonus);
+                for (category, points) in s.by_category() {
+                    cat.add(category, points);
                 }
             }
         }

@@ -3,6 +3,7 @@
 //! import or a rules difference, and is an error naming the first turn that differs.
 
 use super::Replay;
+use crate::engine::TileCategory;
 use crate::record::{GameRecord, RecordedScores};
 
 /// Compares Board Game Arena's scores, kept at import, with a replay of the record: after
@@ -70,13 +71,13 @@ fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) 
     };
     for ((p, want), b) in record.players.iter().zip(want).zip(&replay.breakdown) {
         let all = b.both();
-        let sum = |names: &[&str]| names.iter().map(|n| all.get(n)).sum::<u32>() as i32;
+        let sum = |categories: &[TileCategory]| categories.iter().map(|&c| all.get(c)).sum::<u32>() as i32;
         // Board Game Arena counts gardens with cloisters.
         let ours = [
-            sum(&["road"]),
-            sum(&["city"]),
-            sum(&["cloister", "garden"]),
-            sum(&["field"]),
+            sum(&[TileCategory::Road]),
+            sum(&[TileCategory::City]),
+            sum(&[TileCategory::Cloister, TileCategory::Garden]),
+            sum(&[TileCategory::Field]),
         ];
         if ours != *want {
             let show = |c: &[i32; 4]| format!("{}/{}/{}/{}", c[0], c[1], c[2], c[3]);

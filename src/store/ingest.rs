@@ -2,7 +2,7 @@
 //! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
 use super::snapshot::{StoredEvent, StoredMove};
-use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, TurnRow};
+use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
 use crate::engine::GameKind;
 use crate::record::cards::{self, CardRecord};
 use crate::record::{self, Format, GameRecord, RecordError, native};
@@ -262,9 +262,7 @@ impl Storable for GameRecord {
                 let events: Vec<StoredEvent> = (t.events.iter())
                     .filter_map(|e| StoredEvent::of(json::Event::of(cat, e, players)))
                     .collect();
-                let supply: Vec<[u8; 2]> = (t.supply.iter())
-                    .map(|s| [s.followers, u8::from(s.abbot_home)])
-                    .collect();
+                let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
                 TurnRow {
                     turn: t.turn,
                     player: t.player,
@@ -309,7 +307,7 @@ impl Storable for CardRecord {
         let replay = replay::cards::replay(self).map_err(|e| card_illegal(self, e))?;
         let rows = (replay.turns.iter())
             .map(|t| {
-                let supply: Vec<[u8; 2]> = (t.supply.iter()).map(|s| [s.hand, u8::from(s.follower_home)]).collect();
+                let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
                 let events: Vec<CardEventJson> = t.events.iter().map(CardEventJson::from).collect();
                 TurnRow {
                     turn: t.turn,

@@ -5,6 +5,7 @@ mod id;
 pub mod ingest;
 pub mod owner;
 pub mod snapshot;
+mod supply;
 
 use crate::engine::GameKind;
 use r2d2::Pool;
@@ -16,6 +17,7 @@ use std::path::Path;
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, ingest, prepare};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
+pub use supply::StoredSupply;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -100,6 +102,7 @@ pub struct TurnRow {
     pub mv: String,
     pub events: String,
     pub scores: String,
+    /// Per player, a [`StoredSupply`].
     pub supply: String,
     pub ownership: String,
 }

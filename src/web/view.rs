@@ -437,7 +437,7 @@ pub fn breakdown<P: Position>(
     colours: &PlayerColours,
     counts: impl Fn(usize) -> [u32; 2],
 ) -> Vec<BreakdownRow> {
-    let row = |c: &crate::replay::Categories| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
+    let row = |c: &crate::replay::Categories<P::Category>| c.iter().map(|(_, p)| p).chain([c.total()]).collect();
     (full.breakdown.iter().enumerate())
         .map(|(i, b)| BreakdownRow {
             name: players[i].name.clone(),

@@ -2,7 +2,7 @@
 //! comments (and `static/docs/course-notation.md`); meeple addressing follows the course's edges and indices; bad
 //! lines are rejected with their line number.
 
-use carcassonne_replay::engine::{FeatureKind, HalfEdge, Location, Side};
+use carcassonne_replay::engine::{FeatureKind, HalfEdge, Location, Side, TileCategory};
 use carcassonne_replay::record::{self, Format, GameRecord, RecordedAction, RecordedMove};
 use carcassonne_replay::replay;
 use std::path::Path;
@@ -29,7 +29,15 @@ fn the_example_game_scores_as_worked_out_by_hand() {
     );
     assert!(r.finished);
     assert_eq!(r.final_scores, [25, 20]);
-    let total = |c: &replay::Categories| ["road", "city", "cloister", "field"].map(|n| c.get(n));
+    let total = |c: &replay::Categories| {
+        [
+            TileCategory::Road,
+            TileCategory::City,
+            TileCategory::Cloister,
+            TileCategory::Field,
+        ]
+        .map(|n| c.get(n))
+    };
     let ann = &r.breakdown[0];
     assert_eq!(
         total(&ann.end),

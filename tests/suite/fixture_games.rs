@@ -14,7 +14,7 @@
 
 use crate::common;
 
-use carcassonne_replay::engine::{Event, Game, TileKindId};
+use carcassonne_replay::engine::{Event, TileCategory, TileKindId};
 use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};
 use carcassonne_replay::replay::{self, Categories, Replay};
 use common::{Failures, file_name, files_with_suffix, fixtures_dir, jcz_tile, read_json, read_jsonl, subdirs};
@@ -62,12 +62,15 @@ fn discards(r: &Replay) -> Vec<(TileKindId, u32, u8)> {
 
 /// JCZ's scoring names summed into our categories.
 fn jcz_categories(v: &Value) -> Result<Categories, String> {
-    let mut c = Categories::new(Game::CATEGORIES);
+    let mut c = Categories::new(&TileCategory::CARCASSONNE);
     for (name, points) in v.as_object().ok_or("points_by_category entry is not an object")? {
         let p = points.as_u64().ok_or_else(|| format!("{name}: not a number"))? as u32;
         let ours = match name.split('.').next().unwrap_or_default() {
-            "monastery" => "cloister",
-            known @ ("road" | "city" | "garden" | "field") => known,
+            "monastery" => TileCategory::Cloister,
+            "road" => TileCategory::Road,
+            "city" => TileCategory::City,
+            "garden" => TileCategory::Garden,
+            "field" => TileCategory::Field,
             other => return Err(format!("unknown scoring name {other:?}")),
         };
         c.add(ours, p);
@@ -181,7 +184,7 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         let got = r
             .breakdown
             .get(p)
-            .map_or_else(|| Categories::new(Game::CATEGORIES), ours);
+            .map_or_else(|| Categories::new(&TileCategory::CARCASSONNE), ours);
         if got != want {
             f.push(format!(
                 "{n}: player {p} points by category {got:?}, expected {want:?} (JCZ: {v})"

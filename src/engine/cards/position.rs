@@ -3,6 +3,7 @@
 
 use super::card::{Card, Colour};
 use super::game::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove};
+use crate::engine::category::Category;
 use crate::engine::position::{GameKind, Position};
 
 /// What a player of the Card Game holds back.
@@ -14,13 +15,11 @@ pub struct CardSupply {
     pub follower_home: bool,
 }
 
-const CATEGORIES: [&str; 5] = [
-    CardCategory::People.word(),
-    CardCategory::Animals.word(),
-    CardCategory::CitySets.word(),
-    CardCategory::Jokers.word(),
-    CardCategory::WrongRows.word(),
-];
+impl Category for CardCategory {
+    fn word(self) -> &'static str {
+        CardCategory::word(self)
+    }
+}
 
 impl Position for CardGame {
     type Move = CardMove;
@@ -28,11 +27,12 @@ impl Position for CardGame {
     type Event = CardEvent;
     type Supply = CardSupply;
     type Illegal = CardIllegal;
+    type Category = CardCategory;
     type Chance = Vec<Vec<Card>>;
     type Stated = Vec<(u8, Colour)>;
 
-    fn categories(&self) -> &'static [&'static str] {
-        &CATEGORIES
+    fn categories(&self) -> &'static [CardCategory] {
+        &CardCategory::ALL
     }
 
     fn kind(&self) -> GameKind {

@@ -9,7 +9,7 @@ use crate::replay::Replay;
 use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::json::{Breakdown, PlayerName, TileMove, breakdowns};
 use crate::store::snapshot::{StoredEvent, StoredMove};
-use crate::store::{AnalysisStatus, GameId, GameRow, TurnRow};
+use crate::store::{AnalysisStatus, GameId, GameRow, StoredSupply, TurnRow};
 use crate::web::AppState;
 use crate::web::links;
 use crate::web::problem::Problem;
@@ -144,22 +144,22 @@ fn stored_json(s: &str) -> Value {
 /// A tile game's stored turn as the API gives it.
 pub fn tile_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
     let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
-    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).unwrap_or_default();
+    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).unwrap_or_default();
     Ok(TurnAnswer::Tiles(TileTurnAnswer {
         turn: t.turn,
         player: t.player,
         mv: mv.into(),
         scores: stored_json(&t.scores),
         events: stored_json(&t.events),
-        followers: supply.iter().map(|s| s[0]).collect(),
-        abbot_in_supply: supply.iter().map(|s| s[1] == 1).collect(),
+        followers: supply.iter().map(|s| s.held).collect(),
+        abbot_in_supply: supply.iter().map(|s| s.home).collect(),
         ownership: stored_json(&t.ownership),
     }))
 }
 
 /// A Card Game's stored turn as the API gives it, the card played face down unnamed.
 pub fn card_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
-    let supply: Vec<[u8; 2]> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
+    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
     let mut mv: CardMoveJson = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
     let mut events: Vec<CardEventJson> = serde_json::from_str(&t.events).map_err(Problem::internal)?;
     if let Some(CardEventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
@@ -174,8 +174,8 @@ pub fn card_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
         mv,
         scores: stored_json(&t.scores),
         events,
-        hands: supply.iter().map(|s| s[0]).collect(),
-        follower_to_place: supply.iter().map(|s| s[1] == 1).collect(),
+        hands: supply.iter().map(|s| s.held).collect(),
+        follower_to_place: supply.iter().map(|s| s.home).collect(),
     }))
 }
 

@@ -11,7 +11,7 @@ use super::{GameHead, GamePages, HeadWords, Stored};
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions};
-use crate::engine::{GameKind, Position, cards};
+use crate::engine::{GameKind, Position, cards, category};
 use crate::export::Export;
 use crate::record::cards::CardRecord;
 use crate::render::Drawable;
@@ -175,7 +175,7 @@ impl GamePages for Stored<CardRecord> {
             finished: full.finished,
             board: turn::end_board(full.finished, src, "table"),
             events: card_view::event_sentences(record, &full.final_events),
-            categories: full.game.categories(),
+            categories: category::words(full.game.categories()),
             breakdown: card_view::breakdown_rows(record, &full, &colours),
             graph: turn::end_graph(&head, &record.players, &full, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, true),

@@ -11,7 +11,7 @@ use super::{GameHead, GamePages, HeadWords, Stored};
 use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions, HEURISTIC_FORMULA};
-use crate::engine::{Game, GameKind};
+use crate::engine::{Game, GameKind, category};
 use crate::export::{Export, jcz};
 use crate::record::{GameRecord, rules_spec};
 use crate::render::cards::Hands;
@@ -174,7 +174,7 @@ impl GamePages for Stored<GameRecord> {
             finished: full.finished,
             board: turn::end_board(full.finished, src, "board"),
             events: view::event_sentences(record, &full.final_events),
-            categories: full.game.categories(),
+            categories: category::words(full.game.categories()),
             breakdown: view::breakdown_rows(record, &full, &colours),
             graph: turn::end_graph(&head, &record.players, &full, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, true),

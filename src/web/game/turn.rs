@@ -80,8 +80,8 @@ pub struct EndPage {
     pub board: BoardView,
     /// Final scoring.
     pub events: Vec<String>,
-    /// The breakdown's columns: the game's categories.
-    pub categories: &'static [&'static str],
+    /// The breakdown's columns: the words of the game's categories.
+    pub categories: Vec<&'static str>,
     pub breakdown: Vec<BreakdownRow>,
     pub graph: GraphView,
     pub chances: Option<ChancesView>,
