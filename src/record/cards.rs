@@ -2,9 +2,9 @@
 //! record names the first dealer, the 10 cards turned up and every action; each round's hands
 //! are read from the actions, since every card dealt is played in its round.
 
-use super::native::{FORMAT, Player, at_path};
+use super::native::{FORMAT, NativeError, Player, at_path};
 use super::quote::Quoted;
-use super::{Format, PlayerInfo, RecordError};
+use super::{PlayerInfo, RecordError};
 use crate::engine::cards::{Card, CardGame, CardIllegal, CardMove, CardSetup, Colour};
 use crate::engine::{Fault, Script, Scripted};
 use serde::{Deserialize, Serialize};
@@ -78,8 +78,60 @@ enum WrongRowChoice {
     Points,
 }
 
-fn err(msg: impl Into<String>) -> RecordError {
-    RecordError::invalid(Format::Native, msg)
+/// Why a Card Game record cannot be read, in the record's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CardRecordError {
+    /// The document does not have the format's shape: serde's words, after the path of the
+    /// member at fault.
+    #[error("{0}")]
+    Shape(String),
+    #[error("a Card Game record has \"format\": {FORMAT:?} and \"game\": \"card-game\"")]
+    NotACardGame,
+    #[error("the Card Game has 2 to 5 players, not {0}")]
+    PlayerCount(usize),
+    /// A colour not of the form `#rrggbb`.
+    #[error("{0}")]
+    Colour(NativeError),
+    /// Names too long or too many (`record::check_names`).
+    #[error("{0}")]
+    Names(String),
+    #[error("dealer: player {0} does not exist (players are numbered from 0)")]
+    NoSuchDealer(u8),
+    #[error(
+        "{at}: {} is not a card (\"red 3\", \"blue building\", \"green animal\", \"dragon\", \"fairy\", \"animal joker\", \"city joker\")",
+        Quoted(.name)
+    )]
+    Card { at: CardPart, name: String },
+    #[error(
+        "{at}: {} is not a row (cloister, road, farm, city, or their colours yellow, red, green, blue)",
+        Quoted(.name)
+    )]
+    Row { at: CardPart, name: String },
+    /// A player a move names, or names as an animal joker's owner.
+    #[error("{at}: player {player} does not exist (players are numbered from 0)")]
+    NoSuchPlayer { at: CardPart, player: u8 },
+    #[error(
+        "move {0}: a move is {{\"play\": card, \"row\": row}}, {{\"follower\": row}} or {{\"wrong_row\": \"keep\"|\"points\"}}"
+    )]
+    MoveShape(usize),
+}
+
+/// Where in a Card Game record: a face-up card, a move, or a move's animal jokers (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardPart {
+    FaceUp(usize),
+    Move(usize),
+    Jokers(usize),
+}
+
+impl std::fmt::Display for CardPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CardPart::FaceUp(i) => write!(f, "face_up {i}"),
+            CardPart::Move(n) => write!(f, "move {n}"),
+            CardPart::Jokers(n) => write!(f, "move {n}: animal_jokers"),
+        }
+    }
 }
 
 /// The game a native JSON record names, if it names the Card Game.
@@ -88,26 +140,25 @@ pub fn is_card_game(value: &serde_json::Value) -> bool {
 }
 
 pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
-    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| err(at_path(&e)))?;
+    read(value).map_err(RecordError::from)
+}
+
+fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
+    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| CardRecordError::Shape(at_path(&e)))?;
     if doc.format != FORMAT || doc.game != "card-game" {
-        return Err(err(format!(
-            "a Card Game record has \"format\": {FORMAT:?} and \"game\": \"card-game\""
-        )));
+        return Err(CardRecordError::NotACardGame);
     }
     let players = doc.players.len();
     if !(2..=5).contains(&players) {
-        return Err(err(format!("the Card Game has 2 to 5 players, not {players}")));
+        return Err(CardRecordError::PlayerCount(players));
     }
     if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
-        return Err(err(bad.to_string()));
+        return Err(CardRecordError::Colour(bad));
     }
     let player_infos: Vec<PlayerInfo> = doc.players.into_iter().map(Player::into_info).collect();
-    super::check_names(&player_infos).map_err(err)?;
+    super::check_names(&player_infos).map_err(CardRecordError::Names)?;
     if usize::from(doc.dealer) >= players {
-        return Err(err(format!(
-            "dealer: player {} does not exist (players are numbered from 0)",
-            doc.dealer
-        )));
+        return Err(CardRecordError::NoSuchDealer(doc.dealer));
     }
     let face_up = doc
         .face_up
@@ -115,11 +166,11 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
         .enumerate()
         .map(|(i, f)| {
             Ok((
-                card(&f.card, &format!("face_up {}", i + 1))?,
-                row(&f.row, &format!("face_up {}", i + 1))?,
+                card(&f.card, CardPart::FaceUp(i + 1))?,
+                row(&f.row, CardPart::FaceUp(i + 1))?,
             ))
         })
-        .collect::<Result<Vec<_>, RecordError>>()?;
+        .collect::<Result<Vec<_>, CardRecordError>>()?;
     let moves = doc
         .moves
         .iter()
@@ -134,55 +185,46 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
     })
 }
 
-fn card(name: &str, what: &str) -> Result<Card, RecordError> {
-    Card::parse(name).ok_or_else(|| {
-        err(format!(
-            "{what}: {} is not a card (\"red 3\", \"blue building\", \"green animal\", \"dragon\", \"fairy\", \"animal joker\", \"city joker\")",
-            Quoted(name)
-        ))
+fn card(name: &str, at: CardPart) -> Result<Card, CardRecordError> {
+    Card::parse(name).ok_or_else(|| CardRecordError::Card {
+        at,
+        name: name.to_string(),
     })
 }
 
-fn row(name: &str, what: &str) -> Result<Colour, RecordError> {
-    Colour::parse(name).ok_or_else(|| {
-        err(format!(
-            "{what}: {} is not a row (cloister, road, farm, city, or their colours yellow, red, green, blue)",
-            Quoted(name)
-        ))
+fn row(name: &str, at: CardPart) -> Result<Colour, CardRecordError> {
+    Colour::parse(name).ok_or_else(|| CardRecordError::Row {
+        at,
+        name: name.to_string(),
     })
 }
 
-fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove, RecordError> {
-    let what = format!("move {n}");
-    if let Some(p) = m.player.filter(|&p| usize::from(p) >= players) {
-        return Err(err(format!(
-            "{what}: player {p} does not exist (players are numbered from 0)"
-        )));
+fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove, CardRecordError> {
+    let what = CardPart::Move(n);
+    if let Some(player) = m.player.filter(|&p| usize::from(p) >= players) {
+        return Err(CardRecordError::NoSuchPlayer { at: what, player });
     }
     let mv = match (&m.play, &m.row, &m.follower, m.wrong_row) {
         (Some(c), Some(r), None, None) => CardMove::Play {
-            card: card(c, &what)?,
-            row: row(r, &what)?,
+            card: card(c, what)?,
+            row: row(r, what)?,
         },
-        (None, None, Some(r), None) => CardMove::Follower { row: row(r, &what)? },
+        (None, None, Some(r), None) => CardMove::Follower { row: row(r, what)? },
         (None, None, None, Some(choice)) => CardMove::WrongRow {
             keep: matches!(choice, WrongRowChoice::Keep),
         },
-        _ => {
-            return Err(err(format!(
-                "{what}: a move is {{\"play\": card, \"row\": row}}, {{\"follower\": row}} or {{\"wrong_row\": \"keep\"|\"points\"}}"
-            )));
-        }
+        _ => return Err(CardRecordError::MoveShape(n)),
     };
     let joker_herds = (m.animal_jokers.iter())
         .map(|j| {
             if usize::from(j.player) >= players {
-                return Err(err(format!(
-                    "{what}: animal_jokers: player {} does not exist (players are numbered from 0)",
-                    j.player
-                )));
+                let player = j.player;
+                return Err(CardRecordError::NoSuchPlayer {
+                    at: CardPart::Jokers(n),
+                    player,
+                });
             }
-            Ok((j.player, row(&j.herd, &format!("{what}: animal_jokers"))?))
+            Ok((j.player, row(&j.herd, CardPart::Jokers(n))?))
         })
         .collect::<Result<_, _>>()?;
     Ok(RecordedCardMove {
@@ -349,4 +391,47 @@ pub enum DealProblem {
     HandEmpty { size: u8 },
     #[error("plays {0}, but the deck holds no more: every {0} is face up or dealt already")]
     NotInDeck(Card),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn error(edit: impl FnOnce(&mut serde_json::Value)) -> CardRecordError {
+        let mut v: serde_json::Value =
+            serde_json::from_str(include_str!("../../static/games/demo-card-game.json")).unwrap();
+        edit(&mut v);
+        match from_value(v) {
+            Err(RecordError::Cards(e)) => e,
+            other => panic!("expected a CardRecordError, got {other:?}"),
+        }
+    }
+
+    /// A fault names where it is in the record as data: the move, the face-up card, the
+    /// move's animal jokers.
+    #[test]
+    fn a_fault_names_its_place_in_the_record() {
+        let e = error(|v| v["moves"][1]["play"] = json!("purple 9"));
+        let card = CardRecordError::Card {
+            at: CardPart::Move(2),
+            name: "purple 9".into(),
+        };
+        assert_eq!(e, card);
+        let e = error(|v| v["face_up"][0]["row"] = json!("sky"));
+        assert!(matches!(
+            e,
+            CardRecordError::Row {
+                at: CardPart::FaceUp(1),
+                ..
+            }
+        ));
+        let e = error(|v| v["moves"][0]["animal_jokers"] = json!([{"player": 9, "herd": "farm"}]));
+        let jokers = CardRecordError::NoSuchPlayer {
+            at: CardPart::Jokers(1),
+            player: 9,
+        };
+        assert_eq!(e, jokers);
+        assert_eq!(error(|v| v["dealer"] = json!(7)), CardRecordError::NoSuchDealer(7));
+    }
 }

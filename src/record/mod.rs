@@ -357,6 +357,9 @@ pub enum RecordError {
     /// A native record that cannot be read.
     #[error("{}: {}", Format::Native.name(), quote::shorten_quotes(&.0.to_string()))]
     Native(#[from] native::NativeError),
+    /// A Card Game record that cannot be read.
+    #[error("{}: {}", Format::Native.name(), quote::shorten_quotes(&.0.to_string()))]
+    Cards(#[from] cards::CardRecordError),
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
     /// meeple on another square than its tile) found an illegal one: the record read so far,
     /// and the first rule it breaks, so that the error names the turn and player like any

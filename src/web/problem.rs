@@ -207,7 +207,8 @@ impl From<RecordError> for Problem {
             | RecordError::Jcz(_)
             | RecordError::Bga(_)
             | RecordError::Lab(_)
-            | RecordError::Native(_) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string()),
+            | RecordError::Native(_)
+            | RecordError::Cards(_) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Invalid record", e.to_string()),
             RecordError::BgaAddress { table } => {
                 let mut p = Problem::new(StatusCode::BAD_REQUEST, "Board Game Arena address", e.to_string());
                 p.extensions.insert("table".into(), json!(table));
