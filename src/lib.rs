@@ -59,7 +59,8 @@
 //! stored and read back the same.
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV
-//! ([`export::csv`]) from a record and its replay.
+//! ([`export::csv`]) from a record and its replay, behind one [`Export`](export::Export)
+//! trait implemented per game (the Card Game's in [`export::cards`]).
 //!
 //! [`render`] draws any game at any turn ([`render::draw`], over [`render::Drawable`]): the
 //! board as an SVG scene ([`render::scene`], tile art in [`render::tiles`], meeples in
@@ -69,13 +70,17 @@
 //!
 //! [`store`] keeps games in SQLite (schema in `migrations/`, applied at start): a game and all
 //! its per-turn snapshot rows are written in one transaction
-//! ([`store::ingest`](mod@store::ingest)), owner tokens are kept as hashes ([`store::owner`]),
+//! ([`store::ingest`](mod@store::ingest), whose [`Storable`](store::ingest::Storable) trait
+//! gives each game's summary and rows), owner tokens are kept as hashes ([`store::owner`]),
 //! and the database is copied live by [`store::backup`]. Games carry their kind and an id
 //! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
 //! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
 //!
 //! [`web`] is the service: [`web::startup`] builds the app, [`web::routes`] holds one module
-//! per resource with thin handlers, the view models are [`web::view`] (and
+//! per resource with thin handlers, and [`web::links`] builds every address. A stored game
+//! reaches the handlers as a `dyn` [`GamePages`](web::game::GamePages), one implementation
+//! per game ([`web::game::tiles`], [`web::game::cards`]); [`web::game::read`] is the one place
+//! the web tells the games apart. The view models are [`web::view`] (and
 //! [`web::card_view`], [`web::board_view`], [`web::chance_view`], [`web::share_view`]),
 //! [`web::problem`] turns errors into problem+json or HTML, [`web::jobs`] is the analysis
 //! queue, [`web::page_cache`] keeps built turn pages, and [`web::limits`], [`web::origin`],
@@ -87,8 +92,9 @@
 //! games, the icon, the style sheet, the script, the bookmarklet's source) and the
 //! reference's Markdown (`static/docs/`, served under `/docs` by [`web::routes::docs`]).
 //!
-//! [`cli`] is the command line, one module per command; [`cli::bench`] and [`cli::load`] are
-//! the `bench` measurements.
+//! [`cli`] is the command line, one module per command; what a command does per game is the
+//! [`Commands`](cli::game::Commands) trait (`cli/tiles.rs`, `cli/cards.rs`). [`cli::bench`]
+//! and [`cli::load`] are the `bench` measurements.
 //!
 //! # Where is…
 //!
@@ -104,9 +110,11 @@
 //!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
 //!   routes that call it are [`web::routes::api`] (`POST /api/games`) and
 //!   [`web::routes::pages`] (the form, `POST /games`).
-//! - **…where a turn page is built?** [`web::routes::pages`] (`turn_page`, then the tile or
-//!   Card Game builder), from the view models in [`web::view`] and [`web::card_view`], kept
-//!   once built in [`web::page_cache`]; the template is `templates/turn.html`.
+//! - **…where a turn page is built?** [`web::routes::pages`] (`turn_page`) asks the game's
+//!   [`GamePages::turn_page`](web::game::GamePages::turn_page) ([`web::game::tiles`] or
+//!   [`web::game::cards`]), which builds it from the view models in [`web::view`] and
+//!   [`web::card_view`]; it is kept once built in [`web::page_cache`], and the template is
+//!   `templates/turn.html`.
 //! - **…where the analysis plans a game?** [`analysis::analyse_game`], which asks
 //!   [`analysis::budget::plan`] for each turn's playouts within the game's budget, then
 //!   analyses every turn; the service's queue that runs it is [`web::jobs`].
