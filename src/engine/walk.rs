@@ -58,9 +58,12 @@ pub trait Script<P: Position> {
     /// What the record itself may get wrong, beside the rules.
     type Fault: Clone + fmt::Debug + fmt::Display;
 
-    /// The record's move `index` as written, or `None` past its end. (Chance's steps belong
-    /// to the move they come before.)
-    fn written(&self, index: usize) -> Option<Self::Written>;
+    /// How many moves the record writes. (Chance's steps belong to the move they come
+    /// before.)
+    fn moves(&self) -> usize;
+
+    /// The record's move `index` as written (`index < moves()`), to name it in an error.
+    fn written(&self, index: usize) -> Self::Written;
 
     /// What happens next on `game`, at the record's move `index`: chance's step when the
     /// game waits for one ([`Position::chance_due`]), else the move.
@@ -70,24 +73,22 @@ pub trait Script<P: Position> {
 /// A step that was played: where it is in the record, the turn it belongs to, whose it was,
 /// and what it was.
 #[derive(Clone, Debug)]
-pub struct Step<P: Position, W> {
+pub struct Step<P: Position> {
     /// The record's move it belongs to (a chance step: the move it comes before).
     pub index: usize,
     /// Turns ended before it, plus one: the turn it belongs to.
     pub turn: u32,
     /// The player to move when it was played.
     pub player: u8,
-    pub written: W,
     pub played: Scripted<P>,
 }
 
 /// A move that was played, as [`Walker::next_move`] plays them.
 #[derive(Clone, Debug)]
-pub struct Moved<P: Position, W> {
+pub struct Moved<P: Position> {
     pub index: usize,
     pub turn: u32,
     pub player: u8,
-    pub written: W,
     pub mv: P::Move,
 }
 
@@ -154,9 +155,9 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
         &self.script
     }
 
-    /// The record's next move as written, if any.
-    pub fn written(&self) -> Option<S::Written> {
-        self.script.written(self.index)
+    /// Whether the record has a move left.
+    fn has_more(&self) -> bool {
+        self.index < self.script.moves()
     }
 
     /// The index of the record's next move.
@@ -188,8 +189,10 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
 
     /// Plays the record's next step: chance's, or a move. `None` once the record is done; an
     /// illegal step is an error, and the walk should not go on after it.
-    pub fn step(&mut self) -> Option<Walked<Step<P, S::Written>, P, S>> {
-        let written = self.written()?;
+    pub fn step(&mut self) -> Option<Walked<Step<P>, P, S>> {
+        if !self.has_more() {
+            return None;
+        }
         // Chance's events stay with the move they come before.
         if self.moved {
             self.events.clear();
@@ -209,17 +212,16 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
                     index,
                     turn,
                     player,
-                    written,
                     played,
                 })
             }
-            Err(fault) => Err(self.illegal(written, fault)),
+            Err(fault) => Err(self.illegal(fault)),
         })
     }
 
     /// Plays chance's steps, if any are due, and the next move: the move, its events
     /// (chance's included) in [`Walker::events`].
-    pub fn next_move(&mut self) -> Option<Walked<Moved<P, S::Written>, P, S>> {
+    pub fn next_move(&mut self) -> Option<Walked<Moved<P>, P, S>> {
         loop {
             let step = match self.step()? {
                 Ok(step) => step,
@@ -230,7 +232,6 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
                     index: step.index,
                     turn: step.turn,
                     player: step.player,
-                    written: step.written,
                     mv,
                 }));
             }
@@ -240,7 +241,7 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
     /// Plays chance's steps due before the record's next move, so that the position is the
     /// one its player moves in (the Card Game's next round dealt).
     pub fn settle(&mut self) -> Walked<(), P, S> {
-        while self.game.chance_due() && self.written().is_some() {
+        while self.game.chance_due() && self.has_more() {
             if let Some(Err(e)) = self.step() {
                 return Err(e);
             }
@@ -261,12 +262,12 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
         }
     }
 
-    fn illegal(&self, written: S::Written, fault: Fault<P::Illegal, S::Fault>) -> Box<Illegal<P, S>> {
+    fn illegal(&self, fault: Fault<P::Illegal, S::Fault>) -> Box<Illegal<P, S>> {
         Box::new(IllegalTurn {
             turn: self.turns + 1,
             index: self.index,
             player: self.game.current_player(),
-            written,
+            written: self.script.written(self.index),
             fault,
         })
     }

@@ -366,8 +366,12 @@ impl Script<CardGame> for CardScript<'_> {
     type Written = RecordedCardMove;
     type Fault = DealFault;
 
-    fn written(&self, index: usize) -> Option<RecordedCardMove> {
-        self.record.moves.get(index).cloned()
+    fn moves(&self) -> usize {
+        self.record.moves.len()
+    }
+
+    fn written(&self, index: usize) -> RecordedCardMove {
+        self.record.moves[index].clone()
     }
 
     fn read(&self, index: usize, game: &CardGame) -> Result<Scripted<CardGame>, Fault<CardIllegal, DealFault>> {

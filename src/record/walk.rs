@@ -174,8 +174,12 @@ impl walk::Script<Game> for TileScript<'_> {
     type Written = RecordedMove;
     type Fault = MeepleElsewhere;
 
-    fn written(&self, index: usize) -> Option<RecordedMove> {
-        self.record.moves.get(index).copied()
+    fn moves(&self) -> usize {
+        self.record.moves.len()
+    }
+
+    fn written(&self, index: usize) -> RecordedMove {
+        self.record.moves[index]
     }
 
     fn read(&self, index: usize, game: &Game) -> Result<Scripted<Game>, Fault> {
