@@ -31,4 +31,4 @@ pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use scoring::Worth;
 pub use tile::{Edge, FeatureKind, Location, TileKind};
 pub use tileset::{Edition, TileCatalog, TileKindId};
-pub use walk::{Fault, IllegalTurn, Moved, Script, Scripted, Step, Walker};
+pub use walk::{Fault, IllegalTurn, Moved, Script, Scripted, Step, Stepped, Walker};

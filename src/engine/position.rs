@@ -154,7 +154,7 @@ pub trait Position: Clone + std::fmt::Debug {
     fn play_stating(
         &mut self,
         mv: &Self::Move,
-        stated: &Self::Stated,
+        stated: Self::Stated,
         events: &mut Vec<Self::Event>,
     ) -> Result<(), Self::Illegal>;
     /// Whether a move ends its player's turn (a tile set aside does not: they draw again).
@@ -162,7 +162,7 @@ pub trait Position: Clone + std::fmt::Debug {
     /// Whether chance acts before the next move: a tile to draw, a round to deal.
     fn chance_due(&self) -> bool;
     /// Chance acts. On error nothing changes.
-    fn apply_chance(&mut self, chance: &Self::Chance, events: &mut Vec<Self::Event>) -> Result<(), Self::Illegal>;
+    fn apply_chance(&mut self, chance: Self::Chance, events: &mut Vec<Self::Event>) -> Result<(), Self::Illegal>;
     /// The scoring at the end of the game.
     fn finish(&mut self, events: &mut Vec<Self::Event>);
     /// Whether no move is left to make.
@@ -276,11 +276,11 @@ impl Position for Game {
     fn play_stating(
         &mut self,
         mv: &Played,
-        order: &Vec<FeatureRef>,
+        order: Vec<FeatureRef>,
         events: &mut Vec<Event>,
     ) -> Result<(), IllegalMove> {
         if !order.is_empty() {
-            self.choose_score_order(order.clone());
+            self.choose_score_order(order);
         }
         Position::play(self, mv, events)
     }
@@ -293,8 +293,8 @@ impl Position for Game {
         self.drawn().is_none()
     }
 
-    fn apply_chance(&mut self, tile: &TileKindId, _: &mut Vec<Event>) -> Result<(), IllegalMove> {
-        self.draw(*tile)
+    fn apply_chance(&mut self, tile: TileKindId, _: &mut Vec<Event>) -> Result<(), IllegalMove> {
+        self.draw(tile)
     }
 
     fn finish(&mut self, events: &mut Vec<Event>) {

@@ -71,7 +71,8 @@ pub trait Script<P: Position> {
 }
 
 /// A step that was played: where it is in the record, the turn it belongs to, whose it was,
-/// and what it was.
+/// and what it was. (What chance did and what a player stated are in the position and its
+/// events; a step keeps only what the callers match on, since it is moved on every step.)
 #[derive(Clone, Debug)]
 pub struct Step<P: Position> {
     /// The record's move it belongs to (a chance step: the move it comes before).
@@ -80,7 +81,16 @@ pub struct Step<P: Position> {
     pub turn: u32,
     /// The player to move when it was played.
     pub player: u8,
-    pub played: Scripted<P>,
+    pub played: Stepped<P::Move>,
+}
+
+/// What kind of step was played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stepped<M> {
+    /// Chance acted.
+    Chance,
+    /// This move was played.
+    Move(M),
 }
 
 /// A move that was played, as [`Walker::next_move`] plays them.
@@ -113,6 +123,9 @@ impl<W, I: fmt::Display, F: fmt::Display> fmt::Display for IllegalTurn<W, I, F> 
 
 /// The illegal step a walk of `P` through `S` may meet.
 pub type Illegal<P, S> = IllegalTurn<<S as Script<P>>::Written, <P as Position>::Illegal, <S as Script<P>>::Fault>;
+
+/// Why a step of a walk of `P` through `S` cannot be played.
+type StepFault<P, S> = Fault<<P as Position>::Illegal, <S as Script<P>>::Fault>;
 
 /// What a step of a walk of `P` through `S` gives: `T`, or the illegal step it met.
 pub type Walked<T, P, S> = Result<T, Box<Illegal<P, S>>>;
@@ -198,11 +211,11 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
             self.events.clear();
         }
         let (index, turn, player) = (self.index, self.turns + 1, self.game.current_player());
-        let played = (self.script.read(index, &self.game)).and_then(|scripted| self.play(&scripted).map(|()| scripted));
+        let played = (self.script.read(index, &self.game)).and_then(|scripted| self.play(scripted));
         Some(match played {
             Ok(played) => {
-                self.moved = matches!(played, Scripted::Move { .. });
-                if let Scripted::Move { mv, .. } = &played {
+                self.moved = matches!(played, Stepped::Move(_));
+                if let Stepped::Move(mv) = &played {
                     self.index += 1;
                     if P::ends_turn(mv) {
                         self.turns += 1;
@@ -227,7 +240,7 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
                 Ok(step) => step,
                 Err(e) => return Some(Err(e)),
             };
-            if let Scripted::Move { mv, .. } = step.played {
+            if let Stepped::Move(mv) = step.played {
                 return Some(Ok(Moved {
                     index: step.index,
                     turn: step.turn,
@@ -249,15 +262,19 @@ impl<P: Position, S: Script<P>> Walker<P, S> {
         Ok(())
     }
 
-    fn play(&mut self, scripted: &Scripted<P>) -> Result<(), Fault<P::Illegal, S::Fault>> {
+    fn play(&mut self, scripted: Scripted<P>) -> Result<Stepped<P::Move>, StepFault<P, S>> {
         match scripted {
-            Scripted::Chance(chance) => (self.game.apply_chance(chance, &mut self.events)).map_err(Fault::Rule),
+            Scripted::Chance(chance) => {
+                (self.game.apply_chance(chance, &mut self.events)).map_err(Fault::Rule)?;
+                Ok(Stepped::Chance)
+            }
             Scripted::Move { named, mv, stated } => {
                 let current = self.game.current_player();
                 if let Some(named) = named.filter(|n| *n != current) {
                     return Err(Fault::NotTheirTurn { named });
                 }
-                (self.game.play_stating(mv, stated, &mut self.events)).map_err(Fault::Rule)
+                (self.game.play_stating(&mv, stated, &mut self.events)).map_err(Fault::Rule)?;
+                Ok(Stepped::Move(mv))
             }
         }
     }

@@ -374,6 +374,9 @@ impl Script<CardGame> for CardScript<'_> {
         self.record.moves[index].clone()
     }
 
+    // Inlined into the walker's step, as the tile script's is: returned through memory, the
+    // scripted move slows the replay.
+    #[inline]
     fn read(&self, index: usize, game: &CardGame) -> Result<Scripted<CardGame>, Fault<CardIllegal, DealFault>> {
         if game.deal_due() {
             return (self.record.hands_from(game, index))

@@ -182,6 +182,9 @@ impl walk::Script<Game> for TileScript<'_> {
         self.record.moves[index]
     }
 
+    // Inlined into the walker's step: returned through memory, the scripted move costs the
+    // replay a fifth of its time (measured with `bench`, replay of a 71-move record).
+    #[inline]
     fn read(&self, index: usize, game: &Game) -> Result<Scripted<Game>, Fault> {
         let m = &self.record.moves[index];
         if game.drawn().is_none() {

@@ -3,7 +3,7 @@
 
 use super::{Breakdown, Replay, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
-use crate::engine::{Fault, IllegalTurn, Position, Scripted, Walker};
+use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
 use crate::record::cards::{CardRecord, CardScript, DealFault, DealProblem, RecordedCardMove};
 use std::fmt::Write as _;
 
@@ -137,8 +137,8 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<R
             Some(Err(e)) => return Err(CardReplayError::of(walker.game(), round_start, *e)),
         };
         match step.played {
-            Scripted::Chance(_) => round_start = step.index,
-            Scripted::Move { mv, .. } => turns.push(Turn {
+            Stepped::Chance => round_start = step.index,
+            Stepped::Move(mv) => turns.push(Turn {
                 turn: step.index as u32 + 1,
                 player: step.player,
                 mv,

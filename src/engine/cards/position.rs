@@ -72,10 +72,10 @@ impl Position for CardGame {
     fn play_stating(
         &mut self,
         mv: &CardMove,
-        herds: &Vec<(u8, Colour)>,
+        herds: Vec<(u8, Colour)>,
         events: &mut Vec<CardEvent>,
     ) -> Result<(), CardIllegal> {
-        CardGame::play_stating(self, mv, herds, events)
+        CardGame::play_stating(self, mv, &herds, events)
     }
 
     fn ends_turn(_: &CardMove) -> bool {
@@ -86,8 +86,8 @@ impl Position for CardGame {
         self.deal_due()
     }
 
-    fn apply_chance(&mut self, hands: &Vec<Vec<Card>>, events: &mut Vec<CardEvent>) -> Result<(), CardIllegal> {
-        self.deal(hands.clone(), events)
+    fn apply_chance(&mut self, hands: Vec<Vec<Card>>, events: &mut Vec<CardEvent>) -> Result<(), CardIllegal> {
+        self.deal(hands, events)
     }
 
     fn finish(&mut self, events: &mut Vec<CardEvent>) {
