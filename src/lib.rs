@@ -60,7 +60,7 @@
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV
 //! ([`export::csv`]) from a record and its replay, behind one [`Export`](export::Export)
-//! trait implemented per game (the Card Game's in [`export::cards`]).
+//! trait implemented per game (the Card Game's in `export/cards.rs`).
 //!
 //! [`render`] draws any game at any turn ([`render::draw`], over [`render::Drawable`]): the
 //! board as an SVG scene ([`render::scene`], tile art in [`render::tiles`], meeples in
