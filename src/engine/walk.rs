@@ -41,6 +41,17 @@ pub enum Fault<I, F> {
     Record(F),
 }
 
+impl<I, F> Fault<I, F> {
+    /// The same fault, with what the record got wrong put another way.
+    pub fn map_record<G>(self, f: impl FnOnce(F) -> G) -> Fault<I, G> {
+        match self {
+            Fault::Rule(e) => Fault::Rule(e),
+            Fault::NotTheirTurn { named } => Fault::NotTheirTurn { named },
+            Fault::Record(e) => Fault::Record(f(e)),
+        }
+    }
+}
+
 impl<I: fmt::Display, F: fmt::Display> fmt::Display for Fault<I, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

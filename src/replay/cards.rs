@@ -35,16 +35,11 @@ impl CardReplayError {
     /// `round_start`). A round whose actions no hands could play names the action at fault.
     fn of(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> CardReplayError {
         let round = game.round() + 1;
-        let (turn, index, player, fault) = match e.fault {
-            Fault::Record(f) => (f.offset + 1, e.index + f.offset + 1, f.player, Fault::Record(f.problem)),
-            Fault::Rule(r) => (e.index - round_start + 1, e.index + 1, e.player, Fault::Rule(r)),
-            Fault::NotTheirTurn { named } => (
-                e.index - round_start + 1,
-                e.index + 1,
-                e.player,
-                Fault::NotTheirTurn { named },
-            ),
+        let (turn, index, player) = match &e.fault {
+            Fault::Record(f) => (f.offset + 1, e.index + f.offset + 1, f.player),
+            Fault::Rule(_) | Fault::NotTheirTurn { .. } => (e.index - round_start + 1, e.index + 1, e.player),
         };
+        let fault = e.fault.map_record(|f| f.problem);
         CardReplayError::Illegal {
             round,
             turn,
