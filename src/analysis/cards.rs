@@ -5,10 +5,11 @@
 use super::halving::{SearchOptions, SearchResult, halve};
 use super::playout::{Tally, playout_seed};
 use super::report::PlayerReport;
+use super::verdict::{self, Verdict};
 use super::win_chance::{
     CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CalibrationSettings, Sample, Scale, TurnChance, outcome,
 };
-use super::{PlayerSummary, RECHECK_SALT, Recheck, paired_recheck, rechecked, run_parallel};
+use super::{PlayerSummary, RECHECK_SALT, Recheck, run_parallel};
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
 use crate::engine::cards::{CardGame, CardMove};
@@ -104,8 +105,15 @@ pub fn analyse_position(
         .map(|&mv| evaluate(game, mv, player, samples, seed))
         .collect();
     alternatives.sort_by(|a, b| b.value.total_cmp(&a.value));
-    let played = played.and_then(|p| alternatives.iter().position(|a| a.mv == p));
-    let recheck = played.and_then(|p| recheck(game, &alternatives, p, samples, seed));
+    let mut played = played.and_then(|p| alternatives.iter().position(|a| a.mv == p));
+    let verdict = weigh_again(game, &alternatives, played, samples, seed);
+    let recheck = played.and_then(|p| Recheck::of(&verdict, p));
+    for w in &verdict.weighed {
+        let a = &mut alternatives[w.index];
+        (a.value, a.stderr) = (w.fresh.mean(), w.fresh.std_error());
+    }
+    let moved = verdict.relist(&mut alternatives);
+    played = played.map(|p| moved[p]);
     CardTurnAnalysis {
         turn,
         player,
@@ -193,21 +201,27 @@ pub fn search(game: &CardGame, opts: &SearchOptions) -> Option<SearchResult<Card
 /// as the analysis (`search:18` against `flat`: 50%), so the pages keep the analysis.
 const PLAYOUTS: Policy = Policy::Greedy;
 
-/// The top actions and the played one (`alts` is ranked) weighed again on the same fresh
-/// samples, as the tile game's analysis does.
-fn recheck(game: &CardGame, alts: &[CardAlternative], played: usize, samples: u32, seed: u64) -> Option<Recheck> {
-    let chosen = rechecked(alts.len(), played);
+/// The verdict on every action (`alts` ranked by their samples), weighed again on the same
+/// fresh samples, as the tile game's analysis does for its best moves ([`verdict`]). A turn has
+/// a few tens of actions at most, so the whole list shows values measured apart from the
+/// samples that chose the best.
+fn weigh_again(game: &CardGame, alts: &[CardAlternative], played: Option<usize>, samples: u32, seed: u64) -> Verdict {
+    let which = verdict::to_weigh(alts.len(), alts.len(), played);
     let player = game.current_player();
-    let margins: Vec<Vec<i32>> = (chosen.iter())
+    let fresh: Vec<Vec<i32>> = (which.iter())
         .map(|&i| sampled(game, alts[i].mv, player, samples, seed ^ RECHECK_SALT).0)
         .collect();
-    paired_recheck(&margins, chosen.iter().position(|&i| i == played)?)
+    verdict::judge(&which, &fresh)
 }
 
 /// What a whole-game Card Game analysis found, as reports write it (`analyse --json`, the
 /// service's stored analysis). Estimates are rounded to 3 decimals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardGameReport {
+    /// The version of the analysis that made it ([`super::VERSION`]); 1 for analyses stored
+    /// before versions were recorded.
+    #[serde(default = "super::report::first_version")]
+    pub version: u32,
     pub samples: u32,
     /// How the samples were played out: analyses stored before greedy playouts name none.
     #[serde(default)]
@@ -262,6 +276,10 @@ pub struct CardTurnReport {
     /// What the action played lost against the best, rechecked on fresh samples (0 within the
     /// noise). Analyses stored before the recheck hold the best value less the played one's.
     pub points_lost: Option<f64>,
+    /// Whether the fresh samples could not separate the top actions (see
+    /// `TurnReport::too_close`). False in analyses stored before analysis version 2.
+    #[serde(default)]
+    pub too_close: bool,
     pub alternatives: Vec<CardAlternativeReport>,
 }
 
@@ -294,6 +312,7 @@ impl CardTurnAnalysis {
             samples,
             played: self.played,
             points_lost: self.points_lost().map(round),
+            too_close: self.recheck.is_some_and(|r| r.too_close),
             alternatives: (self.alternatives.iter())
                 .map(|a| CardAlternativeReport {
                     action: crate::replay::cards::move_text(&a.mv),
@@ -320,10 +339,10 @@ pub fn analyse_game(
     let mut turns = Vec::with_capacity(record.moves.len());
     for n in 1..=total {
         let t = analyse_turn(record, n, samples, u64::from(n))?;
-        if let (Some(played), Some(lost)) = (t.played, t.points_lost()) {
+        if let (Some(_), Some(lost)) = (t.played, t.points_lost()) {
             let p = &mut players[t.player as usize];
             p.turns += 1;
-            p.best_moves += u32::from(played == 0);
+            p.best_moves += u32::from(lost == 0.0);
             p.points_lost += lost;
         }
         turns.push(t.report(samples));
@@ -333,6 +352,7 @@ pub fn analyse_game(
         p.average_points_lost = p.points_lost / f64::from(p.turns.max(1));
     }
     Ok(CardGameReport {
+        version: super::VERSION,
         samples,
         playouts: CardPlayouts::Greedy,
         players: players.iter().map(PlayerReport::from).collect(),

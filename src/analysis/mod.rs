@@ -32,6 +32,7 @@ pub mod playout;
 pub mod puzzles;
 pub mod report;
 pub mod search;
+pub mod verdict;
 pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
@@ -45,6 +46,11 @@ use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayErro
 use evaluate::Baseline;
 use playout::{Tally, playout, playout_seed, policy_of};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The analysis's version, stored with what it made so that a page can say which made it and
+/// offer to run the newer one. 2: the points lost are measured on fresh futures, apart from
+/// the playouts that chose the best move, and the list shows those values ([`verdict`]).
+pub const VERSION: u32 = 2;
 
 /// Playouts per alternative by default: under ±1 point of standard error on the expected
 /// margin (less on the differences between alternatives, which share their draw orders).
@@ -157,6 +163,16 @@ pub struct PlayoutSummary {
     pub std_error: f64,
 }
 
+impl PlayoutSummary {
+    pub fn of(t: &Tally) -> PlayoutSummary {
+        PlayoutSummary {
+            count: t.count,
+            mean_margin: t.mean(),
+            std_error: t.std_error(),
+        }
+    }
+}
+
 /// One legal move for the drawn tile and what it is worth.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Alternative {
@@ -168,8 +184,12 @@ pub struct Alternative {
     pub playouts: Option<PlayoutSummary>,
     /// What the ranking sorts by, in points (see `TurnAnalysis::value_basis`).
     pub value: f64,
-    /// 1 is best; equal values share a rank.
+    /// 1 is best; equal values share a rank, and so do the moves the fresh futures could not
+    /// tell from the best ([`verdict`]).
     pub rank: u32,
+    /// Whether `value` and `playouts` come from the fresh futures of the verdict, rather than
+    /// from the playouts that ranked the moves.
+    pub rechecked: bool,
 }
 
 /// Every alternative of one turn, best first.
@@ -200,22 +220,33 @@ pub struct TurnAnalysis {
     pub recheck: Option<Recheck>,
 }
 
-/// The move played against the best, weighed again. The ranking's best value is the largest of
-/// many noisy estimates, so it leans high, and "points lost" measured against it would too.
-/// The top moves and the played one replay the same new futures, independent of the ranking's,
-/// so the difference is measured paired, with its own uncertainty.
+/// The move played against the best, both weighed again on the same fresh futures
+/// ([`verdict`]): the values the list shows, so the loss is never more than the gap it shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recheck {
-    /// The freshly best move's mean margin less the played move's, and its standard error.
+    /// The first listed move's fresh mean less the played move's, and its standard error.
     pub difference: f64,
     pub std_error: f64,
     /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
     pub points_lost: f64,
+    /// Whether the fresh futures could not separate the top moves ([`verdict::Verdict::too_close`]).
+    pub too_close: bool,
 }
 
-/// The top moves weighed again beside the played one.
-const RECHECKED: usize = 3;
-/// Keeps the recheck's futures apart from the ranking's.
+impl Recheck {
+    /// The played move's standing in a verdict; `None` when it was not weighed again.
+    pub fn of(verdict: &verdict::Verdict, played: usize) -> Option<Recheck> {
+        let w = verdict.of(played)?;
+        Some(Recheck {
+            difference: w.behind,
+            std_error: w.behind_std_error,
+            points_lost: w.points_lost(),
+            too_close: verdict.too_close(),
+        })
+    }
+}
+
+/// Keeps the fresh futures apart from the ones that chose the best move.
 pub(crate) const RECHECK_SALT: u64 = 0x7265_6368_6563_6b21;
 
 impl TurnAnalysis {
@@ -390,8 +421,14 @@ pub fn analyse_position(
         .collect();
     let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
     let order = rank(&mut alts);
-    let played_new = played_index.map(|i| order[i]);
-    let recheck = played_new.and_then(|p| recheck(before, tile, &alts, p, turn, opts));
+    let mut played_new = played_index.map(|i| order[i]);
+    let mut recheck = None;
+    if opts.playouts_for(alts.len()) > 0 {
+        let verdict = weigh_again(before, tile, &alts, played_new, turn, opts);
+        let moved = relist(&mut alts, &verdict);
+        recheck = played_new.and_then(|p| Recheck::of(&verdict, p));
+        played_new = played_new.map(|p| moved[p]);
+    }
     Ok(TurnAnalysis {
         turn,
         player: before.current_player(),
@@ -419,11 +456,7 @@ fn value_basis(opts: &AnalysisOptions) -> ValueBasis {
 }
 
 fn alternative(before: &Game, mv: &Move, evaluation: Evaluation, tally: Option<Tally>) -> Alternative {
-    let playouts = tally.map(|t| PlayoutSummary {
-        count: t.count,
-        mean_margin: t.mean(),
-        std_error: t.std_error(),
-    });
+    let playouts = tally.map(|t| PlayoutSummary::of(&t));
     let value = playouts.map_or(evaluation.heuristic.value(), |p| p.mean_margin);
     let meeple = match recorded(before, mv) {
         RecordedMove::Place { action, .. } => action,
@@ -437,6 +470,7 @@ fn alternative(before: &Game, mv: &Move, evaluation: Evaluation, tally: Option<T
         playouts,
         value,
         rank: 0,
+        rechecked: false,
     }
 }
 
@@ -540,25 +574,22 @@ fn play_range(
     tallies
 }
 
-/// Weighs the top moves (`alts` is ranked) and the played one (`played`) again on the same
-/// fresh futures; `None` without playouts.
-fn recheck(
+/// The verdict on the chosen move, its rivals and the played one (`alts` in the choosing
+/// order), weighed again on the same fresh futures.
+fn weigh_again(
     before: &Game,
     tile: TileKindId,
     alts: &[Alternative],
-    played: usize,
+    played: Option<usize>,
     turn: u32,
     opts: &AnalysisOptions,
-) -> Option<Recheck> {
+) -> verdict::Verdict {
     let k = opts.playouts_for(alts.len());
-    if k == 0 {
-        return None;
-    }
-    let chosen = rechecked(alts.len(), played);
+    let which = verdict::to_weigh(alts.len(), verdict::RIVALS, played);
     let (mover, share) = (before.current_player(), opts.greedy_share());
     let seed = opts.seed ^ RECHECK_SALT;
-    let margins = run_parallel(chosen.len(), opts.thread_count(), |c| {
-        let a = &alts[chosen[c]];
+    let fresh = run_parallel(which.len(), opts.thread_count(), |c| {
+        let a = &alts[which[c]];
         let mut after = before.clone();
         let mv = Move {
             tile,
@@ -579,33 +610,24 @@ fn recheck(
             })
             .collect::<Vec<i32>>()
     });
-    paired_recheck(&margins, chosen.iter().position(|&i| i == played)?)
+    verdict::judge(&which, &fresh)
 }
 
-/// Which of `len` ranked alternatives a recheck weighs: the top few and the one played.
-pub(crate) fn rechecked(len: usize, played: usize) -> Vec<usize> {
-    let mut chosen: Vec<usize> = (0..len.min(RECHECKED)).collect();
-    if !chosen.contains(&played) {
-        chosen.push(played);
+/// Lists `alts` (in the choosing order) as the verdict has them: the moves weighed again
+/// valued by their fresh futures, the good ones sharing rank 1. Returns where each went.
+fn relist(alts: &mut Vec<Alternative>, verdict: &verdict::Verdict) -> Vec<usize> {
+    for w in &verdict.weighed {
+        let a = &mut alts[w.index];
+        a.value = w.fresh.mean();
+        a.playouts = Some(PlayoutSummary::of(&w.fresh));
+        a.rechecked = true;
     }
-    chosen
-}
-
-/// The recheck of moves weighed on the same fresh futures (`margins[c][j]`: move `c`, future
-/// `j`): the freshly best against the one at `played_at`, paired future by future.
-pub(crate) fn paired_recheck(margins: &[Vec<i32>], played_at: usize) -> Option<Recheck> {
-    let total = |m: &[i32]| m.iter().map(|&x| i64::from(x)).sum::<i64>();
-    let best = (0..margins.len()).max_by_key(|&c| total(&margins[c]))?;
-    let mut diff = Tally::default();
-    for (b, p) in margins[best].iter().zip(margins.get(played_at)?) {
-        diff.add(b - p);
+    let moved = verdict.relist(alts);
+    for (i, a) in alts.iter_mut().enumerate() {
+        let good = verdict.weighed.get(i).is_some_and(|w| w.is_good());
+        a.rank = if good { 1 } else { i as u32 + 1 };
     }
-    let (difference, std_error) = (diff.mean(), diff.std_error());
-    Some(Recheck {
-        difference,
-        std_error,
-        points_lost: if difference > 2.0 * std_error { difference } else { 0.0 },
-    })
+    moved
 }
 
 /// `job(i)` for every `i < n`, spread over `threads` threads; results in index order.

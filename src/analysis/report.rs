@@ -142,6 +142,11 @@ pub struct AlternativeReport {
     pub playouts: Option<PlayoutReport>,
     pub value: f64,
     pub rank: u32,
+    /// Whether `value` and `playouts` come from the fresh futures the points lost are measured
+    /// on (the best moves and the played one), not from the playouts that ranked the moves.
+    /// False in analyses stored before analysis version 2.
+    #[serde(default)]
+    pub rechecked: bool,
 }
 
 /// Every alternative of one turn, best first: `analyse --turn N --json`.
@@ -166,6 +171,10 @@ pub struct TurnReport {
     /// absent from analyses stored before the recheck).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points_lost_std_error: Option<f64>,
+    /// Whether the fresh futures could not separate the top moves: they are all good, and no
+    /// ranking between them is claimed. False in analyses stored before analysis version 2.
+    #[serde(default)]
+    pub too_close: bool,
     pub alternatives: Vec<AlternativeReport>,
     pub open_spots: Vec<SpotReport>,
     pub dead_spots: Vec<[i32; 2]>,
@@ -191,6 +200,10 @@ pub struct TurnSummary {
     pub played: Option<usize>,
     pub played_rank: Option<u32>,
     pub points_lost: Option<f64>,
+    /// Whether the top moves could not be separated (`TurnReport::too_close`). False in
+    /// analyses stored before analysis version 2.
+    #[serde(default)]
+    pub too_close: bool,
     pub played_move: Option<MoveBrief>,
     pub best_move: Option<MoveBrief>,
 }
@@ -206,6 +219,10 @@ pub struct PlayerReport {
 /// A whole game, summarised: `analyse --json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct GameReport {
+    /// The version of the analysis that made it ([`super::VERSION`]); 1 for analyses stored
+    /// before versions were recorded.
+    #[serde(default = "first_version")]
+    pub version: u32,
     pub value: String,
     pub heuristic_formula: String,
     /// Set when the game was too long for the playouts asked: the cap on a turn's playouts
@@ -234,6 +251,11 @@ impl StoredAnalysis {
     pub fn turn(&self, n: u32) -> Option<&TurnReport> {
         self.turns.iter().find(|t| t.turn == n)
     }
+}
+
+/// Analyses stored before versions were recorded.
+pub fn first_version() -> u32 {
+    1
 }
 
 pub fn basis(b: ValueBasis) -> &'static str {
@@ -300,6 +322,7 @@ impl From<&Alternative> for AlternativeReport {
             }),
             value: round(a.value),
             rank: a.rank,
+            rechecked: a.rechecked,
         }
     }
 }
@@ -321,6 +344,7 @@ impl From<&TurnAnalysis> for TurnReport {
             played_rank: t.played_rank(),
             points_lost: t.points_lost().map(round),
             points_lost_std_error: t.recheck.map(|r| round(r.std_error)),
+            too_close: t.recheck.is_some_and(|r| r.too_close),
             alternatives: t.alternatives.iter().map(AlternativeReport::from).collect(),
             open_spots: t.spots.iter().map(spot).collect(),
             dead_spots: t.dead_spots().map(xy).collect(),
@@ -340,6 +364,7 @@ fn brief(a: Option<&Alternative>) -> Option<MoveBrief> {
 impl From<&GameAnalysis> for GameReport {
     fn from(g: &GameAnalysis) -> GameReport {
         GameReport {
+            version: super::VERSION,
             value: basis(g.value_basis).to_string(),
             heuristic_formula: HEURISTIC_FORMULA.to_string(),
             shallower: g.shallower,
@@ -355,6 +380,7 @@ impl From<&GameAnalysis> for GameReport {
                     played: t.played,
                     played_rank: t.played_rank(),
                     points_lost: t.points_lost().map(round),
+                    too_close: t.recheck.is_some_and(|r| r.too_close),
                     played_move: brief(t.played_alternative()),
                     best_move: brief(t.best()),
                 })

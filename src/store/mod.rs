@@ -38,6 +38,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0003_game_kinds.sql")),
         M::up(include_str!("../../migrations/0004_owners.sql")),
         M::up(include_str!("../../migrations/0005_analysis_starts.sql")),
+        M::up(include_str!("../../migrations/0006_analysis_versions.sql")),
     ])
 }
 
@@ -266,20 +267,22 @@ impl Store {
             .optional()?)
     }
 
-    /// Queues a game's analysis, unless it is queued, running or done already (a failed one
-    /// is queued again), or `capacity` analyses are waiting or running: the queue is bounded
-    /// here, in the database, so that a restart keeps the bound and the queue alike.
-    pub fn queue_analysis(&self, id: &GameId, capacity: u64) -> Result<QueueAnswer, StoreError> {
+    /// Queues a game's analysis by analysis version `version`, unless it is queued, running,
+    /// or done already by that version or a later one (a failed one, or one done by an older
+    /// version, is queued again), or `capacity` analyses are waiting or running: the queue is
+    /// bounded here, in the database, so that a restart keeps the bound and the queue alike.
+    pub fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let status: Option<String> = tx
+        let found: Option<(String, Option<u32>)> = tx
             .query_row(
-                "SELECT a.status FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                "SELECT a.status, a.version FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
                 [id],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
-        if status.is_some_and(|s| s != "failed") {
+        let outdated = |made: Option<u32>| made.unwrap_or(FIRST_ANALYSIS_VERSION) < version;
+        if found.is_some_and(|(status, made)| status != "failed" && !(status == "done" && outdated(made))) {
             return Ok(QueueAnswer::Already);
         }
         let waiting = count_waiting(&tx)?;
@@ -335,16 +338,17 @@ impl Store {
         Ok(())
     }
 
-    pub fn finish_analysis(&self, id: &GameId, result: Result<&str, &str>) -> Result<(), StoreError> {
+    /// Ends a game's analysis: its JSON result by analysis version `version`, or why it failed.
+    pub fn finish_analysis(&self, id: &GameId, result: Result<&str, &str>, version: u32) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         let (status, blob, error) = match result {
             Ok(json) => ("done", Some(deflate(json)), None),
             Err(e) => ("failed", None, Some(e)),
         };
         conn.execute(
-            "UPDATE analyses SET status = ?2, result = ?3, error = ?4, done = total, updated_at = ?5
+            "UPDATE analyses SET status = ?2, result = ?3, error = ?4, done = total, updated_at = ?5, version = ?6
              WHERE game = (SELECT seq FROM games WHERE id = ?1)",
-            params![id, status, blob, error, now()],
+            params![id, status, blob, error, now(), version],
         )?;
         Ok(())
     }
@@ -504,6 +508,9 @@ fn analysis_status(r: &rusqlite::Row<'_>) -> rusqlite::Result<AnalysisStatus> {
 }
 
 /// The columns [`game_row`] reads, in its order.
+/// The version of analyses stored before versions were recorded (the column is NULL).
+pub const FIRST_ANALYSIS_VERSION: u32 = 1;
+
 const GAME_COLUMNS: &str =
     "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
 

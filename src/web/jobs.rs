@@ -4,7 +4,7 @@
 //! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the worker catches up.
 
 use super::metrics::Metrics;
-use crate::analysis::AnalysisOptions;
+use crate::analysis::{self, AnalysisOptions};
 use crate::store::{GameId, QueueAnswer, Store, StoreError};
 use std::sync::Arc;
 use std::sync::mpsc::{Sender, channel};
@@ -53,7 +53,7 @@ impl Jobs {
     /// Asks for a game's analysis: it is queued and handed to the worker, unless it is
     /// queued, running or done already, or the queue is full.
     pub fn request(&self, store: &Store, id: &GameId) -> Result<QueueAnswer, StoreError> {
-        let answer = store.queue_analysis(id, self.capacity)?;
+        let answer = store.queue_analysis(id, self.capacity, analysis::VERSION)?;
         if answer == QueueAnswer::Queued {
             self.push(*id);
         }
@@ -85,10 +85,10 @@ fn run(store: &Store, id: &GameId, options: &AnalysisOptions) {
         guarded(|| analyse(store, id, options))
     };
     let saved = match &result {
-        Ok(json) => store.finish_analysis(id, Ok(json)),
+        Ok(json) => store.finish_analysis(id, Ok(json), analysis::VERSION),
         Err(e) => {
             tracing::warn!("analysis of {id} failed: {e}");
-            store.finish_analysis(id, Err(e))
+            store.finish_analysis(id, Err(e), analysis::VERSION)
         }
     };
     if let Err(e) = saved {

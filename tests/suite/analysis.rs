@@ -232,6 +232,51 @@ fn points_lost_are_rechecked_on_fresh_futures() {
     );
 }
 
+/// What a reader of the list can check, on every analysed turn of a bot game: the move listed
+/// first loses nothing, the played move never loses more than the gap the list shows between
+/// the first move and it, and a move listed with rank 1 loses nothing.
+#[test]
+fn a_loss_is_the_gap_the_list_shows_and_the_first_listed_loses_nothing() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 33).unwrap();
+    let opts = AnalysisOptions {
+        max_playouts_per_turn: 600,
+        ..random_playouts(24)
+    };
+    let (mut lost_some, mut too_close) = (0, 0);
+    for n in (1..=71).step_by(5) {
+        let t = analysis::analyse_turn(&record, n, &opts).unwrap().report();
+        let (Some(played), Some(lost)) = (t.played, t.points_lost) else {
+            panic!("turn {n}: the played move is listed and judged");
+        };
+        let gap = t.alternatives[0].value - t.alternatives[played].value;
+        assert!(lost >= 0.0 && gap >= 0.0, "turn {n}: lost {lost}, gap {gap}");
+        assert!(lost <= gap + 0.002, "turn {n}: lost {lost}, gap {gap}");
+        assert_eq!(
+            t.played_rank == Some(1),
+            lost == 0.0,
+            "turn {n}: rank 1 is nothing lost"
+        );
+        assert!(t.alternatives[0].rechecked && t.alternatives[played].rechecked);
+        lost_some += usize::from(lost > 0.0);
+        too_close += usize::from(t.too_close);
+    }
+    assert!(lost_some > 0, "a greedy bot loses points on some turns");
+    assert!(too_close < 15, "not every turn is too close to call");
+    let cards = carcassonne_replay::selfplay::card_game(2, Policy::Greedy, 4).unwrap();
+    let report = analysis::cards::analyse_game(&cards, 16, &|_, _| ()).unwrap();
+    for t in &report.turns {
+        let (Some(played), Some(lost)) = (t.played, t.points_lost) else {
+            panic!("Card Game turn {}: the played action is listed and judged", t.turn);
+        };
+        let gap = t.alternatives[0].value - t.alternatives[played].value;
+        assert!(
+            gap >= 0.0 && lost <= gap + 0.002,
+            "turn {}: lost {lost}, gap {gap}",
+            t.turn
+        );
+    }
+}
+
 #[test]
 fn stealing_a_city_with_a_second_knight_ranks_first() {
     let record = two_players(common::STEAL);
@@ -376,11 +421,19 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
     };
     assert_eq!(uncapped.playouts_for(5_000), 96);
     let record = two_players(common::STEAL);
-    let t = analysis::analyse_turn(&record, 7, &AnalysisOptions { threads: 1, ..opts }).unwrap();
+    // No move played: the moves weighed again on fresh futures are the top three, survivors.
+    let (before, played) = analysis::position_before(&record, 7).unwrap();
+    let capped = AnalysisOptions { threads: 1, ..opts };
+    let t = analysis::analyse_position(&before, played.tile, None, 7, &capped).unwrap();
     let each = opts.playouts_for(t.moves_count);
     let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
     // Successive halving: the best quarter (at least 8) gets every playout, ranked first; the
-    // rest keep the first quarter's.
+    // rest keep the first quarter's. The fresh futures give the top three as many again.
+    assert!(
+        t.alternatives[..3]
+            .iter()
+            .all(|a| a.rechecked && a.playouts.unwrap().count == each)
+    );
     let full = counts.iter().filter(|&&c| c == each).count();
     assert_eq!(full, t.moves_count.min(8.max(t.moves_count / 4)), "{counts:?}");
     assert!(counts[..full].iter().all(|&c| c == each) && counts[full..].iter().all(|&c| c == each / 4));

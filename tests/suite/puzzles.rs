@@ -57,9 +57,9 @@ fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
     }
     let store = Store::open(&app.db).unwrap();
     let id: GameId = id.parse().unwrap();
-    store.queue_analysis(&id, 100).unwrap();
+    store.queue_analysis(&id, 100, analysis::VERSION).unwrap();
     store
-        .finish_analysis(&id, Ok(&serde_json::to_string(&stored).unwrap()))
+        .finish_analysis(&id, Ok(&serde_json::to_string(&stored).unwrap()), analysis::VERSION)
         .unwrap();
     stored
 }

@@ -30,6 +30,20 @@ pub struct AnalysisPage {
     /// A link to the game's puzzles (tile games, once analysed).
     pub puzzles: bool,
     pub tiles_notice: Option<&'static str>,
+    /// The version of the analysis that made the stored result, once done.
+    pub made_by: u32,
+}
+
+impl AnalysisPage {
+    /// Whether the stored result was made by an older analysis than this service runs: the
+    /// page offers to run the newer one.
+    pub fn outdated(&self) -> bool {
+        self.status == "done" && self.made_by < crate::analysis::VERSION
+    }
+
+    pub fn current_version(&self) -> u32 {
+        crate::analysis::VERSION
+    }
 }
 
 /// A player's moves over the analysed game.
@@ -54,6 +68,8 @@ pub struct TurnLossRow {
     pub points_lost: String,
     /// Ranked below the best, yet nothing lost: the recheck could not tell it from the best.
     pub within_noise: bool,
+    /// The fresh futures could not separate the top moves: no ranking between them is claimed.
+    pub too_close: bool,
     /// The best move in words ("the move played" when it was).
     pub best: String,
     /// The mover's chance of winning after the move, and the move's class ("mistake ?").
@@ -114,6 +130,7 @@ pub fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisSta
         chances: None,
         puzzles: false,
         tiles_notice: None,
+        made_by: crate::analysis::VERSION,
     }
 }
 
@@ -138,6 +155,9 @@ pub struct AltRow {
     pub gain: i32,
     pub if_ended: String,
     pub value: String,
+    /// Whether `value` is the ranking's own, not weighed again on fresh futures (analyses
+    /// before version 2 weighed none again, and mark none).
+    pub ranking_only: bool,
     pub played: bool,
 }
 
@@ -161,6 +181,8 @@ pub struct AlternativesPage {
     /// The meeple column's heading in the game's words: "Meeple", "Settler".
     pub figure: String,
     pub tiles_notice: Option<&'static str>,
+    /// The best moves could not be separated (`TurnReport::too_close`).
+    pub too_close: bool,
 }
 
 pub fn per_player(v: &[i32]) -> String {
@@ -199,4 +221,6 @@ pub struct CardAlternativesPage {
     /// mover's whole hand, may give it away before its round reveals it, so it waits behind
     /// a fold.
     pub face_down: bool,
+    /// The best actions could not be separated (`CardTurnReport::too_close`).
+    pub too_close: bool,
 }

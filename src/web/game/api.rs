@@ -236,6 +236,8 @@ pub fn status_answer<T: DeserializeOwned>(
 /// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
 #[derive(Serialize, ToSchema)]
 pub struct CardSummary {
+    /// The version of the analysis that made it; 1 before versions were recorded.
+    version: u32,
     samples: u32,
     players: Vec<PlayerReport>,
     turns: Vec<CardTurnSummary>,
@@ -248,6 +250,8 @@ pub struct CardTurnSummary {
     player: u8,
     played: Option<String>,
     points_lost: Option<f64>,
+    /// Whether the best actions could not be separated.
+    too_close: bool,
 }
 
 /// A Card Game analysis summarised.
@@ -258,9 +262,11 @@ pub fn card_summary(r: CardGameReport) -> AnalysisSummary {
             player: t.player,
             played: t.played.and_then(|i| t.alternatives.get(i)).map(|a| a.action.clone()),
             points_lost: t.points_lost,
+            too_close: t.too_close,
         })
         .collect();
     AnalysisSummary::Cards(CardSummary {
+        version: r.version,
         samples: r.samples,
         players: r.players,
         turns,

@@ -201,6 +201,7 @@ impl GamePages for Stored<CardRecord> {
             let chances = analysis::cards::turn_chances(&r, total);
             let colours = crate::render::cards::colours(record);
             page.chances = ChancesView::new(&id, &record.players, &chances, total, &colours, true);
+            page.made_by = r.version;
             page.players = player_rows(&record.players, &r.players);
             page.turns = (r.turns.iter())
                 .map(|t| {
@@ -211,6 +212,7 @@ impl GamePages for Stored<CardRecord> {
                         player: (record.players.get(t.player as usize)).map_or_else(String::new, |p| p.name.clone()),
                         colour: colours.get(t.player).hex(),
                         within_noise: within_noise(rank, t.points_lost),
+                        too_close: t.too_close,
                         best: match (rank, t.alternatives.first()) {
                             (Some(1), _) => "the move played".into(),
                             (_, Some(b)) => b.action.clone(),
@@ -271,6 +273,7 @@ impl GamePages for Stored<CardRecord> {
             turn: n,
             player: self.record.players[t.player as usize].name.clone(),
             samples: t.samples,
+            too_close: t.too_close,
             rows,
             face_down,
         }))

@@ -206,6 +206,7 @@ impl GamePages for Stored<GameRecord> {
             let players = &record.players;
             page.chances = ChancesView::new(&id, players, &chances, self.row.turns, &colours, true);
             page.puzzles = page.chances.is_some();
+            page.made_by = r.summary.version;
             page.players = player_rows(players, &r.summary.players);
             page.turns = (r.summary.turns.iter())
                 .map(|t| {
@@ -216,6 +217,7 @@ impl GamePages for Stored<GameRecord> {
                         player: self.player_name(t.player),
                         colour: colours.get(t.player).hex(),
                         within_noise: within_noise(rank, t.points_lost),
+                        too_close: t.too_close,
                         best: match (rank, &t.best_move) {
                             (Some(1), _) => "the move played".into(),
                             (_, Some(b)) => move_words(b, record.game),
@@ -249,6 +251,7 @@ impl GamePages for Stored<GameRecord> {
             listed,
         } = turn_alternatives(state, self, n)?;
         let mover = t.player as usize;
+        let weighed_again = t.alternatives.iter().any(|a| a.rechecked);
         let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
             .filter_map(|(i, a)| {
                 Some(AltRow {
@@ -261,6 +264,7 @@ impl GamePages for Stored<GameRecord> {
                     gain: a.immediate.get(mover).copied().unwrap_or(0),
                     if_ended: per_player(&a.if_ended_change),
                     value: value_with_error(a),
+                    ranking_only: weighed_again && !a.rechecked,
                     played: t.played == Some(i),
                 })
             })
@@ -282,6 +286,7 @@ impl GamePages for Stored<GameRecord> {
             formula: HEURISTIC_FORMULA,
             figure: words::capitalised(words::figures(game).0),
             tiles_notice: view::tiles_notice(&self.record),
+            too_close: t.too_close,
             id,
             turn: n,
             full,
