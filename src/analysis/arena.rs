@@ -5,7 +5,7 @@
 use super::cards;
 use super::halving::{Budget, SearchOptions};
 use super::search::search;
-use super::{AnalysisOptions, analyse_position};
+use super::{AnalysisOptions, Sampler, analyse_position};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
@@ -24,6 +24,9 @@ pub enum Contender {
     /// Today's analysis: every alternative's mean final margin over this many playouts each
     /// (capped per turn as the analysis caps it); `None`, the analysis's default for the game.
     Flat { playouts: Option<u32> },
+    /// The analysis with its playouts stopped at the search's horizon
+    /// ([`super::Sampler::Horizon`]), this many each; `None`, the analysis's default.
+    Horizon { playouts: Option<u32> },
     /// The same without successive halving: every alternative gets every playout, as the
     /// analysis did before it.
     FlatUniform { playouts: u32 },
@@ -43,12 +46,16 @@ impl std::str::FromStr for Contender {
             None if s == "random" => Ok(Contender::Random),
             None if s == "greedy" => Ok(Contender::Greedy),
             None if s == "flat" => Ok(Contender::Flat { playouts: None }),
+            None if s == "horizon" => Ok(Contender::Horizon { playouts: None }),
             None if s == "flat-uniform" => Ok(Contender::FlatUniform {
                 playouts: super::DEFAULT_PLAYOUTS,
             }),
             None if s == "search" => Ok(Contender::Search { ms: DEFAULT_SEARCH_MS }),
-            Some((name @ ("flat" | "flat-uniform"), k)) => match k.parse() {
+            Some((name @ ("flat" | "flat-uniform" | "horizon"), k)) => match k.parse() {
                 Ok(playouts) if playouts > 0 && name == "flat" => Ok(Contender::Flat {
+                    playouts: Some(playouts),
+                }),
+                Ok(playouts) if playouts > 0 && name == "horizon" => Ok(Contender::Horizon {
                     playouts: Some(playouts),
                 }),
                 Ok(playouts) if playouts > 0 => Ok(Contender::FlatUniform { playouts }),
@@ -61,7 +68,7 @@ impl std::str::FromStr for Contender {
                 _ => Err(format!("search:{t}: give the milliseconds per move, a number from 1")),
             },
             _ => Err(format!(
-                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, search or search:T (T ms per move)"
+                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move)"
             )),
         }
     }
@@ -74,6 +81,8 @@ impl std::fmt::Display for Contender {
             Contender::Greedy => f.write_str("greedy"),
             Contender::Flat { playouts: None } => f.write_str("flat"),
             Contender::Flat { playouts: Some(k) } => write!(f, "flat:{k}"),
+            Contender::Horizon { playouts: None } => f.write_str("horizon"),
+            Contender::Horizon { playouts: Some(k) } => write!(f, "horizon:{k}"),
             Contender::FlatUniform { playouts } => write!(f, "flat-uniform:{playouts}"),
             Contender::Search { ms } => write!(f, "search:{ms}"),
         }
@@ -143,9 +152,28 @@ impl Seat {
             Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
             Contender::Flat { playouts } => {
                 let playouts = playouts.unwrap_or(super::DEFAULT_PLAYOUTS);
-                flat_move(game, tile, turn, playouts, seed, true)
+                flat_move(
+                    game,
+                    tile,
+                    turn,
+                    &analysis_options(playouts, seed, true, Sampler::ToTheEnd),
+                )
             }
-            Contender::FlatUniform { playouts } => flat_move(game, tile, turn, playouts, seed, false),
+            Contender::Horizon { playouts } => {
+                let playouts = playouts.unwrap_or(super::DEFAULT_PLAYOUTS);
+                flat_move(
+                    game,
+                    tile,
+                    turn,
+                    &analysis_options(playouts, seed, true, Sampler::Horizon),
+                )
+            }
+            Contender::FlatUniform { playouts } => flat_move(
+                game,
+                tile,
+                turn,
+                &analysis_options(playouts, seed, false, Sampler::ToTheEnd),
+            ),
             Contender::Search { ms } => search(game, tile, &search_options(ms, seed, turn)).and_then(|r| r.best()),
         };
         self.thinking += start.elapsed();
@@ -166,6 +194,7 @@ impl Seat {
                 analysis.alternatives.first().map(|a| a.mv)
             }
             Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
+            Contender::Horizon { .. } => return Err("horizon plays the tile games only".into()),
             Contender::Search { ms } => cards::search(game, &search_options(ms, seed, turn)).and_then(|r| r.best()),
         };
         self.thinking += start.elapsed();
@@ -183,15 +212,19 @@ fn search_options(ms: u32, seed: u64, turn: u32) -> SearchOptions {
     }
 }
 
-/// The analysis's best move. Its playouts draw from the pack only, never the match's order.
-fn flat_move(game: &Game, tile: TileKindId, turn: u32, playouts: u32, seed: u64, prune: bool) -> Option<Move> {
-    let opts = AnalysisOptions {
+fn analysis_options(playouts: u32, seed: u64, prune: bool, sampler: Sampler) -> AnalysisOptions {
+    AnalysisOptions {
         playouts_per_alternative: playouts,
         seed,
         prune,
+        sampler,
         ..AnalysisOptions::default()
-    };
-    let analysis = analyse_position(game, tile, None, turn, &opts).expect("the drawn tile is the pack's");
+    }
+}
+
+/// The analysis's best move. Its playouts draw from the pack only, never the match's order.
+fn flat_move(game: &Game, tile: TileKindId, turn: u32, opts: &AnalysisOptions) -> Option<Move> {
+    let analysis = analyse_position(game, tile, None, turn, opts).expect("the drawn tile is the pack's");
     let best = analysis.alternatives.first()?;
     Some(Move {
         tile,

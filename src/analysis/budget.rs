@@ -8,7 +8,7 @@
 //! turn, as many as fit, down to [`MIN_PLAYOUTS_PER_TURN`]; past that it is refused, saying
 //! why. The plan depends on the record and the options only, so it is the same on any machine.
 
-use super::{AnalysisError, AnalysisOptions, walk};
+use super::{AnalysisError, AnalysisOptions, Sampler, walk};
 use crate::record::GameRecord;
 
 /// Tile-steps one game's analysis may ask for: about two and a half 72-tile games.
@@ -21,6 +21,18 @@ pub const MIN_PLAYOUTS_PER_TURN: u32 = 800;
 pub struct TurnSize {
     pub moves: usize,
     pub tiles_left: u32,
+    /// Tiles a playout to the search's horizon plays ([`super::Sampler::Horizon`]), at most.
+    pub horizon: u32,
+}
+
+impl TurnSize {
+    /// Tiles one playout of this turn plays.
+    fn playout_tiles(&self, sampler: Sampler) -> u32 {
+        match sampler {
+            Sampler::ToTheEnd => self.tiles_left,
+            Sampler::Horizon => self.tiles_left.min(self.horizon),
+        }
+    }
 }
 
 /// How a game's analysis runs.
@@ -67,6 +79,7 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
         sizes.push(TurnSize {
             moves: super::alternatives::enumerate(before, played.tile).1.len(),
             tiles_left: before.pack_left().saturating_sub(1),
+            horizon: super::search::horizon(before) as u32,
         });
         Ok(true)
     })?;
@@ -76,7 +89,7 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
 /// The tile-steps an analysis with `opts` asks for.
 pub fn tile_steps(sizes: &[TurnSize], opts: &AnalysisOptions) -> u64 {
     (sizes.iter())
-        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * u64::from(t.tiles_left))
+        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * u64::from(t.playout_tiles(opts.sampler)))
         .sum()
 }
 
@@ -129,6 +142,7 @@ mod tests {
             .map(|i| TurnSize {
                 moves,
                 tiles_left: n - 1 - i,
+                horizon: 4,
             })
             .collect()
     }
@@ -174,6 +188,7 @@ mod tests {
             .map(|i| TurnSize {
                 moves: 2 * i as usize + 4,
                 tiles_left: 511 - i,
+                horizon: 4,
             })
             .collect();
         let err = plan(&sizes, &AnalysisOptions::default()).unwrap_err();

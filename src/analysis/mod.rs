@@ -82,6 +82,21 @@ pub struct AnalysisOptions {
     /// Successive halving (see `run_playouts`); off, every alternative gets every playout, as
     /// the analysis did before (`match`'s `flat-uniform`).
     pub prune: bool,
+    /// What one playout is: the game to its end, or a few tiles to the search's horizon.
+    pub sampler: Sampler,
+}
+
+/// How one playout values a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sampler {
+    /// The game played to its end ([`playout`]) by random players, a share of them greedy
+    /// ([`AnalysisOptions::greedy_share`]): the value is the final margin.
+    #[default]
+    ToTheEnd,
+    /// A few tiles per player played by the weighed bot, as the search's samples are
+    /// ([`search::sample_after`]); the value is the margin the search's evaluation expects
+    /// there. Many times cheaper than a playout to the end.
+    Horizon,
 }
 
 impl Default for AnalysisOptions {
@@ -93,6 +108,7 @@ impl Default for AnalysisOptions {
             seed: 0,
             threads: 0,
             prune: true,
+            sampler: Sampler::default(),
         }
     }
 }
@@ -113,6 +129,14 @@ impl AnalysisOptions {
             return k;
         }
         k.min((cap / alternatives).max(1) as u32)
+    }
+
+    /// Playout `j`, of future `seed`, from `after`: the mover's value.
+    fn playout(&self, after: &Game, mover: u8, seed: u64, j: u32, scratch: &mut Scratch) -> i32 {
+        match self.sampler {
+            Sampler::ToTheEnd => playout(after, mover, seed, policy_of(j, self.greedy_share()), scratch),
+            Sampler::Horizon => search::sample_after(after, mover, &mut crate::engine::bots::Rng::new(seed), scratch),
+        }
     }
 
     fn greedy_share(&self) -> f64 {
@@ -552,7 +576,6 @@ fn play_range(
     opts: &AnalysisOptions,
 ) -> Vec<Tally> {
     let chunks = (range.end - range.start).div_ceil(PLAYOUT_CHUNK) as usize;
-    let share = opts.greedy_share();
     let mover = before.current_player();
     let partial = run_parallel(which.len() * chunks, opts.thread_count(), |job| {
         let (alt, chunk) = (which[job / chunks], (job % chunks) as u32);
@@ -563,7 +586,7 @@ fn play_range(
         let from = range.start + chunk * PLAYOUT_CHUNK;
         for j in from..(from + PLAYOUT_CHUNK).min(range.end) {
             let seed = playout_seed(opts.seed, turn, j);
-            tally.add(playout(&after, mover, seed, policy_of(j, share), &mut scratch));
+            tally.add(opts.playout(&after, mover, seed, j, &mut scratch));
         }
         tally
     });
@@ -586,7 +609,7 @@ fn weigh_again(
 ) -> verdict::Verdict {
     let k = opts.playouts_for(alts.len());
     let which = verdict::to_weigh(alts.len(), verdict::RIVALS, played);
-    let (mover, share) = (before.current_player(), opts.greedy_share());
+    let mover = before.current_player();
     let seed = opts.seed ^ RECHECK_SALT;
     let fresh = run_parallel(which.len(), opts.thread_count(), |c| {
         let a = &alts[which[c]];
@@ -599,15 +622,7 @@ fn weigh_again(
         after.play_listed(&mv, &mut Vec::new());
         let mut scratch = Scratch::default();
         (0..k)
-            .map(|j| {
-                playout(
-                    &after,
-                    mover,
-                    playout_seed(seed, turn, j),
-                    policy_of(j, share),
-                    &mut scratch,
-                )
-            })
+            .map(|j| opts.playout(&after, mover, playout_seed(seed, turn, j), j, &mut scratch))
             .collect::<Vec<i32>>()
     });
     verdict::judge(&which, &fresh)

@@ -74,7 +74,7 @@ const HORIZON_ROUNDS: usize = 2;
 const NEW_WORLD_HORIZON_ROUNDS: usize = 6;
 
 /// Tiles a sample plays after the move.
-fn horizon(game: &Game) -> usize {
+pub(crate) fn horizon(game: &Game) -> usize {
     let rounds = match game.surveyors() {
         Some(_) => NEW_WORLD_HORIZON_ROUNDS,
         None => HORIZON_ROUNDS,
@@ -100,13 +100,18 @@ pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<S
     Some(SearchResult::of(&moves, found))
 }
 
-/// Plays `mv`, then the next tiles of one future up to the [`horizon`], everyone playing the
-/// weighed bot: the opponents reply as a player would, at a fraction of the greedy bot's cost.
-/// The mover's value there, by [`horizon_value`].
+/// Plays `mv`, then one future up to the horizon ([`sample_after`]).
 fn sample(before: &Game, mv: &Move, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
-    let mover = before.current_player();
     let mut game = before.clone();
     game.play_listed(mv, &mut Vec::new());
+    sample_after(&game, before.current_player(), rng, scratch)
+}
+
+/// Plays the next tiles of one future from `after` up to the [`horizon`], everyone playing
+/// the weighed bot: the opponents reply as a player would, at a fraction of the greedy bot's
+/// cost. `mover`'s value there, by [`horizon_value`].
+pub(crate) fn sample_after(after: &Game, mover: u8, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
+    let mut game = after.clone();
     let mut bag = shuffled_bag(&game, rng);
     bag.truncate(horizon(&game));
     bots::play_tiles(&mut game, &bag, |_| Policy::Weighed, rng, scratch);

@@ -290,17 +290,11 @@ impl Drawable for GameRecord {
 
 impl Drawable for crate::record::AnyRecord {
     fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
-        match self {
-            crate::record::AnyRecord::Tiles(record, _) => record.svg(turn, picture, opts),
-            crate::record::AnyRecord::Cards(record) => record.svg(turn, picture, opts),
-        }
+        crate::record::dispatch!(self, record => record.svg(turn, picture, opts))
     }
 
     fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
-        match self {
-            crate::record::AnyRecord::Tiles(record, _) => record.animation(px),
-            crate::record::AnyRecord::Cards(record) => record.animation(px),
-        }
+        crate::record::dispatch!(self, record => record.animation(px))
     }
 }
 
