@@ -21,7 +21,9 @@
 
 use crate::engine::board::FrontierSquare;
 use crate::engine::tile::NO_SEGMENT;
-use crate::engine::{FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
+use crate::engine::bots::Rng;
+use crate::engine::tileset::is_river_tile;
+use crate::engine::{Edge, FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
 
 /// An empty square next to the board and how many tiles left in the pack fit it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,30 +164,33 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64)
             closes: 0,
         })
         .collect();
-    // Per kind left: its copies and the mask of the spots it closes.
+    // Squares nothing touches yet (on land): a tile goes there only once a neighbour is placed.
+    let untouched: u16 = (squares.iter().zip(&fronts).enumerate())
+        .filter(|(j, ((pos, _), front))| *j < MAX_MATCHED_SPOTS && front.is_none() && game.on_land(*pos))
+        .fold(0, |m, (j, _)| m | 1 << j);
+    let shares = edge_shares(game);
+    // Per kind left: its copies and the mask of the spots they close; a kind whose copies
+    // only partly fit the untouched squares is listed twice.
     let mut kinds: Vec<(u32, u16)> = Vec::new();
     for (kind, copies) in pack_kinds(game) {
         let mut mask = 0u16;
-        for (j, (&(pos, entries), front)) in squares.iter().zip(&fronts).enumerate() {
-            let (fits, closing) = match front {
-                Some(square) => {
-                    let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
-                    (fits, fits && closes(kind, square, entries))
-                }
-                // Nothing touches the square yet: any tile but a River tile goes there, if
-                // a tile may go there at all (not east of New World's coast).
-                None => {
-                    let any = game.on_land(pos) && !crate::engine::tileset::is_river_tile(kind);
-                    (any, any)
-                }
-            };
+        for (j, (&(_, entries), front)) in squares.iter().zip(&fronts).enumerate() {
+            let Some(square) = front else { continue };
+            let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
+            let closing = fits && closes(kind, square, entries);
             spots[j].fits += copies * u32::from(fits);
             spots[j].closes += copies * u32::from(closing);
             if closing && j < MAX_MATCHED_SPOTS {
                 mask |= 1 << j;
             }
         }
-        kinds.push((copies, mask));
+        let fitting = (f64::from(copies) * untouched_share(kind, &shares)).round() as u32;
+        for j in (0..spots.len()).filter(|&j| j < MAX_MATCHED_SPOTS && untouched & (1 << j) != 0) {
+            spots[j].fits += fitting;
+            spots[j].closes += fitting;
+        }
+        kinds.push((fitting, mask | untouched));
+        kinds.push((copies - fitting, mask));
     }
     let (n, d) = (game.pack_left(), draws_for(game, owner));
     let chance = if spots.len() > MAX_MATCHED_SPOTS {
@@ -194,6 +199,34 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64)
         chance_all_closed(&kinds, spots.len(), n, d)
     };
     (spots, chance)
+}
+
+/// Each edge type's share of the edges of the tiles left but River tiles (indexed by
+/// `Edge`): what a square nothing touches yet is likeliest to face once a neighbour is placed.
+fn edge_shares(game: &Game) -> [f64; 4] {
+    let mut counts = [0u32; 4];
+    for (kind, copies) in pack_kinds(game).filter(|(k, _)| !is_river_tile(k)) {
+        for side in Side::ALL {
+            counts[kind.oriented(Rotation::ALL[0]).edge(side) as usize] += copies;
+        }
+    }
+    let total: u32 = counts.iter().sum();
+    counts.map(|c| if total == 0 { 0.0 } else { f64::from(c) / f64::from(total) })
+}
+
+/// The chance that a copy of `kind` fits a square nothing touches yet, once one neighbour is
+/// placed there: the share of the edges left it has a matching edge for (any rotation turns
+/// that edge to face the neighbour). River tiles never go there.
+fn untouched_share(kind: &TileKind, shares: &[f64; 4]) -> f64 {
+    if is_river_tile(kind) {
+        return 0.0;
+    }
+    let o = kind.oriented(Rotation::ALL[0]);
+    [Edge::Field, Edge::City, Edge::Road]
+        .into_iter()
+        .filter(|&e| Side::ALL.into_iter().any(|side| o.edge(side) == e))
+        .map(|e| shares[e as usize])
+        .sum()
 }
 
 /// How many of the draws left in the game fall to `player`; the player whose turn it is draws
@@ -248,12 +281,7 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> 
     let groups: Vec<(u32, u16)> = groups.into_iter().map(|(c, m)| (c, without(m, universal))).collect();
     let terms = (2 * spots + 1).checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
     if terms > MAX_EXACT_TERMS {
-        return (0..spots)
-            .map(|j| {
-                let k = groups.iter().filter(|(_, m)| m & (1 << j) != 0).map(|g| g.0).sum();
-                chance_any(k, n, d)
-            })
-            .product();
+        return chance_sampled(&groups, spots, n, d);
     }
     let sum = Outcomes {
         groups: &groups,
@@ -264,6 +292,64 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> 
     }
     .sum(0, 0, 0, 1.0);
     (sum / binomial(n, d)).clamp(0.0, 1.0)
+}
+
+/// Draws sampled when the exact sum is too large: the standard error of the chance is at most
+/// 0.5/√SAMPLES, about 1.1 points.
+const SAMPLES: u32 = 2_000;
+
+/// [`chance_all_closed`] estimated from [`SAMPLES`] draws of `d` tiles out of `n` (a fixed seed:
+/// the same position always gets the same chance). Each draw counts when its closing tiles can
+/// be matched to the spots one tile each, so needing many spots takes as many distinct tiles.
+fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+    let mut pool: Vec<u16> = (groups.iter())
+        .flat_map(|&(copies, mask)| std::iter::repeat_n(mask, copies as usize))
+        .collect();
+    pool.resize((n as usize).max(pool.len()), 0);
+    let d = (d as usize).min(pool.len());
+    let mut rng = Rng::new(0x00c0_ffee);
+    let mut hits = 0u32;
+    for _ in 0..SAMPLES {
+        for i in 0..d {
+            let j = i + rng.below(pool.len() - i);
+            pool.swap(i, j);
+        }
+        hits += u32::from(all_matched(&pool[..d], spots));
+    }
+    f64::from(hits) / f64::from(SAMPLES)
+}
+
+/// Whether the drawn tiles (each a mask of the spots it closes) close all `spots` spots with
+/// a tile each: a maximum bipartite matching by augmenting paths.
+fn all_matched(drawn: &[u16], spots: usize) -> bool {
+    let tiles: Vec<u16> = drawn.iter().copied().filter(|&m| m != 0).collect();
+    if tiles.len() < spots {
+        return false;
+    }
+    let mut holder: Vec<Option<usize>> = vec![None; spots];
+    let mut matched = 0;
+    for t in 0..tiles.len() {
+        matched += usize::from(augment(t, &tiles, &mut holder, &mut 0));
+        if matched == spots {
+            return true;
+        }
+    }
+    false
+}
+
+/// Finds a spot for tile `t`, moving the tiles already placed along an augmenting path.
+fn augment(t: usize, tiles: &[u16], holder: &mut [Option<usize>], seen: &mut u16) -> bool {
+    for j in 0..holder.len() {
+        if tiles[t] & (1 << j) == 0 || *seen & (1 << j) != 0 {
+            continue;
+        }
+        *seen |= 1 << j;
+        if holder[j].is_none_or(|other| augment(other, tiles, holder, seen)) {
+            holder[j] = Some(t);
+            return true;
+        }
+    }
+    false
 }
 
 /// `mask` with the bits of `removed` taken out and the higher bits moved down into their place.

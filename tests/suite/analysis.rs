@@ -30,6 +30,7 @@
 
 use crate::common;
 
+use carcassonne_replay::analysis::board_features::{Never, Outlook};
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
@@ -693,8 +694,11 @@ fn board_notes_agree_with_final_scoring_on_every_turn() {
             let Some(now) = f.worth.at_end else { continue };
             assert_eq!(paid.get(&f.root).copied(), Some(now), "turn {n}: {f:?}");
             assert!(f.worth.completed.unwrap() >= now, "completing never pays less: {f:?}");
-            let chance = f.chance.expect("an open feature has a chance");
-            assert!((0.0..=1.0).contains(&chance), "{f:?}");
+            match f.outlook {
+                Outlook::Open { chance } => assert!((0.0..=1.0).contains(&chance), "{f:?}"),
+                Outlook::Never(Never::DeadSpot(_)) => {}
+                other => panic!("an open feature that may complete: {other:?}"),
+            }
             checked += 1;
         }
     }
@@ -730,7 +734,10 @@ fn a_city_note_is_worth_what_each_rulebook_says() {
             (1, Some(1), Some(2), false),
             "{preset}"
         );
-        assert!(start.owners.is_empty() && start.chance.is_some(), "{start:?}");
+        assert!(
+            start.owners.is_empty() && matches!(start.outlook, Outlook::Open { .. }),
+            "{start:?}"
+        );
         let closed = city_of(&replay::replay(&record, None).unwrap().game);
         assert_eq!(
             (
@@ -742,16 +749,20 @@ fn a_city_note_is_worth_what_each_rulebook_says() {
             (2, None, Some(paid), true),
             "{preset}"
         );
-        assert_eq!(closed.chance, None, "a completed city has no chance left to weigh");
+        assert_eq!(
+            closed.outlook,
+            Outlook::Complete,
+            "a completed city has no chance left to weigh"
+        );
     }
 }
 
 /// New World's coast in the notes: a farm beside the coast's column north of the start
 /// spaces, and a town facing the coast, can never be completed ("completely surrounded by land
-/// tiles"; a start space presents no town wall), so their chance is 0 however many tiles are
-/// left; a farm beside the start spaces counts them as land and may still complete.
+/// tiles"; a start space presents no town wall): the notes say so, with no chance, however
+/// many tiles are left; a farm beside the start spaces counts them as land and may still complete.
 #[test]
-fn features_the_coast_keeps_open_have_no_chance_of_completion() {
+fn features_the_coast_keeps_open_never_complete() {
     use carcassonne_replay::analysis::board_features::board_features;
     let record = parse(
         r#"{"format": "carcassonne-replay/1", "game": "new-world",
@@ -767,21 +778,24 @@ fn features_the_coast_keeps_open_have_no_chance_of_completion() {
               {"tile": "farm", "at": [0, 6], "rotation": 0, "meeple": {"feature": "farm"}}]}"#,
     );
     let game = replay::replay(&record, None).unwrap().game;
-    let chance_at = |x: i32, y: i32, kind: FeatureKind| {
+    let outlook_at = |x: i32, y: i32, kind: FeatureKind| {
         board_features(&game)
             .into_iter()
             .find(|f| f.kind == kind && game.segment_place(f.root).0 == Pos::new(x, y))
-            .and_then(|f| f.chance)
-            .expect("an open feature has a chance")
+            .map(|f| f.outlook)
+            .expect("a feature there")
     };
-    assert_eq!(chance_at(0, -1, FeatureKind::Farm), 0.0, "(1,-1) is not a start space");
+    assert!(
+        matches!(outlook_at(0, -1, FeatureKind::Farm), Outlook::Never(Never::DeadSpot(_))),
+        "(1,-1) is not a start space"
+    );
     assert_eq!(
-        chance_at(0, 3, FeatureKind::Town),
-        0.0,
+        outlook_at(0, 3, FeatureKind::Town),
+        Outlook::Never(Never::DeadSpot(Pos::new(1, 3))),
         "the town's wall has a gap at the coast"
     );
     assert!(
-        chance_at(0, 6, FeatureKind::Farm) > 0.0,
+        matches!(outlook_at(0, 6, FeatureKind::Farm), Outlook::Open { chance } if chance > 0.0),
         "five land squares and three start spaces"
     );
 }
@@ -831,3 +845,4 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
         assert!(a.moves > 30 && a.accuracy < 100.0, "random play is not perfect: {a:?}");
     }
 }
+
