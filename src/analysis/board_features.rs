@@ -34,7 +34,9 @@ pub enum Outlook {
     Complete,
     /// Open, with its chance of completion from the tiles left, for its owner's draws (the
     /// player to move when nobody owns it): see [`completion`](super::completion).
-    Open { chance: f64 },
+    Open {
+        chance: f64,
+    },
     Never(Never),
 }
 

@@ -20,8 +20,8 @@
 //! aid, shown with its inputs so a reader can judge it.
 
 use crate::engine::board::FrontierSquare;
-use crate::engine::tile::NO_SEGMENT;
 use crate::engine::bots::Rng;
+use crate::engine::tile::NO_SEGMENT;
 use crate::engine::tileset::is_river_tile;
 use crate::engine::{Edge, FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
 
@@ -86,43 +86,21 @@ pub struct OpenSpot {
 pub fn open_squares(game: &Game, s: SegId) -> Vec<(Pos, u8)> {
     let features = game.features();
     let board = game.board();
-    let mut out: Vec<(Pos, u8)> = Vec::new();
     match features.kind(s) {
-        FeatureKind::City | FeatureKind::Road | FeatureKind::Town | FeatureKind::Trail => {
-            for m in features.members(s) {
-                let t = &board.tiles()[features.tile_of(m) as usize];
-                let sides = game.tile_kind(t.kind).oriented(t.rotation).sides[(m - t.first_segment) as usize];
-                for side in Side::ALL {
-                    let q = t.pos.step(side);
-                    // A side facing New World's coast stays open: a spot no tile fills.
-                    if sides & side.bit() != 0 && board.is_empty_at(q) {
-                        out.push((q, side.opposite().bit()));
-                    }
-                }
-            }
-        }
+        FeatureKind::City | FeatureKind::Road | FeatureKind::Town | FeatureKind::Trail => game.open_squares(s),
         FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm => {
             // New World's start spaces count as land already; any other square east of the
             // land is a spot no tile fills, so the farm never completes.
             let pos = board.tiles()[features.tile_of(s) as usize].pos;
-            out.extend(
-                pos.ring()
-                    .filter(|q| board.is_empty_at(*q) && !game.is_start_space(*q))
-                    .map(|q| (q, 0)),
-            );
+            let mut out: Vec<(Pos, u8)> = (pos.ring())
+                .filter(|q| board.is_empty_at(*q) && !game.is_start_space(*q))
+                .map(|q| (q, 0))
+                .collect();
+            out.sort_unstable();
+            out
         }
-        FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => {}
+        FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => Vec::new(),
     }
-    out.sort_unstable();
-    // A square the feature enters from two sides is one spot; the tile there must close both.
-    out.dedup_by(|b, a| {
-        let same = a.0 == b.0;
-        if same {
-            a.1 |= b.1;
-        }
-        same
-    });
-    out
 }
 
 /// Whether a tile kind can go on `square` in a rotation where its segments on the `entries`
@@ -211,7 +189,13 @@ fn edge_shares(game: &Game) -> [f64; 4] {
         }
     }
     let total: u32 = counts.iter().sum();
-    counts.map(|c| if total == 0 { 0.0 } else { f64::from(c) / f64::from(total) })
+    counts.map(|c| {
+        if total == 0 {
+            0.0
+        } else {
+            f64::from(c) / f64::from(total)
+        }
+    })
 }
 
 /// The chance that a copy of `kind` fits a square nothing touches yet, once one neighbour is
