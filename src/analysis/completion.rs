@@ -8,16 +8,20 @@
 //!   rotation matches every edge its placed neighbours demand;
 //! - its **closing count** is how many of those close the feature there: a road or city tile
 //!   whose segment on the feature's side runs on to no open side (a road's dead end, a city's
-//!   cap), so the feature gains no new open edge. Any tile fills a cloister's square; a square
-//!   no tile touches yet constrains nothing, so every non-River tile left fills it;
+//!   cap), so the feature gains no new open edge. A tile that fits a cloister's square fills
+//!   it. A square no tile touches yet will face a neighbour when it is filled: a kind's copies
+//!   count there by the share of the edges left (River tiles aside) it could match;
 //! - the feature completes when every spot gets its own closing tile among the draws left to the
 //!   feature's owner (the mover, when nobody owns it): `d` tiles drawn at random from the `n`
-//!   left. [`chance_all_closed`] computes that exactly, one distinct tile per spot, counting
-//!   tiles that could close either of two spots once.
+//!   left, so `k` spots take `k` distinct tiles. [`chance_all_closed`] computes that exactly,
+//!   counting tiles that could close either of two spots once, and past [`MAX_EXACT_TERMS`]
+//!   outcomes samples [`SAMPLES`] draws and matches their tiles to the spots.
 //!
 //! What it leaves out: opponents' draws (they may close it too, or take a spot with a tile that
-//! merely fits), and features a closing tile joins through its other sides. It is a ranking
-//! aid, shown with its inputs so a reader can judge it.
+//! merely fits), features a closing tile joins through its other sides, and the edges a
+//! feature's own squares will show each other once filled (a monastery's corner square then
+//! faces two of them), so a feature with many squares is still judged a little kindly. It is a
+//! ranking aid, shown with its inputs so a reader can judge it.
 
 use crate::engine::board::FrontierSquare;
 use crate::engine::bots::Rng;
@@ -232,10 +236,10 @@ const MAX_EXACT_TERMS: usize = 1_000;
 /// distinct drawn tiles can be matched to the spots (Hall's condition). Only how many closing
 /// tiles of each kind are drawn matters, and only up to `spots` of them, so each group of
 /// alike tiles counts 0, 1, … or "at least `spots`"; "at least" is "any number" minus the small
-/// counts. A spot every tile closes (a cloister's square nothing touches yet) needs no such
-/// care: any draw beyond those the other spots take fills it. A feature with very many spots
-/// and kinds of closing tile (over [`MAX_EXACT_TERMS`] outcomes) falls back to the product of
-/// its spots' chances, as if they were independent.
+/// counts. A spot every tile closes needs no such care: any draw beyond those the other spots
+/// take fills it. A feature with very many spots and kinds of closing tile (over
+/// [`MAX_EXACT_TERMS`] outcomes) is sampled instead ([`chance_sampled`]), still one tile per
+/// spot.
 pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
     if spots == 0 {
         return 1.0;
@@ -503,6 +507,47 @@ mod tests {
                 (computed - counted).abs() < 1e-9,
                 "{kinds:?}: {computed} against {counted}"
             );
+        }
+    }
+
+    /// The chance of exactly `j` of `good` tiles among `d` drawn from `n`, multiplied out.
+    fn exactly(j: u32, good: u32, n: u32, d: u32) -> f64 {
+        let choose = |n: u32, k: u32| (0..k).map(|i| f64::from(n - i) / f64::from(i + 1)).product::<f64>();
+        choose(good, j) * choose(n - good, d - j) / choose(n, d)
+    }
+
+    /// Seven squares (a monastery with one neighbour) need seven distinct tiles: with 10 of
+    /// the 40 tiles left fitting them and 12 draws, that takes 7 or more of the 10 among the
+    /// 12, a small chance, though each square alone would very likely get one.
+    #[test]
+    fn many_squares_need_as_many_distinct_tiles() {
+        let tail: f64 = (7..=10).map(|j| exactly(j, 10, 40, 12)).sum();
+        let exact = chance_all_closed(&[(10, 0x7f)], 7, 40, 12);
+        assert!((exact - tail).abs() < 1e-9, "{exact} against {tail}");
+        assert!(exact < 0.01, "{exact}");
+        // Ten fitting tiles of four kinds, each fitting most squares: too many outcomes to
+        // sum, so sampled; still never more than the chance of drawing seven of the ten.
+        let kinds = [(3, 0x7f), (3, 0x3f), (2, 0x7e), (2, 0x5f)];
+        let sampled = chance_all_closed(&kinds, 7, 40, 12);
+        assert!(sampled <= tail + 0.01, "{sampled} against at most {tail}");
+        let one_square = chance_any(8, 40, 12);
+        assert!(one_square > 0.9, "each square alone: {one_square}");
+    }
+
+    /// The sampled chance against the exact sum where both are possible.
+    #[test]
+    fn the_sampled_chance_agrees_with_the_exact_sum() {
+        let cases: [(&[(u32, u16)], usize, u32, u32); 4] = [
+            (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
+            (&[(2, 0b01), (2, 0b10), (1, 0b11)], 2, 10, 5),
+            (&[(10, 0x7f)], 7, 40, 20),
+            (&[(20, 0b1111), (5, 0b0001), (5, 0b0010)], 4, 60, 10),
+        ];
+        for (kinds, spots, n, d) in cases {
+            let exact = chance_all_closed(kinds, spots, n, d);
+            let sampled = chance_sampled(kinds, spots, n, d);
+            // Four standard errors of SAMPLES draws at most.
+            assert!((exact - sampled).abs() < 0.045, "{kinds:?}: {sampled} against {exact}");
         }
     }
 
