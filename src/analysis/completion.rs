@@ -448,6 +448,9 @@ pub fn chance_any(fits: u32, pack: u32, draws: u32) -> f64 {
 mod tests {
     use super::*;
 
+    /// Kinds by copies and mask, spots, tiles in the pack, draws.
+    type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
+
     /// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
     /// of its own: tried by brute force, spot by spot.
     fn can_match(drawn: &[u16], spots: usize, used: &mut Vec<bool>, spot: usize) -> bool {
@@ -470,8 +473,6 @@ mod tests {
     /// The exact sum against counting every draw of small packs one by one.
     #[test]
     fn the_exact_chance_agrees_with_counting_every_draw() {
-        // (kinds by copies and mask, spots, tiles in the pack, draws)
-        type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
         let cases: [Case; 9] = [
             (&[(9, 0b11)], 2, 9, 3),
             (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
@@ -537,7 +538,7 @@ mod tests {
     /// The sampled chance against the exact sum where both are possible.
     #[test]
     fn the_sampled_chance_agrees_with_the_exact_sum() {
-        let cases: [(&[(u32, u16)], usize, u32, u32); 4] = [
+        let cases: [Case; 4] = [
             (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
             (&[(2, 0b01), (2, 0b10), (1, 0b11)], 2, 10, 5),
             (&[(10, 0x7f)], 7, 40, 20),
