@@ -889,6 +889,55 @@ fn worth_if_completed_is_what_completing_the_feature_pays() {
     }
 }
 
+/// A farm that needs three squares, where the tiles left decide the count: beside the coast's
+/// start spaces at (0,6) with plains north and south of it, it lacks (-1,5), (-1,6) and (-1,7),
+/// each facing plains only. Of the 23 tiles left, Bob draws first, so Ann, its farmer, draws
+/// 11. With 3 plains tiles and 20 tiles all town (they fit none of the squares), she must draw
+/// all three plains: C(20,8)/C(23,11), about 0.12, however likely each square alone looks.
+/// Only when every tile left is plains do the tiles left make it certain.
+#[test]
+fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
+    use carcassonne_replay::analysis::board_features::board_features;
+    let farm_outlook = |plains: u32, towns: u32| {
+        let record = parse(&format!(
+            r#"{{"format": "carcassonne-replay/1", "game": "new-world",
+                "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+                "tiles": [
+                  {{"name": "farm", "count": 1, "segments": "farm; plains N.w N.e E.n E.s S.e S.w W.s W.n"}},
+                  {{"name": "town", "count": {towns}, "segments": "town N E S W"}},
+                  {{"name": "plains", "count": {plains}, "segments": "plains N.w N.e E.n E.s S.e S.w W.s W.n"}}],
+                "moves": [
+                  {{"tile": "farm", "at": [0, 6], "rotation": 0, "meeple": {{"feature": "farm"}}}},
+                  {{"tile": "plains", "at": [0, 5], "rotation": 0}},
+                  {{"tile": "plains", "at": [0, 7], "rotation": 0}}]}}"#
+        ));
+        let game = replay::replay(&record, None).unwrap().game;
+        assert_eq!(game.pack_left(), 23);
+        let farm = (board_features(&game).into_iter())
+            .find(|f| f.kind == FeatureKind::Farm)
+            .unwrap();
+        let (spots, _) = analysis::completion::feature_outlook(&game, farm.root, 0);
+        let fits: Vec<(Pos, u32)> = spots.iter().map(|s| (s.pos, s.fits)).collect();
+        let left = plains - 2;
+        assert_eq!(
+            fits,
+            vec![
+                (Pos::new(-1, 5), left),
+                (Pos::new(-1, 6), left),
+                (Pos::new(-1, 7), left)
+            ]
+        );
+        farm.outlook
+    };
+    let Outlook::Open { chance } = farm_outlook(5, 20) else {
+        panic!("the farm may still complete")
+    };
+    let expected = exactly(3, 3, 23, 11);
+    assert!((chance - expected).abs() < 1e-9, "{chance} against {expected}");
+    assert!(chance < 0.2, "{chance}");
+    assert_eq!(farm_outlook(25, 0), Outlook::Open { chance: 1.0 });
+}
+
 /// New World's coast in the notes: a farm beside the coast's column north of the start
 /// spaces, and a town facing the coast, can never be completed ("completely surrounded by land
 /// tiles"; a start space presents no town wall): the notes say so, with no chance, however
