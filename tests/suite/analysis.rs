@@ -10,8 +10,10 @@
 //!   recall), the analysis never reading future draws, determinism across thread counts, the
 //!   `analyse` JSON contract
 //! - the board's feature notes against final scoring on every feature of a game, and a city's
-//!   worth under each rulebook (1 open at the end, 2 completed alone, 4 or the classic 2 for
-//!   two tiles)
+//!   worth under each rulebook (1 open at the end; completed, 4 or the classic 2 for the two
+//!   tiles a cap makes), every note's "if completed" against what completing the feature pays
+//!   in all three tile rulebooks' generated games, a farm needing three squares likely only
+//!   when the tiles left say so, and features that never complete saying so
 //! - played moves classed by the chance they lost (0 within the noise) with accuracies
 //! - the win-chance model, its classes, its fit recovering a known scale, and the baseline
 //!   predicting the share of wins (a third with three players) (unit tests in
