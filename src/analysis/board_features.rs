@@ -6,7 +6,7 @@
 
 use super::completion::feature_outlook;
 use crate::engine::features::majority;
-use crate::engine::{FeatureKind, Game, SegId, Worth};
+use crate::engine::{FeatureKind, Game, Pos, SegId, Worth};
 
 /// One feature of the board, as a note.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,11 +23,35 @@ pub struct BoardFeature {
     /// The players with the most followers on it (all of them on a tie); empty when nobody.
     pub owners: Vec<u8>,
     pub worth: Worth,
-    /// Its chance of completion from the tiles left, for its owner's draws (the player to move
-    /// when nobody owns it); `None` when complete or when it never completes.
-    pub chance: Option<f64>,
+    pub outlook: Outlook,
     /// Fields: the completed cities they supply.
     pub cities: Option<u32>,
+}
+
+/// Whether a feature is complete, may still be, or never will be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outlook {
+    Complete,
+    /// Open, with its chance of completion from the tiles left, for its owner's draws (the
+    /// player to move when nobody owns it): see [`completion`](super::completion).
+    Open {
+        chance: f64,
+    },
+    Never(Never),
+}
+
+/// Why a feature can never be completed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Never {
+    /// Its kind never completes: fields, and New World's plains ("Plains are not scored if
+    /// completed during the game"). It scores at the end only.
+    ByRule,
+    /// It needs a tile on this square, and no tile left can go there (a dead spot, or east of
+    /// New World's coast). Squares only gain neighbours and the pack only shrinks, so this
+    /// lasts.
+    DeadSpot(Pos),
+    /// The pack is empty.
+    NoTilesLeft,
 }
 
 /// Every feature on the board but the river and New World's crossings (nobody stands on
@@ -49,7 +73,6 @@ pub fn board_features(game: &Game) -> Vec<BoardFeature> {
             } else {
                 size.tiles
             };
-            let open = !worth.is_complete && worth.completed.is_some();
             let drawer = owners.first().copied().unwrap_or_else(|| game.current_player());
             BoardFeature {
                 root: s,
@@ -59,9 +82,27 @@ pub fn board_features(game: &Game) -> Vec<BoardFeature> {
                 meeples: counts[..players].to_vec(),
                 owners,
                 worth,
-                chance: open.then(|| feature_outlook(game, s, drawer).1),
+                outlook: outlook(game, s, &worth, drawer),
                 cities: (kind == FeatureKind::Field).then(|| game.field_cities(s).len() as u32),
             }
         })
         .collect()
+}
+
+/// The outlook of the feature of `s`, worth `worth`, for `drawer`'s draws.
+fn outlook(game: &Game, s: SegId, worth: &Worth, drawer: u8) -> Outlook {
+    if worth.is_complete {
+        return Outlook::Complete;
+    }
+    if worth.completed.is_none() {
+        return Outlook::Never(Never::ByRule);
+    }
+    if game.pack_left() == 0 {
+        return Outlook::Never(Never::NoTilesLeft);
+    }
+    let (spots, chance) = feature_outlook(game, s, drawer);
+    match spots.iter().find(|spot| spot.fits == 0) {
+        Some(dead) => Outlook::Never(Never::DeadSpot(dead.pos)),
+        None => Outlook::Open { chance },
+    }
 }

@@ -8,20 +8,26 @@
 //!   rotation matches every edge its placed neighbours demand;
 //! - its **closing count** is how many of those close the feature there: a road or city tile
 //!   whose segment on the feature's side runs on to no open side (a road's dead end, a city's
-//!   cap), so the feature gains no new open edge. Any tile fills a cloister's square; a square
-//!   no tile touches yet constrains nothing, so every non-River tile left fills it;
+//!   cap), so the feature gains no new open edge. A tile that fits a cloister's square fills
+//!   it. A square no tile touches yet will face a neighbour when it is filled: a kind's copies
+//!   count there by the share of the edges left (River tiles aside) it could match;
 //! - the feature completes when every spot gets its own closing tile among the draws left to the
 //!   feature's owner (the mover, when nobody owns it): `d` tiles drawn at random from the `n`
-//!   left. [`chance_all_closed`] computes that exactly, one distinct tile per spot, counting
-//!   tiles that could close either of two spots once.
+//!   left, so `k` spots take `k` distinct tiles. [`chance_all_closed`] computes that exactly,
+//!   counting tiles that could close either of two spots once, and past [`MAX_EXACT_TERMS`]
+//!   outcomes samples [`SAMPLES`] draws and matches their tiles to the spots.
 //!
 //! What it leaves out: opponents' draws (they may close it too, or take a spot with a tile that
-//! merely fits), and features a closing tile joins through its other sides. It is a ranking
-//! aid, shown with its inputs so a reader can judge it.
+//! merely fits), features a closing tile joins through its other sides, and the edges a
+//! feature's own squares will show each other once filled (a monastery's corner square then
+//! faces two of them), so a feature with many squares is still judged a little kindly. It is a
+//! ranking aid, shown with its inputs so a reader can judge it.
 
 use crate::engine::board::FrontierSquare;
+use crate::engine::bots::Rng;
 use crate::engine::tile::NO_SEGMENT;
-use crate::engine::{FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
+use crate::engine::tileset::is_river_tile;
+use crate::engine::{Edge, FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
 
 /// An empty square next to the board and how many tiles left in the pack fit it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,43 +90,21 @@ pub struct OpenSpot {
 pub fn open_squares(game: &Game, s: SegId) -> Vec<(Pos, u8)> {
     let features = game.features();
     let board = game.board();
-    let mut out: Vec<(Pos, u8)> = Vec::new();
     match features.kind(s) {
-        FeatureKind::City | FeatureKind::Road | FeatureKind::Town | FeatureKind::Trail => {
-            for m in features.members(s) {
-                let t = &board.tiles()[features.tile_of(m) as usize];
-                let sides = game.tile_kind(t.kind).oriented(t.rotation).sides[(m - t.first_segment) as usize];
-                for side in Side::ALL {
-                    let q = t.pos.step(side);
-                    // A side facing New World's coast stays open: a spot no tile fills.
-                    if sides & side.bit() != 0 && board.is_empty_at(q) {
-                        out.push((q, side.opposite().bit()));
-                    }
-                }
-            }
-        }
+        FeatureKind::City | FeatureKind::Road | FeatureKind::Town | FeatureKind::Trail => game.open_squares(s),
         FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm => {
             // New World's start spaces count as land already; any other square east of the
             // land is a spot no tile fills, so the farm never completes.
             let pos = board.tiles()[features.tile_of(s) as usize].pos;
-            out.extend(
-                pos.ring()
-                    .filter(|q| board.is_empty_at(*q) && !game.is_start_space(*q))
-                    .map(|q| (q, 0)),
-            );
+            let mut out: Vec<(Pos, u8)> = (pos.ring())
+                .filter(|q| board.is_empty_at(*q) && !game.is_start_space(*q))
+                .map(|q| (q, 0))
+                .collect();
+            out.sort_unstable();
+            out
         }
-        FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => {}
+        FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => Vec::new(),
     }
-    out.sort_unstable();
-    // A square the feature enters from two sides is one spot; the tile there must close both.
-    out.dedup_by(|b, a| {
-        let same = a.0 == b.0;
-        if same {
-            a.1 |= b.1;
-        }
-        same
-    });
-    out
 }
 
 /// Whether a tile kind can go on `square` in a rotation where its segments on the `entries`
@@ -162,30 +146,33 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64)
             closes: 0,
         })
         .collect();
-    // Per kind left: its copies and the mask of the spots it closes.
+    // Squares nothing touches yet (on land): a tile goes there only once a neighbour is placed.
+    let untouched: u16 = (squares.iter().zip(&fronts).enumerate())
+        .filter(|(j, ((pos, _), front))| *j < MAX_MATCHED_SPOTS && front.is_none() && game.on_land(*pos))
+        .fold(0, |m, (j, _)| m | 1 << j);
+    let shares = edge_shares(game);
+    // Per kind left: its copies and the mask of the spots they close; a kind whose copies
+    // only partly fit the untouched squares is listed twice.
     let mut kinds: Vec<(u32, u16)> = Vec::new();
     for (kind, copies) in pack_kinds(game) {
         let mut mask = 0u16;
-        for (j, (&(pos, entries), front)) in squares.iter().zip(&fronts).enumerate() {
-            let (fits, closing) = match front {
-                Some(square) => {
-                    let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
-                    (fits, fits && closes(kind, square, entries))
-                }
-                // Nothing touches the square yet: any tile but a River tile goes there, if
-                // a tile may go there at all (not east of New World's coast).
-                None => {
-                    let any = game.on_land(pos) && !crate::engine::tileset::is_river_tile(kind);
-                    (any, any)
-                }
-            };
+        for (j, (&(_, entries), front)) in squares.iter().zip(&fronts).enumerate() {
+            let Some(square) = front else { continue };
+            let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
+            let closing = fits && closes(kind, square, entries);
             spots[j].fits += copies * u32::from(fits);
             spots[j].closes += copies * u32::from(closing);
             if closing && j < MAX_MATCHED_SPOTS {
                 mask |= 1 << j;
             }
         }
-        kinds.push((copies, mask));
+        let fitting = (f64::from(copies) * untouched_share(kind, &shares)).round() as u32;
+        for j in (0..spots.len()).filter(|&j| j < MAX_MATCHED_SPOTS && untouched & (1 << j) != 0) {
+            spots[j].fits += fitting;
+            spots[j].closes += fitting;
+        }
+        kinds.push((fitting, mask | untouched));
+        kinds.push((copies - fitting, mask));
     }
     let (n, d) = (game.pack_left(), draws_for(game, owner));
     let chance = if spots.len() > MAX_MATCHED_SPOTS {
@@ -194,6 +181,40 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64)
         chance_all_closed(&kinds, spots.len(), n, d)
     };
     (spots, chance)
+}
+
+/// Each edge type's share of the edges of the tiles left but River tiles (indexed by
+/// `Edge`): what a square nothing touches yet is likeliest to face once a neighbour is placed.
+fn edge_shares(game: &Game) -> [f64; 4] {
+    let mut counts = [0u32; 4];
+    for (kind, copies) in pack_kinds(game).filter(|(k, _)| !is_river_tile(k)) {
+        for side in Side::ALL {
+            counts[kind.oriented(Rotation::ALL[0]).edge(side) as usize] += copies;
+        }
+    }
+    let total: u32 = counts.iter().sum();
+    counts.map(|c| {
+        if total == 0 {
+            0.0
+        } else {
+            f64::from(c) / f64::from(total)
+        }
+    })
+}
+
+/// The chance that a copy of `kind` fits a square nothing touches yet, once one neighbour is
+/// placed there: the share of the edges left it has a matching edge for (any rotation turns
+/// that edge to face the neighbour). River tiles never go there.
+fn untouched_share(kind: &TileKind, shares: &[f64; 4]) -> f64 {
+    if is_river_tile(kind) {
+        return 0.0;
+    }
+    let o = kind.oriented(Rotation::ALL[0]);
+    [Edge::Field, Edge::City, Edge::Road]
+        .into_iter()
+        .filter(|&e| Side::ALL.into_iter().any(|side| o.edge(side) == e))
+        .map(|e| shares[e as usize])
+        .sum()
 }
 
 /// How many of the draws left in the game fall to `player`; the player whose turn it is draws
@@ -215,10 +236,10 @@ const MAX_EXACT_TERMS: usize = 1_000;
 /// distinct drawn tiles can be matched to the spots (Hall's condition). Only how many closing
 /// tiles of each kind are drawn matters, and only up to `spots` of them, so each group of
 /// alike tiles counts 0, 1, … or "at least `spots`"; "at least" is "any number" minus the small
-/// counts. A spot every tile closes (a cloister's square nothing touches yet) needs no such
-/// care: any draw beyond those the other spots take fills it. A feature with very many spots
-/// and kinds of closing tile (over [`MAX_EXACT_TERMS`] outcomes) falls back to the product of
-/// its spots' chances, as if they were independent.
+/// counts. A spot every tile closes needs no such care: any draw beyond those the other spots
+/// take fills it. A feature with very many spots and kinds of closing tile (over
+/// [`MAX_EXACT_TERMS`] outcomes) is sampled instead ([`chance_sampled`]), still one tile per
+/// spot.
 pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
     if spots == 0 {
         return 1.0;
@@ -248,12 +269,7 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> 
     let groups: Vec<(u32, u16)> = groups.into_iter().map(|(c, m)| (c, without(m, universal))).collect();
     let terms = (2 * spots + 1).checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
     if terms > MAX_EXACT_TERMS {
-        return (0..spots)
-            .map(|j| {
-                let k = groups.iter().filter(|(_, m)| m & (1 << j) != 0).map(|g| g.0).sum();
-                chance_any(k, n, d)
-            })
-            .product();
+        return chance_sampled(&groups, spots, n, d);
     }
     let sum = Outcomes {
         groups: &groups,
@@ -264,6 +280,64 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> 
     }
     .sum(0, 0, 0, 1.0);
     (sum / binomial(n, d)).clamp(0.0, 1.0)
+}
+
+/// Draws sampled when the exact sum is too large: the standard error of the chance is at most
+/// 0.5/√SAMPLES, about 1.1 points.
+const SAMPLES: u32 = 2_000;
+
+/// [`chance_all_closed`] estimated from [`SAMPLES`] draws of `d` tiles out of `n` (a fixed seed:
+/// the same position always gets the same chance). Each draw counts when its closing tiles can
+/// be matched to the spots one tile each, so needing many spots takes as many distinct tiles.
+fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+    let mut pool: Vec<u16> = (groups.iter())
+        .flat_map(|&(copies, mask)| std::iter::repeat_n(mask, copies as usize))
+        .collect();
+    pool.resize((n as usize).max(pool.len()), 0);
+    let d = (d as usize).min(pool.len());
+    let mut rng = Rng::new(0x00c0_ffee);
+    let mut hits = 0u32;
+    for _ in 0..SAMPLES {
+        for i in 0..d {
+            let j = i + rng.below(pool.len() - i);
+            pool.swap(i, j);
+        }
+        hits += u32::from(all_matched(&pool[..d], spots));
+    }
+    f64::from(hits) / f64::from(SAMPLES)
+}
+
+/// Whether the drawn tiles (each a mask of the spots it closes) close all `spots` spots with
+/// a tile each: a maximum bipartite matching by augmenting paths.
+fn all_matched(drawn: &[u16], spots: usize) -> bool {
+    let tiles: Vec<u16> = drawn.iter().copied().filter(|&m| m != 0).collect();
+    if tiles.len() < spots {
+        return false;
+    }
+    let mut holder: Vec<Option<usize>> = vec![None; spots];
+    let mut matched = 0;
+    for t in 0..tiles.len() {
+        matched += usize::from(augment(t, &tiles, &mut holder, &mut 0));
+        if matched == spots {
+            return true;
+        }
+    }
+    false
+}
+
+/// Finds a spot for tile `t`, moving the tiles already placed along an augmenting path.
+fn augment(t: usize, tiles: &[u16], holder: &mut [Option<usize>], seen: &mut u16) -> bool {
+    for j in 0..holder.len() {
+        if tiles[t] & (1 << j) == 0 || *seen & (1 << j) != 0 {
+            continue;
+        }
+        *seen |= 1 << j;
+        if holder[j].is_none_or(|other| augment(other, tiles, holder, seen)) {
+            holder[j] = Some(t);
+            return true;
+        }
+    }
+    false
 }
 
 /// `mask` with the bits of `removed` taken out and the higher bits moved down into their place.
@@ -374,6 +448,9 @@ pub fn chance_any(fits: u32, pack: u32, draws: u32) -> f64 {
 mod tests {
     use super::*;
 
+    /// Kinds by copies and mask, spots, tiles in the pack, draws.
+    type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
+
     /// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
     /// of its own: tried by brute force, spot by spot.
     fn can_match(drawn: &[u16], spots: usize, used: &mut Vec<bool>, spot: usize) -> bool {
@@ -396,8 +473,6 @@ mod tests {
     /// The exact sum against counting every draw of small packs one by one.
     #[test]
     fn the_exact_chance_agrees_with_counting_every_draw() {
-        // (kinds by copies and mask, spots, tiles in the pack, draws)
-        type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
         let cases: [Case; 9] = [
             (&[(9, 0b11)], 2, 9, 3),
             (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
@@ -433,6 +508,47 @@ mod tests {
                 (computed - counted).abs() < 1e-9,
                 "{kinds:?}: {computed} against {counted}"
             );
+        }
+    }
+
+    /// The chance of exactly `j` of `good` tiles among `d` drawn from `n`, multiplied out.
+    fn exactly(j: u32, good: u32, n: u32, d: u32) -> f64 {
+        let choose = |n: u32, k: u32| (0..k).map(|i| f64::from(n - i) / f64::from(i + 1)).product::<f64>();
+        choose(good, j) * choose(n - good, d - j) / choose(n, d)
+    }
+
+    /// Seven squares (a monastery with one neighbour) need seven distinct tiles: with 10 of
+    /// the 40 tiles left fitting them and 12 draws, that takes 7 or more of the 10 among the
+    /// 12, a small chance, though each square alone would very likely get one.
+    #[test]
+    fn many_squares_need_as_many_distinct_tiles() {
+        let tail: f64 = (7..=10).map(|j| exactly(j, 10, 40, 12)).sum();
+        let exact = chance_all_closed(&[(10, 0x7f)], 7, 40, 12);
+        assert!((exact - tail).abs() < 1e-9, "{exact} against {tail}");
+        assert!(exact < 0.01, "{exact}");
+        // Ten fitting tiles of four kinds, each fitting most squares: too many outcomes to
+        // sum, so sampled; still never more than the chance of drawing seven of the ten.
+        let kinds = [(3, 0x7f), (3, 0x3f), (2, 0x7e), (2, 0x5f)];
+        let sampled = chance_all_closed(&kinds, 7, 40, 12);
+        assert!(sampled <= tail + 0.01, "{sampled} against at most {tail}");
+        let one_square = chance_any(8, 40, 12);
+        assert!(one_square > 0.9, "each square alone: {one_square}");
+    }
+
+    /// The sampled chance against the exact sum where both are possible.
+    #[test]
+    fn the_sampled_chance_agrees_with_the_exact_sum() {
+        let cases: [Case; 4] = [
+            (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
+            (&[(2, 0b01), (2, 0b10), (1, 0b11)], 2, 10, 5),
+            (&[(10, 0x7f)], 7, 40, 20),
+            (&[(20, 0b1111), (5, 0b0001), (5, 0b0010)], 4, 60, 10),
+        ];
+        for (kinds, spots, n, d) in cases {
+            let exact = chance_all_closed(kinds, spots, n, d);
+            let sampled = chance_sampled(kinds, spots, n, d);
+            // Four standard errors of SAMPLES draws at most.
+            assert!((exact - sampled).abs() < 0.045, "{kinds:?}: {sampled} against {exact}");
         }
     }
 

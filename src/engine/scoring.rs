@@ -5,6 +5,7 @@ use super::category::TileCategory;
 use super::events::{Event, Note, Phase, Reason, Score, Term, Terms, Unit};
 use super::features::{Counts, MAX_PLAYERS, Players, SegId, Size, majority};
 use super::game::Game;
+use super::geometry::{Pos, Side};
 use super::parts::Part;
 use super::position::GameKind;
 use super::rules::{Completion, FarmScoring, FeatureRule, completion};
@@ -39,7 +40,7 @@ impl Game {
             return None;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let (terms, small) = self.terms(s, rule, reason, &mut scratch);
+        let (terms, small) = self.terms(s, rule, reason, 0, &mut scratch);
         self.scratch = scratch;
         if terms.points() == 0 {
             // Plains without animals: the trappers score nothing.
@@ -60,9 +61,9 @@ impl Game {
         })
     }
 
-    /// The terms the feature of `s` scores for `reason` as it stands, whoever owns it, and
-    /// whether the small-feature rates (the classic two-tile city) apply.
-    fn terms(&self, s: SegId, rule: &FeatureRule, reason: Reason, scratch: &mut Vec<u16>) -> (Terms, bool) {
+    /// The terms the feature of `s` scores for `reason` as it stands with `added` more tiles,
+    /// whoever owns it, and whether the small-feature rates (the classic two-tile city) apply.
+    fn terms(&self, s: SegId, rule: &FeatureRule, reason: Reason, added: u32, scratch: &mut Vec<u16>) -> (Terms, bool) {
         let size = match rule.completes {
             // Completed means surrounded: the tile and all eight around it, also when the
             // notes ask what an open one would pay completed.
@@ -78,7 +79,13 @@ impl Game {
                     marks: 0,
                 }
             }
-            Completion::ClosedEdges | Completion::Never => self.features.size(s, scratch),
+            Completion::ClosedEdges | Completion::Never => {
+                let size = self.features.size(s, scratch);
+                Size {
+                    tiles: size.tiles + added,
+                    ..size
+                }
+            }
         };
         let (rates, small) = match (reason, rule.small) {
             (Reason::Completed, Some((tiles, rates))) if tiles == size.tiles => (rates, true),
@@ -100,25 +107,60 @@ impl Game {
     }
 
     /// What the feature of `s` pays its owners by its own rule, whether or not anyone owns it
-    /// (a part's bonus aside): for the board's "what is this worth" notes.
+    /// (a part's bonus aside): for the board's "what is this worth" notes. Completed, it pays
+    /// what scoring a completed feature pays ([`Game::terms`], as during play): a cloister,
+    /// garden or farm the nine tiles it then covers; a road, city, town or trail at least one
+    /// more tile for each empty square it reaches, the fewest that can close it (the start
+    /// tile's city closed by a cap is a two-tile city).
     pub fn worth(&self, s: SegId) -> Worth {
         let kind = self.features.kind(s);
         let rule = self.rules.feature(kind);
         let mut scratch = Vec::new();
-        let mut points = |reason| self.terms(s, &rule, reason, &mut scratch).0.points();
+        let mut points = |reason, added| self.terms(s, &rule, reason, added, &mut scratch).0.points();
         let completed = match rule.completes {
             Completion::ClosedEdges => self.features.is_complete(s),
             Completion::Surrounded => self.surrounding(self.segment_place(s).0) == 8,
             Completion::Never => false,
         };
+        let closing_tiles = match rule.completes {
+            Completion::ClosedEdges if !completed => self.open_squares(s).len() as u32,
+            _ => 0,
+        };
         Worth {
             at_end: rule
                 .incomplete
                 .filter(|_| !completed)
-                .map(|_| points(Reason::Incomplete)),
-            completed: (rule.completes != Completion::Never).then(|| points(Reason::Completed)),
+                .map(|_| points(Reason::Incomplete, 0)),
+            completed: (rule.completes != Completion::Never).then(|| points(Reason::Completed, closing_tiles)),
             is_complete: completed,
         }
+    }
+
+    /// The empty squares the open sides of the road, city, town or trail of `s` face, each
+    /// with the sides of that square the feature enters by (a side mask), sorted by square.
+    /// A side facing New World's coast counts too: a square no tile can fill.
+    pub fn open_squares(&self, s: SegId) -> Vec<(Pos, u8)> {
+        let mut out: Vec<(Pos, u8)> = Vec::new();
+        for m in self.features.members(s) {
+            let t = &self.board.tiles()[self.features.tile_of(m) as usize];
+            let sides = self.catalog.get(t.kind).oriented(t.rotation).sides[(m - t.first_segment) as usize];
+            for side in Side::ALL {
+                let q = t.pos.step(side);
+                if sides & side.bit() != 0 && self.board.is_empty_at(q) {
+                    out.push((q, side.opposite().bit()));
+                }
+            }
+        }
+        out.sort_unstable();
+        // A square the feature enters from two sides is one square; one tile there closes both.
+        out.dedup_by(|b, a| {
+            let same = a.0 == b.0;
+            if same {
+                a.1 |= b.1;
+            }
+            same
+        });
+        out
     }
 
     fn award(&mut self, score: Score, events: &mut Vec<Event>) {

@@ -2,7 +2,7 @@
 //! reader points at it. `render::interactive` draws the layers; this module writes their notes.
 //! A puzzle's board is the same board before the move, with the squares to answer on.
 
-use crate::analysis::board_features::{BoardFeature, board_features};
+use crate::analysis::board_features::{BoardFeature, Never, Outlook, board_features};
 use crate::analysis::completion::fitting_tiles;
 use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
 use crate::engine::{FeatureKind, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
@@ -216,23 +216,34 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
         let (one, many) = Unit::City.words();
         let _ = write!(note, "\nSupplies {}", words::count(cities, one, many));
     }
-    match (f.worth.is_complete, f.worth.at_end, f.worth.completed) {
-        (true, _, Some(points)) => {
+    let worth_now = |note: &mut String| {
+        if let Some(now) = f.worth.at_end {
+            let _ = write!(note, "\nWorth {now} at the end");
+        }
+    };
+    match (f.outlook, f.worth.at_end, f.worth.completed) {
+        (Outlook::Complete, _, Some(points)) => {
             let _ = write!(note, "\nCompleted: it paid {}", words::count(points, "point", "points"));
             if game.surveyors().is_some() {
                 note.push_str(", before any surveyor bonus");
             }
         }
-        (false, Some(now), Some(done)) => {
+        (Outlook::Open { chance }, Some(now), Some(done)) => {
             let _ = write!(note, "\nWorth {now} now, {done} if completed");
+            let _ = write!(note, "\nChance of completion: {:.0}%", chance * 100.0);
         }
-        (false, Some(now), None) => {
-            let _ = write!(note, "\nWorth {now} at the end");
+        (Outlook::Never(why), _, _) => {
+            worth_now(&mut note);
+            note.push_str(match why {
+                Never::ByRule => "\nNever completed: it scores at the end of the game",
+                Never::NoTilesLeft => "\nNever completed: no tiles are left",
+                Never::DeadSpot(_) => "\nNever completed: no tile left can go at ",
+            });
+            if let Never::DeadSpot(pos) = why {
+                let _ = write!(note, "{pos}");
+            }
         }
-        _ => {}
-    }
-    if let Some(chance) = f.chance {
-        let _ = write!(note, "\nChance of completion: {:.0}%", chance * 100.0);
+        _ => worth_now(&mut note),
     }
     note
 }

@@ -1,7 +1,7 @@
 //! What-if analysis pages: queue a whole-game analysis and watch it, list a turn's
 //! alternatives, and show one alternative on the board (`web::what_if` reads them).
 
-use crate::analysis::report::AlternativeReport;
+use crate::analysis::report::{AlternativeReport, FeatureReport};
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::replay::words;
@@ -178,10 +178,7 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             } else {
                 "extends"
             };
-            let chance = f
-                .completion
-                .map(|c| format!(", {:.0}% likely to be completed", c * 100.0))
-                .unwrap_or_default();
+            let chance = chance_words(f);
             let spots: Vec<String> = (f.open_spots.iter())
                 .map(|s| {
                     let closing = s.closes.map(|n| format!(", {n} close it")).unwrap_or_default();
@@ -198,6 +195,20 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             format!("{what} a {} of {tiles}{chance}{spots}", f.kind)
         })
         .collect()
+}
+
+/// A feature's chance in words. A closed feature has no chance left to weigh, and one
+/// reaching a square no tile left fits can never be completed: neither shows a percentage.
+fn chance_words(f: &FeatureReport) -> String {
+    let dead = f.open_spots.iter().find(|s| s.fits == 0);
+    match (f.closed, dead, f.completion) {
+        (true, _, _) | (_, _, None) => String::new(),
+        (false, Some(s), Some(_)) => format!(
+            ", never completed: no tile left can go at ({},{})",
+            s.position[0], s.position[1]
+        ),
+        (false, None, Some(c)) => format!(", {:.0}% likely to be completed", c * 100.0),
+    }
 }
 
 /// One alternative: the board with it applied, and what it does.
@@ -296,4 +307,45 @@ pub async fn alternative_png(
         .content_type("image/png")
         .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
         .body(png))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::report::FeatureSpotReport;
+
+    fn city(closed: bool, completion: Option<f64>, fits: &[u32]) -> FeatureReport {
+        FeatureReport {
+            kind: "city".to_string(),
+            tiles: 2,
+            shields: 0,
+            joined: 1,
+            closed,
+            meeples: vec![1, 0],
+            owners: vec![0],
+            at_stake: 2,
+            completion,
+            open_spots: (fits.iter().enumerate())
+                .map(|(i, &fits)| FeatureSpotReport {
+                    position: [i as i32, 0],
+                    fits,
+                    closes: Some(0),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_chance_shows_only_for_a_feature_that_may_still_complete() {
+        assert_eq!(
+            chance_words(&city(false, Some(0.42), &[5, 3])),
+            ", 42% likely to be completed"
+        );
+        assert_eq!(chance_words(&city(true, Some(1.0), &[])), "");
+        assert_eq!(
+            chance_words(&city(false, Some(0.0), &[5, 0])),
+            ", never completed: no tile left can go at (1,0)"
+        );
+        assert_eq!(chance_words(&city(false, None, &[])), "");
+    }
 }
