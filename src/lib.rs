@@ -93,8 +93,8 @@
 //! reference's Markdown (`static/docs/`, served under `/docs` by [`web::routes::docs`]).
 //!
 //! [`cli`] is the command line, one module per command; what a command does per game is the
-//! [`Commands`](cli::game::Commands) trait (`cli/tiles.rs`, `cli/cards.rs`). [`cli::bench`]
-//! and [`cli::load`] are the `bench` measurements.
+//! [`Commands`](cli::game::Commands) trait (`cli/tiles.rs`, `cli/cards.rs`). [`cli::bench`],
+//! [`cli::load`], [`cli::honesty`] and [`cli::judge`] are the `bench` measurements.
 //!
 //! # Where is…
 //!

@@ -4,8 +4,9 @@
 
 use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
+use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::tileset::{NEW_WORLD_SAMPLE, parse_spec};
-use crate::engine::{Game, GameKind, Setup, TileCatalog};
+use crate::engine::{Game, GameKind, Move, Setup, TileCatalog, TileKindId};
 use crate::record::cards::{CardRecord, RecordedCardMove};
 use crate::record::{CustomTile, GameRecord, PlayerInfo, RecordedMove, RulesSpec, recorded};
 use std::sync::Arc;
@@ -56,14 +57,27 @@ pub fn fresh_game(rules: &RulesSpec, players: u8) -> Result<(Game, GameKind, Vec
 /// Plays one game with `players` bots under `rules`, starting from the rules' default start.
 /// New World is played on our sample tile set.
 pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, String> {
+    let mut scratch = Scratch::default();
+    generate_with(rules, players, seed, |game, tile, rng| {
+        bots::choose(game, tile, policy, rng, &mut scratch)
+    })
+}
+
+/// Like [`generate`], with `choose` picking every move (`None`: the tile fits nowhere and is
+/// discarded); it is handed the random numbers the tile order was shuffled with.
+pub fn generate_with(
+    rules: RulesSpec,
+    players: u8,
+    seed: u64,
+    mut choose: impl FnMut(&Game, TileKindId, &mut Rng) -> Option<Move>,
+) -> Result<GameRecord, String> {
     let (mut game, game_kind, custom_tiles) = fresh_game(&rules, players)?;
     let catalog = game.catalog().clone();
     let mut rng = Rng::new(seed);
     let mut moves = Vec::new();
     let mut events = Vec::new();
-    let mut scratch = Scratch::default();
     for tile in shuffled_bag(&game, &mut rng) {
-        let Some(mv) = bots::choose(&game, tile, policy, &mut rng, &mut scratch) else {
+        let Some(mv) = choose(&game, tile, &mut rng) else {
             game.discard(tile, &mut events).map_err(|e| e.to_string())?;
             moves.push(RecordedMove::Discard { player: None, tile });
             continue;
@@ -88,10 +102,23 @@ pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Res
 /// Plays one Card Game with `players` bots, dealt from a deck shuffled by `seed`; player 0
 /// deals first. A joker turned up goes beside a random row.
 pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, String> {
+    let mut scratch = Vec::new();
+    card_game_with(players, seed, |game, rng| {
+        card_bots::choose(game, policy, rng, &mut scratch).ok_or_else(|| "no move is due".into())
+    })
+}
+
+/// Like [`card_game`], with `choose` picking every action; it is handed the random numbers the
+/// deck was shuffled with.
+pub fn card_game_with(
+    players: u8,
+    seed: u64,
+    mut choose: impl FnMut(&CardGame, &mut Rng) -> Result<CardMove, String>,
+) -> Result<CardRecord, String> {
     let mut rng = Rng::new(seed);
     let new = card_bots::new_game(players, &mut rng).map_err(|e| e.to_string())?;
     let (mut game, face_up, mut deck) = (new.game, new.face_up, new.deck.into_iter());
-    let (mut moves, mut events, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut moves, mut events) = (Vec::new(), Vec::new());
     while !game.is_over() {
         if game.deal_due() {
             let hands = card_bots::next_hands(&game, &mut deck);
@@ -99,7 +126,7 @@ pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, S
             continue;
         }
         let player = game.current_player();
-        let mv = card_bots::choose(&game, policy, &mut rng, &mut scratch).ok_or("no move is due")?;
+        let mv = choose(&game, &mut rng)?;
         game.play(&mv, &mut events).map_err(|e| e.to_string())?;
         moves.push(RecordedCardMove {
             player: Some(player),

@@ -10,8 +10,8 @@ use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
-use crate::record::RulesSpec;
-use crate::selfplay::fresh_game;
+use crate::record::{AnyRecord, Format, RulesSpec};
+use crate::selfplay::{self, fresh_game};
 use std::time::{Duration, Instant};
 
 /// A way of choosing moves.
@@ -327,6 +327,26 @@ pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<Matc
     })
 }
 
+/// One game with `contender` in every seat, dealt or drawn from `seed`, written as its record:
+/// what `bench --judge` gives the analysis to judge.
+pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) -> Result<AnyRecord, String> {
+    let mut seat = Seat::new(contender, seed);
+    let mut turn = 0;
+    match table {
+        Table::Tiles(rules) => selfplay::generate_with(rules.clone(), players, seed, |game, tile, _| {
+            let mv = seat.choose(game, tile, turn + 1, seed);
+            turn += u32::from(mv.is_some());
+            mv
+        })
+        .map(|record| AnyRecord::Tiles(record, Format::Native)),
+        Table::CardGame => selfplay::card_game_with(players, seed, |game, _| {
+            turn += 1;
+            seat.choose_card(game, turn, seed)
+        })
+        .map(AnyRecord::Cards),
+    }
+}
+
 /// 1 for the only best score, a share of 1 for a tie for it, else 0.
 fn win_share(scores: &[i32], player: u8) -> f64 {
     let best = scores.iter().copied().max().unwrap_or(0);
@@ -404,6 +424,30 @@ mod tests {
         assert!(r.a_win_rate > 0.8 && r.a_mean_margin > 0.0, "{r:?}");
         // The same settings play the same games.
         assert_eq!(play_match(&settings, &|_, _| ()).unwrap().a_wins, r.a_wins);
+    }
+
+    /// The bots' games `bench --judge` judges are whole games, the same for the same seed.
+    #[test]
+    fn self_play_writes_whole_games_of_one_contender() {
+        let tiles = Table::Tiles(RulesSpec::new(Preset::SecondEdition));
+        let AnyRecord::Tiles(record, _) = self_play(Contender::Greedy, &tiles, 2, 9).unwrap() else {
+            panic!("a tile game's record")
+        };
+        let replay = crate::replay::replay(&record, None).unwrap();
+        assert!(
+            replay.finished && replay.turns.len() > 60,
+            "{} turns",
+            replay.turns.len()
+        );
+        let AnyRecord::Tiles(again, _) = self_play(Contender::Greedy, &tiles, 2, 9).unwrap() else {
+            panic!("a tile game's record")
+        };
+        assert_eq!(again.moves, record.moves);
+        let AnyRecord::Cards(cards) = self_play(Contender::Random, &Table::CardGame, 3, 9).unwrap() else {
+            panic!("a Card Game's record")
+        };
+        assert!(crate::replay::cards::replay(&cards).unwrap().finished);
+        assert_eq!(cards.players.len(), 3);
     }
 
     #[test]

@@ -281,6 +281,11 @@ pub struct CardTurnReport {
     #[serde(default)]
     pub too_close: bool,
     pub alternatives: Vec<CardAlternativeReport>,
+    /// The mover's chance of winning after the action played, by the scale of the report's
+    /// playouts; set by [`analyse_game`] only (a turn alone does not know the turns to come).
+    /// Absent from analyses stored before it was reported.
+    #[serde(default)]
+    pub win_chance: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -322,6 +327,7 @@ impl CardTurnAnalysis {
                     stderr: round(a.stderr),
                 })
                 .collect(),
+            win_chance: None,
         }
     }
 }
@@ -350,6 +356,11 @@ pub fn analyse_game(
     }
     for p in &mut players {
         p.average_points_lost = p.points_lost / f64::from(p.turns.max(1));
+    }
+    let scale = CardPlayouts::Greedy.scale();
+    for t in &mut turns {
+        let played = t.played.and_then(|i| t.alternatives.get(i));
+        t.win_chance = played.map(|a| round(scale.chance(a.value, total.saturating_sub(t.turn))));
     }
     Ok(CardGameReport {
         version: super::VERSION,

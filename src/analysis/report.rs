@@ -206,6 +206,11 @@ pub struct TurnSummary {
     pub too_close: bool,
     pub played_move: Option<MoveBrief>,
     pub best_move: Option<MoveBrief>,
+    /// The mover's chance of winning after the move played (`win_chance::win_chance` of its
+    /// value), so anyone can score the chances against how games ended; `null` when the value
+    /// is the heuristic's. Absent from analyses stored before it was reported.
+    #[serde(default)]
+    pub win_chance: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -383,6 +388,9 @@ impl From<&GameAnalysis> for GameReport {
                     too_close: t.recheck.is_some_and(|r| r.too_close),
                     played_move: brief(t.played_alternative()),
                     best_move: brief(t.best()),
+                    win_chance: (t.played_alternative())
+                        .filter(|a| a.playouts.is_some())
+                        .map(|a| round(super::win_chance::win_chance(a.value, t.tiles_left))),
                 })
                 .collect(),
             players: g.players.iter().map(PlayerReport::from).collect(),

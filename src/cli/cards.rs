@@ -3,6 +3,7 @@
 
 use super::analyse_cmd::{AnalyseArgs, pretty};
 use super::game::{Bots, Commands, MatchTable};
+use super::judge::{self, figures};
 use super::output::progress_bar;
 use crate::analysis::arena::Table;
 use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
@@ -81,6 +82,15 @@ impl Commands for CardRecord {
             .unwrap();
         }
         Ok(out)
+    }
+
+    fn judged(&self, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
+        let replay = replay::cards::replay(self).map_err(|e| e.describe(self))?;
+        let report = cards::analyse_game(self, cards::DEFAULT_SAMPLES, progress).map_err(|e| e.describe(self))?;
+        Ok(figures::Game {
+            turns: judge::card_turns(&report),
+            results: judge::results(replay.finished, &replay.final_scores),
+        })
     }
 
     fn render_error(&self, e: RenderError) -> String {

@@ -5,6 +5,7 @@
 //! asks which game it holds.
 
 use super::analyse_cmd::AnalyseArgs;
+use super::judge::figures;
 use super::replay_cmd::read_bytes;
 use crate::analysis::arena::Table;
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
@@ -24,6 +25,10 @@ pub trait Commands {
 
     /// `analyse`: one turn's alternatives, or every turn's played move against the best.
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String>;
+
+    /// `bench --judge`: the whole game analysed at the pages' options, as the judge reads the
+    /// report, with how the game ended if it did.
+    fn judged(&self, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String>;
 
     /// Why `render` could not draw the game, with the record's names.
     fn render_error(&self, e: RenderError) -> String;

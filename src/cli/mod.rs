@@ -6,6 +6,7 @@ pub mod calibrate_cmd;
 mod cards;
 pub mod game;
 pub mod honesty;
+pub mod judge;
 pub mod load;
 pub mod match_cmd;
 pub mod output;
@@ -238,6 +239,29 @@ enum Command {
         /// on this many greedy-bot games (every 5th turn) instead.
         #[arg(long)]
         honesty: Option<u32>,
+        /// Judge the analysis instead: analyse whole games of bots and of the records given, at
+        /// the pages' options, and print per group the points lost a move, how often the move
+        /// played is the first listed, whether losses agree with the listed values, and how
+        /// well the win chances predicted the results.
+        #[arg(long)]
+        judge: bool,
+        /// With --judge: records to judge besides the bots' games, in any format `replay`
+        /// reads, or CSV files of Carcassonne Lab links, one game a line.
+        #[arg(requires = "judge")]
+        files: Vec<PathBuf>,
+        /// With --judge: games of each bot.
+        #[arg(long, default_value_t = 4, requires = "judge")]
+        games: u32,
+        /// With --judge: the seed of the bots' first game (the next ones count up from it).
+        #[arg(long, default_value_t = 1, requires = "judge")]
+        seed: u64,
+        /// With --judge: the bots' game, carcassonne, new-world or card-game.
+        #[arg(long, default_value = "carcassonne", requires = "judge")]
+        game: String,
+        /// With --judge: the bots, comma-separated, in `match`'s words (random, greedy,
+        /// search, search:T, flat, …); each plays every seat of its games.
+        #[arg(long, default_value = "random,greedy,search", requires = "judge")]
+        bots: String,
     },
 }
 
@@ -346,6 +370,23 @@ pub fn run() -> ExitCode {
             playouts,
             every,
             seed,
+            json,
+        }),
+        Command::Bench {
+            json,
+            judge: true,
+            files,
+            games,
+            seed,
+            game,
+            bots,
+            ..
+        } => judge::run(&judge::JudgeArgs {
+            files: &files,
+            games,
+            seed,
+            game: &game,
+            bots: &bots,
             json,
         }),
         Command::Bench {

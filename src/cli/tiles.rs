@@ -3,6 +3,7 @@
 
 use super::analyse_cmd::AnalyseArgs;
 use super::game::{Bots, Commands, MatchTable, preset};
+use super::judge::{self, figures};
 use super::output::{Align, aligned, progress_bar};
 use crate::analysis::arena::Table;
 use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale, TILE_SCALE};
@@ -109,6 +110,16 @@ impl Commands for GameRecord {
                     game_table(self, &g)
                 }
             }
+        })
+    }
+
+    fn judged(&self, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
+        let replay = replay::replay(self, None).map_err(|e| e.describe(self))?;
+        let analysis =
+            analysis::analyse_game(self, &AnalysisOptions::default(), progress).map_err(|e| e.to_string())?;
+        Ok(figures::Game {
+            turns: judge::tile_turns(&analysis.report()),
+            results: judge::results(replay.finished, &replay.final_scores),
         })
     }
 

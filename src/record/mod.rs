@@ -420,6 +420,14 @@ impl AnyRecord {
             AnyRecord::Cards(_) => Format::Native,
         }
     }
+
+    /// The game the record is of.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            AnyRecord::Tiles(record, _) => record.game,
+            AnyRecord::Cards(_) => GameKind::CardGame,
+        }
+    }
 }
 
 /// Evaluates `$body` with `$r` bound to the record inside `$record` (an [`AnyRecord`], owned or

@@ -653,6 +653,10 @@ fn the_cli_prints_the_json_contract_of_a_turn_and_a_game() {
     let game: Value = serde_json::from_str(&run(&["--json", "--playouts", "0"])).unwrap();
     assert_eq!(game["turns"].as_array().unwrap().len(), 71);
     assert!(game["turns"][0]["played_rank"].is_u64() && game["turns"][0]["points_lost"].is_number());
+    assert!(
+        game["turns"][0]["win_chance"].is_null(),
+        "a heuristic value is not a margin, so it has no chance"
+    );
     assert!(game["players"][0]["average_points_lost"].is_number());
 }
 
@@ -1051,6 +1055,17 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
     let stored = StoredAnalysis::of(&game);
     let chances = win_chance::turn_chances(&stored.turns);
     assert_eq!(chances.len(), stored.turns.len(), "every turn was valued by playouts");
+    // `analyse --json` states each turn's chance after the move played, as the pages show it,
+    // so anyone can score the chances against how games ended.
+    for (c, t) in chances.iter().zip(&stored.summary.turns) {
+        let stated = t.win_chance.expect("a move valued by playouts has a chance");
+        assert!(
+            (stated - c.chance.after).abs() <= 0.0005,
+            "turn {}: {stated} against {:?}",
+            t.turn,
+            c.chance
+        );
+    }
     for (c, t) in chances.iter().zip(&stored.turns) {
         let lost = t.points_lost.unwrap();
         assert!((0.0..=1.0).contains(&c.chance.after));

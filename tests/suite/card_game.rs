@@ -292,6 +292,27 @@ fn a_card_game_turn_is_analysed_from_the_command_line() {
     assert!(alts.iter().all(|a| a["stderr"].as_f64().unwrap() >= 0.0));
 }
 
+/// A whole Card Game's analysis states each turn's chance of winning after the action played,
+/// the chance its pages show, so anyone can score the chances against how games ended.
+#[test]
+fn a_card_game_analysis_states_the_movers_chance_after_each_action() {
+    use carcassonne_replay::analysis::cards::{analyse_game, turn_chances};
+    let record = card_game(2, Policy::Greedy, 3).unwrap();
+    let report = analyse_game(&record, 4, &|_, _| {}).unwrap();
+    let chances = turn_chances(&report, record.moves.len() as u32);
+    assert_eq!(chances.len(), report.turns.len(), "every action played has a chance");
+    for (c, t) in chances.iter().zip(&report.turns) {
+        let stated = t.win_chance.expect("a chance per turn");
+        assert!(
+            (stated - c.chance.after).abs() <= 0.0005,
+            "turn {}: {stated} against {:?}",
+            t.turn,
+            c.chance
+        );
+    }
+    assert!(report.turns.iter().any(|t| t.win_chance != report.turns[0].win_chance));
+}
+
 /// A round scoring where `player` takes an Animal Joker that joins a herd while they hold
 /// animals of another kind too: (move index, player, the herd it joined, another herd held).
 fn joker_joining(record: &CardRecord) -> Option<(usize, u8, Colour, Colour)> {

@@ -1,0 +1,332 @@
+//! The judge's arithmetic: from the turns an analysis reported, a group of games' points lost
+//! with their uncertainty, how often the played move is the first listed, whether the reported
+//! losses agree with the values listed, and how good the win chances are.
+//!
+//! - **The interval of the mean points lost** is over games, not moves: the moves of one game
+//!   share its position and its players, so they are not independent, and an interval over
+//!   moves would be too narrow. The mean is the ratio of all points lost to all moves; its
+//!   standard error the cluster (sandwich) estimate with games as clusters,
+//!   `√(G/(G−1) · Σ_g (L_g − r·M_g)²) / Σ_g M_g` (`L_g` a game's points lost, `M_g` its moves,
+//!   `r` the mean), which for games of equal length is the standard error of the games' means;
+//!   the interval is ± Student's t at 95% with `G − 1` degrees of freedom. One game has none.
+//! - **Consistency**: a loss larger than the gap the list shows (the best listed value less the
+//!   played move's) by more than the reports' rounding, and a move listed first (or level with
+//!   it) with a loss above 0.
+//! - **Win chances** are scored by log loss, `−(y ln p + (1 − y) ln(1 − p))` with `y` 1 for a
+//!   win, ½ for a shared first place and 0 for a loss: always saying ½ scores ln 2 = 0.693
+//!   whatever happens. Reports give chances to 3 decimals, so 0 and 1 stand for under 0.0005
+//!   and over 0.9995, and are read as those.
+
+/// What an analysis reported of one turn's move played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Turn {
+    pub phase: Phase,
+    pub mover: u8,
+    pub points_lost: f64,
+    /// The first listed move's value, and the played move's, as the list shows them.
+    pub best_listed: f64,
+    pub played_listed: f64,
+    /// The mover's chance of winning after the move, if the report holds one.
+    pub win_chance: Option<f64>,
+}
+
+impl Turn {
+    fn listed_gap(&self) -> f64 {
+        self.best_listed - self.played_listed
+    }
+
+    fn listed_first(&self) -> bool {
+        self.listed_gap() <= 0.0
+    }
+}
+
+/// Which part of its game a turn is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Early,
+    Middle,
+    Late,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 3] = [Phase::Early, Phase::Middle, Phase::Late];
+}
+
+/// One judged game: its turns, and each player's result (1 won, ½ shared first, 0 lost) when
+/// the game was played to its end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub turns: Vec<Turn>,
+    pub results: Option<Vec<f64>>,
+}
+
+/// Losses and listed gaps are rounded to 3 decimals in reports: a difference within two
+/// rounding steps is the rounding's.
+const ROUNDING: f64 = 0.001;
+/// What the chances are read as at their ends (see the module doc).
+const CHANCE_FLOOR: f64 = 0.0005;
+
+/// A group of games, judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    pub games: usize,
+    pub moves: usize,
+    pub mean_lost: f64,
+    /// The 95% interval of `mean_lost`; `None` with fewer than two games.
+    pub interval: Option<(f64, f64)>,
+    /// Moves played that the analysis lists first (or level with the first).
+    pub first_choice: usize,
+    /// Turns whose loss exceeds the listed gap, and turns listed first with a loss.
+    pub loss_over_gap: usize,
+    pub first_with_loss: usize,
+    /// Set when some turn of a finished game has a chance.
+    pub chances: Option<Chances>,
+}
+
+/// How well the chances predicted how the games ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chances {
+    pub positions: usize,
+    pub log_loss: f64,
+    /// Per phase (as [`Phase::ALL`]): positions and their log loss (`None` without any).
+    pub by_phase: [(usize, Option<f64>); 3],
+    /// Ten bins of chance, 0–10% to 90–100%.
+    pub reliability: [Bin; 10],
+}
+
+/// The chances that fell in one tenth.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Bin {
+    pub count: usize,
+    pub mean_predicted: f64,
+    /// The share of those positions won (½ for a shared first place).
+    pub observed: f64,
+}
+
+pub fn summarise(games: &[Game]) -> Summary {
+    let turns = || games.iter().flat_map(|g| &g.turns);
+    let per_game: Vec<(f64, f64)> = (games.iter())
+        .map(|g| (g.turns.iter().map(|t| t.points_lost).sum(), g.turns.len() as f64))
+        .collect();
+    let (mean_lost, interval) = ratio_interval(&per_game);
+    Summary {
+        games: games.len(),
+        moves: turns().count(),
+        mean_lost,
+        interval,
+        first_choice: turns().filter(|t| t.listed_first()).count(),
+        loss_over_gap: turns().filter(|t| t.points_lost > t.listed_gap() + ROUNDING).count(),
+        first_with_loss: turns().filter(|t| t.listed_first() && t.points_lost > 0.0).count(),
+        chances: chances(games),
+    }
+}
+
+/// `Σ losses / Σ moves` over `(losses, moves)` per game, and its 95% interval over games.
+fn ratio_interval(per_game: &[(f64, f64)]) -> (f64, Option<(f64, f64)>) {
+    let (lost, moves) = per_game.iter().fold((0.0, 0.0), |(l, m), g| (l + g.0, m + g.1));
+    if moves == 0.0 {
+        return (0.0, None);
+    }
+    let mean = lost / moves;
+    let g = per_game.len();
+    if g < 2 {
+        return (mean, None);
+    }
+    let spread: f64 = per_game.iter().map(|(l, m)| (l - mean * m).powi(2)).sum();
+    let se = (spread * g as f64 / (g - 1) as f64).sqrt() / moves;
+    let half = t_975(g - 1) * se;
+    (mean, Some((mean - half, mean + half)))
+}
+
+/// Student's t at 97.5% (a two-sided 95% interval) with `df` degrees of freedom.
+fn t_975(df: usize) -> f64 {
+    const TABLE: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => TABLE[df - 1],
+        // Within 0.001 of the true value from 31 on.
+        _ => 1.96 + 2.46 / df as f64,
+    }
+}
+
+/// The log loss of one chance `p` against a result `y` (1, ½ or 0).
+fn log_loss(p: f64, y: f64) -> f64 {
+    let p = p.clamp(CHANCE_FLOOR, 1.0 - CHANCE_FLOOR);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// Every chance of a finished game, with its phase and how the game ended for its mover.
+fn scored(games: &[Game]) -> Vec<(Phase, f64, f64)> {
+    (games.iter())
+        .filter_map(|g| Some((g, g.results.as_ref()?)))
+        .flat_map(|(g, results)| {
+            (g.turns.iter()).filter_map(|t| Some((t.phase, t.win_chance?, *results.get(t.mover as usize)?)))
+        })
+        .collect()
+}
+
+fn chances(games: &[Game]) -> Option<Chances> {
+    let scored = scored(games);
+    if scored.is_empty() {
+        return None;
+    }
+    let mean_loss = |of: &mut dyn Iterator<Item = &(Phase, f64, f64)>| {
+        let (n, sum) = of.fold((0, 0.0), |(n, s), &(_, p, y)| (n + 1, s + log_loss(p, y)));
+        (n, (n > 0).then(|| sum / n as f64))
+    };
+    let (positions, overall) = mean_loss(&mut scored.iter());
+    let by_phase = Phase::ALL.map(|phase| mean_loss(&mut scored.iter().filter(|s| s.0 == phase)));
+    let mut reliability = [Bin::default(); 10];
+    for &(_, p, y) in &scored {
+        let bin = &mut reliability[((p * 10.0) as usize).min(9)];
+        bin.count += 1;
+        bin.mean_predicted += p;
+        bin.observed += y;
+    }
+    for bin in reliability.iter_mut().filter(|b| b.count > 0) {
+        bin.mean_predicted /= bin.count as f64;
+        bin.observed /= bin.count as f64;
+    }
+    Some(Chances {
+        positions,
+        log_loss: overall.unwrap_or(0.0),
+        by_phase,
+        reliability,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(points_lost: f64, best_listed: f64, played_listed: f64) -> Turn {
+        Turn {
+            phase: Phase::Early,
+            mover: 0,
+            points_lost,
+            best_listed,
+            played_listed,
+            win_chance: None,
+        }
+    }
+
+    fn game(losses: &[f64]) -> Game {
+        Game {
+            turns: losses.iter().map(|&l| turn(l, l, 0.0)).collect(),
+            results: None,
+        }
+    }
+
+    /// Games of equal length: the interval is the games' means' mean ± t(G−1) × their standard
+    /// error. Means 1, 2 and 3: s = 1, se = 1/√3, t(2) = 4.303.
+    #[test]
+    fn the_interval_of_points_lost_is_over_games() {
+        let s = summarise(&[game(&[0.0, 2.0]), game(&[4.0, 0.0]), game(&[3.0, 3.0])]);
+        assert_eq!((s.games, s.moves), (3, 6));
+        assert!((s.mean_lost - 2.0).abs() < 1e-12);
+        let (lo, hi) = s.interval.unwrap();
+        let half = 4.303 / 3f64.sqrt();
+        assert!(
+            (lo - (2.0 - half)).abs() < 1e-9 && (hi - (2.0 + half)).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+        // The spread of moves within a game does not narrow it: the same game means with no
+        // spread inside each game give the same interval.
+        let flat = summarise(&[game(&[1.0, 1.0]), game(&[2.0, 2.0]), game(&[3.0, 3.0])]);
+        assert_eq!(flat.interval, s.interval);
+        assert_eq!(
+            summarise(&[game(&[1.0, 3.0])]).interval,
+            None,
+            "one game has no interval"
+        );
+    }
+
+    /// A long game weighs by its moves: the mean is all losses over all moves.
+    #[test]
+    fn the_mean_is_over_moves() {
+        let s = summarise(&[game(&[1.0; 9]), game(&[11.0])]);
+        assert!((s.mean_lost - 2.0).abs() < 1e-12, "{}", s.mean_lost);
+        let (lo, hi) = s.interval.unwrap();
+        assert!(lo < 2.0 && hi > 2.0);
+    }
+
+    #[test]
+    fn losses_beyond_the_listed_gap_and_first_moves_that_lose_are_counted() {
+        let turns = vec![
+            turn(0.0, 5.0, 5.0),    // listed first, loses nothing: consistent
+            turn(0.4, 5.0, 5.0),    // listed first, loses: both counts
+            turn(14.8, 5.0, 4.7),   // a loss of 14.8 on a gap of 0.3
+            turn(2.0005, 7.0, 5.0), // within the rounding of the gap
+            turn(1.0, 7.0, 5.0),    // a loss under the gap
+            turn(0.0, 6.0, 6.0),    // level with the first: a first choice
+        ];
+        let s = summarise(&[Game { turns, results: None }]);
+        assert_eq!(s.first_choice, 3);
+        assert_eq!(s.first_with_loss, 1);
+        assert_eq!(s.loss_over_gap, 2);
+        assert_eq!(s.chances, None, "no result, no chances scored");
+    }
+
+    fn chance_turn(phase: Phase, mover: u8, p: f64) -> Turn {
+        Turn {
+            phase,
+            mover,
+            win_chance: Some(p),
+            ..turn(0.0, 0.0, 0.0)
+        }
+    }
+
+    #[test]
+    fn chances_are_scored_against_how_the_game_ended() {
+        let turns = vec![
+            chance_turn(Phase::Early, 0, 0.5),  // ln 2 whatever the result
+            chance_turn(Phase::Middle, 0, 0.8), // player 0 won: −ln 0.8
+            chance_turn(Phase::Middle, 1, 0.8), // player 1 lost: −ln 0.2
+            chance_turn(Phase::Late, 1, 0.0),   // sure of a loss, and lost: read as 0.0005
+        ];
+        let finished = Game {
+            turns: turns.clone(),
+            results: Some(vec![1.0, 0.0]),
+        };
+        let unfinished = Game { turns, results: None };
+        let c = summarise(&[finished, unfinished]).chances.unwrap();
+        assert_eq!(c.positions, 4, "the unfinished game's chances are not scored");
+        let (early, middle, late) = (2f64.ln(), -(0.8f64.ln() + 0.2f64.ln()) / 2.0, -(0.9995f64.ln()));
+        assert!((c.by_phase[0].1.unwrap() - early).abs() < 1e-12);
+        assert!((c.by_phase[1].1.unwrap() - middle).abs() < 1e-12);
+        assert!((c.by_phase[2].1.unwrap() - late).abs() < 1e-12);
+        assert_eq!(c.by_phase.map(|p| p.0), [1, 2, 1]);
+        assert!((c.log_loss - (early + 2.0 * middle + late) / 4.0).abs() < 1e-12);
+        let bins: Vec<(usize, Bin)> = (c.reliability.iter().copied().enumerate())
+            .filter(|(_, b)| b.count > 0)
+            .collect();
+        let bin = |count, mean_predicted, observed| Bin {
+            count,
+            mean_predicted,
+            observed,
+        };
+        assert_eq!(
+            bins,
+            vec![(0, bin(1, 0.0, 0.0)), (5, bin(1, 0.5, 1.0)), (8, bin(2, 0.8, 0.5))]
+        );
+    }
+
+    /// A shared first place is half a win: a chance of ½ scores ln 2 on it, and so does any
+    /// chance on average over a win and a loss.
+    #[test]
+    fn a_shared_first_place_counts_half() {
+        assert!((log_loss(0.5, 0.5) - 2f64.ln()).abs() < 1e-12);
+        assert!((log_loss(0.9, 0.5) - (log_loss(0.9, 1.0) + log_loss(0.9, 0.0)) / 2.0).abs() < 1e-12);
+        assert!(log_loss(1.0, 0.0).is_finite());
+    }
+
+    #[test]
+    fn t_quantiles_approach_the_normal() {
+        assert_eq!(t_975(1), 12.706);
+        assert!((t_975(60) - 2.000).abs() < 0.002 && (t_975(1000) - 1.962).abs() < 0.002);
+        assert!(t_975(31) < t_975(30));
+    }
+}
