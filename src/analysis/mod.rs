@@ -87,15 +87,15 @@ pub struct AnalysisOptions {
 }
 
 /// How one playout values a move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampler {
     /// The game played to its end ([`playout`]) by random players, a share of them greedy
     /// ([`AnalysisOptions::greedy_share`]): the value is the final margin.
-    #[default]
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are
     /// ([`search::sample_after`]); the value is the margin the search's evaluation expects
-    /// there. Many times cheaper than a playout to the end.
+    /// there. Not the default: at the default playouts it costs what playouts to the end do,
+    /// and won 51% of 100 games against them (41–61%, `match --a horizon --b flat --seed 81`).
     Horizon,
 }
 
@@ -108,7 +108,7 @@ impl Default for AnalysisOptions {
             seed: 0,
             threads: 0,
             prune: true,
-            sampler: Sampler::default(),
+            sampler: Sampler::ToTheEnd,
         }
     }
 }
@@ -132,7 +132,7 @@ impl AnalysisOptions {
     }
 
     /// Playout `j`, of future `seed`, from `after`: the mover's value.
-    fn playout(&self, after: &Game, mover: u8, seed: u64, j: u32, scratch: &mut Scratch) -> i32 {
+    pub(crate) fn playout(&self, after: &Game, mover: u8, seed: u64, j: u32, scratch: &mut Scratch) -> i32 {
         match self.sampler {
             Sampler::ToTheEnd => playout(after, mover, seed, policy_of(j, self.greedy_share()), scratch),
             Sampler::Horizon => search::sample_after(after, mover, &mut crate::engine::bots::Rng::new(seed), scratch),

@@ -37,9 +37,9 @@
 //! The games are bots', whose play is steadier than people's: a human game's chances swing
 //! more than the model says.
 
-use super::playout::{Tally, playout, playout_seed, policy_of};
+use super::playout::{Tally, playout_seed};
 use super::report::TurnReport;
-use super::{DEFAULT_GREEDY_SHARE, run_parallel};
+use super::{AnalysisOptions, run_parallel};
 use crate::engine::bots::{Scratch, margin};
 use crate::engine::{Game, Preset};
 use crate::record::{Played, RulesSpec, Walk};
@@ -302,14 +302,15 @@ pub fn samples(preset: Preset, s: &CalibrationSettings, progress: &dyn Fn(u32, u
         let mut end = walk.game().clone();
         end.finish(&mut Vec::new());
         let scores: Vec<i32> = end.scores();
+        // Valued as the analysis values a move played: its playouts, at its defaults.
+        let valuing = AnalysisOptions::default();
         let valued = run_parallel(positions.len(), s.threads, |i| {
             let (after, mover) = &positions[i];
             let mut tally = Tally::default();
             let mut scratch = Scratch::default();
             for j in 0..s.playouts {
                 let seed = playout_seed(s.seed ^ u64::from(g), i as u32, j);
-                let policy = policy_of(j, DEFAULT_GREEDY_SHARE);
-                tally.add(playout(after, *mover, seed, policy, &mut scratch));
+                tally.add(valuing.playout(after, *mover, seed, j, &mut scratch));
             }
             (tally.mean(), after.pack_left(), *mover)
         });
