@@ -89,11 +89,11 @@ pub struct AnalysisOptions {
 /// How one playout values a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampler {
-    /// The game played to its end ([`playout`]) by random players, a share of them greedy
-    /// ([`AnalysisOptions::greedy_share`]): the value is the final margin.
+    /// The game played to its end ([`playout()`]) by random players, a share of them greedy
+    /// (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are
-    /// ([`search::sample_after`]); the value is the margin the search's evaluation expects
+    /// ([`search`]); the value is the margin the search's evaluation expects
     /// there. Not the default: at the default playouts it costs what playouts to the end do,
     /// and won 51% of 100 games against them (41–61%, `match --a horizon --b flat --seed 81`).
     Horizon,

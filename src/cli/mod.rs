@@ -1,18 +1,18 @@
 //! The command line: one module per command, and `output` for what they share.
 
-pub mod analyse_cmd;
+mod analyse_cmd;
 pub mod bench;
-pub mod calibrate_cmd;
+mod calibrate_cmd;
 mod cards;
 pub mod game;
 pub mod honesty;
 pub mod judge;
 pub mod load;
-pub mod match_cmd;
-pub mod output;
-pub mod render_cmd;
-pub mod replay_cmd;
-pub mod serve;
+mod match_cmd;
+mod output;
+mod render_cmd;
+mod replay_cmd;
+mod serve;
 mod tiles;
 
 use clap::{Parser, Subcommand};

@@ -14,7 +14,7 @@ pub mod interactive;
 pub mod palette;
 pub mod raster;
 pub mod scene;
-pub mod shapes;
+mod shapes;
 pub mod tiles;
 
 use crate::engine::{Pos, TileCatalog, TileKind};

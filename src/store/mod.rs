@@ -507,10 +507,10 @@ fn analysis_status(r: &rusqlite::Row<'_>) -> rusqlite::Result<AnalysisStatus> {
     })
 }
 
-/// The columns [`game_row`] reads, in its order.
 /// The version of analyses stored before versions were recorded (the column is NULL).
 pub const FIRST_ANALYSIS_VERSION: u32 = 1;
 
+/// The columns [`game_row`] reads, in its order.
 const GAME_COLUMNS: &str =
     "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
 
