@@ -316,7 +316,12 @@ impl CardTurnAnalysis {
             player: self.player,
             samples,
             played: self.played,
-            points_lost: self.points_lost().map(round),
+            points_lost: self
+                .points_lost()
+                .map(|lost| match (self.alternatives.first(), self.played) {
+                    (Some(first), Some(p)) => super::report::listed_loss(lost, first.value, self.alternatives[p].value),
+                    _ => round(lost),
+                }),
             too_close: self.recheck.is_some_and(|r| r.too_close),
             alternatives: (self.alternatives.iter())
                 .map(|a| CardAlternativeReport {

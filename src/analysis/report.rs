@@ -16,6 +16,25 @@ fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
+/// A loss as reports give it: rounded, yet never more than the gap between the rounded values
+/// the list shows (`first`, `played`): rounding each of three numbers alone could otherwise
+/// put the loss a thousandth over the gap.
+pub(crate) fn listed_loss(lost: f64, first: f64, played: f64) -> f64 {
+    match lost {
+        0.0 => 0.0,
+        _ => round(lost).min(round(round(first) - round(played))),
+    }
+}
+
+/// The played move's loss as reports give it ([`listed_loss`]).
+fn reported_loss(t: &TurnAnalysis) -> Option<f64> {
+    let lost = t.points_lost()?;
+    Some(match (t.best(), t.played_alternative()) {
+        (Some(first), Some(played)) => listed_loss(lost, first.value, played.value),
+        _ => round(lost),
+    })
+}
+
 fn xy(p: Pos) -> [i32; 2] {
     [p.x, p.y]
 }
@@ -347,7 +366,7 @@ impl From<&TurnAnalysis> for TurnReport {
             if_ended_before: t.if_ended_before.clone(),
             played: t.played,
             played_rank: t.played_rank(),
-            points_lost: t.points_lost().map(round),
+            points_lost: reported_loss(t),
             points_lost_std_error: t.recheck.map(|r| round(r.std_error)),
             too_close: t.recheck.is_some_and(|r| r.too_close),
             alternatives: t.alternatives.iter().map(AlternativeReport::from).collect(),
@@ -384,7 +403,7 @@ impl From<&GameAnalysis> for GameReport {
                     moves_count: t.moves_count,
                     played: t.played,
                     played_rank: t.played_rank(),
-                    points_lost: t.points_lost().map(round),
+                    points_lost: reported_loss(t),
                     too_close: t.recheck.is_some_and(|r| r.too_close),
                     played_move: brief(t.played_alternative()),
                     best_move: brief(t.best()),
@@ -413,6 +432,15 @@ impl From<&PlayerSummary> for PlayerReport {
 mod tests {
     use super::*;
     use crate::engine::{FeatureKind, Figure, Location};
+
+    /// Rounded alone, a loss of 3.2578 would read 3.258 against listed values 10.000 and 6.743:
+    /// a thousandth over the gap the list shows. Reported, it is that gap.
+    #[test]
+    fn a_reported_loss_is_never_over_the_rounded_gap() {
+        assert_eq!(listed_loss(3.2578, 10.0004, 6.7426), 3.257);
+        assert_eq!(listed_loss(1.2, 10.0, 6.0), 1.2, "a loss under the gap stays");
+        assert_eq!(listed_loss(0.0, 10.0, 6.0), 0.0);
+    }
 
     #[test]
     fn actions_keep_their_json_form() {
