@@ -10,6 +10,8 @@ pub struct AnalyseArgs<'a> {
     pub json: bool,
     pub playouts: Option<u32>,
     pub seed: u64,
+    /// What the tile analysis's playouts are.
+    pub sampler: crate::analysis::Sampler,
 }
 
 pub fn run(args: &AnalyseArgs) -> Result<(), String> {

@@ -5,6 +5,7 @@ use super::analyse_cmd::{AnalyseArgs, pretty};
 use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
 use super::output::progress_bar;
+use crate::analysis::Sampler;
 use crate::analysis::arena::Table;
 use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
 use crate::analysis::win_chance::{CARD_SCALE, CalibrationSettings, Sample, Scale};
@@ -84,7 +85,9 @@ impl Commands for CardRecord {
         Ok(out)
     }
 
-    fn judged(&self, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
+    /// The Card Game plays its samples to the end whatever `_sampler` says: a game of cards
+    /// is short.
+    fn judged(&self, _sampler: Sampler, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
         let replay = replay::cards::replay(self).map_err(|e| e.describe(self))?;
         let report = cards::analyse_game(self, cards::DEFAULT_SAMPLES, progress).map_err(|e| e.describe(self))?;
         Ok(figures::Game {

@@ -7,6 +7,7 @@
 use super::analyse_cmd::AnalyseArgs;
 use super::judge::figures;
 use super::replay_cmd::read_bytes;
+use crate::analysis::Sampler;
 use crate::analysis::arena::Table;
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
@@ -28,7 +29,7 @@ pub trait Commands {
 
     /// `bench --judge`: the whole game analysed at the pages' options, as the judge reads the
     /// report, with how the game ended if it did.
-    fn judged(&self, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String>;
+    fn judged(&self, sampler: Sampler, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String>;
 
     /// Why `render` could not draw the game, with the record's names.
     fn render_error(&self, e: RenderError) -> String;

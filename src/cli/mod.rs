@@ -15,6 +15,7 @@ mod replay_cmd;
 mod serve;
 mod tiles;
 
+use crate::analysis::Sampler;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -149,6 +150,10 @@ enum Command {
         /// Random seed of the playouts: the same seed gives the same analysis.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Tile games: stop each playout at the search's horizon instead of the game's end
+        /// (an option to measure; the pages play to the end).
+        #[arg(long)]
+        horizon: bool,
     },
     /// Measure how strong a move chooser is: A against B over the same tile orders (or deals),
     /// A in each seat in turn (build with --release).
@@ -262,7 +267,19 @@ enum Command {
         /// search, search:T, flat, …); each plays every seat of its games.
         #[arg(long, default_value = "random,greedy,search", requires = "judge")]
         bots: String,
+        /// With --judge: tile games' playouts stop at the search's horizon instead of the
+        /// game's end (an option to measure; the pages play to the end).
+        #[arg(long, requires = "judge")]
+        horizon: bool,
     },
+}
+
+/// What `--horizon` asks of the tile analysis's playouts.
+fn sampler(horizon: bool) -> Sampler {
+    match horizon {
+        true => Sampler::Horizon,
+        false => Sampler::ToTheEnd,
+    }
 }
 
 pub fn run() -> ExitCode {
@@ -325,12 +342,14 @@ pub fn run() -> ExitCode {
             json,
             playouts,
             seed,
+            horizon,
         } => analyse_cmd::run(&analyse_cmd::AnalyseArgs {
             file: &file,
             turn,
             json,
             playouts,
             seed,
+            sampler: sampler(horizon),
         }),
         Command::Match {
             a,
@@ -380,6 +399,7 @@ pub fn run() -> ExitCode {
             seed,
             game,
             bots,
+            horizon,
             ..
         } => judge::run(&judge::JudgeArgs {
             files: &files,
@@ -388,6 +408,7 @@ pub fn run() -> ExitCode {
             game: &game,
             bots: &bots,
             json,
+            sampler: sampler(horizon),
         }),
         Command::Bench {
             json,

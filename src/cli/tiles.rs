@@ -7,7 +7,7 @@ use super::judge::{self, figures};
 use super::output::{Align, aligned, progress_bar};
 use crate::analysis::arena::Table;
 use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale, TILE_SCALE};
-use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, TurnAnalysis, ValueBasis};
+use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, Sampler, TurnAnalysis, ValueBasis};
 use crate::engine::{Category, Event, Figure, GameKind, Location, Preset, Score};
 use crate::export::{Export, ExportError, csv};
 use crate::record::{GameRecord, RecordedAction, RulesSpec, lab};
@@ -78,6 +78,7 @@ impl Commands for GameRecord {
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String> {
         let mut opts = AnalysisOptions {
             seed: args.seed,
+            sampler: args.sampler,
             ..AnalysisOptions::default()
         };
         if let Some(k) = args.playouts {
@@ -113,10 +114,13 @@ impl Commands for GameRecord {
         })
     }
 
-    fn judged(&self, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
+    fn judged(&self, sampler: Sampler, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
         let replay = replay::replay(self, None).map_err(|e| e.describe(self))?;
-        let analysis =
-            analysis::analyse_game(self, &AnalysisOptions::default(), progress).map_err(|e| e.to_string())?;
+        let options = AnalysisOptions {
+            sampler,
+            ..AnalysisOptions::default()
+        };
+        let analysis = analysis::analyse_game(self, &options, progress).map_err(|e| e.to_string())?;
         Ok(figures::Game {
             turns: judge::tile_turns(&analysis.report()),
             results: judge::results(replay.finished, &replay.final_scores),

@@ -13,6 +13,7 @@ pub mod figures;
 use super::game::{self, of_record};
 use super::output::emit;
 use super::replay_cmd::read_bytes;
+use crate::analysis::Sampler;
 use crate::analysis::arena::{self, Contender};
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::GameReport;
@@ -35,6 +36,8 @@ pub struct JudgeArgs<'a> {
     /// The bots, as `match` names its policies, comma-separated.
     pub bots: &'a str,
     pub json: bool,
+    /// What the tile analysis's playouts are.
+    pub sampler: crate::analysis::Sampler,
 }
 
 /// A record, and the name progress and errors give it.
@@ -66,10 +69,10 @@ pub fn run(args: &JudgeArgs) -> Result<(), String> {
                 Ok((format!("{bot} game {} (seed {seed})", i + 1), record))
             })
             .collect::<Result<Vec<_>, String>>()?;
-        groups.push(judge(bot.to_string(), &games)?);
+        groups.push(judge(bot.to_string(), &games, args.sampler)?);
     }
     for (name, records) in given_records(args.files, kind)? {
-        groups.push(judge(name, &records)?);
+        groups.push(judge(name, &records, args.sampler)?);
     }
     emit(&if args.json {
         serde_json::to_string_pretty(&json_doc(args, kind, &groups)).expect("JSON values serialise") + "\n"
@@ -132,13 +135,15 @@ fn lab_link(line: &str) -> Option<&str> {
 }
 
 /// Analyses every game of a group and judges the reports.
-fn judge(name: String, records: &[Named]) -> Result<Group, String> {
+fn judge(name: String, records: &[Named], sampler: Sampler) -> Result<Group, String> {
     let start = Instant::now();
     let mut games = Vec::new();
     for (i, (label, record)) in records.iter().enumerate() {
         let game_start = Instant::now();
         let judged = (of_record(record))
-            .judged(&|done, total| super::output::progress_bar("analysing", "turns", done, total))
+            .judged(sampler, &|done, total| {
+                super::output::progress_bar("analysing", "turns", done, total)
+            })
             .map_err(|e| format!("{label}: {e}"))?;
         eprintln!(
             "judge: {name}: {} of {}: {label}: {} moves in {:.1} s",
