@@ -378,6 +378,25 @@ fn the_same_seed_gives_the_same_analysis_on_any_number_of_threads() {
     assert_ne!(two, other_seed, "the seed drives the playouts");
 }
 
+/// Playouts stopped at the search's horizon are as repeatable as playouts to the end, on any
+/// number of threads, and a move that wins a city's points now still ranks above leaving them.
+#[test]
+fn playouts_to_the_horizon_are_repeatable_and_value_points_won() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 3).unwrap();
+    let horizon = |threads| AnalysisOptions {
+        sampler: analysis::Sampler::Horizon,
+        threads,
+        ..few_playouts(1)
+    };
+    let two = analysis::analyse_turn(&record, 30, &horizon(2)).unwrap();
+    assert_eq!(two, analysis::analyse_turn(&record, 30, &horizon(1)).unwrap());
+    assert_ne!(two, analysis::analyse_turn(&record, 30, &few_playouts(1)).unwrap());
+    let closing = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
+    let t = analysis::analyse_turn(&closing, 1, &horizon(2)).unwrap();
+    let lost = t.points_lost().unwrap();
+    assert!(lost >= 3.0, "leaving the start city to nobody loses its points: {lost}");
+}
+
 /// Analysing the whole game gives each turn what analysing that turn alone gives.
 #[test]
 fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
