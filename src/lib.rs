@@ -51,7 +51,9 @@
 //!
 //! [`analysis`] judges moves: every legal alternative of a turn ([`analysis::alternatives`]),
 //! its immediate evaluation ([`analysis::evaluate`]) and completion chances
-//! ([`analysis::completion`]), playouts ([`analysis::playout`]), the budget of a whole game
+//! ([`analysis::completion`]), playouts ([`analysis::playout`]), the verdict that measures
+//! the best moves and the played one on fresh futures, apart from those that ranked them
+//! ([`analysis::verdict`], both games), the budget of a whole game
 //! ([`analysis::budget`]), chances of winning and move classes ([`analysis::win_chance`]),
 //! puzzles ([`analysis::puzzles`]), the search ([`analysis::search`], sharing
 //! [`analysis::halving`] with the Card Game's in [`analysis::cards`]), `match`
