@@ -248,7 +248,8 @@ pub struct TurnAnalysis {
 /// ([`verdict`]): the values the list shows, so the loss is never more than the gap it shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recheck {
-    /// The first listed move's fresh mean less the played move's, and its standard error.
+    /// The chosen move's fresh mean less the played move's (the verdict's anchor: the chosen
+    /// move, unless a rival beat it beyond the noise), and its standard error.
     pub difference: f64,
     pub std_error: f64,
     /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
