@@ -4,13 +4,15 @@
 //! scoring of a copy, and an open feature's gain is [`Game::worth`] completed less at the end;
 //! nothing here scores a feature itself. What a figure may still bring depends on how much of
 //! the game is left, so those counts are multiplied by the share of the pack left (and once
-//! more by it, where a count's worth fades faster than the pack).
+//! more by it, where a count's worth fades faster than the pack). An open city's or
+//! cloister's chance of completion comes from [`feature_outlook`], the tiles left that close
+//! it; it falls to zero with the pack by itself.
 //!
 //! The first feature, the score if the game ended now, weighs 1 in every model: at the end of
 //! the game every other feature is zero, and the value is the final margin itself.
 //!
-//! One pass over the segments and one [`Game::worth`] per occupied open feature: it runs at
-//! every search sample's horizon, so it stays as cheap as the final scoring it starts from.
+//! One pass over the segments, then one [`Game::worth`] and one completion outlook per occupied
+//! open feature (a handful): it runs at every search sample's horizon.
 
 use crate::analysis::completion::feature_outlook;
 use crate::engine::features::{Figure, Meeple, majority};
@@ -173,5 +175,35 @@ fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+    use crate::engine::bots::Policy;
+    use crate::record::RulesSpec;
+    use crate::selfplay::generate;
+
+    /// Every follower is counted once, where it stands: in supply, on a road, a city, a
+    /// cloister or a field (the base game sends home those whose feature completes). The
+    /// chance-weighted gains never exceed the gains.
+    #[test]
+    fn every_follower_is_counted_once_where_it_stands() {
+        let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 9).unwrap();
+        let mut seen_on_board = 0;
+        for turn in (2..70).step_by(4) {
+            let (game, _) = crate::analysis::position_before(&record, turn).unwrap();
+            let share = pack_share(&game);
+            for f in of(&game) {
+                let supply = f[2] / share;
+                let placed: f64 = f[5..=8].iter().sum::<f64>() / share;
+                assert!((supply + placed - 7.0).abs() < 1e-9, "turn {turn}: {f:?}");
+                assert!(f[13] <= f[11] * share.recip() + 1e-9 && f[14] <= f[12] * share.recip() + 1e-9);
+                seen_on_board += usize::from(placed > 0.0);
+            }
+        }
+        assert!(seen_on_board > 10, "followers were placed: {seen_on_board}");
     }
 }
