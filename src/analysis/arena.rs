@@ -4,7 +4,7 @@
 
 use super::cards;
 use super::halving::{Budget, SearchOptions};
-use super::search::{Horizon, search_with};
+use super::search::{HorizonEval, search_with};
 use super::{AnalysisOptions, analyse_position};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
@@ -30,7 +30,7 @@ pub enum Contender {
     /// The search ([`super::search`]) for this many milliseconds a move, on every core.
     Search { ms: u32 },
     /// The same search with its horizon valued by the fitted worths it had before the learned
-    /// evaluation ([`Horizon::Worth`]): to measure the one against the other.
+    /// evaluation ([`HorizonEval::Worth`]): to measure the one against the other.
     SearchWorth { ms: u32 },
 }
 
@@ -153,10 +153,10 @@ impl Seat {
             }
             Contender::FlatUniform { playouts } => flat_move(game, tile, turn, playouts, seed, false),
             Contender::Search { ms } => {
-                search_with(game, tile, &search_options(ms, seed, turn), Horizon::Learned).and_then(|r| r.best())
+                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Learned).and_then(|r| r.best())
             }
             Contender::SearchWorth { ms } => {
-                search_with(game, tile, &search_options(ms, seed, turn), Horizon::Worth).and_then(|r| r.best())
+                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Worth).and_then(|r| r.best())
             }
         };
         self.thinking += start.elapsed();

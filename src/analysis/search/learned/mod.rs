@@ -18,6 +18,13 @@
 //! position alone explains it; what counts for the search is how it ranks the positions its
 //! moves lead to, which `match` measures (`static/docs/analysis.md`).
 //!
+//! A second round, fitted on 1,000 games of the search with these weights (`--policy
+//! search:10 --seed 2`, 24,000 positions, 416 s), predicted such games far better (held-out
+//! R² 0.769, the worths 0.622) but played no better: 62.0% (52.2–70.9) of 100 games on seed
+//! 91 against the worths, as the first round's 62.0% of 200 on seed 81. The first round's
+//! weights stay: the same seed reproduces them exactly, where a timed search's games depend
+//! on the machine.
+//!
 //! The base game's other rulebooks (classic 2000, course) use the same weights: every feature
 //! is scored by the engine under the game's own rules. New World keeps the fitted worths
 //! (`super::worth`): its own features and weights are still to be trained.

@@ -10,7 +10,7 @@
 use super::features::{self, N, Vector};
 use super::{Model, WeightsFile, fit};
 use crate::analysis::halving::{Budget, SearchOptions};
-use crate::analysis::search::{Horizon, fitted_margin, search_with};
+use crate::analysis::search::{HorizonEval, fitted_margin, search_with};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::{Game, Move, Preset, TileKindId};
 use crate::record::RulesSpec;
@@ -222,7 +222,7 @@ fn choose(
                 seed: seed ^ turn,
                 threads: 1,
             };
-            search_with(game, tile, &opts, Horizon::Learned).and_then(|r| r.best())
+            search_with(game, tile, &opts, HorizonEval::Learned).and_then(|r| r.best())
         }
     }
 }
