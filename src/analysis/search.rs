@@ -17,11 +17,12 @@
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin by
 //!   the [`learned`] evaluation: the margin if the game ended there plus what each player's
 //!   board features may still bring, weighed by a model fitted on self-play's final margins.
-//!   New World, which has no weights yet, and [`HorizonEval::Worth`] count instead three fitted
-//!   worths ([`worth`]): a follower in supply, one on a road, city or cloister (it comes
-//!   home), and a farmer's open cities, each scaled by the share of the pack left. Past the horizon the draws add more noise than signal: a sample is many times
-//!   cheaper and less noisy than a playout to the end, so the search weighs more futures in
-//!   the same time.
+//!   New World, which has no weights yet, and [`HorizonEval::Worth`] count instead three
+//!   fitted worths ([`worth`]): a follower in supply, one on a road, city or cloister (it
+//!   comes home), and a farmer's open cities, each scaled by the share of the pack left. Past
+//!   the horizon the draws add more noise than signal: a sample is many times cheaper and
+//!   less noisy than a playout to the end, so the search weighs more futures in the same
+//!   time.
 //! - **Parallel.** A round's samples are shared between threads; the result does not depend on
 //!   their number.
 //!
@@ -52,11 +53,11 @@
 //! Measured on tile orders never used for tuning: `search:45` against `flat` won 60.8%
 //! (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6, +4.7) on seed 61, at
 //! 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3). In New World it is
-//! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. Those figures are
-//! of the fitted worths; the [`learned`] evaluation beat them: `search:45` against
-//! `search-worth:45` won 62.0% (55.1–68.4, +7.8) of 200 games on seed 81 (a shared machine). The pages use
-//! the flat analysis: its values run to the game's end, which is what the win chances are
-//! calibrated on, and a value at a horizon is not a final margin.
+//! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. Those figures
+//! are of the fitted worths; the [`learned`] evaluation beat them: `search:45` against
+//! `search-worth:45` won 62.0% (55.1–68.4, +7.8) of 200 games on seed 81 (a shared machine).
+//! The pages use the flat analysis: its values run to the game's end, which is what the win
+//! chances are calibrated on, and a value at a horizon is not a final margin.
 
 use super::alternatives;
 use super::halving::{self, halve};

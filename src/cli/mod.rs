@@ -13,7 +13,7 @@ pub mod render_cmd;
 pub mod replay_cmd;
 pub mod serve;
 mod tiles;
-pub mod train_cmd;
+mod train_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -216,7 +216,7 @@ enum Command {
         #[arg(long, default_value = "carcassonne")]
         game: String,
         /// Games to play; one in five is held out to judge the fit.
-        #[arg(long, default_value_t = 3000)]
+        #[arg(long, default_value_t = 100_000)]
         games: u32,
         /// Random seed: the same seed plays the same games (with the weighed bot).
         #[arg(long, default_value_t = 1)]
