@@ -55,7 +55,8 @@
 //! 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3). In New World it is
 //! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. Those figures
 //! are of the fitted worths; the [`learned`] evaluation beat them: `search:45` against
-//! `search-worth:45` won 62.0% (55.1–68.4, +7.8) of 200 games on seed 81 (a shared machine).
+//! `search-worth:45` won 62.0% (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7%
+//! (59.7–69.5) of 360 on seeds 71, 81 and 101 (a shared machine).
 //! The pages use the flat analysis: its values run to the game's end, which is what the win
 //! chances are calibrated on, and a value at a horizon is not a final margin.
 
