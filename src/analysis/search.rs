@@ -14,13 +14,15 @@
 //!   margin the game would end with. Judging the followers it places by what their features
 //!   would score makes its replies, and the mover's own next moves, more like a player's
 //!   than the plain sampled bot's, which places them at random.
-//! - **Evaluated at the horizon.** A sample's value is the mover's margin if the game ended
-//!   there, with each player's figures worth what they may still bring ([`worth`]): a
-//!   follower in supply, one on a road, city or cloister (it comes home), and a farmer's open
-//!   cities, each scaled by the share of the pack left. The weights are fitted on final
-//!   margins. Past the horizon the draws add more noise than signal: a sample is many times
-//!   cheaper and less noisy than a playout to the end, so the search weighs more futures in
-//!   the same time.
+//! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin by
+//!   the [`learned`] evaluation: the margin if the game ended there plus what each player's
+//!   board features may still bring, weighed by a model fitted on self-play's final margins.
+//!   New World, which has no weights yet, and [`HorizonEval::Worth`] count instead three
+//!   fitted worths ([`worth`]): a follower in supply, one on a road, city or cloister (it
+//!   comes home), and a farmer's open cities, each scaled by the share of the pack left. Past
+//!   the horizon the draws add more noise than signal: a sample is many times cheaper and
+//!   less noisy than a playout to the end, so the search weighs more futures in the same
+//!   time.
 //! - **Parallel.** A round's samples are shared between threads; the result does not depend on
 //!   their number.
 //!
@@ -51,9 +53,12 @@
 //! Measured on tile orders never used for tuning: `search:45` against `flat` won 60.8%
 //! (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6, +4.7) on seed 61, at
 //! 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3). In New World it is
-//! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. The pages use
-//! the flat analysis: its values run to the game's end, which is what the win chances are
-//! calibrated on, and a value at a horizon is not a final margin.
+//! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. Those figures
+//! are of the fitted worths; the [`learned`] evaluation beat them: `search:45` against
+//! `search-worth:45` won 62.0% (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7%
+//! (59.7–69.5) of 360 on seeds 71, 81 and 101 (a shared machine).
+//! The pages use the flat analysis: its values run to the game's end, which is what the win
+//! chances are calibrated on, and a value at a horizon is not a final margin.
 
 use super::alternatives;
 use super::halving::{self, halve};
@@ -61,7 +66,10 @@ pub use super::halving::{Budget, SearchOptions};
 use super::playout::{Tally, playout_seed};
 use crate::engine::bots::{self, Policy, Rng, Scratch, shuffled_bag};
 use crate::engine::features::{Figure, Meeple, majority};
-use crate::engine::{FeatureKind, Game, Move, SegId, TileKindId};
+use crate::engine::{FeatureKind, Game, GameKind, Move, SegId, TileKindId};
+use learned::features::pack_share;
+
+pub mod learned;
 
 /// What the search found: every legal move with its samples' values (the mover's value at the
 /// horizon, [`horizon_value`]), the chosen one first.
@@ -82,8 +90,25 @@ pub(crate) fn horizon(game: &Game) -> usize {
     rounds * game.players().len()
 }
 
+/// How a sample's horizon is valued.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HorizonEval {
+    /// The learned evaluation ([`learned`]) where the game has weights (the base game), the
+    /// fitted worths elsewhere.
+    #[default]
+    Learned,
+    /// The margin if the game ended plus the three fitted worths ([`worth`]), everywhere: the
+    /// evaluation the learned one replaced, kept to measure against.
+    Worth,
+}
+
 /// Searches `before` with `tile` drawn. `None` when the tile fits nowhere.
 pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<SearchResult> {
+    search_with(before, tile, opts, HorizonEval::Learned)
+}
+
+/// [`search`], its horizon valued by `eval`.
+pub fn search_with(before: &Game, tile: TileKindId, opts: &SearchOptions, eval: HorizonEval) -> Option<SearchResult> {
     let (_, moves) = alternatives::enumerate(before, tile);
     if moves.is_empty() {
         return None;
@@ -93,7 +118,7 @@ pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<S
         let mut scratch = Scratch::default();
         for j in range {
             let mut rng = Rng::new(playout_seed(opts.seed, 0, j));
-            tally.add(sample(before, &moves[m], &mut rng, &mut scratch));
+            tally.add(sample(before, &moves[m], eval, &mut rng, &mut scratch));
         }
         tally
     });
@@ -101,21 +126,21 @@ pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<S
 }
 
 /// Plays `mv`, then one future up to the horizon ([`sample_after`]).
-fn sample(before: &Game, mv: &Move, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
+fn sample(before: &Game, mv: &Move, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = before.clone();
     game.play_listed(mv, &mut Vec::new());
-    sample_after(&game, before.current_player(), rng, scratch)
+    sample_after(&game, before.current_player(), eval, rng, scratch)
 }
 
 /// Plays the next tiles of one future from `after` up to the [`horizon`], everyone playing
 /// the weighed bot: the opponents reply as a player would, at a fraction of the greedy bot's
-/// cost. `mover`'s value there, by [`horizon_value`].
-pub(crate) fn sample_after(after: &Game, mover: u8, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
+/// cost. `mover`'s value there, by [`horizon_value`] with `eval`.
+pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = after.clone();
     let mut bag = shuffled_bag(&game, rng);
     bag.truncate(horizon(&game));
     bots::play_tiles(&mut game, &bag, |_| Policy::Weighed, rng, scratch);
-    horizon_value(&game, mover)
+    horizon_value(&game, mover, eval)
 }
 
 /// What a player's figures are worth at the horizon beyond the points the end would score, per
@@ -137,9 +162,18 @@ mod worth {
     pub const FARM_CITY: f64 = 0.64;
 }
 
+/// The mover's value at the horizon by `eval`, to the nearest point.
+fn horizon_value(game: &Game, mover: u8, eval: HorizonEval) -> i32 {
+    let value = match eval {
+        HorizonEval::Learned if game.kind() == GameKind::Carcassonne => learned::carcassonne().margin(game, mover),
+        _ => fitted_margin(game, mover),
+    };
+    value.round() as i32
+}
+
 /// The mover's margin if the game ended now, each player's figures counted by [`worth`]
-/// beyond what the end scores them; to the nearest point.
-fn horizon_value(game: &Game, mover: u8) -> i32 {
+/// beyond what the end scores them.
+fn fitted_margin(game: &Game, mover: u8) -> f64 {
     let share = pack_share(game);
     let mut ended = game.clone();
     ended.finish(&mut Vec::new());
@@ -150,13 +184,7 @@ fn horizon_value(game: &Game, mover: u8) -> i32 {
         .map(value)
         .reduce(f64::max)
         .unwrap_or(0.0);
-    (value(mover as usize) - best_other).round() as i32
-}
-
-/// The share of the game's tiles still in the pack.
-fn pack_share(game: &Game) -> f64 {
-    let tiles_in_game = game.pack_left() + game.board().tiles().len() as u32;
-    f64::from(game.pack_left()) / f64::from(tiles_in_game.max(1))
+    value(mover as usize) - best_other
 }
 
 /// One player's figures as [`worth`] counts them.
@@ -247,7 +275,8 @@ mod tests {
         assert!(first.mean() >= second.mean(), "the better of the last two is chosen");
     }
 
-    /// With no tile left to draw the horizon is the end: the value is the final margin.
+    /// With no tile left to draw the horizon is the end: the value is the final margin, by
+    /// either evaluation.
     #[test]
     fn the_horizon_value_is_the_final_margin_at_the_end() {
         let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 4).unwrap();
@@ -256,10 +285,14 @@ mod tests {
         let (mut last, mv) = super::super::position_before(&record, turns).unwrap();
         last.play_listed(&mv, &mut Vec::new());
         assert_eq!(last.pack_left(), 0);
-        for mover in 0..2 {
+        for (mover, eval) in [0, 1]
+            .into_iter()
+            .flat_map(|m| [(m, HorizonEval::Worth), (m, HorizonEval::Learned)])
+        {
             assert_eq!(
-                horizon_value(&last, mover),
-                margin(replay.final_scores.iter().copied(), mover)
+                horizon_value(&last, mover, eval),
+                margin(replay.final_scores.iter().copied(), mover),
+                "{eval:?}"
             );
         }
     }

@@ -14,6 +14,7 @@ mod render_cmd;
 mod replay_cmd;
 mod serve;
 mod tiles;
+mod train_cmd;
 
 use crate::analysis::Sampler;
 use clap::{Parser, Subcommand};
@@ -214,6 +215,29 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Fit the search's learned evaluation on self-play games and write its weights as JSON
+    /// (build with --release).
+    Train {
+        /// The game: carcassonne (the base game, second edition, two players).
+        #[arg(long, default_value = "carcassonne")]
+        game: String,
+        /// Games to play; one in five is held out to judge the fit.
+        #[arg(long, default_value_t = 100_000)]
+        games: u32,
+        /// Random seed: the same seed plays the same games (with the weighed bot).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Who plays them: weighed (the bot the search's samples play) or search:MS (the
+        /// search with the shipped weights, MS milliseconds a move).
+        #[arg(long, default_value = "weighed")]
+        policy: String,
+        /// Take a position every N tiles.
+        #[arg(long, default_value_t = 3)]
+        every: u32,
+        /// The weights file to write (default: standard output, the fit on standard error).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Copy the service's database to a new file, consistently, even while it serves.
     Backup {
         /// The copy to write (must not exist).
@@ -390,6 +414,21 @@ pub fn run() -> ExitCode {
             every,
             seed,
             json,
+        }),
+        Command::Train {
+            game,
+            games,
+            seed,
+            policy,
+            every,
+            out,
+        } => train_cmd::run(&train_cmd::TrainArgs {
+            game: &game,
+            games,
+            seed,
+            policy: &policy,
+            every,
+            out: out.as_deref(),
         }),
         Command::Bench {
             json,

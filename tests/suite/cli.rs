@@ -11,6 +11,7 @@
 //! - the first rule broken named (a tile that touches nothing before the meeple it cannot take;
 //!   a `.jcz` by turn and player, and its meeple put on another square judged after its tile)
 //! - a line of 500 custom tiles replayed
+//! - `train` writes weights and its held-out fit
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -471,6 +472,33 @@ fn a_match_reports_the_win_rate_with_its_interval() {
     assert!(!bad.status.success());
     assert!(
         stderr(&bad).contains("unknown policy \"clever\"; use random, greedy, flat, flat:K"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+/// `train` plays a few games, writes weights the search can load (the features named in order)
+/// and prints its fit on the held-out games; a game with no learned evaluation is refused.
+#[test]
+fn train_writes_weights_and_prints_the_held_out_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("weights.json");
+    let out = run(&["train", "--games", "5", "--seed", "3", "--out", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("held-out R² of the final margin"));
+    let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(w["features"][0], "score_if_ended");
+    assert_eq!(
+        w["weights"].as_array().unwrap().len(),
+        w["features"].as_array().unwrap().len()
+    );
+    assert_eq!(
+        (w["fit"]["games"].as_u64(), w["fit"]["policy"].as_str()),
+        (Some(5), Some("weighed"))
+    );
+    let bad = run(&["train", "--game", "new-world", "--games", "5"]);
+    assert!(
+        !bad.status.success() && stderr(&bad).contains("has no learned evaluation yet"),
         "{}",
         stderr(&bad)
     );

@@ -1,0 +1,209 @@
+//! A position's board features, per player: the fixed vector the learned evaluation weighs.
+//!
+//! Every number comes from the engine: the score if the game ended now is the engine's final
+//! scoring of a copy, and an open feature's gain is [`Game::worth`] completed less at the end;
+//! nothing here scores a feature itself. What a figure may still bring depends on how much of
+//! the game is left, so those counts are multiplied by the share of the pack left (and once
+//! more by it, where a count's worth fades faster than the pack). An open city's or
+//! cloister's chance of completion comes from [`feature_outlook`], the tiles left that close
+//! it; it falls to zero with the pack by itself.
+//!
+//! The first feature, the score if the game ended now, weighs 1 in every model: at the end of
+//! the game every other feature is zero, and the value is the final margin itself.
+//!
+//! One pass over the segments, then one [`Game::worth`] and one completion outlook per occupied
+//! open feature (a handful): it runs at every search sample's horizon.
+
+use crate::analysis::completion::feature_outlook;
+use crate::engine::features::{Figure, Meeple, majority};
+use crate::engine::{FeatureKind, Game, SegId};
+
+/// How many features a player has.
+pub const N: usize = 16;
+
+/// The features' names, in vector order (the weights file lists them to be checked).
+pub const NAMES: [&str; N] = [
+    "score_if_ended",
+    "score_if_ended_x_share",
+    "supply_x_share",
+    "supply_x_share2",
+    "empty_supply_x_share",
+    "road_followers_x_share",
+    "city_followers_x_share",
+    "cloister_followers_x_share",
+    "farmers_x_share",
+    "farm_open_cities_x_share",
+    "abbot_on_board_x_share",
+    "city_gain_x_share",
+    "cloister_gain_x_share",
+    "city_gain_x_chance",
+    "cloister_gain_x_chance",
+    "followers_x_miss_chance_x_share",
+];
+
+/// One player's features, in [`NAMES`] order.
+pub type Vector = [f64; N];
+
+/// Raw counts per player, before the share of the pack left.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    road_followers: u32,
+    city_followers: u32,
+    cloister_followers: u32,
+    farmers: u32,
+    farm_open_cities: u32,
+    abbots: u32,
+    /// Points owned open features would add if completed, by kind (a road scores the same
+    /// open or completed).
+    city_gain: u32,
+    cloister_gain: u32,
+    /// The same, each times the feature's chance of completion.
+    city_expected: f64,
+    cloister_expected: f64,
+    /// Followers on open roads, cities and cloisters, each times the chance its feature is
+    /// never completed (it stays out of the supply).
+    stuck: f64,
+}
+
+/// Every player's features in `game`, in seat order.
+pub fn of(game: &Game) -> Vec<Vector> {
+    let share = pack_share(game);
+    let mut ended = game.clone();
+    ended.finish(&mut Vec::new());
+    let counts = counts(game);
+    (game.players().iter().zip(ended.players()).zip(counts))
+        .map(|((now, end), c)| {
+            let supply = f64::from(now.followers);
+            let s = |x: u32| f64::from(x) * share;
+            [
+                f64::from(end.score),
+                f64::from(end.score) * share,
+                supply * share,
+                supply * share * share,
+                if now.followers == 0 { share } else { 0.0 },
+                s(c.road_followers),
+                s(c.city_followers),
+                s(c.cloister_followers),
+                s(c.farmers),
+                s(c.farm_open_cities),
+                s(c.abbots),
+                s(c.city_gain),
+                s(c.cloister_gain),
+                c.city_expected,
+                c.cloister_expected,
+                c.stuck * share,
+            ]
+        })
+        .collect()
+}
+
+/// The share of the game's tiles still in the pack.
+pub fn pack_share(game: &Game) -> f64 {
+    let tiles_in_game = game.pack_left() + game.board().tiles().len() as u32;
+    f64::from(game.pack_left()) / f64::from(tiles_in_game.max(1))
+}
+
+/// Each player's figures on the board by where they stand, and what their open features
+/// would gain completed.
+fn counts(game: &Game) -> Vec<Counts> {
+    let mut counts = vec![Counts::default(); game.players().len()];
+    let features = game.features();
+    let mut roots = Vec::new();
+    for s in 0..features.len() as SegId {
+        let Some(Meeple { player, figure }) = features.meeple_on(s) else {
+            continue;
+        };
+        let c = &mut counts[usize::from(player)];
+        let kind = features.kind(s);
+        match (figure, kind) {
+            (Figure::Abbot, _) => c.abbots += 1,
+            (Figure::Follower, FeatureKind::Field) => c.farmers += 1,
+            (Figure::Follower, FeatureKind::Road) => c.road_followers += 1,
+            (Figure::Follower, FeatureKind::City) => c.city_followers += 1,
+            (Figure::Follower, k) if k.is_inner() => c.cloister_followers += 1,
+            _ => {}
+        }
+        roots.push(features.root(s));
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    for root in roots {
+        add_root(game, root, &mut counts);
+    }
+    counts
+}
+
+/// What one occupied feature adds to its owners' counts: a field, the open cities it borders;
+/// an open city or cloister, its points completed less its points at the end, as they are and
+/// times its chance of completion ([`feature_outlook`], for the first owner's draws).
+fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
+    let features = game.features();
+    let kind = features.kind(root);
+    let meeples = features.count_meeples(root);
+    let owners = majority(&meeples);
+    let players = counts.len();
+    if kind == FeatureKind::Field {
+        let open_cities = game.field_open_cities(root).len() as u32;
+        for p in owners.iter().filter(|&p| usize::from(p) < players) {
+            counts[usize::from(p)].farm_open_cities += open_cities;
+        }
+        return;
+    }
+    let worth = game.worth(root);
+    let (false, Some(done)) = (worth.is_complete, worth.completed) else {
+        return;
+    };
+    let gain = done.saturating_sub(worth.at_end.unwrap_or(0));
+    let first = owners.iter().next().unwrap_or(0);
+    let chance = match game.pack_left() {
+        0 => 0.0,
+        _ => feature_outlook(game, root, first).1,
+    };
+    for (p, c) in counts.iter_mut().enumerate() {
+        c.stuck += f64::from(meeples[p]) * (1.0 - chance);
+        if !owners.contains(p as u8) {
+            continue;
+        }
+        match kind {
+            FeatureKind::City => {
+                c.city_gain += gain;
+                c.city_expected += f64::from(gain) * chance;
+            }
+            k if k.is_inner() => {
+                c.cloister_gain += gain;
+                c.cloister_expected += f64::from(gain) * chance;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Preset;
+    use crate::engine::bots::Policy;
+    use crate::record::RulesSpec;
+    use crate::selfplay::generate;
+
+    /// Every follower is counted once, where it stands: in supply, on a road, a city, a
+    /// cloister or a field (the base game sends home those whose feature completes). The
+    /// chance-weighted gains never exceed the gains.
+    #[test]
+    fn every_follower_is_counted_once_where_it_stands() {
+        let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 9).unwrap();
+        let mut seen_on_board = 0;
+        for turn in (2..70).step_by(4) {
+            let (game, _) = crate::analysis::position_before(&record, turn).unwrap();
+            let share = pack_share(&game);
+            for f in of(&game) {
+                let supply = f[2] / share;
+                let placed: f64 = f[5..=8].iter().sum::<f64>() / share;
+                assert!((supply + placed - 7.0).abs() < 1e-9, "turn {turn}: {f:?}");
+                assert!(f[13] <= f[11] * share.recip() + 1e-9 && f[14] <= f[12] * share.recip() + 1e-9);
+                seen_on_board += usize::from(placed > 0.0);
+            }
+        }
+        assert!(seen_on_board > 10, "followers were placed: {seen_on_board}");
+    }
+}

@@ -1,0 +1,118 @@
+//! The learned evaluation: what the search ([`super`]) values a position at its horizon.
+//!
+//! A linear model predicts the mover's final margin (their final score less the best
+//! opponent's) from the board [`features`] of each player: a player's value is `w · f`, and
+//! the mover's margin is their value less the best other player's. The weights `w` are fitted
+//! by ridge least squares ([`fit`]) on the final margins of self-play games ([`train`]), on the
+//! difference of the mover's and the best opponent's features.
+//!
+//! **The shipped weights** (`weights/carcassonne.json`, the base game, second edition, two
+//! players) come from
+//! `carcassonne-replay train --game carcassonne --games 100000 --seed 1 --policy weighed`:
+//! 100,000 games between weighed bots (the bot the search's samples play), a position every
+//! third tile, 2.4 million positions; four games in five fit, the fifth judge. On those
+//! 480,000 held-out positions the model explains R² = 0.636 of the variance of the final
+//! margin, against 0.623 for the three fitted worths it replaced and 0.608 for the margin if
+//! the game ended alone. The run took 108 s (release build, a 2-core machine shared with
+//! other builds). Most of a final margin is the draws still to come: no evaluation of the
+//! position alone explains it; what counts for the search is how it ranks the positions its
+//! moves lead to, which `match` measures (`static/docs/analysis.md`).
+//!
+//! A second round, fitted on 1,000 games of the search with these weights (`--policy
+//! search:10 --seed 2`, 24,000 positions, 416 s), predicted such games far better (held-out
+//! R² 0.769, the worths 0.622) but played no better: 62.0% (52.2–70.9) of 100 games on seed
+//! 91 against the worths, as the first round's 62.0% of 200 on seed 81. The first round's
+//! weights stay: the same seed reproduces them exactly, where a timed search's games depend
+//! on the machine.
+//!
+//! The base game's other rulebooks (classic 2000, course) use the same weights: every feature
+//! is scored by the engine under the game's own rules. New World keeps the fitted worths
+//! (`super::worth`): its own features and weights are still to be trained.
+
+pub mod features;
+pub mod fit;
+pub mod train;
+
+use crate::engine::Game;
+use features::{N, NAMES, Vector};
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// A fitted model: one weight per feature, in [`NAMES`] order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    pub weights: Vector,
+}
+
+/// The weights file: the model and how it was made and how well it predicts.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WeightsFile {
+    pub game: String,
+    pub features: Vec<String>,
+    pub weights: Vec<f64>,
+    pub fit: train::FitReport,
+}
+
+impl Model {
+    /// A player's value: `w · f`.
+    pub fn value(&self, f: &Vector) -> f64 {
+        f.iter().zip(self.weights).map(|(x, w)| x * w).sum()
+    }
+
+    /// The mover's predicted final margin in `game`: their value less the best other's.
+    pub fn margin(&self, game: &Game, mover: u8) -> f64 {
+        let values: Vec<f64> = features::of(game).iter().map(|f| self.value(f)).collect();
+        let best_other = (values.iter().enumerate())
+            .filter(|&(p, _)| p != usize::from(mover))
+            .map(|(_, &v)| v)
+            .reduce(f64::max)
+            .unwrap_or(0.0);
+        values[usize::from(mover)] - best_other
+    }
+
+    /// Reads a weights file, checking it names this build's features in order.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let file: WeightsFile = serde_json::from_str(text).map_err(|e| format!("weights file: {e}"))?;
+        if file.features != NAMES {
+            return Err(format!(
+                "weights file: its features {:?} are not this build's {NAMES:?}",
+                file.features
+            ));
+        }
+        let weights: Vector = (file.weights.as_slice().try_into())
+            .map_err(|_| format!("weights file: {} weights for {N} features", file.weights.len()))?;
+        Ok(Model { weights })
+    }
+}
+
+/// The shipped weights of the base game, parsed once.
+pub fn carcassonne() -> &'static Model {
+    static MODEL: LazyLock<Model> =
+        LazyLock::new(|| Model::parse(include_str!("weights/carcassonne.json")).expect("the shipped weights parse"));
+    &MODEL
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_weights_parse_and_name_every_feature() {
+        let model = carcassonne();
+        assert_eq!(model.weights.len(), NAMES.len());
+        assert_eq!(model.weights[0], 1.0, "at the end the value is the final margin");
+        let file: WeightsFile = serde_json::from_str(include_str!("weights/carcassonne.json")).unwrap();
+        assert!(
+            file.fit.r2_held_out > file.fit.r2_worth_held_out,
+            "the shipped weights predict games they never saw better than the worths they replaced: {:?}",
+            file.fit
+        );
+    }
+
+    #[test]
+    fn a_weights_file_for_other_features_is_refused() {
+        let text = r#"{"game":"carcassonne","features":["a"],"weights":[1.0],"fit":{"games":1,"positions":1,"held_out_positions":0,"seed":1,"policy":"weighed","every":3,"r2_held_out":0.0,"r2_worth_held_out":0.0,"r2_ended_held_out":0.0,"seconds":0.0}}"#;
+        let err = Model::parse(text).unwrap_err();
+        assert!(err.contains("not this build's"), "{err}");
+    }
+}

@@ -1,0 +1,278 @@
+//! `train`: self-play games labelled with their final margins, and the ridge fit of the
+//! learned evaluation on them, judged on games it never saw.
+//!
+//! Each game is seeded by the run's seed and its index, so a run is reproducible (with the
+//! weighed bot; a timed search is not) and does not depend on the number of threads. A
+//! position is taken every few tiles, before the move, for the player to move. With
+//! `--policy search:MS` the games are played by the search with the shipped weights: a round's
+//! search makes the next round's data.
+
+use super::features::{self, N, Vector};
+use super::{Model, WeightsFile, fit};
+use crate::analysis::halving::{Budget, SearchOptions};
+use crate::analysis::search::{HorizonEval, fitted_margin, search_with};
+use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
+use crate::engine::{Game, Move, Preset, TileKindId};
+use crate::record::RulesSpec;
+use crate::selfplay::fresh_game;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// Who plays the training games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrainPolicy {
+    /// The weighed bot, the one the search's samples play.
+    Weighed,
+    /// The search with the shipped weights, this many milliseconds a move.
+    Search { ms: u32 },
+}
+
+impl std::str::FromStr for TrainPolicy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<TrainPolicy, String> {
+        match s.split_once(':') {
+            None if s == "weighed" => Ok(TrainPolicy::Weighed),
+            Some(("search", t)) => match t.parse() {
+                Ok(ms) if ms > 0 => Ok(TrainPolicy::Search { ms }),
+                _ => Err(format!("search:{t}: give the milliseconds per move, a number from 1")),
+            },
+            _ => Err(format!("unknown policy {s:?}; use weighed or search:MS")),
+        }
+    }
+}
+
+impl std::fmt::Display for TrainPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainPolicy::Weighed => f.write_str("weighed"),
+            TrainPolicy::Search { ms } => write!(f, "search:{ms}"),
+        }
+    }
+}
+
+/// What a training run plays.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    pub games: u32,
+    pub seed: u64,
+    pub policy: TrainPolicy,
+    /// A position every this many tiles.
+    pub every: u32,
+    /// Games played at once; 0 uses every core.
+    pub threads: usize,
+}
+
+/// The ridge's strength, relative to the features' scale: small, the data are plenty.
+const LAMBDA: f64 = 1e-4;
+
+/// Every fifth game is held out of the fit to judge it.
+fn held_out(game: u32) -> bool {
+    game % 5 == 4
+}
+
+/// How the weights were made and how well they predict the held-out games' final margins.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitReport {
+    pub games: u32,
+    pub positions: usize,
+    pub held_out_positions: usize,
+    pub seed: u64,
+    pub policy: String,
+    pub every: u32,
+    /// R² of the learned model on the held-out games.
+    pub r2_held_out: f64,
+    /// The same of the three fitted worths it replaces (`search::worth`).
+    pub r2_worth_held_out: f64,
+    /// The same of the margin if the game ended there, alone.
+    pub r2_ended_held_out: f64,
+    /// Wall time of the run.
+    pub seconds: f64,
+}
+
+/// One position: its game, the features of the mover and of the best opponent (the other
+/// player with the highest score if the game ended there), the worths' prediction, and the
+/// final margin.
+struct Sample {
+    game: u32,
+    x: Vector,
+    worth: f64,
+    y: f64,
+}
+
+/// Plays the games, fits the model and judges it. `progress(done, games)` after each game.
+pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<WeightsFile, String> {
+    let start_time = Instant::now();
+    let (start, ..) = fresh_game(&RulesSpec::new(Preset::SecondEdition), 2)?;
+    let samples = play_games(&start, s, progress);
+    let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|x| !held_out(x.game));
+    let model = fit_model(&train);
+    let r2 = |predict: &dyn Fn(&Sample) -> f64| fit::r_squared(test.iter().map(|x| (predict(x), x.y)));
+    let fit = FitReport {
+        games: s.games,
+        positions: samples.len(),
+        held_out_positions: test.len(),
+        seed: s.seed,
+        policy: s.policy.to_string(),
+        every: s.every,
+        r2_held_out: r2(&|x| model.value(&x.x)),
+        r2_worth_held_out: r2(&|x| x.worth),
+        r2_ended_held_out: r2(&|x| x.x[0]),
+        seconds: start_time.elapsed().as_secs_f64(),
+    };
+    Ok(WeightsFile {
+        game: "carcassonne".into(),
+        features: features::NAMES.map(String::from).to_vec(),
+        weights: model.weights.to_vec(),
+        fit,
+    })
+}
+
+/// The ridge fit of what the score if the game ended leaves unexplained: its weight stays 1.
+fn fit_model(rows: &[&Sample]) -> Model {
+    const M: usize = N - 1;
+    let rows: Vec<([f64; M], f64)> = (rows.iter())
+        .map(|s| (std::array::from_fn(|i| s.x[i + 1]), s.y - s.x[0]))
+        .collect();
+    let rest = fit::ridge(&rows, LAMBDA);
+    Model {
+        weights: std::array::from_fn(|i| if i == 0 { 1.0 } else { rest[i - 1] }),
+    }
+}
+
+/// Every game's positions, in game order, the games shared between threads.
+fn play_games(start: &Game, s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Vec<Sample> {
+    let threads = match s.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    } as u32;
+    let done = AtomicU32::new(0);
+    let mut samples: Vec<Sample> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for g in (t..s.games).step_by(threads as usize) {
+                        out.extend(play_game(start, s, g));
+                        progress(done.fetch_add(1, Ordering::Relaxed) + 1, s.games);
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a training game panicked"))
+            .collect()
+    });
+    samples.sort_by_key(|x| x.game);
+    samples
+}
+
+/// One game `g`, its positions labelled with the final margin.
+fn play_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
+    let seed = s.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g));
+    let mut rng = Rng::new(seed);
+    let (mut scratch, mut events) = (Scratch::default(), Vec::new());
+    let mut game = start.clone();
+    let mut taken = Vec::new();
+    for (k, tile) in shuffled_bag(&game, &mut rng).into_iter().enumerate() {
+        if k as u32 % s.every.max(1) == 1 {
+            let mover = game.current_player();
+            taken.push((mover, pair(&game, mover), fitted_margin(&game, mover)));
+        }
+        let mv = choose(&game, tile, s.policy, (seed, k as u64), &mut rng, &mut scratch);
+        events.clear();
+        match mv {
+            Some(mv) => game.play_listed(&mv, &mut events),
+            None => game
+                .discard(tile, &mut events)
+                .expect("a tile that fits nowhere is discarded"),
+        }
+    }
+    game.finish(&mut events);
+    let scores: Vec<i32> = game.scores();
+    (taken.into_iter())
+        .map(|(mover, x, worth)| Sample {
+            game: g,
+            x,
+            worth,
+            y: f64::from(margin(scores.iter().copied(), mover)),
+        })
+        .collect()
+}
+
+/// The move `policy` makes with `tile`; `turn` (the game's seed and the tile's index) seeds a
+/// search.
+fn choose(
+    game: &Game,
+    tile: TileKindId,
+    policy: TrainPolicy,
+    (seed, turn): (u64, u64),
+    rng: &mut Rng,
+    scratch: &mut Scratch,
+) -> Option<Move> {
+    match policy {
+        TrainPolicy::Weighed => bots::choose(game, tile, Policy::Weighed, rng, scratch),
+        TrainPolicy::Search { ms } => {
+            let opts = SearchOptions {
+                budget: Budget::Time(Duration::from_millis(u64::from(ms))),
+                seed: seed ^ turn,
+                threads: 1,
+            };
+            search_with(game, tile, &opts, HorizonEval::Learned).and_then(|r| r.best())
+        }
+    }
+}
+
+/// The mover's features less the best opponent's (the highest score if the game ended now).
+fn pair(game: &Game, mover: u8) -> Vector {
+    let f = features::of(game);
+    let best_other = (0..f.len())
+        .filter(|&p| p != usize::from(mover))
+        .max_by(|&a, &b| f[a][0].total_cmp(&f[b][0]))
+        .expect("two players or more");
+    std::array::from_fn(|i| f[usize::from(mover)][i] - f[best_other][i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A few games train a model whose weights file loads back, and that judges itself on the
+    /// held-out games.
+    #[test]
+    fn a_small_training_run_writes_weights_that_load() {
+        let settings = TrainSettings {
+            games: 5,
+            seed: 7,
+            policy: TrainPolicy::Weighed,
+            every: 3,
+            threads: 2,
+        };
+        let file = train(&settings, &|_, _| ()).unwrap();
+        assert_eq!(file.fit.games, 5);
+        assert!(file.fit.held_out_positions > 0 && file.fit.positions > file.fit.held_out_positions);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("weights.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+        let model = Model::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(model.weights.to_vec(), file.weights);
+        assert_eq!(model.weights[0], 1.0, "the score if the game ended weighs 1");
+        let again = train(&TrainSettings { threads: 1, ..settings }, &|_, _| ()).unwrap();
+        assert_eq!(
+            again.weights, file.weights,
+            "the same seed, the same weights, on any number of threads"
+        );
+    }
+
+    #[test]
+    fn policies_read_as_the_command_line_writes_them() {
+        for name in ["weighed", "search:20"] {
+            assert_eq!(name.parse::<TrainPolicy>().unwrap().to_string(), name);
+        }
+        assert!("search:0".parse::<TrainPolicy>().is_err() && "greedy".parse::<TrainPolicy>().is_err());
+    }
+}
