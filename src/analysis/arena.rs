@@ -32,9 +32,9 @@ pub enum Contender {
     FlatUniform { playouts: u32 },
     /// The search ([`super::search`]) for this many milliseconds a move, on every core.
     Search { ms: u32 },
-    /// The same search with its horizon valued by the fitted worths it had before the learned
-    /// evaluation ([`HorizonEval::Worth`]): to measure the one against the other.
-    SearchWorth { ms: u32 },
+    /// The same search with its horizon valued by the learned evaluation
+    /// ([`HorizonEval::Learned`]): to measure the one against the other.
+    SearchLearned { ms: u32 },
 }
 
 /// A search's time per move when none is given.
@@ -54,7 +54,7 @@ impl std::str::FromStr for Contender {
                 playouts: super::DEFAULT_PLAYOUTS,
             }),
             None if s == "search" => Ok(Contender::Search { ms: DEFAULT_SEARCH_MS }),
-            None if s == "search-worth" => Ok(Contender::SearchWorth { ms: DEFAULT_SEARCH_MS }),
+            None if s == "search-learned" => Ok(Contender::SearchLearned { ms: DEFAULT_SEARCH_MS }),
             Some((name @ ("flat" | "flat-uniform" | "horizon"), k)) => match k.parse() {
                 Ok(playouts) if playouts > 0 && name == "flat" => Ok(Contender::Flat {
                     playouts: Some(playouts),
@@ -67,13 +67,13 @@ impl std::str::FromStr for Contender {
                     "{name}:{k}: give the playouts per alternative, a number from 1"
                 )),
             },
-            Some((name @ ("search" | "search-worth"), t)) => match t.parse() {
+            Some((name @ ("search" | "search-learned"), t)) => match t.parse() {
                 Ok(ms) if ms > 0 && name == "search" => Ok(Contender::Search { ms }),
-                Ok(ms) if ms > 0 => Ok(Contender::SearchWorth { ms }),
+                Ok(ms) if ms > 0 => Ok(Contender::SearchLearned { ms }),
                 _ => Err(format!("{name}:{t}: give the milliseconds per move, a number from 1")),
             },
             _ => Err(format!(
-                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move), search-worth or search-worth:T"
+                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move), search-learned or search-learned:T"
             )),
         }
     }
@@ -90,7 +90,7 @@ impl std::fmt::Display for Contender {
             Contender::Horizon { playouts: Some(k) } => write!(f, "horizon:{k}"),
             Contender::FlatUniform { playouts } => write!(f, "flat-uniform:{playouts}"),
             Contender::Search { ms } => write!(f, "search:{ms}"),
-            Contender::SearchWorth { ms } => write!(f, "search-worth:{ms}"),
+            Contender::SearchLearned { ms } => write!(f, "search-learned:{ms}"),
         }
     }
 }
@@ -181,10 +181,10 @@ impl Seat {
                 &analysis_options(playouts, seed, false, Sampler::ToTheEnd),
             ),
             Contender::Search { ms } => {
-                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Learned).and_then(|r| r.best())
+                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::default()).and_then(|r| r.best())
             }
-            Contender::SearchWorth { ms } => {
-                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Worth).and_then(|r| r.best())
+            Contender::SearchLearned { ms } => {
+                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Learned).and_then(|r| r.best())
             }
         };
         self.thinking += start.elapsed();
@@ -206,7 +206,7 @@ impl Seat {
             }
             Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
             Contender::Horizon { .. } => return Err("horizon plays the tile games only".into()),
-            Contender::SearchWorth { .. } => return Err("search-worth plays the tile games only".into()),
+            Contender::SearchLearned { .. } => return Err("search-learned plays the tile games only".into()),
             Contender::Search { ms } => cards::search(game, &search_options(ms, seed, turn)).and_then(|r| r.best()),
         };
         self.thinking += start.elapsed();
@@ -399,7 +399,7 @@ mod tests {
             "flat:16",
             "flat-uniform:16",
             "search:40",
-            "search-worth:40",
+            "search-learned:40",
         ] {
             assert_eq!(name.parse::<Contender>().unwrap().to_string(), name);
         }

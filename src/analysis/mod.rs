@@ -93,10 +93,9 @@ pub enum Sampler {
     /// (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are
-    /// ([`search`]); the value is the margin the search's learned evaluation expects there.
-    /// Not the default: at the default playouts it costs what playouts to the end do, and
-    /// with the hand-fitted evaluation before the learned one it won 51% of 100 games against
-    /// them (41–61%, `match --a horizon --b flat --seed 81`).
+    /// ([`search`]); the value is the margin the search's evaluation expects there. Not the
+    /// default: at the default playouts it costs what playouts to the end do, and won 51% of
+    /// 100 games against them (41–61%, `match --a horizon --b flat --seed 81`).
     Horizon,
 }
 
@@ -138,7 +137,7 @@ impl AnalysisOptions {
             Sampler::ToTheEnd => playout(after, mover, seed, policy_of(j, self.greedy_share()), scratch),
             Sampler::Horizon => {
                 let mut rng = crate::engine::bots::Rng::new(seed);
-                search::sample_after(after, mover, search::HorizonEval::Learned, &mut rng, scratch)
+                search::sample_after(after, mover, search::HorizonEval::default(), &mut rng, scratch)
             }
         }
     }

@@ -14,12 +14,12 @@
 //!   margin the game would end with. Judging the followers it places by what their features
 //!   would score makes its replies, and the mover's own next moves, more like a player's
 //!   than the plain sampled bot's, which places them at random.
-//! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin by
-//!   the [`learned`] evaluation: the margin if the game ended there plus what each player's
-//!   board features may still bring, weighed by a model fitted on self-play's final margins.
-//!   New World, which has no weights yet, and [`HorizonEval::Worth`] count instead three
-//!   fitted worths ([`worth`]): a follower in supply, one on a road, city or cloister (it
-//!   comes home), and a farmer's open cities, each scaled by the share of the pack left. Past
+//! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin:
+//!   the margin if the game ended there plus three fitted worths ([`worth`]): a follower in
+//!   supply, one on a road, city or cloister (it comes home), and a farmer's open cities, each
+//!   scaled by the share of the pack left. The [`learned`] evaluation (board features weighed
+//!   by a model fitted on self-play's final margins, [`HorizonEval::Learned`]) is there to
+//!   measure; see [`HorizonEval`] for why it is not the default. Past
 //!   the horizon the draws add more noise than signal: a sample is many times cheaper and
 //!   less noisy than a playout to the end, so the search weighs more futures in the same
 //!   time.
@@ -54,8 +54,8 @@
 //! (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6, +4.7) on seed 61, at
 //! 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3). In New World it is
 //! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. Those figures
-//! are of the fitted worths; the [`learned`] evaluation beat them: `search:45` against
-//! `search-worth:45` won 62.0% (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7%
+//! are of the fitted worths; the [`learned`] evaluation, before its completion chances were
+//! sampled, beat them: 62.0% (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7%
 //! (59.7–69.5) of 360 on seeds 71, 81 and 101 (a shared machine).
 //! The pages use the flat analysis: its values run to the game's end, which is what the win
 //! chances are calibrated on, and a value at a horizon is not a final margin.
@@ -94,17 +94,20 @@ pub(crate) fn horizon(game: &Game) -> usize {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HorizonEval {
     /// The learned evaluation ([`learned`]) where the game has weights (the base game), the
-    /// fitted worths elsewhere.
-    #[default]
+    /// fitted worths elsewhere. Not the default: two of its features read completion chances,
+    /// sampled where an exact sum is too large, which made it about four times dearer, and at
+    /// 45 ms a move it then lost to the worths (`match --a search-learned:45 --b search:45
+    /// --games 40 --seed 111`: 22.5%, 12.3–37.5, margin −20.3), where before that it had won
+    /// 64.7% of 360 games.
     Learned,
-    /// The margin if the game ended plus the three fitted worths ([`worth`]), everywhere: the
-    /// evaluation the learned one replaced, kept to measure against.
+    /// The margin if the game ended plus the three fitted worths ([`worth`]), everywhere.
+    #[default]
     Worth,
 }
 
 /// Searches `before` with `tile` drawn. `None` when the tile fits nowhere.
 pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<SearchResult> {
-    search_with(before, tile, opts, HorizonEval::Learned)
+    search_with(before, tile, opts, HorizonEval::default())
 }
 
 /// [`search`], its horizon valued by `eval`.
