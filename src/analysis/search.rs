@@ -98,7 +98,7 @@ pub enum HorizonEval {
     /// sampled where an exact sum is too large, which made it about four times dearer, and at
     /// 45 ms a move it then lost to the worths (`match --a search-learned:45 --b search:45
     /// --games 40 --seed 111`: 22.5%, 12.3–37.5, margin −20.3), where before that it had won
-    /// 64.7% of 360 games.
+    /// 64.7% of 360 games. Whether the cost or the changed features lose it is not measured yet.
     Learned,
     /// The margin if the game ended plus the three fitted worths ([`worth`]), everywhere.
     #[default]
