@@ -156,30 +156,9 @@ impl Seat {
         let mv = match self.contender {
             Contender::Random => bots::choose(game, tile, Policy::Random, &mut self.rng, &mut self.scratch),
             Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
-            Contender::Flat { playouts } => {
-                let playouts = playouts.unwrap_or(super::DEFAULT_PLAYOUTS);
-                flat_move(
-                    game,
-                    tile,
-                    turn,
-                    &analysis_options(playouts, seed, true, Sampler::ToTheEnd),
-                )
+            Contender::Flat { .. } | Contender::Horizon { .. } | Contender::FlatUniform { .. } => {
+                flat_move(game, tile, turn, &analysis_options(self.contender, seed)?)
             }
-            Contender::Horizon { playouts } => {
-                let playouts = playouts.unwrap_or(super::DEFAULT_PLAYOUTS);
-                flat_move(
-                    game,
-                    tile,
-                    turn,
-                    &analysis_options(playouts, seed, true, Sampler::Horizon),
-                )
-            }
-            Contender::FlatUniform { playouts } => flat_move(
-                game,
-                tile,
-                turn,
-                &analysis_options(playouts, seed, false, Sampler::ToTheEnd),
-            ),
             Contender::Search { ms } => {
                 search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::default()).and_then(|r| r.best())
             }
@@ -224,14 +203,23 @@ fn search_options(ms: u32, seed: u64, turn: u32) -> SearchOptions {
     }
 }
 
-fn analysis_options(playouts: u32, seed: u64, prune: bool, sampler: Sampler) -> AnalysisOptions {
-    AnalysisOptions {
+/// The analysis options a contender that plays the analysis's best move asks for; `None` for
+/// the others.
+fn analysis_options(contender: Contender, seed: u64) -> Option<AnalysisOptions> {
+    let or_default = |k: Option<u32>| k.unwrap_or(super::DEFAULT_PLAYOUTS);
+    let (playouts, prune, sampler) = match contender {
+        Contender::Flat { playouts } => (or_default(playouts), true, Sampler::ToTheEnd),
+        Contender::Horizon { playouts } => (or_default(playouts), true, Sampler::Horizon),
+        Contender::FlatUniform { playouts } => (playouts, false, Sampler::ToTheEnd),
+        _ => return None,
+    };
+    Some(AnalysisOptions {
         playouts_per_alternative: playouts,
         seed,
         prune,
         sampler,
         ..AnalysisOptions::default()
-    }
+    })
 }
 
 /// The analysis's best move. Its playouts draw from the pack only, never the match's order.

@@ -316,12 +316,11 @@ impl CardTurnAnalysis {
             player: self.player,
             samples,
             played: self.played,
-            points_lost: self
-                .points_lost()
-                .map(|lost| match (self.alternatives.first(), self.played) {
-                    (Some(first), Some(p)) => super::report::listed_loss(lost, first.value, self.alternatives[p].value),
-                    _ => round(lost),
-                }),
+            points_lost: self.points_lost().map(|lost| {
+                let played = self.played.and_then(|p| self.alternatives.get(p));
+                let listed = (self.alternatives.first()).zip(played).map(|(f, p)| (f.value, p.value));
+                super::report::listed_loss(lost, listed)
+            }),
             too_close: self.recheck.is_some_and(|r| r.too_close),
             alternatives: (self.alternatives.iter())
                 .map(|a| CardAlternativeReport {

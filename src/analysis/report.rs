@@ -17,22 +17,20 @@ fn round(x: f64) -> f64 {
 }
 
 /// A loss as reports give it: rounded, yet never more than the gap between the rounded values
-/// the list shows (`first`, `played`): rounding each of three numbers alone could otherwise
-/// put the loss a thousandth over the gap.
-pub(crate) fn listed_loss(lost: f64, first: f64, played: f64) -> f64 {
-    match lost {
-        0.0 => 0.0,
-        _ => round(lost).min(round(round(first) - round(played))),
+/// the list shows (`listed`: the first move's and the played one's, when both are listed):
+/// rounding each of three numbers alone could otherwise put the loss a thousandth over the gap.
+pub(crate) fn listed_loss(lost: f64, listed: Option<(f64, f64)>) -> f64 {
+    match (lost, listed) {
+        (0.0, _) => 0.0,
+        (_, Some((first, played))) => round(lost).min(round(round(first) - round(played))),
+        (_, None) => round(lost),
     }
 }
 
 /// The played move's loss as reports give it ([`listed_loss`]).
 fn reported_loss(t: &TurnAnalysis) -> Option<f64> {
-    let lost = t.points_lost()?;
-    Some(match (t.best(), t.played_alternative()) {
-        (Some(first), Some(played)) => listed_loss(lost, first.value, played.value),
-        _ => round(lost),
-    })
+    let listed = (t.best()).zip(t.played_alternative()).map(|(f, p)| (f.value, p.value));
+    Some(listed_loss(t.points_lost()?, listed))
 }
 
 fn xy(p: Pos) -> [i32; 2] {
@@ -437,9 +435,9 @@ mod tests {
     /// a thousandth over the gap the list shows. Reported, it is that gap.
     #[test]
     fn a_reported_loss_is_never_over_the_rounded_gap() {
-        assert_eq!(listed_loss(3.2578, 10.0004, 6.7426), 3.257);
-        assert_eq!(listed_loss(1.2, 10.0, 6.0), 1.2, "a loss under the gap stays");
-        assert_eq!(listed_loss(0.0, 10.0, 6.0), 0.0);
+        assert_eq!(listed_loss(3.2578, Some((10.0004, 6.7426))), 3.257);
+        assert_eq!(listed_loss(1.2, Some((10.0, 6.0))), 1.2, "a loss under the gap stays");
+        assert_eq!(listed_loss(0.0, Some((10.0, 6.0))), 0.0);
     }
 
     #[test]
