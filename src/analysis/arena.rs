@@ -5,6 +5,7 @@
 use super::cards;
 use super::halving::{Budget, SearchOptions};
 use super::search::{HorizonEval, search_with};
+use super::weighing;
 use super::{AnalysisOptions, Sampler, analyse_position};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
@@ -186,7 +187,11 @@ impl Seat {
             Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
             Contender::Horizon { .. } => return Err("horizon plays the tile games only".into()),
             Contender::SearchLearned { .. } => return Err("search-learned plays the tile games only".into()),
-            Contender::Search { ms } => cards::search(game, &search_options(ms, seed, turn)).and_then(|r| r.best()),
+            Contender::Search { ms } => {
+                game.legal_moves(&mut moves);
+                let found = weighing::search(game, &moves, &search_options(ms, seed, turn), &cards::PLAYOUTS);
+                found.and_then(|r| r.best())
+            }
         };
         self.thinking += start.elapsed();
         self.moves += 1;

@@ -2,20 +2,21 @@
 //! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
 //! they did not play, and the deals to come are sampled, never read from the record).
 
-use super::halving::{SearchOptions, SearchResult, halve};
-use super::playout::{Tally, playout_seed};
+use super::playout::Tally;
 use super::report::PlayerReport;
-use super::verdict::{self, Verdict};
+use super::sampled::{Sampled, Seeds};
+use super::weighing::{Weighing, weigh};
 use super::win_chance::{
     CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CalibrationSettings, Sample, Scale, TurnChance, outcome,
 };
-use super::{PlayerSummary, RECHECK_SALT, Recheck, run_parallel};
+use super::{PlayerSummary, Recheck, run_parallel};
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
-use crate::engine::cards::{CardGame, CardMove};
+use crate::engine::cards::{Card, CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::CardReplayError;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// Samples per alternative by default: every alternative sees the same samples, so their
 /// differences are not noise of the sampling.
@@ -88,8 +89,8 @@ pub fn analyse_turn(
     Ok(analyse_position(&game, turn, Some(played), samples, seed))
 }
 
-/// Analyses the move due in `game`. It reads only what the mover sees: their hand and the
-/// table; everything else is sampled.
+/// Analyses the move due in `game` ([`weigh`], every action weighed again on fresh samples).
+/// It reads only what the mover sees: their hand and the table; everything else is sampled.
 pub fn analyse_position(
     game: &CardGame,
     turn: u32,
@@ -97,100 +98,77 @@ pub fn analyse_position(
     samples: u32,
     seed: u64,
 ) -> CardTurnAnalysis {
-    let player = game.current_player();
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
-    let mut alternatives: Vec<CardAlternative> = moves
-        .iter()
-        .map(|&mv| evaluate(game, mv, player, samples, seed))
-        .collect();
-    alternatives.sort_by(|a, b| b.value.total_cmp(&a.value));
-    let mut played = played.and_then(|p| alternatives.iter().position(|a| a.mv == p));
-    let verdict = weigh_again(game, &alternatives, played, samples, seed);
-    let recheck = played.and_then(|p| Recheck::of(&verdict, p));
-    for w in &verdict.weighed {
-        let a = &mut alternatives[w.index];
-        (a.value, a.stderr) = (w.fresh.mean(), w.fresh.std_error());
-    }
-    let moved = verdict.relist(&mut alternatives);
-    played = played.map(|p| moved[p]);
+    let how = Weighing {
+        per_move: samples,
+        prune: false,
+        playout: &PLAYOUTS,
+        seeds: Seeds::Spread(seed),
+        threads: 0,
+    };
+    let played = played.and_then(|p| moves.iter().position(|m| *m == p));
+    let judged = weigh(game, &moves, played, &how);
     CardTurnAnalysis {
         turn,
-        player,
-        alternatives,
-        played,
-        recheck,
+        player: game.current_player(),
+        alternatives: (judged.listed.iter())
+            .map(|l| alternative(game, moves[l.index], &l.tally, samples, how.seeds))
+            .collect(),
+        played: judged.played,
+        recheck: judged.recheck,
     }
 }
 
-fn evaluate(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) -> CardAlternative {
+/// `mv` valued by `tally`, with what it secures and scores at once on `samples` of `seeds`.
+fn alternative(game: &CardGame, mv: CardMove, tally: &Tally, samples: u32, seeds: Seeds) -> CardAlternative {
     let secures = match mv {
         CardMove::Follower { row } => row_value(game, row),
         _ => 0,
     };
-    let (margins, now) = sampled(game, mv, player, samples, seed);
-    let n = margins.len().max(1) as f64;
-    let value = margins.iter().map(|&m| f64::from(m)).sum::<f64>() / n;
-    let var = (margins.iter()).map(|&m| (f64::from(m) - value).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let mut now = vec![0.0; game.players().len()];
+    for j in 0..samples {
+        let (after, _) = dealt_and_played(game, mv, &mut Rng::new(seeds.of(j)));
+        for ((n, a), b) in now.iter_mut().zip(after.players()).zip(game.players()) {
+            *n += f64::from(a.score - b.score);
+        }
+    }
     CardAlternative {
         mv,
         secures,
-        now: now.into_iter().map(|x| x / n).collect(),
-        value,
-        stderr: (var / n).sqrt(),
+        now: now.into_iter().map(|x| x / f64::from(samples.max(1))).collect(),
+        value: tally.mean(),
+        stderr: tally.std_error(),
     }
 }
 
-/// `mv` played on `samples` samples of what `player` cannot see, each then played out by
-/// [`PLAYOUTS`]: the final margin of each, and the points each player scored at once, summed.
-fn sampled(game: &CardGame, mv: CardMove, player: u8, samples: u32, seed: u64) -> (Vec<i32>, Vec<f64>) {
-    let mut now = vec![0.0; game.players().len()];
-    let margins = (0..samples)
-        .map(|i| {
-            // The same seed per sample for every alternative: common random numbers.
-            let mut rng = Rng::new(seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let (margin, scored) = sample(game, mv, player, PLAYOUTS, &mut rng);
-            for (n, s) in now.iter_mut().zip(scored) {
-                *n += f64::from(s);
-            }
-            margin
-        })
-        .collect();
-    (margins, now)
-}
-
-/// `mv` played on one sample of what `player` cannot see, then played out by `policy` for
-/// everyone: the mover's final margin, and the points each player scored at once (what the move
-/// scores depends on a face-down card the mover may not know, so it is sampled too).
-fn sample(game: &CardGame, mv: CardMove, player: u8, policy: Policy, rng: &mut Rng) -> (i32, Vec<i32>) {
-    let (mut sample, deck) = sample_hidden(game, player, rng);
-    let before: Vec<i32> = sample.players().iter().map(|p| p.score).collect();
+/// `mv` played on one sample of what its player cannot see: the sample, and the deck it has
+/// left to deal. What the move scores at once depends on a face-down card the mover may not
+/// know, so it is sampled too.
+fn dealt_and_played(game: &CardGame, mv: CardMove, rng: &mut Rng) -> (CardGame, Vec<Card>) {
+    let (mut sample, deck) = sample_hidden(game, game.current_player(), rng);
     sample.play(&mv, &mut Vec::new()).expect("the move is the mover's own");
-    let scored = sample.players().iter().zip(&before).map(|(p, b)| p.score - b).collect();
-    play_out(&mut sample, &deck, policy, rng);
-    (margin(sample.players().iter().map(|p| p.score), player), scored)
+    (sample, deck)
 }
 
-/// The Card Game's search for the action due in `game`: sequential halving
-/// ([`super::halving`]) over every legal action, each sample dealing what the mover cannot see
-/// at random and playing the game out with [`PLAYOUTS`] for everyone. A game of cards is short
-/// enough to play to its end. `None` when no action is due.
-pub fn search(game: &CardGame, opts: &SearchOptions) -> Option<SearchResult<CardMove>> {
-    let player = game.current_player();
-    let mut moves = Vec::new();
-    game.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return None;
+/// A Card Game's future: what the mover cannot see dealt at random, then the game played out
+/// by the policy for everyone. A game of cards is short enough to play to its end.
+impl Sampled for CardGame {
+    type Playout = Policy;
+    /// A turn has a few tens of actions at most, so the whole list shows values measured apart
+    /// from the samples that chose the best.
+    const RIVALS: usize = usize::MAX;
+
+    fn sample(&self, mv: &CardMove, policy: &Policy, seeds: Seeds, futures: Range<u32>) -> Vec<i32> {
+        let player = self.current_player();
+        (futures.map(|j| {
+            let mut rng = Rng::new(seeds.of(j));
+            let (mut sample, deck) = dealt_and_played(self, *mv, &mut rng);
+            play_out(&mut sample, &deck, *policy, &mut rng);
+            margin(sample.players().iter().map(|p| p.score), player)
+        }))
+        .collect()
     }
-    let found = halve(moves.len(), opts.budget, opts.threads, |m, range| {
-        let mut tally = Tally::default();
-        for j in range {
-            let mut rng = Rng::new(playout_seed(opts.seed, 0, j));
-            tally.add(sample(game, moves[m], player, PLAYOUTS, &mut rng).0);
-        }
-        tally
-    });
-    Some(SearchResult::of(&moves, found))
 }
 
 /// How the analysis's and the search's samples play on: the greedy bot for everyone, so that
@@ -199,20 +177,7 @@ pub fn search(game: &CardGame, opts: &SearchOptions) -> Option<SearchResult<Card
 /// --seed 7`: 7% of games); played out greedy, the analysis beats it every game (+241 a
 /// game), and so does the search (`search:5`, 100%). At equal time the search is as strong
 /// as the analysis (`search:18` against `flat`: 50%), so the pages keep the analysis.
-const PLAYOUTS: Policy = Policy::Greedy;
-
-/// The verdict on every action (`alts` ranked by their samples), weighed again on the same
-/// fresh samples, as the tile game's analysis does for its best moves ([`verdict`]). A turn has
-/// a few tens of actions at most, so the whole list shows values measured apart from the
-/// samples that chose the best.
-fn weigh_again(game: &CardGame, alts: &[CardAlternative], played: Option<usize>, samples: u32, seed: u64) -> Verdict {
-    let which = verdict::to_weigh(alts.len(), alts.len(), played);
-    let player = game.current_player();
-    let fresh: Vec<Vec<i32>> = (which.iter())
-        .map(|&i| sampled(game, alts[i].mv, player, samples, seed ^ RECHECK_SALT).0)
-        .collect();
-    verdict::judge(&which, &fresh)
-}
+pub const PLAYOUTS: Policy = Policy::Greedy;
 
 /// What a whole-game Card Game analysis found, as reports write it (`analyse --json`, the
 /// service's stored analysis). Estimates are rounded to 3 decimals.
@@ -412,7 +377,7 @@ pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> R
             let n = turns[i];
             let (game, played) = position_before(&record, n).map_err(|e| e.to_string())?;
             let player = game.current_player();
-            let (margins, _) = sampled(&game, played, player, s.playouts, seed ^ u64::from(n));
+            let margins = game.sample(&played, &PLAYOUTS, Seeds::Spread(seed ^ u64::from(n)), 0..s.playouts);
             Ok(Sample {
                 margin: margins.iter().map(|&m| f64::from(m)).sum::<f64>() / f64::from(s.playouts.max(1)),
                 left: total - n,
@@ -428,7 +393,8 @@ pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::cards::{Card, CardSetup, Colour};
+    use crate::analysis::halving::SearchOptions;
+    use crate::engine::cards::{CardSetup, Colour};
 
     /// Two deals that differ only in what the mover cannot see.
     fn dealt(other: &[Card]) -> CardGame {
@@ -520,17 +486,18 @@ mod tests {
     #[test]
     fn the_search_never_reads_what_the_mover_cannot_see() {
         let (a, b) = two_deals();
-        let options = |threads| SearchOptions {
-            budget: crate::analysis::halving::Budget::Samples(400),
-            seed: 9,
-            threads,
+        let search = |game: &CardGame, threads| {
+            let options = SearchOptions {
+                budget: crate::analysis::halving::Budget::Samples(400),
+                seed: 9,
+                threads,
+            };
+            let mut moves = Vec::new();
+            game.legal_moves(&mut moves);
+            crate::analysis::weighing::search(game, &moves, &options, &PLAYOUTS).unwrap()
         };
-        let x = search(&a, &options(2)).unwrap();
-        assert_eq!(
-            x,
-            search(&b, &options(1)).unwrap(),
-            "other hands are sampled, never read"
-        );
+        let x = search(&a, 2);
+        assert_eq!(x, search(&b, 1), "other hands are sampled, never read");
         assert_eq!(x.moves.len(), 4 * 4 + 4, "every action enters");
         let (best, second) = (x.moves[0].1, x.moves[1].1);
         assert!(best.count == second.count && best.mean() >= second.mean());

@@ -59,32 +59,106 @@ impl<M: Copy> SearchResult<M> {
 pub const FIRST_ROUND: u32 = 8;
 /// Samples one work item runs for one move: the unit the threads share.
 const CHUNK: u32 = 4;
+/// Moves that always get every sample of a [`Schedule::Rounds`]: below this many, none is
+/// dropped.
+pub const SURVIVORS_MIN: usize = 8;
 
-/// Runs sequential halving over `moves` moves. `samples(m, range)` tallies samples `range` of
-/// move `m`; it must depend on nothing else, so that the result is the same on any number of
-/// `threads` (0: every core). Every move's index and tally, the survivors first by mean, then
-/// the others by how long they lasted and their means.
+/// How a ranking spends its samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Schedule {
+    /// Sequential halving under a budget, down to two: the search's. It spends a budget on
+    /// finding the best move.
+    Halving(Budget),
+    /// `per_move` samples for every move, the analysis's: with `prune` (and more than
+    /// [`SURVIVORS_MIN`] moves), a quarter of them for every move first, then the rest for the
+    /// best quarter of the moves by that first mean (at least [`SURVIVORS_MIN`]). It values
+    /// every move, and spends most on the moves that may be the best.
+    Rounds { per_move: u32, prune: bool },
+}
+
+/// What a schedule does after a round.
+enum Next {
+    Stop,
+    /// Keep the best `keep` moves, and give each `per` more samples (none: stop there).
+    Keep {
+        keep: usize,
+        per: u32,
+    },
+}
+
+impl Schedule {
+    fn deadline(self, start: Instant) -> Option<Instant> {
+        match self {
+            Schedule::Halving(Budget::Time(t)) => Some(start + t),
+            _ => None,
+        }
+    }
+
+    /// Samples each of `moves` moves gets first.
+    fn first(self, moves: usize) -> u32 {
+        match self {
+            Schedule::Halving(_) => FIRST_ROUND,
+            Schedule::Rounds { per_move, prune } if prune && moves > SURVIVORS_MIN => (per_move / 4).max(1),
+            Schedule::Rounds { per_move, .. } => per_move,
+        }
+    }
+
+    /// After a round: `alive` moves have had `done` samples each, `spent` in all since `start`.
+    fn next(self, alive: usize, done: u32, spent: u32, start: Instant) -> Next {
+        match self {
+            Schedule::Rounds { per_move, .. } if done >= per_move => Next::Stop,
+            Schedule::Rounds { per_move, .. } => Next::Keep {
+                keep: SURVIVORS_MIN.max(alive / 4),
+                per: per_move - done,
+            },
+            Schedule::Halving(budget) => {
+                let keep = (alive / 2).max(2);
+                let left = match budget {
+                    Budget::Samples(total) => total.saturating_sub(spent),
+                    Budget::Time(t) => {
+                        // Samples the rest of the time holds, at the rate so far.
+                        let rate = f64::from(spent) / start.elapsed().as_secs_f64().max(1e-6);
+                        (rate * (start + t).saturating_duration_since(Instant::now()).as_secs_f64()) as u32
+                    }
+                };
+                // Shared evenly between the halvings still to come.
+                let halvings = (keep as f64).log2().ceil().max(1.0) as u32;
+                Next::Keep {
+                    keep,
+                    per: left / halvings / keep as u32,
+                }
+            }
+        }
+    }
+}
+
+/// Threads to run on: `threads`, or every core for 0.
+pub fn thread_count(threads: usize) -> usize {
+    match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+}
+
+/// Ranks `moves` moves by their samples, spent by `schedule`. `samples(m, range)` tallies
+/// samples `range` of move `m`; it must depend on nothing else, so that the result is the same
+/// on any number of `threads` (0: every core). Every move's index and tally, the survivors
+/// first by mean, then the others by how long they lasted and their means.
 pub fn halve(
     moves: usize,
-    budget: Budget,
+    schedule: Schedule,
     threads: usize,
     samples: impl Fn(usize, Range<u32>) -> Tally + Sync,
 ) -> Vec<(usize, Tally)> {
     let start = Instant::now();
     let runner = Runner {
-        threads: match threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        },
-        deadline: match budget {
-            Budget::Time(t) => Some(start + t),
-            Budget::Samples(_) => None,
-        },
+        threads: thread_count(threads),
+        deadline: schedule.deadline(start),
         samples,
     };
     let mut tallies = vec![Tally::default(); moves];
     let mut alive: Vec<usize> = (0..moves).collect();
-    let (mut done, mut spent, mut per) = (0u32, 0u32, FIRST_ROUND);
+    let (mut done, mut spent, mut per) = (0u32, 0u32, schedule.first(moves));
     while per > 0 {
         for (&i, t) in alive.iter().zip(runner.run(&alive, done..done + per)) {
             tallies[i].merge(t);
@@ -94,20 +168,12 @@ pub fn halve(
         if runner.out_of_time() || alive.len() < 2 {
             break;
         }
-        alive.sort_by(|&a, &b| tallies[b].mean().total_cmp(&tallies[a].mean()).then(a.cmp(&b)));
-        alive.truncate((alive.len() / 2).max(2));
-        let left = match (budget, runner.deadline) {
-            (Budget::Samples(total), _) => total.saturating_sub(spent),
-            (Budget::Time(_), Some(deadline)) => {
-                // Samples the rest of the time holds, at the rate so far.
-                let rate = f64::from(spent) / start.elapsed().as_secs_f64().max(1e-6);
-                (rate * deadline.saturating_duration_since(Instant::now()).as_secs_f64()) as u32
-            }
-            (Budget::Time(_), None) => 0,
+        let Next::Keep { keep, per: more } = schedule.next(alive.len(), done, spent, start) else {
+            break;
         };
-        // Shared evenly between the halvings still to come.
-        let halvings = (alive.len() as f64).log2().ceil().max(1.0) as u32;
-        per = left / halvings / alive.len() as u32;
+        alive.sort_by(|&a, &b| tallies[b].mean().total_cmp(&tallies[a].mean()).then(a.cmp(&b)));
+        alive.truncate(keep);
+        per = more;
     }
     ranked(tallies, &alive)
 }
@@ -173,8 +239,9 @@ mod tests {
             range.for_each(|j| t.add(m as i32 + noise(j)));
             t
         };
-        let found = halve(10, Budget::Samples(400), 2, samples);
-        assert_eq!(found, halve(10, Budget::Samples(400), 1, samples));
+        let budget = Schedule::Halving(Budget::Samples(400));
+        let found = halve(10, budget, 2, samples);
+        assert_eq!(found, halve(10, budget, 1, samples));
         assert_eq!(found.len(), 10, "every move enters");
         let order: Vec<usize> = found.iter().map(|(m, _)| *m).collect();
         assert_eq!(order[..2], [9, 8], "the best two survive, the best first");

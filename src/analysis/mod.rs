@@ -31,20 +31,22 @@ pub mod halving;
 pub mod playout;
 pub mod puzzles;
 pub mod report;
+pub mod sampled;
 pub mod search;
 pub mod verdict;
+pub mod weighing;
 pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
 pub use completion::{Spot, dead_spots, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
-use crate::engine::bots::Scratch;
 use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
 use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::Baseline;
-use playout::{Tally, playout, playout_seed, policy_of};
+use playout::{Future, Tally};
+use sampled::Seeds;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The analysis's version, stored with what it made so that a page can say which made it and
@@ -61,9 +63,6 @@ pub const DEFAULT_PLAYOUTS: u32 = 128;
 pub const DEFAULT_MAX_PLAYOUTS_PER_TURN: u32 = 12_800;
 /// Share of playouts played by the greedy policy by default; the rest are random.
 pub const DEFAULT_GREEDY_SHARE: f64 = 0.25;
-/// Playouts one work item runs: small enough to share a turn's work between threads, large
-/// enough that the copy of the position it starts from costs nothing.
-const PLAYOUT_CHUNK: u32 = 32;
 
 /// How much work the analysis does. The same options give the same results.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,7 +78,7 @@ pub struct AnalysisOptions {
     pub seed: u64,
     /// Worker threads; 0 uses every core.
     pub threads: usize,
-    /// Successive halving (see `run_playouts`); off, every alternative gets every playout, as
+    /// Successive halving ([`halving::Schedule::Rounds`]); off, every alternative gets every playout, as
     /// the analysis did before (`match`'s `flat-uniform`).
     pub prune: bool,
     /// What one playout is: the game to its end, or a few tiles to the search's horizon.
@@ -114,13 +113,6 @@ impl Default for AnalysisOptions {
 }
 
 impl AnalysisOptions {
-    fn thread_count(&self) -> usize {
-        match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            n => n,
-        }
-    }
-
     /// Playouts for each of `alternatives`, after the per-turn cap.
     pub fn playouts_for(&self, alternatives: usize) -> u32 {
         let k = self.playouts_per_alternative;
@@ -131,22 +123,16 @@ impl AnalysisOptions {
         k.min((cap / alternatives).max(1) as u32)
     }
 
-    /// Playout `j`, of future `seed`, from `after`: the mover's value.
-    pub(crate) fn playout(&self, after: &Game, mover: u8, seed: u64, j: u32, scratch: &mut Scratch) -> i32 {
+    /// How each playout plays its future out.
+    pub(crate) fn future(&self) -> Future {
         match self.sampler {
-            Sampler::ToTheEnd => playout(after, mover, seed, policy_of(j, self.greedy_share()), scratch),
-            Sampler::Horizon => {
-                let mut rng = crate::engine::bots::Rng::new(seed);
-                search::sample_after(after, mover, search::HorizonEval::default(), &mut rng, scratch)
-            }
-        }
-    }
-
-    fn greedy_share(&self) -> f64 {
-        if self.greedy_share.is_nan() {
-            0.0
-        } else {
-            self.greedy_share.clamp(0.0, 1.0)
+            Sampler::ToTheEnd => Future::ToTheEnd {
+                greedy_share: match self.greedy_share.is_nan() {
+                    true => 0.0,
+                    false => self.greedy_share.clamp(0.0, 1.0),
+                },
+            },
+            Sampler::Horizon => Future::Horizon(search::HorizonEval::default()),
         }
     }
 }
@@ -436,27 +422,37 @@ pub fn analyse_position(
     let (placements_count, moves) = alternatives::enumerate(before, tile);
     let base = Baseline::new(before);
     let mut scratch = Vec::new();
-    let evaluations: Vec<Evaluation> = moves
-        .iter()
-        .map(|mv| evaluate::evaluate(before, &base, mv, &mut scratch))
+    let mut evaluations: Vec<Option<Evaluation>> = (moves.iter())
+        .map(|mv| Some(evaluate::evaluate(before, &base, mv, &mut scratch)))
         .collect();
-    let tallies = run_playouts(before, &moves, turn, opts);
-    let mut alts: Vec<Alternative> = moves
-        .iter()
-        .zip(evaluations)
-        .zip(tallies)
-        .map(|((mv, evaluation), tally)| alternative(before, mv, evaluation, tally))
-        .collect();
+    let mut alternative_at = |i: usize, tally| {
+        let evaluation = evaluations[i].take().expect("each alternative is listed once");
+        alternative(before, &moves[i], evaluation, tally)
+    };
     let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
-    let order = rank(&mut alts);
-    let mut played_new = played_index.map(|i| order[i]);
-    let mut recheck = None;
-    if opts.playouts_for(alts.len()) > 0 {
-        let verdict = weigh_again(before, tile, &alts, played_new, turn, opts);
-        let moved = relist(&mut alts, &verdict);
-        recheck = played_new.and_then(|p| Recheck::of(&verdict, p));
-        played_new = played_new.map(|p| moved[p]);
-    }
+    let per_move = opts.playouts_for(moves.len());
+    let (alts, played_new, recheck) = if per_move == 0 {
+        let mut alts: Vec<Alternative> = (0..moves.len()).map(|i| alternative_at(i, None)).collect();
+        let order = rank_by_heuristic(&mut alts);
+        (alts, played_index.map(|i| order[i]), None)
+    } else {
+        let how = weighing::Weighing {
+            per_move,
+            prune: opts.prune,
+            playout: &opts.future(),
+            seeds: Seeds::Mixed { seed: opts.seed, turn },
+            threads: opts.threads,
+        };
+        let judged = weighing::weigh(before, &moves, played_index, &how);
+        let alts = (judged.listed.iter())
+            .map(|l| Alternative {
+                rank: l.rank,
+                rechecked: l.rechecked,
+                ..alternative_at(l.index, Some(l.tally))
+            })
+            .collect();
+        (alts, judged.played, judged.recheck)
+    };
     Ok(TurnAnalysis {
         turn,
         player: before.current_player(),
@@ -483,6 +479,8 @@ fn value_basis(opts: &AnalysisOptions) -> ValueBasis {
     }
 }
 
+/// An alternative valued by its playouts' `tally` when they ran, else by its heuristic; its
+/// rank is the caller's to set.
 fn alternative(before: &Game, mv: &Move, evaluation: Evaluation, tally: Option<Tally>) -> Alternative {
     let playouts = tally.map(|t| PlayoutSummary::of(&t));
     let value = playouts.map_or(evaluation.heuristic.value(), |p| p.mean_margin);
@@ -502,18 +500,12 @@ fn alternative(before: &Game, mv: &Move, evaluation: Evaluation, tally: Option<T
     }
 }
 
-/// Sorts best first (ties keep the engine's listing order) and sets ranks. Returns where each
-/// alternative went: `order[old index] = new index`.
-fn rank(alts: &mut Vec<Alternative>) -> Vec<usize> {
-    // Alternatives weighed with every playout rank above those pruned after the first round:
-    // a pruned one's value is a smaller sample, already found worse than theirs.
-    let weighed = |a: &Alternative| a.playouts.map_or(0, |p| p.count);
+/// Sorts alternatives valued by their heuristic best first (ties keep the engine's listing
+/// order) and sets ranks, equal values sharing one. Returns where each alternative went:
+/// `order[old index] = new index`.
+fn rank_by_heuristic(alts: &mut Vec<Alternative>) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..alts.len()).collect();
-    idx.sort_by(|&a, &b| {
-        (weighed(&alts[b]).cmp(&weighed(&alts[a])))
-            .then(alts[b].value.total_cmp(&alts[a].value))
-            .then(a.cmp(&b))
-    });
+    idx.sort_by(|&a, &b| alts[b].value.total_cmp(&alts[a].value).then(a.cmp(&b)));
     let mut order = vec![0; alts.len()];
     for (new, &old) in idx.iter().enumerate() {
         order[old] = new;
@@ -535,118 +527,6 @@ fn spots_after(before: &Game, mv: &Move) -> Vec<Spot> {
     let mut after = before.clone();
     after.play_listed(mv, &mut Vec::new());
     position_spots(&after)
-}
-
-/// Alternatives that always get every playout: below this many, none is pruned.
-const SURVIVORS_MIN: usize = 8;
-
-/// Playout tallies per alternative (`None` each when playouts are off). The budget goes where
-/// it matters (successive halving): every alternative gets the first quarter of its playouts,
-/// then only the best quarter of them by that first mean (at least `SURVIVORS_MIN`) gets the
-/// rest. A pruned alternative keeps its first-round value, with the larger standard error its
-/// fewer playouts give; the points lost come from the recheck, not from these values.
-fn run_playouts(before: &Game, moves: &[Move], turn: u32, opts: &AnalysisOptions) -> Vec<Option<Tally>> {
-    let k = opts.playouts_for(moves.len());
-    if k == 0 {
-        return vec![None; moves.len()];
-    }
-    let all: Vec<usize> = (0..moves.len()).collect();
-    let first = if !opts.prune || moves.len() <= SURVIVORS_MIN {
-        k
-    } else {
-        (k / 4).max(1)
-    };
-    let mut tallies = play_range(before, moves, &all, 0..first, turn, opts);
-    if first < k {
-        let mut by_mean = all;
-        by_mean.sort_by(|&a, &b| tallies[b].mean().total_cmp(&tallies[a].mean()).then(a.cmp(&b)));
-        by_mean.truncate(SURVIVORS_MIN.max(moves.len() / 4));
-        let rest = play_range(before, moves, &by_mean, first..k, turn, opts);
-        for (t, more) in tallies.iter_mut().zip(rest) {
-            t.merge(more);
-        }
-    }
-    tallies.into_iter().map(Some).collect()
-}
-
-/// Playouts `range` of each alternative in `which`, shared between threads in chunks of
-/// `PLAYOUT_CHUNK`; a tally per alternative of `moves` (empty for those not in `which`).
-fn play_range(
-    before: &Game,
-    moves: &[Move],
-    which: &[usize],
-    range: std::ops::Range<u32>,
-    turn: u32,
-    opts: &AnalysisOptions,
-) -> Vec<Tally> {
-    let chunks = (range.end - range.start).div_ceil(PLAYOUT_CHUNK) as usize;
-    let mover = before.current_player();
-    let partial = run_parallel(which.len() * chunks, opts.thread_count(), |job| {
-        let (alt, chunk) = (which[job / chunks], (job % chunks) as u32);
-        let mut after = before.clone();
-        after.play_listed(&moves[alt], &mut Vec::new());
-        let mut scratch = Scratch::default();
-        let mut tally = Tally::default();
-        let from = range.start + chunk * PLAYOUT_CHUNK;
-        for j in from..(from + PLAYOUT_CHUNK).min(range.end) {
-            let seed = playout_seed(opts.seed, turn, j);
-            tally.add(opts.playout(&after, mover, seed, j, &mut scratch));
-        }
-        tally
-    });
-    let mut tallies = vec![Tally::default(); moves.len()];
-    for (i, part) in partial.iter().enumerate() {
-        tallies[which[i / chunks]].merge(*part);
-    }
-    tallies
-}
-
-/// The verdict on the chosen move, its rivals and the played one (`alts` in the choosing
-/// order), weighed again on the same fresh futures.
-fn weigh_again(
-    before: &Game,
-    tile: TileKindId,
-    alts: &[Alternative],
-    played: Option<usize>,
-    turn: u32,
-    opts: &AnalysisOptions,
-) -> verdict::Verdict {
-    let k = opts.playouts_for(alts.len());
-    let which = verdict::to_weigh(alts.len(), verdict::RIVALS, played);
-    let mover = before.current_player();
-    let seed = opts.seed ^ RECHECK_SALT;
-    let fresh = run_parallel(which.len(), opts.thread_count(), |c| {
-        let a = &alts[which[c]];
-        let mut after = before.clone();
-        let mv = Move {
-            tile,
-            placement: a.placement,
-            action: a.action,
-        };
-        after.play_listed(&mv, &mut Vec::new());
-        let mut scratch = Scratch::default();
-        (0..k)
-            .map(|j| opts.playout(&after, mover, playout_seed(seed, turn, j), j, &mut scratch))
-            .collect::<Vec<i32>>()
-    });
-    verdict::judge(&which, &fresh)
-}
-
-/// Lists `alts` (in the choosing order) as the verdict has them: the moves weighed again
-/// valued by their fresh futures, the good ones sharing rank 1. Returns where each went.
-fn relist(alts: &mut Vec<Alternative>, verdict: &verdict::Verdict) -> Vec<usize> {
-    for w in &verdict.weighed {
-        let a = &mut alts[w.index];
-        a.value = w.fresh.mean();
-        a.playouts = Some(PlayoutSummary::of(&w.fresh));
-        a.rechecked = true;
-    }
-    let moved = verdict.relist(alts);
-    for (i, a) in alts.iter_mut().enumerate() {
-        let good = verdict.weighed.get(i).is_some_and(|w| w.is_good());
-        a.rank = if good { 1 } else { i as u32 + 1 };
-    }
-    moved
 }
 
 /// `job(i)` for every `i < n`, spread over `threads` threads; results in index order.

@@ -6,8 +6,12 @@
 //! turn (common random numbers): alternatives meet the same draw orders, so the differences
 //! between them are measured with less noise than their absolute values.
 
-use crate::engine::Game;
+use super::sampled::{Sampled, Seeds};
+use super::search::{self, HorizonEval};
+use super::verdict;
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin};
+use crate::engine::{Game, Move};
+use std::ops::Range;
 
 /// Summed playout margins, kept as integers so that adding partial sums from several threads
 /// in any order gives the same result.
@@ -23,6 +27,13 @@ impl Tally {
         self.count += 1;
         self.sum += i64::from(margin);
         self.sum_sq += i64::from(margin) * i64::from(margin);
+    }
+
+    /// The tally of `values`.
+    pub fn of(values: &[i32]) -> Tally {
+        let mut t = Tally::default();
+        values.iter().for_each(|&v| t.add(v));
+        t
     }
 
     pub fn merge(&mut self, other: Tally) {
@@ -75,6 +86,41 @@ pub fn playout(after: &Game, mover: u8, seed: u64, policy: Policy, scratch: &mut
     let mut game = after.clone();
     bots::play_out(&mut game, policy, &mut Rng::new(seed), scratch);
     margin(game.players().iter().map(|p| p.score), mover)
+}
+
+/// How a tile game's sample plays its future out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Future {
+    /// The game to its end ([`playout`]), a `greedy_share` (0 to 1) of the samples by the
+    /// sampled greedy bot ([`policy_of`]), the rest randomly: the value is the final margin.
+    ToTheEnd { greedy_share: f64 },
+    /// A few tiles per player by the weighed bot, valued at the search's horizon by `eval`
+    /// ([`search::sample_after`]).
+    Horizon(HorizonEval),
+}
+
+impl Future {
+    /// Future `j`, drawn from `seed`, from `after`: `mover`'s value.
+    pub(crate) fn value(self, after: &Game, mover: u8, seed: u64, j: u32, scratch: &mut Scratch) -> i32 {
+        match self {
+            Future::ToTheEnd { greedy_share } => playout(after, mover, seed, policy_of(j, greedy_share), scratch),
+            Future::Horizon(eval) => search::sample_after(after, mover, eval, &mut Rng::new(seed), scratch),
+        }
+    }
+}
+
+/// A tile game's future: the pack shuffled, then played as [`Future`] says.
+impl Sampled for Game {
+    type Playout = Future;
+    const RIVALS: usize = verdict::RIVALS;
+
+    fn sample(&self, mv: &Move, future: &Future, seeds: Seeds, futures: Range<u32>) -> Vec<i32> {
+        let mut after = self.clone();
+        after.play_listed(mv, &mut Vec::new());
+        let mut scratch = Scratch::default();
+        let mover = self.current_player();
+        (futures.map(|j| future.value(&after, mover, seeds.of(j), j, &mut scratch))).collect()
+    }
 }
 
 #[cfg(test)]

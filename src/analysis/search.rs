@@ -61,9 +61,10 @@
 //! chances are calibrated on, and a value at a horizon is not a final margin.
 
 use super::alternatives;
-use super::halving::{self, halve};
+use super::halving;
 pub use super::halving::{Budget, SearchOptions};
-use super::playout::{Tally, playout_seed};
+use super::playout::Future;
+use super::weighing;
 use crate::engine::bots::{self, Policy, Rng, Scratch, shuffled_bag};
 use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, GameKind, Move, SegId, TileKindId};
@@ -110,29 +111,11 @@ pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<S
     search_with(before, tile, opts, HorizonEval::default())
 }
 
-/// [`search`], its horizon valued by `eval`.
+/// [`search`], its horizon valued by `eval`: the one search ([`weighing::search`]) over the
+/// tile's legal moves, each sample a future up to the horizon ([`Future::Horizon`]).
 pub fn search_with(before: &Game, tile: TileKindId, opts: &SearchOptions, eval: HorizonEval) -> Option<SearchResult> {
     let (_, moves) = alternatives::enumerate(before, tile);
-    if moves.is_empty() {
-        return None;
-    }
-    let found = halve(moves.len(), opts.budget, opts.threads, |m, range| {
-        let mut tally = Tally::default();
-        let mut scratch = Scratch::default();
-        for j in range {
-            let mut rng = Rng::new(playout_seed(opts.seed, 0, j));
-            tally.add(sample(before, &moves[m], eval, &mut rng, &mut scratch));
-        }
-        tally
-    });
-    Some(SearchResult::of(&moves, found))
-}
-
-/// Plays `mv`, then one future up to the horizon ([`sample_after`]).
-fn sample(before: &Game, mv: &Move, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
-    let mut game = before.clone();
-    game.play_listed(mv, &mut Vec::new());
-    sample_after(&game, before.current_player(), eval, rng, scratch)
+    weighing::search(before, &moves, opts, &Future::Horizon(eval))
 }
 
 /// Plays the next tiles of one future from `after` up to the [`horizon`], everyone playing

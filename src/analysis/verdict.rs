@@ -25,9 +25,10 @@
 
 use super::playout::Tally;
 
-/// Moves a tile turn weighs again besides the chosen one and the move played: a tile has tens
-/// of moves, and weighing them all again would double the analysis. (The Card Game's few
-/// actions are all weighed again, so its whole list shows fresh values.)
+/// Moves a tile turn weighs again besides the chosen one and the move played
+/// (`Sampled::RIVALS`): a tile has tens of moves, and weighing them all again would double the
+/// analysis. (The Card Game's few actions are all weighed again, so its whole list shows fresh
+/// values.)
 pub const RIVALS: usize = 2;
 /// Standard errors of a paired difference within which two moves are not told apart.
 pub const NOISE: f64 = 2.0;
@@ -103,7 +104,7 @@ impl Verdict {
 /// The moves to weigh again, by their index in a choosing order of `len` moves: the chosen one
 /// first, its `rivals` next in that order, and the move played.
 pub fn to_weigh(len: usize, rivals: usize, played: Option<usize>) -> Vec<usize> {
-    let mut which: Vec<usize> = (0..len.min(rivals + 1)).collect();
+    let mut which: Vec<usize> = (0..len.min(rivals.saturating_add(1))).collect();
     if let Some(p) = played.filter(|p| *p < len && !which.contains(p)) {
         which.push(p);
     }
@@ -121,7 +122,7 @@ pub fn judge(which: &[usize], fresh: &[Vec<i32>]) -> Verdict {
         d
     };
     let beyond_noise = |d: &Tally| d.mean() > NOISE * d.std_error();
-    let means: Vec<f64> = fresh.iter().map(|f| tally(f).mean()).collect();
+    let means: Vec<f64> = fresh.iter().map(|f| Tally::of(f).mean()).collect();
     // The chosen move, unless a rival beats it beyond the noise: then the best of those.
     let anchor = (1..which.len())
         .filter(|&c| beyond_noise(&paired(c, 0)))
@@ -132,7 +133,7 @@ pub fn judge(which: &[usize], fresh: &[Vec<i32>]) -> Verdict {
             let behind = paired(anchor, c);
             Weighed {
                 index: which[c],
-                fresh: tally(&fresh[c]),
+                fresh: Tally::of(&fresh[c]),
                 behind: behind.mean(),
                 behind_std_error: behind.std_error(),
             }
@@ -142,12 +143,6 @@ pub fn judge(which: &[usize], fresh: &[Vec<i32>]) -> Verdict {
     // gap the list shows is negative.
     weighed.sort_by(|a, b| (b.fresh.mean().total_cmp(&a.fresh.mean())).then(a.index.cmp(&b.index)));
     Verdict { weighed }
-}
-
-fn tally(values: &[i32]) -> Tally {
-    let mut t = Tally::default();
-    values.iter().for_each(|&v| t.add(v));
-    t
 }
 
 #[cfg(test)]

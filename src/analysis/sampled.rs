@@ -1,0 +1,64 @@
+//! What one sampled future of a move is worth to its mover: the one thing the analysis asks of
+//! a game.
+//!
+//! **Why a trait.** Every game's analysis is the same algorithm ([`super::weighing`]): rank the
+//! legal moves on sampled futures, weigh the chosen one, its rivals and the move played again
+//! on fresh futures, and search under a budget by the same ranking. What differs between the
+//! games is only what a future is: in the tile games the pack shuffled and played out (to the
+//! end by random and greedy players, or to the search's horizon by the weighed bot and valued
+//! there); in the Card Game the cards the mover cannot see dealt at random, then played out
+//! greedy. So a game implements [`Sampled`] once, and the rest is written over it.
+//!
+//! Future `j` comes from one seed ([`Seeds::of`]) whatever the move, so moves meet the same
+//! futures (common random numbers), and a sample depends on nothing else, so a result is the
+//! same on any number of threads.
+
+use super::RECHECK_SALT;
+use super::playout::playout_seed;
+use crate::engine::Position;
+use std::ops::Range;
+
+/// A game the analysis can weigh: what a sampled future of a move is worth to its mover.
+pub trait Sampled: Position<TurnMove: Send + Sync> + Sync {
+    /// How a sample plays its future out: the game's own settings of a sample.
+    type Playout: Sync;
+    /// Moves weighed again on fresh futures besides the chosen one and the move played: a few
+    /// where a turn has tens of moves, all of them where it has a handful.
+    const RIVALS: usize;
+
+    /// The values to the player to move of futures `futures` of `mv` played here, in that
+    /// order: future `j` drawn from `seeds.of(j)` and nothing else.
+    fn sample(&self, mv: &Self::TurnMove, playout: &Self::Playout, seeds: Seeds, futures: Range<u32>) -> Vec<i32>;
+}
+
+/// Where the futures of a turn come from: the seed of future `j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeds {
+    /// [`playout_seed`] of a seed, a turn and `j`: the tile analysis's, and every search's
+    /// (turn 0).
+    Mixed { seed: u64, turn: u32 },
+    /// The seed XOR (`j` + 1) × the golden ratio: the Card Game analysis's futures, kept so
+    /// that the Card Game analyses already stored stay what this analysis gives.
+    Spread(u64),
+}
+
+impl Seeds {
+    /// The seed of future `j`.
+    pub fn of(self, j: u32) -> u64 {
+        match self {
+            Seeds::Mixed { seed, turn } => playout_seed(seed, turn, j),
+            Seeds::Spread(seed) => seed ^ (u64::from(j) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+        }
+    }
+
+    /// Other futures, apart from these: the ones the verdict weighs on.
+    pub fn fresh(self) -> Seeds {
+        match self {
+            Seeds::Mixed { seed, turn } => Seeds::Mixed {
+                seed: seed ^ RECHECK_SALT,
+                turn,
+            },
+            Seeds::Spread(seed) => Seeds::Spread(seed ^ RECHECK_SALT),
+        }
+    }
+}
