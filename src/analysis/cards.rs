@@ -1,6 +1,9 @@
 //! What else a Card Game turn could have done: every legal action, what it does at once, and a
 //! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
 //! they did not play, and the deals to come are sampled, never read from the record).
+//!
+//! The values and the verdict are the one analysis ([`super::weighing`]) over the Card Game's
+//! futures (its [`Sampled`]); this module adds what the Card Game's report shows besides.
 
 use super::playout::Tally;
 use super::report::PlayerReport;

@@ -1,12 +1,18 @@
-//! Sequential halving: the budget of a search spent on finding the best of a turn's moves.
-//! The tile search ([`super::search`]) and the Card Game's ([`super::cards::search`]) differ
-//! only in what one sample of a move is; this module holds what they share.
+//! Ranking a turn's moves by rounds of samples, the better moves kept for the next round: the
+//! loop under the one analysis and the one search ([`super::weighing`]), whatever the game.
 //!
 //! Every move enters. Each round every survivor gets the same number of new samples, then the
-//! worse half is dropped, down to two, who share what is left of the budget. Sequential
-//! halving spends a fixed budget on finding the best move, where UCB1 would spend it on playing
-//! well during the search. Sample `j` of every move is drawn from the same seed (common random
-//! numbers), so moves are compared on equal futures.
+//! worse ones are dropped, as the [`Schedule`] says:
+//! - the search's ([`Schedule::Halving`]) drops the worse half, down to two, who share what is
+//!   left of the budget. Sequential halving spends a fixed budget on finding the best move,
+//!   where UCB1 would spend it on playing well during the search;
+//! - the analysis's ([`Schedule::Rounds`]) values every move: a quarter of its samples for
+//!   every move, the rest for the best quarter. Putting the analysis on the search's halving
+//!   would change every stored analysis, for a budget it does not have (it gives every move a
+//!   fixed number of samples, not a time).
+//!
+//! Sample `j` of every move is drawn from the same seed (common random numbers), so moves are
+//! compared on equal futures.
 
 use super::playout::Tally;
 use super::run_parallel;

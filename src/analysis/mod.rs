@@ -1,15 +1,24 @@
-//! What-if analysis: every alternative placement of a turn's drawn tile, evaluated and ranked.
+//! What-if analysis: every legal move of a turn, valued on sampled futures and judged, in every
+//! game.
 //!
-//! For a turn, on the position before it:
+//! **One path.** Every game's analysis is [`weighing`] over the game's [`sampled::Sampled`]:
+//! the legal moves ranked on sampled futures, then the chosen move, its rivals and the move
+//! played weighed again on fresh futures into a [`verdict::Verdict`], whose values the list
+//! shows; and the search ([`weighing::search`], what bots play), the same ranking under a time
+//! or sample budget. A game supplies only what one future of a move is worth to its mover: the
+//! tile games (this module, [`playout`]) the pack shuffled and played out, the Card Game
+//! ([`cards`]) the cards the mover cannot see dealt at random and played out greedy.
+//!
+//! Around it each game builds its own report. A tile turn, on the position before it:
 //! 1. [`alternatives`] lists every legal move for the drawn tile (distinct placements × meeple
 //!    steps), the same counts as the perft fixtures;
 //! 2. [`evaluate`] plays each on a copy: points scored now, the change in every player's score
 //!    if the game ended now, the features touched, the meeples committed, and a transparent
 //!    heuristic ([`HEURISTIC_FORMULA`]) that uses [`completion`]'s chances for open features;
-//! 3. [`playout`] finishes the game many times from each alternative, drawing the rest of the
-//!    pack in random orders, for the mover's expected final margin;
-//! 4. alternatives are ranked by `value`: the expected final margin when playouts ran, else the
-//!    heuristic. The played move's rank and the points it lost against the best follow.
+//! 3. [`weighing::weigh`] values and judges them by playouts; with none, they are ranked by
+//!    the heuristic. The played move's rank and the points it lost against the best follow.
+//!
+//! A Card Game turn adds to each action what a follower secures and what it scores at once.
 //!
 //! Nothing reads the record beyond the analysed turn: the future comes from `Game::pack`.
 //! Results are deterministic for a seed, whatever the number of threads.
@@ -88,7 +97,7 @@ pub struct AnalysisOptions {
 /// How one playout values a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampler {
-    /// The game played to its end ([`playout()`]) by random players, a share of them greedy
+    /// The game played to its end ([`playout::playout`]) by random players, a share of them greedy
     /// (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are

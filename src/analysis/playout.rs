@@ -5,6 +5,9 @@
 //! record's later moves. Playout `j` of a turn uses the same seed for every alternative of that
 //! turn (common random numbers): alternatives meet the same draw orders, so the differences
 //! between them are measured with less noise than their absolute values.
+//!
+//! This is the tile games' [`Sampled`]: what one future of a move is worth, to the end or to
+//! the search's horizon ([`Future`]).
 
 use super::sampled::{Sampled, Seeds};
 use super::search::{self, HorizonEval};
@@ -95,7 +98,7 @@ pub enum Future {
     /// sampled greedy bot ([`policy_of`]), the rest randomly: the value is the final margin.
     ToTheEnd { greedy_share: f64 },
     /// A few tiles per player by the weighed bot, valued at the search's horizon by `eval`
-    /// ([`search::sample_after`]).
+    /// (`search::sample_after`).
     Horizon(HorizonEval),
 }
 

@@ -1,6 +1,6 @@
 //! The one analysis of a turn, for every game ([`Sampled`]): the legal moves ranked on sampled
 //! futures, then the chosen one, its rivals and the move played weighed again on fresh
-//! futures into a [`Verdict`]; and the search, the same ranking under a budget.
+//! futures into a [`verdict::Verdict`]; and the search, the same ranking under a budget.
 //!
 //! - [`weigh`] is what the pages, the CLI and the API show: every move valued
 //!   ([`Schedule::Rounds`]), and the values the list shows measured apart from the samples
