@@ -12,7 +12,7 @@ use super::weighing::{Weighing, weigh};
 use super::win_chance::{
     CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CalibrationSettings, Sample, Scale, TurnChance, outcome,
 };
-use super::{PlayerSummary, Recheck, run_parallel};
+use super::{Recheck, run_parallel};
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
 use crate::engine::cards::{Card, CardGame, CardMove};
@@ -313,22 +313,17 @@ pub fn analyse_game(
     progress: &dyn Fn(u32, u32),
 ) -> Result<CardGameReport, CardAnalysisError> {
     let total = record.moves.len() as u32;
-    let mut players = vec![PlayerSummary::default(); record.players.len()];
     let mut turns = Vec::with_capacity(record.moves.len());
+    let mut judged = Vec::new();
     for n in 1..=total {
         let t = analyse_turn(record, n, samples, u64::from(n))?;
         if let (Some(_), Some(lost)) = (t.played, t.points_lost()) {
-            let p = &mut players[t.player as usize];
-            p.turns += 1;
-            p.best_moves += u32::from(lost == 0.0);
-            p.points_lost += lost;
+            judged.push((t.player, lost == 0.0, lost));
         }
         turns.push(t.report(samples));
         progress(n, total);
     }
-    for p in &mut players {
-        p.average_points_lost = p.points_lost / f64::from(p.turns.max(1));
-    }
+    let players = super::summaries(record.players.len(), judged);
     let scale = CardPlayouts::Greedy.scale();
     for t in &mut turns {
         let played = t.played.and_then(|i| t.alternatives.get(i));

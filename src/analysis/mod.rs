@@ -381,7 +381,10 @@ pub fn analyse_game(
     Ok(GameAnalysis {
         value_basis: value_basis(opts),
         shallower: plan.shallower(),
-        players: summaries(&turns, record.players.len()),
+        players: summaries(
+            record.players.len(),
+            (turns.iter()).filter_map(|t| Some((t.player, t.played_rank()? == 1, t.points_lost()?))),
+        ),
         turns,
     })
 }
@@ -573,25 +576,20 @@ pub(crate) fn run_parallel<T: Send>(n: usize, threads: usize, job: impl Fn(usize
         .collect()
 }
 
-fn summaries(turns: &[TurnAnalysis], players: usize) -> Vec<PlayerSummary> {
+/// Each of `players` players' summary of the turns judged: the player, whether the move they
+/// played was the best (within the noise), and the points it lost.
+pub(crate) fn summaries(players: usize, judged: impl IntoIterator<Item = (u8, bool, f64)>) -> Vec<PlayerSummary> {
     let mut out = vec![PlayerSummary::default(); players];
-    for t in turns {
-        let (Some(rank), Some(lost)) = (t.played_rank(), t.points_lost()) else {
-            continue;
-        };
-        let Some(s) = out.get_mut(t.player as usize) else {
+    for (player, best, lost) in judged {
+        let Some(s) = out.get_mut(player as usize) else {
             continue;
         };
         s.turns += 1;
-        s.best_moves += u32::from(rank == 1);
+        s.best_moves += u32::from(best);
         s.points_lost += lost;
     }
     for s in &mut out {
-        s.average_points_lost = if s.turns > 0 {
-            s.points_lost / f64::from(s.turns)
-        } else {
-            0.0
-        };
+        s.average_points_lost = s.points_lost / f64::from(s.turns.max(1));
     }
     out
 }
