@@ -49,16 +49,16 @@
 //! the scores its source recorded (Board Game Arena), [`replay::words`] puts scores in English
 //! and [`replay::cards`] replays a Card Game.
 //!
-//! [`analysis`] judges moves: every legal alternative of a turn ([`analysis::alternatives`]),
-//! its immediate evaluation ([`analysis::evaluate`]) and completion chances
-//! ([`analysis::completion`]), playouts ([`analysis::playout`]), the verdict that measures
-//! the best moves and the played one on fresh futures, apart from those that ranked them
-//! ([`analysis::verdict`], both games), the budget of a whole game
-//! ([`analysis::budget`]), chances of winning and move classes ([`analysis::win_chance`]),
-//! puzzles ([`analysis::puzzles`]), the search ([`analysis::search`], sharing
-//! [`analysis::halving`] with the Card Game's in [`analysis::cards`]), `match`
-//! ([`analysis::arena`]), and [`analysis::report`], the analysis as one serde type, written,
-//! stored and read back the same.
+//! [`analysis`] judges moves, down one path for every game ([`analysis::weighing`], over what a
+//! game's sampled future is worth, [`analysis::sampled`]): every legal alternative of a turn
+//! ([`analysis::alternatives`]), its immediate evaluation ([`analysis::evaluate`]) and
+//! completion chances ([`analysis::completion`]), playouts ([`analysis::playout`]; the Card
+//! Game's in [`analysis::cards`]), the verdict that measures the best moves and the played one
+//! on fresh futures, apart from those that ranked them ([`analysis::verdict`]), the budget of a
+//! whole game ([`analysis::budget`]), chances of winning and move classes
+//! ([`analysis::win_chance`]), puzzles ([`analysis::puzzles`]), the search's horizon
+//! ([`analysis::search`]), `match` ([`analysis::arena`]), and [`analysis::report`], the
+//! analysis as one serde type, written, stored and read back the same.
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV
 //! ([`export::csv`]) from a record and its replay, behind one [`Export`](export::Export)
