@@ -87,8 +87,8 @@ pub struct AnalysisOptions {
     pub seed: u64,
     /// Worker threads; 0 uses every core.
     pub threads: usize,
-    /// Successive halving ([`halving::Schedule::Rounds`]); off, every alternative gets every playout, as
-    /// the analysis did before (`match`'s `flat-uniform`).
+    /// Successive halving ([`halving::Schedule::Rounds`]); off, every alternative gets every
+    /// playout, as the analysis did before (`match`'s `flat-uniform`).
     pub prune: bool,
     /// What one playout is: the game to its end, or a few tiles to the search's horizon.
     pub sampler: Sampler,
@@ -97,8 +97,8 @@ pub struct AnalysisOptions {
 /// How one playout values a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampler {
-    /// The game played to its end ([`playout::playout`]) by random players, a share of them greedy
-    /// (`AnalysisOptions::greedy_share`): the value is the final margin.
+    /// The game played to its end ([`playout::playout`]) by random players, a share of them
+    /// greedy (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are
     /// ([`search`]); the value is the margin the search's evaluation expects there. Not the
