@@ -256,4 +256,38 @@ mod tests {
         let spent: u32 = found.iter().map(|(_, t)| t.count).sum();
         assert!(spent <= 400, "{spent}");
     }
+
+    /// The analysis's rounds: with pruning, every move gets a quarter of its samples, the best
+    /// quarter (at least eight) the rest, and they are listed first; without, every move gets
+    /// every sample and the list is by mean alone.
+    #[test]
+    fn the_analysis_rounds_value_every_move_and_finish_the_best() {
+        let samples = |m: usize, range: Range<u32>| {
+            let mut t = Tally::default();
+            range.for_each(|j| t.add((m % 7) as i32 * 3 + (j % 5) as i32));
+            t
+        };
+        let rounds = |prune| Schedule::Rounds { per_move: 16, prune };
+        let pruned = halve(40, rounds(true), 2, samples);
+        assert_eq!(pruned, halve(40, rounds(true), 1, samples));
+        assert_eq!(pruned.len(), 40, "every move is valued");
+        let counts: Vec<u32> = pruned.iter().map(|(_, t)| t.count).collect();
+        assert!(
+            counts[..10].iter().all(|&c| c == 16),
+            "the best quarter gets every sample"
+        );
+        assert!(
+            counts[10..].iter().all(|&c| c == 4),
+            "the others keep their first quarter"
+        );
+        assert!(pruned[..10].iter().all(|(m, _)| m % 7 == 6 || m % 7 == 5), "{pruned:?}");
+
+        let full = halve(40, rounds(false), 2, samples);
+        assert!(full.iter().all(|(_, t)| t.count == 16));
+        let key = |e: &(usize, Tally)| (-e.1.mean(), e.0);
+        assert!(
+            full.windows(2).all(|w| key(&w[0]) < key(&w[1])),
+            "by mean, ties in listing order"
+        );
+    }
 }

@@ -19,7 +19,11 @@
 //!   predicting the share of wins (a third with three players) (unit tests in
 //!   `src/analysis/win_chance.rs`)
 //! - sequential halving keeping the best move and spending most on the last two, on any number
-//!   of threads (`src/analysis/halving.rs`)
+//!   of threads, and the analysis's rounds valuing every move and finishing the best quarter
+//!   (`src/analysis/halving.rs`)
+//! - a Card Game turn judged through the one path the same on one thread and two, every action
+//!   weighed again, the first listed losing nothing and no loss above the listed gap
+//!   (`src/analysis/weighing.rs`)
 //! - the search repeatable on any number of threads, halving down to two moves that met the
 //!   same futures and choosing the better, its horizon value equal to the final margin at the
 //!   end and counting followers in supply before it (`src/analysis/search.rs`)
