@@ -133,8 +133,19 @@ fn pack_kinds(game: &Game) -> impl Iterator<Item = (&TileKind, u32)> {
 const MAX_MATCHED_SPOTS: usize = 16;
 
 /// A feature's open spots with their fit and closing counts, and its completion chance for
-/// `owner`'s draws.
+/// `owner`'s draws, sampled past the exact sum's reach (the board notes).
 pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64) {
+    outlook(game, s, owner, PastExact::Sampled)
+}
+
+/// A feature's completion chance for `owner`'s draws, each spot judged on its own past the
+/// exact sum's reach: the search's evaluation asks at every sample's horizon, where sampling
+/// draws made it four times dearer.
+pub fn quick_completion_chance(game: &Game, s: SegId, owner: u8) -> f64 {
+    outlook(game, s, owner, PastExact::Independent).1
+}
+
+fn outlook(game: &Game, s: SegId, owner: u8, past: PastExact) -> (Vec<OpenSpot>, f64) {
     let squares = open_squares(game, s);
     let fronts: Vec<Option<FrontierSquare>> = (squares.iter())
         .map(|(p, _)| game.board().frontier_at(*p).copied())
@@ -178,7 +189,7 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8) -> (Vec<OpenSpot>, f64)
     let chance = if spots.len() > MAX_MATCHED_SPOTS {
         spots.iter().map(|sp| chance_any(sp.closes, n, d)).product()
     } else {
-        chance_all_closed(&kinds, spots.len(), n, d)
+        chance_all_closed(&kinds, spots.len(), n, d, past)
     };
     (spots, chance)
 }
@@ -229,6 +240,16 @@ pub fn draws_for(game: &Game, player: u8) -> u32 {
 /// Enumeration size past which [`chance_all_closed`] gives up exactness for speed.
 const MAX_EXACT_TERMS: usize = 1_000;
 
+/// How [`chance_all_closed`] answers past [`MAX_EXACT_TERMS`] outcomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PastExact {
+    /// [`SAMPLES`] draws matched to the spots one tile each: about a point from the exact chance.
+    Sampled,
+    /// Each spot's chance of a closing tile on its own, multiplied: no cost, but blind to two
+    /// spots wanting the same tile.
+    Independent,
+}
+
 /// The chance that `d` tiles drawn at random from the `n` left close each of `spots` spots with
 /// a tile of its own. `kinds` lists tiles by (copies, mask of the spots a copy can close).
 ///
@@ -240,7 +261,7 @@ const MAX_EXACT_TERMS: usize = 1_000;
 /// take fills it. A feature with very many spots and kinds of closing tile (over
 /// [`MAX_EXACT_TERMS`] outcomes) is sampled instead ([`chance_sampled`]), still one tile per
 /// spot.
-pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32, past: PastExact) -> f64 {
     if spots == 0 {
         return 1.0;
     }
@@ -269,7 +290,10 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> 
     let groups: Vec<(u32, u16)> = groups.into_iter().map(|(c, m)| (c, without(m, universal))).collect();
     let terms = (2 * spots + 1).checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
     if terms > MAX_EXACT_TERMS {
-        return chance_sampled(&groups, spots, n, d);
+        return match past {
+            PastExact::Sampled => chance_sampled(&groups, spots, n, d),
+            PastExact::Independent => chance_independent(&groups, spots, n, d),
+        };
     }
     let sum = Outcomes {
         groups: &groups,
@@ -305,6 +329,16 @@ fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
         hits += u32::from(all_matched(&pool[..d], spots));
     }
     f64::from(hits) / f64::from(SAMPLES)
+}
+
+/// [`chance_all_closed`] as if each spot's closing tiles arrived apart from the others'.
+fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+    (0..spots)
+        .map(|j| {
+            let closing = groups.iter().filter(|g| g.1 & (1 << j) != 0).map(|g| g.0).sum();
+            chance_any(closing, n, d)
+        })
+        .product()
 }
 
 /// Whether the drawn tiles (each a mask of the spots it closes) close all `spots` spots with
@@ -451,7 +485,17 @@ mod tests {
     /// Kinds by copies and mask, spots, tiles in the pack, draws.
     type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
 
-    /// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
+    /// [`chance_all_closed`] as if each spot's closing tiles arrived apart from the others'.
+fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+    (0..spots)
+        .map(|j| {
+            let closing = groups.iter().filter(|g| g.1 & (1 << j) != 0).map(|g| g.0).sum();
+            chance_any(closing, n, d)
+        })
+        .product()
+}
+
+/// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
     /// of its own: tried by brute force, spot by spot.
     fn can_match(drawn: &[u16], spots: usize, used: &mut Vec<bool>, spot: usize) -> bool {
         if spot == spots {
@@ -503,7 +547,7 @@ mod tests {
                 good += u64::from(can_match(&drawn, spots, &mut vec![false; drawn.len()], 0));
             }
             let counted = good as f64 / all as f64;
-            let computed = chance_all_closed(kinds, spots, n, d);
+            let computed = chance_all_closed(kinds, spots, n, d, PastExact::Sampled);
             assert!(
                 (computed - counted).abs() < 1e-9,
                 "{kinds:?}: {computed} against {counted}"
@@ -523,13 +567,13 @@ mod tests {
     #[test]
     fn many_squares_need_as_many_distinct_tiles() {
         let tail: f64 = (7..=10).map(|j| exactly(j, 10, 40, 12)).sum();
-        let exact = chance_all_closed(&[(10, 0x7f)], 7, 40, 12);
+        let exact = chance_all_closed(&[(10, 0x7f)], 7, 40, 12, PastExact::Sampled);
         assert!((exact - tail).abs() < 1e-9, "{exact} against {tail}");
         assert!(exact < 0.01, "{exact}");
         // Ten fitting tiles of four kinds, each fitting most squares: too many outcomes to
         // sum, so sampled; still never more than the chance of drawing seven of the ten.
         let kinds = [(3, 0x7f), (3, 0x3f), (2, 0x7e), (2, 0x5f)];
-        let sampled = chance_all_closed(&kinds, 7, 40, 12);
+        let sampled = chance_all_closed(&kinds, 7, 40, 12, PastExact::Sampled);
         assert!(sampled <= tail + 0.01, "{sampled} against at most {tail}");
         let one_square = chance_any(8, 40, 12);
         assert!(one_square > 0.9, "each square alone: {one_square}");
@@ -545,7 +589,7 @@ mod tests {
             (&[(20, 0b1111), (5, 0b0001), (5, 0b0010)], 4, 60, 10),
         ];
         for (kinds, spots, n, d) in cases {
-            let exact = chance_all_closed(kinds, spots, n, d);
+            let exact = chance_all_closed(kinds, spots, n, d, PastExact::Sampled);
             let sampled = chance_sampled(kinds, spots, n, d);
             // Four standard errors of SAMPLES draws at most.
             assert!((exact - sampled).abs() < 0.045, "{kinds:?}: {sampled} against {exact}");

@@ -5,8 +5,8 @@
 //! nothing here scores a feature itself. What a figure may still bring depends on how much of
 //! the game is left, so those counts are multiplied by the share of the pack left (and once
 //! more by it, where a count's worth fades faster than the pack). An open city's or
-//! cloister's chance of completion comes from [`feature_outlook`], the tiles left that close
-//! it; it falls to zero with the pack by itself.
+//! cloister's chance of completion comes from [`quick_completion_chance`], the tiles left that
+//! close it; it falls to zero with the pack by itself.
 //!
 //! The first feature, the score if the game ended now, weighs 1 in every model: at the end of
 //! the game every other feature is zero, and the value is the final margin itself.
@@ -14,7 +14,7 @@
 //! One pass over the segments, then one [`Game::worth`] and one completion outlook per occupied
 //! open feature (a handful): it runs at every search sample's horizon.
 
-use crate::analysis::completion::feature_outlook;
+use crate::analysis::completion::quick_completion_chance;
 use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, SegId};
 
@@ -135,7 +135,7 @@ fn counts(game: &Game) -> Vec<Counts> {
 
 /// What one occupied feature adds to its owners' counts: a field, the open cities it borders;
 /// an open city or cloister, its points completed less its points at the end, as they are and
-/// times its chance of completion ([`feature_outlook`], for the first owner's draws).
+/// times its chance of completion ([`quick_completion_chance`], for the first owner's draws).
 fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
     let features = game.features();
     let kind = features.kind(root);
@@ -157,7 +157,7 @@ fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
     let first = owners.iter().next().unwrap_or(0);
     let chance = match game.pack_left() {
         0 => 0.0,
-        _ => feature_outlook(game, root, first).1,
+        _ => quick_completion_chance(game, root, first),
     };
     for (p, c) in counts.iter_mut().enumerate() {
         c.stuck += f64::from(meeples[p]) * (1.0 - chance);
