@@ -33,9 +33,10 @@ pub enum Contender {
     FlatUniform { playouts: u32 },
     /// The search ([`super::search`]) for this many milliseconds a move, on every core.
     Search { ms: u32 },
-    /// The same search with its horizon valued by the learned evaluation
-    /// ([`HorizonEval::Learned`]): to measure the one against the other.
-    SearchLearned { ms: u32 },
+    /// The same search with its horizon valued by the fitted worths
+    /// ([`HorizonEval::Worth`]), as it was before the learned evaluation: to measure the one
+    /// against the other.
+    SearchWorths { ms: u32 },
 }
 
 /// A search's time per move when none is given.
@@ -55,7 +56,7 @@ impl std::str::FromStr for Contender {
                 playouts: super::DEFAULT_PLAYOUTS,
             }),
             None if s == "search" => Ok(Contender::Search { ms: DEFAULT_SEARCH_MS }),
-            None if s == "search-learned" => Ok(Contender::SearchLearned { ms: DEFAULT_SEARCH_MS }),
+            None if s == "search-worths" => Ok(Contender::SearchWorths { ms: DEFAULT_SEARCH_MS }),
             Some((name @ ("flat" | "flat-uniform" | "horizon"), k)) => match k.parse() {
                 Ok(playouts) if playouts > 0 && name == "flat" => Ok(Contender::Flat {
                     playouts: Some(playouts),
@@ -68,13 +69,13 @@ impl std::str::FromStr for Contender {
                     "{name}:{k}: give the playouts per alternative, a number from 1"
                 )),
             },
-            Some((name @ ("search" | "search-learned"), t)) => match t.parse() {
+            Some((name @ ("search" | "search-worths"), t)) => match t.parse() {
                 Ok(ms) if ms > 0 && name == "search" => Ok(Contender::Search { ms }),
-                Ok(ms) if ms > 0 => Ok(Contender::SearchLearned { ms }),
+                Ok(ms) if ms > 0 => Ok(Contender::SearchWorths { ms }),
                 _ => Err(format!("{name}:{t}: give the milliseconds per move, a number from 1")),
             },
             _ => Err(format!(
-                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move), search-learned or search-learned:T"
+                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move), search-worths or search-worths:T (the search valued by the fitted worths)"
             )),
         }
     }
@@ -91,7 +92,7 @@ impl std::fmt::Display for Contender {
             Contender::Horizon { playouts: Some(k) } => write!(f, "horizon:{k}"),
             Contender::FlatUniform { playouts } => write!(f, "flat-uniform:{playouts}"),
             Contender::Search { ms } => write!(f, "search:{ms}"),
-            Contender::SearchLearned { ms } => write!(f, "search-learned:{ms}"),
+            Contender::SearchWorths { ms } => write!(f, "search-worths:{ms}"),
         }
     }
 }
@@ -163,8 +164,8 @@ impl Seat {
             Contender::Search { ms } => {
                 search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::default()).and_then(|r| r.best())
             }
-            Contender::SearchLearned { ms } => {
-                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Learned).and_then(|r| r.best())
+            Contender::SearchWorths { ms } => {
+                search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Worth).and_then(|r| r.best())
             }
         };
         self.thinking += start.elapsed();
@@ -186,7 +187,7 @@ impl Seat {
             }
             Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
             Contender::Horizon { .. } => return Err("horizon plays the tile games only".into()),
-            Contender::SearchLearned { .. } => return Err("search-learned plays the tile games only".into()),
+            Contender::SearchWorths { .. } => return Err("search-worths plays the tile games only".into()),
             Contender::Search { ms } => {
                 game.legal_moves(&mut moves);
                 let found = weighing::search(game, &moves, &search_options(ms, seed, turn), &cards::PLAYOUTS);
@@ -392,7 +393,7 @@ mod tests {
             "flat:16",
             "flat-uniform:16",
             "search:40",
-            "search-learned:40",
+            "search-worths:40",
         ] {
             assert_eq!(name.parse::<Contender>().unwrap().to_string(), name);
         }

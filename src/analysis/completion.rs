@@ -486,16 +486,16 @@ mod tests {
     type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
 
     /// [`chance_all_closed`] as if each spot's closing tiles arrived apart from the others'.
-fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
-    (0..spots)
-        .map(|j| {
-            let closing = groups.iter().filter(|g| g.1 & (1 << j) != 0).map(|g| g.0).sum();
-            chance_any(closing, n, d)
-        })
-        .product()
-}
+    fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
+        (0..spots)
+            .map(|j| {
+                let closing = groups.iter().filter(|g| g.1 & (1 << j) != 0).map(|g| g.0).sum();
+                chance_any(closing, n, d)
+            })
+            .product()
+    }
 
-/// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
+    /// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
     /// of its own: tried by brute force, spot by spot.
     fn can_match(drawn: &[u16], spots: usize, used: &mut Vec<bool>, spot: usize) -> bool {
         if spot == spots {
@@ -577,6 +577,30 @@ fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f6
         assert!(sampled <= tail + 0.01, "{sampled} against at most {tail}");
         let one_square = chance_any(8, 40, 12);
         assert!(one_square > 0.9, "each square alone: {one_square}");
+    }
+
+    /// The search's quick estimate: the exact sum where it is within reach, and past it each
+    /// spot's chance of a closing tile on its own, multiplied. That is blind to seven squares
+    /// wanting seven distinct tiles among ten, so it is far above the matched chance there.
+    #[test]
+    fn the_quick_chance_is_exact_within_reach_and_spot_by_spot_past_it() {
+        let small: Case = (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4);
+        let (kinds, spots, n, d) = small;
+        assert_eq!(
+            chance_all_closed(kinds, spots, n, d, PastExact::Independent),
+            chance_all_closed(kinds, spots, n, d, PastExact::Sampled)
+        );
+        let kinds = [(3, 0x7f), (3, 0x3f), (2, 0x7e), (2, 0x5f)];
+        let quick = chance_all_closed(&kinds, 7, 40, 12, PastExact::Independent);
+        let by_hand: f64 = (0..7)
+            .map(|j| {
+                let closing = kinds.iter().filter(|k| k.1 & (1 << j) != 0).map(|k| k.0).sum();
+                chance_any(closing, 40, 12)
+            })
+            .product();
+        assert!((quick - by_hand).abs() < 1e-12, "{quick} against {by_hand}");
+        let matched = chance_all_closed(&kinds, 7, 40, 12, PastExact::Sampled);
+        assert!(quick > matched + 0.2, "{quick} against the matched {matched}");
     }
 
     /// The sampled chance against the exact sum where both are possible.

@@ -15,11 +15,11 @@
 //!   would score makes its replies, and the mover's own next moves, more like a player's
 //!   than the plain sampled bot's, which places them at random.
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin:
-//!   the margin if the game ended there plus three fitted worths ([`worth`]): a follower in
-//!   supply, one on a road, city or cloister (it comes home), and a farmer's open cities, each
-//!   scaled by the share of the pack left. The [`learned`] evaluation (board features weighed
-//!   by a model fitted on self-play's final margins, [`HorizonEval::Learned`]) is there to
-//!   measure; see [`HorizonEval`] for why it is not the default. Past
+//!   the [`learned`] evaluation, board features weighed by a model fitted on self-play's
+//!   final margins ([`HorizonEval::Learned`], where the game has weights), else the margin if
+//!   the game ended there plus three fitted worths ([`worth`]): a follower in supply, one on
+//!   a road, city or cloister (it comes home), and a farmer's open cities, each scaled by the
+//!   share of the pack left. [`HorizonEval`] says how the two compare. Past
 //!   the horizon the draws add more noise than signal: a sample is many times cheaper and
 //!   less noisy than a playout to the end, so the search weighs more futures in the same
 //!   time.
@@ -95,14 +95,11 @@ pub(crate) fn horizon(game: &Game) -> usize {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HorizonEval {
     /// The learned evaluation ([`learned`]) where the game has weights (the base game), the
-    /// fitted worths elsewhere. Not the default: two of its features read completion chances,
-    /// sampled where an exact sum is too large, which made it about four times dearer, and at
-    /// 45 ms a move it then lost to the worths (`match --a search-learned:45 --b search:45
-    /// --games 40 --seed 111`: 22.5%, 12.3–37.5, margin −20.3), where before that it had won
-    /// 64.7% of 360 games. Whether the cost or the changed features lose it is not measured yet.
+    /// fitted worths elsewhere. The default: at 45 ms a move it beats the worths (`match --a
+    /// search:45 --b search-worths:45 --games 100 --seed 111`: 63.0%, 53.2–71.8, margin +5.4).
+    #[default]
     Learned,
     /// The margin if the game ended plus the three fitted worths ([`worth`]), everywhere.
-    #[default]
     Worth,
 }
 

@@ -29,7 +29,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     }
     let timed = |c: Contender| match (c, args.ms_per_move) {
         (Contender::Search { .. }, Some(ms)) => Contender::Search { ms },
-        (Contender::SearchLearned { .. }, Some(ms)) => Contender::SearchLearned { ms },
+        (Contender::SearchWorths { .. }, Some(ms)) => Contender::SearchWorths { ms },
         (c, _) => c,
     };
     let (a, b) = (timed(args.a.parse()?), timed(args.b.parse()?));

@@ -13,9 +13,10 @@
 //! third tile, 2.4 million positions; four games in five fit, the fifth judge. On those
 //! 480,000 held-out positions the model explains R² = 0.637 of the variance of the final
 //! margin, against 0.623 for the three fitted worths it replaced and 0.608 for the margin if
-//! the game ended alone. The run took 421 s (release build, 2 cores); it took 108 s before the
-//! completion chances behind two features were sampled where an exact sum is too large, which
-//! makes the features about four times dearer. Most of a final margin is the draws still to come: no evaluation of the
+//! the game ended alone. The run took 112 s (release build, 2 cores). The completion chances
+//! behind two features are estimated spot by spot past the exact sum's reach
+//! ([`crate::analysis::completion::quick_completion_chance`]): sampling draws there, as the
+//! board notes do, made the features six times dearer for the same fit. Most of a final margin is the draws still to come: no evaluation of the
 //! position alone explains it; what counts for the search is how it ranks the positions its
 //! moves lead to, which `match` measures (`static/docs/analysis.md`).
 //!
