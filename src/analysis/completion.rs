@@ -485,16 +485,6 @@ mod tests {
     /// Kinds by copies and mask, spots, tiles in the pack, draws.
     type Case<'a> = (&'a [(u32, u16)], usize, u32, u32);
 
-    /// [`chance_all_closed`] as if each spot's closing tiles arrived apart from the others'.
-    fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
-        (0..spots)
-            .map(|j| {
-                let closing = groups.iter().filter(|g| g.1 & (1 << j) != 0).map(|g| g.0).sum();
-                chance_any(closing, n, d)
-            })
-            .product()
-    }
-
     /// Whether the drawn tiles (each a mask of spots it closes) close every spot with a tile
     /// of its own: tried by brute force, spot by spot.
     fn can_match(drawn: &[u16], spots: usize, used: &mut Vec<bool>, spot: usize) -> bool {
