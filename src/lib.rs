@@ -12,21 +12,22 @@
 //! it (`tests/suite/layout.rs` checks every `use`): `record` never reads a replay, and `engine`
 //! depends on nothing else in the crate.
 //!
-//! [`engine`] holds the rules, pure and deterministic, with no I/O. [`engine::position`] is the
-//! [`Position`](engine::position::Position) trait every game implements (in the spirit of
-//! shakmaty's: current player, scores, legal moves, play, finish) and
-//! [`GameKind`](engine::position::GameKind), the game a record holds. The tile game and New
-//! World are both played by [`engine::game`]: tiles are data ([`engine::tile`],
-//! [`engine::tileset`]), the board is a grid with a frontier ([`engine::board`]), features are
-//! a union-find over placed segments ([`engine::features`]), and [`engine::rules`] holds the
+//! [`engine`] holds the rules, pure and deterministic, with no I/O; its modules are private
+//! and its types are re-exported at its root, so the files named here are where to read them.
+//! [`Position`](engine::Position) (`engine/position.rs`) is the trait every game implements
+//! (in the spirit of shakmaty's: current player, scores, legal moves, play, finish) and
+//! [`GameKind`](engine::GameKind) the game a record holds. The tile game and New World are
+//! both played by [`Game`](engine::Game) (`engine/game.rs`): tiles are data (`engine/tile.rs`,
+//! `engine/tileset.rs`), the board is a grid with a frontier (`engine/board.rs`), features are
+//! a union-find over placed segments (`engine/features.rs`), and `engine/rules.rs` holds the
 //! presets, the switches and the feature table (how each kind of feature completes, what it
-//! scores, whether its meeples go home) that [`engine::scoring`] reads. The River
-//! ([`engine::river`]) and New World's coast and surveyors ([`engine::surveyors`]) are parts
-//! ([`engine::parts`]) the game asks at setup, draw, placement and after each scored feature;
-//! a breakdown's categories are each game's enum ([`engine::category`]). Scores are terms, count
-//! × unit × rate ([`engine::events`]); [`engine::bots`] are the random, greedy, sampled and
-//! weighed players. [`engine::cards`] is the Card Game beside them: its cards, rules, game,
-//! scoring, `Position` and bots.
+//! scores, whether its meeples go home) that `engine/scoring.rs` reads. The River
+//! (`engine/river.rs`) and New World's coast and surveyors (`engine/surveyors.rs`) are parts
+//! (`engine/parts.rs`) the game asks at setup, draw, placement and after each scored feature;
+//! a breakdown's categories are each game's enum ([`Category`](engine::Category)). Scores are
+//! terms, count × unit × rate ([`Term`](engine::Term)); `engine/bots.rs` holds the random,
+//! greedy, sampled and weighed players ([`Policy`](engine::Policy)). [`engine::cards`] is the
+//! Card Game beside them: its cards, rules, game, scoring, `Position` and bots.
 //!
 //! [`record`] reads every outside format into one canonical
 //! [`GameRecord`](record::GameRecord): the native JSON ([`record::native`]), Card Game records
@@ -34,7 +35,7 @@
 //! ([`record::jcz`]), Board Game Arena logs ([`record::bga`]), the course notation
 //! ([`record::course`]) and Carcassonne Lab links both ways ([`record::lab`]). It also holds
 //! rules as records state them ([`record::rules_spec`], with the rules in words), the script
-//! a tile record hands the engine's walker ([`engine::walk`]) to step it move by move
+//! a tile record hands the engine's walker ([`Walker`](engine::Walker)) to step it move by move
 //! ([`record::walk`]; the Card Game's is in [`record::cards`]) and other programs' tile names
 //! ([`record::tile_names`]). A record that exists is well-formed; whether its moves are legal
 //! is the engine's business.
@@ -100,14 +101,14 @@
 //!
 //! # Where is…
 //!
-//! - **…where farms are scored?** At the end of the game, in [`engine::scoring`]:
-//!   [`Game::finish`](engine::game::Game::finish) scores every incomplete feature, then the
-//!   farms by the preset's farm rule (per field, or the classic per city). New World's farms
-//!   are a feature kind of the table in [`engine::rules`], scored like any feature.
-//! - **…where a surveyor moves?** [`Surveyors::advance`](engine::surveyors::Surveyors::advance)
-//!   moves it; the surveyors' [`Part`](engine::parts::Part) hooks in [`engine::surveyors`]
-//!   call it after each feature scored during play ([`engine::scoring`] asks them), add the
-//!   surveyor bonus and name the settlers left behind, which go home.
+//! - **…where farms are scored?** At the end of the game, in `engine/scoring.rs`:
+//!   [`Game::finish`](engine::Game::finish) scores every incomplete feature, then the farms by
+//!   the preset's farm rule (per field, or the classic per city). New World's farms are a
+//!   feature kind of the table in `engine/rules.rs`, scored like any feature.
+//! - **…where a surveyor moves?** [`Surveyors::advance`](engine::Surveyors::advance) in
+//!   `engine/surveyors.rs` moves it; the surveyors' part hooks there (`engine/parts.rs`) call it
+//!   after each feature scored during play (`engine/scoring.rs` asks them), add the surveyor
+//!   bonus and name the settlers left behind, which go home.
 //! - **…where an upload is stored?** [`store::ingest::upload`]: parse, replay, and one
 //!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
 //!   routes that call it are [`web::routes::api`] (`POST /api/games`) and

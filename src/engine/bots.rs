@@ -16,7 +16,7 @@ pub enum Policy {
     /// towards deploying followers while more than two are left; ties broken at random. Slow:
     /// it tries every move.
     Greedy,
-    /// The best of [`SAMPLED_PLACEMENTS`] random placements, each tried with no meeple and with
+    /// The best of `SAMPLED_PLACEMENTS` random placements, each tried with no meeple and with
     /// one random deployment, by the margin it gains now (the mover's gain minus the best
     /// opponent's). About twenty times slower than random, far faster than `Greedy`: the
     /// analysis plays its playouts with it. In the Card Game: the greedy action, or one time

@@ -108,7 +108,7 @@ impl Game {
 
     /// What the feature of `s` pays its owners by its own rule, whether or not anyone owns it
     /// (a part's bonus aside): for the board's "what is this worth" notes. Completed, it pays
-    /// what scoring a completed feature pays ([`Game::terms`], as during play): a cloister,
+    /// what scoring a completed feature pays (`Game::terms`, as during play): a cloister,
     /// garden or farm the nine tiles it then covers; a road, city, town or trail at least one
     /// more tile for each empty square it reaches, the fewest that can close it (the start
     /// tile's city closed by a cap is a two-tile city).

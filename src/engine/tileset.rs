@@ -87,7 +87,6 @@ const RIVER: [RiverRow; 11] = [
 /// Our own sample tile set for New World, **not the printed tiles** (their list is not
 /// public): 18 kinds, 61 tiles, using every New World feature and mark. It drives `generate`
 /// and the demo; records of real games bring their own tiles.
-pub const NEW_WORLD_SAMPLE_NAME: &str = "our New World sample set";
 #[rustfmt::skip]
 pub const NEW_WORLD_SAMPLE: [(&str, u8, &str); 18] = [
     ("our-farm-trail", 4, "farm; trail S; plains N.w N.e E.n E.s S.e S.w W.s W.n animal"),
@@ -114,8 +113,6 @@ pub const NEW_WORLD_SAMPLE: [(&str, u8, &str); 18] = [
 pub const START_TILE: &str = "D";
 /// The River's spring, which replaces the start tile.
 pub const SPRING: &str = "river-A";
-/// The River's lake, always the last River tile.
-pub const LAKE: &str = "river-L";
 
 /// Parses the segment spec language described in the module docs.
 pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {

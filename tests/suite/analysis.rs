@@ -40,8 +40,8 @@ use carcassonne_replay::analysis::board_features::{Never, Outlook};
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
-use carcassonne_replay::engine::bots::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
+use carcassonne_replay::engine::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::record::recorded;
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};
 use carcassonne_replay::replay;

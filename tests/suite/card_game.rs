@@ -19,7 +19,7 @@
 //! - city sets in closed form against an exhaustive search over every chest
 //!   (`src/engine/cards/rules.rs`)
 
-use carcassonne_replay::engine::bots::Policy;
+use carcassonne_replay::engine::Policy;
 use carcassonne_replay::engine::cards::{Card, CardEvent, CardGame, CardMove, Colour};
 use carcassonne_replay::record::cards::{self, CardRecord};
 use carcassonne_replay::record::{AnyRecord, parse_any};

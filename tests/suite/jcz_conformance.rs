@@ -11,7 +11,7 @@
 use crate::common;
 
 use carcassonne_replay::engine::{
-    Action, Event, FeatureKind, Figure, Game, Placement, Pos, Rotation, Side, TileKindId, tile::NO_SEGMENT,
+    Action, Event, FeatureKind, Figure, Game, NO_SEGMENT, Placement, Pos, Rotation, Side, TileKindId,
 };
 use carcassonne_replay::record::tile_names::{self, System};
 use carcassonne_replay::record::{GameRecord, RecordedMove, Walk};

@@ -12,7 +12,7 @@
 
 use crate::common;
 
-use carcassonne_replay::engine::surveyors::COAST_X;
+use carcassonne_replay::engine::COAST_X;
 use carcassonne_replay::engine::{Pos, Preset};
 use carcassonne_replay::record::{self, GameRecord, RulesSpec};
 use carcassonne_replay::render::{self, ImageFormat, Picture, RenderOptions, palette};

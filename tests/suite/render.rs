@@ -11,7 +11,7 @@
 //!   colours in the turn SVG with a light outline on black, every tile kind in every rotation,
 //!   the `render` command
 
-use carcassonne_replay::engine::{TileCatalog, tileset};
+use carcassonne_replay::engine::{TileCatalog, parse_spec};
 use carcassonne_replay::record::{self, GameRecord};
 use carcassonne_replay::render::{self, ImageFormat, Picture, RenderError, RenderOptions, palette};
 use carcassonne_replay::replay;
@@ -228,7 +228,7 @@ fn odd_custom_tiles_draw_without_panicking() {
     let kinds: Vec<_> = specs
         .iter()
         .enumerate()
-        .map(|(i, spec)| tileset::parse_spec(&format!("custom{i}"), spec).unwrap())
+        .map(|(i, spec)| parse_spec(&format!("custom{i}"), spec).unwrap())
         .collect();
     let refs: Vec<_> = kinds.iter().collect();
     let png = render::svg_to_png(&render::tile_sheet_svg(&refs, 24)).unwrap();

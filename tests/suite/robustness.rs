@@ -4,7 +4,7 @@
 //! In detail: corrupted native records, BGA logs and course notation, and bit-flipped and
 //! truncated bytes: each replays (and exports) or is rejected, none panics.
 
-use carcassonne_replay::engine::bots::Rng;
+use carcassonne_replay::engine::Rng;
 use carcassonne_replay::{record, replay};
 use serde_json::{Value, json};
 use std::path::Path;

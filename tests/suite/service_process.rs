@@ -12,8 +12,8 @@
 //! exit status 0; `backup` of a live database, which serves the same game and is never
 //! overwritten.
 
+use carcassonne_replay::engine::Policy;
 use carcassonne_replay::engine::Preset;
-use carcassonne_replay::engine::bots::Policy;
 use carcassonne_replay::record::{RecordedMove, RulesSpec, native};
 use carcassonne_replay::selfplay as generate;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -127,7 +127,7 @@ impl fmt::Display for Card {
 pub const KINDS: usize = 24;
 
 impl Card {
-    /// The card's place among the [`KINDS`], for counting by kind.
+    /// The card's place among the `KINDS`, for counting by kind.
     pub fn kind_index(self) -> usize {
         match self {
             Card::Person { colour, value } => colour.index() * 5 + usize::from(value) - 1,

@@ -4,12 +4,12 @@
 //! securing the cards to its left; people, animals and jokers score when taken, buildings and
 //! City Jokers make city sets at the end.
 
-pub mod bots;
-pub mod card;
-pub mod game;
-pub mod position;
-pub mod rules;
-pub mod scoring;
+pub(crate) mod bots;
+mod card;
+mod game;
+pub(crate) mod position;
+pub(crate) mod rules;
+mod scoring;
 
 pub use card::{Card, Colour};
 pub use game::{
