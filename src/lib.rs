@@ -34,9 +34,10 @@
 //! ([`record::cards`]; [`record::parse_any`] reads either kind), JCloisterZone saves
 //! ([`record::jcz`]), Board Game Arena logs ([`record::bga`]), the course notation
 //! ([`record::course`]) and Carcassonne Lab links both ways ([`record::lab`]). It also holds
-//! rules as records state them ([`record::rules_spec`], with the rules in words), the script
-//! a tile record hands the engine's walker ([`Walker`](engine::Walker)) to step it move by move
-//! ([`record::walk`]; the Card Game's is in [`record::cards`]) and other programs' tile names
+//! rules as records state them ([`RulesSpec`](record::RulesSpec), `record/rules_spec.rs`, with
+//! the rules in words), the script a tile record hands the engine's walker
+//! ([`Walker`](engine::Walker)) to step it move by move ([`Walk`](record::Walk),
+//! `record/walk.rs`; the Card Game's is in [`record::cards`]) and other programs' tile names
 //! ([`record::tile_names`]). A record that exists is well-formed; whether its moves are legal
 //! is the engine's business.
 //!
@@ -46,8 +47,9 @@
 //! [`replay`] runs a record through the engine into per-turn snapshots
 //! ([`Turn`](replay::Turn) and [`Replay`](replay::Replay), generic over the game's `Position`):
 //! the move, its events, the scores, every player's supply, and the breakdown by category.
-//! [`replay::json`] is the `replay --json` contract, [`replay::verify`] checks a replay against
-//! the scores its source recorded (Board Game Arena), [`replay::words`] puts scores in English
+//! [`replay::json`] is the `replay --json` contract,
+//! [`recorded_scores`](replay::recorded_scores) (`replay/verify.rs`) checks a replay against
+//! the scores its source recorded (Board Game Arena), `replay/words.rs` puts scores in English
 //! and [`replay::cards`] replays a Card Game.
 //!
 //! [`analysis`] judges moves, down one path for every game ([`analysis::weighing`], over what a
@@ -66,15 +68,15 @@
 //! trait implemented per game (the Card Game's in `export/cards.rs`).
 //!
 //! [`render`] draws any game at any turn ([`render::draw`], over [`render::Drawable`]): the
-//! board as an SVG scene ([`render::scene`], tile art in [`render::tiles`], meeples in
-//! [`render::figures`], colours in [`render::palette`]) rasterised by resvg
-//! ([`render::raster`]), the Card Game's table ([`render::cards`]), the inline board a page
-//! points at ([`render::interactive`]) and the animated GIF ([`render::gif`]).
+//! board as an SVG scene (`render/scene.rs`, tile art in `render/tiles.rs`, meeples in
+//! `render/figures.rs`, colours in [`render::palette`]) rasterised by resvg
+//! (`render/raster.rs`), the Card Game's table (`render/cards.rs`), the inline board a page
+//! points at (`render/interactive.rs`) and the animated GIF (`render/gif.rs`).
 //!
 //! [`store`] keeps games in SQLite (schema in `migrations/`, applied at start): a game and all
 //! its per-turn snapshot rows are written in one transaction
-//! ([`store::ingest`](mod@store::ingest), whose [`Storable`](store::ingest::Storable) trait
-//! gives each game's summary and rows), owner tokens are kept as hashes ([`store::owner`]),
+//! (`store/ingest.rs`, whose [`Storable`](store::Storable) trait gives each game's summary and
+//! rows), owner tokens are kept as hashes ([`OwnerHash`](store::OwnerHash), `store/owner.rs`),
 //! and the database is copied live by [`store::backup`]. Games carry their kind and an id
 //! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
 //! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
@@ -109,7 +111,7 @@
 //!   `engine/surveyors.rs` moves it; the surveyors' part hooks there (`engine/parts.rs`) call it
 //!   after each feature scored during play (`engine/scoring.rs` asks them), add the surveyor
 //!   bonus and name the settlers left behind, which go home.
-//! - **…where an upload is stored?** [`store::ingest::upload`]: parse, replay, and one
+//! - **…where an upload is stored?** [`store::upload`] (`store/ingest.rs`): parse, replay, and one
 //!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
 //!   routes that call it are [`web::routes::api`] (`POST /api/games`) and
 //!   [`web::routes::pages`] (the form, `POST /games`).

@@ -5,8 +5,8 @@
 //!
 //! - `<stack>`: Board Game Arena tile types (1–24) of every placed tile, the start first, as one
 //!   base-24 number (digits `type − 1`), written in octal padded to an even length, each pair of
-//!   octal digits one character of [`STACK_ALPHABET`].
-//! - `<moves>`: 4 characters per tile after the start, in [`MOVE_ALPHABET`]: `|x|`, `|y|`,
+//!   octal digits one character of `STACK_ALPHABET`.
+//! - `<moves>`: 4 characters per tile after the start, in `MOVE_ALPHABET`: `|x|`, `|y|`,
 //!   `ori − 1` (+16 when x < 0, +32 when y < 0), then BGA's meeple `pos` as a digit (`0`: none).
 
 use super::bga::{self, SPOTS};

@@ -21,11 +21,11 @@ pub mod jcz;
 pub mod lab;
 mod loose;
 pub mod native;
-pub mod quote;
-pub mod rules_spec;
+pub(crate) mod quote;
+pub(crate) mod rules_spec;
 mod strict_json;
 pub mod tile_names;
-pub mod walk;
+mod walk;
 
 use crate::engine::{
     Action, FeatureKind, FeatureRef, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup,
@@ -394,7 +394,7 @@ impl RecordError {
         }
     }
 
-    /// The message's quotes of the record are cut short ([`quote::shorten_quotes`]).
+    /// The message's quotes of the record are cut short (`quote::shorten_quotes`).
     pub fn invalid(format: Format, message: impl Into<String>) -> RecordError {
         RecordError::Invalid {
             format: format.name(),

@@ -2,20 +2,20 @@
 //!
 //! - [`draw`] is the one entry point: any game, any turn, a board or a link preview, SVG or
 //!   PNG. Each game kind draws its own picture over the shared palette, legend and rasteriser.
-//! - [`tiles`] computes each tile's art from its segment data; [`scene`] lays tiles, overlays,
-//!   figures and the legend out as SVG; [`raster`] turns SVG into PNG.
+//! - `tiles.rs` computes each tile's art from its segment data; `scene.rs` lays tiles, overlays,
+//!   figures and the legend out as SVG; `raster.rs` turns SVG into PNG.
 //! - Output is deterministic: the same record, turn and options give the same bytes, so callers
 //!   can cache images under an ETag built from [`RENDERER_VERSION`] and [`RenderOptions::key`].
 
-pub mod cards;
-pub mod figures;
-pub mod gif;
-pub mod interactive;
+pub(crate) mod cards;
+pub(crate) mod figures;
+pub(crate) mod gif;
+pub(crate) mod interactive;
 pub mod palette;
-pub mod raster;
-pub mod scene;
+mod raster;
+mod scene;
 mod shapes;
-pub mod tiles;
+pub(crate) mod tiles;
 
 use crate::engine::{Pos, TileCatalog, TileKind};
 use crate::record::{GameRecord, RecordedMove, rules_spec};
@@ -25,6 +25,7 @@ use std::sync::Arc;
 
 pub use palette::{PLAYER_COLOURS, PlayerColour, PlayerColours, Rgb, player_colour};
 pub use raster::{encode_png, rasterise, svg_to_png};
+pub use scene::extent;
 
 /// Changes whenever the same input would draw different pixels: part of every image's ETag.
 pub const RENDERER_VERSION: &str = "render-4";
@@ -342,7 +343,7 @@ pub fn board_close_svg(record: &GameRecord, replay: &Replay, opts: &RenderOption
 }
 
 /// The board after `replay`'s last turn with `notes` laid over it, for inlining in a page: the
-/// root element gets `class="board-svg"`. See [`interactive`].
+/// root element gets `class="board-svg"`. See `interactive.rs`.
 pub fn interactive_board_svg(
     record: &GameRecord,
     replay: &Replay,

@@ -6,14 +6,15 @@
 
 pub mod cards;
 pub mod json;
-pub mod verify;
-pub mod words;
+pub(crate) mod verify;
+pub(crate) mod words;
 
 use crate::engine::features::majority;
 use crate::engine::{Category, Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId, TileCategory};
 use crate::record::{GameRecord, Played, Walk};
 
 pub use crate::record::ReplayError;
+pub use verify::recorded_scores;
 
 /// The state after one turn of a game and its scoring.
 #[derive(Clone, Debug)]

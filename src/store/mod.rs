@@ -2,9 +2,9 @@
 //! applied at start. A game and all its snapshots are written in one transaction or not at all.
 
 mod id;
-pub mod ingest;
-pub mod owner;
-pub mod snapshot;
+pub(crate) mod ingest;
+mod owner;
+pub(crate) mod snapshot;
 mod supply;
 
 use crate::engine::GameKind;
@@ -15,7 +15,7 @@ use rusqlite_migration::{M, Migrations};
 use std::path::Path;
 
 pub use id::{GameId, NotAGameId};
-pub use ingest::{IllegalAt, IngestError, Ingested, ingest, prepare};
+pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
 pub use supply::StoredSupply;
 

@@ -155,7 +155,7 @@ pub fn tiles(r: &GameRecord) -> Outcome {
         return Outcome::Illegal;
     };
     let _ = replay::json::replay(r, &replayed);
-    let _ = replay::verify::recorded_scores(r, &replayed);
+    let _ = replay::recorded_scores(r, &replayed);
     let _ = export::csv::scoring_csv(r, &replayed);
     let _ = export::jcz::to_value(r);
     let _ = record::lab::to_link(r);

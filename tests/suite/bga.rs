@@ -16,7 +16,7 @@ use crate::common;
 
 use carcassonne_replay::engine::Action;
 use carcassonne_replay::record::{self, Format, GameRecord, RecordedMove, Walk, bga};
-use carcassonne_replay::replay::{self, Replay, verify};
+use carcassonne_replay::replay::{self, Replay};
 use common::fixtures_dir;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -72,7 +72,7 @@ fn real_logs_match_every_score_bga_recorded() {
         assert_eq!(recorded.final_scores.as_deref(), Some(&finals[..]), "{file}");
         assert_eq!(r.final_scores, finals, "{file}");
         assert_eq!(recorded.categories.as_deref(), Some(&categories[..]), "{file}");
-        verify::recorded_scores(&record, &r).unwrap_or_else(|e| panic!("{file}: {e}"));
+        replay::recorded_scores(&record, &r).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(record.resolved_rules().farmers, "{file}: farmers were offered");
         println!("{file}: 71 turns, every BGA score matches, final {finals:?}");
     }
@@ -92,7 +92,7 @@ fn a_discard_is_a_move_of_the_player_who_drew_again() {
     assert_eq!(r.turns.len(), 2);
     assert_eq!(r.turns[1].player, 1, "Bob discards C, then places U in the same turn");
     assert_eq!(r.final_scores, [4, 2]);
-    verify::recorded_scores(&record, &r).unwrap();
+    replay::recorded_scores(&record, &r).unwrap();
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn farmers_off_when_no_field_is_ever_offered() {
         [("Ann", Some("#ff0000")), ("Bob", Some("#0000ff"))],
         "envelope B's player list"
     );
-    verify::recorded_scores(&record, &r).unwrap();
+    replay::recorded_scores(&record, &r).unwrap();
 }
 
 #[test]
@@ -116,13 +116,13 @@ fn numbers_may_all_be_strings() {
     let recorded = record.recorded_scores.as_ref().unwrap();
     assert_eq!(recorded.turns, [Some(vec![4, 0]), Some(vec![4, 0])]);
     assert_eq!(recorded.categories.as_deref(), Some(&[[0, 4, 0, 0], [0, 0, 0, 3]][..]));
-    verify::recorded_scores(&record, &r).unwrap();
+    replay::recorded_scores(&record, &r).unwrap();
 }
 
 #[test]
 fn a_score_that_differs_names_the_turn() {
     let (record, r) = replayed(&ours("score-mismatch.json"));
-    let e = verify::recorded_scores(&record, &r).unwrap_err();
+    let e = replay::recorded_scores(&record, &r).unwrap_err();
     assert!(e.starts_with("turn 1 (Ann, tile E at (0,-1)"), "{e}");
     assert!(e.contains("Ann 5") && e.contains("Ann 4"), "{e}");
 }
@@ -324,7 +324,7 @@ fn an_altered_last_running_score_is_caught() {
     last["score"] = json!((score + 5).to_string());
     let record = record::parse(doc.to_string().as_bytes()).unwrap().0;
     let r = replay::replay(&record, None).unwrap();
-    let e = verify::recorded_scores(&record, &r).unwrap_err();
+    let e = replay::recorded_scores(&record, &r).unwrap_err();
     assert!(e.contains("at the end of the game (after final scoring"), "{e}");
     assert!(e.contains(&(score + 5).to_string()), "{e}");
 }

@@ -213,7 +213,7 @@ fn the_gif_draws_the_coast_and_the_surveyors() {
     let bytes = render::draw(&record, None, Picture::Board, ImageFormat::Gif, &opts).unwrap();
     let ((w, _), pictures) = gif_pictures(&bytes);
     let full = replay::replay(&record, None).unwrap();
-    let (lo, hi) = render::scene::extent(&full.game, false);
+    let (lo, hi) = render::extent(&full.game, false);
     assert_eq!(hi.x, COAST_X, "the picture reaches the coast");
     let rgb = |c: palette::Rgb| [c.0, c.1, c.2];
     let at = |picture: &Vec<[u8; 3]>, pos: Pos, (fx, fy): (f32, f32)| {

@@ -386,7 +386,7 @@ fn the_whole_game_animates_a_frame_per_turn() {
     );
     // 48 px per tile, and a line of scores below the board.
     let last = replay::replay(&record, None).unwrap().game;
-    let (lo, hi) = render::scene::extent(&last, false);
+    let (lo, hi) = render::extent(&last, false);
     assert_eq!(u32::from(w), (hi.x - lo.x + 1) as u32 * 48);
     assert!(u32::from(h) > (hi.y - lo.y + 1) as u32 * 48);
     assert!(frames.last().unwrap().4 > frames[1].4, "the last frame stays longer");

@@ -94,7 +94,7 @@ fn the_schema_rejects_what_the_parser_rejects() {
 fn a_record_names_its_game_or_is_the_tile_game() {
     use carcassonne_replay::engine::GameKind;
     use carcassonne_replay::record;
-    use carcassonne_replay::store::ingest::canonical_id;
+    use carcassonne_replay::store::canonical_id;
     let doc = |game: &str| {
         format!(
             r#"{{"format": "carcassonne-replay/1", {game} "players": [{{"name": "A"}}, {{"name": "B"}}],
