@@ -60,7 +60,7 @@
 //! on fresh futures, apart from those that ranked them ([`analysis::verdict`]), the budget of a
 //! whole game ([`analysis::budget`]), chances of winning and move classes
 //! ([`analysis::win_chance`]), puzzles ([`analysis::puzzles`]), the search's horizon
-//! ([`analysis::search`]), `match` ([`analysis::arena`]), and [`analysis::report`], the
+//! ([`analysis::search`]), `match` (`analysis/arena.rs`), and [`analysis::report`], the
 //! analysis as one serde type, written, stored and read back the same.
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV

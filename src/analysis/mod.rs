@@ -30,8 +30,8 @@
 //! results are written, stored and read back as [`report`]'s types.
 
 pub mod alternatives;
-pub mod arena;
-pub mod board_features;
+pub(crate) mod arena;
+pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
 pub mod completion;
@@ -47,6 +47,7 @@ pub mod weighing;
 pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
+pub use board_features::{Never, Outlook, board_features};
 pub use completion::{Spot, dead_spots, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 

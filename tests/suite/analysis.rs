@@ -36,10 +36,10 @@
 
 use crate::common;
 
-use carcassonne_replay::analysis::board_features::{Never, Outlook};
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
+use carcassonne_replay::analysis::{Never, Outlook};
 use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
 use carcassonne_replay::engine::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::record::recorded;
@@ -759,7 +759,7 @@ fn final_scoring_by_root(game: &carcassonne_replay::engine::Game) -> std::collec
 /// after turn of a generated game, and fields name the completed cities their farmers count.
 #[test]
 fn board_notes_agree_with_final_scoring_on_every_turn() {
-    use carcassonne_replay::analysis::board_features::board_features;
+    use carcassonne_replay::analysis::board_features;
     let record = generate(RulesSpec::new(Preset::SecondEdition), 3, Policy::Greedy, 11).unwrap();
     let full = replay::replay(&record, None).unwrap();
     let mut checked = 0;
@@ -790,7 +790,7 @@ fn board_notes_agree_with_final_scoring_on_every_turn() {
 /// edition ("2 points per tile") and 2 under the classic rules ("a two-tile city scores 2").
 #[test]
 fn a_city_note_is_worth_what_each_rulebook_says() {
-    use carcassonne_replay::analysis::board_features::board_features;
+    use carcassonne_replay::analysis::board_features;
     let city_of = |game: &carcassonne_replay::engine::Game| {
         board_features(game)
             .into_iter()
@@ -858,7 +858,7 @@ fn a_city_note_is_worth_what_each_rulebook_says() {
 /// "Plains are not scored if completed during the game."
 #[test]
 fn worth_if_completed_is_what_completing_the_feature_pays() {
-    use carcassonne_replay::analysis::board_features::board_features;
+    use carcassonne_replay::analysis::board_features;
     use carcassonne_replay::engine::{Event, Reason, SegId, Unit};
     use std::collections::BTreeMap;
     let mut abbot = RulesSpec::new(Preset::SecondEdition);
@@ -977,7 +977,7 @@ fn worth_if_completed_is_what_completing_the_feature_pays() {
 /// Only when every tile left is plains do the tiles left make it certain.
 #[test]
 fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
-    use carcassonne_replay::analysis::board_features::board_features;
+    use carcassonne_replay::analysis::board_features;
     let farm_outlook = |plains: u32, towns: u32| {
         let record = parse(&format!(
             r#"{{"format": "carcassonne-replay/1", "game": "new-world",
@@ -1024,7 +1024,7 @@ fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
 /// many tiles are left; a farm beside the start spaces counts them as land and may still complete.
 #[test]
 fn features_the_coast_keeps_open_never_complete() {
-    use carcassonne_replay::analysis::board_features::board_features;
+    use carcassonne_replay::analysis::board_features;
     let record = parse(
         r#"{"format": "carcassonne-replay/1", "game": "new-world",
             "players": [{"name": "Ann"}, {"name": "Bob"}],

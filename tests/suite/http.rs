@@ -2090,7 +2090,7 @@ fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
 /// unit and source and linking to its alternative, beside the move played.
 #[test]
 fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
-    use carcassonne_replay::analysis::{board_features::board_features, dead_spots};
+    use carcassonne_replay::analysis::{board_features, dead_spots};
     use carcassonne_replay::replay;
     let app = spawn_app();
     let id = upload_id(&app, &demo());
