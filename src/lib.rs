@@ -81,25 +81,25 @@
 //! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
 //! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
 //!
-//! [`web`] is the service: [`web::startup`] builds the app, [`web::routes`] holds one module
-//! per resource with thin handlers, and [`web::links`] builds every address. A stored game
-//! reaches the handlers as a `dyn` [`GamePages`](web::game::GamePages), one implementation
-//! per game ([`web::game::tiles`], [`web::game::cards`]); [`web::game::read`] is the one place
-//! the web tells the games apart. The view models are [`web::view`] (and
-//! [`web::card_view`], [`web::board_view`], [`web::chance_view`], [`web::share_view`]),
-//! [`web::problem`] turns errors into problem+json or HTML, [`web::jobs`] is the analysis
-//! queue, [`web::page_cache`] keeps built turn pages, and [`web::limits`], [`web::origin`],
-//! [`web::middleware`] and [`web::metrics`] guard and measure every request. The pages are
+//! [`web`] is the service, its modules private but for [`web::startup`], which builds the app:
+//! `web/routes/` holds one module per resource with thin handlers, and `web/links.rs` builds
+//! every address. A stored game reaches the handlers as a `dyn GamePages`, one implementation
+//! per game (`web/game/tiles.rs`, `web/game/cards.rs`); `read` in `web/game/mod.rs` is the one
+//! place the web tells the games apart. The view models are `web/view.rs` (and
+//! `card_view.rs`, `board_view.rs`, `chance_view.rs`, `share_view.rs` beside it),
+//! `web/problem.rs` turns errors into problem+json or HTML, `web/jobs.rs` is the analysis
+//! queue, `web/page_cache.rs` keeps built turn pages, and `limits.rs`, `origin.rs`,
+//! `middleware.rs` and `metrics.rs` in `web/` guard and measure every request. The pages are
 //! askama templates in `templates/`: `_`-prefixed parts are shared by the turn and end pages
 //! (the head, the share menu, the board picture, the scoreboard, the event list, the score
 //! graph, the turn list), and a turn page adds one part of its game's own (`_tile_turn.html`,
 //! `_card_turn.html`). `static/` holds what is served as it is (the record schemas, the demo
 //! games, the icon, the style sheet, the script, the bookmarklet's source) and the
-//! reference's Markdown (`static/docs/`, served under `/docs` by [`web::routes::docs`]).
+//! reference's Markdown (`static/docs/`, served under `/docs` by `web/routes/docs.rs`).
 //!
-//! [`cli`] is the command line, one module per command; what a command does per game is the
-//! [`Commands`](cli::game::Commands) trait (`cli/tiles.rs`, `cli/cards.rs`). [`cli::bench`],
-//! [`cli::load`], [`cli::honesty`] and [`cli::judge`] are the `bench` measurements.
+//! [`cli`] is the command line, one private module per command; what a command does per game
+//! is the `Commands` trait (`cli/game.rs`; `cli/tiles.rs`, `cli/cards.rs`). `cli/bench.rs`,
+//! `cli/load.rs`, `cli/honesty.rs` and `cli/judge/` are the `bench` measurements.
 //!
 //! # Where is…
 //!
@@ -113,16 +113,15 @@
 //!   bonus and name the settlers left behind, which go home.
 //! - **…where an upload is stored?** [`store::upload`] (`store/ingest.rs`): parse, replay, and one
 //!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
-//!   routes that call it are [`web::routes::api`] (`POST /api/games`) and
-//!   [`web::routes::pages`] (the form, `POST /games`).
-//! - **…where a turn page is built?** [`web::routes::pages`] (`turn_page`) asks the game's
-//!   [`GamePages::turn_page`](web::game::GamePages::turn_page) ([`web::game::tiles`] or
-//!   [`web::game::cards`]), which builds it from the view models in [`web::view`] and
-//!   [`web::card_view`]; it is kept once built in [`web::page_cache`], and the template is
-//!   `templates/turn.html`.
+//!   routes that call it are `web/routes/api.rs` (`POST /api/games`) and `web/routes/pages.rs`
+//!   (the form, `POST /games`).
+//! - **…where a turn page is built?** `web/routes/pages.rs` (`turn_page`) asks the game's
+//!   `GamePages::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which builds it from
+//!   the view models in `web/view.rs` and `web/card_view.rs`; it is kept once built in
+//!   `web/page_cache.rs`, and the template is `templates/turn.html`.
 //! - **…where the analysis plans a game?** [`analysis::analyse_game`], which asks
 //!   [`analysis::budget::plan`] for each turn's playouts within the game's budget, then
-//!   analyses every turn; the service's queue that runs it is [`web::jobs`].
+//!   analyses every turn; the service's queue that runs it is `web/jobs.rs`.
 
 pub mod analysis;
 pub mod cli;

@@ -1,13 +1,13 @@
 //! The command line: one module per command, and `output` for what they share.
 
 mod analyse_cmd;
-pub mod bench;
+mod bench;
 mod calibrate_cmd;
 mod cards;
-pub mod game;
-pub mod honesty;
-pub mod judge;
-pub mod load;
+mod game;
+mod honesty;
+mod judge;
+mod load;
 mod match_cmd;
 mod output;
 mod render_cmd;

@@ -129,12 +129,6 @@ pub fn gif(id: impl Borrow<GameId>) -> String {
     format!("/g/{id}.gif")
 }
 
-/// The API's answer for the game.
-pub fn api_game(id: impl Borrow<GameId>) -> String {
-    let id = id.borrow();
-    format!("/api/games/{id}")
-}
-
 /// The API's answer for turn `n`.
 pub fn api_turn(id: impl Borrow<GameId>, n: impl Borrow<u32>) -> String {
     let (id, n) = (id.borrow(), n.borrow());

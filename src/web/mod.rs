@@ -1,23 +1,27 @@
 //! The web service: thin handlers that parse the request, call the library and render a
 //! template. `startup` builds the app; `routes` holds one module per resource.
 
-pub mod board_view;
-pub mod card_view;
-pub mod chance_view;
-pub mod game;
-pub mod jobs;
-pub mod limits;
-pub mod links;
-pub mod metrics;
-pub mod middleware;
-pub mod origin;
-pub mod page_cache;
-pub mod problem;
-pub mod routes;
-pub mod share_view;
+mod board_view;
+mod card_view;
+mod chance_view;
+mod game;
+pub(crate) mod jobs;
+pub(crate) mod limits;
+pub(crate) mod links;
+mod metrics;
+mod middleware;
+mod origin;
+mod page_cache;
+mod problem;
+pub(crate) mod routes;
+mod share_view;
 pub mod startup;
-pub mod view;
-pub mod what_if;
+mod view;
+pub(crate) mod what_if;
+
+pub use board_view::turn_board;
+pub use limits::LimitSettings;
+pub use routes::docs::PAGES as DOC_PAGES;
 
 use crate::analysis::report::StoredAnalysis;
 use crate::record::GameRecord;

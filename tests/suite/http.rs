@@ -55,7 +55,7 @@
 use crate::common;
 
 use carcassonne_replay::analysis;
-use carcassonne_replay::web::limits::LimitSettings;
+use carcassonne_replay::web::LimitSettings;
 use common::app::*;
 use common::browser::Browser;
 use serde_json::Value;
@@ -1893,7 +1893,7 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
         "/docs".to_string(),
     ];
     // Every page of the reference too: its tables and code blocks scroll inside their own box.
-    let docs = (carcassonne_replay::web::routes::docs::PAGES.iter()).map(|p| format!("/docs/{}", p.slug));
+    let docs = (carcassonne_replay::web::DOC_PAGES.iter()).map(|p| format!("/docs/{}", p.slug));
     let pages: Vec<String> = pages.into_iter().chain(docs).collect();
     let mut wide = Vec::new();
     for page in &pages {

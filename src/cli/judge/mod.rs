@@ -8,7 +8,7 @@
 //! The phases of the win-chance scores: in the tile games turns 1–24, 25–48 and 49 on; in the
 //! Card Game the thirds of its turns.
 
-pub mod figures;
+pub(crate) mod figures;
 
 use super::game::{self, of_record};
 use super::output::emit;

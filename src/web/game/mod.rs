@@ -6,11 +6,11 @@
 //! it with its row as its own game's type. Handlers hold a `dyn GamePages` and never ask which
 //! game it is.
 
-pub mod analysis;
-pub mod api;
-pub mod cards;
-pub mod tiles;
-pub mod turn;
+pub(crate) mod analysis;
+pub(crate) mod api;
+mod cards;
+mod tiles;
+pub(crate) mod turn;
 
 use crate::analysis::AnalysisOptions;
 use crate::engine::GameKind;

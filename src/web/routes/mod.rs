@@ -1,17 +1,17 @@
 //! One module per resource.
 
-pub mod analysis;
-pub mod api;
-pub mod assets;
-pub mod bookmarklet;
-pub mod docs;
-pub mod embed;
-pub mod exports;
-pub mod health;
-pub mod images;
-pub mod owners;
-pub mod pages;
-pub mod puzzles;
+pub(crate) mod analysis;
+pub(crate) mod api;
+pub(crate) mod assets;
+pub(crate) mod bookmarklet;
+pub(crate) mod docs;
+pub(crate) mod embed;
+pub(crate) mod exports;
+pub(crate) mod health;
+pub(crate) mod images;
+pub(crate) mod owners;
+pub(crate) mod pages;
+pub(crate) mod puzzles;
 
 use super::problem::Problem;
 use actix_web::http::StatusCode;

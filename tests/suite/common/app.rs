@@ -2,7 +2,7 @@
 //! HTTP tests share.
 
 use carcassonne_replay::store::Store;
-use carcassonne_replay::web::limits::LimitSettings;
+use carcassonne_replay::web::LimitSettings;
 use carcassonne_replay::web::startup;
 use serde_json::Value;
 use std::net::TcpListener;
