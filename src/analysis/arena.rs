@@ -212,11 +212,10 @@ fn search_options(ms: u32, seed: u64, turn: u32) -> SearchOptions {
 /// The analysis options a contender that plays the analysis's best move asks for; `None` for
 /// the others.
 fn analysis_options(contender: Contender, seed: u64) -> Option<AnalysisOptions> {
-    let or_default = |k: Option<u32>| k.unwrap_or(super::DEFAULT_PLAYOUTS);
     let (playouts, prune, sampler) = match contender {
-        Contender::Flat { playouts } => (or_default(playouts), true, Sampler::ToTheEnd),
-        Contender::Horizon { playouts } => (or_default(playouts), true, Sampler::Horizon),
-        Contender::FlatUniform { playouts } => (playouts, false, Sampler::ToTheEnd),
+        Contender::Flat { playouts } => (playouts, true, Sampler::ToTheEnd),
+        Contender::Horizon { playouts } => (playouts, true, Sampler::Horizon),
+        Contender::FlatUniform { playouts } => (Some(playouts), false, Sampler::ToTheEnd),
         _ => return None,
     };
     Some(AnalysisOptions {

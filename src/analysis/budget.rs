@@ -9,6 +9,7 @@
 //! why. The plan depends on the record and the options only, so it is the same on any machine.
 
 use super::{AnalysisError, AnalysisOptions, Sampler, walk};
+use crate::engine::GameKind;
 use crate::record::GameRecord;
 
 /// Tile-steps one game's analysis may ask for: about two and a half 72-tile games.
@@ -30,14 +31,15 @@ pub struct TurnSize {
     pub tiles_left: u32,
     /// Tiles a playout to the search's horizon plays ([`super::Sampler::Horizon`]), at most.
     pub horizon: u32,
+    pub kind: GameKind,
 }
 
 impl TurnSize {
     /// What one playout of this turn costs, in tile-steps of playouts to the end.
     fn playout_tiles(&self, sampler: Sampler) -> u32 {
-        match sampler {
+        match sampler.of_game(self.kind) {
             Sampler::ToTheEnd => self.tiles_left,
-            Sampler::Horizon => self.tiles_left.min(self.horizon) * HORIZON_TILE_COST,
+            Sampler::Horizon | Sampler::PerGame => self.tiles_left.min(self.horizon) * HORIZON_TILE_COST,
         }
     }
 }
@@ -87,6 +89,7 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
             moves: super::alternatives::enumerate(before, played.tile).1.len(),
             tiles_left: before.pack_left().saturating_sub(1),
             horizon: super::search::horizon(before) as u32,
+            kind: before.kind(),
         });
         Ok(true)
     })?;
@@ -96,7 +99,9 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
 /// The tile-steps an analysis with `opts` asks for.
 pub fn tile_steps(sizes: &[TurnSize], opts: &AnalysisOptions) -> u64 {
     (sizes.iter())
-        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * u64::from(t.playout_tiles(opts.sampler)))
+        .map(|t| {
+            u64::from(opts.playouts_for(t.moves, t.kind)) * t.moves as u64 * u64::from(t.playout_tiles(opts.sampler))
+        })
         .sum()
 }
 
@@ -119,9 +124,10 @@ pub fn plan(sizes: &[TurnSize], asked: &AnalysisOptions) -> Result<Plan, Analysi
         });
     }
     // The most a turn asks, uncapped: the upper end of the search.
-    let widest = sizes.iter().map(|t| t.moves).max().unwrap_or(1) as u64;
+    let widest =
+        (sizes.iter().max_by_key(|t| t.moves)).map_or(1, |t| t.moves as u64 * u64::from(asked.per_alternative(t.kind)));
     let asked_cap = match asked.max_playouts_per_turn {
-        0 => (widest * u64::from(asked.playouts_per_alternative)).min(u64::from(u32::MAX)) as u32,
+        0 => widest.min(u64::from(u32::MAX)) as u32,
         cap => cap,
     };
     // Tile-steps grow with the cap: the largest cap that fits lies between the two.
@@ -150,6 +156,7 @@ mod tests {
                 moves,
                 tiles_left: n - 1 - i,
                 horizon: 4,
+                kind: GameKind::Carcassonne,
             })
             .collect()
     }
@@ -188,7 +195,8 @@ mod tests {
     }
 
     /// 512 custom tiles in a line, about a thousand moves a turn near the end: even the
-    /// fewest playouts would ask more than the budget, so the analysis is refused.
+    /// fewest playouts to the end would ask more than the budget, so the analysis is refused.
+    /// (Samples to the horizon play a few tiles each, whatever the game's length.)
     #[test]
     fn a_game_too_long_even_for_the_fewest_playouts_is_refused() {
         let sizes: Vec<_> = (0..512)
@@ -196,9 +204,14 @@ mod tests {
                 moves: 2 * i as usize + 4,
                 tiles_left: 511 - i,
                 horizon: 4,
+                kind: GameKind::Carcassonne,
             })
             .collect();
-        let err = plan(&sizes, &AnalysisOptions::default()).unwrap_err();
+        let to_the_end = AnalysisOptions {
+            sampler: Sampler::ToTheEnd,
+            ..AnalysisOptions::default()
+        };
+        let err = plan(&sizes, &to_the_end).unwrap_err();
         assert!(matches!(err, AnalysisError::TooLong { turns: 512, .. }), "{err}");
         assert!(err.to_string().contains("512 turns"), "{err}");
     }
@@ -207,7 +220,7 @@ mod tests {
     #[test]
     fn the_heuristic_alone_always_runs_as_asked() {
         let asked = AnalysisOptions {
-            playouts_per_alternative: 0,
+            playouts_per_alternative: Some(0),
             ..AnalysisOptions::default()
         };
         assert_eq!(plan(&turns(512, 2000), &asked), Ok(Plan::AsAsked));

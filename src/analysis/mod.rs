@@ -51,7 +51,7 @@ pub use board_features::{Never, Outlook, board_features};
 pub use completion::{Spot, dead_spots, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
-use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
+use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
 use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::Baseline;
@@ -61,12 +61,19 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The analysis's version, stored with what it made so that a page can say which made it and
 /// offer to run the newer one. 2: the points lost are measured on fresh futures, apart from
-/// the playouts that chose the best move, and the list shows those values ([`verdict`]).
-pub const VERSION: u32 = 2;
+/// the playouts that chose the best move, and the list shows those values ([`verdict`]). 3: in
+/// the base game the playouts stop at the search's horizon, valued by the learned evaluation
+/// ([`Sampler::PerGame`]).
+pub const VERSION: u32 = 3;
 
-/// Playouts per alternative by default: under ±1 point of standard error on the expected
-/// margin (less on the differences between alternatives, which share their draw orders).
+/// Playouts to the end per alternative by default: under ±1 point of standard error on the
+/// expected margin (less on the differences between alternatives, which share their draw
+/// orders).
 pub const DEFAULT_PLAYOUTS: u32 = 128;
+/// Samples to the horizon per alternative by default. One costs what about two playouts to
+/// the end do (weighed bots and the learned evaluation, against mostly random players), and a
+/// whole 72-tile game then takes about 4 s on two cores.
+pub const DEFAULT_HORIZON_SAMPLES: u32 = 48;
 /// Playouts per turn at most by default: a turn with more than 100 alternatives gives each
 /// fewer. This bounds a whole game whatever its branching: 10 to 20 s for a 72-tile game on
 /// the two-core build machine (see `bench`), against a budget of 60 s.
@@ -77,8 +84,9 @@ pub const DEFAULT_GREEDY_SHARE: f64 = 0.25;
 /// How much work the analysis does. The same options give the same results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnalysisOptions {
-    /// Monte Carlo playouts per alternative; 0 ranks by the heuristic alone.
-    pub playouts_per_alternative: u32,
+    /// Samples (playouts) per alternative; 0 ranks by the heuristic alone; `None`, the
+    /// sampler's default ([`Sampler::default_samples`]).
+    pub playouts_per_alternative: Option<u32>,
     /// Caps the playouts of a turn (alternatives × playouts each); 0: no cap. A capped turn
     /// still gives every alternative at least one playout.
     pub max_playouts_per_turn: u32,
@@ -91,7 +99,8 @@ pub struct AnalysisOptions {
     /// Successive halving ([`halving::Schedule::Rounds`]); off, every alternative gets every
     /// playout, as the analysis did before (`match`'s `flat-uniform`).
     pub prune: bool,
-    /// What one playout is: the game to its end, or a few tiles to the search's horizon.
+    /// What one playout is: the game to its end, a few tiles to the search's horizon, or
+    /// whichever of the two the game judges best with.
     pub sampler: Sampler,
 }
 
@@ -102,30 +111,67 @@ pub enum Sampler {
     /// greedy (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are
-    /// ([`search`]); the value is the margin the search's evaluation expects there. Not the
-    /// default: at the default playouts it costs what playouts to the end do, and won 51% of
-    /// 100 games against them (41–61%, `match --a horizon --b flat --seed 81`).
+    /// ([`search`]); the value is the final margin the search's evaluation expects there.
     Horizon,
+    /// The default: to the horizon in the base game, whose learned evaluation values it, and
+    /// to the end in New World, which has no weights yet. In the base game it judges better:
+    /// on ten real games between strong players its points lost a move are 0.72 of greedy
+    /// bots', against 0.96 to the end (`bench --judge`, `static/docs/analysis.md`).
+    PerGame,
+}
+
+impl Sampler {
+    /// The sampler a game of `kind` uses.
+    pub fn of_game(self, kind: GameKind) -> Sampler {
+        match (self, kind) {
+            (Sampler::PerGame, GameKind::Carcassonne) => Sampler::Horizon,
+            (Sampler::PerGame, _) => Sampler::ToTheEnd,
+            (sampler, _) => sampler,
+        }
+    }
+
+    /// Samples per alternative by default (the game's own sampler's, for [`Sampler::PerGame`]).
+    pub fn default_samples(self, kind: GameKind) -> u32 {
+        match self.of_game(kind) {
+            Sampler::Horizon => DEFAULT_HORIZON_SAMPLES,
+            _ => DEFAULT_PLAYOUTS,
+        }
+    }
 }
 
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {
-            playouts_per_alternative: DEFAULT_PLAYOUTS,
+            playouts_per_alternative: None,
             max_playouts_per_turn: DEFAULT_MAX_PLAYOUTS_PER_TURN,
             greedy_share: DEFAULT_GREEDY_SHARE,
             seed: 0,
             threads: 0,
             prune: true,
-            sampler: Sampler::ToTheEnd,
+            sampler: Sampler::PerGame,
         }
     }
 }
 
 impl AnalysisOptions {
-    /// Playouts for each of `alternatives`, after the per-turn cap.
-    pub fn playouts_for(&self, alternatives: usize) -> u32 {
-        let k = self.playouts_per_alternative;
+    /// The options as a game of `kind` runs them: its sampler, and that sampler's samples
+    /// where none were asked for.
+    pub fn for_game(&self, kind: GameKind) -> AnalysisOptions {
+        AnalysisOptions {
+            playouts_per_alternative: Some(self.per_alternative(kind)),
+            sampler: self.sampler.of_game(kind),
+            ..self.clone()
+        }
+    }
+
+    /// Samples per alternative in a game of `kind`, before the per-turn cap.
+    pub fn per_alternative(&self, kind: GameKind) -> u32 {
+        (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples(kind))
+    }
+
+    /// Playouts for each of `alternatives` in a game of `kind`, after the per-turn cap.
+    pub fn playouts_for(&self, alternatives: usize, kind: GameKind) -> u32 {
+        let k = self.per_alternative(kind);
         let cap = self.max_playouts_per_turn as usize;
         if k == 0 || cap == 0 || alternatives == 0 {
             return k;
@@ -133,16 +179,16 @@ impl AnalysisOptions {
         k.min((cap / alternatives).max(1) as u32)
     }
 
-    /// How each playout plays its future out.
-    pub(crate) fn future(&self) -> Future {
-        match self.sampler {
+    /// How each playout plays its future out in a game of `kind`.
+    pub(crate) fn future(&self, kind: GameKind) -> Future {
+        match self.sampler.of_game(kind) {
             Sampler::ToTheEnd => Future::ToTheEnd {
                 greedy_share: match self.greedy_share.is_nan() {
                     true => 0.0,
                     false => self.greedy_share.clamp(0.0, 1.0),
                 },
             },
-            Sampler::Horizon => Future::Horizon(search::HorizonEval::default()),
+            Sampler::Horizon | Sampler::PerGame => Future::Horizon(search::HorizonEval::default()),
         }
     }
 }
@@ -369,6 +415,7 @@ pub fn analyse_game(
     opts: &AnalysisOptions,
     progress: &dyn Fn(u32, u32),
 ) -> Result<GameAnalysis, AnalysisError> {
+    let opts = &opts.for_game(record.game);
     let plan = budget::plan(&budget::sizes(record)?, opts)?;
     let opts = &plan.options(opts);
     let total = placed_count(record);
@@ -443,7 +490,7 @@ pub fn analyse_position(
         alternative(before, &moves[i], evaluation, tally)
     };
     let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
-    let per_move = opts.playouts_for(moves.len());
+    let per_move = opts.playouts_for(moves.len(), before.kind());
     let (alts, played_new, recheck) = if per_move == 0 {
         let mut alts: Vec<Alternative> = (0..moves.len()).map(|i| alternative_at(i, None)).collect();
         let order = rank_by_heuristic(&mut alts);
@@ -452,7 +499,7 @@ pub fn analyse_position(
         let how = weighing::Weighing {
             per_move,
             prune: opts.prune,
-            playout: &opts.future(),
+            playout: &opts.future(before.kind()),
             seeds: Seeds::Mixed { seed: opts.seed, turn },
             threads: opts.threads,
         };
@@ -485,7 +532,7 @@ pub fn analyse_position(
 }
 
 fn value_basis(opts: &AnalysisOptions) -> ValueBasis {
-    if opts.playouts_per_alternative > 0 {
+    if opts.playouts_per_alternative != Some(0) {
         ValueBasis::Playouts
     } else {
         ValueBasis::Heuristic

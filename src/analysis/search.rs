@@ -57,8 +57,9 @@
 //! are of the fitted worths; the [`learned`] evaluation, before its completion chances were
 //! sampled, beat them: 62.0% (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7%
 //! (59.7–69.5) of 360 on seeds 71, 81 and 101 (a shared machine).
-//! The pages use the flat analysis: its values run to the game's end, which is what the win
-//! chances are calibrated on, and a value at a horizon is not a final margin.
+//! The pages' analysis in the base game takes its samples as this search does
+//! ([`super::Sampler::Horizon`]): the learned evaluation's value at the horizon is the final
+//! margin it expects, the scale the win chances read.
 
 use super::alternatives;
 use super::halving;

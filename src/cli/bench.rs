@@ -345,7 +345,7 @@ fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let heuristic = AnalysisOptions {
-        playouts_per_alternative: 0,
+        playouts_per_alternative: Some(0),
         ..AnalysisOptions::default()
     };
     let mut i = 0;

@@ -151,10 +151,10 @@ enum Command {
         /// Random seed of the playouts: the same seed gives the same analysis.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Tile games: stop each playout at the search's horizon instead of the game's end
-        /// (an option to measure; the pages play to the end).
-        #[arg(long)]
-        horizon: bool,
+        /// Tile games: where each playout stops, `end` or `horizon` (default: the game's own,
+        /// as the pages: the horizon in the base game, the end in New World).
+        #[arg(long, value_enum)]
+        playouts_to: Option<PlayoutsTo>,
     },
     /// Measure how strong a move chooser is: A against B over the same tile orders (or deals),
     /// A in each seat in turn (build with --release).
@@ -291,18 +291,26 @@ enum Command {
         /// search, search:T, flat, …); each plays every seat of its games.
         #[arg(long, default_value = "random,greedy,search", requires = "judge")]
         bots: String,
-        /// With --judge: tile games' playouts stop at the search's horizon instead of the
-        /// game's end (an option to measure; the pages play to the end).
-        #[arg(long, requires = "judge")]
-        horizon: bool,
+        /// With --judge: where the tile analysis's playouts stop, `end` or `horizon`
+        /// (default: the game's own, as the pages).
+        #[arg(long, value_enum, requires = "judge")]
+        playouts_to: Option<PlayoutsTo>,
     },
 }
 
-/// What `--horizon` asks of the tile analysis's playouts.
-fn sampler(horizon: bool) -> Sampler {
-    match horizon {
-        true => Sampler::Horizon,
-        false => Sampler::ToTheEnd,
+/// Where `--playouts-to` stops the tile analysis's playouts.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum PlayoutsTo {
+    End,
+    Horizon,
+}
+
+/// The sampler `--playouts-to` asks for: the game's own when not given.
+fn sampler(to: Option<PlayoutsTo>) -> Sampler {
+    match to {
+        None => Sampler::PerGame,
+        Some(PlayoutsTo::End) => Sampler::ToTheEnd,
+        Some(PlayoutsTo::Horizon) => Sampler::Horizon,
     }
 }
 
@@ -366,14 +374,14 @@ pub fn run() -> ExitCode {
             json,
             playouts,
             seed,
-            horizon,
+            playouts_to,
         } => analyse_cmd::run(&analyse_cmd::AnalyseArgs {
             file: &file,
             turn,
             json,
             playouts,
             seed,
-            sampler: sampler(horizon),
+            sampler: sampler(playouts_to),
         }),
         Command::Match {
             a,
@@ -438,7 +446,7 @@ pub fn run() -> ExitCode {
             seed,
             game,
             bots,
-            horizon,
+            playouts_to,
             ..
         } => judge::run(&judge::JudgeArgs {
             files: &files,
@@ -447,7 +455,7 @@ pub fn run() -> ExitCode {
             game: &game,
             bots: &bots,
             json,
-            sampler: sampler(horizon),
+            sampler: sampler(playouts_to),
         }),
         Command::Bench {
             json,

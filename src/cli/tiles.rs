@@ -82,7 +82,7 @@ impl Commands for GameRecord {
             ..AnalysisOptions::default()
         };
         if let Some(k) = args.playouts {
-            opts.playouts_per_alternative = k;
+            opts.playouts_per_alternative = Some(k);
         }
         let failed = |e: analysis::AnalysisError| {
             let why = match e {

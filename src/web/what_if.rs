@@ -97,7 +97,7 @@ pub fn turn_alternatives(state: &AppState, g: &Stored<GameRecord>, n: u32) -> Re
         });
     }
     let quick = AnalysisOptions {
-        playouts_per_alternative: 0,
+        playouts_per_alternative: Some(0),
         ..AnalysisOptions::default()
     };
     let t = analysis::analyse_position(&before, played.tile, Some(&played), n, &quick)

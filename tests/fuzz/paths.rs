@@ -100,7 +100,7 @@ pub fn deep(bytes: &[u8]) -> Outcome {
 
 fn tiny() -> AnalysisOptions {
     AnalysisOptions {
-        playouts_per_alternative: 2,
+        playouts_per_alternative: Some(2),
         max_playouts_per_turn: 64,
         threads: 1,
         ..AnalysisOptions::default()

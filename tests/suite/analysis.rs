@@ -40,7 +40,7 @@ use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
 use carcassonne_replay::analysis::{Never, Outlook};
-use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
+use carcassonne_replay::engine::{Action, FeatureKind, GameKind, Move, Pos, Preset, Rotation};
 use carcassonne_replay::engine::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::record::recorded;
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};
@@ -55,14 +55,15 @@ fn parse(json: &str) -> GameRecord {
 
 fn heuristic_only() -> AnalysisOptions {
     AnalysisOptions {
-        playouts_per_alternative: 0,
+        playouts_per_alternative: Some(0),
         ..AnalysisOptions::default()
     }
 }
 
 fn few_playouts(seed: u64) -> AnalysisOptions {
     AnalysisOptions {
-        playouts_per_alternative: 8,
+        playouts_per_alternative: Some(8),
+        sampler: analysis::Sampler::ToTheEnd,
         greedy_share: 0.25,
         seed,
         threads: 2,
@@ -200,7 +201,7 @@ fn closing_a_city_for_points_ranks_first() {
 /// `k` random playouts per alternative on two threads, seeded.
 fn random_playouts(k: u32) -> AnalysisOptions {
     AnalysisOptions {
-        playouts_per_alternative: k,
+        playouts_per_alternative: Some(k),
         greedy_share: 0.0,
         seed: 5,
         threads: 2,
@@ -432,24 +433,28 @@ fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
 #[test]
 fn the_per_turn_cap_shares_playouts_between_alternatives() {
     let opts = AnalysisOptions {
-        playouts_per_alternative: 96,
+        playouts_per_alternative: Some(96),
         max_playouts_per_turn: 1_000,
         ..AnalysisOptions::default()
     };
-    assert_eq!(opts.playouts_for(10), 96);
-    assert_eq!(opts.playouts_for(20), 50);
-    assert_eq!(opts.playouts_for(5_000), 1, "every alternative gets at least one");
+    assert_eq!(opts.playouts_for(10, GameKind::Carcassonne), 96);
+    assert_eq!(opts.playouts_for(20, GameKind::Carcassonne), 50);
+    assert_eq!(
+        opts.playouts_for(5_000, GameKind::Carcassonne),
+        1,
+        "every alternative gets at least one"
+    );
     let uncapped = AnalysisOptions {
         max_playouts_per_turn: 0,
         ..opts.clone()
     };
-    assert_eq!(uncapped.playouts_for(5_000), 96);
+    assert_eq!(uncapped.playouts_for(5_000, GameKind::Carcassonne), 96);
     let record = two_players(common::STEAL);
     // No move played: the moves weighed again on fresh futures are the top three, survivors.
     let (before, played) = analysis::position_before(&record, 7).unwrap();
     let capped = AnalysisOptions { threads: 1, ..opts };
     let t = analysis::analyse_position(&before, played.tile, None, 7, &capped).unwrap();
-    let each = opts.playouts_for(t.moves_count);
+    let each = opts.playouts_for(t.moves_count, GameKind::Carcassonne);
     let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
     // Successive halving: the best quarter (at least 8) gets every playout, ranked first; the
     // rest keep the first quarter's. The fresh futures give the top three as many again.
@@ -621,7 +626,7 @@ fn bad_turns_and_illegal_records_are_errors() {
     assert!(analysis::analyse_game(&illegal, &opts, &|_, _| {}).is_err());
     let odd = AnalysisOptions {
         greedy_share: f64::NAN,
-        playouts_per_alternative: 2,
+        playouts_per_alternative: Some(2),
         ..few_playouts(0)
     };
     assert!(analysis::analyse_turn(&record, 7, &odd).is_ok());

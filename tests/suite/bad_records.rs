@@ -36,7 +36,8 @@
 
 use crate::common;
 
-use common::app::{get, post, small_game, spawn_app, spawn_app_at, upload_id};
+use carcassonne_replay::analysis::Sampler;
+use common::app::{get, post, small_game, spawn_app, spawn_app_at, spawn_app_configured, upload_id};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -353,9 +354,10 @@ fn an_analysis_interrupted_twice_is_not_started_a_third_time() {
 }
 
 /// 512 tiles of the record's own, all field, in a line below the start: a legal game, stored
-/// as any other. Its whole-game analysis would have played playouts for about an hour of
-/// both cores while every other analysis waited; it is refused at once, saying why, and the
-/// next game's analysis runs.
+/// as any other. Its whole-game analysis with playouts to the end would have played for about
+/// an hour of both cores while every other analysis waited; it is refused at once, saying why,
+/// and the next game's analysis runs. (Samples to the horizon, the base game's default, play
+/// a few tiles each whatever the game's length, and fit the budget.)
 #[test]
 fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
     // A kind holds at most 255 copies: three kinds of the same tile make 512.
@@ -376,7 +378,7 @@ fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
         tiles.join(", "),
         moves.join(", ")
     );
-    let app = spawn_app();
+    let app = spawn_app_configured(|s| s.analysis.sampler = Sampler::ToTheEnd);
     let a = post(&app, "/api/games", record.as_bytes());
     assert_eq!(a.status, 201, "a long game is legal: {}", a.body);
     let long = a.json()["id"].as_str().unwrap().to_string();

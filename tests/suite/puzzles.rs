@@ -39,7 +39,7 @@ fn steal() -> String {
 fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
     let record = record::parse(steal().as_bytes()).unwrap().0;
     let quick = AnalysisOptions {
-        playouts_per_alternative: 4,
+        playouts_per_alternative: Some(4),
         greedy_share: 0.0,
         threads: 2,
         ..AnalysisOptions::default()

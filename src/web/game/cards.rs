@@ -283,7 +283,9 @@ impl GamePages for Stored<CardRecord> {
     /// Game's default (an action is cheaper to weigh, and has far fewer alternatives than a
     /// tile).
     fn analyse(&self, options: &AnalysisOptions, progress: &dyn Fn(u32, u32)) -> Result<String, String> {
-        let samples = (options.playouts_per_alternative).clamp(1, analysis::cards::DEFAULT_SAMPLES);
+        let samples = (options.playouts_per_alternative).map_or(analysis::cards::DEFAULT_SAMPLES, |k| {
+            k.clamp(1, analysis::cards::DEFAULT_SAMPLES)
+        });
         let report = analysis::cards::analyse_game(&self.record, samples, progress).map_err(|e| e.to_string())?;
         serde_json::to_string(&report).map_err(|e| e.to_string())
     }

@@ -51,7 +51,7 @@ pub fn spawn_app_with(
         actix_web::rt::System::new().block_on(async move {
             let mut settings = startup::Settings::for_listener(&listener).unwrap();
             // Few playouts keep background analyses quick in a debug build.
-            settings.analysis.playouts_per_alternative = 2;
+            settings.analysis.playouts_per_alternative = Some(2);
             settings.limits = LimitSettings {
                 uploads_per_minute: 100_000,
                 analyses_per_minute: 100_000,
