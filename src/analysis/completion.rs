@@ -14,8 +14,8 @@
 //! - the feature completes when every spot gets its own closing tile among the draws left to the
 //!   feature's owner (the mover, when nobody owns it): `d` tiles drawn at random from the `n`
 //!   left, so `k` spots take `k` distinct tiles. [`chance_all_closed`] computes that exactly,
-//!   counting tiles that could close either of two spots once, and past [`MAX_EXACT_TERMS`]
-//!   outcomes samples [`SAMPLES`] draws and matches their tiles to the spots.
+//!   counting tiles that could close either of two spots once, and past `MAX_EXACT_TERMS`
+//!   outcomes samples `SAMPLES` draws and matches their tiles to the spots.
 //!
 //! What it leaves out: opponents' draws (they may close it too, or take a spot with a tile that
 //! merely fits), features a closing tile joins through its other sides, and the edges a
@@ -240,10 +240,10 @@ pub fn draws_for(game: &Game, player: u8) -> u32 {
 /// Enumeration size past which [`chance_all_closed`] gives up exactness for speed.
 const MAX_EXACT_TERMS: usize = 1_000;
 
-/// How [`chance_all_closed`] answers past [`MAX_EXACT_TERMS`] outcomes.
+/// How [`chance_all_closed`] answers past `MAX_EXACT_TERMS` outcomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PastExact {
-    /// [`SAMPLES`] draws matched to the spots one tile each: about a point from the exact chance.
+    /// `SAMPLES` draws matched to the spots one tile each: about a point from the exact chance.
     Sampled,
     /// Each spot's chance of a closing tile on its own, multiplied: no cost, but blind to two
     /// spots wanting the same tile.
@@ -259,7 +259,7 @@ pub enum PastExact {
 /// alike tiles counts 0, 1, … or "at least `spots`"; "at least" is "any number" minus the small
 /// counts. A spot every tile closes needs no such care: any draw beyond those the other spots
 /// take fills it. A feature with very many spots and kinds of closing tile (over
-/// [`MAX_EXACT_TERMS`] outcomes) is sampled instead ([`chance_sampled`]), still one tile per
+/// `MAX_EXACT_TERMS` outcomes) is sampled instead (`chance_sampled`), still one tile per
 /// spot.
 pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32, past: PastExact) -> f64 {
     if spots == 0 {
@@ -310,7 +310,7 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32, pas
 /// 0.5/√SAMPLES, about 1.1 points.
 const SAMPLES: u32 = 2_000;
 
-/// [`chance_all_closed`] estimated from [`SAMPLES`] draws of `d` tiles out of `n` (a fixed seed:
+/// [`chance_all_closed`] estimated from `SAMPLES` draws of `d` tiles out of `n` (a fixed seed:
 /// the same position always gets the same chance). Each draw counts when its closing tiles can
 /// be matched to the spots one tile each, so needing many spots takes as many distinct tiles.
 fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {

@@ -17,7 +17,7 @@
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin:
 //!   the [`learned`] evaluation, board features weighed by a model fitted on self-play's
 //!   final margins ([`HorizonEval::Learned`], where the game has weights), else the margin if
-//!   the game ended there plus three fitted worths ([`worth`]): a follower in supply, one on
+//!   the game ended there plus three fitted worths (`worth`): a follower in supply, one on
 //!   a road, city or cloister (it comes home), and a farmer's open cities, each scaled by the
 //!   share of the pack left. [`HorizonEval`] says how the two compare. Past
 //!   the horizon the draws add more noise than signal: a sample is many times cheaper and
@@ -74,7 +74,7 @@ use learned::features::pack_share;
 pub mod learned;
 
 /// What the search found: every legal move with its samples' values (the mover's value at the
-/// horizon, [`horizon_value`]), the chosen one first.
+/// horizon, `horizon_value`), the chosen one first.
 pub type SearchResult = halving::SearchResult<Move>;
 
 /// Tiles each sample plays before it is evaluated, per player in the game.
@@ -100,7 +100,7 @@ pub enum HorizonEval {
     /// search:45 --b search-worths:45 --games 100 --seed 111`: 63.0%, 53.2–71.8, margin +5.4).
     #[default]
     Learned,
-    /// The margin if the game ended plus the three fitted worths ([`worth`]), everywhere.
+    /// The margin if the game ended plus the three fitted worths (`worth`), everywhere.
     Worth,
 }
 
@@ -118,7 +118,7 @@ pub fn search_with(before: &Game, tile: TileKindId, opts: &SearchOptions, eval: 
 
 /// Plays the next tiles of one future from `after` up to the [`horizon`], everyone playing
 /// the weighed bot: the opponents reply as a player would, at a fraction of the greedy bot's
-/// cost. `mover`'s value there, by [`horizon_value`] with `eval`.
+/// cost. `mover`'s value there, by `horizon_value` with `eval`.
 pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = after.clone();
     let mut bag = shuffled_bag(&game, rng);
@@ -155,7 +155,7 @@ fn horizon_value(game: &Game, mover: u8, eval: HorizonEval) -> i32 {
     value.round() as i32
 }
 
-/// The mover's margin if the game ended now, each player's figures counted by [`worth`]
+/// The mover's margin if the game ended now, each player's figures counted by `worth`
 /// beyond what the end scores them.
 fn fitted_margin(game: &Game, mover: u8) -> f64 {
     let share = pack_share(game);
@@ -171,7 +171,7 @@ fn fitted_margin(game: &Game, mover: u8) -> f64 {
     value(mover as usize) - best_other
 }
 
-/// One player's figures as [`worth`] counts them.
+/// One player's figures as `worth` counts them.
 #[derive(Clone, Copy, Default)]
 struct Figures {
     in_supply: u8,
@@ -189,7 +189,7 @@ impl Figures {
     }
 }
 
-/// Each player's figures by [`worth`], before the share of the pack left.
+/// Each player's figures by `worth`, before the share of the pack left.
 fn potential(game: &Game) -> Vec<f64> {
     figures(game).iter().map(Figures::worth).collect()
 }
@@ -340,7 +340,7 @@ mod tests {
     }
 
     /// The worths are what final margins say. Refitted by least squares on 1,000 games between
-    /// weighed bots (positions from every third turn, as [`worth`]'s 1,500-game fit), the
+    /// weighed bots (positions from every third turn, as `worth`'s 1,500-game fit), the
     /// margin if the game ended comes out near 1 and each figure's worth near its constant.
     #[test]
     #[ignore = "a refit over 1,000 bot games, too slow for every run: CI runs it (`cargo test -- --ignored`)"]
