@@ -15,7 +15,8 @@
 //!   feature's owner (the mover, when nobody owns it): `d` tiles drawn at random from the `n`
 //!   left, so `k` spots take `k` distinct tiles. [`chance_all_closed`] computes that exactly,
 //!   counting tiles that could close either of two spots once, and past `MAX_EXACT_TERMS`
-//!   outcomes samples `SAMPLES` draws and matches their tiles to the spots.
+//!   outcomes samples up to `SAMPLES` draws (fewer for a chance near 0 or 1) and matches their
+//!   tiles to the spots.
 //!
 //! What it leaves out: opponents' draws (they may close it too, or take a spot with a tile that
 //! merely fits), features a closing tile joins through its other sides, and the edges a
@@ -306,11 +307,16 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32, pas
     (sum / binomial(n, d)).clamp(0.0, 1.0)
 }
 
-/// Draws sampled when the exact sum is too large: the standard error of the chance is at most
-/// 0.5/√SAMPLES, about 1.1 points.
+/// Draws sampled when the exact sum is too large, at most: the standard error of the chance
+/// is then at most 0.5/√SAMPLES, about 1.1 points.
 const SAMPLES: u32 = 2_000;
+/// Draws are sampled in batches of this many, and stop once the chance's estimated standard
+/// error is [`SAMPLED_STD_ERROR`] or less: a chance near 0 or 1 needs far fewer draws than
+/// one near ½, and a turn page asks for dozens of them.
+const SAMPLES_BATCH: u32 = 250;
+const SAMPLED_STD_ERROR: f64 = 0.011;
 
-/// [`chance_all_closed`] estimated from `SAMPLES` draws of `d` tiles out of `n` (a fixed seed:
+/// [`chance_all_closed`] estimated from up to `SAMPLES` draws of `d` tiles out of `n` (a fixed seed:
 /// the same position always gets the same chance). Each draw counts when its closing tiles can
 /// be matched to the spots one tile each, so needing many spots takes as many distinct tiles.
 fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
@@ -320,15 +326,22 @@ fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
     pool.resize((n as usize).max(pool.len()), 0);
     let d = (d as usize).min(pool.len());
     let mut rng = Rng::new(0x00c0_ffee);
-    let mut hits = 0u32;
-    for _ in 0..SAMPLES {
-        for i in 0..d {
-            let j = i + rng.below(pool.len() - i);
-            pool.swap(i, j);
+    let (mut hits, mut drawn) = (0u32, 0u32);
+    while drawn < SAMPLES {
+        for _ in 0..SAMPLES_BATCH {
+            for i in 0..d {
+                let j = i + rng.below(pool.len() - i);
+                pool.swap(i, j);
+            }
+            hits += u32::from(all_matched(&pool[..d], spots));
         }
-        hits += u32::from(all_matched(&pool[..d], spots));
+        drawn += SAMPLES_BATCH;
+        let p = f64::from(hits) / f64::from(drawn);
+        if (p * (1.0 - p) / f64::from(drawn)).sqrt() <= SAMPLED_STD_ERROR {
+            break;
+        }
     }
-    f64::from(hits) / f64::from(SAMPLES)
+    f64::from(hits) / f64::from(drawn)
 }
 
 /// [`chance_all_closed`] as if each spot's closing tiles arrived apart from the others'.
@@ -344,14 +357,21 @@ fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f6
 /// Whether the drawn tiles (each a mask of the spots it closes) close all `spots` spots with
 /// a tile each: a maximum bipartite matching by augmenting paths.
 fn all_matched(drawn: &[u16], spots: usize) -> bool {
-    let tiles: Vec<u16> = drawn.iter().copied().filter(|&m| m != 0).collect();
-    if tiles.len() < spots {
+    if spots == 0 {
+        return true;
+    }
+    // Most draws fail for want of a tile for some spot, or of as many tiles as spots: both are
+    // seen without matching (this runs thousands of times per feature on a turn page).
+    let full = u16::MAX >> (16 - spots.min(16));
+    let (covered, closing) = (drawn.iter()).fold((0u16, 0usize), |(c, n), &m| (c | m, n + usize::from(m != 0)));
+    if covered & full != full || closing < spots {
         return false;
     }
-    let mut holder: Vec<Option<usize>> = vec![None; spots];
+    let mut holder = [None; MAX_MATCHED_SPOTS];
+    let holder = &mut holder[..spots];
     let mut matched = 0;
-    for t in 0..tiles.len() {
-        matched += usize::from(augment(t, &tiles, &mut holder, &mut 0));
+    for t in (0..drawn.len()).filter(|&t| drawn[t] != 0) {
+        matched += usize::from(augment(t, drawn, holder, &mut 0));
         if matched == spots {
             return true;
         }
