@@ -72,11 +72,12 @@ pub const VERSION: u32 = 3;
 pub const DEFAULT_PLAYOUTS: u32 = 128;
 /// Samples to the horizon per alternative by default. One costs what about two playouts to
 /// the end do (weighed bots and the learned evaluation, against mostly random players), and a
-/// whole 72-tile game then takes about 4 s on two cores (a real game, 71 moves: 4.2 s).
+/// whole 72-tile game then takes 2 to 5 s on two cores (`bench`: 2.3 s; a real game of 71
+/// moves, `analyse`: 4.2 s).
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
-/// Playouts per turn at most by default: a turn with more than 100 alternatives gives each
-/// fewer. This bounds a whole game whatever its branching: 10 to 20 s for a 72-tile game on
-/// the two-core build machine (see `bench`), against a budget of 60 s.
+/// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
+/// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a
+/// 72-tile game on the two-core build machine), against a budget of 60 s ([`budget`]).
 pub const DEFAULT_MAX_PLAYOUTS_PER_TURN: u32 = 12_800;
 /// Share of playouts played by the greedy policy by default; the rest are random.
 pub const DEFAULT_GREEDY_SHARE: f64 = 0.25;
@@ -115,8 +116,9 @@ pub enum Sampler {
     Horizon,
     /// The default: to the horizon in the base game, whose learned evaluation values it, and
     /// to the end in New World, which has no weights yet. In the base game it judges better:
-    /// on ten real games between strong players its points lost a move are 0.72 of greedy
-    /// bots', against 0.96 to the end (`bench --judge`, `static/docs/analysis.md`).
+    /// on ten real games between strong players its points lost a move are 0.70 of greedy
+    /// bots', against 0.96 to the end (`bench --judge`, `static/docs/analysis.md`), and it
+    /// won 66% of 40 games against playouts to the end (`match --a horizon:64 --b flat`).
     PerGame,
 }
 
