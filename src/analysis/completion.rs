@@ -320,11 +320,15 @@ const SAMPLED_STD_ERROR: f64 = 0.011;
 /// the same position always gets the same chance). Each draw counts when its closing tiles can
 /// be matched to the spots one tile each, so needing many spots takes as many distinct tiles.
 fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
-    let mut pool: Vec<u16> = (groups.iter())
-        .flat_map(|&(copies, mask)| std::iter::repeat_n(mask, copies as usize))
+    // The pool holds each tile's group: copies of a group close the same spots, so a draw is
+    // only how many of each group it holds.
+    let mut pool: Vec<u16> = (groups.iter().enumerate())
+        .flat_map(|(g, &(copies, _))| std::iter::repeat_n(g as u16, copies as usize))
         .collect();
-    pool.resize((n as usize).max(pool.len()), 0);
+    pool.resize((n as usize).max(pool.len()), CLOSES_NOTHING);
     let d = (d as usize).min(pool.len());
+    let masks: Vec<u16> = groups.iter().map(|g| g.1).collect();
+    let mut counts = vec![0u32; groups.len()];
     let mut rng = Rng::new(0x00c0_ffee);
     let (mut hits, mut drawn) = (0u32, 0u32);
     while drawn < SAMPLES {
@@ -333,7 +337,11 @@ fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
                 let j = i + rng.below(pool.len() - i);
                 pool.swap(i, j);
             }
-            hits += u32::from(all_matched(&pool[..d], spots));
+            counts.fill(0);
+            for &g in pool[..d].iter().filter(|&&g| g != CLOSES_NOTHING) {
+                counts[usize::from(g)] += 1;
+            }
+            hits += u32::from(all_matched(&masks, &counts, spots));
         }
         drawn += SAMPLES_BATCH;
         let p = f64::from(hits) / f64::from(drawn);
@@ -343,6 +351,9 @@ fn chance_sampled(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
     }
     f64::from(hits) / f64::from(drawn)
 }
+
+/// A tile of the pool that closes no spot (the groups are numbered from 0).
+const CLOSES_NOTHING: u16 = u16::MAX;
 
 /// [`chance_all_closed`] as if each spot's closing tiles arrived apart from the others'.
 fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
@@ -354,40 +365,50 @@ fn chance_independent(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f6
         .product()
 }
 
-/// Whether the drawn tiles (each a mask of the spots it closes) close all `spots` spots with
-/// a tile each: a maximum bipartite matching by augmenting paths.
-fn all_matched(drawn: &[u16], spots: usize) -> bool {
+/// Whether `counts[g]` drawn tiles of each group `g`, each closing the spots of `masks[g]`,
+/// close all `spots` spots with a tile each: a maximum bipartite matching by augmenting paths,
+/// the copies of a group standing in for one another.
+fn all_matched(masks: &[u16], counts: &[u32], spots: usize) -> bool {
     if spots == 0 {
         return true;
     }
     // Most draws fail for want of a tile for some spot, or of as many tiles as spots: both are
     // seen without matching (this runs thousands of times per feature on a turn page).
     let full = u16::MAX >> (16 - spots.min(16));
-    let (covered, closing) = (drawn.iter()).fold((0u16, 0usize), |(c, n), &m| (c | m, n + usize::from(m != 0)));
-    if covered & full != full || closing < spots {
+    let drawn = || masks.iter().zip(counts).filter(|(_, c)| **c > 0);
+    let covered = drawn().fold(0u16, |m, (mask, _)| m | mask);
+    let tiles: u32 = drawn().map(|(_, c)| c).sum();
+    if covered & full != full || (tiles as usize) < spots {
         return false;
     }
     let mut holder = [None; MAX_MATCHED_SPOTS];
-    let holder = &mut holder[..spots];
+    let holder = &mut holder[..spots.min(MAX_MATCHED_SPOTS)];
     let mut matched = 0;
-    for t in (0..drawn.len()).filter(|&t| drawn[t] != 0) {
-        matched += usize::from(augment(t, drawn, holder, &mut 0));
-        if matched == spots {
-            return true;
+    for (g, &copies) in counts.iter().enumerate() {
+        for _ in 0..copies {
+            // A copy that finds no spot leaves the matching as it was: so would the next.
+            if !augment(g, masks, holder, &mut 0) {
+                break;
+            }
+            matched += 1;
+            if matched == spots {
+                return true;
+            }
         }
     }
     false
 }
 
-/// Finds a spot for tile `t`, moving the tiles already placed along an augmenting path.
-fn augment(t: usize, tiles: &[u16], holder: &mut [Option<usize>], seen: &mut u16) -> bool {
+/// Finds a spot for a tile of group `g`, moving the tiles already placed along an augmenting
+/// path.
+fn augment(g: usize, masks: &[u16], holder: &mut [Option<usize>], seen: &mut u16) -> bool {
     for j in 0..holder.len() {
-        if tiles[t] & (1 << j) == 0 || *seen & (1 << j) != 0 {
+        if masks[g] & (1 << j) == 0 || *seen & (1 << j) != 0 {
             continue;
         }
         *seen |= 1 << j;
-        if holder[j].is_none_or(|other| augment(other, tiles, holder, seen)) {
-            holder[j] = Some(t);
+        if holder[j].is_none_or(|other| augment(other, masks, holder, seen)) {
+            holder[j] = Some(g);
             return true;
         }
     }
@@ -522,6 +543,34 @@ mod tests {
             }
         }
         false
+    }
+
+    /// The matching of the sampled chance, which counts the drawn tiles of each group, against
+    /// trying every assignment of the drawn tiles one by one, on random draws.
+    #[test]
+    fn the_grouped_matching_agrees_with_trying_every_assignment() {
+        let masks = [0b0001, 0b0011, 0b0110, 0b1100, 0b1000, 0b1111, 0b0101];
+        let mut rng = Rng::new(7);
+        let (mut matched, mut tried) = (0, 0);
+        for _ in 0..3_000 {
+            let spots = 1 + rng.below(4);
+            let mut counts = vec![0u32; masks.len()];
+            let drawn: Vec<u16> = (0..rng.below(7))
+                .map(|_| {
+                    let g = rng.below(masks.len());
+                    counts[g] += 1;
+                    masks[g] & (u16::MAX >> (16 - spots))
+                })
+                .collect();
+            let masks: Vec<u16> = masks.iter().map(|m| m & (u16::MAX >> (16 - spots))).collect();
+            let brute = can_match(&drawn, spots, &mut vec![false; drawn.len()], 0);
+            assert_eq!(all_matched(&masks, &counts, spots), brute, "{drawn:?}, {spots} spots");
+            (matched, tried) = (matched + usize::from(brute), tried + 1);
+        }
+        assert!(
+            matched > 300 && tried - matched > 300,
+            "both answers were tried: {matched} of {tried}"
+        );
     }
 
     /// The exact sum against counting every draw of small packs one by one.
