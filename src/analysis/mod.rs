@@ -47,8 +47,8 @@ mod weighing;
 pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
-pub use board_features::{Never, Outlook, board_features};
-pub use completion::{Spot, dead_spots, feature_outlook, position_spots};
+pub use board_features::{BoardFeature, Never, Outlook, board_features};
+pub use completion::{OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
 use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
@@ -235,7 +235,7 @@ pub struct PlayoutSummary {
 }
 
 impl PlayoutSummary {
-    pub fn of(t: &Tally) -> PlayoutSummary {
+    pub(crate) fn of(t: &Tally) -> PlayoutSummary {
         PlayoutSummary {
             count: t.count,
             mean_margin: t.mean(),
@@ -307,7 +307,7 @@ pub struct Recheck {
 
 impl Recheck {
     /// The played move's standing in a verdict; `None` when it was not weighed again.
-    pub fn of(verdict: &verdict::Verdict, played: usize) -> Option<Recheck> {
+    pub(crate) fn of(verdict: &verdict::Verdict, played: usize) -> Option<Recheck> {
         let w = verdict.of(played)?;
         Some(Recheck {
             difference: w.behind,
