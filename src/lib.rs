@@ -52,15 +52,15 @@
 //! the scores its source recorded (Board Game Arena), `replay/words.rs` puts scores in English
 //! and [`replay::cards`] replays a Card Game.
 //!
-//! [`analysis`] judges moves, down one path for every game ([`analysis::weighing`], over what a
-//! game's sampled future is worth, [`analysis::sampled`]): every legal alternative of a turn
-//! ([`analysis::alternatives`]), its immediate evaluation ([`analysis::evaluate`]) and
-//! completion chances ([`analysis::completion`]), playouts ([`analysis::playout`]; the Card
+//! [`analysis`] judges moves, down one path for every game (`analysis/weighing.rs`, over what a
+//! game's sampled future is worth, `analysis/sampled.rs`): every legal alternative of a turn
+//! (`analysis/alternatives.rs`), its immediate evaluation (`analysis/evaluate.rs`) and
+//! completion chances (`analysis/completion.rs`), playouts (`analysis/playout.rs`; the Card
 //! Game's in [`analysis::cards`]), the verdict that measures the best moves and the played one
-//! on fresh futures, apart from those that ranked them ([`analysis::verdict`]), the budget of a
+//! on fresh futures, apart from those that ranked them (`analysis/verdict.rs`), the budget of a
 //! whole game ([`analysis::budget`]), chances of winning and move classes
 //! ([`analysis::win_chance`]), puzzles ([`analysis::puzzles`]), the search's horizon
-//! ([`analysis::search`]), `match` (`analysis/arena.rs`), and [`analysis::report`], the
+//! (`analysis/search.rs`), `match` (`analysis/arena.rs`), and [`analysis::report`], the
 //! analysis as one serde type, written, stored and read back the same.
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV

@@ -33,7 +33,7 @@ pub struct BoardFeature {
 pub enum Outlook {
     Complete,
     /// Open, with its chance of completion from the tiles left, for its owner's draws (the
-    /// player to move when nobody owns it): see [`completion`](super::completion).
+    /// player to move when nobody owns it): see [`feature_outlook`](super::feature_outlook).
     Open {
         chance: f64,
     },

@@ -2,8 +2,8 @@
 //! Monte Carlo value over positions the mover cannot tell apart (other hands, a face-down card
 //! they did not play, and the deals to come are sampled, never read from the record).
 //!
-//! The values and the verdict are the one analysis ([`super::weighing`]) over the Card Game's
-//! futures (its [`Sampled`]); this module adds what the Card Game's report shows besides.
+//! The values and the verdict are the one analysis (`analysis/weighing.rs`) over the Card Game's
+//! futures (its `Sampled`); this module adds what the Card Game's report shows besides.
 
 use super::playout::Tally;
 use super::report::PlayerReport;
@@ -92,7 +92,7 @@ pub fn analyse_turn(
     Ok(analyse_position(&game, turn, Some(played), samples, seed))
 }
 
-/// Analyses the move due in `game` ([`weigh`], every action weighed again on fresh samples).
+/// Analyses the move due in `game` (`weigh`, every action weighed again on fresh samples).
 /// It reads only what the mover sees: their hand and the table; everything else is sampled.
 pub fn analyse_position(
     game: &CardGame,

@@ -118,10 +118,6 @@ impl Baseline {
         }
     }
 
-    pub fn mover(&self) -> u8 {
-        self.mover
-    }
-
     pub fn if_ended(&self) -> &[i32] {
         &self.if_ended
     }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
     /// Samples in all: the same on any machine, for tests.
+    #[cfg(test)]
     Samples(u32),
     /// Wall time for the whole search.
     Time(Duration),
@@ -53,10 +54,6 @@ impl<M: Copy> SearchResult<M> {
 
     pub fn best(&self) -> Option<M> {
         self.moves.first().map(|(mv, _)| *mv)
-    }
-
-    pub fn samples(&self) -> u32 {
-        self.moves.iter().map(|(_, t)| t.count).sum()
     }
 }
 
@@ -120,6 +117,7 @@ impl Schedule {
             Schedule::Halving(budget) => {
                 let keep = (alive / 2).max(2);
                 let left = match budget {
+                    #[cfg(test)]
                     Budget::Samples(total) => total.saturating_sub(spent),
                     Budget::Time(t) => {
                         // Samples the rest of the time holds, at the rate so far.

@@ -1,21 +1,21 @@
 //! What-if analysis: every legal move of a turn, valued on sampled futures and judged, in every
 //! game.
 //!
-//! **One path.** Every game's analysis is [`weighing`] over the game's [`sampled::Sampled`]:
+//! **One path.** Every game's analysis is `weighing` over the game's `sampled::Sampled`:
 //! the legal moves ranked on sampled futures, then the chosen move, its rivals and the move
-//! played weighed again on fresh futures into a [`verdict::Verdict`], whose values the list
-//! shows; and the search ([`weighing::search`], what bots play), the same ranking under a time
+//! played weighed again on fresh futures into a `verdict::Verdict`, whose values the list
+//! shows; and the search (`weighing::search`, what bots play), the same ranking under a time
 //! or sample budget. A game supplies only what one future of a move is worth to its mover: the
-//! tile games (this module, [`playout`]) the pack shuffled and played out, the Card Game
+//! tile games (this module, `playout`) the pack shuffled and played out, the Card Game
 //! ([`cards`]) the cards the mover cannot see dealt at random and played out greedy.
 //!
 //! Around it each game builds its own report. A tile turn, on the position before it:
-//! 1. [`alternatives`] lists every legal move for the drawn tile (distinct placements × meeple
+//! 1. `alternatives` lists every legal move for the drawn tile (distinct placements × meeple
 //!    steps), the same counts as the perft fixtures;
-//! 2. [`evaluate`] plays each on a copy: points scored now, the change in every player's score
+//! 2. `evaluate` plays each on a copy: points scored now, the change in every player's score
 //!    if the game ended now, the features touched, the meeples committed, and a transparent
-//!    heuristic ([`HEURISTIC_FORMULA`]) that uses [`completion`]'s chances for open features;
-//! 3. [`weighing::weigh`] values and judges them by playouts; with none, they are ranked by
+//!    heuristic ([`HEURISTIC_FORMULA`]) that uses `completion`'s chances for open features;
+//! 3. `weighing::weigh` values and judges them by playouts; with none, they are ranked by
 //!    the heuristic. The played move's rank and the points it lost against the best follow.
 //!
 //! A Card Game turn adds to each action what a follower secures and what it scores at once.
@@ -29,26 +29,26 @@
 //! [`dead_spots`] give a position's open squares and the fit counts the turn page shows. The
 //! results are written, stored and read back as [`report`]'s types.
 
-pub mod alternatives;
+pub(crate) mod alternatives;
 pub(crate) mod arena;
 pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
-pub mod completion;
-pub mod evaluate;
-pub mod halving;
-pub mod playout;
+pub(crate) mod completion;
+mod evaluate;
+mod halving;
+pub(crate) mod playout;
 pub mod puzzles;
 pub mod report;
-pub mod sampled;
-pub mod search;
-pub mod verdict;
-pub mod weighing;
+mod sampled;
+pub(crate) mod search;
+mod verdict;
+mod weighing;
 pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
-pub use board_features::{Never, Outlook, board_features};
-pub use completion::{Spot, dead_spots, position_spots};
+pub use board_features::{BoardFeature, Never, Outlook, board_features};
+pub use completion::{OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
 use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
@@ -61,7 +61,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The analysis's version, stored with what it made so that a page can say which made it and
 /// offer to run the newer one. 2: the points lost are measured on fresh futures, apart from
-/// the playouts that chose the best move, and the list shows those values ([`verdict`]). 3: in
+/// the playouts that chose the best move, and the list shows those values (`verdict`). 3: in
 /// the base game the playouts stop at the search's horizon, valued by the learned evaluation
 /// ([`Sampler::PerGame`]).
 pub const VERSION: u32 = 3;
@@ -97,7 +97,7 @@ pub struct AnalysisOptions {
     pub seed: u64,
     /// Worker threads; 0 uses every core.
     pub threads: usize,
-    /// Successive halving ([`halving::Schedule::Rounds`]); off, every alternative gets every
+    /// Successive halving (`halving::Schedule::Rounds`); off, every alternative gets every
     /// playout, as the analysis did before (`match`'s `flat-uniform`).
     pub prune: bool,
     /// What one playout is: the game to its end, a few tiles to the search's horizon, or
@@ -108,11 +108,11 @@ pub struct AnalysisOptions {
 /// How one playout values a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sampler {
-    /// The game played to its end ([`playout::playout`]) by random players, a share of them
+    /// The game played to its end (`playout::playout`) by random players, a share of them
     /// greedy (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
     /// A few tiles per player played by the weighed bot, as the search's samples are
-    /// ([`search`]); the value is the final margin the search's evaluation expects there.
+    /// (`search`); the value is the final margin the search's evaluation expects there.
     Horizon,
     /// The default: to the horizon in the base game, whose learned evaluation values it, and
     /// to the end in New World, which has no weights yet. In the base game it judges better:
@@ -235,7 +235,7 @@ pub struct PlayoutSummary {
 }
 
 impl PlayoutSummary {
-    pub fn of(t: &Tally) -> PlayoutSummary {
+    pub(crate) fn of(t: &Tally) -> PlayoutSummary {
         PlayoutSummary {
             count: t.count,
             mean_margin: t.mean(),
@@ -256,7 +256,7 @@ pub struct Alternative {
     /// What the ranking sorts by, in points (see `TurnAnalysis::value_basis`).
     pub value: f64,
     /// 1 is best; equal values share a rank, and so do the moves the fresh futures could not
-    /// tell from the best ([`verdict`]).
+    /// tell from the best (`verdict`).
     pub rank: u32,
     /// Whether `value` and `playouts` come from the fresh futures of the verdict, rather than
     /// from the playouts that ranked the moves.
@@ -292,7 +292,7 @@ pub struct TurnAnalysis {
 }
 
 /// The move played against the best, both weighed again on the same fresh futures
-/// ([`verdict`]): the values the list shows, so the loss is never more than the gap it shows.
+/// (`verdict`): the values the list shows, so the loss is never more than the gap it shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recheck {
     /// The chosen move's fresh mean less the played move's (the verdict's anchor: the chosen
@@ -301,13 +301,13 @@ pub struct Recheck {
     pub std_error: f64,
     /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
     pub points_lost: f64,
-    /// Whether the fresh futures could not separate the top moves ([`verdict::Verdict::too_close`]).
+    /// Whether the fresh futures could not separate the top moves (`verdict::Verdict::too_close`).
     pub too_close: bool,
 }
 
 impl Recheck {
     /// The played move's standing in a verdict; `None` when it was not weighed again.
-    pub fn of(verdict: &verdict::Verdict, played: usize) -> Option<Recheck> {
+    pub(crate) fn of(verdict: &verdict::Verdict, played: usize) -> Option<Recheck> {
         let w = verdict.of(played)?;
         Some(Recheck {
             difference: w.behind,

@@ -63,7 +63,7 @@
 
 use super::alternatives;
 use super::halving;
-pub use super::halving::{Budget, SearchOptions};
+use super::halving::SearchOptions;
 use super::playout::Future;
 use super::weighing;
 use crate::engine::bots::{self, Policy, Rng, Scratch, shuffled_bag};
@@ -71,7 +71,7 @@ use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, GameKind, Move, SegId, TileKindId};
 use learned::features::pack_share;
 
-pub mod learned;
+pub(crate) mod learned;
 
 /// What the search found: every legal move with its samples' values (the mover's value at the
 /// horizon, `horizon_value`), the chosen one first.
@@ -104,13 +104,9 @@ pub enum HorizonEval {
     Worth,
 }
 
-/// Searches `before` with `tile` drawn. `None` when the tile fits nowhere.
-pub fn search(before: &Game, tile: TileKindId, opts: &SearchOptions) -> Option<SearchResult> {
-    search_with(before, tile, opts, HorizonEval::default())
-}
-
-/// [`search`], its horizon valued by `eval`: the one search ([`weighing::search`]) over the
-/// tile's legal moves, each sample a future up to the horizon ([`Future::Horizon`]).
+/// Searches `before` with `tile` drawn, its horizon valued by `eval`: the one search
+/// ([`weighing::search`]) over the tile's legal moves, each sample a future up to the horizon
+/// ([`Future::Horizon`]). `None` when the tile fits nowhere.
 pub fn search_with(before: &Game, tile: TileKindId, opts: &SearchOptions, eval: HorizonEval) -> Option<SearchResult> {
     let (_, moves) = alternatives::enumerate(before, tile);
     weighing::search(before, &moves, opts, &Future::Horizon(eval))
@@ -225,7 +221,7 @@ fn figures(game: &Game) -> Vec<Figures> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::halving::FIRST_ROUND;
+    use crate::analysis::halving::{Budget, FIRST_ROUND};
     use crate::engine::bots::margin;
     use crate::engine::{Action, Preset};
     use crate::record::RulesSpec;
@@ -240,16 +236,19 @@ mod tests {
             seed: 3,
             threads: 2,
         };
-        let a = search(&game, played.tile, &options).unwrap();
+        let search =
+            |options: &SearchOptions| search_with(&game, played.tile, options, HorizonEval::default()).unwrap();
+        let a = search(&options);
         let one_thread = SearchOptions { threads: 1, ..options };
         assert_eq!(
             a,
-            search(&game, played.tile, &one_thread).unwrap(),
+            search(&one_thread),
             "the same seed, the same search, on any number of threads"
         );
         let moves = alternatives::enumerate(&game, played.tile).1.len();
         assert_eq!(a.moves.len(), moves, "every legal move enters");
-        assert!(a.samples() <= 600.max(FIRST_ROUND * moves as u32), "{}", a.samples());
+        let samples: u32 = a.moves.iter().map(|(_, t)| t.count).sum();
+        assert!(samples <= 600.max(FIRST_ROUND * moves as u32), "{samples}");
         let (first, second) = (a.moves[0].1, a.moves[1].1);
         assert_eq!(first.count, second.count, "the last two meet the same futures");
         assert!(

@@ -82,11 +82,12 @@ fn every_top_level_module_has_a_layer() {
 }
 
 /// The crate's public API is its layers, the record and export formats, the Card Game's
-/// namespaces, the colours, `web::startup` and the analysis modules whose docs link one another
-/// (to go private with the analysis's rewrite); everything else is private behind re-exports
-/// at a layer's root (the crate doc, "Layout"). A new `pub mod` must justify raising this
-/// ceiling; privatising one should lower it.
-const MOST_PUBLIC_MODULES: usize = 42;
+/// namespaces, the colours, `web::startup` and the analysis modules whose items read by their
+/// module's name (`analysis::cards::analyse_game`, `report`'s types, `win_chance::turn_chances`,
+/// `budget::plan`, `puzzles::pick`); everything else is private behind re-exports at a layer's
+/// root (the crate doc, "Layout"). A new `pub mod` must justify raising this ceiling;
+/// privatising one should lower it.
+const MOST_PUBLIC_MODULES: usize = 29;
 
 /// Every `pub mod` declared in the file at `path`, as `file: name`.
 fn public_modules(path: &Path, out: &mut Vec<String>) {

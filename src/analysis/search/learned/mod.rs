@@ -31,9 +31,9 @@
 //! is scored by the engine under the game's own rules. New World keeps the fitted worths
 //! (`super::worth`): its own features and weights are still to be trained.
 
-pub mod features;
-pub mod fit;
-pub mod train;
+pub(crate) mod features;
+mod fit;
+pub(crate) mod train;
 
 use crate::engine::Game;
 use features::{N, NAMES, Vector};
