@@ -277,6 +277,11 @@ pub fn chance_all_closed(kinds: &[(u32, u16)], spots: usize, n: u32, d: u32, pas
             None => groups.push((copies, mask)),
         }
     }
+    // A spot no tile left closes: no draw completes the feature (the sums would find as much,
+    // at a cost; a turn page asks this of every open feature that has one).
+    if groups.iter().fold(0, |m, g| m | g.1) & full != full {
+        return 0.0;
+    }
     let closing: u32 = groups.iter().map(|g| g.0).sum();
     let others = n.saturating_sub(closing);
     let universal = if others == 0 {
