@@ -125,10 +125,10 @@ pub enum Sampler {
 impl Sampler {
     /// The sampler a game of `kind` uses.
     pub fn of_game(self, kind: GameKind) -> Sampler {
-        match (self, kind) {
-            (Sampler::PerGame, GameKind::Carcassonne) => Sampler::Horizon,
-            (Sampler::PerGame, _) => Sampler::ToTheEnd,
-            (sampler, _) => sampler,
+        match self {
+            Sampler::PerGame if search::learned::for_game(kind).is_some() => Sampler::Horizon,
+            Sampler::PerGame => Sampler::ToTheEnd,
+            sampler => sampler,
         }
     }
 
@@ -156,16 +156,6 @@ impl Default for AnalysisOptions {
 }
 
 impl AnalysisOptions {
-    /// The options as a game of `kind` runs them: its sampler, and that sampler's samples
-    /// where none were asked for.
-    pub fn for_game(&self, kind: GameKind) -> AnalysisOptions {
-        AnalysisOptions {
-            playouts_per_alternative: Some(self.per_alternative(kind)),
-            sampler: self.sampler.of_game(kind),
-            ..self.clone()
-        }
-    }
-
     /// Samples per alternative in a game of `kind`, before the per-turn cap.
     pub fn per_alternative(&self, kind: GameKind) -> u32 {
         (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples(kind))
@@ -417,7 +407,6 @@ pub fn analyse_game(
     opts: &AnalysisOptions,
     progress: &dyn Fn(u32, u32),
 ) -> Result<GameAnalysis, AnalysisError> {
-    let opts = &opts.for_game(record.game);
     let plan = budget::plan(&budget::sizes(record)?, opts)?;
     let opts = &plan.options(opts);
     let total = placed_count(record);

@@ -68,7 +68,7 @@ use super::playout::Future;
 use super::weighing;
 use crate::engine::bots::{self, Policy, Rng, Scratch, shuffled_bag};
 use crate::engine::features::{Figure, Meeple, majority};
-use crate::engine::{FeatureKind, Game, GameKind, Move, SegId, TileKindId};
+use crate::engine::{FeatureKind, Game, Move, SegId, TileKindId};
 use learned::features::pack_share;
 
 pub(crate) mod learned;
@@ -144,9 +144,10 @@ mod worth {
 
 /// The mover's value at the horizon by `eval`, to the nearest point.
 fn horizon_value(game: &Game, mover: u8, eval: HorizonEval) -> i32 {
-    let value = match eval {
-        HorizonEval::Learned if game.kind() == GameKind::Carcassonne => learned::carcassonne().margin(game, mover),
-        _ => fitted_margin(game, mover),
+    let learned = learned::for_game(game.kind()).filter(|_| eval == HorizonEval::Learned);
+    let value = match learned {
+        Some(model) => model.margin(game, mover),
+        None => fitted_margin(game, mover),
     };
     value.round() as i32
 }

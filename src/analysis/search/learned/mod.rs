@@ -35,7 +35,7 @@ pub(crate) mod features;
 mod fit;
 pub(crate) mod train;
 
-use crate::engine::Game;
+use crate::engine::{Game, GameKind};
 use features::{N, NAMES, Vector};
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
@@ -85,6 +85,12 @@ impl Model {
             .map_err(|_| format!("weights file: {} weights for {N} features", file.weights.len()))?;
         Ok(Model { weights })
     }
+}
+
+/// The shipped weights for a game of `kind`, if it has any: the base game's (every base-game
+/// rulebook), not yet New World's.
+pub fn for_game(kind: GameKind) -> Option<&'static Model> {
+    (kind == GameKind::Carcassonne).then(carcassonne)
 }
 
 /// The shipped weights of the base game, parsed once.
