@@ -4,7 +4,7 @@
 //! Points come from the engine ([`Game::worth`], [`Game::field_cities`]) and chances from
 //! [`completion`](super::completion), so a note never disagrees with the scoring.
 
-use super::completion::feature_outlook;
+use super::completion::{Chances, feature_outlook};
 use crate::engine::features::majority;
 use crate::engine::{FeatureKind, Game, Pos, SegId, Worth};
 
@@ -60,6 +60,7 @@ pub fn board_features(game: &Game) -> Vec<BoardFeature> {
     let features = game.features();
     let players = game.players().len();
     let mut scratch = Vec::new();
+    let mut chances = Chances::default();
     (0..features.len() as SegId)
         .filter(|&s| features.root(s) == s && !matches!(features.kind(s), FeatureKind::River | FeatureKind::Crossing))
         .map(|s| {
@@ -82,7 +83,7 @@ pub fn board_features(game: &Game) -> Vec<BoardFeature> {
                 meeples: counts[..players].to_vec(),
                 owners,
                 worth,
-                outlook: outlook(game, s, &worth, drawer),
+                outlook: outlook(game, s, &worth, drawer, &mut chances),
                 cities: (kind == FeatureKind::Field).then(|| game.field_cities(s).len() as u32),
             }
         })
@@ -90,7 +91,7 @@ pub fn board_features(game: &Game) -> Vec<BoardFeature> {
 }
 
 /// The outlook of the feature of `s`, worth `worth`, for `drawer`'s draws.
-fn outlook(game: &Game, s: SegId, worth: &Worth, drawer: u8) -> Outlook {
+fn outlook(game: &Game, s: SegId, worth: &Worth, drawer: u8, chances: &mut Chances) -> Outlook {
     if worth.is_complete {
         return Outlook::Complete;
     }
@@ -100,7 +101,7 @@ fn outlook(game: &Game, s: SegId, worth: &Worth, drawer: u8) -> Outlook {
     if game.pack_left() == 0 {
         return Outlook::Never(Never::NoTilesLeft);
     }
-    let (spots, chance) = feature_outlook(game, s, drawer);
+    let (spots, chance) = feature_outlook(game, s, drawer, chances);
     match spots.iter().find(|spot| spot.fits == 0) {
         Some(dead) => Outlook::Never(Never::DeadSpot(dead.pos)),
         None => Outlook::Open { chance },

@@ -2,7 +2,7 @@
 //! changed. Every number comes from the engine (`play_listed`, `finish`, the feature
 //! union-find); nothing here scores a feature itself.
 
-use super::completion::{OpenSpot, feature_outlook};
+use super::completion::{Chances, OpenSpot, feature_outlook};
 use crate::engine::bots::margin;
 use crate::engine::features::{MAX_PLAYERS, majority};
 use crate::engine::rules::{Completion, completion};
@@ -78,6 +78,14 @@ pub struct Evaluation {
     pub heuristic: HeuristicParts,
 }
 
+/// What the evaluations of one turn's alternatives reuse from one to the next.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// A buffer for feature sizes.
+    segments: Vec<u16>,
+    chances: Chances,
+}
+
 /// The position before the move, measured once per turn and shared by every alternative.
 pub struct Baseline {
     mover: u8,
@@ -91,7 +99,7 @@ pub struct Baseline {
 impl Baseline {
     /// The drawn tile is still in the pack here, so it counts as the mover's next draw: the
     /// mover does hold it.
-    pub fn new(before: &Game) -> Baseline {
+    pub fn new(before: &Game, scratch: &mut Scratch) -> Baseline {
         let mover = before.current_player();
         let (if_ended, stakes) = ended_now(before);
         let mut outlook = HashMap::new();
@@ -107,7 +115,10 @@ impl Baseline {
             }
             let owners = owners_of(&features.count_meeples(s), before.players().len());
             let stake = stakes.get(&root).copied().unwrap_or(0);
-            outlook.insert(root, outlook_term(before, s, mover, &owners, stake));
+            outlook.insert(
+                root,
+                outlook_term(before, s, (mover, &owners), stake, &mut scratch.chances),
+            );
         }
         Baseline {
             mover,
@@ -187,12 +198,12 @@ fn draws_owner(mover: u8, owners: &[u8]) -> u8 {
     }
 }
 
-fn outlook_term(game: &Game, s: SegId, mover: u8, owners: &[u8], stake: u32) -> f64 {
+fn outlook_term(game: &Game, s: SegId, (mover, owners): (u8, &[u8]), stake: u32, chances: &mut Chances) -> f64 {
     let sign = owner_sign(mover, owners);
     if sign == 0.0 || stake == 0 {
         return 0.0;
     }
-    let (_, chance) = feature_outlook(game, s, draws_owner(mover, owners));
+    let (_, chance) = feature_outlook(game, s, draws_owner(mover, owners), chances);
     sign * chance * f64::from(stake)
 }
 
@@ -205,16 +216,16 @@ struct Touched {
 }
 
 /// Plays `mv` on a copy of `before` and measures it.
-pub fn evaluate(before: &Game, base: &Baseline, mv: &Move, scratch: &mut Vec<u16>) -> Evaluation {
+pub fn evaluate(before: &Game, base: &Baseline, mv: &Move, scratch: &mut Scratch) -> Evaluation {
     let mut after = before.clone();
     let mut events = Vec::new();
     after.play_listed(mv, &mut events);
     let immediate = per_player(&after, &base.scores);
-    let mut touched = touched_features(before, &after, mv, scratch);
+    let mut touched = touched_features(before, &after, mv, &mut scratch.segments);
     let meeples_committed = figures_out(&after, base.mover) - figures_out(before, base.mover);
     let followers_out = follower_delta(before, &after, base.mover);
     let stakes = finish_with_stakes(&mut after, &events);
-    let outlook = outlook_change(&after, base, &stakes, &mut touched);
+    let outlook = outlook_change(&after, base, &stakes, &mut touched, &mut scratch.chances);
     let if_ended_change = per_player(&after, &base.if_ended);
     let game_left = f64::from(after.pack_left()) / f64::from(base.tiles_in_game.max(1));
     let heuristic = HeuristicParts {
@@ -252,7 +263,13 @@ fn finish_with_stakes(after: &mut Game, play_events: &[Event]) -> HashMap<SegId,
 
 /// Fills in each touched feature's stake, spots and chance; returns the outlook term after the
 /// move minus the one its features had before.
-fn outlook_change(after: &Game, base: &Baseline, stakes: &HashMap<SegId, u32>, touched: &mut [Touched]) -> f64 {
+fn outlook_change(
+    after: &Game,
+    base: &Baseline,
+    stakes: &HashMap<SegId, u32>,
+    touched: &mut [Touched],
+    chances: &mut Chances,
+) -> f64 {
     let before: f64 = (touched.iter())
         .flat_map(|t| &t.before_roots)
         .filter_map(|r| base.outlook.get(r))
@@ -261,7 +278,7 @@ fn outlook_change(after: &Game, base: &Baseline, stakes: &HashMap<SegId, u32>, t
     for t in touched.iter_mut() {
         let root = after.features().root(t.seg);
         t.effect.at_stake = stakes.get(&root).copied().unwrap_or(0);
-        now += fill_outlook(after, base.mover, t);
+        now += fill_outlook(after, base.mover, t, chances);
     }
     now - before
 }
@@ -277,7 +294,7 @@ fn follower_delta(before: &Game, after: &Game, player: u8) -> i32 {
 }
 
 /// Sets the open spots and completion chance of an open feature; returns its outlook term.
-fn fill_outlook(after: &Game, mover: u8, t: &mut Touched) -> f64 {
+fn fill_outlook(after: &Game, mover: u8, t: &mut Touched, chances: &mut Chances) -> f64 {
     let e = &mut t.effect;
     if completion(e.kind) == Completion::Never {
         // Fields and New World's plains are never completed: no chance to weigh.
@@ -287,7 +304,7 @@ fn fill_outlook(after: &Game, mover: u8, t: &mut Touched) -> f64 {
         e.completion = Some(1.0);
         return 0.0;
     }
-    let (spots, chance) = feature_outlook(after, t.seg, draws_owner(mover, &e.owners));
+    let (spots, chance) = feature_outlook(after, t.seg, draws_owner(mover, &e.owners), chances);
     e.open_spots = spots;
     e.completion = Some(chance);
     owner_sign(mover, &e.owners) * chance * f64::from(e.at_stake)

@@ -48,13 +48,13 @@ pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
 pub use board_features::{BoardFeature, Never, Outlook, board_features};
-pub use completion::{OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
+pub use completion::{Chances, OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
 use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
 use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
-use evaluate::Baseline;
+use evaluate::{Baseline, Scratch};
 use playout::{Future, Tally};
 use sampled::Seeds;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -471,8 +471,8 @@ pub fn analyse_position(
         reason: e.to_string(),
     })?;
     let (placements_count, moves) = alternatives::enumerate(before, tile);
-    let base = Baseline::new(before);
-    let mut scratch = Vec::new();
+    let mut scratch = Scratch::default();
+    let base = Baseline::new(before, &mut scratch);
     let mut evaluations: Vec<Option<Evaluation>> = (moves.iter())
         .map(|mv| Some(evaluate::evaluate(before, &base, mv, &mut scratch)))
         .collect();

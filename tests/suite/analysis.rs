@@ -536,7 +536,7 @@ fn start_position(moves: &str) -> carcassonne_replay::engine::Game {
 fn one_open_side_completes_when_one_of_its_closing_tiles_is_drawn() {
     let game = start_position("");
     let city = game.segment_id(0, 0);
-    let (spots, chance) = analysis::feature_outlook(&game, city, 0);
+    let (spots, chance) = analysis::feature_outlook(&game, city, 0, &mut analysis::Chances::default());
     assert_eq!(spots.len(), 1);
     assert_eq!(
         (spots[0].pos, spots[0].fits, spots[0].closes),
@@ -555,7 +555,7 @@ fn one_open_side_completes_when_one_of_its_closing_tiles_is_drawn() {
 fn two_open_sides_need_a_closing_tile_each() {
     let game = start_position(r#"{"tile": "R", "at": [0, -1], "rotation": 180}"#);
     let city = game.segment_id(0, 0);
-    let (spots, chance) = analysis::feature_outlook(&game, city, 0);
+    let (spots, chance) = analysis::feature_outlook(&game, city, 0, &mut analysis::Chances::default());
     let places: Vec<(Pos, u32)> = spots.iter().map(|s| (s.pos, s.closes)).collect();
     assert_eq!(
         places,
@@ -1001,7 +1001,7 @@ fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
         let farm = (board_features(&game).into_iter())
             .find(|f| f.kind == FeatureKind::Farm)
             .unwrap();
-        let (spots, _) = analysis::feature_outlook(&game, farm.root, 0);
+        let (spots, _) = analysis::feature_outlook(&game, farm.root, 0, &mut analysis::Chances::default());
         let fits: Vec<(Pos, u32)> = spots.iter().map(|s| (s.pos, s.fits)).collect();
         let left = plains - 2;
         assert_eq!(
