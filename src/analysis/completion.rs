@@ -425,6 +425,10 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
     if spots > MAX_EXACT_SPOTS {
         return None;
     }
+    if spots == 1 {
+        // Any closing tile will do: the common case, and the search asks it at every horizon.
+        return Some(chance_any(groups.iter().map(|g| g.0).sum(), n, d));
+    }
     let all = (1usize << spots) - 1;
     let draws = d as usize;
     let others = n.saturating_sub(groups.iter().map(|g| g.0).sum());

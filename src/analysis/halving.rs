@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 /// How long a search runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
-    /// Samples in all: the same on any machine, for tests.
-    #[cfg(test)]
+    /// Samples in all: the same on any machine (tests, and training games that must be
+    /// reproducible).
     Samples(u32),
     /// Wall time for the whole search.
     Time(Duration),
@@ -117,7 +117,6 @@ impl Schedule {
             Schedule::Halving(budget) => {
                 let keep = (alive / 2).max(2);
                 let left = match budget {
-                    #[cfg(test)]
                     Budget::Samples(total) => total.saturating_sub(spent),
                     Budget::Time(t) => {
                         // Samples the rest of the time holds, at the rate so far.

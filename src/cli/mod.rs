@@ -224,11 +224,11 @@ enum Command {
         /// Games to play; one in five is held out to judge the fit.
         #[arg(long, default_value_t = 100_000)]
         games: u32,
-        /// Random seed: the same seed plays the same games (with the weighed bot).
+        /// Random seed: the same seed plays the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who plays them: weighed (the bot the search's samples play) or search:MS (the
-        /// search with the shipped weights, MS milliseconds a move).
+        /// Who plays them: weighed (the bot the search's samples play) or search-samples:N (the
+        /// search with the shipped weights, N samples a move).
         #[arg(long, default_value = "weighed")]
         policy: String,
         /// Take a position every N tiles.

@@ -7,25 +7,28 @@
 //! difference of the mover's and the best opponent's features.
 //!
 //! **The shipped weights** (`weights/carcassonne.json`, the base game, second edition, two
-//! players) come from
-//! `carcassonne-replay train --game carcassonne --games 100000 --seed 1 --policy weighed`:
-//! 100,000 games between weighed bots (the bot the search's samples play), a position every
-//! third tile, 2.4 million positions; four games in five fit, the fifth judge. On those
-//! 480,000 held-out positions the model explains R² = 0.637 of the variance of the final
-//! margin, against 0.623 for the three fitted worths it replaced and 0.608 for the margin if
-//! the game ended alone. The run took 112 s (release build, 2 cores). The completion chances
-//! behind two features are estimated spot by spot past the exact sum's reach
-//! ([`crate::analysis::completion::quick_completion_chance`]): sampling draws there, as the
-//! board notes do, made the features six times dearer for the same fit. Most of a final margin is the draws still to come: no evaluation of the
-//! position alone explains it; what counts for the search is how it ranks the positions its
-//! moves lead to, which `match` measures (`static/docs/analysis.md`).
+//! players) are the second round of self-play:
+//! 1. `carcassonne-replay train --game carcassonne --games 100000 --seed 1 --policy weighed`:
+//!    100,000 games between weighed bots (the bot the search's samples play), a position every
+//!    third tile, 2.4 million positions, four games in five to fit and the fifth to judge
+//!    (held-out R² 0.637 of the final margin; 112 s on 2 cores). These weights valued a
+//!    follower in supply at about a point early in the game: bots waste followers, so keeping
+//!    one is worth little in their games.
+//! 2. With those weights built in, `train --games 1200 --seed 2 --policy search-samples:80`:
+//!    1,200 games of the search itself (a fixed count of samples a move, so the games are the
+//!    same on any machine), 28,800 positions, 23 minutes on 2 cores. Held out, R² 0.420 (the
+//!    search's games are closer and so harder to foretell than the bots'). These weights value
+//!    followers in supply and farmers' timing as strong play does.
 //!
-//! A second round, fitted on 1,000 games of the search with these weights (`--policy
-//! search:10 --seed 2`, 24,000 positions, 416 s), predicted such games far better (held-out
-//! R² 0.769, the worths 0.622) but played no better: 62.0% (52.2–70.9) of 100 games on seed
-//! 91 against the worths, as the first round's 62.0% of 200 on seed 81. The first round's
-//! weights stay: the same seed reproduces them exactly, where a timed search's games depend
-//! on the machine.
+//! The second round is the one that plays better and judges better (measured with `match` and
+//! `bench --judge`, figures in `static/docs/analysis.md`): `search:45` against the search with
+//! the fitted worths won 63.0% of 100 games on seed 111 with the first round's weights and
+//! 75.5% with the second's (70.3% over 200 games with seed 121's), and the experts' points
+//! lost a move fell from 0.70 of greedy bots' to 0.40. Most of a final margin is the draws still to come: no evaluation of the
+//! position alone explains it; what counts for the search is how it ranks the positions its
+//! moves lead to. The completion chances behind two features are estimated spot by spot past
+//! the exact sum's reach ([`crate::analysis::completion::quick_completion_chance`]): it runs at
+//! every sample's horizon.
 //!
 //! The base game's other rulebooks (classic 2000, course) use the same weights: every feature
 //! is scored by the engine under the game's own rules. New World keeps the fitted worths

@@ -1,11 +1,11 @@
 //! `train`: self-play games labelled with their final margins, and the ridge fit of the
 //! learned evaluation on them, judged on games it never saw.
 //!
-//! Each game is seeded by the run's seed and its index, so a run is reproducible (with the
-//! weighed bot; a timed search is not) and does not depend on the number of threads. A
-//! position is taken every few tiles, before the move, for the player to move. With
-//! `--policy search:MS` the games are played by the search with the shipped weights: a round's
-//! search makes the next round's data.
+//! Each game is seeded by the run's seed and its index, so a run is reproducible and does not
+//! depend on the number of threads. A position is taken every few tiles, before the move, for
+//! the player to move. With `--policy search-samples:N` the games are played by the search
+//! with the shipped weights, `N` samples a move (a count, not a time, so that the run is
+//! reproducible): a round's search makes the next round's data.
 
 use super::features::{self, N, Vector};
 use super::{Model, WeightsFile, fit};
@@ -17,15 +17,15 @@ use crate::record::RulesSpec;
 use crate::selfplay::fresh_game;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Who plays the training games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrainPolicy {
     /// The weighed bot, the one the search's samples play.
     Weighed,
-    /// The search with the shipped weights, this many milliseconds a move.
-    Search { ms: u32 },
+    /// The search with the shipped weights, this many samples a move.
+    Search { samples: u32 },
 }
 
 impl std::str::FromStr for TrainPolicy {
@@ -34,11 +34,13 @@ impl std::str::FromStr for TrainPolicy {
     fn from_str(s: &str) -> Result<TrainPolicy, String> {
         match s.split_once(':') {
             None if s == "weighed" => Ok(TrainPolicy::Weighed),
-            Some(("search", t)) => match t.parse() {
-                Ok(ms) if ms > 0 => Ok(TrainPolicy::Search { ms }),
-                _ => Err(format!("search:{t}: give the milliseconds per move, a number from 1")),
+            Some(("search-samples", n)) => match n.parse() {
+                Ok(samples) if samples > 0 => Ok(TrainPolicy::Search { samples }),
+                _ => Err(format!(
+                    "search-samples:{n}: give the samples per move, a number from 1"
+                )),
             },
-            _ => Err(format!("unknown policy {s:?}; use weighed or search:MS")),
+            _ => Err(format!("unknown policy {s:?}; use weighed or search-samples:N")),
         }
     }
 }
@@ -47,7 +49,7 @@ impl std::fmt::Display for TrainPolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TrainPolicy::Weighed => f.write_str("weighed"),
-            TrainPolicy::Search { ms } => write!(f, "search:{ms}"),
+            TrainPolicy::Search { samples } => write!(f, "search-samples:{samples}"),
         }
     }
 }
@@ -216,9 +218,9 @@ fn choose(
 ) -> Option<Move> {
     match policy {
         TrainPolicy::Weighed => bots::choose(game, tile, Policy::Weighed, rng, scratch),
-        TrainPolicy::Search { ms } => {
+        TrainPolicy::Search { samples } => {
             let opts = SearchOptions {
-                budget: Budget::Time(Duration::from_millis(u64::from(ms))),
+                budget: Budget::Samples(samples),
                 seed: seed ^ turn,
                 threads: 1,
             };
@@ -270,9 +272,11 @@ mod tests {
 
     #[test]
     fn policies_read_as_the_command_line_writes_them() {
-        for name in ["weighed", "search:20"] {
+        for name in ["weighed", "search-samples:80"] {
             assert_eq!(name.parse::<TrainPolicy>().unwrap().to_string(), name);
         }
-        assert!("search:0".parse::<TrainPolicy>().is_err() && "greedy".parse::<TrainPolicy>().is_err());
+        for bad in ["search-samples:0", "search:20", "greedy"] {
+            assert!(bad.parse::<TrainPolicy>().is_err(), "{bad}");
+        }
     }
 }
