@@ -361,8 +361,8 @@ fn grouped_chance(groups: &[(u32, u16)], spots: usize, n: u32, d: u32, past: Pas
 
 /// Spots past this many are not summed exactly: a [`Closable`] has a bit per set of spots.
 const MAX_EXACT_SPOTS: usize = 8;
-/// States of the exact sum past which it gives up (none of the real games' features comes
-/// near it).
+/// States of the exact sum past which it gives up for sampling: a monastery with seven or
+/// eight empty squares and a dozen kinds of tile left can reach it.
 const MAX_STATES: usize = 256;
 
 /// The sets of spots the closing tiles drawn so far can close one tile each: bit `s` is set
