@@ -11,24 +11,26 @@
 //! 1. `carcassonne-replay train --game carcassonne --games 100000 --seed 1 --policy weighed`:
 //!    100,000 games between weighed bots (the bot the search's samples play), a position every
 //!    third tile, 2.4 million positions, four games in five to fit and the fifth to judge
-//!    (held-out R² 0.637 of the final margin; 112 s on 2 cores). These weights valued a
-//!    follower in supply at about a point early in the game: bots waste followers, so keeping
-//!    one is worth little in their games.
+//!    (held-out R² 0.637 of the final margin; 112 s on 2 cores). These weights price a farmer
+//!    placed with four fifths of the pack left at about 3 points of margin, the supply it
+//!    leaves included.
 //! 2. With those weights built in, `train --games 1200 --seed 2 --policy search-samples:80`:
 //!    1,200 games of the search itself (a fixed count of samples a move, so the games are the
 //!    same on any machine), 28,800 positions, 23 minutes on 2 cores. Held out, R² 0.420 (the
-//!    search's games are closer and so harder to foretell than the bots'). These weights value
-//!    followers in supply and farmers' timing as strong play does.
+//!    search's games are closer and so harder to foretell than the bots'). These weights make
+//!    an early farmer dearer (about 5 points there; farmers × share of the pack left: −6.96,
+//!    was −2.21), and a follower on a feature that may never be completed (−8.61, was −2.10).
 //!
 //! The second round is the one that plays better and judges better (measured with `match` and
 //! `bench --judge`, figures in `static/docs/analysis.md`): `search:45` against the search with
 //! the fitted worths won 63.0% of 100 games on seed 111 with the first round's weights and
 //! 75.5% with the second's (70.3% over 200 games with seed 121's), and the experts' points
-//! lost a move fell from 0.70 of greedy bots' to 0.40. Most of a final margin is the draws still to come: no evaluation of the
-//! position alone explains it; what counts for the search is how it ranks the positions its
-//! moves lead to. The completion chances behind two features are estimated spot by spot past
-//! the exact sum's reach ([`crate::analysis::completion::quick_completion_chance`]): it runs at
-//! every sample's horizon.
+//! lost a move fell from 0.70 of greedy bots' to 0.40. Most of a final margin is the draws
+//! still to come: no evaluation of the position alone explains it; what counts for the search
+//! is how it ranks the positions its moves lead to. The completion chances behind two features
+//! are estimated spot by spot past the exact sum's reach
+//! ([`crate::analysis::completion::quick_completion_chance`]): they run at every sample's
+//! horizon.
 //!
 //! The base game's other rulebooks (classic 2000, course) use the same weights: every feature
 //! is scored by the engine under the game's own rules. New World keeps the fitted worths
