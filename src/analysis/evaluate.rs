@@ -117,7 +117,7 @@ impl Baseline {
             let stake = stakes.get(&root).copied().unwrap_or(0);
             outlook.insert(
                 root,
-                outlook_term(before, s, (mover, &owners), stake, &mut scratch.chances),
+                outlook_term(before, s, mover, &owners, stake, &mut scratch.chances),
             );
         }
         Baseline {
@@ -198,7 +198,7 @@ fn draws_owner(mover: u8, owners: &[u8]) -> u8 {
     }
 }
 
-fn outlook_term(game: &Game, s: SegId, (mover, owners): (u8, &[u8]), stake: u32, chances: &mut Chances) -> f64 {
+fn outlook_term(game: &Game, s: SegId, mover: u8, owners: &[u8], stake: u32, chances: &mut Chances) -> f64 {
     let sign = owner_sign(mover, owners);
     if sign == 0.0 || stake == 0 {
         return 0.0;

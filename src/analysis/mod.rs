@@ -72,8 +72,8 @@ pub const VERSION: u32 = 3;
 pub const DEFAULT_PLAYOUTS: u32 = 128;
 /// Samples to the horizon per alternative by default. One costs what about two playouts to
 /// the end do (weighed bots and the learned evaluation, against mostly random players), and a
-/// whole 72-tile game then takes 2 to 5 s on two cores (`bench`: 2.3 s; a real game of 71
-/// moves, `analyse`: 4.2 s).
+/// whole 72-tile game then takes 2 to 6 s on two cores (`bench`: 2.1–2.9 s; a real game of
+/// 71 moves, `analyse`: 4.8–5.6 s).
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
 /// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
 /// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a
@@ -116,7 +116,7 @@ pub enum Sampler {
     Horizon,
     /// The default: to the horizon in the base game, whose learned evaluation values it, and
     /// to the end in New World, which has no weights yet. In the base game it judges better:
-    /// on ten real games between strong players its points lost a move are 0.70 of greedy
+    /// on ten real games between strong players its points lost a move are 0.40 of greedy
     /// bots', against 0.96 to the end (`bench --judge`, `static/docs/analysis.md`), and it
     /// won 66% of 40 games against playouts to the end (`match --a horizon:64 --b flat`).
     PerGame,

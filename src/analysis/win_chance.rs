@@ -11,8 +11,8 @@
 //! bots are generated; after each move the position is valued the way the analysis values a
 //! move played (the mean of its samples: in the base game the final margin the learned
 //! evaluation expects at the search's horizon, elsewhere the final margin of playouts to the
-//! end, a quarter of them by the sampled greedy bot), and paired with how the game really ended (1 a win, ½ a shared first place,
-//! 0 a loss). The scale's two constants are those of highest likelihood over a grid (1 to 30
+//! end, a quarter of them by the sampled greedy bot), and paired with how the game really
+//! ended (1 a win, ½ a shared first place, 0 a loss). The scale's two constants are those of highest likelihood over a grid (1 to 30
 //! points by ½, plus 0 to 1.5 per tile by 0.01).
 //!
 //! **The constants in use.** [`TILE_SCALE`], `1.5 + 0.15 t`, came from
