@@ -9,7 +9,6 @@
 //! why. The plan depends on the record and the options only, so it is the same on any machine.
 
 use super::{AnalysisError, AnalysisOptions, Sampler, walk};
-use crate::engine::GameKind;
 use crate::record::GameRecord;
 
 /// Tile-steps one game's analysis may ask for: about two and a half 72-tile games.
@@ -31,15 +30,14 @@ pub struct TurnSize {
     pub tiles_left: u32,
     /// Tiles a playout to the search's horizon plays ([`super::Sampler::Horizon`]), at most.
     pub horizon: u32,
-    pub kind: GameKind,
 }
 
 impl TurnSize {
     /// What one playout of this turn costs, in tile-steps of playouts to the end.
     fn playout_tiles(&self, sampler: Sampler) -> u32 {
-        match sampler.of_game(self.kind) {
+        match sampler {
             Sampler::ToTheEnd => self.tiles_left,
-            Sampler::Horizon | Sampler::PerGame => self.tiles_left.min(self.horizon) * HORIZON_TILE_COST,
+            Sampler::Horizon => self.tiles_left.min(self.horizon) * HORIZON_TILE_COST,
         }
     }
 }
@@ -89,7 +87,6 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
             moves: super::alternatives::enumerate(before, played.tile).1.len(),
             tiles_left: before.pack_left().saturating_sub(1),
             horizon: super::search::horizon(before) as u32,
-            kind: before.kind(),
         });
         Ok(true)
     })?;
@@ -99,9 +96,7 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
 /// The tile-steps an analysis with `opts` asks for.
 pub fn tile_steps(sizes: &[TurnSize], opts: &AnalysisOptions) -> u64 {
     (sizes.iter())
-        .map(|t| {
-            u64::from(opts.playouts_for(t.moves, t.kind)) * t.moves as u64 * u64::from(t.playout_tiles(opts.sampler))
-        })
+        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * u64::from(t.playout_tiles(opts.sampler)))
         .sum()
 }
 
@@ -125,7 +120,7 @@ pub fn plan(sizes: &[TurnSize], asked: &AnalysisOptions) -> Result<Plan, Analysi
     }
     // The most a turn asks, uncapped: the upper end of the search.
     let widest =
-        (sizes.iter().max_by_key(|t| t.moves)).map_or(1, |t| t.moves as u64 * u64::from(asked.per_alternative(t.kind)));
+        (sizes.iter().max_by_key(|t| t.moves)).map_or(1, |t| t.moves as u64 * u64::from(asked.per_alternative()));
     let asked_cap = match asked.max_playouts_per_turn {
         0 => widest.min(u64::from(u32::MAX)) as u32,
         cap => cap,
@@ -156,7 +151,6 @@ mod tests {
                 moves,
                 tiles_left: n - 1 - i,
                 horizon: 4,
-                kind: GameKind::Carcassonne,
             })
             .collect()
     }
@@ -204,7 +198,6 @@ mod tests {
                 moves: 2 * i as usize + 4,
                 tiles_left: 511 - i,
                 horizon: 4,
-                kind: GameKind::Carcassonne,
             })
             .collect();
         let to_the_end = AnalysisOptions {

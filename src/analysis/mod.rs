@@ -51,7 +51,7 @@ pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
-use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
+use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
 use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::{Baseline, Scratch};
@@ -63,8 +63,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// offer to run the newer one. 2: the points lost are measured on fresh futures, apart from
 /// the playouts that chose the best move, and the list shows those values (`verdict`). 3: in
 /// the base game the playouts stop at the search's horizon, valued by the learned evaluation
-/// ([`Sampler::PerGame`]).
-pub const VERSION: u32 = 3;
+/// ([`Sampler::Horizon`]). 4: so do New World's, by its own learned evaluation.
+pub const VERSION: u32 = 4;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
@@ -100,43 +100,32 @@ pub struct AnalysisOptions {
     /// Successive halving (`halving::Schedule::Rounds`); off, every alternative gets every
     /// playout, as the analysis did before (`match`'s `flat-uniform`).
     pub prune: bool,
-    /// What one playout is: the game to its end, a few tiles to the search's horizon, or
-    /// whichever of the two the game judges best with.
+    /// What one playout is: a few tiles to the search's horizon, or the game to its end.
     pub sampler: Sampler,
 }
 
 /// How one playout values a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sampler {
     /// The game played to its end (`playout::playout`) by random players, a share of them
     /// greedy (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
-    /// A few tiles per player played by the weighed bot, as the search's samples are
-    /// (`search`); the value is the final margin the search's evaluation expects there.
+    /// The default: a few tiles per player played by the weighed bot, as the search's samples
+    /// are (`search`); the value is the final margin the game's learned evaluation expects
+    /// there. It judges better: on ten real base games between strong players its points lost
+    /// a move are 0.40 of greedy bots', against 0.96 to the end (`bench --judge`,
+    /// `static/docs/analysis.md`), and it plays better at equal time, in both tile games
+    /// (`match --a horizon --b flat`).
+    #[default]
     Horizon,
-    /// The default: to the horizon in the base game, whose learned evaluation values it, and
-    /// to the end in New World, which has no weights yet. In the base game it judges better:
-    /// on ten real games between strong players its points lost a move are 0.40 of greedy
-    /// bots', against 0.96 to the end (`bench --judge`, `static/docs/analysis.md`), and it
-    /// won 66% of 40 games against playouts to the end (`match --a horizon:64 --b flat`).
-    PerGame,
 }
 
 impl Sampler {
-    /// The sampler a game of `kind` uses.
-    pub fn of_game(self, kind: GameKind) -> Sampler {
+    /// Samples per alternative by default.
+    pub fn default_samples(self) -> u32 {
         match self {
-            Sampler::PerGame if search::learned::for_game(kind).is_some() => Sampler::Horizon,
-            Sampler::PerGame => Sampler::ToTheEnd,
-            sampler => sampler,
-        }
-    }
-
-    /// Samples per alternative by default (the game's own sampler's, for [`Sampler::PerGame`]).
-    pub fn default_samples(self, kind: GameKind) -> u32 {
-        match self.of_game(kind) {
             Sampler::Horizon => DEFAULT_HORIZON_SAMPLES,
-            _ => DEFAULT_PLAYOUTS,
+            Sampler::ToTheEnd => DEFAULT_PLAYOUTS,
         }
     }
 }
@@ -150,20 +139,20 @@ impl Default for AnalysisOptions {
             seed: 0,
             threads: 0,
             prune: true,
-            sampler: Sampler::PerGame,
+            sampler: Sampler::Horizon,
         }
     }
 }
 
 impl AnalysisOptions {
-    /// Samples per alternative in a game of `kind`, before the per-turn cap.
-    pub fn per_alternative(&self, kind: GameKind) -> u32 {
-        (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples(kind))
+    /// Samples per alternative, before the per-turn cap.
+    pub fn per_alternative(&self) -> u32 {
+        (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples())
     }
 
-    /// Playouts for each of `alternatives` in a game of `kind`, after the per-turn cap.
-    pub fn playouts_for(&self, alternatives: usize, kind: GameKind) -> u32 {
-        let k = self.per_alternative(kind);
+    /// Playouts for each of `alternatives`, after the per-turn cap.
+    pub fn playouts_for(&self, alternatives: usize) -> u32 {
+        let k = self.per_alternative();
         let cap = self.max_playouts_per_turn as usize;
         if k == 0 || cap == 0 || alternatives == 0 {
             return k;
@@ -171,16 +160,16 @@ impl AnalysisOptions {
         k.min((cap / alternatives).max(1) as u32)
     }
 
-    /// How each playout plays its future out in a game of `kind`.
-    pub(crate) fn future(&self, kind: GameKind) -> Future {
-        match self.sampler.of_game(kind) {
+    /// How each playout plays its future out.
+    pub(crate) fn future(&self) -> Future {
+        match self.sampler {
             Sampler::ToTheEnd => Future::ToTheEnd {
                 greedy_share: match self.greedy_share.is_nan() {
                     true => 0.0,
                     false => self.greedy_share.clamp(0.0, 1.0),
                 },
             },
-            Sampler::Horizon | Sampler::PerGame => Future::Horizon(search::HorizonEval::default()),
+            Sampler::Horizon => Future::Horizon(search::HorizonEval::default()),
         }
     }
 }
@@ -481,7 +470,7 @@ pub fn analyse_position(
         alternative(before, &moves[i], evaluation, tally)
     };
     let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
-    let per_move = opts.playouts_for(moves.len(), before.kind());
+    let per_move = opts.playouts_for(moves.len());
     let (alts, played_new, recheck) = if per_move == 0 {
         let mut alts: Vec<Alternative> = (0..moves.len()).map(|i| alternative_at(i, None)).collect();
         let order = rank_by_heuristic(&mut alts);
@@ -490,7 +479,7 @@ pub fn analyse_position(
         let how = weighing::Weighing {
             per_move,
             prune: opts.prune,
-            playout: &opts.future(before.kind()),
+            playout: &opts.future(),
             seeds: Seeds::Mixed { seed: opts.seed, turn },
             threads: opts.threads,
         };

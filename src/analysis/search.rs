@@ -16,10 +16,11 @@
 //!   than the plain sampled bot's, which places them at random.
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin:
 //!   the [`learned`] evaluation, board features weighed by a model fitted on self-play's
-//!   final margins ([`HorizonEval::Learned`], where the game has weights), else the margin if
-//!   the game ended there plus three fitted worths (`worth`): a follower in supply, one on
-//!   a road, city or cloister (it comes home), and a farmer's open cities, each scaled by the
-//!   share of the pack left. [`HorizonEval`] says how the two compare. Past
+//!   final margins ([`HorizonEval::Learned`], each tile game its own), or, as the search did
+//!   before it, the margin if the game ended there plus three fitted worths (`worth`): a
+//!   follower in supply, one on a road, city or cloister (it comes home), and a farmer's open
+//!   cities, each scaled by the share of the pack left. [`HorizonEval`] says how the two
+//!   compare. Past
 //!   the horizon the draws add more noise than signal: a sample is many times cheaper and
 //!   less noisy than a playout to the end, so the search weighs more futures in the same
 //!   time.
@@ -38,7 +39,9 @@
 //!   of win rate, three gained nothing. New World looks six tiles per player ahead: its
 //!   surveyors send home the settlers they leave behind after scorings yet to come, so a
 //!   position valued two rounds ahead values settlers that will not score (two tiles per
-//!   player won 26–29% against `flat`, six 51–54%, to the end 34%).
+//!   player won 26–29% against `flat`, six 51–54%, to the end 34%; with New World's learned
+//!   evaluation, three per player at equal time won 51% and two 49% of 40 games against it,
+//!   six 57.5%).
 //! - Every move in the race: pruning by the heuristic first cost 20 points of win rate.
 //! - Meeple economy: valuing the followers kept in supply is worth 26 points of win rate.
 //!   Hand-set bonuses for open features and farms lose badly (32% and 19% over 100 games):
@@ -46,9 +49,10 @@
 //!   worths (`worth`) are far smaller, and with the weighed bot gain a few points. Turning
 //!   each sample's value into a chance of winning played no better, and clipping the margin
 //!   to ±3 (playing for the win, not the points) worse.
-//! - The weighed bot and the fitted worths came from the base game; in New World neither helps
-//!   nor clearly hurts (40.5–44.5% over 100 games on seed 21, within the noise), so New World
-//!   has no rules of its own in the search beyond its longer horizon.
+//! - The weighed bot came from the base game; in New World it neither helps nor clearly hurts
+//!   (40.5–44.5% over 100 games on seed 21, within the noise). What New World needed was its
+//!   own evaluation: its [`learned`] features count the settlers the surveyors will send home,
+//!   and its weights come from its own self-play.
 //!
 //! Measured on tile orders never used for tuning: `search:45` against `flat` won 60.8%
 //! (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6, +4.7) on seed 61, at
@@ -95,8 +99,7 @@ pub(crate) fn horizon(game: &Game) -> usize {
 /// How a sample's horizon is valued.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HorizonEval {
-    /// The learned evaluation ([`learned`]) where the game has weights (the base game), the
-    /// fitted worths elsewhere. The default: at 45 ms a move it beats the worths (`match --a
+    /// The learned evaluation ([`learned`]): each tile game has its weights. The default: at 45 ms a move it beats the worths (`match --a
     /// search:45 --b search-worths:45 --games 100 --seed 111`: 63.0%, 53.2–71.8, margin +5.4).
     #[default]
     Learned,

@@ -313,7 +313,7 @@ pub fn samples(preset: Preset, s: &CalibrationSettings, progress: &dyn Fn(u32, u
             let mut scratch = Scratch::default();
             for j in 0..s.playouts {
                 let seed = playout_seed(s.seed ^ u64::from(g), i as u32, j);
-                tally.add(valuing.future(after.kind()).value(after, *mover, seed, j, &mut scratch));
+                tally.add(valuing.future().value(after, *mover, seed, j, &mut scratch));
             }
             (tally.mean(), after.pack_left(), *mover)
         });

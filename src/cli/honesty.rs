@@ -19,7 +19,7 @@ const STEP: u32 = 5;
 pub fn run(games: u32, as_json: bool) -> Result<(), String> {
     let default = AnalysisOptions::default();
     let reference = AnalysisOptions {
-        playouts_per_alternative: Some(default.per_alternative(Preset::SecondEdition.kind()) * 10),
+        playouts_per_alternative: Some(default.per_alternative() * 10),
         max_playouts_per_turn: DEFAULT_MAX_PLAYOUTS_PER_TURN * 10,
         seed: 0x5eed,
         ..AnalysisOptions::default()

@@ -218,7 +218,8 @@ enum Command {
     /// Fit the search's learned evaluation on self-play games and write its weights as JSON
     /// (build with --release).
     Train {
-        /// The game: carcassonne (the base game, second edition, two players).
+        /// The game: carcassonne (the base game, second edition) or new-world (the sample tiles
+        /// generate plays); two players.
         #[arg(long, default_value = "carcassonne")]
         game: String,
         /// Games to play; one in five is held out to judge the fit.
@@ -305,10 +306,10 @@ enum PlayoutsTo {
     Horizon,
 }
 
-/// The sampler `--playouts-to` asks for: the game's own when not given.
+/// The sampler `--playouts-to` asks for: the default when not given.
 fn sampler(to: Option<PlayoutsTo>) -> Sampler {
     match to {
-        None => Sampler::PerGame,
+        None => Sampler::default(),
         Some(PlayoutsTo::End) => Sampler::ToTheEnd,
         Some(PlayoutsTo::Horizon) => Sampler::Horizon,
     }

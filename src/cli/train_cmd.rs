@@ -2,8 +2,9 @@
 //! games and writes its weights, with how well they predict games the fit never saw.
 
 use super::output::{emit, progress_bar};
+use crate::analysis::search::learned::WeightsFile;
+use crate::analysis::search::learned::features::FeatureSet;
 use crate::analysis::search::learned::train::{TrainSettings, train};
-use crate::analysis::search::learned::{WeightsFile, features::NAMES};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -19,12 +20,12 @@ pub struct TrainArgs<'a> {
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    if args.game != "carcassonne" {
+    let Some(set) = FeatureSet::ALL.into_iter().find(|set| set.game_name() == args.game) else {
         return Err(format!(
-            "train: {:?} has no learned evaluation yet; only carcassonne (the base game) does",
+            "train: {:?} has no learned evaluation; carcassonne (the base game) and new-world do",
             args.game
         ));
-    }
+    };
     if args.games < 5 {
         return Err(format!(
             "train: give at least 5 games (one in five is held out), not {}",
@@ -32,6 +33,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         ));
     }
     let settings = TrainSettings {
+        set,
         games: args.games,
         seed: args.seed,
         policy: args.policy.parse()?,
@@ -68,7 +70,7 @@ fn summary(file: &WeightsFile) -> String {
         f.r2_worth_held_out,
         f.r2_ended_held_out
     );
-    for (name, w) in NAMES.iter().zip(&file.weights) {
+    for (name, w) in file.features.iter().zip(&file.weights) {
         let _ = writeln!(out, "  {name:<28} {w:+.3}");
     }
     out

@@ -40,7 +40,7 @@ use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
 use carcassonne_replay::analysis::{Never, Outlook};
-use carcassonne_replay::engine::{Action, FeatureKind, GameKind, Move, Pos, Preset, Rotation};
+use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
 use carcassonne_replay::engine::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::record::recorded;
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, RulesSpec};
@@ -437,24 +437,20 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
         max_playouts_per_turn: 1_000,
         ..AnalysisOptions::default()
     };
-    assert_eq!(opts.playouts_for(10, GameKind::Carcassonne), 96);
-    assert_eq!(opts.playouts_for(20, GameKind::Carcassonne), 50);
-    assert_eq!(
-        opts.playouts_for(5_000, GameKind::Carcassonne),
-        1,
-        "every alternative gets at least one"
-    );
+    assert_eq!(opts.playouts_for(10), 96);
+    assert_eq!(opts.playouts_for(20), 50);
+    assert_eq!(opts.playouts_for(5_000), 1, "every alternative gets at least one");
     let uncapped = AnalysisOptions {
         max_playouts_per_turn: 0,
         ..opts.clone()
     };
-    assert_eq!(uncapped.playouts_for(5_000, GameKind::Carcassonne), 96);
+    assert_eq!(uncapped.playouts_for(5_000), 96);
     let record = two_players(common::STEAL);
     // No move played: the moves weighed again on fresh futures are the top three, survivors.
     let (before, played) = analysis::position_before(&record, 7).unwrap();
     let capped = AnalysisOptions { threads: 1, ..opts };
     let t = analysis::analyse_position(&before, played.tile, None, 7, &capped).unwrap();
-    let each = opts.playouts_for(t.moves_count, GameKind::Carcassonne);
+    let each = opts.playouts_for(t.moves_count);
     let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
     // Successive halving: the best quarter (at least 8) gets every playout, ranked first; the
     // rest keep the first quarter's. The fresh futures give the top three as many again.

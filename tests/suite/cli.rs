@@ -478,7 +478,8 @@ fn a_match_reports_the_win_rate_with_its_interval() {
 }
 
 /// `train` plays a few games, writes weights the search can load (the features named in order)
-/// and prints its fit on the held-out games; a game with no learned evaluation is refused.
+/// and prints its fit on the held-out games; New World trains its own features, and a game
+/// with no learned evaluation is refused.
 #[test]
 fn train_writes_weights_and_prints_the_held_out_fit() {
     let dir = tempfile::tempdir().unwrap();
@@ -496,9 +497,17 @@ fn train_writes_weights_and_prints_the_held_out_fit() {
         (w["fit"]["games"].as_u64(), w["fit"]["policy"].as_str()),
         (Some(5), Some("weighed"))
     );
-    let bad = run(&["train", "--game", "new-world", "--games", "5"]);
+    let new_world = run(&["train", "--game", "new-world", "--games", "5", "--seed", "3"]);
+    assert!(new_world.status.success(), "{}", stderr(&new_world));
+    let w: serde_json::Value = serde_json::from_slice(&new_world.stdout).unwrap();
+    assert_eq!(w["game"], "new-world");
     assert!(
-        !bad.status.success() && stderr(&bad).contains("has no learned evaluation yet"),
+        w["features"].as_array().unwrap().contains(&"trappers_x_share".into()),
+        "{w}"
+    );
+    let bad = run(&["train", "--game", "card-game", "--games", "5"]);
+    assert!(
+        !bad.status.success() && stderr(&bad).contains("has no learned evaluation"),
         "{}",
         stderr(&bad)
     );

@@ -4,29 +4,31 @@
 /// The ridge weights of `rows` (features, target), no intercept: the model predicts a margin
 /// from the difference of two players' features, which is zero for equal players. `lambda`
 /// is scaled by the mean of the diagonal of `XᵀX`, so it does not depend on the features' units.
-pub fn ridge<const N: usize>(rows: &[([f64; N], f64)], lambda: f64) -> [f64; N] {
-    let mut a = [[0.0; N]; N];
-    let mut b = [0.0; N];
+/// Every row has `n` features.
+pub fn ridge(rows: &[(Vec<f64>, f64)], n: usize, lambda: f64) -> Vec<f64> {
+    let mut a = vec![vec![0.0; n]; n];
+    let mut b = vec![0.0; n];
     for (x, y) in rows {
-        for i in 0..N {
+        for i in 0..n {
             for j in 0..=i {
                 a[i][j] += x[i] * x[j];
             }
             b[i] += x[i] * y;
         }
     }
-    let scale = (0..N).map(|i| a[i][i]).sum::<f64>() / N as f64;
+    let scale = (0..n).map(|i| a[i][i]).sum::<f64>() / n as f64;
     for (i, row) in a.iter_mut().enumerate() {
         // A feature that never varies gets weight 0, not a division by zero.
         row[i] += lambda * scale + f64::MIN_POSITIVE.sqrt();
     }
-    solve(cholesky(a), b)
+    solve(&cholesky(&a), &b)
 }
 
 /// The lower-triangular `L` with `L Lᵀ = a`, from `a`'s lower triangle (`a` positive definite).
-fn cholesky<const N: usize>(a: [[f64; N]; N]) -> [[f64; N]; N] {
-    let mut l = [[0.0; N]; N];
-    for i in 0..N {
+fn cholesky(a: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let n = a.len();
+    let mut l = vec![vec![0.0; n]; n];
+    for i in 0..n {
         for j in 0..=i {
             let dot: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
             l[i][j] = if i == j {
@@ -40,14 +42,15 @@ fn cholesky<const N: usize>(a: [[f64; N]; N]) -> [[f64; N]; N] {
 }
 
 /// `x` with `L Lᵀ x = b`: forward, then back substitution.
-fn solve<const N: usize>(l: [[f64; N]; N], b: [f64; N]) -> [f64; N] {
-    let mut z = [0.0; N];
-    for i in 0..N {
+fn solve(l: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
+    let n = b.len();
+    let mut z = vec![0.0; n];
+    for i in 0..n {
         z[i] = (b[i] - (0..i).map(|k| l[i][k] * z[k]).sum::<f64>()) / l[i][i];
     }
-    let mut x = [0.0; N];
-    for i in (0..N).rev() {
-        x[i] = (z[i] - (i + 1..N).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        x[i] = (z[i] - (i + 1..n).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
     }
     x
 }
@@ -70,28 +73,29 @@ mod tests {
     #[test]
     fn ridge_recovers_the_weights_of_exact_data() {
         let w = [1.5, -2.0, 0.25];
-        let rows: Vec<([f64; 3], f64)> = (0..40)
+        let rows: Vec<(Vec<f64>, f64)> = (0..40)
             .map(|i| {
                 let i = f64::from(i);
-                let x = [i.sin() * 3.0, (i * 0.7).cos(), i % 5.0];
-                (x, x.iter().zip(w).map(|(a, b)| a * b).sum())
+                let x = vec![i.sin() * 3.0, (i * 0.7).cos(), i % 5.0];
+                let y = x.iter().zip(w).map(|(a, b)| a * b).sum();
+                (x, y)
             })
             .collect();
-        let fitted = ridge(&rows, 1e-9);
+        let fitted = ridge(&rows, 3, 1e-9);
         for (f, w) in fitted.iter().zip(w) {
             assert!((f - w).abs() < 1e-6, "{fitted:?}");
         }
         let pred = rows
             .iter()
-            .map(|(x, y)| (x.iter().zip(fitted).map(|(a, b)| a * b).sum(), *y));
+            .map(|(x, y)| (x.iter().zip(&fitted).map(|(a, b)| a * b).sum(), *y));
         assert!((r_squared(pred) - 1.0).abs() < 1e-9);
     }
 
     /// A feature that is always zero gets weight zero; the others are still fitted.
     #[test]
     fn a_feature_that_never_varies_weighs_nothing() {
-        let rows: Vec<([f64; 2], f64)> = (0..10).map(|i| ([f64::from(i), 0.0], 2.0 * f64::from(i))).collect();
-        let fitted = ridge(&rows, 1e-9);
+        let rows: Vec<(Vec<f64>, f64)> = (0..10).map(|i| (vec![f64::from(i), 0.0], 2.0 * f64::from(i))).collect();
+        let fitted = ridge(&rows, 2, 1e-9);
         assert!((fitted[0] - 2.0).abs() < 1e-6 && fitted[1] == 0.0, "{fitted:?}");
     }
 }

@@ -7,7 +7,7 @@
 //! with the shipped weights, `N` samples a move (a count, not a time, so that the run is
 //! reproducible): a round's search makes the next round's data.
 
-use super::features::{self, N, Vector};
+use super::features::FeatureSet;
 use super::{Model, WeightsFile, fit};
 use crate::analysis::halving::{Budget, SearchOptions};
 use crate::analysis::search::{HorizonEval, fitted_margin, search_with};
@@ -57,6 +57,8 @@ impl std::fmt::Display for TrainPolicy {
 /// What a training run plays.
 #[derive(Clone, Debug)]
 pub struct TrainSettings {
+    /// The game, by its features.
+    pub set: FeatureSet,
     pub games: u32,
     pub seed: u64,
     pub policy: TrainPolicy,
@@ -98,7 +100,7 @@ pub struct FitReport {
 /// final margin.
 struct Sample {
     game: u32,
-    x: Vector,
+    x: Vec<f64>,
     worth: f64,
     y: f64,
 }
@@ -106,10 +108,14 @@ struct Sample {
 /// Plays the games, fits the model and judges it. `progress(done, games)` after each game.
 pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<WeightsFile, String> {
     let start_time = Instant::now();
-    let (start, ..) = fresh_game(&RulesSpec::new(Preset::SecondEdition), 2)?;
+    let preset = match s.set {
+        FeatureSet::TileGame => Preset::SecondEdition,
+        FeatureSet::NewWorld => Preset::NewWorld,
+    };
+    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2)?;
     let samples = play_games(&start, s, progress);
     let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|x| !held_out(x.game));
-    let model = fit_model(&train);
+    let model = fit_model(s.set, &train);
     let r2 = |predict: &dyn Fn(&Sample) -> f64| fit::r_squared(test.iter().map(|x| (predict(x), x.y)));
     let fit = FitReport {
         games: s.games,
@@ -124,22 +130,20 @@ pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<
         seconds: start_time.elapsed().as_secs_f64(),
     };
     Ok(WeightsFile {
-        game: "carcassonne".into(),
-        features: features::NAMES.map(String::from).to_vec(),
-        weights: model.weights.to_vec(),
+        game: s.set.game_name().into(),
+        features: s.set.names().iter().map(|&n| n.into()).collect(),
+        weights: model.weights,
         fit,
     })
 }
 
 /// The ridge fit of what the score if the game ended leaves unexplained: its weight stays 1.
-fn fit_model(rows: &[&Sample]) -> Model {
-    const M: usize = N - 1;
-    let rows: Vec<([f64; M], f64)> = (rows.iter())
-        .map(|s| (std::array::from_fn(|i| s.x[i + 1]), s.y - s.x[0]))
-        .collect();
-    let rest = fit::ridge(&rows, LAMBDA);
+fn fit_model(set: FeatureSet, rows: &[&Sample]) -> Model {
+    let rows: Vec<(Vec<f64>, f64)> = (rows.iter()).map(|s| (s.x[1..].to_vec(), s.y - s.x[0])).collect();
+    let rest = fit::ridge(&rows, set.names().len() - 1, LAMBDA);
     Model {
-        weights: std::array::from_fn(|i| if i == 0 { 1.0 } else { rest[i - 1] }),
+        set,
+        weights: std::iter::once(1.0).chain(rest).collect(),
     }
 }
 
@@ -183,7 +187,7 @@ fn play_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
     for (k, tile) in shuffled_bag(&game, &mut rng).into_iter().enumerate() {
         if k as u32 % s.every.max(1) == 1 {
             let mover = game.current_player();
-            taken.push((mover, pair(&game, mover), fitted_margin(&game, mover)));
+            taken.push((mover, pair(s.set, &game, mover), fitted_margin(&game, mover)));
         }
         let mv = choose(&game, tile, s.policy, (seed, k as u64), &mut rng, &mut scratch);
         events.clear();
@@ -230,44 +234,49 @@ fn choose(
 }
 
 /// The mover's features less the best opponent's (the highest score if the game ended now).
-fn pair(game: &Game, mover: u8) -> Vector {
-    let f = features::of(game);
+fn pair(set: FeatureSet, game: &Game, mover: u8) -> Vec<f64> {
+    let f = set.of(game);
     let best_other = (0..f.len())
         .filter(|&p| p != usize::from(mover))
         .max_by(|&a, &b| f[a][0].total_cmp(&f[b][0]))
         .expect("two players or more");
-    std::array::from_fn(|i| f[usize::from(mover)][i] - f[best_other][i])
+    (f[usize::from(mover)].iter().zip(&f[best_other]))
+        .map(|(m, o)| m - o)
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A few games train a model whose weights file loads back, and that judges itself on the
-    /// held-out games.
+    /// A few games of each tile game train a model whose weights file loads back, and that
+    /// judges itself on the held-out games.
     #[test]
     fn a_small_training_run_writes_weights_that_load() {
-        let settings = TrainSettings {
-            games: 5,
-            seed: 7,
-            policy: TrainPolicy::Weighed,
-            every: 3,
-            threads: 2,
-        };
-        let file = train(&settings, &|_, _| ()).unwrap();
-        assert_eq!(file.fit.games, 5);
-        assert!(file.fit.held_out_positions > 0 && file.fit.positions > file.fit.held_out_positions);
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("weights.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
-        let model = Model::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        assert_eq!(model.weights.to_vec(), file.weights);
-        assert_eq!(model.weights[0], 1.0, "the score if the game ended weighs 1");
-        let again = train(&TrainSettings { threads: 1, ..settings }, &|_, _| ()).unwrap();
-        assert_eq!(
-            again.weights, file.weights,
-            "the same seed, the same weights, on any number of threads"
-        );
+        for set in FeatureSet::ALL {
+            let settings = TrainSettings {
+                set,
+                games: 5,
+                seed: 7,
+                policy: TrainPolicy::Weighed,
+                every: 3,
+                threads: 2,
+            };
+            let file = train(&settings, &|_, _| ()).unwrap();
+            assert_eq!((file.fit.games, file.game.as_str()), (5, set.game_name()));
+            assert!(file.fit.held_out_positions > 0 && file.fit.positions > file.fit.held_out_positions);
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("weights.json");
+            std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+            let model = Model::parse(&std::fs::read_to_string(&path).unwrap(), set).unwrap();
+            assert_eq!(model.weights, file.weights);
+            assert_eq!(model.weights[0], 1.0, "the score if the game ended weighs 1");
+            let again = train(&TrainSettings { threads: 1, ..settings }, &|_, _| ()).unwrap();
+            assert_eq!(
+                again.weights, file.weights,
+                "{set:?}: the same seed, the same weights, on any number of threads"
+            );
+        }
     }
 
     #[test]

@@ -1,19 +1,9 @@
-//! A position's board features, per player: the fixed vector the learned evaluation weighs.
-//!
-//! Every number comes from the engine: the score if the game ended now is the engine's final
-//! scoring of a copy, and an open feature's gain is [`Game::worth`] completed less at the end;
-//! nothing here scores a feature itself. What a figure may still bring depends on how much of
-//! the game is left, so those counts are multiplied by the share of the pack left (and once
-//! more by it, where a count's worth fades faster than the pack). An open city's or
-//! cloister's chance of completion comes from [`quick_completion_chance`], the tiles left that
-//! close it; it falls to zero with the pack by itself.
-//!
-//! The first feature, the score if the game ended now, weighs 1 in every model: at the end of
-//! the game every other feature is zero, and the value is the final margin itself.
-//!
-//! One pass over the segments, then one [`Game::worth`] and one completion outlook per occupied
-//! open feature (a handful): it runs at every search sample's horizon.
+//! The base game's features: followers by where they stand, farmers and the open cities
+//! their fields border, the abbot, and what owned open cities and cloisters would add if
+//! completed, plain and times their chance of completion ([`quick_completion_chance`], the
+//! tiles left that close them; it falls to zero with the pack by itself).
 
+use super::{pack_share, scores_if_ended};
 use crate::analysis::completion::quick_completion_chance;
 use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, SegId};
@@ -68,16 +58,14 @@ struct Counts {
 /// Every player's features in `game`, in seat order.
 pub fn of(game: &Game) -> Vec<Vector> {
     let share = pack_share(game);
-    let mut ended = game.clone();
-    ended.finish(&mut Vec::new());
     let counts = counts(game);
-    (game.players().iter().zip(ended.players()).zip(counts))
+    (game.players().iter().zip(scores_if_ended(game)).zip(counts))
         .map(|((now, end), c)| {
             let supply = f64::from(now.followers);
             let s = |x: u32| f64::from(x) * share;
             [
-                f64::from(end.score),
-                f64::from(end.score) * share,
+                end,
+                end * share,
                 supply * share,
                 supply * share * share,
                 if now.followers == 0 { share } else { 0.0 },
@@ -95,12 +83,6 @@ pub fn of(game: &Game) -> Vec<Vector> {
             ]
         })
         .collect()
-}
-
-/// The share of the game's tiles still in the pack.
-pub fn pack_share(game: &Game) -> f64 {
-    let tiles_in_game = game.pack_left() + game.board().tiles().len() as u32;
-    f64::from(game.pack_left()) / f64::from(tiles_in_game.max(1))
 }
 
 /// Each player's figures on the board by where they stand, and what their open features

@@ -1,0 +1,78 @@
+//! A position's board features, per player: the fixed vector the learned evaluation weighs,
+//! one set per game ([`FeatureSet`]).
+//!
+//! Every number comes from the engine: the score if the game ended now is the engine's final
+//! scoring of a copy, and an open feature's gain is [`Game::worth`] completed less at the end;
+//! nothing here scores a feature itself. What a figure may still bring depends on how much of
+//! the game is left, so those counts are multiplied by the share of the pack left (and once
+//! more by it, where a count's worth fades faster than the pack). The first feature of every
+//! set, the score if the game ended now, weighs 1 in every model: at the end of the game every
+//! other feature is zero, and the value is the final margin itself.
+//!
+//! Features run at every search sample's horizon: one pass over the segments, then one
+//! [`Game::worth`] and one completion outlook per occupied open feature (a handful).
+
+mod new_world;
+mod tile_game;
+
+use crate::engine::{Game, GameKind};
+
+/// Which game's features: each game has its own figures and features, so its own vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeatureSet {
+    /// The base game under every rulebook: roads, cities, cloisters, fields, the abbot.
+    TileGame,
+    /// New World: trails, towns, farms, plains, and the surveyors that send settlers home.
+    NewWorld,
+}
+
+impl FeatureSet {
+    pub const ALL: [FeatureSet; 2] = [FeatureSet::TileGame, FeatureSet::NewWorld];
+
+    /// The features of a game of `kind`; the Card Game has no board.
+    pub fn of_kind(kind: GameKind) -> Option<FeatureSet> {
+        match kind {
+            GameKind::Carcassonne => Some(FeatureSet::TileGame),
+            GameKind::NewWorld => Some(FeatureSet::NewWorld),
+            GameKind::CardGame => None,
+        }
+    }
+
+    /// The name the weights file and `train --game` use.
+    pub fn game_name(self) -> &'static str {
+        match self {
+            FeatureSet::TileGame => "carcassonne",
+            FeatureSet::NewWorld => "new-world",
+        }
+    }
+
+    /// The features' names, in vector order (the weights file lists them to be checked).
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            FeatureSet::TileGame => &tile_game::NAMES,
+            FeatureSet::NewWorld => &new_world::NAMES,
+        }
+    }
+
+    /// Every player's features in `game`, in seat order, each in [`FeatureSet::names`] order.
+    pub fn of(self, game: &Game) -> Vec<Vec<f64>> {
+        match self {
+            FeatureSet::TileGame => tile_game::of(game).into_iter().map(Vec::from).collect(),
+            FeatureSet::NewWorld => new_world::of(game).into_iter().map(Vec::from).collect(),
+        }
+    }
+}
+
+/// The share of the game's tiles still in the pack.
+pub fn pack_share(game: &Game) -> f64 {
+    let tiles_in_game = game.pack_left() + game.board().tiles().len() as u32;
+    f64::from(game.pack_left()) / f64::from(tiles_in_game.max(1))
+}
+
+/// The score each player would have if the game ended now: the engine's final scoring of a
+/// copy.
+fn scores_if_ended(game: &Game) -> Vec<f64> {
+    let mut ended = game.clone();
+    ended.finish(&mut Vec::new());
+    ended.players().iter().map(|p| f64::from(p.score)).collect()
+}
