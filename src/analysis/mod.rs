@@ -51,7 +51,7 @@ pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
-use crate::engine::{Action, Game, Move, Placement, Pos, TileKindId};
+use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
 use crate::record::recorded;
 use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayError, Walk};
 use evaluate::{Baseline, Scratch};
@@ -346,6 +346,7 @@ pub struct PlayerSummary {
 /// Every turn of a game, and each player's summary.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameAnalysis {
+    pub kind: GameKind,
     pub value_basis: ValueBasis,
     /// Set when the game was too long for the playouts asked, and ran with fewer.
     pub shallower: Option<budget::Shallower>,
@@ -407,6 +408,7 @@ pub fn analyse_game(
         Ok(true)
     })?;
     Ok(GameAnalysis {
+        kind: record.game,
         value_basis: value_basis(opts),
         shallower: plan.shallower(),
         players: summaries(

@@ -7,6 +7,7 @@ use super::{
 };
 use crate::analysis::budget::Shallower;
 use crate::analysis::completion::OpenSpot;
+use crate::analysis::win_chance::Scale;
 use crate::engine::{FeatureKind, Figure, GameKind, Pos};
 use crate::record::RecordedAction;
 use crate::replay::words;
@@ -245,6 +246,11 @@ pub struct GameReport {
     /// before versions were recorded.
     #[serde(default = "first_version")]
     pub version: u32,
+    /// The game analysed; absent from analyses stored before version 4, which read as the base
+    /// game's (their New World chances read on its scale too).
+    #[serde(default)]
+    #[schema(value_type = String, example = "carcassonne")]
+    pub game: GameKind,
     pub value: String,
     pub heuristic_formula: String,
     /// Set when the game was too long for the playouts asked: the cap on a turn's playouts
@@ -272,6 +278,11 @@ impl StoredAnalysis {
 
     pub fn turn(&self, n: u32) -> Option<&TurnReport> {
         self.turns.iter().find(|t| t.turn == n)
+    }
+
+    /// The scale its values read as chances on.
+    pub fn scale(&self) -> Scale {
+        Scale::of_tiles(self.summary.game, self.summary.version)
     }
 }
 
@@ -385,8 +396,10 @@ fn brief(a: Option<&Alternative>) -> Option<MoveBrief> {
 
 impl From<&GameAnalysis> for GameReport {
     fn from(g: &GameAnalysis) -> GameReport {
+        let scale = Scale::of_tiles(g.kind, super::VERSION);
         GameReport {
             version: super::VERSION,
+            game: g.kind,
             value: basis(g.value_basis).to_string(),
             heuristic_formula: HEURISTIC_FORMULA.to_string(),
             shallower: g.shallower,
@@ -407,7 +420,7 @@ impl From<&GameAnalysis> for GameReport {
                     best_move: brief(t.best()),
                     win_chance: (t.played_alternative())
                         .filter(|a| a.playouts.is_some())
-                        .map(|a| round(super::win_chance::win_chance(a.value, t.tiles_left))),
+                        .map(|a| round(scale.chance(a.value, t.tiles_left))),
                 })
                 .collect(),
             players: g.players.iter().map(PlayerReport::from).collect(),

@@ -3,6 +3,7 @@
 
 use super::game::{self, Commands};
 use super::output::{emit, progress_bar};
+use crate::analysis::arena::Contender;
 use crate::analysis::win_chance::{self, CalibrationSettings};
 use crate::record;
 use std::fmt::Write as _;
@@ -13,7 +14,10 @@ pub struct CalibrateArgs<'a> {
     pub players: u8,
     /// `carcassonne` (the tile games) or `card-game`.
     pub game: &'a str,
-    pub preset: &'a str,
+    /// The tile games' rulebook; `None`, the game's own.
+    pub preset: Option<&'a str>,
+    /// Who plays the games (a `match` policy); `None`, the game's calibration bots.
+    pub policy: Option<&'a str>,
     pub playouts: u32,
     pub every: u32,
     pub seed: u64,
@@ -34,12 +38,13 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     };
     let progress = |done, total| progress_bar("valuing", "games", done, total);
     let kind = game::kind(args.game)?;
+    let policy: Option<Contender> = args.policy.map(str::parse).transpose()?;
     let (samples, in_use, steps) =
-        record::dispatch_kind!(kind, R => R::calibration(kind, args.preset, &settings, &progress))?;
+        record::dispatch_kind!(kind, R => R::calibration(kind, args.preset, policy, &settings, &progress))?;
     let c = win_chance::fit(&samples, in_use);
     emit(&if args.json {
         let doc = serde_json::json!({
-            "game": args.game, "games": args.games, "players": args.players, "rules": args.preset,
+            "game": args.game, "policy": args.policy.unwrap_or("default"), "games": args.games, "players": args.players, "rules": args.preset,
             "playouts": settings.playouts, "every": settings.every, "seed": args.seed,
             "samples": c.samples, "scale_base": c.scale.base, "scale_per_step": c.scale.per_step,
             "log_loss": c.log_loss, "in_use_log_loss": c.in_use_log_loss,

@@ -6,7 +6,7 @@ use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
 use super::output::progress_bar;
 use crate::analysis::Sampler;
-use crate::analysis::arena::Table;
+use crate::analysis::arena::{Contender, Table};
 use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
 use crate::analysis::win_chance::{CARD_SCALE, CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
@@ -135,10 +135,14 @@ impl Commands for CardRecord {
     /// The Card Game has one rulebook: `preset` is not asked.
     fn calibration(
         _: GameKind,
-        _: &str,
+        _: Option<&str>,
+        policy: Option<Contender>,
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
     ) -> Result<(Vec<Sample>, Scale, &'static str), String> {
+        if policy.is_some() {
+            return Err("calibrate --game card-game plays its own sampled bots; --policy is for the tile games".into());
+        }
         Ok((cards::chance_samples(settings, progress)?, CARD_SCALE, "turns"))
     }
 }

@@ -8,7 +8,7 @@ use super::analyse_cmd::AnalyseArgs;
 use super::judge::figures;
 use super::replay_cmd::read_bytes;
 use crate::analysis::Sampler;
-use crate::analysis::arena::Table;
+use crate::analysis::arena::{Contender, Table};
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
 use crate::record::{self, AnyRecord};
@@ -45,10 +45,12 @@ pub trait Commands {
         Self: Sized;
 
     /// `calibrate`: positions of generated games of `kind`, valued, with how they ended; the
-    /// scale in use; and what a game counts down in ("tiles").
+    /// scale in use; and what a game counts down in ("tiles"). The games are played by
+    /// `policy` in every seat, else by the game's calibration bots.
     fn calibration(
         kind: GameKind,
-        preset: &str,
+        preset: Option<&str>,
+        policy: Option<Contender>,
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
     ) -> Result<(Vec<Sample>, Scale, &'static str), String>

@@ -192,17 +192,22 @@ enum Command {
     },
     /// Fit the win-chance model on generated games and show how well it predicts.
     Calibrate {
-        /// Games between greedy bots to generate.
+        /// Games to generate.
         #[arg(long, default_value_t = 200)]
         games: u32,
         #[arg(long, default_value_t = 2)]
         players: u8,
-        /// carcassonne (the tile games) or card-game.
+        /// carcassonne, new-world or card-game.
         #[arg(long, default_value = "carcassonne")]
         game: String,
-        /// The rulebook (second-edition, classic-2000, classic-2000-alternate, course, new-world).
-        #[arg(long, default_value = "second-edition")]
-        preset: String,
+        /// The tile games' rulebook (second-edition, classic-2000, classic-2000-alternate,
+        /// course, new-world); default: the game's own.
+        #[arg(long)]
+        preset: Option<String>,
+        /// Who plays the tile games, in match's words (greedy, horizon:K, search:T, ...);
+        /// default: greedy bots (the Card Game: its sampled bots).
+        #[arg(long)]
+        policy: Option<String>,
         /// Playouts valuing each position.
         #[arg(long, default_value_t = 32)]
         playouts: u32,
@@ -410,6 +415,7 @@ pub fn run() -> ExitCode {
             players,
             game,
             preset,
+            policy,
             playouts,
             every,
             seed,
@@ -418,7 +424,8 @@ pub fn run() -> ExitCode {
             games,
             players,
             game: &game,
-            preset: &preset,
+            preset: preset.as_deref(),
+            policy: policy.as_deref(),
             playouts,
             every,
             seed,

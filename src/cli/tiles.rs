@@ -5,12 +5,12 @@ use super::analyse_cmd::AnalyseArgs;
 use super::game::{Bots, Commands, MatchTable, preset};
 use super::judge::{self, figures};
 use super::output::{Align, aligned, progress_bar};
-use crate::analysis::arena::Table;
-use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale, TILE_SCALE};
+use crate::analysis::arena::{self, Contender, Table};
+use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale};
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, Sampler, TurnAnalysis, ValueBasis};
 use crate::engine::{Category, Event, Figure, GameKind, Location, Preset, Score};
 use crate::export::{Export, ExportError, csv};
-use crate::record::{GameRecord, RecordedAction, RulesSpec, lab};
+use crate::record::{AnyRecord, GameRecord, RecordedAction, RulesSpec, lab};
 use crate::render::RenderError;
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
 use crate::selfplay;
@@ -150,15 +150,22 @@ impl Commands for GameRecord {
     /// Every rulebook of the tile game; New World's coast and surveyors are not fitted.
     fn calibration(
         kind: GameKind,
-        preset_name: &str,
+        preset_name: Option<&str>,
+        policy: Option<Contender>,
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
     ) -> Result<(Vec<Sample>, Scale, &'static str), String> {
-        if kind.default_preset().is_new_world() {
-            return Err("calibrate fits carcassonne (every rulebook) or card-game".into());
-        }
-        let samples = win_chance::samples(preset(preset_name)?, settings, progress)?;
-        Ok((samples, TILE_SCALE, "tiles"))
+        let rules = rules(Some(kind), preset_name.map(preset).transpose()?)?;
+        let players = settings.players;
+        let play = |seed| match policy {
+            None => selfplay::generate(rules.clone(), players, selfplay::Policy::Greedy, seed),
+            Some(contender) => match arena::self_play(contender, &Table::Tiles(rules.clone()), players, seed)? {
+                AnyRecord::Tiles(record, _) => Ok(record),
+                AnyRecord::Cards(_) => unreachable!("a tile table deals no cards"),
+            },
+        };
+        let samples = win_chance::samples(settings, &play, progress)?;
+        Ok((samples, Scale::of_tiles(kind, analysis::VERSION), "tiles"))
     }
 }
 

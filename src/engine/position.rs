@@ -16,7 +16,8 @@ use super::tileset::TileKindId;
 
 /// The games a record can hold. Records name them (`"game": "carcassonne"`); a record that
 /// names none is the tile game, so every file written before there were several still reads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum GameKind {
     /// The tile game: base game, The River, The Abbot, under every rulebook we know.
     #[default]

@@ -70,7 +70,7 @@ impl ChancesView {
 
 /// The chances of a finished analysis's turns up to `upto` (every turn with `None`).
 pub fn chances(stored: &StoredAnalysis, upto: Option<u32>) -> Vec<TurnChance> {
-    let mut all = win_chance::turn_chances(&stored.turns);
+    let mut all = win_chance::turn_chances(&stored.turns, stored.scale());
     all.retain(|c| upto.is_none_or(|n| c.turn <= n));
     all
 }

@@ -513,6 +513,43 @@ fn train_writes_weights_and_prints_the_held_out_fit() {
     );
 }
 
+/// `calibrate` fits the win chances on games of any `match` policy, in either tile game; the
+/// Card Game keeps its own bots.
+#[test]
+fn calibrate_plays_its_games_with_the_policy_asked_for() {
+    let args = [
+        "calibrate",
+        "--game",
+        "new-world",
+        "--games",
+        "2",
+        "--every",
+        "8",
+        "--playouts",
+        "2",
+    ];
+    let out = run(&[&args[..], &["--policy", "greedy", "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (doc["game"].as_str(), doc["policy"].as_str()),
+        (Some("new-world"), Some("greedy"))
+    );
+    assert!(doc["samples"].as_u64().unwrap() >= 10, "{doc}");
+    let bad = run(&["calibrate", "--game", "card-game", "--policy", "greedy", "--games", "2"]);
+    assert!(
+        !bad.status.success() && stderr(&bad).contains("--policy is for the tile games"),
+        "{}",
+        stderr(&bad)
+    );
+    let unknown = run(&[&args[..], &["--policy", "clever"]].concat());
+    assert!(
+        stderr(&unknown).contains("unknown policy \"clever\""),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
 fn new_world_demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-new-world.json")
 }
