@@ -15,7 +15,9 @@
 mod new_world;
 mod tile_game;
 
-use crate::engine::{Game, GameKind};
+use crate::analysis::completion::quick_completion_chance;
+use crate::engine::features::{Counts, Players, majority};
+use crate::engine::{Game, GameKind, SegId};
 
 /// Which game's features: each game has its own figures and features, so its own vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,4 +77,65 @@ fn scores_if_ended(game: &Game) -> Vec<f64> {
     let mut ended = game.clone();
     ended.finish(&mut Vec::new());
     ended.players().iter().map(|p| f64::from(p.score)).collect()
+}
+
+/// How many features [`common`] writes.
+const COMMON: usize = 5;
+
+/// The features every set starts with, for one player: the score if the game ended now
+/// (`end`), and times the share of the pack left; the followers in supply times the share,
+/// and times its square; and the share when the supply is empty.
+fn common(end: f64, followers: u8, share: f64) -> [f64; COMMON] {
+    let supply = f64::from(followers);
+    [
+        end,
+        end * share,
+        supply * share,
+        supply * share * share,
+        if followers == 0 { share } else { 0.0 },
+    ]
+}
+
+/// An occupied feature that may still be completed: who stands on it, what completing it
+/// would add to its owners, and its chance of completion for the first owner's draws
+/// ([`quick_completion_chance`]).
+struct OpenFeature {
+    meeples: Counts,
+    owners: Players,
+    gain: u32,
+    chance: f64,
+}
+
+impl OpenFeature {
+    /// The feature of `root`, unless it is completed or can never be.
+    fn of(game: &Game, root: SegId) -> Option<OpenFeature> {
+        let worth = game.worth(root);
+        let (false, Some(done)) = (worth.is_complete, worth.completed) else {
+            return None;
+        };
+        let meeples = game.features().count_meeples(root);
+        let owners = majority(&meeples);
+        let first = owners.iter().next().unwrap_or(0);
+        let chance = match game.pack_left() {
+            0 => 0.0,
+            _ => quick_completion_chance(game, root, first),
+        };
+        Some(OpenFeature {
+            meeples,
+            owners,
+            gain: done.saturating_sub(worth.at_end.unwrap_or(0)),
+            chance,
+        })
+    }
+
+    /// Player `p`'s followers on it, times the chance it is never completed: they stay out of
+    /// the supply.
+    fn stuck(&self, p: usize) -> f64 {
+        f64::from(self.meeples[p]) * (1.0 - self.chance)
+    }
+
+    /// What it adds to `p` if `p` owns it: its gain, and its gain times its chance.
+    fn owned_gain(&self, p: usize) -> Option<(u32, f64)> {
+        (self.owners.contains(p as u8)).then(|| (self.gain, f64::from(self.gain) * self.chance))
+    }
 }

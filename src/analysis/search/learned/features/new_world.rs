@@ -7,9 +7,8 @@
 //! eastern-most surveyor's column (sent home, unscored, at the next scoring) and those one
 //! column west of it (at the one after).
 
-use super::{pack_share, scores_if_ended};
-use crate::analysis::completion::quick_completion_chance;
-use crate::engine::features::{Meeple, majority};
+use super::{COMMON, OpenFeature, common, pack_share, scores_if_ended};
+use crate::engine::features::Meeple;
 use crate::engine::{FeatureKind, Game, SegId};
 
 /// How many features a player has.
@@ -67,14 +66,8 @@ pub fn of(game: &Game) -> Vec<Vector> {
     let counts = counts(game);
     (game.players().iter().zip(scores_if_ended(game)).zip(counts))
         .map(|((now, end), c)| {
-            let supply = f64::from(now.followers);
             let s = |x: u32| f64::from(x) * share;
-            [
-                end,
-                end * share,
-                supply * share,
-                supply * share * share,
-                if now.followers == 0 { share } else { 0.0 },
+            let rest: [f64; N - COMMON] = [
                 s(c.robbers),
                 s(c.shopkeepers),
                 s(c.farmers),
@@ -87,7 +80,11 @@ pub fn of(game: &Game) -> Vec<Vector> {
                 c.stuck * share,
                 f64::from(c.behind),
                 f64::from(c.next_behind),
-            ]
+            ];
+            let mut f = [0.0; N];
+            f[..COMMON].copy_from_slice(&common(end, now.followers, share));
+            f[COMMON..].copy_from_slice(&rest);
+            f
         })
         .collect()
 }
@@ -133,26 +130,16 @@ fn counts(game: &Game) -> Vec<Counts> {
 /// completed less its points at the end, as they are and times its chance of completion (for
 /// the first owner's draws), and to every settler on it the chance it stays out.
 fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
-    let features = game.features();
-    let worth = game.worth(root);
-    let (false, Some(done)) = (worth.is_complete, worth.completed) else {
+    let Some(open) = OpenFeature::of(game, root) else {
         return;
     };
-    let meeples = features.count_meeples(root);
-    let owners = majority(&meeples);
-    let gain = done.saturating_sub(worth.at_end.unwrap_or(0));
-    let first = owners.iter().next().unwrap_or(0);
-    let chance = match game.pack_left() {
-        0 => 0.0,
-        _ => quick_completion_chance(game, root, first),
-    };
+    let kind = game.features().kind(root);
     for (p, c) in counts.iter_mut().enumerate() {
-        c.stuck += f64::from(meeples[p]) * (1.0 - chance);
-        if !owners.contains(p as u8) {
+        c.stuck += open.stuck(p);
+        let Some((gain, expected)) = open.owned_gain(p) else {
             continue;
-        }
-        let expected = f64::from(gain) * chance;
-        match features.kind(root) {
+        };
+        match kind {
             FeatureKind::Town => {
                 c.town_gain += gain;
                 c.town_expected += expected;

@@ -3,8 +3,7 @@
 //! completed, plain and times their chance of completion ([`quick_completion_chance`], the
 //! tiles left that close them; it falls to zero with the pack by itself).
 
-use super::{pack_share, scores_if_ended};
-use crate::analysis::completion::quick_completion_chance;
+use super::{COMMON, OpenFeature, common, pack_share, scores_if_ended};
 use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, SegId};
 
@@ -61,14 +60,8 @@ pub fn of(game: &Game) -> Vec<Vector> {
     let counts = counts(game);
     (game.players().iter().zip(scores_if_ended(game)).zip(counts))
         .map(|((now, end), c)| {
-            let supply = f64::from(now.followers);
             let s = |x: u32| f64::from(x) * share;
-            [
-                end,
-                end * share,
-                supply * share,
-                supply * share * share,
-                if now.followers == 0 { share } else { 0.0 },
+            let rest: [f64; N - COMMON] = [
                 s(c.road_followers),
                 s(c.city_followers),
                 s(c.cloister_followers),
@@ -80,7 +73,11 @@ pub fn of(game: &Game) -> Vec<Vector> {
                 c.city_expected,
                 c.cloister_expected,
                 c.stuck * share,
-            ]
+            ];
+            let mut f = [0.0; N];
+            f[..COMMON].copy_from_slice(&common(end, now.followers, share));
+            f[COMMON..].copy_from_slice(&rest);
+            f
         })
         .collect()
 }
@@ -121,39 +118,31 @@ fn counts(game: &Game) -> Vec<Counts> {
 fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
     let features = game.features();
     let kind = features.kind(root);
-    let meeples = features.count_meeples(root);
-    let owners = majority(&meeples);
     let players = counts.len();
     if kind == FeatureKind::Field {
+        let owners = majority(&features.count_meeples(root));
         let open_cities = game.field_open_cities(root).len() as u32;
         for p in owners.iter().filter(|&p| usize::from(p) < players) {
             counts[usize::from(p)].farm_open_cities += open_cities;
         }
         return;
     }
-    let worth = game.worth(root);
-    let (false, Some(done)) = (worth.is_complete, worth.completed) else {
+    let Some(open) = OpenFeature::of(game, root) else {
         return;
     };
-    let gain = done.saturating_sub(worth.at_end.unwrap_or(0));
-    let first = owners.iter().next().unwrap_or(0);
-    let chance = match game.pack_left() {
-        0 => 0.0,
-        _ => quick_completion_chance(game, root, first),
-    };
     for (p, c) in counts.iter_mut().enumerate() {
-        c.stuck += f64::from(meeples[p]) * (1.0 - chance);
-        if !owners.contains(p as u8) {
+        c.stuck += open.stuck(p);
+        let Some((gain, expected)) = open.owned_gain(p) else {
             continue;
-        }
+        };
         match kind {
             FeatureKind::City => {
                 c.city_gain += gain;
-                c.city_expected += f64::from(gain) * chance;
+                c.city_expected += expected;
             }
             k if k.is_inner() => {
                 c.cloister_gain += gain;
-                c.cloister_expected += f64::from(gain) * chance;
+                c.cloister_expected += expected;
             }
             _ => {}
         }
