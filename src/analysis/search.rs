@@ -20,10 +20,9 @@
 //!   before it, the margin if the game ended there plus three fitted worths (`worth`): a
 //!   follower in supply, one on a road, city or cloister (it comes home), and a farmer's open
 //!   cities, each scaled by the share of the pack left. [`HorizonEval`] says how the two
-//!   compare. Past
-//!   the horizon the draws add more noise than signal: a sample is many times cheaper and
-//!   less noisy than a playout to the end, so the search weighs more futures in the same
-//!   time.
+//!   compare. Past the horizon the draws add more noise than signal: a sample is many times
+//!   cheaper and less noisy than a playout to the end, so the search weighs more futures in
+//!   the same time.
 //! - **Parallel.** A round's samples are shared between threads; the result does not depend on
 //!   their number.
 //!
@@ -54,14 +53,15 @@
 //!   own evaluation: its [`learned`] features count the settlers the surveyors will send home,
 //!   and its weights come from its own self-play.
 //!
-//! Measured on tile orders never used for tuning: `search:45` against `flat` won 60.8%
-//! (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6, +4.7) on seed 61, at
-//! 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3). In New World it is
-//! still weaker than `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. Those figures
-//! are of the fitted worths; the [`learned`] evaluation, before its completion chances were
-//! sampled, beat them: 62.0% (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7%
-//! (59.7–69.5) of 360 on seeds 71, 81 and 101 (a shared machine).
-//! The pages' analysis in the base game takes its samples as this search does
+//! Measured on tile orders never used for tuning, with the fitted worths: `search:45` against
+//! `flat` won 60.8% (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6,
+//! +4.7) on seed 61, at 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3).
+//! In New World it lost to `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. The
+//! [`learned`] evaluation, before its completion chances were sampled, beat the worths: 62.0%
+//! (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7% (59.7–69.5) of 360 on seeds 71, 81 and
+//! 101 (a shared machine). With New World's own learned evaluation, the pages' analysis
+//! (`horizon`) won 67.8% (61.0–73.8) of 200 New World games against `flat`.
+//! The pages' analysis takes its samples as this search does
 //! ([`super::Sampler::Horizon`]): the learned evaluation's value at the horizon is the final
 //! margin it expects, the scale the win chances read.
 
@@ -99,8 +99,9 @@ pub(crate) fn horizon(game: &Game) -> usize {
 /// How a sample's horizon is valued.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HorizonEval {
-    /// The learned evaluation ([`learned`]): each tile game has its weights. The default: at 45 ms a move it beats the worths (`match --a
-    /// search:45 --b search-worths:45 --games 100 --seed 111`: 63.0%, 53.2–71.8, margin +5.4).
+    /// The learned evaluation ([`learned`]), each tile game its own weights. The default: at
+    /// 45 ms a move it beats the worths (`match --a search:45 --b search-worths:45 --games 100
+    /// --seed 111`: 63.0%, 53.2–71.8, margin +5.4).
     #[default]
     Learned,
     /// The margin if the game ended plus the three fitted worths (`worth`), everywhere.

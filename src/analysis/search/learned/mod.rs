@@ -44,10 +44,12 @@
 //!    search-samples:80`: 20,000 positions, 29 minutes on 2 cores, held-out R² 0.432 (the
 //!    fitted worths 0.374).
 //!
-//! The second round values a settler in supply highly early (supply × share +18.9, × share²
-//! −27.4) and prices every settler on the board by where it stands: a trapper, who never
-//! comes home, −9.9 × share; a farmer −7.3; a settler on a feature that may never complete
-//! −9.0 × its chance of staying out.
+//! In the second round a settler in supply weighs `18.9 s − 27.4 s²` with `s` the share of
+//! the pack left: at most about 3.3 points of margin, a third of the pack from the end, and
+//! below zero with more than two thirds left. There the settlers on the board carry the cost
+//! of placing one, each by where it stands: a trapper, who never comes home, −9.9 × `s`; a
+//! farmer −7.3 × `s`; a settler on a feature that may never complete −9.0 × `s` × its chance of
+//! staying out.
 
 pub(crate) mod features;
 mod fit;
