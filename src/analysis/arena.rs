@@ -11,7 +11,7 @@ use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
-use crate::record::{AnyRecord, Format, RulesSpec};
+use crate::record::{AnyRecord, Format, GameRecord, RulesSpec};
 use crate::selfplay::{self, fresh_game};
 use std::time::{Duration, Instant};
 
@@ -335,21 +335,31 @@ pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<Matc
 /// One game with `contender` in every seat, dealt or drawn from `seed`, written as its record:
 /// what `bench --judge` gives the analysis to judge.
 pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) -> Result<AnyRecord, String> {
+    match table {
+        Table::Tiles(rules) => {
+            self_play_tiles(contender, rules, players, seed).map(|record| AnyRecord::Tiles(record, Format::Native))
+        }
+        Table::CardGame => {
+            let mut seat = Seat::new(contender, seed);
+            let mut turn = 0;
+            selfplay::card_game_with(players, seed, |game, _| {
+                turn += 1;
+                seat.choose_card(game, turn, seed)
+            })
+            .map(AnyRecord::Cards)
+        }
+    }
+}
+
+/// [`self_play`] at a tile game under `rules`: the record itself.
+pub fn self_play_tiles(contender: Contender, rules: &RulesSpec, players: u8, seed: u64) -> Result<GameRecord, String> {
     let mut seat = Seat::new(contender, seed);
     let mut turn = 0;
-    match table {
-        Table::Tiles(rules) => selfplay::generate_with(rules.clone(), players, seed, |game, tile, _| {
-            let mv = seat.choose(game, tile, turn + 1, seed);
-            turn += u32::from(mv.is_some());
-            mv
-        })
-        .map(|record| AnyRecord::Tiles(record, Format::Native)),
-        Table::CardGame => selfplay::card_game_with(players, seed, |game, _| {
-            turn += 1;
-            seat.choose_card(game, turn, seed)
-        })
-        .map(AnyRecord::Cards),
-    }
+    selfplay::generate_with(rules.clone(), players, seed, |game, tile, _| {
+        let mv = seat.choose(game, tile, turn + 1, seed);
+        turn += u32::from(mv.is_some());
+        mv
+    })
 }
 
 /// 1 for the only best score, a share of 1 for a tie for it, else 0.

@@ -10,7 +10,7 @@ use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale};
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, Sampler, TurnAnalysis, ValueBasis};
 use crate::engine::{Category, Event, Figure, GameKind, Location, Preset, Score};
 use crate::export::{Export, ExportError, csv};
-use crate::record::{AnyRecord, GameRecord, RecordedAction, RulesSpec, lab};
+use crate::record::{GameRecord, RecordedAction, RulesSpec, lab};
 use crate::render::RenderError;
 use crate::replay::{self, Categories, Replay, TurnSnapshot, json, words};
 use crate::selfplay;
@@ -159,10 +159,7 @@ impl Commands for GameRecord {
         let players = settings.players;
         let play = |seed| match policy {
             None => selfplay::generate(rules.clone(), players, selfplay::Policy::Greedy, seed),
-            Some(contender) => match arena::self_play(contender, &Table::Tiles(rules.clone()), players, seed)? {
-                AnyRecord::Tiles(record, _) => Ok(record),
-                AnyRecord::Cards(_) => unreachable!("a tile table deals no cards"),
-            },
+            Some(contender) => arena::self_play_tiles(contender, &rules, players, seed),
         };
         let samples = win_chance::samples(settings, &play, progress)?;
         Ok((samples, Scale::of_tiles(kind, analysis::VERSION), "tiles"))

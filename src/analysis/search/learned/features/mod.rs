@@ -96,6 +96,25 @@ fn common(end: f64, followers: u8, share: f64) -> [f64; COMMON] {
     ]
 }
 
+/// Every player's vector, in seat order: the [`common`] features, then `rest` of the player's
+/// counts and the share of the pack left (`M` of them, so that `COMMON + M = N`).
+fn per_player<C, const M: usize, const N: usize>(
+    game: &Game,
+    counts: Vec<C>,
+    rest: impl Fn(&C, f64) -> [f64; M],
+) -> Vec<[f64; N]> {
+    const { assert!(COMMON + M == N) };
+    let share = pack_share(game);
+    (game.players().iter().zip(scores_if_ended(game)).zip(counts))
+        .map(|((now, end), c)| {
+            let mut f = [0.0; N];
+            f[..COMMON].copy_from_slice(&common(end, now.followers, share));
+            f[COMMON..].copy_from_slice(&rest(&c, share));
+            f
+        })
+        .collect()
+}
+
 /// An occupied feature that may still be completed: who stands on it, what completing it
 /// would add to its owners, and its chance of completion for the first owner's draws
 /// ([`quick_completion_chance`]).

@@ -7,7 +7,7 @@
 //! eastern-most surveyor's column (sent home, unscored, at the next scoring) and those one
 //! column west of it (at the one after).
 
-use super::{COMMON, OpenFeature, common, pack_share, scores_if_ended};
+use super::{OpenFeature, per_player};
 use crate::engine::features::Meeple;
 use crate::engine::{FeatureKind, Game, SegId};
 
@@ -62,31 +62,23 @@ struct Counts {
 
 /// Every player's features in `game`, in seat order.
 pub fn of(game: &Game) -> Vec<Vector> {
-    let share = pack_share(game);
-    let counts = counts(game);
-    (game.players().iter().zip(scores_if_ended(game)).zip(counts))
-        .map(|((now, end), c)| {
-            let s = |x: u32| f64::from(x) * share;
-            let rest: [f64; N - COMMON] = [
-                s(c.robbers),
-                s(c.shopkeepers),
-                s(c.farmers),
-                s(c.trappers),
-                s(c.town_gain),
-                s(c.farm_gain),
-                c.town_expected,
-                c.farm_expected,
-                c.trail_expected,
-                c.stuck * share,
-                f64::from(c.behind),
-                f64::from(c.next_behind),
-            ];
-            let mut f = [0.0; N];
-            f[..COMMON].copy_from_slice(&common(end, now.followers, share));
-            f[COMMON..].copy_from_slice(&rest);
-            f
-        })
-        .collect()
+    per_player(game, counts(game), |c, share| {
+        let s = |x: u32| f64::from(x) * share;
+        [
+            s(c.robbers),
+            s(c.shopkeepers),
+            s(c.farmers),
+            s(c.trappers),
+            s(c.town_gain),
+            s(c.farm_gain),
+            c.town_expected,
+            c.farm_expected,
+            c.trail_expected,
+            c.stuck * share,
+            f64::from(c.behind),
+            f64::from(c.next_behind),
+        ]
+    })
 }
 
 /// Each player's settlers by where they stand, and what their open features would gain.
@@ -157,6 +149,7 @@ fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::search::learned::features::pack_share;
     use crate::engine::Preset;
     use crate::engine::bots::Policy;
     use crate::record::RulesSpec;

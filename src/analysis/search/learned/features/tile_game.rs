@@ -3,7 +3,7 @@
 //! completed, plain and times their chance of completion ([`quick_completion_chance`], the
 //! tiles left that close them; it falls to zero with the pack by itself).
 
-use super::{COMMON, OpenFeature, common, pack_share, scores_if_ended};
+use super::{OpenFeature, per_player};
 use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, SegId};
 
@@ -56,30 +56,22 @@ struct Counts {
 
 /// Every player's features in `game`, in seat order.
 pub fn of(game: &Game) -> Vec<Vector> {
-    let share = pack_share(game);
-    let counts = counts(game);
-    (game.players().iter().zip(scores_if_ended(game)).zip(counts))
-        .map(|((now, end), c)| {
-            let s = |x: u32| f64::from(x) * share;
-            let rest: [f64; N - COMMON] = [
-                s(c.road_followers),
-                s(c.city_followers),
-                s(c.cloister_followers),
-                s(c.farmers),
-                s(c.farm_open_cities),
-                s(c.abbots),
-                s(c.city_gain),
-                s(c.cloister_gain),
-                c.city_expected,
-                c.cloister_expected,
-                c.stuck * share,
-            ];
-            let mut f = [0.0; N];
-            f[..COMMON].copy_from_slice(&common(end, now.followers, share));
-            f[COMMON..].copy_from_slice(&rest);
-            f
-        })
-        .collect()
+    per_player(game, counts(game), |c, share| {
+        let s = |x: u32| f64::from(x) * share;
+        [
+            s(c.road_followers),
+            s(c.city_followers),
+            s(c.cloister_followers),
+            s(c.farmers),
+            s(c.farm_open_cities),
+            s(c.abbots),
+            s(c.city_gain),
+            s(c.cloister_gain),
+            c.city_expected,
+            c.cloister_expected,
+            c.stuck * share,
+        ]
+    })
 }
 
 /// Each player's figures on the board by where they stand, and what their open features
@@ -152,6 +144,7 @@ fn add_root(game: &Game, root: SegId, counts: &mut [Counts]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::search::learned::features::pack_share;
     use crate::engine::Preset;
     use crate::engine::bots::Policy;
     use crate::record::RulesSpec;
