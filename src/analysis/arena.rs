@@ -2,7 +2,7 @@
 //! Card Game, the same deals) with the seats rotated, so neither gains from the draw or from
 //! moving first. The `match` command runs it; it is a benchmark, never a timed test.
 
-use super::cards;
+use super::cards::{self, CardFuture};
 use super::halving::{Budget, SearchOptions};
 use super::search::{HorizonEval, search_with};
 use super::weighing;
@@ -11,6 +11,7 @@ use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
+use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, Format, GameRecord, RulesSpec};
 use crate::selfplay::{self, fresh_game};
 use std::time::{Duration, Instant};
@@ -22,11 +23,13 @@ pub enum Contender {
     Random,
     /// The move that scores most now.
     Greedy,
-    /// Today's analysis: every alternative's mean final margin over this many playouts each
-    /// (capped per turn as the analysis caps it); `None`, the analysis's default for the game.
+    /// The analysis with its playouts run to the end of the game: every alternative's mean
+    /// final margin over this many playouts each (capped per turn as the analysis caps it);
+    /// `None`, the analysis's default for the game.
     Flat { playouts: Option<u32> },
     /// The analysis with its playouts stopped at the search's horizon
-    /// ([`super::Sampler::Horizon`]), this many each; `None`, the analysis's default.
+    /// ([`super::Sampler::Horizon`]; the Card Game's at the end of the round,
+    /// [`CardFuture::Horizon`]), this many each; `None`, the analysis's default.
     Horizon { playouts: Option<u32> },
     /// The same without successive halving: every alternative gets every playout, as the
     /// analysis did before it.
@@ -180,13 +183,16 @@ impl Seat {
         let mv = match self.contender {
             Contender::Random => card_bots::choose(game, Policy::Random, &mut self.rng, &mut moves),
             Contender::Greedy => card_bots::choose(game, Policy::Greedy, &mut self.rng, &mut moves),
-            Contender::Flat { playouts } => {
-                let samples = playouts.unwrap_or(cards::DEFAULT_SAMPLES);
-                let analysis = cards::analyse_position(game, turn, None, samples, seed ^ u64::from(turn));
+            Contender::Flat { playouts } | Contender::Horizon { playouts } => {
+                let future = match self.contender {
+                    Contender::Flat { .. } => CardFuture::ToTheEnd,
+                    _ => CardFuture::Horizon,
+                };
+                let sampling = (playouts.unwrap_or(cards::DEFAULT_SAMPLES), future);
+                let analysis = cards::analyse_position(game, turn, None, sampling, seed ^ u64::from(turn));
                 analysis.alternatives.first().map(|a| a.mv)
             }
             Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
-            Contender::Horizon { .. } => return Err("horizon plays the tile games only".into()),
             Contender::SearchWorths { .. } => return Err("search-worths plays the tile games only".into()),
             Contender::Search { ms } => {
                 game.legal_moves(&mut moves);
@@ -339,16 +345,18 @@ pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) ->
         Table::Tiles(rules) => {
             self_play_tiles(contender, rules, players, seed).map(|record| AnyRecord::Tiles(record, Format::Native))
         }
-        Table::CardGame => {
-            let mut seat = Seat::new(contender, seed);
-            let mut turn = 0;
-            selfplay::card_game_with(players, seed, |game, _| {
-                turn += 1;
-                seat.choose_card(game, turn, seed)
-            })
-            .map(AnyRecord::Cards)
-        }
+        Table::CardGame => self_play_cards(contender, players, seed).map(AnyRecord::Cards),
     }
+}
+
+/// [`self_play`] at the Card Game: the record itself.
+pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<CardRecord, String> {
+    let mut seat = Seat::new(contender, seed);
+    let mut turn = 0;
+    selfplay::card_game_with(players, seed, |game, _| {
+        turn += 1;
+        seat.choose_card(game, turn, seed)
+    })
 }
 
 /// [`self_play`] at a tile game under `rules`: the record itself.
@@ -477,7 +485,7 @@ mod tests {
     #[ignore = "four games of the analysis against random play, twice, too slow for every run: CI runs it (`cargo test -- --ignored`)"]
     fn card_games_are_matched_over_the_same_deals() {
         let settings = MatchSettings {
-            a: Contender::Flat { playouts: Some(4) },
+            a: Contender::Horizon { playouts: Some(4) },
             b: Contender::Random,
             games: 4,
             players: 2,

@@ -8,13 +8,16 @@
 use super::playout::Tally;
 use super::report::PlayerReport;
 use super::sampled::{Sampled, Seeds};
+use super::search::learned;
 use super::weighing::{Weighing, weigh};
 use super::win_chance::{
-    CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CalibrationSettings, Sample, Scale, TurnChance, outcome,
+    CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CARD_SCALE_TO_THE_END, CalibrationSettings, Sample, Scale, TurnChance,
+    outcome,
 };
 use super::{Recheck, run_parallel};
+use crate::engine::GameKind;
 use crate::engine::bots::{Policy, Rng, margin};
-use crate::engine::cards::bots::{play_out, row_value, sample_hidden};
+use crate::engine::cards::bots::{play_out, play_rounds, row_value, sample_hidden};
 use crate::engine::cards::{Card, CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::CardReplayError;
@@ -89,16 +92,17 @@ pub fn analyse_turn(
     seed: u64,
 ) -> Result<CardTurnAnalysis, CardAnalysisError> {
     let (game, played) = position_before(record, turn)?;
-    Ok(analyse_position(&game, turn, Some(played), samples, seed))
+    Ok(analyse_position(&game, turn, Some(played), (samples, PLAYOUTS), seed))
 }
 
-/// Analyses the move due in `game` (`weigh`, every action weighed again on fresh samples).
-/// It reads only what the mover sees: their hand and the table; everything else is sampled.
+/// Analyses the move due in `game` (`weigh`, every action weighed again on fresh samples),
+/// `samples` futures an action, each played on as `future` says. It reads only what the mover
+/// sees: their hand and the table; everything else is sampled.
 pub fn analyse_position(
     game: &CardGame,
     turn: u32,
     played: Option<CardMove>,
-    samples: u32,
+    (samples, future): (u32, CardFuture),
     seed: u64,
 ) -> CardTurnAnalysis {
     let mut moves = Vec::new();
@@ -106,7 +110,7 @@ pub fn analyse_position(
     let how = Weighing {
         per_move: samples,
         prune: false,
-        playout: &PLAYOUTS,
+        playout: &future,
         seeds: Seeds::Spread(seed),
         threads: 0,
     };
@@ -154,33 +158,53 @@ fn dealt_and_played(game: &CardGame, mv: CardMove, rng: &mut Rng) -> (CardGame, 
     (sample, deck)
 }
 
-/// A Card Game's future: what the mover cannot see dealt at random, then the game played out
-/// by the policy for everyone. A game of cards is short enough to play to its end.
+/// How a Card Game's sample plays its future out, everyone playing the greedy bot, so that
+/// opponents answer as players would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CardFuture {
+    /// To the end: the value is the final margin. Random playouts valued a position by how
+    /// random players would finish it, and lost to the greedy bot itself (`match --game
+    /// card-game --games 100 --seed 7`: 7% of games); played out greedy, the analysis beat it
+    /// every game (+241 a game).
+    ToTheEnd,
+    /// To the end of the round under way, valued there by the learned evaluation
+    /// ([`learned`]): between two rounds a player is what they hold, which its features read.
+    Horizon,
+}
+
+/// A Card Game's future: what the mover cannot see dealt at random, then the game played on by
+/// the greedy bot for everyone, as [`CardFuture`] says.
 impl Sampled for CardGame {
-    type Playout = Policy;
+    type Playout = CardFuture;
     /// A turn has a few tens of actions at most, so the whole list shows values measured apart
     /// from the samples that chose the best.
     const RIVALS: usize = usize::MAX;
 
-    fn sample(&self, mv: &CardMove, policy: &Policy, seeds: Seeds, futures: Range<u32>) -> Vec<i32> {
+    fn sample(&self, mv: &CardMove, future: &CardFuture, seeds: Seeds, futures: Range<u32>) -> Vec<i32> {
         let player = self.current_player();
         (futures.map(|j| {
             let mut rng = Rng::new(seeds.of(j));
             let (mut sample, deck) = dealt_and_played(self, *mv, &mut rng);
-            play_out(&mut sample, &deck, *policy, &mut rng);
-            margin(sample.players().iter().map(|p| p.score), player)
+            match future {
+                CardFuture::ToTheEnd => {
+                    play_out(&mut sample, &deck, Policy::Greedy, &mut rng);
+                    margin(sample.players().iter().map(|p| p.score), player)
+                }
+                CardFuture::Horizon => {
+                    play_rounds(&mut sample, &deck, 1, Policy::Greedy, &mut rng);
+                    let model = learned::for_game(GameKind::CardGame);
+                    model.margin(&sample, player).round() as i32
+                }
+            }
         }))
         .collect()
     }
 }
 
-/// How the analysis's and the search's samples play on: the greedy bot for everyone, so that
-/// opponents answer as players would. Random playouts valued a position by how random players
-/// would finish it, and lost to the greedy bot itself (`match --game card-game --games 100
-/// --seed 7`: 7% of games); played out greedy, the analysis beats it every game (+241 a
-/// game), and so does the search (`search:5`, 100%). At equal time the search is as strong
-/// as the analysis (`search:18` against `flat`: 50%), so the pages keep the analysis.
-pub const PLAYOUTS: Policy = Policy::Greedy;
+/// How the analysis's and the search's samples play on: to the end of the round. Valued
+/// there, 64 samples an action beat 64 played to the end in 194 games of 200 (`match --game
+/// card-game --a horizon --b flat`, seeds 211 and 221) in a quarter of the time.
+pub const PLAYOUTS: CardFuture = CardFuture::Horizon;
 
 /// What a whole-game Card Game analysis found, as reports write it (`analyse --json`, the
 /// service's stored analysis). Estimates are rounded to 3 decimals.
@@ -198,31 +222,49 @@ pub struct CardGameReport {
     pub turns: Vec<CardTurnReport>,
 }
 
-/// Who finished a Card Game analysis's samples.
+/// How a Card Game analysis's samples were played on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CardPlayouts {
-    /// Random players, as analyses were played out before the greedy bot took over.
+    /// To the end by random players, as analyses were played out before the greedy bot took
+    /// over.
     #[default]
     Random,
-    /// The greedy bot, as [`PLAYOUTS`] plays them now.
+    /// To the end by the greedy bot ([`CardFuture::ToTheEnd`]), analyses before version 5.
     Greedy,
+    /// To the end of the round by the greedy bot, then valued by the learned evaluation
+    /// ([`CardFuture::Horizon`]).
+    Horizon,
 }
 
 impl CardPlayouts {
-    /// Who played the samples out, in words.
-    pub fn players(self) -> &'static str {
+    /// How the samples were played on, in words.
+    pub fn how(self) -> &'static str {
         match self {
-            CardPlayouts::Random => "random players",
-            CardPlayouts::Greedy => "the greedy bot for every player",
+            CardPlayouts::Random => "played to the end by random players",
+            CardPlayouts::Greedy => "played to the end by the greedy bot for every player",
+            CardPlayouts::Horizon => {
+                "played to the end of the round by the greedy bot for every player, then valued by \
+                 the learned evaluation of the rounds to come"
+            }
         }
     }
 
-    /// The win-chance scale fitted for values played out this way.
+    /// The win-chance scale fitted for values played on this way.
     fn scale(self) -> Scale {
         match self {
             CardPlayouts::Random => CARD_SCALE_RANDOM_PLAYOUTS,
-            CardPlayouts::Greedy => CARD_SCALE,
+            CardPlayouts::Greedy => CARD_SCALE_TO_THE_END,
+            CardPlayouts::Horizon => CARD_SCALE,
+        }
+    }
+}
+
+impl From<CardFuture> for CardPlayouts {
+    fn from(future: CardFuture) -> CardPlayouts {
+        match future {
+            CardFuture::ToTheEnd => CardPlayouts::Greedy,
+            CardFuture::Horizon => CardPlayouts::Horizon,
         }
     }
 }
@@ -324,7 +366,7 @@ pub fn analyse_game(
         progress(n, total);
     }
     let players = super::summaries(record.players.len(), judged);
-    let scale = CardPlayouts::Greedy.scale();
+    let scale = CardPlayouts::from(PLAYOUTS).scale();
     for t in &mut turns {
         let played = t.played.and_then(|i| t.alternatives.get(i));
         t.win_chance = played.map(|a| round(scale.chance(a.value, total.saturating_sub(t.turn))));
@@ -332,7 +374,7 @@ pub fn analyse_game(
     Ok(CardGameReport {
         version: super::VERSION,
         samples,
-        playouts: CardPlayouts::Greedy,
+        playouts: PLAYOUTS.into(),
         players: players.iter().map(PlayerReport::from).collect(),
         turns,
     })
@@ -355,17 +397,19 @@ pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
         .collect()
 }
 
-/// Generates Card Games between sampled bots and values every `every`-th action played the way
-/// the analysis values it, paired with how the game ended for its player: what
-/// `calibrate --game card-game` fits [`CARD_SCALE`] on. Sampled bots (greedy, erring now and
-/// then), because between greedy bots the second seat of a two-player game wins every game, so
-/// the seat alone would predict it, and random bots play nothing like the analysis's model of a
-/// player; the turns valued shift by one from game to game, so that every seat is valued.
-pub fn chance_samples(s: &CalibrationSettings, progress: &dyn Fn(u32, u32)) -> Result<Vec<Sample>, String> {
+/// Values every `every`-th action played in `s.games` Card Games, game `g` played by
+/// `play(seed + g)`, the way the analysis values it, paired with how the game ended for its
+/// player: what `calibrate --game card-game` fits [`CARD_SCALE`] on. The turns valued shift by
+/// one from game to game, so that every seat is valued.
+pub fn chance_samples(
+    s: &CalibrationSettings,
+    play: &dyn Fn(u64) -> Result<CardRecord, String>,
+    progress: &dyn Fn(u32, u32),
+) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
-        let record = crate::selfplay::card_game(s.players, Policy::Sampled, seed)?;
+        let record = play(seed)?;
         let scores = crate::replay::cards::replay(&record)
             .map_err(|e| e.to_string())?
             .final_scores;
@@ -467,8 +511,8 @@ mod tests {
     fn the_analysis_never_reads_what_the_mover_cannot_see() {
         let (a, b) = two_deals();
         let (x, y) = (
-            analyse_position(&a, 1, None, 16, 7),
-            analyse_position(&b, 1, None, 16, 7),
+            analyse_position(&a, 1, None, (16, PLAYOUTS), 7),
+            analyse_position(&b, 1, None, (16, PLAYOUTS), 7),
         );
         assert_eq!(x, y, "other hands and the deals to come are sampled, never read");
         assert_eq!(
@@ -507,10 +551,10 @@ mod tests {
     fn the_best_action_loses_nothing_and_chances_follow_the_recheck() {
         let record = crate::selfplay::card_game(2, Policy::Greedy, 3).unwrap();
         let (game, _) = position_before(&record, 9).unwrap();
-        let ranked = analyse_position(&game, 9, None, 16, 5);
+        let ranked = analyse_position(&game, 9, None, (16, PLAYOUTS), 5);
         assert_eq!(ranked.recheck, None, "no action played, nothing to recheck");
         let best = ranked.alternatives[0].mv;
-        let played_best = analyse_position(&game, 9, Some(best), 16, 5);
+        let played_best = analyse_position(&game, 9, Some(best), (16, PLAYOUTS), 5);
         assert_eq!(played_best.played, Some(0));
         assert_eq!(played_best.points_lost(), Some(0.0));
 
@@ -545,5 +589,36 @@ mod tests {
             CARD_SCALE_RANDOM_PLAYOUTS.move_chance(value, lost, left)
         );
         assert_eq!(chances[0].chance, CARD_SCALE.move_chance(value, lost, left));
+    }
+
+    /// A stored analysis reads its chances on the scale fitted to how its samples were played:
+    /// one stored before the learned evaluation (`"playouts": "greedy"`) keeps its own, and one
+    /// stored before playouts were named was played out by random players.
+    #[test]
+    fn stored_analyses_keep_the_scale_of_their_samples() {
+        let stored = |playouts: &str| -> CardGameReport {
+            let field = if playouts.is_empty() {
+                String::new()
+            } else {
+                format!(r#""playouts": "{playouts}","#)
+            };
+            serde_json::from_str(&format!(
+                r#"{{"version": 4, "samples": 64, {field} "players": [], "turns": []}}"#
+            ))
+            .unwrap()
+        };
+        for (playouts, scale) in [
+            ("", CARD_SCALE_RANDOM_PLAYOUTS),
+            ("greedy", CARD_SCALE_TO_THE_END),
+            ("horizon", CARD_SCALE),
+        ] {
+            assert_eq!(stored(playouts).playouts.scale(), scale, "{playouts:?}");
+        }
+        assert_eq!(
+            CardPlayouts::from(PLAYOUTS),
+            CardPlayouts::Horizon,
+            "today's analysis says so"
+        );
+        assert_ne!(CARD_SCALE, CARD_SCALE_TO_THE_END);
     }
 }

@@ -63,8 +63,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// offer to run the newer one. 2: the points lost are measured on fresh futures, apart from
 /// the playouts that chose the best move, and the list shows those values (`verdict`). 3: in
 /// the base game the playouts stop at the search's horizon, valued by the learned evaluation
-/// ([`Sampler::Horizon`]). 4: so do New World's, by its own learned evaluation.
-pub const VERSION: u32 = 4;
+/// ([`Sampler::Horizon`]). 4: so do New World's, by its own learned evaluation. 5: the Card
+/// Game's samples stop at the end of the round, valued by its learned evaluation
+/// ([`cards::CardFuture::Horizon`]).
+pub const VERSION: u32 = 5;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw

@@ -148,10 +148,9 @@ mod worth {
 
 /// The mover's value at the horizon by `eval`, to the nearest point.
 fn horizon_value(game: &Game, mover: u8, eval: HorizonEval) -> i32 {
-    let learned = learned::for_game(game.kind()).filter(|_| eval == HorizonEval::Learned);
-    let value = match learned {
-        Some(model) => model.margin(game, mover),
-        None => fitted_margin(game, mover),
+    let value = match eval {
+        HorizonEval::Learned => learned::for_game(game.kind()).margin(game, mover),
+        HorizonEval::Worth => fitted_margin(game, mover),
     };
     value.round() as i32
 }

@@ -6,7 +6,7 @@ use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
 use super::output::progress_bar;
 use crate::analysis::Sampler;
-use crate::analysis::arena::{Contender, Table};
+use crate::analysis::arena::{self, Contender, Table};
 use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
 use crate::analysis::win_chance::{CARD_SCALE, CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
@@ -140,10 +140,12 @@ impl Commands for CardRecord {
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
     ) -> Result<(Vec<Sample>, Scale, &'static str), String> {
-        if policy.is_some() {
-            return Err("calibrate --game card-game plays its own sampled bots; --policy is for the tile games".into());
-        }
-        Ok((cards::chance_samples(settings, progress)?, CARD_SCALE, "turns"))
+        let players = settings.players;
+        let play = |seed| match policy {
+            None => selfplay::card_game(players, selfplay::Policy::Sampled, seed),
+            Some(contender) => arena::self_play_cards(contender, players, seed),
+        };
+        Ok((cards::chance_samples(settings, &play, progress)?, CARD_SCALE, "turns"))
     }
 }
 

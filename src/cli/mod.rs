@@ -159,8 +159,9 @@ enum Command {
     /// Measure how strong a move chooser is: A against B over the same tile orders (or deals),
     /// A in each seat in turn (build with --release).
     Match {
-        /// A's policy: random, greedy (the most points now), flat (the analysis's playouts),
-        /// flat:K (K playouts per alternative), search or search:T (the search, T ms a move).
+        /// A's policy: random, greedy (the most points now), flat (the analysis with playouts
+        /// to the end), flat:K (K playouts per alternative), horizon or horizon:K (the pages'
+        /// analysis, playouts to the horizon), search or search:T (the search, T ms a move).
         #[arg(long)]
         a: String,
         /// B's policy, in the same words; B takes every seat A does not.
@@ -223,8 +224,8 @@ enum Command {
     /// Fit the search's learned evaluation on self-play games and write its weights as JSON
     /// (build with --release).
     Train {
-        /// The game: carcassonne (the base game, second edition) or new-world (the sample tiles
-        /// generate plays); two players.
+        /// The game: carcassonne (the base game, second edition), new-world (the sample tiles
+        /// generate plays) or card-game; two players.
         #[arg(long, default_value = "carcassonne")]
         game: String,
         /// Games to play; one in five is held out to judge the fit.
@@ -233,11 +234,13 @@ enum Command {
         /// Random seed: the same seed plays the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Who plays them: weighed (the bot the search's samples play) or search-samples:N (the
-        /// search with the shipped weights, N samples a move).
+        /// Who plays them: weighed (the bot the search's samples play), sampled (the greedy bot
+        /// erring now and then) or search-samples:N (the search with the shipped weights, N
+        /// samples a move).
         #[arg(long, default_value = "weighed")]
         policy: String,
-        /// Take a position every N tiles.
+        /// Take a position every N tiles (the Card Game: every player's, between every two
+        /// rounds).
         #[arg(long, default_value_t = 3)]
         every: u32,
         /// The weights file to write (default: standard output, the fit on standard error).

@@ -22,7 +22,7 @@ pub struct TrainArgs<'a> {
 pub fn run(args: &TrainArgs) -> Result<(), String> {
     let Some(set) = FeatureSet::ALL.into_iter().find(|set| set.game_name() == args.game) else {
         return Err(format!(
-            "train: {:?} has no learned evaluation; carcassonne (the base game) and new-world do",
+            "train: {:?} has no learned evaluation; carcassonne (the base game), new-world and card-game do",
             args.game
         ));
     };
@@ -58,17 +58,13 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
 /// The fit on the held-out games and the weights, one a line.
 fn summary(file: &WeightsFile) -> String {
     let f = &file.fit;
+    let worths = f
+        .r2_worth_held_out
+        .map_or(String::new(), |r2| format!(", fitted worths {r2:.3}"));
     let mut out = format!(
         "{} games ({} policy), {} positions, {} of them held out; {:.1} s\n\
-         held-out R² of the final margin: learned {:.3}, fitted worths {:.3}, margin if ended {:.3}\n",
-        f.games,
-        f.policy,
-        f.positions,
-        f.held_out_positions,
-        f.seconds,
-        f.r2_held_out,
-        f.r2_worth_held_out,
-        f.r2_ended_held_out
+         held-out R² of the final margin: learned {:.3}{worths}, margin if ended {:.3}\n",
+        f.games, f.policy, f.positions, f.held_out_positions, f.seconds, f.r2_held_out, f.r2_ended_held_out
     );
     for (name, w) in file.features.iter().zip(&file.weights) {
         let _ = writeln!(out, "  {name:<28} {w:+.3}");

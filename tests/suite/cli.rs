@@ -478,8 +478,8 @@ fn a_match_reports_the_win_rate_with_its_interval() {
 }
 
 /// `train` plays a few games, writes weights the search can load (the features named in order)
-/// and prints its fit on the held-out games; New World trains its own features, and a game
-/// with no learned evaluation is refused.
+/// and prints its fit on the held-out games; New World and the Card Game train their own
+/// features, and a game with no learned evaluation is refused.
 #[test]
 fn train_writes_weights_and_prints_the_held_out_fit() {
     let dir = tempfile::tempdir().unwrap();
@@ -505,7 +505,21 @@ fn train_writes_weights_and_prints_the_held_out_fit() {
         w["features"].as_array().unwrap().contains(&"trappers_x_share".into()),
         "{w}"
     );
-    let bad = run(&["train", "--game", "card-game", "--games", "5"]);
+    let cards = run(&["train", "--game", "card-game", "--games", "5", "--policy", "sampled"]);
+    assert!(cards.status.success(), "{}", stderr(&cards));
+    let w: serde_json::Value = serde_json::from_slice(&cards.stdout).unwrap();
+    assert_eq!(
+        (w["game"].as_str(), w["fit"]["policy"].as_str()),
+        (Some("card-game"), Some("sampled"))
+    );
+    assert!(
+        w["features"]
+            .as_array()
+            .unwrap()
+            .contains(&"herd_growth_x_share".into()),
+        "{w}"
+    );
+    let bad = run(&["train", "--game", "chess", "--games", "5"]);
     assert!(
         !bad.status.success() && stderr(&bad).contains("has no learned evaluation"),
         "{}",
@@ -536,11 +550,26 @@ fn calibrate_plays_its_games_with_the_policy_asked_for() {
         (Some("new-world"), Some("greedy"))
     );
     assert!(doc["samples"].as_u64().unwrap() >= 10, "{doc}");
-    let bad = run(&["calibrate", "--game", "card-game", "--policy", "greedy", "--games", "2"]);
-    assert!(
-        !bad.status.success() && stderr(&bad).contains("--policy is for the tile games"),
-        "{}",
-        stderr(&bad)
+    let cards = run(&[
+        "calibrate",
+        "--game",
+        "card-game",
+        "--policy",
+        "greedy",
+        "--games",
+        "2",
+        "--every",
+        "8",
+        "--playouts",
+        "2",
+        "--json",
+    ]);
+    assert!(cards.status.success(), "{}", stderr(&cards));
+    let doc: serde_json::Value = serde_json::from_slice(&cards.stdout).unwrap();
+    assert_eq!(
+        (doc["game"].as_str(), doc["policy"].as_str()),
+        (Some("card-game"), Some("greedy")),
+        "the Card Game's chances fitted on games of any contender"
     );
     let unknown = run(&[&args[..], &["--policy", "clever"]].concat());
     assert!(

@@ -1667,8 +1667,9 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
         page.body
     );
     assert!(
-        page.body
-            .contains("played to the end by the greedy bot for every player"),
+        page.body.contains(
+            "played to the end of the round by the greedy bot for every player, then valued by the learned evaluation"
+        ),
         "the analysis page says who played the samples out"
     );
     // Chances of winning, as the tile game's pages show them.

@@ -166,9 +166,18 @@ pub fn sample_hidden(game: &CardGame, viewer: u8, rng: &mut Rng) -> (CardGame, V
 
 /// Plays `game` to the end with `policy` for everyone, dealing from `deck`, and scores the end.
 pub fn play_out(game: &mut CardGame, deck: &[Card], policy: Policy, rng: &mut Rng) {
+    play_rounds(game, deck, game.rounds(), policy, rng);
+    game.finish(&mut Vec::new());
+}
+
+/// Plays `game` with `policy` for everyone, dealing from `deck`, until `rounds` more rounds
+/// have ended (the round under way counts as one) or the game is over, whichever comes first.
+/// The end is not scored.
+pub fn play_rounds(game: &mut CardGame, deck: &[Card], rounds: u8, policy: Policy, rng: &mut Rng) {
+    let until = game.round().saturating_add(rounds);
     let mut deck = deck.iter().copied();
     let (mut moves, mut events) = (Vec::new(), Vec::new());
-    while !game.is_over() {
+    while !game.is_over() && game.round() < until {
         if game.deal_due() {
             game.deal_unchecked(next_hands(game, &mut deck));
         } else if let Some(mv) = choose(game, policy, rng, &mut moves) {
@@ -176,5 +185,4 @@ pub fn play_out(game: &mut CardGame, deck: &[Card], policy: Policy, rng: &mut Rn
         }
         events.clear();
     }
-    game.finish(&mut events);
 }

@@ -193,9 +193,9 @@ impl GamePages for Stored<CardRecord> {
             page.basis = format!(
                 "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
                  of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
-                 each played to the end by {}.",
+                 each {}.",
                 r.samples,
-                r.playouts.players()
+                r.playouts.how()
             );
             let total = record.moves.len() as u32;
             let chances = analysis::cards::turn_chances(&r, total);

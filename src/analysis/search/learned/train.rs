@@ -7,11 +7,14 @@
 //! with the shipped weights, `N` samples a move (a count, not a time, so that the run is
 //! reproducible): a round's search makes the next round's data.
 
-use super::features::FeatureSet;
+use super::features::{FeatureSet, Featured};
 use super::{Model, WeightsFile, fit};
+use crate::analysis::cards;
 use crate::analysis::halving::{Budget, SearchOptions};
 use crate::analysis::search::{HorizonEval, fitted_margin, search_with};
+use crate::analysis::weighing;
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
+use crate::engine::cards::bots as card_bots;
 use crate::engine::{Game, Move, Preset, TileKindId};
 use crate::record::RulesSpec;
 use crate::selfplay::fresh_game;
@@ -22,8 +25,11 @@ use std::time::Instant;
 /// Who plays the training games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrainPolicy {
-    /// The weighed bot, the one the search's samples play.
+    /// The weighed bot, the one the search's samples play (the Card Game's: the greedy bot).
     Weighed,
+    /// The sampled bot: greedy, but a random move now and then (one in four in the Card
+    /// Game), so that games between equals differ.
+    Sampled,
     /// The search with the shipped weights, this many samples a move.
     Search { samples: u32 },
 }
@@ -34,13 +40,16 @@ impl std::str::FromStr for TrainPolicy {
     fn from_str(s: &str) -> Result<TrainPolicy, String> {
         match s.split_once(':') {
             None if s == "weighed" => Ok(TrainPolicy::Weighed),
+            None if s == "sampled" => Ok(TrainPolicy::Sampled),
             Some(("search-samples", n)) => match n.parse() {
                 Ok(samples) if samples > 0 => Ok(TrainPolicy::Search { samples }),
                 _ => Err(format!(
                     "search-samples:{n}: give the samples per move, a number from 1"
                 )),
             },
-            _ => Err(format!("unknown policy {s:?}; use weighed or search-samples:N")),
+            _ => Err(format!(
+                "unknown policy {s:?}; use weighed, sampled or search-samples:N"
+            )),
         }
     }
 }
@@ -49,6 +58,7 @@ impl std::fmt::Display for TrainPolicy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TrainPolicy::Weighed => f.write_str("weighed"),
+            TrainPolicy::Sampled => f.write_str("sampled"),
             TrainPolicy::Search { samples } => write!(f, "search-samples:{samples}"),
         }
     }
@@ -87,8 +97,10 @@ pub struct FitReport {
     pub every: u32,
     /// R² of the learned model on the held-out games.
     pub r2_held_out: f64,
-    /// The same of the three fitted worths it replaces (`search::worth`).
-    pub r2_worth_held_out: f64,
+    /// The same of the three fitted worths it replaces (`search::worth`); the Card Game had
+    /// no evaluation before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r2_worth_held_out: Option<f64>,
     /// The same of the margin if the game ended there, alone.
     pub r2_ended_held_out: f64,
     /// Wall time of the run.
@@ -96,24 +108,23 @@ pub struct FitReport {
 }
 
 /// One position: its game, the features of the mover and of the best opponent (the other
-/// player with the highest score if the game ended there), the worths' prediction, and the
-/// final margin.
+/// player with the highest score if the game ended there), the worths' prediction (tile games
+/// only), and the final margin.
 struct Sample {
     game: u32,
     x: Vec<f64>,
-    worth: f64,
+    worth: Option<f64>,
     y: f64,
 }
 
 /// Plays the games, fits the model and judges it. `progress(done, games)` after each game.
 pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<WeightsFile, String> {
     let start_time = Instant::now();
-    let preset = match s.set {
-        FeatureSet::TileGame => Preset::SecondEdition,
-        FeatureSet::NewWorld => Preset::NewWorld,
+    let samples = match s.set {
+        FeatureSet::TileGame => play_tile_games(Preset::SecondEdition, s, progress)?,
+        FeatureSet::NewWorld => play_tile_games(Preset::NewWorld, s, progress)?,
+        FeatureSet::CardGame => play_games(s, progress, |g| play_card_game(s, g)),
     };
-    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2)?;
-    let samples = play_games(&start, s, progress);
     let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|x| !held_out(x.game));
     let model = fit_model(s.set, &train);
     let r2 = |predict: &dyn Fn(&Sample) -> f64| fit::r_squared(test.iter().map(|x| (predict(x), x.y)));
@@ -125,7 +136,7 @@ pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<
         policy: s.policy.to_string(),
         every: s.every,
         r2_held_out: r2(&|x| model.value(&x.x)),
-        r2_worth_held_out: r2(&|x| x.worth),
+        r2_worth_held_out: (test.iter().all(|x| x.worth.is_some())).then(|| r2(&|x| x.worth.unwrap_or(0.0))),
         r2_ended_held_out: r2(&|x| x.x[0]),
         seconds: start_time.elapsed().as_secs_f64(),
     };
@@ -147,8 +158,23 @@ fn fit_model(set: FeatureSet, rows: &[&Sample]) -> Model {
     }
 }
 
-/// Every game's positions, in game order, the games shared between threads.
-fn play_games(start: &Game, s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Vec<Sample> {
+/// Every tile game's positions, two players under `preset`.
+fn play_tile_games(
+    preset: Preset,
+    s: &TrainSettings,
+    progress: &(dyn Fn(u32, u32) + Sync),
+) -> Result<Vec<Sample>, String> {
+    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2)?;
+    Ok(play_games(s, progress, |g| play_tile_game(&start, s, g)))
+}
+
+/// Every game's positions (`play` plays game `g`), in game order, the games shared between
+/// threads.
+fn play_games(
+    s: &TrainSettings,
+    progress: &(dyn Fn(u32, u32) + Sync),
+    play: impl Fn(u32) -> Vec<Sample> + Sync,
+) -> Vec<Sample> {
     let threads = match s.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -157,11 +183,11 @@ fn play_games(start: &Game, s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sy
     let mut samples: Vec<Sample> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                let done = &done;
+                let (done, play) = (&done, &play);
                 scope.spawn(move || {
                     let mut out = Vec::new();
                     for g in (t..s.games).step_by(threads as usize) {
-                        out.extend(play_game(start, s, g));
+                        out.extend(play(g));
                         progress(done.fetch_add(1, Ordering::Relaxed) + 1, s.games);
                     }
                     out
@@ -177,9 +203,14 @@ fn play_games(start: &Game, s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sy
     samples
 }
 
-/// One game `g`, its positions labelled with the final margin.
-fn play_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
-    let seed = s.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g));
+/// The seed of game `g`.
+fn game_seed(s: &TrainSettings, g: u32) -> u64 {
+    s.seed.wrapping_mul(1_000_003).wrapping_add(u64::from(g))
+}
+
+/// One tile game `g`, its positions labelled with the final margin.
+fn play_tile_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
+    let seed = game_seed(s, g);
     let mut rng = Rng::new(seed);
     let (mut scratch, mut events) = (Scratch::default(), Vec::new());
     let mut game = start.clone();
@@ -187,7 +218,7 @@ fn play_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
     for (k, tile) in shuffled_bag(&game, &mut rng).into_iter().enumerate() {
         if k as u32 % s.every.max(1) == 1 {
             let mover = game.current_player();
-            taken.push((mover, pair(s.set, &game, mover), fitted_margin(&game, mover)));
+            taken.push((mover, pair(&game, mover), Some(fitted_margin(&game, mover))));
         }
         let mv = choose(&game, tile, s.policy, (seed, k as u64), &mut rng, &mut scratch);
         events.clear();
@@ -199,7 +230,11 @@ fn play_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
         }
     }
     game.finish(&mut events);
-    let scores: Vec<i32> = game.scores();
+    labelled(g, taken, &game.scores())
+}
+
+/// The positions `taken` in game `g`, each labelled with its mover's final margin.
+fn labelled(g: u32, taken: Vec<(u8, Vec<f64>, Option<f64>)>, scores: &[i32]) -> Vec<Sample> {
     (taken.into_iter())
         .map(|(mover, x, worth)| Sample {
             game: g,
@@ -208,6 +243,49 @@ fn play_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
             y: f64::from(margin(scores.iter().copied(), mover)),
         })
         .collect()
+}
+
+/// One Card Game `g` of two players: every player's position between every two rounds (where
+/// the search's samples stop), labelled with the final margin. Every action is played by the
+/// greedy bot (`weighed`, the bot the search's samples play) or by the search.
+fn play_card_game(s: &TrainSettings, g: u32) -> Vec<Sample> {
+    let seed = game_seed(s, g);
+    let mut rng = Rng::new(seed);
+    let new = card_bots::new_game(2, &mut rng).expect("two players can play");
+    let (mut game, mut deck) = (new.game, new.deck.into_iter());
+    let (mut moves, mut events, mut taken) = (Vec::new(), Vec::new(), Vec::new());
+    let mut turn = 0u64;
+    while !game.is_over() {
+        if game.deal_due() {
+            for p in 0..game.players().len() as u8 {
+                taken.push((p, pair(&game, p), None));
+            }
+            let hands = card_bots::next_hands(&game, &mut deck);
+            game.deal(hands, &mut events)
+                .expect("the deck deals what nobody has seen");
+            continue;
+        }
+        turn += 1;
+        let mv = match s.policy {
+            TrainPolicy::Weighed => card_bots::choose(&game, Policy::Greedy, &mut rng, &mut moves),
+            TrainPolicy::Sampled => card_bots::choose(&game, Policy::Sampled, &mut rng, &mut moves),
+            TrainPolicy::Search { samples } => {
+                game.legal_moves(&mut moves);
+                let opts = SearchOptions {
+                    budget: Budget::Samples(samples),
+                    seed: seed ^ turn,
+                    threads: 1,
+                };
+                weighing::search(&game, &moves, &opts, &cards::PLAYOUTS).and_then(|r| r.best())
+            }
+        };
+        let mv = mv.expect("a move is due");
+        game.play(&mv, &mut events).expect("listed moves are legal");
+        events.clear();
+    }
+    game.finish(&mut events);
+    let scores: Vec<i32> = game.players().iter().map(|p| p.score).collect();
+    labelled(g, taken, &scores)
 }
 
 /// The move `policy` makes with `tile`; `turn` (the game's seed and the tile's index) seeds a
@@ -222,6 +300,7 @@ fn choose(
 ) -> Option<Move> {
     match policy {
         TrainPolicy::Weighed => bots::choose(game, tile, Policy::Weighed, rng, scratch),
+        TrainPolicy::Sampled => bots::choose(game, tile, Policy::Sampled, rng, scratch),
         TrainPolicy::Search { samples } => {
             let opts = SearchOptions {
                 budget: Budget::Samples(samples),
@@ -234,8 +313,8 @@ fn choose(
 }
 
 /// The mover's features less the best opponent's (the highest score if the game ended now).
-fn pair(set: FeatureSet, game: &Game, mover: u8) -> Vec<f64> {
-    let f = set.of(game);
+fn pair(game: &impl Featured, mover: u8) -> Vec<f64> {
+    let f = game.features();
     let best_other = (0..f.len())
         .filter(|&p| p != usize::from(mover))
         .max_by(|&a, &b| f[a][0].total_cmp(&f[b][0]))
@@ -281,7 +360,7 @@ mod tests {
 
     #[test]
     fn policies_read_as_the_command_line_writes_them() {
-        for name in ["weighed", "search-samples:80"] {
+        for name in ["weighed", "sampled", "search-samples:80"] {
             assert_eq!(name.parse::<TrainPolicy>().unwrap().to_string(), name);
         }
         for bad in ["search-samples:0", "search:20", "greedy"] {

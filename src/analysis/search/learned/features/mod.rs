@@ -12,10 +12,12 @@
 //! Features run at every search sample's horizon: one pass over the segments, then one
 //! [`Game::worth`] and one completion outlook per occupied open feature (a handful).
 
+pub(crate) mod card_game;
 mod new_world;
 mod tile_game;
 
 use crate::analysis::completion::quick_completion_chance;
+use crate::engine::cards::CardGame;
 use crate::engine::features::{Counts, Players, majority};
 use crate::engine::{Game, GameKind, SegId};
 
@@ -26,17 +28,19 @@ pub enum FeatureSet {
     TileGame,
     /// New World: trails, towns, farms, plains, and the surveyors that send settlers home.
     NewWorld,
+    /// The Card Game between two rounds: scores, chests, herds and seats.
+    CardGame,
 }
 
 impl FeatureSet {
-    pub const ALL: [FeatureSet; 2] = [FeatureSet::TileGame, FeatureSet::NewWorld];
+    pub const ALL: [FeatureSet; 3] = [FeatureSet::TileGame, FeatureSet::NewWorld, FeatureSet::CardGame];
 
-    /// The features of a game of `kind`; the Card Game has no board.
-    pub fn of_kind(kind: GameKind) -> Option<FeatureSet> {
+    /// The features of a game of `kind`.
+    pub fn of_kind(kind: GameKind) -> FeatureSet {
         match kind {
-            GameKind::Carcassonne => Some(FeatureSet::TileGame),
-            GameKind::NewWorld => Some(FeatureSet::NewWorld),
-            GameKind::CardGame => None,
+            GameKind::Carcassonne => FeatureSet::TileGame,
+            GameKind::NewWorld => FeatureSet::NewWorld,
+            GameKind::CardGame => FeatureSet::CardGame,
         }
     }
 
@@ -45,6 +49,7 @@ impl FeatureSet {
         match self {
             FeatureSet::TileGame => "carcassonne",
             FeatureSet::NewWorld => "new-world",
+            FeatureSet::CardGame => "card-game",
         }
     }
 
@@ -53,15 +58,38 @@ impl FeatureSet {
         match self {
             FeatureSet::TileGame => &tile_game::NAMES,
             FeatureSet::NewWorld => &new_world::NAMES,
+            FeatureSet::CardGame => &card_game::NAMES,
         }
     }
+}
 
-    /// Every player's features in `game`, in seat order, each in [`FeatureSet::names`] order.
-    pub fn of(self, game: &Game) -> Vec<Vec<f64>> {
-        match self {
-            FeatureSet::TileGame => tile_game::of(game).into_iter().map(Vec::from).collect(),
-            FeatureSet::NewWorld => new_world::of(game).into_iter().map(Vec::from).collect(),
+/// A position the learned evaluation reads: its game's [`FeatureSet`], and every player's
+/// features in seat order, each in the set's [`FeatureSet::names`] order.
+pub trait Featured {
+    fn feature_set(&self) -> FeatureSet;
+    fn features(&self) -> Vec<Vec<f64>>;
+}
+
+impl Featured for Game {
+    fn feature_set(&self) -> FeatureSet {
+        FeatureSet::of_kind(self.kind())
+    }
+
+    fn features(&self) -> Vec<Vec<f64>> {
+        match self.kind() {
+            GameKind::NewWorld => new_world::of(self).into_iter().map(Vec::from).collect(),
+            _ => tile_game::of(self).into_iter().map(Vec::from).collect(),
         }
+    }
+}
+
+impl Featured for CardGame {
+    fn feature_set(&self) -> FeatureSet {
+        FeatureSet::CardGame
+    }
+
+    fn features(&self) -> Vec<Vec<f64>> {
+        card_game::of(self).into_iter().map(Vec::from).collect()
     }
 }
 
