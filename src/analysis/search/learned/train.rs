@@ -3,7 +3,7 @@
 //!
 //! Each game is seeded by the run's seed and its index, so a run is reproducible and does not
 //! depend on the number of threads. A position is taken every few tiles, before the move, for
-//! the player to move. With `--policy search-samples:N` the games are played by the search
+//! the player to move; in the Card Game, every player's between every two rounds. With `--policy search-samples:N` the games are played by the search
 //! with the shipped weights, `N` samples a move (a count, not a time, so that the run is
 //! reproducible): a round's search makes the next round's data.
 
@@ -247,7 +247,7 @@ fn labelled(g: u32, taken: Vec<(u8, Vec<f64>, Option<f64>)>, scores: &[i32]) -> 
 
 /// One Card Game `g` of two players: every player's position between every two rounds (where
 /// the search's samples stop), labelled with the final margin. Every action is played by the
-/// greedy bot (`weighed`, the bot the search's samples play) or by the search.
+/// greedy bot (`weighed`, the bot the search's samples play), the sampled bot or the search.
 fn play_card_game(s: &TrainSettings, g: u32) -> Vec<Sample> {
     let seed = game_seed(s, g);
     let mut rng = Rng::new(seed);

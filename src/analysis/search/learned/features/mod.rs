@@ -28,7 +28,7 @@ pub enum FeatureSet {
     TileGame,
     /// New World: trails, towns, farms, plains, and the surveyors that send settlers home.
     NewWorld,
-    /// The Card Game between two rounds: scores, chests, herds and seats.
+    /// The Card Game between two rounds: scores, chests and herds.
     CardGame,
 }
 
