@@ -527,51 +527,33 @@ fn train_writes_weights_and_prints_the_held_out_fit() {
     );
 }
 
-/// `calibrate` fits the win chances on games of any `match` policy, in either tile game; the
-/// Card Game keeps its own bots.
+/// `calibrate` fits the win chances on games of any `match` policy, in every game.
 #[test]
 fn calibrate_plays_its_games_with_the_policy_asked_for() {
-    let args = [
-        "calibrate",
-        "--game",
-        "new-world",
-        "--games",
-        "2",
-        "--every",
-        "8",
-        "--playouts",
-        "2",
-    ];
-    let out = run(&[&args[..], &["--policy", "greedy", "--json"]].concat());
-    assert!(out.status.success(), "{}", stderr(&out));
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        (doc["game"].as_str(), doc["policy"].as_str()),
-        (Some("new-world"), Some("greedy"))
-    );
-    assert!(doc["samples"].as_u64().unwrap() >= 10, "{doc}");
-    let cards = run(&[
-        "calibrate",
-        "--game",
-        "card-game",
-        "--policy",
-        "greedy",
-        "--games",
-        "2",
-        "--every",
-        "8",
-        "--playouts",
-        "2",
-        "--json",
-    ]);
-    assert!(cards.status.success(), "{}", stderr(&cards));
-    let doc: serde_json::Value = serde_json::from_slice(&cards.stdout).unwrap();
-    assert_eq!(
-        (doc["game"].as_str(), doc["policy"].as_str()),
-        (Some("card-game"), Some("greedy")),
-        "the Card Game's chances fitted on games of any contender"
-    );
-    let unknown = run(&[&args[..], &["--policy", "clever"]].concat());
+    let args = |game| {
+        [
+            "calibrate",
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--every",
+            "8",
+            "--playouts",
+            "2",
+        ]
+    };
+    for game in ["new-world", "card-game"] {
+        let out = run(&[&args(game)[..], &["--policy", "greedy", "--json"]].concat());
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (doc["game"].as_str(), doc["policy"].as_str()),
+            (Some(game), Some("greedy"))
+        );
+        assert!(doc["samples"].as_u64().unwrap() >= 10, "{doc}");
+    }
+    let unknown = run(&[&args("new-world")[..], &["--policy", "clever"]].concat());
     assert!(
         stderr(&unknown).contains("unknown policy \"clever\""),
         "{}",
