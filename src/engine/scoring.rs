@@ -361,10 +361,13 @@ impl Game {
         for m in self.features.members(field) {
             let t = self.board.tiles()[self.features.tile_of(m) as usize];
             let seg = &self.catalog.get(t.kind).segments[(m - t.first_segment) as usize];
-            for c in (0..16).filter(|c| seg.cities & (1 << c) != 0) {
-                let city = t.first_segment + c;
+            // A field borders a city or two, so its bits are walked, not all sixteen.
+            let mut bits = seg.cities;
+            while bits != 0 {
+                let city = self.features.root(t.first_segment + bits.trailing_zeros() as SegId);
+                bits &= bits - 1;
                 if self.features.is_complete(city) == completed {
-                    cities.push(self.features.root(city));
+                    cities.push(city);
                 }
             }
         }
