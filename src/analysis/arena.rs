@@ -183,15 +183,8 @@ impl Seat {
         let mv = match self.contender {
             Contender::Random => card_bots::choose(game, Policy::Random, &mut self.rng, &mut moves),
             Contender::Greedy => card_bots::choose(game, Policy::Greedy, &mut self.rng, &mut moves),
-            Contender::Flat { playouts } | Contender::Horizon { playouts } => {
-                let future = match self.contender {
-                    Contender::Flat { .. } => CardFuture::ToTheEnd,
-                    _ => CardFuture::Horizon,
-                };
-                let sampling = (playouts.unwrap_or(cards::DEFAULT_SAMPLES), future);
-                let analysis = cards::analyse_position(game, turn, None, sampling, seed ^ u64::from(turn));
-                analysis.alternatives.first().map(|a| a.mv)
-            }
+            Contender::Flat { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::ToTheEnd),
+            Contender::Horizon { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::Horizon),
             Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
             Contender::SearchWorths { .. } => return Err("search-worths plays the tile games only".into()),
             Contender::Search { ms } => {
@@ -204,6 +197,20 @@ impl Seat {
         self.moves += 1;
         mv.ok_or_else(|| format!("turn {turn}: no action is due"))
     }
+}
+
+/// The Card Game analysis's best action, `playouts` samples an action (`None`, its default)
+/// played on as `future` says.
+fn card_analysis_move(
+    game: &CardGame,
+    turn: u32,
+    seed: u64,
+    playouts: Option<u32>,
+    future: CardFuture,
+) -> Option<CardMove> {
+    let sampling = (playouts.unwrap_or(cards::DEFAULT_SAMPLES), future);
+    let analysis = cards::analyse_position(game, turn, None, sampling, seed ^ u64::from(turn));
+    analysis.alternatives.first().map(|a| a.mv)
 }
 
 /// A search of `ms` milliseconds on every core, its seed the game's and the turn's.
