@@ -55,6 +55,10 @@ enum Command {
         /// Analyses waiting or running at most; past it, requests are answered 503.
         #[arg(long, default_value_t = crate::web::jobs::ANALYSIS_QUEUE)]
         analysis_queue: u64,
+        /// Analysis worker threads in this process; 0 when other processes on the same
+        /// database run the analyses.
+        #[arg(long, default_value_t = 1)]
+        analysis_workers: usize,
     },
     /// Replay a game record and print every turn's scores and the final breakdown.
     Replay {
@@ -333,12 +337,19 @@ pub fn run() -> ExitCode {
             uploads_per_minute,
             analyses_per_minute,
             analysis_queue,
+            analysis_workers,
         } => {
             let limits = crate::web::limits::LimitSettings {
                 uploads_per_minute,
                 analyses_per_minute,
             };
-            serve::run(&bind, &db, public_url.as_deref(), limits, analysis_queue)
+            serve::run(
+                &bind,
+                &db,
+                public_url.as_deref(),
+                limits,
+                (analysis_queue, analysis_workers),
+            )
         }
         Command::Backup { file, db } => crate::store::backup(&db, &file)
             .map(|()| println!("{} copied to {}", db.display(), file.display()))

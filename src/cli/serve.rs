@@ -18,7 +18,7 @@ pub fn run(
     db: &Path,
     public_url: Option<&str>,
     limits: LimitSettings,
-    analysis_queue: u64,
+    (analysis_queue, analysis_workers): (u64, usize),
 ) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -35,6 +35,7 @@ pub fn run(
     }
     settings.limits = limits;
     settings.analysis_queue = analysis_queue;
+    settings.analysis_workers = analysis_workers;
     tracing::info!(
         "serving on http://{} with database {}",
         listener.local_addr().map_err(|e| e.to_string())?,

@@ -13,6 +13,7 @@ use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 use std::path::Path;
+use std::time::Duration;
 
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
@@ -39,6 +40,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0004_owners.sql")),
         M::up(include_str!("../../migrations/0005_analysis_starts.sql")),
         M::up(include_str!("../../migrations/0006_analysis_versions.sql")),
+        M::up(include_str!("../../migrations/0007_analysis_leases.sql")),
     ])
 }
 
@@ -83,6 +85,15 @@ pub enum Stored {
     New,
     /// The same game was stored before; it keeps its owner and its listing.
     Already { listed: bool },
+}
+
+/// An analysis a worker holds: the game, how many times it has been started since it was asked
+/// for (this start included), and the lease's token, which every later write must give.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub id: GameId,
+    pub starts: u32,
+    pub token: String,
 }
 
 /// Where a game's background analysis stands.
@@ -290,9 +301,10 @@ impl Store {
             return Ok(QueueAnswer::Full { waiting });
         }
         tx.execute(
-            "INSERT INTO analyses (game, status, updated_at)
-             SELECT seq, 'queued', ?2 FROM games WHERE id = ?1
-             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0, updated_at = ?2",
+            "INSERT INTO analyses (game, status, updated_at, queued_at)
+             SELECT seq, 'queued', ?2, ?2 FROM games WHERE id = ?1
+             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0,
+               updated_at = ?2, queued_at = ?2, lease_owner = NULL, lease_token = NULL, lease_until = NULL",
             params![id, now()],
         )?;
         tx.commit()?;
@@ -304,53 +316,68 @@ impl Store {
         count_waiting(&*self.pool.get()?)
     }
 
-    /// Games whose analysis was queued or running when the service last stopped.
-    pub fn pending_analyses(&self) -> Result<Vec<GameId>, StoreError> {
+    /// Claims the analysis that has waited longest, for `lease`: a queued one, or a running one
+    /// whose worker's lease ran out (it stopped, or died). The claim counts a start. `owner`
+    /// names the worker in the row, for whoever reads it. `None` when nothing waits.
+    pub fn claim_analysis(&self, owner: &str, lease: Duration) -> Result<Option<Claim>, StoreError> {
+        let token: String = owner::random_bytes::<16>()?
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let now_ms = unix_ms();
         let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(
-            "SELECT g.id FROM analyses a JOIN games g ON g.seq = a.game
-             WHERE a.status IN ('queued', 'running') ORDER BY a.updated_at, a.game",
-        )?;
-        let rows = stmt.query_map([], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        // One statement: SQLite runs it under the write lock, so two workers never claim one job.
+        let claimed = conn
+            .query_row(
+                "UPDATE analyses SET status = 'running', starts = starts + 1, lease_owner = ?1,
+                   lease_token = ?2, lease_until = ?3 + ?4, updated_at = ?5
+                 WHERE game = (SELECT game FROM analyses
+                               WHERE status = 'queued'
+                                  OR (status = 'running' AND (lease_until IS NULL OR lease_until < ?3))
+                               ORDER BY queued_at, game LIMIT 1)
+                 RETURNING starts, (SELECT id FROM games WHERE seq = analyses.game)",
+                params![owner, token, now_ms, lease.as_millis() as i64, now()],
+                |r| Ok((r.get::<_, u32>(0)?, r.get::<_, GameId>(1)?)),
+            )
+            .optional()?;
+        Ok(claimed.map(|(starts, id)| Claim { id, starts, token }))
     }
 
-    /// Marks a game's analysis as running and counts the start: how many times it has been
-    /// started since it was asked for, this one included.
-    pub fn start_analysis(&self, id: &GameId) -> Result<u32, StoreError> {
+    /// Records a held analysis's progress and extends its lease by `lease`. False when the lease
+    /// is no longer the claim's (another worker took the job over, or it was asked for again):
+    /// nothing is written then.
+    pub fn analysis_progress(&self, claim: &Claim, done: u32, total: u32, lease: Duration) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
-        let starts = conn.query_row(
-            "UPDATE analyses SET status = 'running', starts = starts + 1, updated_at = ?2
-             WHERE game = (SELECT seq FROM games WHERE id = ?1) RETURNING starts",
-            params![id, now()],
-            |r| r.get(0),
+        let changed = conn.execute(
+            "UPDATE analyses SET done = ?3, total = ?4, lease_until = ?5, updated_at = ?6
+             WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
+            params![
+                claim.id,
+                claim.token,
+                done,
+                total,
+                unix_ms() + lease.as_millis() as i64,
+                now()
+            ],
         )?;
-        Ok(starts)
+        Ok(changed == 1)
     }
 
-    pub fn analysis_progress(&self, id: &GameId, done: u32, total: u32) -> Result<(), StoreError> {
-        let conn = self.pool.get()?;
-        conn.execute(
-            "UPDATE analyses SET status = 'running', done = ?2, total = ?3, updated_at = ?4
-             WHERE game = (SELECT seq FROM games WHERE id = ?1)",
-            params![id, done, total, now()],
-        )?;
-        Ok(())
-    }
-
-    /// Ends a game's analysis: its JSON result by analysis version `version`, or why it failed.
-    pub fn finish_analysis(&self, id: &GameId, result: Result<&str, &str>, version: u32) -> Result<(), StoreError> {
+    /// Ends a held analysis: its JSON result by analysis version `version`, or why it failed.
+    /// False, and nothing written, when the lease is no longer the claim's.
+    pub fn finish_analysis(&self, claim: &Claim, result: Result<&str, &str>, version: u32) -> Result<bool, StoreError> {
         let conn = self.pool.get()?;
         let (status, blob, error) = match result {
             Ok(json) => ("done", Some(deflate(json)), None),
             Err(e) => ("failed", None, Some(e)),
         };
-        conn.execute(
-            "UPDATE analyses SET status = ?2, result = ?3, error = ?4, done = total, updated_at = ?5, version = ?6
-             WHERE game = (SELECT seq FROM games WHERE id = ?1)",
-            params![id, status, blob, error, now(), version],
+        let changed = conn.execute(
+            "UPDATE analyses SET status = ?3, result = ?4, error = ?5, done = total, updated_at = ?6, version = ?7,
+               lease_owner = NULL, lease_token = NULL, lease_until = NULL
+             WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
+            params![claim.id, claim.token, status, blob, error, now(), version],
         )?;
-        Ok(())
+        Ok(changed == 1)
     }
 
     /// The status of a game's analysis, and its result when done.
@@ -478,6 +505,11 @@ fn count_waiting(conn: &rusqlite::Connection) -> Result<u64, StoreError> {
         |r| r.get(0),
     )?;
     Ok(n as u64)
+}
+
+/// Milliseconds since the Unix epoch: leases run on the clock of the host that holds the file.
+fn unix_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
 }
 
 fn now() -> String {

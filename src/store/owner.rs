@@ -20,10 +20,7 @@ impl OwnerToken {
     /// Read from `/dev/urandom` (every Unix the service runs on has it) rather than through a
     /// crate: the `getrandom` crate would be the portable choice.
     pub fn new() -> std::io::Result<OwnerToken> {
-        use std::io::Read;
-        let mut bytes = [0u8; 32];
-        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-        Ok(OwnerToken(bytes))
+        random_bytes().map(OwnerToken)
     }
 
     /// Reads a token's 64 hex digits; anything else is no token.
@@ -42,6 +39,14 @@ impl OwnerToken {
     pub fn hash(&self) -> OwnerHash {
         OwnerHash(Sha256::digest(self.0).into())
     }
+}
+
+/// `N` bytes from the operating system's random source.
+pub(crate) fn random_bytes<const N: usize>() -> std::io::Result<[u8; N]> {
+    use std::io::Read;
+    let mut bytes = [0u8; N];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes)
 }
 
 impl fmt::Display for OwnerToken {

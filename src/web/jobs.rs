@@ -1,69 +1,125 @@
-//! Background analysis: one worker thread takes game ids off a queue, analyses the whole game,
-//! and writes progress and the result to the store. Work survives a restart: queued and
-//! running analyses are queued again at start. The queue is bounded: past
-//! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the worker catches up.
+//! Background analysis: workers claim queued analyses from the store (`Store::claim_analysis`),
+//! analyse the whole game, and write progress and the result under their claim's lease. The
+//! queue is rows in the store, not this process's memory: work survives a restart (a job whose
+//! worker stopped is claimed again once its lease runs out, at once for a job an older release
+//! left running), and every worker on the database shares it. The queue is bounded: past
+//! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the workers catch up.
 
 use super::metrics::Metrics;
 use crate::analysis::{self, AnalysisOptions};
-use crate::store::{GameId, QueueAnswer, Store, StoreError};
-use std::sync::Arc;
-use std::sync::mpsc::{Sender, channel};
+use crate::store::{Claim, GameId, QueueAnswer, Store, StoreError};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 /// Analyses waiting or running at most, by default: at about 7 s a game, a few minutes' work.
 pub const ANALYSIS_QUEUE: u64 = 32;
 
-/// The queue's sending end, shared by the handlers, and its bound.
+/// How long a claim holds a job without news from its worker. Progress renews it every turn,
+/// and a turn takes well under a second, so only a worker that stopped lets it run out.
+pub const LEASE: Duration = Duration::from_secs(30);
+
+/// How often an idle worker looks for work queued by another process; a request on this one
+/// wakes it at once.
+const POLL: Duration = Duration::from_millis(500);
+
+/// The handlers' side of the queue: its bound, and the bell that wakes this process's workers.
+/// When the last copy goes (the service stops), the workers stop after the job in hand.
 #[derive(Clone)]
 pub struct Jobs {
-    tx: Sender<GameId>,
     capacity: u64,
+    bell: Arc<Bell>,
+    _workers: Arc<Workers>,
+}
+
+/// Rung when a job is queued here, so that an idle worker need not wait for its next look, and
+/// when the workers are to stop.
+#[derive(Default)]
+struct Bell {
+    rung: Mutex<bool>,
+    ringing: Condvar,
+    stop: AtomicBool,
+}
+
+impl Bell {
+    fn ring(&self) {
+        *self.rung.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.ringing.notify_all();
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Waits until rung or `POLL` has passed.
+    fn wait(&self) {
+        let rung = self.rung.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut rung, _) = (self.ringing.wait_timeout_while(rung, POLL, |r| !*r)).unwrap_or_else(|e| e.into_inner());
+        *rung = false;
+    }
+}
+
+/// Stops the workers when dropped.
+struct Workers(Arc<Bell>);
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::Relaxed);
+        self.0.ring();
+    }
 }
 
 impl Jobs {
-    /// Starts the worker and re-queues analyses the last run left unfinished (even past the
-    /// bound: they were accepted). `ended` hears of each analysis that ends, done or failed.
+    /// Starts `workers` analysis threads on `store`. `ended` hears of each analysis that ends
+    /// here, done or failed.
     pub fn start(
         store: Store,
         options: AnalysisOptions,
-        capacity: u64,
+        (capacity, workers): (u64, usize),
         metrics: Arc<Metrics>,
-        ended: Box<dyn Fn(&GameId) + Send>,
+        ended: Arc<dyn Fn(&GameId) + Send + Sync>,
     ) -> Jobs {
-        let (tx, rx) = channel::<GameId>();
-        let worker_store = store.clone();
-        std::thread::Builder::new()
-            .name("analysis".into())
-            .spawn(move || {
-                for id in rx {
-                    let started = std::time::Instant::now();
-                    run(&worker_store, &id, &options);
-                    metrics.analysis_took(started.elapsed());
-                    ended(&id);
-                }
-            })
-            .expect("the analysis thread starts");
-        let jobs = Jobs { tx, capacity };
-        match store.pending_analyses() {
-            Ok(ids) => ids.into_iter().for_each(|id| jobs.push(id)),
-            Err(e) => tracing::error!("cannot list pending analyses: {e}"),
+        let bell = Arc::new(Bell::default());
+        for n in 0..workers {
+            let (store, bell, metrics, ended) = (store.clone(), bell.clone(), metrics.clone(), ended.clone());
+            let options = options.clone();
+            let owner = format!("{}:{}", std::process::id(), n);
+            std::thread::Builder::new()
+                .name(format!("analysis-{n}"))
+                .spawn(move || {
+                    while !bell.stopped() {
+                        match store.claim_analysis(&owner, LEASE) {
+                            Ok(Some(claim)) => {
+                                let started = std::time::Instant::now();
+                                run(&store, &claim, &options);
+                                metrics.analysis_took(started.elapsed());
+                                ended(&claim.id);
+                            }
+                            Ok(None) => bell.wait(),
+                            Err(e) => {
+                                tracing::error!("cannot claim an analysis: {e}");
+                                bell.wait();
+                            }
+                        }
+                    }
+                })
+                .expect("an analysis thread starts");
         }
-        jobs
+        Jobs {
+            capacity,
+            _workers: Arc::new(Workers(bell.clone())),
+            bell,
+        }
     }
 
-    /// Asks for a game's analysis: it is queued and handed to the worker, unless it is
-    /// queued, running or done already, or the queue is full.
+    /// Asks for a game's analysis: it is queued for the workers, unless it is queued, running
+    /// or done already, or the queue is full.
     pub fn request(&self, store: &Store, id: &GameId) -> Result<QueueAnswer, StoreError> {
         let answer = store.queue_analysis(id, self.capacity, analysis::VERSION)?;
         if answer == QueueAnswer::Queued {
-            self.push(*id);
+            self.bell.ring();
         }
         Ok(answer)
-    }
-
-    fn push(&self, id: GameId) {
-        if self.tx.send(id).is_err() {
-            tracing::error!("the analysis worker has stopped");
-        }
     }
 }
 
@@ -71,28 +127,23 @@ impl Jobs {
 /// gets one more start, and a job that takes the process down each time does not keep doing it.
 const MAX_STARTS: u32 = 2;
 
-fn run(store: &Store, id: &GameId, options: &AnalysisOptions) {
-    let starts = match store.start_analysis(id) {
-        Ok(starts) => starts,
-        Err(e) => return tracing::error!("cannot start the analysis of {id}: {e}"),
-    };
-    let result = if starts > MAX_STARTS {
+fn run(store: &Store, claim: &Claim, options: &AnalysisOptions) {
+    let id = &claim.id;
+    let result = if claim.starts > MAX_STARTS {
         Err(format!(
             "the service stopped {} times while this analysis ran, so it is not tried again",
-            starts - 1
+            claim.starts - 1
         ))
     } else {
-        guarded(|| analyse(store, id, options))
+        guarded(|| analyse(store, claim, options))
     };
-    let saved = match &result {
-        Ok(json) => store.finish_analysis(id, Ok(json), analysis::VERSION),
-        Err(e) => {
-            tracing::warn!("analysis of {id} failed: {e}");
-            store.finish_analysis(id, Err(e), analysis::VERSION)
-        }
-    };
-    if let Err(e) = saved {
-        tracing::error!("cannot save the analysis of {id}: {e}");
+    if let Err(e) = &result {
+        tracing::warn!("analysis of {id} failed: {e}");
+    }
+    match store.finish_analysis(claim, result.as_deref().map_err(String::as_str), analysis::VERSION) {
+        Ok(true) => {}
+        Ok(false) => tracing::warn!("the analysis of {id} was taken over by another worker; its result is dropped"),
+        Err(e) => tracing::error!("cannot save the analysis of {id}: {e}"),
     }
 }
 
@@ -107,14 +158,17 @@ fn guarded(job: impl FnOnce() -> Result<String, String>) -> Result<String, Strin
     })
 }
 
-/// The whole game's analysis as JSON (`GamePages::analyse`).
-fn analyse(store: &Store, id: &GameId, options: &AnalysisOptions) -> Result<String, String> {
-    let row = store.game(id).map_err(|e| e.to_string())?.ok_or("the game is gone")?;
+/// The whole game's analysis as JSON (`GamePages::analyse`), its progress renewing the lease.
+fn analyse(store: &Store, claim: &Claim, options: &AnalysisOptions) -> Result<String, String> {
+    let row = store
+        .game(&claim.id)
+        .map_err(|e| e.to_string())?
+        .ok_or("the game is gone")?;
     let game = super::game::read(row).map_err(|e| e.to_string())?;
-    let progress = |done: u32, total: u32| {
-        if let Err(e) = store.analysis_progress(id, done, total) {
-            tracing::warn!("cannot record progress: {e}");
-        }
+    let progress = |done: u32, total: u32| match store.analysis_progress(claim, done, total, LEASE) {
+        Ok(true) => {}
+        Ok(false) => tracing::warn!("the lease on the analysis of {} was lost", claim.id),
+        Err(e) => tracing::warn!("cannot record progress: {e}"),
     };
     game.analyse(options, &progress)
 }

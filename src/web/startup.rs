@@ -7,7 +7,7 @@ use super::middleware;
 use super::problem::{Problem, negotiate_problems};
 use super::routes::{analysis, api, assets, embed, exports, health, images, owners, pages, puzzles};
 use crate::analysis::AnalysisOptions;
-use crate::store::{Store, ingest};
+use crate::store::{GameId, Store, ingest};
 use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use std::net::TcpListener;
@@ -50,6 +50,8 @@ pub struct Settings {
     pub limits: LimitSettings,
     /// Analyses waiting or running at most; past it, a request is answered 503.
     pub analysis_queue: u64,
+    /// Analysis worker threads in this process; 0 leaves the queue to other processes.
+    pub analysis_workers: usize,
     /// How long a request may take; past it, the answer is 503.
     pub request_timeout: Duration,
 }
@@ -62,6 +64,7 @@ impl Settings {
             analysis: AnalysisOptions::default(),
             limits: LimitSettings::default(),
             analysis_queue: ANALYSIS_QUEUE,
+            analysis_workers: 1,
             request_timeout: REQUEST_TIMEOUT,
         })
     }
@@ -78,9 +81,9 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     state.jobs = Some(Jobs::start(
         store,
         settings.analysis,
-        settings.analysis_queue,
+        (settings.analysis_queue, settings.analysis_workers),
         state.metrics.clone(),
-        Box::new(move |id| seen.forget(id)),
+        std::sync::Arc::new(move |id: &GameId| seen.forget(id)),
     ));
     state.limits = std::sync::Arc::new(Limits::new(settings.limits));
     state.request_timeout = settings.request_timeout;

@@ -6,6 +6,7 @@
 mod common;
 
 mod analysis;
+mod analysis_queue;
 mod bad_records;
 mod bga;
 mod bookmarklet;

@@ -23,6 +23,7 @@ use carcassonne_replay::record;
 use carcassonne_replay::store::{GameId, Store};
 use common::app::*;
 use common::browser::Browser;
+use std::time::Duration;
 
 /// The moves of `common::STEAL` as a whole record.
 fn steal() -> String {
@@ -31,6 +32,11 @@ fn steal() -> String {
             "rules": {{"preset": "second-edition"}}, "moves": [{}]}}"#,
         common::STEAL
     )
+}
+
+/// An app whose analyses are left to other workers: the tests store their own.
+fn analysis_free_app() -> TestApp {
+    spawn_app_configured(|s| s.analysis_workers = 0)
 }
 
 /// A quick analysis of the game, with turn 7's placement at (0,2) made clearly best (10
@@ -58,15 +64,16 @@ fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
     let store = Store::open(&app.db).unwrap();
     let id: GameId = id.parse().unwrap();
     store.queue_analysis(&id, 100, analysis::VERSION).unwrap();
-    store
-        .finish_analysis(&id, Ok(&serde_json::to_string(&stored).unwrap()), analysis::VERSION)
-        .unwrap();
+    // The app runs no worker of its own (`analysis_free_app`): this claim is the only one.
+    let claim = store.claim_analysis("test", Duration::from_secs(60)).unwrap().unwrap();
+    let json = serde_json::to_string(&stored).unwrap();
+    assert!(store.finish_analysis(&claim, Ok(&json), analysis::VERSION).unwrap());
     stored
 }
 
 #[test]
 fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
-    let app = spawn_app();
+    let app = analysis_free_app();
     let id = upload_id(&app, steal().as_bytes());
     let before = get(&app, &format!("/g/{id}/puzzles"));
     assert_eq!(before.status, 200);
@@ -200,7 +207,7 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
 #[test]
 fn in_a_browser_a_puzzle_is_solved_by_clicking() {
     let Some(browser) = Browser::start() else { return };
-    let app = spawn_app();
+    let app = analysis_free_app();
     let id = upload_id(&app, steal().as_bytes());
     store_analysis(&app, &id);
     browser.resize(1300, 1000);
