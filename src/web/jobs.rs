@@ -84,25 +84,13 @@ impl Jobs {
             let (store, bell, metrics, ended) = (store.clone(), bell.clone(), metrics.clone(), ended.clone());
             let options = options.clone();
             let owner = format!("{}:{}", std::process::id(), n);
+            let finished = move |id: &GameId, took| {
+                metrics.analysis_took(took);
+                ended(id);
+            };
             std::thread::Builder::new()
                 .name(format!("analysis-{n}"))
-                .spawn(move || {
-                    while !bell.stopped() {
-                        match store.claim_analysis(&owner, LEASE) {
-                            Ok(Some(claim)) => {
-                                let started = std::time::Instant::now();
-                                run(&store, &claim, &options);
-                                metrics.analysis_took(started.elapsed());
-                                ended(&claim.id);
-                            }
-                            Ok(None) => bell.wait(),
-                            Err(e) => {
-                                tracing::error!("cannot claim an analysis: {e}");
-                                bell.wait();
-                            }
-                        }
-                    }
-                })
+                .spawn(move || work(&store, &bell, &options, &owner, &finished))
                 .expect("an analysis thread starts");
         }
         Jobs {
@@ -120,6 +108,25 @@ impl Jobs {
             self.bell.ring();
         }
         Ok(answer)
+    }
+}
+
+/// One worker's loop until the workers stop: claim the next job, run it, tell `finished` which
+/// and how long it took; with nothing to claim, wait for the bell.
+fn work(store: &Store, bell: &Bell, options: &AnalysisOptions, owner: &str, finished: &dyn Fn(&GameId, Duration)) {
+    while !bell.stopped() {
+        match store.claim_analysis(owner, LEASE) {
+            Ok(Some(claim)) => {
+                let started = std::time::Instant::now();
+                run(store, &claim, options);
+                finished(&claim.id, started.elapsed());
+            }
+            Ok(None) => bell.wait(),
+            Err(e) => {
+                tracing::error!("cannot claim an analysis: {e}");
+                bell.wait();
+            }
+        }
     }
 }
 
