@@ -60,6 +60,15 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         analysis_workers: usize,
     },
+    /// Run analyses only: claim the analyses queued on the database by any `serve` and run
+    /// them, until stopped.
+    Worker {
+        #[arg(long, default_value = "./carcassonne-replay.sqlite")]
+        db: PathBuf,
+        /// Analyses run at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
     /// Replay a game record and print every turn's scores and the final breakdown.
     Replay {
         /// A carcassonne-replay JSON record, a JCloisterZone .jcz save, a Board Game Arena log
@@ -351,6 +360,7 @@ pub fn run() -> ExitCode {
                 (analysis_queue, analysis_workers),
             )
         }
+        Command::Worker { db, threads } => serve::worker(&db, threads),
         Command::Backup { file, db } => crate::store::backup(&db, &file)
             .map(|()| println!("{} copied to {}", db.display(), file.display()))
             .map_err(|e| e.to_string()),

@@ -1,6 +1,9 @@
-//! `serve`: the web service on an embedded SQLite file.
+//! `serve`: the web service on an embedded SQLite file; `worker`: its analyses alone, on the
+//! same file.
 
+use crate::analysis::AnalysisOptions;
 use crate::store::Store;
+use crate::web::jobs::Jobs;
 use crate::web::limits::LimitSettings;
 use crate::web::startup;
 use std::io::IsTerminal;
@@ -13,6 +16,28 @@ fn colours_wanted() -> bool {
     std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
+/// The log on standard output, filtered by `RUST_LOG`.
+fn init_log() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,actix_web=info".into()),
+        )
+        .with_ansi(colours_wanted())
+        .init();
+}
+
+/// Runs `threads` analysis workers on the database at `db` until the process is stopped: they
+/// claim the analyses that any `serve` on the same database queues (`web::jobs`).
+pub fn worker(db: &Path, threads: usize) -> Result<(), String> {
+    init_log();
+    let store = Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let _workers = Jobs::workers_alone(store, AnalysisOptions::default(), threads);
+    tracing::info!("{threads} analysis workers on database {}", db.display());
+    loop {
+        std::thread::park();
+    }
+}
+
 pub fn run(
     bind: &str,
     db: &Path,
@@ -20,12 +45,7 @@ pub fn run(
     limits: LimitSettings,
     (analysis_queue, analysis_workers): (u64, usize),
 ) -> Result<(), String> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,actix_web=info".into()),
-        )
-        .with_ansi(colours_wanted())
-        .init();
+    init_log();
     let store = Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
     startup::seed_demo(&store)?;
     let listener = TcpListener::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;

@@ -100,6 +100,13 @@ impl Jobs {
         }
     }
 
+    /// `threads` workers for a process that serves no pages (`worker`): nobody reads their
+    /// metrics, and no page cache waits for their news.
+    pub fn workers_alone(store: Store, options: AnalysisOptions, threads: usize) -> Jobs {
+        let metrics = Arc::new(Metrics::default());
+        Jobs::start(store, options, (ANALYSIS_QUEUE, threads), metrics, Arc::new(|_| {}))
+    }
+
     /// Asks for a game's analysis: it is queued for the workers, unless it is queued, running
     /// or done already, or the queue is full.
     pub fn request(&self, store: &Store, id: &GameId) -> Result<QueueAnswer, StoreError> {

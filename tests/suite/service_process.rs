@@ -4,7 +4,8 @@
 //!   check passes;
 //! - stopped with SIGTERM while an upload is still arriving, it finishes that upload, answers
 //!   it, and exits cleanly;
-//! - `backup` copies the database while it serves.
+//! - `backup` copies the database while it serves;
+//! - with `--analysis-workers 0` it runs no analysis, and a `worker` on its database does.
 //!
 //! In detail: the real `serve` binary: SIGKILL twice while four clients upload, then every
 //! acknowledged game with all its turns after a restart and `PRAGMA integrity_check` ok;
@@ -32,6 +33,11 @@ struct Server {
 impl Server {
     /// Starts `serve` on a free port; returns once it says where it listens.
     fn start(db: &Path) -> Server {
+        Server::start_with(db, &[])
+    }
+
+    /// [`Server::start`] with more arguments.
+    fn start_with(db: &Path, more: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
             .args([
                 "serve",
@@ -42,6 +48,7 @@ impl Server {
                 "--db",
             ])
             .arg(db)
+            .args(more)
             .env("RUST_LOG", "warn,carcassonne_replay::cli=info")
             .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
@@ -223,6 +230,42 @@ fn sigterm_lets_an_upload_in_flight_finish() {
         .to_string();
     let server = Server::start(&db);
     assert!(server.has(&id, turns), "{id} was stored whole");
+}
+
+/// `serve --analysis-workers 0` queues analyses and runs none; a `worker` on the same database
+/// runs them, and the service shows the result.
+#[test]
+fn a_separate_worker_runs_the_analyses_a_service_queues() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("shared.sqlite");
+    let server = Server::start_with(&db, &["--analysis-workers", "0"]);
+    let id = server
+        .upload(crate::common::app::small_game(["Ann", "Bob"]).as_bytes())
+        .unwrap();
+    let queued = Server::agent()
+        .post(&format!("http://{}/g/{id}/analysis", server.address))
+        .header("Accept", "application/json")
+        .send(&[][..])
+        .unwrap();
+    assert_eq!(queued.status(), 202);
+    let status = || server.get(&format!("/api/games/{id}/analysis")).unwrap()["status"].clone();
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(status(), "queued", "the service runs no analysis itself");
+
+    let mut worker = Command::new(env!("CARGO_BIN_EXE_carcassonne-replay"))
+        .args(["worker", "--db"])
+        .arg(&db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the worker starts");
+    let done = (0..600).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        status() == "done"
+    });
+    let _ = worker.kill();
+    let _ = worker.wait();
+    assert!(done, "the worker ran the analysis: {}", status());
 }
 
 #[test]
