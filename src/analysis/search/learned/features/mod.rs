@@ -18,7 +18,7 @@ mod tile_game;
 
 use crate::analysis::completion::quick_completion_chance;
 use crate::engine::cards::CardGame;
-use crate::engine::features::{Counts, Players, majority};
+use crate::engine::features::{Counts, Meeple, Players, majority};
 use crate::engine::{Game, GameKind, SegId};
 
 /// Which game's features: each game has its own figures and features, so its own vector.
@@ -141,6 +141,33 @@ fn per_player<C, const M: usize, const N: usize>(
             f
         })
         .collect()
+}
+
+/// Every player's counts from the figures on the board: `place` counts one figure where it
+/// stands (its segment) and says whether its feature's outlook counts too; then `feature` adds
+/// each of those features once, by its root, to its players' counts.
+fn count_figures<C: Clone + Default>(
+    game: &Game,
+    mut place: impl FnMut(&mut C, SegId, Meeple) -> bool,
+    feature: impl Fn(&Game, SegId, &mut [C]),
+) -> Vec<C> {
+    let mut counts = vec![C::default(); game.players().len()];
+    let features = game.features();
+    let mut roots = Vec::new();
+    for s in 0..features.len() as SegId {
+        let Some(meeple) = features.meeple_on(s) else {
+            continue;
+        };
+        if place(&mut counts[usize::from(meeple.player)], s, meeple) {
+            roots.push(features.root(s));
+        }
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    for root in roots {
+        feature(game, root, &mut counts);
+    }
+    counts
 }
 
 /// An occupied feature that may still be completed: who stands on it, what completing it

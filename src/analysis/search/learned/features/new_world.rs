@@ -7,8 +7,7 @@
 //! eastern-most surveyor's column (sent home, unscored, at the next scoring) and those one
 //! column west of it (at the one after).
 
-use super::{OpenFeature, per_player};
-use crate::engine::features::Meeple;
+use super::{OpenFeature, count_figures, per_player};
 use crate::engine::{FeatureKind, Game, SegId};
 
 /// How many features a player has.
@@ -83,39 +82,30 @@ pub fn of(game: &Game) -> Vec<Vector> {
 
 /// Each player's settlers by where they stand, and what their open features would gain.
 fn counts(game: &Game) -> Vec<Counts> {
-    let mut counts = vec![Counts::default(); game.players().len()];
-    let features = game.features();
     let east = game.surveyors().map(|s| s.east());
-    let mut roots = Vec::new();
-    for s in 0..features.len() as SegId {
-        let Some(Meeple { player, .. }) = features.meeple_on(s) else {
-            continue;
-        };
-        let c = &mut counts[usize::from(player)];
-        match features.kind(s) {
-            FeatureKind::Plains => {
-                // Trappers lie down: the surveyors never send them home.
-                c.trappers += 1;
-                continue;
+    count_figures(
+        game,
+        |c: &mut Counts, s, _| {
+            match game.features().kind(s) {
+                FeatureKind::Plains => {
+                    // Trappers lie down: the surveyors never send them home.
+                    c.trappers += 1;
+                    return false;
+                }
+                FeatureKind::Trail => c.robbers += 1,
+                FeatureKind::Town => c.shopkeepers += 1,
+                FeatureKind::Farm => c.farmers += 1,
+                _ => {}
             }
-            FeatureKind::Trail => c.robbers += 1,
-            FeatureKind::Town => c.shopkeepers += 1,
-            FeatureKind::Farm => c.farmers += 1,
-            _ => {}
-        }
-        if let Some(east) = east {
-            let x = game.segment_place(s).0.x;
-            c.behind += u32::from(x >= east);
-            c.next_behind += u32::from(x == east - 1);
-        }
-        roots.push(features.root(s));
-    }
-    roots.sort_unstable();
-    roots.dedup();
-    for root in roots {
-        add_root(game, root, &mut counts);
-    }
-    counts
+            if let Some(east) = east {
+                let x = game.segment_place(s).0.x;
+                c.behind += u32::from(x >= east);
+                c.next_behind += u32::from(x == east - 1);
+            }
+            true
+        },
+        add_root,
+    )
 }
 
 /// What one occupied open town, trail or farm adds to its owners' counts: its points

@@ -3,7 +3,7 @@
 //! completed, plain and times their chance of completion ([`quick_completion_chance`], the
 //! tiles left that close them; it falls to zero with the pack by itself).
 
-use super::{OpenFeature, per_player};
+use super::{OpenFeature, count_figures, per_player};
 use crate::engine::features::{Figure, Meeple, majority};
 use crate::engine::{FeatureKind, Game, SegId};
 
@@ -77,31 +77,21 @@ pub fn of(game: &Game) -> Vec<Vector> {
 /// Each player's figures on the board by where they stand, and what their open features
 /// would gain completed.
 fn counts(game: &Game) -> Vec<Counts> {
-    let mut counts = vec![Counts::default(); game.players().len()];
-    let features = game.features();
-    let mut roots = Vec::new();
-    for s in 0..features.len() as SegId {
-        let Some(Meeple { player, figure }) = features.meeple_on(s) else {
-            continue;
-        };
-        let c = &mut counts[usize::from(player)];
-        let kind = features.kind(s);
-        match (figure, kind) {
-            (Figure::Abbot, _) => c.abbots += 1,
-            (Figure::Follower, FeatureKind::Field) => c.farmers += 1,
-            (Figure::Follower, FeatureKind::Road) => c.road_followers += 1,
-            (Figure::Follower, FeatureKind::City) => c.city_followers += 1,
-            (Figure::Follower, k) if k.is_inner() => c.cloister_followers += 1,
-            _ => {}
-        }
-        roots.push(features.root(s));
-    }
-    roots.sort_unstable();
-    roots.dedup();
-    for root in roots {
-        add_root(game, root, &mut counts);
-    }
-    counts
+    count_figures(
+        game,
+        |c: &mut Counts, s, Meeple { figure, .. }| {
+            match (figure, game.features().kind(s)) {
+                (Figure::Abbot, _) => c.abbots += 1,
+                (Figure::Follower, FeatureKind::Field) => c.farmers += 1,
+                (Figure::Follower, FeatureKind::Road) => c.road_followers += 1,
+                (Figure::Follower, FeatureKind::City) => c.city_followers += 1,
+                (Figure::Follower, k) if k.is_inner() => c.cloister_followers += 1,
+                _ => {}
+            }
+            true
+        },
+        add_root,
+    )
 }
 
 /// What one occupied feature adds to its owners' counts: a field, the open cities it borders;
