@@ -17,6 +17,7 @@ mod tiles;
 mod train_cmd;
 
 use crate::analysis::Sampler;
+use crate::store::{Database, Store};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,9 +40,10 @@ enum Command {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:8080")]
         bind: String,
-        /// SQLite database file (created if missing).
+        /// The database: a SQLite file (created if missing), or a PostgreSQL server's
+        /// postgres:// URL, which several nodes may share.
         #[arg(long, default_value = "./carcassonne-replay.sqlite")]
-        db: PathBuf,
+        db: Database,
         /// The address the public reaches the site at, for links in pages and link previews,
         /// such as https://replay.example.org (default: http:// and the bind address).
         #[arg(long)]
@@ -63,11 +65,16 @@ enum Command {
     /// Run analyses only: claim the analyses queued on the database by any `serve` and run
     /// them, until stopped.
     Worker {
+        /// The database: a SQLite file, or a PostgreSQL server's postgres:// URL.
         #[arg(long, default_value = "./carcassonne-replay.sqlite")]
-        db: PathBuf,
+        db: Database,
         /// Analyses run at once.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Seconds a job stays this worker's without news from it: past them, after a crash,
+        /// another worker takes the job over. Progress renews it at every turn.
+        #[arg(long, default_value_t = crate::web::jobs::LEASE.as_secs_f64())]
+        lease_seconds: f64,
     },
     /// Replay a game record and print every turn's scores and the final breakdown.
     Replay {
@@ -260,7 +267,17 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Copy the service's database to a new file, consistently, even while it serves.
+    /// Copy every game, snapshot and analysis from one database to another, empty one, of
+    /// either kind, and check the counts: how a SQLite service moves to PostgreSQL. Stop the
+    /// services on FROM first (or copy from a backup).
+    CopyDb {
+        /// The database to copy: a SQLite file or a postgres:// URL.
+        from: Database,
+        /// The database to fill: a SQLite file (created) or a postgres:// URL.
+        to: Database,
+    },
+    /// Copy the service's SQLite database to a new file, consistently, even while it serves.
+    /// (For PostgreSQL, use pg_dump.)
     Backup {
         /// The copy to write (must not exist).
         file: PathBuf,
@@ -336,6 +353,20 @@ fn sampler(to: Option<PlayoutsTo>) -> Sampler {
     }
 }
 
+/// `copy-db`: every game from one database into another, with a line of progress now and then.
+fn copy_db(from: &Database, to: &Database) -> Result<(), String> {
+    let open = |db: &Database| Store::open(db.clone()).map_err(|e| format!("{db}: {e}"));
+    let (source, target) = (open(from)?, open(to)?);
+    let total = source.count().map_err(|e| e.to_string())?;
+    let progress = |done: u64| eprintln!("{done} of {total} games copied");
+    let counts = crate::store::copy(&source, &target, &progress).map_err(|e| e.to_string())?;
+    println!(
+        "{from} copied to {to}: {} games, {} snapshots and {} analyses, as many as the source holds",
+        counts.games, counts.snapshots, counts.analyses
+    );
+    Ok(())
+}
+
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -360,7 +391,17 @@ pub fn run() -> ExitCode {
                 (analysis_queue, analysis_workers),
             )
         }
-        Command::Worker { db, threads } => serve::worker(&db, threads),
+        Command::Worker {
+            db,
+            threads,
+            lease_seconds,
+        } => match std::time::Duration::try_from_secs_f64(lease_seconds) {
+            Ok(lease) if lease_seconds >= 1.0 => serve::worker(&db, threads, lease),
+            _ => Err(format!(
+                "--lease-seconds {lease_seconds}: give a number of seconds, 1 or more"
+            )),
+        },
+        Command::CopyDb { from, to } => copy_db(&from, &to),
         Command::Backup { file, db } => crate::store::backup(&db, &file)
             .map(|()| println!("{} copied to {}", db.display(), file.display()))
             .map_err(|e| e.to_string()),

@@ -1,14 +1,13 @@
-//! `serve`: the web service on an embedded SQLite file; `worker`: its analyses alone, on the
-//! same file.
+//! `serve`: the web service, on an embedded SQLite file or a shared PostgreSQL server;
+//! `worker`: its analyses alone, on the same database.
 
 use crate::analysis::AnalysisOptions;
-use crate::store::Store;
+use crate::store::{Database, Store};
 use crate::web::jobs::Jobs;
 use crate::web::limits::LimitSettings;
 use crate::web::startup;
 use std::io::IsTerminal;
 use std::net::TcpListener;
-use std::path::Path;
 
 /// Whether the log may colour its lines: only on a terminal (a file, a pipe or a journal gets
 /// plain text), and never under `NO_COLOR` (no-color.org).
@@ -27,26 +26,39 @@ fn init_log() {
 }
 
 /// Runs `threads` analysis workers on the database at `db` until the process is stopped: they
-/// claim the analyses that any `serve` on the same database queues (`web::jobs`).
-pub fn worker(db: &Path, threads: usize) -> Result<(), String> {
+/// claim the analyses that any `serve` on the same database queues (`web::jobs`). On SIGTERM
+/// or SIGINT they give the jobs in hand back to the queue before the process ends.
+pub fn worker(db: &Database, threads: usize, lease: std::time::Duration) -> Result<(), String> {
     init_log();
-    let store = Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
-    let _workers = Jobs::workers_alone(store, AnalysisOptions::default(), threads);
-    tracing::info!("{threads} analysis workers on database {}", db.display());
-    loop {
-        std::thread::park();
-    }
+    let store = Store::open(db.clone()).map_err(|e| format!("{db}: {e}"))?;
+    let workers = Jobs::workers_alone(store, AnalysisOptions::default(), threads, lease);
+    tracing::info!("{threads} analysis workers on database {db}");
+    until_stopped().map_err(|e| format!("cannot wait for a signal: {e}"))?;
+    tracing::info!("stopping: the analyses in hand go back to the queue");
+    drop(workers);
+    Ok(())
+}
+
+/// Waits for SIGTERM (a service manager's stop) or SIGINT (Ctrl-C).
+fn until_stopped() -> std::io::Result<()> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    rt.block_on(async {
+        let (mut term, mut int) = (signal(SignalKind::terminate())?, signal(SignalKind::interrupt())?);
+        futures_util::future::select(Box::pin(term.recv()), Box::pin(int.recv())).await;
+        Ok(())
+    })
 }
 
 pub fn run(
     bind: &str,
-    db: &Path,
+    db: &Database,
     public_url: Option<&str>,
     limits: LimitSettings,
     (analysis_queue, analysis_workers): (u64, usize),
 ) -> Result<(), String> {
     init_log();
-    let store = Store::open(db).map_err(|e| format!("{}: {e}", db.display()))?;
+    let store = Store::open(db.clone()).map_err(|e| format!("{db}: {e}"))?;
     startup::seed_demo(&store)?;
     let listener = TcpListener::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     let mut settings = startup::Settings::for_listener(&listener).map_err(|e| e.to_string())?;
@@ -57,9 +69,8 @@ pub fn run(
     settings.analysis_queue = analysis_queue;
     settings.analysis_workers = analysis_workers;
     tracing::info!(
-        "serving on http://{} with database {}",
+        "serving on http://{} with database {db}",
         listener.local_addr().map_err(|e| e.to_string())?,
-        db.display()
     );
     actix_web::rt::System::new().block_on(async {
         startup::run(listener, store, settings)

@@ -14,6 +14,13 @@ pub struct OwnerToken([u8; 32]);
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OwnerHash(pub [u8; 32]);
 
+impl OwnerHash {
+    /// From a stored column: a hash of any other length is no owner.
+    pub(super) fn from_column(bytes: Option<Vec<u8>>) -> Option<OwnerHash> {
+        bytes.and_then(|h| <[u8; 32]>::try_from(h).ok()).map(OwnerHash)
+    }
+}
+
 impl OwnerToken {
     /// A fresh token from the operating system's random source.
     ///

@@ -24,7 +24,8 @@ pub const LEASE: Duration = Duration::from_secs(30);
 const POLL: Duration = Duration::from_millis(500);
 
 /// The handlers' side of the queue: its bound, and the bell that wakes this process's workers.
-/// When the last copy goes (the service stops), the workers stop after the job in hand.
+/// When the last copy goes (the service stops), the workers give back the jobs in hand and
+/// stop.
 #[derive(Clone)]
 pub struct Jobs {
     capacity: u64,
@@ -59,19 +60,27 @@ impl Bell {
     }
 }
 
-/// Stops the workers when dropped.
-struct Workers(Arc<Bell>);
+/// The worker threads. Dropped, it stops them and waits: each releases the job in hand at its
+/// next turn (`release_analysis`), so that another worker takes it at once, with no start
+/// counted against it.
+struct Workers {
+    bell: Arc<Bell>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
 
 impl Drop for Workers {
     fn drop(&mut self) {
-        self.0.stop.store(true, Ordering::Relaxed);
-        self.0.ring();
+        self.bell.stop.store(true, Ordering::Relaxed);
+        self.bell.ring();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
     }
 }
 
 impl Jobs {
-    /// Starts `workers` analysis threads on `store`. `ended` hears of each analysis that ends
-    /// here, done or failed.
+    /// Starts `workers` analysis threads on `store`, for a web process. `ended` hears of each
+    /// analysis that ends here, done or failed.
     pub fn start(
         store: Store,
         options: AnalysisOptions,
@@ -79,32 +88,51 @@ impl Jobs {
         metrics: Arc<Metrics>,
         ended: Arc<dyn Fn(&GameId) + Send + Sync>,
     ) -> Jobs {
-        let bell = Arc::new(Bell::default());
-        for n in 0..workers {
-            let (store, bell, metrics, ended) = (store.clone(), bell.clone(), metrics.clone(), ended.clone());
-            let options = options.clone();
-            let owner = format!("{}:{}", std::process::id(), n);
-            let finished = move |id: &GameId, took| {
-                metrics.analysis_took(took);
-                ended(id);
-            };
-            std::thread::Builder::new()
-                .name(format!("analysis-{n}"))
-                .spawn(move || work(&store, &bell, &options, &owner, &finished))
-                .expect("an analysis thread starts");
-        }
-        Jobs {
-            capacity,
-            _workers: Arc::new(Workers(bell.clone())),
-            bell,
-        }
+        let finished = move |id: &GameId, took| {
+            metrics.analysis_took(took);
+            ended(id);
+        };
+        Jobs::staffed(store, options, (capacity, workers, LEASE), finished)
     }
 
-    /// `threads` workers for a process that serves no pages (`worker`): nobody reads their
-    /// metrics, and no page cache waits for their news.
-    pub fn workers_alone(store: Store, options: AnalysisOptions, threads: usize) -> Jobs {
-        let metrics = Arc::new(Metrics::default());
-        Jobs::start(store, options, (ANALYSIS_QUEUE, threads), metrics, Arc::new(|_| {}))
+    /// `threads` workers for a process that serves no pages (`worker`), holding their jobs for
+    /// `lease` without news: nobody reads their metrics, and no page cache waits for them.
+    pub fn workers_alone(store: Store, options: AnalysisOptions, threads: usize, lease: Duration) -> Jobs {
+        Jobs::staffed(store, options, (ANALYSIS_QUEUE, threads, lease), |_, _| {})
+    }
+
+    fn staffed(
+        store: Store,
+        options: AnalysisOptions,
+        (capacity, workers, lease): (u64, usize, Duration),
+        finished: impl Fn(&GameId, Duration) + Send + Sync + 'static,
+    ) -> Jobs {
+        let bell = Arc::new(Bell::default());
+        let finished = Arc::new(finished);
+        let threads = (0..workers)
+            .map(|n| {
+                let worker = Worker {
+                    store: store.clone(),
+                    bell: bell.clone(),
+                    options: options.clone(),
+                    owner: format!("{}:{}", std::process::id(), n),
+                    lease,
+                };
+                let finished = finished.clone();
+                std::thread::Builder::new()
+                    .name(format!("analysis-{n}"))
+                    .spawn(move || worker.work(&*finished))
+                    .expect("an analysis thread starts")
+            })
+            .collect();
+        Jobs {
+            capacity,
+            _workers: Arc::new(Workers {
+                bell: bell.clone(),
+                threads,
+            }),
+            bell,
+        }
     }
 
     /// Asks for a game's analysis: it is queued for the workers, unless it is queued, running
@@ -118,78 +146,138 @@ impl Jobs {
     }
 }
 
-/// One worker's loop until the workers stop: claim the next job, run it, tell `finished` which
-/// and how long it took; with nothing to claim, wait for the bell.
-fn work(store: &Store, bell: &Bell, options: &AnalysisOptions, owner: &str, finished: &dyn Fn(&GameId, Duration)) {
-    while !bell.stopped() {
-        match store.claim_analysis(owner, LEASE) {
-            Ok(Some(claim)) => {
-                let started = std::time::Instant::now();
-                run(store, &claim, options);
-                finished(&claim.id, started.elapsed());
-            }
-            Ok(None) => bell.wait(),
-            Err(e) => {
-                tracing::error!("cannot claim an analysis: {e}");
-                bell.wait();
+/// One analysis thread: the store it claims jobs from, the bell it waits for, the analysis it
+/// runs, its name in the rows it claims, and how long a claim holds without news.
+struct Worker {
+    store: Store,
+    bell: Arc<Bell>,
+    options: AnalysisOptions,
+    owner: String,
+    lease: Duration,
+}
+
+impl Worker {
+    /// The loop until the workers stop: claim the next job, run it, tell `finished` which and
+    /// how long it took; with nothing to claim, wait for the bell.
+    fn work(&self, finished: &dyn Fn(&GameId, Duration)) {
+        while !self.bell.stopped() {
+            match self.store.claim_analysis(&self.owner, self.lease) {
+                Ok(Some(claim)) => {
+                    let started = std::time::Instant::now();
+                    if self.run(&claim) {
+                        finished(&claim.id, started.elapsed());
+                    }
+                }
+                Ok(None) => self.bell.wait(),
+                Err(e) => {
+                    tracing::error!("cannot claim an analysis: {e}");
+                    self.bell.wait();
+                }
             }
         }
     }
+
+    /// Runs a claimed analysis and stores how it ended. True when it ended here, done or failed.
+    fn run(&self, claim: &Claim) -> bool {
+        let (store, id) = (&self.store, &claim.id);
+        let ended = if claim.starts > MAX_STARTS {
+            Ended::Failed(format!(
+                "its worker stopped {} times while this analysis ran, so it is not tried again",
+                claim.starts - 1
+            ))
+        } else {
+            guarded(|| self.analyse(claim))
+        };
+        let written = match &ended {
+            Ended::Done(json) => store.finish_analysis(claim, Ok(json), analysis::VERSION),
+            Ended::Failed(e) => {
+                tracing::warn!("analysis of {id} failed: {e}");
+                store.finish_analysis(claim, Err(e), analysis::VERSION)
+            }
+            Ended::Interrupted(Interrupted::Stopping) => {
+                tracing::info!("giving the analysis of {id} back to the queue: this worker stops");
+                store.release_analysis(claim)
+            }
+            Ended::Interrupted(Interrupted::LeaseLost) => Ok(false),
+        };
+        match written {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!("the analysis of {id} was taken over by another worker; this one's work is dropped")
+            }
+            Err(e) => tracing::error!("cannot save the analysis of {id}: {e}"),
+        }
+        matches!(ended, Ended::Done(_) | Ended::Failed(_))
+    }
+
+    /// The whole game's analysis as JSON (`GamePages::analyse`), its progress renewing the lease.
+    /// It is interrupted at the next turn when the workers stop or the lease is lost.
+    fn analyse(&self, claim: &Claim) -> Result<String, String> {
+        let row = self
+            .store
+            .game(&claim.id)
+            .map_err(|e| e.to_string())?
+            .ok_or("the game is gone")?;
+        let game = super::game::read(row).map_err(|e| e.to_string())?;
+        let progress = |done: u32, total: u32| {
+            if self.bell.stopped() {
+                std::panic::resume_unwind(Box::new(Interrupted::Stopping));
+            }
+            match self.store.analysis_progress(claim, done, total, self.lease) {
+                Ok(true) => {}
+                Ok(false) => std::panic::resume_unwind(Box::new(Interrupted::LeaseLost)),
+                Err(e) => tracing::warn!("cannot record progress: {e}"),
+            }
+        };
+        game.analyse(&self.options, &progress)
+    }
 }
 
-/// Starts past which an analysis is not tried again: a job that a crash or a stop interrupted
-/// gets one more start, and a job that takes the process down each time does not keep doing it.
+/// Starts past which an analysis is not tried again: a job whose worker died (its lease ran
+/// out) gets one more start, and a job that takes the process down each time does not keep
+/// doing it. A worker stopped on purpose gives its job back without counting a start.
 const MAX_STARTS: u32 = 2;
 
-fn run(store: &Store, claim: &Claim, options: &AnalysisOptions) {
-    let id = &claim.id;
-    let result = if claim.starts > MAX_STARTS {
-        Err(format!(
-            "the service stopped {} times while this analysis ran, so it is not tried again",
-            claim.starts - 1
-        ))
-    } else {
-        guarded(|| analyse(store, claim, options))
-    };
-    if let Err(e) = &result {
-        tracing::warn!("analysis of {id} failed: {e}");
-    }
-    match store.finish_analysis(claim, result.as_deref().map_err(String::as_str), analysis::VERSION) {
-        Ok(true) => {}
-        Ok(false) => tracing::warn!("the analysis of {id} was taken over by another worker; its result is dropped"),
-        Err(e) => tracing::error!("cannot save the analysis of {id}: {e}"),
-    }
+/// Why an analysis ended early, unwound from its progress callback: the analysis has no stop
+/// of its own, and unwinding (with `resume_unwind`, which prints nothing) stops it at the next
+/// turn without a flag threaded through every layer of it.
+#[derive(Debug, PartialEq, Eq)]
+enum Interrupted {
+    /// The workers are stopping: give the job back.
+    Stopping,
+    /// Another worker holds the job now: write nothing.
+    LeaseLost,
+}
+
+/// How one claimed analysis ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Ended {
+    Done(String),
+    Failed(String),
+    Interrupted(Interrupted),
 }
 
 /// Runs one analysis, turning a panic into its error: a bug met by one game fails that game's
-/// analysis, and the worker goes on with the queue.
-fn guarded(job: impl FnOnce() -> Result<String, String>) -> Result<String, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|panic| {
-        let why = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        Err(format!("the analysis stopped on an error of ours: {why}"))
-    })
-}
-
-/// The whole game's analysis as JSON (`GamePages::analyse`), its progress renewing the lease.
-fn analyse(store: &Store, claim: &Claim, options: &AnalysisOptions) -> Result<String, String> {
-    let row = store
-        .game(&claim.id)
-        .map_err(|e| e.to_string())?
-        .ok_or("the game is gone")?;
-    let game = super::game::read(row).map_err(|e| e.to_string())?;
-    let progress = |done: u32, total: u32| match store.analysis_progress(claim, done, total, LEASE) {
-        Ok(true) => {}
-        Ok(false) => tracing::warn!("the lease on the analysis of {} was lost", claim.id),
-        Err(e) => tracing::warn!("cannot record progress: {e}"),
-    };
-    game.analyse(options, &progress)
+/// analysis, and the worker goes on with the queue. An [`Interrupted`] unwinding is no error.
+fn guarded(job: impl FnOnce() -> Result<String, String>) -> Ended {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)) {
+        Ok(Ok(json)) => Ended::Done(json),
+        Ok(Err(e)) => Ended::Failed(e),
+        Err(panic) => match panic.downcast::<Interrupted>() {
+            Ok(why) => Ended::Interrupted(*why),
+            Err(panic) => {
+                let why = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                Ended::Failed(format!("the analysis stopped on an error of ours: {why}"))
+            }
+        },
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::guarded;
+    use super::{Ended, Interrupted, guarded};
 
     /// A bug that panics in one game's analysis fails that analysis, with the panic's words,
     /// and leaves the worker thread alive for the next one.
@@ -198,7 +286,7 @@ mod tests {
         let failed = guarded(|| panic!("index out of bounds: the len is 3 but the index is 255"));
         assert_eq!(
             failed,
-            Err(
+            Ended::Failed(
                 "the analysis stopped on an error of ours: index out of bounds: the len is 3 but the index is 255"
                     .into()
             )
@@ -206,8 +294,16 @@ mod tests {
         let owned = guarded(|| std::panic::panic_any(String::from("owned words")));
         assert_eq!(
             owned,
-            Err("the analysis stopped on an error of ours: owned words".into())
+            Ended::Failed("the analysis stopped on an error of ours: owned words".into())
         );
-        assert_eq!(guarded(|| Ok("{}".into())), Ok("{}".to_string()));
+        assert_eq!(guarded(|| Ok("{}".into())), Ended::Done("{}".to_string()));
+    }
+
+    /// A worker told to stop mid-analysis unwinds from its progress, and that is a stop, not a
+    /// failure: the job goes back to the queue.
+    #[test]
+    fn an_interrupted_analysis_is_no_failure() {
+        let stopped = guarded(|| std::panic::resume_unwind(Box::new(Interrupted::Stopping)));
+        assert_eq!(stopped, Ended::Interrupted(Interrupted::Stopping));
     }
 }

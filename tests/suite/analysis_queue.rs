@@ -12,7 +12,7 @@ const HELD: Duration = Duration::from_secs(60);
 /// An app that runs no analysis itself, and `n` games queued for analysis on its database.
 fn queued_games(n: usize) -> (TestApp, Store, Vec<GameId>) {
     let app = spawn_app_configured(|s| s.analysis_workers = 0);
-    let store = Store::open(&app.db).unwrap();
+    let store = app.store();
     let ids: Vec<GameId> = (0..n)
         .map(|i| {
             let id: GameId = upload_id(&app, small_game([&format!("Ann{i}"), "Bob"]).as_bytes())

@@ -5,6 +5,10 @@
 
 mod common;
 
+/// The apps of this binary's tests run on SQLite files; `tests/postgres` runs the HTTP suite
+/// again on PostgreSQL.
+const STORE: common::app::StoreKind = common::app::StoreKind::Sqlite;
+
 mod analysis;
 mod analysis_queue;
 mod bad_records;
@@ -32,3 +36,4 @@ mod rulebook_examples;
 mod schema;
 mod service_process;
 mod sharing;
+mod stores;

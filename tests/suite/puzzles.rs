@@ -20,7 +20,7 @@ use crate::common;
 use carcassonne_replay::analysis::report::StoredAnalysis;
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
 use carcassonne_replay::record;
-use carcassonne_replay::store::{GameId, Store};
+use carcassonne_replay::store::GameId;
 use common::app::*;
 use common::browser::Browser;
 use std::time::Duration;
@@ -61,7 +61,7 @@ fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
             p.std_error = 0.5;
         }
     }
-    let store = Store::open(&app.db).unwrap();
+    let store = app.store();
     let id: GameId = id.parse().unwrap();
     store.queue_analysis(&id, 100, analysis::VERSION).unwrap();
     // The app runs no worker of its own (`analysis_free_app`): this claim is the only one.

@@ -10,10 +10,10 @@ pub async fn livez() -> HttpResponse {
     HttpResponse::Ok().content_type("text/plain").body("ok")
 }
 
-/// The process can serve: the database answers.
+/// The process can serve: the database answers (a query, not just an open connection).
 #[route("/readyz", method = "GET", method = "HEAD")]
 pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
-    match state.store.ping() {
+    match blocking(move || Ok(state.store.ping()?)).await {
         Ok(()) => HttpResponse::Ok().content_type("text/plain").body("ready"),
         Err(e) => HttpResponse::ServiceUnavailable()
             .content_type("text/plain")

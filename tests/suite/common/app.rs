@@ -1,19 +1,43 @@
 //! The real app on a random port with a temporary database, and a client for it: what the
 //! HTTP tests share.
 
-use carcassonne_replay::store::Store;
+use super::postgres::TestDatabase;
+use carcassonne_replay::store::{Database, Store};
 use carcassonne_replay::web::LimitSettings;
 use carcassonne_replay::web::startup;
 use serde_json::Value;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
+
+/// Which database a test binary's apps run on, unless a test names one: each binary's root
+/// sets `STORE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreKind {
+    Sqlite,
+    Postgres,
+}
 
 pub struct TestApp {
     pub address: String,
-    pub db: PathBuf,
+    pub db: Database,
     pub handle: actix_web::dev::ServerHandle,
     _dir: Option<tempfile::TempDir>,
+    _postgres: Option<TestDatabase>,
+}
+
+/// A new, empty database of the binary's kind (`crate::STORE`), and what keeps it: a
+/// temporary directory, or a PostgreSQL database dropped when the test ends. With no
+/// PostgreSQL server the test fails, unless `SKIP_POSTGRES=1`: then it runs on SQLite, and
+/// says so.
+pub fn fresh_database() -> (Database, Option<tempfile::TempDir>, Option<TestDatabase>) {
+    if crate::STORE == StoreKind::Postgres
+        && let Some(pg) = super::postgres::fresh()
+    {
+        return (Database::Postgres(pg.url.clone()), None, Some(pg));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    (dir.path().join("test.sqlite").into(), Some(dir), None)
 }
 
 impl TestApp {
@@ -25,26 +49,39 @@ impl TestApp {
         actix_web::rt::System::new().block_on(self.handle.stop(true));
     }
 
+    /// The app's database, opened again, as another node would.
+    pub fn store(&self) -> Store {
+        Store::open(self.db.clone()).unwrap()
+    }
+
     pub fn stored_games(&self) -> u64 {
-        Store::open(&self.db).unwrap().count().unwrap()
+        self.store().count().unwrap()
+    }
+
+    /// The SQLite file the app runs on; `None` on PostgreSQL.
+    pub fn db_file(&self) -> Option<&Path> {
+        match &self.db {
+            Database::File(path) => Some(path),
+            Database::Postgres(_) => None,
+        }
     }
 }
 
 /// Starts the app on port 0 with the database at `db`, seeding the demo like `serve` does.
 /// Tests upload far more than a person would, so the per-client limits are lifted.
-pub fn spawn_app_at(db: PathBuf, dir: Option<tempfile::TempDir>) -> TestApp {
-    spawn_app_with(db, dir, |_| {})
+pub fn spawn_app_at(db: impl Into<Database>, dir: Option<tempfile::TempDir>) -> TestApp {
+    spawn_app_with(db.into(), dir, |_| {})
 }
 
 /// Like [`spawn_app_at`], with settings a test changes (`configure`) after the tests' own.
 pub fn spawn_app_with(
-    db: PathBuf,
+    db: Database,
     dir: Option<tempfile::TempDir>,
     configure: impl FnOnce(&mut startup::Settings) + Send + 'static,
 ) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
-    let store = Store::open(&db).unwrap();
+    let store = Store::open(db.clone()).unwrap();
     startup::seed_demo(&store).unwrap();
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
@@ -68,18 +105,41 @@ pub fn spawn_app_with(
         db,
         handle,
         _dir: dir,
+        _postgres: None,
     }
 }
 
-/// A fresh app on a temporary database, with [`spawn_app_with`]'s changes.
+/// A fresh app on a new database of the binary's kind, with [`spawn_app_with`]'s changes.
 pub fn spawn_app_configured(configure: impl FnOnce(&mut startup::Settings) + Send + 'static) -> TestApp {
-    let dir = tempfile::tempdir().unwrap();
-    spawn_app_with(dir.path().join("test.sqlite"), Some(dir), configure)
+    let (db, dir, postgres) = fresh_database();
+    TestApp {
+        _postgres: postgres,
+        ..spawn_app_with(db, dir, configure)
+    }
 }
 
 pub fn spawn_app() -> TestApp {
+    spawn_app_configured(|_| {})
+}
+
+/// An app on the database the previous release wrote (`tests/fixtures/store`): the file
+/// itself, or on PostgreSQL, what `copy-db` makes of it there.
+pub fn spawn_app_on_previous_release() -> TestApp {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store");
     let dir = tempfile::tempdir().unwrap();
-    spawn_app_at(dir.path().join("test.sqlite"), Some(dir))
+    let file = dir.path().join("previous.sqlite");
+    std::fs::copy(fixtures.join("previous-release.sqlite"), &file).unwrap();
+    let (db, _, postgres) = fresh_database();
+    if postgres.is_none() {
+        return spawn_app_at(file, Some(dir));
+    }
+    let copied =
+        carcassonne_replay::store::copy(&Store::open(file).unwrap(), &Store::open(db.clone()).unwrap(), &|_| {});
+    copied.expect("copy-db copies the previous release's database");
+    TestApp {
+        _postgres: postgres,
+        ..spawn_app_at(db, Some(dir))
+    }
 }
 
 pub fn agent() -> ureq::Agent {

@@ -10,6 +10,8 @@
 pub mod app;
 pub mod browser;
 pub mod hostile;
+pub mod postgres;
+pub mod server;
 
 use carcassonne_replay::engine::{Rotation, TileCatalog, TileKindId};
 use carcassonne_replay::record::tile_names::{self, System};

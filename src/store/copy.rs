@@ -1,0 +1,54 @@
+//! Copying one database into another, of either kind: how a service that started on SQLite
+//! moves to PostgreSQL (`copy-db`). Every game keeps its id, record, snapshots, owner, listing
+//! and date, and its analysis keeps its result; a lease does not travel.
+
+use super::{Counts, Store, StoreError, Stored};
+
+/// Games read from the source at a time.
+const PAGE: u32 = 200;
+
+/// Why a copy stopped or failed its check.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error("the database to fill holds {0} games already; copy into an empty one")]
+    NotEmpty(u64),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(
+        "the copy holds {copy:?}, the source {original:?}: did a service write to the source meanwhile? Stop it and copy into a new database"
+    )]
+    Counts { original: Counts, copy: Counts },
+}
+
+/// Copies every game, with its snapshots and analysis, from `from` into the empty `to`, in
+/// the order they were stored, telling `progress` how many games are done. Then checks that
+/// both hold as many games, snapshots and analyses, and answers the counts.
+pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, CopyError> {
+    let held = to.count()?;
+    if held > 0 {
+        return Err(CopyError::NotEmpty(held));
+    }
+    let mut copied = 0;
+    loop {
+        let ids = from.game_ids(copied, PAGE)?;
+        for id in &ids {
+            // A game deleted since its id was read is skipped; the counts tell if that mattered.
+            let Some(game) = from.game(id)? else { continue };
+            if to.write_game(&game, &from.turns(id)?)? == Stored::New
+                && let Some(analysis) = from.stored_analysis(id)?
+            {
+                to.write_analysis(id, &analysis)?;
+            }
+        }
+        copied += ids.len() as u64;
+        progress(copied);
+        if ids.len() < PAGE as usize {
+            break;
+        }
+    }
+    let (original, copy) = (from.counts()?, to.counts()?);
+    if original != copy {
+        return Err(CopyError::Counts { original, copy });
+    }
+    Ok(copy)
+}

@@ -1,0 +1,579 @@
+//! The shared store: a PostgreSQL server that many web nodes and workers use at once.
+//!
+//! The driver is `tokio-postgres` with a `deadpool-postgres` pool, on a small tokio runtime of
+//! the store's own: the store's callers block (see the module above), and the pool's
+//! connections must outlive any one caller's runtime (actix runs one per worker thread, and
+//! tests start and stop theirs).
+//!
+//! Its schema is `migrations/postgres/*.sql`, applied at connect in one transaction under an
+//! advisory lock, so that nodes starting together apply each file once. Leases end at the
+//! server's clock. Queueing an analysis takes an advisory lock too, so that the queue's bound
+//! holds across nodes; claiming one skips rows another worker is claiming
+//! (`FOR UPDATE SKIP LOCKED`).
+
+use super::{
+    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, StoreError, Stored,
+    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, wants_queueing,
+};
+use crate::engine::GameKind;
+use deadpool_postgres::{Client, Config, ManagerConfig, Pool, PoolConfig, RecyclingMethod, Runtime, Timeouts};
+use std::time::Duration;
+use tokio_postgres::{NoTls, Row};
+
+/// The schema, one file a version, in order: `schema_migrations` records how many are applied.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/postgres/0001_schema.sql")];
+
+/// Advisory lock keys (any 64-bit numbers of ours): one for migrating, one for queueing.
+const MIGRATION_LOCK: i64 = 0x6361_7263_0000_0001;
+const QUEUE_LOCK: i64 = 0x6361_7263_0000_0002;
+
+/// Connections a process keeps at most: the web handlers' blocking threads and the workers
+/// share them.
+const POOL_SIZE: usize = 16;
+
+pub(super) struct Postgres {
+    pool: Pool,
+    rt: OwnRuntime,
+}
+
+/// The store's runtime. Dropped in the background: the last copy of a store may go on an
+/// async thread (a server's state, when it stops), where waiting for a runtime is forbidden.
+struct OwnRuntime(Option<tokio::runtime::Runtime>);
+
+impl Drop for OwnRuntime {
+    fn drop(&mut self) {
+        if let Some(rt) = self.0.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+impl Postgres {
+    /// Connects to the server at `url` and brings its schema up to date.
+    pub(super) fn connect(url: &str) -> Result<Postgres, StoreError> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("postgres")
+            .enable_all()
+            .build()
+            .map_err(StoreError::Runtime)?;
+        let mut config = Config::new();
+        config.url = Some(url.to_string());
+        config.manager = Some(ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        });
+        config.pool = Some(PoolConfig {
+            max_size: POOL_SIZE,
+            timeouts: Timeouts {
+                wait: Some(Duration::from_secs(30)),
+                create: Some(Duration::from_secs(10)),
+                recycle: Some(Duration::from_secs(10)),
+            },
+            ..PoolConfig::default()
+        });
+        let pool = config.create_pool(Some(Runtime::Tokio1), NoTls)?;
+        let pg = Postgres {
+            pool,
+            rt: OwnRuntime(Some(rt)),
+        };
+        pg.run(async |c| migrate(c).await)?;
+        Ok(pg)
+    }
+
+    /// Runs `job` on a pooled connection, waiting for it.
+    fn run<T>(&self, job: impl AsyncFnOnce(&mut Client) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let rt = self.rt.0.as_ref().expect("the runtime lives as long as the store");
+        rt.block_on(async {
+            let mut client = self.pool.get().await?;
+            job(&mut client).await
+        })
+    }
+}
+
+/// Applies the migrations this database lacks, all in one transaction under an advisory lock:
+/// a node that starts while another migrates waits, then finds nothing to do.
+async fn migrate(c: &mut Client) -> Result<(), StoreError> {
+    let tx = c.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+           version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+    )
+    .await?;
+    let applied: i32 = tx
+        .query_one("SELECT coalesce(max(version), 0) FROM schema_migrations", &[])
+        .await?
+        .try_get(0)?;
+    let known = MIGRATIONS.len() as i32;
+    if applied > known {
+        return Err(StoreError::Corrupt(format!(
+            "the database's schema is at version {applied}, newer than this release's {known}: run a newer release"
+        )));
+    }
+    for (version, sql) in (1..).zip(MIGRATIONS).skip(applied as usize) {
+        tx.batch_execute(sql).await?;
+        tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[&version])
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+impl Backend for Postgres {
+    fn count(&self) -> Result<u64, StoreError> {
+        self.run(async |c| count(c, "SELECT count(*) FROM games").await)
+    }
+
+    fn counts(&self) -> Result<Counts, StoreError> {
+        self.run(async |c| {
+            Ok(Counts {
+                games: count(c, "SELECT count(*) FROM games").await?,
+                snapshots: count(c, "SELECT count(*) FROM snapshots").await?,
+                analyses: count(c, "SELECT count(*) FROM analyses").await?,
+            })
+        })
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        self.run(async |c| {
+            c.query_one("SELECT 1", &[]).await?;
+            Ok(())
+        })
+    }
+
+    fn write_game(&self, g: &GameRow, turns: &[TurnRow]) -> Result<Stored, StoreError> {
+        let id = g.id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // A game another node is storing at this moment: the insert waits for its
+            // transaction, then does nothing, and the game is the one stored.
+            let inserted = tx
+                .query_opt(
+                    "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                     ON CONFLICT (id) DO NOTHING RETURNING seq",
+                    &[
+                        &id,
+                        &g.kind.name(),
+                        &deflate(&g.record),
+                        &g.source_format,
+                        &serde_json::to_string(&g.players).unwrap_or_default(),
+                        &g.preset,
+                        &(g.turns as i32),
+                        &g.finished,
+                        &serde_json::to_string(&g.final_scores).unwrap_or_default(),
+                        &g.created_at,
+                        &g.listed,
+                        &g.owner.map(|h| h.0.to_vec()),
+                    ],
+                )
+                .await?;
+            let Some(inserted) = inserted else {
+                let listed = tx.query_one("SELECT listed FROM games WHERE id = $1", &[&id]).await?;
+                return Ok(Stored::Already {
+                    listed: listed.try_get(0)?,
+                });
+            };
+            let seq: i64 = inserted.try_get(0)?;
+            // Every snapshot in one statement, as arrays: one round trip for a whole game.
+            let column = |f: fn(&TurnRow) -> &str| turns.iter().map(f).collect::<Vec<&str>>();
+            tx.execute(
+                "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
+                 SELECT $1, * FROM unnest($2::int4[], $3::int2[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])",
+                &[
+                    &seq,
+                    &turns.iter().map(|t| t.turn as i32).collect::<Vec<_>>(),
+                    &turns.iter().map(|t| i16::from(t.player)).collect::<Vec<_>>(),
+                    &column(|t| &t.mv),
+                    &column(|t| &t.events),
+                    &column(|t| &t.scores),
+                    &column(|t| &t.supply),
+                    &column(|t| &t.ownership),
+                ],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(Stored::New)
+        })
+    }
+
+    fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        self.run(async |c| {
+            c.query_opt(&sql, &[&id.to_string()])
+                .await?
+                .as_ref()
+                .map(game_row)
+                .transpose()
+        })
+    }
+
+    fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT id FROM games ORDER BY seq LIMIT $1 OFFSET $2",
+                    &[&i64::from(limit), &(offset as i64)],
+                )
+                .await?;
+            rows.iter().map(|r| game_id(r, 0)).collect()
+        })
+    }
+
+    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE listed ORDER BY created_at DESC, seq DESC LIMIT $1 OFFSET $2"
+        );
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&i64::from(limit), &(offset as i64)]).await?;
+            rows.iter().map(game_row).collect()
+        })
+    }
+
+    fn count_listed(&self) -> Result<u64, StoreError> {
+        self.run(async |c| count(c, "SELECT count(*) FROM games WHERE listed").await)
+    }
+
+    fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "UPDATE games SET listed = $2 WHERE id = $1",
+                    &[&id.to_string(), &listed],
+                )
+                .await?;
+            Ok(n > 0)
+        })
+    }
+
+    fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
+        // The snapshots and the analysis go with it: their foreign keys cascade.
+        self.run(async |c| Ok(c.execute("DELETE FROM games WHERE id = $1", &[&id.to_string()]).await? > 0))
+    }
+
+    fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
+        let sql = format!(
+            "SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = $1 AND s.turn = $2"
+        );
+        self.run(async |c| {
+            let row = c.query_opt(&sql, &[&id.to_string(), &(turn as i32)]).await?;
+            row.map(|r| Ok((kind(&r, 7)?, turn_row(&r)?))).transpose()
+        })
+    }
+
+    fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError> {
+        let sql = format!(
+            "SELECT {TURN_COLUMNS} FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = $1 ORDER BY s.turn"
+        );
+        self.run(async |c| c.query(&sql, &[&id.to_string()]).await?.iter().map(turn_row).collect())
+    }
+
+    fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // The capacity check and the insert are one step across every node.
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&QUEUE_LOCK]).await?;
+            let found = tx
+                .query_opt(
+                    "SELECT a.status, a.version FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = $1",
+                    &[&id],
+                )
+                .await?
+                .map(|r| -> Result<_, StoreError> {
+                    let version: Option<i32> = r.try_get(1)?;
+                    Ok((r.try_get::<_, String>(0)?, version.map(|v| v as u32)))
+                })
+                .transpose()?;
+            if !wants_queueing(found, version) {
+                return Ok(QueueAnswer::Already);
+            }
+            let waiting = count(&tx, WAITING).await?;
+            if waiting >= capacity {
+                return Ok(QueueAnswer::Full { waiting });
+            }
+            tx.execute(
+                "INSERT INTO analyses (game, status, updated_at, queued_at)
+                 SELECT seq, 'queued', $2, $2 FROM games WHERE id = $1
+                 ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0,
+                   updated_at = $2, queued_at = $2, lease_owner = NULL, lease_token = NULL, lease_until = NULL",
+                &[&id, &now()],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(QueueAnswer::Queued)
+        })
+    }
+
+    fn analyses_waiting(&self) -> Result<u64, StoreError> {
+        self.run(async |c| count(c, WAITING).await)
+    }
+
+    fn claim_analysis(&self, owner: &str, lease: Duration) -> Result<Option<Claim>, StoreError> {
+        let token = lease_token()?;
+        self.run(async |c| {
+            // A row another worker is claiming right now is skipped, not waited for.
+            let row = c
+                .query_opt(
+                    "WITH next AS (
+                       SELECT game FROM analyses
+                       WHERE status = 'queued'
+                          OR (status = 'running' AND (lease_until IS NULL OR lease_until < now()))
+                       ORDER BY queued_at, game LIMIT 1
+                       FOR UPDATE SKIP LOCKED)
+                     UPDATE analyses a SET status = 'running', starts = a.starts + 1, lease_owner = $1,
+                       lease_token = $2, lease_until = now() + make_interval(secs => $3), updated_at = $4
+                     FROM next JOIN games g ON g.seq = next.game
+                     WHERE a.game = next.game
+                     RETURNING a.starts, g.id",
+                    &[&owner, &token, &lease.as_secs_f64(), &now()],
+                )
+                .await?;
+            row.map(|r| {
+                Ok(Claim {
+                    starts: r.try_get::<_, i32>(0)? as u32,
+                    id: game_id(&r, 1)?,
+                    token: token.clone(),
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn analysis_progress(&self, claim: &Claim, done: u32, total: u32, lease: Duration) -> Result<bool, StoreError> {
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "UPDATE analyses SET done = $3, total = $4, lease_until = now() + make_interval(secs => $5),
+                       updated_at = $6
+                     WHERE game = (SELECT seq FROM games WHERE id = $1) AND status = 'running' AND lease_token = $2",
+                    &[
+                        &claim.id.to_string(),
+                        &claim.token,
+                        &(done as i32),
+                        &(total as i32),
+                        &lease.as_secs_f64(),
+                        &now(),
+                    ],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn finish_analysis(&self, claim: &Claim, result: Result<&str, &str>, version: u32) -> Result<bool, StoreError> {
+        let (status, blob, error) = match result {
+            Ok(json) => ("done", Some(deflate(json)), None),
+            Err(e) => ("failed", None, Some(e)),
+        };
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "UPDATE analyses SET status = $3, result = $4, error = $5, done = total, updated_at = $6,
+                       version = $7, lease_owner = NULL, lease_token = NULL, lease_until = NULL
+                     WHERE game = (SELECT seq FROM games WHERE id = $1) AND status = 'running' AND lease_token = $2",
+                    &[
+                        &claim.id.to_string(),
+                        &claim.token,
+                        &status,
+                        &blob,
+                        &error,
+                        &now(),
+                        &(version as i32),
+                    ],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn release_analysis(&self, claim: &Claim) -> Result<bool, StoreError> {
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "UPDATE analyses SET status = 'queued', done = 0, starts = greatest(starts - 1, 0), updated_at = $3,
+                       lease_owner = NULL, lease_token = NULL, lease_until = NULL
+                     WHERE game = (SELECT seq FROM games WHERE id = $1) AND status = 'running' AND lease_token = $2",
+                    &[&claim.id.to_string(), &claim.token, &now()],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
+        Ok(self.stored_analysis(id)?.map(|a| (a.status, a.result)))
+    }
+
+    fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError> {
+        self.run(async |c| {
+            let row = c
+                .query_opt(
+                    "SELECT a.status, a.done, a.total, a.error FROM analyses a
+                     JOIN games g ON g.seq = a.game WHERE g.id = $1",
+                    &[&id.to_string()],
+                )
+                .await?;
+            row.as_ref().map(analysis_status).transpose()
+        })
+    }
+
+    fn stored_analysis(&self, id: &GameId) -> Result<Option<StoredAnalysis>, StoreError> {
+        self.run(async |c| {
+            let row = c
+                .query_opt(
+                    "SELECT a.status, a.done, a.total, a.error, a.result, a.version, a.starts, a.updated_at, a.queued_at
+                     FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = $1",
+                    &[&id.to_string()],
+                )
+                .await?;
+            row.map(|r| {
+                let blob: Option<&[u8]> = r.try_get(4)?;
+                let version: Option<i32> = r.try_get(5)?;
+                Ok(StoredAnalysis {
+                    status: analysis_status(&r)?,
+                    result: blob.map(inflate).transpose().map_err(StoreError::Inflate)?,
+                    version: version.map(|v| v as u32),
+                    starts: r.try_get::<_, i32>(6)? as u32,
+                    updated_at: r.try_get(7)?,
+                    queued_at: r.try_get(8)?,
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn write_analysis(&self, id: &GameId, a: &StoredAnalysis) -> Result<bool, StoreError> {
+        let (status, done, total, error) = a.status.columns();
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "INSERT INTO analyses (game, status, done, total, error, result, version, starts, updated_at, queued_at)
+                     SELECT seq, $2, $3, $4, $5, $6, $7, $8, $9, $10 FROM games WHERE id = $1
+                     ON CONFLICT (game) DO NOTHING",
+                    &[
+                        &id.to_string(),
+                        &status,
+                        &(done as i32),
+                        &(total as i32),
+                        &error,
+                        &a.result.as_deref().map(deflate),
+                        &a.version.map(|v| v as i32),
+                        &(a.starts as i32),
+                        &a.updated_at,
+                        &a.queued_at,
+                    ],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn size_bytes(&self) -> Result<u64, StoreError> {
+        self.run(async |c| {
+            let n: i64 = c
+                .query_one("SELECT pg_database_size(current_database())", &[])
+                .await?
+                .try_get(0)?;
+            Ok(n as u64)
+        })
+    }
+}
+
+/// Counts analyses queued or running.
+const WAITING: &str = "SELECT count(*) FROM analyses WHERE status IN ('queued', 'running')";
+
+/// The one number a `SELECT count(*)` answers.
+async fn count(c: &impl deadpool_postgres::GenericClient, sql: &str) -> Result<u64, StoreError> {
+    let n: i64 = c.query_one(sql, &[]).await?.try_get(0)?;
+    Ok(n as u64)
+}
+
+fn game_id(r: &Row, i: usize) -> Result<GameId, StoreError> {
+    let text: &str = r.try_get(i)?;
+    text.parse().map_err(|e| StoreError::Corrupt(format!("{e}")))
+}
+
+fn kind(r: &Row, i: usize) -> Result<GameKind, StoreError> {
+    let name: &str = r.try_get(i)?;
+    GameKind::from_name(name).ok_or_else(|| StoreError::Corrupt(format!("unknown game kind {name:?}")))
+}
+
+/// An analysis' status from its row's first four columns: status, done, total, error.
+fn analysis_status(r: &Row) -> Result<AnalysisStatus, StoreError> {
+    Ok(AnalysisStatus::from_columns(
+        r.try_get(0)?,
+        r.try_get::<_, i32>(1)? as u32,
+        r.try_get::<_, i32>(2)? as u32,
+        r.try_get(3)?,
+    ))
+}
+
+/// The columns [`turn_row`] reads, in its order, from snapshots `s`.
+const TURN_COLUMNS: &str = "s.turn, s.player, s.move, s.events, s.scores, s.supply, s.ownership";
+
+fn turn_row(r: &Row) -> Result<TurnRow, StoreError> {
+    let player: i16 = r.try_get(1)?;
+    Ok(TurnRow {
+        turn: r.try_get::<_, i32>(0)? as u32,
+        player: u8::try_from(player).map_err(|_| StoreError::Corrupt(format!("player {player} in a snapshot")))?,
+        mv: r.try_get(2)?,
+        events: r.try_get(3)?,
+        scores: r.try_get(4)?,
+        supply: r.try_get(5)?,
+        ownership: r.try_get(6)?,
+    })
+}
+
+/// The columns [`game_row`] reads, in its order.
+const GAME_COLUMNS: &str =
+    "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
+
+fn game_row(r: &Row) -> Result<GameRow, StoreError> {
+    Ok(GameRow {
+        id: game_id(r, 0)?,
+        kind: kind(r, 9)?,
+        record: inflate(r.try_get(1)?).map_err(StoreError::Inflate)?,
+        source_format: r.try_get(2)?,
+        players: serde_json::from_str(r.try_get(3)?).unwrap_or_default(),
+        preset: r.try_get(4)?,
+        turns: r.try_get::<_, i32>(5)? as u32,
+        finished: r.try_get(6)?,
+        final_scores: serde_json::from_str(r.try_get(7)?).unwrap_or_default(),
+        created_at: r.try_get(8)?,
+        listed: r.try_get(10)?,
+        owner: OwnerHash::from_column(r.try_get(11)?),
+    })
+}
+
+/// A server's URL with its password, if any, replaced by `***`: for logs and errors.
+pub(super) fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((user_info, host)) if user_info.contains(':') => {
+            let user = user_info.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}")
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn a_password_never_reaches_the_log() {
+        assert_eq!(
+            without_password("postgres://replay:s3cret@db.example:5432/replay"),
+            "postgres://replay:***@db.example:5432/replay"
+        );
+        assert_eq!(
+            without_password("postgres://replay@db.example/replay"),
+            "postgres://replay@db.example/replay"
+        );
+    }
+}

@@ -1,0 +1,479 @@
+//! The embedded store: one SQLite file, the default. Its schema is `migrations/*.sql`, applied
+//! at open by `rusqlite_migration`; SQLite's own file lock makes that safe when several
+//! processes open one file at once. Leases run on the clock of the host that holds the file.
+
+use super::{
+    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, StoreError, Stored,
+    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, wants_queueing,
+};
+use crate::engine::GameKind;
+use r2d2::Pool;
+use r2d2_sqlite::SqliteConnectionManager;
+use rusqlite::{OptionalExtension, params};
+use rusqlite_migration::{M, Migrations};
+use std::path::Path;
+use std::time::Duration;
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_games.sql")),
+        M::up(include_str!("../../migrations/0002_analyses.sql")),
+        M::up(include_str!("../../migrations/0003_game_kinds.sql")),
+        M::up(include_str!("../../migrations/0004_owners.sql")),
+        M::up(include_str!("../../migrations/0005_analysis_starts.sql")),
+        M::up(include_str!("../../migrations/0006_analysis_versions.sql")),
+        M::up(include_str!("../../migrations/0007_analysis_leases.sql")),
+    ])
+}
+
+pub(super) struct Sqlite {
+    pool: Pool<SqliteConnectionManager>,
+}
+
+impl Sqlite {
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    pub(super) fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        let manager = SqliteConnectionManager::file(path).with_init(|c| {
+            // WAL lets pages read while an upload writes; the timeout waits out short locks.
+            c.execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; \
+                 PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+            )
+        });
+        let pool = Pool::builder().max_size(8).build(manager)?;
+        let mut conn = pool.get()?;
+        migrations().to_latest(&mut conn)?;
+        Ok(Sqlite { pool })
+    }
+}
+
+impl Backend for Sqlite {
+    fn count(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        let n: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    fn counts(&self) -> Result<Counts, StoreError> {
+        let conn = self.pool.get()?;
+        let count = |table: &str| -> Result<u64, StoreError> {
+            let n: i64 = conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?;
+            Ok(n as u64)
+        };
+        Ok(Counts {
+            games: count("games")?,
+            snapshots: count("snapshots")?,
+            analyses: count("analyses")?,
+        })
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
+        Ok(())
+    }
+
+    fn write_game(&self, g: &GameRow, turns: &[TurnRow]) -> Result<Stored, StoreError> {
+        let mut conn = self.pool.get()?;
+        // Immediate: the write lock is taken up front, so concurrent uploads queue on the busy
+        // timeout. A deferred transaction would read first and then fail to upgrade its lock
+        // ("database is locked") whenever another upload wrote in between.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let listed: Option<bool> = tx
+            .query_row("SELECT listed FROM games WHERE id = ?1", [&g.id], |r| r.get(0))
+            .optional()?;
+        if let Some(listed) = listed {
+            return Ok(Stored::Already { listed });
+        }
+        tx.execute(
+            "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                g.id,
+                g.kind.name(),
+                deflate(&g.record),
+                g.source_format,
+                serde_json::to_string(&g.players).unwrap_or_default(),
+                g.preset,
+                g.turns,
+                g.finished,
+                serde_json::to_string(&g.final_scores).unwrap_or_default(),
+                g.created_at,
+                g.listed,
+                g.owner.map(|h| h.0.to_vec()),
+            ],
+        )?;
+        let seq = tx.last_insert_rowid();
+        {
+            let mut stmt = tx.prepare(
+                "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            for row in turns {
+                stmt.execute(params![
+                    seq,
+                    row.turn,
+                    row.player,
+                    row.mv,
+                    row.events,
+                    row.scores,
+                    row.supply,
+                    row.ownership
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(Stored::New)
+    }
+
+    fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+                [id],
+                game_row,
+            )
+            .optional()?)
+    }
+
+    fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare("SELECT id FROM games ORDER BY seq LIMIT ?1 OFFSET ?2")?;
+        let rows = stmt.query_map(params![limit, offset as i64], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE listed = 1 ORDER BY created_at DESC, seq DESC LIMIT ?1 OFFSET ?2"
+        ))?;
+        let rows = stmt.query_map(params![limit, offset as i64], game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn count_listed(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        let n: i64 = conn.query_row("SELECT count(*) FROM games WHERE listed = 1", [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+
+    fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn.execute("UPDATE games SET listed = ?2 WHERE id = ?1", params![id, listed])? > 0)
+    }
+
+    fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        // The snapshots and the analysis go with it: their foreign keys cascade.
+        Ok(conn.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+    }
+
+    fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                &format!("SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 AND s.turn = ?2"),
+                params![id, turn],
+                |r| Ok((kind(r, 7)?, turn_row(r)?)),
+            )
+            .optional()?)
+    }
+
+    fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {TURN_COLUMNS} FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 ORDER BY s.turn"
+        ))?;
+        let rows = stmt.query_map([id], turn_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
+        let mut conn = self.pool.get()?;
+        // Immediate: the capacity check and the insert are one step for every process.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found: Option<(String, Option<u32>)> = tx
+            .query_row(
+                "SELECT a.status, a.version FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        if !wants_queueing(found, version) {
+            return Ok(QueueAnswer::Already);
+        }
+        let waiting = count_waiting(&tx)?;
+        if waiting >= capacity {
+            return Ok(QueueAnswer::Full { waiting });
+        }
+        tx.execute(
+            "INSERT INTO analyses (game, status, updated_at, queued_at)
+             SELECT seq, 'queued', ?2, ?2 FROM games WHERE id = ?1
+             ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0,
+               updated_at = ?2, queued_at = ?2, lease_owner = NULL, lease_token = NULL, lease_until = NULL",
+            params![id, now()],
+        )?;
+        tx.commit()?;
+        Ok(QueueAnswer::Queued)
+    }
+
+    fn analyses_waiting(&self) -> Result<u64, StoreError> {
+        count_waiting(&*self.pool.get()?)
+    }
+
+    fn claim_analysis(&self, owner: &str, lease: Duration) -> Result<Option<Claim>, StoreError> {
+        let token = lease_token()?;
+        let now_ms = unix_ms();
+        let conn = self.pool.get()?;
+        // One statement: SQLite runs it under the write lock, so two workers never claim one job.
+        let claimed = conn
+            .query_row(
+                "UPDATE analyses SET status = 'running', starts = starts + 1, lease_owner = ?1,
+                   lease_token = ?2, lease_until = ?3 + ?4, updated_at = ?5
+                 WHERE game = (SELECT game FROM analyses
+                               WHERE status = 'queued'
+                                  OR (status = 'running' AND (lease_until IS NULL OR lease_until < ?3))
+                               ORDER BY queued_at, game LIMIT 1)
+                 RETURNING starts, (SELECT id FROM games WHERE seq = analyses.game)",
+                params![owner, token, now_ms, lease.as_millis() as i64, now()],
+                |r| Ok((r.get::<_, u32>(0)?, r.get::<_, GameId>(1)?)),
+            )
+            .optional()?;
+        Ok(claimed.map(|(starts, id)| Claim { id, starts, token }))
+    }
+
+    fn analysis_progress(&self, claim: &Claim, done: u32, total: u32, lease: Duration) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let changed = conn.execute(
+            "UPDATE analyses SET done = ?3, total = ?4, lease_until = ?5, updated_at = ?6
+             WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
+            params![
+                claim.id,
+                claim.token,
+                done,
+                total,
+                unix_ms() + lease.as_millis() as i64,
+                now()
+            ],
+        )?;
+        Ok(changed == 1)
+    }
+
+    fn finish_analysis(&self, claim: &Claim, result: Result<&str, &str>, version: u32) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let (status, blob, error) = match result {
+            Ok(json) => ("done", Some(deflate(json)), None),
+            Err(e) => ("failed", None, Some(e)),
+        };
+        let changed = conn.execute(
+            "UPDATE analyses SET status = ?3, result = ?4, error = ?5, done = total, updated_at = ?6, version = ?7,
+               lease_owner = NULL, lease_token = NULL, lease_until = NULL
+             WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
+            params![claim.id, claim.token, status, blob, error, now(), version],
+        )?;
+        Ok(changed == 1)
+    }
+
+    fn release_analysis(&self, claim: &Claim) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let changed = conn.execute(
+            "UPDATE analyses SET status = 'queued', done = 0, starts = max(starts - 1, 0), updated_at = ?3,
+               lease_owner = NULL, lease_token = NULL, lease_until = NULL
+             WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
+            params![claim.id, claim.token, now()],
+        )?;
+        Ok(changed == 1)
+    }
+
+    fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
+        Ok(self.stored_analysis(id)?.map(|a| (a.status, a.result)))
+    }
+
+    fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT a.status, a.done, a.total, a.error FROM analyses a
+                 JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                [id],
+                analysis_status,
+            )
+            .optional()?)
+    }
+
+    fn stored_analysis(&self, id: &GameId) -> Result<Option<StoredAnalysis>, StoreError> {
+        let conn = self.pool.get()?;
+        Ok(conn
+            .query_row(
+                "SELECT a.status, a.done, a.total, a.error, a.result, a.version, a.starts, a.updated_at, a.queued_at
+                 FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+                [id],
+                |r| {
+                    let blob: Option<Vec<u8>> = r.get(4)?;
+                    Ok(StoredAnalysis {
+                        status: analysis_status(r)?,
+                        result: blob.map(|b| inflate(&b)).transpose().map_err(bad_blob)?,
+                        version: r.get(5)?,
+                        starts: r.get(6)?,
+                        updated_at: r.get(7)?,
+                        queued_at: r.get(8)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    fn write_analysis(&self, id: &GameId, a: &StoredAnalysis) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let (status, done, total, error) = a.status.columns();
+        let changed = conn.execute(
+            "INSERT INTO analyses (game, status, done, total, error, result, version, starts, updated_at, queued_at)
+             SELECT seq, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 FROM games WHERE id = ?1
+             ON CONFLICT (game) DO NOTHING",
+            params![
+                id,
+                status,
+                done,
+                total,
+                error,
+                a.result.as_deref().map(deflate),
+                a.version,
+                a.starts,
+                a.updated_at,
+                a.queued_at
+            ],
+        )?;
+        Ok(changed == 1)
+    }
+
+    fn size_bytes(&self) -> Result<u64, StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
+        let pages: i64 = conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok((pages * size) as u64)
+    }
+}
+
+fn count_waiting(conn: &rusqlite::Connection) -> Result<u64, StoreError> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM analyses WHERE status IN ('queued', 'running')",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(n as u64)
+}
+
+/// Milliseconds since the Unix epoch: leases run on the clock of the host that holds the file.
+fn unix_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+fn bad_blob(e: std::io::Error) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Blob, Box::new(e))
+}
+
+/// The game kind in column `i`.
+fn kind(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<GameKind> {
+    let name: String = r.get(i)?;
+    GameKind::from_name(&name).ok_or_else(|| {
+        let e = format!("unknown game kind {name:?}");
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, e.into())
+    })
+}
+
+/// An analysis' status from its row's first four columns: status, done, total, error.
+fn analysis_status(r: &rusqlite::Row<'_>) -> rusqlite::Result<AnalysisStatus> {
+    let status: String = r.get(0)?;
+    Ok(AnalysisStatus::from_columns(&status, r.get(1)?, r.get(2)?, r.get(3)?))
+}
+
+/// The columns [`turn_row`] reads, in its order, from snapshots `s`.
+const TURN_COLUMNS: &str = "s.turn, s.player, s.move, s.events, s.scores, s.supply, s.ownership";
+
+fn turn_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TurnRow> {
+    Ok(TurnRow {
+        turn: r.get(0)?,
+        player: r.get(1)?,
+        mv: r.get(2)?,
+        events: r.get(3)?,
+        scores: r.get(4)?,
+        supply: r.get(5)?,
+        ownership: r.get(6)?,
+    })
+}
+
+/// The columns [`game_row`] reads, in its order.
+const GAME_COLUMNS: &str =
+    "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    let players: String = r.get(3)?;
+    let scores: String = r.get(7)?;
+    let record: Vec<u8> = r.get(1)?;
+    Ok(GameRow {
+        id: r.get(0)?,
+        kind: kind(r, 9)?,
+        record: inflate(&record).map_err(bad_blob)?,
+        source_format: r.get(2)?,
+        players: serde_json::from_str(&players).unwrap_or_default(),
+        preset: r.get(4)?,
+        turns: r.get(5)?,
+        finished: r.get(6)?,
+        final_scores: serde_json::from_str(&scores).unwrap_or_default(),
+        created_at: r.get(8)?,
+        listed: r.get(10)?,
+        owner: OwnerHash::from_column(r.get(11)?),
+    })
+}
+
+/// Copies the database at `db` to a new file `to`, consistently, while the service may be
+/// writing: SQLite's online backup in one step, which reads one snapshot (in WAL mode the
+/// service's writers go on meanwhile). The copy is written beside `to` and renamed into place,
+/// so `to` is never a half-written database.
+pub fn backup(db: &Path, to: &Path) -> Result<(), BackupError> {
+    if to.exists() {
+        return Err(BackupError::Exists(to.to_path_buf()));
+    }
+    if !db.exists() {
+        return Err(BackupError::NoDatabase(db.to_path_buf()));
+    }
+    let source = rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    source.busy_timeout(std::time::Duration::from_secs(5))?;
+    let partial = to.with_extension("partial");
+    // The copy's own integrity check: "ok", or what is wrong.
+    let copy = || -> Result<String, rusqlite::Error> {
+        let mut dest = rusqlite::Connection::open(&partial)?;
+        let backup = rusqlite::backup::Backup::new(&source, &mut dest)?;
+        // Every page in one step: one snapshot. A writer holding the lock is waited out.
+        while backup.step(-1)? != rusqlite::backup::StepResult::Done {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        drop(backup);
+        dest.query_row("PRAGMA integrity_check", [], |r| r.get(0))
+    };
+    match copy() {
+        Ok(check) if check == "ok" => std::fs::rename(&partial, to).map_err(|e| BackupError::Io(to.to_path_buf(), e)),
+        outcome => {
+            let _ = std::fs::remove_file(&partial);
+            Err(outcome.map_or_else(BackupError::from, BackupError::Damaged))
+        }
+    }
+}
+
+/// Why a backup was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum BackupError {
+    #[error("{0} exists already; name a new file")]
+    Exists(std::path::PathBuf),
+    #[error("no database at {0}")]
+    NoDatabase(std::path::PathBuf),
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("the copy fails SQLite's integrity check: {0}")]
+    Damaged(String),
+    #[error("{0}: {1}")]
+    Io(std::path::PathBuf, std::io::Error),
+}
