@@ -73,11 +73,14 @@
 //! (`render/raster.rs`), the Card Game's table (`render/cards.rs`), the inline board a page
 //! points at (`render/interactive.rs`) and the animated GIF (`render/gif.rs`).
 //!
-//! [`store`] keeps games in SQLite (schema in `migrations/`, applied at start): a game and all
-//! its per-turn snapshot rows are written in one transaction
+//! [`store`] keeps games in SQLite or PostgreSQL, one [`Backend`](store::Backend) trait over
+//! both (`store/sqlite.rs`, `store/postgres.rs`; schemas in `migrations/`, applied at start),
+//! with the analysis queue as leased rows: a game and all its per-turn snapshot rows are
+//! written in one transaction
 //! (`store/ingest.rs`, whose [`Storable`](store::Storable) trait gives each game's summary and
 //! rows), owner tokens are kept as hashes ([`OwnerHash`](store::OwnerHash), `store/owner.rs`),
-//! and the database is copied live by [`store::backup`]. Games carry their kind and an id
+//! a SQLite file is copied live by [`store::backup`], and any database into another by
+//! [`store::copy`] (`copy-db`). Games carry their kind and an id
 //! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
 //! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
 //!

@@ -1,8 +1,10 @@
 //! `bench --service`: the whole service under load, over loopback, as clients see it.
 //!
-//! The server runs in this process on a fresh database in the temp directory (the demos plus
-//! 40 generated games), with its usual settings but the per-client limits lifted: every
-//! client here is 127.0.0.1. `clients` closed-loop clients then send a fixed mix for the
+//! The server runs in this process on a fresh database in the temp directory, or on the
+//! database `--db` names (the demos plus 40 generated games are stored there), with its usual
+//! settings but the per-client limits lifted: every client here is 127.0.0.1. With `--nodes N`,
+//! N servers run on the one database, each with its own store and caches as separate
+//! processes would have, and the clients take turns among them. `clients` closed-loop clients then send a fixed mix for the
 //! given seconds: turn pages, turn PNGs that are already cached, the JSON API, and uploads
 //! of new games. Each client asks for gzip, as browsers do, and reads the whole answer.
 
@@ -10,7 +12,7 @@ use crate::engine::Preset;
 use crate::engine::bots::Rng;
 use crate::record::{RulesSpec, native};
 use crate::selfplay::{Policy, generate};
-use crate::store::{GameId, Store, ingest};
+use crate::store::{Database, GameId, Store, ingest};
 use crate::web::limits::LimitSettings;
 use crate::web::links;
 use crate::web::startup;
@@ -75,12 +77,20 @@ struct Plan {
     uploads: Vec<Vec<u8>>,
 }
 
+/// Where the measured service keeps its games, and how many web nodes share them.
+pub struct Setup {
+    /// `None`: a new SQLite file in the temp directory.
+    pub db: Option<Database>,
+    pub nodes: usize,
+}
+
 /// Loads the service with the mix, or with requests of one kind only (`only`).
-pub fn run(clients: usize, seconds: f64, only: Option<&str>, as_json: bool) -> Result<(), String> {
+pub fn run(setup: Setup, clients: usize, seconds: f64, only: Option<&str>, as_json: bool) -> Result<(), String> {
     let only = only.map(Kind::parse).transpose()?;
     let dir = std::env::temp_dir().join(format!("carcassonne-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = measure(&dir.join("load.sqlite"), clients, seconds, only);
+    let db = setup.db.unwrap_or_else(|| dir.join("load.sqlite").into());
+    let result = measure(&db, setup.nodes.max(1), clients, seconds, only);
     let _ = std::fs::remove_dir_all(&dir);
     let (samples, elapsed) = result?;
     report(&samples, elapsed, clients, as_json);
@@ -114,38 +124,66 @@ fn prepare(store: &Store, clients: usize, seconds: f64) -> Result<Plan, String> 
 }
 
 fn measure(
-    db: &std::path::Path,
+    db: &Database,
+    nodes: usize,
     clients: usize,
     seconds: f64,
     only: Option<Kind>,
 ) -> Result<(Vec<Sample>, Duration), String> {
-    let store = Store::open(db).map_err(|e| e.to_string())?;
-    let plan = prepare(&store, clients, seconds)?;
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-    let address = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
-    let mut settings = startup::Settings::for_listener(&listener).map_err(|e| e.to_string())?;
-    settings.limits = LimitSettings {
-        uploads_per_minute: u32::MAX,
-        analyses_per_minute: u32::MAX,
-    };
-    let (tx, rx) = std::sync::mpsc::channel();
-    let server = std::thread::spawn(move || {
-        actix_web::rt::System::new().block_on(async move {
-            let server = startup::run(listener, store, settings).map_err(|e| e.to_string())?;
-            let _ = tx.send(server.handle());
-            server.await.map_err(|e| e.to_string())
-        })
-    });
-    let handle = rx.recv().map_err(|_| "the server did not start".to_string())?;
-    let result = actix_web::rt::System::new().block_on(drive(address, plan, clients, seconds, only));
-    actix_web::rt::System::new().block_on(handle.stop(true));
-    server.join().map_err(|_| "the server panicked".to_string())??;
+    let open = || Store::open(db.clone()).map_err(|e| format!("{db}: {e}"));
+    let plan = prepare(&open()?, clients, seconds)?;
+    let nodes = (0..nodes)
+        .map(|_| Node::start(open()?))
+        .collect::<Result<Vec<_>, _>>()?;
+    let addresses = nodes.iter().map(|n| n.address.clone()).collect();
+    let result = actix_web::rt::System::new().block_on(drive(addresses, plan, clients, seconds, only));
+    for node in nodes {
+        node.stop()?;
+    }
     result
+}
+
+/// One web node, serving in a thread of its own.
+struct Node {
+    address: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: std::thread::JoinHandle<Result<(), String>>,
+}
+
+impl Node {
+    fn start(store: Store) -> Result<Node, String> {
+        let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+        let address = format!("http://{}", listener.local_addr().map_err(|e| e.to_string())?);
+        let mut settings = startup::Settings::for_listener(&listener).map_err(|e| e.to_string())?;
+        settings.limits = LimitSettings {
+            uploads_per_minute: u32::MAX,
+            analyses_per_minute: u32::MAX,
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = startup::run(listener, store, settings).map_err(|e| e.to_string())?;
+                let _ = tx.send(server.handle());
+                server.await.map_err(|e| e.to_string())
+            })
+        });
+        let handle = rx.recv().map_err(|_| "the server did not start".to_string())?;
+        Ok(Node {
+            address,
+            handle,
+            thread,
+        })
+    }
+
+    fn stop(self) -> Result<(), String> {
+        actix_web::rt::System::new().block_on(self.handle.stop(true));
+        self.thread.join().map_err(|_| "the server panicked".to_string())?
+    }
 }
 
 /// Runs the clients until the time is up; every sample of every client.
 async fn drive(
-    address: String,
+    addresses: Vec<String>,
     plan: Plan,
     clients: usize,
     seconds: f64,
@@ -154,7 +192,11 @@ async fn drive(
     let plan = std::rc::Rc::new(plan);
     // Fill the image cache first: the figure is for images already rendered.
     let warm = client();
-    for (id, n) in &plan.cached {
+    for ((id, n), address) in plan
+        .cached
+        .iter()
+        .flat_map(|turn| addresses.iter().map(move |a| (turn, a)))
+    {
         let url = format!("{address}{}", links::picture(*id, Some(*n)));
         let mut r = warm.get(&url).send().await.map_err(|e| format!("{url}: {e}"))?;
         r.body().limit(16 << 20).await.map_err(|e| format!("{url}: {e}"))?;
@@ -164,7 +206,8 @@ async fn drive(
     let next_upload = std::rc::Rc::new(std::cell::Cell::new(0));
     let tasks: Vec<_> = (0..clients)
         .map(|c| {
-            let (address, plan, next_upload) = (address.clone(), plan.clone(), next_upload.clone());
+            let address = addresses[c % addresses.len()].clone();
+            let (plan, next_upload) = (plan.clone(), next_upload.clone());
             actix_web::rt::spawn(async move {
                 let client = client();
                 let mut rng = Rng::new(c as u64 + 1);

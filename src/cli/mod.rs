@@ -303,6 +303,14 @@ enum Command {
         /// With --service: requests of one kind only: pages, images, json or uploads.
         #[arg(long)]
         only: Option<String>,
+        /// With --service: the database to serve from, a SQLite file or a postgres:// URL; the
+        /// bench stores its games there (default: a new file in the temp directory).
+        #[arg(long, requires = "service")]
+        db: Option<Database>,
+        /// With --service: web nodes on the one database, each with its own store and caches;
+        /// the clients take turns among them.
+        #[arg(long, default_value_t = 1, requires = "service")]
+        nodes: usize,
         /// Check the analysis's points lost against a reference with ten times the playouts,
         /// on this many greedy-bot games (every 5th turn) instead.
         #[arg(long)]
@@ -546,8 +554,10 @@ pub fn run() -> ExitCode {
             seconds,
             clients,
             only,
+            db,
+            nodes,
             ..
-        } => load::run(clients, seconds, only.as_deref(), json),
+        } => load::run(load::Setup { db, nodes }, clients, seconds, only.as_deref(), json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

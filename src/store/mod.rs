@@ -162,6 +162,25 @@ pub struct StoredAnalysis {
     pub queued_at: Option<String>,
 }
 
+/// How the analysis queue stands, for every node alike: it is read from the database.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueState {
+    /// Analyses queued or running.
+    pub waiting: u64,
+    /// Seconds since the longest-waiting queued analysis was asked for: it grows when the
+    /// workers fall behind (or none runs).
+    pub oldest_seconds: u64,
+    /// Running analyses whose lease ran out: their worker died, and no worker has taken them
+    /// over yet.
+    pub lapsed: u64,
+}
+
+/// Seconds from an RFC 3339 time the store wrote (`queued_at`) to now; 0 for none.
+fn seconds_since(written: Option<&str>) -> u64 {
+    let then = written.and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+    then.map_or(0, |t| (chrono::Utc::now() - t.to_utc()).num_seconds().max(0) as u64)
+}
+
 /// How many rows a database holds, table by table: what `copy-db` checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counts {
@@ -204,8 +223,8 @@ pub trait Backend: Send + Sync {
     /// bounded here, in the database, so that a restart keeps the bound and the queue alike,
     /// and every node shares them.
     fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError>;
-    /// Analyses queued or running.
-    fn analyses_waiting(&self) -> Result<u64, StoreError>;
+    /// How the analysis queue stands, for the metrics.
+    fn queue(&self) -> Result<QueueState, StoreError>;
     /// Claims the analysis that has waited longest, for `lease`: a queued one, or a running one
     /// whose worker's lease ran out (it stopped, or died). The claim counts a start. `owner`
     /// names the worker in the row, for whoever reads it. `None` when nothing waits.

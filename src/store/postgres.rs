@@ -12,8 +12,8 @@
 //! (`FOR UPDATE SKIP LOCKED`).
 
 use super::{
-    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, StoreError, Stored,
-    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, wants_queueing,
+    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
+    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since, wants_queueing,
 };
 use crate::engine::GameKind;
 use deadpool_postgres::{Client, Config, ManagerConfig, Pool, PoolConfig, RecyclingMethod, Runtime, Timeouts};
@@ -306,8 +306,23 @@ impl Backend for Postgres {
         })
     }
 
-    fn analyses_waiting(&self) -> Result<u64, StoreError> {
-        self.run(async |c| count(c, WAITING).await)
+    fn queue(&self) -> Result<QueueState, StoreError> {
+        self.run(async |c| {
+            let row = c
+                .query_one(
+                    "SELECT count(*), min(queued_at) FILTER (WHERE status = 'queued'),
+                            count(*) FILTER (WHERE status = 'running' AND lease_until < now())
+                     FROM analyses WHERE status IN ('queued', 'running')",
+                    &[],
+                )
+                .await?;
+            let oldest: Option<&str> = row.try_get(1)?;
+            Ok(QueueState {
+                waiting: row.try_get::<_, i64>(0)? as u64,
+                oldest_seconds: seconds_since(oldest),
+                lapsed: row.try_get::<_, i64>(2)? as u64,
+            })
+        })
     }
 
     fn claim_analysis(&self, owner: &str, lease: Duration) -> Result<Option<Claim>, StoreError> {

@@ -3,8 +3,8 @@
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
 use super::{
-    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, StoreError, Stored,
-    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, wants_queueing,
+    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
+    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since, wants_queueing,
 };
 use crate::engine::GameKind;
 use r2d2::Pool;
@@ -219,8 +219,20 @@ impl Backend for Sqlite {
         Ok(QueueAnswer::Queued)
     }
 
-    fn analyses_waiting(&self) -> Result<u64, StoreError> {
-        count_waiting(&*self.pool.get()?)
+    fn queue(&self) -> Result<QueueState, StoreError> {
+        let conn = self.pool.get()?;
+        let (oldest, lapsed): (Option<String>, i64) = conn.query_row(
+            "SELECT min(queued_at) FILTER (WHERE status = 'queued'),
+                    count(*) FILTER (WHERE status = 'running' AND lease_until < ?1)
+             FROM analyses WHERE status IN ('queued', 'running')",
+            [unix_ms()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(QueueState {
+            waiting: count_waiting(&conn)?,
+            oldest_seconds: seconds_since(oldest.as_deref()),
+            lapsed: lapsed as u64,
+        })
     }
 
     fn claim_analysis(&self, owner: &str, lease: Duration) -> Result<Option<Claim>, StoreError> {

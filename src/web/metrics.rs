@@ -4,6 +4,7 @@
 //! The route is the pattern that matched (`/g/{id}/t/{n}`), never the path, so that the
 //! number of series stays bounded whatever clients ask for.
 
+use crate::store::QueueState;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -40,6 +41,8 @@ pub struct Metrics {
     latency: Family<RouteLabels, Histogram>,
     games: Gauge,
     queue: Gauge,
+    oldest: Gauge,
+    lapsed: Gauge,
     analysis: Histogram,
 }
 
@@ -50,7 +53,7 @@ impl Default for Metrics {
         let latency = Family::<RouteLabels, Histogram>::new_with_constructor(|| {
             Histogram::new(exponential_buckets(0.0001, 2.0, 17))
         });
-        let (games, queue) = (Gauge::default(), Gauge::default());
+        let (games, queue, oldest, lapsed) = (Gauge::default(), Gauge::default(), Gauge::default(), Gauge::default());
         // 0.25 s to about 4 minutes.
         let analysis = Histogram::new(exponential_buckets(0.25, 2.0, 11));
         let mut registry = Registry::with_prefix("carcassonne_replay");
@@ -63,6 +66,16 @@ impl Default for Metrics {
         registry.register("games_stored", "Games in the database", games.clone());
         registry.register("analysis_queue_depth", "Analyses queued or running", queue.clone());
         registry.register(
+            "analysis_oldest_wait_seconds",
+            "How long the longest-waiting queued analysis has waited",
+            oldest.clone(),
+        );
+        registry.register(
+            "analysis_lapsed_leases",
+            "Running analyses whose worker's lease ran out, not yet taken over",
+            lapsed.clone(),
+        );
+        registry.register(
             "analysis_duration_seconds",
             "Time a whole game's background analysis took",
             analysis.clone(),
@@ -73,6 +86,8 @@ impl Default for Metrics {
             latency,
             games,
             queue,
+            oldest,
+            lapsed,
             analysis,
         }
     }
@@ -100,9 +115,11 @@ impl Metrics {
     }
 
     /// The text exposition, with the gauges read now from the database.
-    pub fn render(&self, games: u64, queue: u64) -> String {
+    pub fn render(&self, games: u64, queue: QueueState) -> String {
         self.games.set(games as i64);
-        self.queue.set(queue as i64);
+        self.queue.set(queue.waiting as i64);
+        self.oldest.set(queue.oldest_seconds as i64);
+        self.lapsed.set(queue.lapsed as i64);
         let mut out = String::new();
         prometheus_client::encoding::text::encode(&mut out, &self.registry).expect("writing to a String cannot fail");
         out
@@ -120,7 +137,12 @@ mod tests {
         m.request("GET", Some("/g/{id}/t/{n}"), 200, Duration::from_millis(3));
         m.request("GET", None, 404, Duration::from_millis(1));
         m.analysis_took(Duration::from_secs(7));
-        let text = m.render(12, 3);
+        let queue = QueueState {
+            waiting: 3,
+            oldest_seconds: 40,
+            lapsed: 1,
+        };
+        let text = m.render(12, queue);
         assert!(
             text.contains(
                 r#"carcassonne_replay_http_requests_total{method="GET",route="/g/{id}/t/{n}",status="200"} 2"#
@@ -130,6 +152,11 @@ mod tests {
         assert!(text.contains(r#"route="none",status="404"} 1"#), "{text}");
         assert!(text.contains("carcassonne_replay_games_stored 12"), "{text}");
         assert!(text.contains("carcassonne_replay_analysis_queue_depth 3"), "{text}");
+        assert!(
+            text.contains("carcassonne_replay_analysis_oldest_wait_seconds 40"),
+            "{text}"
+        );
+        assert!(text.contains("carcassonne_replay_analysis_lapsed_leases 1"), "{text}");
         assert!(
             text.contains("carcassonne_replay_analysis_duration_seconds_count 1"),
             "{text}"
@@ -146,7 +173,7 @@ mod tests {
             m.request(&format!("X{}", "Y".repeat(i)), None, 404, Duration::from_millis(1));
         }
         m.request("DELETE", None, 404, Duration::from_millis(1));
-        let text = m.render(0, 0);
+        let text = m.render(0, QueueState::default());
         assert!(
             text.contains(r#"method="other",route="none",status="404"} 1000"#),
             "{text}"

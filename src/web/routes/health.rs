@@ -25,7 +25,7 @@ pub async fn readyz(state: web::Data<AppState>) -> HttpResponse {
 #[route("/metrics", method = "GET", method = "HEAD")]
 pub async fn metrics(state: web::Data<AppState>) -> Result<HttpResponse, Problem> {
     let st = state.clone();
-    let (games, queue) = blocking(move || Ok((st.store.count()?, st.store.analyses_waiting()?))).await?;
+    let (games, queue) = blocking(move || Ok((st.store.count()?, st.store.queue()?))).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/openmetrics-text; version=1.0.0; charset=utf-8")
         .body(state.metrics.render(games, queue)))
