@@ -91,8 +91,8 @@ impl<V> Recent<V> {
 }
 
 /// How long an analysis state read from the store is taken as still true: a page may show an
-/// analysis as waiting this long after it is done. Another process (a worker, another node)
-/// may change it, so it is read again after.
+/// analysis as waiting this long after another process (a worker, another node) finished it,
+/// and one request more (the turn pages read it again in the background).
 pub const ANALYSIS_SEEN_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Values by game id, each taken as true for [`ANALYSIS_SEEN_FOR`] after it was read.
@@ -106,6 +106,18 @@ impl<V: Copy> Seen<V> {
     pub fn get(&self, id: &GameId) -> Option<V> {
         let (value, read) = self.0.get(id)?;
         (read.elapsed() < ANALYSIS_SEEN_FOR).then_some(value)
+    }
+
+    /// The value read last, however long ago, and whether it is time to read it again. When
+    /// it is, the value is taken as true for another while, so that of the requests that meet
+    /// it only this one reads it again.
+    pub fn get_stale(&self, id: &GameId) -> Option<(V, bool)> {
+        let (value, read) = self.0.get(id)?;
+        let due = read.elapsed() >= ANALYSIS_SEEN_FOR;
+        if due {
+            self.put(*id, value);
+        }
+        Some((value, due))
     }
 
     pub fn put(&self, id: GameId, value: V) {

@@ -278,13 +278,21 @@ pub async fn turn(
         hands,
         analysis,
     };
-    // A page kept, of an analysis state read lately, is sent from here: it waits for no
-    // database query, and for none of the pages being built on the blocking pool.
-    if let Some(page) = (state.analysis_seen.get(&id)).and_then(|seen| state.pages.get(&key(seen))) {
+    // A page kept, of the analysis state read last, is sent from here: it waits for no
+    // database query, and for none of the pages being built on the blocking pool. When that
+    // state is due to be read again, it is read in the background, for the next request
+    // (another process may have changed it: a worker, another node).
+    if let Some((seen, due)) = state.analysis_seen.get_stale(&id)
+        && let Some(page) = state.pages.get(&key(seen))
+    {
+        if due {
+            let state = state.clone();
+            actix_web::rt::spawn(blocking(move || Analysis::of(&state, &id)));
+        }
         return Ok(page.answer(&req));
     }
     let page = blocking(move || {
-        let analysis = Analysis::of(&state, &id)?;
+        let analysis = (state.analysis_seen.get(&id)).map_or_else(|| Analysis::of(&state, &id), Ok)?;
         state.pages.get_or_build(key(analysis), || {
             (turn_page(&state, &id, n, Detail::Full, hands)?.render()).map_err(Problem::internal)
         })
