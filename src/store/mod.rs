@@ -251,7 +251,48 @@ pub trait Backend: Send + Sync {
     fn write_analysis(&self, id: &GameId, analysis: &StoredAnalysis) -> Result<bool, StoreError>;
     /// Bytes the database uses, for the storage measurement.
     fn size_bytes(&self) -> Result<u64, StoreError>;
+    /// The games changed after change `after` (deletions, listings, finished analyses), in
+    /// order, and the last change's number; with `None`, only the last change's number. What
+    /// `delete`, `set_listed` and `finish_analysis` change is noted in the same transaction.
+    fn changes_since(&self, after: Option<i64>) -> Result<Changes, StoreError>;
 }
+
+/// What changed about a stored game, for the processes that keep it in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Deleted, listed or unlisted by its owner.
+    Owner,
+    /// Its analysis finished, done or failed.
+    Analysis,
+}
+
+impl Change {
+    fn name(self) -> &'static str {
+        match self {
+            Change::Owner => "owner",
+            Change::Analysis => "analysis",
+        }
+    }
+
+    fn from_name(name: &str) -> Result<Change, StoreError> {
+        match name {
+            "owner" => Ok(Change::Owner),
+            "analysis" => Ok(Change::Analysis),
+            other => Err(StoreError::Corrupt(format!("unknown change {other:?}"))),
+        }
+    }
+}
+
+/// Changes read in order, and the number of the last one: where the next read starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub last: i64,
+    pub games: Vec<(GameId, Change)>,
+}
+
+/// Changes kept in the database: a reader that falls further behind (a process stopped for a
+/// while) starts again with nothing in memory anyway.
+const KEPT_CHANGES: i64 = 1000;
 
 /// Where the games are kept: a SQLite file, or a PostgreSQL server by its `postgres://` URL.
 /// What `--db` takes.

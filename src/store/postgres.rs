@@ -12,8 +12,9 @@
 //! (`FOR UPDATE SKIP LOCKED`).
 
 use super::{
-    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
-    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since, wants_queueing,
+    AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
+    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since,
+    wants_queueing,
 };
 use crate::engine::GameKind;
 use deadpool_postgres::{Client, Config, ManagerConfig, Pool, PoolConfig, RecyclingMethod, Runtime, Timeouts};
@@ -21,11 +22,16 @@ use std::time::Duration;
 use tokio_postgres::{NoTls, Row};
 
 /// The schema, one file a version, in order: `schema_migrations` records how many are applied.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/postgres/0001_schema.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/postgres/0001_schema.sql"),
+    include_str!("../../migrations/postgres/0002_game_changes.sql"),
+];
 
-/// Advisory lock keys (any 64-bit numbers of ours): one for migrating, one for queueing.
+/// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
+/// noting a change (held to the commit, so that changes commit in `seq` order).
 const MIGRATION_LOCK: i64 = 0x6361_7263_0000_0001;
 const QUEUE_LOCK: i64 = 0x6361_7263_0000_0002;
+const CHANGE_LOCK: i64 = 0x6361_7263_0000_0003;
 
 /// Connections a process keeps at most: the web handlers' blocking threads and the workers
 /// share them.
@@ -236,20 +242,24 @@ impl Backend for Postgres {
     }
 
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
+        let id = id.to_string();
         self.run(async |c| {
-            let n = c
-                .execute(
-                    "UPDATE games SET listed = $2 WHERE id = $1",
-                    &[&id.to_string(), &listed],
-                )
+            let tx = c.transaction().await?;
+            let n = tx
+                .execute("UPDATE games SET listed = $2 WHERE id = $1", &[&id, &listed])
                 .await?;
-            Ok(n > 0)
+            noted(tx, n, &id, Change::Owner).await
         })
     }
 
     fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
+        let id = id.to_string();
         // The snapshots and the analysis go with it: their foreign keys cascade.
-        self.run(async |c| Ok(c.execute("DELETE FROM games WHERE id = $1", &[&id.to_string()]).await? > 0))
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let n = tx.execute("DELETE FROM games WHERE id = $1", &[&id]).await?;
+            noted(tx, n, &id, Change::Owner).await
+        })
     }
 
     fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
@@ -382,24 +392,18 @@ impl Backend for Postgres {
             Ok(json) => ("done", Some(deflate(json)), None),
             Err(e) => ("failed", None, Some(e)),
         };
+        let id = claim.id.to_string();
         self.run(async |c| {
-            let n = c
+            let tx = c.transaction().await?;
+            let n = tx
                 .execute(
                     "UPDATE analyses SET status = $3, result = $4, error = $5, done = total, updated_at = $6,
                        version = $7, lease_owner = NULL, lease_token = NULL, lease_until = NULL
                      WHERE game = (SELECT seq FROM games WHERE id = $1) AND status = 'running' AND lease_token = $2",
-                    &[
-                        &claim.id.to_string(),
-                        &claim.token,
-                        &status,
-                        &blob,
-                        &error,
-                        &now(),
-                        &(version as i32),
-                    ],
+                    &[&id, &claim.token, &status, &blob, &error, &now(), &(version as i32)],
                 )
                 .await?;
-            Ok(n == 1)
+            noted(tx, n, &id, Change::Analysis).await
         })
     }
 
@@ -485,6 +489,35 @@ impl Backend for Postgres {
         })
     }
 
+    fn changes_since(&self, after: Option<i64>) -> Result<Changes, StoreError> {
+        self.run(async |c| {
+            let Some(after) = after else {
+                let last = (c
+                    .query_one("SELECT coalesce(max(seq), 0) FROM game_changes", &[])
+                    .await?)
+                    .try_get(0)?;
+                return Ok(Changes { last, games: vec![] });
+            };
+            let rows = c
+                .query(
+                    "SELECT seq, game, what FROM game_changes WHERE seq > $1 ORDER BY seq",
+                    &[&after],
+                )
+                .await?;
+            let mut changes = Changes {
+                last: after,
+                games: vec![],
+            };
+            for row in &rows {
+                changes.last = row.try_get(0)?;
+                changes
+                    .games
+                    .push((game_id(row, 1)?, Change::from_name(row.try_get(2)?)?));
+            }
+            Ok(changes)
+        })
+    }
+
     fn size_bytes(&self) -> Result<u64, StoreError> {
         self.run(async |c| {
             let n: i64 = c
@@ -494,6 +527,24 @@ impl Backend for Postgres {
             Ok(n as u64)
         })
     }
+}
+
+/// Commits `tx`, which changed `rows` rows of game `id`; when it changed any, with the change
+/// noted (`Backend::changes_since`). True when it changed any.
+async fn noted(tx: deadpool_postgres::Transaction<'_>, rows: u64, id: &str, what: Change) -> Result<bool, StoreError> {
+    if rows > 0 {
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&CHANGE_LOCK]).await?;
+        let seq: i64 = (tx.query_one(
+            "INSERT INTO game_changes (game, what) VALUES ($1, $2) RETURNING seq",
+            &[&id, &what.name()],
+        ))
+        .await?
+        .try_get(0)?;
+        tx.execute("DELETE FROM game_changes WHERE seq <= $1", &[&(seq - KEPT_CHANGES)])
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(rows > 0)
 }
 
 /// Counts analyses queued or running.

@@ -3,8 +3,9 @@
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
 use super::{
-    AnalysisStatus, Backend, Claim, Counts, GameId, GameRow, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
-    StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since, wants_queueing,
+    AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
+    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since,
+    wants_queueing,
 };
 use crate::engine::GameKind;
 use r2d2::Pool;
@@ -23,6 +24,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0005_analysis_starts.sql")),
         M::up(include_str!("../../migrations/0006_analysis_versions.sql")),
         M::up(include_str!("../../migrations/0007_analysis_leases.sql")),
+        M::up(include_str!("../../migrations/0008_game_changes.sql")),
     ])
 }
 
@@ -44,6 +46,33 @@ impl Sqlite {
         let mut conn = pool.get()?;
         migrations().to_latest(&mut conn)?;
         Ok(Sqlite { pool })
+    }
+}
+
+impl Sqlite {
+    /// Runs `write` in a transaction, and when it changed a row, notes the change of game `id`
+    /// there too (`Backend::changes_since`). True when it changed a row.
+    fn changing(
+        &self,
+        id: &GameId,
+        what: Change,
+        write: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<usize>,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let changed = write(&tx)? > 0;
+        if changed {
+            tx.execute(
+                "INSERT INTO game_changes (game, what) VALUES (?1, ?2)",
+                params![id, what.name()],
+            )?;
+            tx.execute(
+                "DELETE FROM game_changes WHERE seq <= ?1",
+                [tx.last_insert_rowid() - KEPT_CHANGES],
+            )?;
+        }
+        tx.commit()?;
+        Ok(changed)
     }
 }
 
@@ -160,14 +189,16 @@ impl Backend for Sqlite {
     }
 
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn.execute("UPDATE games SET listed = ?2 WHERE id = ?1", params![id, listed])? > 0)
+        self.changing(id, Change::Owner, |tx| {
+            tx.execute("UPDATE games SET listed = ?2 WHERE id = ?1", params![id, listed])
+        })
     }
 
     fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
         // The snapshots and the analysis go with it: their foreign keys cascade.
-        Ok(conn.execute("DELETE FROM games WHERE id = ?1", [id])? > 0)
+        self.changing(id, Change::Owner, |tx| {
+            tx.execute("DELETE FROM games WHERE id = ?1", [id])
+        })
     }
 
     fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
@@ -274,18 +305,18 @@ impl Backend for Sqlite {
     }
 
     fn finish_analysis(&self, claim: &Claim, result: Result<&str, &str>, version: u32) -> Result<bool, StoreError> {
-        let conn = self.pool.get()?;
         let (status, blob, error) = match result {
             Ok(json) => ("done", Some(deflate(json)), None),
             Err(e) => ("failed", None, Some(e)),
         };
-        let changed = conn.execute(
-            "UPDATE analyses SET status = ?3, result = ?4, error = ?5, done = total, updated_at = ?6, version = ?7,
-               lease_owner = NULL, lease_token = NULL, lease_until = NULL
-             WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
-            params![claim.id, claim.token, status, blob, error, now(), version],
-        )?;
-        Ok(changed == 1)
+        self.changing(&claim.id, Change::Analysis, |tx| {
+            tx.execute(
+                "UPDATE analyses SET status = ?3, result = ?4, error = ?5, done = total, updated_at = ?6, version = ?7,
+                   lease_owner = NULL, lease_token = NULL, lease_until = NULL
+                 WHERE game = (SELECT seq FROM games WHERE id = ?1) AND status = 'running' AND lease_token = ?2",
+                params![claim.id, claim.token, status, blob, error, now(), version],
+            )
+        })
     }
 
     fn release_analysis(&self, claim: &Claim) -> Result<bool, StoreError> {
@@ -358,6 +389,28 @@ impl Backend for Sqlite {
             ],
         )?;
         Ok(changed == 1)
+    }
+
+    fn changes_since(&self, after: Option<i64>) -> Result<Changes, StoreError> {
+        let conn = self.pool.get()?;
+        let Some(after) = after else {
+            let last = conn.query_row("SELECT coalesce(max(seq), 0) FROM game_changes", [], |r| r.get(0))?;
+            return Ok(Changes { last, games: vec![] });
+        };
+        let mut stmt = conn.prepare("SELECT seq, game, what FROM game_changes WHERE seq > ?1 ORDER BY seq")?;
+        let rows = stmt.query_map([after], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, GameId>(1)?, r.get::<_, String>(2)?))
+        })?;
+        let mut changes = Changes {
+            last: after,
+            games: vec![],
+        };
+        for row in rows {
+            let (seq, id, what) = row?;
+            changes.last = seq;
+            changes.games.push((id, Change::from_name(&what)?));
+        }
+        Ok(changes)
     }
 
     fn size_bytes(&self) -> Result<u64, StoreError> {

@@ -4,6 +4,7 @@
 mod board_view;
 mod card_view;
 mod chance_view;
+mod changes;
 mod game;
 pub(crate) mod jobs;
 pub(crate) mod limits;
@@ -25,7 +26,7 @@ pub use routes::docs::PAGES as DOC_PAGES;
 
 use crate::analysis::report::StoredAnalysis;
 use crate::record::GameRecord;
-use crate::store::{AnalysisStatus, GameId, Store};
+use crate::store::{AnalysisStatus, Change, GameId, Store};
 use game::{GamePages, Stored};
 use problem::Problem;
 use std::sync::Arc;
@@ -47,6 +48,8 @@ pub struct AppState {
     pub analysis_seen: std::sync::Arc<Seen<game::Analysis>>,
     /// The background analysis queue; `None` where nothing runs analyses (the bench).
     pub jobs: Option<jobs::Jobs>,
+    /// Reads what other processes changed (`changes`); `None` in the copy it tells.
+    changes: Option<Arc<changes::Watch>>,
     /// Per-client limits on uploads and analysis requests.
     pub limits: std::sync::Arc<limits::Limits>,
     /// How long a request may take (`startup::time_limit`).
@@ -139,6 +142,7 @@ impl AppState {
             pages: std::sync::Arc::new(page_cache::PageCache::new(page_cache::PAGE_CACHE_BYTES)),
             analysis_seen: std::sync::Arc::new(Seen::new(4096)),
             jobs: None,
+            changes: None,
             limits: Default::default(),
             request_timeout: startup::REQUEST_TIMEOUT,
             metrics: Default::default(),
@@ -165,6 +169,33 @@ impl AppState {
         self.renders.clear();
         self.pages.forget(|k| k.id == *id);
         self.analysis_seen.forget(id);
+    }
+
+    /// Has this process forget what it kept of a game that another process changed: all of it
+    /// after its owner's change, its analysis and pages after a new analysis.
+    fn changed(&self, id: &GameId, what: Change) {
+        match what {
+            Change::Owner => self.forget(id),
+            Change::Analysis => {
+                self.analyses.forget(id);
+                self.analysis_seen.forget(id);
+                self.pages.forget(|k| k.id == *id);
+            }
+        }
+    }
+
+    /// Starts reading what other processes change on the store, for this state and its copies.
+    /// The reading thread holds a copy without the queue or the reader, so that dropping the
+    /// last copy the handlers hold stops them all.
+    pub fn watch_changes(&mut self) {
+        let told = AppState {
+            jobs: None,
+            changes: None,
+            ..self.clone()
+        };
+        self.changes = Some(Arc::new(changes::Watch::start(self.store.clone(), move |id, what| {
+            told.changed(id, what)
+        })));
     }
 
     /// A tile game's whole-game analysis once it is done.

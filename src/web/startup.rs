@@ -77,6 +77,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // the same socket raises it.
     socket2::SockRef::from(&listener).listen(1024)?;
     let mut state = AppState::new(store.clone(), &settings.public_url);
+    state.watch_changes();
     let seen = state.analysis_seen.clone();
     state.jobs = Some(Jobs::start(
         store,

@@ -613,6 +613,32 @@ fn an_owner_token_unlists_and_deletes_and_nothing_else_does() {
     app.stop();
 }
 
+/// Two nodes on one database (two apps, each with its own memory): a game its owner unlists
+/// and deletes through one is off the other's home page and gone from its pages within
+/// seconds, though the other had its pages in memory.
+#[test]
+fn a_game_deleted_through_one_node_is_soon_gone_from_the_other() {
+    let a = spawn_app();
+    let b = spawn_app_at(a.db.clone(), None);
+    let up = post(&a, "/api/games", small_game(["Quin", "Rue"]).as_bytes()).json();
+    let (id, token) = (up["id"].as_str().unwrap(), up["owner_token"].as_str().unwrap());
+    let page = format!("/g/{id}/t/1");
+    assert_eq!(get_html(&b, &page).status, 200, "B keeps the page now");
+    assert!(get(&b, "/").body.contains(id));
+    let (path, bearer) = (format!("/api/games/{id}"), format!("Bearer {token}"));
+    let unlist = [("Content-Type", "application/json"), ("Authorization", &bearer)];
+    assert_eq!(send(&a, "PATCH", &path, &unlist, br#"{"listed": false}"#).0, 200);
+    assert_eq!(send(&a, "DELETE", &path, &[("Authorization", &bearer)], b"").0, 204);
+    let gone = (0..50).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        get_html(&b, &page).status == 404 && get(&b, &path).status == 404
+    });
+    assert!(gone, "B still serves {page} 5 s after its deletion through A");
+    assert!(!get(&b, "/").body.contains(id));
+    b.stop();
+    a.stop();
+}
+
 /// The owner hash of a stored game, as the store reads it back.
 fn stored_owner_hash(app: &TestApp, id: &str) -> Option<Vec<u8>> {
     let store = app.store();

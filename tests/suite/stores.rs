@@ -126,3 +126,29 @@ fn db_arg(db: &Database) -> String {
         Database::Postgres(url) => url.clone(),
     }
 }
+
+/// What other processes read to forget what they keep (`changes_since`): an unlisting, a
+/// finished analysis and a deletion, in order, each once, and nothing for a change that
+/// changed nothing.
+#[test]
+fn owners_changes_and_finished_analyses_are_read_back_in_order() {
+    use carcassonne_replay::store::Change;
+    let (db, _dir, _pg) = fresh_database();
+    let store = Store::open(db).unwrap();
+    let (game, _) = carcassonne_replay::store::ingest(&store, small_game(["Ann", "Bob"]).as_bytes()).unwrap();
+    let start = store.changes_since(None).unwrap();
+    assert!(start.games.is_empty());
+    assert!(store.set_listed(&game.id, false).unwrap());
+    store.queue_analysis(&game.id, 10, analysis::VERSION).unwrap();
+    let claim = store.claim_analysis("test", Duration::from_secs(60)).unwrap().unwrap();
+    assert!(store.finish_analysis(&claim, Ok("{}"), analysis::VERSION).unwrap());
+    assert!(store.delete(&game.id).unwrap());
+    assert!(!store.delete(&game.id).unwrap(), "deleted already: no change");
+    let read = store.changes_since(Some(start.last)).unwrap();
+    let expected = [Change::Owner, Change::Analysis, Change::Owner].map(|what| (game.id, what));
+    assert_eq!(read.games, expected);
+    assert!(
+        store.changes_since(Some(read.last)).unwrap().games.is_empty(),
+        "each once"
+    );
+}
