@@ -1,5 +1,6 @@
-//! The HTTP suite again, on PostgreSQL: the same test modules as in `tests/suite`, whose apps
-//! here run on a new database of the server `.ci/with-postgres` starts (`CARCASSONNE_TEST_PG`).
+//! The HTTP suite again, on PostgreSQL: every test module of `tests/suite` that starts the app,
+//! whose apps here run on a new database of the server `.ci/with-postgres` starts
+//! (`CARCASSONNE_TEST_PG`), and the multi-node test (`many_nodes`).
 //! A test that names a SQLite file (a release's database, a restart on one file) keeps it.
 //! Run it alone with `.ci/with-postgres cargo test --test postgres`.
 
@@ -10,9 +11,17 @@ const STORE: common::app::StoreKind = common::app::StoreKind::Postgres;
 
 #[path = "../suite/analysis_queue.rs"]
 mod analysis_queue;
+#[path = "../suite/bad_records.rs"]
+mod bad_records;
+#[path = "../suite/bookmarklet.rs"]
+mod bookmarklet;
+#[path = "../suite/docs.rs"]
+mod docs;
 #[path = "../suite/http.rs"]
 mod http;
 mod many_nodes;
+#[path = "../suite/new_world.rs"]
+mod new_world;
 #[path = "../suite/puzzles.rs"]
 mod puzzles;
 #[path = "../suite/sharing.rs"]
