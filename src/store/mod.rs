@@ -213,8 +213,6 @@ pub trait Backend: Send + Sync {
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
     /// Deletes a game with its snapshots and its analysis. False when there is no such game.
     fn delete(&self, id: &GameId) -> Result<bool, StoreError>;
-    /// One snapshot, with the kind of game it is in (which says how to read its JSON).
-    fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError>;
     /// Every snapshot of a game, in turn order.
     fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError>;
     /// Queues a game's analysis by analysis version `version`, unless it is queued, running,

@@ -262,16 +262,6 @@ impl Backend for Postgres {
         })
     }
 
-    fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
-        let sql = format!(
-            "SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = $1 AND s.turn = $2"
-        );
-        self.run(async |c| {
-            let row = c.query_opt(&sql, &[&id.to_string(), &(turn as i32)]).await?;
-            row.map(|r| Ok((kind(&r, 7)?, turn_row(&r)?))).transpose()
-        })
-    }
-
     fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError> {
         let sql = format!(
             "SELECT {TURN_COLUMNS} FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = $1 ORDER BY s.turn"

@@ -201,17 +201,6 @@ impl Backend for Sqlite {
         })
     }
 
-    fn turn(&self, id: &GameId, turn: u32) -> Result<Option<(GameKind, TurnRow)>, StoreError> {
-        let conn = self.pool.get()?;
-        Ok(conn
-            .query_row(
-                &format!("SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 AND s.turn = ?2"),
-                params![id, turn],
-                |r| Ok((kind(r, 7)?, turn_row(r)?)),
-            )
-            .optional()?)
-    }
-
     fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(&format!(

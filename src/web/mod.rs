@@ -26,7 +26,8 @@ pub use routes::docs::PAGES as DOC_PAGES;
 
 use crate::analysis::report::StoredAnalysis;
 use crate::record::GameRecord;
-use crate::store::{AnalysisStatus, Change, GameId, Store};
+use crate::engine::GameKind;
+use crate::store::{AnalysisStatus, Change, GameId, Store, TurnRow};
 use game::{GamePages, Stored};
 use problem::Problem;
 use std::sync::Arc;
@@ -61,6 +62,9 @@ pub struct AppState {
     /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
     /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
     analyses: std::sync::Arc<Recent<std::sync::Arc<StoredAnalysis>>>,
+    /// Every stored snapshot of the 256 games whose turns the API read last: they never
+    /// change, so a turn is answered without a query.
+    snapshots: std::sync::Arc<Recent<Arc<Vec<TurnRow>>>>,
 }
 
 /// What was read recently, parsed, by game id. A stored game never changes (its id is its
@@ -148,6 +152,7 @@ impl AppState {
             metrics: Default::default(),
             games: std::sync::Arc::new(Recent::new(256)),
             analyses: std::sync::Arc::new(Recent::new(16)),
+            snapshots: std::sync::Arc::new(Recent::new(256)),
         }
     }
 
@@ -165,10 +170,26 @@ impl AppState {
     /// game, its analysis, and every picture drawn (they are few, and a deletion is rare).
     pub fn forget(&self, id: &GameId) {
         self.games.forget(id);
+        self.snapshots.forget(id);
         self.analyses.forget(id);
         self.renders.clear();
         self.pages.forget(|k| k.id == *id);
         self.analysis_seen.forget(id);
+    }
+
+    /// A stored turn of a game, with the game's kind (which says how to read its JSON).
+    pub fn stored_turn(&self, id: &GameId, n: u32) -> Result<(GameKind, TurnRow), Problem> {
+        let kind = self.load_any(id)?.kind();
+        let rows = match self.snapshots.get(id) {
+            Some(rows) => rows,
+            None => {
+                let rows = Arc::new(self.store.turns(id)?);
+                self.snapshots.put(*id, Arc::clone(&rows));
+                rows
+            }
+        };
+        let row = rows.iter().find(|t| t.turn == n).cloned();
+        Ok((kind, row.ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?))
     }
 
     /// Has this process forget what it kept of a game that another process changed: all of it

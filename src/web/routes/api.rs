@@ -102,10 +102,7 @@ pub async fn get_turn(
 ) -> Result<web::Json<TurnAnswer>, Problem> {
     let (id, n) = path.into_inner();
     blocking(move || {
-        let (kind, t) = state
-            .store
-            .turn(&id, n)?
-            .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
+        let (kind, t) = state.stored_turn(&id, n)?;
         Ok(web::Json(game::api_turn(kind, t)?))
     })
     .await
