@@ -25,8 +25,8 @@ pub use limits::LimitSettings;
 pub use routes::docs::PAGES as DOC_PAGES;
 
 use crate::analysis::report::StoredAnalysis;
-use crate::record::GameRecord;
 use crate::engine::GameKind;
+use crate::record::GameRecord;
 use crate::store::{AnalysisStatus, Change, GameId, Store, TurnRow};
 use game::{GamePages, Stored};
 use problem::Problem;
@@ -188,8 +188,9 @@ impl AppState {
                 rows
             }
         };
-        let row = rows.iter().find(|t| t.turn == n).cloned();
-        Ok((kind, row.ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?))
+        let row = (rows.iter().find(|t| t.turn == n).cloned())
+            .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
+        Ok((kind, row))
     }
 
     /// Has this process forget what it kept of a game that another process changed: all of it
