@@ -363,6 +363,12 @@ fn sampler(to: Option<PlayoutsTo>) -> Sampler {
 
 /// `copy-db`: every game from one database into another, with a line of progress now and then.
 fn copy_db(from: &Database, to: &Database) -> Result<(), String> {
+    // Opening a file creates it: a mistyped source would be copied as an empty database.
+    if let Database::File(path) = from
+        && !path.exists()
+    {
+        return Err(format!("no database at {}", path.display()));
+    }
     let open = |db: &Database| Store::open(db.clone()).map_err(|e| format!("{db}: {e}"));
     let (source, target) = (open(from)?, open(to)?);
     let total = source.count().map_err(|e| e.to_string())?;

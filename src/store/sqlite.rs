@@ -35,16 +35,13 @@ pub(super) struct Sqlite {
 impl Sqlite {
     /// Opens (creating if needed) the database file and brings its schema up to date.
     pub(super) fn open(path: &Path) -> Result<Sqlite, StoreError> {
-        let manager = SqliteConnectionManager::file(path).with_init(|c| {
-            // WAL lets pages read while an upload writes; the timeout waits out short locks.
-            c.execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; \
-                 PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
-            )
-        });
+        // One connection first: a file that cannot be opened says so at once, where the pool
+        // would retry for its whole timeout.
+        let mut first = rusqlite::Connection::open(path)?;
+        init(&first)?;
+        migrations().to_latest(&mut first)?;
+        let manager = SqliteConnectionManager::file(path).with_init(|c| init(c));
         let pool = Pool::builder().max_size(8).build(manager)?;
-        let mut conn = pool.get()?;
-        migrations().to_latest(&mut conn)?;
         Ok(Sqlite { pool })
     }
 }
@@ -409,6 +406,15 @@ impl Backend for Sqlite {
         let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
         Ok((pages * size) as u64)
     }
+}
+
+/// Every connection's settings. WAL lets pages read while an upload writes; the timeout waits
+/// out short locks.
+fn init(c: &rusqlite::Connection) -> rusqlite::Result<()> {
+    c.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; \
+         PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;",
+    )
 }
 
 fn count_waiting(conn: &rusqlite::Connection) -> Result<u64, StoreError> {

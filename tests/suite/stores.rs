@@ -112,6 +112,18 @@ fn copy_db_moves_every_game_snapshot_and_analysis() {
     // The waiting analysis waits in the copy too, for the copy's workers.
     assert!(copy.claim_analysis("test", Duration::from_secs(60)).unwrap().is_some());
 
+    let mistyped = (std::process::Command::new(env!("CARGO_BIN_EXE_carcassonne-replay")))
+        .args([
+            "copy-db",
+            &dir.path().join("served.sqlit").display().to_string(),
+            &db_arg(&target),
+        ])
+        .output()
+        .unwrap();
+    assert!(!mistyped.status.success());
+    assert!(String::from_utf8_lossy(&mistyped.stderr).contains("no database at"));
+    assert!(!dir.path().join("served.sqlit").exists(), "and none made");
+
     let again = copy_db(&target);
     assert!(!again.status.success());
     let why = String::from_utf8_lossy(&again.stderr);
