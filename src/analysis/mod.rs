@@ -48,7 +48,7 @@ pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
 pub use board_features::{BoardFeature, Never, Outlook, board_features};
-pub use completion::{Chances, OpenSpot, Spot, dead_spots, feature_outlook, position_spots};
+pub use completion::{Chances, OpenSpot, Spot, chance_any, dead_spots, draws_for, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
 
 use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};

@@ -88,13 +88,39 @@ pub struct HandView {
     pub shown: bool,
 }
 
-/// The tile game's part of a turn page: the pack and the open squares.
+/// The tile game's part of a turn page, a tile tracker: the pack with each kind's chances for
+/// the next player, the open squares with each player's chance of a tile that fits, and what
+/// the dead squares kill.
 pub struct TileTurnView {
-    pub remaining: Vec<(String, u8)>,
+    pub remaining: Vec<PackKind>,
     pub tiles_left: u32,
-    /// Empty squares next to the board with how many tiles left fit each, fewest first.
-    pub spots: Vec<(String, u32)>,
+    /// Who draws next, and how many of their draws "within their next draws" counts (3, fewer
+    /// near the end); `None` when the pack is empty.
+    pub next: Option<(String, u32)>,
+    /// The players' names, in seat order: the columns of the squares' chances.
+    pub players: Vec<String>,
+    /// Empty squares next to the board, fewest fitting tiles first.
+    pub spots: Vec<SpotView>,
     pub dead_spots: Vec<String>,
+    /// Features that can never be completed because a square they need is dead, in words.
+    pub killed: Vec<String>,
+}
+
+/// A kind of tile left in the pack, and the next player's chances of drawing one.
+pub struct PackKind {
+    pub name: String,
+    pub copies: u8,
+    /// In their next draw, and within their next draws, as whole percents.
+    pub next: String,
+    pub within: String,
+}
+
+/// An empty square next to the board: how many tiles left fit it, and each player's chance
+/// that one of their draws left is such a tile.
+pub struct SpotView {
+    pub pos: String,
+    pub fits: u32,
+    pub chances: Vec<String>,
 }
 
 /// One entry of the turn list. Turns after the one shown keep only their number.

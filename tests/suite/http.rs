@@ -2083,6 +2083,88 @@ fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
     app.stop();
 }
 
+/// The turn page tracks the tiles. Of every kind left: the next player's chance of drawing one
+/// next, copies ÷ tiles left, and within their next 3 draws, 1 − C(left − copies, 3) ÷
+/// C(left, 3). Of every open square: each player's chance that one of their draws left fits
+/// it, the same sum over the draws that fall to them (the mover draws first, then every N-th
+/// tile). And every feature a dead square keeps from completion.
+#[test]
+fn the_turn_page_tracks_the_tiles_left_and_the_chances_of_each() {
+    use carcassonne_replay::analysis::{Never, Outlook, board_features, position_spots};
+    use carcassonne_replay::replay;
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let record = carcassonne_replay::record::parse(&demo()).unwrap().0;
+    let none_of = |bad: u32, left: u32, draws: u32| -> f64 {
+        (0..draws)
+            .map(|i| f64::from(bad.saturating_sub(i)) / f64::from(left - i))
+            .product()
+    };
+    let percent = |chance: f64| format!("{:.0}%", chance * 100.0);
+    let with_dead = (1..=71)
+        .find(|&n| {
+            let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
+            board_features(&game)
+                .iter()
+                .any(|f| matches!(f.outlook, Outlook::Never(Never::DeadSpot(_))))
+        })
+        .expect("the demo has a feature a dead square kills");
+    for n in [0, 40, with_dead] {
+        let game = replay::replay_upto(&record, None, Some(n)).unwrap().game;
+        let body = get(&app, &format!("/g/{id}/t/{n}")).body;
+        let left = game.pack_left();
+        let players = record.players.len() as u32;
+        let mover = u32::from(game.current_player());
+        let draws = |p: u32| (0..left).filter(|k| (mover + k) % players == p).count() as u32;
+        let name = &record.players[mover as usize].name;
+        assert!(body.contains(&format!("{name} draws next")), "turn {n}");
+        for (kind, &copies) in game.pack().iter().enumerate().filter(|(_, c)| **c > 0) {
+            let tile = record.catalog.name(carcassonne_replay::engine::TileKindId(kind as u16));
+            let (copies, within) = (u32::from(copies), draws(mover).min(3));
+            let row = format!(
+                "<tr><td>{tile}</td><td>{copies}</td><td>{}</td><td>{}</td></tr>",
+                percent(f64::from(copies) / f64::from(left)),
+                percent(1.0 - none_of(left - copies, left, within))
+            );
+            assert!(body.contains(&row), "turn {n}: {row}");
+        }
+        for spot in position_spots(&game) {
+            let chances: String = (0..players)
+                .map(|p| {
+                    let chance = if spot.fits == 0 {
+                        0.0
+                    } else {
+                        1.0 - none_of(left - spot.fits, left, draws(p))
+                    };
+                    format!("<td>{}</td>", percent(chance))
+                })
+                .collect();
+            let row = format!("<tr><td>{}</td><td>{}</td>{chances}</tr>", spot.pos, spot.fits);
+            assert!(body.contains(&row), "turn {n}: {row}");
+        }
+        for f in board_features(&game) {
+            if let Outlook::Never(Never::DeadSpot(at)) = f.outlook {
+                let tiles = if f.tiles == 1 {
+                    "1 tile".to_string()
+                } else {
+                    format!("{} tiles", f.tiles)
+                };
+                let words = format!("of {tiles} (needs {at})");
+                let said = body
+                    .split("Never completed, for a square no tile left can fill: ")
+                    .nth(1)
+                    .unwrap_or_default();
+                assert!(
+                    said.contains(&words),
+                    "turn {n}: {words} in {}",
+                    &said[..said.len().min(300)]
+                );
+            }
+        }
+    }
+    app.stop();
+}
+
 /// The turn page's board is inline SVG that reads without JavaScript: a note (tooltip) on every
 /// feature, every open square with the tiles that fit it, dead squares crossed out, and up to
 /// three ghosts, only of placements better than the one played, each labelled with its value's
