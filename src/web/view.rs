@@ -109,6 +109,8 @@ pub struct TileTurnView {
 /// A kind of tile left in the pack, and the next player's chances of drawing one.
 pub struct PackKind {
     pub name: String,
+    /// The tile's picture (`links::tile_svg`).
+    pub picture: String,
     pub copies: u8,
     /// In their next draw, and within their next draws, as whole percents.
     pub next: String,

@@ -2083,7 +2083,7 @@ fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
     app.stop();
 }
 
-/// The turn page tracks the tiles. Of every kind left: the next player's chance of drawing one
+/// The turn page tracks the tiles. Of every kind left, with its picture: the next player's chance of drawing one
 /// next, copies ÷ tiles left, and within their next 3 draws, 1 − C(left − copies, 3) ÷
 /// C(left, 3). Of every open square: each player's chance that one of their draws left fits
 /// it, the same sum over the draws that fall to them (the mover draws first, then every N-th
@@ -2122,7 +2122,7 @@ fn the_turn_page_tracks_the_tiles_left_and_the_chances_of_each() {
             let tile = record.catalog.name(carcassonne_replay::engine::TileKindId(kind as u16));
             let (copies, within) = (u32::from(copies), draws(mover).min(3));
             let row = format!(
-                "<tr><td>{tile}</td><td>{copies}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td><img class=\"tile\" src=\"/g/{id}/tiles/{tile}.svg\" width=\"24\" height=\"24\" alt=\"\" loading=\"lazy\"> {tile}</td><td>{copies}</td><td>{}</td><td>{}</td></tr>",
                 percent(f64::from(copies) / f64::from(left)),
                 percent(1.0 - none_of(left - copies, left, within))
             );

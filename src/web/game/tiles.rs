@@ -139,7 +139,7 @@ impl GamePages for Stored<GameRecord> {
             },
             players: view::players_at(record, &at.game, false, &colours),
             events,
-            part: GamePart::Tiles(tile_turn_view(record, &at.game)),
+            part: GamePart::Tiles(tile_turn_view(&id, record, &at.game)),
             graph: turn::turn_graph(&head, &record.players, &at.turns, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
             turn_links: view::turn_links(played, head.last, Some(n)),
@@ -340,13 +340,14 @@ fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<
 /// Every chance counts draws as a uniform pick from the pack, as the draws are: the next
 /// player's next `k` draws are `k` tiles drawn from the pack, whatever comes between them.
 /// Discarded tiles (redrawn when they fit nowhere) are left out; they are rare.
-fn tile_turn_view(record: &GameRecord, position: &Game) -> TileTurnView {
+fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game) -> TileTurnView {
     let left = position.pack_left();
     let mover = position.current_player();
     let horizon = analysis::draws_for(position, mover).min(NEXT_DRAWS);
     let percent = |chance: f64| format!("{:.0}%", chance * 100.0);
     let remaining = (view::remaining_tiles(&record.catalog, position).into_iter())
         .map(|(name, copies)| view::PackKind {
+            picture: links::tile_svg(id, &name),
             next: percent(analysis::chance_any(u32::from(copies), left, 1.min(horizon))),
             within: percent(analysis::chance_any(u32::from(copies), left, horizon)),
             name,
