@@ -115,16 +115,10 @@ impl<V: Copy> Seen<V> {
         (read.elapsed() < ANALYSIS_SEEN_FOR).then_some(value)
     }
 
-    /// The value read last, however long ago, and whether it is time to read it again. When
-    /// it is, the value is taken as true for another while, so that of the requests that meet
-    /// it only this one reads it again.
-    pub fn get_stale(&self, id: &GameId) -> Option<(V, bool)> {
+    /// The value read last, however long ago, and whether it is time to read it again.
+    pub fn last(&self, id: &GameId) -> Option<(V, bool)> {
         let (value, read) = self.0.get(id)?;
-        let due = read.elapsed() >= ANALYSIS_SEEN_FOR;
-        if due {
-            self.put(*id, value);
-        }
-        Some((value, due))
+        Some((value, read.elapsed() >= ANALYSIS_SEEN_FOR))
     }
 
     pub fn put(&self, id: GameId, value: V) {

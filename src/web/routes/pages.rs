@@ -282,10 +282,12 @@ pub async fn turn(
     // database query, and for none of the pages being built on the blocking pool. When that
     // state is due to be read again, it is read in the background, for the next request
     // (another process may have changed it: a worker, another node).
-    if let Some((seen, due)) = state.analysis_seen.get_stale(&id)
+    if let Some((seen, due)) = state.analysis_seen.last(&id)
         && let Some(page) = state.pages.get(&key(seen))
     {
         if due {
+            // Taken as true a while longer meanwhile, so that only this request reads it.
+            state.analysis_seen.put(id, seen);
             let state = state.clone();
             actix_web::rt::spawn(blocking(move || Analysis::of(&state, &id)));
         }
