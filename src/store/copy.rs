@@ -34,7 +34,8 @@ pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, 
         for id in &ids {
             // A game deleted since its id was read is skipped; the counts tell if that mattered.
             let Some(game) = from.game(id)? else { continue };
-            if to.write_game(&game, &from.turns(id)?)? == Stored::New
+            let turns = from.turns(id)?.map(|(_, turns)| turns).unwrap_or_default();
+            if to.write_game(&game, &turns)? == Stored::New
                 && let Some(analysis) = from.stored_analysis(id)?
             {
                 to.write_analysis(id, &analysis)?;

@@ -213,8 +213,9 @@ pub trait Backend: Send + Sync {
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
     /// Deletes a game with its snapshots and its analysis. False when there is no such game.
     fn delete(&self, id: &GameId) -> Result<bool, StoreError>;
-    /// Every snapshot of a game, in turn order.
-    fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError>;
+    /// Every snapshot of a game, in turn order, with the kind of game they are of (which says
+    /// how to read their JSON); `None` when no game of that id has any.
+    fn turns(&self, id: &GameId) -> Result<Option<(GameKind, Vec<TurnRow>)>, StoreError>;
     /// Queues a game's analysis by analysis version `version`, unless it is queued, running,
     /// or done already by that version or a later one (a failed one, or one done by an older
     /// version, is queued again), or `capacity` analyses are waiting or running: the queue is
@@ -239,7 +240,9 @@ pub trait Backend: Send + Sync {
     /// longer the claim's.
     fn release_analysis(&self, claim: &Claim) -> Result<bool, StoreError>;
     /// The status of a game's analysis, and its result when done.
-    fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError>;
+    fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
+        Ok(self.stored_analysis(id)?.map(|a| (a.status, a.result)))
+    }
     /// Where a game's analysis stands, without reading its result.
     fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError>;
     /// A game's whole analysis row, for `copy-db`.
@@ -401,6 +404,13 @@ pub const FIRST_ANALYSIS_VERSION: u32 = 1;
 fn wants_queueing(found: Option<(String, Option<u32>)>, version: u32) -> bool {
     let outdated = |made: Option<u32>| made.unwrap_or(FIRST_ANALYSIS_VERSION) < version;
     found.is_none_or(|(status, made)| status == "failed" || (status == "done" && outdated(made)))
+}
+
+/// A game's snapshot rows, each read with its game's kind, as the kind and the rows; `None`
+/// for none.
+fn of_one_kind(rows: Vec<(GameKind, TurnRow)>) -> Option<(GameKind, Vec<TurnRow>)> {
+    let kind = rows.first()?.0;
+    Some((kind, rows.into_iter().map(|(_, row)| row).collect()))
 }
 
 /// A new lease's token: 16 random bytes in hex.

@@ -262,11 +262,16 @@ impl Backend for Postgres {
         })
     }
 
-    fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError> {
+    fn turns(&self, id: &GameId) -> Result<Option<(GameKind, Vec<TurnRow>)>, StoreError> {
         let sql = format!(
-            "SELECT {TURN_COLUMNS} FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = $1 ORDER BY s.turn"
+            "SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = $1 ORDER BY s.turn"
         );
-        self.run(async |c| c.query(&sql, &[&id.to_string()]).await?.iter().map(turn_row).collect())
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&id.to_string()]).await?;
+            let rows =
+                (rows.iter().map(|r| Ok((kind(r, 7)?, turn_row(r)?)))).collect::<Result<Vec<_>, StoreError>>()?;
+            Ok(super::of_one_kind(rows))
+        })
     }
 
     fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
@@ -409,10 +414,6 @@ impl Backend for Postgres {
                 .await?;
             Ok(n == 1)
         })
-    }
-
-    fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
-        Ok(self.stored_analysis(id)?.map(|a| (a.status, a.result)))
     }
 
     fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError> {

@@ -198,13 +198,15 @@ impl Backend for Sqlite {
         })
     }
 
-    fn turns(&self, id: &GameId) -> Result<Vec<TurnRow>, StoreError> {
+    fn turns(&self, id: &GameId) -> Result<Option<(GameKind, Vec<TurnRow>)>, StoreError> {
         let conn = self.pool.get()?;
         let mut stmt = conn.prepare(&format!(
-            "SELECT {TURN_COLUMNS} FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 ORDER BY s.turn"
+            "SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 ORDER BY s.turn"
         ))?;
-        let rows = stmt.query_map([id], turn_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows: Vec<(GameKind, TurnRow)> = stmt
+            .query_map([id], |r| Ok((kind(r, 7)?, turn_row(r)?)))?
+            .collect::<Result<_, _>>()?;
+        Ok(super::of_one_kind(rows))
     }
 
     fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
@@ -238,15 +240,15 @@ impl Backend for Sqlite {
 
     fn queue(&self) -> Result<QueueState, StoreError> {
         let conn = self.pool.get()?;
-        let (oldest, lapsed): (Option<String>, i64) = conn.query_row(
-            "SELECT min(queued_at) FILTER (WHERE status = 'queued'),
+        let (waiting, oldest, lapsed): (i64, Option<String>, i64) = conn.query_row(
+            "SELECT count(*), min(queued_at) FILTER (WHERE status = 'queued'),
                     count(*) FILTER (WHERE status = 'running' AND lease_until < ?1)
              FROM analyses WHERE status IN ('queued', 'running')",
             [unix_ms()],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         Ok(QueueState {
-            waiting: count_waiting(&conn)?,
+            waiting: waiting as u64,
             oldest_seconds: seconds_since(oldest.as_deref()),
             lapsed: lapsed as u64,
         })
@@ -314,10 +316,6 @@ impl Backend for Sqlite {
             params![claim.id, claim.token, now()],
         )?;
         Ok(changed == 1)
-    }
-
-    fn analysis(&self, id: &GameId) -> Result<Option<(AnalysisStatus, Option<String>)>, StoreError> {
-        Ok(self.stored_analysis(id)?.map(|a| (a.status, a.result)))
     }
 
     fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError> {

@@ -64,8 +64,11 @@ pub struct AppState {
     analyses: std::sync::Arc<Recent<std::sync::Arc<StoredAnalysis>>>,
     /// Every stored snapshot of the 256 games whose turns the API read last: they never
     /// change, so a turn is answered without a query.
-    snapshots: std::sync::Arc<Recent<Arc<Vec<TurnRow>>>>,
+    snapshots: std::sync::Arc<Recent<Arc<Snapshots>>>,
 }
+
+/// A game's kind and every stored snapshot of it.
+type Snapshots = (GameKind, Vec<TurnRow>);
 
 /// What was read recently, parsed, by game id. A stored game never changes (its id is its
 /// content's hash), nor does a finished analysis, so a page read again needs no query, no
@@ -171,20 +174,21 @@ impl AppState {
         self.analysis_seen.forget(id);
     }
 
-    /// A stored turn of a game, with the game's kind (which says how to read its JSON).
+    /// A stored turn of a game, with the game's kind (which says how to read its JSON): from
+    /// the game's snapshots kept here, read in one query the first time.
     pub fn stored_turn(&self, id: &GameId, n: u32) -> Result<(GameKind, TurnRow), Problem> {
-        let kind = self.load_any(id)?.kind();
-        let rows = match self.snapshots.get(id) {
-            Some(rows) => rows,
+        let no_turn = || Problem::not_found(format!("game {id} has no turn {n}"));
+        let snapshots = match self.snapshots.get(id) {
+            Some(kept) => kept,
             None => {
-                let rows = Arc::new(self.store.turns(id)?);
-                self.snapshots.put(*id, Arc::clone(&rows));
-                rows
+                let read = Arc::new(self.store.turns(id)?.ok_or_else(no_turn)?);
+                self.snapshots.put(*id, Arc::clone(&read));
+                read
             }
         };
-        let row = (rows.iter().find(|t| t.turn == n).cloned())
-            .ok_or_else(|| Problem::not_found(format!("game {id} has no turn {n}")))?;
-        Ok((kind, row))
+        let (kind, rows) = &*snapshots;
+        let row = rows.iter().find(|t| t.turn == n).cloned().ok_or_else(no_turn)?;
+        Ok((*kind, row))
     }
 
     /// Has this process forget what it kept of a game that another process changed: all of it

@@ -35,7 +35,8 @@ fn one_game_sent_to_several_nodes_at_once_is_stored_once() {
     assert_eq!(nodes[0].count().unwrap(), 1);
     let id = &answers[0].0;
     let turns = nodes[0].game(id).unwrap().unwrap().turns;
-    assert_eq!(nodes[0].turns(id).unwrap().len() as u32, turns, "its snapshots once");
+    let (_, stored) = nodes[0].turns(id).unwrap().unwrap();
+    assert_eq!(stored.len() as u32, turns, "its snapshots once");
 }
 
 /// A SQLite service's database: the demos, one of them unlisted, a game with an owner, one
