@@ -19,6 +19,7 @@ pub mod cards;
 pub mod course;
 pub mod jcz;
 pub mod lab;
+pub mod line;
 mod loose;
 pub mod native;
 pub(crate) mod quote;

@@ -5,6 +5,7 @@
 //! replay ([`replay`]) fills them from the record walker.
 
 pub mod cards;
+pub mod explore;
 pub mod json;
 pub(crate) mod verify;
 pub(crate) mod words;

@@ -1,0 +1,323 @@
+//! Playing on from a turn of a recorded game: the explore board's positions. A line
+//! (`record::line`) is played from the position before turn `from`, move by move through the
+//! engine, so a line is legal exactly when the rules say so.
+//!
+//! While a tile-game line makes the game's own moves, it draws the game's own tiles; once it
+//! leaves them, each step names its tile, and the reader chooses the next one. The Card Game's
+//! deals are the game's whatever the line does: every card dealt in a round is played in it,
+//! so the next round's hands are the same cards.
+
+use crate::engine::cards::{CardEvent, CardGame, CardIllegal};
+use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, TileKindId};
+use crate::record::cards::{CardRecord, DealFault};
+use crate::record::line::{CardLine, TileLine, TileStep};
+use crate::record::{GameRecord, RecordedMove, ReplayError, Walk, recorded};
+use std::iter::Peekable;
+use std::slice::Iter;
+
+/// A tile-game line played from a turn.
+#[derive(Clone, Debug)]
+pub struct TileExplore {
+    /// The game's record up to the turn explored from, then the line's moves: its replay is the
+    /// board to draw. It is scored at the end only when the line ends the game.
+    pub record: GameRecord,
+    pub from: u32,
+    /// The line as played, written the one way the notation allows: a step names its tile only
+    /// where the line has left the game.
+    pub line: TileLine,
+    /// How many of the line's steps are the game's own moves.
+    pub followed: usize,
+    /// The position after the line, before the next draw.
+    pub game: Game,
+    pub next: Next,
+}
+
+/// What comes after a tile-game line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// This tile is drawn, to place: the game's own while the line follows it, else the line's.
+    Drawn(TileKindId),
+    /// The line has left the game: the reader chooses the tile drawn next.
+    Choose,
+    /// No tile left fits anywhere (the pack is empty, nearly always): the game is over.
+    Over,
+}
+
+/// Why a line cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ExploreError {
+    #[error("there is no turn {turn} to explore from: the game has {turns} turns, so 1 to {} can be", turns + 1)]
+    NoSuchTurn { turn: u32, turns: u32 },
+    #[error("the game itself does not replay: {0}")]
+    Record(String),
+    #[error("step {step} of the line (turn {turn}): {problem}")]
+    Step { step: usize, turn: u32, player: u8, problem: StepProblem },
+}
+
+/// What is wrong with a step of a line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StepProblem {
+    #[error("the line has left the game's moves, so the step names the tile drawn (tile@x,y,rotation)")]
+    TileNeeded,
+    #[error("{0}")]
+    Illegal(#[from] IllegalMove),
+    #[error("that tile fits nowhere on this board")]
+    FitsNowhere,
+    #[error("{0}")]
+    Cards(#[from] CardIllegal),
+    #[error("the game is over")]
+    Over,
+    #[error("the game's deal: {0}")]
+    Deal(DealFault),
+}
+
+impl ExploreError {
+    /// The error in words, naming the step's player.
+    pub fn describe(&self, players: &[crate::record::PlayerInfo]) -> String {
+        match self {
+            ExploreError::Step {
+                step,
+                turn,
+                player,
+                problem,
+            } => {
+                let name = players.get(usize::from(*player)).map_or("?", |p| p.name.as_str());
+                format!("step {step} of the line (turn {turn}, {name}): {problem}")
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+/// Plays `line` from the position before turn `from` of `record`.
+pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
+    let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
+    let turns = record.moves.iter().filter(|m| matches!(m, RecordedMove::Place { .. })).count() as u32;
+    if from == 0 || from > turns + 1 {
+        return Err(ExploreError::NoSuchTurn { turn: from, turns });
+    }
+    while walk.placed() + 1 < from {
+        if let Some(Err(e)) = walk.step() {
+            return Err(broken(record, &e));
+        }
+    }
+    let cut = walk.index();
+    let mut on = Line {
+        game: walk.into_game(),
+        moves: record.moves[..cut].to_vec(),
+        ahead: Some(record.moves[cut..].iter().peekable()),
+    };
+    let mut played = TileLine::default();
+    for (i, step) in line.steps.iter().enumerate() {
+        let turn = from + i as u32;
+        let fail = |on: &Line, problem: StepProblem| ExploreError::Step {
+            step: i + 1,
+            turn,
+            player: on.game.current_player(),
+            problem,
+        };
+        let own = on.own_draw().map_err(|e| fail(&on, e))?;
+        played.steps.push(on.play(step, own).map_err(|e| fail(&on, e))?);
+    }
+    let followed = played.steps.iter().take_while(|s| s.tile.is_none()).count();
+    let turn = from + line.steps.len() as u32;
+    let fail = |on: &Line, problem| ExploreError::Step {
+        step: line.steps.len() + 1,
+        turn,
+        player: on.game.current_player(),
+        problem,
+    };
+    let own = on.own_draw().map_err(|e| fail(&on, e))?;
+    let next = match (line.draw, own) {
+        (Some(tile), own) => {
+            on.game.check_draw(tile).map_err(|e| fail(&on, e.into()))?;
+            if on.game.can_place(tile).is_none() {
+                return Err(fail(&on, StepProblem::FitsNowhere));
+            }
+            played.draw = (own != Some(tile)).then_some(tile);
+            Next::Drawn(tile)
+        }
+        (None, Some(tile)) => Next::Drawn(tile),
+        (None, None) if choices(&on.game).next().is_some() => Next::Choose,
+        (None, None) => Next::Over,
+    };
+    let mut out = record.clone();
+    out.moves = on.moves;
+    out.final_scoring = Some(next == Next::Over);
+    Ok(TileExplore {
+        record: out,
+        from,
+        line: played,
+        followed,
+        game: on.game,
+        next,
+    })
+}
+
+/// The tiles left that may be drawn now and fit somewhere, with their copies: a reader's
+/// choices once a line has left the game.
+pub fn choices(game: &Game) -> impl Iterator<Item = (TileKindId, u8)> + '_ {
+    (game.pack().iter().enumerate())
+        .filter(|(_, n)| **n > 0)
+        .map(|(i, n)| (TileKindId(i as u16), *n))
+        .filter(|(t, _)| game.may_draw(*t) && game.can_place(*t).is_some())
+}
+
+fn broken(record: &GameRecord, e: &ReplayError) -> ExploreError {
+    ExploreError::Record(e.describe(record))
+}
+
+/// A line being played: the position, the record of it so far, and the game's own moves still
+/// ahead while the line follows them (`None` once it has left them).
+struct Line<'r> {
+    game: Game,
+    moves: Vec<RecordedMove>,
+    ahead: Option<Peekable<Iter<'r, RecordedMove>>>,
+}
+
+impl Line<'_> {
+    /// The game's own next tile while the line follows the game, after the tiles the game set
+    /// aside before it; `None` once the line has left the game or the record ends.
+    fn own_draw(&mut self) -> Result<Option<TileKindId>, StepProblem> {
+        let Some(ahead) = self.ahead.as_mut() else {
+            return Ok(None);
+        };
+        while let Some(&&m @ RecordedMove::Discard { tile, .. }) = ahead.peek() {
+            self.game.draw(tile)?;
+            self.game.discard(tile, &mut Vec::new())?;
+            self.moves.push(m);
+            ahead.next();
+        }
+        Ok(ahead.peek().map(|m| m.tile()))
+    }
+
+    /// Plays `step`, whose tile is the game's `own` unless it names another, and says how it
+    /// is written: with its tile where the line leaves the game or has left it.
+    fn play(&mut self, step: &TileStep, own: Option<TileKindId>) -> Result<TileStep, StepProblem> {
+        let tile = step.tile.or(own).ok_or(StepProblem::TileNeeded)?;
+        self.game.draw(tile)?;
+        let placement = step.placement;
+        let action = step.action.resolve(&self.game, tile, placement).map_err(|meeple| {
+            // The first rule a move breaks is the one named, as a player makes the move.
+            self.game.check_geometry(tile, placement).err().unwrap_or(meeple)
+        })?;
+        let mv = Move { tile, placement, action };
+        let written = recorded(&self.game, &mv);
+        let game_move = self.ahead.as_mut().and_then(|a| a.peek().copied()).copied();
+        let follows = game_move.is_some_and(|m| self.same_move(&m, &mv));
+        Position::play(&mut self.game, &Played::Place(mv), &mut Vec::<Event>::new())?;
+        let RecordedMove::Place { action, .. } = written else {
+            unreachable!("a placement is written as one")
+        };
+        if follows {
+            self.moves.extend(game_move);
+            self.ahead.as_mut().map(Iterator::next);
+        } else {
+            self.ahead = None;
+            self.moves.push(written);
+        }
+        Ok(TileStep {
+            tile: (!follows).then_some(tile),
+            placement,
+            action,
+        })
+    }
+
+    /// Whether the game's move `m` is `mv` on the position now (a meeple the record addresses
+    /// by another place on the same feature is the same move).
+    fn same_move(&self, m: &RecordedMove, mv: &Move) -> bool {
+        match *m {
+            RecordedMove::Place {
+                tile,
+                placement,
+                action,
+                ..
+            } => {
+                tile == mv.tile
+                    && placement == mv.placement
+                    && action.resolve(&self.game, tile, placement).is_ok_and(|a| a == mv.action)
+            }
+            RecordedMove::Discard { .. } => false,
+        }
+    }
+}
+
+/// A Card Game line played from a turn.
+#[derive(Clone, Debug)]
+pub struct CardExplore {
+    pub from: u32,
+    pub line: CardLine,
+    /// How many of the line's moves are the game's own.
+    pub followed: usize,
+    /// The position after the line, its round dealt; scored at the end when the line ends the
+    /// game.
+    pub game: CardGame,
+    /// What the line's last move did (with the deal before it), and the final scoring.
+    pub events: Vec<CardEvent>,
+}
+
+/// Plays `line` from the position before the `from`-th action of `record`.
+pub fn cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExplore, ExploreError> {
+    let turns = record.moves.len() as u32;
+    if from == 0 || from > turns + 1 {
+        return Err(ExploreError::NoSuchTurn { turn: from, turns });
+    }
+    let whole = super::cards::replay(record).map_err(|e| ExploreError::Record(e.describe(record)))?;
+    // Where each round's first action is in the record: its hands are read from there.
+    let starts: Vec<usize> = (whole.turns.iter())
+        .filter(|t| super::cards::opens_round(t).is_some())
+        .map(|t| t.turn as usize - 1)
+        .collect();
+    let mut game =
+        super::cards::position_at(record, from as usize - 1).map_err(|e| ExploreError::Record(e.describe(record)))?;
+    let own = &record.moves[from as usize - 1..];
+    let mut events = Vec::new();
+    let mut followed = 0;
+    for (i, mv) in line.0.iter().enumerate() {
+        let turn = from + i as u32;
+        let fail = |game: &CardGame, problem| ExploreError::Step {
+            step: i + 1,
+            turn,
+            player: Position::current_player(game),
+            problem,
+        };
+        events.clear();
+        deal(record, &starts, &mut game, &mut events).map_err(|e| fail(&game, e))?;
+        if game.is_over() {
+            return Err(fail(&game, StepProblem::Over));
+        }
+        Position::play(&mut game, mv, &mut events).map_err(|e| fail(&game, e.into()))?;
+        if followed == i && own.get(i).is_some_and(|m| m.mv == *mv) {
+            followed += 1;
+        }
+    }
+    if game.is_over() {
+        game.finish(&mut events);
+    } else {
+        let turn = from + line.0.len() as u32;
+        deal(record, &starts, &mut game, &mut events).map_err(|problem| ExploreError::Step {
+            step: line.0.len() + 1,
+            turn,
+            player: Position::current_player(&game),
+            problem,
+        })?;
+    }
+    Ok(CardExplore {
+        from,
+        line: line.clone(),
+        followed,
+        game,
+        events,
+    })
+}
+
+/// Deals the round due, if one is, from the record's hands of that round (past the record's
+/// end, from the cards unseen, as a record that stops inside a round is dealt).
+fn deal(record: &CardRecord, starts: &[usize], game: &mut CardGame, events: &mut Vec<CardEvent>) -> Result<(), StepProblem> {
+    if !game.deal_due() {
+        return Ok(());
+    }
+    let at = starts.get(usize::from(game.round())).copied().unwrap_or(record.moves.len());
+    let hands = record.hands_from(game, at).map_err(StepProblem::Deal)?;
+    Ok(game.apply_chance(hands, events)?)
+}
