@@ -34,6 +34,7 @@ pub(crate) mod arena;
 pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
+pub mod on_demand;
 pub(crate) mod completion;
 mod evaluate;
 mod halving;
