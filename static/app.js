@@ -111,14 +111,22 @@
   var home = tile.getAttribute('data-home').split(',').map(Number);
   var chosen = frame.querySelector('.pick.chosen');
   function rotations(a) { return JSON.parse(a.getAttribute('data-moves')); }
+  // On the explore board (templates/explore.html) each meeple step is the whole line with the
+  // move played: the line before it (data-base), then the square, the rotation and the meeple.
+  var base = form.getAttribute('data-base');
+  function value(token) {
+    if (base === null) { return token; }
+    var s = form.querySelector('[data-square]').textContent + ',' + form.querySelector('[data-rotation]').textContent;
+    return base + s + (token ? ',' + token : '');
+  }
   function steps(box, list) {
     box.querySelectorAll('label').forEach(function (l) { l.remove(); });
     list.forEach(function (step, i) {
       var label = document.createElement('label');
       var input = document.createElement('input');
       input.type = 'radio';
-      input.name = 'meeple';
-      input.value = step[0];
+      input.name = base === null ? 'meeple' : 'line';
+      input.value = value(step[0]);
       input.checked = i === 0;
       label.appendChild(input);
       label.appendChild(document.createTextNode(' ' + step[1]));
@@ -139,8 +147,8 @@
     form.hidden = false;
     document.querySelectorAll('[data-hint], [data-verdict]').forEach(function (el) { el.hidden = true; });
     var square = a.getAttribute('data-spot');
-    form.elements.square.value = square;
-    form.elements.rotation.value = rotation;
+    if (form.elements.square) { form.elements.square.value = square; }
+    if (form.elements.rotation) { form.elements.rotation.value = rotation; }
     form.querySelector('[data-square]').textContent = square;
     form.querySelector('[data-rotation]').textContent = rotation;
     var turns = rotations(a);
@@ -150,7 +158,8 @@
   function next(a) {
     var turns = rotations(a).map(function (t) { return t[0]; });
     if (a !== chosen) { return turns[0]; }
-    return turns[(turns.indexOf(+form.elements.rotation.value) + 1) % turns.length];
+    var now = +form.querySelector('[data-rotation]').textContent;
+    return turns[(turns.indexOf(now) + 1) % turns.length];
   }
   frame.addEventListener('click', function (e) {
     var a = e.target.closest('a.pick');
@@ -163,6 +172,41 @@
     e.preventDefault();
     put(chosen, next(chosen));
   });
+  // R turns the tile, as on Board Game Arena.
+  document.addEventListener('keydown', function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || (e.key !== 'r' && e.key !== 'R') || !chosen) { return; }
+    if (e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA')) { return; }
+    e.preventDefault();
+    put(chosen, next(chosen));
+  });
+})();
+// The explore board's engine (templates/explore.html): when the page has no answer kept, the
+// script asks for it in the background and shows it, with its moves as ghosts on the board
+// unless the reader has started placing the tile. Without the script, the link asks.
+(function () {
+  var ask = document.querySelector('[data-think]');
+  var panel = document.querySelector('[data-engine]');
+  if (!ask || !panel || !window.fetch || !window.DOMParser) { return; }
+  panel.setAttribute('aria-busy', 'true');
+  ask.parentNode.textContent = 'The engine is thinking…';
+  fetch(ask.href, { headers: { Accept: 'text/html' } }).then(function (r) {
+    if (!r.ok) { throw new Error(r.status); }
+    return r.text();
+  }).then(function (html) {
+    var page = new DOMParser().parseFromString(html, 'text/html');
+    var answer = page.querySelector('[data-engine]');
+    if (answer) { panel.innerHTML = answer.innerHTML; }
+    var board = document.querySelector('[data-puzzle]');
+    var drawn = page.querySelector('[data-puzzle]');
+    if (board && drawn && !board.querySelector('.pick.chosen')) {
+      var svg = board.querySelector('svg');
+      drawn.querySelectorAll('svg > .ghost, svg > .ghost-figure, svg > a.badge').forEach(function (g) {
+        svg.appendChild(document.importNode(g, true));
+      });
+    }
+  }).catch(function () {
+    panel.textContent = 'The engine could not answer now. Reload the page to ask again.';
+  }).then(function () { panel.removeAttribute('aria-busy'); });
 })();
 // The board's zoom (templates/_board.html): + and − widen the board inside its frame, which
 // then pans: touch screens drag it natively, a mouse drags it here. Fit shows it whole again.

@@ -155,7 +155,8 @@ pub fn cards(game: &CardGame, turn: u32, budget: Duration) -> Opinion<CardMove> 
             })
             .collect();
         Some(Opinion {
-            win_chance: (best.first()).map(|b| WinChance::of(CARD_SCALE, b.value, b.std_error.unwrap_or(0.0), turns_left(game))),
+            win_chance: (best.first())
+                .map(|b| WinChance::of(CARD_SCALE, b.value, b.std_error.unwrap_or(0.0), turns_left(game))),
             best,
             moves: t.alternatives.len(),
             samples,
@@ -175,4 +176,3 @@ fn turns_left(game: &CardGame) -> u32 {
     let later = u32::from(game.rounds().saturating_sub(game.round() + 1)) * players * (u32::from(game.hand_size()) + 1);
     (this_round + later).saturating_sub(1)
 }
-

@@ -5,8 +5,9 @@
 //! - `x,y` is the square and `rotation` the tile's turn in degrees (0, 90, 180, 270);
 //! - the meeple is `feature-location` (`city-N`, `field-N.w`, `cloister-center`), with
 //!   `-abbot` for the abbot, or `abbot-back` to take the abbot back; none places no figure;
-//! - `tile@` names the tile drawn. It is left out while the line follows the game, whose own
-//!   draw it is; once the line has left the game, every step names its tile.
+//! - `tile@` names the tile drawn. It is left out when the tile is the game's own draw, as it
+//!   is while the line follows the game; once the line has left the game's moves, every step
+//!   names its tile.
 //!
 //! The last step may be `tile@` alone: that tile drawn, not placed yet.
 //!
@@ -89,7 +90,11 @@ fn steps(text: &str) -> Result<impl Iterator<Item = (usize, &str)>, LineError> {
             problem: LineProblem::TooLong,
         });
     }
-    Ok(text.split('~').filter(move |_| count > 0).enumerate().map(|(i, s)| (i + 1, s)))
+    Ok(text
+        .split('~')
+        .filter(move |_| count > 0)
+        .enumerate()
+        .map(|(i, s)| (i + 1, s)))
 }
 
 impl TileLine {
@@ -135,15 +140,8 @@ impl TileLine {
             }
             let p = s.placement;
             let _ = write!(out, "{},{},{}", p.pos.x, p.pos.y, p.rotation.degrees());
-            match s.action {
-                RecordedAction::Pass => {}
-                RecordedAction::RecallAbbot => out.push_str(",abbot-back"),
-                RecordedAction::Deploy { feature, at, figure } => {
-                    let _ = write!(out, ",{feature}-{at}");
-                    if figure == Figure::Abbot {
-                        out.push_str("-abbot");
-                    }
-                }
+            if s.action != RecordedAction::Pass {
+                let _ = write!(out, ",{}", meeple(&s.action));
             }
         }
         if let Some(tile) = self.draw {
@@ -153,6 +151,18 @@ impl TileLine {
             let _ = write!(out, "{}@", escape(catalog.name(tile)));
         }
         out
+    }
+}
+
+/// A step's meeple as the notation writes it; empty for none.
+pub fn meeple(action: &RecordedAction) -> String {
+    match action {
+        RecordedAction::Pass => String::new(),
+        RecordedAction::RecallAbbot => "abbot-back".into(),
+        RecordedAction::Deploy { feature, at, figure } => match figure {
+            Figure::Abbot => format!("{feature}-{at}-abbot"),
+            Figure::Follower => format!("{feature}-{at}"),
+        },
     }
 }
 
@@ -332,10 +342,16 @@ mod tests {
     fn a_card_line_reads_and_writes_the_same() {
         let text = "red-3,road~follower,city~animal-joker,farm~blue-building,cloister~keep~turn-in~dragon,road";
         let line: CardLine = text.parse().unwrap();
-        assert_eq!(line.0[0], CardMove::Play {
-            card: Card::Person { colour: Colour::Road, value: 3 },
-            row: Colour::Road
-        });
+        assert_eq!(
+            line.0[0],
+            CardMove::Play {
+                card: Card::Person {
+                    colour: Colour::Road,
+                    value: 3
+                },
+                row: Colour::Road
+            }
+        );
         assert_eq!(line.to_string(), text);
         for (text, problem) in [
             ("red-4,road", LineProblem::Card),

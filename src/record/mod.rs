@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 pub use crate::engine::Played;
 pub use rules_spec::RulesSpec;
-pub use walk::{ReplayError, Step, Walk, recorded};
+pub use walk::{ReplayError, Step, Walk, move_text, recorded};
 
 /// Largest record we read: far above any real game (a 72-turn `.jcz` is about 40 KB).
 pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;

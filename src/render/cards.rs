@@ -105,6 +105,14 @@ impl Drawable for CardRecord {
     }
 }
 
+/// The table of any position of `record`'s game (the explore board's), with the hands `shown`
+/// says.
+pub fn table_svg(record: &CardRecord, game: &CardGame, theme: Theme, shown: &dyn Fn(u8) -> bool) -> String {
+    let (paper, ink) = theme.paper_and_ink();
+    let (body, width, height) = table_body(record, game, ink, shown);
+    document(width, height, paper, &body)
+}
+
 /// A whole picture: the figures' definitions, the background, then `body`.
 fn document(w: f32, h: f32, background: Rgb, body: &str) -> String {
     format!(

@@ -10,7 +10,8 @@
 //!   meeple and a badge linking to its alternative, and a badge on the move played.
 //!
 //! A puzzle's board (`Pick`) has instead of the open spots one link per square the drawn tile
-//! fits, and the tile where the reader put it: a link to the same square turns it on.
+//! fits, and the tile where the reader put it: a link to the same square turns it on. The
+//! explore board has the same, under ghosts of the engine's best moves.
 //!
 //! Every layer is plain SVG, so the board reads without JavaScript; the page's script only adds
 //! a panel that repeats a note where touch screens show no tooltip, and on a puzzle moves and
@@ -117,14 +118,16 @@ impl Scene<'_> {
             self.feature_layer(game, &notes.features);
         }
         self.spot_layer(&notes.spots);
+        // Under the ghosts: a ghost's tile lets the pointer through to its square's link, and
+        // its badge, a link of its own, stays on top (the explore board has both).
+        if let Some(pick) = &notes.pick {
+            self.pick_layer(pick);
+        }
         for g in &notes.ghosts {
             self.ghost(g);
         }
         if let Some(b) = &notes.played {
             self.link_badge(b, palette::PAPER, "badge played");
-        }
-        if let Some(pick) = &notes.pick {
-            self.pick_layer(pick);
         }
     }
 

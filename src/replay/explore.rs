@@ -23,10 +23,12 @@ pub struct TileExplore {
     pub record: GameRecord,
     pub from: u32,
     /// The line as played, written the one way the notation allows: a step names its tile only
-    /// where the line has left the game.
+    /// when it is not the game's own draw.
     pub line: TileLine,
     /// How many of the line's steps are the game's own moves.
     pub followed: usize,
+    /// The line's moves as a record writes them, each naming its player.
+    pub played: Vec<RecordedMove>,
     /// The position after the line, before the next draw.
     pub game: Game,
     pub next: Next,
@@ -51,7 +53,12 @@ pub enum ExploreError {
     #[error("the game itself does not replay: {0}")]
     Record(String),
     #[error("step {step} of the line (turn {turn}): {problem}")]
-    Step { step: usize, turn: u32, player: u8, problem: StepProblem },
+    Step {
+        step: usize,
+        turn: u32,
+        player: u8,
+        problem: StepProblem,
+    },
 }
 
 /// What is wrong with a step of a line.
@@ -92,7 +99,11 @@ impl ExploreError {
 /// Plays `line` from the position before turn `from` of `record`.
 pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
     let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
-    let turns = record.moves.iter().filter(|m| matches!(m, RecordedMove::Place { .. })).count() as u32;
+    let turns = record
+        .moves
+        .iter()
+        .filter(|m| matches!(m, RecordedMove::Place { .. }))
+        .count() as u32;
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
     }
@@ -108,6 +119,8 @@ pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExpl
         ahead: Some(record.moves[cut..].iter().peekable()),
     };
     let mut played = TileLine::default();
+    let mut moves = Vec::with_capacity(line.steps.len());
+    let mut followed = 0;
     for (i, step) in line.steps.iter().enumerate() {
         let turn = from + i as u32;
         let fail = |on: &Line, problem: StepProblem| ExploreError::Step {
@@ -117,9 +130,11 @@ pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExpl
             problem,
         };
         let own = on.own_draw().map_err(|e| fail(&on, e))?;
-        played.steps.push(on.play(step, own).map_err(|e| fail(&on, e))?);
+        let (step, written) = on.play(step, own).map_err(|e| fail(&on, e))?;
+        played.steps.push(step);
+        moves.push(written);
+        followed += usize::from(on.ahead.is_some() && followed == i);
     }
-    let followed = played.steps.iter().take_while(|s| s.tile.is_none()).count();
     let turn = from + line.steps.len() as u32;
     let fail = |on: &Line, problem| ExploreError::Step {
         step: line.steps.len() + 1,
@@ -149,6 +164,7 @@ pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExpl
         from,
         line: played,
         followed,
+        played: moves,
         game: on.game,
         next,
     })
@@ -192,8 +208,8 @@ impl Line<'_> {
     }
 
     /// Plays `step`, whose tile is the game's `own` unless it names another, and says how it
-    /// is written: with its tile where the line leaves the game or has left it.
-    fn play(&mut self, step: &TileStep, own: Option<TileKindId>) -> Result<TileStep, StepProblem> {
+    /// is written: with its tile unless that is the game's own draw.
+    fn play(&mut self, step: &TileStep, own: Option<TileKindId>) -> Result<(TileStep, RecordedMove), StepProblem> {
         let tile = step.tile.or(own).ok_or(StepProblem::TileNeeded)?;
         self.game.draw(tile)?;
         let placement = step.placement;
@@ -201,13 +217,22 @@ impl Line<'_> {
             // The first rule a move breaks is the one named, as a player makes the move.
             self.game.check_geometry(tile, placement).err().unwrap_or(meeple)
         })?;
-        let mv = Move { tile, placement, action };
+        let mv = Move {
+            tile,
+            placement,
+            action,
+        };
         let written = recorded(&self.game, &mv);
         let game_move = self.ahead.as_mut().and_then(|a| a.peek().copied()).copied();
         let follows = game_move.is_some_and(|m| self.same_move(&m, &mv));
         Position::play(&mut self.game, &Played::Place(mv), &mut Vec::<Event>::new())?;
         let RecordedMove::Place { action, .. } = written else {
             unreachable!("a placement is written as one")
+        };
+        let step = TileStep {
+            tile: (own != Some(tile)).then_some(tile),
+            placement,
+            action,
         };
         if follows {
             self.moves.extend(game_move);
@@ -216,11 +241,7 @@ impl Line<'_> {
             self.ahead = None;
             self.moves.push(written);
         }
-        Ok(TileStep {
-            tile: (!follows).then_some(tile),
-            placement,
-            action,
-        })
+        Ok((step, written))
     }
 
     /// Whether the game's move `m` is `mv` on the position now (a meeple the record addresses
@@ -235,7 +256,9 @@ impl Line<'_> {
             } => {
                 tile == mv.tile
                     && placement == mv.placement
-                    && action.resolve(&self.game, tile, placement).is_ok_and(|a| a == mv.action)
+                    && action
+                        .resolve(&self.game, tile, placement)
+                        .is_ok_and(|a| a == mv.action)
             }
             RecordedMove::Discard { .. } => false,
         }
@@ -249,6 +272,8 @@ pub struct CardExplore {
     pub line: CardLine,
     /// How many of the line's moves are the game's own.
     pub followed: usize,
+    /// Who made each of the line's moves.
+    pub players: Vec<u8>,
     /// The position after the line, its round dealt; scored at the end when the line ends the
     /// game.
     pub game: CardGame,
@@ -272,7 +297,7 @@ pub fn cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExpl
         super::cards::position_at(record, from as usize - 1).map_err(|e| ExploreError::Record(e.describe(record)))?;
     let own = &record.moves[from as usize - 1..];
     let mut events = Vec::new();
-    let mut followed = 0;
+    let (mut followed, mut players) = (0, Vec::new());
     for (i, mv) in line.0.iter().enumerate() {
         let turn = from + i as u32;
         let fail = |game: &CardGame, problem| ExploreError::Step {
@@ -286,6 +311,7 @@ pub fn cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExpl
         if game.is_over() {
             return Err(fail(&game, StepProblem::Over));
         }
+        players.push(Position::current_player(&game));
         Position::play(&mut game, mv, &mut events).map_err(|e| fail(&game, e.into()))?;
         if followed == i && own.get(i).is_some_and(|m| m.mv == *mv) {
             followed += 1;
@@ -306,6 +332,7 @@ pub fn cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExpl
         from,
         line: line.clone(),
         followed,
+        players,
         game,
         events,
     })
@@ -313,11 +340,19 @@ pub fn cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExpl
 
 /// Deals the round due, if one is, from the record's hands of that round (past the record's
 /// end, from the cards unseen, as a record that stops inside a round is dealt).
-fn deal(record: &CardRecord, starts: &[usize], game: &mut CardGame, events: &mut Vec<CardEvent>) -> Result<(), StepProblem> {
+fn deal(
+    record: &CardRecord,
+    starts: &[usize],
+    game: &mut CardGame,
+    events: &mut Vec<CardEvent>,
+) -> Result<(), StepProblem> {
     if !game.deal_due() {
         return Ok(());
     }
-    let at = starts.get(usize::from(game.round())).copied().unwrap_or(record.moves.len());
+    let at = starts
+        .get(usize::from(game.round()))
+        .copied()
+        .unwrap_or(record.moves.len());
     let hands = record.hands_from(game, at).map_err(StepProblem::Deal)?;
     Ok(game.apply_chance(hands, events)?)
 }

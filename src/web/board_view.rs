@@ -38,9 +38,7 @@ pub fn turn_board(
         ..RenderOptions::default()
     };
     let mut notes = BoardNotes {
-        features: (board_features(game).iter())
-            .map(|f| (f.root, feature_note(record, game, f)))
-            .collect(),
+        features: feature_notes(record, game),
         spots: spot_notes(record, game),
         ..BoardNotes::default()
     };
@@ -101,20 +99,95 @@ pub fn puzzle_board(
         open_spots: true,
         ..RenderOptions::default()
     };
+    let notes = BoardNotes {
+        features: feature_notes(record, &at.game),
+        pick: Some(pick(record, moves, kind, placed, href)),
+        ..BoardNotes::default()
+    };
+    render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+/// A move the explore board's engine names, drawn as a ghost with a badge that plays it.
+pub struct EngineGhost {
+    pub pos: Pos,
+    pub rotation: u16,
+    pub action: ActionReport,
+    pub label: String,
+    pub title: String,
+    pub href: String,
+}
+
+/// The explore board: the position after a line, every feature's note, and either the squares
+/// the drawn tile fits (as a puzzle's, [`puzzle_board`]) with the engine's best moves as ghosts,
+/// or, with no tile drawn, the open spots and the tiles that fit them.
+pub fn explore_board(
+    record: &GameRecord,
+    at: &Replay,
+    drawn: Option<(
+        &TileKind,
+        &PlacementMoves,
+        Option<PuzzleTile>,
+        &dyn Fn(Pos, u16) -> String,
+    )>,
+    ghosts: &[EngineGhost],
+    colour: Rgb,
+) -> String {
+    let opts = RenderOptions {
+        ownership: true,
+        last_move: true,
+        open_spots: true,
+        scoring: true,
+        ..RenderOptions::default()
+    };
+    let mut notes = BoardNotes {
+        features: feature_notes(record, &at.game),
+        ..BoardNotes::default()
+    };
+    match drawn {
+        Some((kind, moves, placed, href)) => {
+            notes.ghosts = (ghosts.iter())
+                .map(|g| Ghost {
+                    kind,
+                    quarter_turns: (g.rotation / 90) as u8,
+                    figure: figure_of(kind, g.rotation, &g.action, colour),
+                    badge: Badge {
+                        pos: g.pos,
+                        label: g.label.clone(),
+                        title: g.title.clone(),
+                        href: g.href.clone(),
+                    },
+                })
+                .collect();
+            notes.pick = Some(pick(record, moves, kind, placed, href));
+        }
+        None => notes.spots = spot_notes(record, &at.game),
+    }
+    render::interactive_board_svg(record, at, &opts, &notes)
+}
+
+fn feature_notes(record: &GameRecord, game: &Game) -> Vec<(crate::engine::SegId, String)> {
+    (board_features(game).iter())
+        .map(|f| (f.root, feature_note(record, game, f)))
+        .collect()
+}
+
+/// The layer of squares the drawn tile fits, each a link `href(square, rotation)` that puts
+/// it there (turns it, on the square it stands on), and the tile where `placed` puts it.
+fn pick<'k>(
+    record: &GameRecord,
+    moves: &PlacementMoves,
+    kind: &'k TileKind,
+    placed: Option<PuzzleTile>,
+    href: &dyn Fn(Pos, u16) -> String,
+) -> Pick<'k> {
     let squares = (moves.iter())
         .map(|(&pos, turns)| {
-            // On the square the tile is on, the link turns it to the next rotation that fits.
             let on_it = placed.as_ref().filter(|t| t.pos == pos).map(|t| t.rotation);
             let next = next_rotation(turns, on_it);
-            let moves: Vec<(u16, Vec<(String, String)>)> = (turns.iter())
-                .map(|(&r, actions)| {
-                    (
-                        r,
-                        actions
-                            .iter()
-                            .map(|a| (meeple_token(a), a.words(record.game)))
-                            .collect(),
-                    )
+            let moves: Vec<(u16, Vec<(&str, String)>)> = (turns.iter())
+                .map(|(&r, choices)| {
+                    let steps = choices.iter().map(|c| (c.token.as_str(), c.action.words(record.game)));
+                    (r, steps.collect())
                 })
                 .collect();
             PickSquare {
@@ -125,20 +198,36 @@ pub fn puzzle_board(
             }
         })
         .collect();
-    let notes = BoardNotes {
-        features: (board_features(&at.game).iter())
-            .map(|f| (f.root, feature_note(record, &at.game, f)))
-            .collect(),
-        pick: Some(Pick {
-            kind,
-            squares,
-            figure: (placed.as_ref())
-                .and_then(|t| t.meeple.and_then(|(a, colour)| figure_of(kind, t.rotation, a, colour))),
-            placed: placed.map(|t| (t.pos, (t.rotation / 90) as u8)),
-        }),
-        ..BoardNotes::default()
-    };
-    render::interactive_board_svg(record, at, &opts, &notes)
+    Pick {
+        kind,
+        squares,
+        figure: (placed.as_ref()).and_then(|t| t.meeple.and_then(|(a, colour)| figure_of(kind, t.rotation, a, colour))),
+        placed: placed.map(|t| (t.pos, (t.rotation / 90) as u8)),
+    }
+}
+
+/// A square and a rotation as a page's address states them (`square=x,y`, `rotation=90`),
+/// each optional; `Err` says what is wrong, without quoting it.
+pub fn parse_placement(
+    square: Option<&str>,
+    rotation: Option<&str>,
+) -> Result<(Option<Pos>, Option<u16>), &'static str> {
+    let square = square
+        .map(|s| {
+            let (x, y) = s.split_once(',').unwrap_or((s, ""));
+            match (x.trim().parse::<i32>(), y.trim().parse::<i32>()) {
+                (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
+                _ => Err("a square is two whole numbers, x,y (such as 0,-2)"),
+            }
+        })
+        .transpose()?;
+    let rotation = rotation
+        .map(|r| match r.parse::<u16>() {
+            Ok(d @ (0 | 90 | 180 | 270)) => Ok(d),
+            _ => Err("a rotation is 0, 90, 180 or 270 degrees"),
+        })
+        .transpose()?;
+    Ok((square, rotation))
 }
 
 /// The rotation after `current` among a square's `turns`, round to the first (the first with
@@ -148,19 +237,50 @@ pub fn next_rotation<V>(turns: &BTreeMap<u16, V>, current: Option<u16>) -> u16 {
     after.or(turns.keys().next()).copied().unwrap_or(0)
 }
 
-/// A turn's moves by square, then by rotation (degrees): each one's meeple steps.
-pub type PlacementMoves<'r> = BTreeMap<Pos, BTreeMap<u16, Vec<&'r ActionReport>>>;
+/// A meeple step a square and rotation allow, and how the page's address writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub action: ActionReport,
+    pub token: String,
+}
 
-/// Every square of a turn's moves, with its rotations and each one's meeple steps, in order.
-pub fn placement_moves(report: &TurnReport) -> PlacementMoves<'_> {
+/// A turn's moves by square, then by rotation (degrees): each one's meeple steps.
+pub type PlacementMoves = BTreeMap<Pos, BTreeMap<u16, Vec<Choice>>>;
+
+/// Every square of a turn's moves, with its rotations and each one's meeple steps, in order,
+/// written as a puzzle's address writes them.
+pub fn placement_moves(report: &TurnReport) -> PlacementMoves {
     let mut out = PlacementMoves::new();
     for a in &report.alternatives {
         let pos = Pos::new(a.position[0], a.position[1]);
-        out.entry(pos)
+        out.entry(pos).or_default().entry(a.rotation).or_default().push(Choice {
+            token: meeple_token(&a.action),
+            action: a.action.clone(),
+        });
+    }
+    out
+}
+
+/// Every legal move of the tile drawn on `game`, by square and rotation, each meeple step
+/// written as a line writes it (`record::line`).
+pub fn legal_placements(game: &Game) -> PlacementMoves {
+    let mut moves = Vec::new();
+    crate::engine::Position::legal_moves(game, &mut moves);
+    let mut out = PlacementMoves::new();
+    for mv in moves {
+        let crate::engine::Played::Place(mv) = mv else { continue };
+        let RecordedMove::Place { action, .. } = crate::record::recorded(game, &mv) else {
+            continue;
+        };
+        let p = mv.placement;
+        out.entry(p.pos)
             .or_default()
-            .entry(a.rotation)
+            .entry(p.rotation.degrees())
             .or_default()
-            .push(&a.action);
+            .push(Choice {
+                action: ActionReport::from(&action),
+                token: crate::record::line::meeple(&action),
+            });
     }
     out
 }

@@ -15,7 +15,7 @@ fn names(record: &CardRecord) -> Vec<&str> {
     record.players.iter().map(|p| p.name.as_str()).collect()
 }
 
-fn list(cards: &[crate::engine::cards::Card]) -> String {
+pub fn list(cards: &[crate::engine::cards::Card]) -> String {
     let words: Vec<String> = cards.iter().map(ToString::to_string).collect();
     words.join(", ")
 }

@@ -1,5 +1,5 @@
 //! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored) and
-//! analysis requests (each queues tens of seconds of work). Over a limit the answer is `429`
+//! analysis requests (each queues tens of seconds of work), and the explore board's engine. Over a limit the answer is `429`
 //! with `Retry-After`. A client is its address as the connection shows it; behind a reverse
 //! proxy that is the proxy's, so the proxy should limit instead.
 
@@ -13,6 +13,9 @@ use std::num::NonZeroU32;
 pub const UPLOADS_PER_MINUTE: u32 = 30;
 /// Analysis requests per client per minute by default.
 pub const ANALYSES_PER_MINUTE: u32 = 10;
+/// The explore board's engine may think this many times per analysis request allowed: a
+/// thought is about 0.3 s of the machine, a whole-game analysis tens of seconds.
+pub const THOUGHTS_PER_ANALYSIS: u32 = 12;
 
 /// How many of each a client may send per minute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +37,7 @@ impl Default for LimitSettings {
 pub struct Limits {
     uploads: DefaultKeyedRateLimiter<IpAddr>,
     analyses: DefaultKeyedRateLimiter<IpAddr>,
+    thoughts: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 impl Limits {
@@ -42,6 +46,7 @@ impl Limits {
         Limits {
             uploads: per_minute(s.uploads_per_minute),
             analyses: per_minute(s.analyses_per_minute),
+            thoughts: per_minute(s.analyses_per_minute.saturating_mul(THOUGHTS_PER_ANALYSIS)),
         }
     }
 
@@ -51,6 +56,12 @@ impl Limits {
 
     pub fn analysis(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
         check(&self.analyses, client, "analysis requests")
+    }
+
+    /// A position the explore board's engine has not thought about yet (answers it gave
+    /// are kept, and free).
+    pub fn thought(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.thoughts, client, "engine requests")
     }
 }
 

@@ -142,6 +142,41 @@ pub fn api_analysis(id: impl Borrow<GameId>) -> String {
 }
 
 /// The small picture of one of the game's tile kinds, by name.
+/// What a line of the explore board may hold unescaped in an address: its notation's own
+/// characters (`record::line`).
+const LINE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b',')
+    .remove(b'@');
+
+/// The explore board from before turn `n`, playing `line` (notation), shown after its first
+/// `at` steps (all when `None`).
+pub fn explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str, at: Option<usize>) -> String {
+    let mut out = format!("/g/{}/t/{}/explore", id.borrow(), n.borrow());
+    if !line.is_empty() {
+        out.push_str("?line=");
+        out.extend(percent_encoding::utf8_percent_encode(line, LINE));
+    }
+    if let Some(at) = at {
+        out.push(if line.is_empty() { '?' } else { '&' });
+        out.push_str(&format!("at={at}"));
+    }
+    out
+}
+
+/// The explore board's answer in JSON.
+pub fn api_explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str) -> String {
+    let mut out = format!("/api/explore?game={}&turn={}", id.borrow(), n.borrow());
+    if !line.is_empty() {
+        out.push_str("&line=");
+        out.extend(percent_encoding::utf8_percent_encode(line, LINE));
+    }
+    out
+}
+
 pub fn tile_svg(id: impl Borrow<GameId>, tile: &str) -> String {
     let id = id.borrow();
     let name = percent_encoding::utf8_percent_encode(tile, percent_encoding::NON_ALPHANUMERIC);

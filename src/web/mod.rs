@@ -65,6 +65,8 @@ pub struct AppState {
     /// Every stored snapshot of the 256 games whose turns the API read last: they never
     /// change, so a turn is answered without a query.
     snapshots: std::sync::Arc<Recent<Arc<Snapshots>>>,
+    /// The explore board engine's answers, by position.
+    pub thoughts: Arc<game::explore::Thoughts>,
 }
 
 /// A game's kind and every stored snapshot of it.
@@ -150,6 +152,7 @@ impl AppState {
             games: std::sync::Arc::new(Recent::new(256)),
             analyses: std::sync::Arc::new(Recent::new(16)),
             snapshots: std::sync::Arc::new(Recent::new(256)),
+            thoughts: game::explore::thoughts(),
         }
     }
 

@@ -5,7 +5,7 @@ use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::{Problem, negotiate_problems};
-use super::routes::{analysis, api, assets, embed, exports, health, images, owners, pages, puzzles};
+use super::routes::{analysis, api, assets, embed, explore, exports, health, images, owners, pages, puzzles};
 use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, Store, ingest};
 use actix_web::dev::Server;
@@ -129,6 +129,8 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(analysis::alternative)
             .service(puzzles::list)
             .service(puzzles::puzzle)
+            .service(explore::page)
+            .service(explore::api)
             .service(api::create_game)
             .service(api::get_game)
             .service(api::get_turn)

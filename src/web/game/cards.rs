@@ -27,7 +27,7 @@ use actix_web::Either;
 
 impl Stored<CardRecord> {
     /// What every page of the game shows at the top.
-    fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
+    pub(super) fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
         let words = HeadWords {
             held_label: "Hand",
             held_title: "Cards in hand, and the follower while it is still to place this round",
@@ -292,6 +292,24 @@ impl GamePages for Stored<CardRecord> {
 
     fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {
         status_answer::<CardGameReport>(state, &self.row.id, card_summary)
+    }
+
+    fn explore_page(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &super::explore::Asked,
+    ) -> Result<super::explore::ExplorePage, Problem> {
+        super::explore::card_page(state, self, n, asked)
+    }
+
+    fn explore_answer(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &super::explore::Asked,
+    ) -> Result<super::explore::ExploreAnswer, Problem> {
+        super::explore::card_answer(state, self, n, asked)
     }
 
     fn api_game(&self) -> Result<GameAnswer, Problem> {

@@ -9,6 +9,7 @@
 pub(crate) mod analysis;
 pub(crate) mod api;
 mod cards;
+pub(crate) mod explore;
 mod tiles;
 pub(crate) mod turn;
 
@@ -88,6 +89,17 @@ pub trait GamePages: Send + Sync {
     /// What the API says of the game beyond its row: players, rules, final scores and each
     /// player's breakdown.
     fn api_game(&self) -> Result<api::GameAnswer, Problem>;
+
+    /// The explore board from before turn `n`, with the line `asked` states played.
+    fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem>;
+
+    /// The explore board's position as JSON; the engine thinks if it has not.
+    fn explore_answer(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &explore::Asked,
+    ) -> Result<explore::ExploreAnswer, Problem>;
 
     /// The turn that scores round `k`, in a game played in rounds.
     fn round_turn(&self, k: u8) -> Result<u32, Problem> {

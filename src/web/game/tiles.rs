@@ -304,6 +304,24 @@ impl GamePages for Stored<GameRecord> {
         status_answer::<StoredAnalysis>(state, &self.row.id, |r| AnalysisSummary::Tiles(r.summary))
     }
 
+    fn explore_page(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &super::explore::Asked,
+    ) -> Result<super::explore::ExplorePage, Problem> {
+        super::explore::tile_page(state, self, n, asked)
+    }
+
+    fn explore_answer(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &super::explore::Asked,
+    ) -> Result<super::explore::ExploreAnswer, Problem> {
+        super::explore::tile_answer(state, self, n, asked)
+    }
+
     fn api_game(&self) -> Result<GameAnswer, Problem> {
         let full = replay::replay(&self.record, None).map_err(Problem::internal)?;
         let rules = full.rules().preset.name();
@@ -340,7 +358,7 @@ fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<
 /// Every chance counts draws as a uniform pick from the pack, as the draws are: the next
 /// player's next `k` draws are `k` tiles drawn from the pack, whatever comes between them.
 /// Discarded tiles (redrawn when they fit nowhere) are left out; they are rare.
-fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game) -> TileTurnView {
+pub(super) fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game) -> TileTurnView {
     let left = position.pack_left();
     let mover = position.current_player();
     let horizon = analysis::draws_for(position, mover).min(NEXT_DRAWS);

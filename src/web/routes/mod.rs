@@ -6,6 +6,7 @@ pub(crate) mod assets;
 pub(crate) mod bookmarklet;
 pub(crate) mod docs;
 pub(crate) mod embed;
+pub(crate) mod explore;
 pub(crate) mod exports;
 pub(crate) mod health;
 pub(crate) mod images;

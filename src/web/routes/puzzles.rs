@@ -14,7 +14,7 @@ use crate::record::GameRecord;
 use crate::render;
 use crate::replay;
 use crate::store::GameId;
-use crate::web::board_view::{self, PuzzleTile, meeple_token, parse_meeple_token};
+use crate::web::board_view::{self, PuzzleTile, parse_meeple_token};
 use crate::web::game::{GameHead, Stored};
 use crate::web::problem::Problem;
 use crate::web::view::PlayerView;
@@ -99,21 +99,8 @@ fn bad_answer(detail: &str) -> Problem {
 impl AnswerQuery {
     /// The request in types, or 400 saying what is wrong (never quoting it).
     fn parse(&self) -> Result<Asked, Problem> {
-        let square = (self.square.as_deref())
-            .map(|s| {
-                let (x, y) = s.split_once(',').unwrap_or((s, ""));
-                match (x.trim().parse::<i32>(), y.trim().parse::<i32>()) {
-                    (Ok(x), Ok(y)) => Ok(Pos::new(x, y)),
-                    _ => Err(bad_answer("a square is two whole numbers, x,y (such as 0,-2)")),
-                }
-            })
-            .transpose()?;
-        let rotation = (self.rotation.as_deref())
-            .map(|r| match r.parse::<u16>() {
-                Ok(d @ (0 | 90 | 180 | 270)) => Ok(d),
-                _ => Err(bad_answer("a rotation is 0, 90, 180 or 270 degrees")),
-            })
-            .transpose()?;
+        let (square, rotation) =
+            board_view::parse_placement(self.square.as_deref(), self.rotation.as_deref()).map_err(|e| bad_answer(e))?;
         let meeple = (self.meeple.as_deref())
             .map(|m| {
                 parse_meeple_token(m).ok_or_else(|| {
@@ -329,10 +316,10 @@ fn answer_form(
         }),
         meeples: (turns.and_then(|turns| turns.get(&r)).into_iter().flatten())
             .enumerate()
-            .map(|(i, a)| MeepleChoice {
-                token: meeple_token(a),
-                words: a.words(game),
-                checked: meeple.map_or(i == 0, |m| m == *a),
+            .map(|(i, c)| MeepleChoice {
+                token: c.token.clone(),
+                words: c.action.words(game),
+                checked: meeple.map_or(i == 0, |m| *m == c.action),
             })
             .collect(),
     }
@@ -418,7 +405,7 @@ mod tests {
                 figure: "abbot".into(),
             },
         ] {
-            assert_eq!(parse_meeple_token(&meeple_token(&a)), Some(a));
+            assert_eq!(parse_meeple_token(&board_view::meeple_token(&a)), Some(a));
         }
     }
 }

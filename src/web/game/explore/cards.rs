@@ -1,0 +1,194 @@
+//! The explore board of the Card Game: the table after the line, the mover's hand, and each
+//! legal action a link that plays it.
+
+use super::{
+    Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, LineStep, MoveAnswer, PositionAnswer,
+    bad_line, engine_answer, position_at, then,
+};
+use crate::analysis::on_demand;
+use crate::engine::Position;
+use crate::engine::cards::{CardGame, CardMove};
+use crate::record::cards::CardRecord;
+use crate::record::line::CardLine;
+use crate::render::Theme;
+use crate::render::cards::{colours, table_svg};
+use crate::replay::cards::move_text;
+use crate::replay::explore::{self, CardExplore, ExploreError};
+use crate::web::AppState;
+use crate::web::card_view;
+use crate::web::game::Stored;
+use crate::web::links;
+use crate::web::problem::Problem;
+
+pub struct CardsView {
+    /// The table, with the mover's hand.
+    pub table: String,
+    /// Every legal action, each a link to the line with it played.
+    pub moves: Vec<MoveLink>,
+    /// The mover's hand in words.
+    pub hand: String,
+    /// "Round 2 of 4".
+    pub round: String,
+}
+
+pub struct MoveLink {
+    pub words: String,
+    pub href: String,
+}
+
+struct Walked {
+    line: String,
+    steps: Vec<LineStep>,
+    followed: usize,
+    at: usize,
+    shown: CardExplore,
+    /// The line before the move due, in notation.
+    base: String,
+}
+
+fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+    let line: CardLine = asked
+        .line
+        .parse()
+        .map_err(|e: crate::record::line::LineError| bad_line(e.to_string()))?;
+    let whole = explore::cards(record, n, &line).map_err(|e| problem(&e, record))?;
+    let len = whole.line.0.len();
+    let at = position_at(asked.at, len)?;
+    let name = |p: u8| record.players.get(usize::from(p)).map_or("?", |p| p.name.as_str());
+    let steps = (whole.line.0.iter().zip(&whole.players).enumerate())
+        .map(|(i, (mv, &p))| LineStep {
+            turn: n + i as u32,
+            words: format!("{}: {}", name(p), move_text(mv)),
+            played: i < whole.followed,
+        })
+        .collect();
+    let prefix = CardLine(whole.line.0[..at].to_vec());
+    let base = prefix.to_string();
+    let shown = if at == len {
+        whole.clone()
+    } else {
+        explore::cards(record, n, &prefix).map_err(|e| problem(&e, record))?
+    };
+    Ok(Walked {
+        line: whole.line.to_string(),
+        steps,
+        followed: whole.followed,
+        at,
+        shown,
+        base,
+    })
+}
+
+fn problem(e: &ExploreError, record: &CardRecord) -> Problem {
+    match e {
+        ExploreError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
+        ExploreError::Record(_) => Problem::internal(e),
+        ExploreError::Step { .. } => bad_line(e.describe(&record.players)),
+    }
+}
+
+fn legal(game: &CardGame) -> Vec<CardMove> {
+    let mut moves = Vec::new();
+    if !game.is_over() {
+        game.legal_moves(&mut moves);
+    }
+    moves
+}
+
+/// A move as the notation writes it.
+fn step(mv: &CardMove) -> String {
+    CardLine(vec![*mv]).to_string()
+}
+
+fn think(game: &CardGame, turn: u32, before: &str) -> EngineAnswer {
+    let opinion = on_demand::cards(game, turn, on_demand::BUDGET);
+    EngineAnswer::of(&opinion, before, step, move_text)
+}
+
+/// The engine's answer for the position shown, kept or thought now.
+fn engine(
+    state: &AppState,
+    g: &Stored<CardRecord>,
+    n: u32,
+    w: &Walked,
+    asked: &Asked,
+) -> Result<(Option<std::sync::Arc<EngineAnswer>>, Option<String>), Problem> {
+    if w.shown.game.is_over() {
+        return Ok((None, None));
+    }
+    let key = w.base.clone();
+    let turn = n + w.at as u32;
+    let answer = engine_answer(state, (g.row.id, n, &key), asked, || {
+        Ok(think(&w.shown.game, turn, &w.base))
+    })?;
+    Ok((answer, Some(key)))
+}
+
+/// The explore board's page for a Card Game.
+pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked) -> Result<ExplorePage, Problem> {
+    let (record, id) = (&g.record, g.row.id);
+    let w = walk(record, n, asked)?;
+    let game = &w.shown.game;
+    let over = game.is_over();
+    let mover = (!over).then(|| Position::current_player(game));
+    let (engine, key) = engine(state, g, n, &w, asked)?;
+    let after = |mv: &CardMove| links::explore(id, n, &then(&w.base, &step(mv)), None);
+    let part = ExplorePart::Cards(CardsView {
+        table: table_svg(record, game, Theme::Light, &|p| Some(p) == mover),
+        moves: (legal(game).iter())
+            .map(|mv| MoveLink {
+                words: move_text(mv),
+                href: after(mv),
+            })
+            .collect(),
+        hand: mover
+            .map(|p| card_view::list(&game.players()[usize::from(p)].hand))
+            .unwrap_or_default(),
+        round: format!("Round {} of {}", (game.round() + 1).min(game.rounds()), game.rounds()),
+    });
+    let explored = Explored {
+        line: w.line,
+        at: w.at,
+        steps: w.steps,
+        mover,
+        players: card_view::players_at(record, game, over, &colours(record)),
+        over,
+        engine,
+        engine_key: key,
+    };
+    Ok(ExplorePage::new(g.head(state)?, n, explored, part))
+}
+
+/// The explore board's answer in JSON for a Card Game; the engine thinks if it has not.
+pub fn card_answer(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked) -> Result<ExploreAnswer, Problem> {
+    let (record, id) = (&g.record, g.row.id);
+    let w = walk(record, n, asked)?;
+    let game = &w.shown.game;
+    let over = game.is_over();
+    let mover = (!over).then(|| Position::current_player(game));
+    let (engine, _) = engine(state, g, n, &w, asked)?;
+    let scoreboard = card_view::players_at(record, game, over, &colours(record));
+    Ok(ExploreAnswer {
+        game: id.to_string(),
+        turn: n,
+        url: links::explore(id, n, &w.line, (w.at < w.steps.len()).then_some(w.at)),
+        position: PositionAnswer {
+            turn: n + w.at as u32,
+            player: mover,
+            player_name: mover.and_then(|p| record.players.get(usize::from(p)).map(|p| p.name.clone())),
+            scores: scoreboard.iter().map(|p| p.score).collect(),
+            if_ended: scoreboard.iter().map(|p| p.if_ended).collect(),
+            over,
+            drawn: None,
+            tiles_left: None,
+        },
+        moves: (legal(game).iter())
+            .map(|mv| MoveAnswer::after(&w.base, step(mv)))
+            .collect(),
+        choices: Vec::new(),
+        engine: engine.map(|a| (*a).clone()),
+        line: w.line,
+        at: w.at,
+        followed: w.followed,
+    })
+}

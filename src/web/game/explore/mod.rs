@@ -1,0 +1,391 @@
+//! The explore board: a line played on from a turn of a stored game (`replay::explore`), the
+//! position it reaches, the moves the reader may make there, and the engine's opinion of it
+//! (`analysis::on_demand`), as a page and as JSON (`/api/explore`). One implementation per game
+//! (`tiles`, `cards`) fills a game-neutral [`Explored`]; the page and the answer are built from
+//! it here.
+//!
+//! A page is a step: the line is parsed, played and drawn, without the engine. The engine's
+//! answer is kept by position; a page shows it when it is kept, and otherwise offers a link
+//! that asks for it (`think=1`), which the page's script follows in the background.
+
+mod cards;
+mod tiles;
+
+use crate::analysis::on_demand::{Opinion, WinChance};
+use crate::store::GameId;
+use crate::web::AppState;
+use crate::web::game::GameHead;
+use crate::web::links;
+use crate::web::problem::Problem;
+use crate::web::view::{self, PlayerView};
+use actix_web::http::StatusCode;
+use askama::Template;
+use askama_web::WebTemplate;
+use serde::Serialize;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+pub(super) use cards::{card_answer, card_page};
+pub(super) use tiles::{tile_answer, tile_page};
+
+/// What the reader asked of the explore board, parsed at the edge (`routes::explore`).
+#[derive(Clone, Debug, Default)]
+pub struct Asked {
+    /// The line, in notation (`record::line`); parsed by the game's own reader.
+    pub line: String,
+    /// How many of the line's steps the position is after; all when `None`.
+    pub at: Option<usize>,
+    /// Where the reader put the drawn tile and turned it, before choosing the meeple.
+    pub square: Option<crate::engine::Pos>,
+    pub rotation: Option<u16>,
+    /// Think now if the engine has no answer kept for the position.
+    pub think: bool,
+    /// Who asks, for the engine's rate limit.
+    pub client: Option<IpAddr>,
+}
+
+/// What one game's explore fills in: the position and what the reader may do there.
+pub struct Explored {
+    /// The line as the notation writes it, whole, and the steps shown.
+    pub line: String,
+    pub at: usize,
+    pub steps: Vec<LineStep>,
+    /// The player to move; `None` once the game is over.
+    pub mover: Option<u8>,
+    pub players: Vec<PlayerView>,
+    pub over: bool,
+    pub engine: Option<Arc<EngineAnswer>>,
+    /// What the engine would think about, when it has no answer kept: the position's key.
+    pub engine_key: Option<String>,
+}
+
+/// A step of the line: its turn, its player and its move in words, as played.
+pub struct LineStep {
+    pub turn: u32,
+    pub words: String,
+    /// The game's own move, as recorded.
+    pub played: bool,
+}
+
+/// The engine's answer for one position, as the page shows it and the API gives it.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineAnswer {
+    /// Samples each move had; 0: the heuristic alone (`/docs/analysis`).
+    pub samples: u32,
+    /// Legal moves weighed.
+    pub moves: usize,
+    /// How long the engine thought, in milliseconds.
+    pub millis: u64,
+    /// The best moves, best first.
+    pub best: Vec<BestMove>,
+    /// The mover's chance of winning with the best move, and its range over two standard
+    /// errors of its value; none for the heuristic alone.
+    pub win_chance: Option<ChanceAnswer>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BestMove {
+    /// The move as a line step (`record::line`), and the whole line with it played.
+    pub step: String,
+    pub line: String,
+    pub words: String,
+    /// The mover's expected final margin over the best opponent, in points.
+    pub value: f64,
+    pub std_error: Option<f64>,
+    /// Where a tile game draws it as a ghost.
+    #[serde(skip)]
+    pub ghost: Option<GhostAt>,
+}
+
+/// Where a tile-game move puts its tile and figure, for the board to draw it as a ghost.
+#[derive(Clone, Debug)]
+pub struct GhostAt {
+    pub pos: crate::engine::Pos,
+    pub rotation: u16,
+    pub action: crate::analysis::report::ActionReport,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ChanceAnswer {
+    pub chance: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl EngineAnswer {
+    /// `opinion` with each best move written by `step` after the line `before`, and put in
+    /// words by `words`.
+    pub fn of<M>(
+        opinion: &Opinion<M>,
+        before: &str,
+        step: impl Fn(&M) -> String,
+        words: impl Fn(&M) -> String,
+    ) -> EngineAnswer {
+        EngineAnswer {
+            samples: opinion.samples,
+            moves: opinion.moves,
+            millis: opinion.elapsed.as_millis() as u64,
+            best: (opinion.best.iter())
+                .map(|r| BestMove {
+                    line: then(before, &step(&r.mv)),
+                    step: step(&r.mv),
+                    words: words(&r.mv),
+                    value: r.value,
+                    std_error: r.std_error,
+                    ghost: None,
+                })
+                .collect(),
+            win_chance: opinion
+                .win_chance
+                .map(|WinChance { chance, low, high }| ChanceAnswer { chance, low, high }),
+        }
+    }
+
+    /// The value of a best move in words: "+3.2 ± 0.4 points", or "+3.2 points (heuristic)".
+    pub fn value_words(&self, b: &BestMove) -> String {
+        match b.std_error {
+            Some(se) if self.samples > 0 => format!("{} ± {} points", signed(b.value), view::points(se)),
+            _ => format!("{} points (heuristic)", signed(b.value)),
+        }
+    }
+
+    /// What the values are and how sure they are, in words.
+    pub fn basis(&self) -> String {
+        match self.samples {
+            0 => format!(
+                "Values are the heuristic's (see the analysis reference), with no samples: the engine could not sample these {} moves within its {} ms.",
+                self.moves,
+                crate::analysis::on_demand::BUDGET.as_millis()
+            ),
+            n => format!(
+                "Values are the mover's expected final margin over the best opponent, from {n} samples a move over {} moves, in {} ms; ± is one standard error, and the chance's range two.",
+                self.moves, self.millis
+            ),
+        }
+    }
+
+    pub fn chance_words(&self) -> Option<String> {
+        let c = self.win_chance?;
+        let pc = |x: f64| format!("{:.0}%", x * 100.0);
+        Some(format!("{} ({} to {})", pc(c.chance), pc(c.low), pc(c.high)))
+    }
+}
+
+fn signed(x: f64) -> String {
+    let p = view::points(x);
+    if x > 0.0 { format!("+{p}") } else { p }
+}
+
+/// The engine's answers kept, by game, turn and line (the position's key).
+pub type Thoughts = Mutex<lru::LruCache<(GameId, u32, String), Arc<EngineAnswer>>>;
+
+/// Engine answers kept at most: each is a few hundred bytes.
+pub const THOUGHTS_KEPT: usize = 4096;
+
+pub fn thoughts() -> Arc<Thoughts> {
+    Arc::new(Mutex::new(lru::LruCache::new(
+        std::num::NonZeroUsize::new(THOUGHTS_KEPT).expect("a cache holds something"),
+    )))
+}
+
+/// The engine's answer for the position `key` of game `id` from turn `n`: kept, or, when
+/// `think` asks for it, thought now by `think_now` (within the client's engine limit) and
+/// kept.
+pub fn engine_answer(
+    state: &AppState,
+    (id, n, key): (GameId, u32, &str),
+    asked: &Asked,
+    think_now: impl FnOnce() -> Result<EngineAnswer, Problem>,
+) -> Result<Option<Arc<EngineAnswer>>, Problem> {
+    let k = (id, n, key.to_string());
+    if let Some(hit) = state.thoughts.lock().ok().and_then(|mut t| t.get(&k).cloned()) {
+        return Ok(Some(hit));
+    }
+    if !asked.think {
+        return Ok(None);
+    }
+    state.limits.thought(asked.client)?;
+    let answer = Arc::new(think_now()?);
+    if let Ok(mut t) = state.thoughts.lock() {
+        t.put(k, Arc::clone(&answer));
+    }
+    Ok(Some(answer))
+}
+
+/// A line the reader wrote that cannot be read or played: 400, saying which step and why.
+pub fn bad_line(detail: impl Into<String>) -> Problem {
+    Problem::new(StatusCode::BAD_REQUEST, "Bad line", detail)
+}
+
+/// How far along the line to show: `asked`, or all of it; past its end is refused.
+pub fn position_at(asked: Option<usize>, len: usize) -> Result<usize, Problem> {
+    match asked {
+        Some(at) if at > len => Err(bad_line(format!("the line has {len} steps; at is at most {len}"))),
+        Some(at) => Ok(at),
+        None => Ok(len),
+    }
+}
+
+/// `prefix` with `step` played after it, in notation.
+pub fn then(prefix: &str, step: &str) -> String {
+    if prefix.is_empty() {
+        step.to_string()
+    } else {
+        format!("{prefix}~{step}")
+    }
+}
+
+/// A step of the line, as the page lists it.
+pub struct StepView {
+    pub turn: u32,
+    pub words: String,
+    pub href: String,
+    pub current: bool,
+    pub played: bool,
+}
+
+/// The links that walk the line: to its start, a step back, a step on, its end.
+pub struct LineNav {
+    pub first: String,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+    pub last: String,
+}
+
+/// What the page shows that only one game has.
+pub enum ExplorePart {
+    Tiles(tiles::TilesView),
+    Cards(cards::CardsView),
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "explore.html")]
+pub struct ExplorePage {
+    game: GameHead,
+    /// The turn explored from, and the turn the position is before.
+    from: u32,
+    turn: u32,
+    line: String,
+    steps: Vec<StepView>,
+    nav: LineNav,
+    mover: Option<String>,
+    players: Vec<PlayerView>,
+    hide_if_ended: bool,
+    over: bool,
+    part: ExplorePart,
+    engine: Option<Arc<EngineAnswer>>,
+    /// The address that asks the engine, when it has no answer kept and there is a move due.
+    think: Option<String>,
+    /// This position's address, and its answer in JSON.
+    permalink: String,
+    api: String,
+}
+
+impl ExplorePage {
+    pub fn new(game: GameHead, from: u32, e: Explored, part: ExplorePart) -> ExplorePage {
+        let id = game.id;
+        let len = e.steps.len();
+        let at_link = |k: usize| links::explore(id, from, &e.line, (k < len).then_some(k));
+        let here = at_link(e.at);
+        let steps = (e.steps.into_iter().enumerate())
+            .map(|(i, s)| StepView {
+                turn: s.turn,
+                words: s.words,
+                href: at_link(i + 1),
+                current: i + 1 == e.at,
+                played: s.played,
+            })
+            .collect();
+        let name = |p: u8| e.players.get(usize::from(p)).map(|v| v.name.clone());
+        ExplorePage {
+            from,
+            turn: from + e.at as u32,
+            nav: LineNav {
+                first: at_link(0),
+                prev: (e.at > 0).then(|| at_link(e.at - 1)),
+                next: (e.at < len).then(|| at_link(e.at + 1)),
+                last: at_link(len),
+            },
+            mover: e.mover.and_then(name),
+            think: (e.engine.is_none())
+                .then_some(e.engine_key.as_ref())
+                .flatten()
+                .map(|_| format!("{here}{}think=1", if here.contains('?') { '&' } else { '?' })),
+            api: links::api_explore(id, from, &e.line)
+                + &e.at.ne(&len).then(|| format!("&at={}", e.at)).unwrap_or_default(),
+            permalink: here,
+            line: e.line,
+            steps,
+            players: e.players,
+            hide_if_ended: false,
+            over: e.over,
+            part,
+            engine: e.engine,
+            game,
+        }
+    }
+}
+
+/// The explore board's answer in JSON: the position a line reaches, the moves due there, and
+/// the engine's opinion.
+#[derive(Serialize)]
+pub struct ExploreAnswer {
+    pub game: String,
+    /// The turn explored from.
+    pub turn: u32,
+    /// The line as the notation writes it, and how many of its steps the position is after.
+    pub line: String,
+    pub at: usize,
+    /// How many of the line's first steps are the game's own moves.
+    pub followed: usize,
+    pub position: PositionAnswer,
+    /// Every legal move; none when a tile is to be chosen or the game is over.
+    pub moves: Vec<MoveAnswer>,
+    /// The tiles the reader may choose to draw, once a line has left the game's moves.
+    pub choices: Vec<TileChoiceAnswer>,
+    /// The engine's answer; none when no move is due.
+    pub engine: Option<EngineAnswer>,
+    /// The page of this position.
+    pub url: String,
+}
+
+#[derive(Serialize)]
+pub struct PositionAnswer {
+    /// The turn the position is before.
+    pub turn: u32,
+    /// The player to move (from 0) and their name; none once the game is over.
+    pub player: Option<u8>,
+    pub player_name: Option<String>,
+    pub scores: Vec<i32>,
+    /// The scores if the game ended now (the scores themselves once it is over).
+    pub if_ended: Vec<i32>,
+    pub over: bool,
+    /// The tile drawn, to place (tile games).
+    pub drawn: Option<String>,
+    /// Tiles left in the pack, the drawn one among them (tile games).
+    pub tiles_left: Option<u32>,
+}
+
+/// A legal move as a line step, and the whole line with it played.
+#[derive(Serialize)]
+pub struct MoveAnswer {
+    pub step: String,
+    pub line: String,
+}
+
+impl MoveAnswer {
+    pub fn after(before: &str, step: String) -> MoveAnswer {
+        MoveAnswer {
+            line: then(before, &step),
+            step,
+        }
+    }
+}
+
+/// A tile the reader may choose to draw, and the line with it drawn.
+#[derive(Serialize)]
+pub struct TileChoiceAnswer {
+    pub tile: String,
+    pub copies: u8,
+    pub line: String,
+}

@@ -1,0 +1,439 @@
+//! The explore board of the tile games: the board after the line, the drawn tile to put on
+//! it as a puzzle's is (a link per square it fits, the meeple steps in a form), the tiles to
+//! choose from once the line has left the game, the tile tracker, and the engine's best moves
+//! drawn as ghosts.
+
+use super::{
+    Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, GhostAt, LineStep, MoveAnswer,
+    PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, position_at, then,
+};
+use crate::analysis::on_demand;
+use crate::analysis::report::ActionReport;
+use crate::engine::{Game, Move, Pos, TileKindId};
+use crate::record::line::{TileLine, meeple};
+use crate::record::{GameRecord, RecordedMove, move_text, recorded};
+use crate::render;
+use crate::replay::explore::{self, ExploreError, Next, TileExplore};
+use crate::web::AppState;
+use crate::web::board_view::{self, EngineGhost, PuzzleTile};
+use crate::web::game::{Stored, tiles::tile_turn_view};
+use crate::web::links;
+use crate::web::problem::Problem;
+use crate::web::view::{self, TileTurnView};
+
+pub struct TilesView {
+    /// The board, inline, to point at and to put the drawn tile on.
+    pub board: String,
+    pub drawn: Option<DrawnView>,
+    /// The tiles to choose the next draw from, once the line has left the game's moves.
+    pub choices: Vec<TileChoice>,
+    pub tracker: TileTurnView,
+}
+
+/// The tile drawn, and the form that places it.
+pub struct DrawnView {
+    pub name: String,
+    pub picture: String,
+    /// Whether it is the game's own draw.
+    pub own: bool,
+    pub form: PlaceForm,
+}
+
+/// The drawn tile where the reader put it, and its meeple steps, each the line it makes.
+pub struct PlaceForm {
+    /// Hidden until a square is chosen (the page's script fills it in then).
+    pub shown: bool,
+    pub square: String,
+    pub rotation: u16,
+    /// The link that turns the tile to the next rotation that fits.
+    pub turn_href: String,
+    /// The line before the move, for the script: a step is written after it.
+    pub base: String,
+    pub meeples: Vec<MeepleChoice>,
+}
+
+pub struct MeepleChoice {
+    /// The whole line with this move played.
+    pub value: String,
+    pub words: String,
+    pub checked: bool,
+}
+
+/// A tile the reader may choose to draw.
+pub struct TileChoice {
+    pub name: String,
+    pub picture: String,
+    pub copies: u8,
+    pub href: String,
+    /// The tile the game drew at this turn.
+    pub own: bool,
+}
+
+/// A line asked of a tile game: played whole, to check and write it, and to the step shown.
+struct Walked {
+    line: String,
+    steps: Vec<LineStep>,
+    /// How many of the line's first steps are the game's own moves.
+    followed: usize,
+    at: usize,
+    /// The line to the step shown, the next draw with it.
+    shown: TileExplore,
+}
+
+fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+    let cat = &record.catalog;
+    let line = TileLine::parse(&asked.line, cat).map_err(|e| bad_line(e.to_string()))?;
+    let whole = explore::tiles(record, n, &line).map_err(|e| problem(&e, record))?;
+    let len = whole.line.steps.len();
+    let at = position_at(asked.at, len)?;
+    let steps = (whole.played.iter().enumerate())
+        .map(|(i, m)| LineStep {
+            turn: n + i as u32,
+            words: step_words(record, m),
+            played: i < whole.followed,
+        })
+        .collect();
+    let written = whole.line.write(cat);
+    let followed = whole.followed;
+    let shown = if at == len {
+        whole
+    } else {
+        let prefix = TileLine {
+            steps: whole.line.steps[..at].to_vec(),
+            draw: whole.line.steps[at].tile,
+        };
+        explore::tiles(record, n, &prefix).map_err(|e| problem(&e, record))?
+    };
+    Ok(Walked {
+        line: written,
+        steps,
+        followed,
+        at,
+        shown,
+    })
+}
+
+/// A line that cannot be played: 404 for a turn the game lacks, 400 for a step the rules
+/// refuse, naming it.
+fn problem(e: &ExploreError, record: &GameRecord) -> Problem {
+    match e {
+        ExploreError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
+        ExploreError::Record(_) => Problem::internal(e),
+        ExploreError::Step { .. } => bad_line(e.describe(&record.players)),
+    }
+}
+
+/// "Ada: tile U at (0,1) rotated 90 with a meeple on the road at E".
+fn step_words(record: &GameRecord, m: &RecordedMove) -> String {
+    let player = match m {
+        RecordedMove::Place { player, .. } | RecordedMove::Discard { player, .. } => *player,
+    };
+    let name = player
+        .and_then(|p| record.players.get(usize::from(p)))
+        .map_or("?", |p| p.name.as_str());
+    format!("{name}: {}", move_text(record, m))
+}
+
+/// What a move after the line shown is written after: the line before it, without the tile
+/// drawn; and the tile's name to write with the step (`T@`), unless it is the game's own draw.
+fn before_move(shown: &TileExplore, cat: &crate::engine::TileCatalog) -> (String, String) {
+    let line = TileLine {
+        steps: shown.line.steps.clone(),
+        draw: None,
+    };
+    let drawn = TileLine {
+        steps: Vec::new(),
+        draw: shown.line.draw,
+    };
+    (line.write(cat), drawn.write(cat))
+}
+
+/// A move as a step: the drawn tile's name when written (`T@`), the square, the rotation and
+/// the meeple.
+fn step(tile_at: &str, pos: Pos, rotation: u16, meeple: &str) -> String {
+    let mut s = format!("{tile_at}{},{},{rotation}", pos.x, pos.y);
+    if !meeple.is_empty() {
+        s.push(',');
+        s.push_str(meeple);
+    }
+    s
+}
+
+/// The explore board's page for a tile game.
+pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<ExplorePage, Problem> {
+    let (record, id) = (&g.record, g.row.id);
+    let w = walk(record, n, asked)?;
+    let shown = &w.shown;
+    let replay = crate::replay::replay_upto(&shown.record, None, None).map_err(Problem::internal)?;
+    let (before, tile_at) = before_move(shown, &record.catalog);
+    let turn = n + w.at as u32;
+    let (engine, key) = match shown.next {
+        Next::Drawn(tile) => {
+            let key = shown.line.write(&record.catalog);
+            let think = || think(record, &shown.game, tile, turn, (&before, &tile_at));
+            (engine_answer(state, (id, n, &key), asked, think)?, Some(key))
+        }
+        Next::Choose | Next::Over => (None, None),
+    };
+    let colours = render::colours(record);
+    let mover = shown.game.current_player();
+    let here = {
+        let at = (w.at < w.steps.len()).then_some(w.at);
+        let link = links::explore(id, n, &w.line, at);
+        let join = if link.contains('?') { '&' } else { '?' };
+        format!("{link}{join}")
+    };
+    let after = |line: &str| links::explore(id, n, line, None);
+    let mut drawn = None;
+    let board = match shown.next {
+        Next::Drawn(tile) => {
+            let mut on = shown.game.clone();
+            on.draw(tile).map_err(Problem::internal)?;
+            let moves = board_view::legal_placements(&on);
+            let placed = placed(&moves, asked);
+            let href = |pos: Pos, r: u16| format!("{here}square={},{}&rotation={r}", pos.x, pos.y);
+            let ghosts: Vec<EngineGhost> = (engine.iter().flat_map(|e| e.best.iter().enumerate()))
+                .filter_map(|(i, b)| {
+                    let g = b.ghost.clone()?;
+                    Some(EngineGhost {
+                        pos: g.pos,
+                        rotation: g.rotation,
+                        action: g.action,
+                        label: format!("#{} {}", i + 1, view::points(b.value)),
+                        title: format!("The engine's move #{}: {}. Play it.", i + 1, b.words),
+                        href: after(&b.line),
+                    })
+                })
+                .collect();
+            let kind = record.catalog.get(tile);
+            let colour = colours.get(mover);
+            let tile_on = placed.map(|(pos, rotation)| PuzzleTile {
+                pos,
+                rotation,
+                meeple: None,
+            });
+            let svg = board_view::explore_board(record, &replay, Some((kind, &moves, tile_on, &href)), &ghosts, colour);
+            let name = record.catalog.name(tile).to_string();
+            drawn = Some(DrawnView {
+                picture: links::tile_svg(id, &name),
+                name,
+                own: shown.line.draw.is_none(),
+                form: form(record, &moves, placed, (&before, &tile_at), &href),
+            });
+            svg
+        }
+        Next::Choose | Next::Over => board_view::explore_board(record, &replay, None, &[], colours.get(mover)),
+    };
+    let choices = match shown.next {
+        Next::Choose => tile_choices(g, &shown.game, &before, turn, &after),
+        _ => Vec::new(),
+    };
+    let explored = Explored {
+        line: w.line,
+        at: w.at,
+        steps: w.steps,
+        mover: (shown.next != Next::Over).then_some(mover),
+        players: view::players_at(record, &replay.game, replay.finished, &colours),
+        over: shown.next == Next::Over,
+        engine,
+        engine_key: key,
+    };
+    let part = ExplorePart::Tiles(TilesView {
+        board,
+        drawn,
+        choices,
+        tracker: tile_turn_view(&id, record, &shown.game),
+    });
+    Ok(ExplorePage::new(g.head(state)?, n, explored, part))
+}
+
+/// Where the reader put the tile: a square it fits, turned as asked if that fits, else its
+/// first rotation that does.
+fn placed(moves: &board_view::PlacementMoves, asked: &Asked) -> Option<(Pos, u16)> {
+    let pos = asked.square?;
+    let turns = moves.get(&pos)?;
+    let r = asked
+        .rotation
+        .filter(|r| turns.contains_key(r))
+        .or(turns.keys().next().copied())?;
+    Some((pos, r))
+}
+
+fn form(
+    record: &GameRecord,
+    moves: &board_view::PlacementMoves,
+    placed: Option<(Pos, u16)>,
+    (before, tile_at): (&str, &str),
+    href: &dyn Fn(Pos, u16) -> String,
+) -> PlaceForm {
+    // What the page's script writes a step after: the line, `~`, the tile's name if written.
+    let base = then(before, tile_at);
+    let Some((pos, r)) = placed else {
+        return PlaceForm {
+            shown: false,
+            square: String::new(),
+            rotation: 0,
+            turn_href: String::new(),
+            base,
+            meeples: Vec::new(),
+        };
+    };
+    let turns = &moves[&pos];
+    PlaceForm {
+        shown: true,
+        square: format!("{},{}", pos.x, pos.y),
+        rotation: r,
+        turn_href: href(pos, board_view::next_rotation(turns, Some(r))),
+        base,
+        meeples: (turns.get(&r).into_iter().flatten().enumerate())
+            .map(|(i, c)| MeepleChoice {
+                value: then(before, &step(tile_at, pos, r, &c.token)),
+                words: c.action.words(record.game),
+                checked: i == 0,
+            })
+            .collect(),
+    }
+}
+
+/// The tiles the reader may draw next, each a link to the line with it drawn.
+fn tile_choices(
+    g: &Stored<GameRecord>,
+    game: &Game,
+    before: &str,
+    turn: u32,
+    after: &dyn Fn(&str) -> String,
+) -> Vec<TileChoice> {
+    let cat = &g.record.catalog;
+    let own = (g.record.moves.iter())
+        .filter(|m| matches!(m, RecordedMove::Place { .. }))
+        .nth(turn as usize - 1)
+        .map(RecordedMove::tile);
+    explore::choices(game)
+        .map(|(tile, copies)| {
+            let name = cat.name(tile).to_string();
+            let drawn = TileLine {
+                steps: Vec::new(),
+                draw: Some(tile),
+            }
+            .write(cat);
+            TileChoice {
+                picture: links::tile_svg(g.row.id, &name),
+                href: after(&then(before, &drawn)),
+                own: own == Some(tile),
+                name,
+                copies,
+            }
+        })
+        .collect()
+}
+
+/// The engine's answer on drawing `tile` on `game`, its moves written after `before` (with
+/// `tile_at`, [`before_move`]).
+fn think(
+    record: &GameRecord,
+    game: &Game,
+    tile: TileKindId,
+    turn: u32,
+    (before, tile_at): (&str, &str),
+) -> Result<EngineAnswer, Problem> {
+    let opinion = on_demand::tiles(game, tile, turn, on_demand::BUDGET).map_err(Problem::internal)?;
+    let mut on = game.clone();
+    on.draw(tile).map_err(Problem::internal)?;
+    let written = |mv: &Move| recorded(&on, mv);
+    let mut answer = EngineAnswer::of(
+        &opinion,
+        before,
+        |mv| step_of(tile_at, mv, &written(mv)),
+        |mv| move_text(record, &written(mv)),
+    );
+    for (b, r) in answer.best.iter_mut().zip(&opinion.best) {
+        if let RecordedMove::Place { action, .. } = written(&r.mv) {
+            b.ghost = Some(GhostAt {
+                pos: r.mv.placement.pos,
+                rotation: r.mv.placement.rotation.degrees(),
+                action: ActionReport::from(&action),
+            });
+        }
+    }
+    Ok(answer)
+}
+
+fn step_of(tile_at: &str, mv: &Move, written: &RecordedMove) -> String {
+    let token = match written {
+        RecordedMove::Place { action, .. } => meeple(action),
+        RecordedMove::Discard { .. } => String::new(),
+    };
+    let p = mv.placement;
+    step(tile_at, p.pos, p.rotation.degrees(), &token)
+}
+
+/// The explore board's answer in JSON for a tile game; the engine thinks if it has not.
+pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<ExploreAnswer, Problem> {
+    let (record, id) = (&g.record, g.row.id);
+    let w = walk(record, n, asked)?;
+    let shown = &w.shown;
+    let (before, tile_at) = before_move(shown, &record.catalog);
+    let turn = n + w.at as u32;
+    let over = shown.next == Next::Over;
+    let mut game = shown.game.clone();
+    if over {
+        game.finish(&mut Vec::new());
+    }
+    let scoreboard = view::players_at(record, &game, over, &render::colours(record));
+    let (mut moves, mut choices, mut engine, mut drawn) = (Vec::new(), Vec::new(), None, None);
+    match shown.next {
+        Next::Drawn(tile) => {
+            let mut on = shown.game.clone();
+            on.draw(tile).map_err(Problem::internal)?;
+            for (pos, turns) in board_view::legal_placements(&on) {
+                for (r, cs) in turns {
+                    let steps = cs.iter().map(|c| step(&tile_at, pos, r, &c.token));
+                    moves.extend(steps.map(|s| MoveAnswer::after(&before, s)));
+                }
+            }
+            let key = shown.line.write(&record.catalog);
+            let think = || think(record, &shown.game, tile, turn, (&before, &tile_at));
+            engine = engine_answer(state, (id, n, &key), asked, think)?.map(|a| (*a).clone());
+            drawn = Some(record.catalog.name(tile).to_string());
+        }
+        Next::Choose => {
+            choices = explore::choices(&shown.game)
+                .map(|(t, copies)| TileChoiceAnswer {
+                    tile: record.catalog.name(t).to_string(),
+                    copies,
+                    line: then(
+                        &before,
+                        &TileLine {
+                            steps: Vec::new(),
+                            draw: Some(t),
+                        }
+                        .write(&record.catalog),
+                    ),
+                })
+                .collect()
+        }
+        Next::Over => {}
+    }
+    let mover = (!over).then(|| shown.game.current_player());
+    Ok(ExploreAnswer {
+        game: id.to_string(),
+        turn: n,
+        url: links::explore(id, n, &w.line, (w.at < w.steps.len()).then_some(w.at)),
+        line: w.line,
+        at: w.at,
+        followed: w.followed,
+        position: PositionAnswer {
+            turn,
+            player: mover,
+            player_name: mover.map(|p| g.player_name(p)),
+            scores: scoreboard.iter().map(|p| p.score).collect(),
+            if_ended: scoreboard.iter().map(|p| p.if_ended).collect(),
+            over,
+            drawn,
+            tiles_left: Some(shown.game.pack_left()),
+        },
+        moves,
+        choices,
+        engine,
+    })
+}

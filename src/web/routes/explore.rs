@@ -1,0 +1,94 @@
+//! The explore board (`web::game::explore`): its page, `/g/{id}/t/{n}/explore`, and its
+//! answer in JSON, `/api/explore`. The query is parsed here, into `Asked`; a malformed one is
+//! refused with 400 and never echoed.
+
+use crate::store::GameId;
+use crate::web::board_view;
+use crate::web::game::explore::{Asked, ExploreAnswer, ExplorePage, bad_line};
+use crate::web::problem::Problem;
+use crate::web::{AppState, blocking};
+use actix_web::{HttpRequest, route, web};
+use serde::Deserialize;
+
+/// Characters a line may have in a request: far more than a whole game's line needs.
+const MAX_LINE_CHARS: usize = 16 * 1024;
+
+#[derive(Deserialize)]
+pub struct ExploreQuery {
+    line: Option<String>,
+    at: Option<String>,
+    square: Option<String>,
+    rotation: Option<String>,
+    think: Option<String>,
+}
+
+impl ExploreQuery {
+    fn parse(self, req: &HttpRequest) -> Result<Asked, Problem> {
+        let line = self.line.unwrap_or_default();
+        if line.len() > MAX_LINE_CHARS {
+            return Err(bad_line(format!("a line has at most {MAX_LINE_CHARS} characters")));
+        }
+        let at = (self.at.as_deref())
+            .map(|a| {
+                a.parse::<usize>()
+                    .map_err(|_| bad_line("at is a whole number of steps"))
+            })
+            .transpose()?;
+        let (square, rotation) =
+            board_view::parse_placement(self.square.as_deref(), self.rotation.as_deref()).map_err(bad_line)?;
+        Ok(Asked {
+            line,
+            at,
+            square,
+            rotation,
+            think: self.think.is_some(),
+            client: req.peer_addr().map(|a| a.ip()),
+        })
+    }
+}
+
+/// The explore board from before turn `n`, with the line the query states played.
+#[route("/g/{id}/t/{n:[0-9]+}/explore", method = "GET", method = "HEAD")]
+pub async fn page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(GameId, u32)>,
+    q: web::Query<ExploreQuery>,
+) -> Result<ExplorePage, Problem> {
+    let (id, n) = path.into_inner();
+    let asked = q.into_inner().parse(&req)?;
+    blocking(move || state.load_any(&id)?.explore_page(&state, n, &asked)).await
+}
+
+#[derive(Deserialize)]
+pub struct ApiQuery {
+    game: Option<String>,
+    turn: Option<String>,
+    #[serde(flatten)]
+    rest: ExploreQuery,
+}
+
+/// The explore board's position as JSON: `?game=ID&turn=N&line=…&at=K`. The engine thinks
+/// about it if it has not yet.
+#[route("/api/explore", method = "GET", method = "HEAD")]
+pub async fn api(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    q: web::Query<ApiQuery>,
+) -> Result<web::Json<ExploreAnswer>, Problem> {
+    let q = q.into_inner();
+    let id: GameId = (q.game.as_deref())
+        .ok_or_else(|| bad_line("name the game: ?game=ID&turn=N&line=…"))?
+        .parse()
+        .map_err(|_| Problem::not_found("that is not a game id"))?;
+    let n: u32 = (q.turn.as_deref())
+        .ok_or_else(|| bad_line("name the turn explored from: &turn=N"))?
+        .parse()
+        .map_err(|_| bad_line("turn is a whole number"))?;
+    let asked = Asked {
+        think: true,
+        ..q.rest.parse(&req)?
+    };
+    let answer = blocking(move || state.load_any(&id)?.explore_answer(&state, n, &asked)).await?;
+    Ok(web::Json(answer))
+}
