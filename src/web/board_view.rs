@@ -117,18 +117,22 @@ pub struct EngineGhost {
     pub href: String,
 }
 
+/// The tile drawn on the explore board: its kind, its legal moves, where the reader put it, and
+/// the address that puts it on a square, turned (`href(square, rotation)`).
+pub struct DrawnTile<'a> {
+    pub kind: &'a TileKind,
+    pub moves: &'a PlacementMoves,
+    pub placed: Option<PuzzleTile<'a>>,
+    pub href: &'a dyn Fn(Pos, u16) -> String,
+}
+
 /// The explore board: the position after a line, every feature's note, and either the squares
 /// the drawn tile fits (as a puzzle's, [`puzzle_board`]) with the engine's best moves as ghosts,
 /// or, with no tile drawn, the open spots and the tiles that fit them.
 pub fn explore_board(
     record: &GameRecord,
     at: &Replay,
-    drawn: Option<(
-        &TileKind,
-        &PlacementMoves,
-        Option<PuzzleTile>,
-        &dyn Fn(Pos, u16) -> String,
-    )>,
+    drawn: Option<DrawnTile>,
     ghosts: &[EngineGhost],
     colour: Rgb,
 ) -> String {
@@ -144,7 +148,12 @@ pub fn explore_board(
         ..BoardNotes::default()
     };
     match drawn {
-        Some((kind, moves, placed, href)) => {
+        Some(DrawnTile {
+            kind,
+            moves,
+            placed,
+            href,
+        }) => {
             notes.ghosts = (ghosts.iter())
                 .map(|g| Ghost {
                     kind,

@@ -167,14 +167,11 @@ pub fn explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str, at: Opt
     out
 }
 
-/// The explore board's answer in JSON.
-pub fn api_explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str) -> String {
-    let mut out = format!("/api/explore?game={}&turn={}", id.borrow(), n.borrow());
-    if !line.is_empty() {
-        out.push_str("&line=");
-        out.extend(percent_encoding::utf8_percent_encode(line, LINE));
-    }
-    out
+/// The explore board's answer in JSON, for the same position as [`explore`].
+pub fn api_explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str, at: Option<usize>) -> String {
+    let page = explore(id.borrow(), n.borrow(), line, at);
+    let query = page.split_once('?').map_or(String::new(), |(_, q)| format!("&{q}"));
+    format!("/api/explore?game={}&turn={}{query}", id.borrow(), n.borrow())
 }
 
 pub fn tile_svg(id: impl Borrow<GameId>, tile: &str) -> String {

@@ -100,7 +100,7 @@ impl AnswerQuery {
     /// The request in types, or 400 saying what is wrong (never quoting it).
     fn parse(&self) -> Result<Asked, Problem> {
         let (square, rotation) =
-            board_view::parse_placement(self.square.as_deref(), self.rotation.as_deref()).map_err(|e| bad_answer(e))?;
+            board_view::parse_placement(self.square.as_deref(), self.rotation.as_deref()).map_err(bad_answer)?;
         let meeple = (self.meeple.as_deref())
             .map(|m| {
                 parse_meeple_token(m).ok_or_else(|| {

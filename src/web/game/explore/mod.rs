@@ -254,7 +254,7 @@ pub struct LineNav {
 
 /// What the page shows that only one game has.
 pub enum ExplorePart {
-    Tiles(tiles::TilesView),
+    Tiles(Box<tiles::TilesView>),
     Cards(cards::CardsView),
 }
 
@@ -311,8 +311,7 @@ impl ExplorePage {
                 .then_some(e.engine_key.as_ref())
                 .flatten()
                 .map(|_| format!("{here}{}think=1", if here.contains('?') { '&' } else { '?' })),
-            api: links::api_explore(id, from, &e.line)
-                + &e.at.ne(&len).then(|| format!("&at={}", e.at)).unwrap_or_default(),
+            api: links::api_explore(id, from, &e.line, (e.at < len).then_some(e.at)),
             permalink: here,
             line: e.line,
             steps,

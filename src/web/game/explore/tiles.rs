@@ -15,7 +15,7 @@ use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
 use crate::replay::explore::{self, ExploreError, Next, TileExplore};
 use crate::web::AppState;
-use crate::web::board_view::{self, EngineGhost, PuzzleTile};
+use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::game::{Stored, tiles::tile_turn_view};
 use crate::web::links;
 use crate::web::problem::Problem;
@@ -212,7 +212,13 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
                 rotation,
                 meeple: None,
             });
-            let svg = board_view::explore_board(record, &replay, Some((kind, &moves, tile_on, &href)), &ghosts, colour);
+            let on_board = DrawnTile {
+                kind,
+                moves: &moves,
+                placed: tile_on,
+                href: &href,
+            };
+            let svg = board_view::explore_board(record, &replay, Some(on_board), &ghosts, colour);
             let name = record.catalog.name(tile).to_string();
             drawn = Some(DrawnView {
                 picture: links::tile_svg(id, &name),
@@ -238,12 +244,12 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         engine,
         engine_key: key,
     };
-    let part = ExplorePart::Tiles(TilesView {
+    let part = ExplorePart::Tiles(Box::new(TilesView {
         board,
         drawn,
         choices,
         tracker: tile_turn_view(&id, record, &shown.game),
-    });
+    }));
     Ok(ExplorePage::new(g.head(state)?, n, explored, part))
 }
 
