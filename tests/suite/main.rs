@@ -19,6 +19,7 @@ mod cli;
 mod cli_formats;
 mod course;
 mod docs;
+mod explore;
 mod exports;
 mod fixture_games;
 mod http;
