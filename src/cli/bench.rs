@@ -236,6 +236,10 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "turn_page_bytes": service.page_bytes,
             "turn_page_gzip_bytes": service.page_gzip_bytes,
             "card_game_turn_page_ms": service.card_page_ms,
+            "explore_step_ms": service.explore.step_ms,
+            "explore_engine_ms_mean": service.explore.engine_ms_mean,
+            "explore_engine_ms_max": service.explore.engine_ms_max,
+            "explore_engine_samples_mean": service.explore.engine_samples_mean,
             "analysis_alternatives_ms_per_turn": (analysis.alternatives_ms * 1000.0).round() / 1000.0,
             "analysis_random_playouts_per_second": analysis.random_playouts_per_sec.round(),
             "analysis_greedy_playouts_per_second": analysis.greedy_playouts_per_sec.round(),
@@ -294,6 +298,14 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             format!("{:.2}", service.card_page_ms),
             "ms",
         );
+        let e = &service.explore;
+        rows.add("explore step (move and page), server time", format!("{:.2}", e.step_ms), "ms");
+        rows.add(
+            format!("explore engine, first answer ({} positions)", e.positions),
+            format!("{:.0} (max {})", e.engine_ms_mean, e.engine_ms_max),
+            "ms",
+        );
+        rows.add("  its samples a move (mean)", format!("{:.0}", e.engine_samples_mean), "");
         rows.add(
             "analysis: every alternative, evaluated",
             format!("{:.3}", analysis.alternatives_ms),
@@ -395,6 +407,66 @@ struct ServiceFigures {
     page_bytes: usize,
     page_gzip_bytes: usize,
     card_page_ms: f64,
+    explore: ExploreFigures,
+}
+
+/// The explore board: a move played and its page drawn (the engine excluded), and the engine's
+/// first answers.
+struct ExploreFigures {
+    step_ms: f64,
+    engine_ms_mean: f64,
+    engine_ms_max: u64,
+    engine_samples_mean: f64,
+    positions: usize,
+}
+
+/// Explore steps across the games `ids` (a move at a turn every 7th, the line's first legal
+/// move), then the engine on 40 positions it has not seen.
+fn explore_figures(state: &AppState, ids: &[crate::store::GameId], seconds: f64) -> Result<ExploreFigures, String> {
+    use crate::web::explore::{Asked, render_page};
+    let game = |i: usize| -> Result<_, String> {
+        let id = ids[i % ids.len()];
+        let turn = 1 + (i as u32 * 7) % 60;
+        let asked = Asked::default();
+        let answer = (state.load_any(&id).and_then(|g| g.explore_answer(state, turn, &asked))).map_err(|e| e.detail)?;
+        let line = answer.moves.first().map(|m| m.line.clone()).unwrap_or_default();
+        Ok((id, turn, line))
+    };
+    let steps: Vec<_> = (0..120).map(game).collect::<Result<_, _>>()?;
+    let mut i = 0;
+    let mut failed = None;
+    let (pages, t) = timed(seconds, || {
+        let (id, turn, line) = &steps[i % steps.len()];
+        let asked = Asked {
+            line: line.clone(),
+            ..Asked::default()
+        };
+        if let Err(e) = render_page(state, id, *turn, &asked) {
+            failed = Some(e.detail);
+        }
+        i += 1;
+    });
+    if let Some(e) = failed {
+        return Err(format!("explore page failed: {e}"));
+    }
+    let mut thoughts = Vec::new();
+    for (id, turn, line) in steps.iter().take(40) {
+        let asked = Asked {
+            line: line.clone(),
+            think: true,
+            ..Asked::default()
+        };
+        let answer = (state.load_any(id).and_then(|g| g.explore_answer(state, *turn, &asked))).map_err(|e| e.detail)?;
+        thoughts.extend(answer.engine.map(|e| (e.millis, e.samples)));
+    }
+    let n = thoughts.len().max(1) as f64;
+    Ok(ExploreFigures {
+        step_ms: t.as_secs_f64() * 1000.0 / pages as f64,
+        engine_ms_mean: thoughts.iter().map(|t| t.0 as f64).sum::<f64>() / n,
+        engine_ms_max: thoughts.iter().map(|t| t.0).max().unwrap_or(0),
+        engine_samples_mean: thoughts.iter().map(|t| f64::from(t.1)).sum::<f64>() / n,
+        positions: thoughts.len(),
+    })
 }
 
 /// Ingest, storage and page figures on a fresh database in the temp directory.
@@ -469,7 +541,9 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
     }
     let card_page_ms = card_page_ms(&state, seconds)?;
     let page = render_turn_page(&state, &ids[0], 36).map_err(|e| e.detail)?;
+    let explore = explore_figures(&state, &ids, seconds)?;
     Ok(ServiceFigures {
+        explore,
         card_page_ms,
         page_bytes: page.len(),
         page_gzip_bytes: gzipped_len(page.as_bytes()),

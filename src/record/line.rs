@@ -1,5 +1,5 @@
 //! Lines: moves played on from a turn of a game, on the explore board, in a notation short
-//! enough to live in an address (`/docs/pages#explore`). A line is steps joined by `~`.
+//! enough to live in an address (`/docs/pages#the-explore-board`). A line is steps joined by `~`.
 //!
 //! A tile-game step is `[tile@]x,y,rotation[,meeple]`:
 //! - `x,y` is the square and `rotation` the tile's turn in degrees (0, 90, 180, 270);

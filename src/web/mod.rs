@@ -21,6 +21,7 @@ mod view;
 pub(crate) mod what_if;
 
 pub use board_view::turn_board;
+pub(crate) use game::explore;
 pub use limits::LimitSettings;
 pub use routes::docs::PAGES as DOC_PAGES;
 

@@ -1,5 +1,5 @@
 //! The explore board: lines played on from a turn, in the notation that lives in the address
-//! (`record::line`, `/docs/pages#explore`), through the library, the HTTP pages and the API,
+//! (`record::line`, `/docs/pages#the-explore-board`), through the library, the HTTP pages and the API,
 //! and in a browser.
 //!
 //! - A line of 40 moves round-trips through its notation and replays to the same position,

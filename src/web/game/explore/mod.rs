@@ -212,6 +212,16 @@ pub fn engine_answer(
     Ok(Some(answer))
 }
 
+/// The explore page of game `id` from turn `n` as HTML, for `bench`: what the page's route
+/// does, without the request.
+pub fn render_page(state: &AppState, id: &GameId, n: u32, asked: &Asked) -> Result<String, Problem> {
+    state
+        .load_any(id)?
+        .explore_page(state, n, asked)?
+        .render()
+        .map_err(Problem::internal)
+}
+
 /// A line the reader wrote that cannot be read or played: 400, saying which step and why.
 pub fn bad_line(detail: impl Into<String>) -> Problem {
     Problem::new(StatusCode::BAD_REQUEST, "Bad line", detail)

@@ -177,58 +177,42 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
     };
     let colours = render::colours(record);
     let mover = shown.game.current_player();
-    let here = {
-        let at = (w.at < w.steps.len()).then_some(w.at);
-        let link = links::explore(id, n, &w.line, at);
-        let join = if link.contains('?') { '&' } else { '?' };
-        format!("{link}{join}")
-    };
     let after = |line: &str| links::explore(id, n, line, None);
-    let mut drawn = None;
-    let board = match shown.next {
+    let (board, drawn) = match shown.next {
         Next::Drawn(tile) => {
+            let at = (w.at < w.steps.len()).then_some(w.at);
+            let here = links::explore(id, n, &w.line, at);
+            let join = if here.contains('?') { '&' } else { '?' };
+            let href = |pos: Pos, r: u16| format!("{here}{join}square={},{}&rotation={r}", pos.x, pos.y);
+            let ghosts = ghosts(engine.as_deref(), &after);
             let mut on = shown.game.clone();
             on.draw(tile).map_err(Problem::internal)?;
             let moves = board_view::legal_placements(&on);
             let placed = placed(&moves, asked);
-            let href = |pos: Pos, r: u16| format!("{here}square={},{}&rotation={r}", pos.x, pos.y);
-            let ghosts: Vec<EngineGhost> = (engine.iter().flat_map(|e| e.best.iter().enumerate()))
-                .filter_map(|(i, b)| {
-                    let g = b.ghost.clone()?;
-                    Some(EngineGhost {
-                        pos: g.pos,
-                        rotation: g.rotation,
-                        action: g.action,
-                        label: format!("#{} {}", i + 1, view::points(b.value)),
-                        title: format!("The engine's move #{}: {}. Play it.", i + 1, b.words),
-                        href: after(&b.line),
-                    })
-                })
-                .collect();
-            let kind = record.catalog.get(tile);
-            let colour = colours.get(mover);
-            let tile_on = placed.map(|(pos, rotation)| PuzzleTile {
-                pos,
-                rotation,
-                meeple: None,
-            });
             let on_board = DrawnTile {
-                kind,
+                kind: record.catalog.get(tile),
                 moves: &moves,
-                placed: tile_on,
+                placed: placed.map(|(pos, rotation)| PuzzleTile {
+                    pos,
+                    rotation,
+                    meeple: None,
+                }),
                 href: &href,
             };
-            let svg = board_view::explore_board(record, &replay, Some(on_board), &ghosts, colour);
+            let svg = board_view::explore_board(record, &replay, Some(on_board), &ghosts, colours.get(mover));
             let name = record.catalog.name(tile).to_string();
-            drawn = Some(DrawnView {
+            let drawn = DrawnView {
                 picture: links::tile_svg(id, &name),
                 name,
                 own: shown.line.draw.is_none(),
                 form: form(record, &moves, placed, (&before, &tile_at), &href),
-            });
-            svg
+            };
+            (svg, Some(drawn))
         }
-        Next::Choose | Next::Over => board_view::explore_board(record, &replay, None, &[], colours.get(mover)),
+        Next::Choose | Next::Over => (
+            board_view::explore_board(record, &replay, None, &[], colours.get(mover)),
+            None,
+        ),
     };
     let choices = match shown.next {
         Next::Choose => tile_choices(g, &shown.game, &before, turn, &after),
@@ -251,6 +235,26 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         tracker: tile_turn_view(&id, record, &shown.game),
     }));
     Ok(ExplorePage::new(g.head(state)?, n, explored, part))
+}
+
+/// The engine's best moves as ghosts, one a square (the best there: ghosts on one square
+/// would hide each other), each a link that plays it.
+fn ghosts(engine: Option<&EngineAnswer>, after: &dyn Fn(&str) -> String) -> Vec<EngineGhost> {
+    let mut out: Vec<EngineGhost> = Vec::new();
+    for (i, b) in engine.iter().flat_map(|e| e.best.iter().enumerate()) {
+        let Some(g) = b.ghost.clone().filter(|g| out.iter().all(|o| o.pos != g.pos)) else {
+            continue;
+        };
+        out.push(EngineGhost {
+            pos: g.pos,
+            rotation: g.rotation,
+            action: g.action,
+            label: format!("#{} {}", i + 1, view::points(b.value)),
+            title: format!("The engine's move #{}: {}. Play it.", i + 1, b.words),
+            href: after(&b.line),
+        });
+    }
+    out
 }
 
 /// Where the reader put the tile: a square it fits, turned as asked if that fits, else its
