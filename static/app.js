@@ -152,7 +152,41 @@
     form.querySelector('[data-square]').textContent = square;
     form.querySelector('[data-rotation]').textContent = rotation;
     var turns = rotations(a);
-    steps(form.querySelector('.meeples'), turns.filter(function (t) { return t[0] === rotation; })[0][1]);
+    var list = turns.filter(function (t) { return t[0] === rotation; })[0][1];
+    steps(form.querySelector('.meeples'), list);
+    spots(a, rotation, list);
+  }
+  // A ring on each segment a meeple may go to, a link that makes the move (as the page draws
+  // them on the tile it placed).
+  var NS = 'http://www.w3.org/2000/svg';
+  function spotHref(square, rotation, token) {
+    if (base === null) {
+      return form.action + '?square=' + square + '&rotation=' + rotation + '&meeple=' + encodeURIComponent(token);
+    }
+    return form.action + '?line=' + encodeURIComponent(value(token));
+  }
+  function spots(a, rotation, list) {
+    frame.querySelectorAll('.meeple-spots').forEach(function (g) { g.remove(); });
+    var r = a.querySelector('rect');
+    var x = +r.getAttribute('x'), y = +r.getAttribute('y'), s = +r.getAttribute('width');
+    var g = document.createElementNS(NS, 'g');
+    g.setAttribute('class', 'meeple-spots');
+    list.forEach(function (step) {
+      if (!step[2]) { return; }
+      var link = document.createElementNS(NS, 'a');
+      link.setAttribute('href', spotHref(a.getAttribute('data-spot'), rotation, step[0]));
+      link.setAttribute('class', 'meeple-spot');
+      var title = document.createElementNS(NS, 'title');
+      title.textContent = 'Play it with the ' + step[1];
+      var c = document.createElementNS(NS, 'circle');
+      c.setAttribute('cx', x + step[2][0] * s);
+      c.setAttribute('cy', y + step[2][1] * s);
+      c.setAttribute('r', s * 0.11);
+      link.appendChild(title);
+      link.appendChild(c);
+      g.appendChild(link);
+    });
+    frame.querySelector('svg').appendChild(g);
   }
   // The square's next rotation that fits after the one shown (its first on another square).
   function next(a) {

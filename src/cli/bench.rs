@@ -299,13 +299,21 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
             "ms",
         );
         let e = &service.explore;
-        rows.add("explore step (move and page), server time", format!("{:.2}", e.step_ms), "ms");
+        rows.add(
+            "explore step (move and page), server time",
+            format!("{:.2}", e.step_ms),
+            "ms",
+        );
         rows.add(
             format!("explore engine, first answer ({} positions)", e.positions),
             format!("{:.0} (max {})", e.engine_ms_mean, e.engine_ms_max),
             "ms",
         );
-        rows.add("  its samples a move (mean)", format!("{:.0}", e.engine_samples_mean), "");
+        rows.add(
+            "  its samples a move (mean)",
+            format!("{:.0}", e.engine_samples_mean),
+            "",
+        );
         rows.add(
             "analysis: every alternative, evaluated",
             format!("{:.3}", analysis.alternatives_ms),
@@ -421,7 +429,7 @@ struct ExploreFigures {
 }
 
 /// Explore steps across the games `ids` (a move at a turn every 7th, the line's first legal
-/// move), then the engine on 40 positions it has not seen.
+/// move), then the engine on 40 of those turns, positions it has not seen.
 fn explore_figures(state: &AppState, ids: &[crate::store::GameId], seconds: f64) -> Result<ExploreFigures, String> {
     use crate::web::explore::{Asked, render_page};
     let game = |i: usize| -> Result<_, String> {
@@ -449,10 +457,10 @@ fn explore_figures(state: &AppState, ids: &[crate::store::GameId], seconds: f64)
     if let Some(e) = failed {
         return Err(format!("explore page failed: {e}"));
     }
+    // The engine on the games' own positions, each drawn tile to place.
     let mut thoughts = Vec::new();
-    for (id, turn, line) in steps.iter().take(40) {
+    for (id, turn, _) in steps.iter().take(40) {
         let asked = Asked {
-            line: line.clone(),
             think: true,
             ..Asked::default()
         };

@@ -46,6 +46,25 @@ pub struct Pick<'a> {
     pub placed: Option<(Pos, u8)>,
     /// The meeple of the move shown (an answer, or the solution), on the placed tile.
     pub figure: Option<GhostFigure>,
+    /// The placed tile's meeple steps, each a link on its segment.
+    pub spots: Vec<MeepleSpot>,
+}
+
+/// A meeple step of the placed tile, on the board: a ring on its segment that makes the move.
+pub struct MeepleSpot {
+    /// The segment, in the tile kind's own order.
+    pub segment: u8,
+    pub href: String,
+    pub title: String,
+}
+
+/// Where a segment's figure stands on a tile turned `quarter_turns`, as shares (0 to 1) of the
+/// square's side from its top left corner: the page's script draws the meeple spots of a tile
+/// it moves there.
+pub fn anchor_share(kind: &TileKind, quarter_turns: u8, segment: u8) -> Option<(f32, f32)> {
+    let seg = tiles::art(kind).segments.get(usize::from(segment))?.anchor;
+    let p = seg.rotate(quarter_turns);
+    Some((p.x / 100.0, p.y / 100.0))
 }
 
 /// A square the drawn tile fits.
@@ -173,6 +192,33 @@ impl Scene<'_> {
         if let (Some((pos, q)), Some(f)) = (pick.placed, &pick.figure) {
             self.ghost_figure(pick.kind, pos, q, f, "pick-figure");
         }
+        if let Some((pos, q)) = pick.placed {
+            self.meeple_spots(pick.kind, pos, q, &pick.spots);
+        }
+    }
+
+    /// A ring on each segment of the placed tile a meeple may go to, a link that makes the move.
+    fn meeple_spots(&mut self, kind: &TileKind, pos: Pos, quarter_turns: u8, spots: &[MeepleSpot]) {
+        let art = tiles::art(kind);
+        let r = self.frame.s * 0.11;
+        let mut out = String::from("<g class=\"meeple-spots\">");
+        for spot in spots {
+            let Some(seg) = art.segments.get(usize::from(spot.segment)) else {
+                continue;
+            };
+            let (x, y) = self.frame.point(pos, quarter_turns, seg.anchor);
+            let _ = write!(
+                out,
+                "<a href=\"{}\" class=\"meeple-spot\"><title>{}</title><circle cx=\"{}\" cy=\"{}\" r=\"{}\"/></a>",
+                xml_escape(&spot.href),
+                xml_escape(&spot.title),
+                num(x),
+                num(y),
+                num(r)
+            );
+        }
+        out.push_str("</g>");
+        self.body.push_str(&out);
     }
 
     /// A figure on a tile drawn loose (a ghost, a puzzle's tile), upright whatever its turn.

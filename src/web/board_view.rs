@@ -8,7 +8,9 @@ use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
 use crate::engine::{FeatureKind, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
 use crate::render::figures::FigureShape;
-use crate::render::interactive::{Badge, BoardNotes, Ghost, GhostFigure, Pick, PickSquare, SpotNote};
+use crate::render::interactive::{
+    Badge, BoardNotes, Ghost, GhostFigure, MeepleSpot, Pick, PickSquare, SpotNote, anchor_share,
+};
 use crate::render::palette::Rgb;
 use crate::render::{self, RenderOptions};
 use crate::replay::{Replay, words};
@@ -99,9 +101,10 @@ pub fn puzzle_board(
         open_spots: true,
         ..RenderOptions::default()
     };
+    let spot = |pos: Pos, r: u16, c: &Choice| format!("{}&meeple={}", href(pos, r), c.token);
     let notes = BoardNotes {
         features: feature_notes(record, &at.game),
-        pick: Some(pick(record, moves, kind, placed, href)),
+        pick: Some(pick(record, moves, kind, placed, (href, &spot))),
         ..BoardNotes::default()
     };
     render::interactive_board_svg(record, at, &opts, &notes)
@@ -124,11 +127,12 @@ pub struct DrawnTile<'a> {
     pub moves: &'a PlacementMoves,
     pub placed: Option<PuzzleTile<'a>>,
     pub href: &'a dyn Fn(Pos, u16) -> String,
+    pub spot: SpotHref<'a>,
 }
 
-/// The explore board: the position after a line, every feature's note, and either the squares
-/// the drawn tile fits (as a puzzle's, [`puzzle_board`]) with the engine's best moves as ghosts,
-/// or, with no tile drawn, the open spots and the tiles that fit them.
+/// The explore board: the position after a line, every feature's note, the open spots and the
+/// tiles that fit them, and the squares the drawn tile fits (as a puzzle's, [`puzzle_board`])
+/// with the engine's best moves as ghosts.
 pub fn explore_board(
     record: &GameRecord,
     at: &Replay,
@@ -145,31 +149,32 @@ pub fn explore_board(
     };
     let mut notes = BoardNotes {
         features: feature_notes(record, &at.game),
+        // Under the drawn tile's squares: a dead square is never one of them.
+        spots: spot_notes(record, &at.game),
         ..BoardNotes::default()
     };
-    match drawn {
-        Some(DrawnTile {
-            kind,
-            moves,
-            placed,
-            href,
-        }) => {
-            notes.ghosts = (ghosts.iter())
-                .map(|g| Ghost {
-                    kind,
-                    quarter_turns: (g.rotation / 90) as u8,
-                    figure: figure_of(kind, g.rotation, &g.action, colour),
-                    badge: Badge {
-                        pos: g.pos,
-                        label: g.label.clone(),
-                        title: g.title.clone(),
-                        href: g.href.clone(),
-                    },
-                })
-                .collect();
-            notes.pick = Some(pick(record, moves, kind, placed, href));
-        }
-        None => notes.spots = spot_notes(record, &at.game),
+    if let Some(DrawnTile {
+        kind,
+        moves,
+        placed,
+        href,
+        spot,
+    }) = drawn
+    {
+        notes.ghosts = (ghosts.iter())
+            .map(|g| Ghost {
+                kind,
+                quarter_turns: (g.rotation / 90) as u8,
+                figure: figure_of(kind, g.rotation, &g.action, colour),
+                badge: Badge {
+                    pos: g.pos,
+                    label: g.label.clone(),
+                    title: g.title.clone(),
+                    href: g.href.clone(),
+                },
+            })
+            .collect();
+        notes.pick = Some(pick(record, moves, kind, placed, (href, spot)));
     }
     render::interactive_board_svg(record, at, &opts, &notes)
 }
@@ -180,22 +185,32 @@ fn feature_notes(record: &GameRecord, game: &Game) -> Vec<(crate::engine::SegId,
         .collect()
 }
 
+/// Where a choice's figure goes (`Choice::segment`) on a square, and the address that makes the
+/// move: `spot(square, rotation, choice)`.
+pub type SpotHref<'a> = &'a dyn Fn(Pos, u16, &Choice) -> String;
+
 /// The layer of squares the drawn tile fits, each a link `href(square, rotation)` that puts
-/// it there (turns it, on the square it stands on), and the tile where `placed` puts it.
+/// it there (turns it, on the square it stands on), and the tile where `placed` puts it, with
+/// its meeple steps as links on its segments (`spot`).
 fn pick<'k>(
     record: &GameRecord,
     moves: &PlacementMoves,
     kind: &'k TileKind,
     placed: Option<PuzzleTile>,
-    href: &dyn Fn(Pos, u16) -> String,
+    (href, spot): (&dyn Fn(Pos, u16) -> String, SpotHref),
 ) -> Pick<'k> {
     let squares = (moves.iter())
         .map(|(&pos, turns)| {
             let on_it = placed.as_ref().filter(|t| t.pos == pos).map(|t| t.rotation);
             let next = next_rotation(turns, on_it);
-            let moves: Vec<(u16, Vec<(&str, String)>)> = (turns.iter())
+            // Each rotation's meeple steps, with where the figure stands, for the page's script.
+            type Step<'c> = (&'c str, String, Option<(f32, f32)>);
+            let moves: Vec<(u16, Vec<Step>)> = (turns.iter())
                 .map(|(&r, choices)| {
-                    let steps = choices.iter().map(|c| (c.token.as_str(), c.action.words(record.game)));
+                    let steps = choices.iter().map(|c| {
+                        let at = c.segment.and_then(|seg| anchor_share(kind, (r / 90) as u8, seg));
+                        (c.token.as_str(), c.action.words(record.game), at)
+                    });
                     (r, steps.collect())
                 })
                 .collect();
@@ -207,11 +222,26 @@ fn pick<'k>(
             }
         })
         .collect();
+    let spots = (placed.as_ref())
+        .and_then(|t| Some((t, moves.get(&t.pos)?.get(&t.rotation)?)))
+        .map(|(t, choices)| {
+            (choices.iter())
+                .filter_map(|c| {
+                    Some(MeepleSpot {
+                        segment: c.segment?,
+                        href: spot(t.pos, t.rotation, c),
+                        title: format!("Play it with the {}", c.action.words(record.game)),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Pick {
         kind,
         squares,
         figure: (placed.as_ref()).and_then(|t| t.meeple.and_then(|(a, colour)| figure_of(kind, t.rotation, a, colour))),
         placed: placed.map(|t| (t.pos, (t.rotation / 90) as u8)),
+        spots,
     }
 }
 
@@ -251,6 +281,8 @@ pub fn next_rotation<V>(turns: &BTreeMap<u16, V>, current: Option<u16>) -> u16 {
 pub struct Choice {
     pub action: ActionReport,
     pub token: String,
+    /// The segment its figure goes on, in the tile kind's own order; none without a figure.
+    pub segment: Option<u8>,
 }
 
 /// A turn's moves by square, then by rotation (degrees): each one's meeple steps.
@@ -258,12 +290,13 @@ pub type PlacementMoves = BTreeMap<Pos, BTreeMap<u16, Vec<Choice>>>;
 
 /// Every square of a turn's moves, with its rotations and each one's meeple steps, in order,
 /// written as a puzzle's address writes them.
-pub fn placement_moves(report: &TurnReport) -> PlacementMoves {
+pub fn placement_moves(report: &TurnReport, kind: &TileKind) -> PlacementMoves {
     let mut out = PlacementMoves::new();
     for a in &report.alternatives {
         let pos = Pos::new(a.position[0], a.position[1]);
         out.entry(pos).or_default().entry(a.rotation).or_default().push(Choice {
             token: meeple_token(&a.action),
+            segment: segment_of(kind, a.rotation, &a.action),
             action: a.action.clone(),
         });
     }
@@ -289,6 +322,10 @@ pub fn legal_placements(game: &Game) -> PlacementMoves {
             .push(Choice {
                 action: ActionReport::from(&action),
                 token: crate::record::line::meeple(&action),
+                segment: match mv.action {
+                    crate::engine::Action::Deploy { segment, .. } => Some(segment),
+                    _ => None,
+                },
             });
     }
     out
@@ -439,20 +476,22 @@ pub fn value_words(a: &AlternativeReport) -> String {
     }
 }
 
-/// The figure a move deploys, on its segment of the tile turned `degrees`.
-fn figure_of(kind: &TileKind, degrees: u16, action: &ActionReport, colour: Rgb) -> Option<GhostFigure> {
-    let ActionReport::Deploy {
-        feature,
-        location,
-        figure,
-    } = action
-    else {
+/// The segment a move's figure goes on, on the tile turned `degrees`.
+fn segment_of(kind: &TileKind, degrees: u16, action: &ActionReport) -> Option<u8> {
+    let ActionReport::Deploy { feature, location, .. } = action else {
         return None;
     };
-    let feature = FeatureKind::parse(feature)?;
     let rotation = Rotation::from_degrees(i64::from(degrees))?;
-    let segment = kind.segment_at(rotation, feature, Some(Location::parse(location)?))?;
-    let shape = match (figure.as_str(), feature) {
+    kind.segment_at(rotation, FeatureKind::parse(feature)?, Some(Location::parse(location)?))
+}
+
+/// The figure a move deploys, on its segment of the tile turned `degrees`.
+fn figure_of(kind: &TileKind, degrees: u16, action: &ActionReport, colour: Rgb) -> Option<GhostFigure> {
+    let segment = segment_of(kind, degrees, action)?;
+    let ActionReport::Deploy { feature, figure, .. } = action else {
+        return None;
+    };
+    let shape = match (figure.as_str(), FeatureKind::parse(feature)?) {
         ("abbot", _) => FigureShape::Abbot,
         (_, FeatureKind::Field) => FigureShape::Lying,
         _ => FigureShape::Standing,

@@ -69,7 +69,9 @@ fn random_tile_line(record: &GameRecord, from: u32, picks: &[(Index, Index, bool
                 Played::Discard(_) => unreachable!("a tile offered fits somewhere"),
             },
         };
-        let RecordedMove::Place { action, .. } = recorded(&on, &mv) else { unreachable!() };
+        let RecordedMove::Place { action, .. } = recorded(&on, &mv) else {
+            unreachable!()
+        };
         line.steps.push(TileStep {
             tile: Some(tile),
             placement: mv.placement,
@@ -170,7 +172,10 @@ fn a_line_of_the_games_own_moves_follows_the_game() {
     let line = random_tile_line(&record, 10, &picks);
     let ex = explore::tiles(&record, 10, &line).unwrap();
     assert_eq!(ex.followed, 6);
-    assert!(ex.line.steps.iter().all(|s| s.tile.is_none()), "no step names the game's own draw");
+    assert!(
+        ex.line.steps.iter().all(|s| s.tile.is_none()),
+        "no step names the game's own draw"
+    );
     let game = replay::replay_upto(&record, None, Some(15)).unwrap();
     assert_eq!(ex.game.scores(), game.game.scores());
     assert_eq!(ex.next, explore::Next::Drawn(record_move(&record, 16).unwrap().tile));
@@ -188,7 +193,11 @@ fn attrs(page: &str, marker: &str, attr: &str) -> Vec<String> {
         .skip(1)
         .filter_map(|s| {
             let at = s.find(&format!("{attr}=\""))? + attr.len() + 2;
-            Some(s[at..at + s[at..].find('"')?].replace("&amp;", "&").replace("&#38;", "&"))
+            Some(
+                s[at..at + s[at..].find('"')?]
+                    .replace("&amp;", "&")
+                    .replace("&#38;", "&"),
+            )
         })
         .collect()
 }
@@ -202,8 +211,14 @@ fn a_tile_line_is_played_through_links_and_forms() {
     let app = spawn_app();
     let id = upload_id(&app, &demo());
     let turn = html(&app, &format!("/g/{id}/t/9"));
-    assert!(turn.contains(&format!("/g/{id}/t/10/explore\"")), "the turn page offers to play on");
-    assert!(turn.contains(&format!("/g/{id}/t/9/explore\"")), "and to try another move for it");
+    assert!(
+        turn.contains(&format!("/g/{id}/t/10/explore\"")),
+        "the turn page offers to play on"
+    );
+    assert!(
+        turn.contains(&format!("/g/{id}/t/9/explore\"")),
+        "and to try another move for it"
+    );
 
     let start = html(&app, &format!("/g/{id}/t/10/explore"));
     assert!(start.contains("as in the game"), "turn 10's tile is the game's own");
@@ -217,18 +232,32 @@ fn a_tile_line_is_played_through_links_and_forms() {
     // Playing the first step: a line of one move, listed, with a way back.
     let one = html(&app, &format!("/g/{id}/t/10/explore?line={}", lines[0]));
     assert!(one.contains("Turn 10, Ada"), "the line lists its step with its player");
-    assert!(one.contains(&format!("/g/{id}/t/10/explore?line={}&amp;at=0", lines[0])) || one.contains("data-key=\"prev\""));
+    assert!(
+        one.contains(&format!("/g/{id}/t/10/explore?line={}&amp;at=0", lines[0])) || one.contains("data-key=\"prev\"")
+    );
     let api = get(&app, &format!("/api/explore?game={id}&turn=10&line={}", lines[0])).json();
     let own = get(&app, &format!("/api/games/{id}/turns/10")).json();
     if api["followed"] == 1 {
-        assert!(one.contains("as in the game"), "the game's own move keeps to the game's draws");
+        assert!(
+            one.contains("as in the game"),
+            "the game's own move keeps to the game's draws"
+        );
     } else {
-        assert!(one.contains("The next draw"), "a move of the reader's own leaves the game: {own}");
+        assert!(
+            one.contains("The next draw"),
+            "a move of the reader's own leaves the game: {own}"
+        );
         let choices = attrs(&one, "<ul class=\"choices\">", "href");
         assert!(!choices.is_empty());
         let tiles = api["choices"].as_array().unwrap();
-        let drawn = html(&app, &format!("/g/{id}/t/10/explore?line={}", tiles[0]["line"].as_str().unwrap()));
-        assert!(drawn.contains("draws ") && drawn.contains("class=\"pick"), "the tile chosen is drawn");
+        let drawn = html(
+            &app,
+            &format!("/g/{id}/t/10/explore?line={}", tiles[0]["line"].as_str().unwrap()),
+        );
+        assert!(
+            drawn.contains("draws ") && drawn.contains("class=\"pick"),
+            "the tile chosen is drawn"
+        );
     }
     app.stop();
 }
@@ -271,7 +300,10 @@ fn a_bad_line_is_refused_naming_the_step_the_turn_the_player_and_the_rule() {
     assert!(detail.contains("step 1") && detail.contains("turn 5"), "{detail}");
     let names = ["Ada", "Bruno", "Chloé"];
     assert!(names.iter().any(|n| detail.contains(n)), "names the player: {detail}");
-    assert!(detail.contains("occupied") || detail.contains("already"), "names the rule: {detail}");
+    assert!(
+        detail.contains("occupied") || detail.contains("already"),
+        "names the rule: {detail}"
+    );
 
     let script = get_html(&app, &format!("/g/{id}/t/5/explore?line=%3Cscript%3E"));
     assert_eq!(script.status, 400);
@@ -298,7 +330,11 @@ fn engine_is_honest(e: &Value) {
     if e["samples"].as_u64().unwrap() > 0 {
         assert!(best.iter().all(|b| b["std_error"].as_f64().is_some_and(|s| s >= 0.0)));
         let c = &e["win_chance"];
-        let (low, chance, high) = (c["low"].as_f64().unwrap(), c["chance"].as_f64().unwrap(), c["high"].as_f64().unwrap());
+        let (low, chance, high) = (
+            c["low"].as_f64().unwrap(),
+            c["chance"].as_f64().unwrap(),
+            c["high"].as_f64().unwrap(),
+        );
         assert!((0.0..=1.0).contains(&chance) && low <= chance && chance <= high, "{c}");
     }
 }
@@ -323,7 +359,10 @@ fn the_api_explores_every_game_and_keeps_the_engines_answer() {
         let engine = &a["engine"];
         engine_is_honest(engine);
         let step = engine["best"][0]["step"].as_str().unwrap();
-        assert!(moves.iter().any(|m| m["step"] == step), "the engine's move is a legal one");
+        assert!(
+            moves.iter().any(|m| m["step"] == step),
+            "the engine's move is a legal one"
+        );
         assert_eq!(get(&app, &path).json()["engine"], *engine, "{file}: kept");
         let next = get(&app, &format!("{path}&line={}", moves[0]["line"].as_str().unwrap())).json();
         assert_eq!(next["at"], 1);
@@ -372,7 +411,11 @@ fn the_engine_is_rate_limited_per_client() {
         .collect();
     assert!(statuses[..12].iter().all(|&s| s == 200), "{statuses:?}");
     assert_eq!(statuses[12], 429, "{statuses:?}");
-    assert_eq!(get(&app, &format!("/api/explore?game={id}&turn=1")).status, 200, "kept: free");
+    assert_eq!(
+        get(&app, &format!("/api/explore?game={id}&turn=1")).status,
+        200,
+        "kept: free"
+    );
     app.stop();
 }
 
@@ -390,15 +433,45 @@ fn click_and_wait(browser: &Browser, css: &str) -> bool {
     moved
 }
 
+/// How a move was played by clicking.
+#[derive(Debug, PartialEq)]
+enum Clicked {
+    /// A meeple's ring on the tile.
+    Ring,
+    /// "Play it", under the meeple steps.
+    Form,
+    Nothing,
+}
+
 /// Plays one move on the explore board by clicking: the first tile to choose, when the line
-/// has left the game; then a marked square, and "Play it".
-fn click_a_tile_move(browser: &Browser) -> bool {
+/// has left the game; then a marked square, and a meeple's ring on the tile (`on_board`) when
+/// it has one, else "Play it".
+fn click_a_tile_move(browser: &Browser, on_board: bool) -> Clicked {
     click_and_wait(browser, ".choices a");
-    let Some(square) = browser.find("a.pick") else { return false };
+    let Some(square) = browser.find("a.pick") else {
+        return Clicked::Nothing;
+    };
     browser.click(&square);
     let shown = browser.wait_for("return !document.getElementById('answer').hidden;");
     assert_eq!(shown, Value::Bool(true), "clicking a square shows the form");
-    click_and_wait(browser, "#answer button[type=submit]")
+    if on_board && browser.find(".meeple-spot").is_some() {
+        let line = browser.eval(
+            "return decodeURIComponent(document.querySelector('.meeple-spot').getAttribute('href').split('line=')[1]);",
+        );
+        let played = click_and_wait(browser, ".meeple-spot");
+        let step = line.as_str().unwrap().rsplit('~').next().unwrap().to_string();
+        let listed = browser.eval("return document.querySelector('ol.line li.current a').textContent;");
+        assert!(played);
+        assert!(
+            listed.as_str().unwrap().contains("meeple"),
+            "the ring plays {step} with its meeple: {listed}"
+        );
+        return Clicked::Ring;
+    }
+    match click_and_wait(browser, "#answer button[type=submit]") {
+        true => Clicked::Form,
+        false => Clicked::Nothing,
+    }
 }
 
 fn wait_loaded(browser: &Browser) {
@@ -413,10 +486,19 @@ fn a_browser_plays_a_tile_line_of_five_moves_by_clicking() {
     let app = spawn_app();
     let id = upload_id(&app, &demo());
     browser.open(&app.url(&format!("/g/{id}/t/12/explore")));
+    let mut ways = Vec::new();
     for i in 0..5 {
         wait_loaded(&browser);
-        assert!(click_a_tile_move(&browser), "move {} could be played", i + 1);
+        ways.push(click_a_tile_move(&browser, i % 2 == 1));
     }
+    assert!(
+        !ways.contains(&Clicked::Nothing),
+        "every move could be played: {ways:?}"
+    );
+    assert!(
+        ways.contains(&Clicked::Ring),
+        "a meeple is put on the board itself: {ways:?}"
+    );
     wait_loaded(&browser);
     // A tile chosen after the last move still counts no step: play on until five are listed.
     let steps = browser.eval("return document.querySelectorAll('ol.line li').length;");
@@ -424,11 +506,21 @@ fn a_browser_plays_a_tile_line_of_five_moves_by_clicking() {
     let url = browser.current_url();
     let scores = browser.eval("return document.querySelector('.scoreboard tbody').textContent;");
     let engine = browser.wait_for("return document.querySelector('[data-engine] ol.best li') !== null || document.querySelector('.choices') !== null;");
-    assert_eq!(engine, Value::Bool(true), "the engine answers, or a tile is to be chosen");
+    assert_eq!(
+        engine,
+        Value::Bool(true),
+        "the engine answers, or a tile is to be chosen"
+    );
     browser.open(&url);
     wait_loaded(&browser);
-    assert_eq!(browser.eval("return document.querySelector('.scoreboard tbody').textContent;"), scores);
-    assert_eq!(browser.eval("return document.querySelectorAll('ol.line li').length;"), 5);
+    assert_eq!(
+        browser.eval("return document.querySelector('.scoreboard tbody').textContent;"),
+        scores
+    );
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('ol.line li').length;"),
+        5
+    );
     // ← goes back a step along the line, keeping it.
     browser.press("\u{E012}");
     assert!(browser.wait_for_url_containing("at=4"), "at {}", browser.current_url());
@@ -444,23 +536,33 @@ fn a_browser_plays_new_world_and_card_game_lines() {
     browser.open(&app.url(&format!("/g/{nw}/t/6/explore")));
     for _ in 0..2 {
         wait_loaded(&browser);
-        assert!(click_a_tile_move(&browser));
+        assert_ne!(click_a_tile_move(&browser, true), Clicked::Nothing);
     }
     wait_loaded(&browser);
-    assert_eq!(browser.eval("return document.querySelectorAll('ol.line li').length;"), 2);
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('ol.line li').length;"),
+        2
+    );
 
     let cards = upload_id(&app, &read("static/games/demo-card-game.json"));
     browser.open(&app.url(&format!("/g/{cards}/t/5/explore")));
     for i in 1..=3 {
         wait_loaded(&browser);
         assert!(click_and_wait(&browser, "ul.moves a"), "a legal action to click");
-        assert_eq!(browser.eval("return document.querySelectorAll('ol.line li').length;"), i);
+        assert_eq!(
+            browser.eval("return document.querySelectorAll('ol.line li').length;"),
+            i
+        );
     }
     let url = browser.current_url();
     let table = browser.eval("return document.querySelector('[data-table] svg').outerHTML;");
     browser.open(&url);
     wait_loaded(&browser);
-    assert_eq!(browser.eval("return document.querySelector('[data-table] svg').outerHTML;"), table, "the address is the position");
+    assert_eq!(
+        browser.eval("return document.querySelector('[data-table] svg').outerHTML;"),
+        table,
+        "the address is the position"
+    );
     drop(browser);
     app.stop();
 }
@@ -481,7 +583,8 @@ fn a_phone_plays_an_explore_move_without_sideways_scrolling() {
     browser.click(&square);
     browser.wait_for("return !document.getElementById('answer').hidden;");
     let rotation = "return document.querySelector('[data-rotation]').textContent;";
-    let rotations = browser.eval("return JSON.parse(document.querySelector('a.pick.chosen').getAttribute('data-moves')).length;");
+    let rotations =
+        browser.eval("return JSON.parse(document.querySelector('a.pick.chosen').getAttribute('data-moves')).length;");
     let before = browser.eval(rotation);
     browser.press("r");
     if rotations.as_u64() > Some(1) {
@@ -489,7 +592,10 @@ fn a_phone_plays_an_explore_move_without_sideways_scrolling() {
     }
     assert_eq!(wide(), Value::Bool(false), "the form fits the phone");
     assert!(click_and_wait(&browser, "#answer button[type=submit]"));
-    assert_eq!(browser.eval("return document.querySelectorAll('ol.line li').length;"), 1);
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('ol.line li').length;"),
+        1
+    );
     assert_eq!(wide(), Value::Bool(false));
     drop(browser);
     app.stop();

@@ -211,7 +211,7 @@ fn page(
     let kind = (record.catalog.by_name(&t.tile))
         .map(|k| record.catalog.get(k))
         .ok_or_else(|| Problem::internal(format!("turn {}'s tile is not in the catalog", t.turn)))?;
-    let moves = board_view::placement_moves(t);
+    let moves = board_view::placement_moves(t, kind);
     // The tile stands where the reader put it, or where the answer is once revealed.
     let placed = if asked.reveal {
         Some((Pos::new(p.position[0], p.position[1]), p.rotation))

@@ -184,6 +184,8 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
             let here = links::explore(id, n, &w.line, at);
             let join = if here.contains('?') { '&' } else { '?' };
             let href = |pos: Pos, r: u16| format!("{here}{join}square={},{}&rotation={r}", pos.x, pos.y);
+            let spot =
+                |pos: Pos, r: u16, c: &board_view::Choice| after(&then(&before, &step(&tile_at, pos, r, &c.token)));
             let ghosts = ghosts(engine.as_deref(), &after);
             let mut on = shown.game.clone();
             on.draw(tile).map_err(Problem::internal)?;
@@ -198,6 +200,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
                     meeple: None,
                 }),
                 href: &href,
+                spot: &spot,
             };
             let svg = board_view::explore_board(record, &replay, Some(on_board), &ghosts, colours.get(mover));
             let name = record.catalog.name(tile).to_string();
