@@ -145,7 +145,7 @@ pub fn tiles(before: &Game, tile: TileKindId, turn: u32, budget: Duration) -> Re
 /// samples read only what the mover sees. There is no heuristic round: the first samples are.
 pub fn cards(game: &CardGame, turn: u32, budget: Duration) -> Opinion<CardMove> {
     let answer = rounds(budget, |samples| {
-        let samples = samples.max(FIRST_SAMPLES / 2);
+        let samples = samples.max(FIRST_SAMPLES);
         let t = card_analysis::analyse_position(game, turn, None, (samples, PLAYOUTS), SEED);
         let best: Vec<Rated<CardMove>> = (t.alternatives.iter().take(TOP))
             .map(|a| Rated {

@@ -548,7 +548,7 @@ fn a_browser_plays_new_world_and_card_game_lines() {
     browser.open(&app.url(&format!("/g/{cards}/t/5/explore")));
     for i in 1..=3 {
         wait_loaded(&browser);
-        assert!(click_and_wait(&browser, "ul.moves a"), "a legal action to click");
+        assert!(click_and_wait(&browser, ".moves a"), "a legal action to click");
         assert_eq!(
             browser.eval("return document.querySelectorAll('ol.line li').length;"),
             i

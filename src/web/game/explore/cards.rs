@@ -23,17 +23,52 @@ use crate::web::problem::Problem;
 pub struct CardsView {
     /// The table, with the mover's hand.
     pub table: String,
-    /// Every legal action, each a link to the line with it played.
-    pub moves: Vec<MoveLink>,
+    /// Every legal action, each a link to the line with it played, grouped by what is played.
+    pub moves: Vec<MoveGroup>,
     /// The mover's hand in words.
     pub hand: String,
     /// "Round 2 of 4".
     pub round: String,
 }
 
+/// The actions that play one card (or the follower): a link for each row it may go to.
+pub struct MoveGroup {
+    /// "green 1", "follower", or the whole action when it goes to no row.
+    pub what: String,
+    pub moves: Vec<MoveLink>,
+}
+
 pub struct MoveLink {
+    /// The row, or the whole action.
     pub words: String,
+    /// The row's colour, for the link's swatch.
+    pub row: Option<&'static str>,
     pub href: String,
+}
+
+/// The legal actions grouped by what they play, each a link `after(action)`.
+fn grouped(moves: &[CardMove], after: &dyn Fn(&CardMove) -> String) -> Vec<MoveGroup> {
+    let mut out: Vec<MoveGroup> = Vec::new();
+    for mv in moves {
+        let (what, row) = match mv {
+            CardMove::Play { card, row } => (card.to_string(), Some(*row)),
+            CardMove::Follower { row } => ("follower".to_string(), Some(*row)),
+            CardMove::WrongRow { .. } => (move_text(mv), None),
+        };
+        let link = MoveLink {
+            words: row.map_or_else(|| move_text(mv), |r| format!("{} row", r.word())),
+            row: row.map(|r| r.colour_word()),
+            href: after(mv),
+        };
+        match out.last_mut().filter(|g| g.what == what && row.is_some()) {
+            Some(group) => group.moves.push(link),
+            None => out.push(MoveGroup {
+                what,
+                moves: vec![link],
+            }),
+        }
+    }
+    out
 }
 
 struct Walked {
@@ -135,12 +170,7 @@ pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked
     let after = |mv: &CardMove| links::explore(id, n, &then(&w.base, &step(mv)), None);
     let part = ExplorePart::Cards(CardsView {
         table: table_svg(record, game, Theme::Light, &|p| Some(p) == mover),
-        moves: (legal(game).iter())
-            .map(|mv| MoveLink {
-                words: move_text(mv),
-                href: after(mv),
-            })
-            .collect(),
+        moves: grouped(&legal(game), &after),
         hand: mover
             .map(|p| card_view::list(&game.players()[usize::from(p)].hand))
             .unwrap_or_default(),
