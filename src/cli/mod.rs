@@ -54,6 +54,9 @@ enum Command {
         /// Analysis requests each client may make per minute.
         #[arg(long, default_value_t = crate::web::limits::ANALYSES_PER_MINUTE)]
         analyses_per_minute: u32,
+        /// Comments each client may write or remove per minute.
+        #[arg(long, default_value_t = crate::web::limits::ANNOTATIONS_PER_MINUTE)]
+        annotations_per_minute: u32,
         /// Analyses waiting or running at most; past it, requests are answered 503.
         #[arg(long, default_value_t = crate::web::jobs::ANALYSIS_QUEUE)]
         analysis_queue: u64,
@@ -390,12 +393,14 @@ pub fn run() -> ExitCode {
             public_url,
             uploads_per_minute,
             analyses_per_minute,
+            annotations_per_minute,
             analysis_queue,
             analysis_workers,
         } => {
             let limits = crate::web::limits::LimitSettings {
                 uploads_per_minute,
                 analyses_per_minute,
+                annotations_per_minute,
             };
             serve::run(
                 &bind,

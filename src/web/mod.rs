@@ -1,6 +1,7 @@
 //! The web service: thin handlers that parse the request, call the library and render a
 //! template. `startup` builds the app; `routes` holds one module per resource.
 
+mod annotation_view;
 mod board_view;
 mod card_view;
 mod chance_view;
@@ -57,7 +58,7 @@ pub struct AppState {
     pub request_timeout: std::time::Duration,
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
-    /// The 256 games read last, parsed.
+    /// The 256 games read last, parsed, with their annotations.
     games: std::sync::Arc<Recent<Arc<dyn GamePages>>>,
     /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
     /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
@@ -194,8 +195,16 @@ impl AppState {
         Ok((*kind, row))
     }
 
+    /// Drops what is kept of a game whose annotations changed: the game (it is kept with
+    /// them) and its pages. Its pictures show no comment.
+    pub fn forget_annotations(&self, id: &GameId) {
+        self.games.forget(id);
+        self.pages.forget(|k| k.id == *id);
+    }
+
     /// Has this process forget what it kept of a game that another process changed: all of it
-    /// after its owner's change, its analysis and pages after a new analysis.
+    /// after its owner's change, its analysis and pages after a new analysis, the game and its
+    /// pages after a comment.
     fn changed(&self, id: &GameId, what: Change) {
         match what {
             Change::Owner => self.forget(id),
@@ -204,6 +213,7 @@ impl AppState {
                 self.analysis_seen.forget(id);
                 self.pages.forget(|k| k.id == *id);
             }
+            Change::Annotations => self.forget_annotations(id),
         }
     }
 
@@ -239,7 +249,7 @@ impl AppState {
             .store
             .game(id)?
             .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
-        game::read(row).map_err(|e| {
+        game::annotated(row, self.store.annotations(id)?).map_err(|e| {
             // An earlier release accepted a record that this one refuses (a custom tile that
             // leaves half-edges out, say): the game stays stored, and says why it is not shown.
             Problem::new(

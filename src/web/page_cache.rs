@@ -42,8 +42,18 @@ impl Page {
     /// The answer to `req`: gzipped when the client takes gzip (nearly every one does), else
     /// plain; 304 when it holds this page already. Each encoding has its own strong ETag, as
     /// strong validators must. Pages are revalidated on every visit: a turn's page changes
-    /// when the game's analysis finishes.
+    /// when the game's analysis finishes, or its owner comments.
     pub fn answer(&self, req: &HttpRequest) -> HttpResponse {
+        self.answer_as(req, "no-cache")
+    }
+
+    /// The same, for the one client it was built for (a game's owner, with its forms): no
+    /// shared cache may keep it.
+    pub fn answer_private(&self, req: &HttpRequest) -> HttpResponse {
+        self.answer_as(req, "private, no-cache")
+    }
+
+    fn answer_as(&self, req: &HttpRequest, cache_control: &'static str) -> HttpResponse {
         let gzip = takes_gzip(req);
         let tag = if gzip {
             format!("{}-gz", self.etag)
@@ -59,7 +69,7 @@ impl Page {
         let mut answer = HttpResponse::build(if held { StatusCode::NOT_MODIFIED } else { StatusCode::OK });
         answer
             .insert_header(ETag(EntityTag::new_strong(tag)))
-            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header((header::CACHE_CONTROL, cache_control))
             .insert_header((header::VARY, "Accept-Encoding"));
         if held {
             return answer.finish();

@@ -92,6 +92,7 @@ pub fn spawn_app_with(
             settings.limits = LimitSettings {
                 uploads_per_minute: 100_000,
                 analyses_per_minute: 100_000,
+                annotations_per_minute: 100_000,
             };
             configure(&mut settings);
             let server = startup::run(listener, store, settings).unwrap();
