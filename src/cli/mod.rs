@@ -378,8 +378,8 @@ fn copy_db(from: &Database, to: &Database) -> Result<(), String> {
     let progress = |done: u64| eprintln!("{done} of {total} games copied");
     let counts = crate::store::copy(&source, &target, &progress).map_err(|e| e.to_string())?;
     println!(
-        "{from} copied to {to}: {} games, {} snapshots and {} analyses, as many as the source holds",
-        counts.games, counts.snapshots, counts.analyses
+        "{from} copied to {to}: {} games, {} snapshots, {} analyses and {} annotations, as many as the source holds",
+        counts.games, counts.snapshots, counts.analyses, counts.annotations
     );
     Ok(())
 }

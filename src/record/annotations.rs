@@ -133,7 +133,10 @@ impl TryFrom<DocAnnotation> for Annotation {
 /// entry, from 1.
 pub fn one_per_line(annotations: &[Annotation]) -> Result<(), String> {
     for (i, a) in annotations.iter().enumerate() {
-        if let Some(j) = annotations[..i].iter().position(|b| b.turn == a.turn && b.line == a.line) {
+        if let Some(j) = annotations[..i]
+            .iter()
+            .position(|b| b.turn == a.turn && b.line == a.line)
+        {
             return Err(format!(
                 "{FIELD} entry {}: entry {} is on the same turn ({}) and line already; a turn has one comment per line",
                 i + 1,
@@ -163,7 +166,10 @@ mod tests {
         assert_eq!(a.text(), "Too greedy.\nThe city never closed.");
         assert_eq!(Annotation::new(3, "", " \n\t"), Err(AnnotationError::Empty));
         let long = "é".repeat(MAX_TEXT_CHARS);
-        assert!(Annotation::new(0, "", &long).is_ok(), "counted in characters, not bytes");
+        assert!(
+            Annotation::new(0, "", &long).is_ok(),
+            "counted in characters, not bytes"
+        );
         assert_eq!(
             Annotation::new(0, "", &(long + "x")),
             Err(AnnotationError::TooLong {
@@ -191,9 +197,13 @@ mod tests {
         let ok = read(r#"[{"turn": 1, "text": "x"}, {"turn": 1, "line": "2,0,0", "text": "x"}]"#).unwrap();
         assert_eq!(ok[1].line(), "2,0,0");
         assert!(one_per_line(&ok).is_ok());
-        let twice = read(r#"[{"turn": 1, "text": "x"}, {"turn": 2, "text": "y"}, {"turn": 1, "line": "", "text": "z"}]"#);
+        let twice =
+            read(r#"[{"turn": 1, "text": "x"}, {"turn": 2, "text": "y"}, {"turn": 1, "line": "", "text": "z"}]"#);
         let err = one_per_line(&twice.unwrap()).unwrap_err();
-        assert!(err.starts_with("annotations entry 3: entry 1 is on the same turn (1)"), "{err}");
+        assert!(
+            err.starts_with("annotations entry 3: entry 1 is on the same turn (1)"),
+            "{err}"
+        );
         let err = read(r#"[{"turn": 1, "text": "x\u0000"}]"#).unwrap_err();
         assert!(err.contains("control character U+0000"), "{err}");
     }

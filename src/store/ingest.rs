@@ -4,8 +4,8 @@
 use super::snapshot::{StoredEvent, StoredMove};
 use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
 use crate::engine::GameKind;
-use crate::record::cards::{self, CardRecord};
 use crate::record::annotations::{self, Annotation};
+use crate::record::cards::{self, CardRecord};
 use crate::record::{self, Format, GameRecord, RecordError, native};
 use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::{self, ReplayError, json};

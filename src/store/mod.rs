@@ -440,7 +440,8 @@ fn line_key(line: &str) -> Vec<u8> {
 fn annotations_of(rows: Vec<(u32, String, String)>) -> Result<Vec<Annotation>, StoreError> {
     let mut read = (rows.into_iter())
         .map(|(turn, line, text)| {
-            Annotation::new(turn, &line, &text).map_err(|e| StoreError::Corrupt(format!("annotation on turn {turn}: {e}")))
+            Annotation::new(turn, &line, &text)
+                .map_err(|e| StoreError::Corrupt(format!("annotation on turn {turn}: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     read.sort_by(|a, b| (a.turn(), a.line()).cmp(&(b.turn(), b.line())));

@@ -26,7 +26,8 @@ pub fn on_turn(id: GameId, annotations: &[Annotation], n: u32) -> Vec<CommentVie
     (annotations.iter().filter(|a| a.turn() == n))
         .map(|a| CommentView {
             line: a.line().to_string(),
-            explored: (!a.line().is_empty()).then(|| (cut(a.line(), LINE_CHARS), links::explore(id, n, a.line(), None))),
+            explored: (!a.line().is_empty())
+                .then(|| (cut(a.line(), LINE_CHARS), links::explore(id, n, a.line(), None))),
             text: a.text().to_string(),
         })
         .collect()
@@ -71,6 +72,9 @@ mod tests {
         assert_eq!(on_two.len(), 2);
         assert!(on_two[0].explored.is_none() && on_two[0].text == long.trim());
         let (shown, link) = on_two[1].explored.clone().unwrap();
-        assert_eq!((shown.as_str(), link.as_str()), ("1,0,90", "/g/0123456789abcdef/t/2/explore?line=1,0,90"));
+        assert_eq!(
+            (shown.as_str(), link.as_str()),
+            ("1,0,90", "/g/0123456789abcdef/t/2/explore?line=1,0,90")
+        );
     }
 }

@@ -5,9 +5,9 @@
 //! ([`owner_cookie`]), which the forms on the game page send back.
 
 use crate::store::{GameId, OwnerToken, Ownership};
+use crate::web::game::GamePages;
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
-use crate::web::game::GamePages;
 use crate::web::{AppState, blocking, links};
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::{StatusCode, header};
