@@ -2,21 +2,18 @@
 //! position explored from that turn (the explore board's notation, `record::line`), kept here
 //! as opaque text: the empty line is the turn as played.
 //!
-//! An [`Annotation`] that exists is within the limits ([`MAX_TEXT_CHARS`], [`MAX_LINE_BYTES`],
-//! no control character but newlines in its text, none at all in its line): it is checked
-//! where it comes in (a native record's `annotations`, a request), once.
+//! An [`Annotation`] that exists is within the limits (`Annotation::MAX_TEXT_CHARS`,
+//! `Annotation::MAX_LINE_BYTES`, no control character but newlines in its text, none at all in
+//! its line): it is checked where it comes in (a native record's `annotations`, a request),
+//! once.
 //!
 //! Records carry them in an optional `annotations` member, which the game's id never hashes
 //! ([`without`]): comments change, the game does not.
 
 use serde::{Deserialize, Serialize};
 
-/// Characters a comment's text has at most, once trimmed.
-pub const MAX_TEXT_CHARS: usize = 2000;
-/// Bytes a line has at most: far more than a whole game's line in the explore board's notation.
-pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// The member of a native record that holds them.
-pub const FIELD: &str = "annotations";
+const FIELD: &str = "annotations";
 
 /// A comment on turn `turn` (0: the start), on the turn as played or on a line explored from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,13 +30,16 @@ pub struct Annotation {
 pub enum AnnotationError {
     #[error("the comment is empty")]
     Empty,
-    #[error("the comment is {chars} characters long; the limit is {MAX_TEXT_CHARS}")]
+    #[error(
+        "the comment is {chars} characters long; the limit is {}",
+        Annotation::MAX_TEXT_CHARS
+    )]
     TooLong { chars: usize },
     #[error(
         "the comment holds the control character U+{code:04X} at character {at}; a comment may hold newlines, and no other control character"
     )]
     Control { code: u32, at: usize },
-    #[error("the line is {bytes} bytes long; the limit is {MAX_LINE_BYTES}")]
+    #[error("the line is {bytes} bytes long; the limit is {}", Annotation::MAX_LINE_BYTES)]
     LineTooLong { bytes: usize },
     #[error("the line holds the control character U+{code:04X}; a line holds none")]
     LineControl { code: u32 },
@@ -49,14 +49,20 @@ impl AnnotationError {
     /// The limit the comment went past, in its unit: what an answer names.
     pub fn limit(&self) -> Option<(usize, &'static str)> {
         match self {
-            AnnotationError::TooLong { .. } => Some((MAX_TEXT_CHARS, "characters")),
-            AnnotationError::LineTooLong { .. } => Some((MAX_LINE_BYTES, "bytes")),
+            AnnotationError::TooLong { .. } => Some((Annotation::MAX_TEXT_CHARS, "characters")),
+            AnnotationError::LineTooLong { .. } => Some((Annotation::MAX_LINE_BYTES, "bytes")),
             _ => None,
         }
     }
 }
 
 impl Annotation {
+    /// Characters a comment's text has at most, once trimmed.
+    pub const MAX_TEXT_CHARS: usize = 2000;
+    /// Bytes a line has at most: far more than a whole game's line in the explore board's
+    /// notation.
+    pub const MAX_LINE_BYTES: usize = 16 * 1024;
+
     /// A comment on turn `turn` and line `line` (empty: the turn as played). The text is
     /// trimmed and its line breaks made `\n` (a browser sends a textarea's as `\r\n`).
     pub fn new(turn: u32, line: &str, text: &str) -> Result<Annotation, AnnotationError> {
@@ -81,9 +87,9 @@ impl Annotation {
     }
 }
 
-/// A line as it may be kept: at most [`MAX_LINE_BYTES`], no control character.
-pub fn checked_line(line: &str) -> Result<&str, AnnotationError> {
-    if line.len() > MAX_LINE_BYTES {
+/// A line as it may be kept: at most [`Annotation::MAX_LINE_BYTES`], no control character.
+fn checked_line(line: &str) -> Result<&str, AnnotationError> {
+    if line.len() > Annotation::MAX_LINE_BYTES {
         return Err(AnnotationError::LineTooLong { bytes: line.len() });
     }
     match line.chars().find(|c| c.is_control()) {
@@ -99,7 +105,7 @@ fn checked_text(text: &str) -> Result<String, AnnotationError> {
         return Err(AnnotationError::Empty);
     }
     let chars = text.chars().count();
-    if chars > MAX_TEXT_CHARS {
+    if chars > Annotation::MAX_TEXT_CHARS {
         return Err(AnnotationError::TooLong { chars });
     }
     if let Some((i, c)) = text.chars().enumerate().find(|(_, c)| c.is_control() && *c != '\n') {
@@ -131,7 +137,7 @@ impl TryFrom<DocAnnotation> for Annotation {
 
 /// Checks that no two of a record's annotations are on one turn and line. The error names the
 /// entry, from 1.
-pub fn one_per_line(annotations: &[Annotation]) -> Result<(), String> {
+pub(super) fn one_per_line(annotations: &[Annotation]) -> Result<(), String> {
     for (i, a) in annotations.iter().enumerate() {
         if let Some(j) = annotations[..i]
             .iter()
@@ -149,7 +155,7 @@ pub fn one_per_line(annotations: &[Annotation]) -> Result<(), String> {
 }
 
 /// A record's JSON without its annotations: what a game's id hashes and the store keeps.
-pub fn without(mut record: serde_json::Value) -> serde_json::Value {
+pub(super) fn without(mut record: serde_json::Value) -> serde_json::Value {
     if let Some(members) = record.as_object_mut() {
         members.shift_remove(FIELD);
     }
@@ -165,7 +171,7 @@ mod tests {
         let a = Annotation::new(3, "", "  Too greedy.\r\nThe city never closed.\n ").unwrap();
         assert_eq!(a.text(), "Too greedy.\nThe city never closed.");
         assert_eq!(Annotation::new(3, "", " \n\t"), Err(AnnotationError::Empty));
-        let long = "é".repeat(MAX_TEXT_CHARS);
+        let long = "é".repeat(Annotation::MAX_TEXT_CHARS);
         assert!(
             Annotation::new(0, "", &long).is_ok(),
             "counted in characters, not bytes"
@@ -173,7 +179,7 @@ mod tests {
         assert_eq!(
             Annotation::new(0, "", &(long + "x")),
             Err(AnnotationError::TooLong {
-                chars: MAX_TEXT_CHARS + 1
+                chars: Annotation::MAX_TEXT_CHARS + 1
             })
         );
         assert_eq!(
@@ -184,7 +190,7 @@ mod tests {
             Annotation::new(0, "ab\ncd", "x"),
             Err(AnnotationError::LineControl { code: 10 })
         );
-        let line = "1,0,90@".repeat(MAX_LINE_BYTES / 7 + 1);
+        let line = "1,0,90@".repeat(Annotation::MAX_LINE_BYTES / 7 + 1);
         assert_eq!(
             Annotation::new(0, &line, "x"),
             Err(AnnotationError::LineTooLong { bytes: line.len() })

@@ -14,7 +14,7 @@
 //!   record carries (`GameRecord::recorded_scores`, from BGA), and `export::jcz::to_value`,
 //!   `export::jcz::to_string` and `export::csv::scoring_csv` write a record out.
 
-pub mod annotations;
+mod annotations;
 pub mod bga;
 pub mod cards;
 pub mod course;
@@ -33,12 +33,12 @@ use crate::engine::{
     Action, FeatureKind, FeatureRef, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup,
     StartTile, TileCatalog, TileKindId,
 };
-use annotations::Annotation;
 use cards::CardRecord;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::engine::Played;
+pub use annotations::{Annotation, AnnotationError};
 pub use rules_spec::RulesSpec;
 pub use walk::{ReplayError, Step, Walk, move_text, recorded};
 

@@ -4,9 +4,8 @@
 use super::snapshot::{StoredEvent, StoredMove};
 use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
 use crate::engine::GameKind;
-use crate::record::annotations::{self, Annotation};
 use crate::record::cards::{self, CardRecord};
-use crate::record::{self, Format, GameRecord, RecordError, native};
+use crate::record::{self, Annotation, Format, GameRecord, RecordError, native};
 use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::{self, ReplayError, json};
 
@@ -129,8 +128,7 @@ fn annotated_turns(annotations: &[Annotation], turns: usize, format: Format) -> 
         Some(i) => Err(RecordError::invalid(
             format,
             format!(
-                "{} entry {}: turn {} is past the game's last turn, {turns}",
-                annotations::FIELD,
+                "annotations entry {}: turn {} is past the game's last turn, {turns}",
                 i + 1,
                 annotations[i].turn()
             ),

@@ -16,7 +16,7 @@ mod sqlite;
 mod supply;
 
 use crate::engine::GameKind;
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;

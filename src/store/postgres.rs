@@ -17,7 +17,7 @@ use super::{
     now, seconds_since, wants_queueing,
 };
 use crate::engine::GameKind;
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use deadpool_postgres::{Client, Config, ManagerConfig, Pool, PoolConfig, RecyclingMethod, Runtime, Timeouts};
 use std::time::Duration;
 use tokio_postgres::{NoTls, Row};

@@ -8,7 +8,7 @@ use super::{
     now, seconds_since, wants_queueing,
 };
 use crate::engine::GameKind;
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{OptionalExtension, params};

@@ -2,7 +2,7 @@
 //! first words in the turn list. Their text goes out escaped, as every template's does; the
 //! page keeps its line breaks (`white-space: pre-line` in the style sheet).
 
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use crate::store::GameId;
 use crate::web::links;
 use crate::web::view::TurnLink;

@@ -1,7 +1,8 @@
 //! Pages as sent, built once. A stored game never changes, so a turn's page changes only with
-//! what its key says (the game's analysis as the page shows it, a Card Game's hands): it is
-//! built on the first request, gzipped, given a strong ETag of its bytes, and kept. Later
-//! requests cost a look-up, and a client that holds the page already gets a 304.
+//! what its key says (the game's analysis as the page shows it, a Card Game's hands, whether it
+//! is its owner's, with the forms) and with its owner's comments, after which the game's pages
+//! are forgotten: it is built on the first request, gzipped, given a strong ETag of its bytes,
+//! and kept. Later requests cost a look-up, and a client that holds the page already gets a 304.
 //!
 //! The cache is bounded by the bytes it keeps, not by pages: a page of a 72-turn game is about
 //! 10 KB gzipped, so the default holds several thousand. Gzip is flate2 on its zlib-rs backend

@@ -458,7 +458,7 @@ fn assert_valid(schema: &str, doc: &Value) {
 /// copies them.
 #[test]
 fn the_store_keeps_comments_with_their_game() {
-    use carcassonne_replay::record::annotations::Annotation;
+    use carcassonne_replay::record::Annotation;
     use carcassonne_replay::store::{Change, GameId, Store, copy, ingest};
     let (db, _dir, _pg) = fresh_database();
     let store = Store::open(db).unwrap();

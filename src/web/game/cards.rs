@@ -13,7 +13,7 @@ use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions};
 use crate::engine::{GameKind, Position, cards, category};
 use crate::export::Export;
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use crate::record::cards::CardRecord;
 use crate::render::Drawable;
 use crate::render::cards::Hands;

@@ -16,7 +16,7 @@ pub(crate) mod turn;
 use crate::analysis::AnalysisOptions;
 use crate::engine::GameKind;
 use crate::export::Export;
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use crate::record::{GameRecord, RecordError};
 use crate::render::Drawable;
 use crate::render::cards::Hands;

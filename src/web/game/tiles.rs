@@ -13,7 +13,7 @@ use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions, HEURISTIC_FORMULA};
 use crate::engine::{Game, GameKind, category};
 use crate::export::{Export, jcz};
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use crate::record::{GameRecord, rules_spec};
 use crate::render::cards::Hands;
 use crate::render::{self, Drawable};

@@ -3,8 +3,8 @@
 
 use super::{Analysis, GameHead};
 use crate::engine::Position;
+use crate::record::Annotation;
 use crate::record::PlayerInfo;
-use crate::record::annotations;
 use crate::render::PlayerColours;
 use crate::replay::{Replay, Turn};
 use crate::web::annotation_view::CommentView;

@@ -5,7 +5,7 @@
 
 use super::owners::{authorise, found, see_other};
 use super::read_limited;
-use crate::record::annotations::Annotation;
+use crate::record::Annotation;
 use crate::store::GameId;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
