@@ -1,8 +1,8 @@
 //! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored),
 //! analysis requests (each queues tens of seconds of work), the explore board's engine, and
-//! comments (each is written, and has every node forget the game's pages). Over a limit the answer is `429`
-//! with `Retry-After`. A client is its address as the connection shows it; behind a reverse
-//! proxy that is the proxy's, so the proxy should limit instead.
+//! comments (each is written, and has every node forget the game's pages). Over a limit the
+//! answer is `429` with `Retry-After`. A client is its address as the connection shows it;
+//! behind a reverse proxy that is the proxy's, so the proxy should limit instead.
 
 use super::problem::Problem;
 use governor::clock::{Clock, DefaultClock};

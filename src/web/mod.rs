@@ -76,22 +76,45 @@ type Snapshots = (GameKind, Vec<TurnRow>);
 /// What was read recently, parsed, by game id. A stored game never changes (its id is its
 /// content's hash), nor does a finished analysis, so a page read again needs no query, no
 /// inflating and no parsing.
-struct Recent<V>(std::sync::Mutex<lru::LruCache<GameId, V>>);
+struct Recent<V>(std::sync::Mutex<Kept<V>>);
+
+/// The values, and how many times one was forgotten (`Recent::put_unless_forgotten`).
+struct Kept<V> {
+    values: lru::LruCache<GameId, V>,
+    forgets: u64,
+}
 
 impl<V: Clone> Recent<V> {
     fn get(&self, id: &GameId) -> Option<V> {
-        self.0.lock().ok().and_then(|mut c| c.get(id).cloned())
+        self.0.lock().ok().and_then(|mut c| c.values.get(id).cloned())
     }
 
     fn put(&self, id: GameId, value: V) {
         if let Ok(mut c) = self.0.lock() {
-            c.put(id, value);
+            c.values.put(id, value);
+        }
+    }
+
+    /// Where the forgetting stands, before a value is read from the store.
+    fn forgets(&self) -> u64 {
+        self.0.lock().map_or(0, |c| c.forgets)
+    }
+
+    /// Keeps a value read from the store since [`Recent::forgets`] said `forgets`, unless a
+    /// value was forgotten meanwhile: it may have been read before the change that had it
+    /// forgotten, and would then be kept stale.
+    fn put_unless_forgotten(&self, id: GameId, value: V, forgets: u64) {
+        if let Ok(mut c) = self.0.lock()
+            && c.forgets == forgets
+        {
+            c.values.put(id, value);
         }
     }
 
     fn forget(&self, id: &GameId) {
         if let Ok(mut c) = self.0.lock() {
-            c.pop(id);
+            c.values.pop(id);
+            c.forgets += 1;
         }
     }
 }
@@ -99,7 +122,10 @@ impl<V: Clone> Recent<V> {
 impl<V> Recent<V> {
     fn new(capacity: usize) -> Recent<V> {
         let capacity = std::num::NonZeroUsize::new(capacity).expect("a cache holds something");
-        Recent(std::sync::Mutex::new(lru::LruCache::new(capacity)))
+        Recent(std::sync::Mutex::new(Kept {
+            values: lru::LruCache::new(capacity),
+            forgets: 0,
+        }))
     }
 }
 
@@ -162,8 +188,9 @@ impl AppState {
         if let Some(hit) = self.games.get(id) {
             return Ok(hit);
         }
+        let forgets = self.games.forgets();
         let loaded = self.read_game(id)?;
-        self.games.put(*id, Arc::clone(&loaded));
+        self.games.put_unless_forgotten(*id, Arc::clone(&loaded), forgets);
         Ok(loaded)
     }
 

@@ -122,6 +122,9 @@ pub struct PageCache<K: Hash + Eq> {
 struct Kept<K: Hash + Eq> {
     pages: lru::LruCache<K, Arc<Page>>,
     bytes: usize,
+    /// How many times pages were forgotten: a page built across a forgetting may show what
+    /// was forgotten, and is not kept.
+    forgets: u64,
 }
 
 impl<K: Hash + Eq + Clone> PageCache<K> {
@@ -130,6 +133,7 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
             inner: Mutex::new(Kept {
                 pages: lru::LruCache::unbounded(),
                 bytes: 0,
+                forgets: 0,
             }),
             budget,
         }
@@ -145,10 +149,13 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
         if let Some(hit) = self.get(&key) {
             return Ok(hit);
         }
+        let forgets = self.inner.lock().map_or(0, |kept| kept.forgets);
         // Built outside the lock: two requests for one new page may both build it, and that
         // costs less than making every other page wait.
         let page = Arc::new(Page::of(&build()?));
-        if let Ok(mut kept) = self.inner.lock() {
+        if let Ok(mut kept) = self.inner.lock()
+            && kept.forgets == forgets
+        {
             kept.bytes += page.size();
             if let Some(old) = kept.pages.put(key, Arc::clone(&page)) {
                 kept.bytes -= old.size();
@@ -161,9 +168,11 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
         Ok(page)
     }
 
-    /// Drops every page whose key `which` picks (a game deleted, or its listing changed).
+    /// Drops every page whose key `which` picks (a game deleted, its listing or its comments
+    /// changed), and any page being built now, when it is done.
     pub fn forget(&self, which: impl Fn(&K) -> bool) {
         if let Ok(mut kept) = self.inner.lock() {
+            kept.forgets += 1;
             let gone: Vec<K> = kept
                 .pages
                 .iter()
@@ -253,5 +262,11 @@ mod tests {
         cache.forget(|k| *k == 4);
         assert!(!kept(4));
         assert_eq!(cache.inner.lock().unwrap().bytes, 2 * one);
+        // A page built while the cache forgot may show what was forgotten: it is sent, not kept.
+        let built = cache.get_or_build(9, || {
+            cache.forget(|k| *k == 9);
+            Ok::<_, ()>("x".repeat(1000))
+        });
+        assert!(built.is_ok() && !kept(9));
     }
 }

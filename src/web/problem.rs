@@ -1,7 +1,6 @@
 //! Errors as HTTP answers: RFC 9457 problem+json for the API, friendly HTML pages for browsers.
 
-use crate::record::AnnotationError;
-use crate::record::RecordError;
+use crate::record::{AnnotationError, RecordError};
 use crate::store::{IngestError, StoreError};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};

@@ -3,8 +3,7 @@
 
 use super::{Analysis, GameHead};
 use crate::engine::Position;
-use crate::record::Annotation;
-use crate::record::PlayerInfo;
+use crate::record::{Annotation, PlayerInfo};
 use crate::render::PlayerColours;
 use crate::replay::{Replay, Turn};
 use crate::web::annotation_view::CommentView;

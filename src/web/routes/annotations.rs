@@ -1,4 +1,4 @@
-//! A game's owner comments on its turns (`record::annotations`): through the API with the owner
+//! A game's owner comments on its turns ([`Annotation`]): through the API with the owner
 //! token, or from the turn page's forms in the uploading browser (its owner cookie, from this
 //! site only), as the owner's other changes (`owners`). Every write counts against the
 //! client's limit, and has every node forget the game's pages (`Change::Annotations`).
