@@ -1,8 +1,7 @@
-//! What a game's owner may do: delete it, or list it and take it off the lists (and comment
-//! on its turns, `annotations`). The owner is
-//! whoever holds the token its upload returned: API clients send it as a bearer token; the
-//! uploading browser keeps it in an HttpOnly cookie scoped to the game's pages
-//! ([`owner_cookie`]), which the forms on the game page send back.
+//! What a game's owner may do: delete it, or list it and take it off the lists (and comment on
+//! its turns, `annotations`). The owner is whoever holds the token its upload returned: API
+//! clients send it as a bearer token; the uploading browser keeps it in an HttpOnly cookie
+//! scoped to the game's pages ([`owner_cookie`]), which the forms on the game page send back.
 
 use crate::store::{GameId, OwnerToken, Ownership};
 use crate::web::game::GamePages;
