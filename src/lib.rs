@@ -37,8 +37,9 @@
 //! rules as records state them ([`RulesSpec`](record::RulesSpec), `record/rules_spec.rs`, with
 //! the rules in words), the script a tile record hands the engine's walker
 //! ([`Walker`](engine::Walker)) to step it move by move ([`Walk`](record::Walk),
-//! `record/walk.rs`; the Card Game's is in [`record::cards`]) and other programs' tile names
-//! ([`record::tile_names`]). A record that exists is well-formed; whether its moves are legal
+//! `record/walk.rs`; the Card Game's is in [`record::cards`]), other programs' tile names
+//! ([`record::tile_names`]) and an owner's comments on turns ([`record::annotations`], which a
+//! record carries and its game's id never hashes). A record that exists is well-formed; whether its moves are legal
 //! is the engine's business.
 //!
 //! [`selfplay`] plays bot games and writes them as records, for `generate`, the fuzzers and the
@@ -78,7 +79,8 @@
 //! with the analysis queue as leased rows: a game and all its per-turn snapshot rows are
 //! written in one transaction
 //! (`store/ingest.rs`, whose [`Storable`](store::Storable) trait gives each game's summary and
-//! rows), owner tokens are kept as hashes ([`OwnerHash`](store::OwnerHash), `store/owner.rs`),
+//! rows), owner tokens are kept as hashes ([`OwnerHash`](store::OwnerHash), `store/owner.rs`)
+//! and an owner's comments in a table of their own (`Backend::annotate`),
 //! a SQLite file is copied live by [`store::backup`], and any database into another by
 //! [`store::copy`] (`copy-db`). Games carry their kind and an id
 //! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
@@ -89,7 +91,8 @@
 //! every address. A stored game reaches the handlers as a `dyn GamePages`, one implementation
 //! per game (`web/game/tiles.rs`, `web/game/cards.rs`); `read` in `web/game/mod.rs` is the one
 //! place the web tells the games apart. The view models are `web/view.rs` (and
-//! `card_view.rs`, `board_view.rs`, `chance_view.rs`, `share_view.rs` beside it),
+//! `card_view.rs`, `board_view.rs`, `chance_view.rs`, `share_view.rs`, `annotation_view.rs`
+//! beside it),
 //! `web/problem.rs` turns errors into problem+json or HTML, `web/jobs.rs` is the analysis
 //! queue, `web/page_cache.rs` keeps built turn pages, and `limits.rs`, `origin.rs`,
 //! `middleware.rs` and `metrics.rs` in `web/` guard and measure every request. The pages are

@@ -96,6 +96,7 @@ pub fn generate_with(
         score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
+        annotations: Vec::new(),
     })
 }
 
@@ -139,5 +140,6 @@ pub fn card_game_with(
         dealer: 0,
         face_up,
         moves,
+        annotations: Vec::new(),
     })
 }

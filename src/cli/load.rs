@@ -158,6 +158,7 @@ impl Node {
         settings.limits = LimitSettings {
             uploads_per_minute: u32::MAX,
             analyses_per_minute: u32::MAX,
+            annotations_per_minute: u32::MAX,
         };
         let (tx, rx) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {

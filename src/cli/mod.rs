@@ -54,6 +54,9 @@ enum Command {
         /// Analysis requests each client may make per minute.
         #[arg(long, default_value_t = crate::web::limits::ANALYSES_PER_MINUTE)]
         analyses_per_minute: u32,
+        /// Comments each client may write or remove per minute.
+        #[arg(long, default_value_t = crate::web::limits::ANNOTATIONS_PER_MINUTE)]
+        annotations_per_minute: u32,
         /// Analyses waiting or running at most; past it, requests are answered 503.
         #[arg(long, default_value_t = crate::web::jobs::ANALYSIS_QUEUE)]
         analysis_queue: u64,
@@ -375,8 +378,8 @@ fn copy_db(from: &Database, to: &Database) -> Result<(), String> {
     let progress = |done: u64| eprintln!("{done} of {total} games copied");
     let counts = crate::store::copy(&source, &target, &progress).map_err(|e| e.to_string())?;
     println!(
-        "{from} copied to {to}: {} games, {} snapshots and {} analyses, as many as the source holds",
-        counts.games, counts.snapshots, counts.analyses
+        "{from} copied to {to}: {} games, {} snapshots, {} analyses and {} annotations, as many as the source holds",
+        counts.games, counts.snapshots, counts.analyses, counts.annotations
     );
     Ok(())
 }
@@ -390,12 +393,14 @@ pub fn run() -> ExitCode {
             public_url,
             uploads_per_minute,
             analyses_per_minute,
+            annotations_per_minute,
             analysis_queue,
             analysis_workers,
         } => {
             let limits = crate::web::limits::LimitSettings {
                 uploads_per_minute,
                 analyses_per_minute,
+                annotations_per_minute,
             };
             serve::run(
                 &bind,

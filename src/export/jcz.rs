@@ -405,7 +405,7 @@ impl MeepleIds {
 /// A content hash as the 32 hex digits JCloisterZone uses for game ids, so the same record
 /// always gets the same id.
 fn game_id(record: &GameRecord) -> String {
-    let text = native::to_value(record).to_string();
+    let text = native::canonical_value(record).to_string();
     let fnv = |seed: u64| {
         text.bytes()
             .fold(seed, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))

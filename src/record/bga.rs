@@ -894,6 +894,7 @@ impl Reader {
                 final_scores,
                 categories,
             }),
+            annotations: Vec::new(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! record names the first dealer, the 10 cards turned up and every action; each round's hands
 //! are read from the actions, since every card dealt is played in its round.
 
+use super::annotations::{self, Annotation};
 use super::native::{FORMAT, NativeError, Player, at_path};
 use super::quote::Quoted;
 use super::{PlayerInfo, RecordError};
@@ -16,6 +17,8 @@ pub struct CardRecord {
     pub dealer: u8,
     pub face_up: Vec<(Card, Colour)>,
     pub moves: Vec<RecordedCardMove>,
+    /// Its owner's comments on its turns, which the game's id never hashes.
+    pub annotations: Vec<Annotation>,
 }
 
 /// One action, with the player the record names (checked against turn order).
@@ -37,6 +40,8 @@ struct Doc {
     dealer: u8,
     face_up: Vec<DocFaceUp>,
     moves: Vec<DocMove>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    annotations: Vec<Annotation>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -148,6 +153,7 @@ fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
     if doc.format != FORMAT || doc.game != "card-game" {
         return Err(CardRecordError::NotACardGame);
     }
+    annotations::one_per_line(&doc.annotations).map_err(CardRecordError::Shape)?;
     let players = doc.players.len();
     if !(2..=5).contains(&players) {
         return Err(CardRecordError::PlayerCount(players));
@@ -182,6 +188,7 @@ fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
         dealer: doc.dealer,
         face_up,
         moves,
+        annotations: doc.annotations,
     })
 }
 
@@ -284,8 +291,14 @@ pub fn to_value(r: &CardRecord) -> serde_json::Value {
                 }
             })
             .collect(),
+        annotations: r.annotations.clone(),
     };
     serde_json::to_value(doc).expect("a record serialises")
+}
+
+/// The record as its game's id hashes it and the store keeps it: without its annotations.
+pub fn canonical_value(r: &CardRecord) -> serde_json::Value {
+    annotations::without(to_value(r))
 }
 
 impl CardRecord {

@@ -49,6 +49,7 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
         score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
+        annotations: Vec::new(),
     };
     for (n, line) in lines {
         if record.final_scoring.is_some() {

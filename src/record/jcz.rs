@@ -332,6 +332,7 @@ fn read(save: Save) -> Result<GameRecord, RecordError> {
         score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
+        annotations: Vec::new(),
     };
     match draw_order {
         Some(order) => insert_drawn_discards(&mut record, &order, end_turn),

@@ -168,6 +168,7 @@ fn read(text: &str) -> Result<GameRecord, LabError> {
         score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
+        annotations: Vec::new(),
     };
     record.canonicalise();
     Ok(record)

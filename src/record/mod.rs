@@ -14,6 +14,7 @@
 //!   record carries (`GameRecord::recorded_scores`, from BGA), and `export::jcz::to_value`,
 //!   `export::jcz::to_string` and `export::csv::scoring_csv` write a record out.
 
+mod annotations;
 pub mod bga;
 pub mod cards;
 pub mod course;
@@ -37,6 +38,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use crate::engine::Played;
+pub use annotations::{Annotation, AnnotationError};
 pub use rules_spec::RulesSpec;
 pub use walk::{ReplayError, Step, Walk, move_text, recorded};
 
@@ -131,6 +133,9 @@ pub struct GameRecord {
     /// Scores the source itself recorded (Board Game Arena logs), to check our engine against
     /// with `replay::verify::recorded_scores`. No export writes them.
     pub recorded_scores: Option<RecordedScores>,
+    /// Its owner's comments on its turns (native records only), which the game's id never
+    /// hashes.
+    pub annotations: Vec<Annotation>,
 }
 
 /// Scores as another program computed them while the game was played.

@@ -1,6 +1,7 @@
 //! The native format, `carcassonne-replay/1`: JSON described in the reference
 //! (`/docs/records`) and by `static/record.schema.json`.
 
+use super::annotations::{self, Annotation};
 use super::quote::{self, Quoted};
 use super::rules_spec::Overrides;
 use super::{
@@ -37,6 +38,8 @@ struct Doc {
     moves: Vec<DocMove>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     final_scoring: Option<bool>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    annotations: Vec<Annotation>,
 }
 
 /// A player as native records write them (the Card Game's records too).
@@ -275,6 +278,7 @@ fn read(value: serde_json::Value) -> Result<GameRecord, NativeError> {
         return Err(NativeError::Format(doc.format));
     }
     let game = game_kind(doc.game.as_deref())?;
+    annotations::one_per_line(&doc.annotations).map_err(NativeError::Shape)?;
     if doc.players.is_empty() || doc.players.len() > 6 {
         return Err(NativeError::PlayerCount(doc.players.len()));
     }
@@ -351,6 +355,7 @@ fn read(value: serde_json::Value) -> Result<GameRecord, NativeError> {
         score_orders,
         final_scoring: doc.final_scoring,
         recorded_scores: None,
+        annotations: doc.annotations,
     })
 }
 
@@ -579,8 +584,14 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
             })
             .collect(),
         final_scoring: r.final_scoring,
+        annotations: r.annotations.clone(),
     };
     serde_json::to_value(doc).expect("records serialise")
+}
+
+/// The record as its game's id hashes it and the store keeps it: without its annotations.
+pub fn canonical_value(r: &GameRecord) -> serde_json::Value {
+    annotations::without(to_value(r))
 }
 
 /// Native JSON laid out for people: one move per line.

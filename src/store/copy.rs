@@ -1,6 +1,6 @@
 //! Copying one database into another, of either kind: how a service that started on SQLite
 //! moves to PostgreSQL (`copy-db`). Every game keeps its id, record, snapshots, owner, listing
-//! and date, and its analysis keeps its result; a lease does not travel.
+//! and date, its annotations, and its analysis keeps its result; a lease does not travel.
 
 use super::{Counts, Store, StoreError, Stored};
 
@@ -20,9 +20,9 @@ pub enum CopyError {
     Counts { original: Counts, copy: Counts },
 }
 
-/// Copies every game, with its snapshots and analysis, from `from` into the empty `to`, in
-/// the order they were stored, telling `progress` how many games are done. Then checks that
-/// both hold as many games, snapshots and analyses, and answers the counts.
+/// Copies every game, with its snapshots, annotations and analysis, from `from` into the empty
+/// `to`, in the order they were stored, telling `progress` how many games are done. Then checks
+/// that both hold as many games, snapshots, analyses and annotations, and answers the counts.
 pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, CopyError> {
     let held = to.count()?;
     if held > 0 {
@@ -35,7 +35,7 @@ pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, 
             // A game deleted since its id was read is skipped; the counts tell if that mattered.
             let Some(game) = from.game(id)? else { continue };
             let turns = from.turns(id)?.map(|(_, turns)| turns).unwrap_or_default();
-            if to.write_game(&game, &turns)? == Stored::New
+            if to.write_game(&game, &turns, &from.annotations(id)?)? == Stored::New
                 && let Some(analysis) = from.stored_analysis(id)?
             {
                 to.write_analysis(id, &analysis)?;

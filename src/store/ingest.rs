@@ -5,7 +5,7 @@ use super::snapshot::{StoredEvent, StoredMove};
 use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
 use crate::engine::GameKind;
 use crate::record::cards::{self, CardRecord};
-use crate::record::{self, Format, GameRecord, RecordError, native};
+use crate::record::{self, Annotation, Format, GameRecord, RecordError, native};
 use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::{self, ReplayError, json};
 
@@ -24,6 +24,8 @@ pub struct Ingested {
     pub final_scores: Vec<i32>,
     /// One snapshot per turn.
     pub rows: Vec<TurnRow>,
+    /// The comments the record carries, stored with it when it is new.
+    pub annotations: Vec<Annotation>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -59,7 +61,7 @@ pub struct IllegalAt {
 /// The canonical form of a record and its id. Uploading a `.jcz` and its native export gives
 /// the same id, because both have the same canonical form.
 pub fn canonical_id(record: &GameRecord) -> (String, GameId) {
-    let canonical = native::to_value(record).to_string();
+    let canonical = native::canonical_value(record).to_string();
     let id = GameId::of(&canonical);
     (canonical, id)
 }
@@ -82,8 +84,10 @@ pub trait Storable {
     fn players(&self) -> &[record::PlayerInfo];
     /// Moves in the record, discards included.
     fn moves(&self) -> usize;
-    /// The record as compact native JSON: what is stored and hashed.
+    /// The record as compact native JSON, without its annotations: what is stored and hashed.
     fn canonical(&self) -> String;
+    /// The comments the record carries.
+    fn annotations(&self) -> &[Annotation];
     /// The game replayed, and checked against the scores its log recorded, if any.
     fn snapshots(&self) -> Result<Snapshots, IngestError>;
 }
@@ -102,6 +106,7 @@ fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestE
     upload_names(game.players(), format)?;
     some_moves(game.moves(), format)?;
     let replayed = game.snapshots()?;
+    annotated_turns(game.annotations(), replayed.rows.len(), format)?;
     let canonical = game.canonical();
     Ok(Ingested {
         id: GameId::of(&canonical),
@@ -113,7 +118,23 @@ fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestE
         finished: replayed.finished,
         final_scores: replayed.final_scores,
         rows: replayed.rows,
+        annotations: game.annotations().to_vec(),
     })
+}
+
+/// Comments are on turns of the game: 0 (the start) to its last.
+fn annotated_turns(annotations: &[Annotation], turns: usize, format: Format) -> Result<(), RecordError> {
+    match annotations.iter().position(|a| a.turn() as usize > turns) {
+        Some(i) => Err(RecordError::invalid(
+            format,
+            format!(
+                "annotations entry {}: turn {} is past the game's last turn, {turns}",
+                i + 1,
+                annotations[i].turn()
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// A record with players and no move is no game to replay: junk on the lists. Checked at
@@ -251,6 +272,10 @@ impl Storable for GameRecord {
         canonical_id(self).0
     }
 
+    fn annotations(&self) -> &[Annotation] {
+        &self.annotations
+    }
+
     /// Placements and deployments are a row's move, so its `events` keep the rest: discards,
     /// scores with their breakdowns, returns.
     fn snapshots(&self) -> Result<Snapshots, IngestError> {
@@ -297,7 +322,11 @@ impl Storable for CardRecord {
     }
 
     fn canonical(&self) -> String {
-        cards::to_value(self).to_string()
+        cards::canonical_value(self).to_string()
+    }
+
+    fn annotations(&self) -> &[Annotation] {
+        &self.annotations
     }
 
     /// A row's move is the action, its events every event (the round scoring's explanations

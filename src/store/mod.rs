@@ -16,6 +16,7 @@ mod sqlite;
 mod supply;
 
 use crate::engine::GameKind;
+use crate::record::Annotation;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -187,6 +188,7 @@ pub struct Counts {
     pub games: u64,
     pub snapshots: u64,
     pub analyses: u64,
+    pub annotations: u64,
 }
 
 /// What a database does for the service. Each method is one transaction; none panics on bad
@@ -194,14 +196,14 @@ pub struct Counts {
 pub trait Backend: Send + Sync {
     /// How many games are stored.
     fn count(&self) -> Result<u64, StoreError>;
-    /// How many games, snapshots and analyses are stored.
+    /// How many games, snapshots, analyses and annotations are stored.
     fn counts(&self) -> Result<Counts, StoreError>;
     /// Can the database answer a query?
     fn ping(&self) -> Result<(), StoreError>;
-    /// Writes a game and its snapshots in one transaction. A game with the same id stored
-    /// before, even by another node a moment ago, is left as it is, its owner and listing
-    /// included.
-    fn write_game(&self, game: &GameRow, turns: &[TurnRow]) -> Result<Stored, StoreError>;
+    /// Writes a game, its snapshots and its annotations in one transaction. A game with the
+    /// same id stored before, even by another node a moment ago, is left as it is, its owner,
+    /// listing and annotations included.
+    fn write_game(&self, game: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError>;
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError>;
     /// Every game's id, listed or not, oldest first: `limit` of them after skipping `offset`.
     fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError>;
@@ -211,7 +213,8 @@ pub trait Backend: Send + Sync {
     fn count_listed(&self) -> Result<u64, StoreError>;
     /// Lists a game or takes it off the lists. False when there is no such game.
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
-    /// Deletes a game with its snapshots and its analysis. False when there is no such game.
+    /// Deletes a game with its snapshots, its analysis and its annotations. False when there is
+    /// no such game.
     fn delete(&self, id: &GameId) -> Result<bool, StoreError>;
     /// Every snapshot of a game, in turn order, with the kind of game they are of (which says
     /// how to read their JSON); `None` when no game of that id has any.
@@ -252,10 +255,18 @@ pub trait Backend: Send + Sync {
     fn write_analysis(&self, id: &GameId, analysis: &StoredAnalysis) -> Result<bool, StoreError>;
     /// Bytes the database uses, for the storage measurement.
     fn size_bytes(&self) -> Result<u64, StoreError>;
-    /// The games changed after change `after` (deletions, listings, finished analyses), in
-    /// order, and the last change's number; with `None`, only the last change's number. What
-    /// `delete`, `set_listed` and `finish_analysis` change is noted in the same transaction.
+    /// The games changed after change `after` (deletions, listings, finished analyses,
+    /// annotations), in order, and the last change's number; with `None`, only the last
+    /// change's number. What `delete`, `set_listed`, `finish_analysis`, `annotate` and
+    /// `unannotate` change is noted in the same transaction.
     fn changes_since(&self, after: Option<i64>) -> Result<Changes, StoreError>;
+    /// A game's annotations, by turn, the turn as played before the lines explored from it.
+    fn annotations(&self, id: &GameId) -> Result<Vec<Annotation>, StoreError>;
+    /// Writes an annotation, in place of the one on its turn and line if any. False when there
+    /// is no such game.
+    fn annotate(&self, id: &GameId, annotation: &Annotation) -> Result<bool, StoreError>;
+    /// Removes the annotation on turn `turn` and line `line`. False when there is none.
+    fn unannotate(&self, id: &GameId, turn: u32, line: &str) -> Result<bool, StoreError>;
 }
 
 /// What changed about a stored game, for the processes that keep it in memory.
@@ -265,6 +276,8 @@ pub enum Change {
     Owner,
     /// Its analysis finished, done or failed.
     Analysis,
+    /// Its owner wrote or removed a comment.
+    Annotations,
 }
 
 impl Change {
@@ -272,6 +285,7 @@ impl Change {
         match self {
             Change::Owner => "owner",
             Change::Analysis => "analysis",
+            Change::Annotations => "annotations",
         }
     }
 
@@ -279,6 +293,7 @@ impl Change {
         match name {
             "owner" => Ok(Change::Owner),
             "analysis" => Ok(Change::Analysis),
+            "annotations" => Ok(Change::Annotations),
             other => Err(StoreError::Corrupt(format!("unknown change {other:?}"))),
         }
     }
@@ -380,7 +395,7 @@ impl Store {
             listed: new.listed,
             owner: new.owner,
         };
-        self.write_game(&row, &g.rows)
+        self.write_game(&row, &g.rows, &g.annotations)
     }
 }
 
@@ -411,6 +426,26 @@ fn wants_queueing(found: Option<(String, Option<u32>)>, version: u32) -> bool {
 fn of_one_kind(rows: Vec<(GameKind, TurnRow)>) -> Option<(GameKind, Vec<TurnRow>)> {
     let kind = rows.first()?.0;
     Some((kind, rows.into_iter().map(|(_, row)| row).collect()))
+}
+
+/// What an annotation's line is keyed by: its SHA-256 (a line runs to 16 KB, too long for an
+/// index).
+fn line_key(line: &str) -> Vec<u8> {
+    use sha2::Digest;
+    sha2::Sha256::digest(line.as_bytes()).to_vec()
+}
+
+/// A game's annotations as stored (turn, line, text), read back in their order: by turn, the
+/// turn as played first. A row the store holds is checked again: a corrupt one is an error.
+fn annotations_of(rows: Vec<(u32, String, String)>) -> Result<Vec<Annotation>, StoreError> {
+    let mut read = (rows.into_iter())
+        .map(|(turn, line, text)| {
+            Annotation::new(turn, &line, &text)
+                .map_err(|e| StoreError::Corrupt(format!("annotation on turn {turn}: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    read.sort_by(|a, b| (a.turn(), a.line()).cmp(&(b.turn(), b.line())));
+    Ok(read)
 }
 
 /// A new lease's token: 16 random bytes in hex.

@@ -13,10 +13,11 @@
 
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
-    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since,
-    wants_queueing,
+    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
+    now, seconds_since, wants_queueing,
 };
 use crate::engine::GameKind;
+use crate::record::Annotation;
 use deadpool_postgres::{Client, Config, ManagerConfig, Pool, PoolConfig, RecyclingMethod, Runtime, Timeouts};
 use std::time::Duration;
 use tokio_postgres::{NoTls, Row};
@@ -25,6 +26,7 @@ use tokio_postgres::{NoTls, Row};
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_game_changes.sql"),
+    include_str!("../../migrations/postgres/0003_annotations.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
@@ -137,6 +139,7 @@ impl Backend for Postgres {
                 games: count(c, "SELECT count(*) FROM games").await?,
                 snapshots: count(c, "SELECT count(*) FROM snapshots").await?,
                 analyses: count(c, "SELECT count(*) FROM analyses").await?,
+                annotations: count(c, "SELECT count(*) FROM annotations").await?,
             })
         })
     }
@@ -148,7 +151,7 @@ impl Backend for Postgres {
         })
     }
 
-    fn write_game(&self, g: &GameRow, turns: &[TurnRow]) -> Result<Stored, StoreError> {
+    fn write_game(&self, g: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError> {
         let id = g.id.to_string();
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -199,6 +202,20 @@ impl Backend for Postgres {
                 ],
             )
             .await?;
+            if !annotations.is_empty() {
+                tx.execute(
+                    "INSERT INTO annotations (game, turn, line_key, line, text)
+                     SELECT $1, * FROM unnest($2::int4[], $3::bytea[], $4::text[], $5::text[])",
+                    &[
+                        &seq,
+                        &annotations.iter().map(|a| a.turn() as i32).collect::<Vec<_>>(),
+                        &annotations.iter().map(|a| line_key(a.line())).collect::<Vec<_>>(),
+                        &annotations.iter().map(Annotation::line).collect::<Vec<_>>(),
+                        &annotations.iter().map(Annotation::text).collect::<Vec<_>>(),
+                    ],
+                )
+                .await?;
+            }
             tx.commit().await?;
             Ok(Stored::New)
         })
@@ -254,7 +271,7 @@ impl Backend for Postgres {
 
     fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
         let id = id.to_string();
-        // The snapshots and the analysis go with it: their foreign keys cascade.
+        // The snapshots, the analysis and the annotations go with it: their foreign keys cascade.
         self.run(async |c| {
             let tx = c.transaction().await?;
             let n = tx.execute("DELETE FROM games WHERE id = $1", &[&id]).await?;
@@ -506,6 +523,52 @@ impl Backend for Postgres {
                     .push((game_id(row, 1)?, Change::from_name(row.try_get(2)?)?));
             }
             Ok(changes)
+        })
+    }
+
+    fn annotations(&self, id: &GameId) -> Result<Vec<Annotation>, StoreError> {
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT a.turn, a.line, a.text FROM annotations a JOIN games g ON g.seq = a.game WHERE g.id = $1",
+                    &[&id.to_string()],
+                )
+                .await?;
+            let rows = (rows.iter())
+                .map(|r| Ok((r.try_get::<_, i32>(0)? as u32, r.try_get(1)?, r.try_get(2)?)))
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            annotations_of(rows)
+        })
+    }
+
+    fn annotate(&self, id: &GameId, a: &Annotation) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let n = tx
+                .execute(
+                    "INSERT INTO annotations (game, turn, line_key, line, text)
+                     SELECT seq, $2, $3, $4, $5 FROM games WHERE id = $1
+                     ON CONFLICT (game, turn, line_key) DO UPDATE SET text = excluded.text",
+                    &[&id, &(a.turn() as i32), &line_key(a.line()), &a.line(), &a.text()],
+                )
+                .await?;
+            noted(tx, n, &id, Change::Annotations).await
+        })
+    }
+
+    fn unannotate(&self, id: &GameId, turn: u32, line: &str) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let n = tx
+                .execute(
+                    "DELETE FROM annotations
+                     WHERE game = (SELECT seq FROM games WHERE id = $1) AND turn = $2 AND line_key = $3",
+                    &[&id, &(turn as i32), &line_key(line)],
+                )
+                .await?;
+            noted(tx, n, &id, Change::Annotations).await
         })
     }
 

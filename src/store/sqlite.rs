@@ -4,10 +4,11 @@
 
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
-    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, deflate, inflate, lease_token, now, seconds_since,
-    wants_queueing,
+    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
+    now, seconds_since, wants_queueing,
 };
 use crate::engine::GameKind;
+use crate::record::Annotation;
 use r2d2::Pool;
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::{OptionalExtension, params};
@@ -25,6 +26,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0006_analysis_versions.sql")),
         M::up(include_str!("../../migrations/0007_analysis_leases.sql")),
         M::up(include_str!("../../migrations/0008_game_changes.sql")),
+        M::up(include_str!("../../migrations/0009_annotations.sql")),
     ])
 }
 
@@ -90,6 +92,7 @@ impl Backend for Sqlite {
             games: count("games")?,
             snapshots: count("snapshots")?,
             analyses: count("analyses")?,
+            annotations: count("annotations")?,
         })
     }
 
@@ -99,7 +102,7 @@ impl Backend for Sqlite {
         Ok(())
     }
 
-    fn write_game(&self, g: &GameRow, turns: &[TurnRow]) -> Result<Stored, StoreError> {
+    fn write_game(&self, g: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError> {
         let mut conn = self.pool.get()?;
         // Immediate: the write lock is taken up front, so concurrent uploads queue on the busy
         // timeout. A deferred transaction would read first and then fail to upgrade its lock
@@ -147,6 +150,11 @@ impl Backend for Sqlite {
                     row.ownership
                 ])?;
             }
+            let mut stmt =
+                tx.prepare("INSERT INTO annotations (game, turn, line_key, line, text) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for a in annotations {
+                stmt.execute(params![seq, a.turn(), line_key(a.line()), a.line(), a.text()])?;
+            }
         }
         tx.commit()?;
         Ok(Stored::New)
@@ -192,7 +200,7 @@ impl Backend for Sqlite {
     }
 
     fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
-        // The snapshots and the analysis go with it: their foreign keys cascade.
+        // The snapshots, the analysis and the annotations go with it: their foreign keys cascade.
         self.changing(id, Change::Owner, |tx| {
             tx.execute("DELETE FROM games WHERE id = ?1", [id])
         })
@@ -395,6 +403,35 @@ impl Backend for Sqlite {
             changes.games.push((id, Change::from_name(&what)?));
         }
         Ok(changes)
+    }
+
+    fn annotations(&self, id: &GameId) -> Result<Vec<Annotation>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(
+            "SELECT a.turn, a.line, a.text FROM annotations a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+        )?;
+        let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        annotations_of(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn annotate(&self, id: &GameId, a: &Annotation) -> Result<bool, StoreError> {
+        self.changing(id, Change::Annotations, |tx| {
+            tx.execute(
+                "INSERT INTO annotations (game, turn, line_key, line, text)
+                 SELECT seq, ?2, ?3, ?4, ?5 FROM games WHERE id = ?1
+                 ON CONFLICT (game, turn, line_key) DO UPDATE SET text = excluded.text",
+                params![id, a.turn(), line_key(a.line()), a.line(), a.text()],
+            )
+        })
+    }
+
+    fn unannotate(&self, id: &GameId, turn: u32, line: &str) -> Result<bool, StoreError> {
+        self.changing(id, Change::Annotations, |tx| {
+            tx.execute(
+                "DELETE FROM annotations WHERE game = (SELECT seq FROM games WHERE id = ?1) AND turn = ?2 AND line_key = ?3",
+                params![id, turn, line_key(line)],
+            )
+        })
     }
 
     fn size_bytes(&self) -> Result<u64, StoreError> {

@@ -1,6 +1,6 @@
 //! What other processes on the database changed, for this one's memory. A web process keeps
-//! parsed games, finished analyses and built pages; when a game is deleted or unlisted, or its
-//! analysis finishes, through another node or by a worker, the store notes it
+//! parsed games, finished analyses and built pages; when a game is deleted, unlisted or
+//! commented on, or its analysis finishes, through another node or by a worker, the store notes it
 //! (`Store::changes_since`), and a thread here reads what is new every [`EVERY`] and has the
 //! process forget what it kept of those games.
 

@@ -1,7 +1,8 @@
-//! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored) and
-//! analysis requests (each queues tens of seconds of work), and the explore board's engine. Over a limit the answer is `429`
-//! with `Retry-After`. A client is its address as the connection shows it; behind a reverse
-//! proxy that is the proxy's, so the proxy should limit instead.
+//! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored),
+//! analysis requests (each queues tens of seconds of work), the explore board's engine, and
+//! comments (each is written, and has every node forget the game's pages). Over a limit the
+//! answer is `429` with `Retry-After`. A client is its address as the connection shows it;
+//! behind a reverse proxy that is the proxy's, so the proxy should limit instead.
 
 use super::problem::Problem;
 use governor::clock::{Clock, DefaultClock};
@@ -13,6 +14,8 @@ use std::num::NonZeroU32;
 pub const UPLOADS_PER_MINUTE: u32 = 30;
 /// Analysis requests per client per minute by default.
 pub const ANALYSES_PER_MINUTE: u32 = 10;
+/// Comments written or removed per client per minute by default.
+pub const ANNOTATIONS_PER_MINUTE: u32 = 60;
 /// The explore board's engine may think this many times per analysis request allowed: a
 /// thought is about 0.3 s of the machine, a whole-game analysis tens of seconds.
 pub const THOUGHTS_PER_ANALYSIS: u32 = 12;
@@ -22,6 +25,7 @@ pub const THOUGHTS_PER_ANALYSIS: u32 = 12;
 pub struct LimitSettings {
     pub uploads_per_minute: u32,
     pub analyses_per_minute: u32,
+    pub annotations_per_minute: u32,
 }
 
 impl Default for LimitSettings {
@@ -29,6 +33,7 @@ impl Default for LimitSettings {
         LimitSettings {
             uploads_per_minute: UPLOADS_PER_MINUTE,
             analyses_per_minute: ANALYSES_PER_MINUTE,
+            annotations_per_minute: ANNOTATIONS_PER_MINUTE,
         }
     }
 }
@@ -38,6 +43,7 @@ pub struct Limits {
     uploads: DefaultKeyedRateLimiter<IpAddr>,
     analyses: DefaultKeyedRateLimiter<IpAddr>,
     thoughts: DefaultKeyedRateLimiter<IpAddr>,
+    annotations: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 impl Limits {
@@ -47,6 +53,7 @@ impl Limits {
             uploads: per_minute(s.uploads_per_minute),
             analyses: per_minute(s.analyses_per_minute),
             thoughts: per_minute(s.analyses_per_minute.saturating_mul(THOUGHTS_PER_ANALYSIS)),
+            annotations: per_minute(s.annotations_per_minute),
         }
     }
 
@@ -62,6 +69,11 @@ impl Limits {
     /// are kept, and free).
     pub fn thought(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
         check(&self.thoughts, client, "engine requests")
+    }
+
+    /// A comment written or removed.
+    pub fn annotation(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.annotations, client, "comments")
     }
 }
 

@@ -167,6 +167,11 @@ pub fn explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str, at: Opt
     out
 }
 
+/// Where turn `n`'s page posts its owner's comment.
+pub fn annotation(id: impl Borrow<GameId>, n: impl Borrow<u32>) -> String {
+    format!("/g/{}/t/{}/annotation", id.borrow(), n.borrow())
+}
+
 /// The explore board's answer in JSON, for the same position as [`explore`].
 pub fn api_explore(id: impl Borrow<GameId>, n: impl Borrow<u32>, line: &str, at: Option<usize>) -> String {
     let page = explore(id.borrow(), n.borrow(), line, at);

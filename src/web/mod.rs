@@ -1,6 +1,7 @@
 //! The web service: thin handlers that parse the request, call the library and render a
 //! template. `startup` builds the app; `routes` holds one module per resource.
 
+mod annotation_view;
 mod board_view;
 mod card_view;
 mod chance_view;
@@ -58,7 +59,7 @@ pub struct AppState {
     pub request_timeout: std::time::Duration,
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
-    /// The 256 games read last, parsed.
+    /// The 256 games read last, parsed, with their annotations.
     games: std::sync::Arc<Recent<Arc<dyn GamePages>>>,
     /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
     /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
@@ -76,22 +77,45 @@ type Snapshots = (GameKind, Vec<TurnRow>);
 /// What was read recently, parsed, by game id. A stored game never changes (its id is its
 /// content's hash), nor does a finished analysis, so a page read again needs no query, no
 /// inflating and no parsing.
-struct Recent<V>(std::sync::Mutex<lru::LruCache<GameId, V>>);
+struct Recent<V>(std::sync::Mutex<Kept<V>>);
+
+/// The values, and how many times one was forgotten (`Recent::put_unless_forgotten`).
+struct Kept<V> {
+    values: lru::LruCache<GameId, V>,
+    forgets: u64,
+}
 
 impl<V: Clone> Recent<V> {
     fn get(&self, id: &GameId) -> Option<V> {
-        self.0.lock().ok().and_then(|mut c| c.get(id).cloned())
+        self.0.lock().ok().and_then(|mut c| c.values.get(id).cloned())
     }
 
     fn put(&self, id: GameId, value: V) {
         if let Ok(mut c) = self.0.lock() {
-            c.put(id, value);
+            c.values.put(id, value);
+        }
+    }
+
+    /// Where the forgetting stands, before a value is read from the store.
+    fn forgets(&self) -> u64 {
+        self.0.lock().map_or(0, |c| c.forgets)
+    }
+
+    /// Keeps a value read from the store since [`Recent::forgets`] said `forgets`, unless a
+    /// value was forgotten meanwhile: it may have been read before the change that had it
+    /// forgotten, and would then be kept stale.
+    fn put_unless_forgotten(&self, id: GameId, value: V, forgets: u64) {
+        if let Ok(mut c) = self.0.lock()
+            && c.forgets == forgets
+        {
+            c.values.put(id, value);
         }
     }
 
     fn forget(&self, id: &GameId) {
         if let Ok(mut c) = self.0.lock() {
-            c.pop(id);
+            c.values.pop(id);
+            c.forgets += 1;
         }
     }
 }
@@ -99,7 +123,10 @@ impl<V: Clone> Recent<V> {
 impl<V> Recent<V> {
     fn new(capacity: usize) -> Recent<V> {
         let capacity = std::num::NonZeroUsize::new(capacity).expect("a cache holds something");
-        Recent(std::sync::Mutex::new(lru::LruCache::new(capacity)))
+        Recent(std::sync::Mutex::new(Kept {
+            values: lru::LruCache::new(capacity),
+            forgets: 0,
+        }))
     }
 }
 
@@ -162,8 +189,9 @@ impl AppState {
         if let Some(hit) = self.games.get(id) {
             return Ok(hit);
         }
+        let forgets = self.games.forgets();
         let loaded = self.read_game(id)?;
-        self.games.put(*id, Arc::clone(&loaded));
+        self.games.put_unless_forgotten(*id, Arc::clone(&loaded), forgets);
         Ok(loaded)
     }
 
@@ -195,8 +223,16 @@ impl AppState {
         Ok((*kind, row))
     }
 
+    /// Drops what is kept of a game whose annotations changed: the game (it is kept with
+    /// them) and its pages. Its pictures show no comment.
+    pub fn forget_annotations(&self, id: &GameId) {
+        self.games.forget(id);
+        self.pages.forget(|k| k.id == *id);
+    }
+
     /// Has this process forget what it kept of a game that another process changed: all of it
-    /// after its owner's change, its analysis and pages after a new analysis.
+    /// after its owner's change, its analysis and pages after a new analysis, the game and its
+    /// pages after a comment.
     fn changed(&self, id: &GameId, what: Change) {
         match what {
             Change::Owner => self.forget(id),
@@ -205,6 +241,7 @@ impl AppState {
                 self.analysis_seen.forget(id);
                 self.pages.forget(|k| k.id == *id);
             }
+            Change::Annotations => self.forget_annotations(id),
         }
     }
 
@@ -240,7 +277,7 @@ impl AppState {
             .store
             .game(id)?
             .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
-        game::read(row).map_err(|e| {
+        game::annotated(row, self.store.annotations(id)?).map_err(|e| {
             // An earlier release accepted a record that this one refuses (a custom tile that
             // leaves half-edges out, say): the game stays stored, and says why it is not shown.
             Problem::new(

@@ -1,7 +1,8 @@
 //! Pages as sent, built once. A stored game never changes, so a turn's page changes only with
-//! what its key says (the game's analysis as the page shows it, a Card Game's hands): it is
-//! built on the first request, gzipped, given a strong ETag of its bytes, and kept. Later
-//! requests cost a look-up, and a client that holds the page already gets a 304.
+//! what its key says (the game's analysis as the page shows it, a Card Game's hands, whether it
+//! is its owner's, with the forms) and with its owner's comments, after which the game's pages
+//! are forgotten: it is built on the first request, gzipped, given a strong ETag of its bytes,
+//! and kept. Later requests cost a look-up, and a client that holds the page already gets a 304.
 //!
 //! The cache is bounded by the bytes it keeps, not by pages: a page of a 72-turn game is about
 //! 10 KB gzipped, so the default holds several thousand. Gzip is flate2 on its zlib-rs backend
@@ -42,8 +43,18 @@ impl Page {
     /// The answer to `req`: gzipped when the client takes gzip (nearly every one does), else
     /// plain; 304 when it holds this page already. Each encoding has its own strong ETag, as
     /// strong validators must. Pages are revalidated on every visit: a turn's page changes
-    /// when the game's analysis finishes.
+    /// when the game's analysis finishes, or its owner comments.
     pub fn answer(&self, req: &HttpRequest) -> HttpResponse {
+        self.answer_as(req, "no-cache")
+    }
+
+    /// The same, for the one client it was built for (a game's owner, with its forms): no
+    /// shared cache may keep it.
+    pub fn answer_private(&self, req: &HttpRequest) -> HttpResponse {
+        self.answer_as(req, "private, no-cache")
+    }
+
+    fn answer_as(&self, req: &HttpRequest, cache_control: &'static str) -> HttpResponse {
         let gzip = takes_gzip(req);
         let tag = if gzip {
             format!("{}-gz", self.etag)
@@ -59,7 +70,7 @@ impl Page {
         let mut answer = HttpResponse::build(if held { StatusCode::NOT_MODIFIED } else { StatusCode::OK });
         answer
             .insert_header(ETag(EntityTag::new_strong(tag)))
-            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header((header::CACHE_CONTROL, cache_control))
             .insert_header((header::VARY, "Accept-Encoding"));
         if held {
             return answer.finish();
@@ -111,6 +122,9 @@ pub struct PageCache<K: Hash + Eq> {
 struct Kept<K: Hash + Eq> {
     pages: lru::LruCache<K, Arc<Page>>,
     bytes: usize,
+    /// How many times pages were forgotten: a page built across a forgetting may show what
+    /// was forgotten, and is not kept.
+    forgets: u64,
 }
 
 impl<K: Hash + Eq + Clone> PageCache<K> {
@@ -119,6 +133,7 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
             inner: Mutex::new(Kept {
                 pages: lru::LruCache::unbounded(),
                 bytes: 0,
+                forgets: 0,
             }),
             budget,
         }
@@ -134,10 +149,13 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
         if let Some(hit) = self.get(&key) {
             return Ok(hit);
         }
+        let forgets = self.inner.lock().map_or(0, |kept| kept.forgets);
         // Built outside the lock: two requests for one new page may both build it, and that
         // costs less than making every other page wait.
         let page = Arc::new(Page::of(&build()?));
-        if let Ok(mut kept) = self.inner.lock() {
+        if let Ok(mut kept) = self.inner.lock()
+            && kept.forgets == forgets
+        {
             kept.bytes += page.size();
             if let Some(old) = kept.pages.put(key, Arc::clone(&page)) {
                 kept.bytes -= old.size();
@@ -150,9 +168,11 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
         Ok(page)
     }
 
-    /// Drops every page whose key `which` picks (a game deleted, or its listing changed).
+    /// Drops every page whose key `which` picks (a game deleted, its listing or its comments
+    /// changed), and any page being built now, when it is done.
     pub fn forget(&self, which: impl Fn(&K) -> bool) {
         if let Ok(mut kept) = self.inner.lock() {
+            kept.forgets += 1;
             let gone: Vec<K> = kept
                 .pages
                 .iter()
@@ -242,5 +262,11 @@ mod tests {
         cache.forget(|k| *k == 4);
         assert!(!kept(4));
         assert_eq!(cache.inner.lock().unwrap().bytes, 2 * one);
+        // A page built while the cache forgot may show what was forgotten: it is sent, not kept.
+        let built = cache.get_or_build(9, || {
+            cache.forget(|k| *k == 9);
+            Ok::<_, ()>("x".repeat(1000))
+        });
+        assert!(built.is_ok() && !kept(9));
     }
 }

@@ -1,6 +1,6 @@
 //! Errors as HTTP answers: RFC 9457 problem+json for the API, friendly HTML pages for browsers.
 
-use crate::record::RecordError;
+use crate::record::{AnnotationError, RecordError};
 use crate::store::{IngestError, StoreError};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -247,6 +247,20 @@ impl From<IngestError> for Problem {
             IngestError::Mismatch(detail) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Scores disagree", detail),
             IngestError::Store(e) => e.into(),
         }
+    }
+}
+
+/// A comment refused: 413 past a limit, which the `limit` member names (with its `unit`), 400
+/// otherwise.
+impl From<AnnotationError> for Problem {
+    fn from(e: AnnotationError) -> Problem {
+        let Some((limit, unit)) = e.limit() else {
+            return Problem::new(StatusCode::BAD_REQUEST, "Bad comment", e.to_string());
+        };
+        let mut p = Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "Comment too long", e.to_string());
+        p.extensions.insert("limit".into(), json!(limit));
+        p.extensions.insert("unit".into(), json!(unit));
+        p
     }
 }
 

@@ -5,7 +5,9 @@ use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::{Problem, negotiate_problems};
-use super::routes::{analysis, api, assets, embed, explore, exports, health, images, owners, pages, puzzles};
+use super::routes::{
+    analysis, annotations, api, assets, embed, explore, exports, health, images, owners, pages, puzzles,
+};
 use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, Store, ingest};
 use actix_web::dev::Server;
@@ -139,6 +141,9 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(owners::api_listing)
             .service(owners::form_delete)
             .service(owners::form_listing)
+            .service(annotations::api_put)
+            .service(annotations::api_delete)
+            .service(annotations::form_resource())
             .service(embed::embed)
             .service(embed::oembed)
             .default_service(web::to(not_found))

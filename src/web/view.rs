@@ -133,6 +133,8 @@ pub struct TurnLink {
     pub current: bool,
     /// The round this turn opens, in games played in rounds (the Card Game).
     pub opens_round: Option<u8>,
+    /// The start of the owner's comment on this turn (`annotation_view::mark`).
+    pub comment: Option<String>,
 }
 
 pub struct TurnPlayed {
@@ -390,6 +392,7 @@ pub fn turn_links(played: Vec<TurnPlayed>, turns: u32, current: Option<u32>) -> 
             played: played.next(),
             current: current == Some(turn),
             opens_round: None,
+            comment: None,
         })
         .collect()
 }

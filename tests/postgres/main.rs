@@ -11,6 +11,8 @@ const STORE: common::app::StoreKind = common::app::StoreKind::Postgres;
 
 #[path = "../suite/analysis_queue.rs"]
 mod analysis_queue;
+#[path = "../suite/annotations.rs"]
+mod annotations;
 #[path = "../suite/bad_records.rs"]
 mod bad_records;
 #[path = "../suite/bookmarklet.rs"]

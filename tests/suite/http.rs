@@ -406,6 +406,7 @@ fn a_client_over_its_limit_is_told_when_to_come_back() {
         s.limits = LimitSettings {
             uploads_per_minute: 2,
             analyses_per_minute: 1,
+            ..LimitSettings::default()
         }
     });
     let before = app.stored_games();

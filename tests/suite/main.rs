@@ -11,6 +11,7 @@ const STORE: common::app::StoreKind = common::app::StoreKind::Sqlite;
 
 mod analysis;
 mod analysis_queue;
+mod annotations;
 mod bad_records;
 mod bga;
 mod bookmarklet;

@@ -77,6 +77,8 @@ fn the_schema_rejects_what_the_parser_rejects() {
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "rules": {"preset": "second-edition", "dragons": true}, "moves": []}"#,
         r#"{"format": "carcassonne-replay/1", "players": [{"name": "A", "colour": "red"}], "moves": []}"#,
         r#"{"format": "carcassonne-replay/1", "game": "chess", "players": [{"name": "A"}], "moves": []}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [], "annotations": [{"turn": 0, "text": "a\u0007"}]}"#,
+        r#"{"format": "carcassonne-replay/1", "players": [{"name": "A"}], "moves": [], "annotations": [{"turn": -1, "text": "a"}]}"#,
     ];
     for text in bad {
         let doc: Value = serde_json::from_str(text).unwrap();

@@ -92,8 +92,8 @@ fn copy_db_moves_every_game_snapshot_and_analysis() {
     assert_eq!((counts.games, counts.analyses), (4, 3));
     assert!(
         said.contains(&format!(
-            "{} games, {} snapshots and {} analyses",
-            counts.games, counts.snapshots, counts.analyses
+            "{} games, {} snapshots, {} analyses and {} annotations",
+            counts.games, counts.snapshots, counts.analyses, counts.annotations
         )),
         "{said}"
     );

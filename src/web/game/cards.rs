@@ -13,6 +13,7 @@ use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions};
 use crate::engine::{GameKind, Position, cards, category};
 use crate::export::Export;
+use crate::record::Annotation;
 use crate::record::cards::CardRecord;
 use crate::render::Drawable;
 use crate::render::cards::Hands;
@@ -76,6 +77,10 @@ impl GamePages for Stored<CardRecord> {
 
     fn exports(&self) -> &dyn Export {
         &self.record
+    }
+
+    fn annotations(&self) -> &[Annotation] {
+        &self.record.annotations
     }
 
     /// The table as the move left it (the next round is not dealt yet), the round, and the
@@ -146,6 +151,8 @@ impl GamePages for Stored<CardRecord> {
             graph: turn::turn_graph(&head, &record.players, at, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
             turn_links: card_view::turn_links(record, (at, &full.turns), &chances, Some(n), &colours),
+            comments: Vec::new(),
+            owner: false,
             game: head,
         })
     }

@@ -16,7 +16,7 @@ pub(crate) mod turn;
 use crate::analysis::AnalysisOptions;
 use crate::engine::GameKind;
 use crate::export::Export;
-use crate::record::{GameRecord, RecordError};
+use crate::record::{Annotation, GameRecord, RecordError};
 use crate::render::Drawable;
 use crate::render::cards::Hands;
 use crate::store::{AnalysisStatus, GameId, GameRow, TurnRow};
@@ -53,8 +53,11 @@ pub trait GamePages: Send + Sync {
     /// The record, to draw.
     fn drawable(&self) -> &dyn Drawable;
 
-    /// The record, to write out.
+    /// The record, to write out, with its annotations.
     fn exports(&self) -> &dyn Export;
+
+    /// The owner's comments on the game's turns, by turn (`annotated`).
+    fn annotations(&self) -> &[Annotation];
 
     /// The game as a tile game, for what only the tile games have (a board, placements to
     /// weigh, puzzles); `None` for the others.
@@ -109,9 +112,16 @@ pub trait GamePages: Send + Sync {
     }
 }
 
-/// A stored game, its record parsed as its own game's type.
+/// A stored game, its record parsed as its own game's type, without its annotations.
 pub fn read(row: GameRow) -> Result<Arc<dyn GamePages>, RecordError> {
-    let parsed = crate::record::parse_any(row.record.as_bytes())?;
+    annotated(row, Vec::new())
+}
+
+/// A stored game, its record parsed as its own game's type, with its annotations (the store
+/// keeps them apart from the record, which never changes).
+pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Arc<dyn GamePages>, RecordError> {
+    let mut parsed = crate::record::parse_any(row.record.as_bytes())?;
+    crate::record::dispatch!(&mut parsed, record => record.annotations = annotations);
     Ok(crate::record::dispatch!(parsed, record => Arc::new(Stored { row, record }) as Arc<dyn GamePages>))
 }
 

@@ -13,7 +13,7 @@ use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions, HEURISTIC_FORMULA};
 use crate::engine::{Game, GameKind, category};
 use crate::export::{Export, jcz};
-use crate::record::{GameRecord, rules_spec};
+use crate::record::{Annotation, GameRecord, rules_spec};
 use crate::render::cards::Hands;
 use crate::render::{self, Drawable};
 use crate::replay::{self, Replay, words};
@@ -76,6 +76,10 @@ impl GamePages for Stored<GameRecord> {
 
     fn exports(&self) -> &dyn Export {
         &self.record
+    }
+
+    fn annotations(&self) -> &[Annotation] {
+        &self.record.annotations
     }
 
     fn tiles(self: Arc<Self>) -> Option<Arc<Stored<GameRecord>>> {
@@ -143,6 +147,8 @@ impl GamePages for Stored<GameRecord> {
             graph: turn::turn_graph(&head, &record.players, &at.turns, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
             turn_links: view::turn_links(played, head.last, Some(n)),
+            comments: Vec::new(),
+            owner: false,
             game: head,
         })
     }

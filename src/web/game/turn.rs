@@ -3,9 +3,10 @@
 
 use super::{Analysis, GameHead};
 use crate::engine::Position;
-use crate::record::PlayerInfo;
+use crate::record::{Annotation, PlayerInfo};
 use crate::render::PlayerColours;
 use crate::replay::{Replay, Turn};
+use crate::web::annotation_view::CommentView;
 use crate::web::chance_view::ChancesView;
 use crate::web::links;
 use crate::web::problem::Problem;
@@ -61,6 +62,18 @@ pub struct TurnPage {
     /// Chances of winning, when the game's analysis is done.
     pub chances: Option<ChancesView>,
     pub turn_links: Vec<TurnLink>,
+    /// The owner's comments on this turn (`annotation_view`).
+    pub comments: Vec<CommentView>,
+    /// Whether the request holds the game's owner token: the page then has the forms that
+    /// write and remove comments, and is the owner's only.
+    pub owner: bool,
+}
+
+impl TurnPage {
+    /// Whether the turn as played has a comment.
+    pub fn commented(&self) -> bool {
+        self.comments.iter().any(|c| c.line.is_empty())
+    }
 }
 
 #[derive(Template, WebTemplate)]

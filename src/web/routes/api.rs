@@ -26,6 +26,8 @@ use utoipa::OpenApi;
         get_turn,
         super::owners::api_delete,
         super::owners::api_listing,
+        super::annotations::api_put,
+        super::annotations::api_delete,
         super::analysis::queue,
         super::analysis::api_status
     )

@@ -1,6 +1,7 @@
 //! One module per resource.
 
 pub(crate) mod analysis;
+pub(crate) mod annotations;
 pub(crate) mod api;
 pub(crate) mod assets;
 pub(crate) mod bookmarklet;

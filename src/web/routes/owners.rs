@@ -1,9 +1,10 @@
-//! What a game's owner may do: delete it, or list it and take it off the lists. The owner is
-//! whoever holds the token its upload returned: API clients send it as a bearer token; the
-//! uploading browser keeps it in an HttpOnly cookie scoped to the game's pages
-//! ([`owner_cookie`]), which the forms on the game page send back.
+//! What a game's owner may do: delete it, or list it and take it off the lists (and comment on
+//! its turns, `annotations`). The owner is whoever holds the token its upload returned: API
+//! clients send it as a bearer token; the uploading browser keeps it in an HttpOnly cookie
+//! scoped to the game's pages ([`owner_cookie`]), which the forms on the game page send back.
 
 use crate::store::{GameId, OwnerToken, Ownership};
+use crate::web::game::GamePages;
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
@@ -12,6 +13,7 @@ use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, delete, patch, post, web};
 use serde::Deserialize;
 use serde_json::json;
+use std::sync::Arc;
 
 /// The cookie that holds a game's owner token in its uploader's browser.
 const COOKIE: &str = "owner";
@@ -49,8 +51,12 @@ pub fn is_owner(token: Option<&OwnerToken>, owner: Option<crate::store::OwnerHas
 }
 
 /// Checks that the request may change game `id`: from this site (or no browser at all), with
-/// the game's owner token.
-async fn authorise(req: &HttpRequest, state: &web::Data<AppState>, id: GameId) -> Result<(), Problem> {
+/// the game's owner token. Answers the game.
+pub(super) async fn authorise(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    id: GameId,
+) -> Result<Arc<dyn GamePages>, Problem> {
     same_origin(req, &state.public_url)?;
     let token = presented(req).ok_or_else(|| {
         Problem::new(
@@ -60,9 +66,9 @@ async fn authorise(req: &HttpRequest, state: &web::Data<AppState>, id: GameId) -
         )
     })?;
     let st = state.clone();
-    let owner = blocking(move || Ok(st.load_any(&id)?.row().owner)).await?;
-    match Ownership::of(owner, &token) {
-        Ownership::Owner => Ok(()),
+    let game = blocking(move || st.load_any(&id)).await?;
+    match Ownership::of(game.row().owner, &token) {
+        Ownership::Owner => Ok(game),
         Ownership::NotOwner => Err(Problem::new(
             StatusCode::FORBIDDEN,
             "Not the owner",
@@ -98,7 +104,7 @@ async fn set_listed(state: &web::Data<AppState>, id: GameId, listed: bool) -> Re
 }
 
 /// A game deleted since it was authorised is gone: 404.
-fn found(there: bool, id: GameId) -> Result<(), Problem> {
+pub(super) fn found(there: bool, id: GameId) -> Result<(), Problem> {
     match there {
         true => Ok(()),
         false => Err(Problem::not_found(format!("no game with id {id}"))),
@@ -193,7 +199,7 @@ pub async fn form_listing(
     Ok(see_other(&links::game(id)).finish())
 }
 
-fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
+pub(super) fn see_other(to: &str) -> actix_web::HttpResponseBuilder {
     let mut r = HttpResponse::SeeOther();
     r.insert_header((header::LOCATION, to.to_string()));
     r

@@ -6,7 +6,7 @@ use crate::store::{GameId, GameRow, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
-use crate::web::{AppState, blocking, links};
+use crate::web::{AppState, annotation_view, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
@@ -233,6 +233,7 @@ async fn end_page(req: HttpRequest, state: web::Data<AppState>, id: GameId) -> R
     let page = blocking(move || {
         let g = state.load_any(&id)?;
         let mut page = g.end_page(&state)?;
+        annotation_view::mark(&mut page.turn_links, g.annotations());
         page.owner = super::owners::is_owner(token.as_ref(), g.row().owner);
         page.share.open = page.owner;
         Ok(page)
@@ -263,6 +264,10 @@ impl TurnQuery {
 
 /// Turn n: the game as it stood after that turn, and nothing later (turn 0: the start).
 /// Built once per [`TurnKey`] and served from the page cache after.
+///
+/// A request with the game's owner token (its uploader's cookie, or a bearer token) gets the
+/// page with the forms that write comments: kept under its own key, picked only once the token
+/// is checked, and sent as private. Every other request gets the page everyone gets.
 #[route("/g/{id}/t/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn turn(
     req: HttpRequest,
@@ -272,18 +277,21 @@ pub async fn turn(
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     let hands = q.hands()?;
-    let key = move |analysis| TurnKey {
+    let key = move |analysis, owner| TurnKey {
         id,
         turn: n,
         hands,
         analysis,
+        owner,
     };
+    let token = super::owners::presented(&req);
     // A page kept, of the analysis state read last, is sent from here: it waits for no
     // database query, and for none of the pages being built on the blocking pool. When that
     // state is due to be read again, it is read in the background, for the next request
     // (another process may have changed it: a worker, another node).
-    if let Some((seen, due)) = state.analysis_seen.last(&id)
-        && let Some(page) = state.pages.get(&key(seen))
+    if token.is_none()
+        && let Some((seen, due)) = state.analysis_seen.last(&id)
+        && let Some(page) = state.pages.get(&key(seen, false))
     {
         if due {
             // Taken as true a while longer meanwhile, so that only this request reads it.
@@ -293,14 +301,21 @@ pub async fn turn(
         }
         return Ok(page.answer(&req));
     }
-    let page = blocking(move || {
+    let (page, owner) = blocking(move || {
+        let owner = token.is_some() && super::owners::is_owner(token.as_ref(), state.load_any(&id)?.row().owner);
         let analysis = (state.analysis_seen.get(&id)).map_or_else(|| Analysis::of(&state, &id), Ok)?;
-        state.pages.get_or_build(key(analysis), || {
-            (turn_page(&state, &id, n, Detail::Full, hands)?.render()).map_err(Problem::internal)
-        })
+        let page = state.pages.get_or_build(key(analysis, owner), || {
+            let mut page = turn_page(&state, &id, n, Detail::Full, hands)?;
+            page.owner = owner;
+            page.render().map_err(Problem::internal)
+        })?;
+        Ok((page, owner))
     })
     .await?;
-    Ok(page.answer(&req))
+    Ok(match owner {
+        true => page.answer_private(&req),
+        false => page.answer(&req),
+    })
 }
 
 /// What a turn page shows besides its game and turn: everything it may differ by.
@@ -311,9 +326,11 @@ pub struct TurnKey {
     hands: Hands,
     /// The chances, the ghosts' values and the links to the analysis change with it.
     analysis: Analysis,
+    /// The owner's page, with the forms that write comments.
+    owner: bool,
 }
 
-/// Turn `n`'s page; a Card Game's shows the hands `hands` says.
+/// Turn `n`'s page, with its comments; a Card Game's shows the hands `hands` says.
 pub(super) fn turn_page(
     state: &AppState,
     id: &GameId,
@@ -321,7 +338,11 @@ pub(super) fn turn_page(
     detail: Detail,
     hands: Hands,
 ) -> Result<TurnPage, Problem> {
-    state.load_any(id)?.turn_page(state, n, detail, hands)
+    let g = state.load_any(id)?;
+    let mut page = g.turn_page(state, n, detail, hands)?;
+    page.comments = annotation_view::on_turn(*id, g.annotations(), n);
+    annotation_view::mark(&mut page.turn_links, g.annotations());
+    Ok(page)
 }
 
 /// The HTML of a turn page, as the server sends it. The bench times this.

@@ -92,6 +92,7 @@ pub fn spawn_app_with(
             settings.limits = LimitSettings {
                 uploads_per_minute: 100_000,
                 analyses_per_minute: 100_000,
+                annotations_per_minute: 100_000,
             };
             configure(&mut settings);
             let server = startup::run(listener, store, settings).unwrap();
@@ -154,6 +155,7 @@ pub struct Answer {
     pub status: u16,
     pub content_type: String,
     pub location: Option<String>,
+    pub headers: ureq::http::HeaderMap,
     pub body: String,
 }
 
@@ -161,12 +163,18 @@ impl Answer {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
+
+    /// A header's value; empty when the answer has none.
+    pub fn header(&self, name: &str) -> &str {
+        self.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or_default()
+    }
 }
 
 pub fn answer(mut r: ureq::http::Response<ureq::Body>) -> Answer {
     let header = |name: &str| r.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
     let (content_type, location) = (header("content-type").unwrap_or_default(), header("location"));
     let status = r.status().as_u16();
+    let headers = r.headers().clone();
     let body = r
         .body_mut()
         .with_config()
@@ -177,8 +185,18 @@ pub fn answer(mut r: ureq::http::Response<ureq::Body>) -> Answer {
         status,
         content_type,
         location,
+        headers,
         body,
     }
+}
+
+/// A request with the method, headers and body a test chooses.
+pub fn request(app: &TestApp, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+    let mut req = ureq::http::Request::builder().method(method).uri(app.url(path));
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    answer(agent().run(req.body(body.to_vec()).unwrap()).unwrap())
 }
 
 pub fn get(app: &TestApp, path: &str) -> Answer {
