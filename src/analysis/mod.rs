@@ -37,7 +37,7 @@ pub mod cards;
 pub(crate) mod completion;
 mod evaluate;
 mod halving;
-pub mod on_demand;
+mod on_demand;
 pub(crate) mod playout;
 pub mod puzzles;
 pub mod report;
@@ -51,6 +51,7 @@ pub use crate::engine::bots::Policy;
 pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, chance_any, dead_spots, draws_for, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
+pub use on_demand::{ENGINE_BUDGET, Opinion, Rated, WinChance, card_opinion, tile_opinion};
 
 use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};
 use crate::record::recorded;

@@ -15,7 +15,7 @@ use crate::engine::{Game, Move, TileKindId};
 use std::time::{Duration, Instant};
 
 /// How long the engine may think about one position, by default.
-pub const BUDGET: Duration = Duration::from_millis(300);
+pub const ENGINE_BUDGET: Duration = Duration::from_millis(300);
 /// Moves the engine names, best first.
 pub const TOP: usize = 3;
 /// Samples a move of the first sampled round; each further round doubles them.
@@ -97,7 +97,12 @@ fn rounds<M>(budget: Duration, mut round: impl FnMut(u32) -> Option<Opinion<M>>)
 const HEURISTIC_TO_FIRST: u32 = 40;
 
 /// The engine on drawing `tile` on `before` (nothing drawn yet), as turn `turn`.
-pub fn tiles(before: &Game, tile: TileKindId, turn: u32, budget: Duration) -> Result<Opinion<Move>, AnalysisError> {
+pub fn tile_opinion(
+    before: &Game,
+    tile: TileKindId,
+    turn: u32,
+    budget: Duration,
+) -> Result<Opinion<Move>, AnalysisError> {
     let mut error = None;
     let answer = rounds(budget, |samples| {
         let opts = AnalysisOptions {
@@ -143,7 +148,7 @@ pub fn tiles(before: &Game, tile: TileKindId, turn: u32, budget: Duration) -> Re
 
 /// The engine on the Card Game's move due in `game` (its round dealt), as turn `turn`. Its
 /// samples read only what the mover sees. There is no heuristic round: the first samples are.
-pub fn cards(game: &CardGame, turn: u32, budget: Duration) -> Opinion<CardMove> {
+pub fn card_opinion(game: &CardGame, turn: u32, budget: Duration) -> Opinion<CardMove> {
     let answer = rounds(budget, |samples| {
         let samples = samples.max(FIRST_SAMPLES);
         let t = card_analysis::analyse_position(game, turn, None, (samples, PLAYOUTS), SEED);

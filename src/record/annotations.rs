@@ -1,5 +1,5 @@
 //! Annotations: a game owner's comments on its turns, one per turn and line. A line names a
-//! position explored from that turn (the explore board's notation, `record::line`), kept here
+//! position explored from that turn (the explore board's notation, `record::TileLine`), kept here
 //! as opaque text: the empty line is the turn as played.
 //!
 //! An [`Annotation`] that exists is within the limits (`Annotation::MAX_TEXT_CHARS`,

@@ -15,7 +15,7 @@
 //! or `turn-in`; the deals are the game's, so no step names one.
 //!
 //! This module reads and writes the notation only; whether a line's moves are legal is for the
-//! engine to say when it is played (`replay::explore`). Errors never quote the address: it is
+//! engine to say when it is played (`replay::explore_tiles`). Errors never quote the address: it is
 //! the reader's, not ours to echo.
 
 use super::RecordedAction;
@@ -98,6 +98,18 @@ fn steps(text: &str) -> Result<impl Iterator<Item = (usize, &str)>, LineError> {
 }
 
 impl TileLine {
+    /// A step's meeple as the notation writes it; empty for none.
+    pub fn meeple(action: &RecordedAction) -> String {
+        match action {
+            RecordedAction::Pass => String::new(),
+            RecordedAction::RecallAbbot => "abbot-back".into(),
+            RecordedAction::Deploy { feature, at, figure } => match figure {
+                Figure::Abbot => format!("{feature}-{at}-abbot"),
+                Figure::Follower => format!("{feature}-{at}"),
+            },
+        }
+    }
+
     /// Reads a line of a game whose tiles are `catalog`'s.
     pub fn parse(text: &str, catalog: &TileCatalog) -> Result<TileLine, LineError> {
         let mut line = TileLine::default();
@@ -141,7 +153,7 @@ impl TileLine {
             let p = s.placement;
             let _ = write!(out, "{},{},{}", p.pos.x, p.pos.y, p.rotation.degrees());
             if s.action != RecordedAction::Pass {
-                let _ = write!(out, ",{}", meeple(&s.action));
+                let _ = write!(out, ",{}", TileLine::meeple(&s.action));
             }
         }
         if let Some(tile) = self.draw {
@@ -151,18 +163,6 @@ impl TileLine {
             let _ = write!(out, "{}@", escape(catalog.name(tile)));
         }
         out
-    }
-}
-
-/// A step's meeple as the notation writes it; empty for none.
-pub fn meeple(action: &RecordedAction) -> String {
-    match action {
-        RecordedAction::Pass => String::new(),
-        RecordedAction::RecallAbbot => "abbot-back".into(),
-        RecordedAction::Deploy { feature, at, figure } => match figure {
-            Figure::Abbot => format!("{feature}-{at}-abbot"),
-            Figure::Follower => format!("{feature}-{at}"),
-        },
     }
 }
 

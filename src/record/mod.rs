@@ -20,7 +20,7 @@ pub mod cards;
 pub mod course;
 pub mod jcz;
 pub mod lab;
-pub mod line;
+mod line;
 mod loose;
 pub mod native;
 pub(crate) mod quote;
@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 pub use crate::engine::Played;
 pub use annotations::{Annotation, AnnotationError};
+pub use line::{CardLine, LineError, LineProblem, TileLine, TileStep};
 pub use rules_spec::RulesSpec;
 pub use walk::{ReplayError, Step, Walk, move_text, recorded};
 

@@ -1,5 +1,5 @@
 //! Playing on from a turn of a recorded game: the explore board's positions. A line
-//! (`record::line`) is played from the position before turn `from`, move by move through the
+//! (`record::TileLine`, `record::CardLine`) is played from the position before turn `from`, move by move through the
 //! engine, so a line is legal exactly when the rules say so.
 //!
 //! While a tile-game line makes the game's own moves, it draws the game's own tiles; once it
@@ -10,7 +10,7 @@
 use crate::engine::cards::{CardEvent, CardGame, CardIllegal};
 use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, TileKindId};
 use crate::record::cards::{CardRecord, DealFault};
-use crate::record::line::{CardLine, TileLine, TileStep};
+use crate::record::{CardLine, TileLine, TileStep};
 use crate::record::{GameRecord, RecordedMove, ReplayError, Walk, recorded};
 use std::iter::Peekable;
 use std::slice::Iter;
@@ -31,12 +31,12 @@ pub struct TileExplore {
     pub played: Vec<RecordedMove>,
     /// The position after the line, before the next draw.
     pub game: Game,
-    pub next: Next,
+    pub next: NextDraw,
 }
 
 /// What comes after a tile-game line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Next {
+pub enum NextDraw {
     /// This tile is drawn, to place: the game's own while the line follows it, else the line's.
     Drawn(TileKindId),
     /// The line has left the game: the reader chooses the tile drawn next.
@@ -97,7 +97,7 @@ impl ExploreError {
 }
 
 /// Plays `line` from the position before turn `from` of `record`.
-pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
+pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
     let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
     let turns = record
         .moves
@@ -150,15 +150,15 @@ pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExpl
                 return Err(fail(&on, StepProblem::FitsNowhere));
             }
             played.draw = (own != Some(tile)).then_some(tile);
-            Next::Drawn(tile)
+            NextDraw::Drawn(tile)
         }
-        (None, Some(tile)) => Next::Drawn(tile),
-        (None, None) if choices(&on.game).next().is_some() => Next::Choose,
-        (None, None) => Next::Over,
+        (None, Some(tile)) => NextDraw::Drawn(tile),
+        (None, None) if tiles_to_draw(&on.game).next().is_some() => NextDraw::Choose,
+        (None, None) => NextDraw::Over,
     };
     let mut out = record.clone();
     out.moves = on.moves;
-    out.final_scoring = Some(next == Next::Over);
+    out.final_scoring = Some(next == NextDraw::Over);
     Ok(TileExplore {
         record: out,
         from,
@@ -172,7 +172,7 @@ pub fn tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExpl
 
 /// The tiles left that may be drawn now and fit somewhere, with their copies: a reader's
 /// choices once a line has left the game.
-pub fn choices(game: &Game) -> impl Iterator<Item = (TileKindId, u8)> + '_ {
+pub fn tiles_to_draw(game: &Game) -> impl Iterator<Item = (TileKindId, u8)> + '_ {
     (game.pack().iter().enumerate())
         .filter(|(_, n)| **n > 0)
         .map(|(i, n)| (TileKindId(i as u16), *n))
@@ -282,7 +282,7 @@ pub struct CardExplore {
 }
 
 /// Plays `line` from the position before the `from`-th action of `record`.
-pub fn cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExplore, ExploreError> {
+pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExplore, ExploreError> {
     let turns = record.moves.len() as u32;
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });

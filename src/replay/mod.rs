@@ -5,7 +5,7 @@
 //! replay ([`replay`]) fills them from the record walker.
 
 pub mod cards;
-pub mod explore;
+mod explore;
 pub mod json;
 pub(crate) mod verify;
 pub(crate) mod words;
@@ -15,6 +15,9 @@ use crate::engine::{Category, Event, FeatureKind, Game, Move, Phase, Position, R
 use crate::record::{GameRecord, Played, Walk};
 
 pub use crate::record::ReplayError;
+pub use explore::{
+    CardExplore, ExploreError, NextDraw, StepProblem, TileExplore, explore_cards, explore_tiles, tiles_to_draw,
+};
 pub use verify::recorded_scores;
 
 /// The state after one turn of a game and its scoring.

@@ -304,7 +304,7 @@ pub fn placement_moves(report: &TurnReport, kind: &TileKind) -> PlacementMoves {
 }
 
 /// Every legal move of the tile drawn on `game`, by square and rotation, each meeple step
-/// written as a line writes it (`record::line`).
+/// written as a line writes it (`record::TileLine`).
 pub fn legal_placements(game: &Game) -> PlacementMoves {
     let mut moves = Vec::new();
     crate::engine::Position::legal_moves(game, &mut moves);
@@ -321,7 +321,7 @@ pub fn legal_placements(game: &Game) -> PlacementMoves {
             .or_default()
             .push(Choice {
                 action: ActionReport::from(&action),
-                token: crate::record::line::meeple(&action),
+                token: crate::record::TileLine::meeple(&action),
                 segment: match mv.action {
                     crate::engine::Action::Deploy { segment, .. } => Some(segment),
                     _ => None,

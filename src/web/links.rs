@@ -143,7 +143,7 @@ pub fn api_analysis(id: impl Borrow<GameId>) -> String {
 
 /// The small picture of one of the game's tile kinds, by name.
 /// What a line of the explore board may hold unescaped in an address: its notation's own
-/// characters (`record::line`).
+/// characters (`record::TileLine`).
 const LINE: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
     .remove(b'-')
     .remove(b'.')

@@ -1,5 +1,5 @@
 //! The explore board: lines played on from a turn, in the notation that lives in the address
-//! (`record::line`, `/docs/pages#the-explore-board`), through the library, the HTTP pages and the API,
+//! (`record::TileLine`, `/docs/pages#the-explore-board`), through the library, the HTTP pages and the API,
 //! and in a browser.
 //!
 //! - A line of 40 moves round-trips through its notation and replays to the same position,
@@ -18,9 +18,9 @@ use crate::common::browser::Browser;
 use carcassonne_replay::engine::cards::CardGame;
 use carcassonne_replay::engine::{Game, Played, Position};
 use carcassonne_replay::record::cards::CardRecord;
-use carcassonne_replay::record::line::{CardLine, TileLine, TileStep};
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, recorded};
-use carcassonne_replay::replay::{self, explore};
+use carcassonne_replay::record::{CardLine, TileLine, TileStep};
+use carcassonne_replay::replay::{self, NextDraw, explore_cards, explore_tiles, tiles_to_draw};
 use carcassonne_replay::web::LimitSettings;
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -48,14 +48,14 @@ fn card_demo() -> CardRecord {
 fn random_tile_line(record: &GameRecord, from: u32, picks: &[(Index, Index, bool)]) -> TileLine {
     let mut line = TileLine::default();
     for (tile_pick, move_pick, follow) in picks {
-        let ex = explore::tiles(record, from, &line).unwrap();
+        let ex = explore_tiles(record, from, &line).unwrap();
         let tile = match ex.next {
-            explore::Next::Drawn(tile) => tile,
-            explore::Next::Choose => {
-                let choices: Vec<_> = explore::choices(&ex.game).collect();
+            NextDraw::Drawn(tile) => tile,
+            NextDraw::Choose => {
+                let choices: Vec<_> = tiles_to_draw(&ex.game).collect();
                 tile_pick.get(&choices).0
             }
-            explore::Next::Over => break,
+            NextDraw::Over => break,
         };
         let mut on: Game = ex.game.clone();
         on.draw(tile).unwrap();
@@ -92,10 +92,10 @@ fn record_move(record: &GameRecord, turn: u32) -> Option<carcassonne_replay::eng
 /// pack, and the same board.
 fn round_trips(record: &GameRecord, from: u32, line: &TileLine) {
     let cat = &record.catalog;
-    let first = explore::tiles(record, from, line).unwrap();
+    let first = explore_tiles(record, from, line).unwrap();
     let text = first.line.write(cat);
-    let again = explore::tiles(record, from, &TileLine::parse(&text, cat).unwrap()).unwrap();
-    let named = explore::tiles(record, from, &TileLine::parse(&line.write(cat), cat).unwrap()).unwrap();
+    let again = explore_tiles(record, from, &TileLine::parse(&text, cat).unwrap()).unwrap();
+    let named = explore_tiles(record, from, &TileLine::parse(&line.write(cat), cat).unwrap()).unwrap();
     for other in [&again, &named] {
         assert_eq!(other.line.write(cat), text, "the notation writes one line one way");
         assert_eq!(other.record.moves, first.record.moves);
@@ -108,7 +108,7 @@ fn round_trips(record: &GameRecord, from: u32, line: &TileLine) {
     // scored at the end when the line ends the game.
     let replayed = replay::replay_upto(&first.record, None, None).unwrap();
     let mut game = first.game.clone();
-    if first.next == explore::Next::Over {
+    if first.next == NextDraw::Over {
         game.finish(&mut Vec::new());
     }
     assert_eq!(replayed.game.scores(), game.scores());
@@ -130,7 +130,7 @@ proptest! {
             tile_demo("static/games/demo-second-edition.json")
         };
         let line = random_tile_line(&record, from, &picks);
-        prop_assert!(line.steps.len() == 40 || explore::tiles(&record, from, &line).unwrap().next == explore::Next::Over);
+        prop_assert!(line.steps.len() == 40 || explore_tiles(&record, from, &line).unwrap().next == NextDraw::Over);
         round_trips(&record, from, &line);
     }
 
@@ -142,7 +142,7 @@ proptest! {
         let record = card_demo();
         let mut line = CardLine::default();
         for pick in &picks {
-            let ex = explore::cards(&record, from, &line).unwrap();
+            let ex = explore_cards(&record, from, &line).unwrap();
             if ex.game.is_over() {
                 break;
             }
@@ -150,9 +150,9 @@ proptest! {
             Position::legal_moves(&ex.game, &mut moves);
             line.0.push(*pick.get(&moves));
         }
-        let first = explore::cards(&record, from, &line).unwrap();
+        let first = explore_cards(&record, from, &line).unwrap();
         let text = line.to_string();
-        let again = explore::cards(&record, from, &text.parse().unwrap()).unwrap();
+        let again = explore_cards(&record, from, &text.parse().unwrap()).unwrap();
         prop_assert_eq!(again.line.to_string(), text);
         let same = |g: &CardGame| (Position::scores(g), g.round(), g.unseen(), Position::current_player(g));
         prop_assert_eq!(same(&again.game), same(&first.game));
@@ -170,7 +170,7 @@ fn a_line_of_the_games_own_moves_follows_the_game() {
     let index = any::<Index>().new_tree(&mut runner).unwrap().current();
     let picks = vec![(index, index, true); 6];
     let line = random_tile_line(&record, 10, &picks);
-    let ex = explore::tiles(&record, 10, &line).unwrap();
+    let ex = explore_tiles(&record, 10, &line).unwrap();
     assert_eq!(ex.followed, 6);
     assert!(
         ex.line.steps.iter().all(|s| s.tile.is_none()),
@@ -178,7 +178,7 @@ fn a_line_of_the_games_own_moves_follows_the_game() {
     );
     let game = replay::replay_upto(&record, None, Some(15)).unwrap();
     assert_eq!(ex.game.scores(), game.game.scores());
-    assert_eq!(ex.next, explore::Next::Drawn(record_move(&record, 16).unwrap().tile));
+    assert_eq!(ex.next, NextDraw::Drawn(record_move(&record, 16).unwrap().tile));
 }
 
 fn html(app: &TestApp, path: &str) -> String {
@@ -388,7 +388,7 @@ fn a_card_game_line_plays_to_the_end_with_final_scoring() {
     }
     assert_eq!(last["position"]["over"], true, "{last}");
     assert!(last["engine"].is_null(), "no move is due at the end");
-    let ended = explore::cards(&record, from, &line.parse().unwrap()).unwrap();
+    let ended = explore_cards(&record, from, &line.parse().unwrap()).unwrap();
     let finals: Vec<i32> = Position::scores(&ended.game);
     assert_eq!(last["position"]["scores"], serde_json::json!(finals));
     let page = html(&app, &format!("/g/{id}/t/{from}/explore?line={line}"));

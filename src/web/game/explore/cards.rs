@@ -5,15 +5,14 @@ use super::{
     Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, LineStep, MoveAnswer, PositionAnswer,
     bad_line, engine_answer, position_at, then,
 };
-use crate::analysis::on_demand;
 use crate::engine::Position;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::record::cards::CardRecord;
-use crate::record::line::CardLine;
+use crate::record::{CardLine, LineError};
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
 use crate::replay::cards::move_text;
-use crate::replay::explore::{self, CardExplore, ExploreError};
+use crate::replay::{CardExplore, ExploreError, explore_cards};
 use crate::web::AppState;
 use crate::web::card_view;
 use crate::web::game::Stored;
@@ -82,11 +81,8 @@ struct Walked {
 }
 
 fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
-    let line: CardLine = asked
-        .line
-        .parse()
-        .map_err(|e: crate::record::line::LineError| bad_line(e.to_string()))?;
-    let whole = explore::cards(record, n, &line).map_err(|e| problem(&e, record))?;
+    let line: CardLine = asked.line.parse().map_err(|e: LineError| bad_line(e.to_string()))?;
+    let whole = explore_cards(record, n, &line).map_err(|e| problem(&e, record))?;
     let len = whole.line.0.len();
     let at = position_at(asked.at, len)?;
     let name = |p: u8| record.players.get(usize::from(p)).map_or("?", |p| p.name.as_str());
@@ -102,7 +98,7 @@ fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let shown = if at == len {
         whole.clone()
     } else {
-        explore::cards(record, n, &prefix).map_err(|e| problem(&e, record))?
+        explore_cards(record, n, &prefix).map_err(|e| problem(&e, record))?
     };
     Ok(Walked {
         line: whole.line.to_string(),
@@ -136,7 +132,7 @@ fn step(mv: &CardMove) -> String {
 }
 
 fn think(game: &CardGame, turn: u32, before: &str) -> EngineAnswer {
-    let opinion = on_demand::cards(game, turn, on_demand::BUDGET);
+    let opinion = crate::analysis::card_opinion(game, turn, crate::analysis::ENGINE_BUDGET);
     EngineAnswer::of(&opinion, before, step, move_text)
 }
 

@@ -1,6 +1,6 @@
-//! The explore board: a line played on from a turn of a stored game (`replay::explore`), the
+//! The explore board: a line played on from a turn of a stored game (`replay::explore_tiles`, `replay::explore_cards`), the
 //! position it reaches, the moves the reader may make there, and the engine's opinion of it
-//! (`analysis::on_demand`), as a page and as JSON (`/api/explore`). One implementation per game
+//! (`analysis::tile_opinion`, `analysis::card_opinion`), as a page and as JSON (`/api/explore`). One implementation per game
 //! (`tiles`, `cards`) fills a game-neutral [`Explored`]; the page and the answer are built from
 //! it here.
 //!
@@ -11,7 +11,7 @@
 mod cards;
 mod tiles;
 
-use crate::analysis::on_demand::{Opinion, WinChance};
+use crate::analysis::{Opinion, WinChance};
 use crate::store::GameId;
 use crate::web::AppState;
 use crate::web::game::GameHead;
@@ -31,7 +31,7 @@ pub(super) use tiles::{tile_answer, tile_page};
 /// What the reader asked of the explore board, parsed at the edge (`routes::explore`).
 #[derive(Clone, Debug, Default)]
 pub struct Asked {
-    /// The line, in notation (`record::line`); parsed by the game's own reader.
+    /// The line, in notation (`record::TileLine`, `record::CardLine`); parsed by the game's own reader.
     pub line: String,
     /// How many of the line's steps the position is after; all when `None`.
     pub at: Option<usize>,
@@ -85,7 +85,7 @@ pub struct EngineAnswer {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct BestMove {
-    /// The move as a line step (`record::line`), and the whole line with it played.
+    /// The move as a line step (`record::TileLine`, `record::CardLine`), and the whole line with it played.
     pub step: String,
     pub line: String,
     pub words: String,
@@ -155,7 +155,7 @@ impl EngineAnswer {
             0 => format!(
                 "Values are the heuristic's (see the analysis reference), with no samples: the engine could not sample these {} moves within its {} ms.",
                 self.moves,
-                crate::analysis::on_demand::BUDGET.as_millis()
+                crate::analysis::ENGINE_BUDGET.as_millis()
             ),
             n => format!(
                 "Values are the mover's expected final margin over the best opponent, from {n} samples a move over {} moves, in {} ms; ± is one standard error, and the chance's range two.",

@@ -7,13 +7,12 @@ use super::{
     Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, GhostAt, LineStep, MoveAnswer,
     PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, position_at, then,
 };
-use crate::analysis::on_demand;
 use crate::analysis::report::ActionReport;
 use crate::engine::{Game, Move, Pos, TileKindId};
-use crate::record::line::{TileLine, meeple};
+use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
-use crate::replay::explore::{self, ExploreError, Next, TileExplore};
+use crate::replay::{ExploreError, NextDraw as Next, TileExplore, explore_tiles, tiles_to_draw};
 use crate::web::AppState;
 use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::game::{Stored, tiles::tile_turn_view};
@@ -83,7 +82,7 @@ struct Walked {
 fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let cat = &record.catalog;
     let line = TileLine::parse(&asked.line, cat).map_err(|e| bad_line(e.to_string()))?;
-    let whole = explore::tiles(record, n, &line).map_err(|e| problem(&e, record))?;
+    let whole = explore_tiles(record, n, &line).map_err(|e| problem(&e, record))?;
     let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
     let steps = (whole.played.iter().enumerate())
@@ -102,7 +101,7 @@ fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
             steps: whole.line.steps[..at].to_vec(),
             draw: whole.line.steps[at].tile,
         };
-        explore::tiles(record, n, &prefix).map_err(|e| problem(&e, record))?
+        explore_tiles(record, n, &prefix).map_err(|e| problem(&e, record))?
     };
     Ok(Walked {
         line: written,
@@ -321,7 +320,7 @@ fn tile_choices(
         .filter(|m| matches!(m, RecordedMove::Place { .. }))
         .nth(turn as usize - 1)
         .map(RecordedMove::tile);
-    explore::choices(game)
+    tiles_to_draw(game)
         .map(|(tile, copies)| {
             let name = cat.name(tile).to_string();
             let drawn = TileLine {
@@ -349,7 +348,8 @@ fn think(
     turn: u32,
     (before, tile_at): (&str, &str),
 ) -> Result<EngineAnswer, Problem> {
-    let opinion = on_demand::tiles(game, tile, turn, on_demand::BUDGET).map_err(Problem::internal)?;
+    let opinion =
+        crate::analysis::tile_opinion(game, tile, turn, crate::analysis::ENGINE_BUDGET).map_err(Problem::internal)?;
     let mut on = game.clone();
     on.draw(tile).map_err(Problem::internal)?;
     let written = |mv: &Move| recorded(&on, mv);
@@ -373,7 +373,7 @@ fn think(
 
 fn step_of(tile_at: &str, mv: &Move, written: &RecordedMove) -> String {
     let token = match written {
-        RecordedMove::Place { action, .. } => meeple(action),
+        RecordedMove::Place { action, .. } => TileLine::meeple(action),
         RecordedMove::Discard { .. } => String::new(),
     };
     let p = mv.placement;
@@ -410,7 +410,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
             drawn = Some(record.catalog.name(tile).to_string());
         }
         Next::Choose => {
-            choices = explore::choices(&shown.game)
+            choices = tiles_to_draw(&shown.game)
                 .map(|(t, copies)| TileChoiceAnswer {
                     tile: record.catalog.name(t).to_string(),
                     copies,
