@@ -600,3 +600,66 @@ fn a_phone_plays_an_explore_move_without_sideways_scrolling() {
     drop(browser);
     app.stop();
 }
+
+/// The uploader comments on an explored position from the explore board itself (their
+/// cookie); the comment shows there, for everyone, and on the turn's page with a link back. A
+/// visitor gets no form, and the position before any move (the turn page's own) takes none.
+#[test]
+fn the_owner_comments_on_an_explored_position() {
+    let app = spawn_app();
+    let up = post_form(&app, "text", None, small_game(["Kai", "Lee"]).as_bytes());
+    assert_eq!(up.status, 303, "{}", up.body);
+    let cookie = up.header("set-cookie").split(';').next().unwrap().to_string();
+    let id = up.location.unwrap().trim_start_matches("/g/").to_string();
+    let line = get(&app, &format!("/api/explore?game={id}&turn=2")).json()["moves"][0]["line"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let page = format!("/g/{id}/t/2/explore?line={line}");
+    let as_owner = |path: &str| request(&app, "GET", path, &[("Cookie", &cookie), ("Accept", "text/html")], b"");
+    assert!(
+        as_owner(&page).body.contains("class=\"comment-form\""),
+        "the owner may comment"
+    );
+    assert!(
+        !get_html(&app, &page).body.contains("comment-form"),
+        "a visitor may not"
+    );
+    let start = format!("/g/{id}/t/2/explore");
+    assert!(
+        !as_owner(&start).body.contains("comment-form"),
+        "no line: the turn page's own"
+    );
+
+    let body = format!(
+        "line={}&back=explore&text=Better+%3Cthan%3E+the+game",
+        line.replace(',', "%2C")
+    );
+    let headers = [
+        ("Cookie", cookie.as_str()),
+        ("Content-Type", "application/x-www-form-urlencoded"),
+        ("Sec-Fetch-Site", "same-origin"),
+        ("Accept", "text/html"),
+    ];
+    let written = request(
+        &app,
+        "POST",
+        &format!("/g/{id}/t/2/annotation"),
+        &headers,
+        body.as_bytes(),
+    );
+    assert_eq!(written.status, 303, "{}", written.body);
+    let back = written.location.unwrap();
+    assert!(
+        back.contains("/t/2/explore?line=") && back.ends_with("#comments"),
+        "{back}"
+    );
+    let shown = get_html(&app, &page).body;
+    assert!(
+        shown.contains("Better &lt;than&gt; the game") || shown.contains("Better &#60;than&#62; the game"),
+        "escaped"
+    );
+    let turn = get_html(&app, &format!("/g/{id}/t/2")).body;
+    assert!(turn.contains("On a line explored from here"), "the turn page lists it");
+    app.stop();
+}

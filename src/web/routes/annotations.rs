@@ -102,6 +102,8 @@ pub struct CommentForm {
     line: String,
     /// Present: the comment goes.
     remove: Option<String>,
+    /// `explore`: the form is the explore board's, which the answer goes back to.
+    back: Option<String>,
 }
 
 /// The turn page's comment forms: back to the turn's comments.
@@ -115,10 +117,14 @@ async fn form(
     owned_turn(&req, &state, id, n).await?;
     let form = form.into_inner();
     match form.remove {
-        Some(_) => remove(&state, id, n, form.line).await?,
+        Some(_) => remove(&state, id, n, form.line.clone()).await?,
         None => write(&state, id, Annotation::new(n, &form.line, &form.text)?).await?,
     }
-    Ok(see_other(&format!("{}#comments", links::turn(id, n))).finish())
+    let page = match form.back.as_deref() {
+        Some("explore") => links::explore(id, n, &form.line, None),
+        _ => links::turn(id, n),
+    };
+    Ok(see_other(&format!("{page}#comments")).finish())
 }
 
 /// The forms' address, `/g/{id}/t/{n}/annotation`, taking bodies up to [`MAX_BODY_BYTES`].

@@ -2,10 +2,11 @@
 //! answer in JSON, `/api/explore`. The query is parsed here, into `Asked`; a malformed one is
 //! refused with 400 and never echoed.
 
-use crate::store::GameId;
+use crate::store::{GameId, Ownership};
 use crate::web::board_view;
 use crate::web::game::explore::{Asked, ExploreAnswer, ExplorePage, bad_line};
 use crate::web::problem::Problem;
+use crate::web::routes::owners::presented;
 use crate::web::{AppState, blocking};
 use actix_web::{HttpRequest, route, web};
 use serde::Deserialize;
@@ -43,11 +44,13 @@ impl ExploreQuery {
             rotation,
             think: self.think.is_some(),
             client: req.peer_addr().map(|a| a.ip()),
+            owner: false,
         })
     }
 }
 
-/// The explore board from before turn `n`, with the line the query states played.
+/// The explore board from before turn `n`, with the line the query states played. The game's
+/// owner (its token or its cookie) also gets a form to comment on the position.
 #[route("/g/{id}/t/{n:[0-9]+}/explore", method = "GET", method = "HEAD")]
 pub async fn page(
     req: HttpRequest,
@@ -57,7 +60,13 @@ pub async fn page(
 ) -> Result<ExplorePage, Problem> {
     let (id, n) = path.into_inner();
     let asked = q.into_inner().parse(&req)?;
-    blocking(move || state.load_any(&id)?.explore_page(&state, n, &asked)).await
+    let token = presented(&req);
+    blocking(move || {
+        let game = state.load_any(&id)?;
+        let owner = token.is_some_and(|t| Ownership::of(game.row().owner, &t) == Ownership::Owner);
+        game.explore_page(&state, n, &Asked { owner, ..asked })
+    })
+    .await
 }
 
 #[derive(Deserialize)]

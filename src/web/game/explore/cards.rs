@@ -181,8 +181,10 @@ pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked
         over,
         engine,
         engine_key: key,
+        comment_line: w.base.clone(),
     };
-    Ok(ExplorePage::new(g.head(state)?, n, explored, part))
+    let context = (n, g.record.annotations.as_slice(), asked.owner);
+    Ok(ExplorePage::new(g.head(state)?, context, explored, part))
 }
 
 /// The explore board's answer in JSON for a Card Game; the engine thinks if it has not.

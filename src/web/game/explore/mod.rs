@@ -12,6 +12,7 @@ mod cards;
 mod tiles;
 
 use crate::analysis::{Opinion, WinChance};
+use crate::record::Annotation;
 use crate::store::GameId;
 use crate::web::AppState;
 use crate::web::game::GameHead;
@@ -42,6 +43,9 @@ pub struct Asked {
     pub think: bool,
     /// Who asks, for the engine's rate limit.
     pub client: Option<IpAddr>,
+    /// Whether the request comes from the game's owner (its token or its cookie), who may
+    /// comment on the position.
+    pub owner: bool,
 }
 
 /// What one game's explore fills in: the position and what the reader may do there.
@@ -57,6 +61,9 @@ pub struct Explored {
     pub engine: Option<Arc<EngineAnswer>>,
     /// What the engine would think about, when it has no answer kept: the position's key.
     pub engine_key: Option<String>,
+    /// The position's line as a comment names it (`record::Annotation`): up to the step shown,
+    /// with the tile drawn if the line names it.
+    pub comment_line: String,
 }
 
 /// A step of the line: its turn, its player and its move in words, as played.
@@ -289,10 +296,22 @@ pub struct ExplorePage {
     /// This position's address, and its answer in JSON.
     permalink: String,
     api: String,
+    /// The owner's comments on this position, and the line they are on; whether the owner
+    /// asks (then a form writes one).
+    comments: Vec<String>,
+    comment_line: String,
+    owner: bool,
 }
 
 impl ExplorePage {
-    pub fn new(game: GameHead, from: u32, e: Explored, part: ExplorePart) -> ExplorePage {
+    /// The page of `e`, a position explored from turn `from` of a game with the owner's
+    /// `annotations`; `owner` says whether the owner asks.
+    pub fn new(
+        game: GameHead,
+        (from, annotations, owner): (u32, &[Annotation], bool),
+        e: Explored,
+        part: ExplorePart,
+    ) -> ExplorePage {
         let id = game.id;
         let len = e.steps.len();
         let at_link = |k: usize| links::explore(id, from, &e.line, (k < len).then_some(k));
@@ -323,6 +342,13 @@ impl ExplorePage {
                 .map(|_| format!("{here}{}think=1", if here.contains('?') { '&' } else { '?' })),
             api: links::api_explore(id, from, &e.line, (e.at < len).then_some(e.at)),
             permalink: here,
+            // A comment with no line is on the turn as played, which is not this position.
+            comments: (annotations.iter())
+                .filter(|a| a.turn() == from && !e.comment_line.is_empty() && a.line() == e.comment_line)
+                .map(|a| a.text().to_string())
+                .collect(),
+            owner: owner && !e.comment_line.is_empty(),
+            comment_line: e.comment_line,
             line: e.line,
             steps,
             players: e.players,

@@ -229,6 +229,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         over: shown.next == Next::Over,
         engine,
         engine_key: key,
+        comment_line: shown.line.write(&record.catalog),
     };
     let part = ExplorePart::Tiles(Box::new(TilesView {
         board,
@@ -236,7 +237,8 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         choices,
         tracker: tile_turn_view(&id, record, &shown.game),
     }));
-    Ok(ExplorePage::new(g.head(state)?, n, explored, part))
+    let context = (n, g.record.annotations.as_slice(), asked.owner);
+    Ok(ExplorePage::new(g.head(state)?, context, explored, part))
 }
 
 /// The engine's best moves as ghosts, one a square (the best there: ghosts on one square
