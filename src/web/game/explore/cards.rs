@@ -3,7 +3,7 @@
 
 use super::{
     Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, LineStep, MoveAnswer, PositionAnswer,
-    bad_line, engine_answer, position_at, then,
+    bad_line, engine_answer, explore_problem, position_at, then,
 };
 use crate::engine::Position;
 use crate::engine::cards::{CardGame, CardMove};
@@ -12,7 +12,7 @@ use crate::record::{CardLine, LineError};
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
 use crate::replay::cards::move_text;
-use crate::replay::{CardExplore, ExploreError, explore_cards};
+use crate::replay::{CardExplore, explore_cards};
 use crate::web::AppState;
 use crate::web::card_view;
 use crate::web::game::Stored;
@@ -82,7 +82,7 @@ struct Walked {
 
 fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let line: CardLine = asked.line.parse().map_err(|e: LineError| bad_line(e.to_string()))?;
-    let whole = explore_cards(record, n, &line).map_err(|e| problem(&e, record))?;
+    let whole = explore_cards(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
     let len = whole.line.0.len();
     let at = position_at(asked.at, len)?;
     let name = |p: u8| record.players.get(usize::from(p)).map_or("?", |p| p.name.as_str());
@@ -98,7 +98,7 @@ fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let shown = if at == len {
         whole.clone()
     } else {
-        explore_cards(record, n, &prefix).map_err(|e| problem(&e, record))?
+        explore_cards(record, n, &prefix).map_err(|e| explore_problem(&e, &record.players))?
     };
     Ok(Walked {
         line: whole.line.to_string(),
@@ -108,14 +108,6 @@ fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
         shown,
         base,
     })
-}
-
-fn problem(e: &ExploreError, record: &CardRecord) -> Problem {
-    match e {
-        ExploreError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
-        ExploreError::Record(_) => Problem::internal(e),
-        ExploreError::Step { .. } => bad_line(e.describe(&record.players)),
-    }
 }
 
 fn legal(game: &CardGame) -> Vec<CardMove> {

@@ -12,7 +12,8 @@ mod cards;
 mod tiles;
 
 use crate::analysis::{Opinion, WinChance};
-use crate::record::Annotation;
+use crate::record::{Annotation, PlayerInfo};
+use crate::replay::ExploreError;
 use crate::store::GameId;
 use crate::web::AppState;
 use crate::web::game::GameHead;
@@ -232,6 +233,16 @@ pub fn render_page(state: &AppState, id: &GameId, n: u32, asked: &Asked) -> Resu
 /// A line the reader wrote that cannot be read or played: 400, saying which step and why.
 pub fn bad_line(detail: impl Into<String>) -> Problem {
     Problem::new(StatusCode::BAD_REQUEST, "Bad line", detail)
+}
+
+/// A line that cannot be played: 404 for a turn the game lacks, 400 for a step the rules
+/// refuse, naming it and its player (one of `players`).
+pub fn explore_problem(e: &ExploreError, players: &[PlayerInfo]) -> Problem {
+    match e {
+        ExploreError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
+        ExploreError::Record(_) => Problem::internal(e),
+        ExploreError::Step { .. } => bad_line(e.describe(players)),
+    }
 }
 
 /// How far along the line to show: `asked`, or all of it; past its end is refused.

@@ -5,14 +5,14 @@
 
 use super::{
     Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, GhostAt, LineStep, MoveAnswer,
-    PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, position_at, then,
+    PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, explore_problem, position_at, then,
 };
 use crate::analysis::report::ActionReport;
 use crate::engine::{Game, Move, Pos, TileKindId};
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
-use crate::replay::{ExploreError, NextDraw as Next, TileExplore, explore_tiles, tiles_to_draw};
+use crate::replay::{NextDraw, TileExplore, explore_tiles, tiles_to_draw};
 use crate::web::AppState;
 use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::game::{Stored, tiles::tile_turn_view};
@@ -82,7 +82,7 @@ struct Walked {
 fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let cat = &record.catalog;
     let line = TileLine::parse(&asked.line, cat).map_err(|e| bad_line(e.to_string()))?;
-    let whole = explore_tiles(record, n, &line).map_err(|e| problem(&e, record))?;
+    let whole = explore_tiles(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
     let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
     let steps = (whole.played.iter().enumerate())
@@ -101,7 +101,7 @@ fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
             steps: whole.line.steps[..at].to_vec(),
             draw: whole.line.steps[at].tile,
         };
-        explore_tiles(record, n, &prefix).map_err(|e| problem(&e, record))?
+        explore_tiles(record, n, &prefix).map_err(|e| explore_problem(&e, &record.players))?
     };
     Ok(Walked {
         line: written,
@@ -110,16 +110,6 @@ fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
         at,
         shown,
     })
-}
-
-/// A line that cannot be played: 404 for a turn the game lacks, 400 for a step the rules
-/// refuse, naming it.
-fn problem(e: &ExploreError, record: &GameRecord) -> Problem {
-    match e {
-        ExploreError::NoSuchTurn { .. } => Problem::not_found(e.to_string()),
-        ExploreError::Record(_) => Problem::internal(e),
-        ExploreError::Step { .. } => bad_line(e.describe(&record.players)),
-    }
 }
 
 /// "Ada: tile U at (0,1) rotated 90 with a meeple on the road at E".
@@ -167,18 +157,18 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
     let (before, tile_at) = before_move(shown, &record.catalog);
     let turn = n + w.at as u32;
     let (engine, key) = match shown.next {
-        Next::Drawn(tile) => {
+        NextDraw::Drawn(tile) => {
             let key = shown.line.write(&record.catalog);
             let think = || think(record, &shown.game, tile, turn, (&before, &tile_at));
             (engine_answer(state, (id, n, &key), asked, think)?, Some(key))
         }
-        Next::Choose | Next::Over => (None, None),
+        NextDraw::Choose | NextDraw::Over => (None, None),
     };
     let colours = render::colours(record);
     let mover = shown.game.current_player();
     let after = |line: &str| links::explore(id, n, line, None);
     let (board, drawn) = match shown.next {
-        Next::Drawn(tile) => {
+        NextDraw::Drawn(tile) => {
             let at = (w.at < w.steps.len()).then_some(w.at);
             let here = links::explore(id, n, &w.line, at);
             let join = if here.contains('?') { '&' } else { '?' };
@@ -211,22 +201,22 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
             };
             (svg, Some(drawn))
         }
-        Next::Choose | Next::Over => (
+        NextDraw::Choose | NextDraw::Over => (
             board_view::explore_board(record, &replay, None, &[], colours.get(mover)),
             None,
         ),
     };
     let choices = match shown.next {
-        Next::Choose => tile_choices(g, &shown.game, &before, turn, &after),
+        NextDraw::Choose => tile_choices(g, &shown.game, &before, turn, &after),
         _ => Vec::new(),
     };
     let explored = Explored {
         line: w.line,
         at: w.at,
         steps: w.steps,
-        mover: (shown.next != Next::Over).then_some(mover),
+        mover: (shown.next != NextDraw::Over).then_some(mover),
         players: view::players_at(record, &replay.game, replay.finished, &colours),
-        over: shown.next == Next::Over,
+        over: shown.next == NextDraw::Over,
         engine,
         engine_key: key,
         comment_line: shown.line.write(&record.catalog),
@@ -389,7 +379,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
     let shown = &w.shown;
     let (before, tile_at) = before_move(shown, &record.catalog);
     let turn = n + w.at as u32;
-    let over = shown.next == Next::Over;
+    let over = shown.next == NextDraw::Over;
     let mut game = shown.game.clone();
     if over {
         game.finish(&mut Vec::new());
@@ -397,7 +387,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
     let scoreboard = view::players_at(record, &game, over, &render::colours(record));
     let (mut moves, mut choices, mut engine, mut drawn) = (Vec::new(), Vec::new(), None, None);
     match shown.next {
-        Next::Drawn(tile) => {
+        NextDraw::Drawn(tile) => {
             let mut on = shown.game.clone();
             on.draw(tile).map_err(Problem::internal)?;
             for (pos, turns) in board_view::legal_placements(&on) {
@@ -411,7 +401,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
             engine = engine_answer(state, (id, n, &key), asked, think)?.map(|a| (*a).clone());
             drawn = Some(record.catalog.name(tile).to_string());
         }
-        Next::Choose => {
+        NextDraw::Choose => {
             choices = tiles_to_draw(&shown.game)
                 .map(|(t, copies)| TileChoiceAnswer {
                     tile: record.catalog.name(t).to_string(),
@@ -427,7 +417,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
                 })
                 .collect()
         }
-        Next::Over => {}
+        NextDraw::Over => {}
     }
     let mover = (!over).then(|| shown.game.current_player());
     Ok(ExploreAnswer {
