@@ -367,6 +367,11 @@ fn the_api_explores_every_game_and_keeps_the_engines_answer() {
         let next = get(&app, &format!("{path}&line={}", moves[0]["line"].as_str().unwrap())).json();
         assert_eq!(next["at"], 1);
     }
+    let openapi = get(&app, "/api/openapi.json").json();
+    assert!(
+        openapi["paths"]["/api/explore"]["get"].is_object(),
+        "the API documents it"
+    );
     app.stop();
 }
 
@@ -486,6 +491,14 @@ fn a_browser_plays_a_tile_line_of_five_moves_by_clicking() {
     let app = spawn_app();
     let id = upload_id(&app, &demo());
     browser.open(&app.url(&format!("/g/{id}/t/12/explore")));
+    // The engine answers in the background, and its moves appear on the board as ghosts.
+    let ghosts = browser.wait_for(
+        "return document.querySelector('[data-engine] ol.best li') && document.querySelectorAll('[data-puzzle] .ghost').length;",
+    );
+    assert!(
+        ghosts.as_u64().is_some_and(|n| (1..=3).contains(&n)),
+        "ghosts: {ghosts}"
+    );
     let mut ways = Vec::new();
     for i in 0..5 {
         wait_loaded(&browser);

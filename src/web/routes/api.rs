@@ -28,6 +28,7 @@ use utoipa::OpenApi;
         super::owners::api_listing,
         super::annotations::api_put,
         super::annotations::api_delete,
+        super::explore::api,
         super::analysis::queue,
         super::analysis::api_status
     )

@@ -77,8 +77,18 @@ pub struct ApiQuery {
     rest: ExploreQuery,
 }
 
-/// The explore board's position as JSON: `?game=ID&turn=N&line=…&at=K`. The engine thinks
-/// about it if it has not yet.
+/// The explore board's position as JSON: the position a line reaches from before turn N, its
+/// legal moves, and the engine's answer (thought now if it has none kept, within the client's
+/// limit).
+#[utoipa::path(get, path = "/api/explore",
+    params(("game" = String, Query, description = "Game id"),
+           ("turn" = u32, Query, description = "The turn explored from: the position before it"),
+           ("line" = Option<String>, Query, description = "The line, in the notation of /docs/pages#the-line-notation"),
+           ("at" = Option<usize>, Query, description = "Steps of the line the position is after; all by default")),
+    responses((status = 200, description = "The position, its moves and the engine's answer", body = ExploreAnswer),
+              (status = 400, description = "A line that cannot be read, or that the rules refuse: the step, its turn, its player and the rule", content_type = "application/problem+json"),
+              (status = 404, description = "No such game or turn", content_type = "application/problem+json"),
+              (status = 429, description = "Too many positions for the engine from this client", content_type = "application/problem+json")))]
 #[route("/api/explore", method = "GET", method = "HEAD")]
 pub async fn api(
     req: HttpRequest,

@@ -76,7 +76,7 @@ pub struct LineStep {
 }
 
 /// The engine's answer for one position, as the page shows it and the API gives it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct EngineAnswer {
     /// Samples each move had; 0: the heuristic alone (`/docs/analysis`).
     pub samples: u32,
@@ -91,7 +91,7 @@ pub struct EngineAnswer {
     pub win_chance: Option<ChanceAnswer>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct BestMove {
     /// The move as a line step (`record::TileLine`, `record::CardLine`), and the whole line with it played.
     pub step: String,
@@ -113,7 +113,7 @@ pub struct GhostAt {
     pub action: crate::analysis::report::ActionReport,
 }
 
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, utoipa::ToSchema)]
 pub struct ChanceAnswer {
     pub chance: f64,
     pub low: f64,
@@ -374,7 +374,7 @@ impl ExplorePage {
 
 /// The explore board's answer in JSON: the position a line reaches, the moves due there, and
 /// the engine's opinion.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct ExploreAnswer {
     pub game: String,
     /// The turn explored from.
@@ -395,7 +395,7 @@ pub struct ExploreAnswer {
     pub url: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct PositionAnswer {
     /// The turn the position is before.
     pub turn: u32,
@@ -413,7 +413,7 @@ pub struct PositionAnswer {
 }
 
 /// A legal move as a line step, and the whole line with it played.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct MoveAnswer {
     pub step: String,
     pub line: String,
@@ -429,7 +429,7 @@ impl MoveAnswer {
 }
 
 /// A tile the reader may choose to draw, and the line with it drawn.
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
 pub struct TileChoiceAnswer {
     pub tile: String,
     pub copies: u8,
