@@ -7,7 +7,7 @@
 //! deals are the game's whatever the line does: every card dealt in a round is played in it,
 //! so the next round's hands are the same cards.
 
-use crate::engine::cards::{CardEvent, CardGame, CardIllegal};
+use crate::engine::cards::{CardGame, CardIllegal};
 use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, TileKindId};
 use crate::record::cards::{CardRecord, DealFault};
 use crate::record::{CardLine, TileLine, TileStep};
@@ -98,64 +98,21 @@ impl ExploreError {
 
 /// Plays `line` from the position before turn `from` of `record`.
 pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
-    let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
-    let turns = record
-        .moves
-        .iter()
-        .filter(|m| matches!(m, RecordedMove::Place { .. }))
-        .count() as u32;
-    if from == 0 || from > turns + 1 {
-        return Err(ExploreError::NoSuchTurn { turn: from, turns });
-    }
-    while walk.placed() + 1 < from {
-        if let Some(Err(e)) = walk.step() {
-            return Err(broken(record, &e));
-        }
-    }
-    let cut = walk.index();
-    let mut on = Line {
-        game: walk.into_game(),
-        moves: record.moves[..cut].to_vec(),
-        ahead: Some(record.moves[cut..].iter().peekable()),
-    };
+    let mut on = Line::before(record, from)?;
     let mut played = TileLine::default();
     let mut moves = Vec::with_capacity(line.steps.len());
     let mut followed = 0;
     for (i, step) in line.steps.iter().enumerate() {
-        let turn = from + i as u32;
-        let fail = |on: &Line, problem: StepProblem| ExploreError::Step {
-            step: i + 1,
-            turn,
-            player: on.game.current_player(),
-            problem,
-        };
+        let fail = |on: &Line, problem| on.fault(i, from, problem);
         let own = on.own_draw().map_err(|e| fail(&on, e))?;
         let (step, written) = on.play(step, own).map_err(|e| fail(&on, e))?;
         played.steps.push(step);
         moves.push(written);
         followed += usize::from(on.ahead.is_some() && followed == i);
     }
-    let turn = from + line.steps.len() as u32;
-    let fail = |on: &Line, problem| ExploreError::Step {
-        step: line.steps.len() + 1,
-        turn,
-        player: on.game.current_player(),
-        problem,
-    };
-    let own = on.own_draw().map_err(|e| fail(&on, e))?;
-    let next = match (line.draw, own) {
-        (Some(tile), own) => {
-            on.game.check_draw(tile).map_err(|e| fail(&on, e.into()))?;
-            if on.game.can_place(tile).is_none() {
-                return Err(fail(&on, StepProblem::FitsNowhere));
-            }
-            played.draw = (own != Some(tile)).then_some(tile);
-            NextDraw::Drawn(tile)
-        }
-        (None, Some(tile)) => NextDraw::Drawn(tile),
-        (None, None) if tiles_to_draw(&on.game).next().is_some() => NextDraw::Choose,
-        (None, None) => NextDraw::Over,
-    };
+    let next = on
+        .next_draw(line.draw, &mut played)
+        .map_err(|e| on.fault(line.steps.len(), from, e))?;
     let mut out = record.clone();
     out.moves = on.moves;
     out.final_scoring = Some(next == NextDraw::Over);
@@ -191,7 +148,58 @@ struct Line<'r> {
     ahead: Option<Peekable<Iter<'r, RecordedMove>>>,
 }
 
-impl Line<'_> {
+impl<'r> Line<'r> {
+    /// The position before turn `from` of `record`, the game's moves from there ahead.
+    fn before(record: &'r GameRecord, from: u32) -> Result<Line<'r>, ExploreError> {
+        let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
+        let turns = (record.moves.iter())
+            .filter(|m| matches!(m, RecordedMove::Place { .. }))
+            .count() as u32;
+        if from == 0 || from > turns + 1 {
+            return Err(ExploreError::NoSuchTurn { turn: from, turns });
+        }
+        while walk.placed() + 1 < from {
+            if let Some(Err(e)) = walk.step() {
+                return Err(broken(record, &e));
+            }
+        }
+        let cut = walk.index();
+        Ok(Line {
+            game: walk.into_game(),
+            moves: record.moves[..cut].to_vec(),
+            ahead: Some(record.moves[cut..].iter().peekable()),
+        })
+    }
+
+    /// Step `i` (from 0) of a line from turn `from` breaks a rule: its turn, its player.
+    fn fault(&self, i: usize, from: u32, problem: StepProblem) -> ExploreError {
+        ExploreError::Step {
+            step: i + 1,
+            turn: from + i as u32,
+            player: self.game.current_player(),
+            problem,
+        }
+    }
+
+    /// What comes after the line: the tile it ends with (`draw`), the game's own, the reader's
+    /// choice, or the end. `played` learns whether its draw is written.
+    fn next_draw(&mut self, draw: Option<TileKindId>, played: &mut TileLine) -> Result<NextDraw, StepProblem> {
+        let own = self.own_draw()?;
+        Ok(match (draw, own) {
+            (Some(tile), own) => {
+                self.game.check_draw(tile)?;
+                if self.game.can_place(tile).is_none() {
+                    return Err(StepProblem::FitsNowhere);
+                }
+                played.draw = (own != Some(tile)).then_some(tile);
+                NextDraw::Drawn(tile)
+            }
+            (None, Some(tile)) => NextDraw::Drawn(tile),
+            (None, None) if tiles_to_draw(&self.game).next().is_some() => NextDraw::Choose,
+            (None, None) => NextDraw::Over,
+        })
+    }
+
     /// The game's own next tile while the line follows the game, after the tiles the game set
     /// aside before it; `None` once the line has left the game or the record ends.
     fn own_draw(&mut self) -> Result<Option<TileKindId>, StepProblem> {
@@ -277,8 +285,6 @@ pub struct CardExplore {
     /// The position after the line, its round dealt; scored at the end when the line ends the
     /// game.
     pub game: CardGame,
-    /// What the line's last move did (with the deal before it), and the final scoring.
-    pub events: Vec<CardEvent>,
 }
 
 /// Plays `line` from the position before the `from`-th action of `record`.
@@ -287,46 +293,26 @@ pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
     }
-    let whole = super::cards::replay(record).map_err(|e| ExploreError::Record(e.describe(record)))?;
-    // Where each round's first action is in the record: its hands are read from there.
-    let starts: Vec<usize> = (whole.turns.iter())
-        .filter(|t| super::cards::opens_round(t).is_some())
-        .map(|t| t.turn as usize - 1)
-        .collect();
-    let mut game =
-        super::cards::position_at(record, from as usize - 1).map_err(|e| ExploreError::Record(e.describe(record)))?;
+    let broken = |e: super::cards::CardReplayError| ExploreError::Record(e.describe(record));
+    let deals = Deals::of(record).map_err(broken)?;
+    let mut game = super::cards::position_at(record, from as usize - 1).map_err(broken)?;
     let own = &record.moves[from as usize - 1..];
-    let mut events = Vec::new();
     let (mut followed, mut players) = (0, Vec::new());
     for (i, mv) in line.0.iter().enumerate() {
-        let turn = from + i as u32;
-        let fail = |game: &CardGame, problem| ExploreError::Step {
-            step: i + 1,
-            turn,
-            player: Position::current_player(game),
-            problem,
-        };
-        events.clear();
-        deal(record, &starts, &mut game, &mut events).map_err(|e| fail(&game, e))?;
+        let fail = |game: &CardGame, problem| card_fault(game, i, from, problem);
+        deals.deal(&mut game).map_err(|e| fail(&game, e))?;
         if game.is_over() {
             return Err(fail(&game, StepProblem::Over));
         }
         players.push(Position::current_player(&game));
-        Position::play(&mut game, mv, &mut events).map_err(|e| fail(&game, e.into()))?;
-        if followed == i && own.get(i).is_some_and(|m| m.mv == *mv) {
-            followed += 1;
-        }
+        Position::play(&mut game, mv, &mut Vec::new()).map_err(|e| fail(&game, e.into()))?;
+        followed += usize::from(followed == i && own.get(i).is_some_and(|m| m.mv == *mv));
     }
     if game.is_over() {
-        game.finish(&mut events);
+        game.finish(&mut Vec::new());
     } else {
-        let turn = from + line.0.len() as u32;
-        deal(record, &starts, &mut game, &mut events).map_err(|problem| ExploreError::Step {
-            step: line.0.len() + 1,
-            turn,
-            player: Position::current_player(&game),
-            problem,
-        })?;
+        let after = line.0.len();
+        deals.deal(&mut game).map_err(|e| card_fault(&game, after, from, e))?;
     }
     Ok(CardExplore {
         from,
@@ -334,25 +320,45 @@ pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<
         followed,
         players,
         game,
-        events,
     })
 }
 
-/// Deals the round due, if one is, from the record's hands of that round (past the record's
-/// end, from the cards unseen, as a record that stops inside a round is dealt).
-fn deal(
-    record: &CardRecord,
-    starts: &[usize],
-    game: &mut CardGame,
-    events: &mut Vec<CardEvent>,
-) -> Result<(), StepProblem> {
-    if !game.deal_due() {
-        return Ok(());
+/// Step `i` (from 0) of a Card Game line from turn `from` breaks a rule.
+fn card_fault(game: &CardGame, i: usize, from: u32, problem: StepProblem) -> ExploreError {
+    ExploreError::Step {
+        step: i + 1,
+        turn: from + i as u32,
+        player: Position::current_player(game),
+        problem,
     }
-    let at = starts
-        .get(usize::from(game.round()))
-        .copied()
-        .unwrap_or(record.moves.len());
-    let hands = record.hands_from(game, at).map_err(StepProblem::Deal)?;
-    Ok(game.apply_chance(hands, events)?)
+}
+
+/// A Card Game's deals as its record has them: each round's hands are read from the round's
+/// first action on.
+struct Deals<'r> {
+    record: &'r CardRecord,
+    /// Where each round's first action is in the record.
+    starts: Vec<usize>,
+}
+
+impl<'r> Deals<'r> {
+    fn of(record: &'r CardRecord) -> Result<Deals<'r>, super::cards::CardReplayError> {
+        let whole = super::cards::replay(record)?;
+        let starts = (whole.turns.iter())
+            .filter(|t| super::cards::opens_round(t).is_some())
+            .map(|t| t.turn as usize - 1)
+            .collect();
+        Ok(Deals { record, starts })
+    }
+
+    /// Deals the round due, if one is, from the record's hands of that round (past the
+    /// record's end, from the cards unseen, as a record that stops inside a round is dealt).
+    fn deal(&self, game: &mut CardGame) -> Result<(), StepProblem> {
+        if !game.deal_due() {
+            return Ok(());
+        }
+        let at = (self.starts.get(usize::from(game.round())).copied()).unwrap_or(self.record.moves.len());
+        let hands = self.record.hands_from(game, at).map_err(StepProblem::Deal)?;
+        Ok(game.apply_chance(hands, &mut Vec::new())?)
+    }
 }
