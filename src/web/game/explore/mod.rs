@@ -68,6 +68,7 @@ pub struct Explored {
 }
 
 /// A step of the line: its turn, its player and its move in words, as played.
+#[derive(Clone)]
 pub struct LineStep {
     pub turn: u32,
     pub words: String,

@@ -12,7 +12,7 @@ use crate::engine::{Game, Move, Pos, TileKindId};
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
-use crate::replay::{NextDraw, TileExplore, explore_tiles, tiles_to_draw};
+use crate::replay::{NextDraw, Replay, TileExplore, explore_tiles, tiles_to_draw};
 use crate::web::AppState;
 use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::game::{Stored, tiles::tile_turn_view};
@@ -153,8 +153,15 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
     let (record, id) = (&g.record, g.row.id);
     let w = walk(record, n, asked)?;
     let shown = &w.shown;
-    let replay = crate::replay::replay_upto(&shown.record, None, None).map_err(Problem::internal)?;
     let (before, tile_at) = before_move(shown, &record.catalog);
+    let at = PageAt {
+        g,
+        n,
+        w: &w,
+        replay: crate::replay::replay_upto(&shown.record, None, None).map_err(Problem::internal)?,
+        before: &before,
+        tile_at: &tile_at,
+    };
     let turn = n + w.at as u32;
     let (engine, key) = match shown.next {
         NextDraw::Drawn(tile) => {
@@ -165,57 +172,26 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         NextDraw::Choose | NextDraw::Over => (None, None),
     };
     let colours = render::colours(record);
-    let mover = shown.game.current_player();
-    let after = |line: &str| links::explore(id, n, line, None);
     let (board, drawn) = match shown.next {
         NextDraw::Drawn(tile) => {
-            let at = (w.at < w.steps.len()).then_some(w.at);
-            let here = links::explore(id, n, &w.line, at);
-            let join = if here.contains('?') { '&' } else { '?' };
-            let href = |pos: Pos, r: u16| format!("{here}{join}square={},{}&rotation={r}", pos.x, pos.y);
-            let spot =
-                |pos: Pos, r: u16, c: &board_view::Choice| after(&then(&before, &step(&tile_at, pos, r, &c.token)));
-            let ghosts = ghosts(engine.as_deref(), &after);
-            let mut on = shown.game.clone();
-            on.draw(tile).map_err(Problem::internal)?;
-            let moves = board_view::legal_placements(&on);
-            let placed = placed(&moves, asked);
-            let on_board = DrawnTile {
-                kind: record.catalog.get(tile),
-                moves: &moves,
-                placed: placed.map(|(pos, rotation)| PuzzleTile {
-                    pos,
-                    rotation,
-                    meeple: None,
-                }),
-                href: &href,
-                spot: &spot,
-            };
-            let svg = board_view::explore_board(record, &replay, Some(on_board), &ghosts, colours.get(mover));
-            let name = record.catalog.name(tile).to_string();
-            let drawn = DrawnView {
-                picture: links::tile_svg(id, &name),
-                name,
-                own: shown.line.draw.is_none(),
-                form: form(record, &moves, placed, (&before, &tile_at), &href),
-            };
-            (svg, Some(drawn))
+            let (board, drawn) = at.drawn_board(tile, engine.as_deref(), asked)?;
+            (board, Some(drawn))
         }
-        NextDraw::Choose | NextDraw::Over => (
-            board_view::explore_board(record, &replay, None, &[], colours.get(mover)),
-            None,
-        ),
+        NextDraw::Choose | NextDraw::Over => {
+            let colour = colours.get(shown.game.current_player());
+            (board_view::explore_board(record, &at.replay, None, &[], colour), None)
+        }
     };
     let choices = match shown.next {
-        NextDraw::Choose => tile_choices(g, &shown.game, &before, turn, &after),
+        NextDraw::Choose => tile_choices(g, &shown.game, &before, turn, &|line| at.after(line)),
         _ => Vec::new(),
     };
     let explored = Explored {
-        line: w.line,
+        line: w.line.clone(),
         at: w.at,
-        steps: w.steps,
-        mover: (shown.next != NextDraw::Over).then_some(mover),
-        players: view::players_at(record, &replay.game, replay.finished, &colours),
+        steps: w.steps.iter().map(LineStep::clone).collect(),
+        mover: (shown.next != NextDraw::Over).then(|| shown.game.current_player()),
+        players: view::players_at(record, &at.replay.game, at.replay.finished, &colours),
         over: shown.next == NextDraw::Over,
         engine,
         engine_key: key,
@@ -229,6 +205,67 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
     }));
     let context = (n, g.record.annotations.as_slice(), asked.owner);
     Ok(ExplorePage::new(g.head(state)?, context, explored, part))
+}
+
+/// A tile game's position on the explore board, being drawn: the game, the turn explored from,
+/// the line walked, its replay, and what a move after it is written after (`before_move`).
+struct PageAt<'a> {
+    g: &'a Stored<GameRecord>,
+    n: u32,
+    w: &'a Walked,
+    replay: Replay,
+    before: &'a str,
+    tile_at: &'a str,
+}
+
+impl PageAt<'_> {
+    /// The page of the line `line` from the same turn, at its end.
+    fn after(&self, line: &str) -> String {
+        links::explore(self.g.row.id, self.n, line, None)
+    }
+
+    /// The board with `tile` drawn, its squares to click and the engine's ghosts, and the
+    /// form that places it where the reader put it.
+    fn drawn_board(
+        &self,
+        tile: TileKindId,
+        engine: Option<&EngineAnswer>,
+        asked: &Asked,
+    ) -> Result<(String, DrawnView), Problem> {
+        let (record, id, w) = (&self.g.record, self.g.row.id, self.w);
+        let here = links::explore(id, self.n, &w.line, (w.at < w.steps.len()).then_some(w.at));
+        let join = if here.contains('?') { '&' } else { '?' };
+        let href = |pos: Pos, r: u16| format!("{here}{join}square={},{}&rotation={r}", pos.x, pos.y);
+        let spot = |pos: Pos, r: u16, c: &board_view::Choice| {
+            self.after(&then(self.before, &step(self.tile_at, pos, r, &c.token)))
+        };
+        let mut on = w.shown.game.clone();
+        on.draw(tile).map_err(Problem::internal)?;
+        let moves = board_view::legal_placements(&on);
+        let placed = placed(&moves, asked);
+        let on_board = DrawnTile {
+            kind: record.catalog.get(tile),
+            moves: &moves,
+            placed: placed.map(|(pos, rotation)| PuzzleTile {
+                pos,
+                rotation,
+                meeple: None,
+            }),
+            href: &href,
+            spot: &spot,
+        };
+        let ghosts = ghosts(engine, &|line| self.after(line));
+        let colour = render::colours(record).get(on.current_player());
+        let svg = board_view::explore_board(record, &self.replay, Some(on_board), &ghosts, colour);
+        let name = record.catalog.name(tile).to_string();
+        let drawn = DrawnView {
+            picture: links::tile_svg(id, &name),
+            name,
+            own: w.shown.line.draw.is_none(),
+            form: form(record, &moves, placed, (self.before, self.tile_at), &href),
+        };
+        Ok((svg, drawn))
+    }
 }
 
 /// The engine's best moves as ghosts, one a square (the best there: ghosts on one square
