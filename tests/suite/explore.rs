@@ -416,6 +416,9 @@ fn the_engine_is_rate_limited_per_client() {
         .collect();
     assert!(statuses[..12].iter().all(|&s| s == 200), "{statuses:?}");
     assert_eq!(statuses[12], 429, "{statuses:?}");
+    let moves_only = get(&app, &format!("/api/explore?game={id}&turn=20&engine=false"));
+    assert_eq!(moves_only.status, 200, "the moves alone are not the engine's to limit");
+    assert!(moves_only.json()["engine"].is_null() && !moves_only.json()["moves"].as_array().unwrap().is_empty());
     assert_eq!(
         get(&app, &format!("/api/explore?game={id}&turn=1")).status,
         200,

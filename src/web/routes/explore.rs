@@ -73,6 +73,8 @@ pub async fn page(
 pub struct ApiQuery {
     game: Option<String>,
     turn: Option<String>,
+    /// `false`: the position and its moves alone, without the engine (nor its limit).
+    engine: Option<String>,
     #[serde(flatten)]
     rest: ExploreQuery,
 }
@@ -84,7 +86,8 @@ pub struct ApiQuery {
     params(("game" = String, Query, description = "Game id"),
            ("turn" = u32, Query, description = "The turn explored from: the position before it"),
            ("line" = Option<String>, Query, description = "The line, in the notation of /docs/pages#the-line-notation"),
-           ("at" = Option<usize>, Query, description = "Steps of the line the position is after; all by default")),
+           ("at" = Option<usize>, Query, description = "Steps of the line the position is after; all by default"),
+           ("engine" = Option<bool>, Query, description = "false: no engine answer (and no count against the engine's limit)")),
     responses((status = 200, description = "The position, its moves and the engine's answer", body = ExploreAnswer),
               (status = 400, description = "A line that cannot be read, or that the rules refuse: the step, its turn, its player and the rule", content_type = "application/problem+json"),
               (status = 404, description = "No such game or turn", content_type = "application/problem+json"),
@@ -105,7 +108,7 @@ pub async fn api(
         .parse()
         .map_err(|_| bad_line("turn is a whole number"))?;
     let asked = Asked {
-        think: true,
+        think: q.engine.as_deref() != Some("false"),
         ..q.rest.parse(&req)?
     };
     let answer = blocking(move || state.load_any(&id)?.explore_answer(&state, n, &asked)).await?;
