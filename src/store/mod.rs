@@ -6,6 +6,7 @@
 //! The store's calls block: the web handlers make them inside `web::blocking`, never on an async
 //! thread (the PostgreSQL store runs its own runtime and waits on it).
 
+pub(crate) mod collection;
 mod copy;
 mod id;
 pub(crate) mod ingest;
@@ -23,6 +24,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use collection::{
+    CollectedGame, CollectionId, CollectionName, CollectionRow, ImportLine, ImportState, ImportedGame, LineError,
+};
 pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
@@ -267,6 +271,22 @@ pub trait Backend: Send + Sync {
     fn annotate(&self, id: &GameId, annotation: &Annotation) -> Result<bool, StoreError>;
     /// Removes the annotation on turn `turn` and line `line`. False when there is none.
     fn unannotate(&self, id: &GameId, turn: u32, line: &str) -> Result<bool, StoreError>;
+    /// Writes a new collection, empty, its import's progress as `c.import` says.
+    fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError>;
+    /// A collection, without its games.
+    fn collection(&self, id: &CollectionId) -> Result<Option<CollectionRow>, StoreError>;
+    /// Renames a collection. False when there is no such collection.
+    fn rename_collection(&self, id: &CollectionId, name: &CollectionName) -> Result<bool, StoreError>;
+    /// Adds stored games at the end of a collection, in their order: those it holds already,
+    /// and ids of no stored game, are passed over. How many were added.
+    fn add_to_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError>;
+    /// Takes games out of a collection (they stay stored). How many were in it.
+    fn remove_from_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError>;
+    /// Records how far a collection's import got: `done` lines read, and the lines refused.
+    fn import_progress(&self, id: &CollectionId, done: u32, errors: &[LineError]) -> Result<(), StoreError>;
+    /// A collection's games in its order, each as its summary row with its analysis's status,
+    /// in one query (never a record).
+    fn collection_games(&self, id: &CollectionId) -> Result<Vec<CollectedGame>, StoreError>;
 }
 
 /// What changed about a stored game, for the processes that keep it in memory.
