@@ -152,18 +152,23 @@ pub struct LineError {
 }
 
 impl LineError {
-    fn of(input: &ImportLine, e: &IngestError) -> LineError {
+    fn of(input: &ImportLine, e: &Refused) -> LineError {
         let (title, at) = match e {
-            IngestError::Record(_) => ("Unreadable record", None),
-            IngestError::Illegal { at, .. } => ("Illegal move", at.as_ref()),
-            IngestError::Mismatch(_) => ("Scores disagree", None),
-            IngestError::Store(_) => ("Not stored", None),
+            Refused::Ingest(IngestError::Record(_)) => ("Unreadable record", None),
+            Refused::Ingest(IngestError::Illegal { at, .. }) => ("Illegal move", at.as_ref()),
+            Refused::Ingest(IngestError::Mismatch(_)) => ("Scores disagree", None),
+            Refused::Ingest(IngestError::Store(_)) => ("Not stored", None),
+            Refused::Unknown(_) => ("No such game", None),
+        };
+        let detail = match e {
+            Refused::Ingest(e) => e.to_string(),
+            Refused::Unknown(id) => format!("no stored game has the id {id}"),
         };
         LineError {
             line: input.line,
             file: input.file.clone(),
             title: title.into(),
-            detail: e.to_string(),
+            detail,
             turn: at.map(|a| a.turn),
             player: at.map(|a| a.player.clone()),
         }
@@ -223,18 +228,25 @@ pub struct Imported {
 /// Lines prepared at once: the progress moves on a chunk at a time.
 const CHUNK: usize = 16;
 
-/// Imports `input` into collection `id` (created with `total` of its lines): stores each game
-/// as `new` says, adds it to the collection, and records the progress after every chunk.
-pub fn import(store: &Store, id: &CollectionId, input: Vec<ImportLine>, new: NewGame) -> Result<Imported, StoreError> {
+/// Imports `input` into collection `id`, after what its imports did before (`before`, of which
+/// `input` is already counted in `total`): stores each game as `new` says (a line that is a
+/// stored game's id adds that game), adds it to the collection in the lines' order, and
+/// records the progress after every chunk.
+pub fn import(
+    store: &Store,
+    id: &CollectionId,
+    mut state: ImportState,
+    input: &[ImportLine],
+    new: NewGame,
+) -> Result<Imported, StoreError> {
     let mut out = Imported::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut done = 0;
     for chunk in input.chunks(CHUNK) {
         let prepared = prepare_all(chunk, threads);
         let mut added = Vec::new();
         for (line, game) in chunk.iter().zip(prepared) {
-            match game.and_then(|g| Ok((g.id, store.insert(&g, new)?))) {
-                Ok((game, _)) => {
+            match game.map_err(Refused::from).and_then(|g| store_line(store, g, new)) {
+                Ok(game) => {
                     added.push(game);
                     out.games.push(ImportedGame { line: line.line, id: game });
                 }
@@ -242,24 +254,66 @@ pub fn import(store: &Store, id: &CollectionId, input: Vec<ImportLine>, new: New
             }
         }
         store.add_to_collection(id, &added)?;
-        done += chunk.len() as u32;
-        store.import_progress(id, done, &out.errors)?;
+        state.done += chunk.len() as u32;
+        let errors = [&state.errors[..], &out.errors[..]].concat();
+        store.import_progress(id, &ImportState { errors, ..state.clone() })?;
     }
     Ok(out)
 }
 
+/// A line prepared: a game to store, or a stored game named by its id.
+enum Prepared {
+    Game(Box<ingest::Ingested>),
+    Stored(GameId),
+}
+
+/// Why a line added no game: it is no game, or it names no stored game.
+enum Refused {
+    Ingest(IngestError),
+    Unknown(GameId),
+}
+
+impl From<IngestError> for Refused {
+    fn from(e: IngestError) -> Refused {
+        Refused::Ingest(e)
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Refused {
+        Refused::Ingest(e.into())
+    }
+}
+
+fn store_line(store: &Store, line: Prepared, new: NewGame) -> Result<GameId, Refused> {
+    match line {
+        Prepared::Game(g) => {
+            store.insert(&g, new)?;
+            Ok(g.id)
+        }
+        Prepared::Stored(id) => store.game(&id)?.map(|_| id).ok_or(Refused::Unknown(id)),
+    }
+}
+
 /// Parses and replays each line, on up to `threads` threads, in the lines' order.
-fn prepare_all(lines: &[ImportLine], threads: usize) -> Vec<Result<ingest::Ingested, IngestError>> {
+fn prepare_all(lines: &[ImportLine], threads: usize) -> Vec<Result<Prepared, IngestError>> {
     let per = lines.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|s| {
         let parts: Vec<_> = (lines.chunks(per))
-            .map(|part| s.spawn(move || part.iter().map(|l| ingest::prepare(&l.bytes)).collect::<Vec<_>>()))
+            .map(|part| s.spawn(move || part.iter().map(prepare).collect::<Vec<_>>()))
             .collect();
         parts
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             .collect()
     })
+}
+
+fn prepare(line: &ImportLine) -> Result<Prepared, IngestError> {
+    match std::str::from_utf8(&line.bytes).ok().and_then(|t| t.parse::<GameId>().ok()) {
+        Some(id) => Ok(Prepared::Stored(id)),
+        None => ingest::prepare(&line.bytes).map(|g| Prepared::Game(Box::new(g))),
+    }
 }
 
 /// The stored form of an import's errors.

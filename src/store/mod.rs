@@ -282,8 +282,8 @@ pub trait Backend: Send + Sync {
     fn add_to_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError>;
     /// Takes games out of a collection (they stay stored). How many were in it.
     fn remove_from_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError>;
-    /// Records how far a collection's import got: `done` lines read, and the lines refused.
-    fn import_progress(&self, id: &CollectionId, done: u32, errors: &[LineError]) -> Result<(), StoreError>;
+    /// Records how far a collection's imports got: lines read of all asked, and those refused.
+    fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError>;
     /// A collection's games in its order, each as its summary row with its analysis's status,
     /// in one query (never a record).
     fn collection_games(&self, id: &CollectionId) -> Result<Vec<CollectedGame>, StoreError>;
@@ -494,6 +494,6 @@ fn inflate(bytes: &[u8]) -> std::io::Result<String> {
 
 /// Timestamps are RFC 3339 text written by us, in UTC, so that both databases read them back
 /// the same.
-fn now() -> String {
+pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

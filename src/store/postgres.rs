@@ -13,7 +13,7 @@
 
 use super::collection::{errors_json, errors_of};
 use super::{
-    AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportState, LineError, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
+    AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportState, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
     QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
     now, seconds_since, wants_queueing,
 };
@@ -672,11 +672,16 @@ impl Backend for Postgres {
         })
     }
 
-    fn import_progress(&self, id: &CollectionId, done: u32, errors: &[LineError]) -> Result<(), StoreError> {
+    fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError> {
         self.run(async |c| {
             c.execute(
-                "UPDATE collections SET import_done = $2, import_errors = $3 WHERE id = $1",
-                &[&id.to_string(), &(done as i32), &errors_json(errors)],
+                "UPDATE collections SET import_total = $2, import_done = $3, import_errors = $4 WHERE id = $1",
+                &[
+                    &id.to_string(),
+                    &(import.total as i32),
+                    &(import.done as i32),
+                    &errors_json(&import.errors),
+                ],
             )
             .await?;
             Ok(())

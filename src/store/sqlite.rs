@@ -4,7 +4,7 @@
 
 use super::collection::{errors_json, errors_of};
 use super::{
-    AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportState, LineError, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
+    AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportState, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
     QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
     now, seconds_since, wants_queueing,
 };
@@ -534,11 +534,11 @@ impl Backend for Sqlite {
         Ok(removed)
     }
 
-    fn import_progress(&self, id: &CollectionId, done: u32, errors: &[LineError]) -> Result<(), StoreError> {
+    fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         conn.execute(
-            "UPDATE collections SET import_done = ?2, import_errors = ?3 WHERE id = ?1",
-            params![id, done, errors_json(errors)],
+            "UPDATE collections SET import_total = ?2, import_done = ?3, import_errors = ?4 WHERE id = ?1",
+            params![id, import.total, import.done, errors_json(&import.errors)],
         )?;
         Ok(())
     }
