@@ -248,7 +248,10 @@ pub fn import(
             match game.map_err(Refused::from).and_then(|g| store_line(store, g, new)) {
                 Ok(game) => {
                     added.push(game);
-                    out.games.push(ImportedGame { line: line.line, id: game });
+                    out.games.push(ImportedGame {
+                        line: line.line,
+                        id: game,
+                    });
                 }
                 Err(e) => out.errors.push(LineError::of(line, &e)),
             }
@@ -256,7 +259,13 @@ pub fn import(
         store.add_to_collection(id, &added)?;
         state.done += chunk.len() as u32;
         let errors = [&state.errors[..], &out.errors[..]].concat();
-        store.import_progress(id, &ImportState { errors, ..state.clone() })?;
+        store.import_progress(
+            id,
+            &ImportState {
+                errors,
+                ..state.clone()
+            },
+        )?;
     }
     Ok(out)
 }
@@ -310,7 +319,10 @@ fn prepare_all(lines: &[ImportLine], threads: usize) -> Vec<Result<Prepared, Ing
 }
 
 fn prepare(line: &ImportLine) -> Result<Prepared, IngestError> {
-    match std::str::from_utf8(&line.bytes).ok().and_then(|t| t.parse::<GameId>().ok()) {
+    match std::str::from_utf8(&line.bytes)
+        .ok()
+        .and_then(|t| t.parse::<GameId>().ok())
+    {
         Some(id) => Ok(Prepared::Stored(id)),
         None => ingest::prepare(&line.bytes).map(|g| Prepared::Game(Box::new(g))),
     }

@@ -13,9 +13,10 @@
 
 use super::collection::{errors_json, errors_of};
 use super::{
-    AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportState, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
-    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
-    now, seconds_since, wants_queueing,
+    AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
+    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
+    StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
+    wants_queueing,
 };
 use crate::engine::GameKind;
 use crate::record::Annotation;

@@ -58,7 +58,10 @@ impl Record {
 /// The standings, best first (wins, then average, then name), and the head to head between
 /// the same players. `accuracy` gives each analysed game's players' accuracies (by the game's
 /// index in `games`).
-pub fn standings(games: &[CollectedGame], accuracy: &BTreeMap<usize, Vec<PlayerAccuracy>>) -> (Vec<Standing>, HeadToHead) {
+pub fn standings(
+    games: &[CollectedGame],
+    accuracy: &BTreeMap<usize, Vec<PlayerAccuracy>>,
+) -> (Vec<Standing>, HeadToHead) {
     let mut by_name: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut pairs: BTreeMap<(&str, &str), Record> = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
@@ -106,7 +109,13 @@ pub fn standings(games: &[CollectedGame], accuracy: &BTreeMap<usize, Vec<PlayerA
 /// A finished game's players with their final scores; `None` for a game with no result.
 fn result(g: &CollectedGame) -> Option<Vec<(&str, i32)>> {
     let complete = g.finished && g.final_scores.len() == g.players.len();
-    complete.then(|| g.players.iter().map(String::as_str).zip(g.final_scores.iter().copied()).collect())
+    complete.then(|| {
+        g.players
+            .iter()
+            .map(String::as_str)
+            .zip(g.final_scores.iter().copied())
+            .collect()
+    })
 }
 
 #[derive(Default)]

@@ -6,7 +6,7 @@ use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::{Problem, negotiate_problems};
 use super::routes::{
-    analysis, annotations, collections, api, assets, embed, explore, exports, health, images, owners, pages, puzzles,
+    analysis, annotations, api, assets, collections, embed, explore, exports, health, images, owners, pages, puzzles,
 };
 use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, Store, ingest};

@@ -91,7 +91,11 @@ pub struct CreatedCollection {
         (status = 429, description = "Too many imports from this client", content_type = "application/problem+json"),
     ))]
 #[post("/api/collections")]
-pub async fn api_create(req: HttpRequest, state: web::Data<AppState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+pub async fn api_create(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let request = read_request(&req, &state, body).await?;
     let token = OwnerToken::new().map_err(Problem::internal)?;
     let (id, total, waited) = create(&state, request, &token).await?;
@@ -101,7 +105,11 @@ pub async fn api_create(req: HttpRequest, state: web::Data<AppState>, body: web:
 /// The form at `/c/new`: to the collection's page at once, where the import's progress shows,
 /// with the owner token in a cookie for the collection's pages.
 #[post("/collections")]
-pub async fn form_create(req: HttpRequest, state: web::Data<AppState>, body: web::Payload) -> Result<HttpResponse, Problem> {
+pub async fn form_create(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    body: web::Payload,
+) -> Result<HttpResponse, Problem> {
     let request = read_request(&req, &state, body).await?;
     let token = OwnerToken::new().map_err(Problem::internal)?;
     let (id, _, _) = create(&state, request, &token).await?;
@@ -129,8 +137,8 @@ async fn read_request(req: &HttpRequest, state: &AppState, body: web::Payload) -
     state.limits.import(client)?;
     state.limits.upload(client)?;
     super::declared_length_within(req, MAX_IMPORT_BYTES)?;
-    let multipart = (req.headers().get(header::CONTENT_TYPE))
-        .is_some_and(|c| c.as_bytes().starts_with(b"multipart/form-data"));
+    let multipart =
+        (req.headers().get(header::CONTENT_TYPE)).is_some_and(|c| c.as_bytes().starts_with(b"multipart/form-data"));
     let request = if multipart {
         read_form(Multipart::new(req.headers(), body)).await?
     } else {
@@ -166,15 +174,17 @@ async fn read_request(req: &HttpRequest, state: &AppState, body: web::Payload) -
 /// The form's `name`, `text`, `unlisted` and any number of files, numbered after the text's
 /// lines.
 async fn read_form(mut form: Multipart) -> Result<ImportRequest, Problem> {
-    let unreadable = |e: actix_multipart::MultipartError| {
-        Problem::new(StatusCode::BAD_REQUEST, "Unreadable form", e.to_string())
-    };
+    let unreadable =
+        |e: actix_multipart::MultipartError| Problem::new(StatusCode::BAD_REQUEST, "Unreadable form", e.to_string());
     let (mut name, mut text, mut files, mut listed) = (None, String::new(), Vec::new(), true);
     let mut left = MAX_IMPORT_BYTES;
     while let Some(field) = form.next().await {
         let mut field = field.map_err(unreadable)?;
         let field_name = field.name().unwrap_or_default().to_string();
-        let file = field.content_disposition().and_then(|d| d.get_filename()).map(str::to_string);
+        let file = field
+            .content_disposition()
+            .and_then(|d| d.get_filename())
+            .map(str::to_string);
         let bytes = read_limited(&mut field, left.min(MAX_IMPORT_BYTES), "Unreadable form").await?;
         left = left.saturating_sub(bytes.len());
         match field_name.as_str() {
@@ -225,7 +235,17 @@ async fn create(
         owner: Some(token.hash()),
     };
     let total = request.lines.len() as u32;
-    let waited = start_import(state, id, ImportState { total, ..ImportState::default() }, request.lines, new).await?;
+    let waited = start_import(
+        state,
+        id,
+        ImportState {
+            total,
+            ..ImportState::default()
+        },
+        request.lines,
+        new,
+    )
+    .await?;
     Ok((id, total, waited))
 }
 
@@ -364,7 +384,9 @@ fn accuracies(state: &AppState, games: &[CollectedGame]) -> Result<BTreeMap<usiz
         let figures = match state.accuracy_of(&g.id) {
             Some(kept) => kept,
             None => {
-                let Some(stored) = state.finished_analysis(&g.id)? else { continue };
+                let Some(stored) = state.finished_analysis(&g.id)? else {
+                    continue;
+                };
                 let figures = win_chance::accuracies(&chance_view::chances(&stored, None), g.players.len());
                 state.keep_accuracy(g.id, figures.clone());
                 figures
@@ -381,7 +403,10 @@ fn accuracies(state: &AppState, games: &[CollectedGame]) -> Result<BTreeMap<usiz
     responses((status = 200, description = "The collection", body = CollectionAnswer),
               (status = 404, description = "No such collection", content_type = "application/problem+json")))]
 #[route("/api/collections/{id}", method = "GET", method = "HEAD")]
-pub async fn api_get(state: web::Data<AppState>, id: web::Path<CollectionId>) -> Result<web::Json<CollectionAnswer>, Problem> {
+pub async fn api_get(
+    state: web::Data<AppState>,
+    id: web::Path<CollectionId>,
+) -> Result<web::Json<CollectionAnswer>, Problem> {
     let id = id.into_inner();
     blocking(move || Ok(web::Json(read(&state, &id)?.1))).await
 }
@@ -468,17 +493,31 @@ pub struct QueuedGames {
               (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
               (status = 404, description = "No such collection", content_type = "application/problem+json")))]
 #[post("/api/collections/{id}/analysis")]
-pub async fn api_analyse(req: HttpRequest, state: web::Data<AppState>, id: web::Path<CollectionId>) -> Result<HttpResponse, Problem> {
+pub async fn api_analyse(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<CollectionId>,
+) -> Result<HttpResponse, Problem> {
     let q = analyse(&req, &state, id.into_inner()).await?;
     Ok(HttpResponse::Accepted().json(q))
 }
 
 /// The page's analysis button: back to the page, which says what was queued.
 #[post("/c/{id}/analysis")]
-pub async fn form_analyse(req: HttpRequest, state: web::Data<AppState>, id: web::Path<CollectionId>) -> Result<HttpResponse, Problem> {
+pub async fn form_analyse(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<CollectionId>,
+) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
     let q = analyse(&req, &state, id).await?;
-    Ok(see_other(&format!("{}?queued={}&waiting={}", links::collection(id), q.queued, q.waiting)).finish())
+    Ok(see_other(&format!(
+        "{}?queued={}&waiting={}",
+        links::collection(id),
+        q.queued,
+        q.waiting
+    ))
+    .finish())
 }
 
 async fn analyse(req: &HttpRequest, state: &web::Data<AppState>, id: CollectionId) -> Result<QueuedGames, Problem> {
