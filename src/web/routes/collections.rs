@@ -411,6 +411,18 @@ pub async fn api_get(
     blocking(move || Ok(web::Json(read(&state, &id)?.1))).await
 }
 
+/// The page as a stranger gets it, rendered: what `bench --collection` times.
+pub fn render_page(state: &AppState, id: &CollectionId) -> Result<String, Problem> {
+    let (row, c) = read(state, id)?;
+    let shown = CollectionPage {
+        owner: false,
+        importing: !row.import.finished(),
+        queued: None,
+        c,
+    };
+    shown.render().map_err(Problem::internal)
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "collection.html")]
 pub struct CollectionPage {
