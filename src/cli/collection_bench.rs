@@ -29,18 +29,24 @@ pub fn run(games: u32, as_json: bool) -> Result<(), String> {
     outcome
 }
 
-/// `games` generated games on Board Game Arena's rules (tiles without gardens), as links.
+/// `games` generated games on Board Game Arena's rules (tiles without gardens), as links: the
+/// first seeds whose game a link can hold (a link holds no discarded tile).
 fn links(games: u32) -> Result<String, String> {
     let mut rules = RulesSpec::new(Preset::SecondEdition);
     rules.overrides = serde_json::from_value(json!({"edition": 1})).map_err(|e| e.to_string())?;
     let mut text = String::new();
-    for seed in 0..u64::from(games) {
-        let mut r = generate(rules.clone(), 2, Policy::Greedy, seed + 1)?;
-        for (p, name) in r.players.iter_mut().zip([seed as usize, seed as usize * 5 + 1]) {
+    let (mut made, mut seed) = (0, 0usize);
+    while made < games {
+        seed += 1;
+        let mut r = generate(rules.clone(), 2, Policy::Greedy, seed as u64)?;
+        for (p, name) in r.players.iter_mut().zip([seed, seed * 5 + 1]) {
             p.name = NAMES[name % NAMES.len()].to_string();
         }
-        text += &lab::to_link(&r).map_err(|e| e.to_string())?;
-        text.push('\n');
+        if let Ok(link) = lab::to_link(&r) {
+            text += &link;
+            text.push('\n');
+            made += 1;
+        }
     }
     Ok(text)
 }

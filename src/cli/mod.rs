@@ -3,8 +3,8 @@
 mod analyse_cmd;
 mod bench;
 mod calibrate_cmd;
-mod collection_bench;
 mod cards;
+mod collection_bench;
 mod game;
 mod honesty;
 mod judge;

@@ -228,14 +228,14 @@ pub struct Imported {
 /// Lines prepared at once: the progress moves on a chunk at a time.
 const CHUNK: usize = 16;
 
-/// Imports `input` into collection `id`, after what its imports did before (`before`, of which
-/// `input` is already counted in `total`): stores each game as `new` says (a line that is a
+/// Imports `input` into collection `id`, after what its imports did before (`progress`, whose
+/// `total` counts `input` already): stores each game as `new` says (a line that is a
 /// stored game's id adds that game), adds it to the collection in the lines' order, and
 /// records the progress after every chunk.
 pub fn import(
     store: &Store,
     id: &CollectionId,
-    mut state: ImportState,
+    mut progress: ImportState,
     input: &[ImportLine],
     new: NewGame,
 ) -> Result<Imported, StoreError> {
@@ -257,13 +257,13 @@ pub fn import(
             }
         }
         store.add_to_collection(id, &added)?;
-        state.done += chunk.len() as u32;
-        let errors = [&state.errors[..], &out.errors[..]].concat();
+        progress.done += chunk.len() as u32;
+        let errors = [&progress.errors[..], &out.errors[..]].concat();
         store.import_progress(
             id,
             &ImportState {
                 errors,
-                ..state.clone()
+                ..progress.clone()
             },
         )?;
     }

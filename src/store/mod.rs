@@ -193,6 +193,7 @@ pub struct Counts {
     pub snapshots: u64,
     pub analyses: u64,
     pub annotations: u64,
+    pub collections: u64,
 }
 
 /// What a database does for the service. Each method is one transaction; none panics on bad
@@ -273,6 +274,8 @@ pub trait Backend: Send + Sync {
     fn unannotate(&self, id: &GameId, turn: u32, line: &str) -> Result<bool, StoreError>;
     /// Writes a new collection, empty, its import's progress as `c.import` says.
     fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError>;
+    /// Every collection's id, oldest first: `limit` of them after skipping `offset`.
+    fn collection_ids(&self, offset: u64, limit: u32) -> Result<Vec<CollectionId>, StoreError>;
     /// A collection, without its games.
     fn collection(&self, id: &CollectionId) -> Result<Option<CollectionRow>, StoreError>;
     /// Renames a collection. False when there is no such collection.

@@ -143,6 +143,7 @@ impl Backend for Postgres {
                 snapshots: count(c, "SELECT count(*) FROM snapshots").await?,
                 analyses: count(c, "SELECT count(*) FROM analyses").await?,
                 annotations: count(c, "SELECT count(*) FROM annotations").await?,
+                collections: count(c, "SELECT count(*) FROM collections").await?,
             })
         })
     }
@@ -592,6 +593,24 @@ impl Backend for Postgres {
             )
             .await?;
             Ok(())
+        })
+    }
+
+    fn collection_ids(&self, offset: u64, limit: u32) -> Result<Vec<CollectionId>, StoreError> {
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT id FROM collections ORDER BY seq LIMIT $1 OFFSET $2",
+                    &[&i64::from(limit), &(offset as i64)],
+                )
+                .await?;
+            (rows.iter())
+                .map(|r| {
+                    r.try_get::<_, &str>(0)?
+                        .parse()
+                        .map_err(|e| StoreError::Corrupt(format!("{e}")))
+                })
+                .collect()
         })
     }
 

@@ -96,6 +96,7 @@ impl Backend for Sqlite {
             snapshots: count("snapshots")?,
             analyses: count("analyses")?,
             annotations: count("annotations")?,
+            collections: count("collections")?,
         })
     }
 
@@ -453,6 +454,13 @@ impl Backend for Sqlite {
             ],
         )?;
         Ok(())
+    }
+
+    fn collection_ids(&self, offset: u64, limit: u32) -> Result<Vec<CollectionId>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare("SELECT id FROM collections ORDER BY seq LIMIT ?1 OFFSET ?2")?;
+        let rows = stmt.query_map(params![limit, offset as i64], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     fn collection(&self, id: &CollectionId) -> Result<Option<CollectionRow>, StoreError> {

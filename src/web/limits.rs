@@ -17,8 +17,8 @@ pub const UPLOADS_PER_MINUTE: u32 = 30;
 pub const ANALYSES_PER_MINUTE: u32 = 10;
 /// Comments written or removed per client per minute by default.
 pub const ANNOTATIONS_PER_MINUTE: u32 = 60;
-/// An import (up to thousands of games, stored in the background) counts as this many uploads
-/// against the per-minute limit of imports: 3 a minute by default.
+/// Imports (up to thousands of games each, stored in the background) a client may start per
+/// minute are its uploads' limit divided by this: 3 a minute by default.
 pub const UPLOADS_PER_IMPORT: u32 = 10;
 /// The explore board's engine may think this many times per analysis request allowed: a
 /// thought is about 0.3 s of the machine, a whole-game analysis tens of seconds.

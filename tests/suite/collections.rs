@@ -388,3 +388,30 @@ fn a_database_of_the_previous_release_takes_a_collection() {
     assert_eq!(app.stored_games(), before + 1);
     assert_eq!(game_ids(&collection(&app, a.json()["id"].as_str().unwrap())).len(), 1);
 }
+
+#[test]
+fn copy_db_takes_the_collections_along() {
+    let app = spawn_app();
+    let text = [
+        one_line(&small_game(["Ines", "Jon"])),
+        one_line(&small_game(["Kim", "Lou"])),
+    ]
+    .join("\n");
+    let a = create(&app, json!({"name": "Moving", "text": text}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.json()["id"].as_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let target = carcassonne_replay::store::Store::open(dir.path().join("copy.sqlite")).unwrap();
+    let counts = carcassonne_replay::store::copy(&app.store(), &target, &|_| {}).unwrap();
+    assert_eq!(counts.collections, 1);
+    let id = id.parse().unwrap();
+    let (was, is) = (
+        app.store().collection(&id).unwrap().unwrap(),
+        target.collection(&id).unwrap().unwrap(),
+    );
+    assert_eq!((was.name, was.owner, was.import), (is.name, is.owner, is.import));
+    let games = |s: &carcassonne_replay::store::Store| -> Vec<GameId> {
+        s.collection_games(&id).unwrap().iter().map(|g| g.id).collect()
+    };
+    assert_eq!(games(&target), games(&app.store()));
+}

@@ -151,24 +151,30 @@ async fn read_request(req: &HttpRequest, state: &AppState, body: web::Payload) -
             listed: json.listed.unwrap_or(true),
         }
     };
-    if request.lines.len() > MAX_IMPORT_LINES {
+    within_limits(&request.lines)?;
+    Ok(request)
+}
+
+/// At most [`MAX_IMPORT_LINES`] lines, each at most a record's size.
+fn within_limits(lines: &[ImportLine]) -> Result<(), Problem> {
+    if lines.len() > MAX_IMPORT_LINES {
         return Err(Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "Too many games",
             format!(
                 "{} games sent; one import takes at most {MAX_IMPORT_LINES}: send the rest as another import",
-                request.lines.len()
+                lines.len()
             ),
         ));
     }
-    if let Some(long) = request.lines.iter().find(|l| l.bytes.len() > MAX_RECORD_BYTES) {
-        return Err(Problem::new(
+    match lines.iter().find(|l| l.bytes.len() > MAX_RECORD_BYTES) {
+        Some(long) => Err(Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "Game too large",
             format!("line {}: over {MAX_RECORD_BYTES} bytes", long.line),
-        ));
+        )),
+        None => Ok(()),
     }
-    Ok(request)
 }
 
 /// The form's `name`, `text`, `unlisted` and any number of files, numbered after the text's
@@ -185,7 +191,7 @@ async fn read_form(mut form: Multipart) -> Result<ImportRequest, Problem> {
             .content_disposition()
             .and_then(|d| d.get_filename())
             .map(str::to_string);
-        let bytes = read_limited(&mut field, left.min(MAX_IMPORT_BYTES), "Unreadable form").await?;
+        let bytes = read_limited(&mut field, left, "Unreadable form").await?;
         left = left.saturating_sub(bytes.len());
         match field_name.as_str() {
             "name" => name = Some(String::from_utf8_lossy(&bytes).into_owned()),
@@ -227,25 +233,15 @@ async fn create(
             ..ImportState::default()
         },
     };
-    let id = row.id;
+    let (id, import) = (row.id, row.import.clone());
     let st = state.clone();
     blocking(move || Ok(st.store.create_collection(&row)?)).await?;
     let new = NewGame {
         listed: request.listed,
         owner: Some(token.hash()),
     };
-    let total = request.lines.len() as u32;
-    let waited = start_import(
-        state,
-        id,
-        ImportState {
-            total,
-            ..ImportState::default()
-        },
-        request.lines,
-        new,
-    )
-    .await?;
+    let total = import.total;
+    let waited = start_import(state, id, import, request.lines, new).await?;
     Ok((id, total, waited))
 }
 
@@ -643,9 +639,7 @@ async fn edit(
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad game id", format!("{e}")))?;
     let lines = collection::lines(edit.add.as_deref().unwrap_or_default());
-    if lines.len() > MAX_IMPORT_LINES {
-        return Err(Problem::too_large(MAX_IMPORT_BYTES));
-    }
+    within_limits(&lines)?;
     if !lines.is_empty() {
         state.limits.import(req.peer_addr().map(|a| a.ip()))?;
     }
