@@ -339,7 +339,7 @@ fn only_the_owner_renames_adds_and_removes() {
         format!("remove={}", both[0]).as_bytes(),
     );
     assert_eq!(form.status, 303, "{}", form.body);
-    assert_eq!(game_ids(&collection(&app, &id)), [second.clone()]);
+    assert_eq!(game_ids(&collection(&app, &id)), vec![second.as_str()]);
     assert_eq!(app.stored_games(), before + 2, "a game taken out stays stored");
 
     // The collection's token owns the games its import stored: deleting one takes it out of
