@@ -10,7 +10,7 @@
 //! request time limit for the largest imports, and streaming would leave API clients a
 //! half-written JSON document to parse.
 
-use super::owners::{presented, see_other};
+use super::owners::{owner_cookie_at, presented, see_other};
 use super::read_limited;
 use crate::analysis::win_chance::{self, PlayerAccuracy};
 use crate::engine::GameKind;
@@ -25,7 +25,6 @@ use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, chance_view, links};
 use actix_multipart::Multipart;
-use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post, route, web};
 use askama::Template;
@@ -42,10 +41,6 @@ pub const IMPORT_WAIT: Duration = Duration::from_secs(20);
 pub const MAX_IMPORT_LINES: usize = 2000;
 /// An import's body at most: 2000 Lab links of about 2 KB, or a few hundred records.
 pub const MAX_IMPORT_BYTES: usize = 16 * 1024 * 1024;
-
-/// The cookie that holds a collection's owner token in its creator's browser, sent only to the
-/// collection's pages.
-const COOKIE: &str = "owner";
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct NewCollection {
@@ -113,13 +108,7 @@ pub async fn form_create(
     let request = read_request(&req, &state, body).await?;
     let token = OwnerToken::new().map_err(Problem::internal)?;
     let (id, _, _) = create(&state, request, &token).await?;
-    let cookie = Cookie::build(COOKIE, token.to_string())
-        .path(links::collection(id))
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .secure(state.public_url.starts_with("https://"))
-        .max_age(actix_web::cookie::time::Duration::days(365))
-        .finish();
+    let cookie = owner_cookie_at(&state, links::collection(id), &token);
     Ok(see_other(&links::collection(id)).cookie(cookie).finish())
 }
 
@@ -331,7 +320,7 @@ pub struct GameLine {
 /// Everything the page and the JSON show, from two queries (the collection, its games) and
 /// the finished analyses' accuracies (kept per game once read).
 fn read(state: &AppState, id: &CollectionId) -> Result<(CollectionRow, CollectionAnswer), Problem> {
-    let row = (state.store.collection(id)?).ok_or_else(|| Problem::not_found(format!("no collection with id {id}")))?;
+    let row = stored(state, id)?;
     let games = state.store.collection_games(id)?;
     let accuracy = accuracies(state, &games)?;
     let (standings, head_to_head) = collection_view::standings(&games, &accuracy);
@@ -534,7 +523,7 @@ async fn analyse(req: &HttpRequest, state: &web::Data<AppState>, id: CollectionI
     let st = state.clone();
     blocking(move || {
         let jobs = (st.jobs.as_ref()).ok_or_else(|| Problem::unavailable("this server runs no analyses", 3600))?;
-        (st.store.collection(&id)?).ok_or_else(|| Problem::not_found(format!("no collection with id {id}")))?;
+        stored(&st, &id)?;
         let mut q = QueuedGames {
             queued: 0,
             already: 0,
@@ -667,6 +656,11 @@ async fn edit(
     Ok((total, waited))
 }
 
+/// A stored collection; 404 for none.
+fn stored(state: &AppState, id: &CollectionId) -> Result<CollectionRow, Problem> {
+    (state.store.collection(id)?).ok_or_else(|| Problem::not_found(format!("no collection with id {id}")))
+}
+
 /// The collection, when the request holds its owner token and comes from this site.
 async fn authorise(req: &HttpRequest, state: &web::Data<AppState>, id: CollectionId) -> Result<CollectionRow, Problem> {
     same_origin(req, &state.public_url)?;
@@ -678,10 +672,7 @@ async fn authorise(req: &HttpRequest, state: &web::Data<AppState>, id: Collectio
         )
     })?;
     let st = state.clone();
-    let row = blocking(move || {
-        (st.store.collection(&id)?).ok_or_else(|| Problem::not_found(format!("no collection with id {id}")))
-    })
-    .await?;
+    let row = blocking(move || stored(&st, &id)).await?;
     match Ownership::of(Some(row.owner), &token) {
         Ownership::Owner => Ok(row),
         _ => Err(Problem::new(
