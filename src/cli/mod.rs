@@ -4,6 +4,7 @@ mod analyse_cmd;
 mod bench;
 mod calibrate_cmd;
 mod cards;
+mod collection_bench;
 mod game;
 mod honesty;
 mod judge;
@@ -314,6 +315,10 @@ enum Command {
         /// the clients take turns among them.
         #[arg(long, default_value_t = 1, requires = "service")]
         nodes: usize,
+        /// Time a collection of this many generated games instead: importing them as
+        /// Carcassonne Lab links, and building its page cold and warm.
+        #[arg(long)]
+        collection: Option<u32>,
         /// Check the analysis's points lost against a reference with ten times the playouts,
         /// on this many greedy-bot games (every 5th turn) instead.
         #[arg(long)]
@@ -554,6 +559,11 @@ pub fn run() -> ExitCode {
             honesty: Some(games),
             ..
         } => honesty::run(games, json),
+        Command::Bench {
+            json,
+            collection: Some(games),
+            ..
+        } => collection_bench::run(games, json),
         Command::Bench {
             json,
             seconds,

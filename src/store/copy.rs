@@ -1,6 +1,7 @@
 //! Copying one database into another, of either kind: how a service that started on SQLite
 //! moves to PostgreSQL (`copy-db`). Every game keeps its id, record, snapshots, owner, listing
-//! and date, its annotations, and its analysis keeps its result; a lease does not travel.
+//! and date, its annotations, and its analysis keeps its result; a lease does not travel. Then
+//! every collection, with its owner, its import's progress and its games in their order.
 
 use super::{Counts, Store, StoreError, Stored};
 
@@ -18,6 +19,23 @@ pub enum CopyError {
         "the copy holds {copy:?}, the source {original:?}: did a service write to the source meanwhile? Stop it and copy into a new database"
     )]
     Counts { original: Counts, copy: Counts },
+}
+
+fn copy_collections(from: &Store, to: &Store) -> Result<(), StoreError> {
+    let mut offset = 0;
+    loop {
+        let ids = from.collection_ids(offset, PAGE)?;
+        for id in &ids {
+            let Some(row) = from.collection(id)? else { continue };
+            to.create_collection(&row)?;
+            let games: Vec<_> = from.collection_games(id)?.iter().map(|g| g.id).collect();
+            to.add_to_collection(id, &games)?;
+        }
+        offset += ids.len() as u64;
+        if ids.len() < PAGE as usize {
+            return Ok(());
+        }
+    }
 }
 
 /// Copies every game, with its snapshots, annotations and analysis, from `from` into the empty
@@ -47,6 +65,7 @@ pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, 
             break;
         }
     }
+    copy_collections(from, to)?;
     let (original, copy) = (from.counts()?, to.counts()?);
     if original != copy {
         return Err(CopyError::Counts { original, copy });

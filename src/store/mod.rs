@@ -6,6 +6,7 @@
 //! The store's calls block: the web handlers make them inside `web::blocking`, never on an async
 //! thread (the PostgreSQL store runs its own runtime and waits on it).
 
+pub(crate) mod collection;
 mod copy;
 mod id;
 pub(crate) mod ingest;
@@ -23,6 +24,9 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use collection::{
+    CollectedGame, CollectionId, CollectionName, CollectionRow, ImportLine, ImportState, ImportedGame, LineError,
+};
 pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
@@ -189,6 +193,7 @@ pub struct Counts {
     pub snapshots: u64,
     pub analyses: u64,
     pub annotations: u64,
+    pub collections: u64,
 }
 
 /// What a database does for the service. Each method is one transaction; none panics on bad
@@ -267,6 +272,24 @@ pub trait Backend: Send + Sync {
     fn annotate(&self, id: &GameId, annotation: &Annotation) -> Result<bool, StoreError>;
     /// Removes the annotation on turn `turn` and line `line`. False when there is none.
     fn unannotate(&self, id: &GameId, turn: u32, line: &str) -> Result<bool, StoreError>;
+    /// Writes a new collection, empty, its import's progress as `c.import` says.
+    fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError>;
+    /// Every collection's id, oldest first: `limit` of them after skipping `offset`.
+    fn collection_ids(&self, offset: u64, limit: u32) -> Result<Vec<CollectionId>, StoreError>;
+    /// A collection, without its games.
+    fn collection(&self, id: &CollectionId) -> Result<Option<CollectionRow>, StoreError>;
+    /// Renames a collection. False when there is no such collection.
+    fn rename_collection(&self, id: &CollectionId, name: &CollectionName) -> Result<bool, StoreError>;
+    /// Adds stored games at the end of a collection, in their order: those it holds already,
+    /// and ids of no stored game, are passed over. How many were added.
+    fn add_to_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError>;
+    /// Takes games out of a collection (they stay stored). How many were in it.
+    fn remove_from_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError>;
+    /// Records how far a collection's imports got: lines read of all asked, and those refused.
+    fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError>;
+    /// A collection's games in its order, each as its summary row with its analysis's status,
+    /// in one query (never a record).
+    fn collection_games(&self, id: &CollectionId) -> Result<Vec<CollectedGame>, StoreError>;
 }
 
 /// What changed about a stored game, for the processes that keep it in memory.
@@ -474,6 +497,6 @@ fn inflate(bytes: &[u8]) -> std::io::Result<String> {
 
 /// Timestamps are RFC 3339 text written by us, in UTC, so that both databases read them back
 /// the same.
-fn now() -> String {
+pub(crate) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }

@@ -11,10 +11,12 @@
 //! holds across nodes; claiming one skips rows another worker is claiming
 //! (`FOR UPDATE SKIP LOCKED`).
 
+use super::collection::{errors_json, errors_of};
 use super::{
-    AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
-    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
-    now, seconds_since, wants_queueing,
+    AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
+    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
+    StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
+    wants_queueing,
 };
 use crate::engine::GameKind;
 use crate::record::Annotation;
@@ -27,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_game_changes.sql"),
     include_str!("../../migrations/postgres/0003_annotations.sql"),
+    include_str!("../../migrations/postgres/0005_collections.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
@@ -140,6 +143,7 @@ impl Backend for Postgres {
                 snapshots: count(c, "SELECT count(*) FROM snapshots").await?,
                 analyses: count(c, "SELECT count(*) FROM analyses").await?,
                 annotations: count(c, "SELECT count(*) FROM annotations").await?,
+                collections: count(c, "SELECT count(*) FROM collections").await?,
             })
         })
     }
@@ -569,6 +573,171 @@ impl Backend for Postgres {
                 )
                 .await?;
             noted(tx, n, &id, Change::Annotations).await
+        })
+    }
+
+    fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError> {
+        self.run(async |cl| {
+            cl.execute(
+                "INSERT INTO collections (id, name, owner_hash, created_at, import_total, import_done, import_errors)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &c.id.to_string(),
+                    &c.name.as_str(),
+                    &c.owner.0.to_vec(),
+                    &c.created_at,
+                    &(c.import.total as i32),
+                    &(c.import.done as i32),
+                    &errors_json(&c.import.errors),
+                ],
+            )
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn collection_ids(&self, offset: u64, limit: u32) -> Result<Vec<CollectionId>, StoreError> {
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT id FROM collections ORDER BY seq LIMIT $1 OFFSET $2",
+                    &[&i64::from(limit), &(offset as i64)],
+                )
+                .await?;
+            (rows.iter())
+                .map(|r| {
+                    r.try_get::<_, &str>(0)?
+                        .parse()
+                        .map_err(|e| StoreError::Corrupt(format!("{e}")))
+                })
+                .collect()
+        })
+    }
+
+    fn collection(&self, id: &CollectionId) -> Result<Option<CollectionRow>, StoreError> {
+        self.run(async |c| {
+            let row = c
+                .query_opt(
+                    "SELECT name, owner_hash, created_at, import_total, import_done, import_errors
+                     FROM collections WHERE id = $1",
+                    &[&id.to_string()],
+                )
+                .await?;
+            row.map(|r| {
+                Ok(CollectionRow {
+                    id: *id,
+                    name: CollectionName::stored(r.try_get(0)?),
+                    owner: OwnerHash::from_column(r.try_get(1)?)
+                        .ok_or_else(|| StoreError::Corrupt(format!("collection {id} has no owner")))?,
+                    created_at: r.try_get(2)?,
+                    import: ImportState {
+                        total: r.try_get::<_, i32>(3)? as u32,
+                        done: r.try_get::<_, i32>(4)? as u32,
+                        errors: errors_of(r.try_get(5)?)?,
+                    },
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn rename_collection(&self, id: &CollectionId, name: &CollectionName) -> Result<bool, StoreError> {
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "UPDATE collections SET name = $2 WHERE id = $1",
+                    &[&id.to_string(), &name.as_str()],
+                )
+                .await?;
+            Ok(n == 1)
+        })
+    }
+
+    fn add_to_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError> {
+        let games: Vec<String> = games.iter().map(ToString::to_string).collect();
+        self.run(async |c| {
+            // One statement for all: the games in their order (`ordinality`), numbered after the
+            // collection's last, the ones it holds already and unknown ids passed over.
+            let n = c
+                .execute(
+                    "INSERT INTO collection_games (collection, game, position)
+                     SELECT c.seq, g.seq,
+                            coalesce((SELECT max(position) FROM collection_games WHERE collection = c.seq), 0)
+                              + row_number() OVER (ORDER BY l.n)
+                     FROM collections c
+                     CROSS JOIN unnest($2::text[]) WITH ORDINALITY AS l (id, n)
+                     JOIN games g ON g.id = l.id
+                     WHERE c.id = $1
+                       AND NOT EXISTS (SELECT 1 FROM collection_games x WHERE x.collection = c.seq AND x.game = g.seq)
+                     ON CONFLICT DO NOTHING",
+                    &[&id.to_string(), &games],
+                )
+                .await?;
+            Ok(n as u32)
+        })
+    }
+
+    fn remove_from_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError> {
+        let games: Vec<String> = games.iter().map(ToString::to_string).collect();
+        self.run(async |c| {
+            let n = c
+                .execute(
+                    "DELETE FROM collection_games
+                     WHERE collection = (SELECT seq FROM collections WHERE id = $1)
+                       AND game IN (SELECT seq FROM games WHERE id = ANY($2::text[]))",
+                    &[&id.to_string(), &games],
+                )
+                .await?;
+            Ok(n as u32)
+        })
+    }
+
+    fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError> {
+        self.run(async |c| {
+            c.execute(
+                "UPDATE collections SET import_total = $2, import_done = $3, import_errors = $4 WHERE id = $1",
+                &[
+                    &id.to_string(),
+                    &(import.total as i32),
+                    &(import.done as i32),
+                    &errors_json(&import.errors),
+                ],
+            )
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn collection_games(&self, id: &CollectionId) -> Result<Vec<CollectedGame>, StoreError> {
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT a.status, a.done, a.total, a.error,
+                            g.id, g.kind, g.players, g.final_scores, g.finished, g.preset, g.turns, g.created_at
+                     FROM collections c
+                     JOIN collection_games cg ON cg.collection = c.seq
+                     JOIN games g ON g.seq = cg.game
+                     LEFT JOIN analyses a ON a.game = g.seq
+                     WHERE c.id = $1 ORDER BY cg.position, cg.game",
+                    &[&id.to_string()],
+                )
+                .await?;
+            (rows.iter())
+                .map(|r| {
+                    let status: Option<&str> = r.try_get(0)?;
+                    Ok(CollectedGame {
+                        analysis: status.map(|_| analysis_status(r)).transpose()?,
+                        id: game_id(r, 4)?,
+                        kind: kind(r, 5)?,
+                        players: serde_json::from_str(r.try_get(6)?).unwrap_or_default(),
+                        final_scores: serde_json::from_str(r.try_get(7)?).unwrap_or_default(),
+                        finished: r.try_get(8)?,
+                        preset: r.try_get(9)?,
+                        turns: r.try_get::<_, i32>(10)? as u32,
+                        created_at: r.try_get(11)?,
+                    })
+                })
+                .collect()
         })
     }
 

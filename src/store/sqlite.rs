@@ -2,10 +2,12 @@
 //! at open by `rusqlite_migration`; SQLite's own file lock makes that safe when several
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
+use super::collection::{errors_json, errors_of};
 use super::{
-    AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
-    QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
-    now, seconds_since, wants_queueing,
+    AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
+    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
+    StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
+    wants_queueing,
 };
 use crate::engine::GameKind;
 use crate::record::Annotation;
@@ -27,6 +29,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0007_analysis_leases.sql")),
         M::up(include_str!("../../migrations/0008_game_changes.sql")),
         M::up(include_str!("../../migrations/0009_annotations.sql")),
+        M::up(include_str!("../../migrations/0011_collections.sql")),
     ])
 }
 
@@ -93,6 +96,7 @@ impl Backend for Sqlite {
             snapshots: count("snapshots")?,
             analyses: count("analyses")?,
             annotations: count("annotations")?,
+            collections: count("collections")?,
         })
     }
 
@@ -432,6 +436,156 @@ impl Backend for Sqlite {
                 params![id, turn, line_key(line)],
             )
         })
+    }
+
+    fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "INSERT INTO collections (id, name, owner_hash, created_at, import_total, import_done, import_errors)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                c.id,
+                c.name.as_str(),
+                c.owner.0.to_vec(),
+                c.created_at,
+                c.import.total,
+                c.import.done,
+                errors_json(&c.import.errors)
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn collection_ids(&self, offset: u64, limit: u32) -> Result<Vec<CollectionId>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare("SELECT id FROM collections ORDER BY seq LIMIT ?1 OFFSET ?2")?;
+        let rows = stmt.query_map(params![limit, offset as i64], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn collection(&self, id: &CollectionId) -> Result<Option<CollectionRow>, StoreError> {
+        let conn = self.pool.get()?;
+        let row = conn
+            .query_row(
+                "SELECT name, owner_hash, created_at, import_total, import_done, import_errors
+                 FROM collections WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Vec<u8>>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, u32>(3)?,
+                        r.get::<_, u32>(4)?,
+                        r.get::<_, String>(5)?,
+                    ))
+                },
+            )
+            .optional()?;
+        row.map(|(name, owner, created_at, total, done, errors)| {
+            Ok(CollectionRow {
+                id: *id,
+                name: CollectionName::stored(name),
+                owner: OwnerHash::from_column(Some(owner))
+                    .ok_or_else(|| StoreError::Corrupt(format!("collection {id} has no owner")))?,
+                created_at,
+                import: ImportState {
+                    total,
+                    done,
+                    errors: errors_of(&errors)?,
+                },
+            })
+        })
+        .transpose()
+    }
+
+    fn rename_collection(&self, id: &CollectionId, name: &CollectionName) -> Result<bool, StoreError> {
+        let conn = self.pool.get()?;
+        let n = conn.execute(
+            "UPDATE collections SET name = ?2 WHERE id = ?1",
+            params![id, name.as_str()],
+        )?;
+        Ok(n == 1)
+    }
+
+    fn add_to_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut added = 0;
+        {
+            let mut stmt = tx.prepare(
+                "INSERT INTO collection_games (collection, game, position)
+                 SELECT c.seq, g.seq,
+                        coalesce((SELECT max(position) FROM collection_games WHERE collection = c.seq), 0) + 1
+                 FROM collections c, games g WHERE c.id = ?1 AND g.id = ?2
+                 ON CONFLICT DO NOTHING",
+            )?;
+            for game in games {
+                added += stmt.execute(params![id, game])? as u32;
+            }
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    fn remove_from_collection(&self, id: &CollectionId, games: &[GameId]) -> Result<u32, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction()?;
+        let mut removed = 0;
+        {
+            let mut stmt = tx.prepare(
+                "DELETE FROM collection_games
+                 WHERE collection = (SELECT seq FROM collections WHERE id = ?1)
+                   AND game = (SELECT seq FROM games WHERE id = ?2)",
+            )?;
+            for game in games {
+                removed += stmt.execute(params![id, game])? as u32;
+            }
+        }
+        tx.commit()?;
+        Ok(removed)
+    }
+
+    fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError> {
+        let conn = self.pool.get()?;
+        conn.execute(
+            "UPDATE collections SET import_total = ?2, import_done = ?3, import_errors = ?4 WHERE id = ?1",
+            params![id, import.total, import.done, errors_json(&import.errors)],
+        )?;
+        Ok(())
+    }
+
+    fn collection_games(&self, id: &CollectionId) -> Result<Vec<CollectedGame>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare_cached(
+            "SELECT a.status, a.done, a.total, a.error,
+                    g.id, g.kind, g.players, g.final_scores, g.finished, g.preset, g.turns, g.created_at
+             FROM collections c
+             JOIN collection_games cg ON cg.collection = c.seq
+             JOIN games g ON g.seq = cg.game
+             LEFT JOIN analyses a ON a.game = g.seq
+             WHERE c.id = ?1 ORDER BY cg.position, cg.game",
+        )?;
+        let rows = stmt.query_map([id], |r| {
+            let status: Option<String> = r.get(0)?;
+            let players: String = r.get(6)?;
+            let scores: String = r.get(7)?;
+            Ok(CollectedGame {
+                analysis: match status {
+                    Some(_) => Some(analysis_status(r)?),
+                    None => None,
+                },
+                id: r.get(4)?,
+                kind: kind(r, 5)?,
+                players: serde_json::from_str(&players).unwrap_or_default(),
+                final_scores: serde_json::from_str(&scores).unwrap_or_default(),
+                finished: r.get(8)?,
+                preset: r.get(9)?,
+                turns: r.get(10)?,
+                created_at: r.get(11)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     fn size_bytes(&self) -> Result<u64, StoreError> {

@@ -1,4 +1,5 @@
 //! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored),
+//! imports of many games at once,
 //! analysis requests (each queues tens of seconds of work), the explore board's engine, and
 //! comments (each is written, and has every node forget the game's pages). Over a limit the
 //! answer is `429` with `Retry-After`. A client is its address as the connection shows it;
@@ -16,6 +17,9 @@ pub const UPLOADS_PER_MINUTE: u32 = 30;
 pub const ANALYSES_PER_MINUTE: u32 = 10;
 /// Comments written or removed per client per minute by default.
 pub const ANNOTATIONS_PER_MINUTE: u32 = 60;
+/// Imports (up to thousands of games each, stored in the background) a client may start per
+/// minute are its uploads' limit divided by this: 3 a minute by default.
+pub const UPLOADS_PER_IMPORT: u32 = 10;
 /// The explore board's engine may think this many times per analysis request allowed: a
 /// thought is about 0.3 s of the machine, a whole-game analysis tens of seconds.
 pub const THOUGHTS_PER_ANALYSIS: u32 = 12;
@@ -43,6 +47,7 @@ pub struct Limits {
     uploads: DefaultKeyedRateLimiter<IpAddr>,
     analyses: DefaultKeyedRateLimiter<IpAddr>,
     thoughts: DefaultKeyedRateLimiter<IpAddr>,
+    imports: DefaultKeyedRateLimiter<IpAddr>,
     annotations: DefaultKeyedRateLimiter<IpAddr>,
 }
 
@@ -53,12 +58,18 @@ impl Limits {
             uploads: per_minute(s.uploads_per_minute),
             analyses: per_minute(s.analyses_per_minute),
             thoughts: per_minute(s.analyses_per_minute.saturating_mul(THOUGHTS_PER_ANALYSIS)),
+            imports: per_minute(s.uploads_per_minute / UPLOADS_PER_IMPORT),
             annotations: per_minute(s.annotations_per_minute),
         }
     }
 
     pub fn upload(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
         check(&self.uploads, client, "uploads")
+    }
+
+    /// An import of many games at once (it counts as an upload too).
+    pub fn import(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.imports, client, "imports")
     }
 
     pub fn analysis(&self, client: Option<IpAddr>) -> Result<(), TooMany> {

@@ -69,6 +69,11 @@ pub fn alternative(id: impl Borrow<GameId>, n: impl Borrow<u32>, k: impl Borrow<
     format!("/g/{id}/t/{n}/alt/{k}")
 }
 
+/// A collection's page.
+pub fn collection(id: crate::store::CollectionId) -> String {
+    format!("/c/{id}")
+}
+
 /// The whole-game analysis: its page, and where a form asks for it.
 pub fn analysis(id: impl Borrow<GameId>) -> String {
     let id = id.borrow();

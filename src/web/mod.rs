@@ -6,6 +6,7 @@ mod board_view;
 mod card_view;
 mod chance_view;
 mod changes;
+mod collection_view;
 mod game;
 pub(crate) mod jobs;
 pub(crate) mod limits;
@@ -67,6 +68,9 @@ pub struct AppState {
     /// Every stored snapshot of the 256 games whose turns the API read last: they never
     /// change, so a turn is answered without a query.
     snapshots: std::sync::Arc<Recent<Arc<Snapshots>>>,
+    /// Each finished analysis's players' accuracy, for the collections' pages: read once,
+    /// kept for the 4096 games read last (a figure per player, where the analysis is megabytes).
+    accuracies: std::sync::Arc<Recent<Vec<crate::analysis::win_chance::PlayerAccuracy>>>,
     /// The explore board engine's answers, by position.
     pub thoughts: Arc<game::explore::Thoughts>,
 }
@@ -180,6 +184,7 @@ impl AppState {
             games: std::sync::Arc::new(Recent::new(256)),
             analyses: std::sync::Arc::new(Recent::new(16)),
             snapshots: std::sync::Arc::new(Recent::new(256)),
+            accuracies: std::sync::Arc::new(Recent::new(4096)),
             thoughts: game::explore::thoughts(),
         }
     }
@@ -201,6 +206,7 @@ impl AppState {
         self.games.forget(id);
         self.snapshots.forget(id);
         self.analyses.forget(id);
+        self.accuracies.forget(id);
         self.renders.clear();
         self.pages.forget(|k| k.id == *id);
         self.analysis_seen.forget(id);
@@ -238,6 +244,7 @@ impl AppState {
             Change::Owner => self.forget(id),
             Change::Analysis => {
                 self.analyses.forget(id);
+                self.accuracies.forget(id);
                 self.analysis_seen.forget(id);
                 self.pages.forget(|k| k.id == *id);
             }
@@ -257,6 +264,15 @@ impl AppState {
         self.changes = Some(Arc::new(changes::Watch::start(self.store.clone(), move |id, what| {
             told.changed(id, what)
         })));
+    }
+
+    /// A finished analysis's players' accuracy, when kept.
+    pub fn accuracy_of(&self, id: &GameId) -> Option<Vec<crate::analysis::win_chance::PlayerAccuracy>> {
+        self.accuracies.get(id)
+    }
+
+    pub fn keep_accuracy(&self, id: GameId, figures: Vec<crate::analysis::win_chance::PlayerAccuracy>) {
+        self.accuracies.put(id, figures);
     }
 
     /// A tile game's whole-game analysis once it is done.

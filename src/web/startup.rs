@@ -6,7 +6,7 @@ use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::{Problem, negotiate_problems};
 use super::routes::{
-    analysis, annotations, api, assets, embed, explore, exports, health, images, owners, pages, puzzles,
+    analysis, annotations, api, assets, collections, embed, explore, exports, health, images, owners, pages, puzzles,
 };
 use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, Store, ingest};
@@ -144,6 +144,15 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(annotations::api_put)
             .service(annotations::api_delete)
             .service(annotations::form_resource())
+            .service(collections::new_page)
+            .service(collections::page)
+            .service(collections::form_create)
+            .service(collections::form_edit)
+            .service(collections::form_analyse)
+            .service(collections::api_create)
+            .service(collections::api_get)
+            .service(collections::api_edit)
+            .service(collections::api_analyse)
             .service(embed::embed)
             .service(embed::oembed)
             .default_service(web::to(not_found))

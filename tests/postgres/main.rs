@@ -17,6 +17,8 @@ mod annotations;
 mod bad_records;
 #[path = "../suite/bookmarklet.rs"]
 mod bookmarklet;
+#[path = "../suite/collections.rs"]
+mod collections;
 #[path = "../suite/docs.rs"]
 mod docs;
 #[path = "../suite/http.rs"]

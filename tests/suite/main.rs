@@ -18,6 +18,7 @@ mod bookmarklet;
 mod card_game;
 mod cli;
 mod cli_formats;
+mod collections;
 mod course;
 mod docs;
 mod explore;

@@ -30,7 +30,11 @@ use utoipa::OpenApi;
         super::annotations::api_delete,
         super::explore::api,
         super::analysis::queue,
-        super::analysis::api_status
+        super::analysis::api_status,
+        super::collections::api_create,
+        super::collections::api_get,
+        super::collections::api_edit,
+        super::collections::api_analyse
     )
 )]
 pub struct ApiDoc;

@@ -5,6 +5,7 @@ pub(crate) mod annotations;
 pub(crate) mod api;
 pub(crate) mod assets;
 pub(crate) mod bookmarklet;
+pub(crate) mod collections;
 pub(crate) mod docs;
 pub(crate) mod embed;
 pub(crate) mod explore;

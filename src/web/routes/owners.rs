@@ -22,8 +22,13 @@ const COOKIE: &str = "owner";
 /// (`Path=/g/{id}`), never readable by a script (`HttpOnly`), not on other sites' posts
 /// (`SameSite=Lax`), over HTTPS only when the site is served so, and kept a year.
 pub fn owner_cookie(state: &AppState, id: &GameId, token: &OwnerToken) -> Cookie<'static> {
+    owner_cookie_at(state, links::game(*id), token)
+}
+
+/// The owner cookie of the pages under `path` (a game's, a collection's).
+pub fn owner_cookie_at(state: &AppState, path: String, token: &OwnerToken) -> Cookie<'static> {
     Cookie::build(COOKIE, token.to_string())
-        .path(links::game(*id))
+        .path(path)
         .http_only(true)
         .same_site(SameSite::Lax)
         .secure(state.public_url.starts_with("https://"))

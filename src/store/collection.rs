@@ -1,0 +1,365 @@
+//! Collections: a named set of stored games in an order (a match, a tournament, a club's
+//! season), owned by the token it was created with, and the bulk import that fills one.
+//!
+//! An import reads one game per line (or per file): each is stored as an upload is, owned by
+//! the collection's token, and a line that is no game is noted with why, the rest going on.
+//! Lines are prepared (parsed and replayed, the costly part) on every core, a chunk at a time,
+//! and written in their order; after each chunk the collection's row says how far it got, so
+//! any node's page can show the progress.
+
+use super::ingest::{self, IngestError};
+use super::{AnalysisStatus, GameId, NewGame, OwnerHash, Store, StoreError};
+use crate::engine::GameKind;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A collection's id: 8 random bytes, written as 16 hex digits (a game id's form, drawn at
+/// random: a collection has no content to hash, and its link must not be guessed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct CollectionId(GameId);
+
+impl CollectionId {
+    pub fn random() -> Result<CollectionId, StoreError> {
+        Ok(CollectionId(GameId::from_bytes(super::owner::random_bytes::<8>()?)))
+    }
+}
+
+impl fmt::Display for CollectionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl FromStr for CollectionId {
+    type Err = super::NotAGameId;
+    fn from_str(s: &str) -> Result<CollectionId, Self::Err> {
+        s.parse().map(CollectionId)
+    }
+}
+
+impl TryFrom<String> for CollectionId {
+    type Error = super::NotAGameId;
+    fn try_from(s: String) -> Result<CollectionId, Self::Error> {
+        s.parse()
+    }
+}
+
+impl From<CollectionId> for String {
+    fn from(id: CollectionId) -> String {
+        id.to_string()
+    }
+}
+
+impl rusqlite::ToSql for CollectionId {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.to_string()))
+    }
+}
+
+impl rusqlite::types::FromSql for CollectionId {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<CollectionId> {
+        GameId::column_result(value).map(CollectionId)
+    }
+}
+
+/// A collection's name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control characters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "String")]
+pub struct CollectionName(String);
+
+/// Characters a collection's name may have: a tournament's full title.
+pub const MAX_NAME_CHARS: usize = 100;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadName {
+    #[error("a collection needs a name")]
+    Empty,
+    #[error("the name is {0} characters long; a collection's name has at most {MAX_NAME_CHARS}")]
+    TooLong(usize),
+    #[error("the name holds a control character")]
+    Control,
+}
+
+impl CollectionName {
+    pub fn parse(text: &str) -> Result<CollectionName, BadName> {
+        let text = text.trim();
+        let chars = text.chars().count();
+        match () {
+            _ if chars == 0 => Err(BadName::Empty),
+            _ if chars > MAX_NAME_CHARS => Err(BadName::TooLong(chars)),
+            _ if text.chars().any(char::is_control) => Err(BadName::Control),
+            _ => Ok(CollectionName(text.to_string())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A name read back from the store, which checked it when it was written.
+    pub(super) fn stored(text: String) -> CollectionName {
+        CollectionName(text)
+    }
+}
+
+impl From<CollectionName> for String {
+    fn from(n: CollectionName) -> String {
+        n.0
+    }
+}
+
+/// A stored collection, without its games.
+#[derive(Clone, Debug)]
+pub struct CollectionRow {
+    pub id: CollectionId,
+    pub name: CollectionName,
+    pub owner: OwnerHash,
+    pub created_at: String,
+    pub import: ImportState,
+}
+
+/// How far a collection's import got: `done` of `total` lines read, and the lines refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImportState {
+    pub total: u32,
+    pub done: u32,
+    pub errors: Vec<LineError>,
+}
+
+impl ImportState {
+    pub fn finished(&self) -> bool {
+        self.done >= self.total
+    }
+}
+
+/// A line (or file) of an import that is no game, and why: the turn and the player when the
+/// record names them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LineError {
+    /// From 1: the line of the text, or the file's place among the files.
+    pub line: u32,
+    /// The file's name, for a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    pub title: String,
+    pub detail: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+}
+
+impl LineError {
+    fn of(input: &ImportLine, e: &Refused) -> LineError {
+        let (title, at) = match e {
+            Refused::Ingest(IngestError::Record(_)) => ("Unreadable record", None),
+            Refused::Ingest(IngestError::Illegal { at, .. }) => ("Illegal move", at.as_ref()),
+            Refused::Ingest(IngestError::Mismatch(_)) => ("Scores disagree", None),
+            Refused::Ingest(IngestError::Store(_)) => ("Not stored", None),
+            Refused::Unknown(_) => ("No such game", None),
+        };
+        let detail = match e {
+            Refused::Ingest(e) => e.to_string(),
+            Refused::Unknown(id) => format!("no stored game has the id {id}"),
+        };
+        LineError {
+            line: input.line,
+            file: input.file.clone(),
+            title: title.into(),
+            detail,
+            turn: at.map(|a| a.turn),
+            player: at.map(|a| a.player.clone()),
+        }
+    }
+}
+
+/// A game of a collection as its page shows it: the game's summary row (never its record) and
+/// where its analysis stands.
+#[derive(Clone, Debug)]
+pub struct CollectedGame {
+    pub id: GameId,
+    pub kind: GameKind,
+    pub players: Vec<String>,
+    pub final_scores: Vec<i32>,
+    pub finished: bool,
+    pub preset: String,
+    pub turns: u32,
+    pub created_at: String,
+    pub analysis: Option<AnalysisStatus>,
+}
+
+/// One game to import: its line (or file), and its bytes.
+#[derive(Clone, Debug)]
+pub struct ImportLine {
+    pub line: u32,
+    pub file: Option<String>,
+    pub bytes: Vec<u8>,
+}
+
+/// The non-blank lines of a pasted text, each with its line number.
+pub fn lines(text: &str) -> Vec<ImportLine> {
+    (text.lines().zip(1..))
+        .filter(|(l, _)| !l.trim().is_empty())
+        .map(|(l, n)| ImportLine {
+            line: n,
+            file: None,
+            bytes: l.trim().as_bytes().to_vec(),
+        })
+        .collect()
+}
+
+/// A game stored by an import: its line and id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct ImportedGame {
+    pub line: u32,
+    #[schema(value_type = String)]
+    pub id: GameId,
+}
+
+/// What an import did, line by line.
+#[derive(Clone, Debug, Default)]
+pub struct Imported {
+    pub games: Vec<ImportedGame>,
+    pub errors: Vec<LineError>,
+}
+
+/// Lines prepared at once: the progress moves on a chunk at a time.
+const CHUNK: usize = 16;
+
+/// Imports `input` into collection `id`, after what its imports did before (`progress`, whose
+/// `total` counts `input` already): stores each game as `new` says (a line that is a
+/// stored game's id adds that game), adds it to the collection in the lines' order, and
+/// records the progress after every chunk.
+pub fn import(
+    store: &Store,
+    id: &CollectionId,
+    mut progress: ImportState,
+    input: &[ImportLine],
+    new: NewGame,
+) -> Result<Imported, StoreError> {
+    let mut out = Imported::default();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for chunk in input.chunks(CHUNK) {
+        let prepared = prepare_all(chunk, threads);
+        let mut added = Vec::new();
+        for (line, game) in chunk.iter().zip(prepared) {
+            match game.map_err(Refused::from).and_then(|g| store_line(store, g, new)) {
+                Ok(game) => {
+                    added.push(game);
+                    out.games.push(ImportedGame {
+                        line: line.line,
+                        id: game,
+                    });
+                }
+                Err(e) => out.errors.push(LineError::of(line, &e)),
+            }
+        }
+        store.add_to_collection(id, &added)?;
+        progress.done += chunk.len() as u32;
+        let errors = [&progress.errors[..], &out.errors[..]].concat();
+        store.import_progress(
+            id,
+            &ImportState {
+                errors,
+                ..progress.clone()
+            },
+        )?;
+    }
+    Ok(out)
+}
+
+/// A line prepared: a game to store, or a stored game named by its id.
+enum Prepared {
+    Game(Box<ingest::Ingested>),
+    Stored(GameId),
+}
+
+/// Why a line added no game: it is no game, or it names no stored game.
+enum Refused {
+    Ingest(IngestError),
+    Unknown(GameId),
+}
+
+impl From<IngestError> for Refused {
+    fn from(e: IngestError) -> Refused {
+        Refused::Ingest(e)
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Refused {
+        Refused::Ingest(e.into())
+    }
+}
+
+fn store_line(store: &Store, line: Prepared, new: NewGame) -> Result<GameId, Refused> {
+    match line {
+        Prepared::Game(g) => {
+            store.insert(&g, new)?;
+            Ok(g.id)
+        }
+        Prepared::Stored(id) => store.game(&id)?.map(|_| id).ok_or(Refused::Unknown(id)),
+    }
+}
+
+/// Parses and replays each line, on up to `threads` threads, in the lines' order.
+fn prepare_all(lines: &[ImportLine], threads: usize) -> Vec<Result<Prepared, IngestError>> {
+    let per = lines.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = (lines.chunks(per))
+            .map(|part| s.spawn(move || part.iter().map(prepare).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+fn prepare(line: &ImportLine) -> Result<Prepared, IngestError> {
+    match std::str::from_utf8(&line.bytes)
+        .ok()
+        .and_then(|t| t.parse::<GameId>().ok())
+    {
+        Some(id) => Ok(Prepared::Stored(id)),
+        None => ingest::prepare(&line.bytes).map(|g| Prepared::Game(Box::new(g))),
+    }
+}
+
+/// The stored form of an import's errors.
+pub(super) fn errors_json(errors: &[LineError]) -> String {
+    serde_json::to_string(errors).unwrap_or_else(|_| "[]".into())
+}
+
+pub(super) fn errors_of(json: &str) -> Result<Vec<LineError>, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("a collection's import errors: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_trimmed_and_bounded() {
+        assert_eq!(CollectionName::parse("  Worlds 2026 ").unwrap().as_str(), "Worlds 2026");
+        assert_eq!(CollectionName::parse(" "), Err(BadName::Empty));
+        assert_eq!(CollectionName::parse(&"x".repeat(101)), Err(BadName::TooLong(101)));
+        assert_eq!(CollectionName::parse("a\u{7}b"), Err(BadName::Control));
+    }
+
+    #[test]
+    fn blank_lines_are_skipped_and_lines_keep_their_numbers() {
+        let read = lines("a\n\n  \nb\r\n c \n");
+        let numbered: Vec<(u32, &[u8])> = read.iter().map(|l| (l.line, &l.bytes[..])).collect();
+        assert_eq!(numbered, [(1, &b"a"[..]), (4, b"b"), (5, b"c")]);
+    }
+
+    #[test]
+    fn collection_ids_are_random_and_read_back() {
+        let a = CollectionId::random().unwrap();
+        assert_ne!(a, CollectionId::random().unwrap());
+        assert_eq!(a.to_string().parse::<CollectionId>().unwrap(), a);
+    }
+}

@@ -1,0 +1,147 @@
+//! A collection's standings, from its games' stored summary rows (players and final scores,
+//! read in one query): games, wins, points, average and head to head, never by replaying a
+//! game. A player is a name as the records spell it. Only finished games count: an unfinished
+//! one has no result. A win is the top final score, shared in a tie (each tied player wins).
+
+use crate::analysis::win_chance::PlayerAccuracy;
+use crate::store::CollectedGame;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A player's line of the standings.
+#[derive(Clone, Debug, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Standing {
+    pub name: String,
+    /// Finished games played.
+    pub games: u32,
+    pub wins: u32,
+    pub points: i64,
+    /// Points per game, to 1 decimal.
+    pub average: f64,
+    /// The mean accuracy (percent, to 1 decimal) of the player's analysed moves in the
+    /// collection's analysed games; `null` before any.
+    pub accuracy: Option<f64>,
+    /// How many of the player's moves the accuracy is over.
+    pub analysed_moves: u32,
+}
+
+/// Head to head: `results[i][j]` is player `i`'s wins, losses and draws against player `j` in
+/// the finished games both played (by final score), in the standings' order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct HeadToHead {
+    pub players: Vec<String>,
+    pub results: Vec<Vec<Record>>,
+}
+
+/// Wins, losses and draws of one player against another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Record {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Record {
+    /// "2–1", with "–1" more for draws: what a table cell shows.
+    pub fn text(&self) -> String {
+        match self.draws {
+            0 => format!("{}–{}", self.wins, self.losses),
+            d => format!("{}–{}–{d}", self.wins, self.losses),
+        }
+    }
+
+    pub fn met(&self) -> bool {
+        self.wins + self.losses + self.draws > 0
+    }
+}
+
+/// The standings, best first (wins, then average, then name), and the head to head between
+/// the same players. `accuracy` gives each analysed game's players' accuracies (by the game's
+/// index in `games`).
+pub fn standings(
+    games: &[CollectedGame],
+    accuracy: &BTreeMap<usize, Vec<PlayerAccuracy>>,
+) -> (Vec<Standing>, HeadToHead) {
+    let mut by_name: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut pairs: BTreeMap<(&str, &str), Record> = BTreeMap::new();
+    for (i, g) in games.iter().enumerate() {
+        for (p, a) in accuracy.get(&i).into_iter().flatten().enumerate() {
+            if let Some(name) = g.players.get(p) {
+                let t = by_name.entry(name).or_default();
+                t.moves += a.moves;
+                t.accuracy_sum += a.accuracy * f64::from(a.moves);
+            }
+        }
+        let Some(result) = result(g) else { continue };
+        let top = result.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        for &(name, score) in &result {
+            let t = by_name.entry(name).or_default();
+            t.games += 1;
+            t.points += i64::from(score);
+            t.wins += u32::from(score == top);
+            for &(other, theirs) in result.iter().filter(|(o, _)| *o != name) {
+                let r = pairs.entry((name, other)).or_default();
+                match score.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => r.wins += 1,
+                    std::cmp::Ordering::Less => r.losses += 1,
+                    std::cmp::Ordering::Equal => r.draws += 1,
+                }
+            }
+        }
+    }
+    let mut rows: Vec<Standing> = by_name.iter().map(|(name, t)| t.standing(name)).collect();
+    rows.sort_by(|a, b| {
+        (b.wins.cmp(&a.wins))
+            .then(b.average.total_cmp(&a.average))
+            .then(a.name.cmp(&b.name))
+    });
+    let players: Vec<String> = rows.iter().map(|s| s.name.clone()).collect();
+    let results = (players.iter())
+        .map(|a| {
+            (players.iter())
+                .map(|b| pairs.get(&(a.as_str(), b.as_str())).copied().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    (rows, HeadToHead { players, results })
+}
+
+/// A finished game's players with their final scores; `None` for a game with no result.
+fn result(g: &CollectedGame) -> Option<Vec<(&str, i32)>> {
+    let complete = g.finished && g.final_scores.len() == g.players.len();
+    complete.then(|| {
+        g.players
+            .iter()
+            .map(String::as_str)
+            .zip(g.final_scores.iter().copied())
+            .collect()
+    })
+}
+
+#[derive(Default)]
+struct Tally {
+    games: u32,
+    wins: u32,
+    points: i64,
+    moves: u32,
+    accuracy_sum: f64,
+}
+
+impl Tally {
+    fn standing(&self, name: &str) -> Standing {
+        let tenth = |x: f64| (x * 10.0).round() / 10.0;
+        Standing {
+            name: name.to_string(),
+            games: self.games,
+            wins: self.wins,
+            points: self.points,
+            average: if self.games == 0 {
+                0.0
+            } else {
+                tenth(self.points as f64 / f64::from(self.games))
+            },
+            accuracy: (self.moves > 0).then(|| tenth(self.accuracy_sum / f64::from(self.moves))),
+            analysed_moves: self.moves,
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! Collections over HTTP: an import of many games reports each bad line by its number and
+//! stores the rest; the standings and head to head of a hand-made tournament; only the owner
+//! renames, adds and removes, never without the token, with another, or from another site;
+//! unlisted games never reach the lists; a deleted game leaves its collections; a database of
+//! the previous release opens and takes a collection.
+
+use crate::common;
+
+use carcassonne_replay::engine::{GameKind, Preset};
+use carcassonne_replay::record::{RulesSpec, lab};
+use carcassonne_replay::selfplay::{self, Policy};
+use carcassonne_replay::store::{GameId, GameRow, NewGame};
+use common::app::*;
+use serde_json::{Value, json};
+
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
+
+/// A generated base game between `names`, as a Carcassonne Lab link (Board Game Arena's
+/// rules: tiles without gardens).
+fn lab_link(seed: u64, names: [&str; 2]) -> String {
+    let mut rules = RulesSpec::new(Preset::SecondEdition);
+    rules.overrides = serde_json::from_value(json!({"edition": 1})).unwrap();
+    let mut r = selfplay::generate(rules, 2, Policy::Greedy, seed).unwrap();
+    for (p, name) in r.players.iter_mut().zip(names) {
+        p.name = name.to_string();
+    }
+    lab::to_link(&r).unwrap()
+}
+
+/// `small_game` on one line.
+fn one_line(record: &str) -> String {
+    serde_json::from_str::<Value>(record).unwrap().to_string()
+}
+
+fn create(app: &TestApp, body: Value) -> Answer {
+    request(app, "POST", "/api/collections", &[JSON], body.to_string().as_bytes())
+}
+
+fn edit(app: &TestApp, id: &str, headers: &[(&str, &str)], body: Value) -> Answer {
+    let mut all = vec![JSON];
+    all.extend_from_slice(headers);
+    request(
+        app,
+        "PATCH",
+        &format!("/api/collections/{id}"),
+        &all,
+        body.to_string().as_bytes(),
+    )
+}
+
+fn collection(app: &TestApp, id: &str) -> Value {
+    let a = get(app, &format!("/api/collections/{id}"));
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.json()
+}
+
+fn game_ids(c: &Value) -> Vec<String> {
+    (c["games"].as_array().unwrap().iter())
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn an_import_stores_the_good_lines_and_names_each_bad_one() {
+    let app = spawn_app();
+    let before = app.stored_games();
+    let illegal = one_line(&small_game(["Ines", "Jon"]).replace("[1, 0]", "[5, 5]"));
+    let text = [
+        lab_link(1, ["Ann", "Bob"]),
+        String::new(),
+        "not a game at all".into(),
+        lab_link(2, ["Bob", "Cleo"]),
+        illegal,
+        one_line(&small_game(["Ines", "Jon"])),
+        "0123456789abcdef".into(),
+    ]
+    .join("\n");
+    let a = create(&app, json!({"name": "  Club night ", "text": text}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let answer = a.json();
+    let id = answer["id"].as_str().unwrap();
+    assert_eq!(answer["url"], format!("/c/{id}"));
+    assert_eq!(a.location.as_deref(), Some(answer["url"].as_str().unwrap()));
+    assert_eq!(answer["owner_token"].as_str().unwrap().len(), 64);
+    let lines = |key: &str| -> Vec<u64> {
+        (answer[key].as_array().unwrap().iter())
+            .map(|e| e["line"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        lines("games"),
+        [1, 4, 6],
+        "blank line 2 is skipped, the rest keep their numbers"
+    );
+    assert_eq!(lines("errors"), [3, 5, 7]);
+    let errors = answer["errors"].as_array().unwrap();
+    assert_eq!(errors[0]["title"], "Unreadable record");
+    assert_eq!(errors[1]["title"], "Illegal move");
+    assert_eq!(errors[1]["turn"], 2, "{}", errors[1]);
+    assert_eq!(errors[1]["player"], "Jon");
+    assert_eq!(errors[2]["title"], "No such game");
+    assert!(errors[2]["detail"].as_str().unwrap().contains("0123456789abcdef"));
+
+    let c = collection(&app, id);
+    assert_eq!(c["name"], "Club night");
+    assert_eq!(c["import"]["done"], 6);
+    assert_eq!(c["import"]["total"], 6);
+    assert_eq!(c["import"]["errors"].as_array().unwrap().len(), 3);
+    let stored: Vec<String> = (answer["games"].as_array().unwrap().iter())
+        .map(|g| g["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(game_ids(&c), stored, "the games in the lines' order");
+    assert_eq!(app.stored_games(), before + 3);
+    let page = get_html(&app, &format!("/c/{id}"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("Line 5: Illegal move"), "{}", page.body);
+    assert!(page.body.contains(&format!("/g/{}", stored[0])));
+
+    for (body, status) in [
+        (json!({"name": "", "text": lab_link(1, ["Ann", "Bob"])}), 400),
+        (json!({"name": "Nothing", "text": "\n \n"}), 400),
+        (json!({"name": "Many", "text": "x\n".repeat(2001)}), 413),
+    ] {
+        let a = create(&app, body);
+        assert_eq!(a.status, status, "{}", a.body);
+        assert_eq!(a.content_type, "application/problem+json");
+    }
+}
+
+#[test]
+fn files_sent_as_a_form_are_imported_and_the_browser_goes_to_the_page() {
+    let app = spawn_app();
+    let boundary = "----collection-boundary";
+    let part = |head: &str, content: &str| {
+        format!("--{boundary}\r\nContent-Disposition: form-data; {head}\r\n\r\n{content}\r\n")
+    };
+    let body = [
+        part("name=\"name\"", "Files"),
+        part("name=\"file\"; filename=\"one.txt\"", &lab_link(3, ["Ann", "Bob"])),
+        part("name=\"file\"; filename=\"two.json\"", "{\"format\": 7}"),
+        format!("--{boundary}--\r\n"),
+    ]
+    .concat();
+    let ct = format!("multipart/form-data; boundary={boundary}");
+    let a = request(&app, "POST", "/collections", &[("Content-Type", &ct)], body.as_bytes());
+    assert_eq!(a.status, 303, "{}", a.body);
+    let page_url = a.location.clone().unwrap();
+    let cookie = a.header("set-cookie");
+    assert!(
+        cookie.contains(&format!("Path={page_url}")) && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    let token = cookie
+        .trim_start_matches("owner=")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let id = page_url.trim_start_matches("/c/");
+    // The import may still run: the page says how far it got until it is done.
+    let c = (0..200)
+        .map(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            collection(&app, id)
+        })
+        .find(|c| c["import"]["done"] == c["import"]["total"])
+        .expect("the import ends");
+    assert_eq!(game_ids(&c).len(), 1);
+    let errors = c["import"]["errors"].as_array().unwrap();
+    assert_eq!(
+        (errors[0]["line"].as_u64(), errors[0]["file"].as_str()),
+        (Some(2), Some("two.json"))
+    );
+    let cookie = format!("owner={token}");
+    let page = request(&app, "GET", &page_url, &[("Cookie", &cookie)], b"");
+    assert!(
+        page.body.contains("Rename"),
+        "the creating browser gets the owner's forms"
+    );
+    assert!(!get_html(&app, &page_url).body.contains("Rename"), "nobody else does");
+}
+
+/// A game of the tournament, written straight to the store: only its summary row matters.
+fn result(app: &TestApp, n: u32, players: &[&str], scores: &[i32], finished: bool) -> String {
+    let row = GameRow {
+        id: GameId::of(&format!("tournament game {n}")),
+        kind: GameKind::Carcassonne,
+        record: "{}".into(),
+        source_format: "carcassonne-replay JSON".into(),
+        players: players.iter().map(|p| p.to_string()).collect(),
+        preset: "second-edition".into(),
+        turns: 71,
+        finished,
+        final_scores: scores.to_vec(),
+        created_at: "2026-11-26T18:00:00Z".into(),
+        listed: NewGame::PUBLIC.listed,
+        owner: None,
+    };
+    app.store().write_game(&row, &[], &[]).unwrap();
+    row.id.to_string()
+}
+
+#[test]
+fn the_standings_of_a_small_tournament() {
+    let app = spawn_app();
+    let games = [
+        result(&app, 1, &["Ann", "Bob"], &[30, 20], true),
+        result(&app, 2, &["Bob", "Cleo"], &[25, 25], true),
+        result(&app, 3, &["Ann", "Bob", "Cleo"], &[10, 15, 40], true),
+        result(&app, 4, &["Ann", "Cleo"], &[50, 5], false),
+    ];
+    let a = create(&app, json!({"name": "Cup", "text": games.join("\n")}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let c = collection(&app, a.json()["id"].as_str().unwrap());
+    assert_eq!(game_ids(&c), games);
+    // By hand: only finished games count (game 4 is not); a tie (game 2) is a win for both.
+    // Cleo: 2 games, 2 wins, 25 + 40 = 65 points. Ann: games 1 and 3, 1 win, 40 points, 20.0.
+    // Bob: 3 games, 1 win (the tie), 20 + 25 + 15 = 60, 20.0: level with Ann on wins and
+    // average, so after her by name.
+    let rows: Vec<(String, u64, u64, i64, f64)> = (c["standings"].as_array().unwrap().iter())
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().into(),
+                s["games"].as_u64().unwrap(),
+                s["wins"].as_u64().unwrap(),
+                s["points"].as_i64().unwrap(),
+                s["average"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let row = |n: &str, g, w, p, a| (n.to_string(), g, w, p, a);
+    assert_eq!(
+        rows,
+        [
+            row("Cleo", 2, 2, 65, 32.5),
+            row("Ann", 2, 1, 40, 20.0),
+            row("Bob", 3, 1, 60, 20.0)
+        ]
+    );
+    // Head to head, row against column: Ann beat Bob in game 1 and lost to him in game 3; Bob
+    // drew with Cleo in game 2 and lost to her in game 3.
+    let h = &c["head_to_head"];
+    assert_eq!(h["players"], json!(["Cleo", "Ann", "Bob"]));
+    let cell = |i: usize, j: usize| {
+        let r = &h["results"][i][j];
+        (
+            r["wins"].as_u64().unwrap(),
+            r["losses"].as_u64().unwrap(),
+            r["draws"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(cell(1, 2), (1, 1, 0), "Ann against Bob");
+    assert_eq!(cell(2, 1), (1, 1, 0), "Bob against Ann");
+    assert_eq!(cell(0, 1), (1, 0, 0), "Cleo against Ann: game 4 is unfinished");
+    assert_eq!(cell(2, 0), (0, 1, 1), "Bob against Cleo");
+    assert_eq!(cell(0, 0), (0, 0, 0));
+    let page = get_html(&app, &format!("/c/{}", c["id"].as_str().unwrap())).body;
+    assert!(
+        page.contains("<td>Cleo</td><td>2</td><td>2</td><td>65</td><td>32.5</td>"),
+        "{page}"
+    );
+    assert!(page.contains("<td>0–1–1</td>"), "{page}");
+}
+
+#[test]
+fn only_the_owner_renames_adds_and_removes() {
+    let app = spawn_app();
+    let before = app.stored_games();
+    let first = one_line(&small_game(["Ines", "Jon"]));
+    let a = create(&app, json!({"name": "Mine", "text": first}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let (id, token) = (
+        a.json()["id"].as_str().unwrap().to_string(),
+        a.json()["owner_token"].as_str().unwrap().to_string(),
+    );
+    let other = create(
+        &app,
+        json!({"name": "Theirs", "text": one_line(&small_game(["Kim", "Lou"]))}),
+    )
+    .json();
+    let other_token = other["owner_token"].as_str().unwrap();
+    let second = other["games"][0]["id"].as_str().unwrap().to_string();
+
+    let rename = json!({"name": "Renamed"});
+    let bearer = |t: &str| format!("Bearer {t}");
+    let (mine, theirs) = (bearer(&token), bearer(other_token));
+    let refused = [
+        (edit(&app, &id, &[], rename.clone()), 401),
+        (edit(&app, &id, &[("Authorization", &theirs)], rename.clone()), 403),
+        (
+            edit(&app, &id, &[("Authorization", "Bearer nonsense")], rename.clone()),
+            401,
+        ),
+        (
+            edit(
+                &app,
+                &id,
+                &[("Authorization", &mine), ("Origin", "https://evil.example")],
+                rename.clone(),
+            ),
+            403,
+        ),
+    ];
+    for (a, status) in refused {
+        assert_eq!(a.status, status, "{}", a.body);
+        assert_eq!(a.content_type, "application/problem+json");
+    }
+    // The owner's browser, its cookie sent along by another site's form: refused too.
+    let cookie = format!("owner={token}");
+    let cross = request(
+        &app,
+        "POST",
+        &format!("/c/{id}/edit"),
+        &[FORM, ("Cookie", &cookie), ("Sec-Fetch-Site", "cross-site")],
+        b"name=Hijacked",
+    );
+    assert_eq!(cross.status, 403, "{}", cross.body);
+    assert_eq!(collection(&app, &id)["name"], "Mine");
+
+    let a = edit(
+        &app,
+        &id,
+        &[("Authorization", &mine)],
+        json!({"name": "Renamed", "add": second}),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let c = collection(&app, &id);
+    assert_eq!(c["name"], "Renamed");
+    let both = game_ids(&c);
+    assert_eq!(both.len(), 2);
+    assert_eq!(both[1], second, "added at the end");
+    // The owner's own form, from this site, in the creating browser.
+    let form = request(
+        &app,
+        "POST",
+        &format!("/c/{id}/edit"),
+        &[FORM, ("Cookie", &cookie), ("Sec-Fetch-Site", "same-origin")],
+        format!("remove={}", both[0]).as_bytes(),
+    );
+    assert_eq!(form.status, 303, "{}", form.body);
+    assert_eq!(game_ids(&collection(&app, &id)), vec![second.as_str()]);
+    assert_eq!(app.stored_games(), before + 2, "a game taken out stays stored");
+
+    // The collection's token owns the games its import stored: deleting one takes it out of
+    // every collection.
+    let gone = request(
+        &app,
+        "DELETE",
+        &format!("/api/games/{second}"),
+        &[("Authorization", &theirs)],
+        b"",
+    );
+    assert_eq!(gone.status, 204, "{}", gone.body);
+    assert!(game_ids(&collection(&app, &id)).is_empty());
+    assert!(game_ids(&collection(&app, other["id"].as_str().unwrap())).is_empty());
+}
+
+#[test]
+fn unlisted_imports_stay_off_the_lists() {
+    let app = spawn_app();
+    let text = [lab_link(4, ["Ann", "Bob"]), lab_link(5, ["Cleo", "Dan"])].join("\n");
+    let a = create(&app, json!({"name": "Private", "text": text, "listed": false}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let c = collection(&app, a.json()["id"].as_str().unwrap());
+    let ids = game_ids(&c);
+    assert_eq!(ids.len(), 2);
+    let home = get_html(&app, "/").body;
+    for id in &ids {
+        assert!(!home.contains(id.as_str()), "an unlisted game is on the home page");
+        assert_eq!(get_html(&app, &format!("/g/{id}")).status, 200, "its link still works");
+    }
+    let listed: Vec<String> = (app.store().listed(0, 100).unwrap().iter())
+        .map(|g| g.id.to_string())
+        .collect();
+    assert!(ids.iter().all(|id| !listed.contains(id)), "{listed:?}");
+}
+
+#[test]
+fn a_database_of_the_previous_release_takes_a_collection() {
+    let app = spawn_app_on_previous_release();
+    let before = app.stored_games();
+    let a = create(
+        &app,
+        json!({"name": "Old and new", "text": one_line(&small_game(["Ines", "Jon"]))}),
+    );
+    assert_eq!(a.status, 201, "{}", a.body);
+    assert_eq!(app.stored_games(), before + 1);
+    assert_eq!(game_ids(&collection(&app, a.json()["id"].as_str().unwrap())).len(), 1);
+}
+
+#[test]
+fn copy_db_takes_the_collections_along() {
+    let app = spawn_app();
+    let text = [
+        one_line(&small_game(["Ines", "Jon"])),
+        one_line(&small_game(["Kim", "Lou"])),
+    ]
+    .join("\n");
+    let a = create(&app, json!({"name": "Moving", "text": text}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.json()["id"].as_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let target = carcassonne_replay::store::Store::open(dir.path().join("copy.sqlite")).unwrap();
+    let counts = carcassonne_replay::store::copy(&app.store(), &target, &|_| {}).unwrap();
+    assert_eq!(counts.collections, 1);
+    let id = id.parse().unwrap();
+    let (was, is) = (
+        app.store().collection(&id).unwrap().unwrap(),
+        target.collection(&id).unwrap().unwrap(),
+    );
+    assert_eq!((was.name, was.owner, was.import), (is.name, is.owner, is.import));
+    let games = |s: &carcassonne_replay::store::Store| -> Vec<GameId> {
+        s.collection_games(&id).unwrap().iter().map(|g| g.id).collect()
+    };
+    assert_eq!(games(&target), games(&app.store()));
+}
