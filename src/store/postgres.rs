@@ -11,6 +11,7 @@
 //! holds across nodes; claiming one skips rows another worker is claiming
 //! (`FOR UPDATE SKIP LOCKED`).
 
+use super::players::{self, CategoryPoints, Param, PlayerStats, Query, Scoring, Search, Seat, Who};
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
     QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
@@ -27,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_game_changes.sql"),
     include_str!("../../migrations/postgres/0003_annotations.sql"),
+    include_str!("../../migrations/postgres/0004_players.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
@@ -151,7 +153,13 @@ impl Backend for Postgres {
         })
     }
 
-    fn write_game(&self, g: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError> {
+    fn write_game(
+        &self,
+        g: &GameRow,
+        turns: &[TurnRow],
+        annotations: &[Annotation],
+        seats: &[Seat],
+    ) -> Result<Stored, StoreError> {
         let id = g.id.to_string();
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -216,8 +224,117 @@ impl Backend for Postgres {
                 )
                 .await?;
             }
+            insert_seats(&tx, seq, seats).await?;
             tx.commit().await?;
             Ok(Stored::New)
+        })
+    }
+
+    fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // Locks the game's row: two nodes starting together write its seats once.
+            let found = tx
+                .query_opt("SELECT seq FROM games WHERE id = $1 FOR UPDATE", &[&id])
+                .await?;
+            let Some(seq) = found.map(|r| r.try_get::<_, i64>(0)).transpose()? else {
+                return Ok(false);
+            };
+            let had = tx
+                .query_opt("SELECT 1 FROM players WHERE game = $1 LIMIT 1", &[&seq])
+                .await?;
+            if had.is_some() {
+                return Ok(false);
+            }
+            insert_seats(&tx, seq, seats).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let sql = dollars(players::WITHOUT_PLAYERS);
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&after, &i64::from(limit)]).await?;
+            rows.iter().map(|r| Ok((r.try_get(0)?, game_id(r, 1)?))).collect()
+        })
+    }
+
+    fn bga_ids(&self, id: &GameId) -> Result<Vec<Option<u64>>, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT p.bga_id FROM players p JOIN games g ON g.seq = p.game WHERE g.id = $1 ORDER BY p.seat",
+                    &[&id],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| Ok(r.try_get::<_, Option<i64>>(0)?.map(|i| i as u64)))
+                .collect()
+        })
+    }
+
+    fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let Query { sql, params } = search.condition();
+        let sql = dollars(&format!(
+            "SELECT {GAME_COLUMNS} FROM games g WHERE {sql} ORDER BY g.created_at DESC, g.seq DESC LIMIT {limit} OFFSET {offset}"
+        ));
+        self.run(async |c| {
+            let rows = c.query(&sql, &bound(&params)).await?;
+            rows.iter().map(game_row).collect()
+        })
+    }
+
+    fn count_search(&self, search: &Search) -> Result<u64, StoreError> {
+        let Query { sql, params } = search.condition();
+        let sql = dollars(&format!("SELECT count(*) FROM games g WHERE {sql}"));
+        self.run(async |c| {
+            let n: i64 = c.query_one(&sql, &bound(&params)).await?.try_get(0)?;
+            Ok(n as u64)
+        })
+    }
+
+    fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
+        let [totals, places, categories, best, names] = players::stats_queries(who, against);
+        self.run(async |c| {
+            let all = async |q: &Query| -> Result<Vec<Row>, StoreError> {
+                Ok(c.query(&dollars(&q.sql), &bound(&q.params)).await?)
+            };
+            let t = c.query_one(&dollars(&totals.sql), &bound(&totals.params)).await?;
+            let mut stats = PlayerStats {
+                games: t.try_get::<_, i64>(0)? as u64,
+                finished: t.try_get::<_, i64>(1)? as u64,
+                wins: t.try_get::<_, i64>(2)? as u64,
+                average_score: t.try_get(3)?,
+                opponent_seats: t.try_get::<_, i64>(4)? as u64,
+                ..PlayerStats::default()
+            };
+            for r in all(&places).await? {
+                stats
+                    .places
+                    .push((r.try_get::<_, i64>(0)? as u32, r.try_get::<_, i64>(1)? as u64));
+            }
+            for r in all(&categories).await? {
+                stats.categories.push(CategoryPoints {
+                    category: r.try_get(0)?,
+                    points: r.try_get(1)?,
+                    opponents: r.try_get(2)?,
+                });
+            }
+            for r in all(&best).await? {
+                let scoring = Scoring {
+                    points: r.try_get::<_, i64>(1)? as i32,
+                    turn: r.try_get::<_, i64>(2)? as u32,
+                    what: r.try_get(3)?,
+                };
+                stats.best.push((game_id(&r, 0)?, scoring));
+            }
+            for r in all(&names).await? {
+                stats.names.push(r.try_get(0)?);
+            }
+            Ok(stats)
         })
     }
 
@@ -599,6 +716,61 @@ async fn noted(tx: deadpool_postgres::Transaction<'_>, rows: u64, id: &str, what
     }
     tx.commit().await?;
     Ok(rows > 0)
+}
+
+/// Writes a game's seats and their points by category, a table in one statement each.
+async fn insert_seats(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats: &[Seat]) -> Result<(), StoreError> {
+    let int = |f: fn(&Seat) -> i32| seats.iter().map(f).collect::<Vec<i32>>();
+    let text = |f: fn(&Seat) -> &str| seats.iter().map(f).collect::<Vec<&str>>();
+    tx.execute(
+        "INSERT INTO players (game, seat, name, match_key, bga_id, score, place, finished, best_points, best_turn, best_what)
+         SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::text[], $5::int8[], $6::int4[], $7::int4[], $8::bool[],
+                                  $9::int4[], $10::int4[], $11::text[])",
+        &[
+            &game,
+            &int(|s| i32::from(s.seat)),
+            &text(|s| &s.name),
+            &text(|s| &s.key),
+            &seats.iter().map(|s| s.bga_id.map(|i| i as i64)).collect::<Vec<_>>(),
+            &int(|s| s.score),
+            &int(|s| s.place as i32),
+            &seats.iter().map(|s| s.finished).collect::<Vec<_>>(),
+            &int(|s| s.best.points),
+            &int(|s| s.best.turn as i32),
+            &text(|s| &s.best.what),
+        ],
+    )
+    .await?;
+    let points: Vec<(i32, &str, i32)> = (seats.iter())
+        .flat_map(|s| (s.points.iter()).map(|(c, p)| (i32::from(s.seat), c.as_str(), *p)))
+        .collect();
+    tx.execute(
+        "INSERT INTO player_points (game, seat, category, points)
+         SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::int4[])",
+        &[
+            &game,
+            &points.iter().map(|p| p.0).collect::<Vec<_>>(),
+            &points.iter().map(|p| p.1).collect::<Vec<_>>(),
+            &points.iter().map(|p| p.2).collect::<Vec<_>>(),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The shared queries' `?N` placeholders as PostgreSQL's `$N` (they hold no other `?`).
+fn dollars(sql: &str) -> String {
+    sql.replace('?', "$")
+}
+
+/// Query parameters as tokio-postgres binds them.
+fn bound(params: &[Param]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
+    (params.iter())
+        .map(|p| match p {
+            Param::Text(t) => t as &(dyn tokio_postgres::types::ToSql + Sync),
+            Param::Int(i) => i,
+        })
+        .collect()
 }
 
 /// Counts analyses queued or running.

@@ -30,7 +30,8 @@ use utoipa::OpenApi;
         super::annotations::api_delete,
         super::explore::api,
         super::analysis::queue,
-        super::analysis::api_status
+        super::analysis::api_status,
+        super::players::api
     )
 )]
 pub struct ApiDoc;
