@@ -176,6 +176,13 @@ pub async fn index(state: web::Data<AppState>, q: web::Query<IndexQuery>) -> Res
     blocking(move || index_page(&state, page.unwrap_or(1), UploadForm::default(), search)).await
 }
 
+/// The home page with a search, as HTML, what `/?q=…` answers (for the bench).
+pub fn render_search(state: &AppState, search: SearchForm, page: u64) -> Result<String, Problem> {
+    index_page(state, page, UploadForm::default(), search)?
+        .render()
+        .map_err(Problem::internal)
+}
+
 fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm) -> Result<IndexPage, Problem> {
     let (rows, matches) = listed_page(state, &search.search()?, page)?;
     Ok(IndexPage {

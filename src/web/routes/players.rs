@@ -128,7 +128,7 @@ impl PlayerAnswer {
 }
 
 /// Reads a player's statistics and page `page` of their games (against `against`, if named).
-fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) -> Result<PlayerAnswer, Problem> {
+pub fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) -> Result<PlayerAnswer, Problem> {
     let who = Who::parse(player);
     let opponent = against.map(Who::parse);
     let search = Search {
@@ -151,6 +151,12 @@ fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) -> R
 #[template(path = "player.html")]
 struct PlayerPage {
     p: PlayerAnswer,
+}
+
+/// A player's page as HTML, what `/p/NAME` answers (for the bench).
+pub fn render_player_page(state: &AppState, player: &str, page: u64) -> Result<String, Problem> {
+    let p = answer(state, player, None, page)?;
+    PlayerPage { p }.render().map_err(Problem::internal)
 }
 
 impl PlayerPage {
