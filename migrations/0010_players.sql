@@ -34,3 +34,26 @@ CREATE TABLE player_points (
 -- Search filters on the rules and the kind of game, newest first.
 CREATE INDEX games_listed_by_preset ON games (listed, preset, created_at DESC, seq DESC);
 CREATE INDEX games_listed_by_kind ON games (listed, kind, created_at DESC, seq DESC);
+
+-- Each seat's play as its game's finished analysis judged it: the moves valued by playouts,
+-- their mean accuracy, the inaccuracies, mistakes and blunders, and the mistakes (and worse) by
+-- kind of move. Written when an analysis finishes, and at start for analyses finished before.
+CREATE TABLE player_analyses (
+    game         INTEGER NOT NULL,
+    seat         INTEGER NOT NULL,
+    moves        INTEGER NOT NULL,
+    accuracy     REAL NOT NULL,            -- percent; 0 when no move was valued
+    inaccuracies INTEGER NOT NULL,
+    mistakes     INTEGER NOT NULL,
+    blunders     INTEGER NOT NULL,
+    PRIMARY KEY (game, seat),
+    FOREIGN KEY (game, seat) REFERENCES players (game, seat) ON DELETE CASCADE
+) WITHOUT ROWID;
+CREATE TABLE player_mistakes (
+    game  INTEGER NOT NULL,
+    seat  INTEGER NOT NULL,
+    kind  TEXT NOT NULL,                   -- e.g. `meeple on a field`, `tile only`
+    count INTEGER NOT NULL,
+    PRIMARY KEY (game, seat, kind),
+    FOREIGN KEY (game, seat) REFERENCES player_analyses (game, seat) ON DELETE CASCADE
+) WITHOUT ROWID;

@@ -31,3 +31,24 @@ CREATE TABLE player_points (
 -- Search filters on the rules and the kind of game, newest first.
 CREATE INDEX games_listed_by_preset ON games (listed, preset, created_at DESC, seq DESC);
 CREATE INDEX games_listed_by_kind ON games (listed, kind, created_at DESC, seq DESC);
+
+-- Each seat's play as its game's finished analysis judged it (see SQLite's 0010).
+CREATE TABLE player_analyses (
+    game         BIGINT NOT NULL,
+    seat         INTEGER NOT NULL,
+    moves        INTEGER NOT NULL,
+    accuracy     DOUBLE PRECISION NOT NULL,
+    inaccuracies INTEGER NOT NULL,
+    mistakes     INTEGER NOT NULL,
+    blunders     INTEGER NOT NULL,
+    PRIMARY KEY (game, seat),
+    FOREIGN KEY (game, seat) REFERENCES players (game, seat) ON DELETE CASCADE
+);
+CREATE TABLE player_mistakes (
+    game  BIGINT NOT NULL,
+    seat  INTEGER NOT NULL,
+    kind  TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (game, seat, kind),
+    FOREIGN KEY (game, seat) REFERENCES player_analyses (game, seat) ON DELETE CASCADE
+);

@@ -28,7 +28,7 @@ pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
-pub use players::{PlayerStats, Search, Seat, Who};
+pub use players::{PlayerStats, Search, Seat, SeatAnalysis, Who};
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;
 
@@ -224,6 +224,11 @@ pub trait Backend: Send + Sync {
     fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError>;
     /// How many listed games the search matches.
     fn count_search(&self, search: &Search) -> Result<u64, StoreError>;
+    /// Writes what a game's finished analysis says of each seat, in place of what was written
+    /// before. False when the game has no seats.
+    fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError>;
+    /// Games whose finished analysis has no seat rows yet, after `after`, oldest first.
+    fn analysed_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError>;
     /// A player's results over their listed games, or over those against `against`.
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError>;
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError>;

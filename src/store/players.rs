@@ -118,6 +118,34 @@ fn scored(t: &TurnRow) -> Vec<(Vec<u8>, Scoring)> {
         .collect()
 }
 
+/// A seat's play as its game's finished analysis judged it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatAnalysis {
+    pub seat: u8,
+    /// Moves valued by playouts: the ones with an accuracy.
+    pub moves: u32,
+    /// Their mean accuracy, in percent.
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// Mistakes and blunders by kind of move (`meeple on a city`, `tile only`…).
+    pub by_kind: BTreeMap<String, u32>,
+}
+
+/// One analysed game of a player, for the accuracy over time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysedGame {
+    pub id: super::GameId,
+    pub kind: GameKind,
+    pub created_at: String,
+    pub moves: u32,
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
 /// Who a player page is about: a name (matched by [`match_key`]) or a Board Game Arena id.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Who {
@@ -226,6 +254,10 @@ pub struct PlayerStats {
     pub categories: Vec<CategoryPoints>,
     /// The player's biggest single scorings, biggest first.
     pub best: Vec<(super::GameId, Scoring)>,
+    /// The player's analysed games with a valued move, oldest first.
+    pub analysed: Vec<AnalysedGame>,
+    /// The player's mistakes and blunders by kind of move, most first.
+    pub mistakes: Vec<(String, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -250,8 +282,9 @@ fn seats_of(who: &Who, against: Option<&Who>) -> Query {
 }
 
 /// The statistics' queries, each with [`seats_of`]'s parameters, in the order
-/// [`PlayerStats`] is read by the stores: totals, places, categories, best scorings, names.
-pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 5] {
+/// [`PlayerStats`] is read by the stores: totals, places, categories, best scorings, names,
+/// analysed games, mistakes by kind.
+pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 7] {
     let Query { sql: from, params } = seats_of(who, against);
     let q = |sql: String| Query {
         sql,
@@ -280,6 +313,17 @@ pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 5] {
         q(format!(
             "SELECT p.name {from} GROUP BY p.name ORDER BY count(*) DESC, p.name LIMIT 5"
         )),
+        q(format!(
+            "SELECT g.id, g.kind, g.created_at, CAST(a.moves AS BIGINT), a.accuracy, CAST(a.inaccuracies AS BIGINT),
+                    CAST(a.mistakes AS BIGINT), CAST(a.blunders AS BIGINT)
+             {from} AND a.game = p.game AND a.seat = p.seat AND a.moves > 0 ORDER BY g.created_at, g.seq"
+        ))
+        .joined("player_analyses a"),
+        q(format!(
+            "SELECT m.kind, CAST(sum(m.count) AS BIGINT)
+             {from} AND m.game = p.game AND m.seat = p.seat GROUP BY m.kind ORDER BY 2 DESC, 1"
+        ))
+        .joined("player_mistakes m"),
     ]
 }
 
@@ -292,6 +336,14 @@ impl Query {
         self
     }
 }
+
+/// Finished analyses whose seats have no analysis rows, after `seq`, oldest first: what the
+/// start fills (`web::startup`).
+pub const ANALYSED_WITHOUT_SEATS: &str = "SELECT g.seq, g.id FROM games g JOIN analyses a ON a.game = g.seq
+     WHERE g.seq > ?1 AND a.status = 'done'
+       AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+       AND NOT EXISTS (SELECT 1 FROM player_analyses s WHERE s.game = g.seq)
+     ORDER BY g.seq LIMIT ?2";
 
 /// Games stored before the players table, that get their rows at start: those after `seq`
 /// with no players rows, oldest first (the walk goes on from the last one read, so a game whose

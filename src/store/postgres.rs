@@ -11,7 +11,9 @@
 //! holds across nodes; claiming one skips rows another worker is claiming
 //! (`FOR UPDATE SKIP LOCKED`).
 
-use super::players::{self, CategoryPoints, Param, PlayerStats, Query, Scoring, Search, Seat, Who};
+use super::players::{
+    self, AnalysedGame, CategoryPoints, Param, PlayerStats, Query, Scoring, Search, Seat, SeatAnalysis, Who,
+};
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
     QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
@@ -297,7 +299,7 @@ impl Backend for Postgres {
     }
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
-        let [totals, places, categories, best, names] = players::stats_queries(who, against);
+        let [totals, places, categories, best, names, analysed, mistakes] = players::stats_queries(who, against);
         self.run(async |c| {
             let all = async |q: &Query| -> Result<Vec<Row>, StoreError> {
                 Ok(c.query(&dollars(&q.sql), &bound(&q.params)).await?)
@@ -334,7 +336,75 @@ impl Backend for Postgres {
             for r in all(&names).await? {
                 stats.names.push(r.try_get(0)?);
             }
+            for r in all(&analysed).await? {
+                stats.analysed.push(AnalysedGame {
+                    id: game_id(&r, 0)?,
+                    kind: kind(&r, 1)?,
+                    created_at: r.try_get(2)?,
+                    moves: r.try_get::<_, i64>(3)? as u32,
+                    accuracy: r.try_get(4)?,
+                    inaccuracies: r.try_get::<_, i64>(5)? as u32,
+                    mistakes: r.try_get::<_, i64>(6)? as u32,
+                    blunders: r.try_get::<_, i64>(7)? as u32,
+                });
+            }
+            for r in all(&mistakes).await? {
+                stats.mistakes.push((r.try_get(0)?, r.try_get::<_, i64>(1)? as u64));
+            }
             Ok(stats)
+        })
+    }
+
+    fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let found = tx
+                .query_opt(
+                    "SELECT seq FROM games g WHERE id = $1 AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+                     FOR UPDATE",
+                    &[&id],
+                )
+                .await?;
+            let Some(seq) = found.map(|r| r.try_get::<_, i64>(0)).transpose()? else {
+                return Ok(false);
+            };
+            tx.execute("DELETE FROM player_analyses WHERE game = $1", &[&seq])
+                .await?;
+            for a in seats {
+                let seat = i32::from(a.seat);
+                tx.execute(
+                    "INSERT INTO player_analyses (game, seat, moves, accuracy, inaccuracies, mistakes, blunders)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        &seq,
+                        &seat,
+                        &(a.moves as i32),
+                        &a.accuracy,
+                        &(a.inaccuracies as i32),
+                        &(a.mistakes as i32),
+                        &(a.blunders as i32),
+                    ],
+                )
+                .await?;
+                for (kind, n) in &a.by_kind {
+                    tx.execute(
+                        "INSERT INTO player_mistakes (game, seat, kind, count) VALUES ($1, $2, $3, $4)",
+                        &[&seq, &seat, kind, &(*n as i32)],
+                    )
+                    .await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn analysed_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let sql = dollars(players::ANALYSED_WITHOUT_SEATS);
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&after, &i64::from(limit)]).await?;
+            rows.iter().map(|r| Ok((r.try_get(0)?, game_id(r, 1)?))).collect()
         })
     }
 

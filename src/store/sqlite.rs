@@ -2,7 +2,7 @@
 //! at open by `rusqlite_migration`; SQLite's own file lock makes that safe when several
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
-use super::players::{self, Param, PlayerStats, Query, Search, Seat, Who};
+use super::players::{self, AnalysedGame, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, Who};
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, Counts, GameId, GameRow, KEPT_CHANGES, OwnerHash, QueueAnswer,
     QueueState, StoreError, Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key,
@@ -225,7 +225,7 @@ impl Backend for Sqlite {
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
         let conn = self.pool.get()?;
-        let [totals, places, categories, best, names] = players::stats_queries(who, against);
+        let [totals, places, categories, best, names, analysed, mistakes] = players::stats_queries(who, against);
         let mut stats = conn.query_row(&totals.sql, rusqlite::params_from_iter(bound(&totals.params)), |r| {
             Ok(PlayerStats {
                 games: r.get::<_, i64>(0)? as u64,
@@ -257,7 +257,65 @@ impl Backend for Sqlite {
             ))
         })?;
         stats.names = rows_of(&conn, &names, |r| r.get(0))?;
+        stats.analysed = rows_of(&conn, &analysed, |r| {
+            Ok(AnalysedGame {
+                id: r.get(0)?,
+                kind: kind(r, 1)?,
+                created_at: r.get(2)?,
+                moves: r.get(3)?,
+                accuracy: r.get(4)?,
+                inaccuracies: r.get(5)?,
+                mistakes: r.get(6)?,
+                blunders: r.get(7)?,
+            })
+        })?;
+        stats.mistakes = rows_of(&conn, &mistakes, |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
         Ok(stats)
+    }
+
+    fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let seq: Option<i64> = tx
+            .query_row(
+                "SELECT seq FROM games g WHERE id = ?1 AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(seq) = seq else { return Ok(false) };
+        tx.execute("DELETE FROM player_analyses WHERE game = ?1", [seq])?;
+        {
+            let mut row = tx.prepare(
+                "INSERT INTO player_analyses (game, seat, moves, accuracy, inaccuracies, mistakes, blunders)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut kinds =
+                tx.prepare("INSERT INTO player_mistakes (game, seat, kind, count) VALUES (?1, ?2, ?3, ?4)")?;
+            for a in seats {
+                row.execute(params![
+                    seq,
+                    a.seat,
+                    a.moves,
+                    a.accuracy,
+                    a.inaccuracies,
+                    a.mistakes,
+                    a.blunders
+                ])?;
+                for (kind, n) in &a.by_kind {
+                    kinds.execute(params![seq, a.seat, kind, n])?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn analysed_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(players::ANALYSED_WITHOUT_SEATS)?;
+        let rows = stmt.query_map(params![after, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {

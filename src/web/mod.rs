@@ -16,6 +16,7 @@ mod origin;
 mod page_cache;
 mod problem;
 pub(crate) mod routes;
+mod seat_analysis;
 mod share_view;
 pub mod startup;
 mod view;

@@ -119,7 +119,7 @@ fn results_places_and_head_to_head_follow_the_final_scores() {
 }
 
 #[test]
-fn unlisted_games_appear_in_no_list_and_no_search() {
+fn unlisted_and_deleted_games_appear_in_no_list_and_no_search() {
     let app = spawn_app();
     let a = post(
         &app,
@@ -137,6 +137,9 @@ fn unlisted_games_appear_in_no_list_and_no_search() {
     let store = app.store();
     store.set_listed(&id.parse().unwrap(), true).unwrap();
     assert!(get_html(&app, "/?q=Hidden").body.contains(&id));
+    // Deleted, its player rows go with it.
+    assert!(store.delete(&id.parse().unwrap()).unwrap());
+    assert_eq!(get(&app, "/api/players/hidden").status, 404);
 }
 
 #[test]
@@ -200,6 +203,55 @@ fn a_database_of_the_previous_release_gets_its_player_rows_at_start() {
     }
     // A second start finds every game with its rows: nothing to fill.
     assert_eq!(app.store().fill_players().unwrap(), 0);
+    // The analysis that release finished got its seats' rows at start too.
+    let analysed = expected["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["analysis"]["status"] == "done")
+        .count();
+    assert!(analysed > 0, "the fixture holds a finished analysis");
+    assert_eq!(app.store().analysed_without_seats(0, 100).unwrap(), vec![]);
+}
+
+/// Once a game is analysed, its players' pages show their accuracy over time and their
+/// mistakes by kind of move, which add up to the mistakes and blunders of their games.
+#[test]
+fn an_analysed_game_gives_its_players_an_accuracy() {
+    let app = spawn_app();
+    let id = upload_id(&app, finished_game(["Ana Lyse", "Bo Rd"]).as_bytes());
+    let queued = post(&app, &format!("/g/{id}/analysis"), b"");
+    assert_eq!(queued.status, 202, "{}", queued.body);
+    let mut p = Value::Null;
+    for _ in 0..600 {
+        p = player(&app, "/api/players/ana%20lyse");
+        if !p["analysed"].as_array().unwrap().is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let analysed = p["analysed"].as_array().unwrap();
+    assert_eq!(analysed.len(), 1, "{p}");
+    assert_eq!(analysed[0]["url"], format!("/g/{id}/analysis"));
+    let accuracy = p["accuracy"].as_f64().unwrap();
+    assert!(
+        (0.0..=100.0).contains(&accuracy) && analysed[0]["moves"].as_u64() > Some(0),
+        "{p}"
+    );
+    let wrong = |g: &Value| g["mistakes"].as_u64().unwrap() + g["blunders"].as_u64().unwrap();
+    let by_kind: u64 = p["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_kind, analysed.iter().map(wrong).sum::<u64>(), "{p}");
+    let page = get_html(&app, "/p/Ana%20Lyse");
+    assert!(
+        page.body.contains("Accuracy over time") && page.body.contains("<svg"),
+        "{}",
+        page.body
+    );
 }
 
 fn percent(s: &str) -> String {

@@ -38,6 +38,15 @@ pub struct PlayerAnswer {
     pub categories: Vec<Category>,
     /// The player's biggest single scorings during play.
     pub best: Vec<BestScoring>,
+    /// Over the analysed games: the mean accuracy of every valued move, in percent.
+    pub accuracy: Option<f64>,
+    /// The analysed games with a valued move of the player's, oldest first.
+    pub analysed: Vec<AnalysedGame>,
+    /// Mistakes and blunders by kind of move, most first.
+    pub mistakes: Vec<MistakeKind>,
+    /// The puzzle pages of the analysed tile games where the player made a mistake or worse,
+    /// newest first (at most 10).
+    pub puzzles: Vec<String>,
     /// This page of `list`, from 1, and how many there are.
     pub page: u64,
     pub pages: u64,
@@ -66,6 +75,27 @@ pub struct BestScoring {
 }
 
 #[derive(Serialize, ToSchema)]
+pub struct AnalysedGame {
+    #[serde(skip)]
+    pub game: crate::store::GameId,
+    /// The game's analysis page.
+    pub url: String,
+    pub created_at: String,
+    pub moves: u32,
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MistakeKind {
+    /// `meeple on a field` (a farm claim), `city extended`, `tile only`…
+    pub kind: String,
+    pub count: u64,
+}
+
+#[derive(Serialize, ToSchema)]
 pub struct ListedGame {
     pub id: String,
     pub url: String,
@@ -85,7 +115,34 @@ impl PlayerAnswer {
         pages: u64,
     ) -> Self {
         let per = |points: i64, n: u64| if n == 0 { 0.0 } else { points as f64 / n as f64 };
+        let moves: u32 = stats.analysed.iter().map(|g| g.moves).sum();
+        let accuracy = (moves > 0).then(|| {
+            let total: f64 = stats.analysed.iter().map(|g| g.accuracy * f64::from(g.moves)).sum();
+            total / f64::from(moves)
+        });
+        let puzzles = (stats.analysed.iter().rev())
+            .filter(|g| g.kind != crate::engine::GameKind::CardGame && g.mistakes + g.blunders > 0)
+            .take(10)
+            .map(|g| links::puzzles(g.id))
+            .collect();
         PlayerAnswer {
+            accuracy,
+            puzzles,
+            analysed: (stats.analysed.iter())
+                .map(|g| AnalysedGame {
+                    game: g.id,
+                    url: links::analysis(g.id),
+                    created_at: g.created_at.clone(),
+                    moves: g.moves,
+                    accuracy: g.accuracy,
+                    inaccuracies: g.inaccuracies,
+                    mistakes: g.mistakes,
+                    blunders: g.blunders,
+                })
+                .collect(),
+            mistakes: (stats.mistakes.into_iter())
+                .map(|(kind, count)| MistakeKind { kind, count })
+                .collect(),
             player: player.to_string(),
             against: against.map(str::to_string),
             names: stats.names,
@@ -160,6 +217,12 @@ pub fn render_player_page(state: &AppState, player: &str, page: u64) -> Result<S
 }
 
 impl PlayerPage {
+    /// The accuracy over time, once a game is analysed.
+    fn accuracy_graph(&self) -> Option<String> {
+        let points: Vec<_> = self.p.analysed.iter().map(|g| (g.game, g.accuracy)).collect();
+        (!points.is_empty()).then(|| crate::web::chance_view::accuracy_graph(&points))
+    }
+
     /// This page's address, for the pagination's links.
     fn here(&self) -> String {
         match &self.p.against {
