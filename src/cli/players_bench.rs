@@ -171,7 +171,7 @@ fn templates() -> Result<Vec<Ingested>, String> {
 fn names(i: u64) -> [String; 2] {
     let a = (i * 7919) % PLAYERS;
     let b = (a + 1 + (i * 31) % (PLAYERS - 1)) % PLAYERS;
-    let first = if i % 100 == 0 {
+    let first = if i.is_multiple_of(100) {
         "Target".to_string()
     } else {
         format!("Player {a}")

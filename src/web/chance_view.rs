@@ -252,6 +252,40 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
+/// A player's accuracy over their analysed games, oldest first: one point a game (its
+/// accuracy, in percent), each linking to the game's analysis, on axes of percent and games.
+pub fn accuracy_graph(games: &[(GameId, f64)]) -> String {
+    let n = games.len() as u32;
+    let x = |i: u32| LEFT + (W - LEFT - RIGHT) * f64::from(i) / f64::from(n + 1);
+    let y = |p: f64| TOP + (H - TOP - BOTTOM) * (1.0 - p);
+    let mut svg = format!(
+        r#"<svg class="graph chances" viewBox="0 0 {W} {H}" role="img" aria-label="Accuracy in each analysed game, in percent, oldest first">"#
+    );
+    axes(&mut svg, (n, "game"), None, &x, &y);
+    let at = |i: usize, a: f64| (x(i as u32 + 1), y(a / 100.0));
+    let points: Vec<String> = (games.iter().enumerate())
+        .map(|(i, (_, a))| {
+            let (px, py) = at(i, *a);
+            format!("{px:.1},{py:.1}")
+        })
+        .collect();
+    let points = points.join(" ");
+    let _ = write!(
+        svg,
+        r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="currentColor" points="{points}"/>"#
+    );
+    for (i, (id, a)) in games.iter().enumerate() {
+        let (px, py) = at(i, *a);
+        let _ = write!(
+            svg,
+            r#"<a href="{}"><circle cx="{px:.1}" cy="{py:.1}" r="3.5" fill="currentColor"><title>Game {}: {a:.0}%</title></circle></a>"#,
+            links::analysis(id),
+            i + 1
+        );
+    }
+    svg + "</svg>"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,38 +348,4 @@ mod tests {
         assert_eq!(tick_step(30), 5);
         assert_eq!(tick_step(200), 20);
     }
-}
-
-/// A player's accuracy over their analysed games, oldest first: one point a game (its
-/// accuracy, in percent), each linking to the game's analysis, on axes of percent and games.
-pub fn accuracy_graph(games: &[(GameId, f64)]) -> String {
-    let n = games.len() as u32;
-    let x = |i: u32| LEFT + (W - LEFT - RIGHT) * f64::from(i) / f64::from(n + 1);
-    let y = |p: f64| TOP + (H - TOP - BOTTOM) * (1.0 - p);
-    let mut svg = format!(
-        r#"<svg class="graph chances" viewBox="0 0 {W} {H}" role="img" aria-label="Accuracy in each analysed game, in percent, oldest first">"#
-    );
-    axes(&mut svg, (n, "game"), None, &x, &y);
-    let at = |i: usize, a: f64| (x(i as u32 + 1), y(a / 100.0));
-    let points: Vec<String> = (games.iter().enumerate())
-        .map(|(i, (_, a))| {
-            let (px, py) = at(i, *a);
-            format!("{px:.1},{py:.1}")
-        })
-        .collect();
-    let points = points.join(" ");
-    let _ = write!(
-        svg,
-        r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="currentColor" points="{points}"/>"#
-    );
-    for (i, (id, a)) in games.iter().enumerate() {
-        let (px, py) = at(i, *a);
-        let _ = write!(
-            svg,
-            r#"<a href="{}"><circle cx="{px:.1}" cy="{py:.1}" r="3.5" fill="currentColor"><title>Game {}: {a:.0}%</title></circle></a>"#,
-            links::analysis(id),
-            i + 1
-        );
-    }
-    svg + "</svg>"
 }
