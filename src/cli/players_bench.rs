@@ -105,20 +105,7 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
         let start = Instant::now();
         for i in from..from + n {
             let g = renamed(&templates[(i % TEMPLATES) as usize], names(i));
-            let game = crate::store::GameRow {
-                id: g.id,
-                kind: g.kind,
-                record: g.canonical.clone(),
-                source_format: g.format.name().to_string(),
-                players: g.players.clone(),
-                preset: g.rules.to_string(),
-                turns: g.rows.len() as u32,
-                finished: g.finished,
-                final_scores: g.final_scores.clone(),
-                created_at: "2000-01-01T00:00:00Z".into(),
-                listed: true,
-                owner: None,
-            };
+            let game = crate::store::GameRow::of(&g, NewGame::PUBLIC);
             let seats = if with_seats {
                 players::seats(&game, &g.rows, &g.bga_ids)
             } else {

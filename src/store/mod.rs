@@ -75,6 +75,26 @@ pub struct GameRow {
     pub owner: Option<OwnerHash>,
 }
 
+impl GameRow {
+    /// The row of a new upload, stamped now.
+    pub fn of(g: &Ingested, new: NewGame) -> GameRow {
+        GameRow {
+            id: g.id,
+            kind: g.kind,
+            record: g.canonical.clone(),
+            source_format: g.format.name().to_string(),
+            players: g.players.clone(),
+            preset: g.rules.to_string(),
+            turns: g.rows.len() as u32,
+            finished: g.finished,
+            final_scores: g.final_scores.clone(),
+            created_at: now(),
+            listed: new.listed,
+            owner: new.owner,
+        }
+    }
+}
+
 /// How a new upload is stored: listed or not, and whose it is.
 #[derive(Clone, Copy, Debug)]
 pub struct NewGame {
@@ -415,20 +435,7 @@ impl Store {
     /// Writes an upload and its snapshots in one transaction, stamped now (see
     /// [`Backend::write_game`]).
     pub fn insert(&self, g: &Ingested, new: NewGame) -> Result<Stored, StoreError> {
-        let row = GameRow {
-            id: g.id,
-            kind: g.kind,
-            record: g.canonical.clone(),
-            source_format: g.format.name().to_string(),
-            players: g.players.clone(),
-            preset: g.rules.to_string(),
-            turns: g.rows.len() as u32,
-            finished: g.finished,
-            final_scores: g.final_scores.clone(),
-            created_at: now(),
-            listed: new.listed,
-            owner: new.owner,
-        };
+        let row = GameRow::of(g, new);
         let seats = players::seats(&row, &g.rows, &g.bga_ids);
         self.write_game(&row, &g.rows, &g.annotations, &seats)
     }
