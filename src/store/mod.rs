@@ -254,10 +254,6 @@ pub trait Backend: Send + Sync {
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError>;
     /// Every game's id, listed or not, oldest first: `limit` of them after skipping `offset`.
     fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError>;
-    /// Listed games, newest first: `limit` of them after skipping `offset`.
-    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError>;
-    /// How many games are listed.
-    fn count_listed(&self) -> Result<u64, StoreError>;
     /// Lists a game or takes it off the lists. False when there is no such game.
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
     /// Deletes a game with its snapshots, its analysis and its annotations. False when there is

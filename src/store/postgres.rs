@@ -431,20 +431,6 @@ impl Backend for Postgres {
         })
     }
 
-    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE listed ORDER BY created_at DESC, seq DESC LIMIT $1 OFFSET $2"
-        );
-        self.run(async |c| {
-            let rows = c.query(&sql, &[&i64::from(limit), &(offset as i64)]).await?;
-            rows.iter().map(game_row).collect()
-        })
-    }
-
-    fn count_listed(&self) -> Result<u64, StoreError> {
-        self.run(async |c| count(c, "SELECT count(*) FROM games WHERE listed").await)
-    }
-
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
         let id = id.to_string();
         self.run(async |c| {

@@ -336,21 +336,6 @@ impl Backend for Sqlite {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE listed = 1 ORDER BY created_at DESC, seq DESC LIMIT ?1 OFFSET ?2"
-        ))?;
-        let rows = stmt.query_map(params![limit, offset as i64], game_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    fn count_listed(&self) -> Result<u64, StoreError> {
-        let conn = self.pool.get()?;
-        let n: i64 = conn.query_row("SELECT count(*) FROM games WHERE listed = 1", [], |r| r.get(0))?;
-        Ok(n as u64)
-    }
-
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
         self.changing(id, Change::Owner, |tx| {
             tx.execute("UPDATE games SET listed = ?2 WHERE id = ?1", params![id, listed])
