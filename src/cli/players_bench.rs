@@ -47,7 +47,7 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
         }
     }
     let filled = start.elapsed();
-    row("games stored", games.to_string());
+    row("games stored", store.count().map_err(|e| e.to_string())?.to_string());
     row(
         "fill, games a second",
         format!("{:.0}", (games - had) as f64 / filled.as_secs_f64().max(1e-9)),
@@ -58,7 +58,8 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
     );
     drop(store);
 
-    // Cold: a newly opened store, nothing of it in the process yet (the OS may cache the file).
+    // Cold: a newly opened store, nothing of it in the process yet (the OS still caches the
+    // file: this is not a cold disk).
     let state = AppState::new(Store::open(db.clone()).map_err(|e| e.to_string())?, "http://localhost");
     let target_games = state
         .store
@@ -154,16 +155,15 @@ fn templates() -> Result<Vec<Ingested>, String> {
         .collect()
 }
 
-/// The players of game `i`: Target in one game of a hundred, else two of `PLAYERS` names.
+/// The players of game `i`: Target and a new opponent in one game of a hundred, else two of
+/// `PLAYERS` names (a pair and a template seen before make the same game, stored once).
 fn names(i: u64) -> [String; 2] {
+    if i.is_multiple_of(100) {
+        return ["Target".to_string(), format!("Player {}", (i / 100) % PLAYERS)];
+    }
     let a = (i * 7919) % PLAYERS;
     let b = (a + 1 + (i * 31) % (PLAYERS - 1)) % PLAYERS;
-    let first = if i.is_multiple_of(100) {
-        "Target".to_string()
-    } else {
-        format!("Player {a}")
-    };
-    [first, format!("Player {b}")]
+    [format!("Player {a}"), format!("Player {b}")]
 }
 
 /// A template game under other names: another record, so another id.

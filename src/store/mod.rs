@@ -10,7 +10,7 @@ mod copy;
 mod id;
 pub(crate) mod ingest;
 mod owner;
-pub mod players;
+pub(crate) mod players;
 mod postgres;
 pub(crate) mod snapshot;
 mod sqlite;
