@@ -11,6 +11,7 @@ mod judge;
 mod load;
 mod match_cmd;
 mod output;
+mod players_bench;
 mod render_cmd;
 mod replay_cmd;
 mod serve;
@@ -307,10 +308,15 @@ enum Command {
         /// With --service: requests of one kind only: pages, images, json or uploads.
         #[arg(long)]
         only: Option<String>,
-        /// With --service: the database to serve from, a SQLite file or a postgres:// URL; the
-        /// bench stores its games there (default: a new file in the temp directory).
-        #[arg(long, requires = "service")]
+        /// With --service or --players: the database to serve from, a SQLite file or a
+        /// postgres:// URL; the bench stores its games there (default: a new file in the temp
+        /// directory, removed after).
+        #[arg(long)]
         db: Option<Database>,
+        /// Time player pages and search over a database of this many generated games instead,
+        /// and what the player rows add to storing a game.
+        #[arg(long)]
+        players: Option<u64>,
         /// With --service: web nodes on the one database, each with its own store and caches;
         /// the clients take turns among them.
         #[arg(long, default_value_t = 1, requires = "service")]
@@ -559,6 +565,11 @@ pub fn run() -> ExitCode {
             honesty: Some(games),
             ..
         } => honesty::run(games, json),
+        Command::Bench {
+            players: Some(games),
+            db,
+            ..
+        } => players_bench::run(games, db),
         Command::Bench {
             json,
             collection: Some(games),

@@ -878,6 +878,7 @@ impl Reader {
                 .map(|(i, s)| PlayerInfo {
                     name: s.name.unwrap_or_else(|| format!("Player {}", i + 1)),
                     colour: s.colour,
+                    bga_id: u64::try_from(s.id).ok(),
                 })
                 .collect(),
             rules: rules(farmers),

@@ -511,6 +511,7 @@ fn read_players(list: Loose<Vec<Loose<Player>>>) -> Result<Vec<PlayerInfo>, JczE
                 colour: (p.slot.get())
                     .and_then(|s| SLOT_COLOURS.get(s as usize))
                     .map(|c| c.to_string()),
+                bga_id: None,
             }
         })
         .collect())

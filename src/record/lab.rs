@@ -319,7 +319,11 @@ fn players(query: &str) -> Result<Vec<PlayerInfo>, LabError> {
                         .ok_or_else(|| LabError::Colour(word.clone()))?,
                 ),
             };
-            Ok(PlayerInfo { name, colour })
+            Ok(PlayerInfo {
+                name,
+                colour,
+                bga_id: None,
+            })
         })
         .collect()
 }

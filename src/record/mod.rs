@@ -61,6 +61,9 @@ pub struct PlayerInfo {
     pub name: String,
     /// A display colour as `#rrggbb`, when the source names one (Board Game Arena does).
     pub colour: Option<String>,
+    /// Board Game Arena's player id, when the record comes from there. Not part of the native
+    /// record (nor of the game's id): it is kept beside the game, in the store's player rows.
+    pub bga_id: Option<u64>,
 }
 
 impl PlayerInfo {
@@ -68,6 +71,7 @@ impl PlayerInfo {
         PlayerInfo {
             name: name.into(),
             colour: None,
+            bga_id: None,
         }
     }
 }

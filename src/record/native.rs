@@ -63,6 +63,7 @@ impl Player {
         PlayerInfo {
             name: self.name,
             colour: self.colour,
+            bga_id: None,
         }
     }
 

@@ -53,7 +53,8 @@ pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, 
             // A game deleted since its id was read is skipped; the counts tell if that mattered.
             let Some(game) = from.game(id)? else { continue };
             let turns = from.turns(id)?.map(|(_, turns)| turns).unwrap_or_default();
-            if to.write_game(&game, &turns, &from.annotations(id)?)? == Stored::New
+            let seats = super::players::seats(&game, &turns, &from.bga_ids(id)?);
+            if to.write_game(&game, &turns, &from.annotations(id)?, &seats)? == Stored::New
                 && let Some(analysis) = from.stored_analysis(id)?
             {
                 to.write_analysis(id, &analysis)?;

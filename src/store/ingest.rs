@@ -18,6 +18,8 @@ pub struct Ingested {
     pub format: Format,
     pub kind: GameKind,
     pub players: Vec<String>,
+    /// Each player's Board Game Arena id, when the record has one.
+    pub bga_ids: Vec<Option<u64>>,
     /// The rulebook's name (`Preset::name`; the Card Game has one rulebook, `card-game`).
     pub rules: &'static str,
     pub finished: bool,
@@ -114,6 +116,7 @@ fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestE
         format,
         kind: game.kind(),
         players: game.players().iter().map(|p| p.name.clone()).collect(),
+        bga_ids: game.players().iter().map(|p| p.bga_id).collect(),
         rules: replayed.rules,
         finished: replayed.finished,
         final_scores: replayed.final_scores,

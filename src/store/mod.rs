@@ -11,6 +11,7 @@ mod copy;
 mod id;
 pub(crate) mod ingest;
 mod owner;
+pub(crate) mod players;
 mod postgres;
 pub(crate) mod snapshot;
 mod sqlite;
@@ -31,6 +32,7 @@ pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
+pub use players::{PlayerStats, Search, Seat, SeatAnalysis, Who};
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;
 
@@ -75,6 +77,26 @@ pub struct GameRow {
     pub listed: bool,
     /// The hash of its owner token; `None` for games stored before owners, and the demos.
     pub owner: Option<OwnerHash>,
+}
+
+impl GameRow {
+    /// The row of a new upload, stamped now.
+    pub fn of(g: &Ingested, new: NewGame) -> GameRow {
+        GameRow {
+            id: g.id,
+            kind: g.kind,
+            record: g.canonical.clone(),
+            source_format: g.format.name().to_string(),
+            players: g.players.clone(),
+            preset: g.rules.to_string(),
+            turns: g.rows.len() as u32,
+            finished: g.finished,
+            final_scores: g.final_scores.clone(),
+            created_at: now(),
+            listed: new.listed,
+            owner: new.owner,
+        }
+    }
 }
 
 /// How a new upload is stored: listed or not, and whose it is.
@@ -205,17 +227,38 @@ pub trait Backend: Send + Sync {
     fn counts(&self) -> Result<Counts, StoreError>;
     /// Can the database answer a query?
     fn ping(&self) -> Result<(), StoreError>;
-    /// Writes a game, its snapshots and its annotations in one transaction. A game with the
-    /// same id stored before, even by another node a moment ago, is left as it is, its owner,
-    /// listing and annotations included.
-    fn write_game(&self, game: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError>;
+    /// Writes a game, its snapshots, its annotations and its seats (`players::seats`) in one
+    /// transaction. A game with the same id stored before, even by another node a moment ago,
+    /// is left as it is, its owner, listing and annotations included.
+    fn write_game(
+        &self,
+        game: &GameRow,
+        turns: &[TurnRow],
+        annotations: &[Annotation],
+        seats: &[Seat],
+    ) -> Result<Stored, StoreError>;
+    /// Writes the seats of a game stored without them, in one transaction. False when it has
+    /// seats already, or there is no such game.
+    fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError>;
+    /// Games without seats stored after `after` (by their sequence number), oldest first, with
+    /// that number: what [`Store::fill_players`] walks.
+    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError>;
+    /// A game's Board Game Arena player ids by seat, for `copy-db`.
+    fn bga_ids(&self, id: &GameId) -> Result<Vec<Option<u64>>, StoreError>;
+    /// Listed games the search matches, newest first: `limit` of them after skipping `offset`.
+    fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError>;
+    /// How many listed games the search matches.
+    fn count_search(&self, search: &Search) -> Result<u64, StoreError>;
+    /// Writes what a game's finished analysis says of each seat, in place of what was written
+    /// before. False when the game has no seats.
+    fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError>;
+    /// Games whose finished analysis has no seat rows yet, after `after`, oldest first.
+    fn analysed_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError>;
+    /// A player's results over their listed games, or over those against `against`.
+    fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError>;
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError>;
     /// Every game's id, listed or not, oldest first: `limit` of them after skipping `offset`.
     fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError>;
-    /// Listed games, newest first: `limit` of them after skipping `offset`.
-    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError>;
-    /// How many games are listed.
-    fn count_listed(&self) -> Result<u64, StoreError>;
     /// Lists a game or takes it off the lists. False when there is no such game.
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
     /// Deletes a game with its snapshots, its analysis and its annotations. False when there is
@@ -395,6 +438,13 @@ impl Store {
             Database::File(path) => Store(Arc::new(sqlite::Sqlite::open(&path)?)),
             Database::Postgres(url) => Store(Arc::new(postgres::Postgres::connect(&url)?)),
         })
+        .and_then(|store| {
+            let filled = store.fill_players()?;
+            if filled > 0 {
+                tracing::info!("{filled} games stored before player pages got their player rows");
+            }
+            Ok(store)
+        })
     }
 
     pub fn is_empty(&self) -> Result<bool, StoreError> {
@@ -404,21 +454,41 @@ impl Store {
     /// Writes an upload and its snapshots in one transaction, stamped now (see
     /// [`Backend::write_game`]).
     pub fn insert(&self, g: &Ingested, new: NewGame) -> Result<Stored, StoreError> {
-        let row = GameRow {
-            id: g.id,
-            kind: g.kind,
-            record: g.canonical.clone(),
-            source_format: g.format.name().to_string(),
-            players: g.players.clone(),
-            preset: g.rules.to_string(),
-            turns: g.rows.len() as u32,
-            finished: g.finished,
-            final_scores: g.final_scores.clone(),
-            created_at: now(),
-            listed: new.listed,
-            owner: new.owner,
-        };
-        self.write_game(&row, &g.rows, &g.annotations)
+        let row = GameRow::of(g, new);
+        let seats = players::seats(&row, &g.rows, &g.bga_ids);
+        self.write_game(&row, &g.rows, &g.annotations, &seats)
+    }
+
+    /// Gives the games stored before the players table their seats, from their stored rows,
+    /// each game in its own transaction. It walks the games without seats once, oldest first:
+    /// once every game has them the walk finds none at once, and a start stopped halfway goes
+    /// on where it stopped. A game whose rows do not read is logged and left without seats.
+    /// How many games got their seats.
+    pub fn fill_players(&self) -> Result<u64, StoreError> {
+        let (mut after, mut filled) = (0, 0);
+        loop {
+            let batch = self.games_without_seats(after, 500)?;
+            let Some(&(last, _)) = batch.last() else {
+                return Ok(filled);
+            };
+            for (_, id) in batch {
+                match self.seats_from_rows(&id) {
+                    Ok(seats) => filled += u64::from(self.write_seats(&id, &seats)?),
+                    Err(e) => tracing::warn!(game = %id, "no player rows for this game: {e}"),
+                }
+            }
+            after = last;
+        }
+    }
+
+    /// A stored game's seats, from its rows (without Board Game Arena ids: the stored record
+    /// has none).
+    fn seats_from_rows(&self, id: &GameId) -> Result<Vec<Seat>, StoreError> {
+        let game = self
+            .game(id)?
+            .ok_or_else(|| StoreError::Corrupt(format!("game {id} went away")))?;
+        let turns = self.turns(id)?.map(|(_, rows)| rows).unwrap_or_default();
+        Ok(players::seats(&game, &turns, &[]))
     }
 }
 

@@ -12,6 +12,9 @@
 //! (`FOR UPDATE SKIP LOCKED`).
 
 use super::collection::{errors_json, errors_of};
+use super::players::{
+    self, AnalysedGame, CategoryPoints, Param, PlayerStats, Query, Scoring, Search, Seat, SeatAnalysis, Who,
+};
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
     Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
@@ -29,6 +32,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_game_changes.sql"),
     include_str!("../../migrations/postgres/0003_annotations.sql"),
+    include_str!("../../migrations/postgres/0004_players.sql"),
     include_str!("../../migrations/postgres/0005_collections.sql"),
 ];
 
@@ -155,7 +159,13 @@ impl Backend for Postgres {
         })
     }
 
-    fn write_game(&self, g: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError> {
+    fn write_game(
+        &self,
+        g: &GameRow,
+        turns: &[TurnRow],
+        annotations: &[Annotation],
+        seats: &[Seat],
+    ) -> Result<Stored, StoreError> {
         let id = g.id.to_string();
         self.run(async |c| {
             let tx = c.transaction().await?;
@@ -220,8 +230,185 @@ impl Backend for Postgres {
                 )
                 .await?;
             }
+            insert_seats(&tx, seq, seats).await?;
             tx.commit().await?;
             Ok(Stored::New)
+        })
+    }
+
+    fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // Locks the game's row: two nodes starting together write its seats once.
+            let found = tx
+                .query_opt("SELECT seq FROM games WHERE id = $1 FOR UPDATE", &[&id])
+                .await?;
+            let Some(seq) = found.map(|r| r.try_get::<_, i64>(0)).transpose()? else {
+                return Ok(false);
+            };
+            let had = tx
+                .query_opt("SELECT 1 FROM players WHERE game = $1 LIMIT 1", &[&seq])
+                .await?;
+            if had.is_some() {
+                return Ok(false);
+            }
+            insert_seats(&tx, seq, seats).await?;
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let sql = dollars(players::WITHOUT_PLAYERS);
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&after, &i64::from(limit)]).await?;
+            rows.iter().map(|r| Ok((r.try_get(0)?, game_id(r, 1)?))).collect()
+        })
+    }
+
+    fn bga_ids(&self, id: &GameId) -> Result<Vec<Option<u64>>, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let rows = c
+                .query(
+                    "SELECT p.bga_id FROM players p JOIN games g ON g.seq = p.game WHERE g.id = $1 ORDER BY p.seat",
+                    &[&id],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| Ok(r.try_get::<_, Option<i64>>(0)?.map(|i| i as u64)))
+                .collect()
+        })
+    }
+
+    fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let Query { sql, params } = search.condition();
+        let sql = dollars(&format!(
+            "SELECT {GAME_COLUMNS} FROM games g WHERE {sql} ORDER BY g.created_at DESC, g.seq DESC LIMIT {limit} OFFSET {offset}"
+        ));
+        self.run(async |c| {
+            let rows = c.query(&sql, &bound(&params)).await?;
+            rows.iter().map(game_row).collect()
+        })
+    }
+
+    fn count_search(&self, search: &Search) -> Result<u64, StoreError> {
+        let Query { sql, params } = search.condition();
+        let sql = dollars(&format!("SELECT count(*) FROM games g WHERE {sql}"));
+        self.run(async |c| {
+            let n: i64 = c.query_one(&sql, &bound(&params)).await?.try_get(0)?;
+            Ok(n as u64)
+        })
+    }
+
+    fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
+        let [totals, places, categories, best, names, analysed, mistakes] = players::stats_queries(who, against);
+        self.run(async |c| {
+            let all = async |q: &Query| -> Result<Vec<Row>, StoreError> {
+                Ok(c.query(&dollars(&q.sql), &bound(&q.params)).await?)
+            };
+            let t = c.query_one(&dollars(&totals.sql), &bound(&totals.params)).await?;
+            let mut stats = PlayerStats {
+                games: t.try_get::<_, i64>(0)? as u64,
+                finished: t.try_get::<_, i64>(1)? as u64,
+                wins: t.try_get::<_, i64>(2)? as u64,
+                average_score: t.try_get(3)?,
+                opponent_seats: t.try_get::<_, i64>(4)? as u64,
+                ..PlayerStats::default()
+            };
+            for r in all(&places).await? {
+                stats
+                    .places
+                    .push((r.try_get::<_, i64>(0)? as u32, r.try_get::<_, i64>(1)? as u64));
+            }
+            for r in all(&categories).await? {
+                stats.categories.push(CategoryPoints {
+                    category: r.try_get(0)?,
+                    points: r.try_get(1)?,
+                    opponents: r.try_get(2)?,
+                });
+            }
+            for r in all(&best).await? {
+                let scoring = Scoring {
+                    points: r.try_get::<_, i64>(1)? as i32,
+                    turn: r.try_get::<_, i64>(2)? as u32,
+                    what: r.try_get(3)?,
+                };
+                stats.best.push((game_id(&r, 0)?, scoring));
+            }
+            for r in all(&names).await? {
+                stats.names.push(r.try_get(0)?);
+            }
+            for r in all(&analysed).await? {
+                stats.analysed.push(AnalysedGame {
+                    id: game_id(&r, 0)?,
+                    kind: kind(&r, 1)?,
+                    created_at: r.try_get(2)?,
+                    moves: r.try_get::<_, i64>(3)? as u32,
+                    accuracy: r.try_get(4)?,
+                    inaccuracies: r.try_get::<_, i64>(5)? as u32,
+                    mistakes: r.try_get::<_, i64>(6)? as u32,
+                    blunders: r.try_get::<_, i64>(7)? as u32,
+                });
+            }
+            for r in all(&mistakes).await? {
+                stats.mistakes.push((r.try_get(0)?, r.try_get::<_, i64>(1)? as u64));
+            }
+            Ok(stats)
+        })
+    }
+
+    fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let found = tx
+                .query_opt(
+                    "SELECT seq FROM games g WHERE id = $1 AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+                     FOR UPDATE",
+                    &[&id],
+                )
+                .await?;
+            let Some(seq) = found.map(|r| r.try_get::<_, i64>(0)).transpose()? else {
+                return Ok(false);
+            };
+            tx.execute("DELETE FROM player_analyses WHERE game = $1", &[&seq])
+                .await?;
+            for a in seats {
+                let seat = i32::from(a.seat);
+                tx.execute(
+                    "INSERT INTO player_analyses (game, seat, moves, accuracy, inaccuracies, mistakes, blunders)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        &seq,
+                        &seat,
+                        &(a.moves as i32),
+                        &a.accuracy,
+                        &(a.inaccuracies as i32),
+                        &(a.mistakes as i32),
+                        &(a.blunders as i32),
+                    ],
+                )
+                .await?;
+                for (kind, n) in &a.by_kind {
+                    tx.execute(
+                        "INSERT INTO player_mistakes (game, seat, kind, count) VALUES ($1, $2, $3, $4)",
+                        &[&seq, &seat, kind, &(*n as i32)],
+                    )
+                    .await?;
+                }
+            }
+            tx.commit().await?;
+            Ok(true)
+        })
+    }
+
+    fn analysed_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let sql = dollars(players::ANALYSED_WITHOUT_SEATS);
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&after, &i64::from(limit)]).await?;
+            rows.iter().map(|r| Ok((r.try_get(0)?, game_id(r, 1)?))).collect()
         })
     }
 
@@ -246,20 +433,6 @@ impl Backend for Postgres {
                 .await?;
             rows.iter().map(|r| game_id(r, 0)).collect()
         })
-    }
-
-    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE listed ORDER BY created_at DESC, seq DESC LIMIT $1 OFFSET $2"
-        );
-        self.run(async |c| {
-            let rows = c.query(&sql, &[&i64::from(limit), &(offset as i64)]).await?;
-            rows.iter().map(game_row).collect()
-        })
-    }
-
-    fn count_listed(&self) -> Result<u64, StoreError> {
-        self.run(async |c| count(c, "SELECT count(*) FROM games WHERE listed").await)
     }
 
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
@@ -768,6 +941,61 @@ async fn noted(tx: deadpool_postgres::Transaction<'_>, rows: u64, id: &str, what
     }
     tx.commit().await?;
     Ok(rows > 0)
+}
+
+/// Writes a game's seats and their points by category, a table in one statement each.
+async fn insert_seats(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats: &[Seat]) -> Result<(), StoreError> {
+    let int = |f: fn(&Seat) -> i32| seats.iter().map(f).collect::<Vec<i32>>();
+    let text = |f: fn(&Seat) -> &str| seats.iter().map(f).collect::<Vec<&str>>();
+    tx.execute(
+        "INSERT INTO players (game, seat, name, match_key, bga_id, score, place, finished, best_points, best_turn, best_what)
+         SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::text[], $5::int8[], $6::int4[], $7::int4[], $8::bool[],
+                                  $9::int4[], $10::int4[], $11::text[])",
+        &[
+            &game,
+            &int(|s| i32::from(s.seat)),
+            &text(|s| &s.name),
+            &text(|s| &s.key),
+            &seats.iter().map(|s| s.bga_id.map(|i| i as i64)).collect::<Vec<_>>(),
+            &int(|s| s.score),
+            &int(|s| s.place as i32),
+            &seats.iter().map(|s| s.finished).collect::<Vec<_>>(),
+            &int(|s| s.best.points),
+            &int(|s| s.best.turn as i32),
+            &text(|s| &s.best.what),
+        ],
+    )
+    .await?;
+    let points: Vec<(i32, &str, i32)> = (seats.iter())
+        .flat_map(|s| (s.points.iter()).map(|(c, p)| (i32::from(s.seat), c.as_str(), *p)))
+        .collect();
+    tx.execute(
+        "INSERT INTO player_points (game, seat, category, points)
+         SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::int4[])",
+        &[
+            &game,
+            &points.iter().map(|p| p.0).collect::<Vec<_>>(),
+            &points.iter().map(|p| p.1).collect::<Vec<_>>(),
+            &points.iter().map(|p| p.2).collect::<Vec<_>>(),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The shared queries' `?N` placeholders as PostgreSQL's `$N` (they hold no other `?`).
+fn dollars(sql: &str) -> String {
+    sql.replace('?', "$")
+}
+
+/// Query parameters as tokio-postgres binds them.
+fn bound(params: &[Param]) -> Vec<&(dyn tokio_postgres::types::ToSql + Sync)> {
+    (params.iter())
+        .map(|p| match p {
+            Param::Text(t) => t as &(dyn tokio_postgres::types::ToSql + Sync),
+            Param::Int(i) => i,
+        })
+        .collect()
 }
 
 /// Counts analyses queued or running.

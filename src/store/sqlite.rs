@@ -3,6 +3,7 @@
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
 use super::collection::{errors_json, errors_of};
+use super::players::{self, AnalysedGame, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, Who};
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
     Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
@@ -29,6 +30,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0007_analysis_leases.sql")),
         M::up(include_str!("../../migrations/0008_game_changes.sql")),
         M::up(include_str!("../../migrations/0009_annotations.sql")),
+        M::up(include_str!("../../migrations/0010_players.sql")),
         M::up(include_str!("../../migrations/0011_collections.sql")),
     ])
 }
@@ -106,7 +108,13 @@ impl Backend for Sqlite {
         Ok(())
     }
 
-    fn write_game(&self, g: &GameRow, turns: &[TurnRow], annotations: &[Annotation]) -> Result<Stored, StoreError> {
+    fn write_game(
+        &self,
+        g: &GameRow,
+        turns: &[TurnRow],
+        annotations: &[Annotation],
+        seats: &[Seat],
+    ) -> Result<Stored, StoreError> {
         let mut conn = self.pool.get()?;
         // Immediate: the write lock is taken up front, so concurrent uploads queue on the busy
         // timeout. A deferred transaction would read first and then fail to upgrade its lock
@@ -160,8 +168,158 @@ impl Backend for Sqlite {
                 stmt.execute(params![seq, a.turn(), line_key(a.line()), a.line(), a.text()])?;
             }
         }
+        insert_seats(&tx, seq, seats)?;
         tx.commit()?;
         Ok(Stored::New)
+    }
+
+    fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let seq: Option<i64> = tx
+            .query_row(
+                "SELECT seq FROM games g WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(seq) = seq else { return Ok(false) };
+        insert_seats(&tx, seq, seats)?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(players::WITHOUT_PLAYERS)?;
+        let rows = stmt.query_map(params![after, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn bga_ids(&self, id: &GameId) -> Result<Vec<Option<u64>>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn
+            .prepare("SELECT p.bga_id FROM players p JOIN games g ON g.seq = p.game WHERE g.id = ?1 ORDER BY p.seat")?;
+        let rows = stmt.query_map([id], |r| r.get::<_, Option<i64>>(0))?;
+        let ids: Vec<Option<i64>> = rows.collect::<Result<_, _>>()?;
+        Ok(ids.into_iter().map(|i| i.map(|i| i as u64)).collect())
+    }
+
+    fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let Query { sql, params } = search.condition();
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games g WHERE {sql} ORDER BY g.created_at DESC, g.seq DESC LIMIT {limit} OFFSET {offset}"
+        );
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(&sql)?;
+        let rows = stmt.query_map(rusqlite::params_from_iter(bound(&params)), game_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn count_search(&self, search: &Search) -> Result<u64, StoreError> {
+        let Query { sql, params } = search.condition();
+        let conn = self.pool.get()?;
+        let n: i64 = conn.query_row(
+            &format!("SELECT count(*) FROM games g WHERE {sql}"),
+            rusqlite::params_from_iter(bound(&params)),
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
+        let conn = self.pool.get()?;
+        let [totals, places, categories, best, names, analysed, mistakes] = players::stats_queries(who, against);
+        let mut stats = conn.query_row(&totals.sql, rusqlite::params_from_iter(bound(&totals.params)), |r| {
+            Ok(PlayerStats {
+                games: r.get::<_, i64>(0)? as u64,
+                finished: r.get::<_, i64>(1)? as u64,
+                wins: r.get::<_, i64>(2)? as u64,
+                average_score: r.get(3)?,
+                opponent_seats: r.get::<_, i64>(4)? as u64,
+                ..PlayerStats::default()
+            })
+        })?;
+        stats.places = rows_of(&conn, &places, |r| {
+            Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u64))
+        })?;
+        stats.categories = rows_of(&conn, &categories, |r| {
+            Ok(players::CategoryPoints {
+                category: r.get(0)?,
+                points: r.get(1)?,
+                opponents: r.get(2)?,
+            })
+        })?;
+        stats.best = rows_of(&conn, &best, |r| {
+            Ok((
+                r.get(0)?,
+                players::Scoring {
+                    points: r.get::<_, i64>(1)? as i32,
+                    turn: r.get::<_, i64>(2)? as u32,
+                    what: r.get(3)?,
+                },
+            ))
+        })?;
+        stats.names = rows_of(&conn, &names, |r| r.get(0))?;
+        stats.analysed = rows_of(&conn, &analysed, |r| {
+            Ok(AnalysedGame {
+                id: r.get(0)?,
+                kind: kind(r, 1)?,
+                created_at: r.get(2)?,
+                moves: r.get(3)?,
+                accuracy: r.get(4)?,
+                inaccuracies: r.get(5)?,
+                mistakes: r.get(6)?,
+                blunders: r.get(7)?,
+            })
+        })?;
+        stats.mistakes = rows_of(&conn, &mistakes, |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+        Ok(stats)
+    }
+
+    fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let seq: Option<i64> = tx
+            .query_row(
+                "SELECT seq FROM games g WHERE id = ?1 AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(seq) = seq else { return Ok(false) };
+        tx.execute("DELETE FROM player_analyses WHERE game = ?1", [seq])?;
+        {
+            let mut row = tx.prepare(
+                "INSERT INTO player_analyses (game, seat, moves, accuracy, inaccuracies, mistakes, blunders)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut kinds =
+                tx.prepare("INSERT INTO player_mistakes (game, seat, kind, count) VALUES (?1, ?2, ?3, ?4)")?;
+            for a in seats {
+                row.execute(params![
+                    seq,
+                    a.seat,
+                    a.moves,
+                    a.accuracy,
+                    a.inaccuracies,
+                    a.mistakes,
+                    a.blunders
+                ])?;
+                for (kind, n) in &a.by_kind {
+                    kinds.execute(params![seq, a.seat, kind, n])?;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(true)
+    }
+
+    fn analysed_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(players::ANALYSED_WITHOUT_SEATS)?;
+        let rows = stmt.query_map(params![after, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
@@ -180,21 +338,6 @@ impl Backend for Sqlite {
         let mut stmt = conn.prepare("SELECT id FROM games ORDER BY seq LIMIT ?1 OFFSET ?2")?;
         let rows = stmt.query_map(params![limit, offset as i64], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    fn listed(&self, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError> {
-        let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE listed = 1 ORDER BY created_at DESC, seq DESC LIMIT ?1 OFFSET ?2"
-        ))?;
-        let rows = stmt.query_map(params![limit, offset as i64], game_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
-    }
-
-    fn count_listed(&self) -> Result<u64, StoreError> {
-        let conn = self.pool.get()?;
-        let n: i64 = conn.query_row("SELECT count(*) FROM games WHERE listed = 1", [], |r| r.get(0))?;
-        Ok(n as u64)
     }
 
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError> {
@@ -595,6 +738,55 @@ impl Backend for Sqlite {
         let size: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
         Ok((pages * size) as u64)
     }
+}
+
+/// Writes a game's seats and their points by category.
+fn insert_seats(tx: &rusqlite::Transaction, game: i64, seats: &[Seat]) -> rusqlite::Result<()> {
+    let mut seat_row = tx.prepare(
+        "INSERT INTO players (game, seat, name, match_key, bga_id, score, place, finished, best_points, best_turn, best_what)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    let mut points = tx.prepare("INSERT INTO player_points (game, seat, category, points) VALUES (?1, ?2, ?3, ?4)")?;
+    for s in seats {
+        seat_row.execute(params![
+            game,
+            s.seat,
+            s.name,
+            s.key,
+            s.bga_id.map(|i| i as i64),
+            s.score,
+            s.place,
+            s.finished,
+            s.best.points,
+            s.best.turn,
+            s.best.what
+        ])?;
+        for (category, p) in &s.points {
+            points.execute(params![game, s.seat, category, p])?;
+        }
+    }
+    Ok(())
+}
+
+/// The rows of a query, each read by `f`.
+fn rows_of<T>(
+    conn: &rusqlite::Connection,
+    q: &Query,
+    f: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, StoreError> {
+    let mut stmt = conn.prepare(&q.sql)?;
+    let rows = stmt.query_map(rusqlite::params_from_iter(bound(&q.params)), f)?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Query parameters as rusqlite binds them.
+fn bound(params: &[Param]) -> Vec<rusqlite::types::Value> {
+    (params.iter())
+        .map(|p| match p {
+            Param::Text(t) => rusqlite::types::Value::Text(t.clone()),
+            Param::Int(i) => rusqlite::types::Value::Integer(*i),
+        })
+        .collect()
 }
 
 /// Every connection's settings. WAL lets pages read while an upload writes; the timeout waits

@@ -140,9 +140,15 @@ fn tick_step(total_turns: u32) -> u32 {
         .unwrap_or(1000)
 }
 
-/// The chart's frame: gridlines and percentages every 25%, the even-chance line dashed, and
-/// the turns below.
-fn axes(svg: &mut String, total_turns: u32, even: f64, x: &dyn Fn(u32) -> f64, y: &dyn Fn(f64) -> f64) {
+/// The chart's frame: gridlines and percentages every 25%, the even-chance line dashed (if
+/// any), and the turns (or games: `unit`) below.
+fn axes(
+    svg: &mut String,
+    (total_turns, unit): (u32, &str),
+    even: Option<f64>,
+    x: &dyn Fn(u32) -> f64,
+    y: &dyn Fn(f64) -> f64,
+) {
     let _ = write!(
         svg,
         r#"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" class="frame"/>"#,
@@ -160,12 +166,14 @@ fn axes(svg: &mut String, total_turns: u32, even: f64, x: &dyn Fn(u32) -> f64, y
             percent = q * 100.0
         );
     }
-    let _ = write!(
-        svg,
-        r#"<line x1="{LEFT}" x2="{right}" y1="{at:.1}" y2="{at:.1}" class="now"><title>An even chance</title></line>"#,
-        right = W - RIGHT,
-        at = y(even)
-    );
+    if let Some(even) = even {
+        let _ = write!(
+            svg,
+            r#"<line x1="{LEFT}" x2="{right}" y1="{at:.1}" y2="{at:.1}" class="now"><title>An even chance</title></line>"#,
+            right = W - RIGHT,
+            at = y(even)
+        );
+    }
     let step = tick_step(total_turns);
     for t in (0..=total_turns).step_by(step as usize) {
         let _ = write!(
@@ -177,7 +185,7 @@ fn axes(svg: &mut String, total_turns: u32, even: f64, x: &dyn Fn(u32) -> f64, y
     }
     let _ = write!(
         svg,
-        r#"<text x="{}" y="{}" class="axis" text-anchor="end">turn</text>"#,
+        r#"<text x="{}" y="{}" class="axis" text-anchor="end">{unit}</text>"#,
         W - RIGHT,
         H - 3.0
     );
@@ -201,7 +209,7 @@ pub fn chance_graph(
     let mut svg = format!(
         r#"<svg class="graph chances" viewBox="0 0 {W} {H}" role="img" aria-label="Chances of winning over the game, in percent, by turn">"#
     );
-    axes(&mut svg, total_turns, even, &x, &y);
+    axes(&mut svg, (total_turns, "turn"), Some(even), &x, &y);
     let mut markers = String::new();
     for (p, player) in players.iter().enumerate() {
         let p = p as u8;
@@ -242,6 +250,40 @@ pub fn chance_graph(
 
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// A player's accuracy over their analysed games, oldest first: one point a game (its
+/// accuracy, in percent), each linking to the game's analysis, on axes of percent and games.
+pub fn accuracy_graph(games: &[(GameId, f64)]) -> String {
+    let n = games.len() as u32;
+    let x = |i: u32| LEFT + (W - LEFT - RIGHT) * f64::from(i) / f64::from(n + 1);
+    let y = |p: f64| TOP + (H - TOP - BOTTOM) * (1.0 - p);
+    let mut svg = format!(
+        r#"<svg class="graph chances" viewBox="0 0 {W} {H}" role="img" aria-label="Accuracy in each analysed game, in percent, oldest first">"#
+    );
+    axes(&mut svg, (n, "game"), None, &x, &y);
+    let at = |i: usize, a: f64| (x(i as u32 + 1), y(a / 100.0));
+    let points: Vec<String> = (games.iter().enumerate())
+        .map(|(i, (_, a))| {
+            let (px, py) = at(i, *a);
+            format!("{px:.1},{py:.1}")
+        })
+        .collect();
+    let points = points.join(" ");
+    let _ = write!(
+        svg,
+        r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="currentColor" points="{points}"/>"#
+    );
+    for (i, (id, a)) in games.iter().enumerate() {
+        let (px, py) = at(i, *a);
+        let _ = write!(
+            svg,
+            r#"<a href="{}"><circle cx="{px:.1}" cy="{py:.1}" r="3.5" fill="currentColor"><title>Game {}: {a:.0}%</title></circle></a>"#,
+            links::analysis(id),
+            i + 1
+        );
+    }
+    svg + "</svg>"
 }
 
 #[cfg(test)]

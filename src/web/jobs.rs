@@ -189,7 +189,11 @@ impl Worker {
             guarded(|| self.analyse(claim))
         };
         let written = match &ended {
-            Ended::Done(json) => store.finish_analysis(claim, Ok(json), analysis::VERSION),
+            Ended::Done(json) => (store.finish_analysis(claim, Ok(json), analysis::VERSION)).inspect(|&written| {
+                if written {
+                    super::seat_analysis::note(store, id, json);
+                }
+            }),
             Ended::Failed(e) => {
                 tracing::warn!("analysis of {id} failed: {e}");
                 store.finish_analysis(claim, Err(e), analysis::VERSION)

@@ -31,6 +31,22 @@ pub fn game(id: impl Borrow<GameId>) -> String {
     format!("/g/{id}")
 }
 
+/// A player's page, by the name as recorded (matched by `store::players::match_key`) or
+/// `bga:ID`.
+pub fn player(name: impl AsRef<str>) -> String {
+    format!("/p/{}", segment(name.as_ref()))
+}
+
+/// Two players' games against each other.
+pub fn head_to_head(a: impl AsRef<str>, b: impl AsRef<str>) -> String {
+    format!("/p/{}/vs/{}", segment(a.as_ref()), segment(b.as_ref()))
+}
+
+/// A name as one path segment: everything but letters and digits percent-encoded.
+fn segment(name: &str) -> percent_encoding::PercentEncode<'_> {
+    percent_encoding::utf8_percent_encode(name, percent_encoding::NON_ALPHANUMERIC)
+}
+
 /// The end of the game, step by step: final scoring after the last turn.
 pub fn end(id: impl Borrow<GameId>) -> String {
     let id = id.borrow();

@@ -17,6 +17,7 @@ mod origin;
 mod page_cache;
 mod problem;
 pub(crate) mod routes;
+mod seat_analysis;
 mod share_view;
 pub mod startup;
 mod view;

@@ -9,7 +9,7 @@ use super::routes::{
     analysis, annotations, api, assets, collections, embed, explore, exports, health, images, owners, pages, puzzles,
 };
 use crate::analysis::AnalysisOptions;
-use crate::store::{GameId, Store, ingest};
+use crate::store::{GameId, Store, StoreError, ingest};
 use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use std::net::TcpListener;
@@ -78,6 +78,15 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // than that loses SYNs, and each lost one costs its client a second. Listening again on
     // the same socket raises it.
     socket2::SockRef::from(&listener).listen(1024)?;
+    // On a thread of its own: this runs inside the server's runtime, where the PostgreSQL
+    // store's blocking calls may not run.
+    let filling = store.clone();
+    let filled = std::thread::spawn(move || super::seat_analysis::fill(&filling)).join();
+    match filled.unwrap_or_else(|_| Err(StoreError::Corrupt("filling player rows panicked".into()))) {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("{n} analyses finished before player pages got their player rows"),
+        Err(e) => tracing::error!("cannot fill the player rows of finished analyses: {e}"),
+    }
     let mut state = AppState::new(store.clone(), &settings.public_url);
     state.watch_changes();
     let seen = state.analysis_seen.clone();
@@ -107,6 +116,9 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(assets::asset)
             .service(assets::favicon)
             .service(pages::index)
+            .service(super::routes::players::player_page)
+            .service(super::routes::players::head_to_head)
+            .service(super::routes::players::api)
             .service(pages::upload)
             .service(super::routes::bookmarklet::page)
             .service((super::routes::docs::index, super::routes::docs::show))

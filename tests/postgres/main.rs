@@ -26,6 +26,8 @@ mod http;
 mod many_nodes;
 #[path = "../suite/new_world.rs"]
 mod new_world;
+#[path = "../suite/players.rs"]
+mod players;
 #[path = "../suite/puzzles.rs"]
 mod puzzles;
 #[path = "../suite/sharing.rs"]

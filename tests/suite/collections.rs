@@ -197,7 +197,7 @@ fn result(app: &TestApp, n: u32, players: &[&str], scores: &[i32], finished: boo
         listed: NewGame::PUBLIC.listed,
         owner: None,
     };
-    app.store().write_game(&row, &[], &[]).unwrap();
+    app.store().write_game(&row, &[], &[], &[]).unwrap();
     row.id.to_string()
 }
 
@@ -370,7 +370,8 @@ fn unlisted_imports_stay_off_the_lists() {
         assert!(!home.contains(id.as_str()), "an unlisted game is on the home page");
         assert_eq!(get_html(&app, &format!("/g/{id}")).status, 200, "its link still works");
     }
-    let listed: Vec<String> = (app.store().listed(0, 100).unwrap().iter())
+    let everything = carcassonne_replay::store::Search::default();
+    let listed: Vec<String> = (app.store().search(&everything, 0, 100).unwrap().iter())
         .map(|g| g.id.to_string())
         .collect();
     assert!(ids.iter().all(|id| !listed.contains(id)), "{listed:?}");

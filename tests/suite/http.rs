@@ -855,7 +855,8 @@ fn every_page_of_a_game_renders() {
 
 /// The scoreboard row of a player with a score, as the pages write it.
 fn score_cell(name: &str, score: i64) -> String {
-    format!("</span>{name}</td><td>{score}</td>")
+    // Each name links to its player page.
+    format!("{name}</a></td><td>{score}</td>")
 }
 
 const DEMO_PLAYERS: [&str; 3] = ["Ada", "Bruno", "Chloé"];

@@ -30,6 +30,7 @@ mod lab;
 mod layout;
 mod new_world;
 mod perft;
+mod players;
 mod properties;
 mod puzzles;
 mod render;

@@ -34,7 +34,8 @@ use utoipa::OpenApi;
         super::collections::api_create,
         super::collections::api_get,
         super::collections::api_edit,
-        super::collections::api_analyse
+        super::collections::api_analyse,
+        super::players::api
     )
 )]
 pub struct ApiDoc;

@@ -14,6 +14,7 @@ pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod owners;
 pub(crate) mod pages;
+pub(crate) mod players;
 pub(crate) mod puzzles;
 
 use super::problem::Problem;

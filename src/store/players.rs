@@ -1,0 +1,441 @@
+//! Players across games: one row per seat of every stored game (its name as recorded, the key
+//! names are matched by, the Board Game Arena id, the score, the place) and its points by
+//! scoring category, written with the game. Player pages and search read these rows by index;
+//! no page replays a game. The SQL both stores run is built here; each binds the parameters its
+//! own way.
+
+use super::{GameRow, TurnRow};
+use crate::engine::GameKind;
+use std::collections::BTreeMap;
+use unicode_normalization::UnicodeNormalization;
+
+/// What names are matched by: NFKC (so that a composed and a decomposed accent, or a
+/// full-width letter and its plain form, are one name), then lowercased and normalised again
+/// (lowercasing can leave a string that is no longer in NFKC). Accents are kept: `Zoë` and
+/// `Zoe` are two players.
+pub fn match_key(name: &str) -> String {
+    let nfkc: String = name.trim().nfkc().collect();
+    nfkc.to_lowercase().nfkc().collect()
+}
+
+/// A stored game's seat, as the players table keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    /// From 0, the record's order.
+    pub seat: u8,
+    pub name: String,
+    pub key: String,
+    pub bga_id: Option<u64>,
+    /// The last score the record reaches: the final score of a finished game.
+    pub score: i32,
+    /// 1 + the seats with more points: tied seats share a place.
+    pub place: u32,
+    pub finished: bool,
+    /// The seat's biggest single scoring during play.
+    pub best: Scoring,
+    /// Points by category: the scored events of play, and `final` for what the final scoring
+    /// added. Categories with no points are left out.
+    pub points: BTreeMap<String, i32>,
+}
+
+/// One scoring: its points, the turn it came on and the feature (or Card Game category) that
+/// scored. `Scoring::default()` (0 points on turn 0, no feature) is none.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scoring {
+    pub points: i32,
+    pub turn: u32,
+    pub what: String,
+}
+
+/// What the final scoring adds to a seat's points (`Seat::points`).
+pub const FINAL: &str = "final";
+
+/// The seats of a game from its stored rows: its players and scores, and the scored events
+/// of its snapshots. `bga_ids` are by seat (empty when the record has none).
+pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Seat> {
+    let last_scores: Vec<i32> = (turns.last())
+        .and_then(|t| serde_json::from_str(&t.scores).ok())
+        .unwrap_or_default();
+    let score = |i: usize| g.final_scores.get(i).or(last_scores.get(i)).copied().unwrap_or(0);
+    let scores: Vec<i32> = (0..g.players.len()).map(score).collect();
+    let mut seats: Vec<Seat> = (g.players.iter().enumerate())
+        .map(|(i, name)| Seat {
+            seat: i as u8,
+            name: name.clone(),
+            key: match_key(name),
+            bga_id: bga_ids.get(i).copied().flatten(),
+            score: scores[i],
+            place: 1 + scores.iter().filter(|&&s| s > scores[i]).count() as u32,
+            finished: g.finished,
+            best: Scoring::default(),
+            points: BTreeMap::new(),
+        })
+        .collect();
+    for t in turns {
+        for (players, scoring) in scored(t) {
+            for p in players {
+                let Some(seat) = seats.get_mut(usize::from(p)) else {
+                    continue;
+                };
+                *seat.points.entry(scoring.what.clone()).or_default() += scoring.points;
+                if scoring.points > seat.best.points {
+                    seat.best = scoring.clone();
+                }
+            }
+        }
+    }
+    for seat in &mut seats {
+        let in_play: i32 = seat.points.values().sum();
+        if seat.finished && seat.score != in_play {
+            seat.points.insert(FINAL.to_string(), seat.score - in_play);
+        }
+        seat.points.retain(|_, p| *p != 0);
+    }
+    seats
+}
+
+/// The scored events of a snapshot row, each with the seats it scored for. The tile games name
+/// the feature (`feature`), the Card Game its category (`category`); rows that do not parse
+/// score nothing.
+fn scored(t: &TurnRow) -> Vec<(Vec<u8>, Scoring)> {
+    let events: Vec<serde_json::Value> = serde_json::from_str(&t.events).unwrap_or_default();
+    (events.iter())
+        .filter(|e| e["type"] == "scored")
+        .filter_map(|e| {
+            let what = e["feature"].as_str().or(e["category"].as_str())?;
+            let players = serde_json::from_value(e["players"].clone()).ok()?;
+            let points = i32::try_from(e["points"].as_u64()?).ok()?;
+            let turn = t.turn;
+            Some((
+                players,
+                Scoring {
+                    points,
+                    turn,
+                    what: what.to_string(),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// A seat's play as its game's finished analysis judged it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SeatAnalysis {
+    pub seat: u8,
+    /// Moves valued by playouts: the ones with an accuracy.
+    pub moves: u32,
+    /// Their mean accuracy, in percent.
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+    /// Mistakes and blunders by kind of move (`meeple on a city`, `tile only`…).
+    pub by_kind: BTreeMap<String, u32>,
+}
+
+/// One analysed game of a player, for the accuracy over time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysedGame {
+    pub id: super::GameId,
+    pub kind: GameKind,
+    pub created_at: String,
+    pub moves: u32,
+    pub accuracy: f64,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// Who a player page is about: a name (matched by [`match_key`]) or a Board Game Arena id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    Name(String),
+    Bga(u64),
+}
+
+impl Who {
+    /// `bga:ID` is a Board Game Arena player id; anything else is a name.
+    pub fn parse(s: &str) -> Who {
+        match s.strip_prefix("bga:").and_then(|n| n.parse().ok()) {
+            Some(id) => Who::Bga(id),
+            None => Who::Name(match_key(s)),
+        }
+    }
+
+    /// The condition on players row `p`, with placeholder `?n`, and its parameter.
+    fn condition(&self, p: &str, n: usize) -> (String, Param) {
+        let (column, param) = match self {
+            Who::Name(key) => ("match_key", Param::Text(key.clone())),
+            Who::Bga(id) => ("bga_id", Param::Int(*id as i64)),
+        };
+        (format!("{p}.{column} = ?{n}"), param)
+    }
+}
+
+/// What the home page's search asks: every filter is optional, and all must hold.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Search {
+    /// A player of the game.
+    pub player: Option<Who>,
+    /// Another player of the same game (head to head).
+    pub opponent: Option<Who>,
+    pub kind: Option<GameKind>,
+    /// The rulebook's name (`GameRow::preset`).
+    pub rules: Option<String>,
+    /// Uploaded on or after this day (UTC).
+    pub from: Option<chrono::NaiveDate>,
+    /// Uploaded on or before this day (UTC).
+    pub until: Option<chrono::NaiveDate>,
+}
+
+/// A query parameter, bound by each store its own way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Param {
+    Text(String),
+    Int(i64),
+}
+
+/// SQL with `?N` placeholders (PostgreSQL's store makes them `$N`) and its parameters.
+#[derive(Clone, Debug)]
+pub struct Query {
+    pub sql: String,
+    pub params: Vec<Param>,
+}
+
+impl Search {
+    /// The condition on listed games `g` this search asks, and its parameters.
+    pub fn condition(&self) -> Query {
+        let mut params = Vec::new();
+        let mut clauses = vec!["g.listed".to_string()];
+        for who in [&self.player, &self.opponent].into_iter().flatten() {
+            let (cond, param) = who.condition("p", params.len() + 1);
+            params.push(param);
+            clauses.push(format!("g.seq IN (SELECT p.game FROM players p WHERE {cond})"));
+        }
+        let mut add = |sql: &dyn Fn(usize) -> String, param: Param| {
+            params.push(param);
+            clauses.push(sql(params.len()));
+        };
+        if let Some(kind) = self.kind {
+            add(&|n| format!("g.kind = ?{n}"), Param::Text(kind.name().to_string()));
+        }
+        if let Some(rules) = &self.rules {
+            add(&|n| format!("g.preset = ?{n}"), Param::Text(rules.clone()));
+        }
+        if let Some(from) = self.from {
+            add(&|n| format!("g.created_at >= ?{n}"), Param::Text(from.to_string()));
+        }
+        if let Some(next) = self.until.and_then(|d| d.succ_opt()) {
+            add(&|n| format!("g.created_at < ?{n}"), Param::Text(next.to_string()));
+        }
+        Query {
+            sql: clauses.join(" AND "),
+            params,
+        }
+    }
+}
+
+/// A player's results over their listed games (with `against`: only the games they played
+/// against that player), as the player pages show them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerStats {
+    /// The names the player's seats were recorded with, most used first (a few of them).
+    pub names: Vec<String>,
+    pub games: u64,
+    /// Games played to their final scoring: what places, wins, scores and points count.
+    pub finished: u64,
+    pub wins: u64,
+    /// Finished games by place, first place first.
+    pub places: Vec<(u32, u64)>,
+    pub average_score: Option<f64>,
+    /// Seats of opponents in the finished games: what the opponents' points are averaged by.
+    pub opponent_seats: u64,
+    /// Points by category in the finished games, most first: the player's and their opponents'.
+    pub categories: Vec<CategoryPoints>,
+    /// The player's biggest single scorings, biggest first.
+    pub best: Vec<(super::GameId, Scoring)>,
+    /// The player's analysed games with a valued move, oldest first.
+    pub analysed: Vec<AnalysedGame>,
+    /// The player's mistakes and blunders by kind of move, most first.
+    pub mistakes: Vec<(String, u64)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CategoryPoints {
+    pub category: String,
+    pub points: i64,
+    pub opponents: i64,
+}
+
+/// The player's seats in listed games: `FROM` and `WHERE` of the statistics' queries (players
+/// `p` joined to games `g`), and their parameters.
+fn seats_of(who: &Who, against: Option<&Who>) -> Query {
+    let (cond, param) = who.condition("p", 1);
+    let mut sql = format!("FROM players p JOIN games g ON g.seq = p.game WHERE g.listed AND {cond}");
+    let mut params = vec![param];
+    if let Some(other) = against {
+        let (cond, param) = other.condition("o", 2);
+        sql += &format!(" AND p.game IN (SELECT o.game FROM players o WHERE {cond} AND o.seat <> p.seat)");
+        params.push(param);
+    }
+    Query { sql, params }
+}
+
+/// The statistics' queries, each with [`seats_of`]'s parameters, in the order
+/// [`PlayerStats`] is read by the stores: totals, places, categories, best scorings, names,
+/// analysed games, mistakes by kind.
+pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 7] {
+    let Query { sql: from, params } = seats_of(who, against);
+    let q = |sql: String| Query {
+        sql,
+        params: params.clone(),
+    };
+    [
+        q(format!(
+            "SELECT count(*), count(*) FILTER (WHERE p.finished), count(*) FILTER (WHERE p.finished AND p.place = 1),
+                    CAST(avg(p.score) FILTER (WHERE p.finished) AS DOUBLE PRECISION),
+                    CAST(coalesce(sum((SELECT count(*) - 1 FROM players s WHERE s.game = p.game)) FILTER (WHERE p.finished), 0) AS BIGINT)
+             {from}"
+        )),
+        q(format!(
+            "SELECT CAST(p.place AS BIGINT), count(*) {from} AND p.finished GROUP BY p.place ORDER BY p.place"
+        )),
+        q(format!(
+            "SELECT c.category, CAST(sum(CASE WHEN c.seat = p.seat THEN c.points ELSE 0 END) AS BIGINT),
+                    CAST(sum(CASE WHEN c.seat <> p.seat THEN c.points ELSE 0 END) AS BIGINT)
+             {from} AND p.finished AND c.game = p.game GROUP BY c.category ORDER BY 2 DESC, 1"
+        ))
+        .joined("player_points c"),
+        q(format!(
+            "SELECT g.id, CAST(p.best_points AS BIGINT), CAST(p.best_turn AS BIGINT), p.best_what
+             {from} AND p.best_points > 0 ORDER BY p.best_points DESC, g.created_at DESC, g.seq DESC LIMIT 5"
+        )),
+        q(format!(
+            "SELECT p.name {from} GROUP BY p.name ORDER BY count(*) DESC, p.name LIMIT 5"
+        )),
+        q(format!(
+            "SELECT g.id, g.kind, g.created_at, CAST(a.moves AS BIGINT), a.accuracy, CAST(a.inaccuracies AS BIGINT),
+                    CAST(a.mistakes AS BIGINT), CAST(a.blunders AS BIGINT)
+             {from} AND a.game = p.game AND a.seat = p.seat AND a.moves > 0 ORDER BY g.created_at, g.seq"
+        ))
+        .joined("player_analyses a"),
+        q(format!(
+            "SELECT m.kind, CAST(sum(m.count) AS BIGINT)
+             {from} AND m.game = p.game AND m.seat = p.seat GROUP BY m.kind ORDER BY 2 DESC, 1"
+        ))
+        .joined("player_mistakes m"),
+    ]
+}
+
+impl Query {
+    /// The query with another table in its `FROM`.
+    fn joined(mut self, table: &str) -> Query {
+        self.sql = self
+            .sql
+            .replacen("FROM players p", &format!("FROM {table}, players p"), 1);
+        self
+    }
+}
+
+/// Finished analyses whose seats have no analysis rows, after `seq`, oldest first: what the
+/// start fills (`web::startup`).
+pub const ANALYSED_WITHOUT_SEATS: &str = "SELECT g.seq, g.id FROM games g JOIN analyses a ON a.game = g.seq
+     WHERE g.seq > ?1 AND a.status = 'done'
+       AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+       AND NOT EXISTS (SELECT 1 FROM player_analyses s WHERE s.game = g.seq)
+     ORDER BY g.seq LIMIT ?2";
+
+/// Games stored before the players table, that get their rows at start: those after `seq`
+/// with no players rows, oldest first (the walk goes on from the last one read, so a game whose
+/// rows cannot be made is not read again).
+pub const WITHOUT_PLAYERS: &str =
+    "SELECT seq, id FROM games g WHERE seq > ?1 AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+     ORDER BY seq LIMIT ?2";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_across_case_and_unicode_forms() {
+        assert_eq!(match_key("Zoë"), match_key("ZOË"));
+        // A decomposed ë (e + combining diaeresis) is the composed one.
+        assert_eq!(match_key("Zoe\u{308}"), match_key("Zoë"));
+        // Full-width letters are their plain forms under NFKC.
+        assert_eq!(match_key("ＡＮＮＡ"), "anna");
+        assert_ne!(match_key("Zoë"), match_key("Zoe"));
+    }
+
+    fn game(scores: Vec<i32>, finished: bool) -> GameRow {
+        GameRow {
+            id: super::super::GameId::of("a game"),
+            kind: GameKind::Carcassonne,
+            record: String::new(),
+            source_format: String::new(),
+            players: vec!["Ann".into(), "Bob".into(), "Cy".into()],
+            preset: "second-edition".into(),
+            turns: 1,
+            finished,
+            final_scores: scores,
+            created_at: String::new(),
+            listed: true,
+            owner: None,
+        }
+    }
+
+    fn turn(events: &str, scores: &str) -> TurnRow {
+        TurnRow {
+            turn: 4,
+            player: 0,
+            mv: String::new(),
+            events: events.into(),
+            scores: scores.into(),
+            supply: String::new(),
+            ownership: String::new(),
+        }
+    }
+
+    /// Tied players share a place, and the next one down counts the players above: 10, 10, 5
+    /// is first, first, third.
+    #[test]
+    fn ties_share_a_place() {
+        let seats = seats(&game(vec![10, 10, 5], true), &[], &[]);
+        let places: Vec<u32> = seats.iter().map(|s| s.place).collect();
+        assert_eq!(places, [1, 1, 3]);
+    }
+
+    /// A city shared by two players scores for both; what the final scoring added is `final`.
+    #[test]
+    fn points_by_category_come_from_the_scored_events_and_the_final_scores() {
+        let shared = r#"[{"type": "scored", "feature": "city", "players": [0, 1], "points": 8},
+                         {"type": "meeple_returned", "player": 0}]"#;
+        let seats = seats(
+            &game(vec![12, 8, 0], true),
+            &[turn(shared, "[8, 8, 0]")],
+            &[Some(7), None],
+        );
+        assert_eq!(seats[0].points, BTreeMap::from([("city".into(), 8), (FINAL.into(), 4)]));
+        assert_eq!(seats[1].points, BTreeMap::from([("city".into(), 8)]));
+        assert!(seats[2].points.is_empty());
+        assert_eq!(
+            seats[0].best,
+            Scoring {
+                points: 8,
+                turn: 4,
+                what: "city".into()
+            }
+        );
+        assert_eq!((seats[0].bga_id, seats[1].bga_id), (Some(7), None));
+        // Unfinished, the last scores are the scores, and nothing is final scoring.
+        let open = super::seats(&game(vec![], false), &[turn(shared, "[8, 8, 0]")], &[]);
+        assert_eq!(open.iter().map(|s| s.score).collect::<Vec<_>>(), [8, 8, 0]);
+        assert!(!open[0].points.contains_key(FINAL));
+    }
+
+    #[test]
+    fn bga_ids_are_told_from_names() {
+        assert_eq!(Who::parse("bga:8412"), Who::Bga(8412));
+        assert_eq!(Who::parse("bga:x"), Who::Name("bga:x".into()));
+        assert_eq!(Who::parse("Anna"), Who::Name("anna".into()));
+    }
+}

@@ -1,0 +1,101 @@
+//! What a finished analysis says of each seat (accuracy, inaccuracies, mistakes and blunders,
+//! mistakes by kind of move), kept in the store's player rows so that player pages read it by
+//! query: written when an analysis finishes, and at start for analyses finished before.
+
+use crate::analysis::report::{ActionReport, AlternativeReport, StoredAnalysis};
+use crate::analysis::win_chance::{self, MoveClass, TurnChance};
+use crate::analysis::{self, cards::CardGameReport};
+use crate::engine::GameKind;
+use crate::store::{GameId, GameRow, SeatAnalysis, Store, StoreError};
+
+/// The seats of a game as its analysis (`json`, as stored) judged them.
+pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
+    let (chances, kinds): (Vec<TurnChance>, Vec<String>) = match row.kind {
+        GameKind::CardGame => {
+            let report: CardGameReport = serde_json::from_str(json).map_err(|e| e.to_string())?;
+            let chances = analysis::cards::turn_chances(&report, row.turns);
+            let kinds = vec!["card play".to_string(); chances.len()];
+            (chances, kinds)
+        }
+        GameKind::Carcassonne | GameKind::NewWorld => {
+            let stored: StoredAnalysis = serde_json::from_str(json).map_err(|e| e.to_string())?;
+            let chances = super::chance_view::chances(&stored, None);
+            let kinds = (chances.iter())
+                .map(|c| {
+                    let t = stored.turn(c.turn);
+                    let played = t.and_then(|t| t.alternatives.get(t.played?));
+                    played.map_or_else(|| "tile only".to_string(), move_kind)
+                })
+                .collect();
+            (chances, kinds)
+        }
+    };
+    let figures = win_chance::accuracies(&chances, row.players.len());
+    let mut seats: Vec<SeatAnalysis> = (figures.into_iter().enumerate())
+        .map(|(seat, a)| SeatAnalysis {
+            seat: seat as u8,
+            moves: a.moves,
+            accuracy: a.accuracy,
+            inaccuracies: a.inaccuracies,
+            mistakes: a.mistakes,
+            blunders: a.blunders,
+            by_kind: Default::default(),
+        })
+        .collect();
+    for (c, kind) in chances.iter().zip(kinds) {
+        if let Some(seat) = seats.get_mut(usize::from(c.player))
+            && c.chance.class >= MoveClass::Mistake
+        {
+            *seat.by_kind.entry(kind).or_default() += 1;
+        }
+    }
+    Ok(seats)
+}
+
+/// A tile move's kind: where its figure went (`meeple on a field` is a farm claim), else the
+/// feature it completed or extended, else `tile only`.
+fn move_kind(a: &AlternativeReport) -> String {
+    match &a.action {
+        ActionReport::Deploy { feature, figure, .. } => format!("{figure} on a {feature}"),
+        ActionReport::RecallAbbot => "abbot recalled".to_string(),
+        ActionReport::Pass => match a.features.iter().find(|f| f.closed) {
+            Some(f) => format!("{} completed", f.kind),
+            None => match a.features.iter().find(|f| !f.owners.is_empty()) {
+                Some(f) => format!("{} extended", f.kind),
+                None => "tile only".to_string(),
+            },
+        },
+    }
+}
+
+/// Notes a finished analysis's seats; a failure is logged (the player pages then lack this
+/// game's accuracy until the next start fills it).
+pub fn note(store: &Store, id: &GameId, json: &str) {
+    let written = (store.game(id).map_err(|e| e.to_string()))
+        .and_then(|row| row.ok_or_else(|| "the game is gone".to_string()))
+        .and_then(|row| of(&row, json))
+        .and_then(|seats| store.write_seat_analyses(id, &seats).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        tracing::warn!(game = %id, "no player analysis rows: {e}");
+    }
+}
+
+/// Gives analyses finished before the player rows their seats' rows, game by game, once: the
+/// walk finds no game once every finished analysis has them, and goes on where a stopped start
+/// left off. How many games it filled.
+pub fn fill(store: &Store) -> Result<u64, StoreError> {
+    let (mut after, mut filled) = (0, 0);
+    loop {
+        let batch = store.analysed_without_seats(after, 200)?;
+        let Some(&(last, _)) = batch.last() else {
+            return Ok(filled);
+        };
+        for (_, id) in batch {
+            if let Some((_, Some(json))) = store.analysis(&id)? {
+                note(store, &id, &json);
+                filled += 1;
+            }
+        }
+        after = last;
+    }
+}
