@@ -32,7 +32,7 @@ pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
-pub use players::{PlayerStats, Search, Seat, SeatAnalysis, Who};
+pub use players::{PlayerStats, Search, Seat, SeatAnalysis, Who, match_key};
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;
 

@@ -5,6 +5,7 @@
 
 use crate::analysis::win_chance::PlayerAccuracy;
 use crate::store::CollectedGame;
+use crate::store::match_key;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -56,31 +57,42 @@ impl Record {
 }
 
 /// The standings, best first (wins, then average, then name), and the head to head between
-/// the same players. `accuracy` gives each analysed game's players' accuracies (by the game's
-/// index in `games`).
+/// the same players. A player is their name as the player pages match it (`store::match_key`:
+/// case and Unicode forms aside), shown as first spelled. `accuracy` gives each analysed game's
+/// players' accuracies (by the game's index in `games`).
 pub fn standings(
     games: &[CollectedGame],
     accuracy: &BTreeMap<usize, Vec<PlayerAccuracy>>,
 ) -> (Vec<Standing>, HeadToHead) {
-    let mut by_name: BTreeMap<&str, Tally> = BTreeMap::new();
-    let mut pairs: BTreeMap<(&str, &str), Record> = BTreeMap::new();
+    let mut by_key: BTreeMap<String, (&str, Tally)> = BTreeMap::new();
+    let mut pairs: BTreeMap<(String, String), Record> = BTreeMap::new();
+    let mut seats: Vec<Vec<String>> = Vec::with_capacity(games.len());
+    for g in games {
+        let keys = g.players.iter().map(|name| {
+            let key = match_key(name);
+            by_key.entry(key.clone()).or_insert((name.as_str(), Tally::default()));
+            key
+        });
+        seats.push(keys.collect());
+    }
     for (i, g) in games.iter().enumerate() {
         for (p, a) in accuracy.get(&i).into_iter().flatten().enumerate() {
-            if let Some(name) = g.players.get(p) {
-                let t = by_name.entry(name).or_default();
+            if let Some((_, t)) = seats[i].get(p).and_then(|k| by_key.get_mut(k)) {
                 t.moves += a.moves;
                 t.accuracy_sum += a.accuracy * f64::from(a.moves);
             }
         }
         let Some(result) = result(g) else { continue };
         let top = result.iter().map(|&(_, s)| s).max().unwrap_or(0);
-        for &(name, score) in &result {
-            let t = by_name.entry(name).or_default();
-            t.games += 1;
-            t.points += i64::from(score);
-            t.wins += u32::from(score == top);
-            for &(other, theirs) in result.iter().filter(|(o, _)| *o != name) {
-                let r = pairs.entry((name, other)).or_default();
+        for (p, &(_, score)) in result.iter().enumerate() {
+            let key = &seats[i][p];
+            if let Some((_, t)) = by_key.get_mut(key) {
+                t.games += 1;
+                t.points += i64::from(score);
+                t.wins += u32::from(score == top);
+            }
+            for (q, &(_, theirs)) in result.iter().enumerate().filter(|(q, _)| seats[i][*q] != *key) {
+                let r = pairs.entry((key.clone(), seats[i][q].clone())).or_default();
                 match score.cmp(&theirs) {
                     std::cmp::Ordering::Greater => r.wins += 1,
                     std::cmp::Ordering::Less => r.losses += 1,
@@ -89,21 +101,27 @@ pub fn standings(
             }
         }
     }
-    let mut rows: Vec<Standing> = by_name.iter().map(|(name, t)| t.standing(name)).collect();
-    rows.sort_by(|a, b| {
+    let mut rows: Vec<(&String, Standing)> = (by_key.iter())
+        .filter(|(_, (_, t))| t.games > 0 || t.moves > 0)
+        .map(|(key, (name, t))| (key, t.standing(name)))
+        .collect();
+    rows.sort_by(|(_, a), (_, b)| {
         (b.wins.cmp(&a.wins))
             .then(b.average.total_cmp(&a.average))
             .then(a.name.cmp(&b.name))
     });
-    let players: Vec<String> = rows.iter().map(|s| s.name.clone()).collect();
-    let results = (players.iter())
-        .map(|a| {
-            (players.iter())
-                .map(|b| pairs.get(&(a.as_str(), b.as_str())).copied().unwrap_or_default())
+    let results = (rows.iter())
+        .map(|(a, _)| {
+            (rows.iter())
+                .map(|(b, _)| pairs.get(&((*a).clone(), (*b).clone())).copied().unwrap_or_default())
                 .collect()
         })
         .collect();
-    (rows, HeadToHead { players, results })
+    let players = rows.iter().map(|(_, s)| s.name.clone()).collect();
+    (
+        rows.into_iter().map(|(_, s)| s).collect(),
+        HeadToHead { players, results },
+    )
 }
 
 /// A finished game's players with their final scores; `None` for a game with no result.
@@ -143,5 +161,48 @@ impl Tally {
             accuracy: (self.moves > 0).then(|| tenth(self.accuracy_sum / f64::from(self.moves))),
             analysed_moves: self.moves,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::GameKind;
+    use crate::store::GameId;
+
+    fn game(players: &[&str], scores: &[i32]) -> CollectedGame {
+        CollectedGame {
+            id: GameId::of(&format!("{players:?}{scores:?}")),
+            kind: GameKind::Carcassonne,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            final_scores: scores.to_vec(),
+            finished: true,
+            preset: "second-edition".into(),
+            turns: 71,
+            created_at: String::new(),
+            analysis: None,
+        }
+    }
+
+    /// A player is one whatever the case or Unicode form a record spells them in, as on the
+    /// player pages: "Zoë" and "ZOË" are one row, shown as first spelled.
+    #[test]
+    fn names_are_matched_as_the_player_pages_match_them() {
+        let games = [game(&["Zoë", "Bo"], &[80, 70]), game(&["BO", "ZOË"], &[90, 60])];
+        let (rows, h2h) = standings(&games, &BTreeMap::new());
+        let row = |name: &str| rows.iter().find(|r| r.name == name).unwrap();
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!((row("Zoë").games, row("Zoë").wins, row("Zoë").points), (2, 1, 140));
+        assert_eq!((row("Bo").games, row("Bo").wins, row("Bo").points), (2, 1, 160));
+        let bo = h2h.players.iter().position(|p| p == "Bo").unwrap();
+        let zoe = 1 - bo;
+        assert_eq!(
+            h2h.results[bo][zoe],
+            Record {
+                wins: 1,
+                losses: 1,
+                draws: 0
+            }
+        );
     }
 }
