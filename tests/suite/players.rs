@@ -116,6 +116,13 @@ fn results_places_and_head_to_head_follow_the_final_scores() {
     assert_eq!(page.status, 200);
     assert!(page.body.contains("against"));
     assert_eq!(get(&app, "/api/players/cora?vs=brin").status, 404, "they never met");
+    // Their page offers the head to head with each opponent, and none with themselves.
+    let own = get_html(&app, "/p/aster").body;
+    assert!(
+        own.contains("/p/aster/vs/Brin") || own.contains("/vs/Brin\""),
+        "with Brin"
+    );
+    assert!(!own.contains(">vs Aster<"), "never against themselves");
 }
 
 #[test]

@@ -223,6 +223,13 @@ impl PlayerPage {
         (!points.is_empty()).then(|| crate::web::chance_view::accuracy_graph(&points))
     }
 
+    /// Whether `name` is this page's player (as the names their games recorded match it):
+    /// their own seat gets no head-to-head link.
+    fn is_player(&self, name: &str) -> bool {
+        let key = crate::store::match_key(name);
+        (self.p.names.iter().chain([&self.p.player])).any(|n| crate::store::match_key(n) == key)
+    }
+
     /// This page's address, for the pagination's links.
     fn here(&self) -> String {
         match &self.p.against {
