@@ -257,7 +257,7 @@ fn the_standings_of_a_small_tournament() {
     assert_eq!(cell(0, 0), (0, 0, 0));
     let page = get_html(&app, &format!("/c/{}", c["id"].as_str().unwrap())).body;
     assert!(
-        page.contains("<td>Cleo</td><td>2</td><td>2</td><td>65</td><td>32.5</td>"),
+        page.contains("<td><a href=\"/p/Cleo\">Cleo</a></td><td>2</td><td>2</td><td>65</td><td>32.5</td>"),
         "{page}"
     );
     assert!(page.contains("<td>0–1–1</td>"), "{page}");
