@@ -60,6 +60,12 @@ impl GameKind {
         }
     }
 
+    /// Whether the game places tiles on a board (the tile game, New World): its analyses value
+    /// placements, with accuracies per seat and puzzles; the Card Game's do not.
+    pub fn places_tiles(self) -> bool {
+        !matches!(self, GameKind::CardGame)
+    }
+
     /// The rules a tile record of this game follows when it names none.
     pub fn default_preset(self) -> Preset {
         match self {

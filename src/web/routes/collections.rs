@@ -13,7 +13,6 @@
 use super::owners::{owner_cookie_at, presented, see_other};
 use super::read_limited;
 use crate::analysis::win_chance::{self, PlayerAccuracy};
-use crate::engine::GameKind;
 use crate::record::MAX_RECORD_BYTES;
 use crate::store::collection::{self, Imported};
 use crate::store::{
@@ -363,7 +362,7 @@ fn game_line(g: &CollectedGame) -> GameLine {
 fn accuracies(state: &AppState, games: &[CollectedGame]) -> Result<BTreeMap<usize, Vec<PlayerAccuracy>>, Problem> {
     let mut found = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
-        if g.analysis != Some(AnalysisStatus::Done) || g.kind == GameKind::CardGame {
+        if g.analysis != Some(AnalysisStatus::Done) || !g.kind.places_tiles() {
             continue;
         }
         let figures = match state.accuracy_of(&g.id) {

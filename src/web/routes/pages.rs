@@ -112,9 +112,10 @@ impl SearchForm {
         };
         let kind = match some(&self.kind) {
             None => None,
-            Some(k) => {
-                Some(GameKind::from_name(k).ok_or_else(|| bad("kind", k, "carcassonne, new-world or card-game"))?)
-            }
+            Some(k) => Some(
+                k.parse::<GameKind>()
+                    .map_err(|_| bad("kind", k, "carcassonne, new-world or card-game"))?,
+            ),
         };
         let rules = match some(&self.rules) {
             Some(r) if !rules_names().any(|n| n == r) => {

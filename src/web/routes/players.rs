@@ -121,7 +121,7 @@ impl PlayerAnswer {
             total / f64::from(moves)
         });
         let puzzles = (stats.analysed.iter().rev())
-            .filter(|g| g.kind != crate::engine::GameKind::CardGame && g.mistakes + g.blunders > 0)
+            .filter(|g| g.kind.places_tiles() && g.mistakes + g.blunders > 0)
             .take(10)
             .map(|g| links::puzzles(g.id))
             .collect();
