@@ -94,16 +94,16 @@ fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
         })
         .collect();
     let prefix = CardLine(whole.line.0[..at].to_vec());
-    let base = prefix.to_string();
+    let (line, base, followed) = (whole.line.to_string(), prefix.to_string(), whole.followed);
     let shown = if at == len {
-        whole.clone()
+        whole
     } else {
         explore_cards(record, n, &prefix).map_err(|e| explore_problem(&e, &record.players))?
     };
     Ok(Walked {
-        line: whole.line.to_string(),
+        line,
         steps,
-        followed: whole.followed,
+        followed,
         at,
         shown,
         base,

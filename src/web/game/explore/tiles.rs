@@ -165,9 +165,8 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
     let turn = n + w.at as u32;
     let (engine, key) = match shown.next {
         NextDraw::Drawn(tile) => {
-            let key = shown.line.write(&record.catalog);
-            let think = || think(record, &shown.game, tile, turn, (&before, &tile_at));
-            (engine_answer(state, (id, n, &key), asked, think)?, Some(key))
+            let (answer, key) = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
+            (answer, Some(key))
         }
         NextDraw::Choose | NextDraw::Over => (None, None),
     };
@@ -368,6 +367,21 @@ fn tile_choices(
         .collect()
 }
 
+/// The engine's answer for `shown`, a line from turn `n` of `g` with `tile` drawn, kept or
+/// thought now, and the position's key; its moves are written after `before` (`before_move`).
+fn engine_for(
+    state: &AppState,
+    (g, n, shown): (&Stored<GameRecord>, u32, &TileExplore),
+    tile: TileKindId,
+    asked: &Asked,
+    before: (&str, &str),
+) -> Result<(Option<std::sync::Arc<EngineAnswer>>, String), Problem> {
+    let key = shown.line.write(&g.record.catalog);
+    let turn = n + shown.line.steps.len() as u32;
+    let think = || think(&g.record, &shown.game, tile, turn, before);
+    Ok((engine_answer(state, (g.row.id, n, &key), asked, think)?, key))
+}
+
 /// The engine's answer on drawing `tile` on `game`, its moves written after `before` (with
 /// `tile_at`, [`before_move`]).
 fn think(
@@ -433,9 +447,8 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
                     moves.extend(steps.map(|s| MoveAnswer::after(&before, s)));
                 }
             }
-            let key = shown.line.write(&record.catalog);
-            let think = || think(record, &shown.game, tile, turn, (&before, &tile_at));
-            engine = engine_answer(state, (id, n, &key), asked, think)?.map(|a| (*a).clone());
+            let (answer, _) = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
+            engine = answer.map(|a| (*a).clone());
             drawn = Some(record.catalog.name(tile).to_string());
         }
         NextDraw::Choose => {
