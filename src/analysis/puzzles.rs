@@ -105,6 +105,13 @@ pub fn puzzle(t: &TurnReport) -> Option<Puzzle> {
     })
 }
 
+/// Whether the mover of turn `t` played puzzle `p`'s placement (whatever their meeple step):
+/// the puzzle vouches for the placement only. `None` when the turn does not say what was played.
+pub fn found_in_play(t: &TurnReport, p: &Puzzle) -> Option<bool> {
+    let played = t.alternatives.get(t.played?)?;
+    Some(played.position == p.position && played.rotation == p.rotation)
+}
+
 /// Whether `a` is worth `b`, within twice the standard error of their difference (exactly,
 /// without playouts).
 fn within_noise(a: &AlternativeReport, b: &AlternativeReport) -> bool {
@@ -193,6 +200,28 @@ mod tests {
         .expect("a 6-point lead with errors of 1 is clear");
         assert_eq!((p.position, p.rotation, p.lead), ([1, 0], 90, 6.0));
         assert!(matches!(p.action, ActionReport::Deploy { .. }), "the best meeple step");
+    }
+
+    /// A player found the puzzle when they played its placement, with any meeple step.
+    #[test]
+    fn the_placement_played_is_what_finds_a_puzzle() {
+        let mut t = turn(&[
+            (1, 90, true, 12.0, 1.0),
+            (2, 0, false, 6.0, 1.0),
+            (1, 90, false, 7.0, 1.0),
+        ]);
+        let p = puzzle(&t).expect("a puzzle");
+        let found = |t: &TurnReport, played| {
+            let mut t = t.clone();
+            t.played = played;
+            found_in_play(&t, &p)
+        };
+        assert_eq!(found(&t, Some(0)), Some(true));
+        assert_eq!(found(&t, Some(2)), Some(true), "the best placement without its meeple");
+        assert_eq!(found(&t, Some(1)), Some(false));
+        assert_eq!(found(&t, None), None);
+        t.played = Some(9);
+        assert_eq!(found_in_play(&t, &p), None);
     }
 
     fn answer(x: i32, rotation: u16, meeple: bool) -> Answer {

@@ -55,10 +55,7 @@ fn measure(file: &std::path::Path, text: &str, as_json: bool) -> Result<(), Stri
     let store = Store::open(file).map_err(|e| e.to_string())?;
     let token = OwnerToken::new().map_err(|e| e.to_string())?;
     let input = collection::lines(text);
-    let import = ImportState {
-        total: input.len() as u32,
-        ..ImportState::default()
-    };
+    let import = ImportState::start(input.len() as u32);
     let row = CollectionRow {
         id: CollectionId::random().map_err(|e| e.to_string())?,
         name: CollectionName::parse("Bench").map_err(|e| e.to_string())?,

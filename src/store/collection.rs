@@ -121,17 +121,81 @@ pub struct CollectionRow {
 }
 
 /// How far a collection's import got: `done` of `total` lines read, and the lines refused.
+/// A running import renews its lease as it goes ([`IMPORT_LEASE`]); one that is neither
+/// finished nor leased has stopped (the server stopped, or the import failed).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportState {
     pub total: u32,
     pub done: u32,
     pub errors: Vec<LineError>,
+    pub lease_until: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// How long an import's lease lasts: far longer than a chunk of lines takes, so that only a
+/// stopped import lets it run out.
+pub const IMPORT_LEASE: chrono::TimeDelta = chrono::TimeDelta::minutes(2);
+
+/// Where an import is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportStatus {
+    Finished,
+    Running,
+    /// Its lease ran out before its last line: the lines after `done` were not read.
+    Stopped,
 }
 
 impl ImportState {
-    pub fn finished(&self) -> bool {
-        self.done >= self.total
+    /// A new import of `total` lines, leased from now.
+    pub fn start(total: u32) -> ImportState {
+        ImportState {
+            total,
+            ..ImportState::default()
+        }
+        .renewed()
     }
+
+    pub fn status(&self) -> ImportStatus {
+        if self.done >= self.total {
+            ImportStatus::Finished
+        } else if self.lease_until.is_some_and(|t| t > chrono::Utc::now()) {
+            ImportStatus::Running
+        } else {
+            ImportStatus::Stopped
+        }
+    }
+
+    pub fn finished(&self) -> bool {
+        self.status() == ImportStatus::Finished
+    }
+
+    /// The state with its lease renewed from now.
+    pub fn renewed(mut self) -> ImportState {
+        self.lease_until = Some(chrono::Utc::now() + IMPORT_LEASE);
+        self
+    }
+
+    /// What an import of `lines` more starts from, after this one finished or stopped: the
+    /// lines a stopped import did not read are dropped (its page said to add them again).
+    pub fn adding(&self, lines: u32) -> ImportState {
+        ImportState {
+            total: self.done + lines,
+            done: self.done,
+            errors: self.errors.clone(),
+            lease_until: None,
+        }
+        .renewed()
+    }
+
+    /// The lease as the stores keep it: RFC 3339, UTC.
+    pub(super) fn lease_column(&self) -> Option<String> {
+        (self.lease_until).map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+    }
+}
+
+/// A stored lease; one that does not read is run out.
+pub(super) fn lease_of(column: Option<String>) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(&column?).ok().map(|t| t.to_utc())
 }
 
 /// A line (or file) of an import that is no game, and why: the turn and the player when the
@@ -259,13 +323,11 @@ pub fn import(
         store.add_to_collection(id, &added)?;
         progress.done += chunk.len() as u32;
         let errors = [&progress.errors[..], &out.errors[..]].concat();
-        store.import_progress(
-            id,
-            &ImportState {
-                errors,
-                ..progress.clone()
-            },
-        )?;
+        let now = ImportState {
+            errors,
+            ..progress.clone()
+        };
+        store.import_progress(id, &now.renewed())?;
     }
     Ok(out)
 }

@@ -32,7 +32,9 @@ pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
-pub use players::{PlayerStats, Search, Seat, SeatAnalysis, Who, match_key};
+pub use players::{
+    Missing, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Who, match_key,
+};
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;
 
@@ -237,12 +239,13 @@ pub trait Backend: Send + Sync {
         annotations: &[Annotation],
         seats: &[Seat],
     ) -> Result<Stored, StoreError>;
-    /// Writes the seats of a game stored without them, in one transaction. False when it has
-    /// seats already, or there is no such game.
+    /// Writes what a game's seats miss, in one transaction: every row of the seats when it has
+    /// none, else their tile rows when it has none. False when nothing was missing, or there is
+    /// no such game.
     fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError>;
-    /// Games without seats stored after `after` (by their sequence number), oldest first, with
+    /// Games stored after `after` (by their sequence number) missing `what`, oldest first, with
     /// that number: what [`Store::fill_players`] walks.
-    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError>;
+    fn games_missing(&self, what: Missing, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError>;
     /// A game's Board Game Arena player ids by seat, for `copy-db`.
     fn bga_ids(&self, id: &GameId) -> Result<Vec<Option<u64>>, StoreError>;
     /// Listed games the search matches, newest first: `limit` of them after skipping `offset`.
@@ -465,20 +468,24 @@ impl Store {
     /// on where it stopped. A game whose rows do not read is logged and left without seats.
     /// How many games got their seats.
     pub fn fill_players(&self) -> Result<u64, StoreError> {
-        let (mut after, mut filled) = (0, 0);
-        loop {
-            let batch = self.games_without_seats(after, 500)?;
-            let Some(&(last, _)) = batch.last() else {
-                return Ok(filled);
-            };
-            for (_, id) in batch {
-                match self.seats_from_rows(&id) {
-                    Ok(seats) => filled += u64::from(self.write_seats(&id, &seats)?),
-                    Err(e) => tracing::warn!(game = %id, "no player rows for this game: {e}"),
+        let mut filled = 0;
+        for what in [Missing::Seats, Missing::Tiles] {
+            let mut after = 0;
+            loop {
+                let batch = self.games_missing(what, after, 500)?;
+                let Some(&(last, _)) = batch.last() else {
+                    break;
+                };
+                for (_, id) in batch {
+                    match self.seats_from_rows(&id) {
+                        Ok(seats) => filled += u64::from(self.write_seats(&id, &seats)?),
+                        Err(e) => tracing::warn!(game = %id, "no player rows for this game: {e}"),
+                    }
                 }
+                after = last;
             }
-            after = last;
         }
+        Ok(filled)
     }
 
     /// A stored game's seats, from its rows (without Board Game Arena ids: the stored record

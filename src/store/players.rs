@@ -4,7 +4,8 @@
 //! no page replays a game. The SQL both stores run is built here; each binds the parameters its
 //! own way.
 
-use super::{GameRow, TurnRow};
+use super::snapshot::StoredMove;
+use super::{GameId, GameRow, TurnRow};
 use crate::engine::GameKind;
 use std::collections::BTreeMap;
 use unicode_normalization::UnicodeNormalization;
@@ -36,6 +37,16 @@ pub struct Seat {
     /// Points by category: the scored events of play, and `final` for what the final scoring
     /// added. Categories with no points are left out.
     pub points: BTreeMap<String, i32>,
+    /// By tile name, the tiles the seat placed (tile games only).
+    pub tiles: BTreeMap<String, TileScore>,
+}
+
+/// A kind of tile as one seat placed it: how often, and what those placements scored for the
+/// seat at once (the features they completed during play).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileScore {
+    pub placed: u32,
+    pub points: i32,
 }
 
 /// One scoring: its points, the turn it came on and the feature (or Card Game category) that
@@ -69,11 +80,13 @@ pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Sea
             finished: g.finished,
             best: Scoring::default(),
             points: BTreeMap::new(),
+            tiles: BTreeMap::new(),
         })
         .collect();
     for t in turns {
-        for (players, scoring) in scored(t) {
-            for p in players {
+        let scorings = scored(t);
+        for (players, scoring) in &scorings {
+            for &p in players {
                 let Some(seat) = seats.get_mut(usize::from(p)) else {
                     continue;
                 };
@@ -82,6 +95,18 @@ pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Sea
                     seat.best = scoring.clone();
                 }
             }
+        }
+        if g.kind.places_tiles()
+            && let Ok(StoredMove(tile, ..)) = serde_json::from_str(&t.mv)
+            && let Some(seat) = seats.get_mut(usize::from(t.player))
+        {
+            let own: i32 = (scorings.iter())
+                .filter(|(players, _)| players.contains(&t.player))
+                .map(|(_, s)| s.points)
+                .sum();
+            let score = seat.tiles.entry(tile).or_default();
+            score.placed += 1;
+            score.points += own;
         }
     }
     for seat in &mut seats {
@@ -131,6 +156,18 @@ pub struct SeatAnalysis {
     pub blunders: u32,
     /// Mistakes and blunders by kind of move (`meeple on a city`, `tile only`…).
     pub by_kind: BTreeMap<String, u32>,
+    /// The seat's own puzzles: its turns with one clearly best placement.
+    pub puzzles: Vec<SeatPuzzle>,
+}
+
+/// A turn of a seat's with one clearly best placement (`analysis::puzzles`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatPuzzle {
+    pub turn: u32,
+    /// The seat played the best placement.
+    pub found: bool,
+    /// Points the best placement leads the second best by.
+    pub lead: f64,
 }
 
 /// One analysed game of a player, for the accuracy over time.
@@ -258,6 +295,23 @@ pub struct PlayerStats {
     pub analysed: Vec<AnalysedGame>,
     /// The player's mistakes and blunders by kind of move, most first.
     pub mistakes: Vec<(String, u64)>,
+    /// The player's own puzzles: how many, and how many of them the player found in play.
+    pub puzzle_count: u64,
+    pub puzzles_found: u64,
+    /// A few of them: those missed first, then the newest.
+    pub puzzles: Vec<(GameId, SeatPuzzle)>,
+    /// The kinds of tile that scored most for the player when they placed them, most first.
+    pub tiles: Vec<TileRecord>,
+}
+
+/// A kind of tile over a player's games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileRecord {
+    pub kind: GameKind,
+    pub tile: String,
+    /// A game of the player's with this tile, to draw it from (tile names are their game's).
+    pub example: GameId,
+    pub score: TileScore,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -283,8 +337,8 @@ fn seats_of(who: &Who, against: Option<&Who>) -> Query {
 
 /// The statistics' queries, each with [`seats_of`]'s parameters, in the order
 /// [`PlayerStats`] is read by the stores: totals, places, categories, best scorings, names,
-/// analysed games, mistakes by kind.
-pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 7] {
+/// analysed games, mistakes by kind, puzzle counts, puzzles, tiles.
+pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 10] {
     let Query { sql: from, params } = seats_of(who, against);
     let q = |sql: String| Query {
         sql,
@@ -324,8 +378,29 @@ pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 7] {
              {from} AND m.game = p.game AND m.seat = p.seat GROUP BY m.kind ORDER BY 2 DESC, 1"
         ))
         .joined("player_mistakes m"),
+        q(format!(
+            "SELECT count(*), count(*) FILTER (WHERE z.found)
+             {from} AND z.game = p.game AND z.seat = p.seat"
+        ))
+        .joined("player_puzzles z"),
+        q(format!(
+            "SELECT g.id, CAST(z.turn AS BIGINT), z.found, z.lead
+             {from} AND z.game = p.game AND z.seat = p.seat
+             ORDER BY z.found, g.created_at DESC, g.seq DESC, z.turn LIMIT {PUZZLES_SHOWN}"
+        ))
+        .joined("player_puzzles z"),
+        q(format!(
+            "SELECT g.kind, t.tile, min(g.id), CAST(sum(t.placed) AS BIGINT), CAST(sum(t.points) AS BIGINT)
+             {from} AND t.game = p.game AND t.seat = p.seat
+             GROUP BY g.kind, t.tile HAVING sum(t.points) > 0 ORDER BY 5 DESC, 4, 2 LIMIT {TILES_SHOWN}"
+        ))
+        .joined("player_tiles t"),
     ]
 }
+
+/// How many of a player's puzzles and tiles the statistics list.
+const PUZZLES_SHOWN: u32 = 12;
+const TILES_SHOWN: u32 = 6;
 
 impl Query {
     /// The query with another table in its `FROM`.
@@ -345,10 +420,45 @@ pub const ANALYSED_WITHOUT_SEATS: &str = "SELECT g.seq, g.id FROM games g JOIN a
        AND NOT EXISTS (SELECT 1 FROM player_analyses s WHERE s.game = g.seq)
      ORDER BY g.seq LIMIT ?2";
 
-/// Games stored before the players table, that get their rows at start: those after `seq`
-/// with no players rows, oldest first (the walk goes on from the last one read, so a game whose
-/// rows cannot be made is not read again).
-pub const WITHOUT_PLAYERS: &str =
+/// What a stored game's seats can miss, having been stored by an earlier release: what the
+/// start fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// Every row: the game was stored before the players table.
+    Seats,
+    /// The tile rows: the game was stored before them.
+    Tiles,
+}
+
+impl Missing {
+    /// The games after `?1` missing this, oldest first, `?2` of them (the walk goes on from
+    /// the last one read, so a game whose rows cannot be made is not read again).
+    pub fn sql(self) -> String {
+        match self {
+            Missing::Seats => WITHOUT_PLAYERS.to_string(),
+            Missing::Tiles => without_tiles(),
+        }
+    }
+}
+
+/// Tile games whose seats have no tile rows, after `seq`, oldest first. A game with no turn
+/// has none to fill.
+fn without_tiles() -> String {
+    let kinds: Vec<String> = (GameKind::ALL.into_iter())
+        .filter(|k| k.places_tiles())
+        .map(|k| format!("'{}'", k.name()))
+        .collect();
+    let kinds = kinds.join(", ");
+    format!(
+        "SELECT seq, id FROM games g WHERE seq > ?1 AND g.turns > 0 AND g.kind IN ({kinds})
+           AND EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+           AND NOT EXISTS (SELECT 1 FROM player_tiles t WHERE t.game = g.seq)
+         ORDER BY seq LIMIT ?2"
+    )
+}
+
+/// Games with no players rows, after `seq`, oldest first.
+const WITHOUT_PLAYERS: &str =
     "SELECT seq, id FROM games g WHERE seq > ?1 AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
      ORDER BY seq LIMIT ?2";
 
@@ -430,6 +540,38 @@ mod tests {
         let open = super::seats(&game(vec![], false), &[turn(shared, "[8, 8, 0]")], &[]);
         assert_eq!(open.iter().map(|s| s.score).collect::<Vec<_>>(), [8, 8, 0]);
         assert!(!open[0].points.contains_key(FINAL));
+    }
+
+    /// A tile counts for whoever placed it, with what its placement scored for them: a shared
+    /// city closed by Ann's tile counts for Ann's tile, not for Bob's.
+    #[test]
+    fn tiles_count_what_their_placement_scored_for_who_placed_them() {
+        let shared = r#"[{"type": "scored", "feature": "city", "players": [0, 1], "points": 8}]"#;
+        let closing = TurnRow {
+            mv: r#"["D", 0, 1, 90, null]"#.into(),
+            ..turn(shared, "[8, 8, 0]")
+        };
+        let quiet = TurnRow {
+            player: 1,
+            mv: r#"["E", 1, 1, 0, null]"#.into(),
+            ..turn("[]", "[8, 8, 0]")
+        };
+        let seats = seats(
+            &game(vec![8, 8, 0], true),
+            &[closing.clone(), quiet.clone(), closing],
+            &[],
+        );
+        let d = TileScore { placed: 2, points: 16 };
+        assert_eq!(seats[0].tiles, BTreeMap::from([("D".into(), d)]));
+        let e = TileScore { placed: 1, points: 0 };
+        assert_eq!(seats[1].tiles, BTreeMap::from([("E".into(), e)]));
+        assert!(seats[2].tiles.is_empty());
+        // The Card Game places no tile, whatever its rows hold.
+        let cards = GameRow {
+            kind: GameKind::CardGame,
+            ..game(vec![8, 8, 0], true)
+        };
+        assert!(super::seats(&cards, &[quiet], &[]).iter().all(|s| s.tiles.is_empty()));
     }
 
     #[test]

@@ -11,9 +11,10 @@
 //! holds across nodes; claiming one skips rows another worker is claiming
 //! (`FOR UPDATE SKIP LOCKED`).
 
-use super::collection::{errors_json, errors_of};
+use super::collection::{errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, CategoryPoints, Param, PlayerStats, Query, Scoring, Search, Seat, SeatAnalysis, Who,
+    self, AnalysedGame, CategoryPoints, Missing, Param, PlayerStats, Query, Scoring, Search, Seat, SeatAnalysis,
+    SeatPuzzle, TileRecord, TileScore, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -34,6 +35,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0003_annotations.sql"),
     include_str!("../../migrations/postgres/0004_players.sql"),
     include_str!("../../migrations/postgres/0005_collections.sql"),
+    include_str!("../../migrations/postgres/0006_puzzles_tiles_imports.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
@@ -247,20 +249,24 @@ impl Backend for Postgres {
             let Some(seq) = found.map(|r| r.try_get::<_, i64>(0)).transpose()? else {
                 return Ok(false);
             };
-            let had = tx
-                .query_opt("SELECT 1 FROM players WHERE game = $1 LIMIT 1", &[&seq])
-                .await?;
-            if had.is_some() {
+            let has = async |table: &str| -> Result<bool, StoreError> {
+                let sql = format!("SELECT 1 FROM {table} WHERE game = $1 LIMIT 1");
+                Ok(tx.query_opt(&sql, &[&seq]).await?.is_some())
+            };
+            if !has("players").await? {
+                insert_seats(&tx, seq, seats).await?;
+            } else if !has("player_tiles").await? && seats.iter().any(|s| !s.tiles.is_empty()) {
+                insert_tiles(&tx, seq, seats).await?;
+            } else {
                 return Ok(false);
             }
-            insert_seats(&tx, seq, seats).await?;
             tx.commit().await?;
             Ok(true)
         })
     }
 
-    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
-        let sql = dollars(players::WITHOUT_PLAYERS);
+    fn games_missing(&self, what: Missing, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let sql = dollars(&what.sql());
         self.run(async |c| {
             let rows = c.query(&sql, &[&after, &i64::from(limit)]).await?;
             rows.iter().map(|r| Ok((r.try_get(0)?, game_id(r, 1)?))).collect()
@@ -303,7 +309,18 @@ impl Backend for Postgres {
     }
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
-        let [totals, places, categories, best, names, analysed, mistakes] = players::stats_queries(who, against);
+        let [
+            totals,
+            places,
+            categories,
+            best,
+            names,
+            analysed,
+            mistakes,
+            puzzle_count,
+            puzzles,
+            tiles,
+        ] = players::stats_queries(who, against);
         self.run(async |c| {
             let all = async |q: &Query| -> Result<Vec<Row>, StoreError> {
                 Ok(c.query(&dollars(&q.sql), &bound(&q.params)).await?)
@@ -355,6 +372,30 @@ impl Backend for Postgres {
             for r in all(&mistakes).await? {
                 stats.mistakes.push((r.try_get(0)?, r.try_get::<_, i64>(1)? as u64));
             }
+            let n = c
+                .query_one(&dollars(&puzzle_count.sql), &bound(&puzzle_count.params))
+                .await?;
+            stats.puzzle_count = n.try_get::<_, i64>(0)? as u64;
+            stats.puzzles_found = n.try_get::<_, i64>(1)? as u64;
+            for r in all(&puzzles).await? {
+                let puzzle = SeatPuzzle {
+                    turn: r.try_get::<_, i64>(1)? as u32,
+                    found: r.try_get(2)?,
+                    lead: r.try_get(3)?,
+                };
+                stats.puzzles.push((game_id(&r, 0)?, puzzle));
+            }
+            for r in all(&tiles).await? {
+                stats.tiles.push(TileRecord {
+                    kind: kind(&r, 0)?,
+                    tile: r.try_get(1)?,
+                    example: game_id(&r, 2)?,
+                    score: TileScore {
+                        placed: r.try_get::<_, i64>(3)? as u32,
+                        points: r.try_get::<_, i64>(4)? as i32,
+                    },
+                });
+            }
             Ok(stats)
         })
     }
@@ -395,6 +436,13 @@ impl Backend for Postgres {
                     tx.execute(
                         "INSERT INTO player_mistakes (game, seat, kind, count) VALUES ($1, $2, $3, $4)",
                         &[&seq, &seat, kind, &(*n as i32)],
+                    )
+                    .await?;
+                }
+                for z in &a.puzzles {
+                    tx.execute(
+                        "INSERT INTO player_puzzles (game, seat, turn, found, lead) VALUES ($1, $2, $3, $4, $5)",
+                        &[&seq, &seat, &(z.turn as i32), &z.found, &z.lead],
                     )
                     .await?;
                 }
@@ -752,8 +800,8 @@ impl Backend for Postgres {
     fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError> {
         self.run(async |cl| {
             cl.execute(
-                "INSERT INTO collections (id, name, owner_hash, created_at, import_total, import_done, import_errors)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                "INSERT INTO collections (id, name, owner_hash, created_at, import_total, import_done, import_errors, import_lease_until)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 &[
                     &c.id.to_string(),
                     &c.name.as_str(),
@@ -762,6 +810,7 @@ impl Backend for Postgres {
                     &(c.import.total as i32),
                     &(c.import.done as i32),
                     &errors_json(&c.import.errors),
+                    &c.import.lease_column(),
                 ],
             )
             .await?;
@@ -791,7 +840,7 @@ impl Backend for Postgres {
         self.run(async |c| {
             let row = c
                 .query_opt(
-                    "SELECT name, owner_hash, created_at, import_total, import_done, import_errors
+                    "SELECT name, owner_hash, created_at, import_total, import_done, import_errors, import_lease_until
                      FROM collections WHERE id = $1",
                     &[&id.to_string()],
                 )
@@ -807,6 +856,7 @@ impl Backend for Postgres {
                         total: r.try_get::<_, i32>(3)? as u32,
                         done: r.try_get::<_, i32>(4)? as u32,
                         errors: errors_of(r.try_get(5)?)?,
+                        lease_until: lease_of(r.try_get(6)?),
                     },
                 })
             })
@@ -868,12 +918,14 @@ impl Backend for Postgres {
     fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError> {
         self.run(async |c| {
             c.execute(
-                "UPDATE collections SET import_total = $2, import_done = $3, import_errors = $4 WHERE id = $1",
+                "UPDATE collections SET import_total = $2, import_done = $3, import_errors = $4, import_lease_until = $5
+                 WHERE id = $1",
                 &[
                     &id.to_string(),
                     &(import.total as i32),
                     &(import.done as i32),
                     &errors_json(&import.errors),
+                    &import.lease_column(),
                 ],
             )
             .await?;
@@ -977,6 +1029,25 @@ async fn insert_seats(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats:
             &points.iter().map(|p| p.0).collect::<Vec<_>>(),
             &points.iter().map(|p| p.1).collect::<Vec<_>>(),
             &points.iter().map(|p| p.2).collect::<Vec<_>>(),
+        ],
+    )
+    .await?;
+    insert_tiles(tx, game, seats).await
+}
+
+async fn insert_tiles(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats: &[Seat]) -> Result<(), StoreError> {
+    let tiles: Vec<(i32, &str, i32, i32)> = (seats.iter())
+        .flat_map(|s| (s.tiles.iter()).map(|(t, n)| (i32::from(s.seat), t.as_str(), n.placed as i32, n.points)))
+        .collect();
+    tx.execute(
+        "INSERT INTO player_tiles (game, seat, tile, placed, points)
+         SELECT $1, * FROM unnest($2::int4[], $3::text[], $4::int4[], $5::int4[])",
+        &[
+            &game,
+            &tiles.iter().map(|t| t.0).collect::<Vec<_>>(),
+            &tiles.iter().map(|t| t.1).collect::<Vec<_>>(),
+            &tiles.iter().map(|t| t.2).collect::<Vec<_>>(),
+            &tiles.iter().map(|t| t.3).collect::<Vec<_>>(),
         ],
     )
     .await?;

@@ -2,8 +2,11 @@
 //! at open by `rusqlite_migration`; SQLite's own file lock makes that safe when several
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
-use super::collection::{errors_json, errors_of};
-use super::players::{self, AnalysedGame, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, Who};
+use super::collection::{errors_json, errors_of, lease_of};
+use super::players::{
+    self, AnalysedGame, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord,
+    TileScore, Who,
+};
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
     Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
@@ -32,6 +35,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0009_annotations.sql")),
         M::up(include_str!("../../migrations/0010_players.sql")),
         M::up(include_str!("../../migrations/0011_collections.sql")),
+        M::up(include_str!("../../migrations/0012_puzzles_tiles_imports.sql")),
     ])
 }
 
@@ -176,22 +180,27 @@ impl Backend for Sqlite {
     fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError> {
         let mut conn = self.pool.get()?;
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let seq: Option<i64> = tx
+        let found: Option<(i64, bool, bool)> = tx
             .query_row(
-                "SELECT seq FROM games g WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)",
+                "SELECT seq, EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq),
+                        EXISTS (SELECT 1 FROM player_tiles t WHERE t.game = g.seq)
+                 FROM games g WHERE id = ?1",
                 [id],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        let Some(seq) = seq else { return Ok(false) };
-        insert_seats(&tx, seq, seats)?;
+        match found {
+            Some((seq, false, _)) => insert_seats(&tx, seq, seats)?,
+            Some((seq, true, false)) if seats.iter().any(|s| !s.tiles.is_empty()) => insert_tiles(&tx, seq, seats)?,
+            _ => return Ok(false),
+        }
         tx.commit()?;
         Ok(true)
     }
 
-    fn games_without_seats(&self, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
+    fn games_missing(&self, what: Missing, after: i64, limit: u32) -> Result<Vec<(i64, GameId)>, StoreError> {
         let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(players::WITHOUT_PLAYERS)?;
+        let mut stmt = conn.prepare(&what.sql())?;
         let rows = stmt.query_map(params![after, limit], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -229,7 +238,18 @@ impl Backend for Sqlite {
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
         let conn = self.pool.get()?;
-        let [totals, places, categories, best, names, analysed, mistakes] = players::stats_queries(who, against);
+        let [
+            totals,
+            places,
+            categories,
+            best,
+            names,
+            analysed,
+            mistakes,
+            puzzle_count,
+            puzzles,
+            tiles,
+        ] = players::stats_queries(who, against);
         let mut stats = conn.query_row(&totals.sql, rusqlite::params_from_iter(bound(&totals.params)), |r| {
             Ok(PlayerStats {
                 games: r.get::<_, i64>(0)? as u64,
@@ -274,6 +294,30 @@ impl Backend for Sqlite {
             })
         })?;
         stats.mistakes = rows_of(&conn, &mistakes, |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+        (stats.puzzle_count, stats.puzzles_found) = conn.query_row(
+            &puzzle_count.sql,
+            rusqlite::params_from_iter(bound(&puzzle_count.params)),
+            |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+        )?;
+        stats.puzzles = rows_of(&conn, &puzzles, |r| {
+            let puzzle = SeatPuzzle {
+                turn: r.get(1)?,
+                found: r.get(2)?,
+                lead: r.get(3)?,
+            };
+            Ok((r.get(0)?, puzzle))
+        })?;
+        stats.tiles = rows_of(&conn, &tiles, |r| {
+            Ok(TileRecord {
+                kind: kind(r, 0)?,
+                tile: r.get(1)?,
+                example: r.get(2)?,
+                score: TileScore {
+                    placed: r.get(3)?,
+                    points: r.get(4)?,
+                },
+            })
+        })?;
         Ok(stats)
     }
 
@@ -296,6 +340,8 @@ impl Backend for Sqlite {
             )?;
             let mut kinds =
                 tx.prepare("INSERT INTO player_mistakes (game, seat, kind, count) VALUES (?1, ?2, ?3, ?4)")?;
+            let mut puzzles =
+                tx.prepare("INSERT INTO player_puzzles (game, seat, turn, found, lead) VALUES (?1, ?2, ?3, ?4, ?5)")?;
             for a in seats {
                 row.execute(params![
                     seq,
@@ -308,6 +354,9 @@ impl Backend for Sqlite {
                 ])?;
                 for (kind, n) in &a.by_kind {
                     kinds.execute(params![seq, a.seat, kind, n])?;
+                }
+                for z in &a.puzzles {
+                    puzzles.execute(params![seq, a.seat, z.turn, z.found, z.lead])?;
                 }
             }
         }
@@ -584,8 +633,8 @@ impl Backend for Sqlite {
     fn create_collection(&self, c: &CollectionRow) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         conn.execute(
-            "INSERT INTO collections (id, name, owner_hash, created_at, import_total, import_done, import_errors)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO collections (id, name, owner_hash, created_at, import_total, import_done, import_errors, import_lease_until)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 c.id,
                 c.name.as_str(),
@@ -593,7 +642,8 @@ impl Backend for Sqlite {
                 c.created_at,
                 c.import.total,
                 c.import.done,
-                errors_json(&c.import.errors)
+                errors_json(&c.import.errors),
+                c.import.lease_column()
             ],
         )?;
         Ok(())
@@ -610,7 +660,7 @@ impl Backend for Sqlite {
         let conn = self.pool.get()?;
         let row = conn
             .query_row(
-                "SELECT name, owner_hash, created_at, import_total, import_done, import_errors
+                "SELECT name, owner_hash, created_at, import_total, import_done, import_errors, import_lease_until
                  FROM collections WHERE id = ?1",
                 [id],
                 |r| {
@@ -621,11 +671,12 @@ impl Backend for Sqlite {
                         r.get::<_, u32>(3)?,
                         r.get::<_, u32>(4)?,
                         r.get::<_, String>(5)?,
+                        r.get::<_, Option<String>>(6)?,
                     ))
                 },
             )
             .optional()?;
-        row.map(|(name, owner, created_at, total, done, errors)| {
+        row.map(|(name, owner, created_at, total, done, errors, lease)| {
             Ok(CollectionRow {
                 id: *id,
                 name: CollectionName::stored(name),
@@ -636,6 +687,7 @@ impl Backend for Sqlite {
                     total,
                     done,
                     errors: errors_of(&errors)?,
+                    lease_until: lease_of(lease),
                 },
             })
         })
@@ -692,8 +744,15 @@ impl Backend for Sqlite {
     fn import_progress(&self, id: &CollectionId, import: &ImportState) -> Result<(), StoreError> {
         let conn = self.pool.get()?;
         conn.execute(
-            "UPDATE collections SET import_total = ?2, import_done = ?3, import_errors = ?4 WHERE id = ?1",
-            params![id, import.total, import.done, errors_json(&import.errors)],
+            "UPDATE collections SET import_total = ?2, import_done = ?3, import_errors = ?4, import_lease_until = ?5
+                 WHERE id = ?1",
+            params![
+                id,
+                import.total,
+                import.done,
+                errors_json(&import.errors),
+                import.lease_column()
+            ],
         )?;
         Ok(())
     }
@@ -763,6 +822,17 @@ fn insert_seats(tx: &rusqlite::Transaction, game: i64, seats: &[Seat]) -> rusqli
         ])?;
         for (category, p) in &s.points {
             points.execute(params![game, s.seat, category, p])?;
+        }
+    }
+    insert_tiles(tx, game, seats)
+}
+
+fn insert_tiles(tx: &rusqlite::Transaction, game: i64, seats: &[Seat]) -> rusqlite::Result<()> {
+    let mut row =
+        tx.prepare("INSERT INTO player_tiles (game, seat, tile, placed, points) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for s in seats {
+        for (tile, t) in &s.tiles {
+            row.execute(params![game, s.seat, tile, t.placed, t.points])?;
         }
     }
     Ok(())

@@ -74,6 +74,8 @@ pub struct AppState {
     accuracies: std::sync::Arc<Recent<Vec<crate::analysis::win_chance::PlayerAccuracy>>>,
     /// The explore board engine's answers, by position.
     pub thoughts: Arc<game::explore::Thoughts>,
+    /// The turns of this node's collection imports.
+    pub imports: Arc<routes::collections::ImportGate>,
 }
 
 /// A game's kind and every stored snapshot of it.
@@ -187,6 +189,7 @@ impl AppState {
             snapshots: std::sync::Arc::new(Recent::new(256)),
             accuracies: std::sync::Arc::new(Recent::new(4096)),
             thoughts: game::explore::thoughts(),
+            imports: Default::default(),
         }
     }
 

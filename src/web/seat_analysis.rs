@@ -2,20 +2,21 @@
 //! mistakes by kind of move), kept in the store's player rows so that player pages read it by
 //! query: written when an analysis finishes, and at start for analyses finished before.
 
+use crate::analysis::puzzles;
 use crate::analysis::report::{ActionReport, AlternativeReport, StoredAnalysis};
 use crate::analysis::win_chance::{self, MoveClass, TurnChance};
 use crate::analysis::{self, cards::CardGameReport};
 use crate::engine::GameKind;
-use crate::store::{GameId, GameRow, SeatAnalysis, Store, StoreError};
+use crate::store::{GameId, GameRow, SeatAnalysis, SeatPuzzle, Store, StoreError};
 
 /// The seats of a game as its analysis (`json`, as stored) judged them.
 pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
-    let (chances, kinds): (Vec<TurnChance>, Vec<String>) = match row.kind {
+    let (chances, kinds, puzzles): (Vec<TurnChance>, Vec<String>, _) = match row.kind {
         GameKind::CardGame => {
             let report: CardGameReport = serde_json::from_str(json).map_err(|e| e.to_string())?;
             let chances = analysis::cards::turn_chances(&report, row.turns);
             let kinds = vec!["card play".to_string(); chances.len()];
-            (chances, kinds)
+            (chances, kinds, Vec::new())
         }
         GameKind::Carcassonne | GameKind::NewWorld => {
             let stored: StoredAnalysis = serde_json::from_str(json).map_err(|e| e.to_string())?;
@@ -27,7 +28,7 @@ pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
                     played.map_or_else(|| "tile only".to_string(), move_kind)
                 })
                 .collect();
-            (chances, kinds)
+            (chances, kinds, seat_puzzles(&stored))
         }
     };
     let figures = win_chance::accuracies(&chances, row.players.len());
@@ -40,8 +41,14 @@ pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
             mistakes: a.mistakes,
             blunders: a.blunders,
             by_kind: Default::default(),
+            puzzles: Vec::new(),
         })
         .collect();
+    for (player, puzzle) in puzzles {
+        if let Some(seat) = seats.get_mut(usize::from(player)) {
+            seat.puzzles.push(puzzle);
+        }
+    }
     for (c, kind) in chances.iter().zip(kinds) {
         if let Some(seat) = seats.get_mut(usize::from(c.player))
             && c.chance.class >= MoveClass::Mistake
@@ -50,6 +57,24 @@ pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
         }
     }
     Ok(seats)
+}
+
+/// The analysis's puzzles, each with its mover and whether they played the best placement.
+fn seat_puzzles(stored: &StoredAnalysis) -> Vec<(u8, SeatPuzzle)> {
+    (stored.turns.iter())
+        .filter_map(|t| {
+            let p = puzzles::puzzle(t)?;
+            let found = puzzles::found_in_play(t, &p)?;
+            Some((
+                p.player,
+                SeatPuzzle {
+                    turn: p.turn,
+                    found,
+                    lead: p.lead,
+                },
+            ))
+        })
+        .collect()
 }
 
 /// A tile move's kind: where its figure went (`meeple on a field` is a farm claim), else the

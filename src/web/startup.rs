@@ -9,7 +9,7 @@ use super::routes::{
     analysis, annotations, api, assets, collections, embed, explore, exports, health, images, owners, pages, puzzles,
 };
 use crate::analysis::AnalysisOptions;
-use crate::store::{GameId, Store, StoreError, ingest};
+use crate::store::{GameId, Store, ingest};
 use actix_web::dev::Server;
 use actix_web::{App, HttpRequest, HttpServer, web};
 use std::net::TcpListener;
@@ -79,14 +79,17 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // the same socket raises it.
     socket2::SockRef::from(&listener).listen(1024)?;
     // On a thread of its own: this runs inside the server's runtime, where the PostgreSQL
-    // store's blocking calls may not run.
+    // store's blocking calls may not run; and in the background, as reading every stored
+    // analysis takes a while on a big database (player pages lack those games' accuracy until
+    // it is done).
     let filling = store.clone();
-    let filled = std::thread::spawn(move || super::seat_analysis::fill(&filling)).join();
-    match filled.unwrap_or_else(|_| Err(StoreError::Corrupt("filling player rows panicked".into()))) {
-        Ok(0) => {}
-        Ok(n) => tracing::info!("{n} analyses finished before player pages got their player rows"),
-        Err(e) => tracing::error!("cannot fill the player rows of finished analyses: {e}"),
-    }
+    std::thread::Builder::new()
+        .name("fill-seat-analyses".into())
+        .spawn(move || match super::seat_analysis::fill(&filling) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("{n} finished analyses got their player rows"),
+            Err(e) => tracing::error!("cannot fill the player rows of finished analyses: {e}"),
+        })?;
     let mut state = AppState::new(store.clone(), &settings.public_url);
     state.watch_changes();
     let seen = state.analysis_seen.clone();

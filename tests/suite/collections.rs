@@ -416,3 +416,66 @@ fn copy_db_takes_the_collections_along() {
     };
     assert_eq!(games(&target), games(&app.store()));
 }
+
+/// An import renews a lease as it reads; one whose lease ran out before its last line (the
+/// server stopped) says so instead of reloading for ever, and its owner adds the rest again.
+/// While an import runs, adding more is refused, so two imports never count one progress.
+#[test]
+fn a_stopped_import_says_so_and_takes_the_rest_again() {
+    use carcassonne_replay::store::ImportState;
+    let app = spawn_app();
+    let text = [
+        one_line(&small_game(["Ines", "Jon"])),
+        one_line(&small_game(["Kim", "Lou"])),
+    ]
+    .join("\n");
+    let a = create(&app, json!({"name": "Cut short", "text": text}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let (id, token) = (
+        a.json()["id"].as_str().unwrap().to_string(),
+        a.json()["owner_token"].as_str().unwrap().to_string(),
+    );
+    assert_eq!(collection(&app, &id)["import"]["status"], "finished");
+    let cid = id.parse().unwrap();
+    let lease = |minutes| {
+        let state = ImportState {
+            total: 5,
+            done: 2,
+            errors: vec![],
+            lease_until: Some(chrono::Utc::now() + chrono::TimeDelta::minutes(minutes)),
+        };
+        app.store().import_progress(&cid, &state).unwrap();
+    };
+    let more = json!({"add": one_line(&small_game(["Mo", "Nel"]))});
+    let owner = format!("Bearer {token}");
+
+    // Running: the page reloads itself, and adding more waits for the end.
+    lease(1);
+    assert_eq!(collection(&app, &id)["import"]["status"], "running");
+    assert!(
+        get_html(&app, &format!("/c/{id}"))
+            .body
+            .contains(r#"http-equiv="refresh""#)
+    );
+    let busy = edit(&app, &id, &[("Authorization", &owner)], more.clone());
+    assert_eq!(busy.status, 409, "{}", busy.body);
+    assert!(busy.body.contains("2 of 5"), "{}", busy.body);
+
+    // Stopped: said once, no reload.
+    lease(-1);
+    assert_eq!(collection(&app, &id)["import"]["status"], "stopped");
+    let page = get_html(&app, &format!("/c/{id}")).body;
+    assert!(page.contains("The import stopped after 2 of 5 lines"), "{page}");
+    assert!(!page.contains(r#"http-equiv="refresh""#), "{page}");
+
+    // The owner adds the rest: the lines never read are dropped from the count.
+    let added = edit(&app, &id, &[("Authorization", &owner)], more);
+    assert!(added.status == 200 || added.status == 201, "{}", added.body);
+    let c = collection(&app, &id);
+    assert_eq!(
+        (&c["import"]["status"], &c["import"]["done"], &c["import"]["total"]),
+        (&json!("finished"), &json!(3), &json!(3)),
+        "{c}"
+    );
+    assert_eq!(game_ids(&c).len(), 3);
+}

@@ -14,7 +14,7 @@ use super::owners::{owner_cookie_at, presented, see_other};
 use super::read_limited;
 use crate::analysis::win_chance::{self, PlayerAccuracy};
 use crate::record::MAX_RECORD_BYTES;
-use crate::store::collection::{self, Imported};
+use crate::store::collection::{self, ImportStatus, Imported};
 use crate::store::{
     AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportLine, ImportState, ImportedGame,
     LineError, NewGame, OwnerToken, Ownership, QueueAnswer,
@@ -216,10 +216,7 @@ async fn create(
         name,
         owner: token.hash(),
         created_at: crate::store::now(),
-        import: ImportState {
-            total: request.lines.len() as u32,
-            ..ImportState::default()
-        },
+        import: ImportState::start(request.lines.len() as u32),
     };
     let (id, import) = (row.id, row.import.clone());
     let st = state.clone();
@@ -243,10 +240,15 @@ async fn start_import(
     new: NewGame,
 ) -> Result<Option<Imported>, Problem> {
     let (tx, rx) = std::sync::mpsc::channel();
-    let store = state.store.clone();
+    let (store, gate) = (state.store.clone(), state.imports.clone());
     std::thread::Builder::new()
         .name("import".into())
         .spawn(move || {
+            let _turn = gate.enter(|| {
+                if let Err(e) = store.import_progress(&id, &before.clone().renewed()) {
+                    tracing::warn!("renewing the waiting import of collection {id}: {e}");
+                }
+            });
             let outcome = collection::import(&store, &id, before, &lines, new);
             if let Err(e) = &outcome {
                 tracing::error!("importing into collection {id}: {e}");
@@ -259,6 +261,45 @@ async fn start_import(
         Err(_) => Ok(None),
     })
     .await
+}
+
+/// Imports running on one node at once. Each prepares its lines on every core, so more would
+/// only share the cores; the others wait their turn (their pages say 0 read), renewing their
+/// leases so that they do not pass for stopped.
+const IMPORTS_AT_ONCE: usize = 2;
+
+/// The turns of this node's imports ([`IMPORTS_AT_ONCE`]).
+#[derive(Default)]
+pub struct ImportGate {
+    running: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+/// An import's turn: it ends when this drops.
+pub struct ImportTurn<'g>(&'g ImportGate);
+
+impl ImportGate {
+    /// Waits for a turn, calling `renew` every quarter of the lease meanwhile.
+    fn enter(&self, renew: impl Fn()) -> ImportTurn<'_> {
+        let every = collection::IMPORT_LEASE.to_std().unwrap_or(Duration::from_secs(120)) / 4;
+        let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        while *running >= IMPORTS_AT_ONCE {
+            let (guard, waited) = (self.freed.wait_timeout(running, every)).unwrap_or_else(|e| e.into_inner());
+            running = guard;
+            if waited.timed_out() {
+                renew();
+            }
+        }
+        *running += 1;
+        ImportTurn(self)
+    }
+}
+
+impl Drop for ImportTurn<'_> {
+    fn drop(&mut self) {
+        *self.0.running.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        self.0.freed.notify_one();
+    }
 }
 
 fn import_answer(id: CollectionId, total: u32, waited: Option<Imported>, token: Option<&OwnerToken>) -> HttpResponse {
@@ -297,6 +338,9 @@ pub struct CollectionAnswer {
 
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct ImportProgress {
+    /// `stopped`: the import ended before its last line (the server stopped, or it failed);
+    /// the lines after `done` were not read, and may be added again.
+    status: ImportStatus,
     done: u32,
     total: u32,
     errors: Vec<LineError>,
@@ -329,6 +373,7 @@ fn read(state: &AppState, id: &CollectionId) -> Result<(CollectionRow, Collectio
         url: links::collection(*id),
         created_at: row.created_at.clone(),
         import: ImportProgress {
+            status: row.import.status(),
             done: row.import.done,
             total: row.import.total,
             errors: row.import.errors.clone(),
@@ -397,10 +442,9 @@ pub async fn api_get(
 
 /// The page as a stranger gets it, rendered: what `bench --collection` times.
 pub fn render_page(state: &AppState, id: &CollectionId) -> Result<String, Problem> {
-    let (row, c) = read(state, id)?;
+    let (_, c) = read(state, id)?;
     let shown = CollectionPage {
         owner: false,
-        importing: !row.import.finished(),
         queued: None,
         c,
     };
@@ -412,7 +456,6 @@ pub fn render_page(state: &AppState, id: &CollectionId) -> Result<String, Proble
 pub struct CollectionPage {
     c: CollectionAnswer,
     owner: bool,
-    importing: bool,
     /// After the analysis button: how many were queued, and how many the full queue left.
     queued: Option<(u32, u32)>,
 }
@@ -425,6 +468,14 @@ impl CollectionPage {
 
     fn accuracy(&self, s: &Standing) -> String {
         s.accuracy.map_or("–".into(), |a| format!("{a:.0}%"))
+    }
+
+    fn importing(&self) -> bool {
+        self.c.import.status == ImportStatus::Running
+    }
+
+    fn stopped(&self) -> bool {
+        self.c.import.status == ImportStatus::Stopped
     }
 
     fn any_accuracy(&self) -> bool {
@@ -452,7 +503,6 @@ pub async fn page(
     let (row, c) = blocking(move || read(&state, &id)).await?;
     Ok(CollectionPage {
         owner: token.is_some_and(|t| Ownership::of(Some(row.owner), &t) == Ownership::Owner),
-        importing: !row.import.finished(),
         queued: q.queued.map(|n| (n, q.waiting.unwrap_or(0))),
         c,
     })
@@ -631,9 +681,18 @@ async fn edit(
     if !lines.is_empty() {
         state.limits.import(req.peer_addr().map(|a| a.ip()))?;
     }
+    if !lines.is_empty() && row.import.status() == ImportStatus::Running {
+        return Err(Problem::new(
+            StatusCode::CONFLICT,
+            "Import running",
+            format!(
+                "collection {id} is still importing ({} of {} lines read): add games once it is done",
+                row.import.done, row.import.total
+            ),
+        ));
+    }
     let st = state.clone();
-    let mut before = row.import.clone();
-    before.total += lines.len() as u32;
+    let before = row.import.adding(lines.len() as u32);
     let recorded = before.clone();
     blocking(move || {
         if let Some(name) = name {

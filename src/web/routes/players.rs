@@ -44,9 +44,16 @@ pub struct PlayerAnswer {
     pub analysed: Vec<AnalysedGame>,
     /// Mistakes and blunders by kind of move, most first.
     pub mistakes: Vec<MistakeKind>,
-    /// The puzzle pages of the analysed tile games where the player made a mistake or worse,
-    /// newest first (at most 10).
-    pub puzzles: Vec<String>,
+    /// The player's own puzzles in the analysed tile games: turns of theirs where one
+    /// placement was clearly best (`/g/{id}/puzzles` says how clear). How many, and how many
+    /// the player found in play.
+    pub puzzle_count: u64,
+    pub puzzles_found: u64,
+    /// A few of them, those the player missed first, then the newest.
+    pub puzzles: Vec<OwnPuzzle>,
+    /// The kinds of tile that scored most for the player when they placed them (the features
+    /// those placements completed, counted for the player), most first.
+    pub tiles: Vec<TileScored>,
     /// This page of `list`, from 1, and how many there are.
     pub page: u64,
     pub pages: u64,
@@ -89,6 +96,28 @@ pub struct AnalysedGame {
 }
 
 #[derive(Serialize, ToSchema)]
+pub struct OwnPuzzle {
+    /// The puzzle's page.
+    pub url: String,
+    pub turn: u32,
+    /// The player played the best placement.
+    pub found: bool,
+    /// Points the best placement leads the second best by.
+    pub lead: f64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TileScored {
+    /// The tile's name in its game's catalogue.
+    pub tile: String,
+    /// The tile's picture.
+    pub picture: String,
+    /// Times the player placed it, and the points those placements scored for them.
+    pub placed: u32,
+    pub points: i32,
+}
+
+#[derive(Serialize, ToSchema)]
 pub struct MistakeKind {
     /// `meeple on a field` (a farm claim), `city extended`, `tile only`…
     pub kind: String,
@@ -120,14 +149,26 @@ impl PlayerAnswer {
             let total: f64 = stats.analysed.iter().map(|g| g.accuracy * f64::from(g.moves)).sum();
             total / f64::from(moves)
         });
-        let puzzles = (stats.analysed.iter().rev())
-            .filter(|g| g.kind.places_tiles() && g.mistakes + g.blunders > 0)
-            .take(10)
-            .map(|g| links::puzzles(g.id))
-            .collect();
         PlayerAnswer {
             accuracy,
-            puzzles,
+            puzzle_count: stats.puzzle_count,
+            puzzles_found: stats.puzzles_found,
+            puzzles: (stats.puzzles.into_iter())
+                .map(|(id, z)| OwnPuzzle {
+                    url: links::puzzle(id, z.turn),
+                    turn: z.turn,
+                    found: z.found,
+                    lead: z.lead,
+                })
+                .collect(),
+            tiles: (stats.tiles.into_iter())
+                .map(|t| TileScored {
+                    picture: links::tile_svg(t.example, &t.tile),
+                    tile: t.tile,
+                    placed: t.score.placed,
+                    points: t.score.points,
+                })
+                .collect(),
             analysed: (stats.analysed.iter())
                 .map(|g| AnalysedGame {
                     game: g.id,
@@ -217,6 +258,10 @@ pub fn render_player_page(state: &AppState, player: &str, page: u64) -> Result<S
 }
 
 impl PlayerPage {
+    fn per_placement(&self, t: &TileScored) -> f64 {
+        f64::from(t.points) / f64::from(t.placed.max(1))
+    }
+
     /// The accuracy over time, once a game is analysed.
     fn accuracy_graph(&self) -> Option<String> {
         let points: Vec<_> = self.p.analysed.iter().map(|g| (g.game, g.accuracy)).collect();
