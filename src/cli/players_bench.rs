@@ -37,10 +37,7 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
     let had = store.count().map_err(|e| e.to_string())?;
     for i in had..games {
         store
-            .insert(
-                &renamed(&templates[(i % TEMPLATES) as usize], names(i)),
-                NewGame::PUBLIC,
-            )
+            .insert(&renamed(&templates[template(i)], names(i)), NewGame::PUBLIC)
             .map_err(|e| e.to_string())?;
         if i % 10_000 == 0 {
             eprintln!("{i} games stored");
@@ -71,6 +68,13 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
     row(
         &format!("player page over {target_games} games, warm median, ms"),
         ms(median(20, || render_player_page(&state, "Target", 1))),
+    );
+    row(
+        &format!("player page over {target_games} games, statistics not kept, median, ms"),
+        ms(median(20, || {
+            state.player_stats.clear();
+            render_player_page(&state, "Target", 1)
+        })),
     );
     let last = target_games.div_ceil(30).max(1);
     row(
@@ -105,7 +109,7 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
     let write = |from: u64, with_seats: bool| -> Result<Duration, String> {
         let start = Instant::now();
         for i in from..from + n {
-            let g = renamed(&templates[(i % TEMPLATES) as usize], names(i));
+            let g = renamed(&templates[template(i)], names(i));
             let game = crate::store::GameRow::of(&g, NewGame::PUBLIC);
             let seats = if with_seats {
                 players::seats(&game, &g.rows, &g.bga_ids)
@@ -153,6 +157,11 @@ fn templates() -> Result<Vec<Ingested>, String> {
             ingest::prepare(canonical.as_bytes()).map_err(|e| e.to_string())
         })
         .collect()
+}
+
+/// The template game `i` is: every one in turn, Target's games too (one in a hundred).
+fn template(i: u64) -> usize {
+    ((i + i / 100) % TEMPLATES) as usize
 }
 
 /// The players of game `i`: Target and a new opponent in one game of a hundred, else two of

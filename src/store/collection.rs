@@ -252,6 +252,37 @@ pub struct CollectedGame {
     pub turns: u32,
     pub created_at: String,
     pub analysis: Option<AnalysisStatus>,
+    /// Once analysed, each seat's accuracy, from the seats' analysis rows (seats with no move
+    /// valued are left out).
+    pub accuracy: Vec<SeatAccuracy>,
+}
+
+/// A seat's accuracy in an analysed game: the moves valued and their mean accuracy (percent).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatAccuracy {
+    pub seat: u8,
+    pub moves: u32,
+    pub accuracy: f64,
+}
+
+/// The accuracies of a collection's seats, by game: what [`with_accuracies`] hands out.
+pub(super) const SEAT_ACCURACIES: &str = "SELECT g.id, pa.seat, pa.moves, pa.accuracy
+     FROM collections c
+     JOIN collection_games cg ON cg.collection = c.seq
+     JOIN games g ON g.seq = cg.game
+     JOIN player_analyses pa ON pa.game = g.seq
+     WHERE c.id = ?1 AND pa.moves > 0";
+
+/// Gives each game its seats' accuracies, from [`SEAT_ACCURACIES`]' rows.
+pub(super) fn with_accuracies(mut games: Vec<CollectedGame>, rows: Vec<(GameId, SeatAccuracy)>) -> Vec<CollectedGame> {
+    let mut by_game: std::collections::HashMap<GameId, Vec<SeatAccuracy>> = Default::default();
+    for (id, a) in rows {
+        by_game.entry(id).or_default().push(a);
+    }
+    for g in &mut games {
+        g.accuracy = by_game.get(&g.id).cloned().unwrap_or_default();
+    }
+    games
 }
 
 /// One game to import: its line (or file), and its bytes.

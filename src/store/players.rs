@@ -184,7 +184,7 @@ pub struct AnalysedGame {
 }
 
 /// Who a player page is about: a name (matched by [`match_key`]) or a Board Game Arena id.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Who {
     Name(String),
     Bga(u64),

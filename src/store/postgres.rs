@@ -11,7 +11,7 @@
 //! holds across nodes; claiming one skips rows another worker is claiming
 //! (`FOR UPDATE SKIP LOCKED`).
 
-use super::collection::{errors_json, errors_of, lease_of};
+use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
     self, AnalysedGame, CategoryPoints, Missing, Param, PlayerStats, Query, Scoring, Search, Seat, SeatAnalysis,
     SeatPuzzle, TileRecord, TileScore, Who,
@@ -947,7 +947,7 @@ impl Backend for Postgres {
                     &[&id.to_string()],
                 )
                 .await?;
-            (rows.iter())
+            let games = (rows.iter())
                 .map(|r| {
                     let status: Option<&str> = r.try_get(0)?;
                     Ok(CollectedGame {
@@ -960,9 +960,24 @@ impl Backend for Postgres {
                         preset: r.try_get(9)?,
                         turns: r.try_get::<_, i32>(10)? as u32,
                         created_at: r.try_get(11)?,
+                        accuracy: Vec::new(),
                     })
                 })
-                .collect()
+                .collect::<Result<Vec<_>, StoreError>>()?;
+            let seats = c
+                .query(&dollars(collection::SEAT_ACCURACIES), &[&id.to_string()])
+                .await?;
+            let seats = (seats.iter())
+                .map(|r| {
+                    let seat = SeatAccuracy {
+                        seat: r.try_get::<_, i32>(1)? as u8,
+                        moves: r.try_get::<_, i32>(2)? as u32,
+                        accuracy: r.try_get(3)?,
+                    };
+                    Ok((game_id(r, 0)?, seat))
+                })
+                .collect::<Result<_, StoreError>>()?;
+            Ok(collection::with_accuracies(games, seats))
         })
     }
 

@@ -2,7 +2,7 @@
 //! at open by `rusqlite_migration`; SQLite's own file lock makes that safe when several
 //! processes open one file at once. Leases run on the clock of the host that holds the file.
 
-use super::collection::{errors_json, errors_of, lease_of};
+use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
     self, AnalysedGame, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord,
     TileScore, Who,
@@ -785,9 +785,20 @@ impl Backend for Sqlite {
                 preset: r.get(9)?,
                 turns: r.get(10)?,
                 created_at: r.get(11)?,
+                accuracy: Vec::new(),
             })
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let games = rows.collect::<Result<_, _>>()?;
+        let mut stmt = conn.prepare_cached(collection::SEAT_ACCURACIES)?;
+        let rows = stmt.query_map([id], |r| {
+            let seat = SeatAccuracy {
+                seat: r.get(1)?,
+                moves: r.get(2)?,
+                accuracy: r.get(3)?,
+            };
+            Ok((r.get(0)?, seat))
+        })?;
+        Ok(collection::with_accuracies(games, rows.collect::<Result<_, _>>()?))
     }
 
     fn size_bytes(&self) -> Result<u64, StoreError> {

@@ -3,7 +3,6 @@
 //! game. A player is a name as the records spell it. Only finished games count: an unfinished
 //! one has no result. A win is the top final score, shared in a tie (each tied player wins).
 
-use crate::analysis::win_chance::PlayerAccuracy;
 use crate::store::CollectedGame;
 use crate::store::match_key;
 use serde::Serialize;
@@ -58,12 +57,9 @@ impl Record {
 
 /// The standings, best first (wins, then average, then name), and the head to head between
 /// the same players. A player is their name as the player pages match it (`store::match_key`:
-/// case and Unicode forms aside), shown as first spelled. `accuracy` gives each analysed game's
-/// players' accuracies (by the game's index in `games`).
-pub fn standings(
-    games: &[CollectedGame],
-    accuracy: &BTreeMap<usize, Vec<PlayerAccuracy>>,
-) -> (Vec<Standing>, HeadToHead) {
+/// case and Unicode forms aside), shown as first spelled. A player's accuracy is over every move
+/// of theirs the games' analyses valued, all three games alike.
+pub fn standings(games: &[CollectedGame]) -> (Vec<Standing>, HeadToHead) {
     let mut by_key: BTreeMap<String, (&str, Tally)> = BTreeMap::new();
     let mut pairs: BTreeMap<(String, String), Record> = BTreeMap::new();
     let mut seats: Vec<Vec<String>> = Vec::with_capacity(games.len());
@@ -76,8 +72,8 @@ pub fn standings(
         seats.push(keys.collect());
     }
     for (i, g) in games.iter().enumerate() {
-        for (p, a) in accuracy.get(&i).into_iter().flatten().enumerate() {
-            if let Some((_, t)) = seats[i].get(p).and_then(|k| by_key.get_mut(k)) {
+        for a in &g.accuracy {
+            if let Some((_, t)) = seats[i].get(usize::from(a.seat)).and_then(|k| by_key.get_mut(k)) {
                 t.moves += a.moves;
                 t.accuracy_sum += a.accuracy * f64::from(a.moves);
             }
@@ -181,6 +177,7 @@ mod tests {
             turns: 71,
             created_at: String::new(),
             analysis: None,
+            accuracy: Vec::new(),
         }
     }
 
@@ -189,7 +186,7 @@ mod tests {
     #[test]
     fn names_are_matched_as_the_player_pages_match_them() {
         let games = [game(&["Zoë", "Bo"], &[80, 70]), game(&["BO", "ZOË"], &[90, 60])];
-        let (rows, h2h) = standings(&games, &BTreeMap::new());
+        let (rows, h2h) = standings(&games);
         let row = |name: &str| rows.iter().find(|r| r.name == name).unwrap();
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!((row("Zoë").games, row("Zoë").wins, row("Zoë").points), (2, 1, 140));

@@ -189,11 +189,12 @@ impl Worker {
             guarded(|| self.analyse(claim))
         };
         let written = match &ended {
-            Ended::Done(json) => (store.finish_analysis(claim, Ok(json), analysis::VERSION)).inspect(|&written| {
-                if written {
-                    super::seat_analysis::note(store, id, json);
-                }
-            }),
+            Ended::Done(json) => {
+                // The seats' rows first: the analysis's change, noted as it finishes, has every
+                // node forget the players' statistics it kept, which must then read these rows.
+                super::seat_analysis::note(store, id, json);
+                store.finish_analysis(claim, Ok(json), analysis::VERSION)
+            }
             Ended::Failed(e) => {
                 tracing::warn!("analysis of {id} failed: {e}");
                 store.finish_analysis(claim, Err(e), analysis::VERSION)

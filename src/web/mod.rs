@@ -69,13 +69,12 @@ pub struct AppState {
     /// Every stored snapshot of the 256 games whose turns the API read last: they never
     /// change, so a turn is answered without a query.
     snapshots: std::sync::Arc<Recent<Arc<Snapshots>>>,
-    /// Each finished analysis's players' accuracy, for the collections' pages: read once,
-    /// kept for the 4096 games read last (a figure per player, where the analysis is megabytes).
-    accuracies: std::sync::Arc<Recent<Vec<crate::analysis::win_chance::PlayerAccuracy>>>,
     /// The explore board engine's answers, by position.
     pub thoughts: Arc<game::explore::Thoughts>,
     /// The turns of this node's collection imports.
     pub imports: Arc<routes::collections::ImportGate>,
+    /// Players' statistics as last read.
+    pub player_stats: Arc<routes::players::StatsCache>,
 }
 
 /// A game's kind and every stored snapshot of it.
@@ -187,9 +186,9 @@ impl AppState {
             games: std::sync::Arc::new(Recent::new(256)),
             analyses: std::sync::Arc::new(Recent::new(16)),
             snapshots: std::sync::Arc::new(Recent::new(256)),
-            accuracies: std::sync::Arc::new(Recent::new(4096)),
             thoughts: game::explore::thoughts(),
             imports: Default::default(),
+            player_stats: Default::default(),
         }
     }
 
@@ -210,10 +209,10 @@ impl AppState {
         self.games.forget(id);
         self.snapshots.forget(id);
         self.analyses.forget(id);
-        self.accuracies.forget(id);
         self.renders.clear();
         self.pages.forget(|k| k.id == *id);
         self.analysis_seen.forget(id);
+        self.player_stats.clear();
     }
 
     /// A stored turn of a game, with the game's kind (which says how to read its JSON): from
@@ -248,9 +247,9 @@ impl AppState {
             Change::Owner => self.forget(id),
             Change::Analysis => {
                 self.analyses.forget(id);
-                self.accuracies.forget(id);
                 self.analysis_seen.forget(id);
                 self.pages.forget(|k| k.id == *id);
+                self.player_stats.clear();
             }
             Change::Annotations => self.forget_annotations(id),
         }
@@ -271,14 +270,6 @@ impl AppState {
     }
 
     /// A finished analysis's players' accuracy, when kept.
-    pub fn accuracy_of(&self, id: &GameId) -> Option<Vec<crate::analysis::win_chance::PlayerAccuracy>> {
-        self.accuracies.get(id)
-    }
-
-    pub fn keep_accuracy(&self, id: GameId, figures: Vec<crate::analysis::win_chance::PlayerAccuracy>) {
-        self.accuracies.put(id, figures);
-    }
-
     /// A tile game's whole-game analysis once it is done.
     pub fn finished_analysis(&self, id: &GameId) -> Result<Option<std::sync::Arc<StoredAnalysis>>, Problem> {
         if let Some(hit) = self.analyses.get(id) {

@@ -107,8 +107,9 @@ pub fn note(store: &Store, id: &GameId, json: &str) {
 
 /// Gives analyses finished before the player rows their seats' rows, game by game, once: the
 /// walk finds no game once every finished analysis has them, and goes on where a stopped start
-/// left off. How many games it filled.
-pub fn fill(store: &Store) -> Result<u64, StoreError> {
+/// left off. `filled_some` is told after each batch (the players' statistics kept are then stale).
+/// How many games it filled.
+pub fn fill(store: &Store, filled_some: &dyn Fn()) -> Result<u64, StoreError> {
     let (mut after, mut filled) = (0, 0);
     loop {
         let batch = store.analysed_without_seats(after, 200)?;
@@ -121,6 +122,7 @@ pub fn fill(store: &Store) -> Result<u64, StoreError> {
                 filled += 1;
             }
         }
+        filled_some();
         after = last;
     }
 }

@@ -82,15 +82,15 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // store's blocking calls may not run; and in the background, as reading every stored
     // analysis takes a while on a big database (player pages lack those games' accuracy until
     // it is done).
-    let filling = store.clone();
+    let mut state = AppState::new(store.clone(), &settings.public_url);
+    let (filling, stats) = (store.clone(), state.player_stats.clone());
     std::thread::Builder::new()
         .name("fill-seat-analyses".into())
-        .spawn(move || match super::seat_analysis::fill(&filling) {
+        .spawn(move || match super::seat_analysis::fill(&filling, &|| stats.clear()) {
             Ok(0) => {}
             Ok(n) => tracing::info!("{n} finished analyses got their player rows"),
             Err(e) => tracing::error!("cannot fill the player rows of finished analyses: {e}"),
         })?;
-    let mut state = AppState::new(store.clone(), &settings.public_url);
     state.watch_changes();
     let seen = state.analysis_seen.clone();
     state.jobs = Some(Jobs::start(

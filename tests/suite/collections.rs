@@ -479,3 +479,59 @@ fn a_stopped_import_says_so_and_takes_the_rest_again() {
     );
     assert_eq!(game_ids(&c).len(), 3);
 }
+
+/// The standings' accuracy comes from the seats' analysis rows, whatever the game: here a Card
+/// Game's, whose analysis is stored as a finished one (the app runs no worker) and noted at the
+/// next start, as analyses finished before are.
+#[test]
+fn the_standings_count_a_card_games_accuracy() {
+    use carcassonne_replay::analysis::{self, cards};
+    use carcassonne_replay::record::cards::to_value;
+    let app = spawn_app_configured(|s| s.analysis_workers = 0);
+    let mut record = selfplay::card_game(2, Policy::Greedy, 3).unwrap();
+    for (p, name) in record.players.iter_mut().zip(["Ines", "Jon"]) {
+        p.name = name.to_string();
+    }
+    let line = to_value(&record).to_string();
+    let a = create(&app, json!({"name": "Cards", "text": line}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.json()["id"].as_str().unwrap().to_string();
+    let game: GameId = a.json()["games"][0]["id"].as_str().unwrap().parse().unwrap();
+    let report = cards::analyse_game(&record, 4, &|_, _| {}).unwrap();
+    let store = app.store();
+    store.queue_analysis(&game, 100, analysis::VERSION).unwrap();
+    let claim = (store.claim_analysis("test", std::time::Duration::from_secs(60)))
+        .unwrap()
+        .unwrap();
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(store.finish_analysis(&claim, Ok(&json), analysis::VERSION).unwrap());
+
+    let restarted = spawn_app_at(app.db.clone(), None);
+    let mut c = Value::Null;
+    for _ in 0..600 {
+        c = collection(&restarted, &id);
+        if c["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["accuracy"].is_number())
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let expected = analysis::win_chance::accuracies(&cards::turn_chances(&report, record.moves.len() as u32), 2);
+    for (seat, name) in ["Ines", "Jon"].iter().enumerate() {
+        let s = (c["standings"].as_array().unwrap().iter())
+            .find(|s| s["name"] == *name)
+            .unwrap_or_else(|| panic!("{name} stands: {c}"));
+        let shown = s["accuracy"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{name}'s accuracy: {c}"));
+        assert!(
+            (shown - expected[seat].accuracy).abs() <= 0.051,
+            "{name}: {shown} against {:?}",
+            expected[seat]
+        );
+    }
+}

@@ -12,7 +12,6 @@
 
 use super::owners::{owner_cookie_at, presented, see_other};
 use super::read_limited;
-use crate::analysis::win_chance::{self, PlayerAccuracy};
 use crate::record::MAX_RECORD_BYTES;
 use crate::store::collection::{self, ImportStatus, Imported};
 use crate::store::{
@@ -22,7 +21,7 @@ use crate::store::{
 use crate::web::collection_view::{self, HeadToHead, Standing};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
-use crate::web::{AppState, blocking, chance_view, links};
+use crate::web::{AppState, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post, route, web};
@@ -30,7 +29,6 @@ use askama::Template;
 use askama_web::WebTemplate;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// How long an API import is waited for before the answer is `202` and its progress.
@@ -360,13 +358,12 @@ pub struct GameLine {
     analysis: Option<&'static str>,
 }
 
-/// Everything the page and the JSON show, from two queries (the collection, its games) and
-/// the finished analyses' accuracies (kept per game once read).
+/// Everything the page and the JSON show, from three queries: the collection, its games, and
+/// their seats' accuracies.
 fn read(state: &AppState, id: &CollectionId) -> Result<(CollectionRow, CollectionAnswer), Problem> {
     let row = stored(state, id)?;
     let games = state.store.collection_games(id)?;
-    let accuracy = accuracies(state, &games)?;
-    let (standings, head_to_head) = collection_view::standings(&games, &accuracy);
+    let (standings, head_to_head) = collection_view::standings(&games);
     let answer = CollectionAnswer {
         id: *id,
         name: row.name.as_str().to_string(),
@@ -401,29 +398,6 @@ fn game_line(g: &CollectedGame) -> GameLine {
             AnalysisStatus::Failed(_) => "failed",
         }),
     }
-}
-
-/// Each analysed tile game's players' accuracy, by the game's index.
-fn accuracies(state: &AppState, games: &[CollectedGame]) -> Result<BTreeMap<usize, Vec<PlayerAccuracy>>, Problem> {
-    let mut found = BTreeMap::new();
-    for (i, g) in games.iter().enumerate() {
-        if g.analysis != Some(AnalysisStatus::Done) || !g.kind.places_tiles() {
-            continue;
-        }
-        let figures = match state.accuracy_of(&g.id) {
-            Some(kept) => kept,
-            None => {
-                let Some(stored) = state.finished_analysis(&g.id)? else {
-                    continue;
-                };
-                let figures = win_chance::accuracies(&chance_view::chances(&stored, None), g.players.len());
-                state.keep_accuracy(g.id, figures.clone());
-                figures
-            }
-        };
-        found.insert(i, figures);
-    }
-    Ok(found)
 }
 
 /// A collection's games, standings and head to head, its import's progress, and its

@@ -234,15 +234,67 @@ pub fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) 
         opponent: opponent.clone(),
         ..Search::default()
     };
-    let stats = state.store.player_stats(&who, opponent.as_ref())?;
-    if stats.games == 0 {
+    let (rows, matches) = listed_page(state, &search, page)?;
+    if matches == 0 {
         let whom = against.map_or_else(String::new, |b| format!(" against {b:?}"));
         return Err(Problem::not_found(format!("no listed game of {player:?}{whom}")));
     }
-    let (rows, matches) = listed_page(state, &search, page)?;
+    let key = (who, opponent);
+    let stats = match state.player_stats.get(&key, matches) {
+        Some(kept) => kept,
+        None => {
+            let read = state.store.player_stats(&key.0, key.1.as_ref())?;
+            state.player_stats.put(key, matches, read.clone());
+            read
+        }
+    };
     let pages = matches.div_ceil(u64::from(PER_PAGE)).max(1);
     let list = rows.into_iter().map(list_item).collect();
     Ok(PlayerAnswer::of(player, against, stats, list, page, pages))
+}
+
+/// Players' statistics as last read, by whom and against whom. A page over a thousand games
+/// runs ten aggregates over them, so a page asked again within [`STATS_KEPT_FOR`] reuses them
+/// while the number of their listed games, which the page counts anyway for its pagination, is
+/// the same: a game of theirs stored, deleted or unlisted changes it. An analysis finished or a
+/// game's owner's change, on any node, forgets them all (`AppState::forget`); the rest (seat rows
+/// filled in the background after a start) shows within [`STATS_KEPT_FOR`].
+pub struct StatsCache(std::sync::Mutex<lru::LruCache<StatsKey, Kept>>);
+
+type StatsKey = (Who, Option<Who>);
+type Kept = (PlayerStats, u64, std::time::Instant);
+
+/// How long kept statistics are used at most.
+pub const STATS_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Default for StatsCache {
+    fn default() -> StatsCache {
+        StatsCache(std::sync::Mutex::new(lru::LruCache::new(
+            std::num::NonZeroUsize::new(1024).expect("nonzero"),
+        )))
+    }
+}
+
+impl StatsCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, lru::LruCache<StatsKey, Kept>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The statistics kept for `key`, when read over `games` listed games less than
+    /// [`STATS_KEPT_FOR`] ago.
+    fn get(&self, key: &StatsKey, games: u64) -> Option<PlayerStats> {
+        let mut kept = self.lock();
+        let (stats, over, read) = kept.get(key)?;
+        (*over == games && read.elapsed() < STATS_KEPT_FOR).then(|| stats.clone())
+    }
+
+    fn put(&self, key: StatsKey, games: u64, stats: PlayerStats) {
+        self.lock().put(key, (stats, games, std::time::Instant::now()));
+    }
+
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
 }
 
 #[derive(Template, WebTemplate)]
