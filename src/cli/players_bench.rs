@@ -45,10 +45,12 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
     }
     let filled = start.elapsed();
     row("games stored", store.count().map_err(|e| e.to_string())?.to_string());
-    row(
-        "fill, games a second",
-        format!("{:.0}", (games - had) as f64 / filled.as_secs_f64().max(1e-9)),
-    );
+    if games > had {
+        row(
+            "fill, games a second",
+            format!("{:.0}", (games - had) as f64 / filled.as_secs_f64().max(1e-9)),
+        );
+    }
     row(
         "database size, MB",
         format!("{:.0}", store.size_bytes().map_err(|e| e.to_string())? as f64 / 1e6),

@@ -1,8 +1,9 @@
 //! Players across games: one row per seat of every stored game (its name as recorded, the key
-//! names are matched by, the Board Game Arena id, the score, the place) and its points by
-//! scoring category, written with the game. Player pages and search read these rows by index;
-//! no page replays a game. The SQL both stores run is built here; each binds the parameters its
-//! own way.
+//! names are matched by, the Board Game Arena id, the score, the place), its points by scoring
+//! category and what each kind of tile it placed scored, written with the game; and, once the
+//! game is analysed, the seat's accuracy, mistakes by kind and own puzzles. Player pages and
+//! search read these rows by index; no page replays a game. The SQL both stores run is built
+//! here; each binds the parameters its own way.
 
 use super::snapshot::StoredMove;
 use super::{GameId, GameRow, TurnRow};

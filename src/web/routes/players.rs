@@ -1,6 +1,8 @@
 //! Player pages: every listed game of a player (by name, or Board Game Arena id), their
-//! results and points by category against their opponents, and two players head to head; the
-//! same in JSON. Everything comes from the store's player rows (`store::players`).
+//! results and points by category against their opponents, the tiles that scored best for
+//! them, their accuracy, mistakes and own puzzles once games are analysed, and two players head
+//! to head; the same in JSON. Everything comes from the store's player rows (`store::players`),
+//! the statistics kept a while between pages ([`StatsCache`]).
 
 use super::pages::{GameListItem, PER_PAGE, list_item, listed_page};
 use crate::store::{PlayerStats, Search, Who};
