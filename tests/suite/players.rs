@@ -2,7 +2,9 @@
 //! results and places, head to head, unlisted games never shown, the home page's search and its
 //! pages, and a database of the previous release given its player rows at start.
 
-use crate::common::app::{TestApp, get, get_html, post, spawn_app, spawn_app_on_previous_release, upload_id};
+use crate::common::app::{
+    TestApp, get, get_html, post, request, spawn_app, spawn_app_on_previous_release, spawn_app_on_release, upload_id,
+};
 use serde_json::Value;
 use std::path::Path;
 
@@ -387,4 +389,88 @@ fn percent(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// `tests/fixtures/store/release-0011.sqlite` was written by the release before players' own
+/// puzzles, tiles and import leases (schema 0011): the demo games, the base demo analysed (Ada,
+/// Bruno and Chloé), and a collection whose import was cut short (2 of 5 lines read, its owner
+/// token below). Opened now, it serves the same games; its players get their tiles at open and
+/// their own puzzles from the stored analysis; the cut import says it stopped, and its owner
+/// adds the rest again.
+#[test]
+fn a_database_of_the_release_before_gets_puzzles_tiles_and_a_stopped_import() {
+    const DEMO: &str = "cbdb1b701330ad47";
+    const COLLECTION: &str = "3e31a30690a4d090";
+    const OWNER: &str = "f75597c88c8d285b4fcb961caa914cf5c9426277817e62c56d7e52a6266a60cc";
+    let app = spawn_app_on_release("release-0011.sqlite");
+    assert_eq!(get_html(&app, &format!("/g/{DEMO}/t/30")).status, 200);
+    assert_eq!(
+        get(&app, &format!("/api/games/{DEMO}/analysis")).json()["status"],
+        "done"
+    );
+
+    // Each player's own puzzles are the game's puzzles on their turns; the stored analysis is
+    // read again in the background after the start.
+    let list = get_html(&app, &format!("/g/{DEMO}/puzzles")).body;
+    let mut game_turns: Vec<u64> = (list.split(&format!("/g/{DEMO}/puzzle/")).skip(1))
+        .map(|s| s[..s.find('"').unwrap()].parse().unwrap())
+        .collect();
+    game_turns.dedup();
+    assert!(game_turns.len() > 3, "{game_turns:?}");
+    let mut own = Vec::new();
+    for name in ["ada", "bruno", "chlo%C3%A9"] {
+        let mut p = Value::Null;
+        for _ in 0..600 {
+            p = player(&app, &format!("/api/players/{name}"));
+            if p["puzzle_count"] != 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(!p["tiles"].as_array().unwrap().is_empty(), "{name}'s tiles: {p}");
+        assert!(p["accuracy"].is_number(), "{p}");
+        let seat = (p["names"][0].as_str()).map(|n| ["Ada", "Bruno", "Chloé"].iter().position(|s| *s == n));
+        for z in p["puzzles"].as_array().unwrap() {
+            let turn = z["turn"].as_u64().unwrap();
+            let mover = get(&app, &format!("/api/games/{DEMO}/turns/{turn}")).json()["player"].as_u64();
+            assert_eq!(mover.map(|m| m as usize), seat.flatten(), "turn {turn} is {name}'s");
+            own.push(turn);
+        }
+        assert!(p["puzzle_count"].as_u64() >= Some(p["puzzles"].as_array().unwrap().len() as u64));
+    }
+    own.sort();
+    assert_eq!(
+        own, game_turns,
+        "every puzzle is one player's (fewer than 12 each here)"
+    );
+
+    // The import cut short says so, without reloading, and its owner adds the rest.
+    let c = get(&app, &format!("/api/collections/{COLLECTION}")).json();
+    assert_eq!(
+        (&c["import"]["status"], &c["import"]["done"], &c["import"]["total"]),
+        (
+            &serde_json::json!("stopped"),
+            &serde_json::json!(2),
+            &serde_json::json!(5)
+        ),
+        "{c}"
+    );
+    let page = get_html(&app, &format!("/c/{COLLECTION}")).body;
+    assert!(page.contains("The import stopped after 2 of 5 lines") && !page.contains("http-equiv=\"refresh\""));
+    let rest = serde_json::json!({"add": DEMO}).to_string();
+    let bearer = format!("Bearer {OWNER}");
+    let added = request(
+        &app,
+        "PATCH",
+        &format!("/api/collections/{COLLECTION}"),
+        &[("Content-Type", "application/json"), ("Authorization", &bearer)],
+        rest.as_bytes(),
+    );
+    assert_eq!(added.status, 200, "{}", added.body);
+    let c = get(&app, &format!("/api/collections/{COLLECTION}")).json();
+    assert_eq!(
+        (&c["import"]["status"], &c["import"]["total"]),
+        (&serde_json::json!("finished"), &serde_json::json!(3))
+    );
+    assert_eq!(c["games"].as_array().map(Vec::len), Some(3));
 }

@@ -241,15 +241,9 @@ pub fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) 
         let whom = against.map_or_else(String::new, |b| format!(" against {b:?}"));
         return Err(Problem::not_found(format!("no listed game of {player:?}{whom}")));
     }
-    let key = (who, opponent);
-    let stats = match state.player_stats.get(&key, matches) {
-        Some(kept) => kept,
-        None => {
-            let read = state.store.player_stats(&key.0, key.1.as_ref())?;
-            state.player_stats.put(key, matches, read.clone());
-            read
-        }
-    };
+    let stats = (state.player_stats).get_or_read((who, opponent), matches, |(who, opponent)| {
+        Ok(state.store.player_stats(who, opponent.as_ref())?)
+    })?;
     let pages = matches.div_ceil(u64::from(PER_PAGE)).max(1);
     let list = rows.into_iter().map(list_item).collect();
     Ok(PlayerAnswer::of(player, against, stats, list, page, pages))
@@ -261,41 +255,65 @@ pub fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) 
 /// the same: a game of theirs stored, deleted or unlisted changes it. An analysis finished or a
 /// game's owner's change, on any node, forgets them all (`AppState::forget`); the rest (seat rows
 /// filled in the background after a start) shows within [`STATS_KEPT_FOR`].
-pub struct StatsCache(std::sync::Mutex<lru::LruCache<StatsKey, Kept>>);
+pub struct StatsCache(std::sync::Mutex<Kept>);
 
 type StatsKey = (Who, Option<Who>);
-type Kept = (PlayerStats, u64, std::time::Instant);
+
+/// The statistics by key, each with the count of games it was read over and when; and how many
+/// times they were all forgotten, so that statistics read across a forget are not kept.
+struct Kept {
+    stats: lru::LruCache<StatsKey, (PlayerStats, u64, std::time::Instant)>,
+    forgets: u64,
+}
 
 /// How long kept statistics are used at most.
 pub const STATS_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Default for StatsCache {
     fn default() -> StatsCache {
-        StatsCache(std::sync::Mutex::new(lru::LruCache::new(
-            std::num::NonZeroUsize::new(1024).expect("nonzero"),
-        )))
+        StatsCache(std::sync::Mutex::new(Kept {
+            stats: lru::LruCache::new(std::num::NonZeroUsize::new(1024).expect("nonzero")),
+            forgets: 0,
+        }))
     }
 }
 
 impl StatsCache {
-    fn lock(&self) -> std::sync::MutexGuard<'_, lru::LruCache<StatsKey, Kept>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The statistics kept for `key`, when read over `games` listed games less than
-    /// [`STATS_KEPT_FOR`] ago.
-    fn get(&self, key: &StatsKey, games: u64) -> Option<PlayerStats> {
+    /// The statistics of `key` over `games` listed games: those kept, when read over as many
+    /// less than [`STATS_KEPT_FOR`] ago, else read by `read` and kept, unless everything was
+    /// forgotten meanwhile (they may predate the change).
+    fn get_or_read(
+        &self,
+        key: StatsKey,
+        games: u64,
+        read: impl FnOnce(&StatsKey) -> Result<PlayerStats, Problem>,
+    ) -> Result<PlayerStats, Problem> {
+        let forgets = {
+            let mut kept = self.lock();
+            if let Some((stats, over, at)) = kept.stats.get(&key)
+                && *over == games
+                && at.elapsed() < STATS_KEPT_FOR
+            {
+                return Ok(stats.clone());
+            }
+            kept.forgets
+        };
+        let stats = read(&key)?;
         let mut kept = self.lock();
-        let (stats, over, read) = kept.get(key)?;
-        (*over == games && read.elapsed() < STATS_KEPT_FOR).then(|| stats.clone())
-    }
-
-    fn put(&self, key: StatsKey, games: u64, stats: PlayerStats) {
-        self.lock().put(key, (stats, games, std::time::Instant::now()));
+        if kept.forgets == forgets {
+            kept.stats.put(key, (stats.clone(), games, std::time::Instant::now()));
+        }
+        Ok(stats)
     }
 
     pub fn clear(&self) {
-        self.lock().clear();
+        let mut kept = self.lock();
+        kept.stats.clear();
+        kept.forgets += 1;
     }
 }
 

@@ -126,10 +126,16 @@ pub fn spawn_app() -> TestApp {
 /// An app on the database the previous release wrote (`tests/fixtures/store`): the file
 /// itself, or on PostgreSQL, what `copy-db` makes of it there.
 pub fn spawn_app_on_previous_release() -> TestApp {
+    spawn_app_on_release("previous-release.sqlite")
+}
+
+/// An app on a database an earlier release wrote, `tests/fixtures/store/{file}`, as
+/// [`spawn_app_on_previous_release`] opens its own.
+pub fn spawn_app_on_release(fixture: &str) -> TestApp {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("previous.sqlite");
-    std::fs::copy(fixtures.join("previous-release.sqlite"), &file).unwrap();
+    std::fs::copy(fixtures.join(fixture), &file).unwrap();
     let (db, _, postgres) = fresh_database();
     if postgres.is_none() {
         return spawn_app_at(file, Some(dir));
