@@ -300,9 +300,17 @@ pub struct PlayerStats {
     pub puzzle_count: u64,
     pub puzzles_found: u64,
     /// A few of them: those missed first, then the newest.
-    pub puzzles: Vec<(GameId, SeatPuzzle)>,
+    pub puzzles: Vec<GamePuzzle>,
     /// The kinds of tile that scored most for the player when they placed them, most first.
     pub tiles: Vec<TileRecord>,
+}
+
+/// One of a player's own puzzles, with its game and the game's players.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GamePuzzle {
+    pub game: GameId,
+    pub players: Vec<String>,
+    pub puzzle: SeatPuzzle,
 }
 
 /// A kind of tile over a player's games.
@@ -385,7 +393,7 @@ pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 10] {
         ))
         .joined("player_puzzles z"),
         q(format!(
-            "SELECT g.id, CAST(z.turn AS BIGINT), z.found, z.lead
+            "SELECT g.id, CAST(z.turn AS BIGINT), z.found, z.lead, g.players
              {from} AND z.game = p.game AND z.seat = p.seat
              ORDER BY z.found, g.created_at DESC, g.seq DESC, z.turn LIMIT {PUZZLES_SHOWN}"
         ))

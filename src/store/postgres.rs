@@ -13,8 +13,8 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, CategoryPoints, Missing, Param, PlayerStats, Query, Scoring, Search, Seat, SeatAnalysis,
-    SeatPuzzle, TileRecord, TileScore, Who,
+    self, AnalysedGame, CategoryPoints, GamePuzzle, Missing, Param, PlayerStats, Query, Scoring, Search, Seat,
+    SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -389,12 +389,15 @@ impl Backend for Postgres {
             stats.puzzle_count = n.try_get::<_, i64>(0)? as u64;
             stats.puzzles_found = n.try_get::<_, i64>(1)? as u64;
             for r in all(&puzzles).await? {
-                let puzzle = SeatPuzzle {
-                    turn: r.try_get::<_, i64>(1)? as u32,
-                    found: r.try_get(2)?,
-                    lead: r.try_get(3)?,
-                };
-                stats.puzzles.push((game_id(&r, 0)?, puzzle));
+                stats.puzzles.push(GamePuzzle {
+                    game: game_id(&r, 0)?,
+                    players: serde_json::from_str(r.try_get(4)?).unwrap_or_default(),
+                    puzzle: SeatPuzzle {
+                        turn: r.try_get::<_, i64>(1)? as u32,
+                        found: r.try_get(2)?,
+                        lead: r.try_get(3)?,
+                    },
+                });
             }
             for r in all(&tiles).await? {
                 stats.tiles.push(TileRecord {

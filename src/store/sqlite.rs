@@ -4,8 +4,8 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord,
-    TileScore, Who,
+    self, AnalysedGame, GamePuzzle, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, SeatPuzzle,
+    TileRecord, TileScore, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -300,12 +300,16 @@ impl Backend for Sqlite {
             |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
         )?;
         stats.puzzles = rows_of(&conn, &puzzles, |r| {
-            let puzzle = SeatPuzzle {
-                turn: r.get(1)?,
-                found: r.get(2)?,
-                lead: r.get(3)?,
-            };
-            Ok((r.get(0)?, puzzle))
+            let players: String = r.get(4)?;
+            Ok(GamePuzzle {
+                game: r.get(0)?,
+                players: serde_json::from_str(&players).unwrap_or_default(),
+                puzzle: SeatPuzzle {
+                    turn: r.get(1)?,
+                    found: r.get(2)?,
+                    lead: r.get(3)?,
+                },
+            })
         })?;
         stats.tiles = rows_of(&conn, &tiles, |r| {
             Ok(TileRecord {

@@ -431,6 +431,7 @@ fn a_database_of_the_release_before_gets_puzzles_tiles_and_a_stopped_import() {
         assert!(p["accuracy"].is_number(), "{p}");
         let seat = (p["names"][0].as_str()).map(|n| ["Ada", "Bruno", "Chloé"].iter().position(|s| *s == n));
         for z in p["puzzles"].as_array().unwrap() {
+            assert_eq!(z["players"], serde_json::json!(["Ada", "Bruno", "Chloé"]));
             let turn = z["turn"].as_u64().unwrap();
             let mover = get(&app, &format!("/api/games/{DEMO}/turns/{turn}")).json()["player"].as_u64();
             assert_eq!(mover.map(|m| m as usize), seat.flatten(), "turn {turn} is {name}'s");

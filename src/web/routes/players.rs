@@ -101,6 +101,8 @@ pub struct AnalysedGame {
 pub struct OwnPuzzle {
     /// The puzzle's page.
     pub url: String,
+    /// Its game's players.
+    pub players: Vec<String>,
     pub turn: u32,
     /// The player played the best placement.
     pub found: bool,
@@ -156,11 +158,12 @@ impl PlayerAnswer {
             puzzle_count: stats.puzzle_count,
             puzzles_found: stats.puzzles_found,
             puzzles: (stats.puzzles.into_iter())
-                .map(|(id, z)| OwnPuzzle {
-                    url: links::puzzle(id, z.turn),
-                    turn: z.turn,
-                    found: z.found,
-                    lead: z.lead,
+                .map(|z| OwnPuzzle {
+                    url: links::puzzle(z.game, z.puzzle.turn),
+                    players: z.players,
+                    turn: z.puzzle.turn,
+                    found: z.puzzle.found,
+                    lead: z.puzzle.lead,
                 })
                 .collect(),
             tiles: (stats.tiles.into_iter())
