@@ -344,67 +344,82 @@ fn seats_of(who: &Who, against: Option<&Who>) -> Query {
     Query { sql, params }
 }
 
-/// The statistics' queries, each with [`seats_of`]'s parameters, in the order
-/// [`PlayerStats`] is read by the stores: totals, places, categories, best scorings, names,
-/// analysed games, mistakes by kind, puzzle counts, puzzles, tiles.
-pub fn stats_queries(who: &Who, against: Option<&Who>) -> [Query; 10] {
+/// The queries of a player's statistics, each over their seats ([`seats_of`]'s `FROM` and
+/// parameters): what [`PlayerStats`] is read from.
+pub struct StatsQueries {
+    /// Games, finished, wins, the average score, the opponents' seats.
+    pub totals: Query,
+    pub places: Query,
+    pub categories: Query,
+    pub best: Query,
+    pub names: Query,
+    pub analysed: Query,
+    pub mistakes: Query,
+    /// How many puzzles, and how many found.
+    pub puzzle_count: Query,
+    pub puzzles: Query,
+    pub tiles: Query,
+}
+
+/// The statistics' queries for `who` (against `against`).
+pub fn stats_queries(who: &Who, against: Option<&Who>) -> StatsQueries {
     let Query { sql: from, params } = seats_of(who, against);
     let q = |sql: String| Query {
         sql,
         params: params.clone(),
     };
-    [
-        q(format!(
+    StatsQueries {
+        totals: q(format!(
             "SELECT count(*), count(*) FILTER (WHERE p.finished), count(*) FILTER (WHERE p.finished AND p.place = 1),
                     CAST(avg(p.score) FILTER (WHERE p.finished) AS DOUBLE PRECISION),
                     CAST(coalesce(sum((SELECT count(*) - 1 FROM players s WHERE s.game = p.game)) FILTER (WHERE p.finished), 0) AS BIGINT)
              {from}"
         )),
-        q(format!(
+        places: q(format!(
             "SELECT CAST(p.place AS BIGINT), count(*) {from} AND p.finished GROUP BY p.place ORDER BY p.place"
         )),
-        q(format!(
+        categories: q(format!(
             "SELECT c.category, CAST(sum(CASE WHEN c.seat = p.seat THEN c.points ELSE 0 END) AS BIGINT),
                     CAST(sum(CASE WHEN c.seat <> p.seat THEN c.points ELSE 0 END) AS BIGINT)
              {from} AND p.finished AND c.game = p.game GROUP BY c.category ORDER BY 2 DESC, 1"
         ))
         .joined("player_points c"),
-        q(format!(
+        best: q(format!(
             "SELECT g.id, CAST(p.best_points AS BIGINT), CAST(p.best_turn AS BIGINT), p.best_what
              {from} AND p.best_points > 0 ORDER BY p.best_points DESC, g.created_at DESC, g.seq DESC LIMIT 5"
         )),
-        q(format!(
+        names: q(format!(
             "SELECT p.name {from} GROUP BY p.name ORDER BY count(*) DESC, p.name LIMIT 5"
         )),
-        q(format!(
+        analysed: q(format!(
             "SELECT g.id, g.kind, g.created_at, CAST(a.moves AS BIGINT), a.accuracy, CAST(a.inaccuracies AS BIGINT),
                     CAST(a.mistakes AS BIGINT), CAST(a.blunders AS BIGINT)
              {from} AND a.game = p.game AND a.seat = p.seat AND a.moves > 0 ORDER BY g.created_at, g.seq"
         ))
         .joined("player_analyses a"),
-        q(format!(
+        mistakes: q(format!(
             "SELECT m.kind, CAST(sum(m.count) AS BIGINT)
              {from} AND m.game = p.game AND m.seat = p.seat GROUP BY m.kind ORDER BY 2 DESC, 1"
         ))
         .joined("player_mistakes m"),
-        q(format!(
+        puzzle_count: q(format!(
             "SELECT count(*), count(*) FILTER (WHERE z.found)
              {from} AND z.game = p.game AND z.seat = p.seat"
         ))
         .joined("player_puzzles z"),
-        q(format!(
+        puzzles: q(format!(
             "SELECT g.id, CAST(z.turn AS BIGINT), z.found, z.lead, g.players
              {from} AND z.game = p.game AND z.seat = p.seat
              ORDER BY z.found, g.created_at DESC, g.seq DESC, z.turn LIMIT {PUZZLES_SHOWN}"
         ))
         .joined("player_puzzles z"),
-        q(format!(
+        tiles: q(format!(
             "SELECT g.kind, t.tile, min(g.id), CAST(sum(t.placed) AS BIGINT), CAST(sum(t.points) AS BIGINT)
              {from} AND t.game = p.game AND t.seat = p.seat
              GROUP BY g.kind, t.tile HAVING sum(t.points) > 0 ORDER BY 5 DESC, 4, 2 LIMIT {TILES_SHOWN}"
         ))
         .joined("player_tiles t"),
-    ]
+    }
 }
 
 /// How many of a player's puzzles and tiles the statistics list.

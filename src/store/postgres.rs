@@ -320,23 +320,12 @@ impl Backend for Postgres {
     }
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
-        let [
-            totals,
-            places,
-            categories,
-            best,
-            names,
-            analysed,
-            mistakes,
-            puzzle_count,
-            puzzles,
-            tiles,
-        ] = players::stats_queries(who, against);
+        let q = players::stats_queries(who, against);
         self.run(async |c| {
             let all = async |q: &Query| -> Result<Vec<Row>, StoreError> {
                 Ok(c.query(&dollars(&q.sql), &bound(&q.params)).await?)
             };
-            let t = c.query_one(&dollars(&totals.sql), &bound(&totals.params)).await?;
+            let t = c.query_one(&dollars(&q.totals.sql), &bound(&q.totals.params)).await?;
             let mut stats = PlayerStats {
                 games: t.try_get::<_, i64>(0)? as u64,
                 finished: t.try_get::<_, i64>(1)? as u64,
@@ -345,19 +334,19 @@ impl Backend for Postgres {
                 opponent_seats: t.try_get::<_, i64>(4)? as u64,
                 ..PlayerStats::default()
             };
-            for r in all(&places).await? {
+            for r in all(&q.places).await? {
                 stats
                     .places
                     .push((r.try_get::<_, i64>(0)? as u32, r.try_get::<_, i64>(1)? as u64));
             }
-            for r in all(&categories).await? {
+            for r in all(&q.categories).await? {
                 stats.categories.push(CategoryPoints {
                     category: r.try_get(0)?,
                     points: r.try_get(1)?,
                     opponents: r.try_get(2)?,
                 });
             }
-            for r in all(&best).await? {
+            for r in all(&q.best).await? {
                 let scoring = Scoring {
                     points: r.try_get::<_, i64>(1)? as i32,
                     turn: r.try_get::<_, i64>(2)? as u32,
@@ -365,10 +354,10 @@ impl Backend for Postgres {
                 };
                 stats.best.push((game_id(&r, 0)?, scoring));
             }
-            for r in all(&names).await? {
+            for r in all(&q.names).await? {
                 stats.names.push(r.try_get(0)?);
             }
-            for r in all(&analysed).await? {
+            for r in all(&q.analysed).await? {
                 stats.analysed.push(AnalysedGame {
                     id: game_id(&r, 0)?,
                     kind: kind(&r, 1)?,
@@ -380,15 +369,15 @@ impl Backend for Postgres {
                     blunders: r.try_get::<_, i64>(7)? as u32,
                 });
             }
-            for r in all(&mistakes).await? {
+            for r in all(&q.mistakes).await? {
                 stats.mistakes.push((r.try_get(0)?, r.try_get::<_, i64>(1)? as u64));
             }
             let n = c
-                .query_one(&dollars(&puzzle_count.sql), &bound(&puzzle_count.params))
+                .query_one(&dollars(&q.puzzle_count.sql), &bound(&q.puzzle_count.params))
                 .await?;
             stats.puzzle_count = n.try_get::<_, i64>(0)? as u64;
             stats.puzzles_found = n.try_get::<_, i64>(1)? as u64;
-            for r in all(&puzzles).await? {
+            for r in all(&q.puzzles).await? {
                 stats.puzzles.push(GamePuzzle {
                     game: game_id(&r, 0)?,
                     players: serde_json::from_str(r.try_get(4)?).unwrap_or_default(),
@@ -399,7 +388,7 @@ impl Backend for Postgres {
                     },
                 });
             }
-            for r in all(&tiles).await? {
+            for r in all(&q.tiles).await? {
                 stats.tiles.push(TileRecord {
                     kind: kind(&r, 0)?,
                     tile: r.try_get(1)?,

@@ -238,39 +238,32 @@ impl Backend for Sqlite {
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
         let conn = self.pool.get()?;
-        let [
-            totals,
-            places,
-            categories,
-            best,
-            names,
-            analysed,
-            mistakes,
-            puzzle_count,
-            puzzles,
-            tiles,
-        ] = players::stats_queries(who, against);
-        let mut stats = conn.query_row(&totals.sql, rusqlite::params_from_iter(bound(&totals.params)), |r| {
-            Ok(PlayerStats {
-                games: r.get::<_, i64>(0)? as u64,
-                finished: r.get::<_, i64>(1)? as u64,
-                wins: r.get::<_, i64>(2)? as u64,
-                average_score: r.get(3)?,
-                opponent_seats: r.get::<_, i64>(4)? as u64,
-                ..PlayerStats::default()
-            })
-        })?;
-        stats.places = rows_of(&conn, &places, |r| {
+        let q = players::stats_queries(who, against);
+        let mut stats = conn.query_row(
+            &q.totals.sql,
+            rusqlite::params_from_iter(bound(&q.totals.params)),
+            |r| {
+                Ok(PlayerStats {
+                    games: r.get::<_, i64>(0)? as u64,
+                    finished: r.get::<_, i64>(1)? as u64,
+                    wins: r.get::<_, i64>(2)? as u64,
+                    average_score: r.get(3)?,
+                    opponent_seats: r.get::<_, i64>(4)? as u64,
+                    ..PlayerStats::default()
+                })
+            },
+        )?;
+        stats.places = rows_of(&conn, &q.places, |r| {
             Ok((r.get::<_, i64>(0)? as u32, r.get::<_, i64>(1)? as u64))
         })?;
-        stats.categories = rows_of(&conn, &categories, |r| {
+        stats.categories = rows_of(&conn, &q.categories, |r| {
             Ok(players::CategoryPoints {
                 category: r.get(0)?,
                 points: r.get(1)?,
                 opponents: r.get(2)?,
             })
         })?;
-        stats.best = rows_of(&conn, &best, |r| {
+        stats.best = rows_of(&conn, &q.best, |r| {
             Ok((
                 r.get(0)?,
                 players::Scoring {
@@ -280,8 +273,8 @@ impl Backend for Sqlite {
                 },
             ))
         })?;
-        stats.names = rows_of(&conn, &names, |r| r.get(0))?;
-        stats.analysed = rows_of(&conn, &analysed, |r| {
+        stats.names = rows_of(&conn, &q.names, |r| r.get(0))?;
+        stats.analysed = rows_of(&conn, &q.analysed, |r| {
             Ok(AnalysedGame {
                 id: r.get(0)?,
                 kind: kind(r, 1)?,
@@ -293,13 +286,13 @@ impl Backend for Sqlite {
                 blunders: r.get(7)?,
             })
         })?;
-        stats.mistakes = rows_of(&conn, &mistakes, |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
+        stats.mistakes = rows_of(&conn, &q.mistakes, |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?;
         (stats.puzzle_count, stats.puzzles_found) = conn.query_row(
-            &puzzle_count.sql,
-            rusqlite::params_from_iter(bound(&puzzle_count.params)),
+            &q.puzzle_count.sql,
+            rusqlite::params_from_iter(bound(&q.puzzle_count.params)),
             |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
         )?;
-        stats.puzzles = rows_of(&conn, &puzzles, |r| {
+        stats.puzzles = rows_of(&conn, &q.puzzles, |r| {
             let players: String = r.get(4)?;
             Ok(GamePuzzle {
                 game: r.get(0)?,
@@ -311,7 +304,7 @@ impl Backend for Sqlite {
                 },
             })
         })?;
-        stats.tiles = rows_of(&conn, &tiles, |r| {
+        stats.tiles = rows_of(&conn, &q.tiles, |r| {
             Ok(TileRecord {
                 kind: kind(r, 0)?,
                 tile: r.get(1)?,
