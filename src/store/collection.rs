@@ -165,10 +165,6 @@ impl ImportState {
         }
     }
 
-    pub fn finished(&self) -> bool {
-        self.status() == ImportStatus::Finished
-    }
-
     /// The state with its lease renewed from now.
     pub fn renewed(mut self) -> ImportState {
         self.lease_until = Some(chrono::Utc::now() + IMPORT_LEASE);

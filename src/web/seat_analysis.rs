@@ -1,6 +1,7 @@
 //! What a finished analysis says of each seat (accuracy, inaccuracies, mistakes and blunders,
-//! mistakes by kind of move), kept in the store's player rows so that player pages read it by
-//! query: written when an analysis finishes, and at start for analyses finished before.
+//! mistakes by kind of move, the seat's own puzzles), kept in the store's player rows so that
+//! player pages read it by query: written when an analysis finishes, and in the background at
+//! start for analyses finished before.
 
 use crate::analysis::puzzles;
 use crate::analysis::report::{ActionReport, AlternativeReport, StoredAnalysis};
