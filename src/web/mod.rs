@@ -15,6 +15,7 @@ mod metrics;
 mod middleware;
 mod origin;
 mod page_cache;
+mod player_stats;
 mod problem;
 pub(crate) mod routes;
 mod seat_analysis;
@@ -74,7 +75,7 @@ pub struct AppState {
     /// The turns of this node's collection imports.
     pub imports: Arc<routes::collections::ImportGate>,
     /// Players' statistics as last read.
-    pub player_stats: Arc<routes::players::StatsCache>,
+    pub player_stats: Arc<player_stats::StatsCache>,
 }
 
 /// A game's kind and every stored snapshot of it.
