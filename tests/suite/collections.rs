@@ -460,6 +460,20 @@ fn a_stopped_import_says_so_and_takes_the_rest_again() {
     let busy = edit(&app, &id, &[("Authorization", &owner)], more.clone());
     assert_eq!(busy.status, 409, "{}", busy.body);
     assert!(busy.body.contains("2 of 5"), "{}", busy.body);
+    // A rename meanwhile leaves the running import's count alone.
+    let renamed = edit(
+        &app,
+        &id,
+        &[("Authorization", &owner)],
+        json!({"name": "Cut short, renamed"}),
+    );
+    assert_eq!(renamed.status, 200, "{}", renamed.body);
+    let c = collection(&app, &id);
+    assert_eq!(
+        (&c["import"]["status"], &c["import"]["done"], &c["import"]["total"]),
+        (&json!("running"), &json!(2), &json!(5)),
+        "{c}"
+    );
 
     // Stopped: said once, no reload.
     lease(-1);

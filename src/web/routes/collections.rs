@@ -656,38 +656,47 @@ async fn edit(
         .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad game id", format!("{e}")))?;
     let lines = collection::lines(edit.add.as_deref().unwrap_or_default());
     within_limits(&lines)?;
-    if !lines.is_empty() {
-        state.limits.import(req.peer_addr().map(|a| a.ip()))?;
-    }
-    if !lines.is_empty() && row.import.status() == ImportStatus::Running {
-        return Err(Problem::new(
-            StatusCode::CONFLICT,
-            "Import running",
-            format!(
-                "collection {id} is still importing ({} of {} lines read): add games once it is done",
-                row.import.done, row.import.total
-            ),
-        ));
-    }
-    let st = state.clone();
-    let before = row.import.adding(lines.len() as u32);
-    let recorded = before.clone();
+    // The import's progress is written only when lines come: a rename or a removal leaves a
+    // running import's count alone.
+    let adding = match lines.len() as u32 {
+        0 => None,
+        _ if row.import.status() == ImportStatus::Running => {
+            return Err(Problem::new(
+                StatusCode::CONFLICT,
+                "Import running",
+                format!(
+                    "collection {id} is still importing ({} of {} lines read): add games once it is done",
+                    row.import.done, row.import.total
+                ),
+            ));
+        }
+        n => {
+            state.limits.import(req.peer_addr().map(|a| a.ip()))?;
+            Some(row.import.adding(n))
+        }
+    };
+    let (st, recorded) = (state.clone(), adding.clone());
     blocking(move || {
         if let Some(name) = name {
             st.store.rename_collection(&id, &name)?;
         }
         st.store.remove_from_collection(&id, &remove)?;
-        Ok(st.store.import_progress(&id, &recorded)?)
+        if let Some(progress) = recorded {
+            st.store.import_progress(&id, &progress)?;
+        }
+        Ok(())
     })
     .await?;
-    let total = lines.len() as u32;
-    if lines.is_empty() {
+    let Some(before) = adding else {
         return Ok((0, Some(Imported::default())));
-    }
-    let new = NewGame {
-        listed: edit.listed.unwrap_or(true),
-        owner: Some(row.owner),
     };
+    let (total, new) = (
+        lines.len() as u32,
+        NewGame {
+            listed: edit.listed.unwrap_or(true),
+            owner: Some(row.owner),
+        },
+    );
     let waited = start_import(state, id, before, lines, new).await?;
     Ok((total, waited))
 }
