@@ -8,6 +8,7 @@ mod chance_view;
 mod changes;
 mod collection_view;
 mod game;
+mod import_gate;
 pub(crate) mod jobs;
 pub(crate) mod limits;
 pub(crate) mod links;
@@ -73,7 +74,7 @@ pub struct AppState {
     /// The explore board engine's answers, by position.
     pub thoughts: Arc<game::explore::Thoughts>,
     /// The turns of this node's collection imports.
-    pub imports: Arc<routes::collections::ImportGate>,
+    pub imports: Arc<import_gate::ImportGate>,
     /// Players' statistics as last read.
     pub player_stats: Arc<player_stats::StatsCache>,
 }
