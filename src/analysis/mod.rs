@@ -370,7 +370,7 @@ impl GameAnalysis {
 /// position before it. Reads the record up to that turn only. Slow with playouts: about
 /// `moves_count × playouts_per_alternative` playouts.
 pub fn analyse_turn(record: &GameRecord, turn: u32, opts: &AnalysisOptions) -> Result<TurnAnalysis, AnalysisError> {
-    let turns = placed_count(record);
+    let turns = record.turns();
     if turn == 0 || turn > turns {
         return Err(AnalysisError::NoSuchTurn { turn, turns });
     }
@@ -390,7 +390,7 @@ pub fn position_before(record: &GameRecord, turn: u32) -> Result<(Game, Move), A
     })?;
     found.ok_or(AnalysisError::NoSuchTurn {
         turn,
-        turns: placed_count(record),
+        turns: record.turns(),
     })
 }
 
@@ -403,7 +403,7 @@ pub fn analyse_game(
 ) -> Result<GameAnalysis, AnalysisError> {
     let plan = budget::plan(&budget::sizes(record)?, opts)?;
     let opts = &plan.options(opts);
-    let total = placed_count(record);
+    let total = record.turns();
     let mut turns = Vec::with_capacity(total as usize);
     progress(0, total);
     walk(record, |before, played, n| {
@@ -421,14 +421,6 @@ pub fn analyse_game(
         ),
         turns,
     })
-}
-
-fn placed_count(record: &GameRecord) -> u32 {
-    record
-        .moves
-        .iter()
-        .filter(|m| matches!(m, RecordedMove::Place { .. }))
-        .count() as u32
 }
 
 /// Steps through the record, calling `visit` with the position before each placed tile

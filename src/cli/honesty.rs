@@ -33,7 +33,7 @@ pub fn run(games: u32, as_json: bool) -> Result<(), String> {
             Policy::Greedy,
             1000 + u64::from(g),
         )?;
-        let turns = crate::render::turn_count(&record);
+        let turns = record.turns();
         for n in (STEP..=turns).step_by(STEP as usize) {
             let truth = analysis::analyse_turn(&record, n, &reference).map_err(|e| e.to_string())?;
             let (before, played) = analysis::position_before(&record, n).map_err(|e| e.to_string())?;

@@ -181,6 +181,14 @@ impl RecordedAction {
 }
 
 impl GameRecord {
+    /// Tiles placed by the record's moves (discards excluded): the number of turns.
+    pub fn turns(&self) -> u32 {
+        self.moves
+            .iter()
+            .filter(|m| matches!(m, RecordedMove::Place { .. }))
+            .count() as u32
+    }
+
     /// Tiles in the whole game: the base game, The River when it is played, and the record's
     /// own. No square of the game lies further than this from the start on either axis.
     pub fn tiles_in_game(&self) -> u32 {

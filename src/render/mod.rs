@@ -18,7 +18,7 @@ mod shapes;
 pub(crate) mod tiles;
 
 use crate::engine::{Pos, TileCatalog, TileKind};
-use crate::record::{GameRecord, RecordedMove, rules_spec};
+use crate::record::{GameRecord, rules_spec};
 use crate::replay::{self, Replay, ReplayError};
 use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
 use std::sync::Arc;
@@ -316,15 +316,6 @@ pub fn draw<R: Drawable + ?Sized>(
     }
 }
 
-/// Tiles placed by the record's moves (discards excluded): the number of turns.
-pub fn turn_count(record: &GameRecord) -> u32 {
-    record
-        .moves
-        .iter()
-        .filter(|m| matches!(m, RecordedMove::Place { .. }))
-        .count() as u32
-}
-
 /// The board after `replay`'s last turn, as SVG. Pass a replay from
 /// `replay::replay_upto(record, None, Some(n))` for the board after turn `n`, or a full replay
 /// for the final board.
@@ -397,7 +388,7 @@ fn board_scene(
 
 /// Replays up to `turn`, checking that the turn exists.
 fn replay_at(record: &GameRecord, turn: Option<u32>) -> Result<Replay, RenderError> {
-    let turns = turn_count(record);
+    let turns = record.turns();
     if let Some(t) = turn.filter(|&t| t > turns) {
         return Err(RenderError::NoSuchTurn { turn: t, turns });
     }
@@ -425,7 +416,7 @@ fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a>
         .zip(game.scores())
         .map(|(p, score)| LegendEntry { name: &p.name, score })
         .collect();
-    let (done, total) = (replay.turns.len(), turn_count(record));
+    let (done, total) = (replay.turns.len(), record.turns());
     let caption = if replay.finished {
         format!(
             "Final scores after {}",
@@ -477,7 +468,7 @@ fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
 }
 
 fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
-    let (done, total) = (replay.turns.len(), turn_count(record));
+    let (done, total) = (replay.turns.len(), record.turns());
     let panel = OgPanel {
         title: "Carcassonne",
         label: rules_spec::label(replay.rules()),

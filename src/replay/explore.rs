@@ -21,7 +21,6 @@ pub struct TileExplore {
     /// The game's record up to the turn explored from, then the line's moves: its replay is the
     /// board to draw. It is scored at the end only when the line ends the game.
     pub record: GameRecord,
-    pub from: u32,
     /// The line as played, written the one way the notation allows: a step names its tile only
     /// when it is not the game's own draw.
     pub line: TileLine,
@@ -118,7 +117,6 @@ pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<
     out.final_scoring = Some(next == NextDraw::Over);
     Ok(TileExplore {
         record: out,
-        from,
         line: played,
         followed,
         played: moves,
@@ -152,9 +150,7 @@ impl<'r> Line<'r> {
     /// The position before turn `from` of `record`, the game's moves from there ahead.
     fn before(record: &'r GameRecord, from: u32) -> Result<Line<'r>, ExploreError> {
         let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
-        let turns = (record.moves.iter())
-            .filter(|m| matches!(m, RecordedMove::Place { .. }))
-            .count() as u32;
+        let turns = record.turns();
         if from == 0 || from > turns + 1 {
             return Err(ExploreError::NoSuchTurn { turn: from, turns });
         }
@@ -276,7 +272,6 @@ impl<'r> Line<'r> {
 /// A Card Game line played from a turn.
 #[derive(Clone, Debug)]
 pub struct CardExplore {
-    pub from: u32,
     pub line: CardLine,
     /// How many of the line's moves are the game's own.
     pub followed: usize,
@@ -315,7 +310,6 @@ pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<
         deals.deal(&mut game).map_err(|e| card_fault(&game, after, from, e))?;
     }
     Ok(CardExplore {
-        from,
         line: line.clone(),
         followed,
         players,

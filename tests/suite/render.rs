@@ -158,7 +158,7 @@ fn board_game_arena_colours_appear_in_the_turn_svg() {
     assert!(names.contains(&("KokiYamaguchi", Some("#ffa500"))), "{names:?}");
     assert!(names.contains(&("Kithara", Some("#000000"))), "{names:?}");
     let opts = RenderOptions::all(64);
-    let turns = render::turn_count(&record);
+    let turns = record.turns();
     let svgs: Vec<String> = (1..=turns)
         .map(|n| board_svg(&record, Some(n), &opts).unwrap())
         .collect();
@@ -364,7 +364,7 @@ fn gif_frames(bytes: &[u8]) -> ((u16, u16), Vec<GifFrame>) {
 #[test]
 fn the_whole_game_animates_a_frame_per_turn() {
     let record = demo();
-    let turns = render::turn_count(&record) as usize;
+    let turns = record.turns() as usize;
     let opts = RenderOptions::default().with_size(48);
     let bytes = render::draw(&record, None, Picture::Board, ImageFormat::Gif, &opts).unwrap();
     assert!(bytes.starts_with(b"GIF89a"));

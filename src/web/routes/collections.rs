@@ -10,7 +10,7 @@
 //! request time limit for the largest imports, and streaming would leave API clients a
 //! half-written JSON document to parse.
 
-use super::owners::{owner_cookie_at, presented, see_other};
+use super::owners::{is_owner, owner_cookie_at, presented, see_other};
 use super::read_limited;
 use crate::record::MAX_RECORD_BYTES;
 use crate::store::collection::{self, ImportStatus, Imported};
@@ -437,7 +437,7 @@ pub async fn page(
     let token = presented(&req);
     let (row, c) = blocking(move || read(&state, &id)).await?;
     Ok(CollectionPage {
-        owner: token.is_some_and(|t| Ownership::of(Some(row.owner), &t) == Ownership::Owner),
+        owner: is_owner(token.as_ref(), Some(row.owner)),
         queued: q.queued.map(|n| (n, q.waiting.unwrap_or(0))),
         c,
     })

@@ -2,11 +2,11 @@
 //! answer in JSON, `/api/explore`. The query is parsed here, into `Asked`; a malformed one is
 //! refused with 400 and never echoed.
 
-use crate::store::{GameId, Ownership};
+use crate::store::GameId;
 use crate::web::board_view;
 use crate::web::game::explore::{Asked, ExploreAnswer, ExplorePage, bad_line};
 use crate::web::problem::Problem;
-use crate::web::routes::owners::presented;
+use crate::web::routes::owners::{is_owner, presented};
 use crate::web::{AppState, blocking};
 use actix_web::{HttpRequest, route, web};
 use serde::Deserialize;
@@ -63,7 +63,7 @@ pub async fn page(
     let token = presented(&req);
     blocking(move || {
         let game = state.load_any(&id)?;
-        let owner = token.is_some_and(|t| Ownership::of(game.row().owner, &t) == Ownership::Owner);
+        let owner = is_owner(token.as_ref(), game.row().owner);
         game.explore_page(&state, n, &Asked { owner, ..asked })
     })
     .await

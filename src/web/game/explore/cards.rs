@@ -135,16 +135,14 @@ fn engine(
     n: u32,
     w: &Walked,
     asked: &Asked,
-) -> Result<(Option<std::sync::Arc<EngineAnswer>>, Option<String>), Problem> {
+) -> Result<Option<std::sync::Arc<EngineAnswer>>, Problem> {
     if w.shown.game.is_over() {
-        return Ok((None, None));
+        return Ok(None);
     }
-    let key = w.base.clone();
     let turn = n + w.at as u32;
-    let answer = engine_answer(state, (g.row.id, n, &key), asked, || {
+    engine_answer(state, (g.row.id, n, &w.base), asked, || {
         Ok(think(&w.shown.game, turn, &w.base))
-    })?;
-    Ok((answer, Some(key)))
+    })
 }
 
 /// The explore board's page for a Card Game.
@@ -154,7 +152,7 @@ pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked
     let game = &w.shown.game;
     let over = game.is_over();
     let mover = (!over).then(|| Position::current_player(game));
-    let (engine, key) = engine(state, g, n, &w, asked)?;
+    let engine = engine(state, g, n, &w, asked)?;
     let after = |mv: &CardMove| links::explore(id, n, &then(&w.base, &step(mv)), None);
     let part = ExplorePart::Cards(CardsView {
         table: table_svg(record, game, Theme::Light, &|p| Some(p) == mover),
@@ -172,7 +170,7 @@ pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked
         players: card_view::players_at(record, game, over, &colours(record)),
         over,
         engine,
-        engine_key: key,
+        engine_due: !over,
         comment_line: w.base.clone(),
     };
     let context = (n, g.record.annotations.as_slice(), asked.owner);
@@ -186,7 +184,7 @@ pub fn card_answer(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Ask
     let game = &w.shown.game;
     let over = game.is_over();
     let mover = (!over).then(|| Position::current_player(game));
-    let (engine, _) = engine(state, g, n, &w, asked)?;
+    let engine = engine(state, g, n, &w, asked)?;
     let scoreboard = card_view::players_at(record, game, over, &colours(record));
     Ok(ExploreAnswer {
         game: id.to_string(),

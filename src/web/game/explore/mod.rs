@@ -60,8 +60,9 @@ pub struct Explored {
     pub players: Vec<PlayerView>,
     pub over: bool,
     pub engine: Option<Arc<EngineAnswer>>,
-    /// What the engine would think about, when it has no answer kept: the position's key.
-    pub engine_key: Option<String>,
+    /// Whether the position has a move for the engine to think about (a tile drawn, or the
+    /// Card Game's move due).
+    pub engine_due: bool,
     /// The position's line as a comment names it (`record::Annotation`): up to the step shown,
     /// with the tile drawn if the line names it.
     pub comment_line: String,
@@ -348,10 +349,8 @@ impl ExplorePage {
                 last: at_link(len),
             },
             mover: e.mover.and_then(name),
-            think: (e.engine.is_none())
-                .then_some(e.engine_key.as_ref())
-                .flatten()
-                .map(|_| format!("{here}{}think=1", if here.contains('?') { '&' } else { '?' })),
+            think: (e.engine.is_none() && e.engine_due)
+                .then(|| format!("{here}{}think=1", if here.contains('?') { '&' } else { '?' })),
             api: links::api_explore(id, from, &e.line, (e.at < len).then_some(e.at)),
             permalink: here,
             // A comment with no line is on the turn as played, which is not this position.

@@ -163,12 +163,9 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         tile_at: &tile_at,
     };
     let turn = n + w.at as u32;
-    let (engine, key) = match shown.next {
-        NextDraw::Drawn(tile) => {
-            let (answer, key) = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
-            (answer, Some(key))
-        }
-        NextDraw::Choose | NextDraw::Over => (None, None),
+    let engine = match shown.next {
+        NextDraw::Drawn(tile) => engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?,
+        NextDraw::Choose | NextDraw::Over => None,
     };
     let colours = render::colours(record);
     let (board, drawn) = match shown.next {
@@ -193,7 +190,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         players: view::players_at(record, &at.replay.game, at.replay.finished, &colours),
         over: shown.next == NextDraw::Over,
         engine,
-        engine_key: key,
+        engine_due: matches!(shown.next, NextDraw::Drawn(_)),
         comment_line: shown.line.write(&record.catalog),
     };
     let part = ExplorePart::Tiles(Box::new(TilesView {
@@ -368,18 +365,18 @@ fn tile_choices(
 }
 
 /// The engine's answer for `shown`, a line from turn `n` of `g` with `tile` drawn, kept or
-/// thought now, and the position's key; its moves are written after `before` (`before_move`).
+/// thought now; its moves are written after `before` (`before_move`).
 fn engine_for(
     state: &AppState,
     (g, n, shown): (&Stored<GameRecord>, u32, &TileExplore),
     tile: TileKindId,
     asked: &Asked,
     before: (&str, &str),
-) -> Result<(Option<std::sync::Arc<EngineAnswer>>, String), Problem> {
+) -> Result<Option<std::sync::Arc<EngineAnswer>>, Problem> {
     let key = shown.line.write(&g.record.catalog);
     let turn = n + shown.line.steps.len() as u32;
     let think = || think(&g.record, &shown.game, tile, turn, before);
-    Ok((engine_answer(state, (g.row.id, n, &key), asked, think)?, key))
+    engine_answer(state, (g.row.id, n, &key), asked, think)
 }
 
 /// The engine's answer on drawing `tile` on `game`, its moves written after `before` (with
@@ -447,7 +444,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
                     moves.extend(steps.map(|s| MoveAnswer::after(&before, s)));
                 }
             }
-            let (answer, _) = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
+            let answer = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
             engine = answer.map(|a| (*a).clone());
             drawn = Some(record.catalog.name(tile).to_string());
         }
