@@ -149,9 +149,10 @@ enum Command {
         /// Add player names, colours and scores under the board.
         #[arg(long)]
         legend: bool,
-        /// Pixels per tile (16 to 256; 16 to 96 with --gif).
-        #[arg(long, default_value_t = 64)]
-        size: u32,
+        /// Pixels per tile (16 to 256; 16 to 96 with --gif). Default 64, or less for a board
+        /// too large to draw at 64 (8192 pixels a side at most).
+        #[arg(long)]
+        size: Option<u32>,
         /// The page the picture sits on: light or dark.
         #[arg(long, default_value = "light", value_parser = crate::render::Theme::parse)]
         theme: crate::render::Theme,

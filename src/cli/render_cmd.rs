@@ -18,7 +18,8 @@ pub struct RenderArgs<'a> {
     /// Comma-separated overlay names.
     pub overlays: Option<&'a str>,
     pub legend: bool,
-    pub size: u32,
+    /// Pixels per tile; `None` for the default, shrunk to fit a large board.
+    pub size: Option<u32>,
     pub theme: render::Theme,
     /// The Card Game: whose hands the table shows.
     pub hands: render::cards::Hands,
@@ -30,7 +31,12 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         (true, _) => ImageFormat::Svg,
         _ => ImageFormat::Png,
     };
-    let mut opts = (RenderOptions::default().with_size_for(format, args.size)).map_err(|e| format!("--{e}"))?;
+    let mut opts = match args.size {
+        Some(size) => RenderOptions::default()
+            .with_size_for(format, size)
+            .map_err(|e| format!("--{e}"))?,
+        None => RenderOptions::default(),
+    };
     let record = game::read(args.file)?;
     if let Some(list) = args.overlays {
         opts.set_overlays(list)?;

@@ -35,6 +35,9 @@ pub const RENDERER_VERSION: &str = "render-4";
 pub struct RenderOptions {
     /// Pixels per tile, clamped to [`RenderOptions::MIN_SIZE`]..=[`RenderOptions::MAX_SIZE`].
     pub size_px_per_tile: u32,
+    /// The size was asked for: a PNG it would make too large is refused, never drawn smaller
+    /// (a default size shrinks until the board fits [`raster::MAX_SIDE_PX`]).
+    pub exact_size: bool,
     /// Tint each city, road, field, cloister and garden with its majority owner's colour.
     pub ownership: bool,
     /// Frame the tile placed this turn in its player's colour.
@@ -91,6 +94,7 @@ impl Default for RenderOptions {
     fn default() -> Self {
         RenderOptions {
             size_px_per_tile: 64,
+            exact_size: false,
             ownership: false,
             last_move: false,
             scoring: false,
@@ -119,8 +123,7 @@ impl RenderOptions {
             scoring: true,
             open_spots: true,
             legend: true,
-            theme: Theme::Light,
-            hands: cards::Hands::Mover,
+            ..RenderOptions::default()
         }
     }
 
@@ -138,6 +141,7 @@ impl RenderOptions {
                     *self = RenderOptions {
                         theme: self.theme,
                         hands: self.hands,
+                        exact_size: self.exact_size,
                         ..RenderOptions::all(self.size_px_per_tile)
                     }
                 }
@@ -145,6 +149,7 @@ impl RenderOptions {
                     *self = RenderOptions {
                         theme: self.theme,
                         hands: self.hands,
+                        exact_size: self.exact_size,
                         ..RenderOptions::default().with_size(self.size_px_per_tile)
                     }
                 }
@@ -183,7 +188,10 @@ impl RenderOptions {
                 sizes.end()
             ));
         }
-        Ok(self.with_size(size_px_per_tile))
+        Ok(RenderOptions {
+            exact_size: true,
+            ..self.with_size(size_px_per_tile)
+        })
     }
 
     fn size(&self) -> u32 {
@@ -191,7 +199,9 @@ impl RenderOptions {
     }
 
     /// A short text naming these options, for cache keys and ETags. The light theme and the
-    /// mover's hand add nothing, so the keys of images drawn before them stay the same.
+    /// mover's hand add nothing, so the keys of images drawn before them stay the same. A size
+    /// asked for is marked: at the default size a large board is drawn smaller, and the size
+    /// asked for is refused instead.
     pub fn key(&self) -> String {
         let flag = |b: bool| if b { '1' } else { '0' };
         let theme = match self.theme {
@@ -202,8 +212,9 @@ impl RenderOptions {
             cards::Hands::Mover => "",
             cards::Hands::All => "-hands",
         };
+        let exact = if self.exact_size { "=" } else { "" };
         format!(
-            "{}-{}{}{}{}{}{theme}{hands}",
+            "{}{exact}-{}{}{}{}{}{theme}{hands}",
             self.size(),
             flag(self.ownership),
             flag(self.last_move),
@@ -224,6 +235,19 @@ pub enum RenderError {
     CardReplay(#[from] crate::replay::cards::CardReplayError),
     #[error("the image would be {width}×{height} pixels, larger than we draw")]
     TooLarge { width: u32, height: u32 },
+    #[error(
+        "at {asked} pixels per tile the image would be {width}×{height} pixels, over the limit of {} a side and {} in all: {}",
+        raster::MAX_SIDE_PX, raster::MAX_PIXELS, match fits {
+            Some(fits) => format!("size {fits} fits"),
+            None => format!("no size from {} fits; the SVG has no limit", RenderOptions::MIN_SIZE),
+        }
+    )]
+    SizeTooLarge {
+        asked: u32,
+        width: u32,
+        height: u32,
+        fits: Option<u32>,
+    },
     #[error("cannot draw the SVG: {0}")]
     Svg(String),
     #[error("cannot encode the PNG: {0}")]
@@ -311,8 +335,38 @@ pub fn draw<R: Drawable + ?Sized>(
 ) -> Result<Vec<u8>, RenderError> {
     match format {
         ImageFormat::Svg => Ok(record.svg(turn, picture, opts)?.into_bytes()),
-        ImageFormat::Png => svg_to_png(&record.svg(turn, picture, opts)?),
+        ImageFormat::Png => fitted_png(record, turn, picture, *opts),
         ImageFormat::Gif => record.animation(opts.size_px_per_tile),
+    }
+}
+
+/// A PNG within the rasteriser's limits: at the size asked for, or refused with the size that
+/// fits; at the default size, shrunk until it fits. The board grows with the game, so a long
+/// legal game drawn at 64 px a tile can pass [`raster::MAX_SIDE_PX`].
+fn fitted_png<R: Drawable + ?Sized>(
+    record: &R,
+    turn: Option<u32>,
+    picture: Picture,
+    mut opts: RenderOptions,
+) -> Result<Vec<u8>, RenderError> {
+    let asked = opts.size();
+    loop {
+        let (width, height) = match svg_to_png(&record.svg(turn, picture, &opts)?) {
+            Err(RenderError::TooLarge { width, height }) => (width, height),
+            drawn => return drawn,
+        };
+        let size = opts.size();
+        let smaller = raster::fitting_size(size, width, height).min(size - 1);
+        if opts.exact_size || size == RenderOptions::MIN_SIZE {
+            let fits = (smaller >= RenderOptions::MIN_SIZE).then_some(smaller);
+            return Err(RenderError::SizeTooLarge {
+                asked,
+                width,
+                height,
+                fits,
+            });
+        }
+        opts.size_px_per_tile = smaller.max(RenderOptions::MIN_SIZE);
     }
 }
 

@@ -15,6 +15,15 @@ static FONT: &[u8] = include_bytes!("../../static/fonts/DejaVuSans.ttf");
 pub const MAX_SIDE_PX: u32 = 8192;
 pub const MAX_PIXELS: u64 = 32 * 1024 * 1024;
 
+/// The largest size per tile at which an image drawn `width`×`height` at `size` would fit the
+/// limits, if it scales with the size (margins scale less, so it may still need one step
+/// down).
+pub fn fitting_size(size: u32, width: u32, height: u32) -> u32 {
+    let side = f64::from(MAX_SIDE_PX) / f64::from(width.max(height).max(1));
+    let area = (MAX_PIXELS as f64 / (f64::from(width) * f64::from(height)).max(1.0)).sqrt();
+    (f64::from(size) * side.min(area)).floor() as u32
+}
+
 static FONTS: LazyLock<Arc<usvg::fontdb::Database>> = LazyLock::new(|| {
     let mut db = usvg::fontdb::Database::new();
     db.load_font_source(usvg::fontdb::Source::Binary(Arc::new(FONT)));

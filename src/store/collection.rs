@@ -80,6 +80,8 @@ pub enum BadName {
     TooLong(usize),
     #[error("the name holds a control character")]
     Control,
+    #[error("the name cannot be shown: {0}")]
+    Unshowable(#[from] crate::record::shown_text::Unshowable),
 }
 
 impl CollectionName {
@@ -90,7 +92,10 @@ impl CollectionName {
             _ if chars == 0 => Err(BadName::Empty),
             _ if chars > MAX_NAME_CHARS => Err(BadName::TooLong(chars)),
             _ if text.chars().any(char::is_control) => Err(BadName::Control),
-            _ => Ok(CollectionName(text.to_string())),
+            _ => {
+                crate::record::shown_text::check(text)?;
+                Ok(CollectionName(text.to_string()))
+            }
         }
     }
 
@@ -98,9 +103,10 @@ impl CollectionName {
         &self.0
     }
 
-    /// A name read back from the store, which checked it when it was written.
+    /// A name read back from the store, which checked it when it was written (without the
+    /// reordering controls an earlier release let in).
     pub(super) fn stored(text: String) -> CollectionName {
-        CollectionName(text)
+        CollectionName(crate::record::shown_text::without_reordering(&text).into_owned())
     }
 }
 

@@ -154,18 +154,19 @@ fn some_moves(moves: usize, format: Format) -> Result<(), RecordError> {
 /// checked here, at upload, and not where stored records are read.
 pub const MAX_UPLOAD_NAME_CHARS: usize = 40;
 
+/// Names an upload may carry: at most [`MAX_UPLOAD_NAME_CHARS`], and shown as they are
+/// written ([`record::shown_text`]). Checked at upload, so games stored before keep theirs.
 fn upload_names(players: &[record::PlayerInfo], format: Format) -> Result<(), RecordError> {
     for (i, p) in players.iter().enumerate() {
         let chars = p.name.chars().count();
-        if chars > MAX_UPLOAD_NAME_CHARS {
-            return Err(RecordError::invalid(
-                format,
-                format!(
-                    "player {}: the name is {chars} characters long; an upload's names have at most {MAX_UPLOAD_NAME_CHARS}",
-                    i + 1
-                ),
-            ));
-        }
+        let refused = if chars > MAX_UPLOAD_NAME_CHARS {
+            format!("the name is {chars} characters long; an upload's names have at most {MAX_UPLOAD_NAME_CHARS}")
+        } else if let Err(e) = record::shown_text::check(&p.name) {
+            format!("the name {} cannot be shown: {e}", record::quote::Quoted(&p.name))
+        } else {
+            continue;
+        };
+        return Err(RecordError::invalid(format, format!("player {}: {refused}", i + 1)));
     }
     Ok(())
 }

@@ -62,6 +62,43 @@ pub enum StoreError {
     Random(#[from] std::io::Error),
 }
 
+impl StoreError {
+    /// Whether the database is out of reach for now (down, restarting, out of connections, or
+    /// busy past the pool's wait) rather than refusing what was asked: the web answers `503`
+    /// with `Retry-After` for these, `500` for the rest.
+    pub fn is_unavailable(&self) -> bool {
+        match self {
+            StoreError::Pool(_) => true,
+            StoreError::PostgresPool(deadpool_postgres::PoolError::Backend(e)) | StoreError::Postgres(e) => {
+                postgres_unavailable(e)
+            }
+            StoreError::PostgresPool(_) => true,
+            StoreError::Sqlite(e) => matches!(
+                e.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+            ),
+            _ => false,
+        }
+    }
+}
+
+/// A PostgreSQL error that says the server is out of reach: the connection closed or never
+/// opened, or the server refusing connections for now (SQLSTATE classes 08 and 57P, 53300).
+fn postgres_unavailable(e: &tokio_postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    match e.code() {
+        Some(code) => {
+            let code = code.code();
+            code.starts_with("08") || code.starts_with("57P") || code == "53300"
+        }
+        // No SQLSTATE: the connection's own failure (refused, reset, timed out) comes from
+        // the socket; a value that would not convert is our mistake.
+        None => std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>()),
+    }
+}
+
 /// A stored game, as listed and as loaded.
 #[derive(Clone, Debug)]
 pub struct GameRow {
@@ -540,7 +577,7 @@ fn line_key(line: &str) -> Vec<u8> {
 fn annotations_of(rows: Vec<(u32, String, String)>) -> Result<Vec<Annotation>, StoreError> {
     let mut read = (rows.into_iter())
         .map(|(turn, line, text)| {
-            Annotation::new(turn, &line, &text)
+            Annotation::stored(turn, &line, &text)
                 .map_err(|e| StoreError::Corrupt(format!("annotation on turn {turn}: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;

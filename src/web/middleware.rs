@@ -1,12 +1,14 @@
-//! What wraps every request: security headers, request ids, the time limit and the metrics.
+//! What wraps every request: security headers, request ids, the time limit, the metrics, and
+//! the refusal of compressed request bodies.
 
 use super::AppState;
 use super::problem::Problem;
 use super::problem::wants_html;
 use super::startup::REQUEST_TIMEOUT;
-use actix_web::body::MessageBody;
+use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderMap, HeaderName, HeaderValue};
+use actix_web::http::StatusCode;
+use actix_web::http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use actix_web::middleware::Next;
 use actix_web::web;
 
@@ -108,4 +110,25 @@ pub async fn measure(
         m.request(method.as_str(), route.as_deref(), status.as_u16(), started.elapsed());
     }
     res
+}
+
+/// Refuses a request body sent with a `Content-Encoding` (other than `identity`) with `415`
+/// and `Accept-Encoding: identity` (RFC 7694). Our extractors would inflate it before their
+/// size limits count a byte, so half a megabyte of gzip could cost hundreds of megabytes; no
+/// client of ours compresses what it sends, and the limits are small enough not to need it.
+pub async fn plain_bodies(
+    req: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<EitherBody<impl MessageBody>>, actix_web::Error> {
+    let encoding = req.headers().get(header::CONTENT_ENCODING).map(|v| v.as_bytes());
+    if encoding.is_none_or(|e| e.eq_ignore_ascii_case(b"identity")) {
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
+    let problem = Problem::new(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "Compressed body",
+        "request bodies are taken as they are: send it without Content-Encoding",
+    )
+    .with_header(header::ACCEPT_ENCODING, "identity");
+    Ok(req.error_response(problem).map_into_right_body())
 }

@@ -17,7 +17,10 @@ pub struct Problem {
     pub status: StatusCode,
     pub title: &'static str,
     pub detail: String,
-    pub extensions: Map<String, Value>,
+    /// Boxed, as the headers are: every handler's error is a `Problem`, most with neither.
+    pub extensions: Box<Map<String, Value>>,
+    /// Headers the answer carries besides `Retry-After` (`Allow` on a 405, say).
+    pub headers: Option<Box<header::HeaderMap>>,
 }
 
 impl Problem {
@@ -26,8 +29,15 @@ impl Problem {
             status,
             title,
             detail: detail.into(),
-            extensions: Map::new(),
+            extensions: Box::default(),
+            headers: None,
         }
+    }
+
+    /// The problem, with a header on its answer.
+    pub fn with_header(mut self, name: header::HeaderName, value: &'static str) -> Problem {
+        (self.headers.get_or_insert_default()).insert(name, header::HeaderValue::from_static(value));
+        self
     }
 
     pub fn not_found(what: impl Into<String>) -> Problem {
@@ -38,7 +48,7 @@ impl Problem {
         Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "Record too large",
-            format!("the body is over the limit of {limit} bytes (4 MiB)"),
+            format!("the body is over the limit of {limit} bytes ({})", in_units(limit)),
         )
     }
 
@@ -70,6 +80,9 @@ impl Problem {
         // A 401 names the credentials it wants: the owner token (`web::routes::owners`).
         if self.status == StatusCode::UNAUTHORIZED {
             b.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
+        }
+        for h in self.headers.iter().flat_map(|h| h.iter()) {
+            b.insert_header((h.0.clone(), h.1.clone()));
         }
         b
     }
@@ -108,7 +121,7 @@ impl Problem {
         if !instance.is_empty() {
             body.insert("instance".into(), json!(instance));
         }
-        body.extend(self.extensions.clone());
+        body.extend(self.extensions.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.builder()
             .insert_header((header::CONTENT_TYPE, "application/problem+json"))
             .body(Value::Object(body).to_string())
@@ -177,6 +190,15 @@ pub async fn negotiate_problems(
     })
 }
 
+/// A size in bytes the way people read it: `4 MiB`, `64 KiB`, `100 bytes`.
+pub fn in_units(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
 /// Browsers list text/html in Accept; API clients and curl do not.
 pub fn wants_html(req: &HttpRequest) -> bool {
     req.headers()
@@ -193,8 +215,14 @@ struct ErrorPage<'a> {
     detail: &'a str,
 }
 
+/// A database out of reach is `503` with `Retry-After` (the client may try again), anything
+/// else a `500`.
 impl From<StoreError> for Problem {
     fn from(e: StoreError) -> Problem {
+        if e.is_unavailable() {
+            tracing::warn!("the database is unavailable: {e}");
+            return Problem::unavailable("the database is out of reach for now; try again shortly", 5);
+        }
         Problem::internal(e)
     }
 }

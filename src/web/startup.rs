@@ -4,14 +4,14 @@ use super::AppState;
 use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::middleware;
-use super::problem::{Problem, negotiate_problems};
+use super::problem::negotiate_problems;
 use super::routes::{
     analysis, annotations, api, assets, collections, embed, explore, exports, health, images, owners, pages, puzzles,
 };
 use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, Store, ingest};
 use actix_web::dev::Server;
-use actix_web::{App, HttpRequest, HttpServer, web};
+use actix_web::{App, HttpServer, web};
 use std::net::TcpListener;
 use std::time::Duration;
 
@@ -32,10 +32,6 @@ pub fn seed_demo(store: &Store) -> Result<(), String> {
         tracing::info!("loaded the demo games into the empty database");
     }
     Ok(())
-}
-
-async fn not_found(req: HttpRequest) -> Result<actix_web::HttpResponse, Problem> {
-    Err(Problem::not_found(format!("nothing at {}", req.path())))
 }
 
 /// How long a request may take, from its first byte to its answer, by default.
@@ -107,6 +103,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
         App::new()
             .app_data(state.clone())
             .app_data(super::links::path_errors())
+            .wrap(actix_web::middleware::from_fn(middleware::plain_bodies))
             .wrap(actix_web::middleware::from_fn(negotiate_problems))
             .wrap(actix_web::middleware::from_fn(middleware::time_limit))
             .wrap(actix_web::middleware::from_fn(middleware::measure))
@@ -170,7 +167,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(collections::api_analyse)
             .service(embed::embed)
             .service(embed::oembed)
-            .default_service(web::to(not_found))
+            .default_service(web::to(super::routes::no_route))
     })
     // Headers must arrive within 10 s of connecting (slow clients hold no worker), and a
     // stop (SIGTERM, SIGINT) lets requests in flight finish for up to 30 s.

@@ -20,6 +20,7 @@ mod cli;
 mod cli_formats;
 mod collections;
 mod course;
+mod crafted_requests;
 mod docs;
 mod explore;
 mod exports;

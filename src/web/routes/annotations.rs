@@ -7,11 +7,13 @@ use super::owners::{authorise, found, see_other};
 use super::read_limited;
 use crate::record::Annotation;
 use crate::store::GameId;
+use crate::web::game::GamePages;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, delete, put, web};
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// A request's body at most: a line (16 KB), a comment (2,000 characters, up to 4 bytes each
 /// and 6 when escaped in JSON or 12 in a form) and the rest.
@@ -47,7 +49,7 @@ pub struct Which {
               (status = 401, description = "No owner token", content_type = "application/problem+json"),
               (status = 403, description = "Not the game's owner token, or a request from another site", content_type = "application/problem+json"),
               (status = 404, description = "No such game or turn", content_type = "application/problem+json"),
-              (status = 413, description = "A comment over 2,000 characters or a line over 16 KB; `limit` says how many", content_type = "application/problem+json"),
+              (status = 413, description = "A comment over 2,000 characters, a line over 16 KB, or a new comment on a game holding 1,000; `limit` says how many", content_type = "application/problem+json"),
               (status = 429, description = "Too many comments from this client", content_type = "application/problem+json")))]
 #[put("/api/games/{id}/turns/{n}/annotation")]
 pub async fn api_put(
@@ -57,7 +59,7 @@ pub async fn api_put(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
-    owned_turn(&req, &state, id, n).await?;
+    let game = owned_turn(&req, &state, id, n).await?;
     let comment: Comment = json_body(&req, body).await?.ok_or_else(|| {
         Problem::new(
             StatusCode::BAD_REQUEST,
@@ -66,7 +68,7 @@ pub async fn api_put(
         )
     })?;
     let annotation = Annotation::new(n, &comment.line, &comment.text)?;
-    write(&state, id, annotation.clone()).await?;
+    write(&state, game.as_ref(), annotation.clone()).await?;
     Ok(HttpResponse::Ok().json(annotation))
 }
 
@@ -114,11 +116,11 @@ async fn form(
     form: web::Form<CommentForm>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
-    owned_turn(&req, &state, id, n).await?;
+    let game = owned_turn(&req, &state, id, n).await?;
     let form = form.into_inner();
     match form.remove {
         Some(_) => remove(&state, id, n, form.line.clone()).await?,
-        None => write(&state, id, Annotation::new(n, &form.line, &form.text)?).await?,
+        None => write(&state, game.as_ref(), Annotation::new(n, &form.line, &form.text)?).await?,
     }
     let page = match form.back.as_deref() {
         Some("explore") => links::explore(id, n, &form.line, None),
@@ -132,18 +134,24 @@ pub fn form_resource() -> actix_web::Resource {
     web::resource("/g/{id}/t/{n:[0-9]+}/annotation")
         .app_data(web::FormConfig::default().limit(MAX_BODY_BYTES))
         .route(web::post().to(form))
+        .default_service(web::to(super::no_route))
 }
 
 /// Checks, in this order, that the client is within its limit, that the request may change game
-/// `id` (`owners::authorise`), and that the game has a turn `n`.
-async fn owned_turn(req: &HttpRequest, state: &web::Data<AppState>, id: GameId, n: u32) -> Result<(), Problem> {
+/// `id` (`owners::authorise`), and that the game has a turn `n`: the game, as read.
+async fn owned_turn(
+    req: &HttpRequest,
+    state: &web::Data<AppState>,
+    id: GameId,
+    n: u32,
+) -> Result<Arc<dyn GamePages>, Problem> {
     state.limits.annotation(req.peer_addr().map(|a| a.ip()))?;
     let game = authorise(req, state, id).await?;
     let last = game.row().turns;
     if n > last {
         return Err(Problem::not_found(format!("game {id} has turns 0 to {last}, not {n}")));
     }
-    Ok(())
+    Ok(game)
 }
 
 /// A JSON body of type `T`, at most [`MAX_BODY_BYTES`]; `None` for an empty body.
@@ -171,8 +179,30 @@ async fn json_body<T: serde::de::DeserializeOwned>(
     serde_json::from_slice(&bytes).map(Some).map_err(unreadable)
 }
 
-async fn write(state: &web::Data<AppState>, id: GameId, annotation: Annotation) -> Result<(), Problem> {
-    let st = state.clone();
+/// Writes a comment in place of the one on its turn and line, or as a new one while the game
+/// holds fewer than [`Annotation::MAX_PER_GAME`]. (Two new ones written at once may pass the
+/// limit by one: the limit bounds a page, not a count that must be exact.)
+async fn write(state: &web::Data<AppState>, game: &dyn GamePages, annotation: Annotation) -> Result<(), Problem> {
+    let held = game.annotations();
+    let new = !held
+        .iter()
+        .any(|a| (a.turn(), a.line()) == (annotation.turn(), annotation.line()));
+    if new && held.len() >= Annotation::MAX_PER_GAME {
+        let mut p = Problem::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "Too many comments",
+            format!(
+                "game {} holds {} comments, the most a game holds: remove one to write another",
+                game.row().id,
+                held.len()
+            ),
+        );
+        p.extensions
+            .insert("limit".into(), serde_json::json!(Annotation::MAX_PER_GAME));
+        p.extensions.insert("unit".into(), serde_json::json!("comments"));
+        return Err(p);
+    }
+    let (st, id) = (state.clone(), game.row().id);
     blocking(move || {
         let written = st.store.annotate(&id, &annotation)?;
         st.forget_annotations(&id);

@@ -106,6 +106,11 @@ fn draw(g: &dyn GamePages, w: &Wanted) -> Result<Vec<u8>, Problem> {
     let drawn = render::draw(g.drawable(), w.turn, w.picture, w.format, &w.opts);
     drawn.map_err(|e| match e {
         render::RenderError::NoSuchTurn { .. } | render::RenderError::NoAnimation => Problem::not_found(e.to_string()),
+        render::RenderError::SizeTooLarge { fits, .. } => {
+            let mut p = Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Image too large", e.to_string());
+            p.extensions.insert("fits".into(), serde_json::json!(fits));
+            p
+        }
         other => Problem::internal(other),
     })
 }

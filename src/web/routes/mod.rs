@@ -18,7 +18,7 @@ pub(crate) mod players;
 pub(crate) mod puzzles;
 
 use super::problem::Problem;
-use actix_web::http::StatusCode;
+use actix_web::http::{StatusCode, header};
 use futures_util::{Stream, StreamExt};
 
 /// Refuses at once a body whose declared length is over `limit`: a client that announces
@@ -51,4 +51,36 @@ where
         body.extend_from_slice(chunk);
     }
     Ok(body)
+}
+
+/// The methods a route's pattern takes, for the `Allow` header of a `405`. Every pattern
+/// not named here takes `GET` and `HEAD` only; `tests/suite/http.rs` asks each pattern here
+/// every method and checks the answer agrees.
+pub fn allowed_methods(pattern: &str) -> &'static str {
+    match pattern {
+        "/games" | "/api/games" | "/collections" | "/api/collections" => "POST",
+        "/g/{id}/delete" | "/g/{id}/listing" | "/c/{id}/edit" | "/c/{id}/analysis" => "POST",
+        "/api/collections/{id}/analysis" => "POST",
+        "/g/{id}/analysis" => "GET, HEAD, POST",
+        "/api/games/{id}" => "GET, HEAD, PATCH, DELETE",
+        "/api/collections/{id}" => "GET, HEAD, PATCH",
+        "/api/games/{id}/turns/{n}/annotation" => "PUT, DELETE",
+        "/g/{id}/t/{n:[0-9]+}/annotation" => "POST",
+        _ => "GET, HEAD",
+    }
+}
+
+/// What answers a request no route took: `405` with `Allow` when its path is a route's (so
+/// only its method was wrong), `404` otherwise.
+pub async fn no_route(req: actix_web::HttpRequest) -> Result<actix_web::HttpResponse, Problem> {
+    let Some(pattern) = req.resource_map().match_pattern(req.path()) else {
+        return Err(Problem::not_found(format!("nothing at {}", req.path())));
+    };
+    let allowed = allowed_methods(&pattern);
+    Err(Problem::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "Method not allowed",
+        format!("{} takes {allowed}, not {}", req.path(), req.method()),
+    )
+    .with_header(header::ALLOW, allowed))
 }

@@ -1,0 +1,232 @@
+//! Requests crafted to exhaust the service, each answered within a bound: compressed bodies
+//! refused before they inflate, a wrong method told which ones the address takes.
+//!
+//! Checked:
+//! - a gzip body to a `PATCH` answered `415` with `Accept-Encoding: identity`, nothing changed
+//! - every route's wrong methods answered `405` with the `Allow` it takes, and its own
+//!   methods never `405`; an address that is no route `404`
+
+use crate::common;
+
+use common::app::*;
+use std::io::Write;
+
+/// Half a megabyte of gzip that inflates to 256 MB of spaces.
+fn gzip_bomb() -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let block = vec![b' '; 1 << 20];
+    for _ in 0..256 {
+        gz.write_all(&block).unwrap();
+    }
+    gz.finish().unwrap()
+}
+
+#[test]
+fn a_compressed_body_is_refused_before_it_inflates() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let bomb = gzip_bomb();
+    assert!(bomb.len() < 1 << 20, "{} bytes", bomb.len());
+    for (method, path) in [
+        ("PATCH", format!("/api/games/{id}")),
+        ("PATCH", "/api/collections/0123456789abcdef".to_string()),
+        ("POST", "/api/games".to_string()),
+    ] {
+        let headers = [("Content-Type", "application/json"), ("Content-Encoding", "gzip")];
+        let a = request(&app, method, &path, &headers, &bomb);
+        assert_eq!(a.status, 415, "{method} {path}: {}", a.body);
+        assert_eq!(a.content_type, "application/problem+json");
+        assert_eq!(a.header("accept-encoding"), "identity", "{method} {path}");
+        assert!(
+            a.json()["detail"]
+                .as_str()
+                .unwrap()
+                .contains("without Content-Encoding")
+        );
+    }
+    // `identity` is no encoding at all.
+    let plain = request(
+        &app,
+        "POST",
+        "/api/games",
+        &[("Content-Encoding", "identity")],
+        small_game(["Cleo", "Dan"]).as_bytes(),
+    );
+    assert_eq!(plain.status, 201, "{}", plain.body);
+    app.stop();
+}
+
+#[test]
+fn a_wrong_method_is_told_the_methods_the_address_takes() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let routes = [
+        ("/".to_string(), "GET, HEAD"),
+        (format!("/g/{id}/t/1"), "GET, HEAD"),
+        ("/games".to_string(), "POST"),
+        ("/api/games".to_string(), "POST"),
+        (format!("/api/games/{id}"), "GET, HEAD, PATCH, DELETE"),
+        (format!("/g/{id}/analysis"), "GET, HEAD, POST"),
+        (format!("/api/games/{id}/turns/1/annotation"), "PUT, DELETE"),
+        (format!("/g/{id}/t/1/annotation"), "POST"),
+        (format!("/g/{id}/delete"), "POST"),
+        (format!("/g/{id}/listing"), "POST"),
+        ("/api/collections".to_string(), "POST"),
+        ("/collections".to_string(), "POST"),
+        ("/api/collections/0123456789abcdef".to_string(), "GET, HEAD, PATCH"),
+        ("/api/collections/0123456789abcdef/analysis".to_string(), "POST"),
+        ("/c/0123456789abcdef/analysis".to_string(), "POST"),
+        ("/c/0123456789abcdef/edit".to_string(), "POST"),
+    ];
+    for (path, allowed) in routes {
+        for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] {
+            let a = request(&app, method, &path, &[], b"");
+            let takes = allowed.split(", ").any(|m| m == method);
+            assert_eq!(a.status == 405, !takes, "{method} {path}: {} {}", a.status, a.body);
+            if !takes {
+                assert_eq!(a.header("allow"), allowed, "{method} {path}");
+                if method != "HEAD" {
+                    assert_eq!(a.content_type, "application/problem+json", "{method} {path}");
+                }
+            }
+        }
+    }
+    assert_eq!(request(&app, "DELETE", "/no/such/thing", &[], b"").status, 404);
+    app.stop();
+}
+
+/// A legal game whose road runs 130 tiles east of the start, on tiles of its own.
+fn a_road_130_tiles_long() -> Vec<u8> {
+    let moves: Vec<String> = (1..=130)
+        .map(|x| format!(r#"{{"tile": "k", "at": [{x}, 0], "rotation": 0}}"#))
+        .collect();
+    format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "tiles": [{{"name": "k", "count": 200,
+                "segments": "road E W; field N.w N.e E.n W.n; field E.s S.e S.w W.s"}}],
+            "moves": [{}]}}"#,
+        moves.join(",")
+    )
+    .into_bytes()
+}
+
+/// The PNG's width and height, from its header.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[1..4], b"PNG");
+    let at = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (at(16), at(20))
+}
+
+#[test]
+fn a_board_too_long_for_its_default_size_is_drawn_smaller_and_an_asked_size_is_refused() {
+    let app = spawn_app();
+    let id = upload_id(&app, &a_road_130_tiles_long());
+    for path in [format!("/g/{id}.png"), format!("/g/{id}/t/130.png")] {
+        let (status, headers, body) = raw_get(&app, &path);
+        assert_eq!(status, 200, "{path}: {}", String::from_utf8_lossy(&body));
+        assert_eq!(headers.get("content-type").unwrap(), "image/png");
+        let (w, h) = png_size(&body);
+        assert!(w <= 8192 && w > 8000, "{path}: {w}×{h}");
+    }
+    let refused = get(&app, &format!("/g/{id}.png?size=64"));
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert_eq!(refused.content_type, "application/problem+json");
+    assert_eq!(refused.json()["fits"], 62, "{}", refused.body);
+    assert!(refused.json()["detail"].as_str().unwrap().contains("size 62 fits"));
+    assert_eq!(get(&app, &format!("/g/{id}.png?size=62")).status, 200);
+    app.stop();
+}
+
+/// A GET whose body is read as bytes.
+fn raw_get(app: &TestApp, path: &str) -> (u16, ureq::http::HeaderMap, Vec<u8>) {
+    let mut r = agent().get(&app.url(path)).call().unwrap();
+    let body = r.body_mut().with_config().limit(64 << 20).read_to_vec().unwrap();
+    (r.status().as_u16(), r.headers().clone(), body)
+}
+
+/// The small game with `n` comments, each on its own line of turn 1.
+fn commented(n: usize) -> Vec<u8> {
+    let mut record: serde_json::Value = serde_json::from_str(&small_game(["Ann", "Bob"])).unwrap();
+    let comments: Vec<serde_json::Value> = (0..n)
+        .map(|i| serde_json::json!({"turn": 1, "line": format!("{i},0,0"), "text": "hm"}))
+        .collect();
+    record["annotations"] = comments.into();
+    serde_json::to_vec(&record).unwrap()
+}
+
+#[test]
+fn a_record_with_a_hundred_thousand_comments_is_refused_at_once() {
+    let app = spawn_app();
+    let before = app.stored_games();
+    let a = post(&app, "/api/games", &commented(100_000));
+    assert_eq!(a.status, 422, "{}", a.body);
+    let detail = a.json()["detail"].as_str().unwrap().to_string();
+    assert!(
+        detail.contains("100000 entries; a game holds at most 1000 comments"),
+        "{detail}"
+    );
+    assert_eq!(app.stored_games(), before);
+    // The limit itself is taken, and the API adds none past it.
+    let full = post(&app, "/api/games", &commented(1000));
+    assert_eq!(full.status, 201, "{}", full.body);
+    let (id, token) = (
+        full.json()["id"].as_str().unwrap().to_string(),
+        full.json()["owner_token"].as_str().unwrap().to_string(),
+    );
+    let bearer = format!("Bearer {token}");
+    let headers = [("Content-Type", "application/json"), ("Authorization", bearer.as_str())];
+    let path = format!("/api/games/{id}/turns/1/annotation");
+    let more = request(&app, "PUT", &path, &headers, br#"{"text": "one more", "line": "x"}"#);
+    assert_eq!(more.status, 413, "{}", more.body);
+    assert_eq!(more.json()["limit"], 1000);
+    let again = request(
+        &app,
+        "PUT",
+        &path,
+        &headers,
+        br#"{"text": "rewritten", "line": "7,0,0"}"#,
+    );
+    assert_eq!(
+        again.status, 200,
+        "a comment in place of one is no new one: {}",
+        again.body
+    );
+    app.stop();
+}
+
+#[test]
+fn names_and_comments_that_reorder_the_page_or_show_nothing_are_refused() {
+    let app = spawn_app();
+    for (names, says) in [
+        (["Ann\u{202E}321", "Bob"], "bidirectional control U+202E at character 4"),
+        (["Ann", "\u{200B}\u{200D}"], "shows nothing"),
+    ] {
+        let mut record: serde_json::Value = serde_json::from_str(&small_game(["Ann", "Bob"])).unwrap();
+        record["players"] = serde_json::json!([{"name": names[0]}, {"name": names[1]}]);
+        let a = post(&app, "/api/games", record.to_string().as_bytes());
+        assert_eq!(a.status, 422, "{}", a.body);
+        let detail = a.json()["detail"].as_str().unwrap().to_string();
+        assert!(detail.contains(says), "{detail}");
+    }
+    let up = post(&app, "/api/games", small_game(["Ann", "Bob"]).as_bytes()).json();
+    let bearer = format!("Bearer {}", up["owner_token"].as_str().unwrap());
+    let headers = [("Content-Type", "application/json"), ("Authorization", bearer.as_str())];
+    let path = format!("/api/games/{}/turns/1/annotation", up["id"].as_str().unwrap());
+    for text in ["\u{2066}x", "\u{FEFF}\u{2060}"] {
+        let body = serde_json::json!({ "text": text }).to_string();
+        let a = request(&app, "PUT", &path, &headers, body.as_bytes());
+        assert_eq!(a.status, 400, "{}", a.body);
+        assert!(a.json()["detail"].as_str().unwrap().contains("cannot be shown"));
+    }
+    let body = serde_json::json!({"name": "\u{202D}Cup", "text": "0123456789abcdef"}).to_string();
+    let c = request(
+        &app,
+        "POST",
+        "/api/collections",
+        &[("Content-Type", "application/json")],
+        body.as_bytes(),
+    );
+    assert_eq!(c.status, 400, "{}", c.body);
+    assert!(c.json()["detail"].as_str().unwrap().contains("cannot be shown"));
+    app.stop();
+}
