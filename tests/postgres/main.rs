@@ -1,8 +1,8 @@
 //! The HTTP suite again, on PostgreSQL: every test module of `tests/suite` that starts the app,
-//! whose apps here run on a new database of the server `.ci/with-postgres` starts
-//! (`CARCASSONNE_TEST_PG`), and the multi-node test (`many_nodes`).
+//! whose apps here run on a new database of the test server (see `common::postgres`), and the
+//! multi-node test (`many_nodes`).
 //! A test that names a SQLite file (a release's database, a restart on one file) keeps it.
-//! Run it alone with `.ci/with-postgres cargo test --test postgres`.
+//! Run it alone with `cargo test --test postgres`.
 
 #[path = "../suite/common/mod.rs"]
 mod common;

@@ -1,6 +1,9 @@
-//! A new PostgreSQL database for each test that wants one, on the server named by
-//! `CARCASSONNE_TEST_PG` (`.ci/with-postgres` starts one and sets it), dropped when the test
-//! ends. Without the variable such a test fails, unless `SKIP_POSTGRES=1`.
+//! A new PostgreSQL database for each test that wants one, dropped when the test ends, on the
+//! server named by `CARCASSONNE_TEST_PG` or else on a throwaway cluster this test process
+//! starts from Debian's `postgresql` package ([`cluster`]). With neither, such a test fails,
+//! unless `SKIP_POSTGRES=1`.
+
+mod cluster;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -14,10 +17,10 @@ pub struct TestDatabase {
 /// A new, empty database, or `None` when there is no server and `SKIP_POSTGRES=1`.
 #[track_caller]
 pub fn fresh() -> Option<TestDatabase> {
-    let Ok(server) = std::env::var("CARCASSONNE_TEST_PG") else {
+    let Some(server) = std::env::var("CARCASSONNE_TEST_PG").ok().or_else(cluster::url) else {
         super::missing(
             "SKIP_POSTGRES",
-            "a PostgreSQL server (CARCASSONNE_TEST_PG; `.ci/with-postgres cargo test` starts one)",
+            "PostgreSQL (`apt-get install postgresql`, or a server's URL in CARCASSONNE_TEST_PG)",
         );
         return None;
     };
