@@ -1,6 +1,6 @@
 //! The HTTP suite again, on PostgreSQL: every test module of `tests/suite` that starts the app,
 //! whose apps here run on a new database of the test server (see `common::postgres`), and the
-//! multi-node test (`many_nodes`).
+//! multi-node test (`many_nodes`) and a database out of reach (`outage`).
 //! A test that names a SQLite file (a release's database, a restart on one file) keeps it.
 //! Run it alone with `cargo test --test postgres`.
 
@@ -26,6 +26,7 @@ mod http;
 mod many_nodes;
 #[path = "../suite/new_world.rs"]
 mod new_world;
+mod outage;
 #[path = "../suite/players.rs"]
 mod players;
 #[path = "../suite/puzzles.rs"]
