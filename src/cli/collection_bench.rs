@@ -54,7 +54,7 @@ fn links(games: u32) -> Result<String, String> {
 fn measure(file: &std::path::Path, text: &str, as_json: bool) -> Result<(), String> {
     let store = Store::open(file).map_err(|e| e.to_string())?;
     let token = OwnerToken::new().map_err(|e| e.to_string())?;
-    let input = collection::lines(text);
+    let input = collection::lines(text, 0).map_err(|e| e.to_string())?;
     let import = ImportState::start(input.len() as u32);
     let row = CollectionRow {
         id: CollectionId::random().map_err(|e| e.to_string())?,
@@ -93,7 +93,7 @@ fn measure(file: &std::path::Path, text: &str, as_json: bool) -> Result<(), Stri
             json!({
                 "lines": input.len(),
                 "games": imported.games.len(),
-                "errors": imported.errors.len(),
+                "errors": imported.errors.refused,
                 "import_seconds": import_time.as_secs_f64(),
                 "page_cold_ms": ms(cold),
                 "page_warm_median_ms": ms(warm[warm.len() / 2]),
@@ -104,7 +104,7 @@ fn measure(file: &std::path::Path, text: &str, as_json: bool) -> Result<(), Stri
             "import: {} lines, {} games stored, {} refused, in {:.1} s",
             input.len(),
             imported.games.len(),
-            imported.errors.len(),
+            imported.errors.refused,
             import_time.as_secs_f64()
         );
         println!(

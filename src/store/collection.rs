@@ -133,7 +133,9 @@ pub struct CollectionRow {
 pub struct ImportState {
     pub total: u32,
     pub done: u32,
-    pub errors: Vec<LineError>,
+    /// The lines the last import refused (each import starts afresh: its lines are numbered
+    /// from 1).
+    pub errors: LineErrors,
     pub lease_until: Option<chrono::DateTime<chrono::Utc>>,
 }
 
@@ -178,12 +180,13 @@ impl ImportState {
     }
 
     /// What an import of `lines` more starts from, after this one finished or stopped: the
-    /// lines a stopped import did not read are dropped (its page said to add them again).
+    /// lines a stopped import did not read are dropped (its page said to add them again), and
+    /// so are its refused lines, whose numbers were its own.
     pub fn adding(&self, lines: u32) -> ImportState {
         ImportState {
             total: self.done + lines,
             done: self.done,
-            errors: self.errors.clone(),
+            errors: LineErrors::default(),
             lease_until: None,
         }
         .renewed()
@@ -217,6 +220,37 @@ pub struct LineError {
     pub player: Option<String>,
 }
 
+/// Refused lines kept of one import, at most: the page lists them, every answer carries them,
+/// and the import rewrites them after every chunk.
+pub const MAX_KEPT_ERRORS: usize = 100;
+/// Characters of a file's name or an error's words kept: a name of thousands of characters
+/// would otherwise be stored, and sent, with every refused line.
+pub const MAX_ERROR_TEXT_CHARS: usize = 300;
+
+/// An import's refused lines: how many, and the first [`MAX_KEPT_ERRORS`] of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineErrors {
+    pub refused: u32,
+    pub first: Vec<LineError>,
+}
+
+impl LineErrors {
+    pub fn push(&mut self, e: LineError) {
+        self.refused += 1;
+        if self.first.len() < MAX_KEPT_ERRORS {
+            self.first.push(e);
+        }
+    }
+}
+
+/// `text` cut to [`MAX_ERROR_TEXT_CHARS`] characters, ended with "…" when cut.
+fn bounded(text: &str) -> String {
+    match text.char_indices().nth(MAX_ERROR_TEXT_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 impl LineError {
     fn of(input: &ImportLine, e: &Refused) -> LineError {
         let (title, at) = match e {
@@ -232,9 +266,9 @@ impl LineError {
         };
         LineError {
             line: input.line,
-            file: input.file.clone(),
+            file: input.file.as_deref().map(bounded),
             title: title.into(),
-            detail,
+            detail: bounded(&detail),
             turn: at.map(|a| a.turn),
             player: at.map(|a| a.player.clone()),
         }
@@ -295,16 +329,33 @@ pub struct ImportLine {
     pub bytes: Vec<u8>,
 }
 
-/// The non-blank lines of a pasted text, each with its line number.
-pub fn lines(text: &str) -> Vec<ImportLine> {
-    (text.lines().zip(1..))
-        .filter(|(l, _)| !l.trim().is_empty())
-        .map(|(l, n)| ImportLine {
+/// Lines (or files) one import takes at most: a season of a club, the 850 games of a
+/// community's tournaments with room to spare.
+pub const MAX_IMPORT_LINES: usize = 2000;
+
+/// More games sent than one import takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "more than {MAX_IMPORT_LINES} games sent; one import takes at most {MAX_IMPORT_LINES}: send the rest as another import"
+)]
+pub struct TooManyLines;
+
+/// The non-blank lines of a pasted text, each with its line number. Counted as the text is
+/// scanned: past [`MAX_IMPORT_LINES`] (of which `already` went to the import's files) it
+/// stops, having copied no more than the limit.
+pub fn lines(text: &str, already: usize) -> Result<Vec<ImportLine>, TooManyLines> {
+    let mut out = Vec::new();
+    for (l, n) in text.lines().zip(1..).filter(|(l, _)| !l.trim().is_empty()) {
+        if already + out.len() >= MAX_IMPORT_LINES {
+            return Err(TooManyLines);
+        }
+        out.push(ImportLine {
             line: n,
             file: None,
             bytes: l.trim().as_bytes().to_vec(),
-        })
-        .collect()
+        });
+    }
+    Ok(out)
 }
 
 /// A game stored by an import: its line and id.
@@ -319,7 +370,7 @@ pub struct ImportedGame {
 #[derive(Clone, Debug, Default)]
 pub struct Imported {
     pub games: Vec<ImportedGame>,
-    pub errors: Vec<LineError>,
+    pub errors: LineErrors,
 }
 
 /// Lines prepared at once: the progress moves on a chunk at a time.
@@ -350,17 +401,17 @@ pub fn import(
                         id: game,
                     });
                 }
-                Err(e) => out.errors.push(LineError::of(line, &e)),
+                Err(e) => {
+                    let e = LineError::of(line, &e);
+                    progress.errors.push(e.clone());
+                    out.errors.push(e);
+                }
             }
         }
         store.add_to_collection(id, &added)?;
         progress.done += chunk.len() as u32;
-        let errors = [&progress.errors[..], &out.errors[..]].concat();
-        let now = ImportState {
-            errors,
-            ..progress.clone()
-        };
-        store.import_progress(id, &now.renewed())?;
+        progress = progress.renewed();
+        store.import_progress(id, &progress)?;
     }
     Ok(out)
 }
@@ -424,12 +475,27 @@ fn prepare(line: &ImportLine) -> Result<Prepared, IngestError> {
 }
 
 /// The stored form of an import's errors.
-pub(super) fn errors_json(errors: &[LineError]) -> String {
+pub(super) fn errors_json(errors: &LineErrors) -> String {
     serde_json::to_string(errors).unwrap_or_else(|_| "[]".into())
 }
 
-pub(super) fn errors_of(json: &str) -> Result<Vec<LineError>, StoreError> {
-    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("a collection's import errors: {e}")))
+/// The refused lines as stored: `{"refused", "first"}`, or, as releases before kept them, every
+/// one in an array (the first [`MAX_KEPT_ERRORS`] are kept of those).
+pub(super) fn errors_of(json: &str) -> Result<LineErrors, StoreError> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Bounded(LineErrors),
+        All(Vec<LineError>),
+    }
+    let corrupt = |e: serde_json::Error| StoreError::Corrupt(format!("a collection's import errors: {e}"));
+    Ok(match serde_json::from_str(json).map_err(corrupt)? {
+        Stored::Bounded(errors) => errors,
+        Stored::All(all) => LineErrors {
+            refused: all.len() as u32,
+            first: all.into_iter().take(MAX_KEPT_ERRORS).collect(),
+        },
+    })
 }
 
 #[cfg(test)]

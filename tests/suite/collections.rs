@@ -9,7 +9,7 @@ use crate::common;
 use carcassonne_replay::engine::{GameKind, Preset};
 use carcassonne_replay::record::{RulesSpec, lab};
 use carcassonne_replay::selfplay::{self, Policy};
-use carcassonne_replay::store::{GameId, GameRow, NewGame};
+use carcassonne_replay::store::{GameId, GameRow, NewGame, Store};
 use common::app::*;
 use serde_json::{Value, json};
 
@@ -183,6 +183,10 @@ fn files_sent_as_a_form_are_imported_and_the_browser_goes_to_the_page() {
 
 /// A game of the tournament, written straight to the store: only its summary row matters.
 fn result(app: &TestApp, n: u32, players: &[&str], scores: &[i32], finished: bool) -> String {
+    write_result(&app.store(), n, players, scores, finished)
+}
+
+fn write_result(store: &Store, n: u32, players: &[&str], scores: &[i32], finished: bool) -> String {
     let row = GameRow {
         id: GameId::of(&format!("tournament game {n}")),
         kind: GameKind::Carcassonne,
@@ -197,8 +201,147 @@ fn result(app: &TestApp, n: u32, players: &[&str], scores: &[i32], finished: boo
         listed: NewGame::PUBLIC.listed,
         owner: None,
     };
-    app.store().write_game(&row, &[], &[], &[]).unwrap();
+    store.write_game(&row, &[], &[], &[]).unwrap();
     row.id.to_string()
+}
+
+/// An import's lines are counted as the text is read: the 2,001st stops it, however many
+/// more the body holds, and nothing is stored.
+#[test]
+fn an_import_past_its_lines_is_refused_as_it_is_read() {
+    let app = spawn_app();
+    let before = app.stored_games();
+    let text = "x\n".repeat(4_000_000);
+    let a = create(&app, json!({"name": "Flood", "text": text}));
+    assert_eq!(a.status, 413, "{}", a.body);
+    assert!(
+        a.json()["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("more than 2000 games sent"),
+        "{}",
+        a.body
+    );
+    let owner = create(
+        &app,
+        json!({"name": "Mine", "text": one_line(&small_game(["Ann", "Bob"]))}),
+    );
+    let (id, token) = (
+        owner.json()["id"].as_str().unwrap().to_string(),
+        owner.json()["owner_token"].as_str().unwrap().to_string(),
+    );
+    let bearer = format!("Bearer {token}");
+    let added = edit(
+        &app,
+        &id,
+        &[("Authorization", &bearer)],
+        json!({"add": "y\n".repeat(2001)}),
+    );
+    assert_eq!(added.status, 413, "{}", added.body);
+    assert_eq!(app.stored_games(), before + 1);
+}
+
+/// 2,000 refused files with names of 8,000 characters: the collection keeps the first 100
+/// refusals, names cut short, and how many there were; the next import starts its own count.
+#[test]
+fn an_imports_refused_lines_are_kept_bounded() {
+    let app = spawn_app();
+    let boundary = "----bounded";
+    let mut body = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nJunk\r\n");
+    let long = "n".repeat(8000);
+    for i in 0..2000 {
+        body += &format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{long}{i}\"\r\n\r\nnot a game {i}\r\n"
+        );
+    }
+    body += &format!("--{boundary}--\r\n");
+    let kind = format!("multipart/form-data; boundary={boundary}");
+    let a = request(
+        &app,
+        "POST",
+        "/api/collections",
+        &[("Content-Type", &kind)],
+        body.as_bytes(),
+    );
+    assert_eq!(a.status, 201, "{}", &a.body[..a.body.len().min(500)]);
+    assert!(a.body.len() < 100_000, "{} bytes", a.body.len());
+    assert_eq!(a.json()["refused"], 2000);
+    let (id, token) = (
+        a.json()["id"].as_str().unwrap().to_string(),
+        a.json()["owner_token"].as_str().unwrap().to_string(),
+    );
+    let c = collection(&app, &id);
+    let errors = c["import"]["errors"].as_array().unwrap();
+    assert_eq!((c["import"]["refused"].as_u64(), errors.len()), (Some(2000), 100));
+    assert!(
+        errors
+            .iter()
+            .all(|e| e["file"].as_str().unwrap().chars().count() <= 301)
+    );
+    let page = get_html(&app, &format!("/c/{id}")).body;
+    assert!(
+        page.contains("2000 lines refused") && page.contains("The first 100 are listed."),
+        "{page}"
+    );
+    let bearer = format!("Bearer {token}");
+    let added = edit(
+        &app,
+        &id,
+        &[("Authorization", &bearer)],
+        json!({"add": "still not a game"}),
+    );
+    assert_eq!(added.status, 200, "{}", added.body);
+    let c = collection(&app, &id);
+    assert_eq!(c["import"]["refused"], 1, "{}", c["import"]);
+    assert_eq!(c["import"]["errors"][0]["line"], 1);
+}
+
+/// 800 games between 4,800 players, each of whom met five others: the head to head of every
+/// pair would be 23 million cells (738 MB of JSON before). Each answer holds a page of the
+/// standings, the pairs of that page's players who met, and a page of the games.
+#[test]
+fn a_collection_of_thousands_of_players_answers_a_page_at_a_time() {
+    let app = spawn_app();
+    let store = app.store();
+    let ids: Vec<String> = (0..800u32)
+        .map(|n| {
+            let names: Vec<String> = (0..6).map(|s| format!("Player {}", n * 6 + s)).collect();
+            let seats: Vec<&str> = names.iter().map(String::as_str).collect();
+            write_result(&store, 10_000 + n, &seats, &[60, 50, 40, 30, 20, 10], true)
+        })
+        .collect();
+    let a = create(&app, json!({"name": "Open", "text": ids.join("\n")}));
+    assert_eq!(a.status, 201, "{}", a.body);
+    let id = a.json()["id"].as_str().unwrap().to_string();
+    let first = get(&app, &format!("/api/collections/{id}"));
+    assert!(first.body.len() < 100_000, "{} bytes", first.body.len());
+    let c = first.json();
+    assert_eq!(
+        (c["player_count"].as_u64(), c["standings_pages"].as_u64()),
+        (Some(4800), Some(48))
+    );
+    assert_eq!(
+        (c["game_count"].as_u64(), c["games_pages"].as_u64()),
+        (Some(800), Some(8))
+    );
+    assert_eq!(c["standings"].as_array().unwrap().len(), 100);
+    assert_eq!(c["games"].as_array().unwrap().len(), 100);
+    // The 800 winners share first place (a win and +10 each), and met nobody else on top.
+    assert_eq!(c["standings"][99]["rank"], 1);
+    assert_eq!(c["head_to_head"], json!([]));
+    let last = get(&app, &format!("/api/collections/{id}?standings_page=48&games_page=8")).json();
+    assert_eq!(last["standings"][99]["rank"], 4001, "the 800 last share place 4,001");
+    assert_eq!(last["games"].as_array().unwrap().len(), 100);
+    assert_eq!(
+        get(&app, &format!("/api/collections/{id}?standings_page=49")).status,
+        404
+    );
+    let page = get_html(&app, &format!("/c/{id}?standings_page=2&games_page=3"));
+    assert_eq!(page.status, 200);
+    assert!(page.body.len() < 200_000, "{} bytes", page.body.len());
+    assert!(page.body.contains("Page 2 of 48, of 4800 players."), "{}", page.body);
+    let next = format!("href=\"/c/{id}?standings_page=3&#38;games_page=3\" rel=\"next\"");
+    assert!(page.body.contains(&next), "{}", page.body);
 }
 
 #[test]
@@ -215,52 +358,79 @@ fn the_standings_of_a_small_tournament() {
     let c = collection(&app, a.json()["id"].as_str().unwrap());
     assert_eq!(game_ids(&c), games);
     // By hand: only finished games count (game 4 is not); a tie (game 2) is a win for both.
-    // Cleo: 2 games, 2 wins, 25 + 40 = 65 points. Ann: games 1 and 3, 1 win, 40 points, 20.0.
-    // Bob: 3 games, 1 win (the tie), 20 + 25 + 15 = 60, 20.0: level with Ann on wins and
-    // average, so after her by name.
-    let rows: Vec<(String, u64, u64, i64, f64)> = (c["standings"].as_array().unwrap().iter())
+    // Cleo: 2 games, 2 wins, 25 + 40 = 65 points, difference 0 + 25. Ann: games 1 and 3, 1 win,
+    // 40 points, 20.0, difference +10 − 30. Bob: 3 games, 1 win (the tie), 20 + 25 + 15 = 60,
+    // 20.0, difference −10 + 0 − 25: level with Ann on wins and average, behind her on
+    // difference.
+    let rows: Vec<(u64, String, u64, u64, i64, i64, f64)> = (c["standings"].as_array().unwrap().iter())
         .map(|s| {
             (
+                s["rank"].as_u64().unwrap(),
                 s["name"].as_str().unwrap().into(),
                 s["games"].as_u64().unwrap(),
                 s["wins"].as_u64().unwrap(),
+                s["point_difference"].as_i64().unwrap(),
                 s["points"].as_i64().unwrap(),
                 s["average"].as_f64().unwrap(),
             )
         })
         .collect();
-    let row = |n: &str, g, w, p, a| (n.to_string(), g, w, p, a);
+    let row = |r, n: &str, g, w, d, p, a| (r, n.to_string(), g, w, d, p, a);
     assert_eq!(
         rows,
         [
-            row("Cleo", 2, 2, 65, 32.5),
-            row("Ann", 2, 1, 40, 20.0),
-            row("Bob", 3, 1, 60, 20.0)
+            row(1, "Cleo", 2, 2, 25, 65, 32.5),
+            row(2, "Ann", 2, 1, -20, 40, 20.0),
+            row(3, "Bob", 3, 1, -35, 60, 20.0)
         ]
     );
-    // Head to head, row against column: Ann beat Bob in game 1 and lost to him in game 3; Bob
-    // drew with Cleo in game 2 and lost to her in game 3.
-    let h = &c["head_to_head"];
-    assert_eq!(h["players"], json!(["Cleo", "Ann", "Bob"]));
-    let cell = |i: usize, j: usize| {
-        let r = &h["results"][i][j];
-        (
-            r["wins"].as_u64().unwrap(),
-            r["losses"].as_u64().unwrap(),
-            r["draws"].as_u64().unwrap(),
-        )
-    };
-    assert_eq!(cell(1, 2), (1, 1, 0), "Ann against Bob");
-    assert_eq!(cell(2, 1), (1, 1, 0), "Bob against Ann");
-    assert_eq!(cell(0, 1), (1, 0, 0), "Cleo against Ann: game 4 is unfinished");
-    assert_eq!(cell(2, 0), (0, 1, 1), "Bob against Cleo");
-    assert_eq!(cell(0, 0), (0, 0, 0));
+    // Head to head, the higher placed first: Ann beat Bob in game 1 and lost to him in game 3;
+    // Bob drew with Cleo in game 2 and lost to her in game 3; Cleo beat Ann in game 3 (game 4
+    // is unfinished).
+    let met: Vec<(&str, &str, u64, u64, u64)> = (c["head_to_head"].as_array().unwrap().iter())
+        .map(|m| {
+            (
+                m["player"].as_str().unwrap(),
+                m["opponent"].as_str().unwrap(),
+                m["wins"].as_u64().unwrap(),
+                m["losses"].as_u64().unwrap(),
+                m["draws"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        met,
+        [
+            ("Cleo", "Ann", 1, 0, 0),
+            ("Cleo", "Bob", 1, 0, 1),
+            ("Ann", "Bob", 1, 1, 0)
+        ]
+    );
+    assert_eq!(
+        (c["player_count"].as_u64(), c["standings_pages"].as_u64()),
+        (Some(3), Some(1))
+    );
     let page = get_html(&app, &format!("/c/{}", c["id"].as_str().unwrap())).body;
     assert!(
-        page.contains("<td><a href=\"/p/Cleo\">Cleo</a></td><td>2</td><td>2</td><td>65</td><td>32.5</td>"),
+        page.contains(
+            "<td>1</td><td><a href=\"/p/Cleo\">Cleo</a></td><td>2</td><td>2</td><td>+25</td><td>65</td><td>32.5</td>"
+        ),
         "{page}"
     );
-    assert!(page.contains("<td>0–1–1</td>"), "{page}");
+    assert!(page.contains("<td>−35</td>"), "{page}");
+    // Bob's row of the table: against Cleo, Ann, and himself.
+    assert!(
+        page.contains("<th scope=\"row\">Bob</th><td>0–1–1</td><td>1–1</td><td></td>"),
+        "{page}"
+    );
+    assert!(page.contains("2nd edition rules"), "rules by their names: {page}");
+    // Its day, not a timestamp (today's, or yesterday's past midnight).
+    let day = |t: chrono::DateTime<chrono::Utc>| format!("created {} ·", t.format("%-d %B %Y"));
+    let now = chrono::Utc::now();
+    assert!(
+        page.contains(&day(now)) || page.contains(&day(now - chrono::TimeDelta::days(1))),
+        "{page}"
+    );
 }
 
 #[test]
@@ -441,7 +611,7 @@ fn a_stopped_import_says_so_and_takes_the_rest_again() {
         let state = ImportState {
             total: 5,
             done: 2,
-            errors: vec![],
+            errors: Default::default(),
             lease_until: Some(chrono::Utc::now() + chrono::TimeDelta::minutes(minutes)),
         };
         app.store().import_progress(&cid, &state).unwrap();

@@ -13,12 +13,12 @@
 use super::owners::{is_owner, owner_cookie_at, presented, see_other};
 use super::read_limited;
 use crate::record::MAX_RECORD_BYTES;
-use crate::store::collection::{self, ImportStatus, Imported};
+use crate::store::collection::{self, ImportStatus, Imported, MAX_IMPORT_LINES};
 use crate::store::{
     AnalysisStatus, CollectedGame, CollectionId, CollectionName, CollectionRow, ImportLine, ImportState, ImportedGame,
     LineError, NewGame, OwnerToken, Ownership, QueueAnswer,
 };
-use crate::web::collection_view::{self, HeadToHead, Standing};
+use crate::web::collection_view::{self, Meeting, PER_PAGE, Standing};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
@@ -33,9 +33,6 @@ use std::time::Duration;
 
 /// How long an API import is waited for before the answer is `202` and its progress.
 pub const IMPORT_WAIT: Duration = Duration::from_secs(20);
-/// Lines (or files) one request may import: a season of a club, the 850 games of a
-/// community's tournaments with room to spare.
-pub const MAX_IMPORT_LINES: usize = 2000;
 /// An import's body at most: 2000 Lab links of about 2 KB, or a few hundred records.
 pub const MAX_IMPORT_BYTES: usize = 16 * 1024 * 1024;
 
@@ -62,8 +59,10 @@ pub struct CreatedCollection {
     owner_token: Option<String>,
     /// The games stored or added, by line.
     games: Vec<ImportedGame>,
-    /// The lines refused, each with why.
+    /// The lines refused, each with why: the first 100.
     errors: Vec<LineError>,
+    /// How many lines were refused in all.
+    refused: u32,
     /// Lines read of the lines sent: less when the import goes on in the background (`202`).
     done: u32,
     total: u32,
@@ -117,6 +116,7 @@ struct ImportRequest {
 }
 
 /// Reads an import from JSON or a multipart form, charging the client an upload and an import.
+/// The body is read here; it is parsed and cut into lines on the blocking pool.
 async fn read_request(req: &HttpRequest, state: &AppState, body: web::Payload) -> Result<ImportRequest, Problem> {
     same_origin(req, &state.public_url)?;
     let client = req.peer_addr().map(|a| a.ip());
@@ -125,50 +125,69 @@ async fn read_request(req: &HttpRequest, state: &AppState, body: web::Payload) -
     super::declared_length_within(req, MAX_IMPORT_BYTES)?;
     let multipart =
         (req.headers().get(header::CONTENT_TYPE)).is_some_and(|c| c.as_bytes().starts_with(b"multipart/form-data"));
-    let request = if multipart {
-        read_form(Multipart::new(req.headers(), body)).await?
-    } else {
-        let bytes = read_limited(body, MAX_IMPORT_BYTES, "Unreadable body").await?;
+    if multipart {
+        let form = read_form(super::multipart_within(req, body, MAX_IMPORT_BYTES)).await?;
+        return blocking(move || form.request()).await;
+    }
+    let bytes = read_limited(body, MAX_IMPORT_BYTES, "Unreadable body").await?;
+    blocking(move || {
         let json: NewCollection = serde_json::from_slice(&bytes)
             .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Unreadable body", e.to_string()))?;
-        ImportRequest {
+        Ok(ImportRequest {
             name: Some(json.name),
-            lines: collection::lines(&json.text),
+            lines: import_lines(&json.text, Vec::new())?,
             listed: json.listed.unwrap_or(true),
-        }
-    };
-    within_limits(&request.lines)?;
-    Ok(request)
+        })
+    })
+    .await
 }
 
-/// At most [`MAX_IMPORT_LINES`] lines, each at most a record's size.
-fn within_limits(lines: &[ImportLine]) -> Result<(), Problem> {
-    if lines.len() > MAX_IMPORT_LINES {
-        return Err(Problem::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "Too many games",
-            format!(
-                "{} games sent; one import takes at most {MAX_IMPORT_LINES}: send the rest as another import",
-                lines.len()
-            ),
-        ));
-    }
+/// The import's lines: the text's, then the files', numbered after the text's; refused past
+/// [`MAX_IMPORT_LINES`] or when one is over a record's size.
+fn import_lines(text: &str, files: Vec<(Option<String>, Vec<u8>)>) -> Result<Vec<ImportLine>, Problem> {
+    let too_many =
+        |e: collection::TooManyLines| Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "Too many games", e.to_string());
+    let mut lines = collection::lines(text, files.len()).map_err(too_many)?;
+    let after = lines.last().map_or(0, |l| l.line);
+    lines.extend((files.into_iter().zip(after + 1..)).map(|((file, bytes), line)| ImportLine { line, file, bytes }));
     match lines.iter().find(|l| l.bytes.len() > MAX_RECORD_BYTES) {
         Some(long) => Err(Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "Game too large",
             format!("line {}: over {MAX_RECORD_BYTES} bytes", long.line),
         )),
-        None => Ok(()),
+        None => Ok(lines),
     }
 }
 
-/// The form's `name`, `text`, `unlisted` and any number of files, numbered after the text's
-/// lines.
-async fn read_form(mut form: Multipart) -> Result<ImportRequest, Problem> {
-    let unreadable =
-        |e: actix_multipart::MultipartError| Problem::new(StatusCode::BAD_REQUEST, "Unreadable form", e.to_string());
-    let (mut name, mut text, mut files, mut listed) = (None, String::new(), Vec::new(), true);
+/// A multipart import as read: its fields, not yet cut into lines.
+struct ImportForm {
+    name: Option<String>,
+    text: String,
+    files: Vec<(Option<String>, Vec<u8>)>,
+    listed: bool,
+}
+
+impl ImportForm {
+    fn request(self) -> Result<ImportRequest, Problem> {
+        Ok(ImportRequest {
+            name: self.name,
+            lines: import_lines(&self.text, self.files)?,
+            listed: self.listed,
+        })
+    }
+}
+
+/// The form's `name`, `text`, `unlisted` and any number of files, up to [`MAX_IMPORT_BYTES`]
+/// in all and [`MAX_IMPORT_LINES`] files.
+async fn read_form(mut form: Multipart) -> Result<ImportForm, Problem> {
+    let unreadable = |e| super::unreadable_form(e, MAX_IMPORT_BYTES);
+    let mut read = ImportForm {
+        name: None,
+        text: String::new(),
+        files: Vec::new(),
+        listed: true,
+    };
     let mut left = MAX_IMPORT_BYTES;
     while let Some(field) = form.next().await {
         let mut field = field.map_err(unreadable)?;
@@ -180,17 +199,22 @@ async fn read_form(mut form: Multipart) -> Result<ImportRequest, Problem> {
         let bytes = read_limited(&mut field, left, "Unreadable form").await?;
         left = left.saturating_sub(bytes.len());
         match field_name.as_str() {
-            "name" => name = Some(String::from_utf8_lossy(&bytes).into_owned()),
-            "text" => text = String::from_utf8_lossy(&bytes).into_owned(),
-            "unlisted" => listed = bytes.is_empty(),
+            "name" => read.name = Some(String::from_utf8_lossy(&bytes).into_owned()),
+            "text" => read.text = String::from_utf8_lossy(&bytes).into_owned(),
+            "unlisted" => read.listed = bytes.is_empty(),
             _ if bytes.iter().all(u8::is_ascii_whitespace) => {}
-            _ => files.push((file, bytes)),
+            _ if read.files.len() == MAX_IMPORT_LINES => {
+                let e = collection::TooManyLines;
+                return Err(Problem::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "Too many games",
+                    e.to_string(),
+                ));
+            }
+            _ => read.files.push((file, bytes)),
         }
     }
-    let mut lines = collection::lines(&text);
-    let after = lines.last().map_or(0, |l| l.line);
-    lines.extend((files.into_iter().zip(after + 1..)).map(|((file, bytes), line)| ImportLine { line, file, bytes }));
-    Ok(ImportRequest { name, lines, listed })
+    Ok(read)
 }
 
 /// Creates the collection and starts its import; the import's outcome if it ended within
@@ -274,13 +298,15 @@ fn import_answer(id: CollectionId, total: u32, waited: Option<Imported>, token: 
             url,
             owner_token: token.map(ToString::to_string),
             games: imported.games,
-            errors: imported.errors,
+            errors: imported.errors.first,
+            refused: imported.errors.refused,
             done,
             total,
         })
 }
 
-/// A collection as `/api/collections/{id}` gives it.
+/// A collection as `/api/collections/{id}` gives it: a page of its standings (with the head
+/// to head of that page's players) and a page of its games, [`PER_PAGE`] of each at most.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct CollectionAnswer {
     #[schema(value_type = String)]
@@ -290,9 +316,19 @@ pub struct CollectionAnswer {
     created_at: String,
     /// The import's progress: lines read of lines sent, and the lines refused.
     import: ImportProgress,
+    /// The games in the collection, of which `games` is page `games_page` of `games_pages`.
+    game_count: u32,
+    games_page: u32,
+    games_pages: u32,
     games: Vec<GameLine>,
+    /// The players in the standings, of which `standings` is page `standings_page` of
+    /// `standings_pages`.
+    player_count: u32,
+    standings_page: u32,
+    standings_pages: u32,
     standings: Vec<Standing>,
-    head_to_head: HeadToHead,
+    /// The pairs of this page's players who met, the higher placed first.
+    head_to_head: Vec<Meeting>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -302,7 +338,10 @@ pub struct ImportProgress {
     status: ImportStatus,
     done: u32,
     total: u32,
+    /// The lines the last import refused, each with why: the first 100.
     errors: Vec<LineError>,
+    /// How many lines the last import refused in all.
+    refused: u32,
 }
 
 /// A game of a collection.
@@ -313,18 +352,43 @@ pub struct GameLine {
     players: Vec<String>,
     final_scores: Vec<i32>,
     finished: bool,
+    /// The rulebook's name (`second-edition`, `card-game`, …).
     rules: String,
     turns: u32,
     /// queued, running, done or failed; absent before any was asked for.
     analysis: Option<&'static str>,
 }
 
+/// Which page of the standings and of the games, from 1 (the first by default).
+#[derive(Deserialize, Default, Clone, Copy)]
+pub struct Pages {
+    standings_page: Option<u32>,
+    games_page: Option<u32>,
+}
+
+/// Page `asked` (from 1) of `count` items, as a range of them, and how many pages there are;
+/// 404 past the last (an empty list has its one, empty, page).
+fn paged(asked: Option<u32>, count: usize, what: &str) -> Result<(u32, u32, std::ops::Range<usize>), Problem> {
+    let pages = count.div_ceil(PER_PAGE).max(1) as u32;
+    let n = asked.unwrap_or(1);
+    if n == 0 || n > pages {
+        return Err(Problem::not_found(format!(
+            "the {what} have pages 1 to {pages}, not {n}"
+        )));
+    }
+    let start = (n as usize - 1) * PER_PAGE;
+    Ok((n, pages, start..(start + PER_PAGE).min(count)))
+}
+
 /// Everything the page and the JSON show, from three queries: the collection, its games, and
 /// their seats' accuracies.
-fn read(state: &AppState, id: &CollectionId) -> Result<(CollectionRow, CollectionAnswer), Problem> {
+fn read(state: &AppState, id: &CollectionId, pages: Pages) -> Result<(CollectionRow, CollectionAnswer), Problem> {
     let row = stored(state, id)?;
     let games = state.store.collection_games(id)?;
-    let (standings, head_to_head) = collection_view::standings(&games);
+    let table = collection_view::standings(&games);
+    let (standings_page, standings_pages, players) = paged(pages.standings_page, table.standings.len(), "standings")?;
+    let (games_page, games_pages, listed) = paged(pages.games_page, games.len(), "games")?;
+    let (standings, head_to_head) = table.page(players);
     let answer = CollectionAnswer {
         id: *id,
         name: row.name.as_str().to_string(),
@@ -334,10 +398,17 @@ fn read(state: &AppState, id: &CollectionId) -> Result<(CollectionRow, Collectio
             status: row.import.status(),
             done: row.import.done,
             total: row.import.total,
-            errors: row.import.errors.clone(),
+            errors: row.import.errors.first.clone(),
+            refused: row.import.errors.refused,
         },
-        games: games.iter().map(game_line).collect(),
-        standings,
+        game_count: games.len() as u32,
+        games_page,
+        games_pages,
+        games: games[listed].iter().map(game_line).collect(),
+        player_count: table.standings.len() as u32,
+        standings_page,
+        standings_pages,
+        standings: standings.to_vec(),
         head_to_head,
     };
     Ok((row, answer))
@@ -362,28 +433,27 @@ fn game_line(g: &CollectedGame) -> GameLine {
 }
 
 /// A collection's games, standings and head to head, its import's progress, and its
-/// players' accuracy once games are analysed.
-#[utoipa::path(get, path = "/api/collections/{id}", params(("id" = String, Path, description = "Collection id")),
+/// players' accuracy once games are analysed: a page of each.
+#[utoipa::path(get, path = "/api/collections/{id}",
+    params(("id" = String, Path, description = "Collection id"),
+           ("standings_page" = Option<u32>, Query, description = "The page of the standings, from 1 (100 players a page)"),
+           ("games_page" = Option<u32>, Query, description = "The page of the games, from 1 (100 games a page)")),
     responses((status = 200, description = "The collection", body = CollectionAnswer),
-              (status = 404, description = "No such collection", content_type = "application/problem+json")))]
+              (status = 404, description = "No such collection, or a page past the last", content_type = "application/problem+json")))]
 #[route("/api/collections/{id}", method = "GET", method = "HEAD")]
 pub async fn api_get(
     state: web::Data<AppState>,
     id: web::Path<CollectionId>,
+    pages: web::Query<Pages>,
 ) -> Result<web::Json<CollectionAnswer>, Problem> {
-    let id = id.into_inner();
-    blocking(move || Ok(web::Json(read(&state, &id)?.1))).await
+    let (id, pages) = (id.into_inner(), pages.into_inner());
+    blocking(move || Ok(web::Json(read(&state, &id, pages)?.1))).await
 }
 
 /// The page as a stranger gets it, rendered: what `bench --collection` times.
 pub fn render_page(state: &AppState, id: &CollectionId) -> Result<String, Problem> {
-    let (_, c) = read(state, id)?;
-    let shown = CollectionPage {
-        owner: false,
-        queued: None,
-        c,
-    };
-    shown.render().map_err(Problem::internal)
+    let (_, c) = read(state, id, Pages::default())?;
+    CollectionPage::new(c, false, None).render().map_err(Problem::internal)
 }
 
 #[derive(Template, WebTemplate)]
@@ -393,9 +463,25 @@ pub struct CollectionPage {
     owner: bool,
     /// After the analysis button: how many were queued, and how many the full queue left.
     queued: Option<(u32, u32)>,
+    /// The head to head as a table, when the page's players are few enough for one: a cell
+    /// per pair, row against column.
+    matrix: Option<Vec<Vec<String>>>,
 }
 
+/// Players a page shows the head to head of as a table; past them, as a list of who met.
+const MATRIX_PLAYERS: usize = 12;
+
 impl CollectionPage {
+    fn new(c: CollectionAnswer, owner: bool, queued: Option<(u32, u32)>) -> CollectionPage {
+        let matrix = (c.standings.len() <= MATRIX_PLAYERS).then(|| head_to_head_cells(&c.standings, &c.head_to_head));
+        CollectionPage {
+            c,
+            owner,
+            queued,
+            matrix,
+        }
+    }
+
     fn scores(&self, g: &GameLine) -> String {
         let scores: Vec<String> = g.final_scores.iter().map(ToString::to_string).collect();
         scores.join("–")
@@ -403,6 +489,33 @@ impl CollectionPage {
 
     fn accuracy(&self, s: &Standing) -> String {
         s.accuracy.map_or("–".into(), |a| format!("{a:.0}%"))
+    }
+
+    /// "+12", "−5", "0".
+    fn difference(&self, s: &Standing) -> String {
+        match s.point_difference {
+            d if d > 0 => format!("+{d}"),
+            d if d < 0 => format!("−{}", -d),
+            _ => "0".into(),
+        }
+    }
+
+    fn rules(&self, g: &GameLine) -> String {
+        collection_view::rules_name(&g.rules)
+    }
+
+    fn created(&self) -> String {
+        collection_view::day(&self.c.created_at)
+    }
+
+    /// The address of another page of the standings, the games' page kept.
+    fn standings_link(&self, n: u32) -> String {
+        format!("{}?standings_page={n}&games_page={}", self.c.url, self.c.games_page)
+    }
+
+    /// The address of another page of the games, the standings' page kept.
+    fn games_link(&self, n: u32) -> String {
+        format!("{}?standings_page={}&games_page={n}", self.c.url, self.c.standings_page)
     }
 
     fn importing(&self) -> bool {
@@ -418,14 +531,31 @@ impl CollectionPage {
     }
 }
 
+/// Row `i` against column `j` of a page's players: their record, empty where they never met.
+fn head_to_head_cells(players: &[Standing], met: &[Meeting]) -> Vec<Vec<String>> {
+    let at = |name: &str| players.iter().position(|s| s.name == name);
+    let mut cells = vec![vec![String::new(); players.len()]; players.len()];
+    for m in met {
+        if let (Some(i), Some(j)) = (at(&m.player), at(&m.opponent)) {
+            cells[i][j] = m.record.text();
+            cells[j][i] = m.record.reversed().text();
+        }
+    }
+    cells
+}
+
+/// The page's query: which pages, and what the analysis button queued. (Not `Pages`
+/// flattened: a flattened query reads numbers as text, and refuses them.)
 #[derive(Deserialize)]
 pub struct PageQuery {
     queued: Option<u32>,
     waiting: Option<u32>,
+    standings_page: Option<u32>,
+    games_page: Option<u32>,
 }
 
-/// A collection's page: its games, standings, head to head and accuracy; the import's
-/// progress while it runs (the page reloads itself); the owner's forms.
+/// A collection's page: a page of its standings, head to head and games, its players'
+/// accuracy; the import's progress while it runs (the page reloads itself); the owner's forms.
 #[route("/c/{id}", method = "GET", method = "HEAD")]
 pub async fn page(
     req: HttpRequest,
@@ -433,14 +563,19 @@ pub async fn page(
     id: web::Path<CollectionId>,
     q: web::Query<PageQuery>,
 ) -> Result<CollectionPage, Problem> {
-    let id = id.into_inner();
+    let (id, q) = (id.into_inner(), q.into_inner());
     let token = presented(&req);
-    let (row, c) = blocking(move || read(&state, &id)).await?;
-    Ok(CollectionPage {
-        owner: is_owner(token.as_ref(), Some(row.owner)),
-        queued: q.queued.map(|n| (n, q.waiting.unwrap_or(0))),
+    let pages = Pages {
+        standings_page: q.standings_page,
+        games_page: q.games_page,
+    };
+    let (row, c) = blocking(move || read(&state, &id, pages)).await?;
+    let owner = is_owner(token.as_ref(), Some(row.owner));
+    Ok(CollectionPage::new(
         c,
-    })
+        owner,
+        q.queued.map(|n| (n, q.waiting.unwrap_or(0))),
+    ))
 }
 
 #[get("/c/new")]
@@ -557,10 +692,17 @@ pub async fn api_edit(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<CollectionId>,
-    body: web::Json<Edit>,
+    body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
-    let (total, waited) = edit(&req, &state, id, body.into_inner()).await?;
+    super::declared_length_within(&req, MAX_IMPORT_BYTES)?;
+    let bytes = read_limited(body, MAX_IMPORT_BYTES, "Unreadable body").await?;
+    let body: Edit = blocking(move || {
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Unreadable body", e.to_string()))
+    })
+    .await?;
+    let (total, waited) = edit(&req, &state, id, body).await?;
     let mut answer = import_answer(id, total, waited, None);
     if answer.status() == StatusCode::CREATED {
         *answer.status_mut() = StatusCode::OK;
@@ -611,8 +753,8 @@ async fn edit(
         .map(|r| r.trim().parse())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad game id", format!("{e}")))?;
-    let lines = collection::lines(edit.add.as_deref().unwrap_or_default());
-    within_limits(&lines)?;
+    let add = edit.add.unwrap_or_default();
+    let lines = blocking(move || import_lines(&add, Vec::new())).await?;
     // The import's progress is written only when lines come: a rename or a removal leaves a
     // running import's count alone.
     let adding = match lines.len() as u32 {

@@ -18,6 +18,8 @@ pub(crate) mod players;
 pub(crate) mod puzzles;
 
 use super::problem::Problem;
+use actix_multipart::{Multipart, MultipartError};
+use actix_web::error::PayloadError;
 use actix_web::http::{StatusCode, header};
 use futures_util::{Stream, StreamExt};
 
@@ -30,6 +32,31 @@ pub fn declared_length_within(req: &actix_web::HttpRequest, limit: usize) -> Res
     match declared {
         Some(n) if n > limit as u64 => Err(Problem::too_large(limit)),
         _ => Ok(()),
+    }
+}
+
+/// A multipart form whose whole body, field headers and boundaries included, is cut off past
+/// `limit` bytes: each field's reader counts only its content, so a body of endless empty
+/// fields would otherwise be read until the request's time limit.
+pub fn multipart_within(req: &actix_web::HttpRequest, body: actix_web::web::Payload, limit: usize) -> Multipart {
+    let mut seen = 0usize;
+    let limited = body.map(move |chunk| {
+        let chunk = chunk?;
+        seen += chunk.len();
+        match seen > limit {
+            true => Err(PayloadError::Overflow),
+            false => Ok(chunk),
+        }
+    });
+    Multipart::new(req.headers(), limited)
+}
+
+/// A multipart form that could not be read: `413` past the limit it was read within, `400`
+/// otherwise.
+pub fn unreadable_form(e: MultipartError, limit: usize) -> Problem {
+    match e {
+        MultipartError::Payload(PayloadError::Overflow) => Problem::too_large(limit),
+        e => Problem::new(StatusCode::BAD_REQUEST, "Unreadable form", e.to_string()),
     }
 }
 

@@ -237,10 +237,10 @@ pub fn list_item(g: GameRow) -> GameListItem {
 /// a new game's owner token in a cookie for its pages (`owners::owner_cookie`). A refused
 /// upload gives a browser the form again, with the text it pasted and why it was refused.
 #[post("/games")]
-pub async fn upload(req: HttpRequest, state: web::Data<AppState>, form: Multipart) -> Result<HttpResponse, Problem> {
+pub async fn upload(req: HttpRequest, state: web::Data<AppState>, body: web::Payload) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
     super::declared_length_within(&req, MAX_FORM_BYTES)?;
-    let fields = read_form(form).await?;
+    let fields = read_form(super::multipart_within(&req, body, MAX_FORM_BYTES)).await?;
     let listed = !fields.unlisted;
     let st = state.clone();
     let stored = match fields.chosen() {
@@ -309,13 +309,7 @@ async fn read_form(mut form: Multipart) -> Result<UploadFields, Problem> {
         unlisted: false,
     };
     while let Some(field) = form.next().await {
-        let mut field = field.map_err(|e| {
-            Problem::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "Unreadable form",
-                e.to_string(),
-            )
-        })?;
+        let mut field = field.map_err(|e| super::unreadable_form(e, MAX_FORM_BYTES))?;
         let name = field.name().unwrap_or_default().to_string();
         let bytes = super::read_limited(&mut field, MAX_RECORD_BYTES, "Unreadable form").await?;
         match name.as_str() {
