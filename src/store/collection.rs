@@ -512,9 +512,39 @@ mod tests {
 
     #[test]
     fn blank_lines_are_skipped_and_lines_keep_their_numbers() {
-        let read = lines("a\n\n  \nb\r\n c \n");
+        let read = lines("a\n\n  \nb\r\n c \n", 0).unwrap();
         let numbered: Vec<(u32, &[u8])> = read.iter().map(|l| (l.line, &l.bytes[..])).collect();
         assert_eq!(numbered, [(1, &b"a"[..]), (4, b"b"), (5, b"c")]);
+        // The limit counts the files already taken, and blank lines not at all.
+        let full = "x\n\n".repeat(MAX_IMPORT_LINES);
+        assert_eq!(lines(&full, 0).map(|l| l.len()), Ok(MAX_IMPORT_LINES));
+        assert_eq!(lines(&full, 1).map(|l| l.len()), Err(TooManyLines));
+    }
+
+    #[test]
+    fn refused_lines_are_counted_and_the_first_kept_with_names_cut() {
+        let mut errors = LineErrors::default();
+        let line = ImportLine {
+            line: 1,
+            file: Some("f".repeat(8000)),
+            bytes: Vec::new(),
+        };
+        for _ in 0..MAX_KEPT_ERRORS + 5 {
+            errors.push(LineError::of(&line, &Refused::Unknown(GameId::of("x"))));
+        }
+        assert_eq!(
+            (errors.refused, errors.first.len()),
+            (MAX_KEPT_ERRORS as u32 + 5, MAX_KEPT_ERRORS)
+        );
+        assert_eq!(
+            errors.first[0].file.as_ref().unwrap().chars().count(),
+            MAX_ERROR_TEXT_CHARS + 1
+        );
+        // As an earlier release stored them: every one, in an array.
+        let old = serde_json::to_string(&vec![errors.first[0].clone(); 150]).unwrap();
+        let read = errors_of(&old).unwrap();
+        assert_eq!((read.refused, read.first.len()), (150, MAX_KEPT_ERRORS));
+        assert_eq!(errors_of(&errors_json(&errors)).unwrap(), errors);
     }
 
     #[test]
