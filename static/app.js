@@ -127,6 +127,7 @@
       input.type = 'radio';
       input.name = base === null ? 'meeple' : 'line';
       input.value = value(step[0]);
+      // The steps come in board order, no figure first (web::board_view::in_board_order).
       input.checked = i === 0;
       label.appendChild(input);
       label.appendChild(document.createTextNode(' ' + step[1]));

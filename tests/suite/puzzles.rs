@@ -10,6 +10,8 @@
 //!   the tile, the scores and the tiles left but no values, and the solution, another placement
 //!   (its rank and points below, not the answer) and an impossible move are each answered
 //! - the answer shows on request
+//! - a square's meeple steps come in board order, no meeple first and checked, whatever the
+//!   analysis ranked first
 //! - malformed answers are 400 and not echoed
 //! - a turn that is no puzzle is 404
 //! - in Chromium a puzzle is solved by clicking, without page loads while choosing (the rule
@@ -17,7 +19,7 @@
 
 use crate::common;
 
-use carcassonne_replay::analysis::report::StoredAnalysis;
+use carcassonne_replay::analysis::report::{StoredAnalysis, TurnReport};
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
 use carcassonne_replay::record;
 use carcassonne_replay::store::GameId;
@@ -27,8 +29,13 @@ use std::time::Duration;
 
 /// The moves of `common::STEAL` as a whole record.
 fn steal() -> String {
+    steal_by(["Ann", "Bob"])
+}
+
+/// The same moves by other players: another game, whose analysis is the same.
+fn steal_by([a, b]: [&str; 2]) -> String {
     format!(
-        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "{a}"}}, {{"name": "{b}"}}],
             "rules": {{"preset": "second-edition"}}, "moves": [{}]}}"#,
         common::STEAL
     )
@@ -43,6 +50,11 @@ fn analysis_free_app() -> TestApp {
 /// points ahead, errors of half a point): the analysis a long run would give, stored as the
 /// service stores a finished one.
 fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
+    store_analysis_with(app, id, |_| {})
+}
+
+/// [`store_analysis`], with turn 7 changed by `tweak` before it is stored.
+fn store_analysis_with(app: &TestApp, id: &str, tweak: impl Fn(&mut TurnReport)) -> StoredAnalysis {
     let record = record::parse(steal().as_bytes()).unwrap().0;
     let quick = AnalysisOptions {
         playouts_per_alternative: Some(4),
@@ -61,6 +73,7 @@ fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
             p.std_error = 0.5;
         }
     }
+    tweak(turn);
     let store = app.store();
     let id: GameId = id.parse().unwrap();
     store.queue_analysis(&id, 100, analysis::VERSION).unwrap();
@@ -242,6 +255,76 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     app.stop();
 }
 
+/// The meeple steps a puzzle offers on square (0,2) unturned, as (token, checked), in the
+/// form's order; and the same square's steps as the page's script gets them.
+fn meeple_steps(app: &TestApp, id: &str) -> (Vec<(String, bool)>, Vec<String>) {
+    let page = get(app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0")).body;
+    let form = (page.split("name=\"meeple\" value=\"").skip(1))
+        .map(|v| {
+            let tag = &v[..v.find('>').unwrap()];
+            (v[..v.find('"').unwrap()].to_string(), tag.contains("checked"))
+        })
+        .collect();
+    let data = page
+        .split("data-spot=\"0,2\" data-moves=\"")
+        .nth(1)
+        .expect("the square's moves");
+    let data = data[..data.find('"').unwrap()].replace("&quot;", "\"");
+    let moves: serde_json::Value = serde_json::from_str(&data).unwrap();
+    let unturned = (moves.as_array().unwrap().iter())
+        .find(|m| m[0] == 0)
+        .expect("the square's unturned steps");
+    let script = (unturned[1].as_array().unwrap().iter())
+        .map(|step| step[0].as_str().unwrap().to_string())
+        .collect();
+    (form, script)
+}
+
+/// A puzzle's meeple steps give the answer away neither by their order nor by the one checked:
+/// two games with the same position, whose analyses rank the steps on the solution's square
+/// the other way round (and list every move the other way round), offer them in the same
+/// board order, no meeple first and checked.
+#[test]
+fn a_puzzles_meeple_steps_come_in_board_order_whatever_the_ranking() {
+    let app = analysis_free_app();
+    let rank_steps = |reverse: bool| {
+        move |t: &mut TurnReport| {
+            if reverse {
+                t.alternatives.reverse();
+                t.played = t.played.map(|i| t.alternatives.len() - 1 - i);
+            }
+            let top = t.alternatives.iter().map(|a| a.value).fold(f64::MIN, f64::max);
+            let on_square = (t.alternatives.iter_mut()).filter(|a| a.position == [0, 2] && a.rotation == 0);
+            // Clearly best, each step a point above the one listed before it: the last is best.
+            for (i, a) in on_square.enumerate() {
+                a.value = top + 10.0 + i as f64;
+            }
+        }
+    };
+    let ranked = upload_id(&app, steal().as_bytes());
+    let ranked_stored = store_analysis_with(&app, &ranked, rank_steps(false));
+    let other = upload_id(&app, steal_by(["Cid", "Dee"]).as_bytes());
+    let other_stored = store_analysis_with(&app, &other, rank_steps(true));
+    let solution = |s: &StoredAnalysis| puzzles::puzzle(s.turn(7).unwrap()).expect("turn 7 is a puzzle");
+    let (a, b) = (solution(&ranked_stored), solution(&other_stored));
+    assert_eq!((a.position, a.rotation), ([0, 2], 0));
+    assert_eq!((b.position, b.rotation), ([0, 2], 0));
+    assert_ne!(a.action, b.action, "the two analyses have other best steps");
+
+    let (form, script) = meeple_steps(&app, &ranked);
+    assert!(form.len() > 1, "a choice of steps: {form:?}");
+    assert_eq!(form[0], ("none".to_string(), true), "no meeple, checked: {form:?}");
+    assert_eq!(form.iter().filter(|(_, checked)| *checked).count(), 1);
+    let tokens: Vec<String> = form.iter().map(|(t, _)| t.clone()).collect();
+    assert_eq!(script, tokens, "the script offers them in the same order");
+    assert_eq!(
+        meeple_steps(&app, &other),
+        (form, script),
+        "the same order and default whatever the ranking"
+    );
+    app.stop();
+}
+
 /// With the script, a reader solves a puzzle by clicking: a square puts the tile there and
 /// the same square turns it, without loading a page; "Place it" answers. A wrong try first is
 /// told to try again, and the board still takes another answer.
@@ -267,6 +350,13 @@ fn in_a_browser_a_puzzle_is_solved_by_clicking() {
     );
     assert!(shown.is_string(), "the tile stands on the square");
     assert_eq!(browser.eval("return window.samePage === true;"), true, "no page load");
+    let steps =
+        browser.eval("return [...document.querySelectorAll('#answer [name=meeple]')].map(i => [i.value, i.checked]);");
+    assert_eq!(
+        steps[0],
+        serde_json::json!(["none", true]),
+        "no meeple first, checked: {steps}"
+    );
     browser.click(&browser.find("#answer button").unwrap());
     assert!(browser.wait_for_url_containing("meeple="), "{}", browser.current_url());
     let said = browser.wait_for("const v = document.querySelector('[data-verdict]'); return v ? v.textContent : null;");
