@@ -100,6 +100,26 @@
   }
 })();
 
+// The home page's scores (templates/index.html), hidden so that the list spoils no game: each
+// behind its own fold, which works without the script, and all of them behind one switch this
+// browser remembers.
+(function () {
+  var sw = document.querySelector('[data-results]');
+  if (!sw) { return; }
+  var list = sw.closest('section');
+  function show(on) {
+    list.classList.toggle('results-shown', on);
+    list.querySelectorAll('details.result').forEach(function (d) { d.open = on; });
+  }
+  try { sw.checked = localStorage.getItem('results') === 'shown'; } catch (e) { /* no storage: hidden */ }
+  document.querySelector('[data-results-switch]').hidden = false;
+  show(sw.checked);
+  sw.addEventListener('change', function () {
+    try { localStorage.setItem('results', sw.checked ? 'shown' : 'hidden'); } catch (e) { /* this page only */ }
+    show(sw.checked);
+  });
+})();
+
 // Puzzles (templates/puzzle.html): a click on a marked square puts the drawn tile there, a click
 // on the square it stands on turns it, and the meeple steps follow, without loading a page.
 // Without the script the same links load the page that shows it.
