@@ -746,7 +746,9 @@ fn in_a_browser_the_home_page_hides_the_scores_until_one_remembered_switch_shows
     let home = get_html(&app, "/").body;
     let rows = home.matches("<tr><td><a href=\"/g/").count();
     assert!(rows >= 3, "the demos are listed: {home}");
-    let folded = home.matches("<td><details class=\"spoiler result\"><summary>Show</summary>").count();
+    let folded = home
+        .matches("<td><details class=\"spoiler result\"><summary>Show</summary>")
+        .count();
     assert_eq!(folded, rows, "every score folded, closed: {home}");
     assert!(
         home.contains("data-results-switch hidden"),
@@ -758,10 +760,16 @@ fn in_a_browser_the_home_page_hides_the_scores_until_one_remembered_switch_shows
         return;
     };
     browser.resize(1300, 1000);
-    let scores = "return [...document.querySelectorAll('.recent tbody td:nth-child(2)')].map(td => td.innerText.trim());";
+    let scores =
+        "return [...document.querySelectorAll('.recent tbody td:nth-child(2)')].map(td => td.innerText.trim());";
     let seen = |what: &str| -> Vec<String> {
         let v = browser.eval(scores);
-        let all: Vec<String> = v.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        let all: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
         assert_eq!(all.len(), rows, "{what}: {v}");
         all
     };
@@ -773,7 +781,10 @@ fn in_a_browser_the_home_page_hides_the_scores_until_one_remembered_switch_shows
     assert!(shown(&seen("switched on")), "{:?}", seen("switched on"));
     browser.open(&app.url("/"));
     assert!(shown(&seen("reloaded")), "remembered: {:?}", seen("reloaded"));
-    assert_eq!(browser.eval("return document.querySelector('[data-results]').checked;"), true);
+    assert_eq!(
+        browser.eval("return document.querySelector('[data-results]').checked;"),
+        true
+    );
     browser.click(&browser.find("[data-results]").unwrap());
     assert!(hidden(&seen("switched off")));
     browser.open(&app.url("/"));
