@@ -1686,8 +1686,16 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
     );
     assert_eq!(page.body.matches("<strong>played</strong>").count(), 1);
     assert!(page.body.contains("could not see"), "the page says what is sampled");
+    // And how each sample is played on, as the analysis does it now: to the round's end, then
+    // the learned evaluation; no more "played to the end" by greedy bots.
+    let method = "each sample then played to the end of the round by the greedy bot for every player, \
+                  then valued by the learned evaluation of the rounds to come.";
+    let says_method = |body: &str| body.contains(method) && !body.contains("played to the end with every player");
+    assert!(says_method(&page.body), "{}", page.body);
     // The whole game in the background, the same pages as the tile game's.
     let status = analyse(&app, &id);
+    let stored = get_html(&app, &format!("/g/{id}/t/5/alternatives")).body;
+    assert!(says_method(&stored), "the stored analysis's method: {stored}");
     let turns = status["result"]["turns"].as_array().unwrap();
     assert_eq!(turns.len(), record.moves.len());
     assert!(

@@ -216,6 +216,8 @@ pub struct CardAlternativesPage {
     pub turn: u32,
     pub player: String,
     pub samples: u32,
+    /// How each sample was played on and valued, in words (`CardPlayouts::how`).
+    pub method: &'static str,
     pub rows: Vec<CardAltRow>,
     /// Whether the round's first card, played face down, is still to come: the list, the
     /// mover's whole hand, may give it away before its round reveals it, so it waits behind
