@@ -418,18 +418,26 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
         }
         (Outlook::Never(why), _, _) => {
             worth_now(&mut note);
-            note.push_str(match why {
-                Never::ByRule => "\nNever completed: it scores at the end of the game",
-                Never::NoTilesLeft => "\nNever completed: no tiles are left",
-                Never::DeadSpot(_) => "\nNever completed: no tile left can go at ",
-            });
-            if let Never::DeadSpot(pos) = why {
-                let _ = write!(note, "{pos}");
-            }
+            let why = match why {
+                Never::ByRule => "it scores at the end of the game".to_string(),
+                Never::NoTilesLeft => "no tiles are left".to_string(),
+                Never::DeadSpot(pos) => never_completed_at(pos, game.on_land(pos)),
+            };
+            let _ = write!(note, "\nNever completed: {why}");
         }
         _ => worth_now(&mut note),
     }
     note
+}
+
+/// Why a feature that needs a tile at `pos` never completes: no tile left can go there, or,
+/// off the land (`Game::on_land`), it runs into New World's coast, where no tile ever goes.
+pub fn never_completed_at(pos: Pos, on_land: bool) -> String {
+    if on_land {
+        format!("no tile left can go at {pos}")
+    } else {
+        format!("it runs into the coast at {pos}, where no tile goes")
+    }
 }
 
 /// "Meeples: Ada 2, Bruno 1. Ada holds it", or "No meeples" (New World: settlers).

@@ -175,7 +175,8 @@ pub struct AlternativesPage {
     pub moves: usize,
     pub full: bool,
     pub basis: String,
-    pub formula: &'static str,
+    /// The heuristic, in the game's words (`analysis::heuristic_formula`).
+    pub formula: String,
     pub sort: String,
     pub rows: Vec<AltRow>,
     /// The meeple column's heading in the game's words: "Meeple", "Settler".
