@@ -227,6 +227,14 @@
     e.preventDefault();
     put(chosen, next(chosen));
   });
+  // A board wider than its frame (a phone keeps the squares finger-sized) opens on the tile's
+  // square, or the first it fits.
+  var focus = chosen || frame.querySelector('a.pick');
+  if (focus && frame.scrollWidth > frame.clientWidth) {
+    var f = frame.getBoundingClientRect(), at = focus.getBoundingClientRect();
+    frame.scrollLeft += at.left + at.width / 2 - (f.left + f.width / 2);
+    frame.scrollTop += at.top + at.height / 2 - (f.top + f.height / 2);
+  }
   // R turns the tile, as on Board Game Arena.
   document.addEventListener('keydown', function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || (e.key !== 'r' && e.key !== 'R') || !chosen) { return; }
@@ -276,6 +284,8 @@
     // Keep the point at the frame's centre where it is.
     var fx = (frame.scrollLeft + frame.clientWidth / 2) / frame.scrollWidth;
     var fy = (frame.scrollTop + frame.clientHeight / 2) / frame.scrollHeight;
+    // Zoom from the board's unzoomed width: the frame's, or on a phone a puzzle's own size.
+    if (zoom === 1) { frame.style.setProperty('--fit', frame.querySelector('svg').getBoundingClientRect().width + 'px'); }
     zoom = Math.min(5, Math.max(1, z));
     frame.style.setProperty('--zoom', zoom);
     frame.classList.toggle('zoomed', zoom > 1);

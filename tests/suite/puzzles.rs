@@ -393,3 +393,119 @@ fn in_a_browser_a_puzzle_is_solved_by_clicking() {
     drop(browser);
     app.stop();
 }
+
+/// On a 360-pixel phone the squares a tile is put on are finger-sized, 44 CSS px at least, and
+/// so are the meeple steps and the buttons under the board, however big the board: a puzzle's,
+/// and the explore board's at turn 60 of the demo, which the screen's width would shrink to
+/// squares of about 20 px. The board pans inside its frame, which opens on the tile's square,
+/// and the page never scrolls sideways.
+#[test]
+fn on_a_360_pixel_phone_the_squares_to_put_a_tile_on_are_finger_sized() {
+    let Some(browser) = Browser::start() else { return };
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    store_analysis(&app, &id);
+    let demo = upload_id(&app, &common::app::demo());
+    browser.resize(360, 800);
+    for page in [format!("/g/{id}/puzzle/7"), format!("/g/{demo}/t/60/explore")] {
+        // The tile on a square, as a reader without the script puts it there.
+        browser.open(&app.url(&page));
+        let square = browser.eval("return document.querySelector('.board-svg a.pick').getAttribute('href');");
+        browser.open(&app.url(square.as_str().expect("a square to put the tile on")));
+        let sizes = browser.eval(
+            r#"const least = (css, side) => Math.min(...[...document.querySelectorAll(css)].map(e => e.getBoundingClientRect()[side]));
+               const frame = document.querySelector('.board-frame').getBoundingClientRect();
+               const tile = document.querySelector('.board-svg .pick.chosen rect').getBoundingClientRect();
+               const shown = tile.left >= frame.left && tile.right <= frame.right && tile.top >= frame.top && tile.bottom <= frame.bottom;
+               return [least('.board-svg a.pick rect', 'width'), least('#answer .meeples label', 'height'),
+                       least('#answer button, #answer [data-turn]', 'height'), shown,
+                       document.documentElement.scrollWidth, window.innerWidth];"#,
+        );
+        let n = |i: usize| sizes[i].as_f64().unwrap();
+        assert!(n(0) >= 44.0, "{page}: squares of {} px", n(0));
+        assert!(n(1) >= 44.0, "{page}: meeple steps {} px high", n(1));
+        assert!(n(2) >= 44.0, "{page}: buttons {} px high", n(2));
+        assert_eq!(sizes[3], true, "{page}: the frame opens on the tile's square: {sizes}");
+        assert!(n(4) <= n(5), "{page}: the page scrolls sideways: {sizes}");
+    }
+    drop(browser);
+    app.stop();
+}
+
+/// On a 360-pixel phone the analysis shows every turn's best move and class in view: a turn is
+/// a card whose cells all lie within the screen, and the page never scrolls sideways.
+#[test]
+fn on_a_360_pixel_phone_the_analysis_shows_every_turns_best_move_and_class() {
+    let Some(browser) = Browser::start() else { return };
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    let stored = store_analysis(&app, &id);
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/analysis")));
+    let seen = browser.eval(
+        r#"const rows = [...document.querySelectorAll('table.turns tbody tr')];
+           const cells = rows.flatMap(tr => [...tr.querySelectorAll('td.best, td.move-class')]);
+           const out = cells.filter(td => {
+             const r = td.getBoundingClientRect();
+             return getComputedStyle(td).display === 'none' || r.left < 0 || r.right > window.innerWidth;
+           }).map(td => td.outerHTML);
+           const best = [...document.querySelectorAll('td.best')].every(td => td.getBoundingClientRect().width > 100);
+           return [rows.length, cells.length, out, best, document.documentElement.scrollWidth, window.innerWidth];"#,
+    );
+    let turns = stored.turns.len() as u64;
+    assert_eq!(seen[0], turns, "a row per turn: {seen}");
+    assert_eq!(seen[1], 2 * turns, "a best move and a class each: {seen}");
+    assert_eq!(seen[2], serde_json::json!([]), "cells off the screen");
+    assert_eq!(seen[3], true, "the best moves have room to read: {seen}");
+    assert!(
+        seen[4].as_u64() <= seen[5].as_u64(),
+        "the page scrolls sideways: {seen}"
+    );
+    drop(browser);
+    app.stop();
+}
+
+/// With a mouse the hints say click and point at, and offer the keys (R turns the tile, ?
+/// opens the keys' help); on a touch screen they say tap, and name no key.
+#[test]
+fn on_a_touch_screen_the_hints_say_tap_and_name_no_keys() {
+    let Some(browser) = Browser::start() else { return };
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    store_analysis(&app, &id);
+    let pages = [
+        format!("/g/{id}/t/7"),
+        format!("/g/{id}/t/7/explore"),
+        format!("/g/{id}/puzzle/7"),
+        format!("/g/{id}/analysis"),
+    ];
+    let text = |page: &str| {
+        browser.open(&app.url(page));
+        let text = browser.eval("return document.body.innerText;");
+        text.as_str().unwrap().to_string()
+    };
+    let help = "const b = document.querySelector('[data-help]'); return getComputedStyle(b).display;";
+    browser.resize(1300, 1000);
+    let pointed: Vec<String> = pages.iter().map(|p| text(p)).collect();
+    assert!(
+        pointed[0].contains("Point at") && pointed[1].contains("press R"),
+        "{pointed:#?}"
+    );
+    assert!(pointed.iter().all(|t| t.contains("lick")), "{pointed:#?}");
+    browser.open(&app.url(&pages[0]));
+    assert_ne!(browser.eval(help), "none", "the keys' help");
+
+    browser.touch_screen();
+    browser.resize(360, 800);
+    for page in &pages {
+        let said = text(page);
+        assert!(said.contains("Tap"), "{page}: {said}");
+        for word in ["Click", "click", "Point at", "point at", "press R", "← and →"] {
+            assert!(!said.contains(word), "{page}: {word:?} in {said}");
+        }
+    }
+    browser.open(&app.url(&pages[0]));
+    assert_eq!(browser.eval(help), "none", "no keys' help on a touch screen");
+    drop(browser);
+    app.stop();
+}
