@@ -227,10 +227,10 @@
     e.preventDefault();
     put(chosen, next(chosen));
   });
-  // A board wider than its frame (a phone keeps the squares finger-sized) opens on the tile's
+  // A board bigger than its frame (a phone keeps the squares finger-sized) opens on the tile's
   // square, or the first it fits.
   var focus = chosen || frame.querySelector('a.pick');
-  if (focus && frame.scrollWidth > frame.clientWidth) {
+  if (focus) {
     var f = frame.getBoundingClientRect(), at = focus.getBoundingClientRect();
     frame.scrollLeft += at.left + at.width / 2 - (f.left + f.width / 2);
     frame.scrollTop += at.top + at.height / 2 - (f.top + f.height / 2);

@@ -331,8 +331,6 @@ pub const GHOST_BADGE: Rgb = Rgb(0xc9, 0xd6, 0xe3);
 /// grey, no player's colour (Board Game Arena's black and JCloisterZone's white among them),
 /// that keeps 3:1 on light and dark pages.
 pub const CHANCE_MARKER: Rgb = Rgb(0x8a, 0x8a, 0x8a);
-/// The pages' backgrounds and panels, light and dark (`--bg`, `--panel` in style.css).
-pub const PAGE_BACKDROPS: [Rgb; 4] = [Rgb(0xfa, 0xf8, 0xf3), Rgb(0xff, 0xff, 0xff), NIGHT, NIGHT_PAPER];
 
 #[cfg(test)]
 mod tests {
@@ -392,6 +390,9 @@ mod tests {
             .chain(crate::record::lab::BGA_COLOURS.map(|(_, c)| hex(c)))
             .collect()
     }
+
+    /// The pages' backgrounds and panels, light and dark (`--bg`, `--panel` in style.css).
+    const PAGE_BACKDROPS: [Rgb; 4] = [Rgb(0xfa, 0xf8, 0xf3), Rgb(0xff, 0xff, 0xff), NIGHT, NIGHT_PAPER];
 
     /// The chances graph's markers are no player's colour, and read on every page.
     #[test]
