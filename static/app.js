@@ -100,6 +100,26 @@
   }
 })();
 
+// The home page's scores (templates/index.html), hidden so that the list spoils no game: each
+// behind its own fold, which works without the script, and all of them behind one switch this
+// browser remembers.
+(function () {
+  var sw = document.querySelector('[data-results]');
+  if (!sw) { return; }
+  var list = sw.closest('section');
+  function show(on) {
+    list.classList.toggle('results-shown', on);
+    list.querySelectorAll('details.result').forEach(function (d) { d.open = on; });
+  }
+  try { sw.checked = localStorage.getItem('results') === 'shown'; } catch (e) { /* no storage: hidden */ }
+  document.querySelector('[data-results-switch]').hidden = false;
+  show(sw.checked);
+  sw.addEventListener('change', function () {
+    try { localStorage.setItem('results', sw.checked ? 'shown' : 'hidden'); } catch (e) { /* this page only */ }
+    show(sw.checked);
+  });
+})();
+
 // Puzzles (templates/puzzle.html): a click on a marked square puts the drawn tile there, a click
 // on the square it stands on turns it, and the meeple steps follow, without loading a page.
 // Without the script the same links load the page that shows it.
@@ -127,6 +147,7 @@
       input.type = 'radio';
       input.name = base === null ? 'meeple' : 'line';
       input.value = value(step[0]);
+      // The steps come in board order, no figure first (web::board_view::in_board_order).
       input.checked = i === 0;
       label.appendChild(input);
       label.appendChild(document.createTextNode(' ' + step[1]));
@@ -206,6 +227,14 @@
     e.preventDefault();
     put(chosen, next(chosen));
   });
+  // A board bigger than its frame (a phone keeps the squares finger-sized) opens on the tile's
+  // square, or the first it fits.
+  var focus = chosen || frame.querySelector('a.pick');
+  if (focus) {
+    var f = frame.getBoundingClientRect(), at = focus.getBoundingClientRect();
+    frame.scrollLeft += at.left + at.width / 2 - (f.left + f.width / 2);
+    frame.scrollTop += at.top + at.height / 2 - (f.top + f.height / 2);
+  }
   // R turns the tile, as on Board Game Arena.
   document.addEventListener('keydown', function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || (e.key !== 'r' && e.key !== 'R') || !chosen) { return; }
@@ -255,6 +284,8 @@
     // Keep the point at the frame's centre where it is.
     var fx = (frame.scrollLeft + frame.clientWidth / 2) / frame.scrollWidth;
     var fy = (frame.scrollTop + frame.clientHeight / 2) / frame.scrollHeight;
+    // Zoom from the board's unzoomed width: the frame's, or on a phone a puzzle's own size.
+    if (zoom === 1) { frame.style.setProperty('--fit', frame.querySelector('svg').getBoundingClientRect().width + 'px'); }
     zoom = Math.min(5, Math.max(1, z));
     frame.style.setProperty('--zoom', zoom);
     frame.classList.toggle('zoomed', zoom > 1);

@@ -6,7 +6,7 @@ use super::completion::{Chances, OpenSpot, feature_outlook};
 use crate::engine::bots::margin;
 use crate::engine::features::{MAX_PLAYERS, majority};
 use crate::engine::rules::{Completion, completion};
-use crate::engine::{Action, Event, FeatureKind, Game, Move, SegId};
+use crate::engine::{Action, Event, FeatureKind, Game, GameKind, Move, SegId};
 use std::collections::HashMap;
 
 /// A follower in supply is worth this many points at the start of the game, falling linearly to
@@ -24,6 +24,22 @@ before it. A completed city doubles and a completed road or cloister frees its m
 points at stake are roughly what completion adds. \
 meeple cost: 3 × (tiles left ÷ tiles in the game) × followers the move takes out of the \
 mover's supply (negative when a completed feature sends them home).";
+
+/// [`HEURISTIC_FORMULA`] in the game's own words: New World's trails, towns and farms, and its
+/// settlers.
+pub fn heuristic_formula(game: GameKind) -> String {
+    match game {
+        GameKind::NewWorld => HEURISTIC_FORMULA
+            .replace("road, city, cloister or garden", "trail, town or farm")
+            .replace(
+                "A completed city doubles and a completed road or cloister frees its meeple",
+                "A completed town doubles and a completed trail or farm frees its settler",
+            )
+            .replace("meeple cost", "settler cost")
+            .replace("followers", "settlers"),
+        GameKind::Carcassonne | GameKind::CardGame => HEURISTIC_FORMULA.to_string(),
+    }
+}
 
 /// One feature the move extends, closes or joins (or a new one it starts).
 #[derive(Clone, Debug, PartialEq)]
@@ -457,6 +473,28 @@ mod tests {
     #[test]
     fn the_formula_text_states_the_meeple_value() {
         assert!(HEURISTIC_FORMULA.contains(&format!("meeple cost: {MEEPLE_VALUE} ×")));
+        let new_world = heuristic_formula(GameKind::NewWorld);
+        assert!(
+            new_world.contains(&format!("settler cost: {MEEPLE_VALUE} ×")),
+            "{new_world}"
+        );
+    }
+
+    /// New World's formula names its own features and figures, and none of the tile game's.
+    #[test]
+    fn new_worlds_formula_speaks_new_world() {
+        let text = heuristic_formula(GameKind::NewWorld);
+        for said in [
+            "open trail, town or farm",
+            "A completed town doubles",
+            "frees its settler",
+        ] {
+            assert!(text.contains(said), "{said:?} missing: {text}");
+        }
+        for word in ["road", "city", "cloister", "garden", "meeple", "follower"] {
+            assert!(!text.contains(word), "{word:?} in {text}");
+        }
+        assert_eq!(heuristic_formula(GameKind::Carcassonne), HEURISTIC_FORMULA);
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub mod win_chance;
 pub use crate::engine::bots::Policy;
 pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, chance_any, dead_spots, draws_for, feature_outlook, position_spots};
-pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts};
+pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts, heuristic_formula};
 pub use on_demand::{ENGINE_BUDGET, Opinion, Rated, WinChance, card_opinion, tile_opinion};
 
 use crate::engine::{Action, Game, GameKind, Move, Placement, Pos, TileKindId};

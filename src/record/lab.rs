@@ -22,7 +22,7 @@ const STACK_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr
 /// The moves' characters, values 0–57: no `I`, `O` or `l`, which read like `1` and `0`.
 const MOVE_ALPHABET: &[u8; 58] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 /// The colour words and Board Game Arena's colours for them.
-const COLOURS: [(&str, &str); 5] = [
+pub(crate) const BGA_COLOURS: [(&str, &str); 5] = [
     ("red", "#ff0000"),
     ("blue", "#0000ff"),
     ("green", "#008000"),
@@ -314,7 +314,7 @@ fn players(query: &str) -> Result<Vec<PlayerInfo>, LabError> {
             let colour = match colours.get(i) {
                 None => None,
                 Some(word) => Some(
-                    (COLOURS.iter().find(|(w, _)| w == word))
+                    (BGA_COLOURS.iter().find(|(w, _)| w == word))
                         .map(|(_, hex)| hex.to_string())
                         .ok_or_else(|| LabError::Colour(word.clone()))?,
                 ),
@@ -457,13 +457,13 @@ fn colour_words(record: &GameRecord) -> String {
     let own: Option<Vec<&str>> = (record.players.iter())
         .map(|p| {
             let hex = p.colour.as_deref()?;
-            COLOURS
+            BGA_COLOURS
                 .iter()
                 .find(|(_, h)| h.eq_ignore_ascii_case(hex))
                 .map(|(w, _)| *w)
         })
         .collect();
-    own.unwrap_or_else(|| COLOURS.iter().take(record.players.len()).map(|(w, _)| *w).collect())
+    own.unwrap_or_else(|| BGA_COLOURS.iter().take(record.players.len()).map(|(w, _)| *w).collect())
         .join(",")
 }
 

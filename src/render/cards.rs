@@ -26,14 +26,9 @@ const LABEL_W: f32 = 90.0;
 const MARGIN: f32 = 16.0;
 const PLAYER_LINE: f32 = 26.0;
 
-/// The cards' colours.
+/// The cards' colours, which are their rows'.
 fn colour_of(row: Colour) -> Rgb {
-    match row {
-        Colour::Cloister => Rgb(0xe8, 0xc3, 0x3c),
-        Colour::Road => Rgb(0xc8, 0x3d, 0x34),
-        Colour::Farm => Rgb(0x4f, 0x9a, 0x44),
-        Colour::City => Rgb(0x3b, 0x6e, 0xc4),
-    }
+    palette::CARD_ROWS[row.index()]
 }
 
 /// Whose hands a turn's table and page show.
@@ -166,9 +161,9 @@ fn preview(record: &CardRecord, game: &CardGame, table: &Table, finished: bool, 
     document(OG_WIDTH as f32, OG_HEIGHT as f32, palette::BACKGROUND, &body)
 }
 
-/// The game's player colours, as its pages show them.
+/// The game's player colours, as its pages show them: none a row's.
 pub fn colours(record: &CardRecord) -> PlayerColours {
-    PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()))
+    PlayerColours::card_game(record.players.iter().map(|p| p.colour.as_deref()))
 }
 
 /// The hands' cards are drawn smaller than the rows'.
@@ -199,7 +194,7 @@ fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb, shown: &dyn Fn(u8)
         let y = MARGIN + PLAYER_LINE * p as f32;
         let _ = write!(
             body,
-            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{}\"/>\
+            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"14\" height=\"14\" rx=\"3\" fill=\"{}\" stroke=\"{ink}\" stroke-opacity=\".45\"/>\
              <text x=\"{}\" y=\"{}\" font-size=\"15\" fill=\"{ink}\">{}</text>",
             num(y),
             colours.get(p as u8).hex(),
@@ -225,7 +220,7 @@ fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb, shown: &dyn Fn(u8)
         let mid = y + CARD_H * HAND_SCALE / 2.0;
         let _ = write!(
             body,
-            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"10\" height=\"10\" rx=\"2\" fill=\"{}\"/>\
+            "<rect x=\"{MARGIN}\" y=\"{}\" width=\"10\" height=\"10\" rx=\"2\" fill=\"{}\" stroke=\"{ink}\" stroke-opacity=\".45\"/>\
              <text x=\"{}\" y=\"{}\" font-size=\"13\" fill=\"{ink}\">{}</text>",
             num(mid - 5.0),
             colours.get(p as u8).hex(),

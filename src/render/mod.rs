@@ -28,7 +28,7 @@ pub use raster::{encode_png, rasterise, svg_to_png};
 pub use scene::extent;
 
 /// Changes whenever the same input would draw different pixels: part of every image's ETag.
-pub const RENDERER_VERSION: &str = "render-4";
+pub const RENDERER_VERSION: &str = "render-5";
 
 /// What to draw. `Default` is the plain board at 64 px per tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -55,6 +55,44 @@ impl Rgb {
         (a.max(b) + 0.05) / (a.min(b) + 0.05)
     }
 
+    /// The CIE 1976 colour difference with `other` (through CIELAB, D65 white): 2.3 is about
+    /// the least a reader notices.
+    pub fn delta_e(self, other: Rgb) -> f64 {
+        let (p, q) = (self.lab(), other.lab());
+        ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
+    }
+
+    /// Whether a reader could take this colour for `other`: close to it (ΔE under 25), or of
+    /// its hue (within 25° in CIELAB) and about as light (within 30), neither of them a grey.
+    /// Saturated colours of one hue lie far apart by ΔE (pure blue and a mid blue), so hue and
+    /// lightness decide there; a brown is not a yellow.
+    pub fn reads_as(self, other: Rgb) -> bool {
+        const CLOSE: f64 = 25.0;
+        const HUE: f64 = 25.0;
+        const LIGHTNESS: f64 = 30.0;
+        const GREY: f64 = 15.0;
+        let ([l1, a1, b1], [l2, a2, b2]) = (self.lab(), other.lab());
+        let gap = (b1.atan2(a1) - b2.atan2(a2)).to_degrees().rem_euclid(360.0);
+        let coloured = a1.hypot(b1) >= GREY && a2.hypot(b2) >= GREY;
+        let same_hue = coloured && gap.min(360.0 - gap) < HUE && (l1 - l2).abs() < LIGHTNESS;
+        self.delta_e(other) < CLOSE || same_hue
+    }
+
+    fn lab(self) -> [f64; 3] {
+        let (r, g, b) = (linear(self.0), linear(self.1), linear(self.2));
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        let f = |t: f64| {
+            if t > 0.008856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
+    }
+
     /// The outline of a figure in this colour: ink, unless ink falls under 3:1 against it
     /// (black, navy), then paper.
     pub fn outline(self) -> Rgb {
@@ -126,22 +164,75 @@ pub fn player_colour(p: u8) -> PlayerColour {
     PLAYER_COLOURS[p as usize % PLAYER_COLOURS.len()]
 }
 
+/// The Card Game's rows, which are its cards' colours, in `Colour::ALL`'s order: the
+/// cloister's yellow, the road's red, the farm's green and the city's blue.
+pub const CARD_ROWS: [Rgb; 4] = [
+    Rgb(0xe8, 0xc3, 0x3c),
+    Rgb(0xc8, 0x3d, 0x34),
+    Rgb(0x4f, 0x9a, 0x44),
+    Rgb(0x3b, 0x6e, 0xc4),
+];
+
+/// The Card Game's players, up to five: colours no reader takes for a row's ([`CARD_ROWS`],
+/// [`Rgb::reads_as`]), since a follower in a row's colour would read as that row's (a blue
+/// player by the blue city row).
+pub const CARD_PLAYER_COLOURS: [PlayerColour; 5] = [
+    PlayerColour {
+        name: "black",
+        rgb: Rgb(0x2b, 0x2b, 0x2b),
+    },
+    PlayerColour {
+        name: "pink",
+        rgb: Rgb(0xcc, 0x79, 0xa7),
+    },
+    PlayerColour {
+        name: "white",
+        rgb: Rgb(0xf5, 0xf5, 0xf5),
+    },
+    PlayerColour {
+        name: "brown",
+        rgb: Rgb(0x8c, 0x5a, 0x2b),
+    },
+    PlayerColour {
+        name: "purple",
+        rgb: Rgb(0x7b, 0x4f, 0xa8),
+    },
+];
+
 /// The colours of one game's players, the same on every page and image: each player's own
 /// colour when the record names one (Board Game Arena logs and JCloisterZone saves do), else
-/// our palette by seat. No two players share a colour: a repeated or missing one takes the
-/// first palette colour nobody has.
+/// the game's palette by seat. No two players share a colour: a repeated or missing one takes
+/// the first palette colour nobody has; so does a colour that reads as one the game gives a
+/// meaning of its own (the Card Game's rows).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerColours(Vec<Rgb>);
+pub struct PlayerColours {
+    colours: Vec<Rgb>,
+    palette: &'static [PlayerColour],
+}
 
 impl PlayerColours {
-    /// From each player's recorded colour as `#rrggbb`, if any.
+    /// From each player's recorded colour as `#rrggbb`, if any, for the tile games.
     pub fn new<'a>(recorded: impl IntoIterator<Item = Option<&'a str>>) -> PlayerColours {
+        PlayerColours::from_palette(recorded, &PLAYER_COLOURS, &[])
+    }
+
+    /// From each player's recorded colour, for the Card Game: none is a row's.
+    pub fn card_game<'a>(recorded: impl IntoIterator<Item = Option<&'a str>>) -> PlayerColours {
+        PlayerColours::from_palette(recorded, &CARD_PLAYER_COLOURS, &CARD_ROWS)
+    }
+
+    fn from_palette<'a>(
+        recorded: impl IntoIterator<Item = Option<&'a str>>,
+        palette: &'static [PlayerColour],
+        meant: &[Rgb],
+    ) -> PlayerColours {
         let mut colours: Vec<Rgb> = Vec::new();
         for (seat, wanted) in recorded.into_iter().enumerate() {
-            let own = wanted.and_then(Rgb::parse_hex).filter(|c| !colours.contains(c));
-            let by_seat = player_colour(seat as u8).rgb;
+            let own = (wanted.and_then(Rgb::parse_hex))
+                .filter(|c| !colours.contains(c) && !meant.iter().any(|m| c.reads_as(*m)));
+            let by_seat = palette[seat % palette.len()].rgb;
             let colour = own.unwrap_or_else(|| {
-                let free = PLAYER_COLOURS.iter().map(|c| c.rgb).find(|c| !colours.contains(c));
+                let free = palette.iter().map(|c| c.rgb).find(|c| !colours.contains(c));
                 if colours.contains(&by_seat) {
                     free.unwrap_or(by_seat)
                 } else {
@@ -150,7 +241,7 @@ impl PlayerColours {
             });
             colours.push(colour);
         }
-        PlayerColours(colours)
+        PlayerColours { colours, palette }
     }
 
     /// Our palette by seat, for `players` players.
@@ -158,9 +249,10 @@ impl PlayerColours {
         PlayerColours::new(std::iter::repeat_n(None, players))
     }
 
-    /// Player `p`'s colour (our palette's for a seat beyond the game's, so it never panics).
+    /// Player `p`'s colour (the palette's for a seat beyond the game's, so it never panics).
     pub fn get(&self, p: u8) -> Rgb {
-        self.0.get(p as usize).copied().unwrap_or(player_colour(p).rgb)
+        let by_seat = || self.palette[p as usize % self.palette.len()].rgb;
+        self.colours.get(p as usize).copied().unwrap_or_else(by_seat)
     }
 
     /// How strongly an owner's colour tints a feature: open features lightly, completed
@@ -235,6 +327,10 @@ pub const TABLE_CLOTHS: [Rgb; 2] = [PAPER, NIGHT_PAPER];
 pub const DEAD_SPOT: Rgb = Rgb(0xe0, 0x4f, 0x3f);
 /// The badge of a ghost tile: the value of a placement not made.
 pub const GHOST_BADGE: Rgb = Rgb(0xc9, 0xd6, 0xe3);
+/// The chances graph's markers of mistakes and blunders (`.marker` in style.css): a neutral
+/// grey, no player's colour (Board Game Arena's black and JCloisterZone's white among them),
+/// that keeps 3:1 on light and dark pages.
+pub const CHANCE_MARKER: Rgb = Rgb(0x8a, 0x8a, 0x8a);
 
 #[cfg(test)]
 mod tests {
@@ -278,7 +374,78 @@ mod tests {
 
     fn every_player_colour() -> impl Iterator<Item = Rgb> {
         let slots = crate::record::jcz::SLOT_COLOURS.map(|c| Rgb::parse_hex(c).expect("a slot colour"));
-        (PLAYER_COLOURS.iter().map(|c| c.rgb)).chain(RECORDED).chain(slots)
+        let cards = CARD_PLAYER_COLOURS.iter().map(|c| c.rgb);
+        (PLAYER_COLOURS.iter().map(|c| c.rgb))
+            .chain(cards)
+            .chain(RECORDED)
+            .chain(slots)
+    }
+
+    /// The colours players are given by default or bring from the programs that record them:
+    /// ours by seat (both games'), JCloisterZone's slots and Board Game Arena's.
+    fn given_player_colours() -> Vec<Rgb> {
+        let hex = |c: &str| Rgb::parse_hex(c).expect("a colour");
+        (PLAYER_COLOURS.iter().chain(&CARD_PLAYER_COLOURS).map(|c| c.rgb))
+            .chain(crate::record::jcz::SLOT_COLOURS.map(hex))
+            .chain(crate::record::lab::BGA_COLOURS.map(|(_, c)| hex(c)))
+            .collect()
+    }
+
+    /// The pages' backgrounds and panels, light and dark (`--bg`, `--panel` in style.css).
+    const PAGE_BACKDROPS: [Rgb; 4] = [Rgb(0xfa, 0xf8, 0xf3), Rgb(0xff, 0xff, 0xff), NIGHT, NIGHT_PAPER];
+
+    /// The chances graph's markers are no player's colour, and read on every page.
+    #[test]
+    fn the_chance_markers_are_no_players_colour() {
+        for c in given_player_colours() {
+            let d = CHANCE_MARKER.delta_e(c);
+            assert!(d > 20.0, "{c}: ΔE {d:.1}");
+        }
+        for page in PAGE_BACKDROPS {
+            let contrast = CHANCE_MARKER.contrast(page);
+            assert!(contrast >= GRAPHICS_CONTRAST, "on {page}: {contrast:.2}");
+        }
+    }
+
+    /// In the Card Game no player's colour reads as a row's: neither the palette's, five
+    /// players of it, nor a recorded colour, which gives way to the palette when it would.
+    #[test]
+    fn no_card_game_player_has_a_rows_colour() {
+        for p in CARD_PLAYER_COLOURS {
+            for row in CARD_ROWS {
+                assert!(!p.rgb.reads_as(row), "{} ({}) reads as the row {row}", p.name, p.rgb);
+            }
+        }
+        for (i, a) in CARD_PLAYER_COLOURS.iter().enumerate() {
+            for b in &CARD_PLAYER_COLOURS[i + 1..] {
+                let d = a.rgb.delta_e(b.rgb);
+                assert!(d > 20.0, "{} and {}: ΔE {d:.1}", a.name, b.name);
+            }
+        }
+        // The rows' own colours, every program's blue, red, yellow and green, and a blue
+        // player of ours: each gives way; a pink and a black are kept.
+        let rows = CARD_ROWS.map(Rgb::hex);
+        let primaries = [
+            "#0000ff", "#03a9f4", "#0072b2", "#ff0000", "#ef0000", "#ffed00", "#ffa500", "#008000", "#009900",
+        ];
+        let recorded: Vec<&str> = rows.iter().map(String::as_str).chain(primaries).collect();
+        let colours = PlayerColours::card_game(recorded.iter().map(|c| Some(*c)));
+        for (p, wanted) in recorded.iter().enumerate() {
+            let got = colours.get(p as u8);
+            assert!(
+                CARD_ROWS.iter().all(|row| !got.reads_as(*row)),
+                "player {p} recorded as {wanted} got {got}"
+            );
+        }
+        let kept = PlayerColours::card_game([Some("#e377c2"), Some("#000000")]);
+        assert_eq!(
+            (kept.get(0).hex(), kept.get(1).hex()),
+            ("#e377c2".into(), "#000000".into())
+        );
+        let by_seat = PlayerColours::card_game([None; 5]);
+        for p in 0..7 {
+            assert!(CARD_ROWS.iter().all(|row| !by_seat.get(p).reads_as(*row)), "seat {p}");
+        }
     }
 
     #[test]
@@ -303,7 +470,10 @@ mod tests {
     /// 3:1 against every board backdrop; completed ones still read stronger than open ones.
     #[test]
     fn owned_features_keep_three_to_one_against_every_backdrop() {
-        let colours = PlayerColours(every_player_colour().collect());
+        let colours = PlayerColours {
+            colours: every_player_colour().collect(),
+            palette: &PLAYER_COLOURS,
+        };
         for base in [CITY, ROAD, RIVER, FIELD] {
             for backdrop in BOARD_BACKDROPS {
                 assert!(base.contrast(backdrop) >= GRAPHICS_CONTRAST, "{base} on {backdrop}");
@@ -339,32 +509,12 @@ mod tests {
         }
     }
 
-    /// CIE 1976 colour difference, through CIELAB with a D65 white.
-    fn delta_e(a: Rgb, b: Rgb) -> f64 {
-        let lab = |c: Rgb| {
-            let (r, g, b) = (linear(c.0), linear(c.1), linear(c.2));
-            let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-            let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-            let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-            let f = |t: f64| {
-                if t > 0.008856 {
-                    t.cbrt()
-                } else {
-                    7.787 * t + 16.0 / 116.0
-                }
-            };
-            [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
-        };
-        let (p, q) = (lab(a), lab(b));
-        ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt()
-    }
-
     /// The River is not mistaken for a player: its water differs from every player colour by
     /// more than 20 (CIE76), where 2.3 is the least a reader notices.
     #[test]
     fn the_river_is_no_players_colour() {
         for c in every_player_colour() {
-            let d = delta_e(RIVER, c);
+            let d = RIVER.delta_e(c);
             assert!(d > 20.0, "{c}: ΔE {d:.1}");
         }
         assert!(RIVER_EDGE.contrast(RIVER) >= GRAPHICS_CONTRAST, "the river's banks");

@@ -5,7 +5,7 @@
 use crate::analysis::board_features::{BoardFeature, Never, Outlook, board_features};
 use crate::analysis::completion::fitting_tiles;
 use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
-use crate::engine::{FeatureKind, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
+use crate::engine::{FeatureKind, Figure, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
 use crate::render::figures::FigureShape;
 use crate::render::interactive::{
@@ -285,11 +285,13 @@ pub struct Choice {
     pub segment: Option<u8>,
 }
 
-/// A turn's moves by square, then by rotation (degrees): each one's meeple steps.
+/// A turn's moves by square, then by rotation (degrees): each one's meeple steps in board
+/// order ([`in_board_order`]).
 pub type PlacementMoves = BTreeMap<Pos, BTreeMap<u16, Vec<Choice>>>;
 
-/// Every square of a turn's moves, with its rotations and each one's meeple steps, in order,
-/// written as a puzzle's address writes them.
+/// Every square of a turn's moves, with its rotations and each one's meeple steps, written as a
+/// puzzle's address writes them. The analysis lists them best first; the steps are put in board
+/// order, so that neither their order nor the one checked first gives the answer away.
 pub fn placement_moves(report: &TurnReport, kind: &TileKind) -> PlacementMoves {
     let mut out = PlacementMoves::new();
     for a in &report.alternatives {
@@ -300,7 +302,22 @@ pub fn placement_moves(report: &TurnReport, kind: &TileKind) -> PlacementMoves {
             action: a.action.clone(),
         });
     }
+    in_board_order(&mut out);
     out
+}
+
+/// Puts every square's meeple steps in an order that depends on the tile alone: no figure
+/// first (the step a form checks before the reader chooses), then the abbot taken back, then
+/// each deployment by its segment in the tile kind's own order, the abbot after the meeple.
+fn in_board_order(moves: &mut PlacementMoves) {
+    let key = |c: &Choice| match &c.action {
+        ActionReport::Pass => (0, 0, false),
+        ActionReport::RecallAbbot => (1, 0, false),
+        ActionReport::Deploy { figure, .. } => (2, c.segment.unwrap_or(u8::MAX), figure == Figure::Abbot.word()),
+    };
+    for choices in moves.values_mut().flat_map(BTreeMap::values_mut) {
+        choices.sort_by_key(key);
+    }
 }
 
 /// Every legal move of the tile drawn on `game`, by square and rotation, each meeple step
@@ -328,6 +345,7 @@ pub fn legal_placements(game: &Game) -> PlacementMoves {
                 },
             });
     }
+    in_board_order(&mut out);
     out
 }
 
@@ -400,18 +418,26 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
         }
         (Outlook::Never(why), _, _) => {
             worth_now(&mut note);
-            note.push_str(match why {
-                Never::ByRule => "\nNever completed: it scores at the end of the game",
-                Never::NoTilesLeft => "\nNever completed: no tiles are left",
-                Never::DeadSpot(_) => "\nNever completed: no tile left can go at ",
-            });
-            if let Never::DeadSpot(pos) = why {
-                let _ = write!(note, "{pos}");
-            }
+            let why = match why {
+                Never::ByRule => "it scores at the end of the game".to_string(),
+                Never::NoTilesLeft => "no tiles are left".to_string(),
+                Never::DeadSpot(pos) => never_completed_at(pos, game.on_land(pos)),
+            };
+            let _ = write!(note, "\nNever completed: {why}");
         }
         _ => worth_now(&mut note),
     }
     note
+}
+
+/// Why a feature that needs a tile at `pos` never completes: no tile left can go there, or,
+/// off the land (`Game::on_land`), it runs into New World's coast, where no tile ever goes.
+pub fn never_completed_at(pos: Pos, on_land: bool) -> String {
+    if on_land {
+        format!("no tile left can go at {pos}")
+    } else {
+        format!("it runs into the coast at {pos}, where no tile goes")
+    }
 }
 
 /// "Meeples: Ada 2, Bruno 1. Ada holds it", or "No meeples" (New World: settlers).

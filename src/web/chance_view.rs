@@ -4,7 +4,7 @@
 use crate::analysis::report::StoredAnalysis;
 use crate::analysis::win_chance::{self, MoveClass, PlayerAccuracy, TurnChance};
 use crate::record::PlayerInfo;
-use crate::render::PlayerColours;
+use crate::render::{PlayerColours, palette};
 use crate::store::GameId;
 use crate::web::links;
 use crate::web::view::{GraphView, TurnPlayed};
@@ -34,6 +34,8 @@ pub struct ChancesView {
     pub accuracy: Vec<AccuracyRow>,
     /// The analysis page.
     pub link: String,
+    /// The markers' grey, for the legend's keys.
+    pub marker: String,
 }
 
 impl ChancesView {
@@ -64,6 +66,7 @@ impl ChancesView {
                 Vec::new()
             },
             link: links::analysis(id),
+            marker: palette::CHANCE_MARKER.hex(),
         })
     }
 }
@@ -110,12 +113,14 @@ const RIGHT: f64 = 10.0;
 const TOP: f64 = 10.0;
 const BOTTOM: f64 = 30.0;
 
-/// The marker of a mistake or a blunder at (x, y): a shape of its own, never a player's
-/// colour (the page's style fills it in ink or paper), so it reads apart from the lines.
+/// The marker of a mistake or a blunder at (x, y): a shape of its own, in a grey that is no
+/// player's colour ([`palette::CHANCE_MARKER`]) and the page's paper (its style's), so it
+/// reads apart from the lines: a blunder filled grey, a mistake ringed grey.
 fn marker(class: MoveClass, x: f64, y: f64) -> String {
+    let grey = palette::CHANCE_MARKER.hex();
     match class {
         MoveClass::Blunder => format!(
-            "<path d=\"M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z\"",
+            "<path d=\"M{x:.1} {:.1}L{:.1} {:.1}L{:.1} {:.1}Z\" fill=\"{grey}\"",
             y - 6.0,
             x + 6.0,
             y + 4.5,
@@ -123,7 +128,7 @@ fn marker(class: MoveClass, x: f64, y: f64) -> String {
             y + 4.5
         ),
         _ => format!(
-            "<path d=\"M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}Z\"",
+            "<path d=\"M{x:.1} {:.1}L{:.1} {y:.1}L{x:.1} {:.1}L{:.1} {y:.1}Z\" stroke=\"{grey}\"",
             y - 5.0,
             x + 5.0,
             y + 5.0,
@@ -304,7 +309,7 @@ mod tests {
     }
 
     /// The chart has axes (percent and turns), a line per player cased for contrast, and
-    /// markers for mistakes and blunders in shapes and colours no player has, linking to their
+    /// markers for mistakes and blunders in shapes and a grey no player has, linking to their
     /// turn; the legend names every line.
     #[test]
     fn the_chart_has_axes_and_markers_apart_from_the_players() {
@@ -328,11 +333,14 @@ mod tests {
         assert_eq!(markers.len(), 2, "a mistake and a blunder");
         assert!(markers[0].contains("/t/3") && markers[0].contains("class=\"marker blunder\""));
         assert!(markers[1].contains("/t/2") && markers[1].contains("class=\"marker mistake\""));
+        // In the markers' grey, no player's: not Bob's recorded vermillion, nor black.
+        let grey = palette::CHANCE_MARKER.hex();
+        assert!(markers[0].contains(&format!("fill=\"{grey}\"")), "{}", markers[0]);
+        assert!(markers[1].contains(&format!("stroke=\"{grey}\"")), "{}", markers[1]);
         for m in &markers {
-            assert!(
-                !m.contains("fill=") && !m.contains("stroke="),
-                "styled by class only: {m}"
-            );
+            for p in 0..2 {
+                assert!(!m.contains(&colours.get(p).hex()), "player {p}'s colour: {m}");
+            }
         }
         assert_ne!(markers[0][..40], markers[1][..40], "two shapes");
         let legend: Vec<(&str, &str)> = (view.legend.iter())

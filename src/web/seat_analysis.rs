@@ -7,7 +7,8 @@ use crate::analysis::puzzles;
 use crate::analysis::report::{ActionReport, AlternativeReport, StoredAnalysis};
 use crate::analysis::win_chance::{self, MoveClass, TurnChance};
 use crate::analysis::{self, cards::CardGameReport};
-use crate::engine::GameKind;
+use crate::engine::{FeatureKind, Figure, GameKind};
+use crate::replay::words;
 use crate::store::{GameId, GameRow, SeatAnalysis, SeatPuzzle, Store, StoreError};
 
 /// The seats of a game as its analysis (`json`, as stored) judged them.
@@ -26,7 +27,7 @@ pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
                 .map(|c| {
                     let t = stored.turn(c.turn);
                     let played = t.and_then(|t| t.alternatives.get(t.played?));
-                    played.map_or_else(|| "tile only".to_string(), move_kind)
+                    played.map_or_else(|| "tile only".to_string(), |a| move_kind(row.kind, a))
                 })
                 .collect();
             (chances, kinds, seat_puzzles(&stored))
@@ -78,10 +79,15 @@ fn seat_puzzles(stored: &StoredAnalysis) -> Vec<(u8, SeatPuzzle)> {
         .collect()
 }
 
-/// A tile move's kind: where its figure went (`meeple on a field` is a farm claim), else the
-/// feature it completed or extended, else `tile only`.
-fn move_kind(a: &AlternativeReport) -> String {
+/// A tile move's kind: where its figure went (`meeple on a field` is a farm claim; New World
+/// names its settler by the feature, `trapper in the plains`), else the feature it completed or
+/// extended, else `tile only`.
+fn move_kind(game: GameKind, a: &AlternativeReport) -> String {
     match &a.action {
+        ActionReport::Deploy { feature, .. } if game == GameKind::NewWorld => match FeatureKind::parse(feature) {
+            Some(kind) => format!("{} {}", words::figure_on(Figure::Follower, kind), words::place(kind)),
+            None => format!("settler on the {feature}"),
+        },
         ActionReport::Deploy { feature, figure, .. } => format!("{figure} on a {feature}"),
         ActionReport::RecallAbbot => "abbot recalled".to_string(),
         ActionReport::Pass => match a.features.iter().find(|f| f.closed) {

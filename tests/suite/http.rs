@@ -184,6 +184,46 @@ fn card_game(seed: u64) -> String {
     cards::to_value(&record).to_string()
 }
 
+/// The colours `marker` introduces in a page or picture: `#rrggbb` after each occurrence.
+fn colours_after(text: &str, marker: &str) -> Vec<carcassonne_replay::render::Rgb> {
+    (text.split(marker).skip(1))
+        .map(|s| carcassonne_replay::render::Rgb::parse_hex(&s[..7]).expect("a colour"))
+        .collect()
+}
+
+/// A Card Game's players wear no row's colour, on its pages and in its pictures, whatever
+/// colours their record brings: a follower by the blue city row is never a blue player's.
+#[test]
+fn a_card_games_players_wear_no_rows_colour() {
+    use carcassonne_replay::render::palette::CARD_ROWS;
+    let app = spawn_app();
+    let mut record: Value = serde_json::from_str(&card_game(21)).unwrap();
+    // The city row's own blue, Board Game Arena's red and yellow, and none.
+    for (p, colour) in ["#3b6ec4", "#ff0000", "#ffa500"].into_iter().enumerate() {
+        record["players"][p]["colour"] = colour.into();
+    }
+    let id = upload_id(&app, record.to_string().as_bytes());
+    let demo = demo_card_game_id(&app);
+    for id in [id, demo] {
+        let turns = get(&app, &format!("/api/games/{id}")).json()["turns"].as_u64().unwrap();
+        let page = get_html(&app, &format!("/g/{id}/t/{turns}")).body;
+        let on_page = colours_after(&page, "class=\"swatch\" style=\"background: ");
+        let table = get(&app, &format!("/g/{id}/t/{}.svg", turns - 1)).body;
+        let followers = colours_after(&table, "<use href=\"#fig-meeple\" fill=\"");
+        assert!(
+            !on_page.is_empty() && !followers.is_empty(),
+            "{id}: players and followers shown"
+        );
+        for c in on_page.iter().chain(&followers) {
+            assert!(
+                CARD_ROWS.iter().all(|row| !c.reads_as(*row)),
+                "{id}: {c} reads as a row's"
+            );
+        }
+    }
+    app.stop();
+}
+
 #[test]
 fn a_card_game_is_served_like_any_other() {
     use carcassonne_replay::record::{AnyRecord, parse_any};
@@ -1646,8 +1686,16 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
     );
     assert_eq!(page.body.matches("<strong>played</strong>").count(), 1);
     assert!(page.body.contains("could not see"), "the page says what is sampled");
+    // And how each sample is played on, as the analysis does it now: to the round's end, then
+    // the learned evaluation; no more "played to the end" by greedy bots.
+    let method = "each sample then played to the end of the round by the greedy bot for every player, \
+                  then valued by the learned evaluation of the rounds to come.";
+    let says_method = |body: &str| body.contains(method) && !body.contains("played to the end with every player");
+    assert!(says_method(&page.body), "{}", page.body);
     // The whole game in the background, the same pages as the tile game's.
     let status = analyse(&app, &id);
+    let stored = get_html(&app, &format!("/g/{id}/t/5/alternatives")).body;
+    assert!(says_method(&stored), "the stored analysis's method: {stored}");
     let turns = status["result"]["turns"].as_array().unwrap();
     assert_eq!(turns.len(), record.moves.len());
     assert!(

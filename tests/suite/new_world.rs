@@ -17,7 +17,7 @@ use carcassonne_replay::engine::{Pos, Preset};
 use carcassonne_replay::record::{self, GameRecord, RulesSpec};
 use carcassonne_replay::render::{self, ImageFormat, Picture, RenderOptions, palette};
 use carcassonne_replay::replay;
-use common::app::{TestApp, get_html, spawn_app, upload_id};
+use common::app::{TestApp, get, get_html, post, spawn_app, upload_id};
 use common::browser::Browser;
 use serde_json::Value;
 use std::path::Path;
@@ -127,6 +127,94 @@ fn an_alternative_explains_the_settlers_the_surveyors_would_send_home() {
         "{page}"
     );
     assert!(page.contains("Settlers committed"), "{page}");
+    app.stop();
+}
+
+/// Queues the game's analysis and waits until it is done.
+fn analyse(app: &TestApp, id: &str) {
+    let queued = post(app, &format!("/g/{id}/analysis"), b"");
+    assert_eq!(queued.status, 202, "{}", queued.body);
+    for _ in 0..1200 {
+        let status = get(app, &format!("/api/games/{id}/analysis")).json();
+        match status["status"].as_str() {
+            Some("done") => return,
+            Some("failed") => panic!("{status}"),
+            _ => std::thread::sleep(std::time::Duration::from_millis(100)),
+        }
+    }
+    panic!("the analysis of {id} never finished");
+}
+
+/// The links of a page that start with `prefix`, in order, once each.
+fn links_to(page: &str, prefix: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for rest in page.split(&format!("href=\"{prefix}")).skip(1) {
+        let link = format!("{prefix}{}", &rest[..rest.find('"').unwrap()]);
+        if !out.contains(&link) {
+            out.push(link);
+        }
+    }
+    out
+}
+
+/// The New World demo in New World's words where the tile game's were left over: a town or
+/// trail that runs into the coast says so (not that no tile is left for the coast's square),
+/// the heuristic's footnote speaks of trails, towns and farms and of settlers, the explore and
+/// puzzle forms of the settler, and a player's mistakes of a trapper in the plains, never of a
+/// meeple on a plains.
+#[test]
+fn the_new_world_demo_says_trails_towns_settlers_and_the_coast() {
+    let app = spawn_app();
+    let id = upload_id(&app, &demo());
+    let coast = "it runs into the coast at (1,";
+    let no_tile_at_the_coast = "no tile left can go at (1,";
+    let turn = get_html(&app, &format!("/g/{id}/t/1")).body;
+    assert!(
+        turn.contains("Never completed: it runs into the coast at (1,2), where no tile goes"),
+        "{turn}"
+    );
+    let alternatives = get_html(&app, &format!("/g/{id}/t/1/alternatives")).body;
+    let pages: Vec<String> = (links_to(&alternatives, &format!("/g/{id}/t/1/alt/")).iter())
+        .map(|alt| visible_text(&get_html(&app, alt).body))
+        .collect();
+    assert!(
+        pages.iter().any(|p| p.contains(coast)),
+        "an alternative meets the coast"
+    );
+    for page in pages.iter().chain([&turn]) {
+        assert!(!page.contains(no_tile_at_the_coast), "{page}");
+    }
+
+    analyse(&app, &id);
+    for path in [format!("/g/{id}/analysis"), format!("/g/{id}/t/12/alternatives")] {
+        let text = visible_text(&get_html(&app, &path).body);
+        for said in [
+            "for every open trail, town or farm the move touches",
+            "A completed town doubles and a completed trail or farm frees its settler",
+            "settler cost: 3 × (tiles left ÷ tiles in the game) × settlers the move takes",
+        ] {
+            assert!(text.contains(said), "{path}: {said:?} missing from {text}");
+        }
+        for word in ["road", "city", "cloister", "garden", "meeple"] {
+            assert!(!text.contains(word), "{path}: {word:?} in {text}");
+        }
+    }
+    let puzzles = links_to(
+        &get_html(&app, &format!("/g/{id}/puzzles")).body,
+        &format!("/g/{id}/puzzle/"),
+    );
+    let forms = [
+        format!("/g/{id}/t/12/explore"),
+        puzzles.first().expect("a puzzle").clone(),
+    ];
+    for path in forms {
+        let page = get_html(&app, &path).body;
+        assert!(page.contains("<legend>The settler</legend>"), "{path}: {page}");
+        assert!(!page.contains("The meeple"), "{path}");
+    }
+    let dora = visible_text(&get_html(&app, "/p/Dora").body);
+    assert!(dora.contains("Mistakes and blunders by kind of move"), "{dora}");
+    assert!(!dora.contains("meeple"), "{dora}");
     app.stop();
 }
 

@@ -10,6 +10,8 @@
 //!   the tile, the scores and the tiles left but no values, and the solution, another placement
 //!   (its rank and points below, not the answer) and an impossible move are each answered
 //! - the answer shows on request
+//! - a square's meeple steps come in board order, no meeple first and checked, whatever the
+//!   analysis ranked first
 //! - malformed answers are 400 and not echoed
 //! - a turn that is no puzzle is 404
 //! - in Chromium a puzzle is solved by clicking, without page loads while choosing (the rule
@@ -17,7 +19,7 @@
 
 use crate::common;
 
-use carcassonne_replay::analysis::report::StoredAnalysis;
+use carcassonne_replay::analysis::report::{StoredAnalysis, TurnReport};
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
 use carcassonne_replay::record;
 use carcassonne_replay::store::GameId;
@@ -27,8 +29,13 @@ use std::time::Duration;
 
 /// The moves of `common::STEAL` as a whole record.
 fn steal() -> String {
+    steal_by(["Ann", "Bob"])
+}
+
+/// The same moves by other players: another game, whose analysis is the same.
+fn steal_by([a, b]: [&str; 2]) -> String {
     format!(
-        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "{a}"}}, {{"name": "{b}"}}],
             "rules": {{"preset": "second-edition"}}, "moves": [{}]}}"#,
         common::STEAL
     )
@@ -43,6 +50,11 @@ fn analysis_free_app() -> TestApp {
 /// points ahead, errors of half a point): the analysis a long run would give, stored as the
 /// service stores a finished one.
 fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
+    store_analysis_with(app, id, |_| {})
+}
+
+/// [`store_analysis`], with turn 7 changed by `tweak` before it is stored.
+fn store_analysis_with(app: &TestApp, id: &str, tweak: impl Fn(&mut TurnReport)) -> StoredAnalysis {
     let record = record::parse(steal().as_bytes()).unwrap().0;
     let quick = AnalysisOptions {
         playouts_per_alternative: Some(4),
@@ -61,6 +73,7 @@ fn store_analysis(app: &TestApp, id: &str) -> StoredAnalysis {
             p.std_error = 0.5;
         }
     }
+    tweak(turn);
     let store = app.store();
     let id: GameId = id.parse().unwrap();
     store.queue_analysis(&id, 100, analysis::VERSION).unwrap();
@@ -242,6 +255,76 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     app.stop();
 }
 
+/// The meeple steps a puzzle offers on square (0,2) unturned, as (token, checked), in the
+/// form's order; and the same square's steps as the page's script gets them.
+fn meeple_steps(app: &TestApp, id: &str) -> (Vec<(String, bool)>, Vec<String>) {
+    let page = get(app, &format!("/g/{id}/puzzle/7?square=0,2&rotation=0")).body;
+    let form = (page.split("name=\"meeple\" value=\"").skip(1))
+        .map(|v| {
+            let tag = &v[..v.find('>').unwrap()];
+            (v[..v.find('"').unwrap()].to_string(), tag.contains("checked"))
+        })
+        .collect();
+    let data = page
+        .split("data-spot=\"0,2\" data-moves=\"")
+        .nth(1)
+        .expect("the square's moves");
+    let data = data[..data.find('"').unwrap()].replace("&quot;", "\"");
+    let moves: serde_json::Value = serde_json::from_str(&data).unwrap();
+    let unturned = (moves.as_array().unwrap().iter())
+        .find(|m| m[0] == 0)
+        .expect("the square's unturned steps");
+    let script = (unturned[1].as_array().unwrap().iter())
+        .map(|step| step[0].as_str().unwrap().to_string())
+        .collect();
+    (form, script)
+}
+
+/// A puzzle's meeple steps give the answer away neither by their order nor by the one checked:
+/// two games with the same position, whose analyses rank the steps on the solution's square
+/// the other way round (and list every move the other way round), offer them in the same
+/// board order, no meeple first and checked.
+#[test]
+fn a_puzzles_meeple_steps_come_in_board_order_whatever_the_ranking() {
+    let app = analysis_free_app();
+    let rank_steps = |reverse: bool| {
+        move |t: &mut TurnReport| {
+            if reverse {
+                t.alternatives.reverse();
+                t.played = t.played.map(|i| t.alternatives.len() - 1 - i);
+            }
+            let top = t.alternatives.iter().map(|a| a.value).fold(f64::MIN, f64::max);
+            let on_square = (t.alternatives.iter_mut()).filter(|a| a.position == [0, 2] && a.rotation == 0);
+            // Clearly best, each step a point above the one listed before it: the last is best.
+            for (i, a) in on_square.enumerate() {
+                a.value = top + 10.0 + i as f64;
+            }
+        }
+    };
+    let ranked = upload_id(&app, steal().as_bytes());
+    let ranked_stored = store_analysis_with(&app, &ranked, rank_steps(false));
+    let other = upload_id(&app, steal_by(["Cid", "Dee"]).as_bytes());
+    let other_stored = store_analysis_with(&app, &other, rank_steps(true));
+    let solution = |s: &StoredAnalysis| puzzles::puzzle(s.turn(7).unwrap()).expect("turn 7 is a puzzle");
+    let (a, b) = (solution(&ranked_stored), solution(&other_stored));
+    assert_eq!((a.position, a.rotation), ([0, 2], 0));
+    assert_eq!((b.position, b.rotation), ([0, 2], 0));
+    assert_ne!(a.action, b.action, "the two analyses have other best steps");
+
+    let (form, script) = meeple_steps(&app, &ranked);
+    assert!(form.len() > 1, "a choice of steps: {form:?}");
+    assert_eq!(form[0], ("none".to_string(), true), "no meeple, checked: {form:?}");
+    assert_eq!(form.iter().filter(|(_, checked)| *checked).count(), 1);
+    let tokens: Vec<String> = form.iter().map(|(t, _)| t.clone()).collect();
+    assert_eq!(script, tokens, "the script offers them in the same order");
+    assert_eq!(
+        meeple_steps(&app, &other),
+        (form, script),
+        "the same order and default whatever the ranking"
+    );
+    app.stop();
+}
+
 /// With the script, a reader solves a puzzle by clicking: a square puts the tile there and
 /// the same square turns it, without loading a page; "Place it" answers. A wrong try first is
 /// told to try again, and the board still takes another answer.
@@ -267,6 +350,13 @@ fn in_a_browser_a_puzzle_is_solved_by_clicking() {
     );
     assert!(shown.is_string(), "the tile stands on the square");
     assert_eq!(browser.eval("return window.samePage === true;"), true, "no page load");
+    let steps =
+        browser.eval("return [...document.querySelectorAll('#answer [name=meeple]')].map(i => [i.value, i.checked]);");
+    assert_eq!(
+        steps[0],
+        serde_json::json!(["none", true]),
+        "no meeple first, checked: {steps}"
+    );
     browser.click(&browser.find("#answer button").unwrap());
     assert!(browser.wait_for_url_containing("meeple="), "{}", browser.current_url());
     let said = browser.wait_for("const v = document.querySelector('[data-verdict]'); return v ? v.textContent : null;");
@@ -300,6 +390,122 @@ fn in_a_browser_a_puzzle_is_solved_by_clicking() {
     browser.open(&app.url(&format!("/g/{id}/puzzle/7?square=0,2")));
     let sizes = browser.eval("return [document.documentElement.scrollWidth, window.innerWidth];");
     assert!(sizes[0].as_u64() <= sizes[1].as_u64(), "no sideways scroll: {sizes}");
+    drop(browser);
+    app.stop();
+}
+
+/// On a 360-pixel phone the squares a tile is put on are finger-sized, 44 CSS px at least, and
+/// so are the meeple steps and the buttons under the board, however big the board: a puzzle's,
+/// and the explore board's at turn 60 of the demo, which the screen's width would shrink to
+/// squares of about 20 px. The board pans inside its frame, which opens on the tile's square,
+/// and the page never scrolls sideways.
+#[test]
+fn on_a_360_pixel_phone_the_squares_to_put_a_tile_on_are_finger_sized() {
+    let Some(browser) = Browser::start() else { return };
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    store_analysis(&app, &id);
+    let demo = upload_id(&app, &common::app::demo());
+    browser.resize(360, 800);
+    for page in [format!("/g/{id}/puzzle/7"), format!("/g/{demo}/t/60/explore")] {
+        // The tile on a square, as a reader without the script puts it there.
+        browser.open(&app.url(&page));
+        let square = browser.eval("return document.querySelector('.board-svg a.pick').getAttribute('href');");
+        browser.open(&app.url(square.as_str().expect("a square to put the tile on")));
+        let sizes = browser.eval(
+            r#"const least = (css, side) => Math.min(...[...document.querySelectorAll(css)].map(e => e.getBoundingClientRect()[side]));
+               const frame = document.querySelector('.board-frame').getBoundingClientRect();
+               const tile = document.querySelector('.board-svg .pick.chosen rect').getBoundingClientRect();
+               const shown = tile.left >= frame.left && tile.right <= frame.right && tile.top >= frame.top && tile.bottom <= frame.bottom;
+               return [least('.board-svg a.pick rect', 'width'), least('#answer .meeples label', 'height'),
+                       least('#answer button, #answer [data-turn]', 'height'), shown,
+                       document.documentElement.scrollWidth, window.innerWidth];"#,
+        );
+        let n = |i: usize| sizes[i].as_f64().unwrap();
+        assert!(n(0) >= 44.0, "{page}: squares of {} px", n(0));
+        assert!(n(1) >= 44.0, "{page}: meeple steps {} px high", n(1));
+        assert!(n(2) >= 44.0, "{page}: buttons {} px high", n(2));
+        assert_eq!(sizes[3], true, "{page}: the frame opens on the tile's square: {sizes}");
+        assert!(n(4) <= n(5), "{page}: the page scrolls sideways: {sizes}");
+    }
+    drop(browser);
+    app.stop();
+}
+
+/// On a 360-pixel phone the analysis shows every turn's best move and class in view: a turn is
+/// a card whose cells all lie within the screen, and the page never scrolls sideways.
+#[test]
+fn on_a_360_pixel_phone_the_analysis_shows_every_turns_best_move_and_class() {
+    let Some(browser) = Browser::start() else { return };
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    let stored = store_analysis(&app, &id);
+    browser.resize(360, 800);
+    browser.open(&app.url(&format!("/g/{id}/analysis")));
+    let seen = browser.eval(
+        r#"const rows = [...document.querySelectorAll('table.turns tbody tr')];
+           const cells = rows.flatMap(tr => [...tr.querySelectorAll('td.best, td.move-class')]);
+           const out = cells.filter(td => {
+             const r = td.getBoundingClientRect();
+             return getComputedStyle(td).display === 'none' || r.left < 0 || r.right > window.innerWidth;
+           }).map(td => td.outerHTML);
+           const best = [...document.querySelectorAll('td.best')].every(td => td.getBoundingClientRect().width > 100);
+           return [rows.length, cells.length, out, best, document.documentElement.scrollWidth, window.innerWidth];"#,
+    );
+    let turns = stored.turns.len() as u64;
+    assert_eq!(seen[0], turns, "a row per turn: {seen}");
+    assert_eq!(seen[1], 2 * turns, "a best move and a class each: {seen}");
+    assert_eq!(seen[2], serde_json::json!([]), "cells off the screen");
+    assert_eq!(seen[3], true, "the best moves have room to read: {seen}");
+    assert!(
+        seen[4].as_u64() <= seen[5].as_u64(),
+        "the page scrolls sideways: {seen}"
+    );
+    drop(browser);
+    app.stop();
+}
+
+/// With a mouse the hints say click and point at, and offer the keys (R turns the tile, ?
+/// opens the keys' help); on a touch screen they say tap, and name no key.
+#[test]
+fn on_a_touch_screen_the_hints_say_tap_and_name_no_keys() {
+    let Some(browser) = Browser::start() else { return };
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    store_analysis(&app, &id);
+    let pages = [
+        format!("/g/{id}/t/7"),
+        format!("/g/{id}/t/7/explore"),
+        format!("/g/{id}/puzzle/7"),
+        format!("/g/{id}/analysis"),
+    ];
+    let text = |page: &str| {
+        browser.open(&app.url(page));
+        let text = browser.eval("return document.body.innerText;");
+        text.as_str().unwrap().to_string()
+    };
+    let help = "const b = document.querySelector('[data-help]'); return getComputedStyle(b).display;";
+    browser.resize(1300, 1000);
+    let pointed: Vec<String> = pages.iter().map(|p| text(p)).collect();
+    assert!(
+        pointed[0].contains("Point at") && pointed[1].contains("press R"),
+        "{pointed:#?}"
+    );
+    assert!(pointed.iter().all(|t| t.contains("lick")), "{pointed:#?}");
+    browser.open(&app.url(&pages[0]));
+    assert_ne!(browser.eval(help), "none", "the keys' help");
+
+    browser.touch_screen();
+    browser.resize(360, 800);
+    for page in &pages {
+        let said = text(page);
+        assert!(said.contains("Tap"), "{page}: {said}");
+        for word in ["Click", "click", "Point at", "point at", "press R", "← and →"] {
+            assert!(!said.contains(word), "{page}: {word:?} in {said}");
+        }
+    }
+    browser.open(&app.url(&pages[0]));
+    assert_eq!(browser.eval(help), "none", "no keys' help on a touch screen");
     drop(browser);
     app.stop();
 }

@@ -738,6 +738,61 @@ fn the_home_page_pages_through_all_games() {
     app.stop();
 }
 
+/// The home page's list spoils no game: without the script every score waits behind its own
+/// "Show"; with it, one switch shows them all, and this browser remembers the choice.
+#[test]
+fn in_a_browser_the_home_page_hides_the_scores_until_one_remembered_switch_shows_them() {
+    let app = spawn_app();
+    let home = get_html(&app, "/").body;
+    let rows = home.matches("<tr><td><a href=\"/g/").count();
+    assert!(rows >= 3, "the demos are listed: {home}");
+    let folded = home
+        .matches("<td><details class=\"spoiler result\"><summary>Show</summary>")
+        .count();
+    assert_eq!(folded, rows, "every score folded, closed: {home}");
+    assert!(
+        home.contains("data-results-switch hidden"),
+        "no switch without the script"
+    );
+
+    let Some(browser) = Browser::start() else {
+        app.stop();
+        return;
+    };
+    browser.resize(1300, 1000);
+    let scores =
+        "return [...document.querySelectorAll('.recent tbody td:nth-child(2)')].map(td => td.innerText.trim());";
+    let seen = |what: &str| -> Vec<String> {
+        let v = browser.eval(scores);
+        let all: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(all.len(), rows, "{what}: {v}");
+        all
+    };
+    let hidden = |all: &[String]| all.iter().all(|s| s == "Show");
+    let shown = |all: &[String]| all.iter().all(|s| s != "Show" && s.chars().any(|c| c.is_ascii_digit()));
+    browser.open(&app.url("/"));
+    assert!(hidden(&seen("at first")), "{:?}", seen("at first"));
+    browser.click(&browser.find("[data-results]").expect("the switch, with the script"));
+    assert!(shown(&seen("switched on")), "{:?}", seen("switched on"));
+    browser.open(&app.url("/"));
+    assert!(shown(&seen("reloaded")), "remembered: {:?}", seen("reloaded"));
+    assert_eq!(
+        browser.eval("return document.querySelector('[data-results]').checked;"),
+        true
+    );
+    browser.click(&browser.find("[data-results]").unwrap());
+    assert!(hidden(&seen("switched off")));
+    browser.open(&app.url("/"));
+    assert!(hidden(&seen("reloaded off")), "{:?}", seen("reloaded off"));
+    drop(browser);
+    app.stop();
+}
+
 /// A database of the previous release opens with its games listed and owned by nobody.
 #[test]
 fn the_previous_releases_games_stay_listed_and_unowned() {

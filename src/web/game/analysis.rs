@@ -175,7 +175,8 @@ pub struct AlternativesPage {
     pub moves: usize,
     pub full: bool,
     pub basis: String,
-    pub formula: &'static str,
+    /// The heuristic, in the game's words (`analysis::heuristic_formula`).
+    pub formula: String,
     pub sort: String,
     pub rows: Vec<AltRow>,
     /// The meeple column's heading in the game's words: "Meeple", "Settler".
@@ -216,6 +217,8 @@ pub struct CardAlternativesPage {
     pub turn: u32,
     pub player: String,
     pub samples: u32,
+    /// How each sample was played on and valued, in words (`CardPlayouts::how`).
+    pub method: &'static str,
     pub rows: Vec<CardAltRow>,
     /// Whether the round's first card, played face down, is still to come: the list, the
     /// mover's whole hand, may give it away before its round reveals it, so it waits behind

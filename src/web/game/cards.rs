@@ -8,7 +8,7 @@ use super::analysis::{
 use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords, Stored};
-use crate::analysis::cards::CardGameReport;
+use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, AnalysisOptions};
 use crate::engine::{GameKind, Position, cards, category};
@@ -248,16 +248,16 @@ impl GamePages for Stored<CardRecord> {
         _: Option<String>,
     ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
         let stored = match stored_analysis::<CardGameReport>(state, &self.row.id)? {
-            Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned(),
+            Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned().map(|t| (t, r.playouts)),
             _ => None,
         };
-        let t = match stored {
-            Some(t) => t,
+        let (t, playouts) = match stored {
+            Some(kept) => kept,
             None => {
                 let samples = analysis::cards::DEFAULT_SAMPLES;
                 let t = analysis::cards::analyse_turn(&self.record, n, samples, u64::from(n))
                     .map_err(|e| Problem::not_found(e.to_string()))?;
-                t.report(samples)
+                (t.report(samples), CardPlayouts::from(analysis::cards::PLAYOUTS))
             }
         };
         let rows = (t.alternatives.iter().enumerate())
@@ -280,6 +280,7 @@ impl GamePages for Stored<CardRecord> {
             turn: n,
             player: self.record.players[t.player as usize].name.clone(),
             samples: t.samples,
+            method: playouts.how(),
             too_close: t.too_close,
             rows,
             face_down,

@@ -161,6 +161,8 @@ pub struct GameHead {
     pub tiles_notice: Option<&'static str>,
     /// What a reader may point at on the board: "a city, road, field or cloister".
     pub features: &'static str,
+    /// What the game calls the figure a move places: "meeple", "settler".
+    pub figure: &'static str,
     /// Whether the game is on the home page's list; an unlisted one asks search engines not
     /// to index it either.
     pub listed: bool,
@@ -197,6 +199,7 @@ impl GameHead {
             lab: None,
             tiles_notice: None,
             features: crate::replay::words::features_to_point_at(kind),
+            figure: crate::replay::words::figures(kind).0,
             listed: row.listed,
             analysis: Analysis::of(state, &row.id)?,
         })

@@ -10,7 +10,7 @@ use super::turn::{self, Detail, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords, Stored};
 use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
-use crate::analysis::{self, AnalysisOptions, HEURISTIC_FORMULA};
+use crate::analysis::{self, AnalysisOptions, heuristic_formula};
 use crate::engine::{Game, GameKind, category};
 use crate::export::{Export, jcz};
 use crate::record::{Annotation, GameRecord, rules_spec};
@@ -196,7 +196,8 @@ impl GamePages for Stored<GameRecord> {
         page.tiles_notice = view::tiles_notice(record);
         page.basis = format!(
             "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
-             Heuristic used where playouts are off: {HEURISTIC_FORMULA}"
+             Heuristic used where playouts are off: {}",
+            heuristic_formula(record.game)
         );
         if let Some((_, Some(r))) = stored {
             if let Some(s) = r.summary.shallower {
@@ -289,7 +290,7 @@ impl GamePages for Stored<GameRecord> {
             placements: t.placements_count,
             moves: t.moves_count,
             basis: t.value,
-            formula: HEURISTIC_FORMULA,
+            formula: heuristic_formula(game),
             figure: words::capitalised(words::figures(game).0),
             tiles_notice: view::tiles_notice(&self.record),
             too_close: t.too_close,

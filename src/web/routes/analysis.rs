@@ -2,10 +2,12 @@
 //! alternatives, and show one alternative on the board (`web::what_if` reads them).
 
 use crate::analysis::report::{AlternativeReport, FeatureReport};
+use crate::engine::Pos;
 use crate::record::RecordedMove;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::replay::words;
 use crate::store::{GameId, QueueAnswer};
+use crate::web::board_view::never_completed_at;
 use crate::web::game::Stored;
 use crate::web::game::analysis::{AlternativesPage, AnalysisPage, CardAlternativesPage, value_with_error};
 use crate::web::game::api::{AnalysisStatusAnswer, QueuedAnswer};
@@ -166,8 +168,8 @@ fn facts(
     facts
 }
 
-/// Each feature an alternative touches, in words.
-fn feature_lines(a: &AlternativeReport) -> Vec<String> {
+/// Each feature an alternative touches, in words; `on_land` says where a tile may ever stand.
+fn feature_lines(a: &AlternativeReport, on_land: &dyn Fn(Pos) -> bool) -> Vec<String> {
     a.features
         .iter()
         .map(|f| {
@@ -178,7 +180,7 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
             } else {
                 "extends"
             };
-            let chance = chance_words(f);
+            let chance = chance_words(f, on_land);
             let spots: Vec<String> = (f.open_spots.iter())
                 .map(|s| {
                     let closing = s.closes.map(|n| format!(", {n} close it")).unwrap_or_default();
@@ -198,15 +200,13 @@ fn feature_lines(a: &AlternativeReport) -> Vec<String> {
 }
 
 /// A feature's chance in words. A closed feature has no chance left to weigh, and one
-/// reaching a square no tile left fits can never be completed: neither shows a percentage.
-fn chance_words(f: &FeatureReport) -> String {
-    let dead = f.open_spots.iter().find(|s| s.fits == 0);
+/// reaching a square no tile left fits (or New World's coast, off the land: `on_land`) can never
+/// be completed: neither shows a percentage.
+fn chance_words(f: &FeatureReport, on_land: &dyn Fn(Pos) -> bool) -> String {
+    let dead = (f.open_spots.iter().find(|s| s.fits == 0)).map(|s| Pos::new(s.position[0], s.position[1]));
     match (f.closed, dead, f.completion) {
         (true, _, _) | (_, _, None) => String::new(),
-        (false, Some(s), Some(_)) => format!(
-            ", never completed: no tile left can go at ({},{})",
-            s.position[0], s.position[1]
-        ),
+        (false, Some(pos), Some(_)) => format!(", never completed: {}", never_completed_at(pos, on_land(pos))),
         (false, None, Some(c)) => format!(", {:.0}% likely to be completed", c * 100.0),
     }
 }
@@ -248,7 +248,7 @@ pub async fn alternative(
             played: t.played == Some(i),
             facts: facts(&g, a, t.alternatives.len(), &t.value, left_behind),
             tiles_notice: view::tiles_notice(&g.record),
-            features: feature_lines(a),
+            features: feature_lines(a, &|pos| after.game.on_land(pos)),
             id,
             turn: n,
             k,
@@ -337,15 +337,22 @@ mod tests {
 
     #[test]
     fn a_chance_shows_only_for_a_feature_that_may_still_complete() {
+        let land = |_: Pos| true;
         assert_eq!(
-            chance_words(&city(false, Some(0.42), &[5, 3])),
+            chance_words(&city(false, Some(0.42), &[5, 3]), &land),
             ", 42% likely to be completed"
         );
-        assert_eq!(chance_words(&city(true, Some(1.0), &[])), "");
+        assert_eq!(chance_words(&city(true, Some(1.0), &[]), &land), "");
         assert_eq!(
-            chance_words(&city(false, Some(0.0), &[5, 0])),
+            chance_words(&city(false, Some(0.0), &[5, 0]), &land),
             ", never completed: no tile left can go at (1,0)"
         );
-        assert_eq!(chance_words(&city(false, None, &[])), "");
+        assert_eq!(chance_words(&city(false, None, &[]), &land), "");
+        // New World: a town that runs into the coast (x = 1) never completes, and says why.
+        let west_of_the_coast = |pos: Pos| pos.x < 1;
+        assert_eq!(
+            chance_words(&city(false, Some(0.0), &[5, 0]), &west_of_the_coast),
+            ", never completed: it runs into the coast at (1,0), where no tile goes"
+        );
     }
 }

@@ -275,6 +275,12 @@ impl PlayerPage {
         (!points.is_empty()).then(|| crate::web::chance_view::accuracy_graph(&points))
     }
 
+    /// Whether a mistake's kind is a farm claim in the tile game's fields, which the page's
+    /// note then explains (New World's farmers stand in farms of their own).
+    fn claims_fields(&self) -> bool {
+        self.p.mistakes.iter().any(|m| m.kind == "meeple on a field")
+    }
+
     /// Whether `name` is this page's player (as the names their games recorded match it):
     /// their own seat gets no head-to-head link.
     fn is_player(&self, name: &str) -> bool {

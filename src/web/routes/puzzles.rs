@@ -288,8 +288,9 @@ fn page(
     })
 }
 
-/// The form for the tile at `placed`, with its meeple steps, the chosen one (else the first)
-/// checked; hidden and empty with no tile placed.
+/// The form for the tile at `placed`, with its meeple steps in board order, the chosen one
+/// checked, else the first, no figure (the order gives nothing away); hidden and empty with no
+/// tile placed.
 fn answer_form(
     game: GameKind,
     moves: &board_view::PlacementMoves,

@@ -181,6 +181,14 @@ impl Browser {
 }
 
 impl Browser {
+    /// Makes the pages a touch screen's: a coarse pointer and touch events, through Chromium's
+    /// DevTools protocol (as its device mode does).
+    pub fn touch_screen(&self) {
+        let body = serde_json::json!({"cmd": "Emulation.setTouchEmulationEnabled", "params": {
+            "enabled": true, "maxTouchPoints": 5}});
+        self.call("POST", &self.session("/goog/cdp/execute"), Some(body));
+    }
+
     /// Makes the page see `prefers-color-scheme: dark`, through Chromium's DevTools protocol.
     pub fn prefer_dark(&self) {
         let body = serde_json::json!({"cmd": "Emulation.setEmulatedMedia", "params": {
