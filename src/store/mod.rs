@@ -312,7 +312,7 @@ pub trait Backend: Send + Sync {
     /// version, is queued again), or `capacity` analyses are waiting or running: the queue is
     /// bounded here, in the database, so that a restart keeps the bound and the queue alike,
     /// and every node shares them.
-    fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError>;
+    fn queue_analysis(&self, id: &GameId, place: &QueuePlace, version: u32) -> Result<QueueAnswer, StoreError>;
     /// How the analysis queue stands, for the metrics.
     fn queue(&self) -> Result<QueueState, StoreError>;
     /// Claims the analysis that has waited longest, for `lease`: a queued one, or a running one
@@ -545,6 +545,17 @@ pub enum QueueAnswer {
     Already,
     /// Refused: this many analyses are waiting or running, the queue's capacity.
     Full { waiting: u64 },
+    /// Refused: the one who asked holds this many of the queue's places, their whole share.
+    OverShare { held: u64 },
+}
+
+/// The bounds an analysis is queued within: the queue's places in all, who asks, and how
+/// many places one asker may hold.
+#[derive(Clone, Copy, Debug)]
+pub struct QueuePlace<'a> {
+    pub capacity: u64,
+    pub requester: &'a str,
+    pub share: u64,
 }
 
 /// The version of analyses stored before versions were recorded (the column is NULL).

@@ -18,8 +18,8 @@ use super::players::{
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
-    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
-    StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
+    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueuePlace, QueueState, StoreError,
+    Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
     wants_queueing,
 };
 use crate::engine::GameKind;
@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0004_players.sql"),
     include_str!("../../migrations/postgres/0005_collections.sql"),
     include_str!("../../migrations/postgres/0006_puzzles_tiles_imports.sql"),
+    include_str!("../../migrations/postgres/0008_analysis_requesters.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
@@ -519,8 +520,8 @@ impl Backend for Postgres {
         })
     }
 
-    fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
-        let id = id.to_string();
+    fn queue_analysis(&self, id: &GameId, place: &QueuePlace, version: u32) -> Result<QueueAnswer, StoreError> {
+        let (id, requester) = (id.to_string(), place.requester.to_string());
         self.run(async |c| {
             let tx = c.transaction().await?;
             // The capacity check and the insert are one step across every node.
@@ -540,15 +541,25 @@ impl Backend for Postgres {
                 return Ok(QueueAnswer::Already);
             }
             let waiting = count(&tx, WAITING).await?;
-            if waiting >= capacity {
+            if waiting >= place.capacity {
                 return Ok(QueueAnswer::Full { waiting });
             }
+            let held: i64 = (tx.query_one(
+                "SELECT count(*) FROM analyses WHERE status IN ('queued', 'running') AND requester = $1",
+                &[&requester],
+            ))
+            .await?
+            .try_get(0)?;
+            if held as u64 >= place.share {
+                return Ok(QueueAnswer::OverShare { held: held as u64 });
+            }
             tx.execute(
-                "INSERT INTO analyses (game, status, updated_at, queued_at)
-                 SELECT seq, 'queued', $2, $2 FROM games WHERE id = $1
+                "INSERT INTO analyses (game, status, updated_at, queued_at, requester)
+                 SELECT seq, 'queued', $2, $2, $3 FROM games WHERE id = $1
                  ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0,
-                   updated_at = $2, queued_at = $2, lease_owner = NULL, lease_token = NULL, lease_until = NULL",
-                &[&id, &now()],
+                   updated_at = $2, queued_at = $2, lease_owner = NULL, lease_token = NULL, lease_until = NULL,
+                   requester = $3",
+                &[&id, &now(), &requester],
             )
             .await?;
             tx.commit().await?;

@@ -9,8 +9,8 @@ use super::players::{
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
-    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueueState, StoreError, Stored,
-    StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
+    Counts, GameId, GameRow, ImportState, KEPT_CHANGES, OwnerHash, QueueAnswer, QueuePlace, QueueState, StoreError,
+    Stored, StoredAnalysis, TurnRow, annotations_of, deflate, inflate, lease_token, line_key, now, seconds_since,
     wants_queueing,
 };
 use crate::engine::GameKind;
@@ -36,6 +36,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0010_players.sql")),
         M::up(include_str!("../../migrations/0011_collections.sql")),
         M::up(include_str!("../../migrations/0012_puzzles_tiles_imports.sql")),
+        M::up(include_str!("../../migrations/0014_analysis_requesters.sql")),
     ])
 }
 
@@ -410,7 +411,7 @@ impl Backend for Sqlite {
         Ok(super::of_one_kind(rows))
     }
 
-    fn queue_analysis(&self, id: &GameId, capacity: u64, version: u32) -> Result<QueueAnswer, StoreError> {
+    fn queue_analysis(&self, id: &GameId, place: &QueuePlace, version: u32) -> Result<QueueAnswer, StoreError> {
         let mut conn = self.pool.get()?;
         // Immediate: the capacity check and the insert are one step for every process.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -425,15 +426,24 @@ impl Backend for Sqlite {
             return Ok(QueueAnswer::Already);
         }
         let waiting = count_waiting(&tx)?;
-        if waiting >= capacity {
+        if waiting >= place.capacity {
             return Ok(QueueAnswer::Full { waiting });
         }
+        let held: i64 = tx.query_row(
+            "SELECT count(*) FROM analyses WHERE status IN ('queued', 'running') AND requester = ?1",
+            [place.requester],
+            |r| r.get(0),
+        )?;
+        if held as u64 >= place.share {
+            return Ok(QueueAnswer::OverShare { held: held as u64 });
+        }
         tx.execute(
-            "INSERT INTO analyses (game, status, updated_at, queued_at)
-             SELECT seq, 'queued', ?2, ?2 FROM games WHERE id = ?1
+            "INSERT INTO analyses (game, status, updated_at, queued_at, requester)
+             SELECT seq, 'queued', ?2, ?2, ?3 FROM games WHERE id = ?1
              ON CONFLICT (game) DO UPDATE SET status = 'queued', done = 0, error = NULL, starts = 0,
-               updated_at = ?2, queued_at = ?2, lease_owner = NULL, lease_token = NULL, lease_until = NULL",
-            params![id, now()],
+               updated_at = ?2, queued_at = ?2, lease_owner = NULL, lease_token = NULL, lease_until = NULL,
+               requester = ?3",
+            params![id, now(), place.requester],
         )?;
         tx.commit()?;
         Ok(QueueAnswer::Queued)

@@ -3,17 +3,22 @@
 //! queue is rows in the store, not this process's memory: work survives a restart (a job whose
 //! worker stopped is claimed again once its lease runs out, at once for a job an older release
 //! left running), and every worker on the database shares it. The queue is bounded: past
-//! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the workers catch up.
+//! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the workers catch up; and one
+//! client (its address) holds at most a quarter of its places ([`Jobs::share`]), so that one
+//! request for a whole collection leaves room for everyone else.
 
 use super::metrics::Metrics;
 use crate::analysis::{self, AnalysisOptions};
-use crate::store::{Claim, GameId, QueueAnswer, Store, StoreError};
+use crate::store::{Claim, GameId, QueueAnswer, QueuePlace, Store, StoreError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// Analyses waiting or running at most, by default: at about 7 s a game, a few minutes' work.
 pub const ANALYSIS_QUEUE: u64 = 32;
+
+/// One client holds at most this fraction of the queue's places (a quarter).
+const SHARE_OF_QUEUE: u64 = 4;
 
 /// How long a claim holds a job without news from its worker. Progress renews it every turn,
 /// and a turn takes well under a second, so only a worker that stopped lets it run out.
@@ -135,10 +140,21 @@ impl Jobs {
         }
     }
 
-    /// Asks for a game's analysis: it is queued for the workers, unless it is queued, running
-    /// or done already, or the queue is full.
-    pub fn request(&self, store: &Store, id: &GameId) -> Result<QueueAnswer, StoreError> {
-        let answer = store.queue_analysis(id, self.capacity, analysis::VERSION)?;
+    /// The places of the queue one client may hold: a quarter, at least one.
+    pub fn share(&self) -> u64 {
+        (self.capacity / SHARE_OF_QUEUE).max(1)
+    }
+
+    /// Asks for a game's analysis on behalf of `requester` (a client's address): it is queued
+    /// for the workers, unless it is queued, running or done already, the queue is full, or the
+    /// requester holds their whole share of it.
+    pub fn request(&self, store: &Store, id: &GameId, requester: &str) -> Result<QueueAnswer, StoreError> {
+        let place = QueuePlace {
+            capacity: self.capacity,
+            requester,
+            share: self.share(),
+        };
+        let answer = store.queue_analysis(id, &place, analysis::VERSION)?;
         if answer == QueueAnswer::Queued {
             self.bell.ring();
         }

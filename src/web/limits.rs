@@ -107,6 +107,13 @@ impl From<TooMany> for Problem {
     }
 }
 
+/// Who a request counts against where a store keeps it (the analysis queue's share): the
+/// client's address, as for the limits.
+pub fn requester(req: &actix_web::HttpRequest) -> String {
+    req.peer_addr()
+        .map_or_else(|| "local".to_string(), |a| a.ip().to_string())
+}
+
 fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Option<IpAddr>, what: &'static str) -> Result<(), TooMany> {
     // A connection without an address (a Unix socket, a test harness) is one local client.
     let client = client.unwrap_or(IpAddr::from([127, 0, 0, 1]));

@@ -4,7 +4,7 @@
 
 use crate::common::app::*;
 use carcassonne_replay::analysis;
-use carcassonne_replay::store::{Claim, GameId, QueueAnswer, Store};
+use carcassonne_replay::store::{Claim, GameId, QueueAnswer, QueuePlace, Store};
 use std::time::Duration;
 
 const HELD: Duration = Duration::from_secs(60);
@@ -19,7 +19,17 @@ fn queued_games(n: usize) -> (TestApp, Store, Vec<GameId>) {
                 .parse()
                 .unwrap();
             assert_eq!(
-                store.queue_analysis(&id, 100, analysis::VERSION).unwrap(),
+                store
+                    .queue_analysis(
+                        &id,
+                        &QueuePlace {
+                            capacity: 100,
+                            requester: "test",
+                            share: 100
+                        },
+                        analysis::VERSION
+                    )
+                    .unwrap(),
                 QueueAnswer::Queued
             );
             id
@@ -93,5 +103,74 @@ fn a_lapsed_lease_is_taken_over_and_its_old_worker_writes_nothing() {
         carcassonne_replay::store::AnalysisStatus::Failed("a test's failure".into()),
         "the holder's result, not the stalled worker's"
     );
+    app.stop();
+}
+
+/// A POST from another address of the loopback (127.0.0.2): another client, to the server.
+fn post_from_another_client(app: &TestApp, path: &str) -> u16 {
+    use std::io::{Read, Write};
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket
+        .bind(&"127.0.0.2:0".parse::<std::net::SocketAddr>().unwrap().into())
+        .unwrap();
+    let server: std::net::SocketAddr = app.address.trim_start_matches("http://").parse().unwrap();
+    socket.connect(&server.into()).unwrap();
+    let mut conn: std::net::TcpStream = socket.into();
+    write!(
+        conn,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    answer[9..12].parse().unwrap()
+}
+
+/// One request for a whole collection queued 32 long analyses and every other client got 503
+/// for up to an hour. Now one client holds at most a quarter of the queue's places: the
+/// collection's other games wait, and another client still finds room.
+#[test]
+fn one_client_holds_a_quarter_of_the_queue_at_most() {
+    let app = spawn_app_configured(|s| {
+        s.analysis_workers = 0;
+        s.analysis_queue = 8;
+    });
+    let lines: Vec<String> = (0..5)
+        .map(|i| {
+            serde_json::from_str::<serde_json::Value>(&small_game([&format!("Ann{i}"), "Bob"]))
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let body = serde_json::json!({"name": "League", "text": lines.join("\n")}).to_string();
+    let c = request(
+        &app,
+        "POST",
+        "/api/collections",
+        &[("Content-Type", "application/json")],
+        body.as_bytes(),
+    );
+    assert_eq!(c.status, 201, "{}", c.body);
+    let id = c.json()["id"].as_str().unwrap().to_string();
+    let q = post(&app, &format!("/api/collections/{id}/analysis"), b"");
+    assert_eq!(q.status, 202, "{}", q.body);
+    assert_eq!(
+        (q.json()["queued"].as_u64(), q.json()["waiting"].as_u64()),
+        (Some(2), Some(3))
+    );
+    let game = upload_id(&app, small_game(["Cleo", "Dan"]).as_bytes());
+    let over = post(&app, &format!("/g/{game}/analysis"), b"");
+    assert_eq!(over.status, 429, "{}", over.body);
+    assert!(
+        over.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("its share of the queue"),
+        "{}",
+        over.body
+    );
+    assert_eq!(over.header("retry-after"), "60");
+    assert_eq!(post_from_another_client(&app, &format!("/g/{game}/analysis")), 202);
+    assert_eq!(app.store().queue().unwrap().waiting, 3);
     app.stop();
 }

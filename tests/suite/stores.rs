@@ -4,7 +4,7 @@
 
 use crate::common::app::{fresh_database, small_game};
 use carcassonne_replay::analysis;
-use carcassonne_replay::store::{Database, GameId, Store};
+use carcassonne_replay::store::{Database, GameId, QueuePlace, Store};
 use carcassonne_replay::web::startup;
 use std::sync::Barrier;
 use std::time::Duration;
@@ -49,7 +49,17 @@ fn a_served_sqlite_file(dir: &std::path::Path) -> Store {
     let ids = store.game_ids(0, 100).unwrap();
     assert!(store.set_listed(&ids[0], false).unwrap());
     for id in &ids[..3] {
-        store.queue_analysis(id, 100, analysis::VERSION).unwrap();
+        store
+            .queue_analysis(
+                id,
+                &QueuePlace {
+                    capacity: 100,
+                    requester: "test",
+                    share: 100,
+                },
+                analysis::VERSION,
+            )
+            .unwrap();
     }
     let lease = Duration::from_secs(60);
     let done = store.claim_analysis("test", lease).unwrap().unwrap();
@@ -152,7 +162,17 @@ fn owners_changes_and_finished_analyses_are_read_back_in_order() {
     let start = store.changes_since(None).unwrap();
     assert!(start.games.is_empty());
     assert!(store.set_listed(&game.id, false).unwrap());
-    store.queue_analysis(&game.id, 10, analysis::VERSION).unwrap();
+    store
+        .queue_analysis(
+            &game.id,
+            &QueuePlace {
+                capacity: 10,
+                requester: "test",
+                share: 10,
+            },
+            analysis::VERSION,
+        )
+        .unwrap();
     let claim = store.claim_analysis("test", Duration::from_secs(60)).unwrap().unwrap();
     assert!(store.finish_analysis(&claim, Ok("{}"), analysis::VERSION).unwrap());
     assert!(store.delete(&game.id).unwrap());

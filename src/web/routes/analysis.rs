@@ -25,7 +25,9 @@ use serde::Deserialize;
     responses((status = 202, description = "Queued (or already queued or done)", body = QueuedAnswer),
               (status = 303, description = "Browsers: to the progress page"),
               (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
-              (status = 404, description = "No such game", content_type = "application/problem+json")))]
+              (status = 404, description = "No such game", content_type = "application/problem+json"),
+              (status = 429, description = "Too many analysis requests, or this client holds its share of the queue (a quarter)", content_type = "application/problem+json"),
+              (status = 503, description = "The analysis queue is full", content_type = "application/problem+json")))]
 #[post("/g/{id}/analysis")]
 pub async fn queue(
     req: HttpRequest,
@@ -35,23 +37,37 @@ pub async fn queue(
     crate::web::origin::same_origin(&req, &state.public_url)?;
     state.limits.analysis(req.peer_addr().map(|a| a.ip()))?;
     let id = id.into_inner();
-    let st = state.clone();
+    let (st, requester) = (state.clone(), crate::web::limits::requester(&req));
     let answer = blocking(move || {
         st.load_any(&id)?;
         let jobs = st
             .jobs
             .as_ref()
             .ok_or_else(|| Problem::unavailable("this server runs no analyses", 3600))?;
-        let answer = jobs.request(&st.store, &id)?;
+        let answer = jobs.request(&st.store, &id, &requester)?;
         st.analysis_seen.forget(&id);
         Ok(answer)
     })
     .await?;
-    if let QueueAnswer::Full { waiting } = answer {
-        return Err(Problem::unavailable(
-            format!("the analysis queue is full: {waiting} games are waiting or being analysed"),
-            60,
-        ));
+    match answer {
+        QueueAnswer::Full { waiting } => {
+            return Err(Problem::unavailable(
+                format!("the analysis queue is full: {waiting} games are waiting or being analysed"),
+                60,
+            ));
+        }
+        QueueAnswer::OverShare { held } => {
+            let mut p = Problem::new(
+                actix_web::http::StatusCode::TOO_MANY_REQUESTS,
+                "Too many requests",
+                format!(
+                    "this address has {held} analyses waiting or running, its share of the queue: ask again once one is done"
+                ),
+            );
+            p.extensions.insert("retry_after".into(), serde_json::json!(60));
+            return Err(p);
+        }
+        QueueAnswer::Queued | QueueAnswer::Already => {}
     }
     let url = links::analysis(id);
     let from_form = req

@@ -598,12 +598,13 @@ pub struct QueuedGames {
     queued: u32,
     /// Queued, running or done already.
     already: u32,
-    /// Not queued: the analysis queue was full. Ask again once it has room.
+    /// Not queued: the analysis queue was full, or this client held its share of it (a
+    /// quarter of its places). Ask again once some are done.
     waiting: u32,
 }
 
 /// Queues the analysis of every game of a collection, in its order, until the analysis queue
-/// is full (its bound holds): the games left wait for another request.
+/// is full or the client holds its share of it: the games left wait for another request.
 #[utoipa::path(post, path = "/api/collections/{id}/analysis", params(("id" = String, Path, description = "Collection id")),
     responses((status = 202, description = "How many were queued, and how many wait for room", body = QueuedGames),
               (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
@@ -639,7 +640,7 @@ pub async fn form_analyse(
 async fn analyse(req: &HttpRequest, state: &web::Data<AppState>, id: CollectionId) -> Result<QueuedGames, Problem> {
     same_origin(req, &state.public_url)?;
     state.limits.analysis(req.peer_addr().map(|a| a.ip()))?;
-    let st = state.clone();
+    let (st, requester) = (state.clone(), crate::web::limits::requester(req));
     blocking(move || {
         let jobs = (st.jobs.as_ref()).ok_or_else(|| Problem::unavailable("this server runs no analyses", 3600))?;
         stored(&st, &id)?;
@@ -653,10 +654,10 @@ async fn analyse(req: &HttpRequest, state: &web::Data<AppState>, id: CollectionI
                 q.waiting += 1;
                 continue;
             }
-            match jobs.request(&st.store, &g.id)? {
+            match jobs.request(&st.store, &g.id, &requester)? {
                 QueueAnswer::Queued => q.queued += 1,
                 QueueAnswer::Already => q.already += 1,
-                QueueAnswer::Full { .. } => q.waiting += 1,
+                QueueAnswer::Full { .. } | QueueAnswer::OverShare { .. } => q.waiting += 1,
             }
             st.analysis_seen.forget(&g.id);
         }
