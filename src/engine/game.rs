@@ -10,7 +10,7 @@ use super::position::GameKind;
 use super::river::River;
 use super::rules::{Preset, Rules};
 use super::surveyors::Surveyors;
-use super::tile::{Edge, FeatureKind, Location, TileKind};
+use super::tile::{Edge, FeatureKind, Location, MAX_SEGMENTS, NO_SEGMENT, Oriented, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
 use std::sync::Arc;
 
@@ -545,33 +545,75 @@ impl Game {
         out.first().copied()
     }
 
-    /// The feature a segment of a tile not yet placed would join: is it occupied?
-    fn would_be_occupied(&self, kind: &TileKind, p: Placement, seg: u8) -> bool {
-        let o = kind.oriented(p.rotation);
-        let s = seg as usize;
-        if kind.segments[s].kind.occupies_sides() {
-            Side::ALL.into_iter().any(|side| {
-                o.sides[s] & side.bit() != 0
-                    && self
-                        .neighbour_segment_occupied(p.pos, side, |no| no.side_segment[side.opposite().index() as usize])
-            })
-        } else if kind.segments[s].kind.occupies_halves() {
-            super::geometry::HalfEdge::all().any(|h| {
-                o.halves[s] & h.bit() != 0
-                    && self
-                        .neighbour_segment_occupied(p.pos, h.side(), |no| no.half_segment[h.facing().index() as usize])
-            })
-        } else {
-            false
+    /// The segments of `kind`, placed as `p` says, whose features would be occupied once it is
+    /// placed, a bit per segment. A segment joins every feature it touches, and through each of
+    /// them every other segment of the tile touching it: a curve's two fields that both touch
+    /// the field beside it are one field, held if either touches a held one.
+    fn held_once_placed(&self, kind: &TileKind, p: Placement) -> u16 {
+        let (contacts, n) = self.contacts(kind.oriented(p.rotation), p.pos);
+        let contacts = &contacts[..n];
+        let mut roots = [0; MAX_CONTACTS];
+        let mut held = 0u16;
+        for (c, root) in contacts.iter().zip(&mut roots) {
+            *root = self.features.root(c.theirs);
+            if self.features.is_occupied(*root) {
+                held |= 1 << c.ours;
+            }
+        }
+        if held == 0 {
+            return 0;
+        }
+        // Spread the hold along the shared features until it stops growing.
+        loop {
+            let before = held;
+            for (a, root) in contacts.iter().zip(&roots) {
+                if held & (1 << a.ours) != 0 {
+                    for (b, _) in contacts.iter().zip(&roots).filter(|(_, r)| *r == root) {
+                        held |= 1 << b.ours;
+                    }
+                }
+            }
+            if held == before {
+                return held;
+            }
         }
     }
 
-    fn neighbour_segment_occupied(&self, pos: Pos, side: Side, pick: impl Fn(&super::tile::Oriented) -> u8) -> bool {
-        let Some(t) = self.board.tile_at(pos.step(side)) else {
-            return false;
-        };
-        let seg = pick(self.catalog.get(t.kind).oriented(t.rotation));
-        self.features.is_occupied(t.first_segment + seg as SegId)
+    /// Where a tile at `pos` in orientation `o` meets the tiles beside it, in the first `n` of
+    /// the list: each of its segments against the neighbour's segment across a side (a city,
+    /// road or river edge, which the join closes) or a half-edge (a field's).
+    fn contacts(&self, o: &Oriented, pos: Pos) -> ([Contact; MAX_CONTACTS], usize) {
+        let mut out = [Contact::default(); MAX_CONTACTS];
+        let mut n = 0;
+        for side in Side::ALL {
+            let Some(nb) = self.board.tile_at(pos.step(side)) else {
+                continue;
+            };
+            let no = self.catalog.get(nb.kind).oriented(nb.rotation);
+            let ours = o.side_segment[side.index() as usize];
+            if ours != NO_SEGMENT {
+                let theirs = no.side_segment[side.opposite().index() as usize];
+                out[n] = Contact {
+                    ours,
+                    theirs: nb.first_segment + theirs as SegId,
+                    closes: true,
+                };
+                n += 1;
+            }
+            for h in side.halves() {
+                let ours = o.half_segment[h.index() as usize];
+                let theirs = no.half_segment[h.facing().index() as usize];
+                if ours != NO_SEGMENT && theirs != NO_SEGMENT {
+                    out[n] = Contact {
+                        ours,
+                        theirs: nb.first_segment + theirs as SegId,
+                        closes: false,
+                    };
+                    n += 1;
+                }
+            }
+        }
+        (out, n)
     }
 
     /// Checks the meeple step for a tile about to be placed.
@@ -623,7 +665,7 @@ impl Game {
                     }
                     _ => {}
                 }
-                if self.would_be_occupied(kind, p, segment) {
+                if self.held_once_placed(kind, p) & (1 << segment) != 0 {
                     return Err(IllegalMove::FeatureOccupied { kind: seg.kind });
                 }
                 Ok(())
@@ -648,6 +690,7 @@ impl Game {
         let kind = self.catalog.get(tile);
         let follower = player.followers > 0;
         let abbot = self.rules.abbot && player.abbot_at.is_none();
+        let held = if follower { self.held_once_placed(kind, p) } else { 0 };
         for (i, seg) in kind.segments.iter().enumerate() {
             let segment = i as u8;
             let (follower_ok, abbot_ok) = match seg.kind {
@@ -656,7 +699,7 @@ impl Game {
                 FeatureKind::Farm => (follower, false),
                 FeatureKind::Garden => (false, abbot),
                 FeatureKind::Field if !self.rules.farmers => (false, false),
-                _ => (follower && !self.would_be_occupied(kind, p, segment), false),
+                _ => (follower && held & (1 << segment) == 0, false),
             };
             if follower_ok {
                 out.push(Action::Deploy {
@@ -785,28 +828,18 @@ impl Game {
             edges: o.edges,
             first_segment: first,
         });
-        for side in Side::ALL {
-            let Some(nb) = self.board.tile_at(p.pos.step(side)).copied() else {
-                continue;
-            };
-            let no = cat.get(nb.kind).oriented(nb.rotation);
-            let opp = side.opposite();
-            let ours = o.side_segment[side.index() as usize];
-            if ours != super::tile::NO_SEGMENT {
-                let theirs = no.side_segment[opp.index() as usize];
-                self.features
-                    .join(first + ours as SegId, nb.first_segment + theirs as SegId, true);
-            }
-            for h in side.halves() {
-                let ours = o.half_segment[h.index() as usize];
-                let theirs = no.half_segment[h.facing().index() as usize];
-                if ours != super::tile::NO_SEGMENT && theirs != super::tile::NO_SEGMENT {
-                    self.features
-                        .join(first + ours as SegId, nb.first_segment + theirs as SegId, false);
-                }
-            }
+        let (contacts, n) = self.contacts(o, p.pos);
+        for c in &contacts[..n] {
+            self.features.join(first + c.ours as SegId, c.theirs, c.closes);
         }
         index
+    }
+
+    /// Puts `tile` on the board and joins its features, and nothing more: no draw, no meeple,
+    /// no scoring, the turn not passed. Tests check the rules' look-ahead against it.
+    #[doc(hidden)]
+    pub fn place_tile_only(&mut self, tile: TileKindId, p: Placement) -> usize {
+        self.put_tile(tile, p)
     }
 
     fn deploy(&mut self, tile: usize, segment: u8, figure: Figure, events: &mut Vec<Event>) {
@@ -850,6 +883,21 @@ impl Game {
         });
     }
 }
+
+/// A segment of a tile being placed against the neighbour's segment it joins (`theirs`, a
+/// global id); `closes` for a side's city, road or river, whose edge the join closes.
+#[derive(Clone, Copy, Default)]
+struct Contact {
+    ours: u8,
+    theirs: SegId,
+    closes: bool,
+}
+
+/// A tile meets its neighbours at most three times a side: a side segment and two half-edges.
+const MAX_CONTACTS: usize = 12;
+
+// `Game::held_once_placed` keeps a tile's segments as bits of a `u16`.
+const _: () = assert!(MAX_SEGMENTS <= 16);
 
 fn edge_of(edges: u8, side: Side) -> Edge {
     Edge::from_bits(edges >> (2 * side.index()))
