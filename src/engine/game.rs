@@ -550,25 +550,28 @@ impl Game {
     /// them every other segment of the tile touching it: a curve's two fields that both touch
     /// the field beside it are one field, held if either touches a held one.
     fn held_once_placed(&self, kind: &TileKind, p: Placement) -> u16 {
-        let (contacts, n) = self.contacts(kind.oriented(p.rotation), p.pos);
-        let contacts = &contacts[..n];
+        let mut contacts = [Contact::default(); MAX_CONTACTS];
         let mut roots = [0; MAX_CONTACTS];
+        let mut n = 0;
         let mut held = 0u16;
-        for (c, root) in contacts.iter().zip(&mut roots) {
-            *root = self.features.root(c.theirs);
-            if self.features.is_occupied(*root) {
+        each_contact(&self.board, &self.catalog, kind.oriented(p.rotation), p.pos, |c| {
+            let root = self.features.root(c.theirs);
+            if self.features.is_occupied(root) {
                 held |= 1 << c.ours;
             }
-        }
+            (contacts[n], roots[n]) = (c, root);
+            n += 1;
+        });
         if held == 0 {
             return 0;
         }
+        let (contacts, roots) = (&contacts[..n], &roots[..n]);
         // Spread the hold along the shared features until it stops growing.
         loop {
             let before = held;
-            for (a, root) in contacts.iter().zip(&roots) {
+            for (a, root) in contacts.iter().zip(roots) {
                 if held & (1 << a.ours) != 0 {
-                    for (b, _) in contacts.iter().zip(&roots).filter(|(_, r)| *r == root) {
+                    for (b, _) in contacts.iter().zip(roots).filter(|(_, r)| *r == root) {
                         held |= 1 << b.ours;
                     }
                 }
@@ -577,43 +580,6 @@ impl Game {
                 return held;
             }
         }
-    }
-
-    /// Where a tile at `pos` in orientation `o` meets the tiles beside it, in the first `n` of
-    /// the list: each of its segments against the neighbour's segment across a side (a city,
-    /// road or river edge, which the join closes) or a half-edge (a field's).
-    fn contacts(&self, o: &Oriented, pos: Pos) -> ([Contact; MAX_CONTACTS], usize) {
-        let mut out = [Contact::default(); MAX_CONTACTS];
-        let mut n = 0;
-        for side in Side::ALL {
-            let Some(nb) = self.board.tile_at(pos.step(side)) else {
-                continue;
-            };
-            let no = self.catalog.get(nb.kind).oriented(nb.rotation);
-            let ours = o.side_segment[side.index() as usize];
-            if ours != NO_SEGMENT {
-                let theirs = no.side_segment[side.opposite().index() as usize];
-                out[n] = Contact {
-                    ours,
-                    theirs: nb.first_segment + theirs as SegId,
-                    closes: true,
-                };
-                n += 1;
-            }
-            for h in side.halves() {
-                let ours = o.half_segment[h.index() as usize];
-                let theirs = no.half_segment[h.facing().index() as usize];
-                if ours != NO_SEGMENT && theirs != NO_SEGMENT {
-                    out[n] = Contact {
-                        ours,
-                        theirs: nb.first_segment + theirs as SegId,
-                        closes: false,
-                    };
-                    n += 1;
-                }
-            }
-        }
-        (out, n)
     }
 
     /// Checks the meeple step for a tile about to be placed.
@@ -828,10 +794,9 @@ impl Game {
             edges: o.edges,
             first_segment: first,
         });
-        let (contacts, n) = self.contacts(o, p.pos);
-        for c in &contacts[..n] {
+        each_contact(&self.board, cat, o, p.pos, |c| {
             self.features.join(first + c.ours as SegId, c.theirs, c.closes);
-        }
+        });
         index
     }
 
@@ -884,8 +849,9 @@ impl Game {
     }
 }
 
-/// A segment of a tile being placed against the neighbour's segment it joins (`theirs`, a
-/// global id); `closes` for a side's city, road or river, whose edge the join closes.
+/// Where a tile being placed meets a neighbour: its segment `ours` against the neighbour's
+/// segment `theirs` (a global id), across a side (a city, road or river edge, which the join
+/// `closes`) or a half-edge (a field's).
 #[derive(Clone, Copy, Default)]
 struct Contact {
     ours: u8,
@@ -898,6 +864,37 @@ const MAX_CONTACTS: usize = 12;
 
 // `Game::held_once_placed` keeps a tile's segments as bits of a `u16`.
 const _: () = assert!(MAX_SEGMENTS <= 16);
+
+/// Calls `f` with every contact of a tile at `pos` in orientation `o` with the tiles beside it:
+/// placing the tile joins along them, and the look-ahead for meeples reads them.
+fn each_contact(board: &Board, catalog: &TileCatalog, o: &Oriented, pos: Pos, mut f: impl FnMut(Contact)) {
+    for side in Side::ALL {
+        let Some(nb) = board.tile_at(pos.step(side)) else {
+            continue;
+        };
+        let no = catalog.get(nb.kind).oriented(nb.rotation);
+        let ours = o.side_segment[side.index() as usize];
+        if ours != NO_SEGMENT {
+            let theirs = no.side_segment[side.opposite().index() as usize];
+            f(Contact {
+                ours,
+                theirs: nb.first_segment + theirs as SegId,
+                closes: true,
+            });
+        }
+        for h in side.halves() {
+            let ours = o.half_segment[h.index() as usize];
+            let theirs = no.half_segment[h.facing().index() as usize];
+            if ours != NO_SEGMENT && theirs != NO_SEGMENT {
+                f(Contact {
+                    ours,
+                    theirs: nb.first_segment + theirs as SegId,
+                    closes: false,
+                });
+            }
+        }
+    }
+}
 
 fn edge_of(edges: u8, side: Side) -> Edge {
     Edge::from_bits(edges >> (2 * side.index()))
