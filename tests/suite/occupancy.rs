@@ -15,7 +15,8 @@
 use crate::common;
 
 use carcassonne_replay::engine::{
-    Action, FeatureKind, Figure, Game, IllegalMove, Placement, Preset, Rng, TileKindId, random_placement,
+    Action, FeatureKind, Figure, Game, IllegalMove, Location, Move, Placement, Pos, Preset, Rng, Rotation, TileKindId,
+    random_placement,
 };
 use carcassonne_replay::record::{RulesSpec, Walk};
 use carcassonne_replay::replay;
@@ -51,16 +52,11 @@ fn a_farmer_on_a_field_the_tile_joins_to_an_occupied_one_is_refused() {
     let game = walk.game();
     let v = game.catalog().by_name("V").unwrap();
     let p = Placement {
-        pos: carcassonne_replay::engine::Pos::new(3, -3),
-        rotation: carcassonne_replay::engine::Rotation::from_degrees(180).unwrap(),
+        pos: Pos::new(3, -3),
+        rotation: Rotation::from_degrees(180).unwrap(),
     };
-    let farmer_spot = game
-        .tile_kind(v)
-        .segment_at(
-            p.rotation,
-            FeatureKind::Field,
-            carcassonne_replay::engine::Location::parse("N.e"),
-        )
+    let farmer_spot = (game.tile_kind(v))
+        .segment_at(p.rotation, FeatureKind::Field, Location::parse("N.e"))
         .unwrap();
     let mut actions = Vec::new();
     game.actions(v, p, &mut actions);
@@ -92,8 +88,9 @@ fn rule_sets() -> Vec<(&'static str, RulesSpec)> {
     ]
 }
 
-/// What the checks met over all games: per feature kind, the follower spots refused as
-/// occupied, and those refused because another segment of the tile joined them.
+/// What the checks met over all games, per feature kind: the follower spots refused as
+/// occupied, and those of them whose feature, once placed, also holds another segment of the
+/// tile.
 #[derive(Default)]
 struct Met {
     refused: BTreeMap<FeatureKind, usize>,
@@ -175,7 +172,7 @@ fn check_game(rules: &RulesSpec, players: u8, seed: u64, check_every: usize, met
         }
         let placement = random_placement(game, tile, rng, &mut scratch)?;
         game.actions(tile, placement, &mut actions);
-        Some(carcassonne_replay::engine::Move {
+        Some(Move {
             tile,
             placement,
             action: actions[rng.below(actions.len())],
