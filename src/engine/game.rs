@@ -10,7 +10,7 @@ use super::position::GameKind;
 use super::river::River;
 use super::rules::{Preset, Rules};
 use super::surveyors::Surveyors;
-use super::tile::{Edge, FeatureKind, Location, TileKind};
+use super::tile::{Edge, FeatureKind, Location, MAX_SEGMENTS, NO_SEGMENT, Oriented, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
 use std::sync::Arc;
 
@@ -545,33 +545,41 @@ impl Game {
         out.first().copied()
     }
 
-    /// The feature a segment of a tile not yet placed would join: is it occupied?
-    fn would_be_occupied(&self, kind: &TileKind, p: Placement, seg: u8) -> bool {
-        let o = kind.oriented(p.rotation);
-        let s = seg as usize;
-        if kind.segments[s].kind.occupies_sides() {
-            Side::ALL.into_iter().any(|side| {
-                o.sides[s] & side.bit() != 0
-                    && self
-                        .neighbour_segment_occupied(p.pos, side, |no| no.side_segment[side.opposite().index() as usize])
-            })
-        } else if kind.segments[s].kind.occupies_halves() {
-            super::geometry::HalfEdge::all().any(|h| {
-                o.halves[s] & h.bit() != 0
-                    && self
-                        .neighbour_segment_occupied(p.pos, h.side(), |no| no.half_segment[h.facing().index() as usize])
-            })
-        } else {
-            false
+    /// The segments of `kind`, placed as `p` says, whose features would be occupied once it is
+    /// placed, a bit per segment. A segment joins every feature it touches, and through each of
+    /// them every other segment of the tile touching it: a curve's two fields that both touch
+    /// the field beside it are one field, held if either touches a held one.
+    fn held_once_placed(&self, kind: &TileKind, p: Placement) -> u16 {
+        let mut contacts = [Contact::default(); MAX_CONTACTS];
+        let mut roots = [0; MAX_CONTACTS];
+        let mut n = 0;
+        let mut held = 0u16;
+        each_contact(&self.board, &self.catalog, kind.oriented(p.rotation), p.pos, |c| {
+            let root = self.features.root(c.theirs);
+            if self.features.is_occupied(root) {
+                held |= 1 << c.ours;
+            }
+            (contacts[n], roots[n]) = (c, root);
+            n += 1;
+        });
+        if held == 0 {
+            return 0;
         }
-    }
-
-    fn neighbour_segment_occupied(&self, pos: Pos, side: Side, pick: impl Fn(&super::tile::Oriented) -> u8) -> bool {
-        let Some(t) = self.board.tile_at(pos.step(side)) else {
-            return false;
-        };
-        let seg = pick(self.catalog.get(t.kind).oriented(t.rotation));
-        self.features.is_occupied(t.first_segment + seg as SegId)
+        let (contacts, roots) = (&contacts[..n], &roots[..n]);
+        // Spread the hold along the shared features until it stops growing.
+        loop {
+            let before = held;
+            for (a, root) in contacts.iter().zip(roots) {
+                if held & (1 << a.ours) != 0 {
+                    for (b, _) in contacts.iter().zip(roots).filter(|(_, r)| *r == root) {
+                        held |= 1 << b.ours;
+                    }
+                }
+            }
+            if held == before {
+                return held;
+            }
+        }
     }
 
     /// Checks the meeple step for a tile about to be placed.
@@ -623,7 +631,7 @@ impl Game {
                     }
                     _ => {}
                 }
-                if self.would_be_occupied(kind, p, segment) {
+                if self.held_once_placed(kind, p) & (1 << segment) != 0 {
                     return Err(IllegalMove::FeatureOccupied { kind: seg.kind });
                 }
                 Ok(())
@@ -648,6 +656,7 @@ impl Game {
         let kind = self.catalog.get(tile);
         let follower = player.followers > 0;
         let abbot = self.rules.abbot && player.abbot_at.is_none();
+        let held = if follower { self.held_once_placed(kind, p) } else { 0 };
         for (i, seg) in kind.segments.iter().enumerate() {
             let segment = i as u8;
             let (follower_ok, abbot_ok) = match seg.kind {
@@ -656,7 +665,7 @@ impl Game {
                 FeatureKind::Farm => (follower, false),
                 FeatureKind::Garden => (false, abbot),
                 FeatureKind::Field if !self.rules.farmers => (false, false),
-                _ => (follower && !self.would_be_occupied(kind, p, segment), false),
+                _ => (follower && held & (1 << segment) == 0, false),
             };
             if follower_ok {
                 out.push(Action::Deploy {
@@ -785,28 +794,17 @@ impl Game {
             edges: o.edges,
             first_segment: first,
         });
-        for side in Side::ALL {
-            let Some(nb) = self.board.tile_at(p.pos.step(side)).copied() else {
-                continue;
-            };
-            let no = cat.get(nb.kind).oriented(nb.rotation);
-            let opp = side.opposite();
-            let ours = o.side_segment[side.index() as usize];
-            if ours != super::tile::NO_SEGMENT {
-                let theirs = no.side_segment[opp.index() as usize];
-                self.features
-                    .join(first + ours as SegId, nb.first_segment + theirs as SegId, true);
-            }
-            for h in side.halves() {
-                let ours = o.half_segment[h.index() as usize];
-                let theirs = no.half_segment[h.facing().index() as usize];
-                if ours != super::tile::NO_SEGMENT && theirs != super::tile::NO_SEGMENT {
-                    self.features
-                        .join(first + ours as SegId, nb.first_segment + theirs as SegId, false);
-                }
-            }
-        }
+        each_contact(&self.board, cat, o, p.pos, |c| {
+            self.features.join(first + c.ours as SegId, c.theirs, c.closes);
+        });
         index
+    }
+
+    /// Puts `tile` on the board and joins its features, and nothing more: no draw, no meeple,
+    /// no scoring, the turn not passed. Tests check the rules' look-ahead against it.
+    #[doc(hidden)]
+    pub fn place_tile_only(&mut self, tile: TileKindId, p: Placement) -> usize {
+        self.put_tile(tile, p)
     }
 
     fn deploy(&mut self, tile: usize, segment: u8, figure: Figure, events: &mut Vec<Event>) {
@@ -848,6 +846,53 @@ impl Game {
             location,
             left_behind,
         });
+    }
+}
+
+/// Where a tile being placed meets a neighbour: its segment `ours` against the neighbour's
+/// segment `theirs` (a global id), across a side (a city, road or river edge, which the join
+/// `closes`) or a half-edge (a field's).
+#[derive(Clone, Copy, Default)]
+struct Contact {
+    ours: u8,
+    theirs: SegId,
+    closes: bool,
+}
+
+/// A tile meets its neighbours at most three times a side: a side segment and two half-edges.
+const MAX_CONTACTS: usize = 12;
+
+// `Game::held_once_placed` keeps a tile's segments as bits of a `u16`.
+const _: () = assert!(MAX_SEGMENTS <= 16);
+
+/// Calls `f` with every contact of a tile at `pos` in orientation `o` with the tiles beside it:
+/// placing the tile joins along them, and the look-ahead for meeples reads them.
+fn each_contact(board: &Board, catalog: &TileCatalog, o: &Oriented, pos: Pos, mut f: impl FnMut(Contact)) {
+    for side in Side::ALL {
+        let Some(nb) = board.tile_at(pos.step(side)) else {
+            continue;
+        };
+        let no = catalog.get(nb.kind).oriented(nb.rotation);
+        let ours = o.side_segment[side.index() as usize];
+        if ours != NO_SEGMENT {
+            let theirs = no.side_segment[side.opposite().index() as usize];
+            f(Contact {
+                ours,
+                theirs: nb.first_segment + theirs as SegId,
+                closes: true,
+            });
+        }
+        for h in side.halves() {
+            let ours = o.half_segment[h.index() as usize];
+            let theirs = no.half_segment[h.facing().index() as usize];
+            if ours != NO_SEGMENT && theirs != NO_SEGMENT {
+                f(Contact {
+                    ours,
+                    theirs: nb.first_segment + theirs as SegId,
+                    closes: false,
+                });
+            }
+        }
     }
 }
 

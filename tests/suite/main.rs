@@ -30,6 +30,7 @@ mod jcz_conformance;
 mod lab;
 mod layout;
 mod new_world;
+mod occupancy;
 mod perft;
 mod players;
 mod properties;

@@ -133,3 +133,42 @@ fn the_abbot_cannot_be_recalled_from_a_cloister_the_tile_completes() {
     );
     assert_eq!(last["scores"][0], 9);
 }
+
+/// A follower may not go on a segment whose feature, once the tile is placed, joins an occupied
+/// one, also through the tile's other segments ("You may not place a meeple in a feature where
+/// there already is at least one other meeple"; the classic rules: "already a farmer on a
+/// connected field segment"). Ann's farmer holds the field south of the start tile. Bob's
+/// curve V at (1,1) touches it with its outer field, which also touches the field of the
+/// cloister A below; the curve's inner field (S.w) touches only that cloister's field, yet
+/// once placed all three are one field, and Ann's.
+#[test]
+fn a_follower_may_not_join_an_occupied_feature_through_the_tiles_other_segments() {
+    let rules = r#"{"preset": "second-edition"}"#;
+    let setting = r#"
+        {"tile": "U", "at": [1, 0], "rotation": 90, "meeple": {"feature": "field", "at": "W.s"}},
+        {"tile": "J", "at": [2, 0], "rotation": 180},
+        {"tile": "E", "at": [2, 1], "rotation": 0},
+        {"tile": "B", "at": [2, 2], "rotation": 0},
+        {"tile": "A", "at": [1, 2], "rotation": 180}"#;
+    let inner = format!(
+        r#"{setting}, {{"tile": "V", "at": [1, 1], "rotation": 0, "meeple": {{"feature": "field", "at": "S.w"}}}}"#
+    );
+    let err = run(&game(rules, "", &inner)).unwrap_err();
+    assert!(
+        err.starts_with("turn 6 (Bob): ")
+            && err.ends_with("that field is already occupied: a meeple stands elsewhere on it"),
+        "{err}"
+    );
+    // The curve itself is legal, and so is a farmer on the same field once it stays apart:
+    // without the cloister below, the inner field touches nothing.
+    run(&game(
+        rules,
+        "",
+        &format!(r#"{setting}, {{"tile": "V", "at": [1, 1], "rotation": 0}}"#),
+    ))
+    .unwrap();
+    let apart = r#"
+        {"tile": "U", "at": [1, 0], "rotation": 90, "meeple": {"feature": "field", "at": "W.s"}},
+        {"tile": "V", "at": [1, 1], "rotation": 0, "meeple": {"feature": "field", "at": "S.w"}}"#;
+    run(&game(rules, "", apart)).unwrap();
+}
