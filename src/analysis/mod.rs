@@ -67,8 +67,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// the base game the playouts stop at the search's horizon, valued by the learned evaluation
 /// ([`Sampler::Horizon`]). 4: so do New World's, by its own learned evaluation. 5: the Card
 /// Game's samples stop at the end of the round, valued by its learned evaluation
-/// ([`cards::CardFuture::Horizon`]).
-pub const VERSION: u32 = 5;
+/// ([`cards::CardFuture::Horizon`]). 6: no follower is offered on a feature the placed tile
+/// joins to an occupied one through its other segments (earlier versions could list, and
+/// recommend, such an illegal move).
+pub const VERSION: u32 = 6;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw

@@ -290,9 +290,10 @@ impl AppState {
             .store
             .game(id)?
             .ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
-        game::annotated(row, self.store.annotations(id)?).map_err(|e| {
-            // An earlier release accepted a record that this one refuses (a custom tile that
-            // leaves half-edges out, say): the game stays stored, and says why it is not shown.
+        // An earlier release accepted a record that this one refuses (a custom tile that leaves
+        // half-edges out, a follower on a feature its tile joined to an occupied one): the game
+        // stays stored, and says why it is not shown.
+        let withdrawn = |e: String| {
             Problem::new(
                 actix_web::http::StatusCode::GONE,
                 "Game withdrawn",
@@ -300,7 +301,10 @@ impl AppState {
                     "game {id} was stored by an earlier release, which accepted a record this release refuses: {e}"
                 ),
             )
-        })
+        };
+        let game = game::annotated(row, self.store.annotations(id)?).map_err(|e| withdrawn(e.to_string()))?;
+        game.replays().map_err(withdrawn)?;
+        Ok(game)
     }
 
     /// A stored tile game, for what only the tile games have (a board, placements to weigh):

@@ -31,6 +31,8 @@
 //! - the corpus and its expectations list the same files. Then the analysis worker: a poison
 //!   record an earlier release stored fails its analysis alone (and its pages answer 410) while
 //!   the next game's runs
+//! - a stored game holding a move this release refuses (a farmer its tile joined to an occupied
+//!   field) answers 410 naming the turn and the rule, not 500
 //! - an analysis interrupted twice is not started a third time
 //! - 512 tiles in a line are stored, and their analysis refused at once as too long
 
@@ -319,6 +321,33 @@ fn a_poison_record_stored_by_an_earlier_release_fails_alone_and_the_queue_goes_o
         assert!(a.body.contains("stored by an earlier release"), "{}", a.body);
     }
     assert_eq!(get(&app, "/livez").status, 200);
+    app.stop();
+}
+
+/// A game an earlier release stored with a farmer on a field its tile joined to an occupied
+/// one (`../shared/fixtures/engine/farmer-on-occupied-field.json`, turn 61), which this
+/// release refuses: its pages say it is withdrawn, naming the turn and the rule, instead of
+/// failing with 500.
+#[test]
+fn a_game_stored_with_a_move_this_release_refuses_is_withdrawn_saying_why() {
+    let Some(fixtures) = common::fixtures_dir() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("test.sqlite");
+    let app = spawn_app_at(db.clone(), None);
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    app.stop();
+    let bytes = std::fs::read(fixtures.join("engine/farmer-on-occupied-field.json")).unwrap();
+    store_as_an_earlier_release(&db, &id, &bytes);
+    let app = spawn_app_at(db, Some(dir));
+    for path in ["", "/t/1", "/t/1.png", "/analysis"] {
+        let a = get(&app, &format!("/g/{id}{path}"));
+        assert_eq!(a.status, 410, "/g/{id}{path}: {}", a.body);
+        let detail = a.json()["detail"].as_str().unwrap().to_string();
+        assert!(
+            detail.contains("turn 61 (Ann)") && detail.contains("already occupied"),
+            "{detail}"
+        );
+    }
     app.stop();
 }
 

@@ -75,6 +75,12 @@ impl GamePages for Stored<CardRecord> {
         &self.record
     }
 
+    fn replays(&self) -> Result<(), String> {
+        replay::cards::replay(&self.record)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     fn exports(&self) -> &dyn Export {
         &self.record
     }

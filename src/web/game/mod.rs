@@ -53,6 +53,10 @@ pub trait GamePages: Send + Sync {
     /// The record, to draw.
     fn drawable(&self) -> &dyn Drawable;
 
+    /// Whether the record replays under this release's rules: a game an earlier release
+    /// stored may hold a move this one refuses. The reason, naming the turn, if not.
+    fn replays(&self) -> Result<(), String>;
+
     /// The record, to write out, with its annotations.
     fn exports(&self) -> &dyn Export;
 

@@ -74,6 +74,11 @@ impl GamePages for Stored<GameRecord> {
         &self.record
     }
 
+    fn replays(&self) -> Result<(), String> {
+        let record = &self.record;
+        replay::replay(record, None).map(|_| ()).map_err(|e| e.describe(record))
+    }
+
     fn exports(&self) -> &dyn Export {
         &self.record
     }
