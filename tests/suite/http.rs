@@ -1770,7 +1770,7 @@ fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     );
     // Once analysed, the pages show chances of winning: the end page with each player's
     // accuracy, a turn page only up to its turn, the analysis page turn by turn.
-    assert!(page.body.contains("<th>Chance after</th>") && page.body.contains("Accuracy"));
+    assert!(page.body.contains(">Chance after</th>") && page.body.contains("Accuracy"));
     // Turn by turn: who moved and the best move; how a loss is measured is said.
     assert!(page.body.contains("<th>Best move</th>"), "{}", page.body);
     let movers = page.body.matches("<td class=\"who\">").count();

@@ -80,7 +80,7 @@ fn a_new_world_turn_speaks_new_world() {
         "A surveyor moves west from column 0 to column -1",
         "Blue's shopkeeper returns to supply",
         "A surveyor moves west from column 0 to column -1; Green's robber and Red's shopkeeper, east of the surveyors, go home",
-        "Point at a town, trail, plains or farm",
+        "a town, trail, plains or farm to see who holds it",
         "Settlers",
     ] {
         assert!(text.contains(said), "{said:?} missing from: {text}");
