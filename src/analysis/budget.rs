@@ -1,12 +1,17 @@
 //! What one game's analysis may cost, planned before it starts.
 //!
 //! Playouts cost the tiles they play, so a turn's work is its alternatives × their playouts ×
-//! the tiles left to play: its *tile-steps*. A 72-tile game asks 14 to 17 million at the
-//! default options. A legal record of hundreds of custom tiles asked a hundred times more (an
-//! hour of both cores for 512 tiles in a line), while every other analysis waited in the
-//! queue. So a game whose analysis would pass [`GAME_TILE_STEPS`] runs with fewer playouts per
-//! turn, as many as fit, down to [`MIN_PLAYOUTS_PER_TURN`]; past that it is refused, saying
-//! why. The plan depends on the record and the options only, so it is the same on any machine.
+//! the tiles left to play: its *tile-steps*. A tile of a playout costs more on a board where a
+//! drawn tile has more places to go, as the bots weigh every one: a tile-step is counted as
+//! the average placements of a drawn tile there over [`TYPICAL_DRAW_PLACEMENTS`], a 72-tile
+//! game's. A 72-tile game asks 14 to 17 million at the default options. A legal record of
+//! hundreds of custom tiles asked a hundred times more (an hour of both cores for 512 tiles in
+//! a line); one whose own draws have few places to go, on a board where the pack's other tiles
+//! have hundreds, asked few tile-steps when they were not weighed by the board, and took two
+//! minutes, while every other analysis waited in the queue. So a game whose analysis would
+//! pass [`GAME_TILE_STEPS`] runs with fewer playouts per turn, as many as fit, down to
+//! [`MIN_PLAYOUTS_PER_TURN`]; past that it is refused, saying why. The plan depends on the
+//! record and the options only, so it is the same on any machine.
 
 use super::{AnalysisError, AnalysisOptions, Sampler, walk};
 use crate::record::GameRecord;
@@ -30,16 +35,41 @@ pub struct TurnSize {
     pub tiles_left: u32,
     /// Tiles a playout to the search's horizon plays ([`super::Sampler::Horizon`]), at most.
     pub horizon: u32,
+    /// The placements a tile drawn at random from the pack has here, on average: the bots that
+    /// play a sample's tiles weigh each one.
+    pub draw_placements: u32,
 }
 
+/// The placements a drawn tile has on average over a 72-tile base game (the demo's 71 turns:
+/// 27), the board a tile-step's cost was measured on: a tile of a playout on a board with
+/// more costs that many times more. Near the end of a line of 500 tiles a drawn tile has
+/// about 1,000. (Measured in a release build, a turn of such a line with 12,800 samples took
+/// 10 s where this model expects 8; one at 200 placements, 2.2 s where it expects 1.)
+pub const TYPICAL_DRAW_PLACEMENTS: u32 = 27;
+
 impl TurnSize {
-    /// What one playout of this turn costs, in tile-steps of playouts to the end.
-    fn playout_tiles(&self, sampler: Sampler) -> u32 {
-        match sampler {
+    /// What one playout of this turn costs, in tile-steps of playouts to the end on a board
+    /// of the usual size.
+    fn playout_tiles(&self, sampler: Sampler) -> u64 {
+        let tiles = match sampler {
             Sampler::ToTheEnd => self.tiles_left,
             Sampler::Horizon => self.tiles_left.min(self.horizon) * HORIZON_TILE_COST,
-        }
+        };
+        u64::from(tiles) * u64::from(self.draw_placements.max(TYPICAL_DRAW_PLACEMENTS))
+            / u64::from(TYPICAL_DRAW_PLACEMENTS)
     }
+}
+
+/// The placements a tile drawn at random from `game`'s pack has, on average over its copies.
+fn draw_placements(game: &crate::engine::Game) -> u32 {
+    let mut out = Vec::new();
+    let (mut placements, mut copies) = (0u64, 0u64);
+    for (kind, &n) in game.pack().iter().enumerate().filter(|(_, n)| **n > 0) {
+        game.placements(crate::engine::TileKindId(kind as u16), true, &mut out);
+        placements += u64::from(n) * out.len() as u64;
+        copies += u64::from(n);
+    }
+    (placements / copies.max(1)) as u32
 }
 
 /// How a game's analysis runs.
@@ -87,6 +117,7 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
             moves: super::alternatives::enumerate(before, played.tile).1.len(),
             tiles_left: before.pack_left().saturating_sub(1),
             horizon: super::search::horizon(before) as u32,
+            draw_placements: draw_placements(before),
         });
         Ok(true)
     })?;
@@ -96,7 +127,7 @@ pub fn sizes(record: &GameRecord) -> Result<Vec<TurnSize>, AnalysisError> {
 /// The tile-steps an analysis with `opts` asks for.
 pub fn tile_steps(sizes: &[TurnSize], opts: &AnalysisOptions) -> u64 {
     (sizes.iter())
-        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * u64::from(t.playout_tiles(opts.sampler)))
+        .map(|t| u64::from(opts.playouts_for(t.moves)) * t.moves as u64 * t.playout_tiles(opts.sampler))
         .sum()
 }
 
@@ -151,6 +182,7 @@ mod tests {
                 moves,
                 tiles_left: n - 1 - i,
                 horizon: 4,
+                draw_placements: TYPICAL_DRAW_PLACEMENTS,
             })
             .collect()
     }
@@ -198,6 +230,7 @@ mod tests {
                 moves: 2 * i as usize + 4,
                 tiles_left: 511 - i,
                 horizon: 4,
+                draw_placements: TYPICAL_DRAW_PLACEMENTS,
             })
             .collect();
         let to_the_end = AnalysisOptions {
@@ -207,6 +240,46 @@ mod tests {
         let err = plan(&sizes, &to_the_end).unwrap_err();
         assert!(matches!(err, AnalysisError::TooLong { turns: 512, .. }), "{err}");
         assert!(err.to_string().contains("512 turns"), "{err}");
+    }
+
+    /// A game whose own draws have few places to go, on a board where the pack's other tiles
+    /// have hundreds (a record's tiles laid in a line 300 long, then its end capped 200 times):
+    /// few moves a turn, but every tile a sample draws weighs hundreds of placements. Counted
+    /// by the board, it is over the budget even at the fewest playouts; counted by tiles alone
+    /// it ran as asked and took two minutes.
+    #[test]
+    fn a_tile_on_a_wide_board_costs_its_placements() {
+        let trap: Vec<TurnSize> = (0..512u32)
+            .map(|i| TurnSize {
+                moves: if i < 300 { 2 * i as usize + 4 } else { 12 },
+                tiles_left: 583 - i,
+                horizon: 4,
+                draw_placements: 4 * i.min(300) + 2,
+            })
+            .collect();
+        let asked = AnalysisOptions::default();
+        let weighed = tile_steps(&trap, &asked);
+        let unweighed = tile_steps(
+            &(trap.iter())
+                .map(|t| TurnSize {
+                    draw_placements: 0,
+                    ..*t
+                })
+                .collect::<Vec<_>>(),
+            &asked,
+        );
+        assert!(weighed > 20 * unweighed, "{weighed} against {unweighed}");
+        assert!(matches!(plan(&trap, &asked), Err(AnalysisError::TooLong { .. })));
+        // A board of the usual size costs what it did.
+        assert_eq!(tile_steps(&turns(72, 70), &asked), {
+            let small = (turns(72, 70).into_iter())
+                .map(|t| TurnSize {
+                    draw_placements: 5,
+                    ..t
+                })
+                .collect::<Vec<_>>();
+            tile_steps(&small, &asked)
+        });
     }
 
     /// Without playouts a game costs no tile-steps at all, however long it is.

@@ -193,7 +193,7 @@ pub enum AnalysisError {
     Illegal { turn: u32, reason: String },
     /// Over what one game's analysis may cost ([`budget`]), even at its fewest playouts.
     #[error(
-        "the game is too long to analyse: even at {} playouts a turn, its {turns} turns and {moves} moves would play {} million tiles in playouts; a game's analysis plays at most {} million (a 72-tile game, about 15)",
+        "the game is too long to analyse: even at {} playouts a turn, its {turns} turns and {moves} moves would play {} million tiles in playouts, each weighed by the places a drawn tile has on its board; a game's analysis plays at most {} million (a 72-tile game, about 15)",
         budget::MIN_PLAYOUTS_PER_TURN,
         tile_steps / 1_000_000,
         budget::GAME_TILE_STEPS / 1_000_000

@@ -25,7 +25,7 @@ mod loose;
 pub mod native;
 pub(crate) mod quote;
 pub(crate) mod rules_spec;
-pub mod shown_text;
+pub(crate) mod shown_text;
 mod strict_json;
 pub mod tile_names;
 mod walk;

@@ -34,7 +34,8 @@
 //! - a stored game holding a move this release refuses (a farmer its tile joined to an occupied
 //!   field) answers 410 naming the turn and the rule, not 500
 //! - an analysis interrupted twice is not started a third time
-//! - 512 tiles in a line are stored, and their analysis refused at once as too long
+//! - 512 tiles in a line are stored, and their analysis refused at once as too long; so is the
+//!   analysis of a game whose board gives every tile a sample draws hundreds of places
 
 use crate::common;
 
@@ -422,5 +423,44 @@ fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
         "{why}"
     );
     assert_eq!(analysis_end(&app, &next)["status"], "done");
+    app.stop();
+}
+
+/// 300 tiles of a road laid in a line, then its east end capped 212 times by a tile that fits
+/// nowhere else: few moves a turn, but each tile a sample draws from the pack (the base
+/// game's, on top) has hundreds of places along the line, and the bots weigh every one.
+/// Counted in tiles alone this analysis fitted the budget and took about two minutes of both
+/// cores; weighed by the board it is refused at once, and the next game's analysis runs.
+#[test]
+fn a_game_whose_board_makes_every_sample_dear_is_refused() {
+    let road = "road E W; field N.w N.e E.n W.n; field E.s S.e S.w W.s";
+    let cap = "city N; city S; road E W; field E.n W.n; field E.s W.s";
+    let kinds = [("ka", 255, road), ("kb", 45, road), ("kc", 212, cap)];
+    let tiles: Vec<String> = (kinds.iter())
+        .map(|(name, count, segments)| format!(r#"{{"name": "{name}", "count": {count}, "segments": "{segments}"}}"#))
+        .collect();
+    let names = (kinds.iter()).flat_map(|(name, count, _)| std::iter::repeat_n(*name, *count));
+    let moves: Vec<String> = (names.zip(1..))
+        .map(|(tile, x)| format!(r#"{{"tile": "{tile}", "at": [{x}, 0], "rotation": 0}}"#))
+        .collect();
+    let record = format!(
+        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
+            "tiles": [{}], "moves": [{}]}}"#,
+        tiles.join(", "),
+        moves.join(", ")
+    );
+    // The default analysis, as the service runs it (the tests' own take two samples a move).
+    let app = spawn_app_configured(|s| s.analysis.playouts_per_alternative = None);
+    let a = post(&app, "/api/games", record.as_bytes());
+    assert_eq!(a.status, 201, "a long game is legal: {}", a.body);
+    let trap = a.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(post(&app, &format!("/g/{trap}/analysis"), b"").status, 202);
+    let refused = analysis_end(&app, &trap);
+    assert_eq!(refused["status"], "failed", "{refused}");
+    let why = refused["error"].as_str().unwrap();
+    assert!(
+        why.contains("the game is too long to analyse") && why.contains("the places a drawn tile has on its board"),
+        "{why}"
+    );
     app.stop();
 }
