@@ -729,3 +729,16 @@ fn the_standings_count_a_card_games_accuracy() {
         );
     }
 }
+
+/// A newcomer finds collections: the home page, a player's page and the reference link the
+/// form that makes one.
+#[test]
+fn the_home_page_player_pages_and_the_reference_link_a_new_collection() {
+    let app = spawn_app();
+    for page in ["/", "/p/Ada", "/docs"] {
+        let a = get_html(&app, page);
+        assert_eq!(a.status, 200, "{page}");
+        assert!(a.body.contains("<a href=\"/c/new\">"), "{page}: {}", a.body);
+    }
+    assert_eq!(get_html(&app, "/c/new").status, 200);
+}
