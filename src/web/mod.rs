@@ -18,6 +18,7 @@ mod origin;
 mod page_cache;
 mod player_stats;
 mod problem;
+mod query;
 pub(crate) mod routes;
 mod seat_analysis;
 mod share_view;

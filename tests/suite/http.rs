@@ -588,6 +588,30 @@ fn errors_of_the_http_layer_are_problems_too() {
     app.stop();
 }
 
+/// A query parameter that does not read is named, with what it takes, as problem+json; flags
+/// read as 1 or 0 as well as true or false.
+#[test]
+fn a_bad_query_parameter_is_named_with_what_it_takes() {
+    let app = spawn_app();
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    assert_eq!(get(&app, &format!("/g/{id}/t/1.png?legend=1")).status, 200);
+    assert_eq!(get(&app, &format!("/g/{id}/t/1.svg?legend=0")).status, 200);
+    for (path, parameter, takes) in [
+        (format!("/g/{id}/t/1.png?legend=maybe"), "legend", "1 or 0 (true or false)"),
+        (format!("/g/{id}/t/1.png?size=-5"), "size", "a whole number of pixels per tile"),
+        ("/?page=x".to_string(), "page", "a page number, from 1"),
+    ] {
+        let a = get(&app, &path);
+        assert_eq!(a.status, 400, "{path}: {}", a.body);
+        assert_eq!(a.content_type, "application/problem+json");
+        let problem = a.json();
+        assert_eq!(problem["parameter"], parameter, "{path}");
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(detail.starts_with(&format!("`{parameter}` takes {takes}")), "{path}: {detail}");
+    }
+    app.stop();
+}
+
 /// Any web page could make its visitors' browsers queue analyses (a hidden form, posted on
 /// load). A state-changing request from another site's page is refused; the site's own form,
 /// and clients that come from no page (curl, scripts), are not. The upload form takes the

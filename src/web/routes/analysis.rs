@@ -12,6 +12,7 @@ use crate::web::game::Stored;
 use crate::web::game::analysis::{AlternativesPage, AnalysisPage, CardAlternativesPage, value_with_error};
 use crate::web::game::api::{AnalysisStatusAnswer, QueuedAnswer};
 use crate::web::problem::{Problem, wants_html};
+use crate::web::query::Query;
 use crate::web::what_if::{TurnAlternatives, is_listed, listing, turn_alternatives, with_alternative};
 use crate::web::{AppState, blocking, links, view};
 use actix_web::http::header;
@@ -119,7 +120,7 @@ pub struct SortQuery {
 pub async fn alternatives(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
-    q: web::Query<SortQuery>,
+    q: Query<SortQuery>,
 ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
     let (id, n) = path.into_inner();
     blocking(move || state.load_any(&id)?.alternatives_page(&state, n, q.into_inner().sort)).await
@@ -285,7 +286,7 @@ pub struct AlternativePictureQuery {
 pub async fn alternative_png(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, usize)>,
-    q: web::Query<AlternativePictureQuery>,
+    q: Query<AlternativePictureQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n, k) = path.into_inner();
     let bad = |e: String| Problem::new(actix_web::http::StatusCode::BAD_REQUEST, "Bad image options", e);

@@ -7,6 +7,7 @@ use crate::replay::json::TileReplay;
 use crate::store::{GameId, ingest};
 use crate::web::game::api::{CreatedGame, GameAnswer, TurnAnswer};
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::{AppState, blocking, game, links};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
@@ -61,7 +62,7 @@ pub struct ApiDoc;
 pub async fn create_game(
     req: HttpRequest,
     state: web::Data<AppState>,
-    query: web::Query<UploadQuery>,
+    query: Query<UploadQuery>,
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
@@ -86,6 +87,7 @@ pub async fn create_game(
 
 #[derive(serde::Deserialize)]
 pub struct UploadQuery {
+    #[serde(default, deserialize_with = "crate::web::query::flag")]
     listed: Option<bool>,
 }
 

@@ -21,6 +21,7 @@ use crate::store::{
 use crate::web::collection_view::{self, Meeting, PER_PAGE, Standing};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::{AppState, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::{StatusCode, header};
@@ -444,7 +445,7 @@ fn game_line(g: &CollectedGame) -> GameLine {
 pub async fn api_get(
     state: web::Data<AppState>,
     id: web::Path<CollectionId>,
-    pages: web::Query<Pages>,
+    pages: Query<Pages>,
 ) -> Result<web::Json<CollectionAnswer>, Problem> {
     let (id, pages) = (id.into_inner(), pages.into_inner());
     blocking(move || Ok(web::Json(read(&state, &id, pages)?.1))).await
@@ -561,7 +562,7 @@ pub async fn page(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<CollectionId>,
-    q: web::Query<PageQuery>,
+    q: Query<PageQuery>,
 ) -> Result<CollectionPage, Problem> {
     let (id, q) = (id.into_inner(), q.into_inner());
     let token = presented(&req);

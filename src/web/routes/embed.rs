@@ -11,6 +11,7 @@ use crate::store::GameId;
 use crate::web::game::turn::Detail;
 use crate::web::middleware::content_security_policy;
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::view::{BoardView, PlayerView};
 use crate::web::{AppState, blocking, links};
 use actix_web::http::StatusCode;
@@ -73,7 +74,7 @@ pub struct OEmbedQuery {
 
 /// The oEmbed answer for one of our game or turn links: a `rich` frame of the embed.
 #[route("/oembed", method = "GET", method = "HEAD")]
-pub async fn oembed(state: web::Data<AppState>, q: web::Query<OEmbedQuery>) -> Result<HttpResponse, Problem> {
+pub async fn oembed(state: web::Data<AppState>, q: Query<OEmbedQuery>) -> Result<HttpResponse, Problem> {
     let q = q.into_inner();
     if q.format.as_deref().is_some_and(|f| f != "json") {
         return Err(Problem::new(

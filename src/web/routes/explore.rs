@@ -6,6 +6,7 @@ use crate::store::GameId;
 use crate::web::board_view;
 use crate::web::game::explore::{Asked, ExploreAnswer, ExplorePage, bad_line};
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::routes::owners::{is_owner, presented};
 use crate::web::{AppState, blocking};
 use actix_web::{HttpRequest, route, web};
@@ -56,7 +57,7 @@ pub async fn page(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
-    q: web::Query<ExploreQuery>,
+    q: Query<ExploreQuery>,
 ) -> Result<ExplorePage, Problem> {
     let (id, n) = path.into_inner();
     let asked = q.into_inner().parse(&req)?;
@@ -96,7 +97,7 @@ pub struct ApiQuery {
 pub async fn api(
     req: HttpRequest,
     state: web::Data<AppState>,
-    q: web::Query<ApiQuery>,
+    q: Query<ApiQuery>,
 ) -> Result<web::Json<ExploreAnswer>, Problem> {
     let q = q.into_inner();
     let id: GameId = (q.game.as_deref())

@@ -9,6 +9,7 @@ use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::GameId;
 use crate::web::game::GamePages;
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::{AppState, blocking};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};
@@ -53,6 +54,7 @@ pub struct ImageQuery {
     size: Option<u32>,
     /// Comma-separated overlays: ownership, last-move, scoring, open-spots, legend, all, none.
     overlay: Option<String>,
+    #[serde(default, deserialize_with = "crate::web::query::flag")]
     legend: Option<bool>,
     /// `light` or `dark`: the page the image sits on.
     theme: Option<String>,
@@ -166,7 +168,7 @@ pub async fn turn_image(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32, String)>,
-    q: web::Query<ImageQuery>,
+    q: Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n, ext) = path.into_inner();
     let format = if ext == "svg" {
@@ -195,7 +197,7 @@ pub async fn final_png(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<GameId>,
-    q: web::Query<ImageQuery>,
+    q: Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
     let opts = q.options(ImageFormat::Png)?;
     image(
@@ -219,7 +221,7 @@ pub async fn game_gif(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<GameId>,
-    q: web::Query<ImageQuery>,
+    q: Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
     let opts = (RenderOptions::default().with_size_for(ImageFormat::Gif, q.size.unwrap_or(48)))
         .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;

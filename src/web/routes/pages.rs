@@ -7,6 +7,7 @@ use crate::store::{GameId, GameRow, Search, Who, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
+use crate::web::query::Query;
 use crate::web::{AppState, annotation_view, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -172,7 +173,7 @@ pub fn rules_names() -> impl Iterator<Item = &'static str> {
 /// The upload form, and the listed games newest first, a page at a time (`?page=2`), or those
 /// a search matches (`?q=NAME&kind=…&rules=…&from=…&until=…`).
 #[route("/", method = "GET", method = "HEAD")]
-pub async fn index(state: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<IndexPage, Problem> {
+pub async fn index(state: web::Data<AppState>, q: Query<IndexQuery>) -> Result<IndexPage, Problem> {
     let IndexQuery { page, search } = q.into_inner();
     blocking(move || index_page(&state, page.unwrap_or(1), UploadForm::default(), search)).await
 }
@@ -384,7 +385,7 @@ pub async fn turn(
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
-    q: web::Query<TurnQuery>,
+    q: Query<TurnQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     let hands = q.hands()?;
@@ -468,7 +469,7 @@ pub fn render_turn_page(state: &AppState, id: &GameId, n: u32) -> Result<String,
 pub async fn round(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u8)>,
-    q: web::Query<TurnQuery>,
+    q: Query<TurnQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
     let query = links::hands_query(q.hands()?);

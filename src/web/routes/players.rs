@@ -7,6 +7,7 @@
 use super::pages::{GameListItem, PER_PAGE, list_item, listed_page};
 use crate::store::{PlayerStats, Search, Who};
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::{AppState, blocking, links};
 use actix_web::{route, web};
 use askama::Template;
@@ -302,7 +303,7 @@ impl PlayerPage {
 pub async fn player_page(
     state: web::Data<AppState>,
     name: web::Path<String>,
-    q: web::Query<PageQuery>,
+    q: Query<PageQuery>,
 ) -> Result<PlayerPage, Problem> {
     let page = q.page.unwrap_or(1);
     blocking(move || {
@@ -318,7 +319,7 @@ pub async fn player_page(
 pub async fn head_to_head(
     state: web::Data<AppState>,
     path: web::Path<(String, String)>,
-    q: web::Query<PageQuery>,
+    q: Query<PageQuery>,
 ) -> Result<PlayerPage, Problem> {
     let (a, b) = path.into_inner();
     let page = q.page.unwrap_or(1);
@@ -344,7 +345,7 @@ pub async fn head_to_head(
 pub async fn api(
     state: web::Data<AppState>,
     name: web::Path<String>,
-    q: web::Query<ApiQuery>,
+    q: Query<ApiQuery>,
 ) -> Result<web::Json<PlayerAnswer>, Problem> {
     let ApiQuery { page, vs } = q.into_inner();
     blocking(move || Ok(web::Json(answer(&state, &name, vs.as_deref(), page.unwrap_or(1))?))).await

@@ -17,6 +17,7 @@ use crate::store::GameId;
 use crate::web::board_view::{self, PuzzleTile, parse_meeple_token};
 use crate::web::game::{GameHead, Stored};
 use crate::web::problem::Problem;
+use crate::web::query::Query;
 use crate::web::view::PlayerView;
 use crate::web::{AppState, blocking, links, view};
 use actix_web::http::StatusCode;
@@ -179,7 +180,7 @@ pub struct PuzzlePage {
 pub async fn puzzle(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
-    q: web::Query<AnswerQuery>,
+    q: Query<AnswerQuery>,
 ) -> Result<PuzzlePage, Problem> {
     let (id, n) = path.into_inner();
     let asked = q.parse()?;
