@@ -96,6 +96,7 @@ enum Command {
     },
     /// Convert a record to another format.
     Export {
+        /// A record in any format `replay` reads.
         file: PathBuf,
         /// Target format: json (the native carcassonne-replay/1 record), jcz (a JCloisterZone
         /// 5.x save), csv (the scoring events of the replayed game) or lab (a Carcassonne Lab
@@ -108,6 +109,7 @@ enum Command {
         /// Random seed: the same seed gives the same game.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Players at the table.
         #[arg(long, default_value_t = 2)]
         players: u8,
         /// carcassonne, new-world (played on our sample tile set) or card-game.
@@ -196,6 +198,7 @@ enum Command {
         /// Games in all, rounded up to whole rotations of the seats.
         #[arg(long, default_value_t = 200)]
         games: u32,
+        /// Players at the table.
         #[arg(long, default_value_t = 2)]
         players: u8,
         /// The game: carcassonne, new-world or card-game; default: the one --preset is a
@@ -222,6 +225,7 @@ enum Command {
         /// Games to generate.
         #[arg(long, default_value_t = 200)]
         games: u32,
+        /// Players at the table.
         #[arg(long, default_value_t = 2)]
         players: u8,
         /// carcassonne, new-world or card-game.
@@ -241,6 +245,7 @@ enum Command {
         /// Value every N-th move of each game.
         #[arg(long, default_value_t = 4)]
         every: u32,
+        /// Random seed: the same seed plays the same games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Print the result as JSON.
@@ -598,5 +603,27 @@ pub fn run() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// `--help` describes every argument of every command: a flag without words is one a user
+    /// must guess at.
+    #[test]
+    fn every_argument_of_every_command_is_described() {
+        let cli = Cli::command();
+        let mut bare = Vec::new();
+        for command in cli.get_subcommands() {
+            for arg in command.get_arguments().filter(|a| a.get_id() != "help") {
+                if arg.get_help().is_none() {
+                    bare.push(format!("{} {}", command.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(bare.is_empty(), "arguments without a description: {bare:?}");
     }
 }

@@ -407,7 +407,8 @@ fn score_line(record: &GameRecord, s: &Score) -> String {
 fn table(record: &GameRecord, r: &Replay) -> String {
     let cat = &record.catalog;
     let names: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
-    let mut out = format!("{} — rules: {}\n", names.join(" vs "), r.rules().preset);
+    let rules = crate::record::rules_spec::label(r.rules());
+    let mut out = format!("{} — {rules} ({})\n", names.join(" vs "), r.rules().preset);
     let figure = words::figures(record.game).0;
     let header = ["turn", "player", "tile", "position", "rot", figure, "points", "scores"];
     let mut rows: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];

@@ -360,6 +360,11 @@ pub enum RecordError {
     NotText,
     #[error("unrecognised record: JSON, but in none of the formats read here; {TRIED}")]
     Unrecognised,
+    /// Text that is no record at all: not JSON (no `{` opens it), nor a link or notation.
+    #[error(
+        "this text is no game record: it is not JSON (a record opens with {{), a Carcassonne Lab link or the course notation; {TRIED}"
+    )]
+    NotARecord,
     /// A Board Game Arena page's address instead of its log.
     #[error("{}", bga_address_words(*.table))]
     BgaAddress { table: Option<u64> },
@@ -409,7 +414,9 @@ impl RecordError {
     /// answer to list); empty when a format was recognised and found wanting.
     pub fn formats_tried(&self) -> &'static [&'static str] {
         match self {
-            RecordError::Json(_) | RecordError::NotText | RecordError::Unrecognised => &FORMATS_TRIED,
+            RecordError::Json(_) | RecordError::NotText | RecordError::Unrecognised | RecordError::NotARecord => {
+                &FORMATS_TRIED
+            }
             _ => &[],
         }
     }
@@ -516,6 +523,11 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
     }
     if let Some(address) = bga::page_address(text) {
         return Err(RecordError::BgaAddress { table: address.table });
+    }
+    // JSON's words for text that is none ("expected ident at line 1 column 2") would say
+    // nothing to the person who pasted it.
+    if !text.trim_start().starts_with(['{', '[']) {
+        return Err(RecordError::NotARecord);
     }
     let value = strict_json::from_str(text).map_err(|e| bga::locate_json_error(text, e))?;
     let format = detect(&value).ok_or(RecordError::Unrecognised)?;

@@ -24,7 +24,8 @@ pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), Strin
     };
     let differ = |when: String, theirs: &[i32], ours: &[i32]| {
         format!(
-            "{when}: {} recorded {}, our replay has {}. The import or the rules differ from {}; please report this game",
+            "{when}: {} recorded {}, our replay has {}. The import or the rules differ from {}: the game is not stored. \
+             /docs/board-game-arena#when-the-scores-disagree says what may cause it and what to send to report it",
             rec.source,
             scores(theirs),
             scores(ours),

@@ -71,8 +71,21 @@ fn the_demo_game_replays_to_a_table_with_a_breakdown() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(
-        text.starts_with("Ada vs Bruno vs Chloé — rules: second-edition"),
+        text.starts_with("Ada vs Bruno vs Chloé — 2nd edition rules (second-edition)"),
         "{text}"
+    );
+    // The expansions are named with the rulebook.
+    let generated = run(&["generate", "--river", "--abbot", "--seed", "3"]);
+    assert!(generated.status.success(), "{}", stderr(&generated));
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("river-abbot.json");
+    std::fs::write(&record, &generated.stdout).unwrap();
+    let o = run(&["replay", record.to_str().unwrap()]);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with("— 2nd edition rules with The River and The Abbot (second-edition)"),
+        "{first}"
     );
     assert!(text.contains("Final scoring"));
     for word in ["road", "city", "cloister", "garden", "field", "total"] {

@@ -597,8 +597,16 @@ fn a_bad_query_parameter_is_named_with_what_it_takes() {
     assert_eq!(get(&app, &format!("/g/{id}/t/1.png?legend=1")).status, 200);
     assert_eq!(get(&app, &format!("/g/{id}/t/1.svg?legend=0")).status, 200);
     for (path, parameter, takes) in [
-        (format!("/g/{id}/t/1.png?legend=maybe"), "legend", "1 or 0 (true or false)"),
-        (format!("/g/{id}/t/1.png?size=-5"), "size", "a whole number of pixels per tile"),
+        (
+            format!("/g/{id}/t/1.png?legend=maybe"),
+            "legend",
+            "1 or 0 (true or false)",
+        ),
+        (
+            format!("/g/{id}/t/1.png?size=-5"),
+            "size",
+            "a whole number of pixels per tile",
+        ),
         ("/?page=x".to_string(), "page", "a page number, from 1"),
     ] {
         let a = get(&app, &path);
@@ -607,7 +615,28 @@ fn a_bad_query_parameter_is_named_with_what_it_takes() {
         let problem = a.json();
         assert_eq!(problem["parameter"], parameter, "{path}");
         let detail = problem["detail"].as_str().unwrap();
-        assert!(detail.starts_with(&format!("`{parameter}` takes {takes}")), "{path}: {detail}");
+        assert!(
+            detail.starts_with(&format!("`{parameter}` takes {takes}")),
+            "{path}: {detail}"
+        );
+    }
+    app.stop();
+}
+
+/// Plain text that is no record is told so in words a person reads, not JSON's ("expected
+/// ident at line 1 column 2").
+#[test]
+fn plain_text_junk_is_told_it_is_no_record() {
+    let app = spawn_app();
+    for junk in ["nothing", "hello, world\nsecond line"] {
+        let a = post(&app, "/api/games", junk.as_bytes());
+        assert_eq!(a.status, 400, "{}", a.body);
+        let detail = a.json()["detail"].as_str().unwrap().to_string();
+        assert!(
+            detail.starts_with("this text is no game record: it is not JSON"),
+            "{detail}"
+        );
+        assert!(!detail.contains("expected ident"), "{detail}");
     }
     app.stop();
 }
