@@ -113,5 +113,6 @@ mod tests {
         ] {
             assert_eq!(parse::<Image>(query).unwrap().legend, legend, "{query}");
         }
+        assert_eq!(parse::<Image>("size=64").unwrap().size, Some(64));
     }
 }
