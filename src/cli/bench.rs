@@ -437,7 +437,11 @@ fn explore_figures(state: &AppState, ids: &[crate::store::GameId], seconds: f64)
         let turn = 1 + (i as u32 * 7) % 60;
         let asked = Asked::default();
         let answer = (state.load_any(&id).and_then(|g| g.explore_answer(state, turn, &asked))).map_err(|e| e.detail)?;
-        let line = answer.moves.first().map(|m| m.line.clone()).unwrap_or_default();
+        let line = answer
+            .moves
+            .first()
+            .map(|m| answer.line_of(&m.step))
+            .unwrap_or_default();
         Ok((id, turn, line))
     };
     let steps: Vec<_> = (0..120).map(game).collect::<Result<_, _>>()?;

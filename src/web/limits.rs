@@ -1,6 +1,7 @@
 //! Per-client limits on the costly requests: uploads (each is parsed, replayed and stored),
 //! imports of many games at once,
-//! analysis requests (each queues tens of seconds of work), the explore board's engine, and
+//! analysis requests (each queues tens of seconds of work), the explore board's positions
+//! (each replays a line and draws a board) and its engine, and
 //! comments (each is written, and has every node forget the game's pages). Over a limit the
 //! answer is `429` with `Retry-After`. A client is its address as the connection shows it;
 //! behind a reverse proxy that is the proxy's, so the proxy should limit instead.
@@ -23,6 +24,10 @@ pub const UPLOADS_PER_IMPORT: u32 = 10;
 /// The explore board's engine may think this many times per analysis request allowed: a
 /// thought is about 0.3 s of the machine, a whole-game analysis tens of seconds.
 pub const THOUGHTS_PER_ANALYSIS: u32 = 12;
+/// Explore positions (pages or answers, with or without the engine) a client may ask for per
+/// analysis request allowed: 240 a minute by default, four a second, more than a person clicks.
+/// Each replays its line and draws its board, some tens of milliseconds.
+pub const POSITIONS_PER_ANALYSIS: u32 = 24;
 
 /// How many of each a client may send per minute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +52,7 @@ pub struct Limits {
     uploads: DefaultKeyedRateLimiter<IpAddr>,
     analyses: DefaultKeyedRateLimiter<IpAddr>,
     thoughts: DefaultKeyedRateLimiter<IpAddr>,
+    positions: DefaultKeyedRateLimiter<IpAddr>,
     imports: DefaultKeyedRateLimiter<IpAddr>,
     annotations: DefaultKeyedRateLimiter<IpAddr>,
 }
@@ -58,6 +64,7 @@ impl Limits {
             uploads: per_minute(s.uploads_per_minute),
             analyses: per_minute(s.analyses_per_minute),
             thoughts: per_minute(s.analyses_per_minute.saturating_mul(THOUGHTS_PER_ANALYSIS)),
+            positions: per_minute(s.analyses_per_minute.saturating_mul(POSITIONS_PER_ANALYSIS)),
             imports: per_minute(s.uploads_per_minute / UPLOADS_PER_IMPORT),
             annotations: per_minute(s.annotations_per_minute),
         }
@@ -80,6 +87,11 @@ impl Limits {
     /// are kept, and free).
     pub fn thought(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
         check(&self.thoughts, client, "engine requests")
+    }
+
+    /// A position of the explore board, a page or an answer in JSON.
+    pub fn position(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.positions, client, "explore positions")
     }
 
     /// A comment written or removed.

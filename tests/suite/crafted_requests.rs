@@ -230,3 +230,62 @@ fn names_and_comments_that_reorder_the_page_or_show_nothing_are_refused() {
     assert!(c.json()["detail"].as_str().unwrap().contains("cannot be shown"));
     app.stop();
 }
+
+/// A game of 130 road tiles named in 40 characters, and a line of 120 steps that leaves it at
+/// once (so every step names its tile): a line of about 6 KB on a board of 500 open squares.
+/// Each link of the page held the line whole (a 26 KB line made a page of 14.9 MB): now the
+/// list links only the steps near the position, the squares link only within a budget (the
+/// page's script places the tile either way), and the page stays small.
+#[test]
+fn a_long_explore_line_on_a_wide_board_makes_a_page_of_bounded_size() {
+    let app = spawn_app();
+    let name = "r".repeat(40);
+    let record = String::from_utf8(a_road_130_tiles_long())
+        .unwrap()
+        .replace("\"k\"", &format!("\"{name}\""));
+    let id = upload_id(&app, record.as_bytes());
+    let line: Vec<String> = (1..=120).map(|x| format!("{name}@-{x},0,0")).collect();
+    // Ending with the next tile drawn, to place.
+    let line = format!("{}~{name}@", line.join("~"));
+    assert!(line.len() > 5800, "{}", line.len());
+    let page = get_html(&app, &format!("/g/{id}/t/1/explore?line={line}"));
+    assert_eq!(page.status, 200, "{}", &page.body[..page.body.len().min(300)]);
+    assert!(page.body.len() < 1_000_000, "{} bytes", page.body.len());
+    assert!(
+        page.body.contains("href=\"#answer\" class=\"pick"),
+        "the squares answer the script"
+    );
+    // Step 60, far from the end, is listed without a link; the steps near the end link.
+    assert!(page.body.contains("<li>Turn 60, "), "{}", page.body);
+    // A short line keeps its links on every square.
+    let short = get_html(&app, &format!("/g/{id}/t/1/explore?line={name}@-1,0,0~{name}@"));
+    assert!(!short.body.contains("href=\"#answer\" class=\"pick"));
+    assert!(short.body.contains("square="));
+    app.stop();
+}
+
+/// Explore positions count against a client's limit, with or without the engine.
+#[test]
+fn explore_positions_are_limited_per_client() {
+    let app = spawn_app_configured(|s| s.limits.analyses_per_minute = 1);
+    let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
+    let statuses: Vec<u16> = (0..30)
+        .map(|i| {
+            let path = match i % 2 {
+                0 => format!("/g/{id}/t/1/explore"),
+                _ => format!("/api/explore?game={id}&turn=1&engine=false"),
+            };
+            get(&app, &path).status
+        })
+        .collect();
+    assert!(statuses[..24].iter().all(|&s| s == 200), "{statuses:?}");
+    let over = get(&app, &format!("/api/explore?game={id}&turn=1&engine=false"));
+    assert_eq!(over.status, 429, "{}", over.body);
+    assert!(
+        over.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("too many explore positions")
+    );
+    app.stop();
+}

@@ -27,6 +27,17 @@ use proptest::sample::Index;
 use serde_json::Value;
 use std::path::Path;
 
+/// The whole line of `item` (a move or a choice) of an explore `answer`: its `before`, then
+/// its step.
+fn line_of(answer: &Value, item: &Value) -> String {
+    let (before, step) = (answer["before"].as_str().unwrap(), item["step"].as_str().unwrap());
+    if before.is_empty() {
+        step.to_string()
+    } else {
+        format!("{before}~{step}")
+    }
+}
+
 fn read(path: &str) -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
 }
@@ -250,10 +261,7 @@ fn a_tile_line_is_played_through_links_and_forms() {
         let choices = attrs(&one, "<ul class=\"choices\">", "href");
         assert!(!choices.is_empty());
         let tiles = api["choices"].as_array().unwrap();
-        let drawn = html(
-            &app,
-            &format!("/g/{id}/t/10/explore?line={}", tiles[0]["line"].as_str().unwrap()),
-        );
+        let drawn = html(&app, &format!("/g/{id}/t/10/explore?line={}", line_of(&api, &tiles[0])));
         assert!(
             drawn.contains("draws ") && drawn.contains("class=\"pick"),
             "the tile chosen is drawn"
@@ -270,8 +278,8 @@ fn walking_the_line_shows_each_position_and_keeps_the_line() {
     for _ in 0..3 {
         let a = get(&app, &format!("/api/explore?game={id}&turn=20&line={line}")).json();
         line = match a["moves"].as_array().filter(|m| !m.is_empty()) {
-            Some(m) => m.last().unwrap()["line"].as_str().unwrap().to_string(),
-            None => a["choices"][0]["line"].as_str().unwrap().to_string(),
+            Some(m) => line_of(&a, m.last().unwrap()),
+            None => line_of(&a, &a["choices"][0]),
         };
     }
     let end = get(&app, &format!("/api/explore?game={id}&turn=20&line={line}")).json();
@@ -339,7 +347,7 @@ fn engine_is_honest(e: &Value) {
     }
 }
 
-/// The API answers the position, every legal move as a step with the line it makes, and the
+/// The API answers the position, every legal move as a step after the line so far, and the
 /// engine's best three, for all three games; the engine's answer is kept by position, so
 /// asking again gives the very answer (the same thinking time).
 #[test]
@@ -364,7 +372,7 @@ fn the_api_explores_every_game_and_keeps_the_engines_answer() {
             "the engine's move is a legal one"
         );
         assert_eq!(get(&app, &path).json()["engine"], *engine, "{file}: kept");
-        let next = get(&app, &format!("{path}&line={}", moves[0]["line"].as_str().unwrap())).json();
+        let next = get(&app, &format!("{path}&line={}", line_of(&a, &moves[0]))).json();
         assert_eq!(next["at"], 1);
     }
     let openapi = get(&app, "/api/openapi.json").json();
@@ -387,7 +395,7 @@ fn a_card_game_line_plays_to_the_end_with_final_scoring() {
     for _ in 0..40 {
         last = get(&app, &format!("/api/explore?game={id}&turn={from}&line={line}")).json();
         match last["moves"].as_array().and_then(|m| m.first()) {
-            Some(m) => line = m["line"].as_str().unwrap().to_string(),
+            Some(m) => line = line_of(&last, m),
             None => break,
         }
     }
@@ -455,7 +463,7 @@ enum Clicked {
 /// has left the game; then a marked square, and a meeple's ring on the tile (`on_board`) when
 /// it has one, else "Play it".
 fn click_a_tile_move(browser: &Browser, on_board: bool) -> Clicked {
-    click_and_wait(browser, ".choices a");
+    click_and_wait(browser, ".choices button");
     let Some(square) = browser.find("a.pick") else {
         return Clicked::Nothing;
     };
@@ -627,10 +635,8 @@ fn the_owner_comments_on_an_explored_position() {
     assert_eq!(up.status, 303, "{}", up.body);
     let cookie = up.header("set-cookie").split(';').next().unwrap().to_string();
     let id = up.location.unwrap().trim_start_matches("/g/").to_string();
-    let line = get(&app, &format!("/api/explore?game={id}&turn=2")).json()["moves"][0]["line"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let answer = get(&app, &format!("/api/explore?game={id}&turn=2")).json();
+    let line = line_of(&answer, &answer["moves"][0]);
     let page = format!("/g/{id}/t/2/explore?line={line}");
     let as_owner = |path: &str| request(&app, "GET", path, &[("Cookie", &cookie), ("Accept", "text/html")], b"");
     assert!(

@@ -18,6 +18,8 @@ const MAX_LINE_CHARS: usize = 16 * 1024;
 #[derive(Deserialize)]
 pub struct ExploreQuery {
     line: Option<String>,
+    /// A tile drawn after the line (the page's form of the tiles to choose).
+    draw: Option<String>,
     at: Option<String>,
     square: Option<String>,
     rotation: Option<String>,
@@ -26,7 +28,10 @@ pub struct ExploreQuery {
 
 impl ExploreQuery {
     fn parse(self, req: &HttpRequest) -> Result<Asked, Problem> {
-        let line = self.line.unwrap_or_default();
+        let mut line = self.line.unwrap_or_default();
+        if let Some(tile) = self.draw {
+            line = crate::web::game::explore::then(&line, &format!("{tile}@"));
+        }
         if line.len() > MAX_LINE_CHARS {
             return Err(bad_line(format!("a line has at most {MAX_LINE_CHARS} characters")));
         }
@@ -60,6 +65,7 @@ pub async fn page(
     q: Query<ExploreQuery>,
 ) -> Result<ExplorePage, Problem> {
     let (id, n) = path.into_inner();
+    state.limits.position(req.peer_addr().map(|a| a.ip()))?;
     let asked = q.into_inner().parse(&req)?;
     let token = presented(&req);
     blocking(move || {
@@ -92,13 +98,14 @@ pub struct ApiQuery {
     responses((status = 200, description = "The position, its moves and the engine's answer", body = ExploreAnswer),
               (status = 400, description = "A line that cannot be read, or that the rules refuse: the step, its turn, its player and the rule", content_type = "application/problem+json"),
               (status = 404, description = "No such game or turn", content_type = "application/problem+json"),
-              (status = 429, description = "Too many positions for the engine from this client", content_type = "application/problem+json")))]
+              (status = 429, description = "Too many positions, or too many for the engine, from this client", content_type = "application/problem+json")))]
 #[route("/api/explore", method = "GET", method = "HEAD")]
 pub async fn api(
     req: HttpRequest,
     state: web::Data<AppState>,
     q: Query<ApiQuery>,
 ) -> Result<web::Json<ExploreAnswer>, Problem> {
+    state.limits.position(req.peer_addr().map(|a| a.ip()))?;
     let q = q.into_inner();
     let id: GameId = (q.game.as_deref())
         .ok_or_else(|| bad_line("name the game: ?game=ID&turn=N&line=…"))?

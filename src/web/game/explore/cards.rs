@@ -200,13 +200,12 @@ pub fn card_answer(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Ask
             drawn: None,
             tiles_left: None,
         },
-        moves: (legal(game).iter())
-            .map(|mv| MoveAnswer::after(&w.base, step(mv)))
-            .collect(),
+        moves: (legal(game).iter()).map(|mv| MoveAnswer { step: step(mv) }).collect(),
         choices: Vec::new(),
         engine: engine.map(|a| (*a).clone()),
         line: w.line,
         at: w.at,
+        before: w.base,
         followed: w.followed,
     })
 }

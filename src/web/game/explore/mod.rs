@@ -265,11 +265,12 @@ pub fn then(prefix: &str, step: &str) -> String {
     }
 }
 
-/// A step of the line, as the page lists it.
+/// A step of the line, as the page lists it: linked when it is near the position (or the
+/// line's first or last), as each link holds the line whole.
 pub struct StepView {
     pub turn: u32,
     pub words: String,
-    pub href: String,
+    pub href: Option<String>,
     pub current: bool,
     pub played: bool,
 }
@@ -333,7 +334,7 @@ impl ExplorePage {
             .map(|(i, s)| StepView {
                 turn: s.turn,
                 words: s.words,
-                href: at_link(i + 1),
+                href: linked(i + 1, e.at, len).then(|| at_link(i + 1)),
                 current: i + 1 == e.at,
                 played: s.played,
             })
@@ -372,6 +373,14 @@ impl ExplorePage {
     }
 }
 
+/// Steps either side of the position whose entries in the page's list link their position.
+const LINKED_STEPS: usize = 10;
+
+/// Whether the list links step `k` (from 1) of a line of `len` steps, at step `at`.
+fn linked(k: usize, at: usize, len: usize) -> bool {
+    k == 1 || k == len || k.abs_diff(at) <= LINKED_STEPS
+}
+
 /// The explore board's answer in JSON: the position a line reaches, the moves due there, and
 /// the engine's opinion.
 #[derive(Serialize, utoipa::ToSchema)]
@@ -382,6 +391,11 @@ pub struct ExploreAnswer {
     /// The line as the notation writes it, and how many of its steps the position is after.
     pub line: String,
     pub at: usize,
+    /// The line up to this position, which a move's or a choice's `step` follows: its whole
+    /// line is `before`, `~` and the step (the step alone when `before` is empty). Not
+    /// written out for each move: a long line times hundreds of moves made answers of
+    /// megabytes.
+    pub before: String,
     /// How many of the line's first steps are the game's own moves.
     pub followed: usize,
     pub position: PositionAnswer,
@@ -412,26 +426,24 @@ pub struct PositionAnswer {
     pub tiles_left: Option<u32>,
 }
 
-/// A legal move as a line step, and the whole line with it played.
-#[derive(Serialize, utoipa::ToSchema)]
-pub struct MoveAnswer {
-    pub step: String,
-    pub line: String,
-}
-
-impl MoveAnswer {
-    pub fn after(before: &str, step: String) -> MoveAnswer {
-        MoveAnswer {
-            line: then(before, &step),
-            step,
-        }
+impl ExploreAnswer {
+    /// The whole line of a move's or a choice's `step`.
+    pub fn line_of(&self, step: &str) -> String {
+        then(&self.before, step)
     }
 }
 
-/// A tile the reader may choose to draw, and the line with it drawn.
+/// A legal move as a line step (it follows the answer's `before`).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct MoveAnswer {
+    pub step: String,
+}
+
+/// A tile the reader may choose to draw, and its step (`tile@`, following the answer's
+/// `before`).
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct TileChoiceAnswer {
     pub tile: String,
     pub copies: u8,
-    pub line: String,
+    pub step: String,
 }

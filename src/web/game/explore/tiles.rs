@@ -24,8 +24,11 @@ pub struct TilesView {
     /// The board, inline, to point at and to put the drawn tile on.
     pub board: String,
     pub drawn: Option<DrawnView>,
-    /// The tiles to choose the next draw from, once the line has left the game's moves.
+    /// The tiles to choose the next draw from, once the line has left the game's moves, and
+    /// the line they follow: one form holds it, where a link per tile would repeat it (a long
+    /// line times hundreds of custom tiles made a page of megabytes).
     pub choices: Vec<TileChoice>,
+    pub choose_after: String,
     pub tracker: TileTurnView,
 }
 
@@ -61,9 +64,10 @@ pub struct MeepleChoice {
 /// A tile the reader may choose to draw.
 pub struct TileChoice {
     pub name: String,
+    /// Its name as the line notation writes it (escaped), the form's `draw`.
+    pub draw: String,
     pub picture: String,
     pub copies: u8,
-    pub href: String,
     /// The tile the game drew at this turn.
     pub own: bool,
 }
@@ -179,7 +183,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         }
     };
     let choices = match shown.next {
-        NextDraw::Choose => tile_choices(g, &shown.game, &before, turn, &|line| at.after(line)),
+        NextDraw::Choose => tile_choices(g, &shown.game, turn),
         _ => Vec::new(),
     };
     let explored = Explored {
@@ -197,6 +201,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         board,
         drawn,
         choices,
+        choose_after: before.clone(),
         tracker: tile_turn_view(&id, record, &shown.game),
     }));
     let context = (n, g.record.annotations.as_slice(), asked.owner);
@@ -213,6 +218,9 @@ struct PageAt<'a> {
     before: &'a str,
     tile_at: &'a str,
 }
+
+/// Bytes of the board's square links a page may hold (its line times its open squares).
+const SQUARE_LINKS_BYTES: usize = 1 << 20;
 
 impl PageAt<'_> {
     /// The page of the line `line` from the same turn, at its end.
@@ -231,13 +239,20 @@ impl PageAt<'_> {
         let (record, id, w) = (&self.g.record, self.g.row.id, self.w);
         let here = links::explore(id, self.n, &w.line, (w.at < w.steps.len()).then_some(w.at));
         let join = if here.contains('?') { '&' } else { '?' };
-        let href = |pos: Pos, r: u16| format!("{here}{join}square={},{}&rotation={r}", pos.x, pos.y);
-        let spot = |pos: Pos, r: u16, c: &board_view::Choice| {
-            self.after(&then(self.before, &step(self.tile_at, pos, r, &c.token)))
-        };
         let mut on = w.shown.game.clone();
         on.draw(tile).map_err(Problem::internal)?;
         let moves = board_view::legal_placements(&on);
+        // Each square's link holds the line whole: a long line on a board of hundreds of open
+        // squares made a page of megabytes. Past the budget the squares answer the page's
+        // script alone (it reads their `data-spot`), and their links go nowhere.
+        let linked = here.len().saturating_mul(moves.len()) <= SQUARE_LINKS_BYTES;
+        let href = |pos: Pos, r: u16| match linked {
+            true => format!("{here}{join}square={},{}&rotation={r}", pos.x, pos.y),
+            false => "#answer".to_string(),
+        };
+        let spot = |pos: Pos, r: u16, c: &board_view::Choice| {
+            self.after(&then(self.before, &step(self.tile_at, pos, r, &c.token)))
+        };
         let placed = placed(&moves, asked);
         let on_board = DrawnTile {
             kind: record.catalog.get(tile),
@@ -333,13 +348,7 @@ fn form(
 }
 
 /// The tiles the reader may draw next, each a link to the line with it drawn.
-fn tile_choices(
-    g: &Stored<GameRecord>,
-    game: &Game,
-    before: &str,
-    turn: u32,
-    after: &dyn Fn(&str) -> String,
-) -> Vec<TileChoice> {
+fn tile_choices(g: &Stored<GameRecord>, game: &Game, turn: u32) -> Vec<TileChoice> {
     let cat = &g.record.catalog;
     let own = (g.record.moves.iter())
         .filter(|m| matches!(m, RecordedMove::Place { .. }))
@@ -348,14 +357,14 @@ fn tile_choices(
     tiles_to_draw(game)
         .map(|(tile, copies)| {
             let name = cat.name(tile).to_string();
-            let drawn = TileLine {
+            let step = TileLine {
                 steps: Vec::new(),
                 draw: Some(tile),
             }
             .write(cat);
             TileChoice {
+                draw: step.trim_end_matches('@').to_string(),
                 picture: links::tile_svg(g.row.id, &name),
-                href: after(&then(before, &drawn)),
                 own: own == Some(tile),
                 name,
                 copies,
@@ -441,7 +450,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
             for (pos, turns) in board_view::legal_placements(&on) {
                 for (r, cs) in turns {
                     let steps = cs.iter().map(|c| step(&tile_at, pos, r, &c.token));
-                    moves.extend(steps.map(|s| MoveAnswer::after(&before, s)));
+                    moves.extend(steps.map(|step| MoveAnswer { step }));
                 }
             }
             let answer = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
@@ -453,14 +462,11 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
                 .map(|(t, copies)| TileChoiceAnswer {
                     tile: record.catalog.name(t).to_string(),
                     copies,
-                    line: then(
-                        &before,
-                        &TileLine {
-                            steps: Vec::new(),
-                            draw: Some(t),
-                        }
-                        .write(&record.catalog),
-                    ),
+                    step: TileLine {
+                        steps: Vec::new(),
+                        draw: Some(t),
+                    }
+                    .write(&record.catalog),
                 })
                 .collect()
         }
@@ -473,6 +479,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
         url: links::explore(id, n, &w.line, (w.at < w.steps.len()).then_some(w.at)),
         line: w.line,
         at: w.at,
+        before,
         followed: w.followed,
         position: PositionAnswer {
             turn,
