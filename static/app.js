@@ -319,3 +319,11 @@
     if (drag && drag.moved) { e.preventDefault(); e.stopPropagation(); }
   }, true);
 })();
+
+// Key links (templates/key.html): the key rides in the link's fragment, which the browser never
+// sends; it goes into the form that claims the game, which posts it.
+(function () {
+  var form = document.querySelector('[data-key-form]');
+  if (!form || location.hash.length < 2) { return; }
+  form.elements.key.value = decodeURIComponent(location.hash.slice(1));
+})();

@@ -301,6 +301,9 @@ pub trait Backend: Send + Sync {
     fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError>;
     /// Lists a game or takes it off the lists. False when there is no such game.
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
+    /// Gives a game a new owner hash, so that only the new token owns it (its owner's new key).
+    /// False when there is no such game.
+    fn set_owner(&self, id: &GameId, owner: &OwnerHash) -> Result<bool, StoreError>;
     /// Deletes a game with its snapshots, its analysis and its annotations. False when there is
     /// no such game.
     fn delete(&self, id: &GameId) -> Result<bool, StoreError>;

@@ -498,6 +498,17 @@ impl Backend for Postgres {
         })
     }
 
+    fn set_owner(&self, id: &GameId, owner: &OwnerHash) -> Result<bool, StoreError> {
+        let (id, owner) = (id.to_string(), owner.0.to_vec());
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            let n = tx
+                .execute("UPDATE games SET owner_hash = $2 WHERE id = $1", &[&id, &owner])
+                .await?;
+            noted(tx, n, &id, Change::Owner).await
+        })
+    }
+
     fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
         let id = id.to_string();
         // The snapshots, the analysis and the annotations go with it: their foreign keys cascade.

@@ -393,6 +393,15 @@ impl Backend for Sqlite {
         })
     }
 
+    fn set_owner(&self, id: &GameId, owner: &OwnerHash) -> Result<bool, StoreError> {
+        self.changing(id, Change::Owner, |tx| {
+            tx.execute(
+                "UPDATE games SET owner_hash = ?2 WHERE id = ?1",
+                params![id, owner.0.to_vec()],
+            )
+        })
+    }
+
     fn delete(&self, id: &GameId) -> Result<bool, StoreError> {
         // The snapshots, the analysis and the annotations go with it: their foreign keys cascade.
         self.changing(id, Change::Owner, |tx| {

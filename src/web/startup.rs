@@ -6,7 +6,8 @@ use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::negotiate_problems;
 use super::routes::{
-    analysis, annotations, api, assets, collections, embed, explore, exports, health, images, owners, pages, puzzles,
+    analysis, annotations, api, assets, collections, embed, explore, exports, health, images, keys, owners, pages,
+    puzzles,
 };
 use crate::analysis::AnalysisOptions;
 use crate::store::{GameId, Store, ingest};
@@ -153,6 +154,10 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .service(owners::api_listing)
             .service(owners::form_delete)
             .service(owners::form_listing)
+            .service(keys::page)
+            .service(keys::claim)
+            .service(keys::form_new)
+            .service(keys::api_new)
             .service(annotations::api_put)
             .service(annotations::api_delete)
             .service(annotations::form_resource())

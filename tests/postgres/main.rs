@@ -27,6 +27,8 @@ mod many_nodes;
 #[path = "../suite/new_world.rs"]
 mod new_world;
 mod outage;
+#[path = "../suite/owner_keys.rs"]
+mod owner_keys;
 #[path = "../suite/players.rs"]
 mod players;
 #[path = "../suite/puzzles.rs"]

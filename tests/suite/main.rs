@@ -31,6 +31,7 @@ mod lab;
 mod layout;
 mod new_world;
 mod occupancy;
+mod owner_keys;
 mod perft;
 mod players;
 mod properties;

@@ -182,6 +182,7 @@ impl GamePages for Stored<CardRecord> {
             share: head.share(state, None, &src, &preview.title),
             preview,
             owner: false,
+            owner_key: None,
             nav_query: "",
             hide_if_ended: false,
             players: card_view::players_at(record, &full.game, full.finished, &colours),

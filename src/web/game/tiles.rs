@@ -179,6 +179,7 @@ impl GamePages for Stored<GameRecord> {
             share: head.share(state, None, &src, &preview.title),
             preview,
             owner: false,
+            owner_key: None,
             nav_query: "",
             hide_if_ended: false,
             players: view::players_at(record, &full.game, full.finished, &colours),

@@ -85,6 +85,9 @@ pub struct EndPage {
     /// Whether the browser asking uploaded the game (it holds the owner token's cookie): the
     /// page then offers to unlist it or delete it, and opens the share menu.
     pub owner: bool,
+    /// The owner's key link, once, right after the upload or a new key
+    /// (`routes::owners::key_once`).
+    pub owner_key: Option<String>,
     /// The turn list's links carry nothing here.
     pub nav_query: &'static str,
     pub hide_if_ended: bool,

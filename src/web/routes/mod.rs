@@ -12,6 +12,7 @@ pub(crate) mod explore;
 pub(crate) mod exports;
 pub(crate) mod health;
 pub(crate) mod images;
+pub(crate) mod keys;
 pub(crate) mod owners;
 pub(crate) mod pages;
 pub(crate) mod players;
@@ -88,7 +89,8 @@ pub fn allowed_methods(pattern: &str) -> &'static str {
         "/games" | "/api/games" | "/collections" | "/api/collections" => "POST",
         "/g/{id}/delete" | "/g/{id}/listing" | "/c/{id}/edit" | "/c/{id}/analysis" => "POST",
         "/api/collections/{id}/analysis" => "POST",
-        "/g/{id}/analysis" => "GET, HEAD, POST",
+        "/g/{id}/analysis" | "/g/{id}/key" => "GET, HEAD, POST",
+        "/g/{id}/key/new" | "/api/games/{id}/owner-token" => "POST",
         "/api/games/{id}" => "GET, HEAD, PATCH, DELETE",
         "/api/collections/{id}" => "GET, HEAD, PATCH",
         "/api/games/{id}/turns/{n}/annotation" => "PUT, DELETE",

@@ -255,6 +255,7 @@ pub async fn upload(req: HttpRequest, state: web::Data<AppState>, body: web::Pay
             answer.insert_header((header::LOCATION, links::game(id)));
             if let Some(token) = &up.token {
                 answer.cookie(super::owners::owner_cookie(&state, &id, token));
+                answer.cookie(super::keys::key_once(&state, id));
             }
             Ok(answer.finish())
         }
@@ -342,7 +343,8 @@ pub async fn end(req: HttpRequest, state: web::Data<AppState>, id: web::Path<Gam
 /// may share.
 async fn end_page(req: HttpRequest, state: web::Data<AppState>, id: GameId) -> Result<HttpResponse, Problem> {
     let token = super::owners::presented(&req);
-    let page = blocking(move || {
+    let key = super::keys::due(&req, &state, id);
+    let mut page = blocking(move || {
         let g = state.load_any(&id)?;
         let mut page = g.end_page(&state)?;
         annotation_view::mark(&mut page.turn_links, g.annotations());
@@ -351,12 +353,17 @@ async fn end_page(req: HttpRequest, state: web::Data<AppState>, id: GameId) -> R
         Ok(page)
     })
     .await?;
-    let html = page.render().map_err(Problem::internal)?;
     let mut answer = HttpResponse::Ok();
     answer.content_type("text/html; charset=utf-8");
     if page.owner {
         answer.insert_header((header::CACHE_CONTROL, "private, no-store"));
     }
+    // The key link, once: shown to its owner, its cookie gone with this answer.
+    if let Some((link, gone)) = key.filter(|_| page.owner) {
+        page.owner_key = Some(link);
+        answer.cookie(gone);
+    }
+    let html = page.render().map_err(Problem::internal)?;
     Ok(answer.body(html))
 }
 
