@@ -4,7 +4,7 @@
 
 use crate::common::app::*;
 use carcassonne_replay::analysis;
-use carcassonne_replay::store::{Claim, GameId, QueueAnswer, QueuePlace, Store};
+use carcassonne_replay::store::{Claim, GameId, QueueAnswer, Store};
 use std::time::Duration;
 
 const HELD: Duration = Duration::from_secs(60);
@@ -19,17 +19,7 @@ fn queued_games(n: usize) -> (TestApp, Store, Vec<GameId>) {
                 .parse()
                 .unwrap();
             assert_eq!(
-                store
-                    .queue_analysis(
-                        &id,
-                        &QueuePlace {
-                            capacity: 100,
-                            requester: "test",
-                            share: 100
-                        },
-                        analysis::VERSION
-                    )
-                    .unwrap(),
+                store.queue_analysis(&id, &ANY_PLACE, analysis::VERSION).unwrap(),
                 QueueAnswer::Queued
             );
             id
@@ -142,13 +132,10 @@ fn one_client_holds_a_quarter_of_the_queue_at_most() {
                 .to_string()
         })
         .collect();
-    let body = serde_json::json!({"name": "League", "text": lines.join("\n")}).to_string();
-    let c = request(
+    let c = post_json(
         &app,
-        "POST",
         "/api/collections",
-        &[("Content-Type", "application/json")],
-        body.as_bytes(),
+        &serde_json::json!({"name": "League", "text": lines.join("\n")}),
     );
     assert_eq!(c.status, 201, "{}", c.body);
     let id = c.json()["id"].as_str().unwrap().to_string();

@@ -383,30 +383,38 @@ fn an_analysis_interrupted_twice_is_not_started_a_third_time() {
     app.stop();
 }
 
-/// 512 tiles of the record's own, all field, in a line below the start: a legal game, stored
-/// as any other. Its whole-game analysis with playouts to the end would have played for about
-/// an hour of both cores while every other analysis waited; it is refused at once, saying why,
-/// and the next game's analysis runs. (Samples to the horizon, the base game's default, play
-/// a few tiles each whatever the game's length, and fit the budget.)
-#[test]
-fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
-    // A kind holds at most 255 copies: three kinds of the same tile make 512.
-    let kinds = [("meadow", 255), ("prairie", 255), ("lea", 2)];
-    let field = "field N.w N.e E.n E.s S.e S.w W.s W.n";
+/// A record of two players placing custom `kinds` (name, copies, segments), in their order, at
+/// `at(1)`, `at(2)`, … rotated 0.
+fn tiles_in_a_line(kinds: &[(&str, u32, &str)], at: impl Fn(i32) -> (i32, i32)) -> String {
     let tiles: Vec<String> = (kinds.iter())
-        .map(|(name, count)| format!(r#"{{"name": "{name}", "count": {count}, "segments": "{field}"}}"#))
+        .map(|(name, count, segments)| format!(r#"{{"name": "{name}", "count": {count}, "segments": "{segments}"}}"#))
         .collect();
-    let names = kinds
-        .iter()
-        .flat_map(|(name, count)| std::iter::repeat_n(*name, *count));
+    let names = (kinds.iter()).flat_map(|(name, count, _)| std::iter::repeat_n(*name, *count as usize));
     let moves: Vec<String> = (names.zip(1..))
-        .map(|(tile, y)| format!(r#"{{"tile": "{tile}", "at": [0, {y}], "rotation": 0}}"#))
+        .map(|(tile, i)| {
+            let (x, y) = at(i);
+            format!(r#"{{"tile": "{tile}", "at": [{x}, {y}], "rotation": 0}}"#)
+        })
         .collect();
-    let record = format!(
+    format!(
         r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
             "tiles": [{}], "moves": [{}]}}"#,
         tiles.join(", "),
         moves.join(", ")
+    )
+}
+
+/// 512 tiles of the record's own, all field, in a line below the start: a legal game, stored
+/// as any other. Its whole-game analysis with playouts to the end would have played for about
+/// an hour of both cores while every other analysis waited; it is refused at once, saying why,
+/// and the next game's analysis runs.
+#[test]
+fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
+    // A kind holds at most 255 copies: three kinds of the same tile make 512.
+    let field = "field N.w N.e E.n E.s S.e S.w W.s W.n";
+    let record = tiles_in_a_line(
+        &[("meadow", 255, field), ("prairie", 255, field), ("lea", 2, field)],
+        |y| (0, y),
     );
     let app = spawn_app_configured(|s| s.analysis.sampler = Sampler::ToTheEnd);
     let a = post(&app, "/api/games", record.as_bytes());
@@ -435,20 +443,7 @@ fn a_game_too_long_to_analyse_is_refused_and_the_queue_goes_on() {
 fn a_game_whose_board_makes_every_sample_dear_is_refused() {
     let road = "road E W; field N.w N.e E.n W.n; field E.s S.e S.w W.s";
     let cap = "city N; city S; road E W; field E.n W.n; field E.s W.s";
-    let kinds = [("ka", 255, road), ("kb", 45, road), ("kc", 212, cap)];
-    let tiles: Vec<String> = (kinds.iter())
-        .map(|(name, count, segments)| format!(r#"{{"name": "{name}", "count": {count}, "segments": "{segments}"}}"#))
-        .collect();
-    let names = (kinds.iter()).flat_map(|(name, count, _)| std::iter::repeat_n(*name, *count));
-    let moves: Vec<String> = (names.zip(1..))
-        .map(|(tile, x)| format!(r#"{{"tile": "{tile}", "at": [{x}, 0], "rotation": 0}}"#))
-        .collect();
-    let record = format!(
-        r#"{{"format": "carcassonne-replay/1", "players": [{{"name": "Ann"}}, {{"name": "Bob"}}],
-            "tiles": [{}], "moves": [{}]}}"#,
-        tiles.join(", "),
-        moves.join(", ")
-    );
+    let record = tiles_in_a_line(&[("ka", 255, road), ("kb", 45, road), ("kc", 212, cap)], |x| (x, 0));
     // The default analysis, as the service runs it (the tests' own take two samples a move).
     let app = spawn_app_configured(|s| s.analysis.playouts_per_alternative = None);
     let a = post(&app, "/api/games", record.as_bytes());

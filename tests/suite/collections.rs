@@ -9,7 +9,7 @@ use crate::common;
 use carcassonne_replay::engine::{GameKind, Preset};
 use carcassonne_replay::record::{RulesSpec, lab};
 use carcassonne_replay::selfplay::{self, Policy};
-use carcassonne_replay::store::{GameId, GameRow, NewGame, QueuePlace, Store};
+use carcassonne_replay::store::{GameId, GameRow, NewGame, Store};
 use common::app::*;
 use serde_json::{Value, json};
 
@@ -34,7 +34,7 @@ fn one_line(record: &str) -> String {
 }
 
 fn create(app: &TestApp, body: Value) -> Answer {
-    request(app, "POST", "/api/collections", &[JSON], body.to_string().as_bytes())
+    post_json(app, "/api/collections", &body)
 }
 
 fn edit(app: &TestApp, id: &str, headers: &[(&str, &str)], body: Value) -> Answer {
@@ -683,17 +683,7 @@ fn the_standings_count_a_card_games_accuracy() {
     let game: GameId = a.json()["games"][0]["id"].as_str().unwrap().parse().unwrap();
     let report = cards::analyse_game(&record, 4, &|_, _| {}).unwrap();
     let store = app.store();
-    store
-        .queue_analysis(
-            &game,
-            &QueuePlace {
-                capacity: 100,
-                requester: "test",
-                share: 100,
-            },
-            analysis::VERSION,
-        )
-        .unwrap();
+    store.queue_analysis(&game, &ANY_PLACE, analysis::VERSION).unwrap();
     let claim = (store.claim_analysis("test", std::time::Duration::from_secs(60)))
         .unwrap()
         .unwrap();

@@ -218,13 +218,10 @@ fn names_and_comments_that_reorder_the_page_or_show_nothing_are_refused() {
         assert_eq!(a.status, 400, "{}", a.body);
         assert!(a.json()["detail"].as_str().unwrap().contains("cannot be shown"));
     }
-    let body = serde_json::json!({"name": "\u{202D}Cup", "text": "0123456789abcdef"}).to_string();
-    let c = request(
+    let c = post_json(
         &app,
-        "POST",
         "/api/collections",
-        &[("Content-Type", "application/json")],
-        body.as_bytes(),
+        &serde_json::json!({"name": "\u{202D}Cup", "text": "0123456789abcdef"}),
     );
     assert_eq!(c.status, 400, "{}", c.body);
     assert!(c.json()["detail"].as_str().unwrap().contains("cannot be shown"));

@@ -22,7 +22,7 @@ use crate::common;
 use carcassonne_replay::analysis::report::{StoredAnalysis, TurnReport};
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
 use carcassonne_replay::record;
-use carcassonne_replay::store::{GameId, QueuePlace};
+use carcassonne_replay::store::GameId;
 use common::app::*;
 use common::browser::Browser;
 use std::time::Duration;
@@ -76,17 +76,7 @@ fn store_analysis_with(app: &TestApp, id: &str, tweak: impl Fn(&mut TurnReport))
     tweak(turn);
     let store = app.store();
     let id: GameId = id.parse().unwrap();
-    store
-        .queue_analysis(
-            &id,
-            &QueuePlace {
-                capacity: 100,
-                requester: "test",
-                share: 100,
-            },
-            analysis::VERSION,
-        )
-        .unwrap();
+    store.queue_analysis(&id, &ANY_PLACE, analysis::VERSION).unwrap();
     // The app runs no worker of its own (`analysis_free_app`): this claim is the only one.
     let claim = store.claim_analysis("test", Duration::from_secs(60)).unwrap().unwrap();
     let json = serde_json::to_string(&stored).unwrap();

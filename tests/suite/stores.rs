@@ -2,7 +2,7 @@
 //! to several nodes at once is stored once, and `copy-db` moves a SQLite service's every game,
 //! snapshot and analysis into a new database.
 
-use crate::common::app::{fresh_database, small_game};
+use crate::common::app::{ANY_PLACE, fresh_database, small_game};
 use carcassonne_replay::analysis;
 use carcassonne_replay::store::{Database, GameId, QueuePlace, Store};
 use carcassonne_replay::web::startup;
@@ -49,17 +49,7 @@ fn a_served_sqlite_file(dir: &std::path::Path) -> Store {
     let ids = store.game_ids(0, 100).unwrap();
     assert!(store.set_listed(&ids[0], false).unwrap());
     for id in &ids[..3] {
-        store
-            .queue_analysis(
-                id,
-                &QueuePlace {
-                    capacity: 100,
-                    requester: "test",
-                    share: 100,
-                },
-                analysis::VERSION,
-            )
-            .unwrap();
+        store.queue_analysis(id, &ANY_PLACE, analysis::VERSION).unwrap();
     }
     let lease = Duration::from_secs(60);
     let done = store.claim_analysis("test", lease).unwrap().unwrap();
@@ -167,8 +157,7 @@ fn owners_changes_and_finished_analyses_are_read_back_in_order() {
             &game.id,
             &QueuePlace {
                 capacity: 10,
-                requester: "test",
-                share: 10,
+                ..ANY_PLACE
             },
             analysis::VERSION,
         )

@@ -2,7 +2,7 @@
 //! HTTP tests share.
 
 use super::postgres::TestDatabase;
-use carcassonne_replay::store::{Database, Store};
+use carcassonne_replay::store::{Database, QueuePlace, Store};
 use carcassonne_replay::web::LimitSettings;
 use carcassonne_replay::web::startup;
 use serde_json::Value;
@@ -204,6 +204,20 @@ pub fn request(app: &TestApp, method: &str, path: &str, headers: &[(&str, &str)]
     }
     answer(agent().run(req.body(body.to_vec()).unwrap()).unwrap())
 }
+
+/// A JSON body posted to `path`.
+pub fn post_json(app: &TestApp, path: &str, body: &Value) -> Answer {
+    let headers = [("Content-Type", "application/json")];
+    request(app, "POST", path, &headers, body.to_string().as_bytes())
+}
+
+/// A place in the analysis queue for tests that queue straight into the store: room for 100,
+/// all of it anyone's.
+pub const ANY_PLACE: QueuePlace<'static> = QueuePlace {
+    capacity: 100,
+    requester: "test",
+    share: 100,
+};
 
 pub fn get(app: &TestApp, path: &str) -> Answer {
     answer(agent().get(&app.url(path)).call().unwrap())
