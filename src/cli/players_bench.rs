@@ -88,14 +88,26 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
         kind: kind.into(),
         ..SearchForm::default()
     };
-    row(
-        "search by a name (about 40 games), warm median, ms",
-        ms(median(20, || render_search(&state, search("player 17", ""), 1))),
-    );
-    row(
-        "search by Target, warm median, ms",
-        ms(median(20, || render_search(&state, search("target", ""), 1))),
-    );
+    // A name (about 40 games), a name (Target's), the start of a name, a part inside one, a
+    // part inside 111 names (Player 17, 170 to 179, 1700 to 1799) and one letter, which starts
+    // every name but Target's.
+    for (what, q) in [
+        ("a name", "player 17"),
+        ("a name", "target"),
+        ("a prefix", "targ"),
+        ("a part of a name", "arge"),
+        ("a part of 111 names", "layer 17"),
+        ("one letter", "p"),
+    ] {
+        let found = state
+            .store
+            .count_search(&search(q, "").search().map_err(|e| e.detail)?)
+            .map_err(|e| e.to_string())?;
+        row(
+            &format!("search by {what}, {q:?}, {found} games, warm median, ms"),
+            ms(median(20, || render_search(&state, search(q, ""), 1))),
+        );
+    }
     let deep = (games / 60).max(1);
     row(
         &format!("search by kind, page {deep}, warm median, ms"),
