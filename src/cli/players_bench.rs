@@ -10,7 +10,7 @@ use crate::record::RulesSpec;
 use crate::selfplay::{Policy, generate};
 use crate::store::{Database, Ingested, NewGame, Store, canonical_id, ingest, players};
 use crate::web::AppState;
-use crate::web::routes::pages::{SearchForm, render_search};
+use crate::web::routes::pages::{SearchForm, found, render_search};
 use crate::web::routes::players::render_player_page;
 use std::time::{Duration, Instant};
 
@@ -99,10 +99,8 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
         ("a part of 111 names", "layer 17"),
         ("one letter", "p"),
     ] {
-        let found = state
-            .store
-            .count_search(&search(q, "").search().map_err(|e| e.detail)?)
-            .map_err(|e| e.to_string())?;
+        let asked = search(q, "").search().map_err(|e| e.detail)?;
+        let found = found(&state, &asked, 1).map_err(|e| e.detail)?.matches;
         row(
             &format!("search by {what}, {q:?}, {found} games, warm median, ms"),
             ms(median(20, || render_search(&state, search(q, ""), 1))),

@@ -4,6 +4,32 @@
 //! game is analysed, the seat's accuracy, mistakes by kind and own puzzles. Player pages and
 //! search read these rows by index; no page replays a game. The SQL both stores run is built
 //! here; each binds the parameters its own way.
+//!
+//! # Search by part of a name
+//!
+//! A player page is one player: its name matches by [`match_key`] (case and Unicode form
+//! ignored, accents kept). The home page's search is looser: it compares names [`fold`]ed
+//! (accents dropped too), and a query finds every player whose folded name holds it — from the
+//! start of any word for one or two characters, anywhere from three. A query that is a whole
+//! folded name finds that name's players only, as a name always did ([`Search::exact`]).
+//!
+//! The index is the `name_parts` table: for each distinct match key (a name, not a seat: names
+//! repeat across games), every suffix of its folded form, with where it starts ([`At`]). "Holds
+//! `q`" is then "has a suffix that starts with `q`": a range scan `q <= part < q + U+10FFFF` on
+//! a b-tree, byte order on both stores (SQLite's `BINARY`, PostgreSQL's `COLLATE "C"`). The
+//! same table answers the three questions with one index each — a whole name (`part = q`, at
+//! the start), the start of a word (a partial index of the suffixes at a word's start, which
+//! keeps a one-letter query to the names with a word of that letter) and anywhere — with the
+//! same SQL on both stores. Trigram indexes (PostgreSQL's `pg_trgm`, SQLite's FTS5 `trigram`
+//! tokenizer) were the other way: they need three characters, so a short query would scan, and
+//! `pg_trgm` is an extension a server may not let the service create. The suffixes cost a
+//! name of n characters n rows of n/2 characters on average: names are at most 64 characters
+//! (`record::MAX_NAME_CHARS`), and at 100,000 games of 5,001 names the table is 70,000 rows.
+//!
+//! SQL cannot fold Unicode: the rows are written with a seat's game, for the names not indexed
+//! yet, and names stored by a release before the index get theirs at start
+//! ([`Store::fill_name_index`](super::Store::fill_name_index)). Rows outlive their games (a
+//! name of a deleted game stays indexed): every read joins them to listed games' seats.
 
 use super::snapshot::StoredMove;
 use super::{GameId, GameRow, TurnRow};
@@ -18,6 +44,77 @@ use unicode_normalization::UnicodeNormalization;
 pub fn match_key(name: &str) -> String {
     let nfkc: String = name.trim().nfkc().collect();
     nfkc.to_lowercase().nfkc().collect()
+}
+
+/// What the home page's search compares names by: the [`match_key`], without accents or other
+/// combining marks (decomposed, the marks dropped, composed again), and with the few Latin
+/// letters that carry a stroke or are ligatures written out (they have no decomposition, and a
+/// search for `Lukasz` should find `Łukasz`). `Chloé`, `CHLOE` and `chloe` fold alike.
+pub fn fold(name: &str) -> String {
+    use unicode_normalization::char::is_combining_mark;
+    let mut bare = String::new();
+    for c in match_key(name).nfd().filter(|&c| !is_combining_mark(c)) {
+        match c {
+            'ł' => bare.push('l'),
+            'ø' => bare.push('o'),
+            'đ' => bare.push('d'),
+            'ı' => bare.push('i'),
+            'ß' => bare.push_str("ss"),
+            'æ' => bare.push_str("ae"),
+            'œ' => bare.push_str("oe"),
+            c => bare.push(c),
+        }
+    }
+    bare.nfc().collect()
+}
+
+/// Where in a folded name one of its suffixes starts: what decides which searches find it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum At {
+    /// At the start: the suffix is the whole name.
+    Name = 0,
+    /// At the start of another word (after a character that is neither a letter nor a digit).
+    Word = 1,
+    /// Inside a word.
+    Inside = 2,
+}
+
+/// A row of the search's index: a suffix of a match key's folded name.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NamePart {
+    pub key: String,
+    pub part: String,
+    pub at: At,
+}
+
+/// Every suffix of the folded name of match key `key`, each once. A name with nothing left once
+/// folded gets one empty part, which no search finds: it is indexed all the same.
+pub fn name_parts(key: &str) -> Vec<NamePart> {
+    let folded = fold(key);
+    if folded.is_empty() {
+        let part = String::new();
+        return vec![NamePart {
+            key: key.to_string(),
+            part,
+            at: At::Name,
+        }];
+    }
+    let mut previous: Option<char> = None;
+    let mut parts = Vec::new();
+    for (i, c) in folded.char_indices() {
+        let at = match previous {
+            None => At::Name,
+            Some(p) if !p.is_alphanumeric() && c.is_alphanumeric() => At::Word,
+            Some(_) => At::Inside,
+        };
+        previous = Some(c);
+        parts.push(NamePart {
+            key: key.to_string(),
+            part: folded[i..].to_string(),
+            at,
+        });
+    }
+    parts
 }
 
 /// A stored game's seat, as the players table keeps it.
@@ -210,11 +307,87 @@ impl Who {
     }
 }
 
+/// A name typed in the home page's search, [`fold`]ed: never empty.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Typed(String);
+
+impl Typed {
+    /// `None` when nothing is left once folded (blanks, or marks alone).
+    pub fn new(q: &str) -> Option<Typed> {
+        Some(Typed(fold(q))).filter(|t| !t.0.is_empty())
+    }
+
+    /// Whether it matches inside words too: from three characters. Shorter, it matches the
+    /// start of a word only: one letter inside words would be most of the index.
+    pub fn anywhere(&self) -> bool {
+        self.0.chars().count() >= 3
+    }
+
+    /// The condition on name parts `n` for the names this matches, whole or in part, from
+    /// placeholder `?n` on, and its parameters.
+    fn condition(&self, whole: bool, n: usize) -> (String, Vec<Param>) {
+        if whole {
+            let at = At::Name as u8;
+            return (
+                format!("n.part = ?{n} AND n.at = {at}"),
+                vec![Param::Text(self.0.clone())],
+            );
+        }
+        // Every string that starts with the query sorts from it to it followed by the last
+        // code point (byte order is code point order in UTF-8).
+        let end = format!("{}{}", self.0, char::MAX);
+        let range = format!("n.part >= ?{n} AND n.part < ?{}", n + 1);
+        let params = vec![Param::Text(self.0.clone()), Param::Text(end)];
+        if self.anywhere() {
+            (range, params)
+        } else {
+            (format!("{range} AND n.at < {}", At::Inside as u8), params)
+        }
+    }
+}
+
+/// Whose games a search asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Whose {
+    /// One player, as a player page names them.
+    One(Who),
+    /// Every player whose folded name is the typed one.
+    Named(Typed),
+    /// Every player whose folded name holds the typed one (from a word's start when short).
+    Like(Typed),
+}
+
+impl Whose {
+    /// What the home page's search box holds: `bga:ID`, else a name that finds every player
+    /// whose name holds it (a name of marks alone: the players of that very name).
+    pub fn typed(q: &str) -> Whose {
+        match (Who::parse(q), Typed::new(q)) {
+            (Who::Name(_), Some(typed)) => Whose::Like(typed),
+            (who, _) => Whose::One(who),
+        }
+    }
+
+    /// The condition on players row `p`, from placeholder `?n` on, and its parameters.
+    fn condition(&self, p: &str, n: usize) -> (String, Vec<Param>) {
+        let (typed, whole) = match self {
+            Whose::One(who) => {
+                let (cond, param) = who.condition(p, n);
+                return (cond, vec![param]);
+            }
+            Whose::Named(typed) => (typed, true),
+            Whose::Like(typed) => (typed, false),
+        };
+        let (names, params) = typed.condition(whole, n);
+        let cond = format!("{p}.match_key IN (SELECT n.match_key FROM name_parts n WHERE {names})");
+        (cond, params)
+    }
+}
+
 /// What the home page's search asks: every filter is optional, and all must hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Search {
     /// A player of the game.
-    pub player: Option<Who>,
+    pub player: Option<Whose>,
     /// Another player of the same game (head to head).
     pub opponent: Option<Who>,
     pub kind: Option<GameKind>,
@@ -245,9 +418,10 @@ impl Search {
     pub fn condition(&self) -> Query {
         let mut params = Vec::new();
         let mut clauses = vec!["g.listed".to_string()];
-        for who in [&self.player, &self.opponent].into_iter().flatten() {
-            let (cond, param) = who.condition("p", params.len() + 1);
-            params.push(param);
+        let opponent = self.opponent.clone().map(Whose::One);
+        for whose in [&self.player, &opponent].into_iter().flatten() {
+            let (cond, more) = whose.condition("p", params.len() + 1);
+            params.extend(more);
             clauses.push(format!("g.seq IN (SELECT p.game FROM players p WHERE {cond})"));
         }
         let mut add = |sql: &dyn Fn(usize) -> String, param: Param| {
@@ -272,6 +446,45 @@ impl Search {
         }
     }
 }
+
+impl Search {
+    /// The same search for the players whose name is the typed one, when it asks for every
+    /// player whose name holds it: what the home page tries first, so that a whole name finds
+    /// the games of that name alone, as before the search took parts.
+    pub fn exact(&self) -> Option<Search> {
+        let Some(Whose::Like(typed)) = &self.player else {
+            return None;
+        };
+        Some(Search {
+            player: Some(Whose::Named(typed.clone())),
+            ..self.clone()
+        })
+    }
+}
+
+/// Up to `limit` players with a listed game whose folded names hold `typed` as
+/// [`Whose::Like`] matches them, each by the name their newest listed game recorded: those
+/// whose whole name it is first, then those with a word that starts with it, then the others,
+/// each in the order of what follows it. Bounded: the index finds and orders the names, and
+/// the look-ups of their games stop at `limit` names with a listed game.
+pub fn players_like(typed: &Typed, limit: u32) -> Query {
+    let (names, params) = typed.condition(false, 1);
+    let seats = "FROM players p JOIN games g ON g.seq = p.game WHERE p.match_key = k.match_key AND g.listed";
+    let sql = format!(
+        "SELECT (SELECT p.name {seats} ORDER BY p.game DESC LIMIT 1)
+         FROM (SELECT n.match_key, min(n.at) AS at, min(n.part) AS part FROM name_parts n
+               WHERE {names} GROUP BY n.match_key ORDER BY at, part, n.match_key) k
+         WHERE EXISTS (SELECT 1 {seats}) ORDER BY k.at, k.part, k.match_key LIMIT {limit}"
+    );
+    Query { sql, params }
+}
+
+/// Match keys of stored seats after `?1` whose names the search's index lacks, in order, `?2`
+/// of them: what the start indexes.
+pub const UNINDEXED_NAMES: &str =
+    "SELECT k.match_key FROM (SELECT DISTINCT match_key FROM players WHERE match_key > ?1) k
+     WHERE NOT EXISTS (SELECT 1 FROM name_parts n WHERE n.match_key = k.match_key)
+     ORDER BY k.match_key LIMIT ?2";
 
 /// A player's results over their listed games (with `against`: only the games they played
 /// against that player), as the player pages show them.
@@ -498,6 +711,57 @@ mod tests {
         // Full-width letters are their plain forms under NFKC.
         assert_eq!(match_key("ＡＮＮＡ"), "anna");
         assert_ne!(match_key("Zoë"), match_key("Zoe"));
+    }
+
+    #[test]
+    fn folding_drops_case_accents_and_unicode_forms() {
+        for name in ["Chloé", "CHLOE", "chloe", "Chloe\u{301}", "ＣＨＬＯＥ", " Chlöe "] {
+            assert_eq!(fold(name), "chloe", "{name:?}");
+        }
+        assert_eq!(fold("Łukasz Ørsted"), "lukasz orsted");
+        assert_eq!(fold("Straße"), "strasse");
+        // Letters without accents stay as they are, whatever their script.
+        assert_eq!(fold("Ζωή"), "ζωη");
+        assert_eq!(fold("김민수"), "김민수");
+        assert_eq!(fold("\u{301}"), "");
+    }
+
+    /// Every suffix of the folded name, each once, and where it starts.
+    #[test]
+    fn a_name_is_indexed_by_its_suffixes() {
+        let parts = name_parts("ann-kith b");
+        let at = |part: &str| parts.iter().find(|p| p.part == part).map(|p| p.at);
+        assert_eq!(parts.len(), "ann-kith b".len());
+        assert_eq!(at("ann-kith b"), Some(At::Name));
+        assert_eq!(at("kith b"), Some(At::Word));
+        assert_eq!(at("b"), Some(At::Word));
+        assert_eq!(at("ith b"), Some(At::Inside));
+        assert_eq!(at("-kith b"), Some(At::Inside));
+        assert!(parts.iter().all(|p| p.key == "ann-kith b"));
+        // Folded: an accented name is found without its accents.
+        assert_eq!(name_parts("zoé")[0].part, "zoe");
+        // Nothing left once folded: one empty part, which counts the name as indexed.
+        assert_eq!(
+            name_parts("\u{301}").iter().map(|p| &p.part[..]).collect::<Vec<_>>(),
+            [""]
+        );
+    }
+
+    /// One or two characters match the start of a word; three or more, anywhere; a whole name,
+    /// the whole name. The range of a part ends past every string that starts with it.
+    #[test]
+    fn short_queries_match_the_start_of_a_word() {
+        let (short, _) = Typed::new("Ki").unwrap().condition(false, 1);
+        let (long, params) = Typed::new("KITH").unwrap().condition(false, 1);
+        assert!(short.ends_with("AND n.at < 2"), "{short}");
+        assert!(!long.contains("n.at"), "{long}");
+        let Param::Text(end) = &params[1] else { panic!() };
+        assert!(end.as_str() > "kith\u{10fffe}" && end.as_str() > "kithara" && end.as_str() < "kiti");
+        let (whole, _) = Typed::new("Kith").unwrap().condition(true, 3);
+        assert_eq!(whole, "n.part = ?3 AND n.at = 0");
+        assert_eq!(Typed::new(" \u{301} "), None);
+        assert_eq!(Whose::typed("bga:12"), Whose::One(Who::Bga(12)));
+        assert_eq!(Whose::typed("Chloé"), Whose::Like(Typed("chloe".into())));
     }
 
     fn game(scores: Vec<i32>, finished: bool) -> GameRow {

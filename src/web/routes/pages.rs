@@ -1,9 +1,9 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
 use crate::engine::{GameKind, Preset};
-use crate::record::MAX_RECORD_BYTES;
+use crate::record::{MAX_NAME_CHARS, MAX_RECORD_BYTES};
 use crate::render::cards::Hands;
-use crate::store::{GameId, GameRow, Search, Who, ingest};
+use crate::store::{GameId, GameRow, Search, Whose, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
@@ -40,6 +40,14 @@ struct IndexPage {
     search: SearchForm,
     /// Listed games the search matches (all listed games without one).
     matches: u64,
+    /// The players whose names hold the name typed, when it matches more than one; and
+    /// whether there are more than those.
+    players: Vec<String>,
+    more_players: bool,
+    /// The name typed is a whole name: the games are its players' alone.
+    whole_name: bool,
+    /// The name typed is short enough to match the start of a word only.
+    word_starts_only: bool,
 }
 
 /// What the upload form holds: empty, or after a refused upload the text pasted, the listing
@@ -124,8 +132,16 @@ impl SearchForm {
             }
             r => r.map(str::to_string),
         };
+        let q = some(&self.q);
+        if let Some(chars) = q.map(|q| q.chars().count()).filter(|&n| n > MAX_NAME_CHARS) {
+            return Err(Problem::new(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "Bad search",
+                format!("q has {chars} characters, and no player's name has more than {MAX_NAME_CHARS}"),
+            ));
+        }
         Ok(Search {
-            player: some(&self.q).map(Who::parse),
+            player: q.map(Whose::typed),
             opponent: None,
             kind,
             rules,
@@ -185,7 +201,25 @@ pub fn render_search(state: &AppState, search: SearchForm, page: u64) -> Result<
 }
 
 fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm) -> Result<IndexPage, Problem> {
-    let (rows, matches) = listed_page(state, &search.search()?, page)?;
+    let asked = search.search()?;
+    let Found {
+        rows,
+        matches,
+        whole_name,
+    } = found(state, &asked, page)?;
+    let typed = match &asked.player {
+        Some(Whose::Like(typed)) => Some(typed),
+        _ => None,
+    };
+    let mut players = match typed {
+        Some(typed) => state.store.players_like(typed, PLAYERS_SHOWN + 1)?,
+        None => vec![],
+    };
+    let more_players = players.len() > PLAYERS_SHOWN as usize;
+    players.truncate(PLAYERS_SHOWN as usize);
+    if players.len() < 2 {
+        players.clear();
+    }
     Ok(IndexPage {
         games: rows.into_iter().map(list_item).collect(),
         page,
@@ -193,6 +227,43 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
         form,
         search,
         matches,
+        players,
+        more_players,
+        whole_name,
+        word_starts_only: typed.is_some_and(|t| !t.anywhere()),
+    })
+}
+
+/// The players whose names match the name typed that the home page names, at most.
+const PLAYERS_SHOWN: u32 = 10;
+
+/// A page of the games a search finds, how many it finds, and whether the name typed was a
+/// whole name.
+pub struct Found {
+    pub rows: Vec<GameRow>,
+    pub matches: u64,
+    pub whole_name: bool,
+}
+
+/// Page `page` of the listed games the home page's search finds: a name typed finds the games
+/// of the players of that very name (folded: `store::players::fold`) when they have games the
+/// search matches, as a name always did, else those of every player whose name holds it.
+pub fn found(state: &AppState, search: &Search, page: u64) -> Result<Found, Problem> {
+    if let Some(exact) = search.exact() {
+        let matches = state.store.count_search(&exact)?;
+        if matches > 0 {
+            return Ok(Found {
+                rows: page_of(state, &exact, matches, page)?,
+                matches,
+                whole_name: true,
+            });
+        }
+    }
+    let (rows, matches) = listed_page(state, search, page)?;
+    Ok(Found {
+        rows,
+        matches,
+        whole_name: false,
     })
 }
 
@@ -200,16 +271,18 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
 /// past the last is a 404.
 pub fn listed_page(state: &AppState, search: &Search, page: u64) -> Result<(Vec<GameRow>, u64), Problem> {
     let matches = state.store.count_search(search)?;
+    Ok((page_of(state, search, matches, page)?, matches))
+}
+
+/// Page `page` of the `matches` listed games a search matches.
+fn page_of(state: &AppState, search: &Search, matches: u64, page: u64) -> Result<Vec<GameRow>, Problem> {
     let pages = matches.div_ceil(u64::from(PER_PAGE)).max(1);
     if page == 0 || page > pages {
         return Err(Problem::not_found(format!(
             "the list of games has pages 1 to {pages}, not {page}"
         )));
     }
-    Ok((
-        state.store.search(search, (page - 1) * u64::from(PER_PAGE), PER_PAGE)?,
-        matches,
-    ))
+    Ok(state.store.search(search, (page - 1) * u64::from(PER_PAGE), PER_PAGE)?)
 }
 
 pub fn list_item(g: GameRow) -> GameListItem {

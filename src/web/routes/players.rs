@@ -5,7 +5,7 @@
 //! the statistics kept a while between pages (`web::player_stats`).
 
 use super::pages::{GameListItem, PER_PAGE, list_item, listed_page};
-use crate::store::{PlayerStats, Search, Who};
+use crate::store::{PlayerStats, Search, Who, Whose};
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
 use actix_web::{route, web};
@@ -235,7 +235,7 @@ pub fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) 
     let who = Who::parse(player);
     let opponent = against.map(Who::parse);
     let search = Search {
-        player: Some(who.clone()),
+        player: Some(Whose::One(who.clone())),
         opponent: opponent.clone(),
         ..Search::default()
     };
