@@ -33,8 +33,7 @@ pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
 pub use players::{
-    Missing, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Typed, Who, Whose, fold,
-    match_key,
+    Missing, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Typed, Who, Whose, match_key,
 };
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;

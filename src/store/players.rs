@@ -92,10 +92,10 @@ pub struct NamePart {
 pub fn name_parts(key: &str) -> Vec<NamePart> {
     let folded = fold(key);
     if folded.is_empty() {
-        let part = String::new();
+        let key = key.to_string();
         return vec![NamePart {
-            key: key.to_string(),
-            part,
+            key,
+            part: String::new(),
             at: At::Name,
         }];
     }
@@ -445,9 +445,7 @@ impl Search {
             params,
         }
     }
-}
 
-impl Search {
     /// The same search for the players whose name is the typed one, when it asks for every
     /// player whose name holds it: what the home page tries first, so that a whole name finds
     /// the games of that name alone, as before the search took parts.
