@@ -11,6 +11,6 @@ CREATE TABLE name_parts (
     PRIMARY KEY (match_key, part)
 ) WITHOUT ROWID;
 -- Three characters or more match anywhere; fewer match the start of a word only, from the
--- smaller index.
-CREATE INDEX name_parts_by_part ON name_parts (part);
-CREATE INDEX name_parts_at_words ON name_parts (part) WHERE at < 2;
+-- smaller index. Both hold what a search reads (the key comes with the primary key).
+CREATE INDEX name_parts_by_part ON name_parts (part, at);
+CREATE INDEX name_parts_at_words ON name_parts (part, at) WHERE at < 2;

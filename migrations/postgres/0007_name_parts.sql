@@ -6,5 +6,5 @@ CREATE TABLE name_parts (
     at        SMALLINT NOT NULL,          -- 0: the whole name, 1: a later word's start, 2: inside a word
     PRIMARY KEY (match_key, part)
 );
-CREATE INDEX name_parts_by_part ON name_parts (part, match_key);
-CREATE INDEX name_parts_at_words ON name_parts (part, match_key) WHERE at < 2;
+CREATE INDEX name_parts_by_part ON name_parts (part, at, match_key);
+CREATE INDEX name_parts_at_words ON name_parts (part, at, match_key) WHERE at < 2;

@@ -10,8 +10,9 @@
 //! A player page is one player: its name matches by [`match_key`] (case and Unicode form
 //! ignored, accents kept). The home page's search is looser: it compares names [`fold`]ed
 //! (accents dropped too), and a query finds every player whose folded name holds it — from the
-//! start of any word for one or two characters, anywhere from three. A query that is a whole
-//! folded name finds that name's players only, as a name always did ([`Search::exact`]).
+//! start of any word for one or two characters, anywhere from three — up to the first
+//! [`PLAYERS_SEARCHED`] names in rank. A query that is a whole folded name finds that name's
+//! players only, as a name always did ([`Search::exact`]).
 //!
 //! The index is the `name_parts` table: for each distinct match key (a name, not a seat: names
 //! repeat across games), every suffix of its folded form, with where it starts ([`At`]). "Holds
@@ -24,7 +25,9 @@
 //! tokenizer) were the other way: they need three characters, so a short query would scan, and
 //! `pg_trgm` is an extension a server may not let the service create. The suffixes cost a
 //! name of n characters n rows of n/2 characters on average: names are at most 64 characters
-//! (`record::MAX_NAME_CHARS`), and at 100,000 games of 5,001 names the table is 70,000 rows.
+//! (`record::MAX_NAME_CHARS`), and at 100,000 games of 5,001 names the table is 54,000 rows.
+//! What a query costs is then the games of the names it matches: hence the cap, which keeps
+//! one letter (every name of `bench --players`) to the cost of a hundred players' games.
 //!
 //! SQL cannot fold Unicode: the rows are written with a seat's game, for the names not indexed
 //! yet, and names stored by a release before the index get theirs at start
@@ -323,28 +326,38 @@ impl Typed {
         self.0.chars().count() >= 3
     }
 
-    /// The condition on name parts `n` for the names this matches, whole or in part, from
-    /// placeholder `?n` on, and its parameters.
-    fn condition(&self, whole: bool, n: usize) -> (String, Vec<Param>) {
-        if whole {
-            let at = At::Name as u8;
-            return (
-                format!("n.part = ?{n} AND n.at = {at}"),
-                vec![Param::Text(self.0.clone())],
-            );
-        }
+    /// The condition on name parts `n` of the names this is the whole of, with placeholder
+    /// `?n`, and its parameter.
+    fn whole(&self, n: usize) -> (String, Vec<Param>) {
+        let at = At::Name as u8;
+        let cond = format!("n.part = ?{n} AND n.at = {at}");
+        (cond, vec![Param::Text(self.0.clone())])
+    }
+
+    /// The names this matches a part of, ranked (whole names first, then those with a word
+    /// that starts with it, then the others, each in the order of what follows it), the first
+    /// `limit` of them: a query of `match_key`, `at` and `part`, from placeholder `?n` on, and
+    /// its parameters.
+    fn ranked(&self, n: usize, limit: u32) -> (String, Vec<Param>) {
         // Every string that starts with the query sorts from it to it followed by the last
         // code point (byte order is code point order in UTF-8).
         let end = format!("{}{}", self.0, char::MAX);
-        let range = format!("n.part >= ?{n} AND n.part < ?{}", n + 1);
-        let params = vec![Param::Text(self.0.clone()), Param::Text(end)];
-        if self.anywhere() {
-            (range, params)
-        } else {
-            (format!("{range} AND n.at < {}", At::Inside as u8), params)
+        let mut cond = format!("n.part >= ?{n} AND n.part < ?{}", n + 1);
+        if !self.anywhere() {
+            cond += &format!(" AND n.at < {}", At::Inside as u8);
         }
+        let sql = format!(
+            "SELECT n.match_key, min(n.at) AS at, min(n.part) AS part FROM name_parts n WHERE {cond}
+             GROUP BY n.match_key ORDER BY at, part, n.match_key LIMIT {limit}"
+        );
+        (sql, vec![Param::Text(self.0.clone()), Param::Text(end)])
     }
 }
+
+/// The players a search by part of a name takes the games of, at most: the first so many of
+/// the names it matches, ranked ([`Typed`]). A query that matches every name (one letter, or
+/// what every name holds) then costs what 100 players' games cost, not the whole table's.
+pub const PLAYERS_SEARCHED: u32 = 100;
 
 /// Whose games a search asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -369,17 +382,21 @@ impl Whose {
 
     /// The condition on players row `p`, from placeholder `?n` on, and its parameters.
     fn condition(&self, p: &str, n: usize) -> (String, Vec<Param>) {
-        let (typed, whole) = match self {
+        let (keys, params) = match self {
             Whose::One(who) => {
                 let (cond, param) = who.condition(p, n);
                 return (cond, vec![param]);
             }
-            Whose::Named(typed) => (typed, true),
-            Whose::Like(typed) => (typed, false),
+            Whose::Named(typed) => {
+                let (cond, params) = typed.whole(n);
+                (format!("SELECT n.match_key FROM name_parts n WHERE {cond}"), params)
+            }
+            Whose::Like(typed) => {
+                let (ranked, params) = typed.ranked(n, PLAYERS_SEARCHED);
+                (format!("SELECT r.match_key FROM ({ranked}) r"), params)
+            }
         };
-        let (names, params) = typed.condition(whole, n);
-        let cond = format!("{p}.match_key IN (SELECT n.match_key FROM name_parts n WHERE {names})");
-        (cond, params)
+        (format!("{p}.match_key IN ({keys})"), params)
     }
 }
 
@@ -460,21 +477,37 @@ impl Search {
     }
 }
 
-/// Up to `limit` players with a listed game whose folded names hold `typed` as
-/// [`Whose::Like`] matches them, each by the name their newest listed game recorded: those
-/// whose whole name it is first, then those with a word that starts with it, then the others,
-/// each in the order of what follows it. Bounded: the index finds and orders the names, and
-/// the look-ups of their games stop at `limit` names with a listed game.
-pub fn players_like(typed: &Typed, limit: u32) -> Query {
-    let (names, params) = typed.condition(false, 1);
+/// The players a search by part of a name finds: the names of some, and how many names it
+/// matches.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayersLike {
+    /// Of the [`PLAYERS_SEARCHED`] players whose games are searched, those with a listed game,
+    /// in their rank, each by the name their newest listed game recorded: as many as asked.
+    pub names: Vec<String>,
+    /// Names matched, counted up to one past [`PLAYERS_SEARCHED`] (some may have no listed
+    /// game left).
+    pub matched: u64,
+}
+
+/// The queries of [`PlayersLike`] for `typed`: up to `limit` names, and the count. Bounded:
+/// the index finds and ranks the names, and the look-ups of their games stop at
+/// [`PLAYERS_SEARCHED`] names.
+pub fn players_like(typed: &Typed, limit: u32) -> [Query; 2] {
+    let (ranked, params) = typed.ranked(1, PLAYERS_SEARCHED);
     let seats = "FROM players p JOIN games g ON g.seq = p.game WHERE p.match_key = k.match_key AND g.listed";
-    let sql = format!(
-        "SELECT (SELECT p.name {seats} ORDER BY p.game DESC LIMIT 1)
-         FROM (SELECT n.match_key, min(n.at) AS at, min(n.part) AS part FROM name_parts n
-               WHERE {names} GROUP BY n.match_key ORDER BY at, part, n.match_key) k
+    let names = format!(
+        "SELECT (SELECT p.name {seats} ORDER BY p.game DESC LIMIT 1) FROM ({ranked}) k
          WHERE EXISTS (SELECT 1 {seats}) ORDER BY k.at, k.part, k.match_key LIMIT {limit}"
     );
-    Query { sql, params }
+    let (ranked, count_params) = typed.ranked(1, PLAYERS_SEARCHED + 1);
+    let count = format!("SELECT count(*) FROM ({ranked}) k");
+    [
+        Query { sql: names, params },
+        Query {
+            sql: count,
+            params: count_params,
+        },
+    ]
 }
 
 /// Match keys of stored seats after `?1` whose names the search's index lacks, in order, `?2`
@@ -749,13 +782,13 @@ mod tests {
     /// the whole name. The range of a part ends past every string that starts with it.
     #[test]
     fn short_queries_match_the_start_of_a_word() {
-        let (short, _) = Typed::new("Ki").unwrap().condition(false, 1);
-        let (long, params) = Typed::new("KITH").unwrap().condition(false, 1);
-        assert!(short.ends_with("AND n.at < 2"), "{short}");
-        assert!(!long.contains("n.at"), "{long}");
+        let (short, _) = Typed::new("Ki").unwrap().ranked(1, 5);
+        let (long, params) = Typed::new("KITH").unwrap().ranked(1, 5);
+        assert!(short.contains("AND n.at < 2\n"), "{short}");
+        assert!(!long.contains("AND n.at"), "{long}");
         let Param::Text(end) = &params[1] else { panic!() };
         assert!(end.as_str() > "kith\u{10fffe}" && end.as_str() > "kithara" && end.as_str() < "kiti");
-        let (whole, _) = Typed::new("Kith").unwrap().condition(true, 3);
+        let (whole, _) = Typed::new("Kith").unwrap().whole(3);
         assert_eq!(whole, "n.part = ?3 AND n.at = 0");
         assert_eq!(Typed::new(" \u{301} "), None);
         assert_eq!(Whose::typed("bga:12"), Whose::One(Who::Bga(12)));

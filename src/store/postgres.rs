@@ -13,8 +13,8 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, CategoryPoints, GamePuzzle, Missing, NamePart, Param, PlayerStats, Query, Scoring, Search,
-    Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Typed, Who,
+    self, AnalysedGame, CategoryPoints, GamePuzzle, Missing, NamePart, Param, PlayerStats, PlayersLike, Query, Scoring,
+    Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Typed, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -320,12 +320,15 @@ impl Backend for Postgres {
         })
     }
 
-    fn players_like(&self, typed: &Typed, limit: u32) -> Result<Vec<String>, StoreError> {
-        let Query { sql, params } = players::players_like(typed, limit);
-        let sql = dollars(&sql);
+    fn players_like(&self, typed: &Typed, limit: u32) -> Result<PlayersLike, StoreError> {
+        let [names, count] = players::players_like(typed, limit);
         self.run(async |c| {
-            let rows = c.query(&sql, &bound(&params)).await?;
-            rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+            let rows = c.query(&dollars(&names.sql), &bound(&names.params)).await?;
+            let matched = c.query_one(&dollars(&count.sql), &bound(&count.params)).await?;
+            Ok(PlayersLike {
+                names: rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?,
+                matched: matched.try_get::<_, i64>(0)? as u64,
+            })
         })
     }
 

@@ -4,8 +4,8 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, GamePuzzle, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, SeatPuzzle,
-    TileRecord, TileScore, Typed, Who,
+    self, AnalysedGame, GamePuzzle, Missing, Param, PlayerStats, PlayersLike, Query, Search, Seat, SeatAnalysis,
+    SeatPuzzle, TileRecord, TileScore, Typed, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -237,9 +237,16 @@ impl Backend for Sqlite {
         Ok(n as u64)
     }
 
-    fn players_like(&self, typed: &Typed, limit: u32) -> Result<Vec<String>, StoreError> {
+    fn players_like(&self, typed: &Typed, limit: u32) -> Result<PlayersLike, StoreError> {
         let conn = self.pool.get()?;
-        rows_of(&conn, &players::players_like(typed, limit), |r| r.get(0))
+        let [names, count] = players::players_like(typed, limit);
+        let matched: i64 = conn.query_row(&count.sql, rusqlite::params_from_iter(bound(&count.params)), |r| {
+            r.get(0)
+        })?;
+        Ok(PlayersLike {
+            names: rows_of(&conn, &names, |r| r.get(0))?,
+            matched: matched as u64,
+        })
     }
 
     fn unindexed_names(&self, after: &str, limit: u32) -> Result<Vec<String>, StoreError> {

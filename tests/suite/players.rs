@@ -296,6 +296,39 @@ fn the_search_finds_players_by_part_of_their_name() {
     assert_eq!(long.status, 400, "no name is that long: {}", long.body);
 }
 
+/// A part of a name that matches more than 100 names finds the games of the first 100 in
+/// rank (here `Pat 0` to `Pat 99` in the order of what follows `pat`: all but `Pat 99`), and
+/// says so: a query that matches every name costs what 100 players' games cost.
+#[test]
+fn a_search_matching_over_a_hundred_names_takes_the_first_hundred() {
+    let app = spawn_app();
+    let store = app.store();
+    let mut last = String::new();
+    for n in 0..=100 {
+        let g = finished_game([&format!("Pat {n}"), "Quinn"]);
+        let id = carcassonne_replay::store::ingest(&store, g.as_bytes()).unwrap().0.id;
+        if n == 99 {
+            last = id.to_string();
+        }
+    }
+    let page = get_html(&app, "/?q=pat&page=4");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Games found: 100"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("It matches over 100 names: the games listed are those of the first 100"),
+        "{}",
+        page.body
+    );
+    let listed: usize = (1..=4)
+        .map(|p| get_html(&app, &format!("/?q=pat&page={p}")).body)
+        .filter(|body| body.contains(&format!("/g/{last}\"")))
+        .count();
+    assert_eq!(listed, 0, "Pat 99 ranks 101st");
+    // A name it holds whole is found as ever.
+    assert!(get_html(&app, "/?q=pat%2099").body.contains(&format!("/g/{last}\"")));
+}
+
 #[test]
 fn a_database_of_the_previous_release_gets_its_player_rows_at_start() {
     let app = spawn_app_on_previous_release();

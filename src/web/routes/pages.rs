@@ -3,7 +3,7 @@
 use crate::engine::{GameKind, Preset};
 use crate::record::{MAX_NAME_CHARS, MAX_RECORD_BYTES};
 use crate::render::cards::Hands;
-use crate::store::{GameId, GameRow, Search, Whose, ingest};
+use crate::store::{GameId, GameRow, PLAYERS_SEARCHED, PlayersLike, Search, Whose, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
@@ -48,6 +48,8 @@ struct IndexPage {
     whole_name: bool,
     /// The name typed is short enough to match the start of a word only.
     word_starts_only: bool,
+    /// The name typed matches more names than the search takes the games of.
+    too_many_players: bool,
 }
 
 /// What the upload form holds: empty, or after a refused upload the text pasted, the listing
@@ -211,9 +213,12 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
         Some(Whose::Like(typed)) => Some(typed),
         _ => None,
     };
-    let mut players = match typed {
+    let PlayersLike {
+        names: mut players,
+        matched,
+    } = match typed {
         Some(typed) => state.store.players_like(typed, PLAYERS_SHOWN + 1)?,
-        None => vec![],
+        None => PlayersLike::default(),
     };
     let more_players = players.len() > PLAYERS_SHOWN as usize;
     players.truncate(PLAYERS_SHOWN as usize);
@@ -231,6 +236,7 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
         more_players,
         whole_name,
         word_starts_only: typed.is_some_and(|t| !t.anywhere()),
+        too_many_players: !whole_name && matched > u64::from(PLAYERS_SEARCHED),
     })
 }
 
