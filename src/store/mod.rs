@@ -33,7 +33,7 @@ pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
 pub use players::{
-    Missing, PLAYERS_SEARCHED, PlayerStats, PlayersLike, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore,
+    Matched, Missing, PLAYERS_SEARCHED, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore,
     Typed, Who, Whose, match_key,
 };
 pub use sqlite::{BackupError, backup};
@@ -253,9 +253,8 @@ pub trait Backend: Send + Sync {
     fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError>;
     /// How many listed games the search matches.
     fn count_search(&self, search: &Search) -> Result<u64, StoreError>;
-    /// Up to `limit` of the players a search by part of a name finds, and how many names it
-    /// matches ([`PlayersLike`]).
-    fn players_like(&self, typed: &Typed, limit: u32) -> Result<PlayersLike, StoreError>;
+    /// The first `limit` names `typed` matches, ranked (`players::names_like`).
+    fn names_like(&self, typed: &Typed, limit: u32) -> Result<Vec<Matched>, StoreError>;
     /// Match keys of stored seats after `after`, in order, whose names the search's index
     /// lacks: what [`Store::fill_name_index`] walks.
     fn unindexed_names(&self, after: &str, limit: u32) -> Result<Vec<String>, StoreError>;

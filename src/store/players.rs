@@ -11,17 +11,18 @@
 //! ignored, accents kept). The home page's search is looser: it compares names [`fold`]ed
 //! (accents dropped too), and a query finds every player whose folded name holds it — from the
 //! start of any word for one or two characters, anywhere from three — up to the first
-//! [`PLAYERS_SEARCHED`] names in rank. A query that is a whole folded name finds that name's
-//! players only, as a name always did ([`Search::exact`]).
+//! [`PLAYERS_SEARCHED`] names in rank ([`names_like`]). A query that is a whole folded name
+//! finds that name's players only, as a name always did (`web::routes::pages::found`).
 //!
 //! The index is the `name_parts` table: for each distinct match key (a name, not a seat: names
 //! repeat across games), every suffix of its folded form, with where it starts ([`At`]). "Holds
 //! `q`" is then "has a suffix that starts with `q`": a range scan `q <= part < q + U+10FFFF` on
-//! a b-tree, byte order on both stores (SQLite's `BINARY`, PostgreSQL's `COLLATE "C"`). The
-//! same table answers the three questions with one index each — a whole name (`part = q`, at
-//! the start), the start of a word (a partial index of the suffixes at a word's start, which
-//! keeps a one-letter query to the names with a word of that letter) and anywhere — with the
-//! same SQL on both stores. Trigram indexes (PostgreSQL's `pg_trgm`, SQLite's FTS5 `trigram`
+//! a b-tree, byte order on both stores (SQLite's `BINARY`, PostgreSQL's `COLLATE "C"`). One
+//! range answers every question, with the same SQL on both stores: anywhere (the index of every
+//! part), the start of a word (a partial index of the parts at a word's start, which keeps a
+//! one-letter query to the names with a word of that letter) and the whole name (the part
+//! equal to `q` at the start, ranked first). The names found go to the games' query as keys,
+//! bound one by one. Trigram indexes (PostgreSQL's `pg_trgm`, SQLite's FTS5 `trigram`
 //! tokenizer) were the other way: they need three characters, so a short query would scan, and
 //! `pg_trgm` is an extension a server may not let the service create. The suffixes cost a
 //! name of n characters n rows of n/2 characters on average: names are at most 64 characters
@@ -326,18 +327,10 @@ impl Typed {
         self.0.chars().count() >= 3
     }
 
-    /// The condition on name parts `n` of the names this is the whole of, with placeholder
-    /// `?n`, and its parameter.
-    fn whole(&self, n: usize) -> (String, Vec<Param>) {
-        let at = At::Name as u8;
-        let cond = format!("n.part = ?{n} AND n.at = {at}");
-        (cond, vec![Param::Text(self.0.clone())])
-    }
-
-    /// The names this matches a part of, ranked (whole names first, then those with a word
-    /// that starts with it, then the others, each in the order of what follows it), the first
-    /// `limit` of them: a query of `match_key`, `at` and `part`, from placeholder `?n` on, and
-    /// its parameters.
+    /// The names this matches, ranked: those it is the whole of first, then those with a
+    /// word that starts with it, then the others, each in the order of what follows it; the
+    /// first `limit` of them, as a query of `match_key`, `whole` (1 or 0), `at` and `part`,
+    /// from placeholder `?n` on, and its parameters.
     fn ranked(&self, n: usize, limit: u32) -> (String, Vec<Param>) {
         // Every string that starts with the query sorts from it to it followed by the last
         // code point (byte order is code point order in UTF-8).
@@ -346,9 +339,12 @@ impl Typed {
         if !self.anywhere() {
             cond += &format!(" AND n.at < {}", At::Inside as u8);
         }
+        let whole = At::Name as u8;
         let sql = format!(
-            "SELECT n.match_key, min(n.at) AS at, min(n.part) AS part FROM name_parts n WHERE {cond}
-             GROUP BY n.match_key ORDER BY at, part, n.match_key LIMIT {limit}"
+            "SELECT n.match_key, max(CASE WHEN n.at = {whole} AND n.part = ?{n} THEN 1 ELSE 0 END) AS whole,
+                    min(n.at) AS at, min(n.part) AS part
+             FROM name_parts n WHERE {cond}
+             GROUP BY n.match_key ORDER BY whole DESC, at, part, n.match_key LIMIT {limit}"
         );
         (sql, vec![Param::Text(self.0.clone()), Param::Text(end)])
     }
@@ -359,44 +355,57 @@ impl Typed {
 /// what every name holds) then costs what 100 players' games cost, not the whole table's.
 pub const PLAYERS_SEARCHED: u32 = 100;
 
+/// A name a typed one matches, as [`names_like`] ranks them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matched {
+    pub key: String,
+    /// The typed name is this whole name (folded).
+    pub whole: bool,
+    /// The name its newest listed game recorded; `None` when it has no listed game left.
+    pub listed_as: Option<String>,
+}
+
+/// The first `limit` names `typed` matches, ranked ([`Typed`]), each with the name its newest
+/// listed game recorded: what the home page searches and names. Bounded: the index finds and
+/// ranks the names, and `limit` of them are looked up.
+pub fn names_like(typed: &Typed, limit: u32) -> Query {
+    let (ranked, params) = typed.ranked(1, limit);
+    let sql = format!(
+        "SELECT k.match_key, k.whole,
+                (SELECT p.name FROM players p JOIN games g ON g.seq = p.game
+                 WHERE p.match_key = k.match_key AND g.listed ORDER BY p.game DESC LIMIT 1)
+         FROM ({ranked}) k ORDER BY k.whole DESC, k.at, k.part, k.match_key"
+    );
+    Query { sql, params }
+}
+
 /// Whose games a search asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Whose {
     /// One player, as a player page names them.
     One(Who),
-    /// Every player whose folded name is the typed one.
-    Named(Typed),
-    /// Every player whose folded name holds the typed one (from a word's start when short).
-    Like(Typed),
+    /// The players of these match keys: those a name typed in the home page's search finds
+    /// ([`names_like`]). Keys, not a subquery: the planners then see how few they are
+    /// (PostgreSQL ran a subquery's ranking again for each game it walked, 1.3 s for one
+    /// letter at 100,000 games).
+    Keys(Vec<String>),
 }
 
 impl Whose {
-    /// What the home page's search box holds: `bga:ID`, else a name that finds every player
-    /// whose name holds it (a name of marks alone: the players of that very name).
-    pub fn typed(q: &str) -> Whose {
-        match (Who::parse(q), Typed::new(q)) {
-            (Who::Name(_), Some(typed)) => Whose::Like(typed),
-            (who, _) => Whose::One(who),
-        }
-    }
-
     /// The condition on players row `p`, from placeholder `?n` on, and its parameters.
     fn condition(&self, p: &str, n: usize) -> (String, Vec<Param>) {
-        let (keys, params) = match self {
+        match self {
             Whose::One(who) => {
                 let (cond, param) = who.condition(p, n);
-                return (cond, vec![param]);
+                (cond, vec![param])
             }
-            Whose::Named(typed) => {
-                let (cond, params) = typed.whole(n);
-                (format!("SELECT n.match_key FROM name_parts n WHERE {cond}"), params)
+            Whose::Keys(keys) if keys.is_empty() => ("1 = 0".to_string(), vec![]),
+            Whose::Keys(keys) => {
+                let marks: Vec<String> = (n..n + keys.len()).map(|i| format!("?{i}")).collect();
+                let params = keys.iter().map(|k| Param::Text(k.clone())).collect();
+                (format!("{p}.match_key IN ({})", marks.join(", ")), params)
             }
-            Whose::Like(typed) => {
-                let (ranked, params) = typed.ranked(n, PLAYERS_SEARCHED);
-                (format!("SELECT r.match_key FROM ({ranked}) r"), params)
-            }
-        };
-        (format!("{p}.match_key IN ({keys})"), params)
+        }
     }
 }
 
@@ -462,52 +471,6 @@ impl Search {
             params,
         }
     }
-
-    /// The same search for the players whose name is the typed one, when it asks for every
-    /// player whose name holds it: what the home page tries first, so that a whole name finds
-    /// the games of that name alone, as before the search took parts.
-    pub fn exact(&self) -> Option<Search> {
-        let Some(Whose::Like(typed)) = &self.player else {
-            return None;
-        };
-        Some(Search {
-            player: Some(Whose::Named(typed.clone())),
-            ..self.clone()
-        })
-    }
-}
-
-/// The players a search by part of a name finds: the names of some, and how many names it
-/// matches.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayersLike {
-    /// Of the [`PLAYERS_SEARCHED`] players whose games are searched, those with a listed game,
-    /// in their rank, each by the name their newest listed game recorded: as many as asked.
-    pub names: Vec<String>,
-    /// Names matched, counted up to one past [`PLAYERS_SEARCHED`] (some may have no listed
-    /// game left).
-    pub matched: u64,
-}
-
-/// The queries of [`PlayersLike`] for `typed`: up to `limit` names, and the count. Bounded:
-/// the index finds and ranks the names, and the look-ups of their games stop at
-/// [`PLAYERS_SEARCHED`] names.
-pub fn players_like(typed: &Typed, limit: u32) -> [Query; 2] {
-    let (ranked, params) = typed.ranked(1, PLAYERS_SEARCHED);
-    let seats = "FROM players p JOIN games g ON g.seq = p.game WHERE p.match_key = k.match_key AND g.listed";
-    let names = format!(
-        "SELECT (SELECT p.name {seats} ORDER BY p.game DESC LIMIT 1) FROM ({ranked}) k
-         WHERE EXISTS (SELECT 1 {seats}) ORDER BY k.at, k.part, k.match_key LIMIT {limit}"
-    );
-    let (ranked, count_params) = typed.ranked(1, PLAYERS_SEARCHED + 1);
-    let count = format!("SELECT count(*) FROM ({ranked}) k");
-    [
-        Query { sql: names, params },
-        Query {
-            sql: count,
-            params: count_params,
-        },
-    ]
 }
 
 /// Match keys of stored seats after `?1` whose names the search's index lacks, in order, `?2`
@@ -786,13 +749,25 @@ mod tests {
         let (long, params) = Typed::new("KITH").unwrap().ranked(1, 5);
         assert!(short.contains("AND n.at < 2\n"), "{short}");
         assert!(!long.contains("AND n.at"), "{long}");
+        assert_eq!(params[0], Param::Text("kith".into()));
         let Param::Text(end) = &params[1] else { panic!() };
         assert!(end.as_str() > "kith\u{10fffe}" && end.as_str() > "kithara" && end.as_str() < "kiti");
-        let (whole, _) = Typed::new("Kith").unwrap().whole(3);
-        assert_eq!(whole, "n.part = ?3 AND n.at = 0");
         assert_eq!(Typed::new(" \u{301} "), None);
-        assert_eq!(Whose::typed("bga:12"), Whose::One(Who::Bga(12)));
-        assert_eq!(Whose::typed("Chloé"), Whose::Like(Typed("chloe".into())));
+    }
+
+    /// The players of no key match nothing (`IN ()` is no SQL).
+    #[test]
+    fn no_keys_match_no_game() {
+        let none = Search {
+            player: Some(Whose::Keys(vec![])),
+            ..Search::default()
+        };
+        assert_eq!(
+            none.condition().sql,
+            "g.listed AND g.seq IN (SELECT p.game FROM players p WHERE 1 = 0)"
+        );
+        let two = Whose::Keys(vec!["a".into(), "b".into()]).condition("p", 3);
+        assert_eq!(two.0, "p.match_key IN (?3, ?4)");
     }
 
     fn game(scores: Vec<i32>, finished: bool) -> GameRow {

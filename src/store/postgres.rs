@@ -13,7 +13,7 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, CategoryPoints, GamePuzzle, Missing, NamePart, Param, PlayerStats, PlayersLike, Query, Scoring,
+    self, AnalysedGame, CategoryPoints, GamePuzzle, Matched, Missing, NamePart, Param, PlayerStats, Query, Scoring,
     Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Typed, Who,
 };
 use super::{
@@ -320,15 +320,20 @@ impl Backend for Postgres {
         })
     }
 
-    fn players_like(&self, typed: &Typed, limit: u32) -> Result<PlayersLike, StoreError> {
-        let [names, count] = players::players_like(typed, limit);
+    fn names_like(&self, typed: &Typed, limit: u32) -> Result<Vec<Matched>, StoreError> {
+        let Query { sql, params } = players::names_like(typed, limit);
+        let sql = dollars(&sql);
         self.run(async |c| {
-            let rows = c.query(&dollars(&names.sql), &bound(&names.params)).await?;
-            let matched = c.query_one(&dollars(&count.sql), &bound(&count.params)).await?;
-            Ok(PlayersLike {
-                names: rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?,
-                matched: matched.try_get::<_, i64>(0)? as u64,
-            })
+            let rows = c.query(&sql, &bound(&params)).await?;
+            (rows.iter())
+                .map(|r| {
+                    Ok(Matched {
+                        key: r.try_get(0)?,
+                        whole: r.try_get::<_, i32>(1)? == 1,
+                        listed_as: r.try_get(2)?,
+                    })
+                })
+                .collect()
         })
     }
 

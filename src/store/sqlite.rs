@@ -4,7 +4,7 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, GamePuzzle, Missing, Param, PlayerStats, PlayersLike, Query, Search, Seat, SeatAnalysis,
+    self, AnalysedGame, GamePuzzle, Matched, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis,
     SeatPuzzle, TileRecord, TileScore, Typed, Who,
 };
 use super::{
@@ -237,15 +237,14 @@ impl Backend for Sqlite {
         Ok(n as u64)
     }
 
-    fn players_like(&self, typed: &Typed, limit: u32) -> Result<PlayersLike, StoreError> {
+    fn names_like(&self, typed: &Typed, limit: u32) -> Result<Vec<Matched>, StoreError> {
         let conn = self.pool.get()?;
-        let [names, count] = players::players_like(typed, limit);
-        let matched: i64 = conn.query_row(&count.sql, rusqlite::params_from_iter(bound(&count.params)), |r| {
-            r.get(0)
-        })?;
-        Ok(PlayersLike {
-            names: rows_of(&conn, &names, |r| r.get(0))?,
-            matched: matched as u64,
+        rows_of(&conn, &players::names_like(typed, limit), |r| {
+            Ok(Matched {
+                key: r.get(0)?,
+                whole: r.get::<_, i64>(1)? == 1,
+                listed_as: r.get(2)?,
+            })
         })
     }
 

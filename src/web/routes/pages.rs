@@ -3,7 +3,7 @@
 use crate::engine::{GameKind, Preset};
 use crate::record::{MAX_NAME_CHARS, MAX_RECORD_BYTES};
 use crate::render::cards::Hands;
-use crate::store::{GameId, GameRow, PLAYERS_SEARCHED, PlayersLike, Search, Whose, ingest};
+use crate::store::{GameId, GameRow, Matched, PLAYERS_SEARCHED, Search, Typed, Who, Whose, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
@@ -40,16 +40,50 @@ struct IndexPage {
     search: SearchForm,
     /// Listed games the search matches (all listed games without one).
     matches: u64,
-    /// The players whose names hold the name typed, when it matches more than one; and
-    /// whether there are more than those.
-    players: Vec<String>,
-    more_players: bool,
     /// The name typed is a whole name: the games are its players' alone.
     whole_name: bool,
-    /// The name typed is short enough to match the start of a word only.
+    named: Named,
+}
+
+/// What the home page says of the players a name typed matches.
+#[derive(Default)]
+struct Named {
+    /// Up to ten of them, when it matches more than one, and whether there are more.
+    players: Vec<String>,
+    more: bool,
+    /// It matches more names than the search takes the games of.
+    over_cap: bool,
+    /// It is short enough to match the start of a word only.
     word_starts_only: bool,
-    /// The name typed matches more names than the search takes the games of.
-    too_many_players: bool,
+}
+
+impl Named {
+    /// From the names the name typed matches, ranked (`store::players::names_like`).
+    fn of(typed: &Typed, ranked: &[Matched], whole_name: bool) -> Named {
+        let searched = &ranked[..ranked.len().min(PLAYERS_SEARCHED as usize)];
+        let mut players: Vec<String> = (searched.iter())
+            .filter_map(|m| m.listed_as.clone())
+            .take(PLAYERS_SHOWN + 1)
+            .collect();
+        let more = players.len() > PLAYERS_SHOWN;
+        players.truncate(PLAYERS_SHOWN);
+        if players.len() < 2 {
+            players.clear();
+        }
+        Named {
+            players,
+            more,
+            over_cap: !whole_name && ranked.len() > searched.len(),
+            word_starts_only: !typed.anywhere(),
+        }
+    }
+}
+
+/// The home page's search as asked: its filters, and the name typed, which [`found`] turns
+/// into players.
+pub struct Asked {
+    pub search: Search,
+    pub typed: Option<Typed>,
 }
 
 /// What the upload form holds: empty, or after a refused upload the text pasted, the listing
@@ -108,7 +142,7 @@ pub struct SearchForm {
 
 impl SearchForm {
     /// The search it asks; a field that does not parse is a 400 naming it.
-    pub fn search(&self) -> Result<Search, Problem> {
+    pub fn search(&self) -> Result<Asked, Problem> {
         let bad = |field: &str, value: &str, want: &str| {
             Problem::new(
                 actix_web::http::StatusCode::BAD_REQUEST,
@@ -142,14 +176,22 @@ impl SearchForm {
                 format!("q has {chars} characters, and no player's name has more than {MAX_NAME_CHARS}"),
             ));
         }
-        Ok(Search {
-            player: q.map(Whose::typed),
+        // A Board Game Arena id, and a name with nothing left once folded (marks alone), are
+        // one player each.
+        let (player, typed) = match q.map(|q| (Who::parse(q), Typed::new(q))) {
+            None => (None, None),
+            Some((Who::Name(_), Some(typed))) => (None, Some(typed)),
+            Some((who, _)) => (Some(Whose::One(who)), None),
+        };
+        let search = Search {
+            player,
             opponent: None,
             kind,
             rules,
             from: day("from", &self.from)?,
             until: day("until", &self.until)?,
-        })
+        };
+        Ok(Asked { search, typed })
     }
 
     /// The search as a query string, for the pages' links (empty for none; else ending in `&`).
@@ -203,28 +245,12 @@ pub fn render_search(state: &AppState, search: SearchForm, page: u64) -> Result<
 }
 
 fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm) -> Result<IndexPage, Problem> {
-    let asked = search.search()?;
     let Found {
         rows,
         matches,
         whole_name,
-    } = found(state, &asked, page)?;
-    let typed = match &asked.player {
-        Some(Whose::Like(typed)) => Some(typed),
-        _ => None,
-    };
-    let PlayersLike {
-        names: mut players,
-        matched,
-    } = match typed {
-        Some(typed) => state.store.players_like(typed, PLAYERS_SHOWN + 1)?,
-        None => PlayersLike::default(),
-    };
-    let more_players = players.len() > PLAYERS_SHOWN as usize;
-    players.truncate(PLAYERS_SHOWN as usize);
-    if players.len() < 2 {
-        players.clear();
-    }
+        named,
+    } = found(state, &search.search()?, page)?;
     Ok(IndexPage {
         games: rows.into_iter().map(list_item).collect(),
         page,
@@ -232,44 +258,57 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
         form,
         search,
         matches,
-        players,
-        more_players,
         whole_name,
-        word_starts_only: typed.is_some_and(|t| !t.anywhere()),
-        too_many_players: !whole_name && matched > u64::from(PLAYERS_SEARCHED),
+        named,
     })
 }
 
 /// The players whose names match the name typed that the home page names, at most.
-const PLAYERS_SHOWN: u32 = 10;
+const PLAYERS_SHOWN: usize = 10;
 
-/// A page of the games a search finds, how many it finds, and whether the name typed was a
-/// whole name.
+/// A page of the games a search finds, how many it finds, whether the name typed was a whole
+/// name, and the players it matches.
 pub struct Found {
     pub rows: Vec<GameRow>,
     pub matches: u64,
     pub whole_name: bool,
+    named: Named,
 }
 
-/// Page `page` of the listed games the home page's search finds: a name typed finds the games
+/// Page `page` of the listed games the home page's search finds. A name typed finds the games
 /// of the players of that very name (folded: `store::players::fold`) when they have games the
-/// search matches, as a name always did, else those of every player whose name holds it.
-pub fn found(state: &AppState, search: &Search, page: u64) -> Result<Found, Problem> {
-    if let Some(exact) = search.exact() {
-        let matches = state.store.count_search(&exact)?;
-        if matches > 0 {
-            return Ok(Found {
-                rows: page_of(state, &exact, matches, page)?,
-                matches,
-                whole_name: true,
-            });
-        }
-    }
-    let (rows, matches) = listed_page(state, search, page)?;
+/// search matches, as a name always did; else those of every player whose name holds it, up
+/// to the first [`PLAYERS_SEARCHED`] in rank.
+pub fn found(state: &AppState, asked: &Asked, page: u64) -> Result<Found, Problem> {
+    let Some(typed) = &asked.typed else {
+        let (rows, matches) = listed_page(state, &asked.search, page)?;
+        return Ok(Found {
+            rows,
+            matches,
+            whole_name: false,
+            named: Named::default(),
+        });
+    };
+    let ranked = state.store.names_like(typed, PLAYERS_SEARCHED + 1)?;
+    let players = |keys: Vec<String>| Search {
+        player: Some(Whose::Keys(keys)),
+        ..asked.search.clone()
+    };
+    let whole = players(ranked.iter().filter(|m| m.whole).map(|m| m.key.clone()).collect());
+    let matches = state.store.count_search(&whole)?;
+    let (search, matches, whole_name) = if matches > 0 {
+        (whole, matches, true)
+    } else {
+        let searched = ranked.iter().take(PLAYERS_SEARCHED as usize);
+        let part = players(searched.map(|m| m.key.clone()).collect());
+        let matches = state.store.count_search(&part)?;
+        (part, matches, false)
+    };
     Ok(Found {
-        rows,
+        rows: page_of(state, &search, matches, page)?,
         matches,
-        whole_name: false,
+        whole_name,
+        named: Named::of(typed, &ranked, whole_name),
     })
 }
 
