@@ -10,8 +10,9 @@ use crate::record::RulesSpec;
 use crate::selfplay::{Policy, generate};
 use crate::store::{Database, Ingested, NewGame, Store, canonical_id, ingest, players};
 use crate::web::AppState;
-use crate::web::routes::pages::{SearchForm, found, render_search};
+use crate::web::routes::pages::render_search;
 use crate::web::routes::players::render_player_page;
+use crate::web::search::{SearchForm, found};
 use std::time::{Duration, Instant};
 
 /// Distinct generated games the fill stores again under new names.

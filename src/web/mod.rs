@@ -19,6 +19,7 @@ mod page_cache;
 mod player_stats;
 mod problem;
 pub(crate) mod routes;
+pub(crate) mod search;
 mod seat_analysis;
 mod share_view;
 pub mod startup;

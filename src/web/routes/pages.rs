@@ -1,12 +1,13 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
-use crate::engine::{GameKind, Preset};
-use crate::record::{MAX_NAME_CHARS, MAX_RECORD_BYTES};
+use crate::engine::GameKind;
+use crate::record::MAX_RECORD_BYTES;
 use crate::render::cards::Hands;
-use crate::store::{GameId, GameRow, Matched, PLAYERS_SEARCHED, Search, Typed, Who, Whose, ingest};
+use crate::store::{GameId, GameRow, PLAYERS_SEARCHED, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
+use crate::web::search::{Found, Named, PER_PAGE, SearchForm, found, rules_names};
 use crate::web::{AppState, annotation_view, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -25,9 +26,6 @@ pub struct GameListItem {
     pub created_at: String,
 }
 
-/// Games a page of the home page (or a player's page) lists.
-pub const PER_PAGE: u32 = 30;
-
 #[derive(Template, WebTemplate)]
 #[template(path = "index.html")]
 struct IndexPage {
@@ -43,47 +41,6 @@ struct IndexPage {
     /// The name typed is a whole name: the games are its players' alone.
     whole_name: bool,
     named: Named,
-}
-
-/// What the home page says of the players a name typed matches.
-#[derive(Default)]
-struct Named {
-    /// Up to ten of them, when it matches more than one, and whether there are more.
-    players: Vec<String>,
-    more: bool,
-    /// It matches more names than the search takes the games of.
-    over_cap: bool,
-    /// It is short enough to match the start of a word only.
-    word_starts_only: bool,
-}
-
-impl Named {
-    /// From the names the name typed matches, ranked (`store::players::names_like`).
-    fn of(typed: &Typed, ranked: &[Matched], whole_name: bool) -> Named {
-        let searched = &ranked[..ranked.len().min(PLAYERS_SEARCHED as usize)];
-        let mut players: Vec<String> = (searched.iter())
-            .filter_map(|m| m.listed_as.clone())
-            .take(PLAYERS_SHOWN + 1)
-            .collect();
-        let more = players.len() > PLAYERS_SHOWN;
-        players.truncate(PLAYERS_SHOWN);
-        if players.len() < 2 {
-            players.clear();
-        }
-        Named {
-            players,
-            more,
-            over_cap: !whole_name && ranked.len() > searched.len(),
-            word_starts_only: !typed.anywhere(),
-        }
-    }
-}
-
-/// The home page's search as asked: its filters, and the name typed, which [`found`] turns
-/// into players.
-pub struct Asked {
-    pub search: Search,
-    pub typed: Option<Typed>,
 }
 
 /// What the upload form holds: empty, or after a refused upload the text pasted, the listing
@@ -123,112 +80,6 @@ pub struct IndexQuery {
     search: SearchForm,
 }
 
-/// The home page's search as a form sends it: empty fields are no filter.
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-pub struct SearchForm {
-    /// A player's name, or `bga:ID`.
-    #[serde(default)]
-    pub q: String,
-    #[serde(default)]
-    pub kind: String,
-    #[serde(default)]
-    pub rules: String,
-    /// Days, `YYYY-MM-DD`, both included.
-    #[serde(default)]
-    pub from: String,
-    #[serde(default)]
-    pub until: String,
-}
-
-impl SearchForm {
-    /// The search it asks; a field that does not parse is a 400 naming it.
-    pub fn search(&self) -> Result<Asked, Problem> {
-        let bad = |field: &str, value: &str, want: &str| {
-            Problem::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "Bad search",
-                format!("{field} {value:?} is not {want}"),
-            )
-        };
-        let day = |field, s: &str| match some(s) {
-            None => Ok(None),
-            Some(d) => (d.parse().map(Some)).map_err(|_| bad(field, d, "a day written YYYY-MM-DD")),
-        };
-        let kind = match some(&self.kind) {
-            None => None,
-            Some(k) => Some(
-                k.parse::<GameKind>()
-                    .map_err(|_| bad("kind", k, "carcassonne, new-world or card-game"))?,
-            ),
-        };
-        let rules = match some(&self.rules) {
-            Some(r) if !rules_names().any(|n| n == r) => {
-                let names: Vec<&str> = rules_names().collect();
-                return Err(bad("rules", r, &format!("one of {}", names.join(", "))));
-            }
-            r => r.map(str::to_string),
-        };
-        let q = some(&self.q);
-        if let Some(chars) = q.map(|q| q.chars().count()).filter(|&n| n > MAX_NAME_CHARS) {
-            return Err(Problem::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "Bad search",
-                format!("q has {chars} characters, and no player's name has more than {MAX_NAME_CHARS}"),
-            ));
-        }
-        // A Board Game Arena id, and a name with nothing left once folded (marks alone), are
-        // one player each.
-        let (player, typed) = match q.map(|q| (Who::parse(q), Typed::new(q))) {
-            None => (None, None),
-            Some((Who::Name(_), Some(typed))) => (None, Some(typed)),
-            Some((who, _)) => (Some(Whose::One(who)), None),
-        };
-        let search = Search {
-            player,
-            opponent: None,
-            kind,
-            rules,
-            from: day("from", &self.from)?,
-            until: day("until", &self.until)?,
-        };
-        Ok(Asked { search, typed })
-    }
-
-    /// The search as a query string, for the pages' links (empty for none; else ending in `&`).
-    pub fn query(&self) -> String {
-        let fields = [
-            ("q", &self.q),
-            ("kind", &self.kind),
-            ("rules", &self.rules),
-            ("from", &self.from),
-            ("until", &self.until),
-        ];
-        (fields.into_iter())
-            .filter(|(_, v)| !v.trim().is_empty())
-            .map(|(k, v)| {
-                format!(
-                    "{k}={}&",
-                    percent_encoding::utf8_percent_encode(v.trim(), percent_encoding::NON_ALPHANUMERIC)
-                )
-            })
-            .collect()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.query().is_empty()
-    }
-}
-
-/// A form field's text, trimmed; `None` when empty.
-fn some(s: &str) -> Option<&str> {
-    Some(s.trim()).filter(|s| !s.is_empty())
-}
-
-/// The rulebooks a search can ask for: every preset's name, and the Card Game's.
-pub fn rules_names() -> impl Iterator<Item = &'static str> {
-    Preset::ALL.into_iter().map(Preset::name).chain(["card-game"])
-}
-
 /// The upload form, and the listed games newest first, a page at a time (`?page=2`), or those
 /// a search matches (`?q=NAME&kind=…&rules=…&from=…&until=…`).
 #[route("/", method = "GET", method = "HEAD")]
@@ -261,73 +112,6 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
         whole_name,
         named,
     })
-}
-
-/// The players whose names match the name typed that the home page names, at most.
-const PLAYERS_SHOWN: usize = 10;
-
-/// A page of the games a search finds, how many it finds, whether the name typed was a whole
-/// name, and the players it matches.
-pub struct Found {
-    pub rows: Vec<GameRow>,
-    pub matches: u64,
-    pub whole_name: bool,
-    named: Named,
-}
-
-/// Page `page` of the listed games the home page's search finds. A name typed finds the games
-/// of the players of that very name (folded: `store::players::fold`) when they have games the
-/// search matches, as a name always did; else those of every player whose name holds it, up
-/// to the first [`PLAYERS_SEARCHED`] in rank.
-pub fn found(state: &AppState, asked: &Asked, page: u64) -> Result<Found, Problem> {
-    let Some(typed) = &asked.typed else {
-        let (rows, matches) = listed_page(state, &asked.search, page)?;
-        return Ok(Found {
-            rows,
-            matches,
-            whole_name: false,
-            named: Named::default(),
-        });
-    };
-    let ranked = state.store.names_like(typed, PLAYERS_SEARCHED + 1)?;
-    let players = |keys: Vec<String>| Search {
-        player: Some(Whose::Keys(keys)),
-        ..asked.search.clone()
-    };
-    let whole = players(ranked.iter().filter(|m| m.whole).map(|m| m.key.clone()).collect());
-    let matches = state.store.count_search(&whole)?;
-    let (search, matches, whole_name) = if matches > 0 {
-        (whole, matches, true)
-    } else {
-        let searched = ranked.iter().take(PLAYERS_SEARCHED as usize);
-        let part = players(searched.map(|m| m.key.clone()).collect());
-        let matches = state.store.count_search(&part)?;
-        (part, matches, false)
-    };
-    Ok(Found {
-        rows: page_of(state, &search, matches, page)?,
-        matches,
-        whole_name,
-        named: Named::of(typed, &ranked, whole_name),
-    })
-}
-
-/// Page `page` (from 1) of the listed games a search matches, and how many it matches. A page
-/// past the last is a 404.
-pub fn listed_page(state: &AppState, search: &Search, page: u64) -> Result<(Vec<GameRow>, u64), Problem> {
-    let matches = state.store.count_search(search)?;
-    Ok((page_of(state, search, matches, page)?, matches))
-}
-
-/// Page `page` of the `matches` listed games a search matches.
-fn page_of(state: &AppState, search: &Search, matches: u64, page: u64) -> Result<Vec<GameRow>, Problem> {
-    let pages = matches.div_ceil(u64::from(PER_PAGE)).max(1);
-    if page == 0 || page > pages {
-        return Err(Problem::not_found(format!(
-            "the list of games has pages 1 to {pages}, not {page}"
-        )));
-    }
-    Ok(state.store.search(search, (page - 1) * u64::from(PER_PAGE), PER_PAGE)?)
 }
 
 pub fn list_item(g: GameRow) -> GameListItem {

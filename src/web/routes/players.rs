@@ -4,9 +4,10 @@
 //! to head; the same in JSON. Everything comes from the store's player rows (`store::players`),
 //! the statistics kept a while between pages (`web::player_stats`).
 
-use super::pages::{GameListItem, PER_PAGE, list_item, listed_page};
+use super::pages::{GameListItem, list_item};
 use crate::store::{PlayerStats, Search, Who, Whose};
 use crate::web::problem::Problem;
+use crate::web::search::{PER_PAGE, listed_page};
 use crate::web::{AppState, blocking, links};
 use actix_web::{route, web};
 use askama::Template;
