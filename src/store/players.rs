@@ -12,7 +12,7 @@
 //! (accents dropped too), and a query finds every player whose folded name holds it — from the
 //! start of any word for one or two characters, anywhere from three — up to the first
 //! [`PLAYERS_SEARCHED`] names in rank ([`names_like`]). A query that is a whole folded name
-//! finds that name's players only, as a name always did (`web::routes::pages::found`).
+//! finds that name's players only, as a name always did (`web::search::found`).
 //!
 //! The index is the `name_parts` table: for each distinct match key (a name, not a seat: names
 //! repeat across games), every suffix of its folded form, with where it starts ([`At`]). "Holds
@@ -96,12 +96,12 @@ pub struct NamePart {
 pub fn name_parts(key: &str) -> Vec<NamePart> {
     let folded = fold(key);
     if folded.is_empty() {
-        let key = key.to_string();
-        return vec![NamePart {
-            key,
-            part: String::new(),
+        let part = NamePart {
+            key: key.to_string(),
+            part: folded,
             at: At::Name,
-        }];
+        };
+        return vec![part];
     }
     let mut previous: Option<char> = None;
     let mut parts = Vec::new();
@@ -312,7 +312,7 @@ impl Who {
 }
 
 /// A name typed in the home page's search, [`fold`]ed: never empty.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Typed(String);
 
 impl Typed {
@@ -386,8 +386,8 @@ pub enum Whose {
     One(Who),
     /// The players of these match keys: those a name typed in the home page's search finds
     /// ([`names_like`]). Keys, not a subquery: the planners then see how few they are
-    /// (PostgreSQL ran a subquery's ranking again for each game it walked, 1.3 s for one
-    /// letter at 100,000 games).
+    /// (PostgreSQL ran a subquery's ranking again for each game it walked newest first, 750 to
+    /// 900 ms for one letter at 100,000 games).
     Keys(Vec<String>),
 }
 
@@ -741,8 +741,8 @@ mod tests {
         );
     }
 
-    /// One or two characters match the start of a word; three or more, anywhere; a whole name,
-    /// the whole name. The range of a part ends past every string that starts with it.
+    /// One or two characters match the start of a word; three or more, anywhere. The range of
+    /// a part ends past every string that starts with it.
     #[test]
     fn short_queries_match_the_start_of_a_word() {
         let (short, _) = Typed::new("Ki").unwrap().ranked(1, 5);
