@@ -97,7 +97,8 @@
 //! `card_view.rs`, `board_view.rs`, `chance_view.rs`, `share_view.rs`, `annotation_view.rs`
 //! beside it),
 //! `web/problem.rs` turns errors into problem+json or HTML, `web/jobs.rs` is the analysis
-//! queue, `web/page_cache.rs` keeps built turn pages, and `limits.rs`, `origin.rs`,
+//! queue, `web/page_cache.rs` keeps built turn pages, `web/search.rs` turns the home page's
+//! search into games and the players a name matches, and `limits.rs`, `origin.rs`,
 //! `middleware.rs` and `metrics.rs` in `web/` guard and measure every request. The pages are
 //! askama templates in `templates/`: `_`-prefixed parts are shared by the turn and end pages
 //! (the head, the share menu, the board picture, the scoreboard, the event list, the score

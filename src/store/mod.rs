@@ -33,7 +33,8 @@ pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
 pub use players::{
-    Missing, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Who, match_key,
+    Matched, Missing, PLAYERS_SEARCHED, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore,
+    Typed, Who, Whose, match_key,
 };
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;
@@ -289,6 +290,13 @@ pub trait Backend: Send + Sync {
     fn search(&self, search: &Search, offset: u64, limit: u32) -> Result<Vec<GameRow>, StoreError>;
     /// How many listed games the search matches.
     fn count_search(&self, search: &Search) -> Result<u64, StoreError>;
+    /// The first `limit` names `typed` matches, ranked (`players::names_like`).
+    fn names_like(&self, typed: &Typed, limit: u32) -> Result<Vec<Matched>, StoreError>;
+    /// Match keys of stored seats after `after`, in order, whose names the search's index
+    /// lacks: what [`Store::fill_name_index`] walks.
+    fn unindexed_names(&self, after: &str, limit: u32) -> Result<Vec<String>, StoreError>;
+    /// Indexes these names (match keys) for the search, those indexed already left as they are.
+    fn index_names(&self, keys: &[String]) -> Result<(), StoreError>;
     /// Writes what a game's finished analysis says of each seat, in place of what was written
     /// before. False when the game has no seats.
     fn write_seat_analyses(&self, id: &GameId, seats: &[SeatAnalysis]) -> Result<bool, StoreError>;
@@ -486,6 +494,10 @@ impl Store {
             if filled > 0 {
                 tracing::info!("{filled} games stored before player pages got their player rows");
             }
+            let indexed = store.fill_name_index()?;
+            if indexed > 0 {
+                tracing::info!("{indexed} names stored before the search by part of a name were indexed");
+            }
             Ok(store)
         })
     }
@@ -526,6 +538,22 @@ impl Store {
             }
         }
         Ok(filled)
+    }
+
+    /// Indexes the names stored before the search by part of a name ([`players`]' module doc),
+    /// walking them once in order, a batch a transaction: once every name is indexed the walk
+    /// finds none at once. How many names it indexed.
+    pub fn fill_name_index(&self) -> Result<u64, StoreError> {
+        let (mut indexed, mut after) = (0, String::new());
+        loop {
+            let keys = self.unindexed_names(&after, 500)?;
+            let Some(last) = keys.last() else {
+                return Ok(indexed);
+            };
+            after = last.clone();
+            self.index_names(&keys)?;
+            indexed += keys.len() as u64;
+        }
     }
 
     /// A stored game's seats, from its rows (without Board Game Arena ids: the stored record

@@ -4,6 +4,36 @@
 //! game is analysed, the seat's accuracy, mistakes by kind and own puzzles. Player pages and
 //! search read these rows by index; no page replays a game. The SQL both stores run is built
 //! here; each binds the parameters its own way.
+//!
+//! # Search by part of a name
+//!
+//! A player page is one player: its name matches by [`match_key`] (case and Unicode form
+//! ignored, accents kept). The home page's search is looser: it compares names [`fold`]ed
+//! (accents dropped too), and a query finds every player whose folded name holds it — from the
+//! start of any word for one or two characters, anywhere from three — up to the first
+//! [`PLAYERS_SEARCHED`] names in rank ([`names_like`]). A query that is a whole folded name
+//! finds that name's players only, as a name always did (`web::search::found`).
+//!
+//! The index is the `name_parts` table: for each distinct match key (a name, not a seat: names
+//! repeat across games), every suffix of its folded form, with where it starts ([`At`]). "Holds
+//! `q`" is then "has a suffix that starts with `q`": a range scan `q <= part < q + U+10FFFF` on
+//! a b-tree, byte order on both stores (SQLite's `BINARY`, PostgreSQL's `COLLATE "C"`). One
+//! range answers every question, with the same SQL on both stores: anywhere (the index of every
+//! part), the start of a word (a partial index of the parts at a word's start, which keeps a
+//! one-letter query to the names with a word of that letter) and the whole name (the part
+//! equal to `q` at the start, ranked first). The names found go to the games' query as keys,
+//! bound one by one. Trigram indexes (PostgreSQL's `pg_trgm`, SQLite's FTS5 `trigram`
+//! tokenizer) were the other way: they need three characters, so a short query would scan, and
+//! `pg_trgm` is an extension a server may not let the service create. The suffixes cost a
+//! name of n characters n rows of n/2 characters on average: names are at most 64 characters
+//! (`record::MAX_NAME_CHARS`), and at 100,000 games of 5,001 names the table is 54,000 rows.
+//! What a query costs is then the games of the names it matches: hence the cap, which keeps
+//! one letter (every name of `bench --players`) to the cost of a hundred players' games.
+//!
+//! SQL cannot fold Unicode: the rows are written with a seat's game, for the names not indexed
+//! yet, and names stored by a release before the index get theirs at start
+//! ([`Store::fill_name_index`](super::Store::fill_name_index)). Rows outlive their games (a
+//! name of a deleted game stays indexed): every read joins them to listed games' seats.
 
 use super::snapshot::StoredMove;
 use super::{GameId, GameRow, TurnRow};
@@ -18,6 +48,77 @@ use unicode_normalization::UnicodeNormalization;
 pub fn match_key(name: &str) -> String {
     let nfkc: String = name.trim().nfkc().collect();
     nfkc.to_lowercase().nfkc().collect()
+}
+
+/// What the home page's search compares names by: the [`match_key`], without accents or other
+/// combining marks (decomposed, the marks dropped, composed again), and with the few Latin
+/// letters that carry a stroke or are ligatures written out (they have no decomposition, and a
+/// search for `Lukasz` should find `Łukasz`). `Chloé`, `CHLOE` and `chloe` fold alike.
+pub fn fold(name: &str) -> String {
+    use unicode_normalization::char::is_combining_mark;
+    let mut bare = String::new();
+    for c in match_key(name).nfd().filter(|&c| !is_combining_mark(c)) {
+        match c {
+            'ł' => bare.push('l'),
+            'ø' => bare.push('o'),
+            'đ' => bare.push('d'),
+            'ı' => bare.push('i'),
+            'ß' => bare.push_str("ss"),
+            'æ' => bare.push_str("ae"),
+            'œ' => bare.push_str("oe"),
+            c => bare.push(c),
+        }
+    }
+    bare.nfc().collect()
+}
+
+/// Where in a folded name one of its suffixes starts: what decides which searches find it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum At {
+    /// At the start: the suffix is the whole name.
+    Name = 0,
+    /// At the start of another word (after a character that is neither a letter nor a digit).
+    Word = 1,
+    /// Inside a word.
+    Inside = 2,
+}
+
+/// A row of the search's index: a suffix of a match key's folded name.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct NamePart {
+    pub key: String,
+    pub part: String,
+    pub at: At,
+}
+
+/// Every suffix of the folded name of match key `key`, each once. A name with nothing left once
+/// folded gets one empty part, which no search finds: it is indexed all the same.
+pub fn name_parts(key: &str) -> Vec<NamePart> {
+    let folded = fold(key);
+    if folded.is_empty() {
+        let part = NamePart {
+            key: key.to_string(),
+            part: folded,
+            at: At::Name,
+        };
+        return vec![part];
+    }
+    let mut previous: Option<char> = None;
+    let mut parts = Vec::new();
+    for (i, c) in folded.char_indices() {
+        let at = match previous {
+            None => At::Name,
+            Some(p) if !p.is_alphanumeric() && c.is_alphanumeric() => At::Word,
+            Some(_) => At::Inside,
+        };
+        previous = Some(c);
+        parts.push(NamePart {
+            key: key.to_string(),
+            part: folded[i..].to_string(),
+            at,
+        });
+    }
+    parts
 }
 
 /// A stored game's seat, as the players table keeps it.
@@ -210,11 +311,109 @@ impl Who {
     }
 }
 
+/// A name typed in the home page's search, [`fold`]ed: never empty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Typed(String);
+
+impl Typed {
+    /// `None` when nothing is left once folded (blanks, or marks alone).
+    pub fn new(q: &str) -> Option<Typed> {
+        Some(Typed(fold(q))).filter(|t| !t.0.is_empty())
+    }
+
+    /// Whether it matches inside words too: from three characters. Shorter, it matches the
+    /// start of a word only: one letter inside words would be most of the index.
+    pub fn anywhere(&self) -> bool {
+        self.0.chars().count() >= 3
+    }
+
+    /// The names this matches, ranked: those it is the whole of first, then those with a
+    /// word that starts with it, then the others, each in the order of what follows it; the
+    /// first `limit` of them, as a query of `match_key`, `whole` (1 or 0), `at` and `part`,
+    /// from placeholder `?n` on, and its parameters.
+    fn ranked(&self, n: usize, limit: u32) -> (String, Vec<Param>) {
+        // Every string that starts with the query sorts from it to it followed by the last
+        // code point (byte order is code point order in UTF-8).
+        let end = format!("{}{}", self.0, char::MAX);
+        let mut cond = format!("n.part >= ?{n} AND n.part < ?{}", n + 1);
+        if !self.anywhere() {
+            cond += &format!(" AND n.at < {}", At::Inside as u8);
+        }
+        let whole = At::Name as u8;
+        let sql = format!(
+            "SELECT n.match_key, max(CASE WHEN n.at = {whole} AND n.part = ?{n} THEN 1 ELSE 0 END) AS whole,
+                    min(n.at) AS at, min(n.part) AS part
+             FROM name_parts n WHERE {cond}
+             GROUP BY n.match_key ORDER BY whole DESC, at, part, n.match_key LIMIT {limit}"
+        );
+        (sql, vec![Param::Text(self.0.clone()), Param::Text(end)])
+    }
+}
+
+/// The players a search by part of a name takes the games of, at most: the first so many of
+/// the names it matches, ranked ([`Typed`]). A query that matches every name (one letter, or
+/// what every name holds) then costs what 100 players' games cost, not the whole table's.
+pub const PLAYERS_SEARCHED: u32 = 100;
+
+/// A name a typed one matches, as [`names_like`] ranks them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matched {
+    pub key: String,
+    /// The typed name is this whole name (folded).
+    pub whole: bool,
+    /// The name its newest listed game recorded; `None` when it has no listed game left.
+    pub listed_as: Option<String>,
+}
+
+/// The first `limit` names `typed` matches, ranked ([`Typed`]), each with the name its newest
+/// listed game recorded: what the home page searches and names. Bounded: the index finds and
+/// ranks the names, and `limit` of them are looked up.
+pub fn names_like(typed: &Typed, limit: u32) -> Query {
+    let (ranked, params) = typed.ranked(1, limit);
+    let sql = format!(
+        "SELECT k.match_key, k.whole,
+                (SELECT p.name FROM players p JOIN games g ON g.seq = p.game
+                 WHERE p.match_key = k.match_key AND g.listed ORDER BY p.game DESC LIMIT 1)
+         FROM ({ranked}) k ORDER BY k.whole DESC, k.at, k.part, k.match_key"
+    );
+    Query { sql, params }
+}
+
+/// Whose games a search asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Whose {
+    /// One player, as a player page names them.
+    One(Who),
+    /// The players of these match keys: those a name typed in the home page's search finds
+    /// ([`names_like`]). Keys, not a subquery: the planners then see how few they are
+    /// (PostgreSQL ran a subquery's ranking again for each game it walked newest first, 750 to
+    /// 900 ms for one letter at 100,000 games).
+    Keys(Vec<String>),
+}
+
+impl Whose {
+    /// The condition on players row `p`, from placeholder `?n` on, and its parameters.
+    fn condition(&self, p: &str, n: usize) -> (String, Vec<Param>) {
+        match self {
+            Whose::One(who) => {
+                let (cond, param) = who.condition(p, n);
+                (cond, vec![param])
+            }
+            Whose::Keys(keys) if keys.is_empty() => ("1 = 0".to_string(), vec![]),
+            Whose::Keys(keys) => {
+                let marks: Vec<String> = (n..n + keys.len()).map(|i| format!("?{i}")).collect();
+                let params = keys.iter().map(|k| Param::Text(k.clone())).collect();
+                (format!("{p}.match_key IN ({})", marks.join(", ")), params)
+            }
+        }
+    }
+}
+
 /// What the home page's search asks: every filter is optional, and all must hold.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Search {
     /// A player of the game.
-    pub player: Option<Who>,
+    pub player: Option<Whose>,
     /// Another player of the same game (head to head).
     pub opponent: Option<Who>,
     pub kind: Option<GameKind>,
@@ -245,9 +444,10 @@ impl Search {
     pub fn condition(&self) -> Query {
         let mut params = Vec::new();
         let mut clauses = vec!["g.listed".to_string()];
-        for who in [&self.player, &self.opponent].into_iter().flatten() {
-            let (cond, param) = who.condition("p", params.len() + 1);
-            params.push(param);
+        let opponent = self.opponent.clone().map(Whose::One);
+        for whose in [&self.player, &opponent].into_iter().flatten() {
+            let (cond, more) = whose.condition("p", params.len() + 1);
+            params.extend(more);
             clauses.push(format!("g.seq IN (SELECT p.game FROM players p WHERE {cond})"));
         }
         let mut add = |sql: &dyn Fn(usize) -> String, param: Param| {
@@ -272,6 +472,13 @@ impl Search {
         }
     }
 }
+
+/// Match keys of stored seats after `?1` whose names the search's index lacks, in order, `?2`
+/// of them: what the start indexes.
+pub const UNINDEXED_NAMES: &str =
+    "SELECT k.match_key FROM (SELECT DISTINCT match_key FROM players WHERE match_key > ?1) k
+     WHERE NOT EXISTS (SELECT 1 FROM name_parts n WHERE n.match_key = k.match_key)
+     ORDER BY k.match_key LIMIT ?2";
 
 /// A player's results over their listed games (with `against`: only the games they played
 /// against that player), as the player pages show them.
@@ -498,6 +705,69 @@ mod tests {
         // Full-width letters are their plain forms under NFKC.
         assert_eq!(match_key("ＡＮＮＡ"), "anna");
         assert_ne!(match_key("Zoë"), match_key("Zoe"));
+    }
+
+    #[test]
+    fn folding_drops_case_accents_and_unicode_forms() {
+        for name in ["Chloé", "CHLOE", "chloe", "Chloe\u{301}", "ＣＨＬＯＥ", " Chlöe "] {
+            assert_eq!(fold(name), "chloe", "{name:?}");
+        }
+        assert_eq!(fold("Łukasz Ørsted"), "lukasz orsted");
+        assert_eq!(fold("Straße"), "strasse");
+        // Letters without accents stay as they are, whatever their script.
+        assert_eq!(fold("Ζωή"), "ζωη");
+        assert_eq!(fold("김민수"), "김민수");
+        assert_eq!(fold("\u{301}"), "");
+    }
+
+    /// Every suffix of the folded name, each once, and where it starts.
+    #[test]
+    fn a_name_is_indexed_by_its_suffixes() {
+        let parts = name_parts("ann-kith b");
+        let at = |part: &str| parts.iter().find(|p| p.part == part).map(|p| p.at);
+        assert_eq!(parts.len(), "ann-kith b".len());
+        assert_eq!(at("ann-kith b"), Some(At::Name));
+        assert_eq!(at("kith b"), Some(At::Word));
+        assert_eq!(at("b"), Some(At::Word));
+        assert_eq!(at("ith b"), Some(At::Inside));
+        assert_eq!(at("-kith b"), Some(At::Inside));
+        assert!(parts.iter().all(|p| p.key == "ann-kith b"));
+        // Folded: an accented name is found without its accents.
+        assert_eq!(name_parts("zoé")[0].part, "zoe");
+        // Nothing left once folded: one empty part, which counts the name as indexed.
+        assert_eq!(
+            name_parts("\u{301}").iter().map(|p| &p.part[..]).collect::<Vec<_>>(),
+            [""]
+        );
+    }
+
+    /// One or two characters match the start of a word; three or more, anywhere. The range of
+    /// a part ends past every string that starts with it.
+    #[test]
+    fn short_queries_match_the_start_of_a_word() {
+        let (short, _) = Typed::new("Ki").unwrap().ranked(1, 5);
+        let (long, params) = Typed::new("KITH").unwrap().ranked(1, 5);
+        assert!(short.contains("AND n.at < 2\n"), "{short}");
+        assert!(!long.contains("AND n.at"), "{long}");
+        assert_eq!(params[0], Param::Text("kith".into()));
+        let Param::Text(end) = &params[1] else { panic!() };
+        assert!(end.as_str() > "kith\u{10fffe}" && end.as_str() > "kithara" && end.as_str() < "kiti");
+        assert_eq!(Typed::new(" \u{301} "), None);
+    }
+
+    /// The players of no key match nothing (`IN ()` is no SQL).
+    #[test]
+    fn no_keys_match_no_game() {
+        let none = Search {
+            player: Some(Whose::Keys(vec![])),
+            ..Search::default()
+        };
+        assert_eq!(
+            none.condition().sql,
+            "g.listed AND g.seq IN (SELECT p.game FROM players p WHERE 1 = 0)"
+        );
+        let two = Whose::Keys(vec!["a".into(), "b".into()]).condition("p", 3);
+        assert_eq!(two.0, "p.match_key IN (?3, ?4)");
     }
 
     fn game(scores: Vec<i32>, finished: bool) -> GameRow {

@@ -13,8 +13,8 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, CategoryPoints, GamePuzzle, Missing, Param, PlayerStats, Query, Scoring, Search, Seat,
-    SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Who,
+    self, AnalysedGame, CategoryPoints, GamePuzzle, Matched, Missing, NamePart, Param, PlayerStats, Query, Scoring,
+    Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore, Typed, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0004_players.sql"),
     include_str!("../../migrations/postgres/0005_collections.sql"),
     include_str!("../../migrations/postgres/0006_puzzles_tiles_imports.sql"),
+    include_str!("../../migrations/postgres/0007_name_parts.sql"),
     include_str!("../../migrations/postgres/0008_analysis_requesters.sql"),
 ];
 
@@ -318,6 +319,35 @@ impl Backend for Postgres {
             let n: i64 = c.query_one(&sql, &bound(&params)).await?.try_get(0)?;
             Ok(n as u64)
         })
+    }
+
+    fn names_like(&self, typed: &Typed, limit: u32) -> Result<Vec<Matched>, StoreError> {
+        let Query { sql, params } = players::names_like(typed, limit);
+        let sql = dollars(&sql);
+        self.run(async |c| {
+            let rows = c.query(&sql, &bound(&params)).await?;
+            (rows.iter())
+                .map(|r| {
+                    Ok(Matched {
+                        key: r.try_get(0)?,
+                        whole: r.try_get::<_, i32>(1)? == 1,
+                        listed_as: r.try_get(2)?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn unindexed_names(&self, after: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        let sql = dollars(players::UNINDEXED_NAMES);
+        self.run(async |c| {
+            let rows = c.query(&sql, &[&after, &i64::from(limit)]).await?;
+            rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+        })
+    }
+
+    fn index_names(&self, keys: &[String]) -> Result<(), StoreError> {
+        self.run(async |c| index_names(c, keys.iter().map(String::as_str)).await)
     }
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
@@ -1072,7 +1102,31 @@ async fn insert_seats(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats:
         ],
     )
     .await?;
+    index_names(tx, seats.iter().map(|s| s.key.as_str())).await?;
     insert_tiles(tx, game, seats).await
+}
+
+/// Writes the search's index rows of these names (match keys), those there already left as
+/// they are. In one order, whoever writes them: two nodes indexing the same names at once wait
+/// for each other instead of deadlocking.
+async fn index_names<'k>(
+    c: &impl deadpool_postgres::GenericClient,
+    keys: impl Iterator<Item = &'k str>,
+) -> Result<(), StoreError> {
+    let mut parts: Vec<NamePart> = keys.flat_map(players::name_parts).collect();
+    parts.sort();
+    parts.dedup();
+    c.execute(
+        "INSERT INTO name_parts (match_key, part, at) SELECT * FROM unnest($1::text[], $2::text[], $3::int2[])
+         ON CONFLICT DO NOTHING",
+        &[
+            &parts.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(),
+            &parts.iter().map(|p| p.part.as_str()).collect::<Vec<_>>(),
+            &parts.iter().map(|p| p.at as i16).collect::<Vec<_>>(),
+        ],
+    )
+    .await?;
+    Ok(())
 }
 
 async fn insert_tiles(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats: &[Seat]) -> Result<(), StoreError> {

@@ -4,8 +4,8 @@
 
 use super::collection::{self, SeatAccuracy, errors_json, errors_of, lease_of};
 use super::players::{
-    self, AnalysedGame, GamePuzzle, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis, SeatPuzzle,
-    TileRecord, TileScore, Who,
+    self, AnalysedGame, GamePuzzle, Matched, Missing, Param, PlayerStats, Query, Search, Seat, SeatAnalysis,
+    SeatPuzzle, TileRecord, TileScore, Typed, Who,
 };
 use super::{
     AnalysisStatus, Backend, Change, Changes, Claim, CollectedGame, CollectionId, CollectionName, CollectionRow,
@@ -36,6 +36,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0010_players.sql")),
         M::up(include_str!("../../migrations/0011_collections.sql")),
         M::up(include_str!("../../migrations/0012_puzzles_tiles_imports.sql")),
+        M::up(include_str!("../../migrations/0013_name_parts.sql")),
         M::up(include_str!("../../migrations/0014_analysis_requesters.sql")),
     ])
 }
@@ -235,6 +236,32 @@ impl Backend for Sqlite {
             |r| r.get(0),
         )?;
         Ok(n as u64)
+    }
+
+    fn names_like(&self, typed: &Typed, limit: u32) -> Result<Vec<Matched>, StoreError> {
+        let conn = self.pool.get()?;
+        rows_of(&conn, &players::names_like(typed, limit), |r| {
+            Ok(Matched {
+                key: r.get(0)?,
+                whole: r.get::<_, i64>(1)? == 1,
+                listed_as: r.get(2)?,
+            })
+        })
+    }
+
+    fn unindexed_names(&self, after: &str, limit: u32) -> Result<Vec<String>, StoreError> {
+        let conn = self.pool.get()?;
+        let mut stmt = conn.prepare(players::UNINDEXED_NAMES)?;
+        let rows = stmt.query_map(params![after, limit], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    fn index_names(&self, keys: &[String]) -> Result<(), StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        index_names(&tx, keys.iter().map(String::as_str))?;
+        tx.commit()?;
+        Ok(())
     }
 
     fn player_stats(&self, who: &Who, against: Option<&Who>) -> Result<PlayerStats, StoreError> {
@@ -851,7 +878,23 @@ fn insert_seats(tx: &rusqlite::Transaction, game: i64, seats: &[Seat]) -> rusqli
             points.execute(params![game, s.seat, category, p])?;
         }
     }
+    index_names(tx, seats.iter().map(|s| s.key.as_str()))?;
     insert_tiles(tx, game, seats)
+}
+
+/// Writes the search's index rows of the names (match keys) it lacks.
+fn index_names<'k>(tx: &rusqlite::Transaction, keys: impl Iterator<Item = &'k str>) -> rusqlite::Result<()> {
+    let mut indexed = tx.prepare_cached("SELECT 1 FROM name_parts WHERE match_key = ?1")?;
+    let mut row = tx.prepare_cached("INSERT OR IGNORE INTO name_parts (match_key, part, at) VALUES (?1, ?2, ?3)")?;
+    for key in keys {
+        if indexed.exists([key])? {
+            continue;
+        }
+        for p in players::name_parts(key) {
+            row.execute(params![p.key, p.part, p.at as u8])?;
+        }
+    }
+    Ok(())
 }
 
 fn insert_tiles(tx: &rusqlite::Transaction, game: i64, seats: &[Seat]) -> rusqlite::Result<()> {

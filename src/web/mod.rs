@@ -20,6 +20,7 @@ mod player_stats;
 mod problem;
 mod query;
 pub(crate) mod routes;
+pub(crate) mod search;
 mod seat_analysis;
 mod share_view;
 pub mod startup;

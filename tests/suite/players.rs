@@ -223,6 +223,112 @@ fn the_home_page_searches_by_player_kind_rules_and_day_a_page_at_a_time() {
     assert_eq!(get_html(&app, "/?rules=chess").status, 400);
 }
 
+/// The home page's search finds players by part of their names, whatever their case and
+/// accents: one or two letters from the start of a word, three or more anywhere. A whole name
+/// finds its own games alone, as it always did, and names the other players it matches. Player
+/// pages stay exact.
+#[test]
+fn the_search_finds_players_by_part_of_their_name() {
+    let app = spawn_app();
+    let mut ids = std::collections::BTreeMap::new();
+    for names in [
+        ["Kokiri", "Bram"],
+        ["KokiriBoy", "Cora"],
+        ["Skithy", "Dan"],
+        ["Ann Kith", "Fay"],
+        ["Chloé", "Eve"],
+        ["CHLOE", "Hal"],
+    ] {
+        ids.insert(names[0], upload_id(&app, finished_game(names).as_bytes()));
+    }
+    let unlisted = finished_game(["Kokiri Hidden", "Ivo"]);
+    assert_eq!(post(&app, "/api/games?listed=false", unlisted.as_bytes()).status, 201);
+    let search = |q: &str| {
+        let page = get_html(&app, &format!("/?q={q}"));
+        assert_eq!(page.status, 200, "{q}: {}", page.body);
+        let found: Vec<&str> = (ids.iter())
+            .filter(|(_, id)| page.body.contains(&format!("/g/{id}\"")))
+            .map(|(name, _)| *name)
+            .collect();
+        (found, page.body)
+    };
+    let found = |q: &str| search(q).0;
+    // The start of a name, and of a later word, in any case.
+    let (koki, page) = search("koki");
+    assert_eq!(koki, ["Kokiri", "KokiriBoy"]);
+    assert!(
+        page.contains(r#"<a href="/p/Kokiri">Kokiri</a> · <a href="/p/KokiriBoy">KokiriBoy</a>"#),
+        "the players found, linked: {page}"
+    );
+    assert!(!page.contains("Hidden"), "an unlisted game's player is not named");
+    assert_eq!(found("KITH"), ["Ann Kith", "Skithy"]);
+    assert_eq!(found("oki"), ["Kokiri", "KokiriBoy"], "three letters inside a name");
+    // Accents are ignored both ways.
+    assert_eq!(found("chlo"), ["CHLOE", "Chloé"]);
+    assert_eq!(found("chlo%C3%A9"), ["CHLOE", "Chloé"]);
+    // One or two letters find the start of a word only.
+    assert_eq!(found("k"), ["Ann Kith", "Kokiri", "KokiriBoy"]);
+    let (ok, page) = search("ok");
+    assert!(ok.is_empty() && page.contains("One or two letters find names with a word that starts with them"));
+    // A whole name finds its games alone, and names the others.
+    let (kokiri, page) = search("KOKIRI");
+    assert_eq!(kokiri, ["Kokiri"]);
+    assert!(page.contains("The games of “KOKIRI” alone") && page.contains(r#"href="/p/KokiriBoy""#));
+    assert_eq!(found("Chloe"), ["CHLOE", "Chloé"], "a whole name, without its accent");
+    // With the other filters: the name matches no whole name's game, so it matches parts.
+    assert_eq!(found("kith&kind=carcassonne"), ["Ann Kith", "Skithy"]);
+    assert!(found("koki&kind=card-game").is_empty());
+    // A deleted game's player is found no more.
+    let store = app.store();
+    assert!(store.delete(&ids["Skithy"].parse().unwrap()).unwrap());
+    assert_eq!(found("kith"), ["Ann Kith"]);
+    // Names stored before the index (here, its rows taken away) are indexed at the next start
+    // (here, opening the store).
+    app.execute("DELETE FROM name_parts");
+    assert!(found("kith").is_empty());
+    assert_eq!(app.store().fill_name_index().unwrap(), 0, "opening indexed them");
+    assert_eq!(found("kith"), ["Ann Kith"]);
+    // Player pages are one player each.
+    assert_eq!(get(&app, "/api/players/koki").status, 404);
+    let chloe = player(&app, "/api/players/chloe");
+    assert_eq!(chloe["games"], 1, "CHLOE's, not Chloé's: {chloe}");
+    let long = get_html(&app, &format!("/?q={}", "k".repeat(65)));
+    assert_eq!(long.status, 400, "no name is that long: {}", long.body);
+}
+
+/// A part of a name that matches more than 100 names finds the games of the first 100 in
+/// rank (here `Pat 0` to `Pat 99` in the order of what follows `pat`: all but `Pat 99`), and
+/// says so: a query that matches every name costs what 100 players' games cost.
+#[test]
+fn a_search_matching_over_a_hundred_names_takes_the_first_hundred() {
+    let app = spawn_app();
+    let store = app.store();
+    let mut last = String::new();
+    for n in 0..=100 {
+        let g = finished_game([&format!("Pat {n}"), "Quinn"]);
+        let id = carcassonne_replay::store::ingest(&store, g.as_bytes()).unwrap().0.id;
+        if n == 99 {
+            last = id.to_string();
+        }
+    }
+    let page = get_html(&app, "/?q=pat&page=4");
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Games found: 100"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("It matches over 100 names: the games listed are those of the first 100"),
+        "{}",
+        page.body
+    );
+    let listed: usize = (1..=4)
+        .map(|p| get_html(&app, &format!("/?q=pat&page={p}")).body)
+        .filter(|body| body.contains(&format!("/g/{last}\"")))
+        .count();
+    assert_eq!(listed, 0, "Pat 99 ranks 101st");
+    // A name it holds whole is found as ever.
+    assert!(get_html(&app, "/?q=pat%2099").body.contains(&format!("/g/{last}\"")));
+}
+
 #[test]
 fn a_database_of_the_previous_release_gets_its_player_rows_at_start() {
     let app = spawn_app_on_previous_release();
@@ -444,6 +550,13 @@ fn a_database_of_the_release_before_gets_puzzles_tiles_and_a_stopped_import() {
         own, game_turns,
         "every puzzle is one player's (fewer than 12 each here)"
     );
+
+    // Its names were indexed at open: the search finds a part of one, without its accent.
+    for q in ["chlo", "CHLOE", "runo"] {
+        let page = get_html(&app, &format!("/?q={q}")).body;
+        assert!(page.contains(&format!("/g/{DEMO}\"")), "{q}: {page}");
+    }
+    assert_eq!(app.store().fill_name_index().unwrap(), 0, "indexed once");
 
     // The import cut short says so, without reloading, and its owner adds the rest.
     let c = get(&app, &format!("/api/collections/{COLLECTION}")).json();

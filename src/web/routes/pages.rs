@@ -1,13 +1,14 @@
 //! HTML pages: the upload form with recent games, and the replay of a game turn by turn.
 
-use crate::engine::{GameKind, Preset};
+use crate::engine::GameKind;
 use crate::record::MAX_RECORD_BYTES;
 use crate::render::cards::Hands;
-use crate::store::{GameId, GameRow, Search, Who, ingest};
+use crate::store::{GameId, GameRow, PLAYERS_SEARCHED, ingest};
 use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::query::Query;
+use crate::web::search::{Found, Named, PER_PAGE, SearchForm, found, rules_names};
 use crate::web::{AppState, annotation_view, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -26,9 +27,6 @@ pub struct GameListItem {
     pub created_at: String,
 }
 
-/// Games a page of the home page (or a player's page) lists.
-pub const PER_PAGE: u32 = 30;
-
 #[derive(Template, WebTemplate)]
 #[template(path = "index.html")]
 struct IndexPage {
@@ -41,6 +39,9 @@ struct IndexPage {
     search: SearchForm,
     /// Listed games the search matches (all listed games without one).
     matches: u64,
+    /// The name typed is a whole name: the games are its players' alone.
+    whole_name: bool,
+    named: Named,
 }
 
 /// What the upload form holds: empty, or after a refused upload the text pasted, the listing
@@ -80,96 +81,6 @@ pub struct IndexQuery {
     search: SearchForm,
 }
 
-/// The home page's search as a form sends it: empty fields are no filter.
-#[derive(Clone, Debug, Default, serde::Deserialize)]
-pub struct SearchForm {
-    /// A player's name, or `bga:ID`.
-    #[serde(default)]
-    pub q: String,
-    #[serde(default)]
-    pub kind: String,
-    #[serde(default)]
-    pub rules: String,
-    /// Days, `YYYY-MM-DD`, both included.
-    #[serde(default)]
-    pub from: String,
-    #[serde(default)]
-    pub until: String,
-}
-
-impl SearchForm {
-    /// The search it asks; a field that does not parse is a 400 naming it.
-    pub fn search(&self) -> Result<Search, Problem> {
-        let bad = |field: &str, value: &str, want: &str| {
-            Problem::new(
-                actix_web::http::StatusCode::BAD_REQUEST,
-                "Bad search",
-                format!("{field} {value:?} is not {want}"),
-            )
-        };
-        let day = |field, s: &str| match some(s) {
-            None => Ok(None),
-            Some(d) => (d.parse().map(Some)).map_err(|_| bad(field, d, "a day written YYYY-MM-DD")),
-        };
-        let kind = match some(&self.kind) {
-            None => None,
-            Some(k) => Some(
-                k.parse::<GameKind>()
-                    .map_err(|_| bad("kind", k, "carcassonne, new-world or card-game"))?,
-            ),
-        };
-        let rules = match some(&self.rules) {
-            Some(r) if !rules_names().any(|n| n == r) => {
-                let names: Vec<&str> = rules_names().collect();
-                return Err(bad("rules", r, &format!("one of {}", names.join(", "))));
-            }
-            r => r.map(str::to_string),
-        };
-        Ok(Search {
-            player: some(&self.q).map(Who::parse),
-            opponent: None,
-            kind,
-            rules,
-            from: day("from", &self.from)?,
-            until: day("until", &self.until)?,
-        })
-    }
-
-    /// The search as a query string, for the pages' links (empty for none; else ending in `&`).
-    pub fn query(&self) -> String {
-        let fields = [
-            ("q", &self.q),
-            ("kind", &self.kind),
-            ("rules", &self.rules),
-            ("from", &self.from),
-            ("until", &self.until),
-        ];
-        (fields.into_iter())
-            .filter(|(_, v)| !v.trim().is_empty())
-            .map(|(k, v)| {
-                format!(
-                    "{k}={}&",
-                    percent_encoding::utf8_percent_encode(v.trim(), percent_encoding::NON_ALPHANUMERIC)
-                )
-            })
-            .collect()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.query().is_empty()
-    }
-}
-
-/// A form field's text, trimmed; `None` when empty.
-fn some(s: &str) -> Option<&str> {
-    Some(s.trim()).filter(|s| !s.is_empty())
-}
-
-/// The rulebooks a search can ask for: every preset's name, and the Card Game's.
-pub fn rules_names() -> impl Iterator<Item = &'static str> {
-    Preset::ALL.into_iter().map(Preset::name).chain(["card-game"])
-}
-
 /// The upload form, and the listed games newest first, a page at a time (`?page=2`), or those
 /// a search matches (`?q=NAME&kind=…&rules=…&from=…&until=…`).
 #[route("/", method = "GET", method = "HEAD")]
@@ -186,7 +97,12 @@ pub fn render_search(state: &AppState, search: SearchForm, page: u64) -> Result<
 }
 
 fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm) -> Result<IndexPage, Problem> {
-    let (rows, matches) = listed_page(state, &search.search()?, page)?;
+    let Found {
+        rows,
+        matches,
+        whole_name,
+        named,
+    } = found(state, &search.search()?, page)?;
     Ok(IndexPage {
         games: rows.into_iter().map(list_item).collect(),
         page,
@@ -194,23 +110,9 @@ fn index_page(state: &AppState, page: u64, form: UploadForm, search: SearchForm)
         form,
         search,
         matches,
+        whole_name,
+        named,
     })
-}
-
-/// Page `page` (from 1) of the listed games a search matches, and how many it matches. A page
-/// past the last is a 404.
-pub fn listed_page(state: &AppState, search: &Search, page: u64) -> Result<(Vec<GameRow>, u64), Problem> {
-    let matches = state.store.count_search(search)?;
-    let pages = matches.div_ceil(u64::from(PER_PAGE)).max(1);
-    if page == 0 || page > pages {
-        return Err(Problem::not_found(format!(
-            "the list of games has pages 1 to {pages}, not {page}"
-        )));
-    }
-    Ok((
-        state.store.search(search, (page - 1) * u64::from(PER_PAGE), PER_PAGE)?,
-        matches,
-    ))
 }
 
 pub fn list_item(g: GameRow) -> GameListItem {

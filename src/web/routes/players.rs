@@ -4,10 +4,11 @@
 //! to head; the same in JSON. Everything comes from the store's player rows (`store::players`),
 //! the statistics kept a while between pages (`web::player_stats`).
 
-use super::pages::{GameListItem, PER_PAGE, list_item, listed_page};
-use crate::store::{PlayerStats, Search, Who};
+use super::pages::{GameListItem, list_item};
+use crate::store::{PlayerStats, Search, Who, Whose};
 use crate::web::problem::Problem;
 use crate::web::query::Query;
+use crate::web::search::{PER_PAGE, listed_page};
 use crate::web::{AppState, blocking, links};
 use actix_web::{route, web};
 use askama::Template;
@@ -236,7 +237,7 @@ pub fn answer(state: &AppState, player: &str, against: Option<&str>, page: u64) 
     let who = Who::parse(player);
     let opponent = against.map(Who::parse);
     let search = Search {
-        player: Some(who.clone()),
+        player: Some(Whose::One(who.clone())),
         opponent: opponent.clone(),
         ..Search::default()
     };

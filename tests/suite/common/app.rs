@@ -58,6 +58,15 @@ impl TestApp {
         self.store().count().unwrap()
     }
 
+    /// Runs `sql` on the app's database, behind the app's back (to make it one an earlier
+    /// release wrote).
+    pub fn execute(&self, sql: &str) {
+        match &self.db {
+            Database::File(path) => rusqlite::Connection::open(path).unwrap().execute_batch(sql).unwrap(),
+            Database::Postgres(url) => super::postgres::execute(url, sql),
+        }
+    }
+
     /// The SQLite file the app runs on; `None` on PostgreSQL.
     pub fn db_file(&self) -> Option<&Path> {
         match &self.db {

@@ -28,7 +28,7 @@ pub fn fresh() -> Option<TestDatabase> {
     let name = format!("t_{}_{}", std::process::id(), MADE.fetch_add(1, Ordering::Relaxed));
     // From template0, which nobody connects to: tests creating databases at once never find
     // their template in use.
-    admin(&server, &format!("CREATE DATABASE {name} TEMPLATE template0"));
+    execute(&server, &format!("CREATE DATABASE {name} TEMPLATE template0"));
     let base = server.rsplit_once('/').map_or(server.as_str(), |(base, _)| base);
     Some(TestDatabase {
         url: format!("{base}/{name}"),
@@ -39,15 +39,15 @@ pub fn fresh() -> Option<TestDatabase> {
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
-        admin(
+        execute(
             &self.server,
             &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
         );
     }
 }
 
-/// Runs `sql` on the server's maintenance database.
-fn admin(server: &str, sql: &str) {
+/// Runs `sql` on the database at `server` (a server's URL: its maintenance database).
+pub fn execute(server: &str, sql: &str) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
