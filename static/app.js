@@ -326,4 +326,6 @@
   var form = document.querySelector('[data-key-form]');
   if (!form || location.hash.length < 2) { return; }
   form.elements.key.value = decodeURIComponent(location.hash.slice(1));
+  // Out of the address, so that the key stays out of the history too.
+  history.replaceState(null, '', location.pathname);
 })();

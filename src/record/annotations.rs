@@ -78,9 +78,13 @@ impl Annotation {
     }
 
     /// A comment as the store holds it, checked again, without the reordering controls an
-    /// earlier release let in.
-    pub fn stored(turn: u32, line: &str, text: &str) -> Result<Annotation, AnnotationError> {
-        Annotation::new(turn, line, &super::shown_text::without_reordering(text))
+    /// earlier release let in; `None` for one that shows nothing then (an earlier release let
+    /// in comments of invisible characters alone): its game still opens.
+    pub fn stored(turn: u32, line: &str, text: &str) -> Result<Option<Annotation>, AnnotationError> {
+        match Annotation::new(turn, line, &super::shown_text::without_reordering(text)) {
+            Err(AnnotationError::Empty | AnnotationError::Unshowable(_)) => Ok(None),
+            read => read.map(Some),
+        }
     }
 
     pub fn turn(&self) -> u32 {
@@ -211,6 +215,19 @@ mod tests {
         assert_eq!(
             Annotation::new(0, &line, "x"),
             Err(AnnotationError::LineTooLong { bytes: line.len() })
+        );
+    }
+
+    /// What an earlier release stored is read without its reordering controls, and a comment
+    /// that then shows nothing is left out rather than failing its game.
+    #[test]
+    fn a_stored_comment_loses_its_reordering_controls_and_an_invisible_one_is_left_out() {
+        assert_eq!(Annotation::stored(1, "", "a\u{202E}b").unwrap().unwrap().text(), "ab");
+        assert_eq!(Annotation::stored(1, "", "\u{202E}"), Ok(None));
+        assert_eq!(Annotation::stored(1, "", "\u{200B}"), Ok(None));
+        assert!(
+            Annotation::stored(1, "a\nb", "x").is_err(),
+            "a corrupt line is still an error"
         );
     }
 

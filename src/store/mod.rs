@@ -309,9 +309,10 @@ pub trait Backend: Send + Sync {
     fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError>;
     /// Lists a game or takes it off the lists. False when there is no such game.
     fn set_listed(&self, id: &GameId, listed: bool) -> Result<bool, StoreError>;
-    /// Gives a game a new owner hash, so that only the new token owns it (its owner's new key).
-    /// False when there is no such game.
-    fn set_owner(&self, id: &GameId, owner: &OwnerHash) -> Result<bool, StoreError>;
+    /// Gives a game owned by `was` a new owner hash, so that only the new token owns it (its
+    /// owner's new key). False when there is no such game, or its owner changed since `was`
+    /// was read (two new keys at once: the one that lost must not undo the other).
+    fn set_owner(&self, id: &GameId, was: &OwnerHash, owner: &OwnerHash) -> Result<bool, StoreError>;
     /// Deletes a game with its snapshots, its analysis and its annotations. False when there is
     /// no such game.
     fn delete(&self, id: &GameId) -> Result<bool, StoreError>;
@@ -615,14 +616,17 @@ fn line_key(line: &str) -> Vec<u8> {
 }
 
 /// A game's annotations as stored (turn, line, text), read back in their order: by turn, the
-/// turn as played first. A row the store holds is checked again: a corrupt one is an error.
+/// turn as played first. A row the store holds is checked again: a corrupt one is an error,
+/// and one that shows nothing (`Annotation::stored`) is left out.
 fn annotations_of(rows: Vec<(u32, String, String)>) -> Result<Vec<Annotation>, StoreError> {
-    let mut read = (rows.into_iter())
-        .map(|(turn, line, text)| {
-            Annotation::stored(turn, &line, &text)
-                .map_err(|e| StoreError::Corrupt(format!("annotation on turn {turn}: {e}")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut read = Vec::with_capacity(rows.len());
+    for (turn, line, text) in rows {
+        match Annotation::stored(turn, &line, &text) {
+            Ok(Some(a)) => read.push(a),
+            Ok(None) => tracing::warn!("an annotation on turn {turn} shows nothing: left out"),
+            Err(e) => return Err(StoreError::Corrupt(format!("annotation on turn {turn}: {e}"))),
+        }
+    }
     read.sort_by(|a, b| (a.turn(), a.line()).cmp(&(b.turn(), b.line())));
     Ok(read)
 }

@@ -33,7 +33,8 @@
 //! SQL cannot fold Unicode: the rows are written with a seat's game, for the names not indexed
 //! yet, and names stored by a release before the index get theirs at start
 //! ([`Store::fill_name_index`](super::Store::fill_name_index)). Rows outlive their games (a
-//! name of a deleted game stays indexed): every read joins them to listed games' seats.
+//! name of a deleted game stays indexed): the names a query matches are those with a listed
+//! game's seat, and the games read are listed ones.
 
 use super::snapshot::StoredMove;
 use super::{GameId, GameRow, TurnRow};
@@ -340,10 +341,14 @@ impl Typed {
             cond += &format!(" AND n.at < {}", At::Inside as u8);
         }
         let whole = At::Name as u8;
+        // Only names with a listed game: a name of unlisted or deleted games alone is neither
+        // shown nor given one of the places.
         let sql = format!(
             "SELECT n.match_key, max(CASE WHEN n.at = {whole} AND n.part = ?{n} THEN 1 ELSE 0 END) AS whole,
                     min(n.at) AS at, min(n.part) AS part
              FROM name_parts n WHERE {cond}
+               AND EXISTS (SELECT 1 FROM players p JOIN games g ON g.seq = p.game
+                           WHERE p.match_key = n.match_key AND g.listed)
              GROUP BY n.match_key ORDER BY whole DESC, at, part, n.match_key LIMIT {limit}"
         );
         (sql, vec![Param::Text(self.0.clone()), Param::Text(end)])

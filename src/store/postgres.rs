@@ -528,12 +528,15 @@ impl Backend for Postgres {
         })
     }
 
-    fn set_owner(&self, id: &GameId, owner: &OwnerHash) -> Result<bool, StoreError> {
-        let (id, owner) = (id.to_string(), owner.0.to_vec());
+    fn set_owner(&self, id: &GameId, was: &OwnerHash, owner: &OwnerHash) -> Result<bool, StoreError> {
+        let (id, was, owner) = (id.to_string(), was.0.to_vec(), owner.0.to_vec());
         self.run(async |c| {
             let tx = c.transaction().await?;
             let n = tx
-                .execute("UPDATE games SET owner_hash = $2 WHERE id = $1", &[&id, &owner])
+                .execute(
+                    "UPDATE games SET owner_hash = $3 WHERE id = $1 AND owner_hash = $2",
+                    &[&id, &was, &owner],
+                )
                 .await?;
             noted(tx, n, &id, Change::Owner).await
         })

@@ -420,11 +420,11 @@ impl Backend for Sqlite {
         })
     }
 
-    fn set_owner(&self, id: &GameId, owner: &OwnerHash) -> Result<bool, StoreError> {
+    fn set_owner(&self, id: &GameId, was: &OwnerHash, owner: &OwnerHash) -> Result<bool, StoreError> {
         self.changing(id, Change::Owner, |tx| {
             tx.execute(
-                "UPDATE games SET owner_hash = ?2 WHERE id = ?1",
-                params![id, owner.0.to_vec()],
+                "UPDATE games SET owner_hash = ?3 WHERE id = ?1 AND owner_hash = ?2",
+                params![id, was.0.to_vec(), owner.0.to_vec()],
             )
         })
     }

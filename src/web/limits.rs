@@ -3,7 +3,8 @@
 //! analysis requests (each queues tens of seconds of work), the explore board's positions
 //! (each replays a line and draws a board) and its engine, and
 //! comments (each is written, and has every node forget the game's pages). Over a limit the
-//! answer is `429` with `Retry-After`. A client is its address as the connection shows it;
+//! answer is `429` with `Retry-After`. A client is its address as the connection shows it,
+//! and an IPv6 client its /64, since one host is commonly handed a whole /64 to choose from;
 //! behind a reverse proxy that is the proxy's, so the proxy should limit instead.
 
 use super::problem::Problem;
@@ -123,12 +124,27 @@ impl From<TooMany> for Problem {
 /// client's address, as for the limits.
 pub fn requester(req: &actix_web::HttpRequest) -> String {
     req.peer_addr()
-        .map_or_else(|| "local".to_string(), |a| a.ip().to_string())
+        .map_or_else(|| "local".to_string(), |a| counted(a.ip()).to_string())
+}
+
+/// The address a client is counted by: an IPv4 address (also when written as IPv6), or the
+/// first 64 bits of an IPv6 one.
+fn counted(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(v4) => IpAddr::V4(v4),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::from([s[0], s[1], s[2], s[3], 0, 0, 0, 0])
+            }
+        },
+    }
 }
 
 fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Option<IpAddr>, what: &'static str) -> Result<(), TooMany> {
     // A connection without an address (a Unix socket, a test harness) is one local client.
-    let client = client.unwrap_or(IpAddr::from([127, 0, 0, 1]));
+    let client = client.map_or(IpAddr::from([127, 0, 0, 1]), counted);
     limiter.check_key(&client).map_err(|not_until| {
         let wait = not_until.wait_time_from(DefaultClock::default().now());
         TooMany {
@@ -136,4 +152,31 @@ fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Option<IpAddr>, what
             retry_after: u32::try_from(wait.as_secs()).unwrap_or(u32::MAX).saturating_add(1),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every address of an IPv6 /64 is one client; IPv4 addresses, and IPv4 as IPv6, each are.
+    #[test]
+    fn an_ipv6_client_is_counted_by_its_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff:ffff:ffff:ffff".parse().unwrap();
+        assert_eq!(counted(a), counted(b));
+        assert_ne!(counted(a), counted("2001:db8:1:3::1".parse().unwrap()));
+        assert_eq!(
+            counted("::ffff:192.0.2.7".parse().unwrap()),
+            "192.0.2.7".parse::<IpAddr>().unwrap()
+        );
+        let limits = Limits::new(LimitSettings {
+            uploads_per_minute: 1,
+            ..LimitSettings::default()
+        });
+        assert!(limits.upload(Some(a)).is_ok());
+        assert!(
+            limits.upload(Some(b)).is_err(),
+            "another address of the same /64 is the same client"
+        );
+    }
 }

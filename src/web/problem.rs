@@ -292,6 +292,12 @@ impl From<AnnotationError> for Problem {
     }
 }
 
+impl From<crate::store::collection::TooManyLines> for Problem {
+    fn from(e: crate::store::collection::TooManyLines) -> Problem {
+        Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "Too many games", e.to_string())
+    }
+}
+
 impl From<crate::store::NotAGameId> for Problem {
     fn from(e: crate::store::NotAGameId) -> Problem {
         Problem::not_found(e.to_string())

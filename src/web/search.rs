@@ -58,6 +58,17 @@ impl SearchForm {
             r => r.map(str::to_string),
         };
         let q = some(&self.q);
+        // No name holds a control character; PostgreSQL would refuse a NUL with an error.
+        if let Some(c) = q.and_then(|q| q.chars().find(|c| c.is_control())) {
+            return Err(Problem::new(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "Bad search",
+                format!(
+                    "q holds the control character U+{:04X}, which no player's name has",
+                    u32::from(c)
+                ),
+            ));
+        }
         if let Some(chars) = q.map(|q| q.chars().count()).filter(|&n| n > MAX_NAME_CHARS) {
             return Err(Problem::new(
                 actix_web::http::StatusCode::BAD_REQUEST,

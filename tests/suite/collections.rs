@@ -205,10 +205,10 @@ fn write_result(store: &Store, n: u32, players: &[&str], scores: &[i32], finishe
     row.id.to_string()
 }
 
-/// An import's lines are counted as the text is read: the 2,001st stops it, however many
-/// more the body holds, and nothing is stored.
+/// An import's lines are counted as its text is cut into lines: the 2,001st stops it, however
+/// many more the body holds, before any is copied, and nothing is stored.
 #[test]
-fn an_import_past_its_lines_is_refused_as_it_is_read() {
+fn an_import_past_its_lines_is_refused_before_any_is_stored() {
     let app = spawn_app();
     let before = app.stored_games();
     let text = "x\n".repeat(4_000_000);

@@ -85,6 +85,10 @@ fn a_wrong_method_is_told_the_methods_the_address_takes() {
         ("/api/collections/0123456789abcdef/analysis".to_string(), "POST"),
         ("/c/0123456789abcdef/analysis".to_string(), "POST"),
         ("/c/0123456789abcdef/edit".to_string(), "POST"),
+        ("/c/new".to_string(), "GET, HEAD"),
+        (format!("/g/{id}/key"), "GET, HEAD, POST"),
+        (format!("/g/{id}/key/new"), "POST"),
+        (format!("/api/games/{id}/owner-token"), "POST"),
     ];
     for (path, allowed) in routes {
         for method in ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] {
@@ -269,16 +273,18 @@ fn a_long_explore_line_on_a_wide_board_makes_a_page_of_bounded_size() {
     app.stop();
 }
 
-/// Explore positions count against a client's limit, with or without the engine.
+/// Explore positions count against a client's limit, with or without the engine; without it
+/// (`engine=0`, or `false`) they do not count against the engine's own.
 #[test]
 fn explore_positions_are_limited_per_client() {
     let app = spawn_app_configured(|s| s.limits.analyses_per_minute = 1);
     let id = upload_id(&app, small_game(["Ann", "Bob"]).as_bytes());
     let statuses: Vec<u16> = (0..30)
         .map(|i| {
-            let path = match i % 2 {
+            let path = match i % 6 {
                 0 => format!("/g/{id}/t/1/explore"),
-                _ => format!("/api/explore?game={id}&turn=1&engine=false"),
+                1 => format!("/api/explore?game={id}&turn=1&engine=false"),
+                _ => format!("/api/explore?game={id}&turn=1&engine=0"),
             };
             get(&app, &path).status
         })
@@ -316,5 +322,45 @@ fn a_body_over_its_limit_is_told_the_limit_in_its_own_units() {
         assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer}");
         assert!(answer.contains(says), "{path}: {answer}");
     }
+    app.stop();
+}
+
+/// A form sent in chunks, with no length said, of three fields each within a record's 4 MiB
+/// but 9 MiB together: cut off as it passes the form's limit, `413`, nothing stored.
+#[test]
+fn a_chunked_form_over_its_limit_is_cut_off() {
+    use std::io::{Read, Write};
+    let app = spawn_app();
+    let before = app.stored_games();
+    let mut conn = std::net::TcpStream::connect(app.address.trim_start_matches("http://")).unwrap();
+    let boundary = "----chunked";
+    write!(
+        conn,
+        "POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary={boundary}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let field = vec![b'x'; 3 << 20];
+    for _ in 0..3 {
+        let mut part = format!("--{boundary}\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n").into_bytes();
+        part.extend_from_slice(&field);
+        part.extend_from_slice(b"\r\n");
+        // The server may answer and stop reading before the last chunk: that is the point.
+        if write!(conn, "{:x}\r\n", part.len())
+            .and_then(|_| conn.write_all(&part))
+            .and_then(|_| conn.write_all(b"\r\n"))
+            .is_err()
+        {
+            break;
+        }
+    }
+    let _ = write!(conn, "{:x}\r\n--{boundary}--\r\n\r\n0\r\n\r\n", boundary.len() + 6);
+    let mut answer = String::new();
+    let _ = conn.read_to_string(&mut answer);
+    assert!(
+        answer.starts_with("HTTP/1.1 413"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    assert_eq!(app.stored_games(), before);
     app.stop();
 }

@@ -7,7 +7,7 @@
 //! - a new key (the owner's button, or the API) leaves the old key, the old cookie and the
 //!   old bearer token owning nothing
 //! - in Chromium the key page takes the key from the link's fragment, which the server never
-//!   sees
+//!   sees, takes it out of the address, and a click makes the browser the owner
 
 use crate::common::app::*;
 use crate::common::browser::Browser;
@@ -153,5 +153,18 @@ fn in_a_browser_the_key_page_takes_the_key_from_the_link() {
     browser.open(&app.url(&format!("/g/{id}/key#{token}")));
     let filled = browser.wait_for("return document.querySelector('[data-key-form] input[name=key]').value;");
     assert_eq!(filled.as_str(), Some(token.as_str()));
+    assert!(
+        !browser.current_url().contains('#'),
+        "the key leaves the address: {}",
+        browser.current_url()
+    );
+    // A click claims it: the game's page then shows this browser its owner's part.
+    let button = browser.find("[data-key-form] button").unwrap();
+    browser.click(&button);
+    assert!(browser.wait_for_url(&format!("/g/{id}")));
+    let owner = browser.wait_for(
+        "return document.querySelector('section.owner h2') && document.querySelector('section.owner h2').textContent;",
+    );
+    assert_eq!(owner.as_str(), Some("Your upload"));
     app.stop();
 }

@@ -294,6 +294,15 @@ fn the_search_finds_players_by_part_of_their_name() {
     assert_eq!(chloe["games"], 1, "CHLOE's, not Chloé's: {chloe}");
     let long = get_html(&app, &format!("/?q={}", "k".repeat(65)));
     assert_eq!(long.status, 400, "no name is that long: {}", long.body);
+    // A NUL is no part of a name (PostgreSQL answered 500).
+    let nul = get(&app, "/?q=ko%00ki");
+    assert_eq!(nul.status, 400, "{}", nul.body);
+    assert!(
+        nul.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("control character U+0000")
+    );
 }
 
 /// A part of a name that matches more than 100 names finds the games of the first 100 in
@@ -303,12 +312,14 @@ fn the_search_finds_players_by_part_of_their_name() {
 fn a_search_matching_over_a_hundred_names_takes_the_first_hundred() {
     let app = spawn_app();
     let store = app.store();
-    let mut last = String::new();
+    let (mut first, mut last) = (None, String::new());
     for n in 0..=100 {
         let g = finished_game([&format!("Pat {n}"), "Quinn"]);
         let id = carcassonne_replay::store::ingest(&store, g.as_bytes()).unwrap().0.id;
-        if n == 99 {
-            last = id.to_string();
+        match n {
+            0 => first = Some(id),
+            99 => last = id.to_string(),
+            _ => {}
         }
     }
     let page = get_html(&app, "/?q=pat&page=4");
@@ -327,6 +338,13 @@ fn a_search_matching_over_a_hundred_names_takes_the_first_hundred() {
     assert_eq!(listed, 0, "Pat 99 ranks 101st");
     // A name it holds whole is found as ever.
     assert!(get_html(&app, "/?q=pat%2099").body.contains(&format!("/g/{last}\"")));
+    // A name of unlisted games alone takes no place: with Pat 0's unlisted, Pat 99 is 100th.
+    store.set_listed(&first.unwrap(), false).unwrap();
+    let listed: usize = (1..=4)
+        .map(|p| get_html(&app, &format!("/?q=pat&page={p}")).body)
+        .filter(|body| body.contains(&format!("/g/{last}\"")))
+        .count();
+    assert_eq!(listed, 1, "Pat 99 ranks 100th of the names with a listed game");
 }
 
 #[test]

@@ -58,15 +58,8 @@ pub async fn queue(
             ));
         }
         QueueAnswer::OverShare { held } => {
-            let mut p = Problem::new(
-                actix_web::http::StatusCode::TOO_MANY_REQUESTS,
-                "Too many requests",
-                format!(
-                    "this address has {held} analyses waiting or running, its share of the queue: ask again once one is done"
-                ),
-            );
-            p.extensions.insert("retry_after".into(), serde_json::json!(60));
-            return Err(p);
+            let what = format!("analyses at once ({held} waiting or running, its share of the queue)");
+            return Err(Problem::too_many(&what, 60));
         }
         QueueAnswer::Queued | QueueAnswer::Already => {}
     }

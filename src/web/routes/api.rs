@@ -82,7 +82,11 @@ pub async fn create_game(
         Some(_) => HttpResponse::Created(),
         None => HttpResponse::Ok(),
     };
-    Ok(answer.insert_header((header::LOCATION, url)).json(doc))
+    // The token is the game's key: no cache keeps it.
+    Ok(answer
+        .insert_header((header::LOCATION, url))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(doc))
 }
 
 #[derive(serde::Deserialize)]

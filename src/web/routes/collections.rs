@@ -25,7 +25,7 @@ use crate::web::query::Query;
 use crate::web::{AppState, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::{StatusCode, header};
-use actix_web::{HttpRequest, HttpResponse, get, patch, post, route, web};
+use actix_web::{HttpRequest, HttpResponse, patch, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use futures_util::StreamExt;
@@ -34,6 +34,8 @@ use std::time::Duration;
 
 /// How long an API import is waited for before the answer is `202` and its progress.
 pub const IMPORT_WAIT: Duration = Duration::from_secs(20);
+/// Games a collection holds at most: each page of it reads them all to rank the standings.
+pub const MAX_COLLECTION_GAMES: usize = 10_000;
 /// An import's body at most: 2000 Lab links of about 2 KB, or a few hundred records.
 pub const MAX_IMPORT_BYTES: usize = 16 * 1024 * 1024;
 
@@ -146,9 +148,7 @@ async fn read_request(req: &HttpRequest, state: &AppState, body: web::Payload) -
 /// The import's lines: the text's, then the files', numbered after the text's; refused past
 /// [`MAX_IMPORT_LINES`] or when one is over a record's size.
 fn import_lines(text: &str, files: Vec<(Option<String>, Vec<u8>)>) -> Result<Vec<ImportLine>, Problem> {
-    let too_many =
-        |e: collection::TooManyLines| Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "Too many games", e.to_string());
-    let mut lines = collection::lines(text, files.len()).map_err(too_many)?;
+    let mut lines = collection::lines(text, files.len())?;
     let after = lines.last().map_or(0, |l| l.line);
     lines.extend((files.into_iter().zip(after + 1..)).map(|((file, bytes), line)| ImportLine { line, file, bytes }));
     match lines.iter().find(|l| l.bytes.len() > MAX_RECORD_BYTES) {
@@ -197,21 +197,18 @@ async fn read_form(mut form: Multipart) -> Result<ImportForm, Problem> {
             .content_disposition()
             .and_then(|d| d.get_filename())
             .map(str::to_string);
-        let bytes = read_limited(&mut field, left, "Unreadable form").await?;
+        // Past what is left, the import as a whole is over its limit.
+        let bytes = (super::read_field(&mut field, left, MAX_IMPORT_BYTES).await).map_err(|p| match p.status {
+            StatusCode::PAYLOAD_TOO_LARGE => Problem::too_large(MAX_IMPORT_BYTES),
+            _ => p,
+        })?;
         left = left.saturating_sub(bytes.len());
         match field_name.as_str() {
             "name" => read.name = Some(String::from_utf8_lossy(&bytes).into_owned()),
             "text" => read.text = String::from_utf8_lossy(&bytes).into_owned(),
             "unlisted" => read.listed = bytes.is_empty(),
             _ if bytes.iter().all(u8::is_ascii_whitespace) => {}
-            _ if read.files.len() == MAX_IMPORT_LINES => {
-                let e = collection::TooManyLines;
-                return Err(Problem::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "Too many games",
-                    e.to_string(),
-                ));
-            }
+            _ if read.files.len() == MAX_IMPORT_LINES => return Err(collection::TooManyLines.into()),
             _ => read.files.push((file, bytes)),
         }
     }
@@ -294,6 +291,7 @@ fn import_answer(id: CollectionId, total: u32, waited: Option<Imported>, token: 
     };
     HttpResponse::build(status)
         .insert_header((header::LOCATION, url.clone()))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(CreatedCollection {
             id,
             url,
@@ -579,7 +577,7 @@ pub async fn page(
     ))
 }
 
-#[get("/c/new")]
+#[route("/c/new", method = "GET", method = "HEAD")]
 pub async fn new_page() -> Result<NewCollectionPage, Problem> {
     Ok(NewCollectionPage {
         max_lines: MAX_IMPORT_LINES,
@@ -697,6 +695,8 @@ pub async fn api_edit(
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
+    // The owner first: a stranger's body is never read.
+    let row = authorise(&req, &state, id).await?;
     super::declared_length_within(&req, MAX_IMPORT_BYTES)?;
     let bytes = read_limited(body, MAX_IMPORT_BYTES, "Unreadable body").await?;
     let body: Edit = blocking(move || {
@@ -704,7 +704,7 @@ pub async fn api_edit(
             .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Unreadable body", e.to_string()))
     })
     .await?;
-    let (total, waited) = edit(&req, &state, id, body).await?;
+    let (total, waited) = edit(&req, &state, row, body).await?;
     let mut answer = import_answer(id, total, waited, None);
     if answer.status() == StatusCode::CREATED {
         *answer.status_mut() = StatusCode::OK;
@@ -721,6 +721,7 @@ pub async fn form_edit(
     form: web::Form<EditForm>,
 ) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
+    let row = authorise(&req, &state, id).await?;
     let form = form.into_inner();
     let edit_of = Edit {
         name: form.name,
@@ -728,7 +729,7 @@ pub async fn form_edit(
         remove: form.remove.into_iter().collect(),
         listed: None,
     };
-    edit(&req, &state, id, edit_of).await?;
+    edit(&req, &state, row, edit_of).await?;
     Ok(see_other(&links::collection(id)).finish())
 }
 
@@ -739,14 +740,15 @@ pub struct EditForm {
     remove: Option<String>,
 }
 
-/// Checks the owner, then renames, removes and adds, in that order.
+/// Renames, removes and adds, in that order, in the collection `row` its owner asked to
+/// change (`authorise`).
 async fn edit(
     req: &HttpRequest,
     state: &web::Data<AppState>,
-    id: CollectionId,
+    row: CollectionRow,
     edit: Edit,
 ) -> Result<(u32, Option<Imported>), Problem> {
-    let row = authorise(req, state, id).await?;
+    let id = row.id;
     let name = (edit.name.as_deref())
         .map(CollectionName::parse)
         .transpose()
@@ -773,6 +775,15 @@ async fn edit(
         }
         n => {
             state.limits.import(req.peer_addr().map(|a| a.ip()))?;
+            let st = state.clone();
+            let held = blocking(move || Ok(st.store.collection_games(&id)?.len())).await?;
+            if held + n as usize > MAX_COLLECTION_GAMES {
+                return Err(Problem::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "Collection full",
+                    format!("collection {id} holds {held} games; a collection holds at most {MAX_COLLECTION_GAMES}"),
+                ));
+            }
             Some(row.import.adding(n))
         }
     };

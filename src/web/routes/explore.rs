@@ -80,8 +80,9 @@ pub async fn page(
 pub struct ApiQuery {
     game: Option<String>,
     turn: Option<String>,
-    /// `false`: the position and its moves alone, without the engine (nor its limit).
-    engine: Option<String>,
+    /// `false` (or `0`): the position and its moves alone, without the engine (nor its limit).
+    #[serde(default, deserialize_with = "crate::web::query::flag")]
+    engine: Option<bool>,
     #[serde(flatten)]
     rest: ExploreQuery,
 }
@@ -116,7 +117,7 @@ pub async fn api(
         .parse()
         .map_err(|_| bad_line("turn is a whole number"))?;
     let asked = Asked {
-        think: q.engine.as_deref() != Some("false"),
+        think: q.engine != Some(false),
         ..q.rest.parse(&req)?
     };
     let answer = blocking(move || state.load_any(&id)?.explore_answer(&state, n, &asked)).await?;

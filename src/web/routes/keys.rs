@@ -10,13 +10,14 @@
 //! game a new owner hash: the old link, and every browser holding the old token, own it no
 //! more.
 
-use super::owners::{authorise, found, owner_cookie, presented, see_other};
+use super::owners::{authorise, owner_cookie, presented, see_other, site_cookie};
 use crate::store::{GameId, OwnerToken, Ownership};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
-use actix_web::cookie::{Cookie, SameSite};
-use actix_web::http::StatusCode;
+use actix_web::cookie::Cookie;
+use actix_web::cookie::time::Duration;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -28,13 +29,12 @@ pub const KEY_ONCE: &str = "owner_key_once";
 /// The cookie an upload or a new key sets beside the owner's: for the game's pages, ten
 /// minutes, never read by a script.
 pub fn key_once(state: &AppState, id: GameId) -> Cookie<'static> {
-    Cookie::build(KEY_ONCE, "1")
-        .path(links::game(id))
-        .http_only(true)
-        .same_site(SameSite::Lax)
-        .secure(state.public_url.starts_with("https://"))
-        .max_age(actix_web::cookie::time::Duration::minutes(10))
-        .finish()
+    site_cookie(state, (KEY_ONCE, "1".into()), links::game(id), Duration::minutes(10))
+}
+
+/// Game `id`'s key link for `token`.
+fn key_link(state: &AppState, id: GameId, token: &OwnerToken) -> String {
+    format!("{}/g/{id}/key#{token}", state.public_url)
 }
 
 /// The key link to show on a request for game `id`'s page, when one is due and the request is
@@ -44,7 +44,7 @@ pub fn due(req: &HttpRequest, state: &AppState, id: GameId) -> Option<(String, C
     let token = presented(req)?;
     let mut gone = key_once(state, id);
     gone.make_removal();
-    Some((format!("{}/g/{id}/key#{token}", state.public_url), gone))
+    Some((key_link(state, id, &token), gone))
 }
 
 #[derive(Template, WebTemplate)]
@@ -85,7 +85,9 @@ pub async fn claim(
     let id = id.into_inner();
     let st = state.clone();
     let owner = blocking(move || Ok(st.load_any(&id)?.row().owner)).await?;
-    let token = OwnerToken::parse(form.key.trim().trim_start_matches('#'))
+    // The key, or the whole link pasted: what follows its `#`.
+    let key = form.key.rsplit('#').next().unwrap_or_default().trim();
+    let token = OwnerToken::parse(key)
         .filter(|t| Ownership::of(owner, t) == Ownership::Owner)
         .ok_or_else(|| {
             Problem::new(
@@ -138,21 +140,34 @@ pub async fn api_new(
 ) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
     let token = new_key(&req, &state, id).await?;
-    Ok(HttpResponse::Ok().json(NewToken {
-        key_url: format!("{}/g/{id}/key#{token}", state.public_url),
-        owner_token: token.to_string(),
-    }))
+    Ok(HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(NewToken {
+            key_url: key_link(&state, id, &token),
+            owner_token: token.to_string(),
+        }))
 }
 
 async fn new_key(req: &HttpRequest, state: &web::Data<AppState>, id: GameId) -> Result<OwnerToken, Problem> {
     state.limits.annotation(req.peer_addr().map(|a| a.ip()))?;
-    authorise(req, state, id).await?;
+    let game = authorise(req, state, id).await?;
+    let was = game
+        .row()
+        .owner
+        .ok_or_else(|| Problem::internal("an authorised game has an owner"))?;
     let token = OwnerToken::new().map_err(Problem::internal)?;
     let (st, hash) = (state.clone(), token.hash());
     blocking(move || {
-        let changed = st.store.set_owner(&id, &hash)?;
+        let changed = st.store.set_owner(&id, &was, &hash)?;
         st.forget(&id);
-        found(changed, id)
+        match changed {
+            true => Ok(()),
+            false => Err(Problem::new(
+                StatusCode::CONFLICT,
+                "Key changed",
+                format!("game {id}'s key changed, or the game went, while this one was made: nothing changed"),
+            )),
+        }
     })
     .await?;
     tracing::info!("game {id} has a new owner key");

@@ -61,17 +61,40 @@ pub fn unreadable_form(e: MultipartError, limit: usize) -> Problem {
     }
 }
 
-/// Reads a request body or a form field, refusing it as soon as it passes `limit` bytes. A
-/// broken stream is a 400 titled `unreadable`.
-pub async fn read_limited<S, B, E>(mut stream: S, limit: usize, unreadable: &'static str) -> Result<Vec<u8>, Problem>
+/// Reads a request body, refusing it as soon as it passes `limit` bytes. A broken stream is a
+/// 400 titled `unreadable`.
+pub async fn read_limited<S, B, E>(stream: S, limit: usize, unreadable: &'static str) -> Result<Vec<u8>, Problem>
 where
     S: Stream<Item = Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
     E: std::fmt::Display,
 {
+    read_within(stream, limit, |e| {
+        Problem::new(StatusCode::BAD_REQUEST, unreadable, e.to_string())
+    })
+    .await
+}
+
+/// Reads a field of a form read by [`multipart_within`]: past `limit` bytes, or past the
+/// form's `body_limit` while reading it, `413`.
+pub async fn read_field(
+    field: &mut actix_multipart::Field,
+    limit: usize,
+    body_limit: usize,
+) -> Result<Vec<u8>, Problem> {
+    read_within(field, limit, |e| unreadable_form(e, body_limit)).await
+}
+
+/// Reads a stream, refusing it as soon as it passes `limit` bytes; `broken` says what a
+/// broken stream is.
+async fn read_within<S, B, E>(mut stream: S, limit: usize, broken: impl Fn(E) -> Problem) -> Result<Vec<u8>, Problem>
+where
+    S: Stream<Item = Result<B, E>> + Unpin,
+    B: AsRef<[u8]>,
+{
     let mut body = Vec::new();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| Problem::new(StatusCode::BAD_REQUEST, unreadable, e.to_string()))?;
+        let chunk = chunk.map_err(&broken)?;
         let chunk = chunk.as_ref();
         if body.len() + chunk.len() > limit {
             return Err(Problem::too_large(limit));
@@ -82,8 +105,8 @@ where
 }
 
 /// The methods a route's pattern takes, for the `Allow` header of a `405`. Every pattern
-/// not named here takes `GET` and `HEAD` only; `tests/suite/http.rs` asks each pattern here
-/// every method and checks the answer agrees.
+/// not named here takes `GET` and `HEAD` only; `tests/suite/crafted_requests.rs` asks an
+/// address of each pattern here every method and checks the answer agrees.
 pub fn allowed_methods(pattern: &str) -> &'static str {
     match pattern {
         "/games" | "/api/games" | "/collections" | "/api/collections" => "POST",

@@ -8,6 +8,7 @@ use crate::web::game::GamePages;
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::{AppState, blocking, links};
+use actix_web::cookie::time::Duration;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, delete, patch, post, web};
@@ -27,12 +28,23 @@ pub fn owner_cookie(state: &AppState, id: &GameId, token: &OwnerToken) -> Cookie
 
 /// The owner cookie of the pages under `path` (a game's, a collection's).
 pub fn owner_cookie_at(state: &AppState, path: String, token: &OwnerToken) -> Cookie<'static> {
-    Cookie::build(COOKIE, token.to_string())
+    site_cookie(state, (COOKIE, token.to_string()), path, Duration::days(365))
+}
+
+/// A cookie of this site's for the pages under `path`, kept `age`: never readable by a
+/// script, not on other sites' posts, over HTTPS only when the site is served so.
+pub fn site_cookie(
+    state: &AppState,
+    (name, value): (&'static str, String),
+    path: String,
+    age: Duration,
+) -> Cookie<'static> {
+    Cookie::build(name, value)
         .path(path)
         .http_only(true)
         .same_site(SameSite::Lax)
         .secure(state.public_url.starts_with("https://"))
-        .max_age(actix_web::cookie::time::Duration::days(365))
+        .max_age(age)
         .finish()
 }
 

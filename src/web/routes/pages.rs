@@ -215,7 +215,7 @@ async fn read_form(mut form: Multipart) -> Result<UploadFields, Problem> {
     while let Some(field) = form.next().await {
         let mut field = field.map_err(|e| super::unreadable_form(e, MAX_FORM_BYTES))?;
         let name = field.name().unwrap_or_default().to_string();
-        let bytes = super::read_limited(&mut field, MAX_RECORD_BYTES, "Unreadable form").await?;
+        let bytes = super::read_field(&mut field, MAX_RECORD_BYTES, MAX_FORM_BYTES).await?;
         match name.as_str() {
             "text" => fields.text = String::from_utf8_lossy(&bytes).into_owned(),
             "unlisted" => fields.unlisted = !bytes.is_empty(),
