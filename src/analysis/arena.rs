@@ -243,7 +243,7 @@ fn analysis_options(contender: Contender, seed: u64) -> Option<AnalysisOptions> 
 /// The analysis's best move. Its playouts draw from the pack only, never the match's order.
 fn flat_move(game: &Game, tile: TileKindId, turn: u32, opts: &AnalysisOptions) -> Option<Move> {
     let analysis = analyse_position(game, tile, None, turn, opts).expect("the drawn tile is the pack's");
-    let best = analysis.alternatives.first()?;
+    let best = analysis.alternatives.get(analysis.chosen)?;
     Some(Move {
         tile,
         placement: best.placement,

@@ -35,6 +35,7 @@ pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
 pub(crate) mod completion;
+mod endgame;
 mod evaluate;
 mod halving;
 mod on_demand;
@@ -69,8 +70,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Game's samples stop at the end of the round, valued by its learned evaluation
 /// ([`cards::CardFuture::Horizon`]). 6: no follower is offered on a feature the placed tile
 /// joins to an occupied one through its other segments (earlier versions could list, and
-/// recommend, such an illegal move).
-pub const VERSION: u32 = 6;
+/// recommend, such an illegal move). 7: with two tiles or fewer left after a move, its
+/// samples play them exactly, every reply tried ([`endgame`]), not by the weighed bot.
+pub const VERSION: u32 = 7;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
@@ -269,6 +271,10 @@ pub struct TurnAnalysis {
     pub alternatives: Vec<Alternative>,
     /// Index in `alternatives` of the move played, when the turn came from a record.
     pub played: Option<usize>,
+    /// Index in `alternatives` of the move the analysis would play (`weighing::Judgement::chosen`):
+    /// the first listed unless the move played, weighed again for its verdict, came out above
+    /// it within the noise.
+    pub chosen: usize,
     /// The board after the move played: each empty square next to it and how many tiles left
     /// in the pack fit it (`fits == 0`: a dead spot).
     pub spots: Vec<Spot>,
@@ -471,10 +477,10 @@ pub fn analyse_position(
     };
     let played_index = played.and_then(|p| alternatives::find_played(before, &moves, p));
     let per_move = opts.playouts_for(moves.len());
-    let (alts, played_new, recheck) = if per_move == 0 {
+    let (alts, played_new, chosen, recheck) = if per_move == 0 {
         let mut alts: Vec<Alternative> = (0..moves.len()).map(|i| alternative_at(i, None)).collect();
         let order = rank_by_heuristic(&mut alts);
-        (alts, played_index.map(|i| order[i]), None)
+        (alts, played_index.map(|i| order[i]), 0, None)
     } else {
         let how = weighing::Weighing {
             per_move,
@@ -491,7 +497,7 @@ pub fn analyse_position(
                 ..alternative_at(l.index, Some(l.tally))
             })
             .collect();
-        (alts, judged.played, judged.recheck)
+        (alts, judged.played, judged.chosen, judged.recheck)
     };
     Ok(TurnAnalysis {
         turn,
@@ -505,6 +511,7 @@ pub fn analyse_position(
         scores_before: before.scores(),
         if_ended_before: base.if_ended().to_vec(),
         played: played_new,
+        chosen,
         spots: played_index.map_or_else(Vec::new, |i| spots_after(before, &moves[i])),
         recheck,
         alternatives: alts,

@@ -9,11 +9,12 @@
 //! This is the tile games' [`Sampled`]: what one future of a move is worth, to the end or to
 //! the search's horizon ([`Future`]).
 
+use super::endgame;
 use super::sampled::{Sampled, Seeds};
 use super::search::{self, HorizonEval};
 use super::verdict;
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin};
-use crate::engine::{Game, Move};
+use crate::engine::{Game, Move, TileKindId};
 use std::ops::Range;
 
 /// Summed playout margins, kept as integers so that adding partial sums from several threads
@@ -122,8 +123,36 @@ impl Sampled for Game {
         after.play_listed(mv, &mut Vec::new());
         let mut scratch = Scratch::default();
         let mover = self.current_player();
+        if after.pack_left() <= endgame::EXACT_TILES {
+            return exact_samples(&after, mover, seeds, futures, future, &mut scratch);
+        }
         (futures.map(|j| future.value(&after, mover, seeds.of(j), j, &mut scratch))).collect()
     }
+}
+
+/// Futures of the last tiles ([`endgame`]): each order drawn is played exactly, once (a few
+/// tiles have only a few orders, and one has only one).
+fn exact_samples(
+    after: &Game,
+    mover: u8,
+    seeds: Seeds,
+    futures: Range<u32>,
+    future: &Future,
+    scratch: &mut Scratch,
+) -> Vec<i32> {
+    let mut known: Vec<(Vec<TileKindId>, i32)> = Vec::new();
+    let mut value = |j: u32| {
+        let seed = seeds.of(j);
+        let order = bots::shuffled_bag(after, &mut Rng::new(seed));
+        if let Some(&(_, v)) = known.iter().find(|(o, _)| *o == order) {
+            return v;
+        }
+        let v =
+            endgame::exact_margin(after, mover, &order).unwrap_or_else(|| future.value(after, mover, seed, j, scratch));
+        known.push((order, v));
+        v
+    };
+    futures.map(&mut value).collect()
 }
 
 #[cfg(test)]

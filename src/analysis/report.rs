@@ -183,6 +183,11 @@ pub struct TurnReport {
     pub if_ended_before: Vec<i32>,
     /// The played move's index in `alternatives`.
     pub played: Option<usize>,
+    /// The move the analysis would play (`match` plays it): the first alternative listed,
+    /// unless the move played, weighed again for its verdict, came out above it within the
+    /// noise. Absent when the tile fits nowhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<MoveBrief>,
     pub played_rank: Option<u32>,
     pub points_lost: Option<f64>,
     /// The standard error of the rechecked difference behind `points_lost` (playouts only;
@@ -374,6 +379,7 @@ impl From<&TurnAnalysis> for TurnReport {
             scores_before: t.scores_before.clone(),
             if_ended_before: t.if_ended_before.clone(),
             played: t.played,
+            best: brief(t.alternatives.get(t.chosen)),
             played_rank: t.played_rank(),
             points_lost: reported_loss(t),
             points_lost_std_error: t.recheck.map(|r| round(r.std_error)),

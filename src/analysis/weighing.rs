@@ -37,6 +37,10 @@ pub struct Judgement {
     pub listed: Vec<Listed>,
     /// Where the move played is in `listed`.
     pub played: Option<usize>,
+    /// Where the move the analysis would play is in `listed`: the first listed of the chosen
+    /// move and its rivals. The move played, weighed again only because it was played, may be
+    /// listed above it within the noise; a player without it would not have seen it.
+    pub chosen: usize,
     /// The move played against the best, when it was weighed again.
     pub recheck: Option<Recheck>,
 }
@@ -87,8 +91,10 @@ pub fn weigh<P: Sampled>(pos: &P, moves: &[P::TurnMove], played: Option<usize>, 
         let good = verdict.weighed.get(i).is_some_and(|w| w.is_good());
         l.rank = if good { 1 } else { i as u32 + 1 };
     }
+    let chosen = (verdict.weighed.iter()).position(|w| w.index <= P::RIVALS).unwrap_or(0);
     Judgement {
         listed,
+        chosen,
         played: played.map(|p| moved[p]),
         recheck: played.and_then(|p| Recheck::of(&verdict, p)),
     }

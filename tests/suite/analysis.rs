@@ -665,6 +665,12 @@ fn the_cli_prints_the_json_contract_of_a_turn_and_a_game() {
     let played = doc["played"].as_u64().unwrap() as usize;
     assert_eq!(alts[played]["rank"], doc["played_rank"]);
     assert_eq!(doc["heuristic_formula"], HEURISTIC_FORMULA);
+    let best = &doc["best"];
+    assert!(
+        alts.iter()
+            .any(|a| ["position", "rotation", "action"].iter().all(|k| a[k] == best[*k])),
+        "the move the analysis would play is one of the alternatives: {best}"
+    );
 
     let table = run(&["--turn", "5", "--playouts", "0"]);
     assert!(
@@ -1116,5 +1122,33 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
             .all(|c| c.chance.lost == 0.0);
         assert_eq!(a.accuracy == 100.0, perfect, "{a:?}");
         assert!(a.moves > 30 && a.accuracy < 100.0, "random play is not perfect: {a:?}");
+    }
+}
+
+/// `best` is the move the analysis would play had no move been played (what `match` plays):
+/// the move played is weighed again for its verdict, and may then be listed above it within the
+/// noise, but it never becomes the analysis's choice by being played.
+#[test]
+fn the_best_move_does_not_depend_on_the_move_played() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 12).unwrap();
+    let opts = AnalysisOptions {
+        playouts_per_alternative: Some(6),
+        threads: 2,
+        ..AnalysisOptions::default()
+    };
+    for turn in [4, 11, 23, 37, 52, 66] {
+        let told = analysis::analyse_turn(&record, turn, &opts).unwrap();
+        let (before, played) = analysis::position_before(&record, turn).unwrap();
+        let alone = analysis::analyse_position(&before, played.tile, None, turn, &opts).unwrap();
+        let (best, first) = (&told.alternatives[told.chosen], &alone.alternatives[0]);
+        assert_eq!(
+            (best.placement, best.action),
+            (first.placement, first.action),
+            "turn {turn}"
+        );
+        assert_eq!(
+            told.report().best.unwrap().position,
+            [best.placement.pos.x, best.placement.pos.y]
+        );
     }
 }
