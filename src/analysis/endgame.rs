@@ -17,7 +17,7 @@
 
 use super::alternatives;
 use crate::engine::bots::margin;
-use crate::engine::{Event, Game, TileKindId};
+use crate::engine::{Event, Game, Move, TileKindId};
 
 /// Tiles left after a move up to which its samples play the rest of the game exactly.
 pub const EXACT_TILES: u32 = 2;
@@ -38,7 +38,8 @@ pub fn exact_margin(after: &Game, mover: u8, order: &[TileKindId]) -> Option<i32
     let mut events = Vec::new();
     let value = if two_players {
         let me = after.current_player();
-        let mine = negamax(after, order, i32::MIN + 1, i32::MAX, &mut events);
+        let mut killers = vec![None; order.len()];
+        let mine = negamax(after, order, i32::MIN + 1, i32::MAX, &mut killers, &mut events);
         if me == mover { mine } else { -mine }
     } else {
         last_tile(after, mover, order, &mut events)
@@ -48,18 +49,31 @@ pub fn exact_margin(after: &Game, mover: u8, order: &[TileKindId]) -> Option<i32
 
 /// The player to move's final margin under best play by both players (two players, so one's
 /// margin is the other's loss), searched with alpha-beta cuts between `alpha` and `beta`.
-fn negamax(game: &Game, order: &[TileKindId], mut alpha: i32, beta: i32, events: &mut Vec<Event>) -> i32 {
+/// `killers[d]` is the move that last cut or won at depth `d`: tried first, as the last
+/// player's best reply is mostly the same whatever the reply before it, it lets most of the
+/// other player's moves be refuted by one end scored.
+fn negamax(
+    game: &Game,
+    order: &[TileKindId],
+    mut alpha: i32,
+    beta: i32,
+    killers: &mut [Option<Move>],
+    events: &mut Vec<Event>,
+) -> i32 {
     let me = game.current_player();
-    let Some((&tile, rest)) = order.split_first() else {
+    let (Some((&tile, rest)), Some((killer, deeper))) = (order.split_first(), killers.split_first_mut()) else {
         return ended(game, me, events);
     };
-    let moves = alternatives::enumerate(game, tile).1;
+    let mut moves = alternatives::enumerate(game, tile).1;
     if moves.is_empty() {
         // A tile that fits nowhere is set aside and the same player draws again.
         let mut next = game.clone();
         next.discard(tile, events)
             .expect("a tile with no placement may be discarded");
-        return negamax(&next, rest, alpha, beta, events);
+        return negamax(&next, rest, alpha, beta, deeper, events);
+    }
+    if let Some(k) = killer.and_then(|k| moves.iter().position(|m| *m == k)) {
+        moves.swap(0, k);
     }
     let mut best = i32::MIN + 1;
     for mv in &moves {
@@ -67,11 +81,16 @@ fn negamax(game: &Game, order: &[TileKindId], mut alpha: i32, beta: i32, events:
         events.clear();
         next.play_listed(mv, events);
         let value = if rest.is_empty() {
-            ended(&next, me, events)
+            events.clear();
+            next.finish(events);
+            margin(next.players().iter().map(|p| p.score), me)
         } else {
-            -negamax(&next, rest, -beta, -alpha, events)
+            -negamax(&next, rest, -beta, -alpha, deeper, events)
         };
-        best = best.max(value);
+        if value > best {
+            best = value;
+            *killer = Some(*mv);
+        }
         alpha = alpha.max(value);
         if alpha >= beta {
             break;
