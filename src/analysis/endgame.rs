@@ -10,8 +10,9 @@
 //!
 //! **Why only the last two.** Before them the weighed bot plays the samples: a sample then
 //! costs one bot move a tile, where the tree costs the product of the tiles' move counts (tens
-//! each). Two tiles after the move are a tree of about a thousand ends per order, cut by
-//! alpha-beta in a two-player game to a few hundred; three would be tens of thousands a sample.
+//! each). Two tiles after the move are some thousands of ends per order before the cuts; with
+//! alpha-beta and killer moves a real game's turn with two tiles left after it takes 0.4 s
+//! for all its moves (BGA game-a, turn 69), where a third tile would multiply it by tens again.
 //! In a game of three or more players two tiles are played by two different players, neither
 //! the mover, and no cut applies: there only the last tile is played exactly.
 

@@ -131,7 +131,8 @@ impl Sampled for Game {
 }
 
 /// Futures of the last tiles ([`endgame`]): each order drawn is played exactly, once (a few
-/// tiles have only a few orders, and one has only one).
+/// tiles have only a few orders, and one has only one). Where the order is too long for that
+/// (two tiles among three players or more), each future is sampled as any other.
 fn exact_samples(
     after: &Game,
     mover: u8,
@@ -147,10 +148,13 @@ fn exact_samples(
         if let Some(&(_, v)) = known.iter().find(|(o, _)| *o == order) {
             return v;
         }
-        let v =
-            endgame::exact_margin(after, mover, &order).unwrap_or_else(|| future.value(after, mover, seed, j, scratch));
-        known.push((order, v));
-        v
+        match endgame::exact_margin(after, mover, &order) {
+            Some(v) => {
+                known.push((order, v));
+                v
+            }
+            None => future.value(after, mover, seed, j, scratch),
+        }
     };
     futures.map(&mut value).collect()
 }
