@@ -273,7 +273,7 @@ pub struct TurnAnalysis {
     pub played: Option<usize>,
     /// Index in `alternatives` of the move the analysis would play (`weighing::Judgement::chosen`):
     /// the first listed unless the move played, weighed again for its verdict, came out above
-    /// it within the noise.
+    /// it.
     pub chosen: usize,
     /// The board after the move played: each empty square next to it and how many tiles left
     /// in the pack fit it (`fits == 0`: a dead spot).

@@ -184,8 +184,8 @@ pub struct TurnReport {
     /// The played move's index in `alternatives`.
     pub played: Option<usize>,
     /// The move the analysis would play (`match` plays it): the first alternative listed,
-    /// unless the move played, weighed again for its verdict, came out above it within the
-    /// noise. Absent when the tile fits nowhere.
+    /// unless the move played, weighed again for its verdict, came out above it. Absent when
+    /// the tile fits nowhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<MoveBrief>,
     pub played_rank: Option<u32>,

@@ -39,7 +39,7 @@ pub struct Judgement {
     pub played: Option<usize>,
     /// Where the move the analysis would play is in `listed`: the first listed of the chosen
     /// move and its rivals. The move played, weighed again only because it was played, may be
-    /// listed above it within the noise; a player without it would not have seen it.
+    /// listed above it; the analysis would not have weighed it again had it not been played.
     pub chosen: usize,
     /// The move played against the best, when it was weighed again.
     pub recheck: Option<Recheck>,
