@@ -17,7 +17,7 @@
 //! the mover, and no cut applies: there only the last tile is played exactly.
 
 use super::alternatives;
-use crate::engine::bots::margin;
+use crate::engine::bots::{ended_margin, margin};
 use crate::engine::{Event, Game, Move, TileKindId};
 
 /// Tiles left after a move up to which its samples play the rest of the game exactly.
@@ -63,7 +63,7 @@ fn negamax(
 ) -> i32 {
     let me = game.current_player();
     let (Some((&tile, rest)), Some((killer, deeper))) = (order.split_first(), killers.split_first_mut()) else {
-        return ended(game, me, events);
+        return ended_margin(game, me, events);
     };
     let mut moves = alternatives::enumerate(game, tile).1;
     if moves.is_empty() {
@@ -104,7 +104,7 @@ fn negamax(
 /// one) as is best for their own margin; the first such move when several are.
 fn last_tile(game: &Game, mover: u8, order: &[TileKindId], events: &mut Vec<Event>) -> i32 {
     let Some(&tile) = order.first() else {
-        return ended(game, mover, events);
+        return ended_margin(game, mover, events);
     };
     let me = game.current_player();
     let mut best: Option<(i32, i32)> = None;
@@ -120,15 +120,7 @@ fn last_tile(game: &Game, mover: u8, order: &[TileKindId], events: &mut Vec<Even
             best = Some((own, theirs));
         }
     }
-    best.map_or_else(|| ended(game, mover, events), |(_, theirs)| theirs)
-}
-
-/// `player`'s margin once the end is scored.
-fn ended(game: &Game, player: u8, events: &mut Vec<Event>) -> i32 {
-    let mut end = game.clone();
-    events.clear();
-    end.finish(events);
-    margin(end.players().iter().map(|p| p.score), player)
+    best.map_or_else(|| ended_margin(game, mover, events), |(_, theirs)| theirs)
 }
 
 #[cfg(test)]
@@ -155,7 +147,7 @@ mod tests {
     /// margin, and `mover`'s margin at the end of that line is the value.
     fn every_line(game: &Game, mover: u8, order: &[TileKindId]) -> i32 {
         let Some((&tile, rest)) = order.split_first() else {
-            return ended(game, mover, &mut Vec::new());
+            return ended_margin(game, mover, &mut Vec::new());
         };
         let me = game.current_player();
         let moves = alternatives::enumerate(game, tile).1;
