@@ -8,7 +8,7 @@
 //!
 //! Data flows one way: bytes → [`record`] → [`engine`] → [`replay`] (and [`selfplay`]) →
 //! outputs ([`analysis`],
-//! [`export`], [`render`], [`store`]) → [`web`] → [`cli`]. No module imports one downstream of
+//! [`export`], [`render`], [`store`]) → [`queue`] → [`web`] → [`cli`]. No module imports one downstream of
 //! it (`tests/suite/layout.rs` checks every `use`): `record` never reads a replay, and `engine`
 //! depends on nothing else in the crate.
 //!
@@ -86,6 +86,13 @@
 //! ([`store::GameId`], parsed once) from their content; a snapshot holds its move as JSON in
 //! the game's notation (the tile game's is `[tile, x, y, rotation, meeple]`).
 //!
+//! [`queue`] is the analysis queue, below the web so that `serve` and the HTTP-free `worker`
+//! share it: workers claim leased rows from the store, run
+//! [`analysis::analyse_any`] (`analysis/any_report.rs`, the one place a stored game's
+//! analysis tells the games apart), stop at the next turn when their progress says so, and
+//! store the typed report ([`AnyReport`](analysis::AnyReport)) with each seat's figures for
+//! the player pages (`queue/seats.rs`).
+//!
 //! [`web`] is the service, its modules private but for [`web::startup`], which builds the app:
 //! `web/routes/` holds one module per resource with thin handlers, and `web/links.rs` builds
 //! every address. A stored game reaches the handlers as a `dyn GamePages`, one implementation
@@ -96,8 +103,8 @@
 //! (`analysis/on_demand.rs`). The view models are `web/view.rs` (and
 //! `card_view.rs`, `board_view.rs`, `chance_view.rs`, `share_view.rs`, `annotation_view.rs`
 //! beside it),
-//! `web/problem.rs` turns errors into problem+json or HTML, `web/jobs.rs` is the analysis
-//! queue, `web/page_cache.rs` keeps built turn pages, `web/search.rs` turns the home page's
+//! `web/problem.rs` turns errors into problem+json or HTML, `web/page_cache.rs` keeps built
+//! turn pages, `web/search.rs` turns the home page's
 //! search into games and the players a name matches, and `limits.rs`, `origin.rs`,
 //! `middleware.rs` and `metrics.rs` in `web/` guard and measure every request. The pages are
 //! askama templates in `templates/`: `_`-prefixed parts are shared by the turn and end pages
@@ -131,12 +138,13 @@
 //!   `web/page_cache.rs`, and the template is `templates/turn.html`.
 //! - **…where the analysis plans a game?** [`analysis::analyse_game`], which asks
 //!   [`analysis::budget::plan`] for each turn's playouts within the game's budget, then
-//!   analyses every turn; the service's queue that runs it is `web/jobs.rs`.
+//!   analyses every turn; the queue that runs it for the service is [`queue`].
 
 pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod export;
+pub mod queue;
 pub mod record;
 pub mod render;
 pub mod replay;

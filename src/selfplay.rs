@@ -4,14 +4,33 @@
 
 use crate::engine::bots::{self, Rng, Scratch, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
-use crate::engine::cards::{CardGame, CardMove};
+use crate::engine::cards::{CardGame, CardIllegal, CardMove, CardSetupError};
 use crate::engine::tileset::{NEW_WORLD_SAMPLE, parse_spec};
-use crate::engine::{Game, GameKind, Move, Setup, TileCatalog, TileKindId};
+use crate::engine::{Game, GameKind, IllegalMove, Move, Setup, SetupError, TileCatalog, TileKindId};
 use crate::record::cards::{CardRecord, RecordedCardMove};
 use crate::record::{CustomTile, GameRecord, PlayerInfo, RecordedMove, RulesSpec, recorded};
 use std::sync::Arc;
 
 pub use crate::engine::bots::Policy;
+
+/// Why a bot game stopped: the engine refused its setup or a move (a bug of the bot's), or a
+/// chooser had no move to give.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SelfPlayError {
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    CardSetup(#[from] CardSetupError),
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
+    #[error("turn {turn}: {why}")]
+    CardIllegal { turn: u32, why: CardIllegal },
+    #[error("turn {0}: no action is due")]
+    NoMove(u32),
+    /// A chooser that plays another game than the one asked for, named.
+    #[error("{0} plays the tile games only")]
+    TilesOnly(&'static str),
+}
 
 /// Our New World sample tile set (`tileset::NEW_WORLD_SAMPLE`) as a record's own tiles.
 pub fn new_world_sample() -> (Arc<TileCatalog>, Vec<CustomTile>) {
@@ -31,7 +50,7 @@ pub fn new_world_sample() -> (Arc<TileCatalog>, Vec<CustomTile>) {
 
 /// A game of `players` under `rules` from the rules' default start, before its first draw: the
 /// game, its kind, and the record's own tiles (New World is played on our sample tile set).
-pub fn fresh_game(rules: &RulesSpec, players: u8) -> Result<(Game, GameKind, Vec<CustomTile>), String> {
+pub fn fresh_game(rules: &RulesSpec, players: u8) -> Result<(Game, GameKind, Vec<CustomTile>), SelfPlayError> {
     let (game_kind, catalog, custom_tiles) = if rules.preset.is_new_world() {
         let (catalog, tiles) = new_world_sample();
         (GameKind::NewWorld, catalog, tiles)
@@ -49,14 +68,13 @@ pub fn fresh_game(rules: &RulesSpec, players: u8) -> Result<(Game, GameKind, Vec
         start: Vec::new(),
         start_squares: Vec::new(),
         extra_tiles,
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     Ok((game, game_kind, custom_tiles))
 }
 
 /// Plays one game with `players` bots under `rules`, starting from the rules' default start.
 /// New World is played on our sample tile set.
-pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, String> {
+pub fn generate(rules: RulesSpec, players: u8, policy: Policy, seed: u64) -> Result<GameRecord, SelfPlayError> {
     let mut scratch = Scratch::default();
     generate_with(rules, players, seed, |game, tile, rng| {
         bots::choose(game, tile, policy, rng, &mut scratch)
@@ -70,7 +88,7 @@ pub fn generate_with(
     players: u8,
     seed: u64,
     mut choose: impl FnMut(&Game, TileKindId, &mut Rng) -> Option<Move>,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, SelfPlayError> {
     let (mut game, game_kind, custom_tiles) = fresh_game(&rules, players)?;
     let catalog = game.catalog().clone();
     let mut rng = Rng::new(seed);
@@ -78,12 +96,12 @@ pub fn generate_with(
     let mut events = Vec::new();
     for tile in shuffled_bag(&game, &mut rng) {
         let Some(mv) = choose(&game, tile, &mut rng) else {
-            game.discard(tile, &mut events).map_err(|e| e.to_string())?;
+            game.discard(tile, &mut events)?;
             moves.push(RecordedMove::Discard { player: None, tile });
             continue;
         };
         moves.push(recorded(&game, &mv));
-        game.play(&mv, &mut events).map_err(|e| e.to_string())?;
+        game.play(&mv, &mut events)?;
     }
     Ok(GameRecord {
         game: game_kind,
@@ -102,10 +120,11 @@ pub fn generate_with(
 
 /// Plays one Card Game with `players` bots, dealt from a deck shuffled by `seed`; player 0
 /// deals first. A joker turned up goes beside a random row.
-pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, String> {
-    let mut scratch = Vec::new();
+pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, SelfPlayError> {
+    let (mut scratch, mut turn) = (Vec::new(), 0);
     card_game_with(players, seed, |game, rng| {
-        card_bots::choose(game, policy, rng, &mut scratch).ok_or_else(|| "no move is due".into())
+        turn += 1;
+        card_bots::choose(game, policy, rng, &mut scratch).ok_or(SelfPlayError::NoMove(turn))
     })
 }
 
@@ -114,21 +133,25 @@ pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, S
 pub fn card_game_with(
     players: u8,
     seed: u64,
-    mut choose: impl FnMut(&CardGame, &mut Rng) -> Result<CardMove, String>,
-) -> Result<CardRecord, String> {
+    mut choose: impl FnMut(&CardGame, &mut Rng) -> Result<CardMove, SelfPlayError>,
+) -> Result<CardRecord, SelfPlayError> {
     let mut rng = Rng::new(seed);
-    let new = card_bots::new_game(players, &mut rng).map_err(|e| e.to_string())?;
+    let new = card_bots::new_game(players, &mut rng)?;
     let (mut game, face_up, mut deck) = (new.game, new.face_up, new.deck.into_iter());
     let (mut moves, mut events) = (Vec::new(), Vec::new());
     while !game.is_over() {
         if game.deal_due() {
             let hands = card_bots::next_hands(&game, &mut deck);
-            game.deal(hands, &mut events).map_err(|e| e.to_string())?;
+            let turn = moves.len() as u32;
+            game.deal(hands, &mut events)
+                .map_err(|why| SelfPlayError::CardIllegal { turn, why })?;
             continue;
         }
         let player = game.current_player();
         let mv = choose(&game, &mut rng)?;
-        game.play(&mv, &mut events).map_err(|e| e.to_string())?;
+        let turn = moves.len() as u32 + 1;
+        game.play(&mv, &mut events)
+            .map_err(|why| SelfPlayError::CardIllegal { turn, why })?;
         moves.push(RecordedCardMove {
             player: Some(player),
             mv,

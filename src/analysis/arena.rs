@@ -13,7 +13,7 @@ use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
 use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, Format, GameRecord, RulesSpec};
-use crate::selfplay::{self, fresh_game};
+use crate::selfplay::{self, SelfPlayError, fresh_game};
 use std::time::{Duration, Instant};
 
 /// A way of choosing moves.
@@ -45,11 +45,24 @@ pub enum Contender {
 /// A search's time per move when none is given.
 pub const DEFAULT_SEARCH_MS: u32 = 100;
 
+/// A contender's name that names none, with what the name should have been.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ContenderError {
+    #[error("{0}: give the playouts per alternative, a number from 1")]
+    Playouts(String),
+    #[error("{0}: give the milliseconds per move, a number from 1")]
+    Milliseconds(String),
+    #[error(
+        "unknown policy {0:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move), search-worths or search-worths:T (the search valued by the fitted worths)"
+    )]
+    Unknown(String),
+}
+
 impl std::str::FromStr for Contender {
-    type Err = String;
+    type Err = ContenderError;
 
     /// `random`, `greedy`, `flat` (the analysis's default playouts) or `flat:K`.
-    fn from_str(s: &str) -> Result<Contender, String> {
+    fn from_str(s: &str) -> Result<Contender, ContenderError> {
         match s.split_once(':') {
             None if s == "random" => Ok(Contender::Random),
             None if s == "greedy" => Ok(Contender::Greedy),
@@ -68,18 +81,14 @@ impl std::str::FromStr for Contender {
                     playouts: Some(playouts),
                 }),
                 Ok(playouts) if playouts > 0 => Ok(Contender::FlatUniform { playouts }),
-                _ => Err(format!(
-                    "{name}:{k}: give the playouts per alternative, a number from 1"
-                )),
+                _ => Err(ContenderError::Playouts(s.to_string())),
             },
             Some((name @ ("search" | "search-worths"), t)) => match t.parse() {
                 Ok(ms) if ms > 0 && name == "search" => Ok(Contender::Search { ms }),
                 Ok(ms) if ms > 0 => Ok(Contender::SearchWorths { ms }),
-                _ => Err(format!("{name}:{t}: give the milliseconds per move, a number from 1")),
+                _ => Err(ContenderError::Milliseconds(s.to_string())),
             },
-            _ => Err(format!(
-                "unknown policy {s:?}; use random, greedy, flat, flat:K (K playouts per alternative), flat-uniform, flat-uniform:K, horizon, horizon:K (the analysis with playouts to the search's horizon), search or search:T (T ms per move), search-worths or search-worths:T (the search valued by the fitted worths)"
-            )),
+            _ => Err(ContenderError::Unknown(s.to_string())),
         }
     }
 }
@@ -177,7 +186,7 @@ impl Seat {
     }
 
     /// The action due in `game`.
-    fn choose_card(&mut self, game: &CardGame, turn: u32, seed: u64) -> Result<CardMove, String> {
+    fn choose_card(&mut self, game: &CardGame, turn: u32, seed: u64) -> Result<CardMove, SelfPlayError> {
         let start = Instant::now();
         let mut moves = Vec::new();
         let mv = match self.contender {
@@ -185,8 +194,8 @@ impl Seat {
             Contender::Greedy => card_bots::choose(game, Policy::Greedy, &mut self.rng, &mut moves),
             Contender::Flat { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::ToTheEnd),
             Contender::Horizon { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::Horizon),
-            Contender::FlatUniform { .. } => return Err("flat-uniform plays the tile games only".into()),
-            Contender::SearchWorths { .. } => return Err("search-worths plays the tile games only".into()),
+            Contender::FlatUniform { .. } => return Err(SelfPlayError::TilesOnly("flat-uniform")),
+            Contender::SearchWorths { .. } => return Err(SelfPlayError::TilesOnly("search-worths")),
             Contender::Search { ms } => {
                 game.legal_moves(&mut moves);
                 let found = weighing::search(game, &moves, &search_options(ms, seed, turn), &cards::PLAYOUTS);
@@ -195,7 +204,7 @@ impl Seat {
         };
         self.thinking += start.elapsed();
         self.moves += 1;
-        mv.ok_or_else(|| format!("turn {turn}: no action is due"))
+        mv.ok_or(SelfPlayError::NoMove(turn))
     }
 }
 
@@ -279,14 +288,20 @@ fn play_game(start: &Game, bag: &[TileKindId], (a, b): (&mut Seat, &mut Seat), a
 
 /// Plays one Card Game dealt from `seed`: A in seat `a_seat`, B in every other. The final
 /// scores.
-fn play_card_game(players: u8, (a, b): (&mut Seat, &mut Seat), a_seat: u8, seed: u64) -> Result<Vec<i32>, String> {
-    let new = card_bots::new_game(players, &mut Rng::new(seed)).map_err(|e| e.to_string())?;
+fn play_card_game(
+    players: u8,
+    (a, b): (&mut Seat, &mut Seat),
+    a_seat: u8,
+    seed: u64,
+) -> Result<Vec<i32>, SelfPlayError> {
+    let new = card_bots::new_game(players, &mut Rng::new(seed))?;
     let (mut game, mut deck) = (new.game, new.deck.into_iter());
     let (mut events, mut turn) = (Vec::new(), 0);
     while !game.is_over() {
         if game.deal_due() {
             let hands = card_bots::next_hands(&game, &mut deck);
-            game.deal(hands, &mut events).map_err(|e| e.to_string())?;
+            game.deal(hands, &mut events)
+                .map_err(|why| SelfPlayError::CardIllegal { turn, why })?;
             continue;
         }
         turn += 1;
@@ -296,7 +311,8 @@ fn play_card_game(players: u8, (a, b): (&mut Seat, &mut Seat), a_seat: u8, seed:
             &mut *b
         };
         let mv = seat.choose_card(&game, turn, seed)?;
-        game.play(&mv, &mut events).map_err(|e| format!("turn {turn}: {e}"))?;
+        game.play(&mv, &mut events)
+            .map_err(|why| SelfPlayError::CardIllegal { turn, why })?;
         events.clear();
     }
     game.finish(&mut events);
@@ -305,7 +321,7 @@ fn play_card_game(players: u8, (a, b): (&mut Seat, &mut Seat), a_seat: u8, seed:
 
 /// Plays the match: for each tile order (or deal), one game per seat A can take, B in every
 /// other. `progress(games done, games)` is told after each game.
-pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<MatchResult, String> {
+pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<MatchResult, SelfPlayError> {
     let start = match &s.table {
         Table::Tiles(rules) => Some(fresh_game(rules, s.players)?.0),
         Table::CardGame => None,
@@ -347,7 +363,7 @@ pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<Matc
 
 /// One game with `contender` in every seat, dealt or drawn from `seed`, written as its record:
 /// what `bench --judge` gives the analysis to judge.
-pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) -> Result<AnyRecord, String> {
+pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) -> Result<AnyRecord, SelfPlayError> {
     match table {
         Table::Tiles(rules) => {
             self_play_tiles(contender, rules, players, seed).map(|record| AnyRecord::Tiles(record, Format::Native))
@@ -357,7 +373,7 @@ pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) ->
 }
 
 /// [`self_play`] at the Card Game: the record itself.
-pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<CardRecord, String> {
+pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<CardRecord, SelfPlayError> {
     let mut seat = Seat::new(contender, seed);
     let mut turn = 0;
     selfplay::card_game_with(players, seed, |game, _| {
@@ -367,7 +383,12 @@ pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<C
 }
 
 /// [`self_play`] at a tile game under `rules`: the record itself.
-pub fn self_play_tiles(contender: Contender, rules: &RulesSpec, players: u8, seed: u64) -> Result<GameRecord, String> {
+pub fn self_play_tiles(
+    contender: Contender,
+    rules: &RulesSpec,
+    players: u8,
+    seed: u64,
+) -> Result<GameRecord, SelfPlayError> {
     let mut seat = Seat::new(contender, seed);
     let mut turn = 0;
     selfplay::generate_with(rules.clone(), players, seed, |game, tile, _| {
@@ -431,6 +452,7 @@ mod tests {
             "clever"
                 .parse::<Contender>()
                 .unwrap_err()
+                .to_string()
                 .contains("random, greedy, flat")
         );
         assert_eq!("search".parse::<Contender>().unwrap(), Contender::Search { ms: 100 });

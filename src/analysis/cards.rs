@@ -11,8 +11,8 @@ use super::sampled::{Sampled, Seeds};
 use super::search::learned;
 use super::weighing::{Weighing, weigh};
 use super::win_chance::{
-    CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CARD_SCALE_TO_THE_END, CalibrationSettings, Sample, Scale, TurnChance,
-    outcome,
+    CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CARD_SCALE_TO_THE_END, CalibrationError, CalibrationSettings, Sample,
+    Scale, TurnChance, outcome,
 };
 use super::{Recheck, run_parallel};
 use crate::engine::GameKind;
@@ -21,6 +21,7 @@ use crate::engine::cards::bots::{play_out, play_rounds, row_value, sample_hidden
 use crate::engine::cards::{Card, CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::replay::cards::CardReplayError;
+use crate::selfplay::SelfPlayError;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
@@ -61,6 +62,9 @@ pub enum CardAnalysisError {
     NoSuchTurn { turn: u32, turns: usize },
     #[error("{0}")]
     Replay(#[from] CardReplayError),
+    /// Its progress said to stop ([`super::Progress`]) after this many turns.
+    #[error("the analysis was stopped after turn {0}")]
+    Stopped(u32),
 }
 
 impl CardAnalysisError {
@@ -352,7 +356,7 @@ impl CardTurnAnalysis {
 pub fn analyse_game(
     record: &CardRecord,
     samples: u32,
-    progress: &dyn Fn(u32, u32),
+    progress: super::Progress,
 ) -> Result<CardGameReport, CardAnalysisError> {
     let total = record.moves.len() as u32;
     let mut turns = Vec::with_capacity(record.moves.len());
@@ -363,7 +367,9 @@ pub fn analyse_game(
             judged.push((t.player, lost == 0.0, lost));
         }
         turns.push(t.report(samples));
-        progress(n, total);
+        if progress(n, total).is_break() {
+            return Err(CardAnalysisError::Stopped(n));
+        }
     }
     let players = super::summaries(record.players.len(), judged);
     let scale = CardPlayouts::from(PLAYOUTS).scale();
@@ -403,21 +409,22 @@ pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
 /// one from game to game, so that every seat is valued.
 pub fn chance_samples(
     s: &CalibrationSettings,
-    play: &dyn Fn(u64) -> Result<CardRecord, String>,
+    play: &dyn Fn(u64) -> Result<CardRecord, SelfPlayError>,
     progress: &dyn Fn(u32, u32),
-) -> Result<Vec<Sample>, String> {
+) -> Result<Vec<Sample>, CalibrationError> {
     let mut out = Vec::new();
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
         let record = play(seed)?;
-        let scores = crate::replay::cards::replay(&record)
-            .map_err(|e| e.to_string())?
+        let not_replayed = |e: CardAnalysisError| CalibrationError::Replay(e.describe(&record));
+        let scores = (crate::replay::cards::replay(&record))
+            .map_err(|e| not_replayed(e.into()))?
             .final_scores;
         let total = record.moves.len() as u32;
         let turns: Vec<u32> = (1..=total).filter(|n| (n + g) % s.every == 0).collect();
-        let valued = run_parallel(turns.len(), s.threads, |i| -> Result<Sample, String> {
+        let valued = run_parallel(turns.len(), s.threads, |i| -> Result<Sample, CalibrationError> {
             let n = turns[i];
-            let (game, played) = position_before(&record, n).map_err(|e| e.to_string())?;
+            let (game, played) = position_before(&record, n).map_err(not_replayed)?;
             let player = game.current_player();
             let margins = game.sample(&played, &PLAYOUTS, Seeds::Spread(seed ^ u64::from(n)), 0..s.playouts);
             Ok(Sample {
@@ -558,7 +565,7 @@ mod tests {
         assert_eq!(played_best.played, Some(0));
         assert_eq!(played_best.points_lost(), Some(0.0));
 
-        let report = analyse_game(&record, 8, &|_, _| ()).unwrap();
+        let report = analyse_game(&record, 8, &crate::analysis::quiet).unwrap();
         let total = record.moves.len() as u32;
         let chances = turn_chances(&report, total);
         assert_eq!(chances.len(), record.moves.len(), "every turn's action was valued");

@@ -30,6 +30,7 @@
 //! results are written, stored and read back as [`report`]'s types.
 
 pub(crate) mod alternatives;
+mod any_report;
 pub(crate) mod arena;
 pub(crate) mod board_features;
 pub mod budget;
@@ -49,6 +50,7 @@ mod weighing;
 pub mod win_chance;
 
 pub use crate::engine::bots::Policy;
+pub use any_report::{AnyAnalysisError, AnyReport, analyse_any};
 pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, chance_any, dead_spots, draws_for, feature_outlook, position_spots};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts, heuristic_formula};
@@ -60,6 +62,7 @@ use crate::record::{GameRecord, Played, RecordedAction, RecordedMove, ReplayErro
 use evaluate::{Baseline, Scratch};
 use playout::{Future, Tally};
 use sampled::Seeds;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The analysis's version, stored with what it made so that a page can say which made it and
@@ -201,6 +204,19 @@ pub enum AnalysisError {
         budget::GAME_TILE_STEPS / 1_000_000
     )]
     TooLong { turns: u32, moves: usize, tile_steps: u64 },
+    /// Its progress said to stop ([`Progress`]) after this many turns.
+    #[error("the analysis was stopped after turn {0}")]
+    Stopped(u32),
+}
+
+/// Told `(turns done, turns)` after each turn of a whole game's analysis, on the thread that
+/// runs it; `Break` stops the analysis there (a queue's worker told to stop, or its job taken
+/// over).
+pub type Progress<'a> = &'a dyn Fn(u32, u32) -> ControlFlow<()>;
+
+/// A [`Progress`] that tells nobody and never stops.
+pub fn quiet(_: u32, _: u32) -> ControlFlow<()> {
+    ControlFlow::Continue(())
 }
 
 /// What `value` measures.
@@ -407,17 +423,21 @@ pub fn position_before(record: &GameRecord, turn: u32) -> Result<(Game, Move), A
 pub fn analyse_game(
     record: &GameRecord,
     opts: &AnalysisOptions,
-    progress: &dyn Fn(u32, u32),
+    progress: Progress,
 ) -> Result<GameAnalysis, AnalysisError> {
     let plan = budget::plan(&budget::sizes(record)?, opts)?;
     let opts = &plan.options(opts);
     let total = record.turns();
     let mut turns = Vec::with_capacity(total as usize);
-    progress(0, total);
+    if progress(0, total).is_break() {
+        return Err(AnalysisError::Stopped(0));
+    }
     walk(record, |before, played, n| {
         turns.push(analyse_position(before, played.tile, Some(played), n, opts)?);
-        progress(n, total);
-        Ok(true)
+        match progress(n, total) {
+            ControlFlow::Continue(()) => Ok(true),
+            ControlFlow::Break(()) => Err(AnalysisError::Stopped(n)),
+        }
     })?;
     Ok(GameAnalysis {
         kind: record.game,

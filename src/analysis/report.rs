@@ -289,6 +289,13 @@ impl StoredAnalysis {
     pub fn scale(&self) -> Scale {
         Scale::of_tiles(self.summary.game, self.summary.version)
     }
+
+    /// The chances of its judged turns up to `upto` (every turn with `None`).
+    pub fn chances(&self, upto: Option<u32>) -> Vec<super::win_chance::TurnChance> {
+        let mut all = super::win_chance::turn_chances(&self.turns, self.scale());
+        all.retain(|c| upto.is_none_or(|n| c.turn <= n));
+        all
+    }
 }
 
 /// Analyses stored before versions were recorded.

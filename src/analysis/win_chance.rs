@@ -322,22 +322,33 @@ pub struct CalibrationSettings {
     pub threads: usize,
 }
 
+/// Why the games to calibrate on could not be played or valued.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CalibrationError {
+    #[error(transparent)]
+    SelfPlay(#[from] crate::selfplay::SelfPlayError),
+    /// A bot's game that does not replay (a bug), in the record's words.
+    #[error("a bot's game does not replay: {0}")]
+    Replay(String),
+}
+
 /// Values the positions of `s.games` tile games, game `g` played by `play(seed + g)`: the
 /// samples to fit.
 pub fn samples(
     s: &CalibrationSettings,
-    play: &dyn Fn(u64) -> Result<GameRecord, String>,
+    play: &dyn Fn(u64) -> Result<GameRecord, crate::selfplay::SelfPlayError>,
     progress: &dyn Fn(u32, u32),
-) -> Result<Vec<Sample>, String> {
+) -> Result<Vec<Sample>, CalibrationError> {
     let mut out = Vec::new();
     for g in 0..s.games {
         let record = play(s.seed.wrapping_add(u64::from(g)))?;
-        let mut walk = Walk::new(&record).map_err(|e| e.to_string())?;
+        let mut walk = Walk::new(&record).map_err(|e| CalibrationError::Replay(e.describe(&record)))?;
         let mut positions: Vec<(Game, u8)> = Vec::new();
         let mut n = 0;
         while walk.peek().is_some() {
             let mover = walk.game().current_player();
-            let step = walk.step().expect("a move is next").map_err(|e| e.describe(&record))?;
+            let step =
+                (walk.step().expect("a move is next")).map_err(|e| CalibrationError::Replay(e.describe(&record)))?;
             if matches!(step.played, Played::Place(_)) {
                 n += 1;
                 if n % s.every == 0 {

@@ -46,7 +46,7 @@ impl NewWorldFigures {
 }
 
 fn new_world_figures(seconds: f64) -> Result<NewWorldFigures, String> {
-    let record = generate(RulesSpec::new(Preset::NewWorld), 2, Policy::Random, 42)?;
+    let record = generate(RulesSpec::new(Preset::NewWorld), 2, Policy::Random, 42).map_err(|e| e.to_string())?;
     let base = Game::new(record.setup()).map_err(|e| e.to_string())?;
     let mut bot = Scratch::default();
     let mut seed = 0u64;
@@ -98,7 +98,7 @@ impl CardFigures {
 fn card_figures(seconds: f64) -> Result<CardFigures, String> {
     use crate::engine::cards::bots::{play_out, shuffled_deck};
     use crate::engine::cards::{CardGame, CardSetup, Colour};
-    let record = crate::selfplay::card_game(4, Policy::Random, 42)?;
+    let record = crate::selfplay::card_game(4, Policy::Random, 42).map_err(|e| e.to_string())?;
     let setup = record.setup();
     let mut seed = 0u64;
     let (games, t) = timed(seconds, || {
@@ -203,7 +203,7 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     let placements_ns = t.as_nanos() as f64 / calls as f64;
 
     // Replay of a full recorded game.
-    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 42)?;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 42).map_err(|e| e.to_string())?;
     let tiles = record.moves.len();
     let (replays, t) = timed(seconds, || {
         replay::replay(&record, None).expect("the bench record is legal");
@@ -352,7 +352,7 @@ struct AnalysisFigures {
 /// the whole game at the default options on two threads (timed once: it takes a while).
 fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
     use crate::analysis::{self, AnalysisOptions, playout};
-    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 42)?;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 42).map_err(|e| e.to_string())?;
     let snapshots = replay::replay(&record, None).map_err(|e| e.to_string())?.turns;
     let positions = (0..snapshots.len() as u32)
         .map(|n| {
@@ -395,7 +395,7 @@ fn analysis_figures(seconds: f64) -> Result<AnalysisFigures, String> {
             threads,
             ..AnalysisOptions::default()
         },
-        &|_, _| {},
+        &analysis::quiet,
     )
     .map_err(|e| e.to_string())?;
     Ok(AnalysisFigures {
@@ -499,7 +499,7 @@ fn gzipped_len(bytes: &[u8]) -> usize {
 
 /// Server time of a Card Game's turn pages: a 4-player game by greedy bots, turns across it.
 fn card_page_ms(state: &AppState, seconds: f64) -> Result<f64, String> {
-    let record = crate::selfplay::card_game(4, Policy::Greedy, 3)?;
+    let record = crate::selfplay::card_game(4, Policy::Greedy, 3).map_err(|e| e.to_string())?;
     let bytes = crate::record::cards::to_value(&record).to_string();
     let (g, _) = ingest::ingest(&state.store, bytes.as_bytes()).map_err(|e| e.to_string())?;
     let turns = record.moves.len() as u32;
@@ -526,7 +526,8 @@ fn measure_service(db: &std::path::Path, seconds: f64) -> Result<ServiceFigures,
                 2 + (seed % 3) as u8,
                 Policy::Greedy,
                 seed,
-            )?;
+            )
+            .map_err(|e| e.to_string())?;
             Ok(native::to_pretty_string(&record).into_bytes())
         })
         .collect::<Result<_, String>>()?;
@@ -623,7 +624,7 @@ impl Rows {
 /// drawn yet in this process), then warm, each stage timed on its own.
 fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
     use crate::render::{self, RenderOptions};
-    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 42)?;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 42).map_err(|e| e.to_string())?;
     let full = replay::replay(&record, None).map_err(|e| e.to_string())?;
     let (lo, hi) = full.game.board().extent().ok_or("empty board")?;
     let opts = RenderOptions {

@@ -38,7 +38,11 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     };
     let progress = |done, total| progress_bar("valuing", "games", done, total);
     let kind = game::kind(args.game)?;
-    let policy: Option<Contender> = args.policy.map(str::parse).transpose()?;
+    let policy: Option<Contender> = args
+        .policy
+        .map(str::parse::<Contender>)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let (samples, in_use, steps) =
         record::dispatch_kind!(kind, R => R::calibration(kind, args.preset, policy, &settings, &progress))?;
     let c = win_chance::fit(&samples, in_use);

@@ -4,7 +4,7 @@
 use super::analyse_cmd::{AnalyseArgs, pretty};
 use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
-use super::output::progress_bar;
+
 use crate::analysis::Sampler;
 use crate::analysis::arena::{self, Contender, Table};
 use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
@@ -48,10 +48,7 @@ impl Commands for CardRecord {
         let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
         let failed = |e: CardAnalysisError| format!("{}: {}", args.file.display(), e.describe(self));
         let Some(turn) = args.turn else {
-            let report = cards::analyse_game(self, samples, &|done, total| {
-                progress_bar("analysing", "turns", done, total)
-            })
-            .map_err(failed)?;
+            let report = cards::analyse_game(self, samples, &super::output::analysing).map_err(failed)?;
             return Ok(if args.json {
                 pretty(&report)
             } else {
@@ -87,7 +84,7 @@ impl Commands for CardRecord {
 
     /// The Card Game plays its samples to the end whatever `_sampler` says: a game of cards
     /// is short.
-    fn judged(&self, _sampler: Sampler, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
+    fn judged(&self, _sampler: Sampler, progress: crate::analysis::Progress) -> Result<figures::Game, String> {
         let replay = replay::cards::replay(self).map_err(|e| e.describe(self))?;
         let report = cards::analyse_game(self, cards::DEFAULT_SAMPLES, progress).map_err(|e| e.describe(self))?;
         Ok(figures::Game {
@@ -117,7 +114,7 @@ impl Commands for CardRecord {
                 if tile_flags.len() == 1 { "is" } else { "are" }
             ));
         }
-        let record = selfplay::card_game(bots.players, bots.policy, bots.seed)?;
+        let record = selfplay::card_game(bots.players, bots.policy, bots.seed).map_err(|e| e.to_string())?;
         Ok(record.native_json() + "\n")
     }
 
@@ -145,7 +142,11 @@ impl Commands for CardRecord {
             None => selfplay::card_game(players, selfplay::Policy::Sampled, seed),
             Some(contender) => arena::self_play_cards(contender, players, seed),
         };
-        Ok((cards::chance_samples(settings, &play, progress)?, CARD_SCALE, "turns"))
+        Ok((
+            cards::chance_samples(settings, &play, progress).map_err(|e| e.to_string())?,
+            CARD_SCALE,
+            "turns",
+        ))
     }
 }
 

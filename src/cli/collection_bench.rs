@@ -38,7 +38,7 @@ fn links(games: u32) -> Result<String, String> {
     let (mut made, mut seed) = (0, 0usize);
     while made < games {
         seed += 1;
-        let mut r = generate(rules.clone(), 2, Policy::Greedy, seed as u64)?;
+        let mut r = generate(rules.clone(), 2, Policy::Greedy, seed as u64).map_err(|e| e.to_string())?;
         for (p, name) in r.players.iter_mut().zip([seed, seed * 5 + 1]) {
             p.name = NAMES[name % NAMES.len()].to_string();
         }

@@ -29,7 +29,7 @@ pub trait Commands {
 
     /// `bench --judge`: the whole game analysed at the pages' options, as the judge reads the
     /// report, with how the game ended if it did.
-    fn judged(&self, sampler: Sampler, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String>;
+    fn judged(&self, sampler: Sampler, progress: crate::analysis::Progress) -> Result<figures::Game, String>;
 
     /// Why `render` could not draw the game, with the record's names.
     fn render_error(&self, e: RenderError) -> String;

@@ -32,7 +32,8 @@ pub fn run(games: u32, as_json: bool) -> Result<(), String> {
             2,
             Policy::Greedy,
             1000 + u64::from(g),
-        )?;
+        )
+        .map_err(|e| e.to_string())?;
         let turns = record.turns();
         for n in (STEP..=turns).step_by(STEP as usize) {
             let truth = analysis::analyse_turn(&record, n, &reference).map_err(|e| e.to_string())?;

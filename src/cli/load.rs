@@ -103,13 +103,14 @@ fn game(seed: u64) -> Result<Vec<u8>, String> {
         2 + (seed % 3) as u8,
         Policy::Random,
         seed,
-    )?;
+    )
+    .map_err(|e| e.to_string())?;
     Ok(native::to_value(&record).to_string().into_bytes())
 }
 
 /// Stores the games the clients read, and makes the ones they upload.
 fn prepare(store: &Store, clients: usize, seconds: f64) -> Result<Plan, String> {
-    startup::seed_demo(store)?;
+    startup::seed_demo(store).map_err(|e| e.to_string())?;
     let mut turns = Vec::new();
     for seed in 0..40 {
         let (g, _) = ingest::ingest(store, &game(seed)?).map_err(|e| e.to_string())?;

@@ -32,7 +32,8 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         (Contender::SearchWorths { .. }, Some(ms)) => Contender::SearchWorths { ms },
         (c, _) => c,
     };
-    let (a, b) = (timed(args.a.parse()?), timed(args.b.parse()?));
+    let parse = |name: &str| name.parse::<Contender>().map_err(|e| e.to_string());
+    let (a, b) = (timed(parse(args.a)?), timed(parse(args.b)?));
     let MatchTable { table, rules, order } = table(args.game, args.preset)?;
     let settings = MatchSettings {
         a,
@@ -42,7 +43,8 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         table,
         seed: args.seed,
     };
-    let r = play_match(&settings, &|done, total| progress_bar("playing", "games", done, total))?;
+    let r = play_match(&settings, &|done, total| progress_bar("playing", "games", done, total))
+        .map_err(|e| e.to_string())?;
     emit(&if args.json {
         serde_json::to_string_pretty(&json(&settings, rules, &r)).expect("JSON values serialise") + "\n"
     } else {

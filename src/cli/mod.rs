@@ -60,7 +60,7 @@ enum Command {
         #[arg(long, default_value_t = crate::web::limits::ANNOTATIONS_PER_MINUTE)]
         annotations_per_minute: u32,
         /// Analyses waiting or running at most; past it, requests are answered 503.
-        #[arg(long, default_value_t = crate::web::jobs::ANALYSIS_QUEUE)]
+        #[arg(long, default_value_t = crate::queue::ANALYSIS_QUEUE)]
         analysis_queue: u64,
         /// Analysis worker threads in this process; 0 when other processes on the same
         /// database run the analyses.
@@ -78,7 +78,7 @@ enum Command {
         threads: usize,
         /// Seconds a job stays this worker's without news from it: past them, after a crash,
         /// another worker takes the job over. Progress renews it at every turn.
-        #[arg(long, default_value_t = crate::web::jobs::LEASE.as_secs_f64())]
+        #[arg(long, default_value_t = crate::queue::LEASE.as_secs_f64())]
         lease_seconds: f64,
     },
     /// Replay a game record and print every turn's scores and the final breakdown.

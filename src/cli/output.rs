@@ -21,6 +21,12 @@ pub fn emit_bytes(bytes: &[u8]) {
 }
 
 /// A one-line bar on stderr, redrawn in place; only on a terminal, so logs stay clean.
+/// A whole game's analysis's [`crate::analysis::Progress`]: a bar of the turns analysed.
+pub fn analysing(done: u32, total: u32) -> std::ops::ControlFlow<()> {
+    progress_bar("analysing", "turns", done, total);
+    std::ops::ControlFlow::Continue(())
+}
+
 pub fn progress_bar(doing: &str, unit: &str, done: u32, total: u32) {
     let mut err = std::io::stderr();
     if !err.is_terminal() {

@@ -168,7 +168,8 @@ fn templates() -> Result<Vec<Ingested>, String> {
                 2,
                 Policy::Random,
                 seed,
-            )?;
+            )
+            .map_err(|e| e.to_string())?;
             for (i, p) in record.players.iter_mut().enumerate() {
                 p.name = format!("@@{i}@@");
             }

@@ -39,7 +39,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     };
     let record = game::read(args.file)?;
     if let Some(list) = args.overlays {
-        opts.set_overlays(list)?;
+        opts.set_overlays(list).map_err(|e| e.to_string())?;
     }
     opts.legend |= args.legend;
     opts.theme = args.theme;

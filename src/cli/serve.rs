@@ -2,8 +2,8 @@
 //! `worker`: its analyses alone, on the same database.
 
 use crate::analysis::AnalysisOptions;
+use crate::queue::{ANALYSIS_QUEUE, Jobs};
 use crate::store::{Database, Store};
-use crate::web::jobs::Jobs;
 use crate::web::limits::LimitSettings;
 use crate::web::startup;
 use std::io::IsTerminal;
@@ -26,12 +26,17 @@ fn init_log() {
 }
 
 /// Runs `threads` analysis workers on the database at `db` until the process is stopped: they
-/// claim the analyses that any `serve` on the same database queues (`web::jobs`). On SIGTERM
+/// claim the analyses that any `serve` on the same database queues (`queue`). On SIGTERM
 /// or SIGINT they give the jobs in hand back to the queue before the process ends.
 pub fn worker(db: &Database, threads: usize, lease: std::time::Duration) -> Result<(), String> {
     init_log();
     let store = Store::open(db.clone()).map_err(|e| format!("{db}: {e}"))?;
-    let workers = Jobs::workers_alone(store, AnalysisOptions::default(), threads, lease);
+    let workers = Jobs::start(
+        store,
+        AnalysisOptions::default(),
+        (ANALYSIS_QUEUE, threads, lease),
+        |_, _| {},
+    );
     tracing::info!("{threads} analysis workers on database {db}");
     until_stopped().map_err(|e| format!("cannot wait for a signal: {e}"))?;
     tracing::info!("stopping: the analyses in hand go back to the queue");
@@ -59,7 +64,7 @@ pub fn run(
 ) -> Result<(), String> {
     init_log();
     let store = Store::open(db.clone()).map_err(|e| format!("{db}: {e}"))?;
-    startup::seed_demo(&store)?;
+    startup::seed_demo(&store).map_err(|e| e.to_string())?;
     let listener = TcpListener::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     let mut settings = startup::Settings::for_listener(&listener).map_err(|e| e.to_string())?;
     if let Some(url) = public_url {

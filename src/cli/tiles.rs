@@ -4,7 +4,7 @@
 use super::analyse_cmd::AnalyseArgs;
 use super::game::{Bots, Commands, MatchTable, preset};
 use super::judge::{self, figures};
-use super::output::{Align, aligned, progress_bar};
+use super::output::{Align, aligned};
 use crate::analysis::arena::{self, Contender, Table};
 use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale};
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, Sampler, TurnAnalysis, ValueBasis};
@@ -62,7 +62,8 @@ impl Commands for GameRecord {
                     // The one tile game JCloisterZone does not play.
                     ExportError::GameNotInJcz(_) => super::replay_cmd::no_jcz("New World"),
                     ExportError::TileNotInJcz(_) => format!("the game cannot be written as .jcz: {e}"),
-                    ExportError::Failed(why) => why,
+                    ExportError::Replay(why) => why,
+                    ExportError::Unwritable(_) => e.to_string(),
                 })
             }),
             "lab" => Ok(lab::to_link(self).map_err(|e| failed(e.to_string()))? + "\n"),
@@ -101,10 +102,7 @@ impl Commands for GameRecord {
                 }
             }
             None => {
-                let g = analysis::analyse_game(self, &opts, &|done, total| {
-                    progress_bar("analysing", "turns", done, total)
-                })
-                .map_err(failed)?;
+                let g = analysis::analyse_game(self, &opts, &super::output::analysing).map_err(failed)?;
                 if args.json {
                     super::analyse_cmd::pretty(&g.report())
                 } else {
@@ -114,7 +112,7 @@ impl Commands for GameRecord {
         })
     }
 
-    fn judged(&self, sampler: Sampler, progress: &dyn Fn(u32, u32)) -> Result<figures::Game, String> {
+    fn judged(&self, sampler: Sampler, progress: analysis::Progress) -> Result<figures::Game, String> {
         let replay = replay::replay(self, None).map_err(|e| e.describe(self))?;
         let options = AnalysisOptions {
             sampler,
@@ -139,7 +137,7 @@ impl Commands for GameRecord {
         rules.overrides.river = bots.river.then_some(true);
         rules.overrides.abbot = bots.abbot.then_some(true);
         rules.check_expansions()?;
-        let record = selfplay::generate(rules, bots.players, bots.policy, bots.seed)?;
+        let record = selfplay::generate(rules, bots.players, bots.policy, bots.seed).map_err(|e| e.to_string())?;
         Ok(record.native_json())
     }
 
@@ -161,7 +159,7 @@ impl Commands for GameRecord {
             None => selfplay::generate(rules.clone(), players, selfplay::Policy::Greedy, seed),
             Some(contender) => arena::self_play_tiles(contender, &rules, players, seed),
         };
-        let samples = win_chance::samples(settings, &play, progress)?;
+        let samples = win_chance::samples(settings, &play, progress).map_err(|e| e.to_string())?;
         Ok((samples, Scale::of_tiles(kind, analysis::VERSION), "tiles"))
     }
 }

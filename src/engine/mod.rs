@@ -31,6 +31,6 @@ pub use position::{GameKind, Played, Position, Supply, UnknownGame};
 pub use rules::{FarmScoring, Preset, RiverTurns, Rules, TwoTileCity};
 pub use scoring::Worth;
 pub use surveyors::{COAST_X, Surveyors};
-pub use tile::{Edge, FeatureKind, Location, NO_SEGMENT, TileKind};
+pub use tile::{Edge, FeatureKind, Location, NO_SEGMENT, SegmentError, TileDefError, TileKind};
 pub use tileset::{Edition, TileCatalog, TileKindId, parse_spec};
 pub use walk::{Fault, IllegalTurn, Moved, Script, Scripted, Step, Stepped, Walker};

@@ -223,6 +223,37 @@ pub enum TileDefError {
     HalfUnclaimed { name: String, half: HalfEdge },
     #[error("tile {name}: segment {field} borders segment {city}, which is not a city on this tile")]
     NotACity { name: String, field: usize, city: usize },
+    #[error("tile {name}: segment `{part}`: {why}")]
+    Segment {
+        name: String,
+        part: String,
+        why: SegmentError,
+    },
+    #[error("tile name {0} is already defined")]
+    NameTaken(String),
+    #[error("tile {0}: a catalogue holds at most {max} kinds", max = u16::MAX)]
+    CatalogueFull(String),
+}
+
+/// Why one segment of a tile spec (`city NE shield`) does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SegmentError {
+    #[error("unknown feature `{0}`")]
+    UnknownFeature(String),
+    #[error("`{0}` is not a segment index")]
+    NotAnIndex(String),
+    #[error("segment index {0} is out of range")]
+    IndexOutOfRange(u32),
+    #[error("`{0}` is not a half-edge such as N.w")]
+    NotAHalfEdge(String),
+    #[error("`{0}` is not a set of sides such as NE")]
+    NotSides(String),
+    #[error("unexpected `{0}`")]
+    Unexpected(String),
+    #[error("names no side")]
+    NoSide,
+    #[error("names no half-edge")]
+    NoHalfEdge,
 }
 
 impl TileKind {

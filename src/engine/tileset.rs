@@ -10,7 +10,7 @@
 //! `plains N.w N.e animal animal` (half-edges, an animal per `animal`), `farm` and `crossing`.
 
 use super::geometry::{HalfEdge, Side};
-use super::tile::{FeatureKind, Segment, TileDefError, TileKind};
+use super::tile::{FeatureKind, Segment, SegmentError, TileDefError, TileKind};
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
@@ -115,18 +115,22 @@ pub const START_TILE: &str = "D";
 pub const SPRING: &str = "river-A";
 
 /// Parses the segment spec language described in the module docs.
-pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, String> {
+pub fn parse_spec(name: &str, spec: &str) -> Result<TileKind, TileDefError> {
     let mut segments = Vec::new();
     for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-        segments.push(parse_segment(part).map_err(|e| format!("tile {name}: segment `{part}`: {e}"))?);
+        segments.push(parse_segment(part).map_err(|why| TileDefError::Segment {
+            name: name.to_string(),
+            part: part.to_string(),
+            why,
+        })?);
     }
-    TileKind::new(name, segments).map_err(|e: TileDefError| e.to_string())
+    TileKind::new(name, segments)
 }
 
-fn parse_segment(part: &str) -> Result<Segment, String> {
+fn parse_segment(part: &str) -> Result<Segment, SegmentError> {
     let mut words = part.split_whitespace();
     let kind_word = words.next().unwrap_or_default();
-    let kind = FeatureKind::parse(kind_word).ok_or_else(|| format!("unknown feature `{kind_word}`"))?;
+    let kind = FeatureKind::parse(kind_word).ok_or_else(|| SegmentError::UnknownFeature(kind_word.to_string()))?;
     let mut seg = Segment {
         kind,
         sides: 0,
@@ -139,9 +143,9 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
         match (kind, w) {
             (_, ">") if kind == FeatureKind::Field => after_arrow = true,
             (FeatureKind::Field, w) if after_arrow => {
-                let i: u32 = w.parse().map_err(|_| format!("`{w}` is not a segment index"))?;
+                let i: u32 = w.parse().map_err(|_| SegmentError::NotAnIndex(w.to_string()))?;
                 if i >= 16 {
-                    return Err(format!("segment index {i} is out of range"));
+                    return Err(SegmentError::IndexOutOfRange(i));
                 }
                 seg.cities |= 1 << i;
             }
@@ -151,23 +155,22 @@ fn parse_segment(part: &str) -> Result<Segment, String> {
             | (FeatureKind::Trail, "post")
             | (FeatureKind::Plains, "animal") => seg.marks = seg.marks.saturating_add(1),
             (k, w) if k.occupies_halves() => {
-                return Err(format!("`{w}` is not a half-edge such as N.w"));
+                return Err(SegmentError::NotAHalfEdge(w.to_string()));
             }
             (k, w) if k.occupies_sides() => {
                 for c in w.chars() {
-                    let side =
-                        Side::parse(&c.to_string()).ok_or_else(|| format!("`{w}` is not a set of sides such as NE"))?;
+                    let side = Side::parse(&c.to_string()).ok_or_else(|| SegmentError::NotSides(w.to_string()))?;
                     seg.sides |= side.bit();
                 }
             }
-            _ => return Err(format!("unexpected `{w}`")),
+            _ => return Err(SegmentError::Unexpected(w.to_string())),
         }
     }
     if kind.occupies_sides() && seg.sides == 0 {
-        return Err("names no side".into());
+        return Err(SegmentError::NoSide);
     }
     if kind.occupies_halves() && seg.halves == 0 {
-        return Err("names no half-edge".into());
+        return Err(SegmentError::NoHalfEdge);
     }
     Ok(seg)
 }
@@ -210,13 +213,13 @@ impl TileCatalog {
     }
 
     /// Adds a kind (a record's custom tile). Fails if the name is taken.
-    pub fn add(&mut self, kind: TileKind) -> Result<TileKindId, String> {
+    pub fn add(&mut self, kind: TileKind) -> Result<TileKindId, TileDefError> {
         if self.names.contains_key(&kind.name) {
-            return Err(format!("tile name {} is already defined", kind.name));
+            return Err(TileDefError::NameTaken(kind.name));
         }
         let id = u16::try_from(self.kinds.len())
             .map(TileKindId)
-            .map_err(|_| format!("tile {}: a catalogue holds at most {} kinds", kind.name, u16::MAX))?;
+            .map_err(|_| TileDefError::CatalogueFull(kind.name.clone()))?;
         self.names.insert(kind.name.clone(), id);
         self.kinds.push(kind);
         Ok(id)
@@ -342,9 +345,11 @@ mod tests {
 
     #[test]
     fn new_world_marks_belong_to_their_feature() {
-        let e = parse_spec("x", "town N post; plains E.n E.s S.e S.w W.s W.n").unwrap_err();
+        let e = parse_spec("x", "town N post; plains E.n E.s S.e S.w W.s W.n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("segment `town N post`: `post` is not a set of sides"), "{e}");
-        let e = parse_spec("x", "plains N.w N.e flag").unwrap_err();
+        let e = parse_spec("x", "plains N.w N.e flag").unwrap_err().to_string();
         assert!(e.contains("`flag` is not a half-edge"), "{e}");
         let k = parse_spec(
             "x",
@@ -376,9 +381,14 @@ mod tests {
 
     #[test]
     fn spec_errors_name_the_problem() {
-        let err = parse_spec("Z", "city N; road N").unwrap_err();
+        let err = parse_spec("Z", "city N; road N").unwrap_err().to_string();
         assert!(err.contains("north") || err.contains("N side"), "{err}");
-        assert!(parse_spec("Z", "tower N").unwrap_err().contains("unknown feature"));
+        assert!(
+            parse_spec("Z", "tower N")
+                .unwrap_err()
+                .to_string()
+                .contains("unknown feature")
+        );
     }
 
     /// Every half-edge joins the half-edge facing it on the next tile, so a tile must say what
@@ -386,7 +396,7 @@ mod tests {
     /// that leaves one out would join its neighbour's field to nothing.
     #[test]
     fn every_half_edge_off_a_city_side_belongs_to_a_field() {
-        let unclaimed = |spec: &str| parse_spec("Z", spec).unwrap_err();
+        let unclaimed = |spec: &str| parse_spec("Z", spec).unwrap_err().to_string();
         assert!(unclaimed("").contains("half-edge N.w belongs to no segment"));
         assert!(unclaimed("cloister").contains("half-edge N.w belongs to no segment"));
         assert!(unclaimed("plains N.w").contains("half-edge N.e belongs to no segment"));

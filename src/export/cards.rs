@@ -18,7 +18,7 @@ impl Export for CardRecord {
     }
 
     fn scoring_csv(&self) -> Result<String, ExportError> {
-        let replayed = replay::cards::replay(self).map_err(|e| ExportError::Failed(e.describe(self)))?;
+        let replayed = replay::cards::replay(self).map_err(|e| ExportError::Replay(e.describe(self)))?;
         Ok(scoring_csv(self, &replayed))
     }
 }

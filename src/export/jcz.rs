@@ -36,9 +36,9 @@ pub fn unsupported(record: &GameRecord) -> Option<ExportError> {
 /// The record as a `.jcz` document. Fails, naming the turn, when a move is illegal (meeple
 /// ids and skipped meeple steps follow from replaying it), or when a tile has no
 /// JCloisterZone id (custom tiles).
-pub fn to_value(record: &GameRecord) -> Result<Value, String> {
+pub fn to_value(record: &GameRecord) -> Result<Value, ExportError> {
     if let Some(why) = unsupported(record) {
-        return Err(format!("the game cannot be written as .jcz: {why}"));
+        return Err(why);
     }
     let rules = record.resolved_rules();
     let played = messages(record)?;
@@ -64,7 +64,7 @@ pub fn to_value(record: &GameRecord) -> Result<Value, String> {
 }
 
 /// The `.jcz` text, indented by two spaces as JCloisterZone writes it.
-pub fn to_string(record: &GameRecord) -> Result<String, String> {
+pub fn to_string(record: &GameRecord) -> Result<String, ExportError> {
     let v = to_value(record)?;
     Ok(serde_json::to_string_pretty(&v).expect("JSON values serialise") + "\n")
 }
@@ -96,13 +96,13 @@ fn players(record: &GameRecord) -> Vec<Value> {
 }
 
 /// A JCloisterZone tile id and the rotation JCloisterZone gives our rotation `r`.
-fn jcz_tile(cat: &TileCatalog, tile: TileKindId, r: Rotation) -> Result<(String, Rotation), String> {
+fn jcz_tile(cat: &TileCatalog, tile: TileKindId, r: Rotation) -> Result<(String, Rotation), ExportError> {
     let (id, offset) = tile_names::name_of(cat, System::Jcz, tile)
-        .ok_or_else(|| format!("tile {} has no JCloisterZone id", cat.name(tile)))?;
+        .ok_or_else(|| ExportError::TileNotInJcz(cat.name(tile).to_string()))?;
     Ok((id.to_string(), r.minus(offset)))
 }
 
-fn setup(record: &GameRecord, rules: &Rules) -> Result<Value, String> {
+fn setup(record: &GameRecord, rules: &Rules) -> Result<Value, ExportError> {
     let second = rules.edition == Edition::Second;
     let mut sets = json!({ if second { "basic:2" } else { "basic:1" }: 1 });
     if rules.river {
@@ -133,7 +133,7 @@ fn setup(record: &GameRecord, rules: &Rules) -> Result<Value, String> {
     }))
 }
 
-fn start_tiles(record: &GameRecord, rules: &Rules) -> Result<Vec<Value>, String> {
+fn start_tiles(record: &GameRecord, rules: &Rules) -> Result<Vec<Value>, ExportError> {
     let cat = &record.catalog;
     let default = || -> Option<StartTile> {
         let name = if rules.river { SPRING } else { START_TILE };
@@ -168,8 +168,8 @@ struct Messages {
     finished: bool,
 }
 
-fn messages(record: &GameRecord) -> Result<Messages, String> {
-    let mut walk = Walk::new(record).map_err(|e| e.describe(record))?;
+fn messages(record: &GameRecord) -> Result<Messages, ExportError> {
+    let mut walk = Walk::new(record).map_err(|e| ExportError::Replay(e.describe(record)))?;
     let mut ids = MeepleIds::new(record.players.len(), walk.game().rules().followers);
     let mut out = Messages {
         replay: Vec::new(),
@@ -177,7 +177,7 @@ fn messages(record: &GameRecord) -> Result<Messages, String> {
         finished: false,
     };
     while let Some(next) = walk.peek_played() {
-        let played = next.map_err(|e| e.describe(record))?;
+        let played = next.map_err(|e| ExportError::Replay(e.describe(record)))?;
         let tile = match played {
             Played::Discard(tile) => tile,
             Played::Place(mv) => mv.tile,
@@ -188,7 +188,9 @@ fn messages(record: &GameRecord) -> Result<Messages, String> {
             Played::Place(mv) => Some(Before::of(walk.game(), &ids, &mv)),
             Played::Discard(_) => None,
         };
-        walk.step().expect("a move is next").map_err(|e| e.describe(record))?;
+        walk.step()
+            .expect("a move is next")
+            .map_err(|e| ExportError::Replay(e.describe(record)))?;
         if let (Played::Place(mv), Some(before)) = (played, before) {
             let turn = turn_messages(walk.game(), &mut ids, &mv, before, walk.events())?;
             out.replay.extend(turn);
@@ -233,7 +235,7 @@ fn turn_messages(
     mv: &Move,
     before: Before,
     events: &[Event],
-) -> Result<Vec<Value>, String> {
+) -> Result<Vec<Value>, ExportError> {
     let player = before.player;
     let (id, r) = jcz_tile(after.catalog(), mv.tile, mv.placement.rotation)?;
     let mut out = vec![message(
@@ -245,7 +247,9 @@ fn turn_messages(
         Action::Pass if before.had_options => out.push(message(player, "PASS", json!({}))),
         Action::Pass => {}
         Action::RecallAbbot => {
-            let pointer = before.recalled.ok_or("the abbot to take back is not on the board")?;
+            let pointer = before
+                .recalled
+                .ok_or(ExportError::Unwritable("the abbot to take back is not on the board"))?;
             out.push(message(
                 player,
                 "RETURN_MEEPLE",
@@ -271,7 +275,13 @@ fn turn_messages(
     Ok(out)
 }
 
-fn deploy_message(game: &Game, ids: &mut MeepleIds, mv: &Move, segment: u8, events: &[Event]) -> Result<Value, String> {
+fn deploy_message(
+    game: &Game,
+    ids: &mut MeepleIds,
+    mv: &Move,
+    segment: u8,
+    events: &[Event],
+) -> Result<Value, ExportError> {
     let Some(&Event::MeepleDeployed {
         player,
         figure,
@@ -280,7 +290,7 @@ fn deploy_message(game: &Game, ids: &mut MeepleIds, mv: &Move, segment: u8, even
         location,
     }) = events.iter().find(|e| matches!(e, Event::MeepleDeployed { .. }))
     else {
-        return Err("the meeple was not deployed".into());
+        return Err(ExportError::Unwritable("the meeple was not deployed"));
     };
     let meeple_id = ids.deploy(player, figure, at, location, feature)?;
     let pointer = json!({
@@ -372,13 +382,15 @@ impl MeepleIds {
         at: Pos,
         location: Location,
         feature: FeatureKind,
-    ) -> Result<String, String> {
+    ) -> Result<String, ExportError> {
         let p = player as usize;
         if figure == Figure::Abbot {
             self.abbots[p] = Some((at, feature));
             return Ok(format!("{player}.abbot.1"));
         }
-        let n = self.free[p].pop_first().ok_or("no follower left in supply")?;
+        let n = self.free[p]
+            .pop_first()
+            .ok_or(ExportError::Unwritable("no follower left in supply"))?;
         self.on_board.insert((at, location), n);
         Ok(format!("{player}.small.{n}"))
     }

@@ -21,10 +21,12 @@ pub enum ExportError {
     /// JCloisterZone has no tile like one of the record's own, named.
     #[error("JCloisterZone has no tile like the record's own tile {0}")]
     TileNotInJcz(String),
-    /// The record does not replay, or a move cannot be written: in words, with the record's
-    /// names.
+    /// The record does not replay: why, in words with the record's names.
     #[error("{0}")]
-    Failed(String),
+    Replay(String),
+    /// A replayed move has no JCloisterZone message (the replay and the writer disagree).
+    #[error("the move cannot be written as .jcz: {0}")]
+    Unwritable(&'static str),
 }
 
 /// A game written out for other programs; one implementation per game.
@@ -49,11 +51,11 @@ impl Export for GameRecord {
         if let Some(why) = jcz::unsupported(self) {
             return Err(why);
         }
-        jcz::to_string(self).map_err(ExportError::Failed)
+        jcz::to_string(self)
     }
 
     fn scoring_csv(&self) -> Result<String, ExportError> {
-        let replayed = replay::replay(self, None).map_err(|e| ExportError::Failed(e.describe(self)))?;
+        let replayed = replay::replay(self, None).map_err(|e| ExportError::Replay(e.describe(self)))?;
         Ok(csv::scoring_csv(self, &replayed))
     }
 }

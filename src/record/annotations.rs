@@ -150,26 +150,32 @@ impl TryFrom<DocAnnotation> for Annotation {
     }
 }
 
+/// Why a record's comments, each well-formed, cannot all be kept.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommentsError {
+    #[error("{FIELD}: {0} entries; a game holds at most {max} comments", max = Annotation::MAX_PER_GAME)]
+    TooMany(usize),
+    #[error(
+        "{FIELD} entry {entry}: entry {first} is on the same turn ({turn}) and line already; a turn has one comment per line"
+    )]
+    Twice { entry: usize, first: usize, turn: u32 },
+}
+
 /// Checks that a record carries at most [`Annotation::MAX_PER_GAME`] annotations, no two on
 /// one turn and line. The error names the entry, from 1. Linear: a record of 4 MiB holds
 /// tens of thousands of short entries.
-pub(super) fn one_per_line(annotations: &[Annotation]) -> Result<(), String> {
+pub(super) fn one_per_line(annotations: &[Annotation]) -> Result<(), CommentsError> {
     if annotations.len() > Annotation::MAX_PER_GAME {
-        return Err(format!(
-            "{FIELD}: {} entries; a game holds at most {} comments",
-            annotations.len(),
-            Annotation::MAX_PER_GAME
-        ));
+        return Err(CommentsError::TooMany(annotations.len()));
     }
     let mut first = std::collections::HashMap::with_capacity(annotations.len());
     for (i, a) in annotations.iter().enumerate() {
         if let Some(j) = first.insert((a.turn, a.line.as_str()), i) {
-            return Err(format!(
-                "{FIELD} entry {}: entry {} is on the same turn ({}) and line already; a turn has one comment per line",
-                i + 1,
-                j + 1,
-                a.turn
-            ));
+            return Err(CommentsError::Twice {
+                entry: i + 1,
+                first: j + 1,
+                turn: a.turn,
+            });
         }
     }
     Ok(())
@@ -239,7 +245,7 @@ mod tests {
         assert!(one_per_line(&ok).is_ok());
         let twice =
             read(r#"[{"turn": 1, "text": "x"}, {"turn": 2, "text": "y"}, {"turn": 1, "line": "", "text": "z"}]"#);
-        let err = one_per_line(&twice.unwrap()).unwrap_err();
+        let err = one_per_line(&twice.unwrap()).unwrap_err().to_string();
         assert!(
             err.starts_with("annotations entry 3: entry 1 is on the same turn (1)"),
             "{err}"

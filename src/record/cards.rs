@@ -90,6 +90,8 @@ pub enum CardRecordError {
     /// member at fault.
     #[error("{0}")]
     Shape(String),
+    #[error("{0}")]
+    Comments(#[from] super::annotations::CommentsError),
     #[error("a Card Game record has \"format\": {FORMAT:?} and \"game\": \"card-game\"")]
     NotACardGame,
     #[error("the Card Game has 2 to 5 players, not {0}")]
@@ -97,9 +99,9 @@ pub enum CardRecordError {
     /// A colour not of the form `#rrggbb`.
     #[error("{0}")]
     Colour(NativeError),
-    /// Names too long or too many (`record::check_names`).
+    /// Names too long (`record::check_names`).
     #[error("{0}")]
-    Names(String),
+    Names(super::LimitError),
     #[error("dealer: player {0} does not exist (players are numbered from 0)")]
     NoSuchDealer(u8),
     #[error(
@@ -153,7 +155,7 @@ fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
     if doc.format != FORMAT || doc.game != "card-game" {
         return Err(CardRecordError::NotACardGame);
     }
-    annotations::one_per_line(&doc.annotations).map_err(CardRecordError::Shape)?;
+    annotations::one_per_line(&doc.annotations)?;
     let players = doc.players.len();
     if !(2..=5).contains(&players) {
         return Err(CardRecordError::PlayerCount(players));

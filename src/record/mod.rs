@@ -204,22 +204,18 @@ impl GameRecord {
 
     /// Checks what no format's parser can: names of a sane length, no more moves than tiles,
     /// and every square within reach of the start. Coordinates far outside would only make the board grow for nothing.
-    pub fn check_limits(&self) -> Result<(), String> {
+    pub fn check_limits(&self) -> Result<(), LimitError> {
         check_names(&self.players)?;
         let tiles = self.tiles_in_game();
         if self.moves.len() > tiles as usize {
-            return Err(format!(
-                "the record has {} moves, but a game of {tiles} tiles has at most {tiles}: each move places or discards one",
-                self.moves.len()
-            ));
+            return Err(LimitError::TooManyMoves {
+                moves: self.moves.len(),
+                tiles,
+            });
         }
         let reach = i64::from(tiles);
         let far = |p: Pos| i64::from(p.x).abs() > reach || i64::from(p.y).abs() > reach;
-        let out_of_reach = |what: String, p: Pos| {
-            format!(
-                "{what} at {p} is out of reach: a game of {reach} tiles never lies more than {reach} squares from the start"
-            )
-        };
+        let out_of_reach = |what: String, pos: Pos| LimitError::OutOfReach { what, pos, reach };
         for (i, s) in self.start.iter().enumerate() {
             if far(s.placement.pos) {
                 return Err(out_of_reach(format!("start tile {}", i + 1), s.placement.pos));
@@ -334,17 +330,29 @@ impl Format {
 }
 
 /// Names of a sane length, in the records of every game.
-fn check_names(players: &[PlayerInfo]) -> Result<(), String> {
+fn check_names(players: &[PlayerInfo]) -> Result<(), LimitError> {
     for (i, p) in players.iter().enumerate() {
         let chars = p.name.chars().count();
         if chars > MAX_NAME_CHARS {
-            return Err(format!(
-                "player {}: the name is {chars} characters long; the limit is {MAX_NAME_CHARS}",
-                i + 1
-            ));
+            return Err(LimitError::NameTooLong { player: i + 1, chars });
         }
     }
     Ok(())
+}
+
+/// What no format's parser checks and a record must keep to (`GameRecord::check_limits`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("player {player}: the name is {chars} characters long; the limit is {MAX_NAME_CHARS}")]
+    NameTooLong { player: usize, chars: usize },
+    #[error(
+        "the record has {moves} moves, but a game of {tiles} tiles has at most {tiles}: each move places or discards one"
+    )]
+    TooManyMoves { moves: usize, tiles: u32 },
+    #[error(
+        "{what} at {pos} is out of reach: a game of {reach} tiles never lies more than {reach} squares from the start"
+    )]
+    OutOfReach { what: String, pos: Pos, reach: i64 },
 }
 
 /// Why bytes are not a game record.
@@ -542,7 +550,9 @@ pub fn parse(bytes: &[u8]) -> Result<(GameRecord, Format), RecordError> {
 }
 
 fn checked(record: GameRecord, format: Format) -> Result<(GameRecord, Format), RecordError> {
-    record.check_limits().map_err(|e| RecordError::invalid(format, e))?;
+    record
+        .check_limits()
+        .map_err(|e| RecordError::invalid(format, e.to_string()))?;
     Ok((record, format))
 }
 

@@ -163,6 +163,9 @@ pub enum NativeError {
     /// member at fault.
     #[error("{0}")]
     Shape(String),
+    /// Comments that cannot all be kept.
+    #[error("{0}")]
+    Comments(#[from] super::annotations::CommentsError),
     /// The same, in a `rules` object carried by another format.
     #[error("rules.{0}")]
     RulesShape(String),
@@ -192,7 +195,7 @@ pub enum NativeError {
     TileName { name: String, chars: usize },
     /// A tile the record defines, as the engine reads tile specs.
     #[error("{0}")]
-    Tile(String),
+    Tile(crate::engine::TileDefError),
     #[error("tile {tile}: {} has no {kind}; its tiles are made of {}", .game.title(), feature_words(*.game))]
     NotInGame {
         tile: String,
@@ -279,7 +282,7 @@ fn read(value: serde_json::Value) -> Result<GameRecord, NativeError> {
         return Err(NativeError::Format(doc.format));
     }
     let game = game_kind(doc.game.as_deref())?;
-    annotations::one_per_line(&doc.annotations).map_err(NativeError::Shape)?;
+    annotations::one_per_line(&doc.annotations)?;
     if doc.players.is_empty() || doc.players.len() > 6 {
         return Err(NativeError::PlayerCount(doc.players.len()));
     }

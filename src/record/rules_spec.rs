@@ -30,18 +30,27 @@ pub struct Overrides {
     pub followers: Option<Followers>,
 }
 
+/// A number in the rules out of its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RulesNumberError {
+    #[error("the tile edition is 1 or 2, not {0}")]
+    Edition(u8),
+    #[error("followers must be 1 to 20, not {0}")]
+    Followers(u8),
+}
+
 /// Tile edition: `1` (no gardens) or `2` (gardens).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "u8", into = "u8")]
 pub struct TileEdition(pub Edition);
 
 impl TryFrom<u8> for TileEdition {
-    type Error = String;
-    fn try_from(n: u8) -> Result<TileEdition, String> {
+    type Error = RulesNumberError;
+    fn try_from(n: u8) -> Result<TileEdition, RulesNumberError> {
         match n {
             1 => Ok(TileEdition(Edition::First)),
             2 => Ok(TileEdition(Edition::Second)),
-            _ => Err(format!("the tile edition is 1 or 2, not {n}")),
+            _ => Err(RulesNumberError::Edition(n)),
         }
     }
 }
@@ -61,12 +70,12 @@ impl From<TileEdition> for u8 {
 pub struct Followers(u8);
 
 impl TryFrom<u8> for Followers {
-    type Error = String;
-    fn try_from(n: u8) -> Result<Followers, String> {
+    type Error = RulesNumberError;
+    fn try_from(n: u8) -> Result<Followers, RulesNumberError> {
         if (1..=20).contains(&n) {
             Ok(Followers(n))
         } else {
-            Err(format!("followers must be 1 to 20, not {n}"))
+            Err(RulesNumberError::Followers(n))
         }
     }
 }

@@ -43,11 +43,11 @@ pub enum Hands {
 
 impl Hands {
     /// Reads `mover` or `all`.
-    pub fn parse(word: &str) -> Result<Hands, String> {
+    pub fn parse(word: &str) -> Result<Hands, super::OptionError> {
         match word {
             "mover" => Ok(Hands::Mover),
             "all" => Ok(Hands::All),
-            other => Err(format!("unknown hands {other:?}; the choices are mover and all")),
+            other => Err(super::OptionError::Hands(other.to_string())),
         }
     }
 

@@ -54,6 +54,24 @@ pub struct RenderOptions {
     pub hands: cards::Hands,
 }
 
+/// An image option asked for from outside that no image has, in words that name it and the
+/// choices.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    #[error("unknown theme {0:?}; the themes are light and dark")]
+    Theme(String),
+    #[error("unknown overlay {0:?}; the overlays are {overlays}", overlays = RenderOptions::OVERLAYS.join(", "))]
+    Overlay(String),
+    #[error("unknown hands {0:?}; the choices are mover and all")]
+    Hands(String),
+    #[error("size {size} is out of range: {} has {} to {} pixels per tile", if *.gif { "a GIF" } else { "a picture" }, .sizes.start(), .sizes.end())]
+    Size {
+        size: u32,
+        gif: bool,
+        sizes: std::ops::RangeInclusive<u32>,
+    },
+}
+
 /// The colours an image is drawn around the game in, to sit on a light or a dark page. The
 /// board itself, tiles and players' colours, never changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,11 +83,11 @@ pub enum Theme {
 
 impl Theme {
     /// Reads `light` or `dark`.
-    pub fn parse(word: &str) -> Result<Theme, String> {
+    pub fn parse(word: &str) -> Result<Theme, OptionError> {
         match word {
             "light" => Ok(Theme::Light),
             "dark" => Ok(Theme::Dark),
-            other => Err(format!("unknown theme {other:?}; the themes are light and dark")),
+            other => Err(OptionError::Theme(other.to_string())),
         }
     }
 
@@ -129,7 +147,7 @@ impl RenderOptions {
 
     /// Switches on the overlays in a comma-separated list such as `ownership,last-move`
     /// (`legend` counts as one; `all` and `none` are accepted too).
-    pub fn set_overlays(&mut self, list: &str) -> Result<(), String> {
+    pub fn set_overlays(&mut self, list: &str) -> Result<(), OptionError> {
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             match name {
                 "ownership" => self.ownership = true,
@@ -153,12 +171,7 @@ impl RenderOptions {
                         ..RenderOptions::default().with_size(self.size_px_per_tile)
                     }
                 }
-                other => {
-                    return Err(format!(
-                        "unknown overlay {other:?}; the overlays are {}",
-                        Self::OVERLAYS.join(", ")
-                    ));
-                }
+                other => return Err(OptionError::Overlay(other.to_string())),
             }
         }
         Ok(())
@@ -171,22 +184,17 @@ impl RenderOptions {
 
     /// With a size asked for from outside, refused when the format does not draw it: a size
     /// quietly clamped would draw another image than the one asked for.
-    pub fn with_size_for(self, format: ImageFormat, size_px_per_tile: u32) -> Result<RenderOptions, String> {
+    pub fn with_size_for(self, format: ImageFormat, size_px_per_tile: u32) -> Result<RenderOptions, OptionError> {
         let sizes = match format {
             ImageFormat::Gif => Self::MIN_SIZE..=Self::GIF_MAX_SIZE,
             ImageFormat::Png | ImageFormat::Svg => Self::MIN_SIZE..=Self::MAX_SIZE,
         };
         if !sizes.contains(&size_px_per_tile) {
-            let what = if format == ImageFormat::Gif {
-                "a GIF"
-            } else {
-                "a picture"
-            };
-            return Err(format!(
-                "size {size_px_per_tile} is out of range: {what} has {} to {} pixels per tile",
-                sizes.start(),
-                sizes.end()
-            ));
+            return Err(OptionError::Size {
+                size: size_px_per_tile,
+                gif: format == ImageFormat::Gif,
+                sizes,
+            });
         }
         Ok(RenderOptions {
             exact_size: true,

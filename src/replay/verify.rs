@@ -6,10 +6,38 @@ use super::Replay;
 use crate::engine::TileCategory;
 use crate::record::{GameRecord, RecordedScores};
 
+/// How a replay disagrees with the scores its source recorded. Scores are in words, each
+/// player's name with their points ("Ada 12, Bob 9").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScoreMismatch {
+    #[error(
+        "{when}: {site} recorded {theirs}, our replay has {ours}. The import or the rules differ from {site}: the game \
+         is not stored. /docs/board-game-arena#when-the-scores-disagree says what may cause it and what to send to \
+         report it"
+    )]
+    Scores {
+        when: String,
+        site: &'static str,
+        theirs: String,
+        ours: String,
+    },
+    #[error("{site} scored the end of the game, but our replay did not run final scoring")]
+    NoFinalScoring { site: &'static str },
+    #[error(
+        "{player}'s points by category (road/city/cloister/field): {site} recorded {theirs}, our replay has {ours}"
+    )]
+    Categories {
+        player: String,
+        site: &'static str,
+        theirs: String,
+        ours: String,
+    },
+}
+
 /// Compares Board Game Arena's scores, kept at import, with a replay of the record: after
 /// every turn, after final scoring, and the final points by category. The error names the
 /// first turn that differs. Records from elsewhere carry no scores and always pass.
-pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), String> {
+pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), ScoreMismatch> {
     let Some(rec) = &record.recorded_scores else {
         return Ok(());
     };
@@ -22,15 +50,11 @@ pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), Strin
             .collect();
         parts.join(", ")
     };
-    let differ = |when: String, theirs: &[i32], ours: &[i32]| {
-        format!(
-            "{when}: {} recorded {}, our replay has {}. The import or the rules differ from {}: the game is not stored. \
-             /docs/board-game-arena#when-the-scores-disagree says what may cause it and what to send to report it",
-            rec.source,
-            scores(theirs),
-            scores(ours),
-            rec.source
-        )
+    let differ = |when: String, theirs: &[i32], ours: &[i32]| ScoreMismatch::Scores {
+        when,
+        site: rec.source,
+        theirs: scores(theirs),
+        ours: scores(ours),
     };
     for (t, want) in replay.turns.iter().zip(&rec.turns) {
         if let Some(want) = want.as_deref().filter(|w| *w != t.scores.as_slice()) {
@@ -50,10 +74,7 @@ pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), Strin
     for (when, want) in end_scores {
         let Some(want) = want else { continue };
         if !replay.finished {
-            return Err(format!(
-                "{} scored the end of the game, but our replay did not run final scoring",
-                rec.source
-            ));
+            return Err(ScoreMismatch::NoFinalScoring { site: rec.source });
         }
         if *want != replay.final_scores {
             return Err(differ(
@@ -66,7 +87,7 @@ pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), Strin
     check_categories(record, replay, rec)
 }
 
-fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) -> Result<(), String> {
+fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) -> Result<(), ScoreMismatch> {
     let Some(want) = &rec.categories else {
         return Ok(());
     };
@@ -82,13 +103,12 @@ fn check_categories(record: &GameRecord, replay: &Replay, rec: &RecordedScores) 
         ];
         if ours != *want {
             let show = |c: &[i32; 4]| format!("{}/{}/{}/{}", c[0], c[1], c[2], c[3]);
-            return Err(format!(
-                "{}'s points by category (road/city/cloister/field): {} recorded {}, our replay has {}",
-                p.name,
-                rec.source,
-                show(want),
-                show(&ours)
-            ));
+            return Err(ScoreMismatch::Categories {
+                player: p.name.clone(),
+                site: rec.source,
+                theirs: show(want),
+                ours: show(&ours),
+            });
         }
     }
     Ok(())

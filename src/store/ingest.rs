@@ -44,7 +44,7 @@ pub enum IngestError {
     /// The log's own running scores disagree with our replay: a parser bug or a rules
     /// difference, never silently accepted.
     #[error("{0}")]
-    Mismatch(String),
+    Mismatch(crate::replay::verify::ScoreMismatch),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

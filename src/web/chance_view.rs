@@ -1,7 +1,6 @@
 //! What the pages show of a finished analysis in chances (`analysis::win_chance`): the
 //! win-chance graph, each player's accuracy, and the classes marked in the turn list.
 
-use crate::analysis::report::StoredAnalysis;
 use crate::analysis::win_chance::{self, MoveClass, PlayerAccuracy, TurnChance};
 use crate::record::PlayerInfo;
 use crate::render::{PlayerColours, palette};
@@ -69,13 +68,6 @@ impl ChancesView {
             marker: palette::CHANCE_MARKER.hex(),
         })
     }
-}
-
-/// The chances of a finished analysis's turns up to `upto` (every turn with `None`).
-pub fn chances(stored: &StoredAnalysis, upto: Option<u32>) -> Vec<TurnChance> {
-    let mut all = win_chance::turn_chances(&stored.turns, stored.scale());
-    all.retain(|c| upto.is_none_or(|n| c.turn <= n));
-    all
 }
 
 pub fn accuracy_rows(players: &[PlayerInfo], chances: &[TurnChance], colours: &PlayerColours) -> Vec<AccuracyRow> {

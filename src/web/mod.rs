@@ -9,7 +9,6 @@ mod changes;
 mod collection_view;
 mod game;
 mod import_gate;
-pub(crate) mod jobs;
 pub(crate) mod limits;
 pub(crate) mod links;
 mod metrics;
@@ -21,7 +20,6 @@ mod problem;
 mod query;
 pub(crate) mod routes;
 pub(crate) mod search;
-mod seat_analysis;
 mod share_view;
 pub mod startup;
 mod view;
@@ -56,7 +54,7 @@ pub struct AppState {
     /// state is sent without asking the store again.
     pub analysis_seen: std::sync::Arc<Seen<game::Analysis>>,
     /// The background analysis queue; `None` where nothing runs analyses (the bench).
-    pub jobs: Option<jobs::Jobs>,
+    pub jobs: Option<crate::queue::Jobs>,
     /// Reads what other processes changed (`changes`); `None` in the copy it tells.
     changes: Option<Arc<changes::Watch>>,
     /// Per-client limits on uploads and analysis requests.
@@ -305,7 +303,7 @@ impl AppState {
             )
         };
         let game = game::annotated(row, self.store.annotations(id)?).map_err(|e| withdrawn(e.to_string()))?;
-        game.replays().map_err(withdrawn)?;
+        game.replays().map_err(|e| withdrawn(e.0))?;
         Ok(game)
     }
 

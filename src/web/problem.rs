@@ -272,7 +272,9 @@ impl From<IngestError> for Problem {
                 }
                 p
             }
-            IngestError::Mismatch(detail) => Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Scores disagree", detail),
+            IngestError::Mismatch(detail) => {
+                Problem::new(StatusCode::UNPROCESSABLE_ENTITY, "Scores disagree", detail.to_string())
+            }
             IngestError::Store(e) => e.into(),
         }
     }
@@ -295,6 +297,12 @@ impl From<AnnotationError> for Problem {
 impl From<crate::store::collection::TooManyLines> for Problem {
     fn from(e: crate::store::collection::TooManyLines) -> Problem {
         Problem::new(StatusCode::PAYLOAD_TOO_LARGE, "Too many games", e.to_string())
+    }
+}
+
+impl From<crate::render::OptionError> for Problem {
+    fn from(e: crate::render::OptionError) -> Problem {
+        Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e.to_string())
     }
 }
 

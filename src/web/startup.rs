@@ -1,7 +1,6 @@
 //! Builds the app and runs the server.
 
 use super::AppState;
-use super::jobs::{ANALYSIS_QUEUE, Jobs};
 use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::negotiate_problems;
@@ -10,6 +9,7 @@ use super::routes::{
     puzzles,
 };
 use crate::analysis::AnalysisOptions;
+use crate::queue::{ANALYSIS_QUEUE, Jobs, LEASE};
 use crate::store::{GameId, Store, ingest};
 use actix_web::dev::Server;
 use actix_web::{App, HttpServer, web};
@@ -25,10 +25,10 @@ pub const DEMOS: [&[u8]; 3] = [
 ];
 
 /// Loads the demo games when the database holds none.
-pub fn seed_demo(store: &Store) -> Result<(), String> {
-    if store.is_empty().map_err(|e| e.to_string())? {
+pub fn seed_demo(store: &Store) -> Result<(), ingest::IngestError> {
+    if store.is_empty()? {
         for demo in DEMOS {
-            ingest::ingest(store, demo).map_err(|e| e.to_string())?;
+            ingest::ingest(store, demo)?;
         }
         tracing::info!("loaded the demo games into the empty database");
     }
@@ -81,21 +81,23 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     // it is done).
     let mut state = AppState::new(store.clone(), &settings.public_url);
     let (filling, stats) = (store.clone(), state.player_stats.clone());
-    std::thread::Builder::new()
-        .name("fill-seat-analyses".into())
-        .spawn(move || match super::seat_analysis::fill(&filling, &|| stats.clear()) {
+    std::thread::Builder::new().name("fill-seat-analyses".into()).spawn(
+        move || match crate::queue::fill_seat_analyses(&filling, &|| stats.clear()) {
             Ok(0) => {}
             Ok(n) => tracing::info!("{n} finished analyses got their player rows"),
             Err(e) => tracing::error!("cannot fill the player rows of finished analyses: {e}"),
-        })?;
+        },
+    )?;
     state.watch_changes();
-    let seen = state.analysis_seen.clone();
+    let (seen, metrics) = (state.analysis_seen.clone(), state.metrics.clone());
     state.jobs = Some(Jobs::start(
         store,
         settings.analysis,
-        (settings.analysis_queue, settings.analysis_workers),
-        state.metrics.clone(),
-        std::sync::Arc::new(move |id: &GameId| seen.forget(id)),
+        (settings.analysis_queue, settings.analysis_workers, LEASE),
+        move |id: &GameId, took| {
+            metrics.analysis_took(took);
+            seen.forget(id);
+        },
     ));
     state.limits = std::sync::Arc::new(Limits::new(settings.limits));
     state.request_timeout = settings.request_timeout;
@@ -111,67 +113,7 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
             .wrap(actix_web::middleware::Compress::default())
             .wrap(actix_web::middleware::from_fn(middleware::every_answer))
             .wrap(actix_web::middleware::Logger::new("%{x-request-id}o %r %s %Dms"))
-            .service(health::livez)
-            .service(health::readyz)
-            .service(health::metrics)
-            .service(assets::asset)
-            .service(assets::favicon)
-            .service(pages::index)
-            .service(super::routes::players::player_page)
-            .service(super::routes::players::head_to_head)
-            .service(super::routes::players::api)
-            .service(pages::upload)
-            .service(super::routes::bookmarklet::page)
-            .service((super::routes::docs::index, super::routes::docs::show))
-            .service(exports::record_json)
-            .service(exports::record_jcz)
-            .service(exports::scoring_csv)
-            .service(images::turn_image)
-            .service(images::final_png)
-            .service(images::game_gif)
-            .service(images::og_png)
-            .service(images::tile_svg)
-            .service(pages::game)
-            .service(pages::end)
-            .service(pages::turn)
-            .service(pages::round)
-            .service(images::turn_og_png)
-            .service(analysis::queue)
-            .service(analysis::api_status)
-            .service(analysis::analysis_page)
-            .service(analysis::alternatives)
-            .service(analysis::alternative_png)
-            .service(analysis::alternative)
-            .service(puzzles::list)
-            .service(puzzles::puzzle)
-            .service(explore::page)
-            .service(explore::api)
-            .service(api::create_game)
-            .service(api::get_game)
-            .service(api::get_turn)
-            .service(api::openapi_json)
-            .service(owners::api_delete)
-            .service(owners::api_listing)
-            .service(owners::form_delete)
-            .service(owners::form_listing)
-            .service(keys::page)
-            .service(keys::claim)
-            .service(keys::form_new)
-            .service(keys::api_new)
-            .service(annotations::api_put)
-            .service(annotations::api_delete)
-            .service(annotations::form_resource())
-            .service(collections::new_page)
-            .service(collections::page)
-            .service(collections::form_create)
-            .service(collections::form_edit)
-            .service(collections::form_analyse)
-            .service(collections::api_create)
-            .service(collections::api_get)
-            .service(collections::api_edit)
-            .service(collections::api_analyse)
-            .service(embed::embed)
-            .service(embed::oembed)
+            .configure(routes)
             .default_service(web::to(super::routes::no_route))
     })
     // Headers must arrive within 10 s of connecting (slow clients hold no worker), and a
@@ -189,4 +131,70 @@ pub fn run(listener: TcpListener, store: Store, settings: Settings) -> std::io::
     .listen(listener)?
     .run();
     Ok(server)
+}
+
+/// Every route of the app, in the order actix matches them: the first route whose pattern and
+/// method match a request answers it.
+fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(health::livez)
+        .service(health::readyz)
+        .service(health::metrics)
+        .service(assets::asset)
+        .service(assets::favicon)
+        .service(pages::index)
+        .service(super::routes::players::player_page)
+        .service(super::routes::players::head_to_head)
+        .service(super::routes::players::api)
+        .service(pages::upload)
+        .service(super::routes::bookmarklet::page)
+        .service((super::routes::docs::index, super::routes::docs::show))
+        .service(exports::record_json)
+        .service(exports::record_jcz)
+        .service(exports::scoring_csv)
+        .service(images::turn_image)
+        .service(images::final_png)
+        .service(images::game_gif)
+        .service(images::og_png)
+        .service(images::tile_svg)
+        .service(pages::game)
+        .service(pages::end)
+        .service(pages::turn)
+        .service(pages::round)
+        .service(images::turn_og_png)
+        .service(analysis::queue)
+        .service(analysis::api_status)
+        .service(analysis::analysis_page)
+        .service(analysis::alternatives)
+        .service(analysis::alternative_png)
+        .service(analysis::alternative)
+        .service(puzzles::list)
+        .service(puzzles::puzzle)
+        .service(explore::page)
+        .service(explore::api)
+        .service(api::create_game)
+        .service(api::get_game)
+        .service(api::get_turn)
+        .service(api::openapi_json)
+        .service(owners::api_delete)
+        .service(owners::api_listing)
+        .service(owners::form_delete)
+        .service(owners::form_listing)
+        .service(keys::page)
+        .service(keys::claim)
+        .service(keys::form_new)
+        .service(keys::api_new)
+        .service(annotations::api_put)
+        .service(annotations::api_delete)
+        .service(annotations::form_resource())
+        .service(collections::new_page)
+        .service(collections::page)
+        .service(collections::form_create)
+        .service(collections::form_edit)
+        .service(collections::form_analyse)
+        .service(collections::api_create)
+        .service(collections::api_get)
+        .service(collections::api_edit)
+        .service(collections::api_analyse)
+        .service(embed::embed)
+        .service(embed::oembed);
 }

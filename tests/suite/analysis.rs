@@ -131,7 +131,8 @@ fn check_counts(jcz: &std::path::Path) -> (usize, Vec<String>) {
         threads: 1,
         ..heuristic_only()
     };
-    let game = analysis::analyse_game(&record, &opts, &|_, _| {}).expect("the fixture analyses");
+    let game =
+        analysis::analyse_game(&record, &opts, &carcassonne_replay::analysis::quiet).expect("the fixture analyses");
     let mut failures = Vec::new();
     if game.turns.len() != placements.len() {
         failures.push(format!(
@@ -400,6 +401,19 @@ fn playouts_to_the_horizon_are_repeatable_and_value_points_won() {
     assert!(lost >= 3.0, "leaving the start city to nobody loses its points: {lost}");
 }
 
+/// A queue's worker told to stop, or whose job another worker took over, stops the analysis
+/// at the next turn through its progress: an error saying where, not a panic.
+#[test]
+fn a_whole_game_analysis_stops_when_its_progress_says_so() {
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 21).unwrap();
+    let stop_after_3 = |done: u32, _| match done {
+        3 => std::ops::ControlFlow::Break(()),
+        _ => std::ops::ControlFlow::Continue(()),
+    };
+    let stopped = analysis::analyse_game(&record, &heuristic_only(), &stop_after_3).unwrap_err();
+    assert!(matches!(stopped, analysis::AnalysisError::Stopped(3)), "{stopped}");
+}
+
 /// Analysing the whole game gives each turn what analysing that turn alone gives.
 #[test]
 fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
@@ -408,6 +422,7 @@ fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
     let game: GameAnalysis = analysis::analyse_game(&record, &heuristic_only(), &|done, total| {
         calls.set(calls.get() + 1);
         assert!(done <= total);
+        std::ops::ControlFlow::Continue(())
     })
     .unwrap();
     assert_eq!(
@@ -619,7 +634,7 @@ fn bad_turns_and_illegal_records_are_errors() {
     let illegal = two_players(r#"{"tile": "E", "at": [0, 1], "rotation": 0}"#);
     let e = analysis::analyse_turn(&illegal, 1, &opts).unwrap_err();
     assert!(matches!(e, AnalysisError::Replay(_)), "{e}");
-    assert!(analysis::analyse_game(&illegal, &opts, &|_, _| {}).is_err());
+    assert!(analysis::analyse_game(&illegal, &opts, &carcassonne_replay::analysis::quiet).is_err());
     let odd = AnalysisOptions {
         greedy_share: f64::NAN,
         playouts_per_alternative: Some(2),
@@ -713,7 +728,7 @@ fn a_new_world_game_is_analysed_move_by_move() {
         threads: 1,
         ..heuristic_only()
     };
-    let game = analysis::analyse_game(&record, &opts, &|_, _| {}).unwrap();
+    let game = analysis::analyse_game(&record, &opts, &carcassonne_replay::analysis::quiet).unwrap();
     let mut walk = record::Walk::new(&record).unwrap();
     let mut listed = Vec::new();
     for t in &game.turns {
@@ -1079,7 +1094,7 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
     use carcassonne_replay::analysis::report::StoredAnalysis;
     use carcassonne_replay::analysis::win_chance::{self, MoveClass};
     let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 5).unwrap();
-    let game = analysis::analyse_game(&record, &few_playouts(3), &|_, _| {}).unwrap();
+    let game = analysis::analyse_game(&record, &few_playouts(3), &carcassonne_replay::analysis::quiet).unwrap();
     let stored = StoredAnalysis::of(&game);
     let chances = win_chance::turn_chances(&stored.turns, stored.scale());
     assert_eq!(chances.len(), stored.turns.len(), "every turn was valued by playouts");

@@ -1,4 +1,4 @@
-//! The analysis queue is rows in the store, claimed by workers with leases (`web::jobs`): any
+//! The analysis queue is rows in the store, claimed by workers with leases (`queue`): any
 //! number of workers on one database run each job once, a job whose worker stopped is taken
 //! over when its lease runs out, and a worker that lost its lease writes nothing.
 
@@ -159,5 +159,41 @@ fn one_client_holds_a_quarter_of_the_queue_at_most() {
     assert_eq!(over.header("retry-after"), "60");
     assert_eq!(post_from_another_client(&app, &format!("/g/{game}/analysis")), 202);
     assert_eq!(app.store().queue().unwrap().waiting, 3);
+    app.stop();
+}
+
+/// A worker told to stop (its process stops) gives the job in hand back at its next turn, the
+/// analysis stopped through its progress, with no start counted against the job: the next
+/// worker takes it as if new.
+#[test]
+fn a_stopping_worker_gives_its_job_back_at_its_next_turn() {
+    use carcassonne_replay::store::AnalysisStatus;
+    let app = spawn_app_configured(|s| s.analysis_workers = 0);
+    let store = app.store();
+    let id: GameId = upload_id(&app, &demo()).parse().unwrap();
+    assert_eq!(
+        store.queue_analysis(&id, &ANY_PLACE, analysis::VERSION).unwrap(),
+        QueueAnswer::Queued
+    );
+    let options = analysis::AnalysisOptions {
+        playouts_per_alternative: Some(8),
+        ..Default::default()
+    };
+    let jobs = carcassonne_replay::queue::Jobs::start(store.clone(), options, (8, 1, HELD), |_, _| {});
+    let started = std::time::Instant::now();
+    while !matches!(
+        store.analysis_status(&id).unwrap(),
+        Some(AnalysisStatus::Running { done: 1.., .. })
+    ) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the worker never got going"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(jobs);
+    assert_eq!(store.analysis_status(&id).unwrap(), Some(AnalysisStatus::Queued));
+    let next = store.claim_analysis("next", HELD).unwrap().unwrap();
+    assert_eq!((next.id, next.starts), (id, 1));
     app.stop();
 }

@@ -122,7 +122,7 @@ fn numbers_may_all_be_strings() {
 #[test]
 fn a_score_that_differs_names_the_turn() {
     let (record, r) = replayed(&ours("score-mismatch.json"));
-    let e = replay::recorded_scores(&record, &r).unwrap_err();
+    let e = replay::recorded_scores(&record, &r).unwrap_err().to_string();
     assert!(e.starts_with("turn 1 (Ann, tile E at (0,-1)"), "{e}");
     assert!(e.contains("Ann 5") && e.contains("Ann 4"), "{e}");
 }
@@ -324,7 +324,7 @@ fn an_altered_last_running_score_is_caught() {
     last["score"] = json!((score + 5).to_string());
     let record = record::parse(doc.to_string().as_bytes()).unwrap().0;
     let r = replay::replay(&record, None).unwrap();
-    let e = replay::recorded_scores(&record, &r).unwrap_err();
+    let e = replay::recorded_scores(&record, &r).unwrap_err().to_string();
     assert!(e.contains("at the end of the game (after final scoring"), "{e}");
     assert!(e.contains(&(score + 5).to_string()), "{e}");
 }

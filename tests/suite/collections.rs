@@ -681,7 +681,7 @@ fn the_standings_count_a_card_games_accuracy() {
     assert_eq!(a.status, 201, "{}", a.body);
     let id = a.json()["id"].as_str().unwrap().to_string();
     let game: GameId = a.json()["games"][0]["id"].as_str().unwrap().parse().unwrap();
-    let report = cards::analyse_game(&record, 4, &|_, _| {}).unwrap();
+    let report = cards::analyse_game(&record, 4, &carcassonne_replay::analysis::quiet).unwrap();
     let store = app.store();
     store.queue_analysis(&game, &ANY_PLACE, analysis::VERSION).unwrap();
     let claim = (store.claim_analysis("test", std::time::Duration::from_secs(60)))

@@ -11,6 +11,7 @@ const LAYERS: &[&[&str]] = &[
     &["record"],
     &["replay", "selfplay"],
     &["analysis", "export", "render", "store"],
+    &["queue"],
     &["web"],
     &["cli"],
 ];
@@ -85,9 +86,10 @@ fn every_top_level_module_has_a_layer() {
 /// namespaces, the colours, `web::startup` and the analysis modules whose items read by their
 /// module's name (`analysis::cards::analyse_game`, `report`'s types, `win_chance::turn_chances`,
 /// `budget::plan`, `puzzles::pick`); everything else is private behind re-exports at a layer's
-/// root (the crate doc, "Layout"). A new `pub mod` must justify raising this ceiling;
+/// root (the crate doc, "Layout"). A new `pub mod` must justify raising this ceiling (30: the
+/// analysis queue became a layer of its own, `queue`);
 /// privatising one should lower it.
-const MOST_PUBLIC_MODULES: usize = 29;
+const MOST_PUBLIC_MODULES: usize = 30;
 
 /// Every `pub mod` declared in the file at `path`, as `file: name`.
 fn public_modules(path: &Path, out: &mut Vec<String>) {

@@ -366,7 +366,9 @@ fn in_a_browser_the_embed_keeps_its_scores_in_the_frame() {
 fn the_sample_set_plays_two_to_five_players() {
     use carcassonne_replay::selfplay::{Policy, generate};
     for players in [1, 6] {
-        let refused = generate(RulesSpec::new(Preset::NewWorld), players, Policy::Random, 1).unwrap_err();
+        let refused = generate(RulesSpec::new(Preset::NewWorld), players, Policy::Random, 1)
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("for 2 to 5 players"), "{refused}");
     }
     for players in 2..=5 {

@@ -177,7 +177,8 @@ fn check_game(rules: &RulesSpec, players: u8, seed: u64, check_every: usize, met
             placement,
             action: actions[rng.below(actions.len())],
         })
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     failure.map_or(Ok(()), Err)
 }
 

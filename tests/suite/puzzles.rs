@@ -62,7 +62,8 @@ fn store_analysis_with(app: &TestApp, id: &str, tweak: impl Fn(&mut TurnReport))
         threads: 2,
         ..AnalysisOptions::default()
     };
-    let mut stored = StoredAnalysis::of(&analysis::analyse_game(&record, &quick, &|_, _| {}).unwrap());
+    let mut stored =
+        StoredAnalysis::of(&analysis::analyse_game(&record, &quick, &carcassonne_replay::analysis::quiet).unwrap());
     let turn = stored.turns.iter_mut().find(|t| t.turn == 7).unwrap();
     let top = turn.alternatives.iter().map(|a| a.value).fold(f64::MIN, f64::max);
     for a in &mut turn.alternatives {

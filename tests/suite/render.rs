@@ -273,7 +273,12 @@ fn overlay_names_parse() {
     let mut opts = RenderOptions::default();
     opts.set_overlays("ownership, last-move,scoring,open-spots").unwrap();
     assert!(opts.ownership && opts.last_move && opts.scoring && opts.open_spots && !opts.legend);
-    assert!(opts.set_overlays("sparkles").unwrap_err().contains("ownership"));
+    assert!(
+        opts.set_overlays("sparkles")
+            .unwrap_err()
+            .to_string()
+            .contains("ownership")
+    );
     assert_ne!(opts.key(), RenderOptions::default().key());
 }
 

@@ -58,14 +58,15 @@ pub fn run(args: &JudgeArgs) -> Result<(), String> {
     let bots = (args.bots.split(',').map(str::trim))
         .filter(|b| !b.is_empty())
         .map(str::parse)
-        .collect::<Result<Vec<Contender>, String>>()?;
+        .collect::<Result<Vec<Contender>, _>>()
+        .map_err(|e| e.to_string())?;
     let table = record::dispatch_kind!(kind, R => <R as game::Commands>::match_table(kind, None))?.table;
     let mut groups = Vec::new();
     for bot in bots {
         let games = (0..args.games)
             .map(|i| {
                 let seed = args.seed.wrapping_add(u64::from(i));
-                let record = arena::self_play(bot, &table, PLAYERS, seed)?;
+                let record = arena::self_play(bot, &table, PLAYERS, seed).map_err(|e| e.to_string())?;
                 Ok((format!("{bot} game {} (seed {seed})", i + 1), record))
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -141,9 +142,7 @@ fn judge(name: String, records: &[Named], sampler: Sampler) -> Result<Group, Str
     for (i, (label, record)) in records.iter().enumerate() {
         let game_start = Instant::now();
         let judged = (of_record(record))
-            .judged(sampler, &|done, total| {
-                super::output::progress_bar("analysing", "turns", done, total)
-            })
+            .judged(sampler, &super::output::analysing)
             .map_err(|e| format!("{label}: {e}"))?;
         eprintln!(
             "judge: {name}: {} of {}: {label}: {} moves in {:.1} s",

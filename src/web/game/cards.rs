@@ -7,10 +7,10 @@ use super::analysis::{
 };
 use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
-use super::{GameHead, GamePages, HeadWords, Stored};
+use super::{GameHead, GamePages, HeadWords, Refused, Stored};
+use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
-use crate::analysis::{self, AnalysisOptions};
 use crate::engine::{GameKind, Position, cards, category};
 use crate::export::Export;
 use crate::record::Annotation;
@@ -75,10 +75,11 @@ impl GamePages for Stored<CardRecord> {
         &self.record
     }
 
-    fn replays(&self) -> Result<(), String> {
-        replay::cards::replay(&self.record)
+    fn replays(&self) -> Result<(), Refused> {
+        let record = &self.record;
+        replay::cards::replay(record)
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(|e| Refused(e.describe(record)))
     }
 
     fn exports(&self) -> &dyn Export {
@@ -292,17 +293,6 @@ impl GamePages for Stored<CardRecord> {
             rows,
             face_down,
         }))
-    }
-
-    /// Samples per action: the playouts asked of a tile game's alternatives, at most the Card
-    /// Game's default (an action is cheaper to weigh, and has far fewer alternatives than a
-    /// tile).
-    fn analyse(&self, options: &AnalysisOptions, progress: &dyn Fn(u32, u32)) -> Result<String, String> {
-        let samples = (options.playouts_per_alternative).map_or(analysis::cards::DEFAULT_SAMPLES, |k| {
-            k.clamp(1, analysis::cards::DEFAULT_SAMPLES)
-        });
-        let report = analysis::cards::analyse_game(&self.record, samples, progress).map_err(|e| e.to_string())?;
-        serde_json::to_string(&report).map_err(|e| e.to_string())
     }
 
     fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {

@@ -13,7 +13,6 @@ pub(crate) mod explore;
 mod tiles;
 pub(crate) mod turn;
 
-use crate::analysis::AnalysisOptions;
 use crate::engine::GameKind;
 use crate::export::Export;
 use crate::record::{Annotation, GameRecord, RecordError};
@@ -36,6 +35,12 @@ pub struct Stored<R> {
     pub record: R,
 }
 
+/// Why a stored game does not replay under this release's rules, in the record's words
+/// (naming the turn, the player and the rule).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
 /// What the pages and the API need of a stored game; one implementation per game.
 pub trait GamePages: Send + Sync {
     fn row(&self) -> &GameRow;
@@ -55,7 +60,7 @@ pub trait GamePages: Send + Sync {
 
     /// Whether the record replays under this release's rules: a game an earlier release
     /// stored may hold a move this one refuses. The reason, naming the turn, if not.
-    fn replays(&self) -> Result<(), String>;
+    fn replays(&self) -> Result<(), Refused>;
 
     /// The record, to write out, with its annotations.
     fn exports(&self) -> &dyn Export;
@@ -85,10 +90,6 @@ pub trait GamePages: Send + Sync {
         n: u32,
         sort: Option<String>,
     ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem>;
-
-    /// The whole game analysed, as the store keeps it (JSON): the summary, then every turn
-    /// with its alternatives. `progress(turns done, turns)` is told as it goes.
-    fn analyse(&self, options: &AnalysisOptions, progress: &dyn Fn(u32, u32)) -> Result<String, String>;
 
     /// The analysis' status for the API, and its summary when done.
     fn analysis_status(&self, state: &AppState) -> Result<api::AnalysisStatusAnswer, Problem>;

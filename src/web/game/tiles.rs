@@ -7,10 +7,10 @@ use super::analysis::{
 };
 use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
-use super::{GameHead, GamePages, HeadWords, Stored};
+use super::{GameHead, GamePages, HeadWords, Refused, Stored};
 use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
-use crate::analysis::{self, AnalysisOptions, heuristic_formula};
+use crate::analysis::{self, heuristic_formula};
 use crate::engine::{Game, GameKind, category};
 use crate::export::{Export, jcz};
 use crate::record::{Annotation, GameRecord, rules_spec};
@@ -74,9 +74,11 @@ impl GamePages for Stored<GameRecord> {
         &self.record
     }
 
-    fn replays(&self) -> Result<(), String> {
+    fn replays(&self) -> Result<(), Refused> {
         let record = &self.record;
-        replay::replay(record, None).map(|_| ()).map_err(|e| e.describe(record))
+        replay::replay(record, None)
+            .map(|_| ())
+            .map_err(|e| Refused(e.describe(record)))
     }
 
     fn exports(&self) -> &dyn Export {
@@ -214,7 +216,7 @@ impl GamePages for Stored<GameRecord> {
                     analysis::DEFAULT_MAX_PLAYOUTS_PER_TURN
                 );
             }
-            let chances = chance_view::chances(&r, None);
+            let chances = r.chances(None);
             let colours = render::colours(record);
             let players = &record.players;
             page.chances = ChancesView::new(&id, players, &chances, self.row.turns, &colours, true);
@@ -308,11 +310,6 @@ impl GamePages for Stored<GameRecord> {
         }))
     }
 
-    fn analyse(&self, options: &AnalysisOptions, progress: &dyn Fn(u32, u32)) -> Result<String, String> {
-        let game = analysis::analyse_game(&self.record, options, progress).map_err(|e| e.to_string())?;
-        serde_json::to_string(&StoredAnalysis::of(&game)).map_err(|e| e.to_string())
-    }
-
     fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {
         status_answer::<StoredAnalysis>(state, &self.row.id, |r| AnalysisSummary::Tiles(r.summary))
     }
@@ -361,7 +358,7 @@ impl Stored<GameRecord> {
 fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<TurnChance>, Problem> {
     Ok(state
         .finished_analysis(id)?
-        .map(|stored| chance_view::chances(&stored, upto))
+        .map(|stored| stored.chances(upto))
         .unwrap_or_default())
 }
 

@@ -282,16 +282,19 @@ pub async fn alternative_png(
     q: Query<AlternativePictureQuery>,
 ) -> Result<HttpResponse, Problem> {
     let (id, n, k) = path.into_inner();
-    let bad = |e: String| Problem::new(actix_web::http::StatusCode::BAD_REQUEST, "Bad image options", e);
-    let mut opts = (RenderOptions::default().with_size_for(ImageFormat::Png, q.size.unwrap_or(48))).map_err(bad)?;
+    let mut opts = RenderOptions::default().with_size_for(ImageFormat::Png, q.size.unwrap_or(48))?;
     let close = match q.view.as_deref() {
         None | Some("board") => false,
         Some("close") => true,
         Some(other) => {
-            return Err(bad(format!(
-                "unknown view {}; the views are board and close",
-                crate::record::quote::Quoted(other)
-            )));
+            return Err(Problem::new(
+                actix_web::http::StatusCode::BAD_REQUEST,
+                "Bad image options",
+                format!(
+                    "unknown view {}; the views are board and close",
+                    crate::record::quote::Quoted(other)
+                ),
+            ));
         }
     };
     let png = blocking(move || {

@@ -53,7 +53,7 @@ pub async fn record_jcz(state: web::Data<AppState>, id: web::Path<GameId>) -> Re
             ExportError::GameNotInJcz(_) | ExportError::TileNotInJcz(_) => {
                 Problem::not_found(format!("no .jcz of this game: {e}; download the record as JSON"))
             }
-            ExportError::Failed(_) => Problem::internal(e),
+            ExportError::Replay(_) | ExportError::Unwritable(_) => Problem::internal(e),
         })?;
         Ok(Download {
             ext: "jcz",

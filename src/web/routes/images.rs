@@ -64,25 +64,21 @@ pub struct ImageQuery {
 
 impl ImageQuery {
     fn options(&self, format: ImageFormat) -> Result<RenderOptions, Problem> {
-        let bad = |e: String| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e);
         let mut opts = RenderOptions::default();
         if let Some(size) = self.size {
-            opts = opts.with_size_for(format, size).map_err(bad)?;
+            opts = opts.with_size_for(format, size)?;
         }
         if let Some(list) = &self.overlay {
-            opts.set_overlays(list)
-                .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
+            opts.set_overlays(list)?;
         }
         if let Some(legend) = self.legend {
             opts.legend = legend;
         }
         if let Some(word) = &self.theme {
-            opts.theme = render::Theme::parse(word)
-                .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
+            opts.theme = render::Theme::parse(word)?;
         }
         if let Some(word) = &self.hands {
-            opts.hands = render::cards::Hands::parse(word)
-                .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
+            opts.hands = render::cards::Hands::parse(word)?;
         }
         Ok(opts)
     }
@@ -223,8 +219,7 @@ pub async fn game_gif(
     id: web::Path<GameId>,
     q: Query<ImageQuery>,
 ) -> Result<HttpResponse, Problem> {
-    let opts = (RenderOptions::default().with_size_for(ImageFormat::Gif, q.size.unwrap_or(48)))
-        .map_err(|e| Problem::new(StatusCode::BAD_REQUEST, "Bad image options", e))?;
+    let opts = RenderOptions::default().with_size_for(ImageFormat::Gif, q.size.unwrap_or(48))?;
     let wanted = Wanted {
         id: id.into_inner(),
         turn: None,

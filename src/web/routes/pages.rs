@@ -278,7 +278,8 @@ pub struct TurnQuery {
 impl TurnQuery {
     fn hands(&self) -> Result<Hands, Problem> {
         self.hands.as_deref().map_or(Ok(Hands::Mover), |word| {
-            Hands::parse(word).map_err(|e| Problem::new(actix_web::http::StatusCode::BAD_REQUEST, "Bad query", e))
+            Hands::parse(word)
+                .map_err(|e| Problem::new(actix_web::http::StatusCode::BAD_REQUEST, "Bad query", e.to_string()))
         })
     }
 }

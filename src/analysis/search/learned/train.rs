@@ -164,7 +164,7 @@ fn play_tile_games(
     s: &TrainSettings,
     progress: &(dyn Fn(u32, u32) + Sync),
 ) -> Result<Vec<Sample>, String> {
-    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2)?;
+    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2).map_err(|e| e.to_string())?;
     Ok(play_games(s, progress, |g| play_tile_game(&start, s, g)))
 }
 

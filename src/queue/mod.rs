@@ -1,4 +1,5 @@
-//! Background analysis: workers claim queued analyses from the store (`Store::claim_analysis`),
+//! The analysis queue, below the web: `serve`'s workers and the HTTP-free `worker` command's
+//! alike claim queued analyses from the store (`Store::claim_analysis`),
 //! analyse the whole game, and write progress and the result under their claim's lease. The
 //! queue is rows in the store, not this process's memory: work survives a restart (a job whose
 //! worker stopped is claimed again once its lease runs out, at once for a job an older release
@@ -6,10 +7,22 @@
 //! [`ANALYSIS_QUEUE`] games waiting, a request is refused until the workers catch up; and one
 //! client (its address) holds at most a quarter of its places ([`Jobs::share`]), so that one
 //! request for a whole collection leaves room for everyone else.
+//!
+//! An analysis crosses the queue as its typed report ([`AnyReport`]); the store keeps it as
+//! JSON. A worker told to stop, or whose job another worker took over, stops the analysis
+//! through its progress ([`analysis::Progress`]), at the next turn. When an analysis is
+//! done, its seats' rows (`seats.rs`) are written for the player pages.
 
-use super::metrics::Metrics;
+mod seats;
+
+pub use seats::fill as fill_seat_analyses;
+
 use crate::analysis::{self, AnalysisOptions};
+use crate::analysis::{AnyAnalysisError, AnyReport, analyse_any};
+use crate::record::AnyRecord;
 use crate::store::{Claim, GameId, QueueAnswer, QueuePlace, Store, StoreError};
+use std::cell::Cell;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -84,29 +97,11 @@ impl Drop for Workers {
 }
 
 impl Jobs {
-    /// Starts `workers` analysis threads on `store`, for a web process. `ended` hears of each
-    /// analysis that ends here, done or failed.
+    /// Starts `workers` analysis threads on `store`, bounding the queue at `capacity`, each
+    /// holding its job for `lease` without news. `finished` hears of each analysis that ends
+    /// here, done or failed, and how long it took (a web process keeps metrics and a page
+    /// cache; the `worker` command, nothing).
     pub fn start(
-        store: Store,
-        options: AnalysisOptions,
-        (capacity, workers): (u64, usize),
-        metrics: Arc<Metrics>,
-        ended: Arc<dyn Fn(&GameId) + Send + Sync>,
-    ) -> Jobs {
-        let finished = move |id: &GameId, took| {
-            metrics.analysis_took(took);
-            ended(id);
-        };
-        Jobs::staffed(store, options, (capacity, workers, LEASE), finished)
-    }
-
-    /// `threads` workers for a process that serves no pages (`worker`), holding their jobs for
-    /// `lease` without news: nobody reads their metrics, and no page cache waits for them.
-    pub fn workers_alone(store: Store, options: AnalysisOptions, threads: usize, lease: Duration) -> Jobs {
-        Jobs::staffed(store, options, (ANALYSIS_QUEUE, threads, lease), |_, _| {})
-    }
-
-    fn staffed(
         store: Store,
         options: AnalysisOptions,
         (capacity, workers, lease): (u64, usize, Duration),
@@ -202,14 +197,14 @@ impl Worker {
                 claim.starts - 1
             ))
         } else {
-            guarded(|| self.analyse(claim))
+            self.analyse(claim)
         };
         let written = match &ended {
-            Ended::Done(json) => {
+            Ended::Done(report) => {
                 // The seats' rows first: the analysis's change, noted as it finishes, has every
                 // node forget the players' statistics it kept, which must then read these rows.
-                super::seat_analysis::note(store, id, json);
-                store.finish_analysis(claim, Ok(json), analysis::VERSION)
+                seats::note(store, id, report);
+                store.finish_analysis(claim, Ok(&report.to_json()), analysis::VERSION)
             }
             Ended::Failed(e) => {
                 tracing::warn!("analysis of {id} failed: {e}");
@@ -231,26 +226,42 @@ impl Worker {
         matches!(ended, Ended::Done(_) | Ended::Failed(_))
     }
 
-    /// The whole game's analysis as JSON (`GamePages::analyse`), its progress renewing the lease.
-    /// It is interrupted at the next turn when the workers stop or the lease is lost.
-    fn analyse(&self, claim: &Claim) -> Result<String, String> {
-        let row = self
-            .store
-            .game(&claim.id)
-            .map_err(|e| e.to_string())?
-            .ok_or("the game is gone")?;
-        let game = super::game::read(row).map_err(|e| e.to_string())?;
+    /// The whole game's analysis, its progress renewing the lease. It stops at the next turn
+    /// when the workers stop or the lease is lost.
+    fn analyse(&self, claim: &Claim) -> Ended {
+        let record = match self.record(&claim.id) {
+            Ok(record) => record,
+            Err(why) => return Ended::Failed(why),
+        };
+        let interrupted = Cell::new(None);
         let progress = |done: u32, total: u32| {
             if self.bell.stopped() {
-                std::panic::resume_unwind(Box::new(Interrupted::Stopping));
+                interrupted.set(Some(Interrupted::Stopping));
+                return ControlFlow::Break(());
             }
             match self.store.analysis_progress(claim, done, total, self.lease) {
                 Ok(true) => {}
-                Ok(false) => std::panic::resume_unwind(Box::new(Interrupted::LeaseLost)),
+                Ok(false) => {
+                    interrupted.set(Some(Interrupted::LeaseLost));
+                    return ControlFlow::Break(());
+                }
                 Err(e) => tracing::warn!("cannot record progress: {e}"),
             }
+            ControlFlow::Continue(())
         };
-        game.analyse(&self.options, &progress)
+        match (
+            guarded(|| analyse_any(&record, &self.options, &progress)),
+            interrupted.get(),
+        ) {
+            (Ended::Failed(_), Some(why)) => Ended::Interrupted(why),
+            (ended, _) => ended,
+        }
+    }
+
+    /// The claimed game's record, or why it cannot be analysed.
+    fn record(&self, id: &GameId) -> Result<AnyRecord, String> {
+        let row = (self.store.game(id).map_err(|e| e.to_string()))?.ok_or("the game is gone")?;
+        crate::record::parse_any(row.record.as_bytes()).map_err(|e| e.to_string())
     }
 }
 
@@ -259,10 +270,8 @@ impl Worker {
 /// doing it. A worker stopped on purpose gives its job back without counting a start.
 const MAX_STARTS: u32 = 2;
 
-/// Why an analysis ended early, unwound from its progress callback: the analysis has no stop
-/// of its own, and unwinding (with `resume_unwind`, which prints nothing) stops it at the next
-/// turn without a flag threaded through every layer of it.
-#[derive(Debug, PartialEq, Eq)]
+/// Why an analysis ended early, its progress having said to stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Interrupted {
     /// The workers are stopping: give the job back.
     Stopping,
@@ -270,35 +279,32 @@ enum Interrupted {
     LeaseLost,
 }
 
-/// How one claimed analysis ended.
-#[derive(Debug, PartialEq, Eq)]
+/// How one claimed analysis ended. A failure's words are what the analysis's page says.
+#[derive(Debug, PartialEq)]
 enum Ended {
-    Done(String),
+    Done(AnyReport),
     Failed(String),
     Interrupted(Interrupted),
 }
 
 /// Runs one analysis, turning a panic into its error: a bug met by one game fails that game's
-/// analysis, and the worker goes on with the queue. An [`Interrupted`] unwinding is no error.
-fn guarded(job: impl FnOnce() -> Result<String, String>) -> Ended {
+/// analysis, and the worker goes on with the queue.
+fn guarded(job: impl FnOnce() -> Result<AnyReport, AnyAnalysisError>) -> Ended {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)) {
-        Ok(Ok(json)) => Ended::Done(json),
-        Ok(Err(e)) => Ended::Failed(e),
-        Err(panic) => match panic.downcast::<Interrupted>() {
-            Ok(why) => Ended::Interrupted(*why),
-            Err(panic) => {
-                let why = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_default();
-                Ended::Failed(format!("the analysis stopped on an error of ours: {why}"))
-            }
-        },
+        Ok(Ok(report)) => Ended::Done(report),
+        Ok(Err(e)) => Ended::Failed(e.to_string()),
+        Err(panic) => {
+            let why = (panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Ended::Failed(format!("the analysis stopped on an error of ours: {why}"))
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Ended, Interrupted, guarded};
+    use super::{Ended, guarded};
 
     /// A bug that panics in one game's analysis fails that analysis, with the panic's words,
     /// and leaves the worker thread alive for the next one.
@@ -317,14 +323,5 @@ mod tests {
             owned,
             Ended::Failed("the analysis stopped on an error of ours: owned words".into())
         );
-        assert_eq!(guarded(|| Ok("{}".into())), Ended::Done("{}".to_string()));
-    }
-
-    /// A worker told to stop mid-analysis unwinds from its progress, and that is a stop, not a
-    /// failure: the job goes back to the queue.
-    #[test]
-    fn an_interrupted_analysis_is_no_failure() {
-        let stopped = guarded(|| std::panic::resume_unwind(Box::new(Interrupted::Stopping)));
-        assert_eq!(stopped, Ended::Interrupted(Interrupted::Stopping));
     }
 }

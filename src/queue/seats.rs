@@ -3,26 +3,20 @@
 //! player pages read it by query: written when an analysis finishes, and in the background at
 //! start for analyses finished before.
 
+use crate::analysis::AnyReport;
 use crate::analysis::puzzles;
 use crate::analysis::report::{ActionReport, AlternativeReport, StoredAnalysis};
-use crate::analysis::win_chance::{self, MoveClass, TurnChance};
-use crate::analysis::{self, cards::CardGameReport};
+use crate::analysis::win_chance::{self, MoveClass};
 use crate::engine::{FeatureKind, Figure, GameKind};
 use crate::replay::words;
 use crate::store::{GameId, GameRow, SeatAnalysis, SeatPuzzle, Store, StoreError};
 
-/// The seats of a game as its analysis (`json`, as stored) judged them.
-pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
-    let (chances, kinds, puzzles): (Vec<TurnChance>, Vec<String>, _) = match row.kind {
-        GameKind::CardGame => {
-            let report: CardGameReport = serde_json::from_str(json).map_err(|e| e.to_string())?;
-            let chances = analysis::cards::turn_chances(&report, row.turns);
-            let kinds = vec!["card play".to_string(); chances.len()];
-            (chances, kinds, Vec::new())
-        }
-        GameKind::Carcassonne | GameKind::NewWorld => {
-            let stored: StoredAnalysis = serde_json::from_str(json).map_err(|e| e.to_string())?;
-            let chances = super::chance_view::chances(&stored, None);
+/// The seats of a game as its analysis judged them.
+pub fn of(row: &GameRow, report: &AnyReport) -> Vec<SeatAnalysis> {
+    let chances = report.chances(row.turns);
+    let (kinds, puzzles): (Vec<String>, _) = match report {
+        AnyReport::Cards(_) => (vec!["card play".to_string(); chances.len()], Vec::new()),
+        AnyReport::Tiles(stored) => {
             let kinds = (chances.iter())
                 .map(|c| {
                     let t = stored.turn(c.turn);
@@ -30,7 +24,7 @@ pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
                     played.map_or_else(|| "tile only".to_string(), |a| move_kind(row.kind, a))
                 })
                 .collect();
-            (chances, kinds, seat_puzzles(&stored))
+            (kinds, seat_puzzles(stored))
         }
     };
     let figures = win_chance::accuracies(&chances, row.players.len());
@@ -58,7 +52,7 @@ pub fn of(row: &GameRow, json: &str) -> Result<Vec<SeatAnalysis>, String> {
             *seat.by_kind.entry(kind).or_default() += 1;
         }
     }
-    Ok(seats)
+    seats
 }
 
 /// The analysis's puzzles, each with its mover and whether they played the best placement.
@@ -102,13 +96,17 @@ fn move_kind(game: GameKind, a: &AlternativeReport) -> String {
 
 /// Notes a finished analysis's seats; a failure is logged (the player pages then lack this
 /// game's accuracy until the next start fills it).
-pub fn note(store: &Store, id: &GameId, json: &str) {
-    let written = (store.game(id).map_err(|e| e.to_string()))
-        .and_then(|row| row.ok_or_else(|| "the game is gone".to_string()))
-        .and_then(|row| of(&row, json))
-        .and_then(|seats| store.write_seat_analyses(id, &seats).map_err(|e| e.to_string()));
-    if let Err(e) = written {
-        tracing::warn!(game = %id, "no player analysis rows: {e}");
+pub fn note(store: &Store, id: &GameId, report: &AnyReport) {
+    match store.game(id) {
+        Ok(Some(row)) => write(store, &row, report),
+        Ok(None) => tracing::warn!(game = %id, "no player analysis rows: the game is gone"),
+        Err(e) => tracing::warn!(game = %id, "no player analysis rows: {e}"),
+    }
+}
+
+fn write(store: &Store, row: &GameRow, report: &AnyReport) {
+    if let Err(e) = store.write_seat_analyses(&row.id, &of(row, report)) {
+        tracing::warn!(game = %row.id, "no player analysis rows: {e}");
     }
 }
 
@@ -124,8 +122,13 @@ pub fn fill(store: &Store, filled_some: &dyn Fn()) -> Result<u64, StoreError> {
             return Ok(filled);
         };
         for (_, id) in batch {
-            if let Some((_, Some(json))) = store.analysis(&id)? {
-                note(store, &id, &json);
+            if let Some((_, Some(json))) = store.analysis(&id)?
+                && let Some(row) = store.game(&id)?
+            {
+                match AnyReport::parse(row.kind, &json) {
+                    Ok(report) => write(store, &row, &report),
+                    Err(e) => tracing::warn!(game = %id, "no player analysis rows: its analysis does not read: {e}"),
+                }
                 filled += 1;
             }
         }

@@ -1,0 +1,84 @@
+//! A whole game's analysis, whichever game it is: what the analysis queue runs and hands on,
+//! the store keeps as JSON, and player statistics read. The one place where the analysis of
+//! a stored game tells the games apart.
+
+use super::cards::{self, CardAnalysisError, CardGameReport};
+use super::report::StoredAnalysis;
+use super::win_chance::TurnChance;
+use super::{AnalysisError, AnalysisOptions, Progress};
+use crate::engine::GameKind;
+use crate::record::AnyRecord;
+use serde::Serialize;
+
+/// A finished whole-game analysis. Serialised, it is its game's own report, as stored before
+/// this type existed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum AnyReport {
+    /// Carcassonne and New World.
+    Tiles(StoredAnalysis),
+    Cards(CardGameReport),
+}
+
+/// Why a whole game was not analysed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AnyAnalysisError {
+    #[error(transparent)]
+    Tiles(#[from] AnalysisError),
+    #[error(transparent)]
+    Cards(#[from] CardAnalysisError),
+}
+
+impl AnyAnalysisError {
+    /// Whether its progress stopped it ([`Progress`]), rather than the game or a bug.
+    pub fn stopped(&self) -> bool {
+        matches!(
+            self,
+            AnyAnalysisError::Tiles(AnalysisError::Stopped(_)) | AnyAnalysisError::Cards(CardAnalysisError::Stopped(_))
+        )
+    }
+}
+
+impl AnyReport {
+    /// A stored analysis of a game of `kind`, read back.
+    pub fn parse(kind: GameKind, json: &str) -> serde_json::Result<AnyReport> {
+        Ok(match kind {
+            GameKind::CardGame => AnyReport::Cards(serde_json::from_str(json)?),
+            GameKind::Carcassonne | GameKind::NewWorld => AnyReport::Tiles(serde_json::from_str(json)?),
+        })
+    }
+
+    /// The report as the store keeps it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("reports serialise")
+    }
+
+    /// Every judged turn's chances, of a game of `turns` turns.
+    pub fn chances(&self, turns: u32) -> Vec<TurnChance> {
+        match self {
+            AnyReport::Tiles(stored) => stored.chances(None),
+            AnyReport::Cards(report) => cards::turn_chances(report, turns),
+        }
+    }
+}
+
+/// Analyses every turn of `record` as `options` say, telling `progress` as it goes. The Card
+/// Game takes the playouts asked of a tile game's alternatives as its samples per action, at
+/// most its own default: an action is cheaper to weigh, and has far fewer alternatives than a
+/// tile.
+pub fn analyse_any(
+    record: &AnyRecord,
+    options: &AnalysisOptions,
+    progress: Progress,
+) -> Result<AnyReport, AnyAnalysisError> {
+    Ok(match record {
+        AnyRecord::Tiles(record, _) => {
+            AnyReport::Tiles(StoredAnalysis::of(&super::analyse_game(record, options, progress)?))
+        }
+        AnyRecord::Cards(record) => {
+            let samples = (options.playouts_per_alternative)
+                .map_or(cards::DEFAULT_SAMPLES, |k| k.clamp(1, cards::DEFAULT_SAMPLES));
+            AnyReport::Cards(cards::analyse_game(record, samples, progress)?)
+        }
+    })
+}
