@@ -222,6 +222,10 @@ pub struct CardGameReport {
     /// How the samples were played out: analyses stored before greedy playouts name none.
     #[serde(default)]
     pub playouts: CardPlayouts,
+    /// The win-chance scale the analysis was made with (`analysis/scales.json`). Absent from
+    /// analyses stored before it was kept, which read on the scale fitted for their playouts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
     pub players: Vec<PlayerReport>,
     pub turns: Vec<CardTurnReport>,
 }
@@ -372,7 +376,7 @@ pub fn analyse_game(
         }
     }
     let players = super::summaries(record.players.len(), judged);
-    let scale = CardPlayouts::from(PLAYOUTS).scale();
+    let scale = Scale::current(GameKind::CardGame);
     for t in &mut turns {
         let played = t.played.and_then(|i| t.alternatives.get(i));
         t.win_chance = played.map(|a| round(scale.chance(a.value, total.saturating_sub(t.turn))));
@@ -381,6 +385,7 @@ pub fn analyse_game(
         version: super::VERSION,
         samples,
         playouts: PLAYOUTS.into(),
+        scale: Some(scale),
         players: players.iter().map(PlayerReport::from).collect(),
         turns,
     })
@@ -389,7 +394,7 @@ pub fn analyse_game(
 /// The chances of every turn of a Card Game report with `total` turns: the played action's
 /// value and the points it lost, mapped by the scale fitted for its playouts.
 pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
-    let scale = report.playouts.scale();
+    let scale = report.scale.unwrap_or_else(|| report.playouts.scale());
     (report.turns.iter())
         .filter_map(|t| {
             let played = t.alternatives.get(t.played?)?;
@@ -581,10 +586,12 @@ mod tests {
             "some actions are within the noise of the best"
         );
 
-        // An analysis stored before greedy playouts names none: its values are random
-        // players' margins, and keep the scale fitted for them.
+        // An analysis stored before greedy playouts names none (nor the scale it was read on):
+        // its values are random players' margins, and keep the scale fitted for them.
+        assert_eq!(report.scale, Some(CARD_SCALE), "a new analysis stores its scale");
         let mut stored = serde_json::to_value(&report).unwrap();
         stored.as_object_mut().unwrap().remove("playouts");
+        stored.as_object_mut().unwrap().remove("scale");
         let old: CardGameReport = serde_json::from_value(stored).unwrap();
         assert_eq!(old.playouts, CardPlayouts::Random);
         let t = &old.turns[0];

@@ -8,8 +8,8 @@
 //! such. The answer says how many samples it rests on and each value's standard error.
 
 use super::cards::{self as card_analysis, PLAYOUTS};
-use super::win_chance::{CARD_SCALE, Scale};
-use super::{AnalysisError, AnalysisOptions, Sampler, VERSION, analyse_position};
+use super::win_chance::Scale;
+use super::{AnalysisError, AnalysisOptions, Sampler, analyse_position};
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
 use std::time::{Duration, Instant};
@@ -128,7 +128,7 @@ pub fn tile_opinion(
                 std_error: a.playouts.map(|p| p.std_error),
             })
             .collect();
-        let scale = Scale::of_tiles(before.kind(), VERSION);
+        let scale = Scale::current(before.kind());
         Some(Opinion {
             win_chance: (best.first())
                 .filter(|_| samples > 0)
@@ -160,8 +160,14 @@ pub fn card_opinion(game: &CardGame, turn: u32, budget: Duration) -> Opinion<Car
             })
             .collect();
         Some(Opinion {
-            win_chance: (best.first())
-                .map(|b| WinChance::of(CARD_SCALE, b.value, b.std_error.unwrap_or(0.0), turns_left(game))),
+            win_chance: (best.first()).map(|b| {
+                WinChance::of(
+                    Scale::current(crate::engine::GameKind::CardGame),
+                    b.value,
+                    b.std_error.unwrap_or(0.0),
+                    turns_left(game),
+                )
+            }),
             best,
             moves: t.alternatives.len(),
             samples,

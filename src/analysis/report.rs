@@ -262,6 +262,11 @@ pub struct GameReport {
     /// it ran with instead (`analysis::budget`). Absent from analyses stored before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shallower: Option<Shallower>,
+    /// The win-chance scale the analysis was made with (`analysis/scales.json`). Absent from
+    /// analyses stored before it was kept, which read on the scale of their version
+    /// ([`Scale::of_tiles`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
     pub turns: Vec<TurnSummary>,
     pub players: Vec<PlayerReport>,
 }
@@ -285,9 +290,9 @@ impl StoredAnalysis {
         self.turns.iter().find(|t| t.turn == n)
     }
 
-    /// The scale its values read as chances on.
+    /// The scale its values read as chances on: the one it was made with.
     pub fn scale(&self) -> Scale {
-        Scale::of_tiles(self.summary.game, self.summary.version)
+        (self.summary.scale).unwrap_or_else(|| Scale::of_tiles(self.summary.game, self.summary.version))
     }
 
     /// The chances of its judged turns up to `upto` (every turn with `None`).
@@ -409,13 +414,14 @@ fn brief(a: Option<&Alternative>) -> Option<MoveBrief> {
 
 impl From<&GameAnalysis> for GameReport {
     fn from(g: &GameAnalysis) -> GameReport {
-        let scale = Scale::of_tiles(g.kind, super::VERSION);
+        let scale = Scale::current(g.kind);
         GameReport {
             version: super::VERSION,
             game: g.kind,
             value: basis(g.value_basis).to_string(),
             heuristic_formula: HEURISTIC_FORMULA.to_string(),
             shallower: g.shallower,
+            scale: Some(scale),
             turns: g
                 .turns
                 .iter()

@@ -5,65 +5,22 @@
 //!   later draws) into one possible future. Every move meets the same futures in the same
 //!   order (common random numbers), so moves are compared on equal draws.
 //! - **Budget on the moves that matter.** Every legal move enters [`super::halving`]: each
-//!   round the worse half is dropped, and the last two share what is left. Pruning by the
-//!   heuristic first was tried and measured: it drops moves the samples would have chosen,
-//!   and lost far more than it saved.
+//!   round the worse half is dropped, and the last two share what is left.
 //! - **Opponents reply.** Each sample plays the next tiles of its future, two per player (six in
-//!   New World): every player, the opponents first, answers their tile with the weighed bot
-//!   ([`Policy::Weighed`]): the best of a few sampled moves by the points they score and the
-//!   margin the game would end with. Judging the followers it places by what their features
-//!   would score makes its replies, and the mover's own next moves, more like a player's
-//!   than the plain sampled bot's, which places them at random.
-//! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin:
-//!   the [`learned`] evaluation, board features weighed by a model fitted on self-play's
-//!   final margins ([`HorizonEval::Learned`], each tile game its own), or, as the search did
-//!   before it, the margin if the game ended there plus three fitted worths (`worth`): a
-//!   follower in supply, one on a road, city or cloister (it comes home), and a farmer's open
-//!   cities, each scaled by the share of the pack left. [`HorizonEval`] says how the two
-//!   compare. Past the horizon the draws add more noise than signal: a sample is many times
-//!   cheaper and less noisy than a playout to the end, so the search weighs more futures in
-//!   the same time.
+//!   New World, whose surveyors send settlers home after scorings yet to come): every player
+//!   answers their tile with the weighed bot ([`Policy::Weighed`]), the best of a few sampled
+//!   moves by the points they score and the margin the game would end with.
+//! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin: the
+//!   [`learned`] evaluation ([`HorizonEval::Learned`]), or the margin if the game ended there
+//!   plus three fitted worths ([`HorizonEval::Worth`], as before it). Past the horizon the
+//!   draws add more noise than signal: a sample is many times cheaper and less noisy than a
+//!   playout to the end, so the search weighs more futures in the same time.
 //! - **Parallel.** A round's samples are shared between threads; the result does not depend on
 //!   their number.
 //!
-//! **Why this shape**, measured with `match --a search:45 --b flat` (release build, 2 cores;
-//! 60 to 200 games, so only differences of about 10 points of win rate count):
-//! - Many cheap samples win: the flat analysis is short of samples, not of realism (its
-//!   playouts' greedy share makes them 3× dearer than random ones). Samples to the game's
-//!   end, or played by the sampled bot to the end, lost to the flat analysis; twice the
-//!   time (`search:90`) did not move the win rate either: the search is limited by its model
-//!   of the game (the bot that plays the samples and the value at the horizon), not by its
-//!   budget.
-//! - The horizon: two tiles per player in the base game; one per player lost about 20 points
-//!   of win rate, three gained nothing. New World looks six tiles per player ahead: its
-//!   surveyors send home the settlers they leave behind after scorings yet to come, so a
-//!   position valued two rounds ahead values settlers that will not score (two tiles per
-//!   player won 26–29% against `flat`, six 51–54%, to the end 34%; with New World's learned
-//!   evaluation, three per player at equal time won 51% and two 49% of 40 games against it,
-//!   six 57.5%).
-//! - Every move in the race: pruning by the heuristic first cost 20 points of win rate.
-//! - Meeple economy: valuing the followers kept in supply is worth 26 points of win rate.
-//!   Hand-set bonuses for open features and farms lose badly (32% and 19% over 100 games):
-//!   every move is in the race, and the search picks those whose bonus is largest. The fitted
-//!   worths (`worth`) are far smaller, and with the weighed bot gain a few points. Turning
-//!   each sample's value into a chance of winning played no better, and clipping the margin
-//!   to ±3 (playing for the win, not the points) worse.
-//! - The weighed bot came from the base game; in New World it neither helps nor clearly hurts
-//!   (40.5–44.5% over 100 games on seed 21, within the noise). What New World needed was its
-//!   own evaluation: its [`learned`] features count the settlers the surveyors will send home,
-//!   and its weights come from its own self-play.
-//!
-//! Measured on tile orders never used for tuning, with the fitted worths: `search:45` against
-//! `flat` won 60.8% (53.8–67.3, margin +5.3) of 200 games on seed 51 and 59.0% (52.1–65.6,
-//! +4.7) on seed 61, at 44.9 ms a move against 63–65; against `greedy`, 100% of 100 (+71.3).
-//! In New World it lost to `flat`: 40.5% (31.4–50.3, −5.1) of 100 games on seed 21. The
-//! [`learned`] evaluation, before its completion chances were sampled, beat the worths: 62.0%
-//! (55.1–68.4, +7.8) of 200 games on seed 81, and 64.7% (59.7–69.5) of 360 on seeds 71, 81 and
-//! 101 (a shared machine). With New World's own learned evaluation, the pages' analysis
-//! (`horizon`) won 67.8% (61.0–73.8) of 200 New World games against `flat`.
-//! The pages' analysis takes its samples as this search does
-//! ([`super::Sampler::Horizon`]): the learned evaluation's value at the horizon is the final
-//! margin it expects, the scale the win chances read.
+//! The pages' analysis takes its samples as this search does ([`super::Sampler::Horizon`]).
+//! Why each choice, and what it was measured against, is in `/docs/analysis` ("Strength:
+//! `match`").
 
 use super::alternatives;
 use super::halving;

@@ -7,57 +7,18 @@
 //! is safer late in the game, when fewer tiles can overturn it. The Card Game has a scale of
 //! its own, `t` counting its turns still to come.
 //!
-//! **The calibration** ([`fit`], `carcassonne-replay calibrate`). Games between greedy
-//! bots are generated; after each move the position is valued the way the analysis values a
-//! move played (the mean of its samples: in the base game the final margin the learned
-//! evaluation expects at the search's horizon, elsewhere the final margin of playouts to the
-//! end, a quarter of them by the sampled greedy bot), and paired with how the game really
-//! ended (1 a win, ½ a shared first place, 0 a loss). The scale's two constants are those of highest likelihood over a grid (1 to 30
-//! points by ½, plus 0 to 1.5 per tile by 0.01).
+//! **The calibration** ([`fit`], `carcassonne-replay calibrate`): positions of generated games,
+//! each valued the way the analysis values a move played, paired with how the game really
+//! ended (1 a win, ½ a shared first place, 0 a loss); the scale is the one of highest
+//! likelihood over a grid.
 //!
-//! **The constants in use.** [`TILE_SCALE`], `3 + 0.19 t`, came from games of the pages'
-//! analysis itself (analysis version 3 on, values at the horizon): `calibrate --policy
-//! horizon:16 --games 150 --every 2 --playouts 40 --seed 1` fits it, with a log loss of
-//! 0.4997 against 0.5160 for the scale before, `1.5 + 0.15 t`. On the ten real games of
-//! `bench --judge` it scores 0.541 (turns 1–24: 0.651, 25–48: 0.579, 49 on: 0.387), against
-//! 0.556 (0.649, 0.590, 0.424) for the scale before, which had come from greedy bots' games,
-//! `calibrate --games 400 --every 2 --playouts 64` (14,000 positions): seed 1 fitted
-//! `1.5 + 0.16 t`, seed 1001 `1.5 + 0.13 t`; on seed 2001, held out, the constants score a log
-//! loss of 0.3946 against the fit's 0.3944 and 0.693 for always ½, Brier 0.120, and each tenth
-//! of predictions lies within 6 points of the share won. Three- and four-player games fit
-//! `1.5 + 0.12 t` and `1.5 + 0.09 t` (log loss 0.418 and 0.392 with those constants), so one
-//! scale served every player count; the new scale was fitted on two-player games only. Those
-//! fits valued positions by playouts to the end, and analyses made so (before version 3, and
-//! New World's before version 4) keep reading on that scale ([`TILE_SCALE_TO_THE_END`]).
-//! Valued at the horizon, greedy bots' games on seed 1 fit `1 + 0.18 t`: the search's own
-//! games, closer, want a wider scale.
-//!
-//! [`NEW_WORLD_SCALE`], `5.5 + 0.22 t`, values New World's analyses from version 4 (its
-//! learned evaluation at the horizon; older ones read on the tile scale). It came from games
-//! of the pages' analysis itself (`calibrate --game new-world --policy horizon:16 --games 150
-//! --every 2 --playouts 40 --seed 1`, 4,500 positions, where the tile scale scored 0.598).
-//! `--every 2` values one seat only in two-player games, so it was checked with `--every 3`
-//! (both seats, 100 games, 2,000 positions each): on seed 1 it scores 0.5276 against the fit's
-//! 0.5268 (`4 + 0.32 t`), and on seed 1001, held out, 0.4873 against the fit's 0.4843
-//! (`2.5 + 0.33 t`) and 0.693 for always ½; each tenth of predictions lies within 9 points of
-//! the share won.
-//!
-//! [`CARD_SCALE`], `7.5 + 0.33 t`, values the Card Game's analyses from version 5 (its
-//! learned evaluation at the end of the round). It came from games of the pages' analysis
-//! itself, `calibrate --game card-game --policy horizon --games 200 --every 2 --playouts 64
-//! --seed 1` (14,411 positions, log loss 0.432). On seed 1001, held out, it scores 0.474
-//! against the fit's 0.471 (`5.5 + 0.45 t`) and 0.693 for always ½, each tenth of predictions
-//! within 4 points of the share won. The Card Game's turns valued shift by one from game to
-//! game, so both seats are valued.
-//!
-//! [`CARD_SCALE_TO_THE_END`], `1 + 0.97 t`, values analyses before version 5, whose samples the
-//! greedy bot played to the end. It came from seeds 1 (`1 + 0.97 t`) and 1001 (`1 + 0.98 t`) of
-//! `calibrate --game card-game --games 400 --every 2 --playouts 64` (about 28,300 positions
-//! each; 1 is the smallest base the fit tries), on games between sampled bots (the greedy
-//! action, or one time in four a random one): between greedy bots the second seat of a
-//! two-player game won every game generated, so the seat alone would predict the winner. On
-//! seed 2001, held out, it scored a log loss of 0.4329. Three players fit `1 + 0.56 t`.
-//! [`CARD_SCALE_RANDOM_PLAYOUTS`] scored a log loss of 0.534 on held-out games of random bots.
+//! **The scales are data.** `scales.json` holds the scale each game's new analyses use, with
+//! the command that fitted it and how well it predicts; a report stores the scale it was made
+//! with, so a refit never changes what a stored analysis says. Reports stored before they kept
+//! one read on the scale their version was read with ([`Scale::of_tiles`], the Card Game's by
+//! its playouts): those constants are history, and stay in code. How each scale was fitted
+//! and checked on held-out and real games is in `/docs/analysis` ("Win chances and move
+//! classes").
 //!
 //! The games are bots', whose play is steadier than people's: a human game's chances swing
 //! more than the model says.
@@ -68,10 +29,13 @@ use super::{AnalysisOptions, run_parallel};
 use crate::engine::bots::{Scratch, margin};
 use crate::engine::{Game, GameKind};
 use crate::record::{GameRecord, Played, Walk};
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
 
 /// The model's scale for one game: `s(left) = base + per_step × left`, in points, where `left`
-/// counts the tiles (the Card Game: the turns) still to come.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// counts the tiles (the Card Game: the turns) still to come. A report stores the one it was
+/// made with.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Scale {
     /// `s` at the end of the game.
     pub base: f64,
@@ -120,7 +84,32 @@ pub const CARD_SCALE_RANDOM_PLAYOUTS: Scale = Scale {
     per_step: 1.4,
 };
 
+/// The scales new analyses use, as `scales.json` holds them, with how each was fitted.
+#[derive(Deserialize)]
+struct ScalesFile {
+    scales: Vec<FittedScale>,
+}
+
+#[derive(Deserialize)]
+struct FittedScale {
+    game: GameKind,
+    #[serde(flatten)]
+    scale: Scale,
+}
+
+static CURRENT: LazyLock<Vec<FittedScale>> = LazyLock::new(|| {
+    let file: ScalesFile = serde_json::from_str(include_str!("scales.json")).expect("scales.json reads");
+    file.scales
+});
+
 impl Scale {
+    /// The scale a new analysis of a `game` uses and stores (`scales.json`).
+    pub fn current(game: GameKind) -> Scale {
+        (CURRENT.iter().find(|f| f.game == game))
+            .map(|f| f.scale)
+            .expect("scales.json has a scale for every game")
+    }
+
     /// The scale of a tile game's analysis made by analysis `version`: the one fitted on the
     /// values it gives, the learned evaluation's at the horizon (the base game from version 3,
     /// New World from 4), else those of playouts to the end.
@@ -450,6 +439,20 @@ pub fn fit(samples: &[Sample], in_use: Scale) -> Calibration {
 mod tests {
     use super::*;
     use crate::engine::bots::Rng;
+
+    /// The scales new analyses store (`scales.json`) are those analyses of this version were
+    /// read with before reports kept theirs: a stored analysis with no scale reads as it did.
+    #[test]
+    fn the_stored_scales_are_those_this_version_read_with() {
+        for kind in [GameKind::Carcassonne, GameKind::NewWorld] {
+            assert_eq!(
+                Scale::current(kind),
+                Scale::of_tiles(kind, crate::analysis::VERSION),
+                "{kind:?}"
+            );
+        }
+        assert_eq!(Scale::current(GameKind::CardGame), CARD_SCALE);
+    }
 
     /// With three players a mover wins a third of the time: the baseline to beat predicts a
     /// third, and scores its own log loss, not ln 2.

@@ -14,27 +14,17 @@
 //! [`PLAYERS_SEARCHED`] names in rank ([`names_like`]). A query that is a whole folded name
 //! finds that name's players only, as a name always did (`web::search::found`).
 //!
-//! The index is the `name_parts` table: for each distinct match key (a name, not a seat: names
-//! repeat across games), every suffix of its folded form, with where it starts ([`At`]). "Holds
-//! `q`" is then "has a suffix that starts with `q`": a range scan `q <= part < q + U+10FFFF` on
-//! a b-tree, byte order on both stores (SQLite's `BINARY`, PostgreSQL's `COLLATE "C"`). One
-//! range answers every question, with the same SQL on both stores: anywhere (the index of every
-//! part), the start of a word (a partial index of the parts at a word's start, which keeps a
-//! one-letter query to the names with a word of that letter) and the whole name (the part
-//! equal to `q` at the start, ranked first). The names found go to the games' query as keys,
-//! bound one by one. Trigram indexes (PostgreSQL's `pg_trgm`, SQLite's FTS5 `trigram`
-//! tokenizer) were the other way: they need three characters, so a short query would scan, and
-//! `pg_trgm` is an extension a server may not let the service create. The suffixes cost a
-//! name of n characters n rows of n/2 characters on average: names are at most 64 characters
-//! (`record::MAX_NAME_CHARS`), and at 100,000 games of 5,001 names the table is 54,000 rows.
-//! What a query costs is then the games of the names it matches: hence the cap, which keeps
-//! one letter (every name of `bench --players`) to the cost of a hundred players' games.
+//! The index is the `name_parts` table: for each distinct match key, every suffix of its
+//! folded form, with where it starts ([`At`]). "Holds `q`" is then "has a suffix that starts
+//! with `q`": one range scan `q <= part < q + U+10FFFF` on a b-tree in byte order, the same SQL
+//! on both stores, for anywhere, the start of a word (a partial index) and the whole name.
+//! Trigram indexes need three characters and, in PostgreSQL, an extension a server may not
+//! allow. A name of n characters costs n rows (at 100,000 games of 5,001 names, 54,000 rows);
+//! a query costs the games of the names it matches, hence the cap.
 //!
-//! SQL cannot fold Unicode: the rows are written with a seat's game, for the names not indexed
-//! yet, and names stored by a release before the index get theirs at start
-//! ([`Store::fill_name_index`](super::Store::fill_name_index)). Rows outlive their games (a
-//! name of a deleted game stays indexed): the names a query matches are those with a listed
-//! game's seat, and the games read are listed ones.
+//! SQL cannot fold Unicode: the rows are written with a seat's game, and names stored before
+//! the index get theirs at start ([`Store::fill_name_index`](super::Store::fill_name_index)).
+//! Rows outlive their games: a query matches names with a listed game's seat.
 
 use super::snapshot::StoredMove;
 use super::{GameId, GameRow, TurnRow};

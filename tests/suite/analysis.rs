@@ -414,6 +414,39 @@ fn a_whole_game_analysis_stops_when_its_progress_says_so() {
     assert!(matches!(stopped, analysis::AnalysisError::Stopped(3)), "{stopped}");
 }
 
+/// An analysis keeps the win-chance scale it was made with, and its chances read on it
+/// whatever scale later analyses use; one stored before reports kept theirs reads on the scale
+/// of its version.
+#[test]
+fn an_analysis_reads_its_chances_on_the_scale_it_stored() {
+    use carcassonne_replay::analysis::report::StoredAnalysis;
+    use carcassonne_replay::analysis::win_chance::{Scale, TILE_SCALE_TO_THE_END};
+    use carcassonne_replay::engine::GameKind;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 21).unwrap();
+    let game = analysis::analyse_game(&record, &few_playouts(3), &analysis::quiet).unwrap();
+    let mut stored = StoredAnalysis::of(&game);
+    let made_with = stored.summary.scale.expect("a new analysis stores its scale");
+    assert_eq!(made_with, Scale::current(GameKind::Carcassonne));
+    let first = |s: &StoredAnalysis| s.chances(None)[0].chance.after;
+    let before = first(&stored);
+    let wider = Scale {
+        base: made_with.base * 3.0,
+        ..made_with
+    };
+    stored.summary.scale = Some(wider);
+    let back: StoredAnalysis = serde_json::from_str(&serde_json::to_string(&stored).unwrap()).unwrap();
+    assert_eq!(back.scale(), wider);
+    assert!(
+        (first(&back) - 0.5).abs() < (before - 0.5).abs(),
+        "a wider scale, a chance nearer ½"
+    );
+    let mut old = serde_json::to_value(&stored).unwrap();
+    old["summary"].as_object_mut().unwrap().remove("scale");
+    old["summary"]["version"] = 2.into();
+    let old: StoredAnalysis = serde_json::from_value(old).unwrap();
+    assert_eq!(old.scale(), TILE_SCALE_TO_THE_END);
+}
+
 /// Analysing the whole game gives each turn what analysing that turn alone gives.
 #[test]
 fn a_whole_game_agrees_with_its_turns_and_sums_points_lost() {
