@@ -136,9 +136,16 @@
 //!   `GamePages::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which builds it from
 //!   the view models in `web/view.rs` and `web/card_view.rs`; it is kept once built in
 //!   `web/page_cache.rs`, and the template is `templates/turn.html`.
-//! - **…where the analysis plans a game?** [`analysis::analyse_game`], which asks
-//!   [`analysis::budget::plan`] for each turn's playouts within the game's budget, then
-//!   analyses every turn; the queue that runs it for the service is [`queue`].
+//! - **…where the analysis plans a game?** [`analysis::analyse_game`] (`analysis/turn.rs`),
+//!   which asks [`analysis::budget::plan`] for each turn's playouts within the game's budget,
+//!   then analyses every turn; the queue that runs it for the service is [`queue`].
+//! - **…where the analysis picks a move?** `weighing::weigh` (`analysis/weighing.rs`): every
+//!   legal move ranked on sampled futures, the best and the move played weighed again on
+//!   fresh ones (`analysis/verdict.rs`); its `Judgement::chosen` is the move it would play.
+//! - **…where a snapshot is stored and read?** Written with its game in one transaction by
+//!   `store/ingest.rs` (each game's `Storable::snapshots`, the JSON columns typed in
+//!   `store/snapshot.rs`); read back by `Store::turns` (`store/sqlite.rs`, `store/postgres.rs`)
+//!   for the API's turns and the player rows (`store/players.rs`).
 
 pub mod analysis;
 pub mod cli;

@@ -4,7 +4,8 @@
 
 use super::cards::{self, CardFuture};
 use super::halving::{Budget, SearchOptions};
-use super::search::{HorizonEval, search_with};
+use super::playout::search_with;
+use super::search::HorizonEval;
 use super::weighing;
 use super::{AnalysisOptions, Sampler, analyse_position};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};

@@ -13,7 +13,8 @@
 //! [`MIN_PLAYOUTS_PER_TURN`]; past that it is refused, saying why. The plan depends on the
 //! record and the options only, so it is the same on any machine.
 
-use super::{AnalysisError, AnalysisOptions, Sampler, walk};
+use super::options::{AnalysisError, AnalysisOptions, Sampler};
+use super::positions::walk;
 use crate::record::GameRecord;
 
 /// Tile-steps one game's analysis may ask for: about two and a half 72-tile games.
@@ -147,6 +148,8 @@ pub fn plan(sizes: &[TurnSize], asked: &AnalysisOptions) -> Result<Plan, Analysi
             turns: sizes.len() as u32,
             moves: sizes.iter().map(|t| t.moves).sum(),
             tile_steps: tile_steps(sizes, &with_cap(MIN_PLAYOUTS_PER_TURN)),
+            min_playouts: MIN_PLAYOUTS_PER_TURN,
+            limit: GAME_TILE_STEPS,
         });
     }
     // The most a turn asks, uncapped: the upper end of the search.

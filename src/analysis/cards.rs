@@ -5,8 +5,8 @@
 //! The values and the verdict are the one analysis (`analysis/weighing.rs`) over the Card Game's
 //! futures (its `Sampled`); this module adds what the Card Game's report shows besides.
 
-use super::playout::Tally;
 use super::report::PlayerReport;
+use super::sampled::Tally;
 use super::sampled::{Sampled, Seeds};
 use super::search::learned;
 use super::weighing::{Weighing, weigh};
@@ -375,7 +375,7 @@ pub fn analyse_game(
             return Err(CardAnalysisError::Stopped(n));
         }
     }
-    let players = super::summaries(record.players.len(), judged);
+    let players = super::turn::summaries(record.players.len(), judged);
     let scale = Scale::current(GameKind::CardGame);
     for t in &mut turns {
         let played = t.played.and_then(|i| t.alternatives.get(i));

@@ -14,8 +14,8 @@
 //! Sample `j` of every move is drawn from the same seed (common random numbers), so moves are
 //! compared on equal futures.
 
-use super::playout::Tally;
 use super::run_parallel;
+use super::sampled::Tally;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 

@@ -10,67 +10,25 @@
 //! the search's horizon ([`Future`]).
 
 use super::endgame;
+use super::halving::{self, SearchOptions};
 use super::sampled::{Sampled, Seeds};
 use super::search::{self, HorizonEval};
 use super::verdict;
+use super::{alternatives, weighing};
 use crate::engine::bots::{self, Policy, Rng, Scratch, margin};
 use crate::engine::{Game, Move, TileKindId};
 use std::ops::Range;
 
-/// Summed playout margins, kept as integers so that adding partial sums from several threads
-/// in any order gives the same result.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    pub count: u32,
-    pub sum: i64,
-    pub sum_sq: i64,
-}
+/// What the search found: every legal move with its samples' values (the mover's value at the
+/// horizon, `horizon_value`), the chosen one first.
+pub type SearchResult = halving::SearchResult<Move>;
 
-impl Tally {
-    pub fn add(&mut self, margin: i32) {
-        self.count += 1;
-        self.sum += i64::from(margin);
-        self.sum_sq += i64::from(margin) * i64::from(margin);
-    }
-
-    /// The tally of `values`.
-    pub fn of(values: &[i32]) -> Tally {
-        let mut t = Tally::default();
-        values.iter().for_each(|&v| t.add(v));
-        t
-    }
-
-    pub fn merge(&mut self, other: Tally) {
-        self.count += other.count;
-        self.sum += other.sum;
-        self.sum_sq += other.sum_sq;
-    }
-
-    pub fn mean(&self) -> f64 {
-        if self.count == 0 {
-            return 0.0;
-        }
-        self.sum as f64 / f64::from(self.count)
-    }
-
-    /// Standard error of the mean.
-    pub fn std_error(&self) -> f64 {
-        if self.count < 2 {
-            return 0.0;
-        }
-        let n = f64::from(self.count);
-        let var = (self.sum_sq as f64 - self.sum as f64 * self.sum as f64 / n) / (n - 1.0);
-        (var.max(0.0) / n).sqrt()
-    }
-}
-
-/// The seed of playout `j` at `turn`: independent of the alternative (common random numbers)
-/// and of the thread that runs it.
-pub fn playout_seed(seed: u64, turn: u32, j: u32) -> u64 {
-    // Each input goes through a full SplitMix step before the next joins: XOR-ing them
-    // together would let seeds 1 and 2 produce the same set of playout seeds.
-    let mix = |state: u64, input: u64| Rng::new(state ^ input).next_u64();
-    mix(mix(mix(0, seed), u64::from(turn)), u64::from(j))
+/// Searches `before` with `tile` drawn, its horizon valued by `eval`: the one search
+/// ([`weighing::search`]) over the tile's legal moves, each sample a future up to the horizon
+/// ([`Future::Horizon`]). `None` when the tile fits nowhere.
+pub fn search_with(before: &Game, tile: TileKindId, opts: &SearchOptions, eval: HorizonEval) -> Option<SearchResult> {
+    let (_, moves) = alternatives::enumerate(before, tile);
+    weighing::search(before, &moves, opts, &Future::Horizon(eval))
 }
 
 /// The policy of playout `j`: a `greedy_share` of them play the sampled greedy bot, spread so
@@ -162,6 +120,7 @@ fn exact_samples(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::sampled::{Tally, playout_seed};
 
     /// Nearby seeds must not share playout seeds (XOR mixing once made seeds 1 and 2 run the
     /// same playouts in another order).

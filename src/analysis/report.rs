@@ -7,7 +7,7 @@ use super::{
 };
 use crate::analysis::budget::Shallower;
 use crate::analysis::completion::OpenSpot;
-use crate::analysis::win_chance::Scale;
+use crate::analysis::win_chance::{Scale, TurnChance};
 use crate::engine::{FeatureKind, Figure, GameKind, Pos};
 use crate::record::RecordedAction;
 use crate::replay::words;
@@ -296,8 +296,20 @@ impl StoredAnalysis {
     }
 
     /// The chances of its judged turns up to `upto` (every turn with `None`).
-    pub fn chances(&self, upto: Option<u32>) -> Vec<super::win_chance::TurnChance> {
-        let mut all = super::win_chance::turn_chances(&self.turns, self.scale());
+    pub fn chances(&self, upto: Option<u32>) -> Vec<TurnChance> {
+        // A heuristic value is not a margin: only moves valued by playouts have a chance.
+        let scale = self.scale();
+        let mut all: Vec<TurnChance> = (self.turns.iter())
+            .filter_map(|t| {
+                let played = t.alternatives.get(t.played?)?;
+                played.playouts.as_ref()?;
+                Some(TurnChance {
+                    turn: t.turn,
+                    player: t.player,
+                    chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), t.tiles_left),
+                })
+            })
+            .collect();
         all.retain(|c| upto.is_none_or(|n| c.turn <= n));
         all
     }
@@ -455,6 +467,21 @@ impl From<&PlayerSummary> for PlayerReport {
             points_lost: round(p.points_lost),
             average_points_lost: round(p.average_points_lost),
         }
+    }
+}
+
+impl TurnAnalysis {
+    /// The contract of `analyse FILE --turn N --json`.
+    pub fn report(&self) -> TurnReport {
+        TurnReport::from(self)
+    }
+}
+
+impl GameAnalysis {
+    /// The contract of `analyse FILE --json`: per turn the played move's rank and points
+    /// lost, and per player the average (the alternatives are in each turn's own report).
+    pub fn report(&self) -> GameReport {
+        GameReport::from(self)
     }
 }
 

@@ -13,9 +13,8 @@
 //! futures (common random numbers), and a sample depends on nothing else, so a result is the
 //! same on any number of threads.
 
-use super::RECHECK_SALT;
-use super::playout::playout_seed;
 use crate::engine::Position;
+use crate::engine::bots::Rng;
 use std::ops::Range;
 
 /// A game the analysis can weigh: what a sampled future of a move is worth to its mover.
@@ -61,4 +60,63 @@ impl Seeds {
             Seeds::Spread(seed) => Seeds::Spread(seed ^ RECHECK_SALT),
         }
     }
+}
+
+/// Keeps the fresh futures apart from the ones that chose the best move.
+pub(crate) const RECHECK_SALT: u64 = 0x7265_6368_6563_6b21;
+
+/// Summed playout margins, kept as integers so that adding partial sums from several threads
+/// in any order gives the same result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub count: u32,
+    pub sum: i64,
+    pub sum_sq: i64,
+}
+
+impl Tally {
+    pub fn add(&mut self, margin: i32) {
+        self.count += 1;
+        self.sum += i64::from(margin);
+        self.sum_sq += i64::from(margin) * i64::from(margin);
+    }
+
+    /// The tally of `values`.
+    pub fn of(values: &[i32]) -> Tally {
+        let mut t = Tally::default();
+        values.iter().for_each(|&v| t.add(v));
+        t
+    }
+
+    pub fn merge(&mut self, other: Tally) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        self.sum as f64 / f64::from(self.count)
+    }
+
+    /// Standard error of the mean.
+    pub fn std_error(&self) -> f64 {
+        if self.count < 2 {
+            return 0.0;
+        }
+        let n = f64::from(self.count);
+        let var = (self.sum_sq as f64 - self.sum as f64 * self.sum as f64 / n) / (n - 1.0);
+        (var.max(0.0) / n).sqrt()
+    }
+}
+
+/// The seed of playout `j` at `turn`: independent of the alternative (common random numbers)
+/// and of the thread that runs it.
+pub fn playout_seed(seed: u64, turn: u32, j: u32) -> u64 {
+    // Each input goes through a full SplitMix step before the next joins: XOR-ing them
+    // together would let seeds 1 and 2 produce the same set of playout seeds.
+    let mix = |state: u64, input: u64| Rng::new(state ^ input).next_u64();
+    mix(mix(mix(0, seed), u64::from(turn)), u64::from(j))
 }

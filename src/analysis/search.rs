@@ -22,21 +22,12 @@
 //! Why each choice, and what it was measured against, is in `/docs/analysis` ("Strength:
 //! `match`").
 
-use super::alternatives;
-use super::halving;
-use super::halving::SearchOptions;
-use super::playout::Future;
-use super::weighing;
 use crate::engine::bots::{self, Policy, Rng, Scratch, shuffled_bag};
 use crate::engine::features::{Figure, Meeple, majority};
-use crate::engine::{FeatureKind, Game, Move, SegId, TileKindId};
+use crate::engine::{FeatureKind, Game, SegId};
 use learned::features::pack_share;
 
 pub(crate) mod learned;
-
-/// What the search found: every legal move with its samples' values (the mover's value at the
-/// horizon, `horizon_value`), the chosen one first.
-pub type SearchResult = halving::SearchResult<Move>;
 
 /// Tiles each sample plays before it is evaluated, per player in the game.
 const HORIZON_ROUNDS: usize = 2;
@@ -63,14 +54,6 @@ pub enum HorizonEval {
     Learned,
     /// The margin if the game ended plus the three fitted worths (`worth`), everywhere.
     Worth,
-}
-
-/// Searches `before` with `tile` drawn, its horizon valued by `eval`: the one search
-/// ([`weighing::search`]) over the tile's legal moves, each sample a future up to the horizon
-/// ([`Future::Horizon`]). `None` when the tile fits nowhere.
-pub fn search_with(before: &Game, tile: TileKindId, opts: &SearchOptions, eval: HorizonEval) -> Option<SearchResult> {
-    let (_, moves) = alternatives::enumerate(before, tile);
-    weighing::search(before, &moves, opts, &Future::Horizon(eval))
 }
 
 /// Plays the next tiles of one future from `after` up to the [`horizon`], everyone playing
@@ -182,9 +165,11 @@ fn figures(game: &Game) -> Vec<Figures> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::halving::{Budget, FIRST_ROUND};
+    use crate::analysis::alternatives;
+    use crate::analysis::halving::{Budget, FIRST_ROUND, SearchOptions};
+    use crate::analysis::playout::search_with;
     use crate::engine::bots::margin;
-    use crate::engine::{Action, Preset};
+    use crate::engine::{Action, Move, Preset};
     use crate::record::RulesSpec;
     use crate::selfplay::{fresh_game, generate};
 

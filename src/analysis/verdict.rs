@@ -23,7 +23,7 @@
 //! 5. When two or more moves weighed again are good, the budget could not separate them: the
 //!    turn is *too close to call*, and no ranking between them is claimed.
 
-use super::playout::Tally;
+use super::sampled::Tally;
 
 /// Moves a tile turn weighs again besides the chosen one and the move played
 /// (`Sampled::RIVALS`): a tile has tens of moves, and weighing them all again would double the
@@ -143,6 +143,33 @@ pub fn judge(which: &[usize], fresh: &[Vec<i32>]) -> Verdict {
     // gap the list shows is negative.
     weighed.sort_by(|a, b| (b.fresh.mean().total_cmp(&a.fresh.mean())).then(a.index.cmp(&b.index)));
     Verdict { weighed }
+}
+
+/// The move played against the best, both weighed again on the same fresh futures
+/// (`verdict`): the values the list shows, so the loss is never more than the gap it shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recheck {
+    /// The chosen move's fresh mean less the played move's (the verdict's anchor: the chosen
+    /// move, unless a rival beat it beyond the noise), and its standard error.
+    pub difference: f64,
+    pub std_error: f64,
+    /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
+    pub points_lost: f64,
+    /// Whether the fresh futures could not separate the top moves ([`Verdict::too_close`]).
+    pub too_close: bool,
+}
+
+impl Recheck {
+    /// The played move's standing in a verdict; `None` when it was not weighed again.
+    pub(crate) fn of(verdict: &Verdict, played: usize) -> Option<Recheck> {
+        let w = verdict.of(played)?;
+        Some(Recheck {
+            difference: w.behind,
+            std_error: w.behind_std_error,
+            points_lost: w.points_lost(),
+            too_close: verdict.too_close(),
+        })
+    }
 }
 
 #[cfg(test)]

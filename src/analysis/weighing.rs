@@ -12,7 +12,7 @@
 //! scored at once) is built around what these return, by the game's module.
 
 use super::halving::{Schedule, SearchOptions, SearchResult, halve, thread_count};
-use super::playout::Tally;
+use super::sampled::Tally;
 use super::sampled::{Sampled, Seeds};
 use super::verdict;
 use super::{Recheck, run_parallel};

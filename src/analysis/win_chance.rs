@@ -23,8 +23,7 @@
 //! The games are bots', whose play is steadier than people's: a human game's chances swing
 //! more than the model says.
 
-use super::playout::{Tally, playout_seed};
-use super::report::TurnReport;
+use super::sampled::{Tally, playout_seed};
 use super::{AnalysisOptions, run_parallel};
 use crate::engine::bots::{Scratch, margin};
 use crate::engine::{Game, GameKind};
@@ -216,23 +215,6 @@ pub struct TurnChance {
     pub turn: u32,
     pub player: u8,
     pub chance: MoveChance,
-}
-
-/// The chances of every turn whose played move was valued by playouts (a heuristic value is
-/// not a margin, so it has no chance), on `scale`.
-pub fn turn_chances(turns: &[TurnReport], scale: Scale) -> Vec<TurnChance> {
-    turns
-        .iter()
-        .filter_map(|t| {
-            let played = t.alternatives.get(t.played?)?;
-            played.playouts.as_ref()?;
-            Some(TurnChance {
-                turn: t.turn,
-                player: t.player,
-                chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), t.tiles_left),
-            })
-        })
-        .collect()
 }
 
 /// A player's moves over a game: accuracy and how many of each class.

@@ -1129,7 +1129,7 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
     let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 5).unwrap();
     let game = analysis::analyse_game(&record, &few_playouts(3), &carcassonne_replay::analysis::quiet).unwrap();
     let stored = StoredAnalysis::of(&game);
-    let chances = win_chance::turn_chances(&stored.turns, stored.scale());
+    let chances = stored.chances(None);
     assert_eq!(chances.len(), stored.turns.len(), "every turn was valued by playouts");
     // `analyse --json` states each turn's chance after the move played, as the pages show it,
     // so anyone can score the chances against how games ended.

@@ -1,0 +1,168 @@
+//! What an analysis is asked and what stops it: its version, options and defaults, how a
+//! playout values a move ([`Sampler`]), why a record cannot be analysed ([`AnalysisError`]),
+//! and the progress a whole game's analysis tells ([`Progress`]).
+
+use super::playout::Future;
+use super::search;
+use crate::record::ReplayError;
+use std::ops::ControlFlow;
+
+/// The analysis's version, stored with what it made so that a page can say which made it and
+/// offer to run the newer one. 2: the points lost are measured on fresh futures, apart from
+/// the playouts that chose the best move, and the list shows those values (`verdict`). 3: in
+/// the base game the playouts stop at the search's horizon, valued by the learned evaluation
+/// ([`Sampler::Horizon`]). 4: so do New World's, by its own learned evaluation. 5: the Card
+/// Game's samples stop at the end of the round, valued by its learned evaluation
+/// (`cards::CardFuture::Horizon`). 6: no follower is offered on a feature the placed tile
+/// joins to an occupied one through its other segments (earlier versions could list, and
+/// recommend, such an illegal move). 7: with two tiles or fewer left after a move, its
+/// samples play them exactly, every reply tried (`endgame.rs`), not by the weighed bot.
+pub const VERSION: u32 = 7;
+
+/// Playouts to the end per alternative by default: under ±1 point of standard error on the
+/// expected margin (less on the differences between alternatives, which share their draw
+/// orders).
+pub const DEFAULT_PLAYOUTS: u32 = 128;
+/// Samples to the horizon per alternative by default. One costs what about two playouts to
+/// the end do (weighed bots and the learned evaluation, against mostly random players), and a
+/// whole 72-tile game then takes 2 to 6 s on two cores (`bench`: 2.1–2.9 s; a real game of
+/// 71 moves, `analyse`: 4.8–5.6 s).
+pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
+/// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
+/// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a
+/// 72-tile game on the two-core build machine), against a budget of 60 s (`budget.rs`).
+pub const DEFAULT_MAX_PLAYOUTS_PER_TURN: u32 = 12_800;
+/// Share of playouts played by the greedy policy by default; the rest are random.
+pub const DEFAULT_GREEDY_SHARE: f64 = 0.25;
+
+/// How much work the analysis does. The same options give the same results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisOptions {
+    /// Samples (playouts) per alternative; 0 ranks by the heuristic alone; `None`, the
+    /// sampler's default ([`Sampler::default_samples`]).
+    pub playouts_per_alternative: Option<u32>,
+    /// Caps the playouts of a turn (alternatives × playouts each); 0: no cap. A capped turn
+    /// still gives every alternative at least one playout.
+    pub max_playouts_per_turn: u32,
+    /// Share of playouts (0 to 1) where everyone plays the greedy policy; the rest play
+    /// randomly. Greedy playouts are more realistic and about 20 times slower.
+    pub greedy_share: f64,
+    pub seed: u64,
+    /// Worker threads; 0 uses every core.
+    pub threads: usize,
+    /// Successive halving (`halving::Schedule::Rounds`); off, every alternative gets every
+    /// playout, as the analysis did before (`match`'s `flat-uniform`).
+    pub prune: bool,
+    /// What one playout is: a few tiles to the search's horizon, or the game to its end.
+    pub sampler: Sampler,
+}
+
+/// How one playout values a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sampler {
+    /// The game played to its end (`playout::playout`) by random players, a share of them
+    /// greedy (`AnalysisOptions::greedy_share`): the value is the final margin.
+    ToTheEnd,
+    /// The default: a few tiles per player played by the weighed bot, as the search's samples
+    /// are (`search`); the value is the final margin the game's learned evaluation expects
+    /// there. It judges better: on ten real base games between strong players its points lost
+    /// a move are 0.40 of greedy bots', against 0.96 to the end (`bench --judge`,
+    /// `static/docs/analysis.md`), and it plays better at equal time, in both tile games
+    /// (`match --a horizon --b flat`).
+    #[default]
+    Horizon,
+}
+
+impl Sampler {
+    /// Samples per alternative by default.
+    pub fn default_samples(self) -> u32 {
+        match self {
+            Sampler::Horizon => DEFAULT_HORIZON_SAMPLES,
+            Sampler::ToTheEnd => DEFAULT_PLAYOUTS,
+        }
+    }
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            playouts_per_alternative: None,
+            max_playouts_per_turn: DEFAULT_MAX_PLAYOUTS_PER_TURN,
+            greedy_share: DEFAULT_GREEDY_SHARE,
+            seed: 0,
+            threads: 0,
+            prune: true,
+            sampler: Sampler::Horizon,
+        }
+    }
+}
+
+impl AnalysisOptions {
+    /// Samples per alternative, before the per-turn cap.
+    pub fn per_alternative(&self) -> u32 {
+        (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples())
+    }
+
+    /// Playouts for each of `alternatives`, after the per-turn cap.
+    pub fn playouts_for(&self, alternatives: usize) -> u32 {
+        let k = self.per_alternative();
+        let cap = self.max_playouts_per_turn as usize;
+        if k == 0 || cap == 0 || alternatives == 0 {
+            return k;
+        }
+        k.min((cap / alternatives).max(1) as u32)
+    }
+
+    /// How each playout plays its future out.
+    pub(crate) fn future(&self) -> Future {
+        match self.sampler {
+            Sampler::ToTheEnd => Future::ToTheEnd {
+                greedy_share: match self.greedy_share.is_nan() {
+                    true => 0.0,
+                    false => self.greedy_share.clamp(0.0, 1.0),
+                },
+            },
+            Sampler::Horizon => Future::Horizon(search::HorizonEval::default()),
+        }
+    }
+}
+
+/// Why a record cannot be analysed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    #[error("there is no turn {turn}: the record places {}", crate::replay::words::count(*.turns, "tile", "tiles"))]
+    NoSuchTurn { turn: u32, turns: u32 },
+    /// A move or draw the rules refuse (only for positions built by hand: a record's moves
+    /// are checked by its replay first).
+    #[error("turn {turn}: {reason}")]
+    Illegal { turn: u32, reason: String },
+    /// Over what one game's analysis may cost (`budget.rs`), even at its fewest playouts
+    /// (`min_playouts` a turn); `limit` is the most tile-steps a game may ask.
+    #[error(
+        "the game is too long to analyse: even at {min_playouts} playouts a turn, its {turns} turns and {moves} moves would play {} million tiles in playouts, each weighed by the places a drawn tile has on its board; a game's analysis plays at most {} million (a 72-tile game, about 15)",
+        tile_steps / 1_000_000,
+        limit / 1_000_000
+    )]
+    TooLong {
+        turns: u32,
+        moves: usize,
+        tile_steps: u64,
+        min_playouts: u32,
+        limit: u64,
+    },
+    /// Its progress said to stop ([`Progress`]) after this many turns.
+    #[error("the analysis was stopped after turn {0}")]
+    Stopped(u32),
+}
+
+/// Told `(turns done, turns)` after each turn of a whole game's analysis, on the thread that
+/// runs it; `Break` stops the analysis there (a queue's worker told to stop, or its job taken
+/// over).
+pub type Progress<'a> = &'a dyn Fn(u32, u32) -> ControlFlow<()>;
+
+/// A [`Progress`] that tells nobody and never stops.
+pub fn quiet(_: u32, _: u32) -> ControlFlow<()> {
+    ControlFlow::Continue(())
+}
