@@ -231,7 +231,7 @@ impl Worker {
     fn analyse(&self, claim: &Claim) -> Ended {
         let record = match self.record(&claim.id) {
             Ok(record) => record,
-            Err(why) => return Ended::Failed(why),
+            Err(why) => return Ended::Failed(why.to_string()),
         };
         let interrupted = Cell::new(None);
         let progress = |done: u32, total: u32| {
@@ -259,10 +259,21 @@ impl Worker {
     }
 
     /// The claimed game's record, or why it cannot be analysed.
-    fn record(&self, id: &GameId) -> Result<AnyRecord, String> {
-        let row = (self.store.game(id).map_err(|e| e.to_string()))?.ok_or("the game is gone")?;
-        crate::record::parse_any(row.record.as_bytes()).map_err(|e| e.to_string())
+    fn record(&self, id: &GameId) -> Result<AnyRecord, Unreadable> {
+        let row = self.store.game(id)?.ok_or(Unreadable::Gone)?;
+        Ok(crate::record::parse_any(row.record.as_bytes())?)
     }
+}
+
+/// Why a claimed game's record cannot be read.
+#[derive(Debug, thiserror::Error)]
+enum Unreadable {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the game is gone")]
+    Gone,
+    #[error(transparent)]
+    Record(#[from] crate::record::RecordError),
 }
 
 /// Starts past which an analysis is not tried again: a job whose worker died (its lease ran
