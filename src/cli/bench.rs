@@ -1,6 +1,11 @@
-//! `bench`: throughput of the engine, measured here rather than assumed.
+//! `bench`: throughput of the engine, measured here rather than assumed; and, as its
+//! subcommands, the service under load, player pages, collections and the analysis's quality,
+//! each in its own module. Plain `bench` is `bench engine`. The spellings from before the
+//! subcommands (`bench --service`, `--players N`, `--collection N`, `--honesty N`, `--judge`)
+//! are hidden aliases of them, since the documentation and old issues use them.
 
 use super::output::{Align, aligned};
+use super::{collection_bench, honesty, judge, load, players_bench};
 use crate::engine::bots::{self, Rng, Scratch, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
 use crate::record::{RulesSpec, native};
@@ -11,6 +16,69 @@ use crate::web::AppState;
 use crate::web::routes::pages::render_turn_page;
 use serde_json::json;
 use std::time::{Duration, Instant};
+
+/// What `bench` is asked for: a mode, or none for the engine's figures.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    mode: Option<Mode>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// What `bench` measures.
+#[derive(clap::Subcommand, Debug)]
+enum Mode {
+    /// The engine, the renderer, the store and the analysis, each timed alone (what `bench`
+    /// with no mode does).
+    Engine(EngineArgs),
+    /// Load the whole service over loopback instead: pages, cached images, JSON and uploads
+    /// from concurrent clients, with latency percentiles per kind.
+    #[command(long_flag_alias = "service")]
+    Service(load::ServiceArgs),
+    /// Time player pages and search over a database of N generated games instead, and what
+    /// the player rows add to storing a game.
+    #[command(long_flag_alias = "players")]
+    Players(players_bench::PlayersArgs),
+    /// Time a collection of N generated games instead: importing them as Carcassonne Lab
+    /// links, and building its page cold and warm.
+    #[command(long_flag_alias = "collection")]
+    Collection(collection_bench::CollectionArgs),
+    /// Check the analysis's points lost against a reference with ten times the playouts, on
+    /// N greedy-bot games (every 5th turn) instead.
+    #[command(long_flag_alias = "honesty")]
+    Honesty(honesty::HonestyArgs),
+    /// Judge the analysis instead: analyse whole games of bots and of the records given, at
+    /// the pages' options, and print per group the points lost a move, how often the move
+    /// played is the first listed, whether losses agree with the listed values, and how well
+    /// the win chances predicted the results.
+    #[command(long_flag_alias = "judge")]
+    Judge(judge::JudgeArgs),
+}
+
+/// What `bench engine` (or `bench` alone) is asked for.
+#[derive(clap::Args, Debug)]
+struct EngineArgs {
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Seconds to spend on each measurement.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+}
+
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    match &args.mode {
+        None => engine(args.engine.json, args.engine.seconds),
+        Some(Mode::Engine(a)) => engine(a.json, a.seconds),
+        Some(Mode::Service(a)) => load::run(a),
+        Some(Mode::Players(a)) => players_bench::run(a),
+        Some(Mode::Collection(a)) => collection_bench::run(a),
+        Some(Mode::Honesty(a)) => honesty::run(a),
+        Some(Mode::Judge(a)) => judge::run(a),
+    }
+}
 
 fn setup(preset: Preset) -> Setup {
     Setup {
@@ -150,7 +218,7 @@ fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
     (n, start.elapsed())
 }
 
-pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
+fn engine(as_json: bool, seconds: f64) -> Result<(), String> {
     // Random full games with every rule on, fields included.
     let mut seed = 0u64;
     let base = Game::new(setup(Preset::SecondEdition)).map_err(|e| e.to_string())?;
@@ -672,7 +740,49 @@ fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::Rows;
+    use super::{BenchArgs, Mode, Rows};
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn bench(args: &[&str]) -> BenchArgs {
+        let cli = Cli::try_parse_from([&["carcassonne-replay", "bench"], args].concat()).unwrap();
+        match cli.command {
+            Command::Bench(args) => args,
+            _ => unreachable!("a bench command"),
+        }
+    }
+
+    /// The spellings from before the subcommands, as the documentation and issues give them,
+    /// reach the same modes with the same flags.
+    #[test]
+    fn the_old_flag_spellings_choose_the_same_modes() {
+        let modes = [
+            (
+                &["--service", "--only", "pages", "--seconds", "5"][..],
+                &["service", "--only", "pages", "--seconds", "5"][..],
+            ),
+            (
+                &["--players", "1000", "--db", "x.sqlite"],
+                &["players", "1000", "--db", "x.sqlite"],
+            ),
+            (&["--collection", "850"], &["collection", "850"]),
+            (&["--honesty", "6", "--json"], &["honesty", "6", "--json"]),
+            (
+                &["--judge", "a.json", "--game", "new-world", "--bots", "greedy, random"],
+                &["judge", "a.json", "--game", "new-world", "--bots", "greedy, random"],
+            ),
+        ];
+        for (old, new) in modes {
+            let (old_mode, new_mode) = (bench(old).mode, bench(new).mode);
+            assert_eq!(format!("{old_mode:?}"), format!("{new_mode:?}"), "{old:?}");
+            assert!(old_mode.is_some(), "{old:?}");
+        }
+        let plain = bench(&["--seconds", "3", "--json"]);
+        assert!(plain.mode.is_none() && plain.engine.json && plain.engine.seconds == 3.0);
+        assert!(matches!(bench(&["engine", "--json"]).mode, Some(Mode::Engine(e)) if e.json));
+        let mixed = Cli::try_parse_from(["carcassonne-replay", "bench", "--json", "honesty", "2"]);
+        assert!(mixed.is_err(), "a flag of plain bench is not silently dropped");
+    }
 
     /// Long labels (the Card Game's, the board's size) push the numbers right, all together:
     /// every number ends in one column and every unit starts in the next.
