@@ -19,7 +19,7 @@
 //! analysis itself (analysis version 3 on, values at the horizon): `calibrate --policy
 //! horizon:16 --games 150 --every 2 --playouts 40 --seed 1` fits it, with a log loss of
 //! 0.4997 against 0.5160 for the scale before, `1.5 + 0.15 t`. On the ten real games of
-//! `bench --judge` it scores 0.541 (turns 1–24: 0.651, 25–48: 0.579, 49 on: 0.387), against
+//! `bench judge` it scores 0.541 (turns 1–24: 0.651, 25–48: 0.579, 49 on: 0.387), against
 //! 0.556 (0.649, 0.590, 0.424) for the scale before, which had come from greedy bots' games,
 //! `calibrate --games 400 --every 2 --playouts 64` (14,000 positions): seed 1 fitted
 //! `1.5 + 0.16 t`, seed 1001 `1.5 + 0.13 t`; on seed 2001, held out, the constants score a log

@@ -27,7 +27,7 @@ pub trait Commands {
     /// `analyse`: one turn's alternatives, or every turn's played move against the best.
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String>;
 
-    /// `bench --judge`: the whole game analysed at the pages' options, as the judge reads the
+    /// `bench judge`: the whole game analysed at the pages' options, as the judge reads the
     /// report, with how the game ended if it did.
     fn judged(&self, sampler: Sampler, progress: crate::analysis::Progress) -> Result<figures::Game, String>;
 

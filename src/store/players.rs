@@ -28,7 +28,7 @@
 //! name of n characters n rows of n/2 characters on average: names are at most 64 characters
 //! (`record::MAX_NAME_CHARS`), and at 100,000 games of 5,001 names the table is 54,000 rows.
 //! What a query costs is then the games of the names it matches: hence the cap, which keeps
-//! one letter (every name of `bench --players`) to the cost of a hundred players' games.
+//! one letter (every name of `bench players`) to the cost of a hundred players' games.
 //!
 //! SQL cannot fold Unicode: the rows are written with a seat's game, for the names not indexed
 //! yet, and names stored by a release before the index get theirs at start
