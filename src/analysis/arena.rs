@@ -363,7 +363,7 @@ pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<Matc
 }
 
 /// One game with `contender` in every seat, dealt or drawn from `seed`, written as its record:
-/// what `bench --judge` gives the analysis to judge.
+/// what `bench judge` gives the analysis to judge.
 pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) -> Result<AnyRecord, SelfPlayError> {
     match table {
         Table::Tiles(rules) => {
@@ -487,7 +487,7 @@ mod tests {
         assert_eq!(play_match(&settings, &|_, _| ()).unwrap().a_wins, r.a_wins);
     }
 
-    /// The bots' games `bench --judge` judges are whole games, the same for the same seed.
+    /// The bots' games `bench judge` judges are whole games, the same for the same seed.
     #[test]
     fn self_play_writes_whole_games_of_one_contender() {
         let tiles = Table::Tiles(RulesSpec::new(Preset::SecondEdition));

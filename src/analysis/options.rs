@@ -66,7 +66,7 @@ pub enum Sampler {
     /// The default: a few tiles per player played by the weighed bot, as the search's samples
     /// are (`search`); the value is the final margin the game's learned evaluation expects
     /// there. It judges better: on ten real base games between strong players its points lost
-    /// a move are 0.40 of greedy bots', against 0.96 to the end (`bench --judge`,
+    /// a move are 0.40 of greedy bots', against 0.96 to the end (`bench judge`,
     /// `static/docs/analysis.md`), and it plays better at equal time, in both tile games
     /// (`match --a horizon --b flat`).
     #[default]

@@ -1,6 +1,11 @@
-//! `bench`: throughput of the engine, measured here rather than assumed.
+//! `bench`: throughput of the engine, measured here rather than assumed; and, as its
+//! subcommands, the service under load, player pages, collections and the analysis's quality,
+//! each in its own module. Plain `bench` is `bench engine`. The spellings from before the
+//! subcommands (`bench --service`, `--players N`, `--collection N`, `--honesty N`, `--judge`)
+//! are hidden aliases of them, since the documentation and old issues use them.
 
 use super::output::{Align, aligned};
+use super::{collection_bench, honesty, judge, load, players_bench};
 use crate::engine::bots::{self, Rng, Scratch, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
 use crate::record::{RulesSpec, native};
@@ -11,6 +16,69 @@ use crate::web::AppState;
 use crate::web::routes::pages::render_turn_page;
 use serde_json::json;
 use std::time::{Duration, Instant};
+
+/// What `bench` is asked for: a mode, or none for the engine's figures.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    mode: Option<Mode>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// What `bench` measures.
+#[derive(clap::Subcommand, Debug)]
+enum Mode {
+    /// The engine, the renderer, the store and the analysis, each timed alone (what `bench`
+    /// with no mode does).
+    Engine(EngineArgs),
+    /// Load the whole service over loopback instead: pages, cached images, JSON and uploads
+    /// from concurrent clients, with latency percentiles per kind.
+    #[command(long_flag_alias = "service")]
+    Service(load::ServiceArgs),
+    /// Time player pages and search over a database of N generated games instead, and what
+    /// the player rows add to storing a game.
+    #[command(long_flag_alias = "players")]
+    Players(players_bench::PlayersArgs),
+    /// Time a collection of N generated games instead: importing them as Carcassonne Lab
+    /// links, and building its page cold and warm.
+    #[command(long_flag_alias = "collection")]
+    Collection(collection_bench::CollectionArgs),
+    /// Check the analysis's points lost against a reference with ten times the playouts, on
+    /// N greedy-bot games (every 5th turn) instead.
+    #[command(long_flag_alias = "honesty")]
+    Honesty(honesty::HonestyArgs),
+    /// Judge the analysis instead: analyse whole games of bots and of the records given, at
+    /// the pages' options, and print per group the points lost a move, how often the move
+    /// played is the first listed, whether losses agree with the listed values, and how well
+    /// the win chances predicted the results.
+    #[command(long_flag_alias = "judge")]
+    Judge(judge::JudgeArgs),
+}
+
+/// What `bench engine` (or `bench` alone) is asked for.
+#[derive(clap::Args, Debug)]
+struct EngineArgs {
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Seconds to spend on each measurement.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+}
+
+pub fn run(args: &BenchArgs) -> Result<(), String> {
+    match &args.mode {
+        None => engine(args.engine.json, args.engine.seconds),
+        Some(Mode::Engine(a)) => engine(a.json, a.seconds),
+        Some(Mode::Service(a)) => load::run(a),
+        Some(Mode::Players(a)) => players_bench::run(a),
+        Some(Mode::Collection(a)) => collection_bench::run(a),
+        Some(Mode::Honesty(a)) => honesty::run(a),
+        Some(Mode::Judge(a)) => judge::run(a),
+    }
+}
 
 fn setup(preset: Preset) -> Setup {
     Setup {
@@ -31,17 +99,22 @@ struct NewWorldFigures {
 }
 
 impl NewWorldFigures {
-    fn rows(&self, rows: &mut Rows) {
+    fn rows(&self) -> Rows {
+        let mut rows = Rows::default();
         rows.add(
             "New World: random full games per second",
             format!("{:.0}", self.games_per_sec),
             "",
-        );
+        )
+        .json("new_world_random_games_per_second", self.games_per_sec.round());
         rows.add(
             format!("New World: replay of a {}-move record", self.tiles),
             format!("{:.1}", self.replay_us),
             "µs",
-        );
+        )
+        .json("new_world_replay_us_per_record", tenths(self.replay_us))
+        .json("new_world_record_tiles", self.tiles);
+        rows
     }
 }
 
@@ -76,22 +149,28 @@ struct CardFigures {
 }
 
 impl CardFigures {
-    fn rows(&self, rows: &mut Rows) {
+    fn rows(&self) -> Rows {
+        let mut rows = Rows::default();
         rows.add(
             "Card Game: random 4-player games per second",
             format!("{:.0}", self.games_per_sec),
             "",
-        );
+        )
+        .json("card_game_random_games_per_second", self.games_per_sec.round());
         rows.add(
             format!("Card Game: replay of a {}-move record", self.moves),
             format!("{:.1}", self.replay_us),
             "µs",
-        );
+        )
+        .json("card_game_replay_us_per_record", tenths(self.replay_us))
+        .json("card_game_record_moves", self.moves);
         rows.add(
             "Card Game: a turn's alternatives, valued",
             format!("{:.1}", self.analysis_ms),
             "ms",
-        );
+        )
+        .json("card_game_analysis_ms_per_turn", tenths(self.analysis_ms));
+        rows
     }
 }
 
@@ -150,7 +229,72 @@ fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
     (n, start.elapsed())
 }
 
-pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
+/// `bench engine`: every group of figures, measured in turn, as a table or one JSON document.
+fn engine(as_json: bool, seconds: f64) -> Result<(), String> {
+    let engine = engine_figures(seconds)?.rows();
+    let new_world = new_world_figures(seconds)?.rows();
+    let cards = card_figures(seconds)?.rows();
+    let render = render_figures(seconds)?.rows();
+    let service = service_figures(seconds)?.rows();
+    let analysis = analysis_figures(seconds)?.rows();
+    if as_json {
+        // The document has the render figures last, the table after the Card Game's: both
+        // orders are older than this table, and tools read them.
+        let mut doc = serde_json::Map::new();
+        for rows in [&engine, &new_world, &cards, &service, &analysis, &render] {
+            doc.extend(rows.json());
+        }
+        doc.insert("debug_build".into(), cfg!(debug_assertions).into());
+        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
+    } else {
+        if cfg!(debug_assertions) {
+            println!("warning: debug build; measure with `cargo run --release -- bench`");
+        }
+        let rows = Rows(
+            [engine, new_world, cards, render, service, analysis]
+                .into_iter()
+                .flat_map(|r| r.0)
+                .collect(),
+        );
+        print!("{}", rows.table());
+    }
+    Ok(())
+}
+
+/// The tile game's engine: random full games, legal placements, the replay of a record.
+struct EngineFigures {
+    games_per_sec: f64,
+    placements_ns: f64,
+    placements_per_turn: f64,
+    replay_us: f64,
+    tiles: usize,
+}
+
+impl EngineFigures {
+    fn rows(&self) -> Rows {
+        let mut rows = Rows::default();
+        rows.add("random full games per second", format!("{:.0}", self.games_per_sec), "")
+            .json("random_games_per_second", self.games_per_sec.round());
+        rows.add("legal placements, per turn", format!("{:.1}", self.placements_ns), "ns")
+            .json("legal_placements_ns_per_turn", tenths(self.placements_ns));
+        rows.add(
+            "  placements found per turn (average)",
+            format!("{:.1}", self.placements_per_turn),
+            "",
+        )
+        .json("average_placements_per_turn", self.placements_per_turn);
+        rows.add(
+            format!("replay of a {}-move record", self.tiles),
+            format!("{:.1}", self.replay_us),
+            "µs",
+        )
+        .json("replay_us_per_record", tenths(self.replay_us))
+        .json("record_tiles", self.tiles);
+        rows
+    }
+}
+
+fn engine_figures(seconds: f64) -> Result<EngineFigures, String> {
     // Random full games with every rule on, fields included.
     let mut seed = 0u64;
     let base = Game::new(setup(Preset::SecondEdition)).map_err(|e| e.to_string())?;
@@ -210,133 +354,18 @@ pub fn run(as_json: bool, seconds: f64) -> Result<(), String> {
     });
     let replay_us = t.as_micros() as f64 / replays as f64;
 
-    let new_world = new_world_figures(seconds)?;
-    let cards = card_figures(seconds)?;
-    let render = render_figures(seconds)?;
-    let service = service_figures(seconds)?;
-    let analysis = analysis_figures(seconds)?;
+    Ok(EngineFigures {
+        games_per_sec,
+        placements_ns,
+        placements_per_turn: total_placements as f64 / calls as f64,
+        replay_us,
+        tiles,
+    })
+}
 
-    if as_json {
-        let doc = json!({
-            "random_games_per_second": games_per_sec.round(),
-            "legal_placements_ns_per_turn": (placements_ns * 10.0).round() / 10.0,
-            "average_placements_per_turn": total_placements as f64 / calls as f64,
-            "replay_us_per_record": (replay_us * 10.0).round() / 10.0,
-            "record_tiles": tiles,
-            "new_world_random_games_per_second": new_world.games_per_sec.round(),
-            "new_world_replay_us_per_record": (new_world.replay_us * 10.0).round() / 10.0,
-            "new_world_record_tiles": new_world.tiles,
-            "card_game_random_games_per_second": cards.games_per_sec.round(),
-            "card_game_replay_us_per_record": (cards.replay_us * 10.0).round() / 10.0,
-            "card_game_record_moves": cards.moves,
-            "card_game_analysis_ms_per_turn": (cards.analysis_ms * 10.0).round() / 10.0,
-            "ingest_ms_per_game": service.ingest_ms,
-            "storage_bytes_per_game": service.bytes_per_game,
-            "turn_page_ms": service.page_ms,
-            "turn_page_bytes": service.page_bytes,
-            "turn_page_gzip_bytes": service.page_gzip_bytes,
-            "card_game_turn_page_ms": service.card_page_ms,
-            "explore_step_ms": service.explore.step_ms,
-            "explore_engine_ms_mean": service.explore.engine_ms_mean,
-            "explore_engine_ms_max": service.explore.engine_ms_max,
-            "explore_engine_samples_mean": service.explore.engine_samples_mean,
-            "analysis_alternatives_ms_per_turn": (analysis.alternatives_ms * 1000.0).round() / 1000.0,
-            "analysis_random_playouts_per_second": analysis.random_playouts_per_sec.round(),
-            "analysis_greedy_playouts_per_second": analysis.greedy_playouts_per_sec.round(),
-            "analysis_whole_game_seconds": (analysis.game_seconds * 10.0).round() / 10.0,
-            "analysis_threads": analysis.threads,
-            "render_board_tiles": render.tiles,
-            "render_board_px": [render.width, render.height],
-            "render_cold_ms": render.cold_ms,
-            "render_svg_ms": render.svg_ms,
-            "render_rasterise_ms": render.raster_ms,
-            "render_png_ms": render.png_ms,
-            "render_warm_ms": render.svg_ms + render.raster_ms + render.png_ms,
-            "gif_ms": render.gif_ms,
-            "gif_bytes": render.gif_bytes,
-            "debug_build": cfg!(debug_assertions),
-        });
-        println!("{}", serde_json::to_string_pretty(&doc).expect("JSON values serialise"));
-    } else {
-        if cfg!(debug_assertions) {
-            println!("warning: debug build; measure with `cargo run --release -- bench`");
-        }
-        let mut rows = Rows::default();
-        rows.add("random full games per second", format!("{games_per_sec:.0}"), "");
-        rows.add("legal placements, per turn", format!("{placements_ns:.1}"), "ns");
-        rows.add(
-            "  placements found per turn (average)",
-            format!("{:.1}", total_placements as f64 / calls as f64),
-            "",
-        );
-        rows.add(
-            format!("replay of a {tiles}-move record"),
-            format!("{replay_us:.1}"),
-            "µs",
-        );
-        new_world.rows(&mut rows);
-        cards.rows(&mut rows);
-        render.rows(&mut rows);
-        rows.add(
-            "ingest a game (parse, replay, commit)",
-            format!("{:.2}", service.ingest_ms),
-            "ms",
-        );
-        rows.add(
-            "storage per game in SQLite",
-            format!("{:.0}", service.bytes_per_game),
-            "B",
-        );
-        rows.add("turn page, server time", format!("{:.2}", service.page_ms), "ms");
-        rows.add(
-            "  its HTML (gzipped)",
-            format!("{} ({})", service.page_bytes / 1024, service.page_gzip_bytes / 1024),
-            "KB",
-        );
-        rows.add(
-            "Card Game turn page, server time",
-            format!("{:.2}", service.card_page_ms),
-            "ms",
-        );
-        let e = &service.explore;
-        rows.add(
-            "explore step (move and page), server time",
-            format!("{:.2}", e.step_ms),
-            "ms",
-        );
-        rows.add(
-            format!("explore engine, first answer ({} positions)", e.positions),
-            format!("{:.0} (max {})", e.engine_ms_mean, e.engine_ms_max),
-            "ms",
-        );
-        rows.add(
-            "  its samples a move (mean)",
-            format!("{:.0}", e.engine_samples_mean),
-            "",
-        );
-        rows.add(
-            "analysis: every alternative, evaluated",
-            format!("{:.3}", analysis.alternatives_ms),
-            "ms",
-        );
-        rows.add(
-            "analysis: random playouts per second",
-            format!("{:.0}", analysis.random_playouts_per_sec),
-            "",
-        );
-        rows.add(
-            "analysis: greedy playouts per second",
-            format!("{:.0}", analysis.greedy_playouts_per_sec),
-            "",
-        );
-        rows.add(
-            format!("analysis: whole game, {} threads", analysis.threads),
-            format!("{:.1}", analysis.game_seconds),
-            "s",
-        );
-        print!("{}", rows.table());
-    }
-    Ok(())
+/// `x` rounded to tenths, as the JSON document gives times.
+fn tenths(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }
 
 struct AnalysisFigures {
@@ -345,6 +374,47 @@ struct AnalysisFigures {
     greedy_playouts_per_sec: f64,
     game_seconds: f64,
     threads: usize,
+}
+
+impl AnalysisFigures {
+    fn rows(&self) -> Rows {
+        let mut rows = Rows::default();
+        rows.add(
+            "analysis: every alternative, evaluated",
+            format!("{:.3}", self.alternatives_ms),
+            "ms",
+        )
+        .json(
+            "analysis_alternatives_ms_per_turn",
+            (self.alternatives_ms * 1000.0).round() / 1000.0,
+        );
+        rows.add(
+            "analysis: random playouts per second",
+            format!("{:.0}", self.random_playouts_per_sec),
+            "",
+        )
+        .json(
+            "analysis_random_playouts_per_second",
+            self.random_playouts_per_sec.round(),
+        );
+        rows.add(
+            "analysis: greedy playouts per second",
+            format!("{:.0}", self.greedy_playouts_per_sec),
+            "",
+        )
+        .json(
+            "analysis_greedy_playouts_per_second",
+            self.greedy_playouts_per_sec.round(),
+        );
+        rows.add(
+            format!("analysis: whole game, {} threads", self.threads),
+            format!("{:.1}", self.game_seconds),
+            "s",
+        )
+        .json("analysis_whole_game_seconds", tenths(self.game_seconds))
+        .json("analysis_threads", self.threads);
+        rows
+    }
 }
 
 /// What-if analysis on a 72-tile greedy game: every alternative of a turn with its immediate
@@ -416,6 +486,56 @@ struct ServiceFigures {
     page_gzip_bytes: usize,
     card_page_ms: f64,
     explore: ExploreFigures,
+}
+
+impl ServiceFigures {
+    fn rows(&self) -> Rows {
+        let mut rows = Rows::default();
+        rows.add(
+            "ingest a game (parse, replay, commit)",
+            format!("{:.2}", self.ingest_ms),
+            "ms",
+        )
+        .json("ingest_ms_per_game", self.ingest_ms);
+        rows.add("storage per game in SQLite", format!("{:.0}", self.bytes_per_game), "B")
+            .json("storage_bytes_per_game", self.bytes_per_game);
+        rows.add("turn page, server time", format!("{:.2}", self.page_ms), "ms")
+            .json("turn_page_ms", self.page_ms);
+        rows.add(
+            "  its HTML (gzipped)",
+            format!("{} ({})", self.page_bytes / 1024, self.page_gzip_bytes / 1024),
+            "KB",
+        )
+        .json("turn_page_bytes", self.page_bytes)
+        .json("turn_page_gzip_bytes", self.page_gzip_bytes);
+        rows.add(
+            "Card Game turn page, server time",
+            format!("{:.2}", self.card_page_ms),
+            "ms",
+        )
+        .json("card_game_turn_page_ms", self.card_page_ms);
+        let e = &self.explore;
+        rows.add(
+            "explore step (move and page), server time",
+            format!("{:.2}", e.step_ms),
+            "ms",
+        )
+        .json("explore_step_ms", e.step_ms);
+        rows.add(
+            format!("explore engine, first answer ({} positions)", e.positions),
+            format!("{:.0} (max {})", e.engine_ms_mean, e.engine_ms_max),
+            "ms",
+        )
+        .json("explore_engine_ms_mean", e.engine_ms_mean)
+        .json("explore_engine_ms_max", e.engine_ms_max);
+        rows.add(
+            "  its samples a move (mean)",
+            format!("{:.0}", e.engine_samples_mean),
+            "",
+        )
+        .json("explore_engine_samples_mean", e.engine_samples_mean);
+        rows
+    }
 }
 
 /// The explore board: a move played and its page drawn (the engine excluded), and the engine's
@@ -580,42 +700,77 @@ struct RenderFigures {
 }
 
 impl RenderFigures {
-    fn rows(&self, rows: &mut Rows) {
+    fn rows(&self) -> Rows {
+        let mut rows = Rows::default();
         let board = format!("{} tiles, {}×{} px", self.tiles, self.width, self.height);
         let ms = |x: f64| format!("{x:.2}");
-        rows.add(format!("render a board, cold ({board})"), ms(self.cold_ms), "ms");
-        rows.add("render warm: build the SVG", ms(self.svg_ms), "ms");
-        rows.add("render warm: rasterise", ms(self.raster_ms), "ms");
-        rows.add("render warm: encode the PNG", ms(self.png_ms), "ms");
-        rows.add(
-            "render warm: total",
-            ms(self.svg_ms + self.raster_ms + self.png_ms),
-            "ms",
-        );
+        let warm = self.svg_ms + self.raster_ms + self.png_ms;
+        rows.add(format!("render a board, cold ({board})"), ms(self.cold_ms), "ms")
+            .json("render_board_tiles", self.tiles)
+            .json("render_board_px", json!([self.width, self.height]))
+            .json("render_cold_ms", self.cold_ms);
+        rows.add("render warm: build the SVG", ms(self.svg_ms), "ms")
+            .json("render_svg_ms", self.svg_ms);
+        rows.add("render warm: rasterise", ms(self.raster_ms), "ms")
+            .json("render_rasterise_ms", self.raster_ms);
+        rows.add("render warm: encode the PNG", ms(self.png_ms), "ms")
+            .json("render_png_ms", self.png_ms);
+        rows.add("render warm: total", ms(warm), "ms")
+            .json("render_warm_ms", warm);
         rows.add(
             format!("GIF of the game, 48 px ({} KB)", self.gif_bytes / 1024),
             ms(self.gif_ms),
             "ms",
-        );
+        )
+        .json("gif_ms", self.gif_ms)
+        .json("gif_bytes", self.gif_bytes);
+        rows
     }
 }
 
-/// The figures as a table: a label, a number and its unit per row, the numbers right-aligned
-/// in one column however long the labels are.
+/// One figure: its row of the table (a label, a number and its unit) and its values in the
+/// JSON document, by key (none, or several where the row shows several, as "its HTML
+/// (gzipped)" does). Each figure is written once, here, for both.
+struct Figure {
+    label: String,
+    number: String,
+    unit: &'static str,
+    json: Vec<(&'static str, serde_json::Value)>,
+}
+
+impl Figure {
+    fn json(&mut self, key: &'static str, value: impl Into<serde_json::Value>) -> &mut Figure {
+        self.json.push((key, value.into()));
+        self
+    }
+}
+
+/// Figures in order: as a table, the numbers right-aligned in one column however long the
+/// labels are, or as the JSON document's keys and values.
 #[derive(Default)]
-struct Rows(Vec<(String, String, &'static str)>);
+struct Rows(Vec<Figure>);
 
 impl Rows {
-    fn add(&mut self, label: impl Into<String>, number: String, unit: &'static str) {
-        self.0.push((label.into(), number, unit));
+    fn add(&mut self, label: impl Into<String>, number: String, unit: &'static str) -> &mut Figure {
+        self.0.push(Figure {
+            label: label.into(),
+            number,
+            unit,
+            json: Vec::new(),
+        });
+        self.0.last_mut().expect("a figure was just added")
     }
 
     fn table(&self) -> String {
         let header = vec!["measure".to_string(), "result".to_string(), String::new()];
         let rows: Vec<Vec<String>> = std::iter::once(header)
-            .chain((self.0.iter()).map(|(l, n, unit)| vec![l.clone(), n.clone(), unit.to_string()]))
+            .chain((self.0.iter()).map(|f| vec![f.label.clone(), f.number.clone(), f.unit.to_string()]))
             .collect();
         aligned(&rows, &[Align::Left, Align::Right, Align::Left], 1)
+    }
+
+    fn json(&self) -> impl Iterator<Item = (String, serde_json::Value)> + '_ {
+        (self.0.iter()).flat_map(|f| f.json.iter().map(|(key, value)| (key.to_string(), value.clone())))
     }
 }
 
@@ -672,7 +827,49 @@ fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::Rows;
+    use super::{BenchArgs, Mode, Rows};
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn bench(args: &[&str]) -> BenchArgs {
+        let cli = Cli::try_parse_from([&["carcassonne-replay", "bench"], args].concat()).unwrap();
+        match cli.command {
+            Command::Bench(args) => args,
+            _ => unreachable!("a bench command"),
+        }
+    }
+
+    /// The spellings from before the subcommands, as the documentation and issues give them,
+    /// reach the same modes with the same flags.
+    #[test]
+    fn the_old_flag_spellings_choose_the_same_modes() {
+        let modes = [
+            (
+                &["--service", "--only", "pages", "--seconds", "5"][..],
+                &["service", "--only", "pages", "--seconds", "5"][..],
+            ),
+            (
+                &["--players", "1000", "--db", "x.sqlite"],
+                &["players", "1000", "--db", "x.sqlite"],
+            ),
+            (&["--collection", "850"], &["collection", "850"]),
+            (&["--honesty", "6", "--json"], &["honesty", "6", "--json"]),
+            (
+                &["--judge", "a.json", "--game", "new-world", "--bots", "greedy, random"],
+                &["judge", "a.json", "--game", "new-world", "--bots", "greedy, random"],
+            ),
+        ];
+        for (old, new) in modes {
+            let (old_mode, new_mode) = (bench(old).mode, bench(new).mode);
+            assert_eq!(format!("{old_mode:?}"), format!("{new_mode:?}"), "{old:?}");
+            assert!(old_mode.is_some(), "{old:?}");
+        }
+        let plain = bench(&["--seconds", "3", "--json"]);
+        assert!(plain.mode.is_none() && plain.engine.json && plain.engine.seconds == 3.0);
+        assert!(matches!(bench(&["engine", "--json"]).mode, Some(Mode::Engine(e)) if e.json));
+        let mixed = Cli::try_parse_from(["carcassonne-replay", "bench", "--json", "honesty", "2"]);
+        assert!(mixed.is_err(), "a flag of plain bench is not silently dropped");
+    }
 
     /// Long labels (the Card Game's, the board's size) push the numbers right, all together:
     /// every number ends in one column and every unit starts in the next.

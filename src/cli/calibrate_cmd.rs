@@ -3,25 +3,61 @@
 
 use super::game::{self, Commands};
 use super::output::{emit, progress_bar};
-use crate::analysis::arena::Contender;
+use crate::analysis::arena::{Contender, ContenderError};
 use crate::analysis::win_chance::{self, CalibrationSettings};
+use crate::engine::{GameKind, Preset};
 use crate::record;
 use std::fmt::Write as _;
 
-/// What `calibrate` was asked for, as the command line gives it.
-pub struct CalibrateArgs<'a> {
-    pub games: u32,
-    pub players: u8,
-    /// `carcassonne` (the tile games) or `card-game`.
-    pub game: &'a str,
-    /// The tile games' rulebook; `None`, the game's own.
-    pub preset: Option<&'a str>,
-    /// Who plays the games (a `match` policy); `None`, the game's calibration bots.
-    pub policy: Option<&'a str>,
-    pub playouts: u32,
-    pub every: u32,
-    pub seed: u64,
-    pub json: bool,
+/// What `calibrate` is asked for.
+#[derive(clap::Args)]
+pub struct CalibrateArgs {
+    /// Games to generate.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// Players at the table.
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// carcassonne, new-world or card-game.
+    #[arg(long, default_value = "carcassonne")]
+    game: GameKind,
+    /// The tile games' rulebook (second-edition, classic-2000, classic-2000-alternate,
+    /// course, new-world); default: the game's own.
+    #[arg(long, value_parser = game::preset)]
+    preset: Option<Preset>,
+    /// Who plays the tile games, in match's words (greedy, horizon:K, search:T, ...);
+    /// default: greedy bots (the Card Game: its sampled bots).
+    #[arg(long, value_parser = Policy::parse)]
+    policy: Option<Policy>,
+    /// Playouts valuing each position.
+    #[arg(long, default_value_t = 32)]
+    playouts: u32,
+    /// Value every N-th move of each game.
+    #[arg(long, default_value_t = 4)]
+    every: u32,
+    /// Random seed: the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A `match` policy, with the words it was given in: the JSON report repeats them (`search`,
+/// where the policy itself would say `search:100`).
+#[derive(Clone)]
+struct Policy {
+    contender: Contender,
+    words: String,
+}
+
+impl Policy {
+    fn parse(words: &str) -> Result<Policy, ContenderError> {
+        Ok(Policy {
+            contender: words.parse()?,
+            words: words.to_string(),
+        })
+    }
 }
 
 pub fn run(args: &CalibrateArgs) -> Result<(), String> {
@@ -37,18 +73,15 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let progress = |done, total| progress_bar("valuing", "games", done, total);
-    let kind = game::kind(args.game)?;
-    let policy: Option<Contender> = args
-        .policy
-        .map(str::parse::<Contender>)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+    let kind = args.game;
+    let policy = args.policy.as_ref().map(|p| p.contender);
     let (samples, in_use, steps) =
         record::dispatch_kind!(kind, R => R::calibration(kind, args.preset, policy, &settings, &progress))?;
     let c = win_chance::fit(&samples, in_use);
     emit(&if args.json {
         let doc = serde_json::json!({
-            "game": args.game, "policy": args.policy.unwrap_or("default"), "games": args.games, "players": args.players, "rules": args.preset,
+            "game": kind.name(), "policy": args.policy.as_ref().map_or("default", |p| &p.words), "games": args.games,
+            "players": args.players, "rules": args.preset.map(Preset::name),
             "playouts": settings.playouts, "every": settings.every, "seed": args.seed,
             "samples": c.samples, "scale_base": c.scale.base, "scale_per_step": c.scale.per_step,
             "log_loss": c.log_loss, "in_use_log_loss": c.in_use_log_loss,

@@ -4,11 +4,12 @@
 use super::analyse_cmd::{AnalyseArgs, pretty};
 use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
+use super::replay_cmd::ExportFormat;
 
 use crate::analysis::Sampler;
 use crate::analysis::arena::{self, Contender, Table};
 use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
-use crate::analysis::win_chance::{CARD_SCALE, CalibrationSettings, Sample, Scale};
+use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
 use crate::export::Export;
 use crate::record::cards::CardRecord;
@@ -19,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 impl Commands for CardRecord {
-    fn replay(&self, path: &Path, as_json: bool, preset: Option<&str>) -> Result<String, String> {
+    fn replay(&self, path: &Path, as_json: bool, preset: Option<Preset>) -> Result<String, String> {
         if preset.is_some() {
             return Err(format!("{}: --preset is for the tile games", path.display()));
         }
@@ -32,12 +33,12 @@ impl Commands for CardRecord {
         })
     }
 
-    fn export(&self, path: &Path, to: &str) -> Result<String, String> {
+    fn export(&self, path: &Path, to: ExportFormat) -> Result<String, String> {
         let exported = match to {
-            "json" => Ok(self.native_json() + "\n"),
-            "csv" => self.scoring_csv().map_err(|e| e.to_string()),
-            "jcz" => Err(super::replay_cmd::no_jcz("Card Game")),
-            other => Err(format!("a Card Game exports to json or csv, not {other:?}")),
+            ExportFormat::Json => Ok(self.native_json() + "\n"),
+            ExportFormat::Csv => self.scoring_csv().map_err(|e| e.to_string()),
+            ExportFormat::Jcz => Err(super::replay_cmd::no_jcz("Card Game")),
+            ExportFormat::Lab => Err(format!("a Card Game exports to json or csv, not {:?}", to.name())),
         };
         exported.map_err(|e| format!("{}: {e}", path.display()))
     }
@@ -132,7 +133,7 @@ impl Commands for CardRecord {
     /// The Card Game has one rulebook: `preset` is not asked.
     fn calibration(
         _: GameKind,
-        _: Option<&str>,
+        _: Option<Preset>,
         policy: Option<Contender>,
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
@@ -144,7 +145,7 @@ impl Commands for CardRecord {
         };
         Ok((
             cards::chance_samples(settings, &play, progress).map_err(|e| e.to_string())?,
-            CARD_SCALE,
+            Scale::current(crate::engine::GameKind::CardGame),
             "turns",
         ))
     }

@@ -1,4 +1,4 @@
-//! `bench --collection N`: a collection of N generated games, imported as Carcassonne Lab
+//! `bench collection N`: a collection of N generated games, imported as Carcassonne Lab
 //! links the way `POST /api/collections` imports them (the same function, on a new SQLite
 //! file), then its page built and rendered as `/c/{id}` does, cold (the first time after the
 //! store is opened) and warm (the median of the next ones). Build with `--release`.
@@ -19,7 +19,19 @@ const NAMES: [&str; 12] = [
     "Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lea",
 ];
 
-pub fn run(games: u32, as_json: bool) -> Result<(), String> {
+/// What `bench collection` is asked for.
+#[derive(clap::Args, Debug)]
+pub struct CollectionArgs {
+    /// Games in the collection.
+    #[arg(value_name = "N")]
+    games: u32,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &CollectionArgs) -> Result<(), String> {
+    let CollectionArgs { games, json: as_json } = *args;
     let lines = links(games)?;
     let dir = std::env::temp_dir().join(format!("carcassonne-collection-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;

@@ -6,7 +6,7 @@
 
 use super::analyse_cmd::AnalyseArgs;
 use super::judge::figures;
-use super::replay_cmd::read_bytes;
+use super::replay_cmd::{ExportFormat, read_bytes};
 use crate::analysis::Sampler;
 use crate::analysis::arena::{Contender, Table};
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
@@ -19,15 +19,15 @@ use std::path::Path;
 /// What the commands do with a game of one kind.
 pub trait Commands {
     /// `replay`: the table, or the JSON document; `preset` replays under another rulebook.
-    fn replay(&self, path: &Path, json: bool, preset: Option<&str>) -> Result<String, String>;
+    fn replay(&self, path: &Path, json: bool, preset: Option<Preset>) -> Result<String, String>;
 
     /// `export --to`: the record in another format.
-    fn export(&self, path: &Path, to: &str) -> Result<String, String>;
+    fn export(&self, path: &Path, to: ExportFormat) -> Result<String, String>;
 
     /// `analyse`: one turn's alternatives, or every turn's played move against the best.
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String>;
 
-    /// `bench --judge`: the whole game analysed at the pages' options, as the judge reads the
+    /// `bench judge`: the whole game analysed at the pages' options, as the judge reads the
     /// report, with how the game ended if it did.
     fn judged(&self, sampler: Sampler, progress: crate::analysis::Progress) -> Result<figures::Game, String>;
 
@@ -49,7 +49,7 @@ pub trait Commands {
     /// `policy` in every seat, else by the game's calibration bots.
     fn calibration(
         kind: GameKind,
-        preset: Option<&str>,
+        preset: Option<Preset>,
         policy: Option<Contender>,
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
@@ -68,12 +68,12 @@ pub struct MatchTable {
 }
 
 /// What `generate` was asked for besides the game.
-pub struct Bots<'a> {
+pub struct Bots {
     pub players: u8,
     pub policy: Policy,
     pub seed: u64,
     /// The tile games' options: a rulebook, The River, The Abbot.
-    pub preset: Option<&'a str>,
+    pub preset: Option<Preset>,
     pub river: bool,
     pub abbot: bool,
 }
@@ -88,12 +88,7 @@ pub fn of_record(record: &AnyRecord) -> &dyn Commands {
     record::dispatch!(record, r => r as &dyn Commands)
 }
 
-/// A game by its name, or an error listing the names.
-pub fn kind(name: &str) -> Result<GameKind, String> {
-    name.parse().map_err(|e: crate::engine::UnknownGame| e.to_string())
-}
-
-/// A rulebook by its name, or an error listing the names.
+/// A rulebook by its name, or an error listing the names: `--preset`'s parser.
 pub fn preset(name: &str) -> Result<Preset, String> {
     Preset::parse(name).ok_or_else(|| {
         let names: Vec<_> = Preset::ALL.iter().map(|p| p.name()).collect();

@@ -1,4 +1,4 @@
-//! `bench --honesty`: how far the analysis's "points lost" are from the truth. On turns of
+//! `bench honesty N`: how far the analysis's "points lost" are from the truth. On turns of
 //! greedy-bot games, a reference analysis with ten times the playouts finds the best move; with
 //! that move played instead (the record cut after it), the default analysis should report
 //! (almost) nothing lost. The bots' own moves are rarely best, so they are replaced rather than
@@ -16,7 +16,19 @@ use std::time::Instant;
 /// Every `STEP`-th turn of each game is checked.
 const STEP: u32 = 5;
 
-pub fn run(games: u32, as_json: bool) -> Result<(), String> {
+/// What `bench honesty` is asked for.
+#[derive(clap::Args, Debug)]
+pub struct HonestyArgs {
+    /// Greedy-bot games to check, every 5th turn of each.
+    #[arg(value_name = "N")]
+    games: u32,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &HonestyArgs) -> Result<(), String> {
+    let HonestyArgs { games, json: as_json } = *args;
     let default = AnalysisOptions::default();
     let reference = AnalysisOptions {
         playouts_per_alternative: Some(default.per_alternative() * 10),

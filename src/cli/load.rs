@@ -1,4 +1,4 @@
-//! `bench --service`: the whole service under load, over loopback, as clients see it.
+//! `bench service`: the whole service under load, over loopback, as clients see it.
 //!
 //! The server runs in this process on a fresh database in the temp directory, or on the
 //! database `--db` names (the demos plus 40 generated games are stored there), with its usual
@@ -42,7 +42,7 @@ impl Kind {
     }
 
     /// The kind `--only` names.
-    pub fn parse(name: &str) -> Result<Kind, String> {
+    fn parse(name: &str) -> Result<Kind, String> {
         Ok(match name {
             "pages" => Kind::Page,
             "images" => Kind::CachedPng,
@@ -77,23 +77,40 @@ struct Plan {
     uploads: Vec<Vec<u8>>,
 }
 
-/// Where the measured service keeps its games, and how many web nodes share them.
-pub struct Setup {
-    /// `None`: a new SQLite file in the temp directory.
-    pub db: Option<Database>,
-    pub nodes: usize,
+/// What `bench service` is asked for.
+#[derive(clap::Args, Debug)]
+pub struct ServiceArgs {
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Seconds to spend on the whole run.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 200)]
+    clients: usize,
+    /// Requests of one kind only: pages, images, json or uploads.
+    #[arg(long, value_parser = Kind::parse)]
+    only: Option<Kind>,
+    /// The database to serve from, a SQLite file or a postgres:// URL; the bench stores its
+    /// games there (default: a new file in the temp directory, removed after).
+    #[arg(long)]
+    db: Option<Database>,
+    /// Web nodes on the one database, each with its own store and caches; the clients take
+    /// turns among them.
+    #[arg(long, default_value_t = 1)]
+    nodes: usize,
 }
 
-/// Loads the service with the mix, or with requests of one kind only (`only`).
-pub fn run(setup: Setup, clients: usize, seconds: f64, only: Option<&str>, as_json: bool) -> Result<(), String> {
-    let only = only.map(Kind::parse).transpose()?;
+/// Loads the service with the mix, or with requests of one kind only (`--only`).
+pub fn run(args: &ServiceArgs) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("carcassonne-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let db = setup.db.unwrap_or_else(|| dir.join("load.sqlite").into());
-    let result = measure(&db, setup.nodes.max(1), clients, seconds, only);
+    let db = args.db.clone().unwrap_or_else(|| dir.join("load.sqlite").into());
+    let result = measure(&db, args.nodes.max(1), args.clients, args.seconds, args.only);
     let _ = std::fs::remove_dir_all(&dir);
     let (samples, elapsed) = result?;
-    report(&samples, elapsed, clients, as_json);
+    report(&samples, elapsed, args.clients, args.json);
     Ok(())
 }
 

@@ -4,23 +4,45 @@
 use super::game::{self, Commands, MatchTable};
 use super::output::{emit, progress_bar};
 use crate::analysis::arena::{Contender, MatchResult, MatchSettings, play_match};
+use crate::engine::{GameKind, Preset};
 use crate::record;
 use crate::replay::words;
 
-/// What `match` was asked for, as the command line gives it.
-pub struct MatchArgs<'a> {
-    pub a: &'a str,
-    pub b: &'a str,
-    pub games: u32,
-    pub players: u8,
-    /// `carcassonne`, `new-world` or `card-game`; `None`, the game `preset` is a rulebook of.
-    pub game: Option<&'a str>,
-    /// The tile games' rulebook; `None`, the game's own.
-    pub preset: Option<&'a str>,
-    pub seed: u64,
-    /// The time of each `search` contender, in place of its own.
-    pub ms_per_move: Option<u32>,
-    pub json: bool,
+/// What `match` is asked for.
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// A's policy: random, greedy (the most points now), flat (the analysis with playouts
+    /// to the end), flat:K (K playouts per alternative), horizon or horizon:K (the pages'
+    /// analysis, playouts to the horizon), search or search:T (the search, T ms a move).
+    #[arg(long)]
+    a: Contender,
+    /// B's policy, in the same words; B takes every seat A does not.
+    #[arg(long)]
+    b: Contender,
+    /// Games in all, rounded up to whole rotations of the seats.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// Players at the table.
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// The game: carcassonne, new-world or card-game; default: the one --preset is a
+    /// rulebook of, else carcassonne.
+    #[arg(long)]
+    game: Option<GameKind>,
+    /// The tile games' rulebook (second-edition, classic-2000, classic-2000-alternate,
+    /// course, new-world); default: the game's own.
+    #[arg(long, value_parser = game::preset)]
+    preset: Option<Preset>,
+    /// Random seed of the tile orders (or deals) and the players: the same seed plays the
+    /// same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds per move of every search contender (default: its own, or 100).
+    #[arg(long)]
+    ms_per_move: Option<u32>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &MatchArgs) -> Result<(), String> {
@@ -32,8 +54,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         (Contender::SearchWorths { .. }, Some(ms)) => Contender::SearchWorths { ms },
         (c, _) => c,
     };
-    let parse = |name: &str| name.parse::<Contender>().map_err(|e| e.to_string());
-    let (a, b) = (timed(parse(args.a)?), timed(parse(args.b)?));
+    let (a, b) = (timed(args.a), timed(args.b));
     let MatchTable { table, rules, order } = table(args.game, args.preset)?;
     let settings = MatchSettings {
         a,
@@ -72,13 +93,9 @@ fn json(s: &MatchSettings, rules: &str, r: &MatchResult) -> serde_json::Value {
 
 /// What the match is played at: `--game` under `--preset`, or with no game named, the tile
 /// game `--preset` is a rulebook of.
-fn table(game_name: Option<&str>, preset_name: Option<&str>) -> Result<MatchTable, String> {
-    let preset = preset_name.map(game::preset).transpose()?;
-    match game_name {
-        Some(name) => {
-            let kind = game::kind(name)?;
-            record::dispatch_kind!(kind, R => R::match_table(kind, preset))
-        }
+fn table(kind: Option<GameKind>, preset: Option<Preset>) -> Result<MatchTable, String> {
+    match kind {
+        Some(kind) => record::dispatch_kind!(kind, R => R::match_table(kind, preset)),
         None => super::tiles::match_table(None, preset),
     }
 }

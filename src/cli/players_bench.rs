@@ -1,4 +1,4 @@
-//! `bench --players N`: player pages and search over a database of N generated games (build
+//! `bench players N`: player pages and search over a database of N generated games (build
 //! with --release). The games are a few distinct generated games, each stored again under new
 //! player names (so a new record and id, without replaying it again); one player, `Target`, is
 //! in one game of every hundred. It times the fill, opening the store again, a player page over
@@ -20,24 +20,60 @@ const TEMPLATES: u64 = 50;
 /// Names other than Target's: each has about `2 × games / PLAYERS` games.
 const PLAYERS: u64 = 5000;
 
-pub fn run(games: u64, db: Option<Database>) -> Result<(), String> {
+/// What `bench players` is asked for.
+#[derive(clap::Args, Debug)]
+pub struct PlayersArgs {
+    /// Games in the database: the bench fills it up to this many.
+    #[arg(value_name = "N")]
+    games: u64,
+    /// The database to fill and read, a SQLite file or a postgres:// URL (default: a new file
+    /// in the temp directory, removed after).
+    #[arg(long)]
+    db: Option<Database>,
+}
+
+pub fn run(args: &PlayersArgs) -> Result<(), String> {
     let dir = tempfile_dir()?;
-    let db = db.unwrap_or_else(|| Database::File(dir.join("players-bench.sqlite")));
-    let outcome = measure(games, db);
+    let db = (args.db.clone()).unwrap_or_else(|| Database::File(dir.join("players-bench.sqlite")));
+    let outcome = measure(args.games, db);
     let _ = std::fs::remove_dir_all(&dir);
     outcome
 }
 
+/// The figures, a row each: a label and its value.
+type Table = Vec<Vec<String>>;
+
+fn row(rows: &mut Table, label: &str, value: String) {
+    rows.push(vec![label.to_string(), value]);
+}
+
 fn measure(games: u64, db: Database) -> Result<(), String> {
+    let mut rows = Vec::new();
+    let templates = fill(&db, games, &mut rows)?;
+    // Cold: a newly opened store, nothing of it in the process yet (the OS still caches the
+    // file: this is not a cold disk).
+    let (opening, store) = once(|| Store::open(db.clone()));
+    let state = AppState::new(store.map_err(|e| e.to_string())?, "http://localhost");
+    row(&mut rows, "opening the store again, ms", ms(opening));
+    player_pages(&state, &mut rows)?;
+    searches(&state, games, &mut rows)?;
+    storing(&state, games, &templates, &mut rows)?;
+    let rows: Table = std::iter::once(vec!["measure".into(), "result".into()])
+        .chain(rows)
+        .collect();
+    println!("{}", aligned(&rows, &[Align::Left, Align::Right], 1));
+    Ok(())
+}
+
+/// Opens the database and stores games in it up to `games`; gives back the templates they are
+/// made of.
+fn fill(db: &Database, games: u64, rows: &mut Table) -> Result<Vec<Ingested>, String> {
     // Opening migrates the database and fills what an earlier release's lacks; again, on a
     // database this release filled, it walks what it would fill and finds nothing.
     let (opening, store) = once(|| Store::open(db.clone()));
     let store = store.map_err(|e| e.to_string())?;
     let templates = templates()?;
-    let mut rows = Vec::new();
-    let mut row = |label: &str, value: String| rows.push(vec![label.to_string(), value]);
-    row("opening the store, ms", ms(opening));
-
+    row(rows, "opening the store, ms", ms(opening));
     let start = Instant::now();
     let had = store.count().map_err(|e| e.to_string())?;
     for i in had..games {
@@ -49,47 +85,63 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
         }
     }
     let filled = start.elapsed();
-    row("games stored", store.count().map_err(|e| e.to_string())?.to_string());
+    row(
+        rows,
+        "games stored",
+        store.count().map_err(|e| e.to_string())?.to_string(),
+    );
     if games > had {
         row(
+            rows,
             "fill, games a second",
             format!("{:.0}", (games - had) as f64 / filled.as_secs_f64().max(1e-9)),
         );
     }
     row(
+        rows,
         "database size, MB",
         format!("{:.0}", store.size_bytes().map_err(|e| e.to_string())? as f64 / 1e6),
     );
-    drop(store);
+    Ok(templates)
+}
 
-    // Cold: a newly opened store, nothing of it in the process yet (the OS still caches the
-    // file: this is not a cold disk).
-    let (opening, store) = once(|| Store::open(db.clone()));
-    let state = AppState::new(store.map_err(|e| e.to_string())?, "http://localhost");
-    row("opening the store again, ms", ms(opening));
+/// Target's player page: cold, warm, with its statistics recomputed, and its last page.
+fn player_pages(state: &AppState, rows: &mut Table) -> Result<(), String> {
     let target_games = state
         .store
         .player_stats(&players::Who::parse("Target"), None)
         .map_err(|e| e.to_string())?
         .games;
-    let (cold, _) = once(|| render_player_page(&state, "Target", 1));
-    row(&format!("player page over {target_games} games, cold, ms"), ms(cold));
+    let (cold, _) = once(|| render_player_page(state, "Target", 1));
     row(
-        &format!("player page over {target_games} games, warm median, ms"),
-        ms(median(20, || render_player_page(&state, "Target", 1))),
+        rows,
+        &format!("player page over {target_games} games, cold, ms"),
+        ms(cold),
     );
     row(
+        rows,
+        &format!("player page over {target_games} games, warm median, ms"),
+        ms(median(20, || render_player_page(state, "Target", 1))),
+    );
+    row(
+        rows,
         &format!("player page over {target_games} games, statistics not kept, median, ms"),
         ms(median(20, || {
             state.player_stats.clear();
-            render_player_page(&state, "Target", 1)
+            render_player_page(state, "Target", 1)
         })),
     );
     let last = target_games.div_ceil(30).max(1);
     row(
+        rows,
         &format!("player page, page {last}, warm median, ms"),
-        ms(median(20, || render_player_page(&state, "Target", last))),
+        ms(median(20, || render_player_page(state, "Target", last))),
     );
+    Ok(())
+}
+
+/// Searches by name, by part of a name and by kind, and the home page.
+fn searches(state: &AppState, games: u64, rows: &mut Table) -> Result<(), String> {
     let search = |q: &str, kind: &str| SearchForm {
         q: q.into(),
         kind: kind.into(),
@@ -107,23 +159,29 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
         ("one letter", "p"),
     ] {
         let asked = search(q, "").search().map_err(|e| e.detail)?;
-        let found = found(&state, &asked, 1).map_err(|e| e.detail)?.matches;
+        let found = found(state, &asked, 1).map_err(|e| e.detail)?.matches;
         row(
+            rows,
             &format!("search by {what}, {q:?}, {found} games, warm median, ms"),
-            ms(median(20, || render_search(&state, search(q, ""), 1))),
+            ms(median(20, || render_search(state, search(q, ""), 1))),
         );
     }
     let deep = (games / 60).max(1);
     row(
+        rows,
         &format!("search by kind, page {deep}, warm median, ms"),
-        ms(median(20, || render_search(&state, search("", "carcassonne"), deep))),
+        ms(median(20, || render_search(state, search("", "carcassonne"), deep))),
     );
     row(
+        rows,
         "home page, warm median, ms",
-        ms(median(20, || render_search(&state, SearchForm::default(), 1))),
+        ms(median(20, || render_search(state, SearchForm::default(), 1))),
     );
+    Ok(())
+}
 
-    // Storing with and without the player rows, each on games not stored yet.
+/// Storing with and without the player rows, each on games not stored yet.
+fn storing(state: &AppState, games: u64, templates: &[Ingested], rows: &mut Table) -> Result<(), String> {
     let n = 300;
     let write = |from: u64, with_seats: bool| -> Result<Duration, String> {
         let start = Instant::now();
@@ -144,12 +202,8 @@ fn measure(games: u64, db: Database) -> Result<(), String> {
     };
     let without = write(games + 1_000_000, false)?;
     let with = write(games + 2_000_000, true)?;
-    row("storing a game without player rows, ms", ms(without));
-    row("storing a game with player rows, ms", ms(with));
-    let rows: Vec<Vec<String>> = std::iter::once(vec!["measure".into(), "result".into()])
-        .chain(rows)
-        .collect();
-    println!("{}", aligned(&rows, &[Align::Left, Align::Right], 1));
+    row(rows, "storing a game without player rows, ms", ms(without));
+    row(rows, "storing a game with player rows, ms", ms(with));
     Ok(())
 }
 

@@ -3,26 +3,42 @@
 use super::game;
 use super::output::emit_bytes;
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// What `render` was asked for, as the command line gives it.
-pub struct RenderArgs<'a> {
-    pub file: &'a Path,
-    /// `None`: the end of the game.
-    pub turn: Option<u32>,
-    /// `-`: standard output.
-    pub out: &'a Path,
-    pub svg: bool,
-    /// The whole game, animated.
-    pub gif: bool,
-    /// Comma-separated overlay names.
-    pub overlays: Option<&'a str>,
-    pub legend: bool,
-    /// Pixels per tile; `None` for the default, shrunk to fit a large board.
-    pub size: Option<u32>,
-    pub theme: render::Theme,
-    /// The Card Game: whose hands the table shows.
-    pub hands: render::cards::Hands,
+/// What `render` is asked for.
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// A record in any format `replay` reads.
+    file: PathBuf,
+    /// The turn to draw (0: the start tile alone); default: the end of the game.
+    #[arg(long)]
+    turn: Option<u32>,
+    /// Output file; `-` writes to standard output.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Write SVG instead of PNG.
+    #[arg(long)]
+    svg: bool,
+    /// Write the whole game as an animated GIF instead: one frame per turn (--size 16 to 96).
+    #[arg(long, conflicts_with_all = ["svg", "turn"])]
+    gif: bool,
+    /// Comma-separated overlays: ownership, last-move, scoring, open-spots.
+    #[arg(long)]
+    overlay: Option<String>,
+    /// Add player names, colours and scores under the board.
+    #[arg(long)]
+    legend: bool,
+    /// Pixels per tile (16 to 256; 16 to 96 with --gif). Default 64, or less for a board
+    /// too large to draw at 64 (8192 pixels a side at most).
+    #[arg(long)]
+    size: Option<u32>,
+    /// The page the picture sits on: light or dark.
+    #[arg(long, default_value = "light", value_parser = render::Theme::parse)]
+    theme: render::Theme,
+    /// The Card Game: whose hands the table shows, the mover's (the player who made the
+    /// turn's move) or all; none before the round's face-down card is played.
+    #[arg(long, default_value = "mover", value_parser = render::cards::Hands::parse)]
+    hands: render::cards::Hands,
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
@@ -37,8 +53,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             .map_err(|e| format!("--{e}"))?,
         None => RenderOptions::default(),
     };
-    let record = game::read(args.file)?;
-    if let Some(list) = args.overlays {
+    let record = game::read(&args.file)?;
+    if let Some(list) = &args.overlay {
         opts.set_overlays(list).map_err(|e| e.to_string())?;
     }
     opts.legend |= args.legend;
@@ -46,9 +62,9 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     opts.hands = args.hands;
     let bytes = render::draw(&record, args.turn, Picture::Board, format, &opts)
         .map_err(|e| format!("{}: {}", args.file.display(), game::of_record(&record).render_error(e)))?;
-    if args.out == Path::new("-") {
+    if args.output == Path::new("-") {
         emit_bytes(&bytes);
         return Ok(());
     }
-    std::fs::write(args.out, bytes).map_err(|e| format!("{}: {e}", args.out.display()))
+    std::fs::write(&args.output, bytes).map_err(|e| format!("{}: {e}", args.output.display()))
 }

@@ -8,6 +8,54 @@ use crate::web::limits::LimitSettings;
 use crate::web::startup;
 use std::io::IsTerminal;
 use std::net::TcpListener;
+use std::time::Duration;
+
+/// What `serve` is asked for.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// The database: a SQLite file (created if missing), or a PostgreSQL server's
+    /// postgres:// URL, which several nodes may share.
+    #[arg(long, default_value = "./carcassonne-replay.sqlite")]
+    db: Database,
+    /// The address the public reaches the site at, for links in pages and link previews,
+    /// such as https://replay.example.org (default: http:// and the bind address).
+    #[arg(long)]
+    public_url: Option<String>,
+    /// Uploads each client may make per minute.
+    #[arg(long, default_value_t = crate::web::limits::UPLOADS_PER_MINUTE)]
+    uploads_per_minute: u32,
+    /// Analysis requests each client may make per minute.
+    #[arg(long, default_value_t = crate::web::limits::ANALYSES_PER_MINUTE)]
+    analyses_per_minute: u32,
+    /// Comments each client may write or remove per minute.
+    #[arg(long, default_value_t = crate::web::limits::ANNOTATIONS_PER_MINUTE)]
+    annotations_per_minute: u32,
+    /// Analyses waiting or running at most; past it, requests are answered 503.
+    #[arg(long, default_value_t = crate::queue::ANALYSIS_QUEUE)]
+    analysis_queue: u64,
+    /// Analysis worker threads in this process; 0 when other processes on the same
+    /// database run the analyses.
+    #[arg(long, default_value_t = 1)]
+    analysis_workers: usize,
+}
+
+/// What `worker` is asked for.
+#[derive(clap::Args)]
+pub struct WorkerArgs {
+    /// The database: a SQLite file, or a PostgreSQL server's postgres:// URL.
+    #[arg(long, default_value = "./carcassonne-replay.sqlite")]
+    db: Database,
+    /// Analyses run at once.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seconds a job stays this worker's without news from it: past them, after a crash,
+    /// another worker takes the job over. Progress renews it at every turn.
+    #[arg(long, default_value_t = crate::queue::LEASE.as_secs_f64())]
+    lease_seconds: f64,
+}
 
 /// Whether the log may colour its lines: only on a terminal (a file, a pipe or a journal gets
 /// plain text), and never under `NO_COLOR` (no-color.org).
@@ -28,13 +76,23 @@ fn init_log() {
 /// Runs `threads` analysis workers on the database at `db` until the process is stopped: they
 /// claim the analyses that any `serve` on the same database queues (`queue`). On SIGTERM
 /// or SIGINT they give the jobs in hand back to the queue before the process ends.
-pub fn worker(db: &Database, threads: usize, lease: std::time::Duration) -> Result<(), String> {
+pub fn worker(args: &WorkerArgs) -> Result<(), String> {
+    let WorkerArgs { db, threads, .. } = args;
+    let lease = match Duration::try_from_secs_f64(args.lease_seconds) {
+        Ok(lease) if args.lease_seconds >= 1.0 => lease,
+        _ => {
+            return Err(format!(
+                "--lease-seconds {}: give a number of seconds, 1 or more",
+                args.lease_seconds
+            ));
+        }
+    };
     init_log();
     let store = Store::open(db.clone()).map_err(|e| format!("{db}: {e}"))?;
     let workers = Jobs::start(
         store,
         AnalysisOptions::default(),
-        (ANALYSIS_QUEUE, threads, lease),
+        (ANALYSIS_QUEUE, *threads, lease),
         |_, _| {},
     );
     tracing::info!("{threads} analysis workers on database {db}");
@@ -55,24 +113,23 @@ fn until_stopped() -> std::io::Result<()> {
     })
 }
 
-pub fn run(
-    bind: &str,
-    db: &Database,
-    public_url: Option<&str>,
-    limits: LimitSettings,
-    (analysis_queue, analysis_workers): (u64, usize),
-) -> Result<(), String> {
+pub fn run(args: &ServeArgs) -> Result<(), String> {
+    let ServeArgs { bind, db, .. } = args;
     init_log();
     let store = Store::open(db.clone()).map_err(|e| format!("{db}: {e}"))?;
     startup::seed_demo(&store).map_err(|e| e.to_string())?;
     let listener = TcpListener::bind(bind).map_err(|e| format!("cannot listen on {bind}: {e}"))?;
     let mut settings = startup::Settings::for_listener(&listener).map_err(|e| e.to_string())?;
-    if let Some(url) = public_url {
+    if let Some(url) = &args.public_url {
         settings.public_url = public_url_of(url)?;
     }
-    settings.limits = limits;
-    settings.analysis_queue = analysis_queue;
-    settings.analysis_workers = analysis_workers;
+    settings.limits = LimitSettings {
+        uploads_per_minute: args.uploads_per_minute,
+        analyses_per_minute: args.analyses_per_minute,
+        annotations_per_minute: args.annotations_per_minute,
+    };
+    settings.analysis_queue = args.analysis_queue;
+    settings.analysis_workers = args.analysis_workers;
     tracing::info!(
         "serving on http://{} with database {db}",
         listener.local_addr().map_err(|e| e.to_string())?,

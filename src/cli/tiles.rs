@@ -2,9 +2,10 @@
 //! format, placements ranked, games generated under a rulebook.
 
 use super::analyse_cmd::AnalyseArgs;
-use super::game::{Bots, Commands, MatchTable, preset};
+use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
 use super::output::{Align, aligned};
+use super::replay_cmd::ExportFormat;
 use crate::analysis::arena::{self, Contender, Table};
 use crate::analysis::win_chance::{self, CalibrationSettings, Sample, Scale};
 use crate::analysis::{self, Alternative, AnalysisOptions, GameAnalysis, Sampler, TurnAnalysis, ValueBasis};
@@ -23,10 +24,9 @@ const TABLE_ROWS: usize = 20;
 impl Commands for GameRecord {
     /// Under another rulebook, the scores a log recorded are not checked: they were scored
     /// under its own.
-    fn replay(&self, path: &Path, as_json: bool, preset_name: Option<&str>) -> Result<String, String> {
+    fn replay(&self, path: &Path, as_json: bool, preset: Option<Preset>) -> Result<String, String> {
         let mut record = self.clone();
-        if let Some(name) = preset_name {
-            let preset = preset(name)?;
+        if let Some(preset) = preset {
             if !record.game.plays(preset) {
                 return Err(format!(
                     "{}: {preset} is not a rulebook of {}",
@@ -38,7 +38,7 @@ impl Commands for GameRecord {
         }
         let replay =
             replay::replay(&record, None).map_err(|e| format!("{}: {}", path.display(), e.describe(&record)))?;
-        if preset_name.is_none() {
+        if preset.is_none() {
             cross_check(path, &record, &replay)?;
         } else if record.recorded_scores.is_some() {
             eprintln!(
@@ -53,11 +53,11 @@ impl Commands for GameRecord {
         })
     }
 
-    fn export(&self, path: &Path, to: &str) -> Result<String, String> {
+    fn export(&self, path: &Path, to: ExportFormat) -> Result<String, String> {
         let failed = |e: String| format!("{}: {e}", path.display());
         match to {
-            "json" => Ok(self.native_json()),
-            "jcz" => self.jcz().map_err(|e| {
+            ExportFormat::Json => Ok(self.native_json()),
+            ExportFormat::Jcz => self.jcz().map_err(|e| {
                 failed(match e {
                     // The one tile game JCloisterZone does not play.
                     ExportError::GameNotInJcz(_) => super::replay_cmd::no_jcz("New World"),
@@ -66,20 +66,19 @@ impl Commands for GameRecord {
                     ExportError::Unwritable(_) => e.to_string(),
                 })
             }),
-            "lab" => Ok(lab::to_link(self).map_err(|e| failed(e.to_string()))? + "\n"),
-            "csv" => {
+            ExportFormat::Lab => Ok(lab::to_link(self).map_err(|e| failed(e.to_string()))? + "\n"),
+            ExportFormat::Csv => {
                 let replay = replay::replay(self, None).map_err(|e| failed(e.describe(self)))?;
                 cross_check(path, self, &replay)?;
                 Ok(csv::scoring_csv(self, &replay))
             }
-            other => Err(format!("cannot export to {other:?}; supported: json, jcz, csv, lab")),
         }
     }
 
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String> {
         let mut opts = AnalysisOptions {
             seed: args.seed,
-            sampler: args.sampler,
+            sampler: args.sampler(),
             ..AnalysisOptions::default()
         };
         if let Some(k) = args.playouts {
@@ -133,7 +132,7 @@ impl Commands for GameRecord {
     }
 
     fn generate(kind: GameKind, bots: &Bots) -> Result<String, String> {
-        let mut rules = rules(Some(kind), bots.preset.map(preset).transpose()?)?;
+        let mut rules = rules(Some(kind), bots.preset)?;
         rules.overrides.river = bots.river.then_some(true);
         rules.overrides.abbot = bots.abbot.then_some(true);
         rules.check_expansions()?;
@@ -148,19 +147,19 @@ impl Commands for GameRecord {
     /// Every rulebook of the tile game; New World's coast and surveyors are not fitted.
     fn calibration(
         kind: GameKind,
-        preset_name: Option<&str>,
+        preset: Option<Preset>,
         policy: Option<Contender>,
         settings: &CalibrationSettings,
         progress: &dyn Fn(u32, u32),
     ) -> Result<(Vec<Sample>, Scale, &'static str), String> {
-        let rules = rules(Some(kind), preset_name.map(preset).transpose()?)?;
+        let rules = rules(Some(kind), preset)?;
         let players = settings.players;
         let play = |seed| match policy {
             None => selfplay::generate(rules.clone(), players, selfplay::Policy::Greedy, seed),
             Some(contender) => arena::self_play_tiles(contender, &rules, players, seed),
         };
         let samples = win_chance::samples(settings, &play, progress).map_err(|e| e.to_string())?;
-        Ok((samples, Scale::of_tiles(kind, analysis::VERSION), "tiles"))
+        Ok((samples, Scale::current(kind), "tiles"))
     }
 }
 

@@ -4,28 +4,45 @@
 use super::output::{emit, progress_bar};
 use crate::analysis::search::learned::WeightsFile;
 use crate::analysis::search::learned::features::FeatureSet;
-use crate::analysis::search::learned::train::{TrainSettings, train};
+use crate::analysis::search::learned::train::{TrainPolicy, TrainSettings, train};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::PathBuf;
 
-/// What `train` was asked for, as the command line gives it.
-pub struct TrainArgs<'a> {
-    pub game: &'a str,
-    pub games: u32,
-    pub seed: u64,
-    pub policy: &'a str,
-    pub every: u32,
-    /// The weights file to write; `None`, standard output.
-    pub out: Option<&'a Path>,
+/// What `train` is asked for.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// The game: carcassonne (the base game, second edition), new-world (the sample tiles
+    /// generate plays) or card-game; two players.
+    #[arg(long, default_value = "carcassonne", value_parser = feature_set)]
+    game: FeatureSet,
+    /// Games to play; one in five is held out to judge the fit.
+    #[arg(long, default_value_t = 100_000)]
+    games: u32,
+    /// Random seed: the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Who plays them: weighed (the bot the search's samples play), sampled (the greedy bot
+    /// erring now and then) or search-samples:N (the search with the shipped weights, N
+    /// samples a move).
+    #[arg(long, default_value = "weighed")]
+    policy: TrainPolicy,
+    /// Take a position every N tiles (the Card Game: every player's, between every two
+    /// rounds).
+    #[arg(long, default_value_t = 3)]
+    every: u32,
+    /// The weights file to write (default: standard output, the fit on standard error).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The game `--game` names, by its features.
+fn feature_set(name: &str) -> Result<FeatureSet, String> {
+    (FeatureSet::ALL.into_iter().find(|set| set.game_name() == name)).ok_or_else(|| {
+        format!("train: {name:?} has no learned evaluation; carcassonne (the base game), new-world and card-game do")
+    })
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
-    let Some(set) = FeatureSet::ALL.into_iter().find(|set| set.game_name() == args.game) else {
-        return Err(format!(
-            "train: {:?} has no learned evaluation; carcassonne (the base game), new-world and card-game do",
-            args.game
-        ));
-    };
     if args.games < 5 {
         return Err(format!(
             "train: give at least 5 games (one in five is held out), not {}",
@@ -33,16 +50,16 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         ));
     }
     let settings = TrainSettings {
-        set,
+        set: args.game,
         games: args.games,
         seed: args.seed,
-        policy: args.policy.parse()?,
+        policy: args.policy,
         every: args.every.max(1),
         threads: 0,
     };
     let file = train(&settings, &|done, total| progress_bar("playing", "games", done, total))?;
     let json = serde_json::to_string_pretty(&file).expect("JSON values serialise") + "\n";
-    match args.out {
+    match &args.out {
         Some(path) => {
             std::fs::write(path, json).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             emit(&summary(&file));

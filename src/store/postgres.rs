@@ -112,7 +112,7 @@ impl Postgres {
 
 /// What every connection of the store sets, after the URL's own options. No parallel workers:
 /// they pay off on big scans, and the store's queries are index lookups over a few thousand
-/// rows at most, where starting workers costs more than it saves. `bench --players 100000`
+/// rows at most, where starting workers costs more than it saves. `bench players 100000`
 /// on 2 cores: a player page over 1,000 games, its statistics not kept, in 82 ms with them.
 fn session_options(url: &str) -> String {
     let given = (url.parse::<tokio_postgres::Config>().ok()).and_then(|c| c.get_options().map(str::to_string));

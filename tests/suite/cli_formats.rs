@@ -103,11 +103,14 @@ fn export_writes_the_scoring_csv() {
 
 #[test]
 fn export_to_an_unknown_format_lists_the_known_ones() {
-    let err = failed(&run(&[
+    let o = run(&[
         "export",
         "--to",
         "xml",
         path("static/games/course-example.txt").to_str().unwrap(),
-    ]));
+    ]);
+    // Refused as the arguments are parsed, before the record is read: a usage error, status 2.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("supported: json, jcz, csv"), "{err}");
 }

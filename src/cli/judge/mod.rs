@@ -1,4 +1,4 @@
-//! `bench --judge`: does the analysis tell good play from bad? It analyses whole games at the
+//! `bench judge`: does the analysis tell good play from bad? It analyses whole games at the
 //! options the pages use (through `analysis::analyse_game` and `analysis::cards::analyse_game`
 //! only, so it measures whatever analysis the pages have) and judges, per group of games,
 //! what the reports say: games of bots (`match`'s policies, each in every seat: random, greedy
@@ -10,6 +10,7 @@
 
 pub(crate) mod figures;
 
+use super::PlayoutsTo;
 use super::game::{self, of_record};
 use super::output::emit;
 use super::replay_cmd::read_bytes;
@@ -25,19 +26,48 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// What `bench --judge` was asked for.
-pub struct JudgeArgs<'a> {
-    pub files: &'a [PathBuf],
+/// What `bench judge` is asked for.
+#[derive(clap::Args, Debug)]
+pub struct JudgeArgs {
+    /// Records to judge besides the bots' games, in any format `replay` reads, or CSV files
+    /// of Carcassonne Lab links, one game a line.
+    files: Vec<PathBuf>,
     /// Games of each bot.
-    pub games: u32,
-    pub seed: u64,
-    /// The bots' game.
-    pub game: &'a str,
-    /// The bots, as `match` names its policies, comma-separated.
-    pub bots: &'a str,
-    pub json: bool,
-    /// What the tile analysis's playouts are.
-    pub sampler: crate::analysis::Sampler,
+    #[arg(long, default_value_t = 4)]
+    games: u32,
+    /// The seed of the bots' first game (the next ones count up from it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The bots' game, carcassonne, new-world or card-game.
+    #[arg(long, default_value = "carcassonne")]
+    game: GameKind,
+    /// The bots, comma-separated, in `match`'s words (random, greedy, search, search:T,
+    /// flat, …); each plays every seat of its games.
+    #[arg(long, default_value = "random,greedy,search")]
+    bots: BotList,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Where the tile analysis's playouts stop, `end` or `horizon` (default: the game's own,
+    /// as the pages).
+    #[arg(long, value_enum)]
+    playouts_to: Option<PlayoutsTo>,
+}
+
+/// `--bots`: `match`'s policies, comma-separated.
+#[derive(Clone, Debug)]
+pub struct BotList(Vec<Contender>);
+
+impl std::str::FromStr for BotList {
+    type Err = arena::ContenderError;
+
+    fn from_str(list: &str) -> Result<BotList, arena::ContenderError> {
+        (list.split(',').map(str::trim))
+            .filter(|b| !b.is_empty())
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map(BotList)
+    }
 }
 
 /// A record, and the name progress and errors give it.
@@ -54,15 +84,11 @@ struct Group {
 }
 
 pub fn run(args: &JudgeArgs) -> Result<(), String> {
-    let kind = game::kind(args.game)?;
-    let bots = (args.bots.split(',').map(str::trim))
-        .filter(|b| !b.is_empty())
-        .map(str::parse)
-        .collect::<Result<Vec<Contender>, _>>()
-        .map_err(|e| e.to_string())?;
+    let kind = args.game;
+    let sampler = super::sampler(args.playouts_to);
     let table = record::dispatch_kind!(kind, R => <R as game::Commands>::match_table(kind, None))?.table;
     let mut groups = Vec::new();
-    for bot in bots {
+    for &bot in &args.bots.0 {
         let games = (0..args.games)
             .map(|i| {
                 let seed = args.seed.wrapping_add(u64::from(i));
@@ -70,10 +96,10 @@ pub fn run(args: &JudgeArgs) -> Result<(), String> {
                 Ok((format!("{bot} game {} (seed {seed})", i + 1), record))
             })
             .collect::<Result<Vec<_>, String>>()?;
-        groups.push(judge(bot.to_string(), &games, args.sampler)?);
+        groups.push(judge(bot.to_string(), &games, sampler)?);
     }
-    for (name, records) in given_records(args.files, kind)? {
-        groups.push(judge(name, &records, args.sampler)?);
+    for (name, records) in given_records(&args.files, kind)? {
+        groups.push(judge(name, &records, sampler)?);
     }
     emit(&if args.json {
         serde_json::to_string_pretty(&json_doc(args, kind, &groups)).expect("JSON values serialise") + "\n"

@@ -449,7 +449,7 @@ pub async fn api_get(
     blocking(move || Ok(web::Json(read(&state, &id, pages)?.1))).await
 }
 
-/// The page as a stranger gets it, rendered: what `bench --collection` times.
+/// The page as a stranger gets it, rendered: what `bench collection` times.
 pub fn render_page(state: &AppState, id: &CollectionId) -> Result<String, Problem> {
     let (_, c) = read(state, id, Pages::default())?;
     CollectionPage::new(c, false, None).render().map_err(Problem::internal)

@@ -23,7 +23,7 @@
 //!    was −2.21), and a follower on a feature that may never be completed (−8.61, was −2.10).
 //!
 //! The second round is the one that plays better and judges better (measured with `match` and
-//! `bench --judge`, figures in `static/docs/analysis.md`): `search:45` against the search with
+//! `bench judge`, figures in `static/docs/analysis.md`): `search:45` against the search with
 //! the fitted worths won 63.0% of 100 games on seed 111 with the first round's weights and
 //! 75.5% with the second's (70.3% over 200 games with seed 121's), and the experts' points
 //! lost a move fell from 0.70 of greedy bots' to 0.40. Most of a final margin is the draws
