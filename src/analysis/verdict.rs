@@ -155,7 +155,7 @@ pub struct Recheck {
     pub std_error: f64,
     /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
     pub points_lost: f64,
-    /// Whether the fresh futures could not separate the top moves ([`Verdict::too_close`]).
+    /// Whether the fresh futures could not separate the top moves (`Verdict::too_close`).
     pub too_close: bool,
 }
 

@@ -57,7 +57,8 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         every: args.every.max(1),
         threads: 0,
     };
-    let file = train(&settings, &|done, total| progress_bar("playing", "games", done, total))?;
+    let file =
+        train(&settings, &|done, total| progress_bar("playing", "games", done, total)).map_err(|e| e.to_string())?;
     let json = serde_json::to_string_pretty(&file).expect("JSON values serialise") + "\n";
     match &args.out {
         Some(path) => {

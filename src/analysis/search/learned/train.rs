@@ -18,7 +18,7 @@ use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::{Game, Move, Preset, TileKindId};
 use crate::record::RulesSpec;
-use crate::selfplay::fresh_game;
+use crate::selfplay::{SelfPlayError, fresh_game};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
@@ -35,22 +35,27 @@ pub enum TrainPolicy {
     Search { samples: u32 },
 }
 
-impl std::str::FromStr for TrainPolicy {
-    type Err = String;
+/// A training policy's name that names none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrainPolicyError {
+    #[error("search-samples:{0}: give the samples per move, a number from 1")]
+    Samples(String),
+    #[error("unknown policy {0:?}; use weighed, sampled or search-samples:N")]
+    Unknown(String),
+}
 
-    fn from_str(s: &str) -> Result<TrainPolicy, String> {
+impl std::str::FromStr for TrainPolicy {
+    type Err = TrainPolicyError;
+
+    fn from_str(s: &str) -> Result<TrainPolicy, TrainPolicyError> {
         match s.split_once(':') {
             None if s == "weighed" => Ok(TrainPolicy::Weighed),
             None if s == "sampled" => Ok(TrainPolicy::Sampled),
             Some(("search-samples", n)) => match n.parse() {
                 Ok(samples) if samples > 0 => Ok(TrainPolicy::Search { samples }),
-                _ => Err(format!(
-                    "search-samples:{n}: give the samples per move, a number from 1"
-                )),
+                _ => Err(TrainPolicyError::Samples(n.to_string())),
             },
-            _ => Err(format!(
-                "unknown policy {s:?}; use weighed, sampled or search-samples:N"
-            )),
+            _ => Err(TrainPolicyError::Unknown(s.to_string())),
         }
     }
 }
@@ -119,7 +124,7 @@ struct Sample {
 }
 
 /// Plays the games, fits the model and judges it. `progress(done, games)` after each game.
-pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<WeightsFile, String> {
+pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<WeightsFile, SelfPlayError> {
     let start_time = Instant::now();
     let samples = match s.set {
         FeatureSet::TileGame => play_tile_games(Preset::SecondEdition, s, progress)?,
@@ -164,8 +169,8 @@ fn play_tile_games(
     preset: Preset,
     s: &TrainSettings,
     progress: &(dyn Fn(u32, u32) + Sync),
-) -> Result<Vec<Sample>, String> {
-    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2).map_err(|e| e.to_string())?;
+) -> Result<Vec<Sample>, SelfPlayError> {
+    let (start, ..) = fresh_game(&RulesSpec::new(preset), 2)?;
     Ok(play_games(s, progress, |g| play_tile_game(&start, s, g)))
 }
 
