@@ -40,6 +40,7 @@ pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
 pub(crate) mod completion;
+mod contradictions;
 mod endgame;
 mod evaluate;
 mod halving;
@@ -61,6 +62,7 @@ pub use crate::engine::bots::Policy;
 pub use any_report::{AnyAnalysisError, AnyReport, analyse_any};
 pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, chance_any, dead_spots, draws_for, feature_outlook, position_spots};
+pub use contradictions::{Contradictions, of as contradictions};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts, heuristic_formula};
 pub use on_demand::{ENGINE_BUDGET, Opinion, Rated, WinChance, card_opinion, tile_opinion};
 pub use options::{
