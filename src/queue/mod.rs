@@ -17,8 +17,7 @@ mod seats;
 
 pub use seats::fill as fill_seat_analyses;
 
-use crate::analysis::{self, AnalysisOptions};
-use crate::analysis::{AnyAnalysisError, AnyReport, analyse_any};
+use crate::analysis::{self, AnalysisOptions, AnyAnalysisError, AnyReport, analyse_any};
 use crate::record::AnyRecord;
 use crate::store::{Claim, GameId, QueueAnswer, QueuePlace, Store, StoreError};
 use std::cell::Cell;
