@@ -96,8 +96,8 @@
 //! [`web`] is the service, its modules private but for [`web::startup`], which builds the app:
 //! `web/routes/` holds one module per resource with thin handlers, and `web/links.rs` builds
 //! every address. A stored game reaches the handlers as a `dyn GamePages`, one implementation
-//! per game (`web/game/tiles.rs`, `web/game/cards.rs`); `read` in `web/game/mod.rs` is the one
-//! place the web tells the games apart. The explore board (`web/game/explore/`, its routes in
+//! per game (`web/game/tiles.rs`, `web/game/cards.rs`); `annotated` in `web/game/mod.rs`, which
+//! parses a stored game into a `Loaded` enum, is the one place the web tells the games apart. The explore board (`web/game/explore/`, its routes in
 //! `web/routes/explore.rs`) plays a line in the notation of `record/line.rs` from any turn
 //! (`replay/explore.rs`) and asks the engine about where it leads within a time budget
 //! (`analysis/on_demand.rs`). The view models are `web/view.rs` (and

@@ -34,7 +34,7 @@ use crate::analysis::report::StoredAnalysis;
 use crate::engine::GameKind;
 use crate::record::GameRecord;
 use crate::store::{AnalysisStatus, Change, GameId, Store, TurnRow};
-use game::{GamePages, Stored};
+use game::{GamePages, Loaded, Stored};
 use problem::Problem;
 use std::sync::Arc;
 
@@ -64,7 +64,7 @@ pub struct AppState {
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// The 256 games read last, parsed, with their annotations.
-    games: std::sync::Arc<Recent<Arc<dyn GamePages>>>,
+    games: std::sync::Arc<Recent<Loaded>>,
     /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
     /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
     analyses: std::sync::Arc<Recent<std::sync::Arc<StoredAnalysis>>>,
@@ -196,12 +196,17 @@ impl AppState {
 
     /// A stored game, parsed, whatever the game.
     pub fn load_any(&self, id: &GameId) -> Result<Arc<dyn GamePages>, Problem> {
+        Ok(self.loaded(id)?.pages())
+    }
+
+    /// A stored game as its own game's type, kept once read.
+    fn loaded(&self, id: &GameId) -> Result<Loaded, Problem> {
         if let Some(hit) = self.games.get(id) {
             return Ok(hit);
         }
         let forgets = self.games.forgets();
         let loaded = self.read_game(id)?;
-        self.games.put_unless_forgotten(*id, Arc::clone(&loaded), forgets);
+        self.games.put_unless_forgotten(*id, loaded.clone(), forgets);
         Ok(loaded)
     }
 
@@ -285,7 +290,7 @@ impl AppState {
         Ok(Some(parsed))
     }
 
-    fn read_game(&self, id: &GameId) -> Result<Arc<dyn GamePages>, Problem> {
+    fn read_game(&self, id: &GameId) -> Result<Loaded, Problem> {
         let row = self
             .store
             .game(id)?
@@ -303,21 +308,20 @@ impl AppState {
             )
         };
         let game = game::annotated(row, self.store.annotations(id)?).map_err(|e| withdrawn(e.to_string()))?;
-        game.replays().map_err(|e| withdrawn(e.0))?;
+        game.pages().replays().map_err(|e| withdrawn(e.0))?;
         Ok(game)
     }
 
     /// A stored tile game, for what only the tile games have (a board, placements to weigh):
     /// another game answers 404, saying so.
     pub fn load(&self, id: &GameId) -> Result<Arc<Stored<GameRecord>>, Problem> {
-        let game = self.load_any(id)?;
-        let kind = game.kind();
-        game.tiles().ok_or_else(|| {
-            Problem::not_found(format!(
+        match self.loaded(id)? {
+            Loaded::Tiles(game) => Ok(game),
+            Loaded::Cards(game) => Err(Problem::not_found(format!(
                 "game {id} is {}: this address is for the tile games",
-                kind.title()
-            ))
-        })
+                game.kind().title()
+            ))),
+        }
     }
 }
 /// Runs blocking work (SQLite, replays, renders, exports) on the blocking thread pool, so the

@@ -2,9 +2,10 @@
 //! models (turn, end, analysis and alternatives pages) and its API answers, with one
 //! implementation per game (`tiles`: Carcassonne and New World; `cards`: the Card Game).
 //!
-//! [`read`] is the one place the web tells the games apart: it parses a stored record and puts
-//! it with its row as its own game's type. Handlers hold a `dyn GamePages` and never ask which
-//! game it is.
+//! [`annotated`] is the one place the web tells the games apart: it parses a stored record and
+//! puts it with its row as its own game's type ([`Loaded`]). Handlers of every game hold a
+//! `dyn GamePages` and never ask which game it is; those for what only the tile games have
+//! take `Loaded::Tiles`, and answer another game 404.
 
 pub(crate) mod analysis;
 pub(crate) mod api;
@@ -15,7 +16,8 @@ pub(crate) mod turn;
 
 use crate::engine::GameKind;
 use crate::export::Export;
-use crate::record::{Annotation, GameRecord, RecordError};
+use crate::record::cards::CardRecord;
+use crate::record::{Annotation, AnyRecord, GameRecord, RecordError};
 use crate::render::Drawable;
 use crate::render::cards::Hands;
 use crate::store::{AnalysisStatus, GameId, GameRow, TurnRow};
@@ -68,12 +70,6 @@ pub trait GamePages: Send + Sync {
     /// The owner's comments on the game's turns, by turn (`annotated`).
     fn annotations(&self) -> &[Annotation];
 
-    /// The game as a tile game, for what only the tile games have (a board, placements to
-    /// weigh, puzzles); `None` for the others.
-    fn tiles(self: Arc<Self>) -> Option<Arc<Stored<GameRecord>>> {
-        None
-    }
-
     /// Turn `n`'s page; a Card Game's shows the hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;
 
@@ -117,17 +113,39 @@ pub trait GamePages: Send + Sync {
     }
 }
 
+/// A stored game as its own game's type: what the pages of every game take ([`Loaded::pages`]),
+/// and what only the tile games have (a board, placements to weigh, puzzles) take.
+#[derive(Clone)]
+pub enum Loaded {
+    Tiles(Arc<Stored<GameRecord>>),
+    Cards(Arc<Stored<CardRecord>>),
+}
+
+impl Loaded {
+    /// The game, for the pages every game has.
+    pub fn pages(&self) -> Arc<dyn GamePages> {
+        match self {
+            Loaded::Tiles(g) => g.clone(),
+            Loaded::Cards(g) => g.clone(),
+        }
+    }
+}
+
 /// A stored game, its record parsed as its own game's type, without its annotations.
-pub fn read(row: GameRow) -> Result<Arc<dyn GamePages>, RecordError> {
+pub fn read(row: GameRow) -> Result<Loaded, RecordError> {
     annotated(row, Vec::new())
 }
 
 /// A stored game, its record parsed as its own game's type, with its annotations (the store
-/// keeps them apart from the record, which never changes).
-pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Arc<dyn GamePages>, RecordError> {
+/// keeps them apart from the record, which never changes): the one place the web tells the
+/// games apart.
+pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Loaded, RecordError> {
     let mut parsed = crate::record::parse_any(row.record.as_bytes())?;
     crate::record::dispatch!(&mut parsed, record => record.annotations = annotations);
-    Ok(crate::record::dispatch!(parsed, record => Arc::new(Stored { row, record }) as Arc<dyn GamePages>))
+    Ok(match parsed {
+        AnyRecord::Tiles(record, _) => Loaded::Tiles(Arc::new(Stored { row, record })),
+        AnyRecord::Cards(record) => Loaded::Cards(Arc::new(Stored { row, record })),
+    })
 }
 
 /// A stored turn as the API gives it, read back as its game stored it

@@ -24,7 +24,6 @@ use crate::web::view::{self, BoardView, GamePart, TileTurnView};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
 use crate::web::{AppState, board_view, links};
 use actix_web::Either;
-use std::sync::Arc;
 
 impl Stored<GameRecord> {
     /// Player `p`'s name, or nothing for a seat the record lacks.
@@ -87,10 +86,6 @@ impl GamePages for Stored<GameRecord> {
 
     fn annotations(&self) -> &[Annotation] {
         &self.record.annotations
-    }
-
-    fn tiles(self: Arc<Self>) -> Option<Arc<Stored<GameRecord>>> {
-        Some(self)
     }
 
     /// The board drawn inline to point at, with the drawn tile's best alternatives as ghosts,

@@ -131,7 +131,7 @@ pub fn list_item(g: GameRow) -> GameListItem {
         created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
     };
     if let Ok(stored) = crate::web::game::read(g) {
-        item.rules = stored.listed_rules();
+        item.rules = stored.pages().listed_rules();
     }
     item
 }
