@@ -29,16 +29,6 @@ pub enum AnyAnalysisError {
     Cards(#[from] CardAnalysisError),
 }
 
-impl AnyAnalysisError {
-    /// Whether its progress stopped it ([`Progress`]), rather than the game or a bug.
-    pub fn stopped(&self) -> bool {
-        matches!(
-            self,
-            AnyAnalysisError::Tiles(AnalysisError::Stopped(_)) | AnyAnalysisError::Cards(CardAnalysisError::Stopped(_))
-        )
-    }
-}
-
 impl AnyReport {
     /// A stored analysis of a game of `kind`, read back.
     pub fn parse(kind: GameKind, json: &str) -> serde_json::Result<AnyReport> {

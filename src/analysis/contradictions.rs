@@ -15,7 +15,7 @@
 
 use super::any_report::AnyReport;
 use super::report::PlayerReport;
-use super::win_chance::{MoveClass, TurnChance, accuracies};
+use super::win_chance::{MoveClass, PlayerAccuracy, TurnChance, accuracies};
 use serde::Serialize;
 use std::ops::AddAssign;
 
@@ -100,7 +100,7 @@ fn misclassed(chances: &[TurnChance], too_close: &[u32]) -> u32 {
 }
 
 /// Pairs of players whom accuracy orders one way and points lost a move the other.
-fn discordant(accuracy: &[super::win_chance::PlayerAccuracy], lost: &[PlayerReport]) -> u32 {
+fn discordant(accuracy: &[PlayerAccuracy], lost: &[PlayerReport]) -> u32 {
     let judged: Vec<(f64, f64)> = (accuracy.iter().zip(lost))
         .filter(|(a, l)| a.moves > 0 && l.turns > 0)
         .map(|(a, l)| (a.accuracy, l.average_points_lost))
@@ -135,7 +135,7 @@ mod tests {
     /// agreeing orders, none.
     #[test]
     fn accuracy_agrees_with_points_lost() {
-        let acc = |a: f64| super::super::win_chance::PlayerAccuracy {
+        let acc = |a: f64| PlayerAccuracy {
             moves: 10,
             accuracy: a,
             ..Default::default()

@@ -299,7 +299,8 @@ impl StoredAnalysis {
     pub fn chances(&self, upto: Option<u32>) -> Vec<TurnChance> {
         // A heuristic value is not a margin: only moves valued by playouts have a chance.
         let scale = self.scale();
-        let mut all: Vec<TurnChance> = (self.turns.iter())
+        (self.turns.iter())
+            .filter(|t| upto.is_none_or(|n| t.turn <= n))
             .filter_map(|t| {
                 let played = t.alternatives.get(t.played?)?;
                 played.playouts.as_ref()?;
@@ -309,9 +310,7 @@ impl StoredAnalysis {
                     chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), t.tiles_left),
                 })
             })
-            .collect();
-        all.retain(|c| upto.is_none_or(|n| c.turn <= n));
-        all
+            .collect()
     }
 }
 
