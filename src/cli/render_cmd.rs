@@ -32,7 +32,7 @@ pub struct RenderArgs {
     /// too large to draw at 64 (8192 pixels a side at most).
     #[arg(long)]
     size: Option<u32>,
-    /// The page the picture sits on: light or dark.
+    /// The page the picture sits on: light, dark, or clear (no backdrop).
     #[arg(long, default_value = "light", value_parser = render::Theme::parse)]
     theme: render::Theme,
     /// The Card Game: whose hands the table shows, the mover's (the player who made the

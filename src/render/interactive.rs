@@ -1,9 +1,14 @@
 //! The turn page's board: the board's SVG with layers a reader can point at, for inlining in
 //! the page.
 //!
+//! The drawing itself is either inline or, on a stored turn's page, the turn's own SVG picture
+//! linked as an `<image>` ([`super::BoardArt`]): the browser caches it like any picture, and
+//! the page carries only the layers, which is what keeps a 72-tile turn page under 60 KB.
+//!
 //! Over the drawing go, in this order (the last is on top):
-//! - one transparent group per feature (`class="f"`), holding the shapes of all its segments and
-//!   its note as a `<title>`: pointing anywhere on a feature lights all of it, by CSS alone;
+//! - one transparent group per feature (`class="f"`), holding one path of all its segments
+//!   (in art units, under one transform) and its note as a `<title>`: pointing anywhere on a
+//!   feature lights all of it, by CSS alone;
 //! - one square per open spot (`class="spot"`), with the tiles that fit it as a `<title>` and a
 //!   `data-fits` list for the page's script; dead spots are crossed out;
 //! - ghost tiles: the drawn tile's placements better than the one played, faded, each with its
@@ -19,8 +24,8 @@
 
 use super::figures::{self, FigureShape};
 use super::palette::{self, Rgb};
-use super::scene::{Placed, Scene, SceneInput, xml_escape};
-use super::shapes::num;
+use super::scene::{Frame, Placed, Scene, SceneInput, json_attribute, xml_escape};
+use super::shapes::{Curve, Pt, num, pt, short_path};
 use super::{RenderOptions, tiles};
 use crate::engine::{FeatureKind, Game, Pos, SegId, TileKind};
 use std::fmt::Write as _;
@@ -160,13 +165,13 @@ impl Scene<'_> {
             let chosen = pick.placed.is_some_and(|(p, _)| p == sq.pos);
             let _ = write!(
                 out,
-                "<a href=\"{}\" class=\"pick{}\" data-spot=\"{},{}\" data-moves=\"{}\"><title>{}</title>\
+                "<a href=\"{}\" class=\"pick{}\" data-spot=\"{},{}\" data-moves='{}'><title>{}</title>\
                  <rect x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\"/></a>",
                 xml_escape(&sq.href),
                 if chosen { " chosen" } else { "" },
                 sq.pos.x,
                 sq.pos.y,
-                xml_escape(&sq.moves),
+                json_attribute(&sq.moves),
                 xml_escape(&sq.title),
                 num(x),
                 num(y)
@@ -245,60 +250,114 @@ impl Scene<'_> {
         art.body
     }
 
+    /// The features' shapes, in art units (a tile is 100) under one transform to pixels, so
+    /// each shape's own transform is short.
     fn feature_layer(&mut self, game: &Game, notes: &[(SegId, String)]) {
         let mut order: Vec<&(SegId, String)> = notes.iter().collect();
         order.sort_by_key(|(root, _)| (layer(game.features().kind(*root)), *root));
         let mut out = String::new();
         for (root, note) in order {
+            let kind = game.features().kind(*root);
+            let width = match layer(kind) {
+                2 => format!(" stroke-width=\"{}\"", num(tiles::ROAD_WIDTH + 10.0)),
+                _ => String::new(),
+            };
             let _ = write!(
                 out,
-                "<g class=\"{}\" data-f=\"{root}\"><title>{}</title>",
-                shape_class(game.features().kind(*root)),
+                "<g class=\"{}\"{width}><title>{}</title>",
+                shape_class(kind),
                 xml_escape(note)
             );
-            self.feature_outline(game, *root, "", &mut out);
+            self.hover_shapes(game, *root, &mut out);
             out.push_str("</g>");
         }
-        let _ = write!(self.body, "<g class=\"features\">{out}</g>");
+        let Frame { x0, y0, s, .. } = self.frame;
+        let _ = write!(
+            self.body,
+            "<g class=\"features\" transform=\"matrix({k} 0 0 {k} {} {})\">{out}</g>",
+            num(x0),
+            num(y0),
+            k = num(s / 100.0)
+        );
+    }
+
+    /// The feature at `root` in art units from the board's corner: its areas' faces and its
+    /// lines' pieces as one path, its cloisters and gardens as circles.
+    fn hover_shapes(&self, game: &Game, root: SegId, out: &mut String) {
+        let mut d = String::new();
+        let mut circles = String::new();
+        for m in game.features().members(root) {
+            let Some((t, j)) = self.member(game, m) else { continue };
+            let seg = &t.art.segments[j];
+            let corner = self.art_corner(t.pos);
+            let q = t.quarter_turns;
+            if layer(seg.kind) == 3 {
+                let c = seg.anchor.rotate(q).plus(corner);
+                let _ = write!(
+                    circles,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\"/>",
+                    num(c.x),
+                    num(c.y),
+                    num(seg.size * 0.75)
+                );
+                continue;
+            }
+            let closed = layer(seg.kind) != 2;
+            for piece in &seg.outline {
+                let placed: Vec<Curve> = piece.iter().map(|c| c.placed(q, corner)).collect();
+                d.push_str(&short_path(&placed, closed));
+            }
+        }
+        if !d.is_empty() {
+            let _ = write!(out, "<path d=\"{d}\"/>");
+        }
+        out.push_str(&circles);
+    }
+
+    /// The top left corner of the square `p`, in art units (a tile is 100) from the board's.
+    fn art_corner(&self, p: Pos) -> Pt {
+        let (x, y) = self.frame.corner(p);
+        let k = self.frame.s / 100.0;
+        pt((x - self.frame.x0) / k, (y - self.frame.y0) / k)
     }
 
     fn spot_layer(&mut self, spots: &[SpotNote]) {
         let s = self.frame.s;
+        let cross = spots.iter().any(|spot| spot.dead).then(|| self.dead_cross());
         let mut out = String::new();
         for spot in spots {
             let (x, y) = self.frame.corner(spot.pos);
             let dead = spot.dead;
             let _ = write!(
                 out,
-                "<g class=\"spot{}\" data-spot=\"{}\" data-fits=\"{}\"><title>{}</title>\
+                "<g class=\"spot{}\" data-spot=\"{}\" data-fits='{}'><title>{}</title>\
                  <rect x=\"{}\" y=\"{}\" width=\"{s}\" height=\"{s}\"/>",
                 if dead { " dead" } else { "" },
                 spot.pos,
-                xml_escape(&spot.fits),
+                json_attribute(&spot.fits),
                 xml_escape(&spot.title),
                 num(x),
                 num(y)
             );
-            if dead {
-                let (a, b) = (s * 0.3, s * 0.7);
-                let _ = write!(
-                    out,
-                    "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
-                    num(x + a),
-                    num(y + a),
-                    num(x + b),
-                    num(y + b),
-                    num(x + b),
-                    num(y + a),
-                    num(x + a),
-                    num(y + b),
-                    palette::DEAD_SPOT.hex(),
-                    num((s * 0.06).max(2.0))
-                );
+            if let (true, Some(cross)) = (dead, &cross) {
+                let _ = write!(out, "<use href=\"#{cross}\" x=\"{}\" y=\"{}\"/>", num(x), num(y));
             }
             out.push_str("</g>");
         }
         let _ = write!(self.body, "<g class=\"spots\">{out}</g>");
+    }
+
+    /// The cross on a dead square, defined once at the square's top left corner.
+    fn dead_cross(&mut self) -> String {
+        let s = self.frame.s;
+        let (a, b) = (num(s * 0.3), num(s * 0.7));
+        self.define("dead-cross".into(), |id| {
+            format!(
+                "<path id=\"{id}\" d=\"M{a} {a}L{b} {b}M{b} {a}L{a} {b}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"round\"/>",
+                palette::DEAD_SPOT.hex(),
+                num((s * 0.06).max(2.0))
+            )
+        })
     }
 
     /// A faded tile that the pointer passes through to the spot under it, and its badge.

@@ -58,7 +58,7 @@ pub struct RenderOptions {
 /// choices.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OptionError {
-    #[error("unknown theme {0:?}; the themes are light and dark")]
+    #[error("unknown theme {0:?}; the themes are light, dark and clear")]
     Theme(String),
     #[error("unknown overlay {0:?}; the overlays are {overlays}", overlays = RenderOptions::OVERLAYS.join(", "))]
     Overlay(String),
@@ -79,30 +79,36 @@ pub enum Theme {
     #[default]
     Light,
     Dark,
+    /// No backdrop: for a page that draws its own under the picture (the turn page's board,
+    /// whose backdrop follows the page's colours), otherwise as light.
+    Clear,
 }
 
 impl Theme {
-    /// Reads `light` or `dark`.
+    /// Reads `light`, `dark` or `clear`.
     pub fn parse(word: &str) -> Result<Theme, OptionError> {
         match word {
             "light" => Ok(Theme::Light),
             "dark" => Ok(Theme::Dark),
+            "clear" => Ok(Theme::Clear),
             other => Err(OptionError::Theme(other.to_string())),
         }
     }
 
-    /// Behind the board: slate on light pages, the page's own near-black on dark ones.
-    pub fn backdrop(self) -> Rgb {
+    /// Behind the board: slate on light pages, the page's own near-black on dark ones, none
+    /// when clear.
+    pub fn backdrop(self) -> Option<Rgb> {
         match self {
-            Theme::Light => palette::BACKGROUND,
-            Theme::Dark => palette::NIGHT,
+            Theme::Light => Some(palette::BACKGROUND),
+            Theme::Dark => Some(palette::NIGHT),
+            Theme::Clear => None,
         }
     }
 
     /// A table's cloth and the ink written on it (the Card Game).
     pub fn paper_and_ink(self) -> (Rgb, Rgb) {
         match self {
-            Theme::Light => (palette::PAPER, palette::INK),
+            Theme::Light | Theme::Clear => (palette::PAPER, palette::INK),
             Theme::Dark => (palette::NIGHT_PAPER, palette::PAPER),
         }
     }
@@ -177,6 +183,22 @@ impl RenderOptions {
         Ok(())
     }
 
+    /// The overlays these options draw, as [`RenderOptions::set_overlays`] reads them back:
+    /// "ownership,last-move".
+    pub fn overlays(&self) -> String {
+        let on = [
+            self.ownership,
+            self.last_move,
+            self.scoring,
+            self.open_spots,
+            self.legend,
+        ];
+        (Self::OVERLAYS.iter().zip(on))
+            .filter_map(|(name, on)| on.then_some(*name))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     pub fn with_size(mut self, size_px_per_tile: u32) -> RenderOptions {
         self.size_px_per_tile = size_px_per_tile;
         self
@@ -215,6 +237,7 @@ impl RenderOptions {
         let theme = match self.theme {
             Theme::Light => "",
             Theme::Dark => "-dark",
+            Theme::Clear => "-clear",
         };
         let hands = match self.hands {
             cards::Hands::Mover => "",
@@ -382,7 +405,7 @@ fn fitted_png<R: Drawable + ?Sized>(
 /// `replay::replay_upto(record, None, Some(n))` for the board after turn `n`, or a full replay
 /// for the final board.
 pub fn board_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions) -> String {
-    board_scene(record, replay, opts, None, |_| {})
+    board_scene(record, replay, opts, None, BoardArt::Inline, |_| {})
 }
 
 /// The board around one square: the square and its eight neighbours, for the thumbnails of a
@@ -392,7 +415,18 @@ pub fn board_close_svg(record: &GameRecord, replay: &Replay, opts: &RenderOption
         Pos::new(centre.x - 1, centre.y - 1),
         Pos::new(centre.x + 1, centre.y + 1),
     );
-    board_scene(record, replay, opts, Some(window), |_| {})
+    board_scene(record, replay, opts, Some(window), BoardArt::Inline, |_| {})
+}
+
+/// Where an inlined board's drawing comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum BoardArt<'a> {
+    /// Drawn into the page.
+    Inline,
+    /// The address of the same board drawn with no backdrop ([`Theme::Clear`]), shown as an
+    /// image under the layers: the browser fetches the drawing once and caches it, and the page
+    /// carries only what a reader points at.
+    Linked(&'a str),
 }
 
 /// The board after `replay`'s last turn with `notes` laid over it, for inlining in a page: the
@@ -401,21 +435,23 @@ pub fn interactive_board_svg(
     record: &GameRecord,
     replay: &Replay,
     opts: &RenderOptions,
+    art: BoardArt,
     notes: &interactive::BoardNotes,
 ) -> String {
-    board_scene(record, replay, opts, None, |scene| {
+    board_scene(record, replay, opts, None, art, |scene| {
         scene.pointing_layers(notes);
         scene.root_attributes = " class=\"board-svg\"".into();
     })
 }
 
-/// Draws the board (or only the squares of `window`, corners included), lets `over` add to the
-/// scene before the legend, and finishes it.
+/// Draws the board (or only the squares of `window`, corners included), or shows it from
+/// `art`'s address, lets `over` add to the scene before the legend, and finishes it.
 fn board_scene(
     record: &GameRecord,
     replay: &Replay,
     opts: &RenderOptions,
     window: Option<(Pos, Pos)>,
+    art: BoardArt,
     over: impl FnOnce(&mut Scene),
 ) -> String {
     let input = scene_input(record, replay);
@@ -435,15 +471,20 @@ fn board_scene(
         lo,
     };
     let mut scene = Scene::new(&input, *opts, frame);
-    scene.draw_board();
-    over(&mut scene);
     let mut height = board_h + 2 * margin;
+    let legend_at = (margin as f32, (board_h + margin) as f32 + margin as f32 * 0.5);
+    let legend_w = (width - 2 * margin) as f32;
     if opts.legend {
-        let at = (margin as f32, (board_h + margin) as f32 + margin as f32 * 0.5);
-        let legend_w = (width - 2 * margin) as f32;
-        let h = scene.legend(at, legend_w, font, false);
-        scene.legend(at, legend_w, font, true);
+        let h = scene.legend(legend_at, legend_w, font, false);
         height += (h + margin as f32 * 0.5).ceil() as u32;
+    }
+    match art {
+        BoardArt::Inline => scene.draw_board(),
+        BoardArt::Linked(href) => scene.picture(href, width, height),
+    }
+    over(&mut scene);
+    if opts.legend && matches!(art, BoardArt::Inline) {
+        scene.legend(legend_at, legend_w, font, true);
     }
     scene.finish(width, height, opts.theme.backdrop())
 }
@@ -526,7 +567,7 @@ fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
     let mut scene = Scene::new(&input, opts, frame);
     scene.draw_board();
     og_panel(&mut scene, record, replay, 800.0);
-    scene.finish(OG_WIDTH, OG_HEIGHT, palette::BACKGROUND)
+    scene.finish(OG_WIDTH, OG_HEIGHT, Some(palette::BACKGROUND))
 }
 
 fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
@@ -679,7 +720,7 @@ pub fn tile_sheet_svg(kinds: &[&TileKind], size_px_per_tile: u32) -> String {
     let cols = (PER_ROW as i32 * SPAN - 1) as f32;
     let width = (cols * (s + gap) + gap) as u32;
     let height = (rows * (s + gap) + gap) as u32;
-    scene.finish(width, height, palette::BACKGROUND)
+    scene.finish(width, height, Some(palette::BACKGROUND))
 }
 
 /// One tile kind alone, turned `quarter_turns` clockwise, `size` pixels square: the small
@@ -701,5 +742,5 @@ pub fn tile_svg(kind: &TileKind, quarter_turns: u8, size: u32) -> String {
     };
     let mut scene = Scene::new(&input, RenderOptions::default(), frame);
     scene.draw_board();
-    scene.finish(s, s, palette::BACKGROUND)
+    scene.finish(s, s, Some(palette::BACKGROUND))
 }

@@ -151,7 +151,7 @@ pub struct Scene<'a> {
     opts: RenderOptions,
     pub(super) frame: Frame,
     owners: HashMap<SegId, Owner>,
-    patterns: Vec<(String, String)>,
+    defs: Vec<(String, String)>,
     pub body: String,
     /// Extra attributes of the root element, such as a class for a page's style.
     pub root_attributes: String,
@@ -168,7 +168,7 @@ impl<'a> Scene<'a> {
             opts,
             frame,
             owners,
-            patterns: Vec::new(),
+            defs: Vec::new(),
             body: String::with_capacity(64 * 1024),
             root_attributes: String::new(),
         }
@@ -282,8 +282,19 @@ impl<'a> Scene<'a> {
         }
     }
 
-    /// Wraps the body into a complete document of `width` × `height` pixels.
-    pub fn finish(self, width: u32, height: u32, background: Rgb) -> String {
+    /// The picture at `href` over the whole scene, `width` × `height`, in place of the board
+    /// drawn here ([`super::BoardArt::Linked`]).
+    pub fn picture(&mut self, href: &str, width: u32, height: u32) {
+        let _ = write!(
+            self.body,
+            "<image href=\"{}\" width=\"{width}\" height=\"{height}\"/>",
+            xml_escape(href)
+        );
+    }
+
+    /// Wraps the body into a complete document of `width` × `height` pixels, on `background`
+    /// (none: transparent).
+    pub fn finish(self, width: u32, height: u32, background: Option<Rgb>) -> String {
         let mut out = String::with_capacity(self.body.len() + 4096);
         let _ = write!(
             out,
@@ -292,16 +303,22 @@ impl<'a> Scene<'a> {
             self.root_attributes
         );
         out.push_str("<defs>");
-        out.push_str(&figures::definitions());
-        for (_, def) in &self.patterns {
+        // The figures and icons only where something refers to one: a page's board whose
+        // drawing is linked ([`super::BoardArt::Linked`]) mostly has none.
+        if self.body.contains("href=\"#") {
+            out.push_str(&figures::definitions());
+        }
+        for (_, def) in &self.defs {
             out.push_str(def);
         }
         out.push_str("</defs>");
-        let _ = write!(
-            out,
-            "<rect class=\"backdrop\" width=\"{width}\" height=\"{height}\" fill=\"{}\" shape-rendering=\"crispEdges\"/>",
-            background.hex()
-        );
+        if let Some(background) = background {
+            let _ = write!(
+                out,
+                "<rect class=\"backdrop\" width=\"{width}\" height=\"{height}\" fill=\"{}\" shape-rendering=\"crispEdges\"/>",
+                background.hex()
+            );
+        }
         out.push_str(&self.body);
         out.push_str("</svg>");
         out
@@ -353,15 +370,21 @@ impl<'a> Scene<'a> {
 
     /// A pattern by key, defined on first use; returns the fill that refers to it.
     fn pattern(&mut self, key: String, define: impl FnOnce(&str) -> String) -> String {
-        let i = match self.patterns.iter().position(|(k, _)| *k == key) {
+        format!("url(#{})", self.define(key, define))
+    }
+
+    /// A definition by key (a pattern, a shape drawn many times), added on first use; returns
+    /// its id.
+    pub(super) fn define(&mut self, key: String, define: impl FnOnce(&str) -> String) -> String {
+        let i = match self.defs.iter().position(|(k, _)| *k == key) {
             Some(i) => i,
             None => {
-                let def = define(&format!("pat{}", self.patterns.len()));
-                self.patterns.push((key, def));
-                self.patterns.len() - 1
+                let def = define(&format!("pat{}", self.defs.len()));
+                self.defs.push((key, def));
+                self.defs.len() - 1
             }
         };
-        format!("url(#pat{i})")
+        format!("pat{i}")
     }
 
     fn matrix(&self, t: &Placed) -> String {
@@ -721,7 +744,7 @@ impl<'a> Scene<'a> {
     /// The shape of every segment of the feature `root`, unfilled: roads and rivers as wide
     /// strokes of their centre line, areas as their outline, cloisters and gardens as a disc.
     /// `attributes` go on each shape.
-    pub(super) fn feature_outline(&self, game: &Game, root: SegId, attributes: &str, out: &mut String) {
+    fn feature_outline(&self, game: &Game, root: SegId, attributes: &str, out: &mut String) {
         for m in game.features().members(root) {
             let Some((t, j)) = self.member(game, m) else { continue };
             let seg = &t.art.segments[j];
@@ -933,6 +956,12 @@ pub fn xml_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// JSON for a single-quoted attribute (`data-fits='[["C",2]]'`): its quotes stay quotes, where
+/// a double-quoted attribute would spell each as six letters.
+pub fn json_attribute(json: &str) -> String {
+    xml_escape(json).replace("&quot;", "\"")
 }
 
 /// The placed segment a score event names.

@@ -83,6 +83,16 @@ impl Curve {
         }
     }
 
+    /// The curve on a tile turned `quarter_turns` whose corner is at `corner`.
+    pub fn placed(self, quarter_turns: u8, corner: Pt) -> Curve {
+        let place = |p: Pt| p.rotate(quarter_turns).plus(corner);
+        Curve {
+            from: place(self.from),
+            ctrl: self.ctrl.map(place),
+            to: place(self.to),
+        }
+    }
+
     pub fn reversed(self) -> Curve {
         Curve {
             from: self.to,
@@ -177,6 +187,50 @@ pub fn closed_path(curves: &[Curve]) -> String {
     d
 }
 
+/// The same shape as [`closed_path`] (or [`open_path`]), written short for a page to carry:
+/// straight runs in one piece (a tile's edge is often two halves), axis-aligned lines as
+/// `H`/`V`, and no line back to the start of a closed one, which `Z` draws.
+pub fn short_path(curves: &[Curve], closed: bool) -> String {
+    let Some(first) = curves.first() else {
+        return String::new();
+    };
+    let mut d = format!("M{} {}", num(first.from.x), num(first.from.y));
+    let mut at = first.from;
+    for (i, c) in curves.iter().enumerate() {
+        let next = curves.get(i + 1);
+        match c.ctrl {
+            Some(ctrl) => {
+                let _ = write!(d, "Q{} {} {} {}", num(ctrl.x), num(ctrl.y), num(c.to.x), num(c.to.y));
+                at = c.to;
+            }
+            None if next.is_some_and(|n| n.ctrl.is_none() && collinear(at, c.to, n.to)) => {}
+            None if closed && next.is_none() && c.to == first.from => {}
+            None if c.to.y == at.y => {
+                let _ = write!(d, "H{}", num(c.to.x));
+                at = c.to;
+            }
+            None if c.to.x == at.x => {
+                let _ = write!(d, "V{}", num(c.to.y));
+                at = c.to;
+            }
+            None => {
+                let _ = write!(d, "L{} {}", num(c.to.x), num(c.to.y));
+                at = c.to;
+            }
+        }
+    }
+    if closed {
+        d.push('Z');
+    }
+    d
+}
+
+/// Whether `b` lies on the way from `a` to `c`, so a line from `a` through `b` to `c` is one.
+fn collinear(a: Pt, b: Pt, c: Pt) -> bool {
+    let (u, v) = (b.minus(a), c.minus(b));
+    (u.x * v.y - u.y * v.x).abs() < 1e-3 && u.x * v.x + u.y * v.y > 0.0
+}
+
 /// SVG path data for an open chain of curves.
 pub fn open_path(curves: &[Curve]) -> String {
     let mut d = closed_path(curves);
@@ -257,6 +311,34 @@ pub fn centroid(poly: &[Pt]) -> Pt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tile's square drawn through its edges' midpoints, as the art's outlines are, is four
+    /// letters written short; a curve and a slanted line stay as they are.
+    #[test]
+    fn a_short_path_joins_straight_runs_and_leaves_the_rest() {
+        let corners = [pt(0.0, 0.0), pt(100.0, 0.0), pt(100.0, 100.0), pt(0.0, 100.0)];
+        let square: Vec<Curve> = (0..4)
+            .flat_map(|i| {
+                let (a, b) = (corners[i], corners[(i + 1) % 4]);
+                let (first, second) = Curve::line(a, b).halves();
+                [first, second]
+            })
+            .collect();
+        assert_eq!(short_path(&square, true), "M0 0H100V100H0Z");
+        let shapes = [
+            Curve::line(pt(0.0, 0.0), pt(100.0, 0.0)),
+            Curve::quad(pt(100.0, 0.0), CENTRE, pt(100.0, 100.0)),
+            Curve::line(pt(100.0, 100.0), pt(0.0, 0.0)),
+        ];
+        assert_eq!(short_path(&shapes, true), "M0 0H100Q50 50 100 100Z");
+        let slanted = [
+            Curve::line(pt(0.0, 0.0), pt(50.0, 20.0)),
+            Curve::line(pt(50.0, 20.0), pt(100.0, 100.0)),
+            Curve::line(pt(100.0, 100.0), pt(0.0, 0.0)),
+        ];
+        assert_eq!(short_path(&slanted, true), "M0 0L50 20L100 100Z");
+        assert_eq!(short_path(&slanted, false), "M0 0L50 20L100 100L0 0");
+    }
 
     #[test]
     fn numbers_print_short_and_stable() {

@@ -33,6 +33,9 @@ pub struct SegmentArt {
     pub kind: FeatureKind,
     /// Cities and fields: the filled area. Roads and rivers: the centre line, to be stroked.
     pub path: String,
+    /// The shape a page lights when it is pointed at, as curves: an area's faces (each closed),
+    /// a line's pieces (each open); none for cloisters and gardens, which are circles.
+    pub outline: Vec<Vec<Curve>>,
     /// Cities: the walls where the city leaves the tile's edge.
     pub walls: String,
     pub shield: Option<Pt>,
@@ -510,6 +513,7 @@ impl<'a> Layout<'a> {
                     SegmentArt {
                         kind: s.kind,
                         path: String::new(),
+                        outline: Vec::new(),
                         walls: String::new(),
                         shield: None,
                         dots: Vec::new(),
@@ -630,6 +634,7 @@ impl<'a> Layout<'a> {
         SegmentArt {
             kind: s.kind,
             path: closed_path(&outline),
+            outline: vec![outline],
             walls,
             shield,
             dots: Vec::new(),
@@ -656,12 +661,13 @@ impl<'a> Layout<'a> {
     fn line_art(&self, i: u8, s: &Segment) -> SegmentArt {
         let curves = &self.lines[&i];
         // A straight road is drawn as one line, so its two halves join without a seam.
-        let path =
+        let pieces: Vec<Vec<Curve>> =
             if curves.len() == 2 && curves[0].to == CENTRE && curves[1].from == CENTRE && s.sides.count_ones() == 2 {
-                open_path(&[Curve::line(curves[0].from, curves[1].to)])
+                vec![vec![Curve::line(curves[0].from, curves[1].to)]]
             } else {
-                curves.iter().map(|c| open_path(&[*c])).collect()
+                curves.iter().map(|c| vec![*c]).collect()
             };
+        let path = pieces.iter().map(|piece| open_path(piece)).collect();
         let crossing = self.lines.len() > 1 && self.lines.iter().filter(|(_, c)| c.len() == 2).count() > 1;
         let anchor = match curves[..] {
             [c] if s.sides.count_ones() == 1 => c.at(0.4),
@@ -672,6 +678,7 @@ impl<'a> Layout<'a> {
         SegmentArt {
             kind: s.kind,
             path,
+            outline: pieces,
             walls: String::new(),
             shield: None,
             dots: Vec::new(),
@@ -728,6 +735,7 @@ fn field_art(faces: &[Vec<Curve>], room: &Room) -> SegmentArt {
     SegmentArt {
         kind: FeatureKind::Field,
         path: faces.iter().map(|f| closed_path(f)).collect(),
+        outline: faces.to_vec(),
         walls: String::new(),
         shield: None,
         dots_path: dots_path(&dots),

@@ -12,7 +12,7 @@ use crate::render::interactive::{
     Badge, BoardNotes, Ghost, GhostFigure, MeepleSpot, Pick, PickSquare, SpotNote, anchor_share,
 };
 use crate::render::palette::Rgb;
-use crate::render::{self, RenderOptions};
+use crate::render::{self, BoardArt, RenderOptions};
 use crate::replay::{Replay, words};
 use crate::store::GameId;
 use crate::web::view;
@@ -27,8 +27,8 @@ const GHOSTS: usize = 3;
 /// the engine's listing of its moves (none at the start).
 pub fn turn_board(
     record: &GameRecord,
-    at: &Replay,
-    id: &GameId,
+    (at, features): (&Replay, &[BoardFeature]),
+    (id, n): (&GameId, u32),
     alternatives: Option<(&TurnReport, &[RecordedMove])>,
 ) -> String {
     let game = &at.game;
@@ -40,7 +40,7 @@ pub fn turn_board(
         ..RenderOptions::default()
     };
     let mut notes = BoardNotes {
-        features: feature_notes(record, game),
+        features: feature_notes(record, game, features),
         spots: spot_notes(record, game),
         ..BoardNotes::default()
     };
@@ -73,7 +73,8 @@ pub fn turn_board(
         }
         notes.played = played_badge(record.game, report, listed, played_at, &link);
     }
-    render::interactive_board_svg(record, at, &opts, &notes)
+    let art = super::links::board_art(id, n, &opts);
+    render::interactive_board_svg(record, at, &opts, BoardArt::Linked(&art), &notes)
 }
 
 /// Where a puzzle's tile stands: its square, its rotation (degrees) and, once answered or
@@ -103,11 +104,11 @@ pub fn puzzle_board(
     };
     let spot = |pos: Pos, r: u16, c: &Choice| format!("{}&meeple={}", href(pos, r), c.token);
     let notes = BoardNotes {
-        features: feature_notes(record, &at.game),
+        features: feature_notes(record, &at.game, &board_features(&at.game)),
         pick: Some(pick(record, moves, kind, placed, (href, &spot))),
         ..BoardNotes::default()
     };
-    render::interactive_board_svg(record, at, &opts, &notes)
+    render::interactive_board_svg(record, at, &opts, BoardArt::Inline, &notes)
 }
 
 /// A move the explore board's engine names, drawn as a ghost with a badge that plays it.
@@ -148,7 +149,7 @@ pub fn explore_board(
         ..RenderOptions::default()
     };
     let mut notes = BoardNotes {
-        features: feature_notes(record, &at.game),
+        features: feature_notes(record, &at.game, &board_features(&at.game)),
         // Under the drawn tile's squares: a dead square is never one of them.
         spots: spot_notes(record, &at.game),
         ..BoardNotes::default()
@@ -176,11 +177,11 @@ pub fn explore_board(
             .collect();
         notes.pick = Some(pick(record, moves, kind, placed, (href, spot)));
     }
-    render::interactive_board_svg(record, at, &opts, &notes)
+    render::interactive_board_svg(record, at, &opts, BoardArt::Inline, &notes)
 }
 
-fn feature_notes(record: &GameRecord, game: &Game) -> Vec<(crate::engine::SegId, String)> {
-    (board_features(game).iter())
+fn feature_notes(record: &GameRecord, game: &Game, features: &[BoardFeature]) -> Vec<(crate::engine::SegId, String)> {
+    (features.iter())
         .map(|f| (f.root, feature_note(record, game, f)))
         .collect()
 }

@@ -7,6 +7,7 @@
 //! that starts with one): [`path_errors`] answers a malformed id, or a turn number that does
 //! not parse, with a 404 problem saying why, like any other address that names nothing.
 
+use crate::render::RenderOptions;
 use crate::render::cards::Hands;
 use crate::store::GameId;
 use actix_web::web;
@@ -230,6 +231,13 @@ pub fn picture(id: GameId, n: Option<u32>) -> Picture {
         Some(n) => format!("/g/{id}/t/{n}.png"),
         None => format!("/g/{id}.png"),
     })
+}
+
+/// Turn `n`'s board as SVG drawn as `opts` say but with no backdrop: the drawing under a page's
+/// inline board ([`render::BoardArt::Linked`](crate::render::BoardArt)).
+pub fn board_art(id: impl Borrow<GameId>, n: impl Borrow<u32>, opts: &RenderOptions) -> String {
+    let (id, n) = (id.borrow(), n.borrow());
+    format!("/g/{id}/t/{n}.svg?overlay={}&theme=clear", opts.overlays())
 }
 
 /// The board of turn `n` with alternative `k` played instead, as PNG.

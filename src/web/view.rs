@@ -534,13 +534,13 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
     for (p, player) in players.iter().enumerate() {
         let colour = colours.get(p as u8).hex();
         let name = escape_html(&player.name);
-        let mut points = format!("{},{}", x(0.0), y(0));
+        let mut line = vec![(x(0.0), y(0))];
         let mut last = 0;
         let mut markers = String::new();
         for t in g.turns {
             let s = t.scores[p];
             let (tx, ty) = (x(t.turn as f64), y(s));
-            let _ = write!(points, " {tx},{ty}");
+            line.push((tx, ty));
             if s != last {
                 let _ = write!(
                     markers,
@@ -552,14 +552,30 @@ pub fn score_graph<P: Position>(players: &[PlayerInfo], g: &GraphInput<P>, colou
             last = s;
         }
         if let Some(end) = g.final_scores {
-            let _ = write!(points, " {},{}", x(turns + 1.0), y(end[p]));
+            line.push((x(turns + 1.0), y(end[p])));
         }
+        let points = polyline_points(&line);
         let _ = write!(
             svg,
             r#"<polyline class="casing" points="{points}"/><polyline class="line" stroke="{colour}" points="{points}"/>{markers}"#
         );
     }
     svg + "</svg>"
+}
+
+/// A polyline's points, `x,y` apart by spaces, without the points inside a level run: a score
+/// stays level over most turns, and each point kept is a turn page's bytes.
+fn polyline_points(line: &[(Tenths, Tenths)]) -> String {
+    let mut points = String::new();
+    for (i, (x, y)) in line.iter().enumerate() {
+        let level = |j: Option<usize>| j.and_then(|j| line.get(j)).is_some_and(|(_, other)| other.0 == y.0);
+        if level(i.checked_sub(1)) && level(Some(i + 1)) {
+            continue;
+        }
+        let space = if points.is_empty() { "" } else { " " };
+        let _ = write!(points, "{space}{x},{y}");
+    }
+    points
 }
 
 /// A coordinate rounded to tenths, written as `12.3`. Formatting floats with `{:.1}` is

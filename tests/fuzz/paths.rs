@@ -115,7 +115,8 @@ fn deep_tiles(r: &GameRecord) {
         analysis::analyse_turn(r, turns.div_ceil(2), &tiny()).expect("a turn of a record that replays is analysed");
     }
     let replayed = replay::replay(r, None).expect("it replayed before");
-    let _ = web::turn_board(r, &replayed, &GameId::of(""), None);
+    let features = analysis::board_features(&replayed.game);
+    let _ = web::turn_board(r, (&replayed, &features), (&GameId::of(""), r.turns()), None);
     let small = RenderOptions::default().with_size(RenderOptions::MIN_SIZE);
     render::draw(r, None, Picture::Board, ImageFormat::Png, &small).expect("the final board draws");
 }

@@ -2382,6 +2382,6 @@ fn in_a_browser_dark_mode_darkens_the_pictures_too() {
     assert_ne!(dark.headers().get("etag"), light.headers().get("etag"), "cached apart");
     let bad = get(&app, &format!("/g/{id}/t/5.png?theme=sepia"));
     assert_eq!(bad.status, 400, "{}", bad.body);
-    assert!(bad.body.contains("light and dark"), "{}", bad.body);
+    assert!(bad.body.contains("light, dark and clear"), "{}", bad.body);
     app.stop();
 }

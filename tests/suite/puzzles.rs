@@ -267,10 +267,10 @@ fn meeple_steps(app: &TestApp, id: &str) -> (Vec<(String, bool)>, Vec<String>) {
         })
         .collect();
     let data = page
-        .split("data-spot=\"0,2\" data-moves=\"")
+        .split("data-spot=\"0,2\" data-moves='")
         .nth(1)
         .expect("the square's moves");
-    let data = data[..data.find('"').unwrap()].replace("&quot;", "\"");
+    let data = data[..data.find('\'').unwrap()].replace("&apos;", "'");
     let moves: serde_json::Value = serde_json::from_str(&data).unwrap();
     let unturned = (moves.as_array().unwrap().iter())
         .find(|m| m[0] == 0)

@@ -10,7 +10,7 @@ use super::turn::{self, Detail, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords, Refused, Stored};
 use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
-use crate::analysis::{self, heuristic_formula};
+use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::{Game, GameKind, category};
 use crate::export::{Export, jcz};
 use crate::record::{Annotation, GameRecord, rules_spec};
@@ -116,9 +116,11 @@ impl GamePages for Stored<GameRecord> {
             ),
         };
         let id = head.id;
+        // The board's notes and the tile tracker both read the features' outlooks.
+        let features = analysis::board_features(&at.game);
         let (board, chances) = match detail {
             Detail::Full => (
-                Some(self.inline_board(state, &at, n)?),
+                Some(self.inline_board(state, (&at, &features), n)?),
                 game_chances(state, &id, Some(n))?,
             ),
             Detail::Framed => (None, Vec::new()),
@@ -145,7 +147,7 @@ impl GamePages for Stored<GameRecord> {
             },
             players: view::players_at(record, &at.game, false, &colours),
             events,
-            part: GamePart::Tiles(tile_turn_view(&id, record, &at.game)),
+            part: GamePart::Tiles(tile_turn_view(&id, record, &at.game, &features)),
             graph: turn::turn_graph(&head, &record.players, &at.turns, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
             turn_links: view::turn_links(played, head.last, Some(n)),
@@ -338,13 +340,18 @@ impl GamePages for Stored<GameRecord> {
 
 impl Stored<GameRecord> {
     /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
-    fn inline_board(&self, state: &AppState, at: &Replay, n: u32) -> Result<String, Problem> {
+    fn inline_board(&self, state: &AppState, at: (&Replay, &[BoardFeature]), n: u32) -> Result<String, Problem> {
         let alternatives = match n {
             0 => None,
             _ => Some(turn_alternatives(state, self, n)?),
         };
         let alternatives = alternatives.as_ref().map(|a| (&a.report, a.listed.as_slice()));
-        Ok(board_view::turn_board(&self.record, at, &self.row.id, alternatives))
+        Ok(board_view::turn_board(
+            &self.record,
+            at,
+            (&self.row.id, n),
+            alternatives,
+        ))
     }
 }
 
@@ -363,7 +370,12 @@ fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<
 /// Every chance counts draws as a uniform pick from the pack, as the draws are: the next
 /// player's next `k` draws are `k` tiles drawn from the pack, whatever comes between them.
 /// Discarded tiles (redrawn when they fit nowhere) are left out; they are rare.
-pub(super) fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game) -> TileTurnView {
+pub(super) fn tile_turn_view(
+    id: &GameId,
+    record: &GameRecord,
+    position: &Game,
+    features: &[BoardFeature],
+) -> TileTurnView {
     let left = position.pack_left();
     let mover = position.current_player();
     let horizon = analysis::draws_for(position, mover).min(NEXT_DRAWS);
@@ -380,7 +392,7 @@ pub(super) fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game) 
     let players = record.players.len() as u8;
     let mut spots = analysis::position_spots(position);
     spots.sort_by_key(|s| (s.fits, s.pos));
-    let killed = (analysis::board_features(position).iter())
+    let killed = (features.iter())
         .filter_map(|f| match f.outlook {
             analysis::Outlook::Never(analysis::Never::DeadSpot(at)) => Some(format!(
                 "{} of {} (needs {at})",

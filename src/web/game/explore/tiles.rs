@@ -7,7 +7,7 @@ use super::{
     Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, GhostAt, LineStep, MoveAnswer,
     PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, explore_problem, position_at, then,
 };
-use crate::analysis::report::ActionReport;
+use crate::analysis::{self, report::ActionReport};
 use crate::engine::{Game, Move, Pos, TileKindId};
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
@@ -202,7 +202,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         drawn,
         choices,
         choose_after: before.clone(),
-        tracker: tile_turn_view(&id, record, &shown.game),
+        tracker: tile_turn_view(&id, record, &shown.game, &analysis::board_features(&shown.game)),
     }));
     let context = (n, g.record.annotations.as_slice(), asked.owner);
     Ok(ExplorePage::new(g.head(state)?, context, explored, part))
