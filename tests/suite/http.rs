@@ -2347,6 +2347,48 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
     app.stop();
 }
 
+/// A turn page carries its board's layers, not its drawing: the drawing is the turn's own SVG
+/// picture with the page's overlays and no backdrop, linked at the board's size, and the page's
+/// own backdrop (which follows dark mode) is under it. A 72-tile board's page stays under
+/// 60 KB (BGA game-a's largest, turn 61, was 106 KB with the drawing inline).
+#[test]
+fn a_turn_page_links_its_boards_drawing_and_stays_small() {
+    let Some(fixtures) = common::fixtures_dir() else { return };
+    let record = std::fs::read(fixtures.join("bga/game-a.json")).unwrap();
+    let app = spawn_app();
+    let id = upload_id(&app, &record);
+    for n in [1, 36, 61, 71] {
+        let body = get(&app, &format!("/g/{id}/t/{n}")).body;
+        assert!(body.len() <= 60 * 1024, "turn {n}: {} bytes", body.len());
+        let start = body[..body.find("class=\"board-svg\"").unwrap()].rfind("<svg").unwrap();
+        let board = &body[start..];
+        let size = |svg: &str| {
+            let value = |name: &str| {
+                let at = &svg[svg.find(&format!(" {name}=\"")).unwrap() + name.len() + 3..];
+                at[..at.find('"').unwrap()].to_string()
+            };
+            (value("width"), value("height"))
+        };
+        let page_size = size(board);
+        assert!(
+            board.contains("<rect class=\"backdrop\""),
+            "turn {n}: the page's backdrop"
+        );
+        let image = &board[board.find("<image href=\"").unwrap() + 13..];
+        let href = image[..image.find('"').unwrap()].replace("&amp;", "&");
+        assert_eq!(
+            href,
+            format!("/g/{id}/t/{n}.svg?overlay=ownership,last-move,scoring,open-spots&theme=clear")
+        );
+        let drawing = get(&app, &href);
+        assert_eq!(drawing.status, 200, "{href}");
+        assert!(!drawing.body.contains("class=\"backdrop\""), "turn {n}: no backdrop");
+        assert_eq!(size(&drawing.body), page_size, "turn {n}: drawn at the board's size");
+        assert_eq!(size(image), page_size, "turn {n}: shown at the board's size");
+    }
+    app.stop();
+}
+
 /// Dark mode reaches the pictures: on a dark system the page, the inline board's backdrop and
 /// the Card Game's table picture are dark, and `?theme=` asks for either picture directly.
 #[test]
