@@ -72,7 +72,8 @@
 //! board as an SVG scene (`render/scene.rs`, tile art in `render/tiles.rs`, meeples in
 //! `render/figures.rs`, colours in [`render::palette`]) rasterised by resvg
 //! (`render/raster.rs`), the Card Game's table (`render/cards.rs`), the inline board a page
-//! points at (`render/interactive.rs`) and the animated GIF (`render/gif.rs`).
+//! points at (`render/interactive.rs`; a stored turn's page links its drawing as that turn's
+//! SVG, [`render::BoardArt`]) and the animated GIF (`render/gif.rs`).
 //!
 //! [`store`] keeps games in SQLite or PostgreSQL, one [`Backend`](store::Backend) trait over
 //! both (`store/sqlite.rs`, `store/postgres.rs`; schemas in `migrations/`, applied at start),

@@ -127,11 +127,28 @@ fn layer(kind: FeatureKind) -> u8 {
     }
 }
 
-/// The class a feature's group gets: lines are pointed at by their stroke, areas by their fill.
-fn shape_class(kind: FeatureKind) -> &'static str {
+/// How a feature is pointed at: an area by its fill, a line by its stroke, and a building
+/// (cloister, garden, farm, crossing) by a circle around it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Area,
+    Line,
+    Building,
+}
+
+fn shape(kind: FeatureKind) -> Shape {
     match layer(kind) {
-        2 => "f line",
-        _ => "f area",
+        0 | 1 => Shape::Area,
+        2 => Shape::Line,
+        _ => Shape::Building,
+    }
+}
+
+/// The class a feature's group gets; a building is lit like an area.
+fn shape_class(kind: FeatureKind) -> &'static str {
+    match shape(kind) {
+        Shape::Line => "f line",
+        Shape::Area | Shape::Building => "f area",
     }
 }
 
@@ -258,8 +275,8 @@ impl Scene<'_> {
         let mut out = String::new();
         for (root, note) in order {
             let kind = game.features().kind(*root);
-            let width = match layer(kind) {
-                2 => format!(" stroke-width=\"{}\"", num(tiles::ROAD_WIDTH + 10.0)),
+            let width = match shape(kind) {
+                Shape::Line => format!(" stroke-width=\"{}\"", num(tiles::ROAD_WIDTH + 10.0)),
                 _ => String::new(),
             };
             let _ = write!(
@@ -291,7 +308,7 @@ impl Scene<'_> {
             let seg = &t.art.segments[j];
             let corner = self.art_corner(t.pos);
             let q = t.quarter_turns;
-            if layer(seg.kind) == 3 {
+            if shape(seg.kind) == Shape::Building {
                 let c = seg.anchor.rotate(q).plus(corner);
                 let _ = write!(
                     circles,
@@ -302,7 +319,7 @@ impl Scene<'_> {
                 );
                 continue;
             }
-            let closed = layer(seg.kind) != 2;
+            let closed = shape(seg.kind) == Shape::Area;
             for piece in &seg.outline {
                 let placed: Vec<Curve> = piece.iter().map(|c| c.placed(q, corner)).collect();
                 d.push_str(&short_path(&placed, closed));
