@@ -166,3 +166,62 @@ pub fn card_game_with(
         annotations: Vec::new(),
     })
 }
+
+#[cfg(test)]
+/// The engine's end scoring checked on self-play games: here, as the engine may not use them.
+mod tests {
+    use super::*;
+    use crate::engine::{Preset, SegId};
+
+    /// The scores a copy of the game finished would have.
+    fn finished_copy(game: &Game) -> Vec<i32> {
+        let mut ended = game.clone();
+        ended.finish(&mut Vec::new());
+        ended.scores()
+    }
+
+    /// The segments the features list as occupied, sorted.
+    fn occupied_listed(game: &Game) -> Vec<SegId> {
+        let mut listed = game.features().occupied().to_vec();
+        listed.sort_unstable();
+        listed
+    }
+
+    /// The segments with a figure on them, found by walking every segment.
+    fn occupied_walked(game: &Game) -> Vec<SegId> {
+        let features = game.features();
+        (0..features.len() as SegId)
+            .filter(|&s| features.meeple_on(s).is_some())
+            .collect()
+    }
+
+    /// `end_scores` reads what `finish` scores, at every position of bot games under every
+    /// preset (farms scored per field and per city, New World's towns, trails and plains),
+    /// with two to five players; the random bot leaves figures everywhere, the weighed one
+    /// where a player would. The features' list of occupied segments, which both read, is
+    /// checked against every segment too.
+    #[test]
+    fn the_end_scores_are_what_finishing_a_copy_scores() {
+        let mut scratch = Scratch::default();
+        let (mut positions, mut scoring_ends) = (0, 0);
+        for preset in Preset::ALL {
+            for (players, seed) in [(2, 1), (3, 2), (5, 3), (2, 4)] {
+                let (mut game, ..) = fresh_game(&RulesSpec::new(preset), players).unwrap();
+                let mut rng = Rng::new(seed);
+                let policy = if seed % 2 == 0 { Policy::Weighed } else { Policy::Random };
+                for tile in shuffled_bag(&game, &mut rng) {
+                    bots::play_tiles(&mut game, &[tile], |_| policy, &mut rng, &mut scratch);
+                    assert_eq!(occupied_listed(&game), occupied_walked(&game));
+                    let read: Vec<i32> = game.end_scores().collect();
+                    assert_eq!(read, finished_copy(&game), "{preset:?}, {players} players, seed {seed}");
+                    positions += 1;
+                    scoring_ends += usize::from(read != game.scores());
+                }
+            }
+        }
+        assert!(
+            positions > 1000 && scoring_ends > positions / 2,
+            "{scoring_ends} of {positions} positions score at the end"
+        );
+    }
+}

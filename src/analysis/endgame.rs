@@ -63,7 +63,7 @@ fn negamax(
 ) -> i32 {
     let me = game.current_player();
     let (Some((&tile, rest)), Some((killer, deeper))) = (order.split_first(), killers.split_first_mut()) else {
-        return ended_margin(game, me, events);
+        return ended_margin(game, me);
     };
     let mut moves = alternatives::enumerate(game, tile).1;
     if moves.is_empty() {
@@ -82,9 +82,7 @@ fn negamax(
         events.clear();
         next.play_listed(mv, events);
         let value = if rest.is_empty() {
-            events.clear();
-            next.finish(events);
-            margin(next.players().iter().map(|p| p.score), me)
+            ended_margin(&next, me)
         } else {
             -negamax(&next, rest, -beta, -alpha, deeper, events)
         };
@@ -104,7 +102,7 @@ fn negamax(
 /// one) as is best for their own margin; the first such move when several are.
 fn last_tile(game: &Game, mover: u8, order: &[TileKindId], events: &mut Vec<Event>) -> i32 {
     let Some(&tile) = order.first() else {
-        return ended_margin(game, mover, events);
+        return ended_margin(game, mover);
     };
     let me = game.current_player();
     let mut best: Option<(i32, i32)> = None;
@@ -112,15 +110,14 @@ fn last_tile(game: &Game, mover: u8, order: &[TileKindId], events: &mut Vec<Even
         let mut next = game.clone();
         events.clear();
         next.play_listed(mv, events);
-        events.clear();
-        next.finish(events);
-        let scores = || next.players().iter().map(|p| p.score);
+        let ended: Vec<i32> = next.end_scores().collect();
+        let scores = || ended.iter().copied();
         let (own, theirs) = (margin(scores(), me), margin(scores(), mover));
         if best.is_none_or(|(b, _)| own > b) {
             best = Some((own, theirs));
         }
     }
-    best.map_or_else(|| ended_margin(game, mover, events), |(_, theirs)| theirs)
+    best.map_or_else(|| ended_margin(game, mover), |(_, theirs)| theirs)
 }
 
 #[cfg(test)]
@@ -147,7 +144,7 @@ mod tests {
     /// margin, and `mover`'s margin at the end of that line is the value.
     fn every_line(game: &Game, mover: u8, order: &[TileKindId]) -> i32 {
         let Some((&tile, rest)) = order.split_first() else {
-            return ended_margin(game, mover, &mut Vec::new());
+            return ended_margin(game, mover);
         };
         let me = game.current_player();
         let moves = alternatives::enumerate(game, tile).1;

@@ -45,9 +45,11 @@ pub fn policy_of(j: u32, greedy_share: f64) -> Policy {
 
 /// Plays the game out from `after` and returns `mover`'s final score minus the best opponent's.
 pub fn playout(after: &Game, mover: u8, seed: u64, policy: Policy, scratch: &mut Scratch) -> i32 {
-    let mut game = after.clone();
+    let mut game = scratch.spares.copy_of(after);
     bots::play_out(&mut game, policy, &mut Rng::new(seed), scratch);
-    margin(game.players().iter().map(|p| p.score), mover)
+    let value = margin(game.players().iter().map(|p| p.score), mover);
+    scratch.spares.give_back(game);
+    value
 }
 
 /// How a tile game's sample plays its future out.

@@ -60,11 +60,13 @@ pub enum HorizonEval {
 /// the weighed bot: the opponents reply as a player would, at a fraction of the greedy bot's
 /// cost. `mover`'s value there, by `horizon_value` with `eval`.
 pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
-    let mut game = after.clone();
+    let mut game = scratch.spares.copy_of(after);
     let mut bag = shuffled_bag(&game, rng);
     bag.truncate(horizon(&game));
     bots::play_tiles(&mut game, &bag, |_| Policy::Weighed, rng, scratch);
-    horizon_value(&game, mover, eval)
+    let value = horizon_value(&game, mover, eval);
+    scratch.spares.give_back(game);
+    value
 }
 
 /// What a player's figures are worth at the horizon beyond the points the end would score, per
@@ -99,10 +101,9 @@ fn horizon_value(game: &Game, mover: u8, eval: HorizonEval) -> i32 {
 /// beyond what the end scores them.
 fn fitted_margin(game: &Game, mover: u8) -> f64 {
     let share = pack_share(game);
-    let mut ended = game.clone();
-    ended.finish(&mut Vec::new());
+    let ended: Vec<i32> = game.end_scores().collect();
     let potential = potential(game);
-    let value = |p: usize| f64::from(ended.players()[p].score) + share * potential[p];
+    let value = |p: usize| f64::from(ended[p]) + share * potential[p];
     let best_other = (0..game.players().len())
         .filter(|&p| p != mover as usize)
         .map(value)
@@ -327,7 +328,7 @@ mod tests {
             panic!("two players")
         };
         [
-            f64::from(bots::ended_margin(game, 0, &mut Vec::new())),
+            f64::from(bots::ended_margin(game, 0)),
             share * (f64::from(a.in_supply) - f64::from(b.in_supply)),
             share * (f64::from(a.on_open_features) - f64::from(b.on_open_features)),
             share * (f64::from(a.farm_open_cities) - f64::from(b.farm_open_cities)),

@@ -56,7 +56,7 @@ const DENSE_CELLS_MIN: usize = 128 * 128;
 /// stretched thin (a staircase of a thousand custom tiles) would make that array huge, so past
 /// a size proportional to the squares in use the cells move into a hash map: memory follows
 /// the tiles placed, never the board's extent.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     /// The dense grid covers `lo` to `lo + (width − 1, height − 1)`; it is empty once sparse.
     lo: Pos,
@@ -69,6 +69,38 @@ pub struct Board {
     frontier: Vec<FrontierSquare>,
     /// No square east of this column joins the frontier (New World's coast).
     east_limit: i32,
+}
+
+/// Written out for `clone_from`, which the derive leaves as a fresh copy: the bots copy a game
+/// into one they keep, reusing its allocations.
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            cells: self.cells.clone(),
+            sparse: self.sparse.clone(),
+            tiles: self.tiles.clone(),
+            frontier: self.frontier.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Board) {
+        let Board {
+            lo,
+            width,
+            height,
+            cells,
+            sparse,
+            tiles,
+            frontier,
+            east_limit,
+        } = source;
+        (self.lo, self.width, self.height, self.east_limit) = (*lo, *width, *height, *east_limit);
+        self.cells.clone_from(cells);
+        self.sparse.clone_from(sparse);
+        self.tiles.clone_from(tiles);
+        self.frontier.clone_from(frontier);
+    }
 }
 
 impl Default for Board {

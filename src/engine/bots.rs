@@ -42,6 +42,30 @@ pub struct Scratch {
     events: Vec<Event>,
     placements: Vec<Placement>,
     actions: Vec<Action>,
+    pub spares: Spares,
+}
+
+/// Games given back after use, whose allocations the next copies reuse: copying a game into
+/// a spare one is far cheaper than allocating a new game for every candidate move.
+#[derive(Default)]
+pub struct Spares(Vec<Game>);
+
+impl Spares {
+    /// A copy of `game`, made into a spare game when there is one.
+    pub fn copy_of(&mut self, game: &Game) -> Game {
+        match self.0.pop() {
+            Some(mut copy) => {
+                copy.clone_from(game);
+                copy
+            }
+            None => game.clone(),
+        }
+    }
+
+    /// Takes back a copy from [`Spares::copy_of`] for the next one.
+    pub fn give_back(&mut self, game: Game) {
+        self.0.push(game);
+    }
 }
 
 /// SplitMix64: small, fast and deterministic for a seed; not for anything secret.
@@ -209,10 +233,11 @@ fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scrat
                 placement,
                 action,
             };
-            let mut after = game.clone();
+            let mut after = scratch.spares.copy_of(game);
             scratch.events.clear();
             after.play_listed(&mv, &mut scratch.events);
             let gained = i64::from(after.players()[me].score - game.players()[me].score) * 100;
+            scratch.spares.give_back(after);
             let value = gained + if keen(game, &mv) { 150 } else { 0 } + rng.below(50) as i64;
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
                 best = Some((value, mv));
@@ -227,7 +252,7 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
     let me = game.current_player();
     let now = |g: &Game| margin(g.players().iter().map(|p| p.score), me);
     let before = now(game);
-    let before_ended = weigh_end.then(|| ended_margin(game, me, &mut scratch.events));
+    let before_ended = weigh_end.then(|| ended_margin(game, me));
     let mut best: Option<(i32, Move)> = None;
     for _ in 0..SAMPLED_PLACEMENTS {
         let placement = random_placement(game, tile, rng, &mut scratch.placements)?;
@@ -242,7 +267,7 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
                 placement,
                 action,
             };
-            let mut after = game.clone();
+            let mut after = scratch.spares.copy_of(game);
             scratch.events.clear();
             after.play_listed(&mv, &mut scratch.events);
             let gained = now(&after) - before;
@@ -253,10 +278,11 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
                 // Points scored now count twice: they are in the margin if it ended, too. The
                 // lowest bit breaks ties at random.
                 Some(ended) => {
-                    let if_ended = ended_margin(&after, me, &mut scratch.events) - ended;
+                    let if_ended = ended_margin(&after, me) - ended;
                     2 * (gained + if_ended + keen) + rng.below(2) as i32
                 }
             };
+            scratch.spares.give_back(after);
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
                 best = Some((value, mv));
             }
@@ -266,11 +292,8 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
 }
 
 /// `me`'s margin if the game ended now.
-pub fn ended_margin(game: &Game, me: u8, events: &mut Vec<Event>) -> i32 {
-    let mut ended = game.clone();
-    events.clear();
-    ended.finish(events);
-    margin(ended.players().iter().map(|p| p.score), me)
+pub fn ended_margin(game: &Game, me: u8) -> i32 {
+    margin(game.end_scores(), me)
 }
 
 /// The mover's score minus the best opponent's (just the score in a solitaire game).

@@ -98,15 +98,35 @@ struct Node {
     on: Option<Meeple>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Features {
     nodes: Vec<Node>,
+    /// The segments with a figure on them, in no order: the end's scoring reads these for every
+    /// candidate move, where walking every segment cost more than the scoring itself.
+    occupied: Vec<SegId>,
+}
+
+/// Written out for `clone_from`, which the derive leaves as a fresh copy: the bots copy a game
+/// into one they keep, reusing its allocation.
+impl Clone for Features {
+    fn clone(&self) -> Features {
+        Features {
+            nodes: self.nodes.clone(),
+            occupied: self.occupied.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Features) {
+        self.nodes.clone_from(&source.nodes);
+        self.occupied.clone_from(&source.occupied);
+    }
 }
 
 impl Features {
     pub fn with_capacity(n: usize) -> Features {
         Features {
             nodes: Vec::with_capacity(n),
+            occupied: Vec::new(),
         }
     }
 
@@ -198,7 +218,9 @@ impl Features {
     }
 
     pub fn put(&mut self, s: SegId, m: Meeple) {
-        self.nodes[s as usize].on = Some(m);
+        if self.nodes[s as usize].on.replace(m).is_none() {
+            self.occupied.push(s);
+        }
         let r = self.root(s) as usize;
         self.nodes[r].meeples += 1;
     }
@@ -207,7 +229,15 @@ impl Features {
         let m = self.nodes[s as usize].on.take()?;
         let r = self.root(s) as usize;
         self.nodes[r].meeples -= 1;
+        if let Some(i) = self.occupied.iter().position(|&o| o == s) {
+            self.occupied.swap_remove(i);
+        }
         Some(m)
+    }
+
+    /// The segments with a figure on them, in no order.
+    pub fn occupied(&self) -> &[SegId] {
+        &self.occupied
     }
 
     /// The next segment in the circular member list of `s`'s feature.

@@ -5,6 +5,7 @@ pub(crate) mod board;
 pub(crate) mod bots;
 pub mod cards;
 pub(crate) mod category;
+mod ending;
 mod error;
 mod events;
 pub(crate) mod features;

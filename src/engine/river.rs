@@ -17,6 +17,7 @@ use super::parts::{Opening, Part, Squares};
 use super::rules::{RiverTurns, Rules};
 use super::tile::{FeatureKind, TileKind};
 use super::tileset::{self, Edition, TileCatalog, TileKindId, is_river_tile};
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bend {
@@ -57,8 +58,9 @@ pub struct River {
     previous_tile_bend: Option<Bend>,
     /// River tiles still in the pack.
     left: u32,
-    /// Per tile kind: is it a River tile, and is it a river end (spring or lake)?
-    kinds: Vec<(bool, bool)>,
+    /// Per tile kind: is it a River tile, and is it a river end (spring or lake)? Shared, as
+    /// the catalog is, so that a copy of the game does not copy it.
+    kinds: Arc<[(bool, bool)]>,
 }
 
 impl River {

@@ -8,7 +8,7 @@ use super::game::Game;
 use super::geometry::{Pos, Side};
 use super::parts::Part;
 use super::position::GameKind;
-use super::rules::{Completion, FarmScoring, FeatureRule, completion};
+use super::rules::{Completion, FeatureRule, completion};
 use super::tile::FeatureKind;
 
 /// What a feature pays its owners, from [`Game::worth`].
@@ -20,6 +20,20 @@ pub struct Worth {
     /// Completed as it stands now; `None` for a feature that never completes.
     pub completed: Option<u32>,
     pub is_complete: bool,
+}
+
+/// A score before it is placed on the board: who scores what for the feature of `s`. Final
+/// scoring computes these without changing the game, so they also give the scores if the game
+/// ended now (`Game::end_scores`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Award {
+    pub s: SegId,
+    pub feature: FeatureKind,
+    pub reason: Reason,
+    pub players: Players,
+    pub meeples: Counts,
+    pub terms: Terms,
+    pub note: Option<Note>,
 }
 
 impl Game {
@@ -34,31 +48,56 @@ impl Game {
     /// Builds the score of the feature containing segment `s` from its row of the feature
     /// table, or `None` when nobody has a meeple on it or the feature does not score so.
     fn feature_score(&mut self, s: SegId, rule: &FeatureRule, reason: Reason, phase: Phase) -> Option<Score> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let award = self.feature_award(s, rule, reason, &mut scratch);
+        self.scratch = scratch;
+        award.map(|a| self.placed_score(a, phase))
+    }
+
+    /// What the feature containing segment `s` awards for `reason`, as `feature_score` says.
+    pub(super) fn feature_award(
+        &self,
+        s: SegId,
+        rule: &FeatureRule,
+        reason: Reason,
+        scratch: &mut Vec<u16>,
+    ) -> Option<Award> {
         let meeples = self.features.count_meeples(s);
         let players = majority(&meeples);
         if players.is_empty() || rule.incomplete.is_none() && reason != Reason::Completed {
             return None;
         }
-        let mut scratch = std::mem::take(&mut self.scratch);
-        let (terms, small) = self.terms(s, rule, reason, 0, &mut scratch);
-        self.scratch = scratch;
+        let (terms, small) = self.terms(s, rule, reason, 0, scratch);
         if terms.points() == 0 {
             // Plains without animals: the trappers score nothing.
             return None;
         }
-        let (pos, location) = self.segment_place(s);
-        Some(Score {
+        Some(Award {
+            s,
             feature: self.features.kind(s),
             reason,
-            phase,
             players,
-            points: terms.points(),
             meeples,
             terms,
             note: small.then_some(Note::TwoTileCity),
+        })
+    }
+
+    /// The score of an award, placed at its feature for the events.
+    pub(super) fn placed_score(&self, a: Award, phase: Phase) -> Score {
+        let (pos, location) = self.segment_place(a.s);
+        Score {
+            feature: a.feature,
+            reason: a.reason,
+            phase,
+            players: a.players,
+            points: a.terms.points(),
+            meeples: a.meeples,
+            terms: a.terms,
+            note: a.note,
             pos,
             location,
-        })
+        }
     }
 
     /// The terms the feature of `s` scores for `reason` as it stands with `added` more tiles,
@@ -163,7 +202,7 @@ impl Game {
         out
     }
 
-    fn award(&mut self, score: Score, events: &mut Vec<Event>) {
+    pub(super) fn award(&mut self, score: Score, events: &mut Vec<Event>) {
         for p in score.players.iter() {
             self.players[p as usize].score += score.points as i32;
         }
@@ -301,134 +340,5 @@ impl Game {
             return;
         };
         self.score_and_return(s, Reason::AbbotRecalled, Phase::Play, events);
-    }
-
-    /// Final scoring: every occupied feature whose kind scores incomplete, then farms. Meeples
-    /// stay on the board.
-    pub fn finish(&mut self, events: &mut Vec<Event>) {
-        let mut roots: Vec<SegId> = (0..self.features.len() as SegId)
-            .filter(|&s| {
-                self.features.meeple_on(s).is_some() && self.rules.feature(self.features.kind(s)).incomplete.is_some()
-            })
-            .map(|s| self.features.root(s))
-            .collect();
-        roots.sort_unstable();
-        roots.dedup();
-        for s in roots {
-            let rule = self.rules.feature(self.features.kind(s));
-            if let Some(score) = self.feature_score(s, &rule, Reason::Incomplete, Phase::End) {
-                self.award(score, events);
-            }
-        }
-        match self.rules.farm_scoring {
-            FarmScoring::PerField { points } => self.score_farms_per_field(points, events),
-            FarmScoring::PerCity { points } => self.score_farms_per_city(points, events),
-        }
-    }
-
-    /// Each occupied field with the completed cities it borders (city roots, sorted, unique).
-    fn farms(&self) -> Vec<(SegId, Vec<SegId>)> {
-        (self.occupied_fields().into_iter())
-            .map(|f| (f, self.field_cities(f)))
-            .collect()
-    }
-
-    /// The fields with a figure on them (roots, sorted, unique).
-    pub fn occupied_fields(&self) -> Vec<SegId> {
-        let mut fields: Vec<SegId> = (0..self.features.len() as SegId)
-            .filter(|&s| self.features.kind(s) == FeatureKind::Field && self.features.meeple_on(s).is_some())
-            .map(|s| self.features.root(s))
-            .collect();
-        fields.sort_unstable();
-        fields.dedup();
-        fields
-    }
-
-    /// The completed cities the field of `field` supplies (city roots, sorted, unique).
-    pub fn field_cities(&self, field: SegId) -> Vec<SegId> {
-        self.bordering_cities(field, true)
-    }
-
-    /// The open cities the field of `field` borders: each adds to its farm once completed
-    /// (city roots, sorted, unique).
-    pub fn field_open_cities(&self, field: SegId) -> Vec<SegId> {
-        self.bordering_cities(field, false)
-    }
-
-    /// The cities the field of `field` borders, completed or open as `completed` says.
-    fn bordering_cities(&self, field: SegId, completed: bool) -> Vec<SegId> {
-        let mut cities: Vec<SegId> = Vec::new();
-        for m in self.features.members(field) {
-            let t = self.board.tiles()[self.features.tile_of(m) as usize];
-            let seg = &self.catalog.get(t.kind).segments[(m - t.first_segment) as usize];
-            // A field borders a city or two, so its bits are walked, not all sixteen.
-            let mut bits = seg.cities;
-            while bits != 0 {
-                let city = self.features.root(t.first_segment + bits.trailing_zeros() as SegId);
-                bits &= bits - 1;
-                if self.features.is_complete(city) == completed {
-                    cities.push(city);
-                }
-            }
-        }
-        cities.sort_unstable();
-        cities.dedup();
-        cities
-    }
-
-    fn farm_score(&self, field: SegId, players: Players, meeples: Counts, cities: u32, per_city: u32) -> Score {
-        let (pos, location) = self.segment_place(field);
-        let mut terms = Terms::default();
-        terms.push(Term {
-            count: cities,
-            unit: Unit::City,
-            rate: per_city,
-        });
-        Score {
-            feature: FeatureKind::Field,
-            reason: Reason::Farm,
-            phase: Phase::End,
-            players,
-            points: terms.points(),
-            meeples,
-            terms,
-            note: None,
-            pos,
-            location,
-        }
-    }
-
-    fn score_farms_per_field(&mut self, points: u8, events: &mut Vec<Event>) {
-        for (field, cities) in self.farms() {
-            let counts = self.features.count_meeples(field);
-            let players = majority(&counts);
-            if cities.is_empty() || players.is_empty() {
-                continue;
-            }
-            let score = self.farm_score(field, players, counts, cities.len() as u32, points as u32);
-            self.award(score, events);
-        }
-    }
-
-    /// The classic rule: for each completed city, the most farmers over all the fields that
-    /// supply it win `points`.
-    fn score_farms_per_city(&mut self, points: u8, events: &mut Vec<Event>) {
-        let farms = self.farms();
-        let mut cities: Vec<SegId> = farms.iter().flat_map(|(_, c)| c.iter().copied()).collect();
-        cities.sort_unstable();
-        cities.dedup();
-        for city in cities {
-            let mut counts: Counts = Default::default();
-            let mut first_field = None;
-            for (field, _) in farms.iter().filter(|(_, c)| c.contains(&city)) {
-                first_field.get_or_insert(*field);
-                let field_counts = self.features.count_meeples(*field);
-                counts.iter_mut().zip(&field_counts).for_each(|(a, b)| *a += b);
-            }
-            let players = majority(&counts);
-            let field = first_field.expect("every listed city has a supplying field");
-            let score = self.farm_score(field, players, counts, 1, points as u32);
-            self.award(score, events);
-        }
     }
 }

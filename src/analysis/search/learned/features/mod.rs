@@ -2,8 +2,8 @@
 //! one set per game ([`FeatureSet`]).
 //!
 //! Every number comes from the engine: the score if the game ended now is the engine's final
-//! scoring of a copy, and an open feature's gain is [`Game::worth`] completed less at the end;
-//! nothing here scores a feature itself. What a figure may still bring depends on how much of
+//! scoring ([`Game::end_scores`]), and an open feature's gain is [`Game::worth`] completed less
+//! at the end; nothing here scores a feature itself. What a figure may still bring depends on how much of
 //! the game is left, so those counts are multiplied by the share of the pack left (and once
 //! more by it, where a count's worth fades faster than the pack). The first feature of every
 //! set, the score if the game ended now, weighs 1 in every model: at the end of the game every
@@ -99,12 +99,10 @@ pub fn pack_share(game: &Game) -> f64 {
     f64::from(game.pack_left()) / f64::from(tiles_in_game.max(1))
 }
 
-/// The score each player would have if the game ended now: the engine's final scoring of a
-/// copy.
+/// The score each player would have if the game ended now: the engine's final scoring
+/// ([`Game::end_scores`]).
 fn scores_if_ended(game: &Game) -> Vec<f64> {
-    let mut ended = game.clone();
-    ended.finish(&mut Vec::new());
-    ended.players().iter().map(|p| f64::from(p.score)).collect()
+    game.end_scores().map(f64::from).collect()
 }
 
 /// How many features [`common`] writes.
