@@ -730,7 +730,7 @@ impl<'a> Scene<'a> {
                 continue;
             }
             done.push(root);
-            self.feature_outline(game, root, "", &mut out);
+            self.feature_outline(game, root, &mut out);
         }
         if !out.is_empty() {
             let _ = write!(
@@ -743,8 +743,7 @@ impl<'a> Scene<'a> {
 
     /// The shape of every segment of the feature `root`, unfilled: roads and rivers as wide
     /// strokes of their centre line, areas as their outline, cloisters and gardens as a disc.
-    /// `attributes` go on each shape.
-    fn feature_outline(&self, game: &Game, root: SegId, attributes: &str, out: &mut String) {
+    fn feature_outline(&self, game: &Game, root: SegId, out: &mut String) {
         for m in game.features().members(root) {
             let Some((t, j)) = self.member(game, m) else { continue };
             let seg = &t.art.segments[j];
@@ -752,16 +751,16 @@ impl<'a> Scene<'a> {
             let _ = match seg.kind {
                 FeatureKind::Road | FeatureKind::River | FeatureKind::Trail => write!(
                     out,
-                    "<path d=\"{}\" stroke-width=\"{}\" transform=\"{mtx}\"{attributes}/>",
+                    "<path d=\"{}\" stroke-width=\"{}\" transform=\"{mtx}\"/>",
                     seg.path,
                     ROAD_WIDTH + 10.0
                 ),
                 FeatureKind::City | FeatureKind::Field | FeatureKind::Town | FeatureKind::Plains => {
-                    write!(out, "<path d=\"{}\" transform=\"{mtx}\"{attributes}/>", seg.path)
+                    write!(out, "<path d=\"{}\" transform=\"{mtx}\"/>", seg.path)
                 }
                 FeatureKind::Cloister | FeatureKind::Garden | FeatureKind::Farm | FeatureKind::Crossing => write!(
                     out,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" transform=\"{mtx}\"{attributes}/>",
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" transform=\"{mtx}\"/>",
                     num(seg.anchor.x),
                     num(seg.anchor.y),
                     num(seg.size * 0.75)
