@@ -154,6 +154,9 @@ fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: Option<IpAddr>, what
     })
 }
 
+/// How long a request may take, from its first byte to its answer, by default.
+pub const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
 #[cfg(test)]
 mod tests {
     use super::*;

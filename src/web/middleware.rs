@@ -2,9 +2,9 @@
 //! the refusal of compressed request bodies.
 
 use super::AppState;
+use super::limits::REQUEST_TIMEOUT;
 use super::problem::Problem;
 use super::problem::wants_html;
-use super::startup::REQUEST_TIMEOUT;
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;

@@ -16,6 +16,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use sha2::{Digest, Sha256};
 use std::hash::Hash;
 use std::io::{Read, Write};
+use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};
 
 /// Bytes of gzipped pages kept at most, by default.
@@ -184,6 +185,35 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
                     kept.bytes -= old.size();
                 }
             }
+        }
+    }
+}
+
+/// Recently drawn images by ETag.
+pub struct RenderCache(Mutex<lru::LruCache<String, Arc<Vec<u8>>>>);
+
+impl Default for RenderCache {
+    fn default() -> Self {
+        RenderCache(Mutex::new(lru::LruCache::new(
+            NonZeroUsize::new(256).expect("256 is not zero"),
+        )))
+    }
+}
+
+impl RenderCache {
+    pub fn get(&self, key: &str) -> Option<Arc<Vec<u8>>> {
+        self.0.lock().ok()?.get(key).cloned()
+    }
+
+    pub fn put(&self, key: String, bytes: Arc<Vec<u8>>) {
+        if let Ok(mut c) = self.0.lock() {
+            c.put(key, bytes);
+        }
+    }
+
+    pub fn clear(&self) {
+        if let Ok(mut c) = self.0.lock() {
+            c.clear();
         }
     }
 }

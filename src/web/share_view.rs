@@ -68,10 +68,28 @@ impl ShareView {
             at_end: i.turn.is_none(),
             png: page(i.png.to_string()),
             gif: i.board.then(|| page(links::gif(id))),
-            iframe: super::routes::embed::iframe(&page(links::embed(id, n)), i.title),
+            iframe: iframe(&page(links::embed(id, n)), i.title),
             oembed: page(format!("/oembed?url={encoded}")),
             exports,
             open: false,
         }
     }
+}
+
+/// An embed's frame at its full size, the board and a line of navigation: the share menu's
+/// code, and the most the oEmbed answer offers.
+pub const WIDTH: u32 = 640;
+pub const HEIGHT: u32 = 720;
+
+/// The embed at `src` in a frame of its full size, as the share menu offers it to paste.
+fn iframe(src: &str, title: &str) -> String {
+    frame(src, WIDTH, HEIGHT, title)
+}
+
+/// The embed at `src` in a frame `width` by `height`.
+pub fn frame(src: &str, width: u32, height: u32, title: &str) -> String {
+    format!(
+        r#"<iframe src="{src}" width="{width}" height="{height}" style="border:0" loading="lazy" title="{}"></iframe>"#,
+        title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+    )
 }

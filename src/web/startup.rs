@@ -35,9 +35,6 @@ pub fn seed_demo(store: &Store) -> Result<(), ingest::IngestError> {
     Ok(())
 }
 
-/// How long a request may take, from its first byte to its answer, by default.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
-
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -64,7 +61,7 @@ impl Settings {
             limits: LimitSettings::default(),
             analysis_queue: ANALYSIS_QUEUE,
             analysis_workers: 1,
-            request_timeout: REQUEST_TIMEOUT,
+            request_timeout: super::limits::REQUEST_TIMEOUT,
         })
     }
 }

@@ -11,7 +11,7 @@ use crate::record::recorded;
 use crate::record::{GameRecord, RecordedMove};
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::AppState;
-use crate::web::game::Stored;
+use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 use serde::de::DeserializeOwned;
 

@@ -7,7 +7,7 @@ use super::analysis::{
 };
 use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
-use super::{GameHead, GamePages, HeadWords, Refused, Stored};
+use super::{GameHead, GamePages, HeadWords};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
@@ -20,6 +20,7 @@ use crate::render::cards::Hands;
 use crate::replay;
 use crate::store::{AnalysisStatus, GameRow};
 use crate::web::chance_view::ChancesView;
+use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 use crate::web::view::{BoardView, CardTurnView, GamePart};
 use crate::web::what_if::stored_analysis;
@@ -30,13 +31,14 @@ impl Stored<CardRecord> {
     /// What every page of the game shows at the top.
     pub(super) fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
         let words = HeadWords {
+            rules: self.rules(),
             held_label: "Hand",
             held_title: "Cards in hand, and the follower while it is still to place this round",
             count_labels: ["Cards played", "Cards taken"],
             jcz: false,
             board: false,
         };
-        GameHead::new(state, self, words)
+        GameHead::new(state, &self.row, words)
     }
 
     /// The chances of the game's finished analysis; none before it is done.
@@ -73,13 +75,6 @@ impl GamePages for Stored<CardRecord> {
 
     fn drawable(&self) -> &dyn Drawable {
         &self.record
-    }
-
-    fn replays(&self) -> Result<(), Refused> {
-        let record = &self.record;
-        replay::cards::replay(record)
-            .map(|_| ())
-            .map_err(|e| Refused(e.describe(record)))
     }
 
     fn exports(&self) -> &dyn Export {

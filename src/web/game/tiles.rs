@@ -7,7 +7,7 @@ use super::analysis::{
 };
 use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
-use super::{GameHead, GamePages, HeadWords, Refused, Stored};
+use super::{GameHead, GamePages, HeadWords};
 use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
@@ -19,6 +19,7 @@ use crate::render::{self, Drawable};
 use crate::replay::{self, Replay, words};
 use crate::store::{GameId, GameRow};
 use crate::web::chance_view::{self, ChancesView};
+use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 use crate::web::view::{self, BoardView, GamePart, TileTurnView};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
@@ -42,6 +43,7 @@ impl Stored<GameRecord> {
             _ => ("Meeples", "Followers in supply", "Meeples used"),
         };
         let words = HeadWords {
+            rules: self.rules(),
             held_label,
             held_title,
             count_labels: ["Tiles", figures_used],
@@ -51,7 +53,7 @@ impl Stored<GameRecord> {
         Ok(GameHead {
             lab: crate::record::lab::to_link(&self.record).ok(),
             tiles_notice: view::tiles_notice(&self.record),
-            ..GameHead::new(state, self, words)?
+            ..GameHead::new(state, &self.row, words)?
         })
     }
 }
@@ -71,13 +73,6 @@ impl GamePages for Stored<GameRecord> {
 
     fn drawable(&self) -> &dyn Drawable {
         &self.record
-    }
-
-    fn replays(&self) -> Result<(), Refused> {
-        let record = &self.record;
-        replay::replay(record, None)
-            .map(|_| ())
-            .map_err(|e| Refused(e.describe(record)))
     }
 
     fn exports(&self) -> &dyn Export {

@@ -1,7 +1,7 @@
 //! The turn page and the end page, and what every game's builds them from: the link previews,
 //! the score graphs, the navigation.
 
-use super::{Analysis, GameHead};
+use super::GameHead;
 use crate::engine::Position;
 use crate::record::{Annotation, PlayerInfo};
 use crate::render::PlayerColours;
@@ -11,6 +11,7 @@ use crate::web::chance_view::ChancesView;
 use crate::web::links;
 use crate::web::problem::Problem;
 use crate::web::share_view::ShareView;
+use crate::web::state::Analysis;
 use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GraphView, PlayerView, TurnLink};
 use askama::Template;
 use askama_web::WebTemplate;

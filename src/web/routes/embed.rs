@@ -12,6 +12,7 @@ use crate::web::game::turn::Detail;
 use crate::web::middleware::content_security_policy;
 use crate::web::problem::Problem;
 use crate::web::query::Query;
+use crate::web::share_view::{HEIGHT, WIDTH, frame};
 use crate::web::view::{BoardView, PlayerView};
 use crate::web::{AppState, blocking, links};
 use actix_web::http::StatusCode;
@@ -19,10 +20,6 @@ use actix_web::{HttpResponse, route, web};
 use askama::Template;
 use serde::Deserialize;
 use serde_json::json;
-
-/// The frame's size in the oEmbed answer: the board and a line of navigation.
-const WIDTH: u32 = 640;
-const HEIGHT: u32 = 720;
 
 #[derive(Template)]
 #[template(path = "embed.html")]
@@ -107,18 +104,6 @@ pub async fn oembed(state: web::Data<AppState>, q: Query<OEmbedQuery>) -> Result
         "height": height,
         "html": frame(&src, width, height, &page.preview.title),
     })))
-}
-
-/// The embed at `src` in a frame of its full size, as the share menu offers it to paste.
-pub fn iframe(src: &str, title: &str) -> String {
-    frame(src, WIDTH, HEIGHT, title)
-}
-
-fn frame(src: &str, width: u32, height: u32, title: &str) -> String {
-    format!(
-        r#"<iframe src="{src}" width="{width}" height="{height}" style="border:0" loading="lazy" title="{}"></iframe>"#,
-        title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
-    )
 }
 
 /// The game and turn a link of this site names: `/g/{id}` (the last turn) or `/g/{id}/t/{n}`.

@@ -16,37 +16,7 @@ use actix_web::http::header::{self, ETag, EntityTag};
 use actix_web::{HttpRequest, HttpResponse, route, web};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use std::num::NonZeroUsize;
-use std::sync::{Arc, Mutex};
-
-/// Recently drawn images by ETag.
-pub struct RenderCache(Mutex<lru::LruCache<String, Arc<Vec<u8>>>>);
-
-impl Default for RenderCache {
-    fn default() -> Self {
-        RenderCache(Mutex::new(lru::LruCache::new(
-            NonZeroUsize::new(256).expect("256 is not zero"),
-        )))
-    }
-}
-
-impl RenderCache {
-    fn get(&self, key: &str) -> Option<Arc<Vec<u8>>> {
-        self.0.lock().ok()?.get(key).cloned()
-    }
-
-    fn put(&self, key: String, bytes: Arc<Vec<u8>>) {
-        if let Ok(mut c) = self.0.lock() {
-            c.put(key, bytes);
-        }
-    }
-
-    pub fn clear(&self) {
-        if let Ok(mut c) = self.0.lock() {
-            c.clear();
-        }
-    }
-}
+use std::sync::Arc;
 
 #[derive(Deserialize)]
 pub struct ImageQuery {

@@ -4,11 +4,11 @@ use crate::engine::GameKind;
 use crate::record::MAX_RECORD_BYTES;
 use crate::render::cards::Hands;
 use crate::store::{GameId, GameRow, PLAYERS_SEARCHED, ingest};
-use crate::web::game::Analysis;
 use crate::web::game::turn::{Detail, TurnPage};
 use crate::web::problem::{Problem, wants_html};
 use crate::web::query::Query;
 use crate::web::search::{Found, Named, PER_PAGE, SearchForm, found, rules_names};
+use crate::web::state::{Analysis, TurnKey};
 use crate::web::{AppState, annotation_view, blocking, links};
 use actix_multipart::Multipart;
 use actix_web::http::header;
@@ -130,7 +130,7 @@ pub fn list_item(g: GameRow) -> GameListItem {
         turns: g.turns,
         created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
     };
-    if let Ok(stored) = crate::web::game::read(g) {
+    if let Ok(stored) = crate::web::loaded::read(g) {
         item.rules = stored.pages().listed_rules();
     }
     item
@@ -338,18 +338,6 @@ pub async fn turn(
         true => page.answer_private(&req),
         false => page.answer(&req),
     })
-}
-
-/// What a turn page shows besides its game and turn: everything it may differ by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TurnKey {
-    pub id: GameId,
-    turn: u32,
-    hands: Hands,
-    /// The chances, the ghosts' values and the links to the analysis change with it.
-    analysis: Analysis,
-    /// The owner's page, with the forms that write comments.
-    owner: bool,
 }
 
 /// Turn `n`'s page, with its comments; a Card Game's shows the hands `hands` says.

@@ -15,8 +15,8 @@ use crate::replay::cards::move_text;
 use crate::replay::{CardExplore, explore_cards};
 use crate::web::AppState;
 use crate::web::card_view;
-use crate::web::game::Stored;
 use crate::web::links;
+use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 
 pub struct CardsView {

@@ -1,0 +1,62 @@
+//! A stored game parsed as its own game's type ([`Loaded`]): [`annotated`] is the one place the
+//! web tells the games apart. What the pages make of it is [`super::game`]'s.
+
+use crate::record::cards::CardRecord;
+use crate::record::{Annotation, AnyRecord, GameRecord, RecordError};
+use crate::replay;
+use crate::store::GameRow;
+use std::sync::Arc;
+
+/// A stored game: its row, and its record parsed as its game's type (`GameRecord`,
+/// `CardRecord`).
+#[derive(Clone)]
+pub struct Stored<R> {
+    pub row: GameRow,
+    pub record: R,
+}
+
+/// Why a stored game does not replay under this release's rules, in the record's words
+/// (naming the turn, the player and the rule).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+/// A stored game as its own game's type: what the pages of every game take
+/// (`Loaded::pages`), and what only the tile games have (a board, placements to weigh,
+/// puzzles) take.
+#[derive(Clone)]
+pub enum Loaded {
+    Tiles(Arc<Stored<GameRecord>>),
+    Cards(Arc<Stored<CardRecord>>),
+}
+
+impl Loaded {
+    /// Whether the record replays under this release's rules: a game an earlier release
+    /// stored may hold a move this one refuses. The reason, naming the turn, if not.
+    pub fn replays(&self) -> Result<(), Refused> {
+        match self {
+            Loaded::Tiles(g) => replay::replay(&g.record, None)
+                .map(|_| ())
+                .map_err(|e| Refused(e.describe(&g.record))),
+            Loaded::Cards(g) => replay::cards::replay(&g.record)
+                .map(|_| ())
+                .map_err(|e| Refused(e.describe(&g.record))),
+        }
+    }
+}
+
+/// A stored game, its record parsed as its own game's type, without its annotations.
+pub fn read(row: GameRow) -> Result<Loaded, RecordError> {
+    annotated(row, Vec::new())
+}
+
+/// A stored game, its record parsed as its own game's type, with its annotations (the store
+/// keeps them apart from the record, which never changes).
+pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Loaded, RecordError> {
+    let mut parsed = crate::record::parse_any(row.record.as_bytes())?;
+    crate::record::dispatch!(&mut parsed, record => record.annotations = annotations);
+    Ok(match parsed {
+        AnyRecord::Tiles(record, _) => Loaded::Tiles(Arc::new(Stored { row, record })),
+        AnyRecord::Cards(record) => Loaded::Cards(Arc::new(Stored { row, record })),
+    })
+}
