@@ -438,14 +438,18 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
     for &(copies, mask) in groups {
         let taken: Vec<f64> = (0..=copies.min(d)).map(|x| binomial(copies, x)).collect();
         let mut next: Vec<(Closable, Vec<f64>)> = Vec::new();
-        let mut index: HashMap<Closable, usize> = HashMap::new();
         for (closable, by_drawn) in &ways {
             let mut now = *closable;
             for (x, &choose) in taken.iter().enumerate() {
-                let at = *index.entry(now).or_insert_with(|| {
-                    next.push((now, vec![0.0; draws + 1]));
-                    next.len() - 1
-                });
+                // A scan, not a hash map: the states are few (at most `MAX_STATES`), and
+                // hashing them cost more than the sum itself.
+                let at = match next.iter().position(|(c, _)| *c == now) {
+                    Some(at) => at,
+                    None => {
+                        next.push((now, vec![0.0; draws + 1]));
+                        next.len() - 1
+                    }
+                };
                 for (into, from) in next[at].1[x..].iter_mut().zip(by_drawn) {
                     *into += from * choose;
                 }

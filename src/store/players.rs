@@ -212,26 +212,40 @@ pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Sea
     seats
 }
 
-/// The scored events of a snapshot row, each with the seats it scored for. The tile games name
-/// the feature (`feature`), the Card Game its category (`category`); rows that do not parse
-/// score nothing.
+/// A stored event as far as the seats read it: a scoring (what, for whom, how many points),
+/// or anything else. The tile games name what scored `feature`, the Card Game `category`.
+#[derive(serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum SeatEvent {
+    Scored {
+        #[serde(alias = "category")]
+        feature: String,
+        players: Vec<u8>,
+        points: u32,
+    },
+    #[serde(other)]
+    Other,
+}
+
+/// The scored events of a snapshot row, each with the seats it scored for; rows that do not
+/// parse score nothing.
 fn scored(t: &TurnRow) -> Vec<(Vec<u8>, Scoring)> {
-    let events: Vec<serde_json::Value> = serde_json::from_str(&t.events).unwrap_or_default();
-    (events.iter())
-        .filter(|e| e["type"] == "scored")
-        .filter_map(|e| {
-            let what = e["feature"].as_str().or(e["category"].as_str())?;
-            let players = serde_json::from_value(e["players"].clone()).ok()?;
-            let points = i32::try_from(e["points"].as_u64()?).ok()?;
-            let turn = t.turn;
-            Some((
+    let events: Vec<SeatEvent> = serde_json::from_str(&t.events).unwrap_or_default();
+    (events.into_iter())
+        .filter_map(|e| match e {
+            SeatEvent::Scored {
+                feature,
+                players,
+                points,
+            } => Some((
                 players,
                 Scoring {
-                    points,
-                    turn,
-                    what: what.to_string(),
+                    points: i32::try_from(points).ok()?,
+                    turn: t.turn,
+                    what: feature,
                 },
-            ))
+            )),
+            SeatEvent::Other => None,
         })
         .collect()
 }
