@@ -432,27 +432,34 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
         return Some(chance_any(groups.iter().map(|g| g.0).sum(), n, d));
     }
     let all = (1usize << spots) - 1;
-    let draws = d as usize;
+    let width = d as usize + 1;
     let others = n.saturating_sub(groups.iter().map(|g| g.0).sum());
-    // Per state, draws by closing tiles held (0 to `d`); states in the order first reached,
-    // so the sum (and the chance shown) is the same every time.
-    let mut ways: Vec<(Closable, Vec<f64>)> = vec![(Closable::NOTHING, unit(draws))];
+    // Per state, draws by closing tiles held (0 to `d`), a row of `width` in one flat buffer
+    // (a vector per state was a tenth of a turn page in allocations); states in the order
+    // first reached, so the sum (and the chance shown) is the same every time.
+    let mut states = vec![Closable::NOTHING];
+    let mut ways = vec![0.0; width];
+    ways[0] = 1.0;
+    let (mut next_states, mut next_ways) = (Vec::new(), Vec::new());
     for &(copies, mask) in groups {
         let taken: Vec<f64> = (0..=copies.min(d)).map(|x| binomial(copies, x)).collect();
-        let mut next: Vec<(Closable, Vec<f64>)> = Vec::new();
-        for (closable, by_drawn) in &ways {
+        next_states.clear();
+        next_ways.clear();
+        for (closable, by_drawn) in states.iter().zip(ways.chunks_exact(width)) {
             let mut now = *closable;
             for (x, &choose) in taken.iter().enumerate() {
                 // A scan, not a hash map: the states are few (at most `MAX_STATES`), and
                 // hashing them cost more than the sum itself.
-                let at = match next.iter().position(|(c, _)| *c == now) {
+                let at = match next_states.iter().position(|c| *c == now) {
                     Some(at) => at,
                     None => {
-                        next.push((now, vec![0.0; draws + 1]));
-                        next.len() - 1
+                        next_states.push(now);
+                        next_ways.resize(next_ways.len() + width, 0.0);
+                        next_states.len() - 1
                     }
                 };
-                for (into, from) in next[at].1[x..].iter_mut().zip(by_drawn) {
+                let row = &mut next_ways[at * width..(at + 1) * width];
+                for (into, from) in row[x..].iter_mut().zip(by_drawn) {
                     *into += from * choose;
                 }
                 if now != Closable::ALL {
@@ -463,23 +470,18 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
                 }
             }
         }
-        if next.len() > MAX_STATES {
+        if next_states.len() > MAX_STATES {
             return None;
         }
-        ways = next;
+        std::mem::swap(&mut states, &mut next_states);
+        std::mem::swap(&mut ways, &mut next_ways);
     }
-    let closed: f64 = (ways.iter().filter(|w| w.0 == Closable::ALL))
+    let closed: f64 = (states.iter().zip(ways.chunks_exact(width)))
+        .filter(|(state, _)| **state == Closable::ALL)
         .flat_map(|(_, by_drawn)| by_drawn.iter().enumerate())
         .map(|(drawn, count)| count * binomial(others, d - drawn as u32))
         .sum();
     Some((closed / binomial(n, d)).clamp(0.0, 1.0))
-}
-
-/// Draws by closing tiles held, before any group: one way, holding none.
-fn unit(draws: usize) -> Vec<f64> {
-    let mut v = vec![0.0; draws + 1];
-    v[0] = 1.0;
-    v
 }
 
 /// Draws sampled when the exact sum is too large, at most: the standard error of the chance

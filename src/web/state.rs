@@ -251,11 +251,15 @@ impl AppState {
         })));
     }
 
-    /// A finished analysis's players' accuracy, when kept.
     /// A tile game's whole-game analysis once it is done.
     pub fn finished_analysis(&self, id: &GameId) -> Result<Option<Arc<StoredAnalysis>>, Problem> {
         if let Some(hit) = self.analyses.get(id) {
             return Ok(Some(hit));
+        }
+        // A page read the analysis's state a moment ago (its head does): not done, it is taken
+        // as not done for as long as the page takes it so, without asking the store again.
+        if self.analysis_seen.get(id).is_some_and(|a| !a.done()) {
+            return Ok(None);
         }
         let Some((AnalysisStatus::Done, Some(json))) = self.store.analysis(id)? else {
             return Ok(None);
