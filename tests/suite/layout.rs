@@ -2,6 +2,7 @@
 //! top-level module may name only the modules before it in `LAYERS`, so the import graph has no
 //! cycle and nothing reaches downstream.
 
+use crate::use_graph::UseGraph;
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -21,7 +22,7 @@ fn layer_of(module: &str) -> Option<usize> {
 }
 
 /// Calls `f` with every `.rs` file under `dir`.
-fn each_rust_file(dir: &Path, f: &mut impl FnMut(&Path)) {
+pub(crate) fn each_rust_file(dir: &Path, f: &mut impl FnMut(&Path)) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
@@ -134,5 +135,26 @@ fn the_analysis_and_web_mod_rs_define_nothing_their_files_import() {
             .filter(|l| defining.iter().any(|d| l.starts_with(d)))
             .collect();
         assert!(defined.is_empty(), "src/{module}/mod.rs defines {defined:?}");
+    }
+}
+
+/// Imports that point back up inside `analysis` and inside `web`, at most this many each: in
+/// the graph of the items each file names from the module's other files ([`UseGraph`]), the
+/// fewest arrows that point up in any order of the files with the module's `mod.rs` on top.
+/// Every arrow into that `mod.rs` counts, and only a cycle among the others forces one more.
+/// At this writing: 3 in each.
+const MOST_ARROWS_BACK_UP: usize = 5;
+
+#[test]
+fn few_imports_point_back_up_inside_the_analysis_and_the_web() {
+    for module in ["analysis", "web"] {
+        let graph = UseGraph::of(module);
+        let up = graph.arrows_back_up();
+        assert!(
+            up.len() <= MOST_ARROWS_BACK_UP,
+            "src/{module}: {} imports point back up (at most {MOST_ARROWS_BACK_UP}):\n{}",
+            up.len(),
+            up.join("\n")
+        );
     }
 }

@@ -44,3 +44,4 @@ mod schema;
 mod service_process;
 mod sharing;
 mod stores;
+mod use_graph;
