@@ -103,7 +103,7 @@
 //! `web/routes/explore.rs`) plays a line in the notation of `record/line.rs` from any turn
 //! (`replay/explore.rs`) and asks the engine about where it leads within a time budget
 //! (`analysis/on_demand.rs`). The view models are `web/view.rs` (and
-//! `card_view.rs`, `board_view.rs`, `chance_view.rs`, `share_view.rs`, `annotation_view.rs`
+//! `card_view.rs`, `board_view.rs`, `tracker_view.rs`, `chance_view.rs`, `share_view.rs`, `annotation_view.rs`
 //! beside it),
 //! `web/problem.rs` turns errors into problem+json or HTML, `web/page_cache.rs` keeps built
 //! turn pages, `web/search.rs` turns the home page's

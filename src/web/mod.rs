@@ -25,6 +25,7 @@ pub(crate) mod search;
 mod share_view;
 pub mod startup;
 mod state;
+mod tracker_view;
 mod view;
 pub(crate) mod what_if;
 

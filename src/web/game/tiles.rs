@@ -11,7 +11,7 @@ use super::{GameHead, GamePages, HeadWords};
 use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
-use crate::engine::{Game, GameKind, category};
+use crate::engine::{GameKind, category};
 use crate::export::{Export, jcz};
 use crate::record::{Annotation, GameRecord, rules_spec};
 use crate::render::cards::Hands;
@@ -21,9 +21,9 @@ use crate::store::{GameId, GameRow};
 use crate::web::chance_view::{self, ChancesView};
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
-use crate::web::view::{self, BoardView, GamePart, TileTurnView};
+use crate::web::view::{self, BoardView, GamePart};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
-use crate::web::{AppState, board_view, links};
+use crate::web::{AppState, board_view, links, tracker_view};
 use actix_web::Either;
 
 impl Stored<GameRecord> {
@@ -142,7 +142,7 @@ impl GamePages for Stored<GameRecord> {
             },
             players: view::players_at(record, &at.game, false, &colours),
             events,
-            part: GamePart::Tiles(tile_turn_view(&id, record, &at.game, &features)),
+            part: GamePart::Tiles(tracker_view::tile_turn_view(&id, record, &at.game, &features)),
             graph: turn::turn_graph(&head, &record.players, &at.turns, &colours),
             chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
             turn_links: view::turn_links(played, head.last, Some(n)),
@@ -358,68 +358,6 @@ fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<
         .map(|stored| stored.chances(upto))
         .unwrap_or_default())
 }
-
-/// The tile tracker after a turn: the pack, the open spots (the hardest to fill first) and the
-/// features the dead ones kill. The fit counts are found once for the spots and the dead ones.
-///
-/// Every chance counts draws as a uniform pick from the pack, as the draws are: the next
-/// player's next `k` draws are `k` tiles drawn from the pack, whatever comes between them.
-/// Discarded tiles (redrawn when they fit nowhere) are left out; they are rare.
-pub(super) fn tile_turn_view(
-    id: &GameId,
-    record: &GameRecord,
-    position: &Game,
-    features: &[BoardFeature],
-) -> TileTurnView {
-    let left = position.pack_left();
-    let mover = position.current_player();
-    let horizon = analysis::draws_for(position, mover).min(NEXT_DRAWS);
-    let percent = |chance: f64| format!("{:.0}%", chance * 100.0);
-    let remaining = (view::remaining_tiles(&record.catalog, position).into_iter())
-        .map(|(name, copies)| view::PackKind {
-            picture: links::tile_svg(id, &name),
-            next: percent(analysis::chance_any(u32::from(copies), left, 1.min(horizon))),
-            within: percent(analysis::chance_any(u32::from(copies), left, horizon)),
-            name,
-            copies,
-        })
-        .collect();
-    let players = record.players.len() as u8;
-    let mut spots = analysis::position_spots(position);
-    spots.sort_by_key(|s| (s.fits, s.pos));
-    let killed = (features.iter())
-        .filter_map(|f| match f.outlook {
-            analysis::Outlook::Never(analysis::Never::DeadSpot(at)) => Some(format!(
-                "{} of {} (needs {at})",
-                words::capitalised(f.kind.word()),
-                words::count(f.tiles, "tile", "tiles")
-            )),
-            _ => None,
-        })
-        .collect();
-    TileTurnView {
-        remaining,
-        tiles_left: left,
-        next: (left > 0).then(|| (record.players[usize::from(mover)].name.clone(), horizon)),
-        players: record.players.iter().map(|p| p.name.clone()).collect(),
-        dead_spots: (spots.iter().filter(|s| s.fits == 0))
-            .map(|s| s.pos.to_string())
-            .collect(),
-        spots: (spots.into_iter())
-            .map(|s| view::SpotView {
-                pos: s.pos.to_string(),
-                fits: s.fits,
-                chances: (0..players)
-                    .map(|p| percent(analysis::chance_any(s.fits, left, analysis::draws_for(position, p))))
-                    .collect(),
-            })
-            .collect(),
-        killed,
-    }
-}
-
-/// The next player's draws the tracker's "within" chance counts.
-const NEXT_DRAWS: u32 = 3;
 
 /// A move briefly: "(0,2) 90°, meeple on the city (N)".
 fn move_words(m: &MoveBrief, game: GameKind) -> String {

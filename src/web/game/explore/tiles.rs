@@ -15,10 +15,10 @@ use crate::render;
 use crate::replay::{NextDraw, Replay, TileExplore, explore_tiles, tiles_to_draw};
 use crate::web::AppState;
 use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
-use crate::web::game::tiles::tile_turn_view;
 use crate::web::links;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
+use crate::web::tracker_view::tile_turn_view;
 use crate::web::view::{self, TileTurnView};
 
 pub struct TilesView {
