@@ -941,19 +941,26 @@ fn short_name(name: &str) -> String {
 }
 
 pub fn xml_escape(s: &str) -> String {
+    // By bytes, copying the runs between the characters to escape, which are all ASCII.
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
+    let mut from = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let with = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&apos;",
+            b'\t' => continue,
             // Control characters are not allowed in XML at all.
-            c if (c as u32) < 0x20 && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
+            0..0x20 => " ",
+            _ => continue,
+        };
+        out.push_str(&s[from..i]);
+        out.push_str(with);
+        from = i + 1;
     }
+    out.push_str(&s[from..]);
     out
 }
 
@@ -1006,4 +1013,22 @@ pub fn scores<'e>(events: impl IntoIterator<Item = &'e Event>) -> impl Iterator<
         Event::Scored(s) => Some(*s),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A player's name or a note goes into an attribute or a text node whatever it holds: the
+    /// five XML specials are escaped, a control character (a note's line break) becomes a
+    /// space, a tab and every other letter stay as they are.
+    #[test]
+    fn text_is_escaped_for_xml() {
+        assert_eq!(
+            xml_escape("Ann & Bob <3 \"it's\"\tdone\nnow: é…"),
+            "Ann &amp; Bob &lt;3 &quot;it&apos;s&quot;\tdone now: é…"
+        );
+        assert_eq!(xml_escape("plain"), "plain");
+        assert_eq!(xml_escape(""), "");
+    }
 }
