@@ -1,10 +1,13 @@
 //! A stored game parsed as its own game's type ([`Loaded`]): [`annotated`] is the one place the
 //! web tells the games apart. What the pages make of it is [`super::game`]'s.
 
+use crate::engine::GameKind;
+use crate::export::Export;
 use crate::record::cards::CardRecord;
 use crate::record::{Annotation, AnyRecord, GameRecord, RecordError};
+use crate::render::Drawable;
 use crate::replay;
-use crate::store::GameRow;
+use crate::store::{GameRow, Storable};
 use std::sync::Arc;
 
 /// A stored game: its row, and its record parsed as its game's type (`GameRecord`,
@@ -13,6 +16,47 @@ use std::sync::Arc;
 pub struct Stored<R> {
     pub row: GameRow,
     pub record: R,
+}
+
+/// What every page reads of a stored game, whatever the game, written once for all of them:
+/// its row, and its record's kind, drawing, exports and comments, which the records give
+/// through the traits of the layers that draw (`Drawable`), export (`Export`) and store them
+/// (`Storable`). The pages' own hooks per game are `web::game::GamePages`.
+pub trait StoredGame: Send + Sync {
+    fn row(&self) -> &GameRow;
+
+    fn kind(&self) -> GameKind;
+
+    /// The record, to draw.
+    fn drawable(&self) -> &dyn Drawable;
+
+    /// The record, to write out, with its annotations.
+    fn exports(&self) -> &dyn Export;
+
+    /// The owner's comments on the game's turns, by turn (`annotated`).
+    fn annotations(&self) -> &[Annotation];
+}
+
+impl<R: Storable + Drawable + Export + Send + Sync> StoredGame for Stored<R> {
+    fn row(&self) -> &GameRow {
+        &self.row
+    }
+
+    fn kind(&self) -> GameKind {
+        self.record.kind()
+    }
+
+    fn drawable(&self) -> &dyn Drawable {
+        &self.record
+    }
+
+    fn exports(&self) -> &dyn Export {
+        &self.record
+    }
+
+    fn annotations(&self) -> &[Annotation] {
+        Storable::annotations(&self.record)
+    }
 }
 
 /// Why a stored game does not replay under this release's rules, in the record's words

@@ -11,16 +11,13 @@ use super::{GameHead, GamePages, HeadWords};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
-use crate::engine::{GameKind, Position, cards, category};
-use crate::export::Export;
-use crate::record::Annotation;
+use crate::engine::{Position, cards, category};
 use crate::record::cards::CardRecord;
-use crate::render::Drawable;
 use crate::render::cards::Hands;
 use crate::replay;
-use crate::store::{AnalysisStatus, GameRow};
+use crate::store::AnalysisStatus;
 use crate::web::chance_view::ChancesView;
-use crate::web::loaded::Stored;
+use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::view::{BoardView, CardTurnView, GamePart};
 use crate::web::what_if::stored_analysis;
@@ -53,14 +50,6 @@ impl Stored<CardRecord> {
 }
 
 impl GamePages for Stored<CardRecord> {
-    fn row(&self) -> &GameRow {
-        &self.row
-    }
-
-    fn kind(&self) -> GameKind {
-        GameKind::CardGame
-    }
-
     /// "3 players, 8 rounds of 5 cards".
     fn rules(&self) -> String {
         let players = self.record.players.len() as u8;
@@ -71,18 +60,6 @@ impl GamePages for Stored<CardRecord> {
     /// The list names no game, and the Card Game's rules do not name it either.
     fn listed_rules(&self) -> String {
         format!("Card Game, {}", self.rules())
-    }
-
-    fn drawable(&self) -> &dyn Drawable {
-        &self.record
-    }
-
-    fn exports(&self) -> &dyn Export {
-        &self.record
-    }
-
-    fn annotations(&self) -> &[Annotation] {
-        &self.record.annotations
     }
 
     /// The table as the move left it (the next round is not dealt yet), the round, and the

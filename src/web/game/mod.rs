@@ -16,12 +16,9 @@ mod tiles;
 pub(crate) mod turn;
 
 use crate::engine::GameKind;
-use crate::export::Export;
-use crate::record::Annotation;
-use crate::render::Drawable;
 use crate::render::cards::Hands;
-use crate::store::{GameId, GameRow, TurnRow};
-use crate::web::loaded::Loaded;
+use crate::store::{GameId, TurnRow};
+use crate::web::loaded::{Loaded, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::state::AppState;
 use actix_web::Either;
@@ -31,12 +28,9 @@ use turn::{Detail, EndPage, TurnPage};
 
 pub use head::{GameHead, HeadWords};
 
-/// What the pages and the API need of a stored game; one implementation per game.
-pub trait GamePages: Send + Sync {
-    fn row(&self) -> &GameRow;
-
-    fn kind(&self) -> GameKind;
-
+/// What the pages and the API need of a stored game beyond what every game gives alike
+/// ([`StoredGame`]); one implementation per game.
+pub trait GamePages: StoredGame {
     /// The rules in words, expansions included, as the game's pages say them under its name.
     fn rules(&self) -> String;
 
@@ -44,15 +38,6 @@ pub trait GamePages: Send + Sync {
     fn listed_rules(&self) -> String {
         self.rules()
     }
-
-    /// The record, to draw.
-    fn drawable(&self) -> &dyn Drawable;
-
-    /// The record, to write out, with its annotations.
-    fn exports(&self) -> &dyn Export;
-
-    /// The owner's comments on the game's turns, by turn (`annotated`).
-    fn annotations(&self) -> &[Annotation];
 
     /// Turn `n`'s page; a Card Game's shows the hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;

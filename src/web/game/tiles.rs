@@ -12,14 +12,14 @@ use crate::analysis::report::{MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::{GameKind, category};
-use crate::export::{Export, jcz};
-use crate::record::{Annotation, GameRecord, rules_spec};
+use crate::export::jcz;
+use crate::record::{GameRecord, rules_spec};
 use crate::render::cards::Hands;
-use crate::render::{self, Drawable};
+use crate::render::{self};
 use crate::replay::{self, Replay, words};
-use crate::store::{GameId, GameRow};
+use crate::store::GameId;
 use crate::web::chance_view::{self, ChancesView};
-use crate::web::loaded::Stored;
+use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::view::{self, BoardView, GamePart};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
@@ -59,28 +59,8 @@ impl Stored<GameRecord> {
 }
 
 impl GamePages for Stored<GameRecord> {
-    fn row(&self) -> &GameRow {
-        &self.row
-    }
-
-    fn kind(&self) -> GameKind {
-        self.record.game
-    }
-
     fn rules(&self) -> String {
         rules_spec::label(&self.record.resolved_rules())
-    }
-
-    fn drawable(&self) -> &dyn Drawable {
-        &self.record
-    }
-
-    fn exports(&self) -> &dyn Export {
-        &self.record
-    }
-
-    fn annotations(&self) -> &[Annotation] {
-        &self.record.annotations
     }
 
     /// The board drawn inline to point at, with the drawn tile's best alternatives as ghosts,
