@@ -98,7 +98,8 @@
 //! `web/routes/` holds one module per resource with thin handlers, `web/state.rs` what they
 //! share (`AppState`: the store and what is kept of it in memory), and `web/links.rs` builds
 //! every address. A stored game reaches the handlers as a `dyn GamePages`, one implementation
-//! per game (`web/game/tiles.rs`, `web/game/cards.rs`); `annotated` in `web/loaded.rs`, which
+//! per game (`web/game/tiles.rs`, `web/game/cards.rs`) over what every game gives alike
+//! (`StoredGame`, written once in `web/loaded.rs`); `annotated` in `web/loaded.rs`, which
 //! parses a stored game into a `Loaded` enum, is the one place the web tells the games apart. The explore board (`web/game/explore/`, its routes in
 //! `web/routes/explore.rs`) plays a line in the notation of `record/line.rs` from any turn
 //! (`replay/explore.rs`) and asks the engine about where it leads within a time budget
