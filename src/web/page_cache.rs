@@ -8,6 +8,9 @@
 //! 10 KB gzipped, so the default holds several thousand. Gzip is flate2 on its zlib-rs backend
 //! (`Cargo.toml`), chosen for speed under load: a page is compressed once, but while the cache
 //! fills, requests wait on it.
+//!
+//! Drawn pictures are kept apart ([`RenderCache`], the 256 drawn last by their ETag): they
+//! are answered with their own headers by `routes::images`.
 
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, ETag, EntityTag};
@@ -189,7 +192,7 @@ impl<K: Hash + Eq + Clone> PageCache<K> {
     }
 }
 
-/// Recently drawn images by ETag.
+/// Recently drawn images, by ETag.
 pub struct RenderCache(Mutex<lru::LruCache<String, Arc<Vec<u8>>>>);
 
 impl Default for RenderCache {
