@@ -441,11 +441,17 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
     let mut ways = vec![0.0; width];
     ways[0] = 1.0;
     let (mut next_states, mut next_ways) = (Vec::new(), Vec::new());
+    // The most closing tiles a draw can hold so far: past it every count is 0, and adding
+    // those zeros would change nothing, so they are skipped.
+    let mut most = 0usize;
     for &(copies, mask) in groups {
         let taken: Vec<f64> = (0..=copies.min(d)).map(|x| binomial(copies, x)).collect();
         next_states.clear();
         next_ways.clear();
+        let held = most + 1;
+        most = (most + copies as usize).min(width - 1);
         for (closable, by_drawn) in states.iter().zip(ways.chunks_exact(width)) {
+            let by_drawn = &by_drawn[..held];
             let mut now = *closable;
             for (x, &choose) in taken.iter().enumerate() {
                 // A scan, not a hash map: the states are few (at most `MAX_STATES`), and
