@@ -4,7 +4,7 @@
 use super::output::{emit, progress_bar};
 use crate::analysis::search::learned::WeightsFile;
 use crate::analysis::search::learned::features::FeatureSet;
-use crate::analysis::search::learned::train::{TrainPolicy, TrainSettings, train};
+use crate::analysis::search::learned::train::{TrainLabel, TrainPolicy, TrainSettings, train};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -30,6 +30,10 @@ pub struct TrainArgs {
     /// rounds).
     #[arg(long, default_value_t = 3)]
     every: u32,
+    /// What each position is labelled with: final (the game's final margin) or search:N (the
+    /// tile games: the search's own value of the position with the drawn tile, N samples).
+    #[arg(long, default_value = "final")]
+    label: TrainLabel,
     /// The weights file to write (default: standard output, the fit on standard error).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -43,6 +47,9 @@ fn feature_set(name: &str) -> Result<FeatureSet, String> {
 }
 
 pub fn run(args: &TrainArgs) -> Result<(), String> {
+    if args.game == FeatureSet::CardGame && args.label != TrainLabel::Final {
+        return Err("train: the Card Game's positions are labelled with the final margin only".into());
+    }
     if args.games < 5 {
         return Err(format!(
             "train: give at least 5 games (one in five is held out), not {}",
@@ -55,6 +62,7 @@ pub fn run(args: &TrainArgs) -> Result<(), String> {
         seed: args.seed,
         policy: args.policy,
         every: args.every.max(1),
+        label: args.label,
         threads: 0,
     };
     let file =
@@ -79,9 +87,16 @@ fn summary(file: &WeightsFile) -> String {
     let worths = f
         .r2_worth_held_out
         .map_or(String::new(), |r2| format!(", fitted worths {r2:.3}"));
+    let of_final = f
+        .r2_final_held_out
+        .map_or(String::new(), |r2| format!("; of the final margin, learned {r2:.3}"));
+    let label = match f.label.as_str() {
+        "final" => "the final margin".to_string(),
+        other => format!("the label ({other})"),
+    };
     let mut out = format!(
         "{} games ({} policy), {} positions, {} of them held out; {:.1} s\n\
-         held-out R² of the final margin: learned {:.3}{worths}, margin if ended {:.3}\n",
+         held-out R² of {label}: learned {:.3}{worths}, margin if ended {:.3}{of_final}\n",
         f.games, f.policy, f.positions, f.held_out_positions, f.seconds, f.r2_held_out, f.r2_ended_held_out
     );
     for (name, w) in file.features.iter().zip(&file.weights) {

@@ -536,6 +536,21 @@ fn train_writes_weights_and_prints_the_held_out_fit() {
             .contains(&"herd_growth_x_share".into()),
         "{w}"
     );
+    let labelled = run(&["train", "--games", "5", "--seed", "3", "--label", "search:20"]);
+    assert!(labelled.status.success(), "{}", stderr(&labelled));
+    assert!(
+        stderr(&labelled).contains("held-out R² of the label (search:20)"),
+        "{}",
+        stderr(&labelled)
+    );
+    let w: serde_json::Value = serde_json::from_slice(&labelled.stdout).unwrap();
+    assert_eq!(w["fit"]["label"], "search:20");
+    let bad = run(&["train", "--game", "card-game", "--games", "5", "--label", "search:20"]);
+    assert!(
+        !bad.status.success() && stderr(&bad).contains("final margin only"),
+        "{}",
+        stderr(&bad)
+    );
     let bad = run(&["train", "--game", "chess", "--games", "5"]);
     assert!(
         !bad.status.success() && stderr(&bad).contains("has no learned evaluation"),

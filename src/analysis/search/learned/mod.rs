@@ -17,6 +17,10 @@
 //! the fits, what each round gained and what the weights say are in `/docs/analysis`
 //! ("Strength: `match`").
 //!
+//! `train --label search:N` labels each position with the search's own value of it instead of
+//! the final margin, a target with little draw noise; on the base game two such rounds fit
+//! much the same weights, and what they gained against another engine is in `/docs/analysis`.
+//!
 //! The base game's other rulebooks (classic 2000, course) use its weights: every feature is
 //! scored by the engine under the game's own rules. The Card Game's samples stop at the end of
 //! the round under way, where a player is what they hold (`features::card_game`).

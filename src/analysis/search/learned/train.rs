@@ -7,7 +7,7 @@
 //! with the shipped weights, `N` samples a move (a count, not a time, so that the run is
 //! reproducible): a round's search makes the next round's data.
 
-use super::features::{FeatureSet, Featured};
+use super::features::{FeatureSet, Featured, pack_share};
 use super::{Model, WeightsFile, fit};
 use crate::analysis::cards;
 use crate::analysis::halving::{Budget, SearchOptions};
@@ -70,6 +70,51 @@ impl std::fmt::Display for TrainPolicy {
     }
 }
 
+/// What a training position is labelled with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TrainLabel {
+    /// The mover's final margin in the game played: most of it is the draws still to come.
+    #[default]
+    Final,
+    /// The search's own value of the position (tile games only): the search with the shipped
+    /// weights, this many samples, over the tile the mover drew, valued by its best move's
+    /// mean. Little of it is draw noise: what the search makes of the position a few tiles on.
+    Search { samples: u32 },
+}
+
+/// A label's name that names none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrainLabelError {
+    #[error("search:{0}: give the search's samples, a number from 1")]
+    Samples(String),
+    #[error("unknown label {0:?}; use final or search:N")]
+    Unknown(String),
+}
+
+impl std::str::FromStr for TrainLabel {
+    type Err = TrainLabelError;
+
+    fn from_str(s: &str) -> Result<TrainLabel, TrainLabelError> {
+        match s.split_once(':') {
+            None if s == "final" => Ok(TrainLabel::Final),
+            Some(("search", n)) => match n.parse() {
+                Ok(samples) if samples > 0 => Ok(TrainLabel::Search { samples }),
+                _ => Err(TrainLabelError::Samples(n.to_string())),
+            },
+            _ => Err(TrainLabelError::Unknown(s.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for TrainLabel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainLabel::Final => f.write_str("final"),
+            TrainLabel::Search { samples } => write!(f, "search:{samples}"),
+        }
+    }
+}
+
 /// What a training run plays.
 #[derive(Clone, Debug)]
 pub struct TrainSettings {
@@ -80,6 +125,8 @@ pub struct TrainSettings {
     pub policy: TrainPolicy,
     /// A position every this many tiles.
     pub every: u32,
+    /// What each position is labelled with (the Card Game: the final margin only).
+    pub label: TrainLabel,
     /// Games played at once; 0 uses every core.
     pub threads: usize,
 }
@@ -101,7 +148,10 @@ pub struct FitReport {
     pub seed: u64,
     pub policy: String,
     pub every: u32,
-    /// R² of the learned model on the held-out games.
+    /// The positions' label; absent (the final margin) in files made before labels.
+    #[serde(default = "final_label", skip_serializing_if = "is_final_label")]
+    pub label: String,
+    /// R² of the learned model on the held-out games' labels.
     pub r2_held_out: f64,
     /// The same of the three fitted worths it replaces (`search::worth`); the Card Game had
     /// no evaluation before.
@@ -111,16 +161,30 @@ pub struct FitReport {
     pub r2_ended_held_out: f64,
     /// Wall time of the run.
     pub seconds: f64,
+    /// With another label than the final margin: the learned model's R² of the held-out
+    /// games' final margins, to compare with fits on them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r2_final_held_out: Option<f64>,
+}
+
+fn final_label() -> String {
+    TrainLabel::Final.to_string()
+}
+
+fn is_final_label(label: &str) -> bool {
+    label == final_label()
 }
 
 /// One position: its game, the features of the mover and of the best opponent (the other
-/// player with the highest score if the game ended there), the worths' prediction (tile games
-/// only), and the final margin.
+/// player with the highest score if the game ended there), the share of the pack left, the
+/// worths' prediction (tile games only), its label, and the final margin.
 struct Sample {
     game: u32,
     x: Vec<f64>,
+    share: f64,
     worth: Option<f64>,
     y: f64,
+    final_margin: f64,
 }
 
 /// Plays the games, fits the model and judges it. `progress(done, games)` after each game.
@@ -132,8 +196,9 @@ pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<
         FeatureSet::CardGame => play_games(s, progress, |g| play_card_game(s, g)),
     };
     let (train, test): (Vec<&Sample>, Vec<&Sample>) = samples.iter().partition(|x| !held_out(x.game));
-    let model = fit_model(s.set, &train);
+    let model = fit_model(s.set, &train, s.label != TrainLabel::Final);
     let r2 = |predict: &dyn Fn(&Sample) -> f64| fit::r_squared(test.iter().map(|x| (predict(x), x.y)));
+    let r2_final = fit::r_squared(test.iter().map(|x| (model.value(&x.x), x.final_margin)));
     let fit = FitReport {
         games: s.games,
         positions: samples.len(),
@@ -141,10 +206,12 @@ pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<
         seed: s.seed,
         policy: s.policy.to_string(),
         every: s.every,
+        label: s.label.to_string(),
         r2_held_out: r2(&|x| model.value(&x.x)),
         r2_worth_held_out: (test.iter().all(|x| x.worth.is_some())).then(|| r2(&|x| x.worth.unwrap_or(0.0))),
         r2_ended_held_out: r2(&|x| x.x[0]),
         seconds: start_time.elapsed().as_secs_f64(),
+        r2_final_held_out: (s.label != TrainLabel::Final).then_some(r2_final),
     };
     Ok(WeightsFile {
         game: s.set.game_name().into(),
@@ -155,12 +222,26 @@ pub fn train(s: &TrainSettings, progress: &(dyn Fn(u32, u32) + Sync)) -> Result<
 }
 
 /// The ridge fit of what the score if the game ended leaves unexplained: its weight stays 1.
-fn fit_model(set: FeatureSet, rows: &[&Sample]) -> Model {
-    let rows: Vec<(Vec<f64>, f64)> = (rows.iter()).map(|s| (s.x[1..].to_vec(), s.y - s.x[0])).collect();
-    let rest = fit::ridge(&rows, set.names().len() - 1, LAMBDA);
+/// With `tempo`, two more columns, fitted and then dropped: the search's value of a position
+/// counts the move the mover is about to make (a constant, and one that fades with the pack),
+/// which no difference of two players' features holds and the horizon, where the same player
+/// is always to move, never needs.
+fn fit_model(set: FeatureSet, rows: &[&Sample], tempo: bool) -> Model {
+    let n = set.names().len() - 1;
+    let rows: Vec<(Vec<f64>, f64)> = (rows.iter())
+        .map(|s| {
+            let mut x = s.x[1..].to_vec();
+            if tempo {
+                x.extend([1.0, s.share]);
+            }
+            (x, s.y - s.x[0])
+        })
+        .collect();
+    let extra = if tempo { 2 } else { 0 };
+    let rest = fit::ridge(&rows, n + extra, LAMBDA);
     Model {
         set,
-        weights: std::iter::once(1.0).chain(rest).collect(),
+        weights: std::iter::once(1.0).chain(rest.into_iter().take(n)).collect(),
     }
 }
 
@@ -224,7 +305,20 @@ fn play_tile_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
     for (k, tile) in shuffled_bag(&game, &mut rng).into_iter().enumerate() {
         if k as u32 % s.every.max(1) == 1 {
             let mover = game.current_player();
-            taken.push((mover, pair(&game, mover), Some(fitted_margin(&game, mover))));
+            let label = match s.label {
+                TrainLabel::Final => Some(None),
+                TrainLabel::Search { samples } => search_value(&game, tile, samples, (seed, k as u64)).map(Some),
+            };
+            if let Some(label) = label {
+                let x = pair(&game, mover);
+                taken.push(Taken {
+                    mover,
+                    x,
+                    share: pack_share(&game),
+                    worth: Some(fitted_margin(&game, mover)),
+                    label,
+                });
+            }
         }
         let mv = choose(&game, tile, s.policy, (seed, k as u64), &mut rng, &mut scratch);
         events.clear();
@@ -239,14 +333,43 @@ fn play_tile_game(start: &Game, s: &TrainSettings, g: u32) -> Vec<Sample> {
     labelled(g, taken, &game.scores())
 }
 
-/// The positions `taken` in game `g`, each labelled with its mover's final margin.
-fn labelled(g: u32, taken: Vec<(u8, Vec<f64>, Option<f64>)>, scores: &[i32]) -> Vec<Sample> {
+/// A position taken in a game, before its end: its mover, features, share of the pack left,
+/// the worths' prediction, and its label if not the final margin.
+struct Taken {
+    mover: u8,
+    x: Vec<f64>,
+    share: f64,
+    worth: Option<f64>,
+    label: Option<f64>,
+}
+
+/// The search's value of `game` with `tile` to place: its best move's mean over `samples`
+/// samples (seeded by the game's seed and the tile's index). `None` when the tile fits nowhere.
+fn search_value(game: &Game, tile: TileKindId, samples: u32, (seed, turn): (u64, u64)) -> Option<f64> {
+    let opts = SearchOptions {
+        budget: Budget::Samples(samples),
+        // Apart from the seeds of the search that plays the game.
+        seed: (seed ^ turn).wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1),
+        threads: 1,
+    };
+    let result = search_with(game, tile, &opts, HorizonEval::Learned)?;
+    result.moves.first().map(|(_, tally)| tally.mean())
+}
+
+/// The positions `taken` in game `g`, each labelled with its label, else its mover's final
+/// margin.
+fn labelled(g: u32, taken: Vec<Taken>, scores: &[i32]) -> Vec<Sample> {
     (taken.into_iter())
-        .map(|(mover, x, worth)| Sample {
-            game: g,
-            x,
-            worth,
-            y: f64::from(margin(scores.iter().copied(), mover)),
+        .map(|t| {
+            let final_margin = f64::from(margin(scores.iter().copied(), t.mover));
+            Sample {
+                game: g,
+                x: t.x,
+                share: t.share,
+                worth: t.worth,
+                y: t.label.unwrap_or(final_margin),
+                final_margin,
+            }
         })
         .collect()
 }
@@ -264,7 +387,13 @@ fn play_card_game(s: &TrainSettings, g: u32) -> Vec<Sample> {
     while !game.is_over() {
         if game.deal_due() {
             for p in 0..game.players().len() as u8 {
-                taken.push((p, pair(&game, p), None));
+                taken.push(Taken {
+                    mover: p,
+                    x: pair(&game, p),
+                    share: 0.0,
+                    worth: None,
+                    label: None,
+                });
             }
             let hands = card_bots::next_hands(&game, &mut deck);
             game.deal(hands, &mut events)
@@ -345,6 +474,7 @@ mod tests {
                 seed: 7,
                 policy: TrainPolicy::Weighed,
                 every: 3,
+                label: TrainLabel::Final,
                 threads: 2,
             };
             let file = train(&settings, &|_, _| ()).unwrap();
@@ -372,5 +502,32 @@ mod tests {
         for bad in ["search-samples:0", "search:20", "greedy"] {
             assert!(bad.parse::<TrainPolicy>().is_err(), "{bad}");
         }
+        for name in ["final", "search:400"] {
+            assert_eq!(name.parse::<TrainLabel>().unwrap().to_string(), name);
+        }
+        for bad in ["search:0", "search", "margin"] {
+            assert!(bad.parse::<TrainLabel>().is_err(), "{bad}");
+        }
+    }
+
+    /// Labelled by the search, a run is as reproducible as on final margins, and its labels are
+    /// far nearer what the features say than the final margins are.
+    #[test]
+    fn positions_labelled_by_the_search_fit_reproducibly() {
+        let settings = TrainSettings {
+            set: FeatureSet::TileGame,
+            games: 10,
+            seed: 7,
+            policy: TrainPolicy::Weighed,
+            every: 6,
+            label: TrainLabel::Search { samples: 60 },
+            threads: 2,
+        };
+        let file = train(&settings, &|_, _| ()).unwrap();
+        assert_eq!(file.fit.label, "search:60");
+        let final_r2 = file.fit.r2_final_held_out.expect("judged on the final margins too");
+        assert!(file.fit.r2_held_out > final_r2, "{:?}", file.fit);
+        let again = train(&TrainSettings { threads: 1, ..settings }, &|_, _| ()).unwrap();
+        assert_eq!(again.weights, file.weights, "the same seed, the same weights");
     }
 }
