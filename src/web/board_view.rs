@@ -136,7 +136,7 @@ pub struct DrawnTile<'a> {
 /// with the engine's best moves as ghosts.
 pub fn explore_board(
     record: &GameRecord,
-    at: &Replay,
+    (at, features): (&Replay, &[BoardFeature]),
     drawn: Option<DrawnTile>,
     ghosts: &[EngineGhost],
     colour: Rgb,
@@ -149,7 +149,7 @@ pub fn explore_board(
         ..RenderOptions::default()
     };
     let mut notes = BoardNotes {
-        features: feature_notes(record, &at.game, &board_features(&at.game)),
+        features: feature_notes(record, &at.game, features),
         // Under the drawn tile's squares: a dead square is never one of them.
         spots: spot_notes(record, &at.game),
         ..BoardNotes::default()

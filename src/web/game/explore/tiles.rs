@@ -7,7 +7,7 @@ use super::{
     Asked, EngineAnswer, ExploreAnswer, ExplorePage, ExplorePart, Explored, GhostAt, LineStep, MoveAnswer,
     PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, explore_problem, position_at, then,
 };
-use crate::analysis::{self, report::ActionReport};
+use crate::analysis::{self, BoardFeature, report::ActionReport};
 use crate::engine::{Game, Move, Pos, TileKindId};
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
@@ -164,6 +164,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         n,
         w: &w,
         replay: crate::replay::replay_upto(&shown.record, None, None).map_err(Problem::internal)?,
+        features: analysis::board_features(&shown.game),
         before: &before,
         tile_at: &tile_at,
     };
@@ -180,7 +181,10 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         }
         NextDraw::Choose | NextDraw::Over => {
             let colour = colours.get(shown.game.current_player());
-            (board_view::explore_board(record, &at.replay, None, &[], colour), None)
+            (
+                board_view::explore_board(record, (&at.replay, &at.features), None, &[], colour),
+                None,
+            )
         }
     };
     let choices = match shown.next {
@@ -203,7 +207,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         drawn,
         choices,
         choose_after: before.clone(),
-        tracker: tile_turn_view(&id, record, &shown.game, &analysis::board_features(&shown.game)),
+        tracker: tile_turn_view(&id, record, &shown.game, &at.features),
     }));
     let context = (n, g.record.annotations.as_slice(), asked.owner);
     Ok(ExplorePage::new(g.head(state)?, context, explored, part))
@@ -216,6 +220,8 @@ struct PageAt<'a> {
     n: u32,
     w: &'a Walked,
     replay: Replay,
+    /// The position's features, for the board's notes and the tile tracker alike.
+    features: Vec<BoardFeature>,
     before: &'a str,
     tile_at: &'a str,
 }
@@ -268,7 +274,7 @@ impl PageAt<'_> {
         };
         let ghosts = ghosts(engine, &|line| self.after(line));
         let colour = render::colours(record).get(on.current_player());
-        let svg = board_view::explore_board(record, &self.replay, Some(on_board), &ghosts, colour);
+        let svg = board_view::explore_board(record, (&self.replay, &self.features), Some(on_board), &ghosts, colour);
         let name = record.catalog.name(tile).to_string();
         let drawn = DrawnView {
             picture: links::tile_svg(id, &name),
