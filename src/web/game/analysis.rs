@@ -143,25 +143,8 @@ pub fn chance_cells(chances: &[TurnChance], turn: u32) -> (String, Option<MoveCl
     )
 }
 
-/// One row of the tile games' alternatives table.
-pub struct AltRow {
-    pub k: usize,
-    pub rank: u32,
-    pub position: String,
-    pub rotation: u16,
-    pub action: String,
-    pub immediate: String,
-    /// The mover's own points now, for sorting.
-    pub gain: i32,
-    pub if_ended: String,
-    pub value: String,
-    /// Whether `value` is the ranking's own, not weighed again on fresh futures (analyses
-    /// before version 2 weighed none again, and mark none).
-    pub ranking_only: bool,
-    pub played: bool,
-}
-
-/// A tile game's turn: every placement of the drawn tile, ranked.
+/// A turn's alternatives, best first, as one table for every game: each game gives its
+/// columns, each row's cells, and the words around the table.
 #[derive(Template, WebTemplate)]
 #[template(path = "alternatives.html")]
 pub struct AlternativesPage {
@@ -169,21 +152,63 @@ pub struct AlternativesPage {
     pub title: String,
     pub turn: u32,
     pub player: String,
-    pub tile: String,
-    pub picture: String,
-    pub placements: usize,
-    pub moves: usize,
-    pub full: bool,
-    pub basis: String,
-    /// The heuristic, in the game's words (`analysis::heuristic_formula`).
-    pub formula: String,
-    pub sort: String,
+    /// What the mover had to place (the tile games' drawn tile), with its picture.
+    pub drawn: Option<Drawn>,
+    /// How many moves there were, in words: "12 placements, 40 moves", "20 actions".
+    pub counted: String,
+    /// What a value measures, in words.
+    pub value: String,
+    /// The values are the heuristic's fast estimate: the page offers the full analysis.
+    pub estimate: bool,
+    /// Why no order is claimed between the best moves, when the recheck could not separate
+    /// them (`TurnReport::too_close`), in the game's words.
+    pub too_close: Option<&'static str>,
+    /// The orders the table may be sorted in (`?sort=` key, label), and the one it is in.
+    pub sorts: &'static [(&'static str, &'static str)],
+    pub sort: &'static str,
+    /// The table waits behind a fold with this summary: the Card Game's list may give away a
+    /// card still hidden.
+    pub fold: Option<String>,
+    /// The columns after the rank: (heading, what it means when the heading is terse).
+    pub columns: Vec<(String, Option<&'static str>)>,
     pub rows: Vec<AltRow>,
-    /// The meeple column's heading in the game's words: "Meeple", "Settler".
-    pub figure: String,
+    /// Paragraphs under the table.
+    pub notes: Vec<String>,
     pub tiles_notice: Option<&'static str>,
-    /// The best moves could not be separated (`TurnReport::too_close`).
-    pub too_close: bool,
+}
+
+/// The tile the mover drew: its name and its picture's address.
+pub struct Drawn {
+    pub name: String,
+    pub picture: String,
+}
+
+/// One alternative: its rank, whether it was played, and its cells in the page's columns.
+pub struct AltRow {
+    pub rank: u32,
+    pub played: bool,
+    pub cells: Vec<Cell>,
+}
+
+/// A cell of the alternatives table.
+pub enum Cell {
+    Text(String),
+    /// A link to the alternative's own page.
+    Link {
+        href: String,
+        text: String,
+    },
+    /// The alternative drawn small, linking to its own page.
+    Thumbnail {
+        href: String,
+        src: askama::filters::Safe<String>,
+    },
+    /// A value; `ranking_only` marks one from the samples that ranked the moves, where others
+    /// were weighed again on fresh ones.
+    Value {
+        text: String,
+        ranking_only: bool,
+    },
 }
 
 pub fn per_player(v: &[i32]) -> String {
@@ -196,34 +221,4 @@ pub fn value_with_error(a: &AlternativeReport) -> String {
         Some(p) => format!("{} ± {}", view::points(a.value), view::points(p.std_error)),
         None => view::points(a.value),
     }
-}
-
-/// One row of a Card Game turn's alternatives.
-pub struct CardAltRow {
-    pub rank: usize,
-    pub action: String,
-    pub secures: u32,
-    pub now: String,
-    pub value: String,
-    pub played: bool,
-}
-
-/// A Card Game turn: every action, best first.
-#[derive(Template, WebTemplate)]
-#[template(path = "card_alternatives.html")]
-pub struct CardAlternativesPage {
-    pub id: GameId,
-    pub title: String,
-    pub turn: u32,
-    pub player: String,
-    pub samples: u32,
-    /// How each sample was played on and valued, in words (`CardPlayouts::how`).
-    pub method: &'static str,
-    pub rows: Vec<CardAltRow>,
-    /// Whether the round's first card, played face down, is still to come: the list, the
-    /// mover's whole hand, may give it away before its round reveals it, so it waits behind
-    /// a fold.
-    pub face_down: bool,
-    /// The best actions could not be separated (`CardTurnReport::too_close`).
-    pub too_close: bool,
 }

@@ -2,8 +2,8 @@
 //! action's alternatives.
 
 use super::analysis::{
-    AlternativesPage, AnalysisPage, CardAltRow, CardAlternativesPage, TurnLossRow, analysis_frame, chance_cells,
-    player_rows, points_or_dash, within_noise,
+    AltRow, AlternativesPage, AnalysisPage, Cell, TurnLossRow, analysis_frame, chance_cells, player_rows,
+    points_or_dash, within_noise,
 };
 use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
@@ -22,7 +22,6 @@ use crate::web::problem::Problem;
 use crate::web::view::{BoardView, CardTurnView, GamePart};
 use crate::web::what_if::stored_analysis;
 use crate::web::{AppState, card_view, links, view};
-use actix_web::Either;
 
 impl Stored<CardRecord> {
     /// What every page of the game shows at the top.
@@ -221,12 +220,7 @@ impl GamePages for Stored<CardRecord> {
 
     /// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed
     /// now (a Card Game turn takes milliseconds) with the same seed, so the values agree.
-    fn alternatives_page(
-        &self,
-        state: &AppState,
-        n: u32,
-        _: Option<String>,
-    ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
+    fn alternatives_page(&self, state: &AppState, n: u32, _: Option<String>) -> Result<AlternativesPage, Problem> {
         let stored = match stored_analysis::<CardGameReport>(state, &self.row.id)? {
             Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned().map(|t| (t, r.playouts)),
             _ => None,
@@ -241,30 +235,62 @@ impl GamePages for Stored<CardRecord> {
             }
         };
         let rows = (t.alternatives.iter().enumerate())
-            .map(|(i, a)| CardAltRow {
-                rank: i + 1,
-                action: a.action.clone(),
-                secures: a.secures,
-                now: a.now.iter().map(|x| view::points(*x)).collect::<Vec<_>>().join(" / "),
-                value: format!("{} ± {}", view::points(a.value), view::points(a.stderr)),
+            .map(|(i, a)| AltRow {
+                rank: i as u32 + 1,
                 played: t.played == Some(i),
+                cells: vec![
+                    Cell::Text(a.action.clone()),
+                    Cell::Text(a.secures.to_string()),
+                    Cell::Text(a.now.iter().map(|x| view::points(*x)).collect::<Vec<_>>().join(" / ")),
+                    Cell::Value {
+                        text: format!("{} ± {}", view::points(a.value), view::points(a.stderr)),
+                        ranking_only: false,
+                    },
+                ],
             })
             .collect();
         // The mover's whole hand, before the round's first card lies face down, holds it.
         let before =
             replay::cards::position_at(&self.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
         let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
-        Ok(Either::Right(CardAlternativesPage {
+        let player = self.record.players[t.player as usize].name.clone();
+        let samples = replay::words::count(t.samples, "sample", "samples");
+        Ok(AlternativesPage {
             id: self.row.id,
             title: self.row.players.join(" vs "),
             turn: n,
-            player: self.record.players[t.player as usize].name.clone(),
-            samples: t.samples,
-            method: playouts.how(),
-            too_close: t.too_close,
+            drawn: None,
+            counted: replay::words::count(t.alternatives.len() as u32, "action", "actions"),
+            value: format!(
+                "{player}'s expected final margin (own score minus the best opponent's) over {samples} of \
+                 what {player} could not see: the other hands, a face-down card they did not play, and the \
+                 deals to come, each sample then {}.",
+                playouts.how()
+            ),
+            estimate: false,
+            too_close: t.too_close.then_some(
+                "weighed again on fresh samples, the best actions were less than two standard errors apart; \
+                 no order between them is claimed, and none of them counts as a loss.",
+            ),
+            sorts: &[],
+            sort: "rank",
+            fold: face_down.then(|| {
+                format!(
+                    "The round's first card, which goes face down, is not played yet: the actions list \
+                     {player}'s whole hand, which may give it away before the round reveals it. Show them"
+                )
+            }),
+            columns: vec![
+                ("Action".into(), None),
+                ("Secures".into(), Some("What a follower here would take now")),
+                ("Points now (each player)".into(), None),
+                ("Value".into(), None),
+            ],
             rows,
-            face_down,
-        }))
+            notes: Vec::new(),
+            tiles_notice: None,
+            player,
+        })
     }
 
     fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {

@@ -21,8 +21,7 @@ use crate::store::{GameId, TurnRow};
 use crate::web::loaded::{Loaded, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::state::AppState;
-use actix_web::Either;
-use analysis::{AlternativesPage, AnalysisPage, CardAlternativesPage};
+use analysis::{AlternativesPage, AnalysisPage};
 use std::sync::Arc;
 use turn::{Detail, EndPage, TurnPage};
 
@@ -49,12 +48,7 @@ pub trait GamePages: StoredGame {
     fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem>;
 
     /// Turn `n`'s alternatives, sorted as `sort` says where the game offers a choice.
-    fn alternatives_page(
-        &self,
-        state: &AppState,
-        n: u32,
-        sort: Option<String>,
-    ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem>;
+    fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem>;
 
     /// The analysis' status for the API, and its summary when done.
     fn analysis_status(&self, state: &AppState) -> Result<api::AnalysisStatusAnswer, Problem>;

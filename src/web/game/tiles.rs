@@ -2,13 +2,13 @@
 //! open spots, each placement's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, AnalysisPage, CardAlternativesPage, TurnLossRow, analysis_frame, chance_cells,
-    per_player, player_rows, points_or_dash, value_with_error, within_noise,
+    AltRow, AlternativesPage, AnalysisPage, Cell, Drawn, TurnLossRow, analysis_frame, chance_cells, per_player,
+    player_rows, points_or_dash, value_with_error, within_noise,
 };
 use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords};
-use crate::analysis::report::{MoveBrief, StoredAnalysis};
+use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::{GameKind, category};
@@ -24,7 +24,6 @@ use crate::web::problem::Problem;
 use crate::web::view::{self, BoardView, GamePart};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
 use crate::web::{AppState, board_view, links, tracker_view};
-use actix_web::Either;
 
 impl Stored<GameRecord> {
     /// Player `p`'s name, or nothing for a seat the record lacks.
@@ -224,12 +223,7 @@ impl GamePages for Stored<GameRecord> {
     }
 
     /// Every placement of the drawn tile, sortable by rank, immediate points or position.
-    fn alternatives_page(
-        &self,
-        state: &AppState,
-        n: u32,
-        sort: Option<String>,
-    ) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
+    fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem> {
         let id = self.row.id;
         let game = self.record.game;
         let TurnAlternatives {
@@ -238,48 +232,95 @@ impl GamePages for Stored<GameRecord> {
             listed,
         } = turn_alternatives(state, self, n)?;
         let mover = t.player as usize;
+        // Each alternative with its place in the list of legal moves (its own page's number).
+        let mut shown: Vec<(usize, usize, &AlternativeReport)> = (t.alternatives.iter().enumerate())
+            .filter_map(|(i, a)| Some((i, listed.iter().position(|m| is_listed(a, m))?, a)))
+            .collect();
+        let sort = match sort.as_deref() {
+            Some("position") => "position",
+            Some("immediate") => "immediate",
+            _ => "rank",
+        };
+        match sort {
+            "position" => shown.sort_by_key(|&(_, k, _)| k),
+            "immediate" => shown.sort_by_key(|(_, _, a)| {
+                let gain = a.immediate.get(mover).copied().unwrap_or(0);
+                (std::cmp::Reverse(gain), a.rank)
+            }),
+            _ => shown.sort_by_key(|(_, _, a)| a.rank),
+        }
         let weighed_again = t.alternatives.iter().any(|a| a.rechecked);
-        let mut rows: Vec<AltRow> = (t.alternatives.iter().enumerate())
-            .filter_map(|(i, a)| {
-                Some(AltRow {
-                    k: listed.iter().position(|m| is_listed(a, m))?,
+        let rows = (shown.into_iter())
+            .map(|(i, k, a)| {
+                let href = links::alternative(id, n, k);
+                let src = links::alternative_picture(id, n, k).size(64).close().html();
+                AltRow {
                     rank: a.rank,
-                    position: format!("({},{})", a.position[0], a.position[1]),
-                    rotation: a.rotation,
-                    action: a.action.words(game),
-                    immediate: per_player(&a.immediate),
-                    gain: a.immediate.get(mover).copied().unwrap_or(0),
-                    if_ended: per_player(&a.if_ended_change),
-                    value: value_with_error(a),
-                    ranking_only: weighed_again && !a.rechecked,
                     played: t.played == Some(i),
-                })
+                    cells: vec![
+                        Cell::Thumbnail {
+                            href: href.clone(),
+                            src,
+                        },
+                        Cell::Link {
+                            href,
+                            text: format!("({},{})", a.position[0], a.position[1]),
+                        },
+                        Cell::Text(format!("{}°", a.rotation)),
+                        Cell::Text(a.action.words(game)),
+                        Cell::Text(per_player(&a.immediate)),
+                        Cell::Text(per_player(&a.if_ended_change)),
+                        Cell::Value {
+                            text: value_with_error(a),
+                            ranking_only: weighed_again && !a.rechecked,
+                        },
+                    ],
+                }
             })
             .collect();
-        let sort = sort.unwrap_or_else(|| "rank".into());
-        match sort.as_str() {
-            "position" => rows.sort_by_key(|r| r.k),
-            "immediate" => rows.sort_by_key(|r| (std::cmp::Reverse(r.gain), r.rank)),
-            _ => rows.sort_by_key(|r| r.rank),
-        }
-        Ok(Either::Left(AlternativesPage {
+        let columns = [
+            "Board",
+            "Position",
+            "Rotation",
+            &words::capitalised(words::figures(game).0),
+        ]
+        .into_iter()
+        .chain(["Points now", "If it ended now (change)", "Value"])
+        .map(|name| (name.to_string(), None))
+        .collect();
+        Ok(AlternativesPage {
             title: self.row.players.join(" vs "),
             player: self.player_name(t.player),
-            picture: links::tile_svg(id, &t.tile),
-            tile: t.tile,
-            placements: t.placements_count,
-            moves: t.moves_count,
-            basis: t.value,
-            formula: heuristic_formula(game),
-            figure: words::capitalised(words::figures(game).0),
+            drawn: Some(Drawn {
+                picture: links::tile_svg(id, &t.tile),
+                name: t.tile,
+            }),
+            counted: format!(
+                "{}, {}",
+                words::count(t.placements_count as u32, "placement", "placements"),
+                words::count(t.moves_count as u32, "move", "moves")
+            ),
+            value: t.value,
+            estimate: !full,
+            too_close: t.too_close.then_some(
+                "weighed again on fresh futures, the best moves were less than two standard errors apart, \
+                 so they all share rank 1 and no order between them is claimed.",
+            ),
+            sorts: &[("rank", "rank"), ("immediate", "points now"), ("position", "position")],
+            sort,
+            fold: None,
+            columns,
+            rows,
+            notes: vec![format!(
+                "The best moves and the move played were weighed again on fresh futures, apart from the \
+                 playouts that ranked the moves: their values are the ones points lost are measured from. \
+                 Values marked “ranking” are the ranking's own. Heuristic: {}",
+                heuristic_formula(game)
+            )],
             tiles_notice: view::tiles_notice(&self.record),
-            too_close: t.too_close,
             id,
             turn: n,
-            full,
-            sort,
-            rows,
-        }))
+        })
     }
 
     fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {

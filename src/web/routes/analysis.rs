@@ -8,7 +8,7 @@ use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::replay::words;
 use crate::store::{GameId, QueueAnswer};
 use crate::web::board_view::never_completed_at;
-use crate::web::game::analysis::{AlternativesPage, AnalysisPage, CardAlternativesPage, value_with_error};
+use crate::web::game::analysis::{AlternativesPage, AnalysisPage, value_with_error};
 use crate::web::game::api::{AnalysisStatusAnswer, QueuedAnswer};
 use crate::web::loaded::Stored;
 use crate::web::problem::{Problem, wants_html};
@@ -16,7 +16,7 @@ use crate::web::query::Query;
 use crate::web::what_if::{TurnAlternatives, is_listed, listing, turn_alternatives, with_alternative};
 use crate::web::{AppState, blocking, links, view};
 use actix_web::http::header;
-use actix_web::{Either, HttpRequest, HttpResponse, post, route, web};
+use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
@@ -114,7 +114,7 @@ pub async fn alternatives(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
     q: Query<SortQuery>,
-) -> Result<Either<AlternativesPage, CardAlternativesPage>, Problem> {
+) -> Result<AlternativesPage, Problem> {
     let (id, n) = path.into_inner();
     blocking(move || state.load_any(&id)?.alternatives_page(&state, n, q.into_inner().sort)).await
 }
