@@ -16,8 +16,10 @@ use std::ops::ControlFlow;
 /// (`cards::CardFuture::Horizon`). 6: no follower is offered on a feature the placed tile
 /// joins to an occupied one through its other segments (earlier versions could list, and
 /// recommend, such an illegal move). 7: with two tiles or fewer left after a move, its
-/// samples play them exactly, every reply tried (`endgame.rs`), not by the weighed bot.
-pub const VERSION: u32 = 7;
+/// samples play them exactly, every reply tried (`endgame.rs`), not by the weighed bot. 8: the
+/// base game's learned evaluation is fitted on the search's own values of positions
+/// (`train --label search:400`, two rounds) rather than on games' final margins.
+pub const VERSION: u32 = 8;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw

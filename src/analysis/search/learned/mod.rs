@@ -8,18 +8,15 @@
 //! ([`features::FeatureSet`]) and its own weights file in `weights/`, which records the command
 //! that made it and how well it predicts games the fit never saw.
 //!
-//! Each game's weights come from two rounds of `train`: the first on games between the bots
-//! the search's samples play (the Card Game's: sampled bots), the second on games of the search
-//! itself with the first round's weights built in (`--policy search-samples:N`), whose
-//! positions are those the search meets. The second round plays and judges better. Most of a
-//! final margin is the draws still to come: no evaluation of the position alone explains it;
-//! what counts for the search is how it ranks the positions its moves lead to. The commands,
-//! the fits, what each round gained and what the weights say are in `/docs/analysis`
-//! ("Strength: `match`").
-//!
-//! `train --label search:N` labels each position with the search's own value of it instead of
-//! the final margin, a target with little draw noise; on the base game two such rounds fit
-//! much the same weights, and what they gained against another engine is in `/docs/analysis`.
+//! Each game's weights come from two rounds of `train`. New World's and the Card Game's: the
+//! first on games between the bots the search's samples play (the Card Game's: sampled bots),
+//! the second on games of the search itself with the first round's weights built in
+//! (`--policy search-samples:N`), whose positions are those the search meets. Most of a final
+//! margin is the draws still to come, which no evaluation of the position explains. The base
+//! game's (since analysis version 8) label each position with the search's own value of it
+//! (`--label search:N`), a target with little draw noise, each round with the previous one's
+//! weights built in. The commands, the fits, what each round gained and what the weights say
+//! are in `/docs/analysis` ("Strength: `match`").
 //!
 //! The base game's other rulebooks (classic 2000, course) use its weights: every feature is
 //! scored by the engine under the game's own rules. The Card Game's samples stop at the end of
