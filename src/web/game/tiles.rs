@@ -8,12 +8,12 @@ use super::analysis::{
 use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
 use super::turn::{self, Detail, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords};
-use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis};
+use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis, TurnReport};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::{GameKind, category};
 use crate::export::jcz;
-use crate::record::{GameRecord, rules_spec};
+use crate::record::{GameRecord, RecordedMove, rules_spec};
 use crate::render;
 use crate::render::cards::Hands;
 use crate::replay::{self, Replay, words};
@@ -225,59 +225,18 @@ impl GamePages for Stored<GameRecord> {
     /// Every placement of the drawn tile, sortable by rank, immediate points or position.
     fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem> {
         let id = self.row.id;
+        let sort = match sort.as_deref() {
+            Some("position") => "position",
+            Some("immediate") => "immediate",
+            _ => "rank",
+        };
         let game = self.record.game;
         let TurnAlternatives {
             report: t,
             full,
             listed,
         } = turn_alternatives(state, self, n)?;
-        let mover = t.player as usize;
-        // Each alternative with its place in the list of legal moves (its own page's number).
-        let mut shown: Vec<(usize, usize, &AlternativeReport)> = (t.alternatives.iter().enumerate())
-            .filter_map(|(i, a)| Some((i, listed.iter().position(|m| is_listed(a, m))?, a)))
-            .collect();
-        let sort = match sort.as_deref() {
-            Some("position") => "position",
-            Some("immediate") => "immediate",
-            _ => "rank",
-        };
-        match sort {
-            "position" => shown.sort_by_key(|&(_, k, _)| k),
-            "immediate" => shown.sort_by_key(|(_, _, a)| {
-                let gain = a.immediate.get(mover).copied().unwrap_or(0);
-                (std::cmp::Reverse(gain), a.rank)
-            }),
-            _ => shown.sort_by_key(|(_, _, a)| a.rank),
-        }
-        let weighed_again = t.alternatives.iter().any(|a| a.rechecked);
-        let rows = (shown.into_iter())
-            .map(|(i, k, a)| {
-                let href = links::alternative(id, n, k);
-                let src = links::alternative_picture(id, n, k).size(64).close().html();
-                AltRow {
-                    rank: a.rank,
-                    played: t.played == Some(i),
-                    cells: vec![
-                        Cell::Thumbnail {
-                            href: href.clone(),
-                            src,
-                        },
-                        Cell::Link {
-                            href,
-                            text: format!("({},{})", a.position[0], a.position[1]),
-                        },
-                        Cell::Text(format!("{}°", a.rotation)),
-                        Cell::Text(a.action.words(game)),
-                        Cell::Text(per_player(&a.immediate)),
-                        Cell::Text(per_player(&a.if_ended_change)),
-                        Cell::Value {
-                            text: value_with_error(a),
-                            ranking_only: weighed_again && !a.rechecked,
-                        },
-                    ],
-                }
-            })
-            .collect();
+        let rows = self.alternative_rows(n, &t, &listed, sort);
         let columns = [
             "Board",
             "Position",
@@ -355,6 +314,53 @@ impl GamePages for Stored<GameRecord> {
 }
 
 impl Stored<GameRecord> {
+    /// Turn `n`'s alternatives as table rows in the order `sort` names: by rank, by the mover's
+    /// points now, or by position (the order of the legal moves, `listed`, whose place names
+    /// each alternative's own page).
+    fn alternative_rows(&self, n: u32, t: &TurnReport, listed: &[RecordedMove], sort: &str) -> Vec<AltRow> {
+        let (id, game, mover) = (self.row.id, self.record.game, t.player as usize);
+        let mut shown: Vec<(usize, usize, &AlternativeReport)> = (t.alternatives.iter().enumerate())
+            .filter_map(|(i, a)| Some((i, listed.iter().position(|m| is_listed(a, m))?, a)))
+            .collect();
+        match sort {
+            "position" => shown.sort_by_key(|&(_, k, _)| k),
+            "immediate" => shown.sort_by_key(|(_, _, a)| {
+                let gain = a.immediate.get(mover).copied().unwrap_or(0);
+                (std::cmp::Reverse(gain), a.rank)
+            }),
+            _ => shown.sort_by_key(|(_, _, a)| a.rank),
+        }
+        let weighed_again = t.alternatives.iter().any(|a| a.rechecked);
+        (shown.into_iter())
+            .map(|(i, k, a)| {
+                let href = links::alternative(id, n, k);
+                let src = links::alternative_picture(id, n, k).size(64).close().html();
+                AltRow {
+                    rank: a.rank,
+                    played: t.played == Some(i),
+                    cells: vec![
+                        Cell::Thumbnail {
+                            href: href.clone(),
+                            src,
+                        },
+                        Cell::Link {
+                            href,
+                            text: format!("({},{})", a.position[0], a.position[1]),
+                        },
+                        Cell::Text(format!("{}°", a.rotation)),
+                        Cell::Text(a.action.words(game)),
+                        Cell::Text(per_player(&a.immediate)),
+                        Cell::Text(per_player(&a.if_ended_change)),
+                        Cell::Value {
+                            text: value_with_error(a),
+                            ranking_only: weighed_again && !a.rechecked,
+                        },
+                    ],
+                }
+            })
+            .collect()
+    }
+
     /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
     fn inline_board(&self, state: &AppState, at: (&Replay, &[BoardFeature]), n: u32) -> Result<String, Problem> {
         let alternatives = match n {
