@@ -4,8 +4,8 @@
 //! The drawing itself is either inline or, on a stored turn's page, the turn's own SVG picture
 //! linked as an `<image>` ([`super::BoardArt`]): the browser caches it like any picture, and
 //! the page carries only the layers. A two-player 72-tile game's turn pages stay under 60 KB
-//! so (Board Game Arena's game-a and game-b: 48 to 59 KB from turn 36 on); the three-player
-//! demo's reach 68 KB, most of it the features' notes.
+//! so (Board Game Arena's game-a and game-b: 44 to 58 KB from turn 36 on); the three-player
+//! demo's reach 64 KB, most of it the features' notes.
 //!
 //! Over the drawing go, in this order (the last is on top):
 //! - one transparent group per feature (`class="f"`), holding one path of all its segments

@@ -419,12 +419,20 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
         }
         (Outlook::Never(why), _, _) => {
             worth_now(&mut note);
-            let why = match why {
-                Never::ByRule => "it scores at the end of the game".to_string(),
-                Never::NoTilesLeft => "no tiles are left".to_string(),
-                Never::DeadSpot(pos) => never_completed_at(pos, game.on_land(pos)),
-            };
-            let _ = write!(note, "\nNever completed: {why}");
+            match why {
+                // Fields (and New World's plains) never complete, by the rules: the note says
+                // only that a held one scores at the end, not the rule again for every field.
+                Never::ByRule if f.owners.is_empty() => {}
+                Never::ByRule => note.push_str("\nScores at the end of the game"),
+                Never::NoTilesLeft => note.push_str("\nNever completed: no tiles are left"),
+                Never::DeadSpot(pos) => {
+                    let _ = write!(
+                        note,
+                        "\nNever completed: {}",
+                        never_completed_at(pos, game.on_land(pos))
+                    );
+                }
+            }
         }
         _ => worth_now(&mut note),
     }

@@ -51,7 +51,7 @@ pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, feature
         dead_spots: (spots.iter().filter(|s| s.fits == 0))
             .map(|s| s.pos.to_string())
             .collect(),
-        spots: (spots.into_iter())
+        spots: (spots.into_iter().filter(|s| s.fits > 0))
             .map(|s| view::SpotView {
                 pos: s.pos.to_string(),
                 fits: s.fits,

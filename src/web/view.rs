@@ -99,8 +99,9 @@ pub struct TileTurnView {
     pub next: Option<(String, u32)>,
     /// The players' names, in seat order: the columns of the squares' chances.
     pub players: Vec<String>,
-    /// Empty squares next to the board, fewest fitting tiles first.
+    /// Empty squares next to the board that some tile left fits, fewest fitting tiles first.
     pub spots: Vec<SpotView>,
+    /// Those no tile left fits: listed once by square, not as rows of zeros.
     pub dead_spots: Vec<String>,
     /// Features that can never be completed because a square they need is dead, in words.
     pub killed: Vec<String>,

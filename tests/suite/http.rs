@@ -2231,19 +2231,30 @@ fn the_turn_page_tracks_the_tiles_left_and_the_chances_of_each() {
             );
             assert!(body.contains(&row), "turn {n}: {row}");
         }
-        for spot in position_spots(&game) {
+        // A square some tile fits is a row; the dead ones are listed once, not as rows of 0%.
+        let (live, dead): (Vec<_>, Vec<_>) = position_spots(&game).into_iter().partition(|s| s.fits > 0);
+        for spot in live {
             let chances: String = (0..players)
-                .map(|p| {
-                    let chance = if spot.fits == 0 {
-                        0.0
-                    } else {
-                        1.0 - none_of(left - spot.fits, left, draws(p))
-                    };
-                    format!("<td>{}</td>", percent(chance))
-                })
+                .map(|p| format!("<td>{}</td>", percent(1.0 - none_of(left - spot.fits, left, draws(p)))))
                 .collect();
             let row = format!("<tr><td>{}</td><td>{}</td>{chances}</tr>", spot.pos, spot.fits);
             assert!(body.contains(&row), "turn {n}: {row}");
+        }
+        for spot in &dead {
+            assert!(
+                !body.contains(&format!("<tr><td>{}</td><td>0</td>", spot.pos)),
+                "turn {n}"
+            );
+        }
+        if !dead.is_empty() {
+            let mut squares: Vec<_> = dead.iter().map(|s| s.pos).collect();
+            squares.sort();
+            let listed = squares.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+            let said = format!(
+                "{} dead (crossed out on the board: no tile left fits them): {listed}.",
+                dead.len()
+            );
+            assert!(body.contains(&said), "turn {n}: {said}");
         }
         for f in board_features(&game) {
             if let Outlook::Never(Never::DeadSpot(at)) = f.outlook {
