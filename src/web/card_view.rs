@@ -2,10 +2,10 @@
 //! scoreboard, the turn list by rounds and the breakdown. The page frame, the score graph and
 //! the templates are the tile game's.
 
-use super::chance_view;
-use super::view::{self, BreakdownRow, HandView, PlayerView, TurnLink, TurnPlayed, points_text};
+use super::view::{self, BreakdownRow, GameWords, HandView, PlayerView, TurnLink};
 use crate::analysis::win_chance::TurnChance;
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
+use crate::record::PlayerInfo;
 use crate::record::cards::CardRecord;
 use crate::render::PlayerColours;
 use crate::render::cards::Hands;
@@ -119,18 +119,7 @@ pub fn turn_links(
     current: Option<u32>,
     colours: &PlayerColours,
 ) -> Vec<TurnLink> {
-    let n = names(record);
-    let mut done: Vec<TurnPlayed> = played
-        .iter()
-        .map(|t| TurnPlayed {
-            player: n[t.player as usize].to_string(),
-            colour: colours.get(t.player).hex(),
-            what: move_brief(t),
-            points: points_text(&n, scored(t)),
-            class: None,
-        })
-        .collect();
-    chance_view::mark_classes(&mut done, chances);
+    let done = view::turns_played(record, played, chances, colours);
     let mut links = view::turn_links(done, all.len() as u32, current);
     for (link, t) in links.iter_mut().zip(all) {
         link.opens_round = replay::cards::opens_round(t);
@@ -138,11 +127,41 @@ pub fn turn_links(
     links
 }
 
-fn scored(t: &Turn<CardGame>) -> impl Iterator<Item = (u8, u32)> + '_ {
-    t.events.iter().filter_map(|e| match e {
-        CardEvent::Scored { player, points, .. } => Some((*player, *points)),
-        _ => None,
-    })
+impl GameWords for CardRecord {
+    type Position = CardGame;
+
+    fn players(&self) -> &[PlayerInfo] {
+        &self.players
+    }
+
+    fn colours(&self) -> PlayerColours {
+        crate::render::cards::colours(self)
+    }
+
+    fn players_at(&self, game: &CardGame, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+        players_at(self, game, finished, colours)
+    }
+
+    fn event_sentences(&self, events: &[CardEvent]) -> Vec<String> {
+        event_sentences(self, events)
+    }
+
+    fn breakdown_rows(&self, full: &Replay<CardGame>, colours: &PlayerColours) -> Vec<BreakdownRow> {
+        breakdown_rows(self, full, colours)
+    }
+
+    fn move_brief(&self, t: &Turn<CardGame>) -> String {
+        move_brief(t)
+    }
+
+    fn scored(&self, t: &Turn<CardGame>) -> Vec<(u8, u32)> {
+        (t.events.iter())
+            .filter_map(|e| match e {
+                CardEvent::Scored { player, points, .. } => Some((*player, *points)),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// The scoreboard: the hands, and what each player would have if the game ended now (their

@@ -23,6 +23,76 @@ pub struct PlayerView {
     pub if_ended: i32,
 }
 
+/// What each game says its own way on the pages that are written once for every game: its
+/// players' colours and scoreboard, its events, its breakdown, and its turns in brief. One
+/// implementation per record: the tile games' here, the Card Game's in `card_view`.
+pub trait GameWords {
+    type Position: Position;
+    fn players(&self) -> &[PlayerInfo];
+    fn colours(&self) -> PlayerColours;
+    fn players_at(&self, game: &Self::Position, finished: bool, colours: &PlayerColours) -> Vec<PlayerView>;
+    fn event_sentences(&self, events: &[<Self::Position as Position>::Event]) -> Vec<String>;
+    fn breakdown_rows(&self, full: &Replay<Self::Position>, colours: &PlayerColours) -> Vec<BreakdownRow>;
+    /// The move of a turn in brief, for the turn list: the tile placed, the card played.
+    fn move_brief(&self, t: &Turn<Self::Position>) -> String;
+    /// The points each player scored in a turn.
+    fn scored(&self, t: &Turn<Self::Position>) -> Vec<(u8, u32)>;
+}
+
+impl GameWords for GameRecord {
+    type Position = Game;
+
+    fn players(&self) -> &[PlayerInfo] {
+        &self.players
+    }
+
+    fn colours(&self) -> PlayerColours {
+        crate::render::colours(self)
+    }
+
+    fn players_at(&self, game: &Game, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+        players_at(self, game, finished, colours)
+    }
+
+    fn event_sentences(&self, events: &[Event]) -> Vec<String> {
+        event_sentences(self, events)
+    }
+
+    fn breakdown_rows(&self, full: &Replay, colours: &PlayerColours) -> Vec<BreakdownRow> {
+        breakdown_rows(self, full, colours)
+    }
+
+    fn move_brief(&self, t: &TurnSnapshot) -> String {
+        self.catalog.name(t.mv.tile).to_string()
+    }
+
+    fn scored(&self, t: &TurnSnapshot) -> Vec<(u8, u32)> {
+        tile_points(t).collect()
+    }
+}
+
+/// The turns reached (`played`), in brief for the turn list: who did what and scored what,
+/// marked with the classes of `chances`.
+pub fn turns_played<G: GameWords>(
+    g: &G,
+    played: &[Turn<G::Position>],
+    chances: &[crate::analysis::win_chance::TurnChance],
+    colours: &PlayerColours,
+) -> Vec<TurnPlayed> {
+    let names: Vec<&str> = g.players().iter().map(|p| p.name.as_str()).collect();
+    let mut done: Vec<TurnPlayed> = (played.iter())
+        .map(|t| TurnPlayed {
+            player: names[t.player as usize].to_string(),
+            colour: colours.get(t.player).hex(),
+            what: g.move_brief(t),
+            points: points_text(&names, g.scored(t).into_iter()),
+            class: None,
+        })
+        .collect();
+    super::chance_view::mark_classes(&mut done, chances);
+    done
+}
+
 /// The board picture of a page.
 pub struct BoardView {
     /// The board drawn inline, to point at (the tile games' turn pages); else `src` is shown.
@@ -394,21 +464,6 @@ pub fn turn_links(played: Vec<TurnPlayed>, turns: u32, current: Option<u32>) -> 
             current: current == Some(turn),
             opens_round: None,
             comment: None,
-        })
-        .collect()
-}
-
-/// The tile game's turns reached, for [`turn_links`].
-pub fn tile_turns_played(record: &GameRecord, played: &[TurnSnapshot], colours: &PlayerColours) -> Vec<TurnPlayed> {
-    let n = names(record);
-    played
-        .iter()
-        .map(|t| TurnPlayed {
-            player: n[t.player as usize].to_string(),
-            colour: colours.get(t.player).hex(),
-            what: record.catalog.name(t.mv.tile).to_string(),
-            points: points_text(&n, tile_points(t)),
-            class: None,
         })
         .collect()
 }

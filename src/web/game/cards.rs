@@ -6,12 +6,12 @@ use super::analysis::{
     points_or_dash, within_noise,
 };
 use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
-use super::turn::{self, Detail, EndPage, TurnPage};
+use super::turn::{self, Detail, EndInput, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
-use crate::engine::{Position, cards, category};
+use crate::engine::{Position, cards};
 use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
 use crate::replay;
@@ -137,37 +137,16 @@ impl GamePages for Stored<CardRecord> {
 
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
         let head = self.head(state)?;
-        let record = &self.record;
-        let full = replay::cards::replay(record).map_err(Problem::internal)?;
-        let colours = crate::render::cards::colours(record);
-        let id = head.id;
+        let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
         let chances = self.chances(state)?;
-        let preview = turn::end_preview(
-            &state.public_url,
-            &head,
-            full.finished,
-            &record.players,
-            &full.final_scores,
-        );
-        let src = links::picture(id, None).to_string();
-        Ok(EndPage {
-            share: head.share(state, None, &src, &preview.title),
-            preview,
-            owner: false,
-            owner_key: None,
-            nav_query: "",
-            hide_if_ended: false,
-            players: card_view::players_at(record, &full.game, full.finished, &colours),
-            finished: full.finished,
-            board: turn::end_board(full.finished, src, "table"),
-            events: card_view::event_sentences(record, &full.final_events),
-            categories: category::words(full.game.categories()),
-            breakdown: card_view::breakdown_rows(record, &full, &colours),
-            graph: turn::end_graph(&head, &record.players, &full, &colours),
-            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, true),
-            turn_links: card_view::turn_links(record, (&full.turns, &full.turns), &chances, None, &colours),
-            game: head,
-        })
+        let colours = crate::render::cards::colours(&self.record);
+        let end = EndInput {
+            picture: (links::picture(head.id, None).to_string(), "table"),
+            turn_links: card_view::turn_links(&self.record, (&full.turns, &full.turns), &chances, None, &colours),
+            full: &full,
+            chances: &chances,
+        };
+        Ok(turn::end_page(state, &self.record, head, end))
     }
 
     fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {

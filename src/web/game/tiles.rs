@@ -6,19 +6,19 @@ use super::analysis::{
     player_rows, points_or_dash, value_with_error, within_noise,
 };
 use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
-use super::turn::{self, Detail, EndPage, TurnPage};
+use super::turn::{self, Detail, EndInput, EndPage, TurnPage};
 use super::{GameHead, GamePages, HeadWords};
 use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis, TurnReport};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
-use crate::engine::{GameKind, category};
+use crate::engine::GameKind;
 use crate::export::jcz;
 use crate::record::{GameRecord, RecordedMove, rules_spec};
 use crate::render;
 use crate::render::cards::Hands;
 use crate::replay::{self, Replay, words};
 use crate::store::GameId;
-use crate::web::chance_view::{self, ChancesView};
+use crate::web::chance_view::ChancesView;
 use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::view::{self, BoardView, GamePart};
@@ -99,8 +99,7 @@ impl GamePages for Stored<GameRecord> {
             ),
             Detail::Framed => (None, Vec::new()),
         };
-        let mut played = view::tile_turns_played(record, &at.turns, &colours);
-        chance_view::mark_classes(&mut played, &chances);
+        let played = view::turns_played(record, &at.turns, &chances, &colours);
         let preview = turn::turn_preview(&state.public_url, &head, n, &record.players, &at.game.scores());
         let src = links::picture(id, Some(n))
             .overlay("ownership,last-move,scoring")
@@ -133,39 +132,19 @@ impl GamePages for Stored<GameRecord> {
 
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
         let head = self.head(state)?;
-        let record = &self.record;
-        let full = replay::replay(record, None).map_err(Problem::internal)?;
-        let colours = render::colours(record);
-        let id = head.id;
-        let chances = game_chances(state, &id, None)?;
-        let mut played = view::tile_turns_played(record, &full.turns, &colours);
-        chance_view::mark_classes(&mut played, &chances);
-        let preview = turn::end_preview(
-            &state.public_url,
-            &head,
-            full.finished,
-            &record.players,
-            &full.final_scores,
-        );
-        let src = links::picture(id, None).overlay("ownership,scoring").to_string();
-        Ok(EndPage {
-            share: head.share(state, None, &src, &preview.title),
-            preview,
-            owner: false,
-            owner_key: None,
-            nav_query: "",
-            hide_if_ended: false,
-            players: view::players_at(record, &full.game, full.finished, &colours),
-            finished: full.finished,
-            board: turn::end_board(full.finished, src, "board"),
-            events: view::event_sentences(record, &full.final_events),
-            categories: category::words(full.game.categories()),
-            breakdown: view::breakdown_rows(record, &full, &colours),
-            graph: turn::end_graph(&head, &record.players, &full, &colours),
-            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, true),
+        let full = replay::replay(&self.record, None).map_err(Problem::internal)?;
+        let chances = game_chances(state, &head.id, None)?;
+        let played = view::turns_played(&self.record, &full.turns, &chances, &render::colours(&self.record));
+        let end = EndInput {
+            picture: (
+                links::picture(head.id, None).overlay("ownership,scoring").to_string(),
+                "board",
+            ),
             turn_links: view::turn_links(played, head.last, None),
-            game: head,
-        })
+            full: &full,
+            chances: &chances,
+        };
+        Ok(turn::end_page(state, &self.record, head, end))
     }
 
     fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {

@@ -2,7 +2,9 @@
 //! the score graphs, the navigation.
 
 use super::GameHead;
+use crate::analysis::win_chance::TurnChance;
 use crate::engine::Position;
+use crate::engine::category;
 use crate::record::{Annotation, PlayerInfo};
 use crate::render::PlayerColours;
 use crate::replay::{Replay, Turn};
@@ -12,7 +14,8 @@ use crate::web::links;
 use crate::web::problem::Problem;
 use crate::web::share_view::ShareView;
 use crate::web::state::Analysis;
-use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GraphView, PlayerView, TurnLink};
+use crate::web::state::AppState;
+use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GameWords, GraphView, PlayerView, TurnLink};
 use askama::Template;
 use askama_web::WebTemplate;
 
@@ -214,6 +217,46 @@ pub fn next_url(head: &GameHead, n: u32, query: &str) -> String {
 /// Turn `n` is past the game's last.
 pub fn no_such_turn(head: &GameHead, n: u32) -> Problem {
     Problem::not_found(format!("game {} has turns 0 to {}, not {n}", head.id, head.last))
+}
+
+/// What an end page shows that each game finds its own way: the game replayed to its end, the
+/// chances of its analysis, its picture (the address, and what it shows: "board", "table")
+/// and its turn list.
+pub struct EndInput<'a, P: Position> {
+    pub full: &'a Replay<P>,
+    pub chances: &'a [TurnChance],
+    pub picture: (String, &'static str),
+    pub turn_links: Vec<TurnLink>,
+}
+
+/// The end page of any game: final scoring as its own step after the last turn.
+pub fn end_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, end: EndInput<G::Position>) -> EndPage {
+    let EndInput {
+        full,
+        chances,
+        picture: (src, what),
+        turn_links,
+    } = end;
+    let (players, colours) = (g.players(), g.colours());
+    let preview = end_preview(&state.public_url, &head, full.finished, players, &full.final_scores);
+    EndPage {
+        share: head.share(state, None, &src, &preview.title),
+        preview,
+        owner: false,
+        owner_key: None,
+        nav_query: "",
+        hide_if_ended: false,
+        players: g.players_at(&full.game, full.finished, &colours),
+        finished: full.finished,
+        board: end_board(full.finished, src, what),
+        events: g.event_sentences(&full.final_events),
+        categories: category::words(full.game.categories()),
+        breakdown: g.breakdown_rows(full, &colours),
+        graph: end_graph(&head, players, full, &colours),
+        chances: ChancesView::new(&head.id, players, chances, head.last, &colours, true),
+        turn_links,
+        game: head,
+    }
 }
 
 /// The end page's picture: the board (tile games) or the table (the Card Game).
