@@ -154,6 +154,22 @@ impl GameWords for CardRecord {
         move_brief(t)
     }
 
+    fn move_sentence(&self, t: &Turn<CardGame>) -> String {
+        format!("{}: {}", self.players[t.player as usize].name, move_brief(t))
+    }
+
+    fn start(&self) -> &'static str {
+        "The start, before the first card"
+    }
+
+    fn start_sentences(&self, _: &CardGame) -> Vec<String> {
+        start_sentences(self)
+    }
+
+    fn picture_word(&self) -> &'static str {
+        "table"
+    }
+
     fn scored(&self, t: &Turn<CardGame>) -> Vec<(u8, u32)> {
         (t.events.iter())
             .filter_map(|e| match e {

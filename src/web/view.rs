@@ -35,6 +35,14 @@ pub trait GameWords {
     fn breakdown_rows(&self, full: &Replay<Self::Position>, colours: &PlayerColours) -> Vec<BreakdownRow>;
     /// The move of a turn in brief, for the turn list: the tile placed, the card played.
     fn move_brief(&self, t: &Turn<Self::Position>) -> String;
+    /// The move of a turn in a sentence, under its picture: who did what.
+    fn move_sentence(&self, t: &Turn<Self::Position>) -> String;
+    /// The start in a sentence, where no move is made yet.
+    fn start(&self) -> &'static str;
+    /// What is set out at the start, in words.
+    fn start_sentences(&self, position: &Self::Position) -> Vec<String>;
+    /// What the game's picture shows: "board", "table".
+    fn picture_word(&self) -> &'static str;
     /// The points each player scored in a turn.
     fn scored(&self, t: &Turn<Self::Position>) -> Vec<(u8, u32)>;
 }
@@ -64,6 +72,28 @@ impl GameWords for GameRecord {
 
     fn move_brief(&self, t: &TurnSnapshot) -> String {
         self.catalog.name(t.mv.tile).to_string()
+    }
+
+    fn move_sentence(&self, t: &TurnSnapshot) -> String {
+        format!(
+            "{} placed {} at {} rotated {}°",
+            self.players[t.player as usize].name,
+            self.catalog.name(t.mv.tile),
+            t.mv.placement.pos,
+            t.mv.placement.rotation
+        )
+    }
+
+    fn start(&self) -> &'static str {
+        "The start, before the first turn"
+    }
+
+    fn start_sentences(&self, game: &Game) -> Vec<String> {
+        start_sentences(self, game)
+    }
+
+    fn picture_word(&self) -> &'static str {
+        "board"
     }
 
     fn scored(&self, t: &TurnSnapshot) -> Vec<(u8, u32)> {

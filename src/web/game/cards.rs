@@ -6,12 +6,12 @@ use super::analysis::{
     points_or_dash, within_noise,
 };
 use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
-use super::turn::{self, Detail, EndInput, EndPage, TurnPage};
+use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
 use super::{GameHead, GamePages, HeadWords};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
-use crate::engine::{Position, cards};
+use crate::engine::cards;
 use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
 use crate::replay;
@@ -19,7 +19,7 @@ use crate::store::AnalysisStatus;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
-use crate::web::view::{BoardView, CardTurnView, GamePart};
+use crate::web::view::{CardTurnView, GamePart};
 use crate::web::what_if::stored_analysis;
 use crate::web::{AppState, card_view, links, view};
 
@@ -75,64 +75,30 @@ impl GamePages for Stored<CardRecord> {
         let at = &full.turns[..n as usize];
         let mover = at.last().map(|t| t.player);
         let colours = crate::render::cards::colours(record);
-        let (move_text, events) = match at.last() {
-            Some(t) => (
-                format!(
-                    "{}: {}",
-                    record.players[t.player as usize].name,
-                    card_view::move_brief(t)
-                ),
-                card_view::event_sentences(record, &t.events),
-            ),
-            None => (
-                "The start, before the first card".to_string(),
-                card_view::start_sentences(record),
-            ),
-        };
         let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
         let id = head.id;
         let mut chances = self.chances(state)?;
         chances.retain(|c| c.turn <= n);
         let nav_query = links::hands_query(hands);
-        let preview = turn::turn_preview(
-            &state.public_url,
-            &head,
+        let part = GamePart::Cards(CardTurnView {
+            round: format!("Round {in_round} of {}", position.rounds()),
+            round_link: links::round(id, in_round) + nav_query,
+            unseen: position.unseen().len(),
+            hands: card_view::hands_at(record, &position, mover, hands, &colours),
+            hands_wait: card_view::hands_wait(&position),
+            hands_switch: self.hands_switch(n, hands, mover),
+        });
+        let turn = TurnInput {
             n,
-            &record.players,
-            &Position::scores(&position),
-        );
-        let src = links::picture(id, Some(n)).hands(hands).to_string();
-        Ok(TurnPage {
-            share: head.share(state, Some(n), &src, &preview.title),
-            preview,
-            turn: n,
-            prev: n.checked_sub(1),
+            position: &position,
+            reached: at,
+            chances: &chances,
+            picture: (None, links::picture(id, Some(n)).hands(hands).to_string()),
             nav_query,
-            next_url: turn::next_url(&head, n, nav_query),
-            hide_if_ended: n == head.last,
-            board: BoardView {
-                svg: None,
-                src,
-                alt: format!("The table after turn {n}: {move_text}"),
-                caption: move_text,
-            },
-            players: card_view::players_at(record, &position, false, &colours),
-            events,
-            part: GamePart::Cards(CardTurnView {
-                round: format!("Round {in_round} of {}", position.rounds()),
-                round_link: links::round(id, in_round) + nav_query,
-                unseen: position.unseen().len(),
-                hands: card_view::hands_at(record, &position, mover, hands, &colours),
-                hands_wait: card_view::hands_wait(&position),
-                hands_switch: self.hands_switch(n, hands, mover),
-            }),
-            graph: turn::turn_graph(&head, &record.players, at, &colours),
-            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
+            part,
             turn_links: card_view::turn_links(record, (at, &full.turns), &chances, Some(n), &colours),
-            comments: Vec::new(),
-            owner: false,
-            game: head,
-        })
+        };
+        Ok(turn::turn_page(state, record, head, turn))
     }
 
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
@@ -141,7 +107,7 @@ impl GamePages for Stored<CardRecord> {
         let chances = self.chances(state)?;
         let colours = crate::render::cards::colours(&self.record);
         let end = EndInput {
-            picture: (links::picture(head.id, None).to_string(), "table"),
+            picture: links::picture(head.id, None).to_string(),
             turn_links: card_view::turn_links(&self.record, (&full.turns, &full.turns), &chances, None, &colours),
             full: &full,
             chances: &chances,

@@ -6,7 +6,7 @@ use super::analysis::{
     player_rows, points_or_dash, value_with_error, within_noise,
 };
 use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
-use super::turn::{self, Detail, EndInput, EndPage, TurnPage};
+use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
 use super::{GameHead, GamePages, HeadWords};
 use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis, TurnReport};
 use crate::analysis::win_chance::TurnChance;
@@ -21,7 +21,7 @@ use crate::store::GameId;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
-use crate::web::view::{self, BoardView, GamePart};
+use crate::web::view::{self, GamePart};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
 use crate::web::{AppState, board_view, links, tracker_view};
 
@@ -71,24 +71,6 @@ impl GamePages for Stored<GameRecord> {
             return Err(turn::no_such_turn(&head, n));
         }
         let at = replay::replay_upto(record, None, Some(n)).map_err(Problem::internal)?;
-        let colours = render::colours(record);
-        let snapshot = n.checked_sub(1).and_then(|i| at.turns.get(i as usize));
-        let (move_text, events) = match snapshot {
-            Some(t) => (
-                format!(
-                    "{} placed {} at {} rotated {}°",
-                    record.players[t.player as usize].name,
-                    record.catalog.name(t.mv.tile),
-                    t.mv.placement.pos,
-                    t.mv.placement.rotation
-                ),
-                view::event_sentences(record, &t.events),
-            ),
-            None => (
-                "The start, before the first turn".to_string(),
-                view::start_sentences(record, &at.game),
-            ),
-        };
         let id = head.id;
         // The board's notes and the tile tracker both read the features' outlooks.
         let features = analysis::board_features(&at.game);
@@ -99,35 +81,21 @@ impl GamePages for Stored<GameRecord> {
             ),
             Detail::Framed => (None, Vec::new()),
         };
-        let played = view::turns_played(record, &at.turns, &chances, &colours);
-        let preview = turn::turn_preview(&state.public_url, &head, n, &record.players, &at.game.scores());
+        let played = view::turns_played(record, &at.turns, &chances, &render::colours(record));
         let src = links::picture(id, Some(n))
             .overlay("ownership,last-move,scoring")
             .to_string();
-        Ok(TurnPage {
-            share: head.share(state, Some(n), &src, &preview.title),
-            preview,
-            turn: n,
-            prev: n.checked_sub(1),
+        let turn = TurnInput {
+            n,
+            position: &at.game,
+            reached: &at.turns,
+            chances: &chances,
+            picture: (board, src),
             nav_query: "",
-            next_url: turn::next_url(&head, n, ""),
-            hide_if_ended: n == head.last,
-            board: BoardView {
-                svg: board,
-                src,
-                alt: format!("The board after turn {n}: {move_text}"),
-                caption: move_text,
-            },
-            players: view::players_at(record, &at.game, false, &colours),
-            events,
             part: GamePart::Tiles(tracker_view::tile_turn_view(&id, record, &at.game, &features)),
-            graph: turn::turn_graph(&head, &record.players, &at.turns, &colours),
-            chances: ChancesView::new(&id, &record.players, &chances, head.last, &colours, false),
             turn_links: view::turn_links(played, head.last, Some(n)),
-            comments: Vec::new(),
-            owner: false,
-            game: head,
-        })
+        };
+        Ok(turn::turn_page(state, record, head, turn))
     }
 
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
@@ -136,10 +104,7 @@ impl GamePages for Stored<GameRecord> {
         let chances = game_chances(state, &head.id, None)?;
         let played = view::turns_played(&self.record, &full.turns, &chances, &render::colours(&self.record));
         let end = EndInput {
-            picture: (
-                links::picture(head.id, None).overlay("ownership,scoring").to_string(),
-                "board",
-            ),
+            picture: links::picture(head.id, None).overlay("ownership,scoring").to_string(),
             turn_links: view::turn_links(played, head.last, None),
             full: &full,
             chances: &chances,

@@ -219,13 +219,71 @@ pub fn no_such_turn(head: &GameHead, n: u32) -> Problem {
     Problem::not_found(format!("game {} has turns 0 to {}, not {n}", head.id, head.last))
 }
 
-/// What an end page shows that each game finds its own way: the game replayed to its end, the
-/// chances of its analysis, its picture (the address, and what it shows: "board", "table")
+/// What a turn page shows that each game finds its own way: the position as turn `n` left
+/// it and the turns that reached it, the chances of its analysis up to it, its picture (inline
+/// to point at, or the address of one), what the turn list's links carry, the game's own part
 /// and its turn list.
+pub struct TurnInput<'a, P: Position> {
+    pub n: u32,
+    pub position: &'a P,
+    pub reached: &'a [Turn<P>],
+    pub chances: &'a [TurnChance],
+    pub picture: (Option<String>, String),
+    pub nav_query: &'static str,
+    pub part: GamePart,
+    pub turn_links: Vec<TurnLink>,
+}
+
+/// Turn `n`'s page of any game: the move, its events, the scores and the game's own part.
+pub fn turn_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, at: TurnInput<G::Position>) -> TurnPage {
+    let TurnInput {
+        n,
+        position,
+        reached,
+        chances,
+        picture: (svg, src),
+        nav_query,
+        part,
+        turn_links,
+    } = at;
+    let (players, colours) = (g.players(), g.colours());
+    let (caption, events) = match reached.last() {
+        Some(t) => (g.move_sentence(t), g.event_sentences(&t.events)),
+        None => (g.start().to_string(), g.start_sentences(position)),
+    };
+    let preview = turn_preview(&state.public_url, &head, n, players, &position.scores());
+    TurnPage {
+        share: head.share(state, Some(n), &src, &preview.title),
+        preview,
+        turn: n,
+        prev: n.checked_sub(1),
+        nav_query,
+        next_url: next_url(&head, n, nav_query),
+        hide_if_ended: n == head.last,
+        board: BoardView {
+            svg,
+            src,
+            alt: format!("The {} after turn {n}: {caption}", g.picture_word()),
+            caption,
+        },
+        players: g.players_at(position, false, &colours),
+        events,
+        part,
+        graph: turn_graph(&head, players, reached, &colours),
+        chances: ChancesView::new(&head.id, players, chances, head.last, &colours, false),
+        turn_links,
+        comments: Vec::new(),
+        owner: false,
+        game: head,
+    }
+}
+
+/// What an end page shows that each game finds its own way: the game replayed to its end, the
+/// chances of its analysis, its picture's address and its turn list.
 pub struct EndInput<'a, P: Position> {
     pub full: &'a Replay<P>,
     pub chances: &'a [TurnChance],
-    pub picture: (String, &'static str),
+    pub picture: String,
     pub turn_links: Vec<TurnLink>,
 }
 
@@ -234,7 +292,7 @@ pub fn end_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, end: EndI
     let EndInput {
         full,
         chances,
-        picture: (src, what),
+        picture: src,
         turn_links,
     } = end;
     let (players, colours) = (g.players(), g.colours());
@@ -248,7 +306,7 @@ pub fn end_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, end: EndI
         hide_if_ended: false,
         players: g.players_at(&full.game, full.finished, &colours),
         finished: full.finished,
-        board: end_board(full.finished, src, what),
+        board: end_board(full.finished, src, g.picture_word()),
         events: g.event_sentences(&full.final_events),
         categories: category::words(full.game.categories()),
         breakdown: g.breakdown_rows(full, &colours),
