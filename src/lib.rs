@@ -136,9 +136,12 @@
 //!   routes that call it are `web/routes/api.rs` (`POST /api/games`) and `web/routes/pages.rs`
 //!   (the form, `POST /games`).
 //! - **…where a turn page is built?** `web/routes/pages.rs` (`turn_page`) asks the game's
-//!   `GamePages::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which builds it from
-//!   the view models in `web/view.rs` and `web/card_view.rs`; it is kept once built in
-//!   `web/page_cache.rs`, and the template is `templates/turn.html`.
+//!   `GamePages::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which finds the
+//!   position, the board or table and the game's own part, and hands them to
+//!   `web/game/turn.rs`'s `turn_page`, written once for every game over the game's words
+//!   (`GameWords`: `web/view.rs` for the tile games, `web/card_view.rs` for the Card Game), as
+//!   its `end_page` is; it is kept once built in `web/page_cache.rs`, and the template is
+//!   `templates/turn.html`.
 //! - **…where the analysis plans a game?** [`analysis::analyse_game`] (`analysis/turn.rs`),
 //!   which asks [`analysis::budget::plan`] for each turn's playouts within the game's budget,
 //!   then analyses every turn; the queue that runs it for the service is [`queue`].

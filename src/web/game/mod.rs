@@ -1,6 +1,9 @@
 //! A stored game as the web shows it, whatever the game: [`GamePages`] builds its pages' view
 //! models (turn, end, analysis and alternatives pages) and its API answers, with one
-//! implementation per game (`tiles`: Carcassonne and New World; `cards`: the Card Game).
+//! implementation per game (`tiles`: Carcassonne and New World; `cards`: the Card Game). The
+//! turn and end pages themselves are written once (`turn`), from what each game finds its
+//! own way and its words (`view::GameWords`); so is the alternatives page (`analysis`), from
+//! the game's columns and cells.
 //!
 //! Handlers of every game hold a `dyn GamePages` ([`AppState::load_any`]) and never ask which
 //! game it is; those for what only the tile games have take a tile game
