@@ -6,7 +6,7 @@ use crate::record::PlayerInfo;
 use crate::render::{PlayerColours, palette};
 use crate::store::GameId;
 use crate::web::links;
-use crate::web::view::{GraphView, TurnPlayed};
+use crate::web::view::GraphView;
 use std::fmt::Write as _;
 
 /// A player's accuracy as the analysis page shows it.
@@ -86,15 +86,6 @@ pub fn accuracy_rows(players: &[PlayerInfo], chances: &[TurnChance], colours: &P
             blunders: a.blunders,
         })
         .collect()
-}
-
-/// Marks each turn of the list with its move's class (`played[i]` is turn `i + 1`).
-pub fn mark_classes(played: &mut [TurnPlayed], chances: &[TurnChance]) {
-    for c in chances {
-        if let Some(p) = played.get_mut(c.turn as usize - 1) {
-            p.class = Some(c.chance.class).filter(|&k| k != MoveClass::Good);
-        }
-    }
 }
 
 /// The chart's size and margins: room on the left for the percentages, below for the turns.

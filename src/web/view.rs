@@ -4,6 +4,7 @@
 //! A turn page shows the game as of that turn and nothing later: a shared link must not give
 //! the ending away. Only the end page shows final scoring.
 
+use crate::analysis::win_chance::{MoveClass, TurnChance};
 use crate::engine::Position;
 use crate::engine::tileset::NEW_WORLD_SAMPLE;
 use crate::engine::{Event, FeatureKind, Figure, Game, GameKind, Location, Reason, Score, TileCatalog};
@@ -106,21 +107,23 @@ impl GameWords for GameRecord {
 pub fn turns_played<G: GameWords>(
     g: &G,
     played: &[Turn<G::Position>],
-    chances: &[crate::analysis::win_chance::TurnChance],
+    chances: &[TurnChance],
     colours: &PlayerColours,
 ) -> Vec<TurnPlayed> {
     let names: Vec<&str> = g.players().iter().map(|p| p.name.as_str()).collect();
-    let mut done: Vec<TurnPlayed> = (played.iter())
+    let class = |turn: u32| {
+        let chance = chances.iter().find(|c| c.turn == turn)?;
+        Some(chance.chance.class).filter(|&k| k != MoveClass::Good)
+    };
+    (played.iter())
         .map(|t| TurnPlayed {
             player: names[t.player as usize].to_string(),
             colour: colours.get(t.player).hex(),
             what: g.move_brief(t),
             points: points_text(&names, g.scored(t).into_iter()),
-            class: None,
+            class: class(t.turn),
         })
-        .collect();
-    super::chance_view::mark_classes(&mut done, chances);
-    done
+        .collect()
 }
 
 /// The board picture of a page.
@@ -700,4 +703,47 @@ fn escape_html(s: &str) -> String {
 /// Points as the pages show them: estimates with one decimal, always.
 pub fn points(x: f64) -> String {
     format!("{x:.1}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::win_chance::MoveChance;
+
+    /// The turn list says who placed which tile and what it scored, and marks a turn with its
+    /// move's class once the analysis gives it one; a good move, or a turn with no chance,
+    /// carries none.
+    #[test]
+    fn the_turn_list_marks_each_turn_with_its_class() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/static/games/demo-second-edition.json"
+        ))
+        .unwrap();
+        let record = crate::record::parse(&text).unwrap().0;
+        let full = crate::replay::replay(&record, None).unwrap();
+        let chance = |turn: u32, class: MoveClass| TurnChance {
+            turn,
+            player: full.turns[turn as usize - 1].player,
+            chance: MoveChance {
+                after: 0.5,
+                lost: 0.1,
+                class,
+            },
+        };
+        let chances = [
+            chance(1, MoveClass::Good),
+            chance(2, MoveClass::Blunder),
+            chance(4, MoveClass::Mistake),
+        ];
+        let played = turns_played(&record, &full.turns[..5], &chances, &record.colours());
+        let classes: Vec<Option<MoveClass>> = played.iter().map(|p| p.class).collect();
+        assert_eq!(
+            classes,
+            [None, Some(MoveClass::Blunder), None, Some(MoveClass::Mistake), None]
+        );
+        let first = &played[0];
+        assert_eq!(first.player, record.players[usize::from(full.turns[0].player)].name);
+        assert_eq!(first.what, record.catalog.name(full.turns[0].mv.tile));
+    }
 }
