@@ -117,9 +117,8 @@ pub fn turn_links(
     (played, all): (&[Turn<CardGame>], &[Turn<CardGame>]),
     chances: &[TurnChance],
     current: Option<u32>,
-    colours: &PlayerColours,
 ) -> Vec<TurnLink> {
-    let done = view::turns_played(record, played, chances, colours);
+    let done = view::turns_played(record, played, chances);
     let mut links = view::turn_links(done, all.len() as u32, current);
     for (link, t) in links.iter_mut().zip(all) {
         link.opens_round = replay::cards::opens_round(t);

@@ -104,12 +104,7 @@ impl GameWords for GameRecord {
 
 /// The turns reached (`played`), in brief for the turn list: who did what and scored what,
 /// marked with the classes of `chances`.
-pub fn turns_played<G: GameWords>(
-    g: &G,
-    played: &[Turn<G::Position>],
-    chances: &[TurnChance],
-    colours: &PlayerColours,
-) -> Vec<TurnPlayed> {
+pub fn turns_played<G: GameWords>(g: &G, played: &[Turn<G::Position>], chances: &[TurnChance]) -> Vec<TurnPlayed> {
     let names: Vec<&str> = g.players().iter().map(|p| p.name.as_str()).collect();
     let class = |turn: u32| {
         let chance = chances.iter().find(|c| c.turn == turn)?;
@@ -118,7 +113,7 @@ pub fn turns_played<G: GameWords>(
     (played.iter())
         .map(|t| TurnPlayed {
             player: names[t.player as usize].to_string(),
-            colour: colours.get(t.player).hex(),
+            seat: t.player,
             what: g.move_brief(t),
             points: points_text(&names, g.scored(t).into_iter()),
             class: class(t.turn),
@@ -243,7 +238,9 @@ pub struct TurnLink {
 
 pub struct TurnPlayed {
     pub player: String,
-    pub colour: String,
+    /// The player's seat: the turn list colours its dot by it, from one rule per player
+    /// rather than a style on each of up to a hundred turns.
+    pub seat: u8,
     /// The move in brief: the tile placed, the card played.
     pub what: String,
     pub points: String,
@@ -736,7 +733,7 @@ mod tests {
             chance(2, MoveClass::Blunder),
             chance(4, MoveClass::Mistake),
         ];
-        let played = turns_played(&record, &full.turns[..5], &chances, &record.colours());
+        let played = turns_played(&record, &full.turns[..5], &chances);
         let classes: Vec<Option<MoveClass>> = played.iter().map(|p| p.class).collect();
         assert_eq!(
             classes,

@@ -96,7 +96,7 @@ impl GamePages for Stored<CardRecord> {
             picture: (None, links::picture(id, Some(n)).hands(hands).to_string()),
             nav_query,
             part,
-            turn_links: card_view::turn_links(record, (at, &full.turns), &chances, Some(n), &colours),
+            turn_links: card_view::turn_links(record, (at, &full.turns), &chances, Some(n)),
         };
         Ok(turn::turn_page(state, record, head, turn))
     }
@@ -105,10 +105,9 @@ impl GamePages for Stored<CardRecord> {
         let head = self.head(state)?;
         let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
         let chances = self.chances(state)?;
-        let colours = crate::render::cards::colours(&self.record);
         let end = EndInput {
             picture: links::picture(head.id, None).to_string(),
-            turn_links: card_view::turn_links(&self.record, (&full.turns, &full.turns), &chances, None, &colours),
+            turn_links: card_view::turn_links(&self.record, (&full.turns, &full.turns), &chances, None),
             full: &full,
             chances: &chances,
         };

@@ -81,7 +81,7 @@ impl GamePages for Stored<GameRecord> {
             ),
             Detail::Framed => (None, Vec::new()),
         };
-        let played = view::turns_played(record, &at.turns, &chances, &render::colours(record));
+        let played = view::turns_played(record, &at.turns, &chances);
         let src = links::picture(id, Some(n))
             .overlay("ownership,last-move,scoring")
             .to_string();
@@ -102,7 +102,7 @@ impl GamePages for Stored<GameRecord> {
         let head = self.head(state)?;
         let full = replay::replay(&self.record, None).map_err(Problem::internal)?;
         let chances = game_chances(state, &head.id, None)?;
-        let played = view::turns_played(&self.record, &full.turns, &chances, &render::colours(&self.record));
+        let played = view::turns_played(&self.record, &full.turns, &chances);
         let end = EndInput {
             picture: links::picture(head.id, None).overlay("ownership,scoring").to_string(),
             turn_links: view::turn_links(played, head.last, None),
