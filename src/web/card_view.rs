@@ -1,6 +1,7 @@
 //! What the Card Game's pages show, computed from its replay: events in words, the
-//! scoreboard, the turn list by rounds and the breakdown. The page frame, the score graph and
-//! the templates are the tile game's.
+//! scoreboard, the turn list by rounds and the breakdown: its [`GameWords`], over which the
+//! turn and end pages are written once (`web/game/turn.rs`). The page frame, the score graph
+//! and the templates are every game's.
 
 use super::view::{self, BreakdownRow, GameWords, HandView, PlayerView, TurnLink};
 use crate::analysis::win_chance::TurnChance;
