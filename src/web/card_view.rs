@@ -130,6 +130,17 @@ pub fn turn_links(
 impl GameWords for CardRecord {
     type Position = CardGame;
 
+    fn rules_label(&self) -> String {
+        let players = self.players.len() as u8;
+        let (hand, rounds) = crate::engine::cards::rules::hands(players).unwrap_or_default();
+        format!("{players} players, {rounds} rounds of {hand} cards")
+    }
+
+    /// The list names no game, and the Card Game's rules do not name it either.
+    fn listed_rules(&self) -> String {
+        format!("Card Game, {}", self.rules_label())
+    }
+
     fn players(&self) -> &[PlayerInfo] {
         &self.players
     }

@@ -8,6 +8,7 @@ use crate::record::{Annotation, AnyRecord, GameRecord, RecordError};
 use crate::render::Drawable;
 use crate::replay;
 use crate::store::{GameRow, Storable};
+use crate::web::view::GameWords;
 use std::sync::Arc;
 
 /// A stored game: its row, and its record parsed as its game's type (`GameRecord`,
@@ -21,7 +22,7 @@ pub struct Stored<R> {
 /// What every page reads of a stored game, whatever the game, written once for all of them:
 /// its row, and its record's kind, drawing, exports and comments, which the records give
 /// through the traits of the layers that draw (`Drawable`), export (`Export`) and store them
-/// (`Storable`). The pages' own hooks per game are `web::game::GamePages`.
+/// (`Storable`), and its words (`GameWords`). The pages' own hooks per game are `web::game::GamePages`.
 pub trait StoredGame: Send + Sync {
     fn row(&self) -> &GameRow;
 
@@ -35,9 +36,12 @@ pub trait StoredGame: Send + Sync {
 
     /// The owner's comments on the game's turns, by turn (`annotated`).
     fn annotations(&self) -> &[Annotation];
+
+    /// The rules as the list of games says them (`GameWords::listed_rules`).
+    fn listed_rules(&self) -> String;
 }
 
-impl<R: Storable + Drawable + Export + Send + Sync> StoredGame for Stored<R> {
+impl<R: Storable + Drawable + Export + GameWords + Send + Sync> StoredGame for Stored<R> {
     fn row(&self) -> &GameRow {
         &self.row
     }
@@ -56,6 +60,10 @@ impl<R: Storable + Drawable + Export + Send + Sync> StoredGame for Stored<R> {
 
     fn annotations(&self) -> &[Annotation] {
         Storable::annotations(&self.record)
+    }
+
+    fn listed_rules(&self) -> String {
+        self.record.listed_rules()
     }
 }
 

@@ -29,6 +29,12 @@ pub struct PlayerView {
 /// implementation per record: the tile games' here, the Card Game's in `card_view`.
 pub trait GameWords {
     type Position: Position;
+    /// The rules in words, expansions included, as the game's pages say them under its name.
+    fn rules_label(&self) -> String;
+    /// The rules as the list of games says them, where no game's name is shown.
+    fn listed_rules(&self) -> String {
+        self.rules_label()
+    }
     fn players(&self) -> &[PlayerInfo];
     fn colours(&self) -> PlayerColours;
     fn players_at(&self, game: &Self::Position, finished: bool, colours: &PlayerColours) -> Vec<PlayerView>;
@@ -50,6 +56,10 @@ pub trait GameWords {
 
 impl GameWords for GameRecord {
     type Position = Game;
+
+    fn rules_label(&self) -> String {
+        crate::record::rules_spec::label(&self.resolved_rules())
+    }
 
     fn players(&self) -> &[PlayerInfo] {
         &self.players

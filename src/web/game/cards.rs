@@ -11,7 +11,6 @@ use super::{GameHead, GamePages, HeadWords};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
-use crate::engine::cards;
 use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
 use crate::replay;
@@ -19,7 +18,7 @@ use crate::store::AnalysisStatus;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
-use crate::web::view::{CardTurnView, GamePart};
+use crate::web::view::{CardTurnView, GamePart, GameWords};
 use crate::web::what_if::stored_analysis;
 use crate::web::{AppState, card_view, links, view};
 
@@ -27,7 +26,7 @@ impl Stored<CardRecord> {
     /// What every page of the game shows at the top.
     pub(super) fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
         let words = HeadWords {
-            rules: self.rules(),
+            rules: self.record.rules_label(),
             held_label: "Hand",
             held_title: "Cards in hand, and the follower while it is still to place this round",
             count_labels: ["Cards played", "Cards taken"],
@@ -50,17 +49,6 @@ impl Stored<CardRecord> {
 
 impl GamePages for Stored<CardRecord> {
     /// "3 players, 8 rounds of 5 cards".
-    fn rules(&self) -> String {
-        let players = self.record.players.len() as u8;
-        let (hand, rounds) = cards::rules::hands(players).unwrap_or_default();
-        format!("{players} players, {rounds} rounds of {hand} cards")
-    }
-
-    /// The list names no game, and the Card Game's rules do not name it either.
-    fn listed_rules(&self) -> String {
-        format!("Card Game, {}", self.rules())
-    }
-
     /// The table as the move left it (the next round is not dealt yet), the round, and the
     /// hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, _: Detail, hands: Hands) -> Result<TurnPage, Problem> {

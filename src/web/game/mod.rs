@@ -33,14 +33,6 @@ pub use head::{GameHead, HeadWords};
 /// What the pages and the API need of a stored game beyond what every game gives alike
 /// ([`StoredGame`]); one implementation per game.
 pub trait GamePages: StoredGame {
-    /// The rules in words, expansions included, as the game's pages say them under its name.
-    fn rules(&self) -> String;
-
-    /// The rules as the list of games says them, where no game's name is shown.
-    fn listed_rules(&self) -> String {
-        self.rules()
-    }
-
     /// Turn `n`'s page; a Card Game's shows the hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;
 

@@ -21,7 +21,7 @@ use crate::store::GameId;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
-use crate::web::view::{self, GamePart};
+use crate::web::view::{self, GamePart, GameWords};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
 use crate::web::{AppState, board_view, links, tracker_view};
 
@@ -42,7 +42,7 @@ impl Stored<GameRecord> {
             _ => ("Meeples", "Followers in supply", "Meeples used"),
         };
         let words = HeadWords {
-            rules: self.rules(),
+            rules: self.record.rules_label(),
             held_label,
             held_title,
             count_labels: ["Tiles", figures_used],
@@ -58,10 +58,6 @@ impl Stored<GameRecord> {
 }
 
 impl GamePages for Stored<GameRecord> {
-    fn rules(&self) -> String {
-        rules_spec::label(&self.record.resolved_rules())
-    }
-
     /// The board drawn inline to point at, with the drawn tile's best alternatives as ghosts,
     /// and the pack and the open spots.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, _: Hands) -> Result<TurnPage, Problem> {
