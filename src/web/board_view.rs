@@ -407,6 +407,14 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
         }
     };
     match (f.outlook, f.worth.at_end, f.worth.completed) {
+        // Only its holders are paid: one nobody held was worth its points to no one.
+        (Outlook::Complete, _, Some(points)) if f.owners.is_empty() => {
+            let _ = write!(
+                note,
+                "\nCompleted, worth {}: nobody held it",
+                words::count(points, "point", "points")
+            );
+        }
         (Outlook::Complete, _, Some(points)) => {
             let _ = write!(note, "\nCompleted: it paid {}", words::count(points, "point", "points"));
             if game.surveyors().is_some() {

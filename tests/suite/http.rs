@@ -2285,7 +2285,7 @@ fn the_turn_page_tracks_the_tiles_left_and_the_chances_of_each() {
 /// unit and source and linking to its alternative, beside the move played.
 #[test]
 fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
-    use carcassonne_replay::analysis::{board_features, dead_spots};
+    use carcassonne_replay::analysis::{Outlook, board_features, dead_spots};
     use carcassonne_replay::replay;
     let app = spawn_app();
     let id = upload_id(&app, &demo());
@@ -2307,6 +2307,13 @@ fn the_turn_board_is_inline_svg_with_a_note_on_every_feature_and_square() {
         assert!(body.contains("class=\"board-svg\""));
         let notes = body.matches("<g class=\"f ").count();
         assert_eq!(notes, board_features(&game).len(), "turn {n}: a note per feature");
+        // A completed feature paid its holders; one nobody held paid nobody, and says so.
+        let completed = board_features(&game)
+            .into_iter()
+            .filter(|f| f.outlook == Outlook::Complete);
+        let (held, unheld): (Vec<_>, Vec<_>) = completed.partition(|f| !f.owners.is_empty());
+        assert_eq!(body.matches("Completed: it paid").count(), held.len(), "turn {n}");
+        assert_eq!(body.matches(": nobody held it").count(), unheld.len(), "turn {n}");
         let dead = body.matches("<g class=\"spot dead\"").count();
         assert_eq!(dead, dead_spots(&game).len(), "turn {n}: dead squares are marked");
         let open = body.matches("<g class=\"spot\" data-spot").count();

@@ -88,10 +88,11 @@ fn a_new_world_turn_speaks_new_world() {
     for word in ["meeple", "Meeple", "follower", "cloister"] {
         assert!(!text.contains(word), "{word:?} on a New World page: {text}");
     }
-    // The notes of the board's features name settlers too, and leave the crossings out.
+    // The notes of the board's features name settlers too, and leave the crossings out. A
+    // feature nobody held paid nobody.
     assert!(
         page.body
-            .contains("Farm of 9 tiles No settlers Completed: it paid 9 points, before any surveyor bonus")
+            .contains("Farm of 9 tiles No settlers Completed, worth 9 points: nobody held it")
     );
     let before = get_html(&app, &format!("/g/{id}/t/14")).body;
     assert!(
