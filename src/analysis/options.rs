@@ -68,9 +68,9 @@ pub enum Sampler {
     /// The default: a few tiles per player played by the weighed bot, as the search's samples
     /// are (`search`); the value is the final margin the game's learned evaluation expects
     /// there. It judges better: on ten real base games between strong players its points lost
-    /// a move are 0.40 of greedy bots', against 0.96 to the end (`bench judge`,
-    /// `static/docs/analysis.md`), and it plays better at equal time, in both tile games
-    /// (`match --a horizon --b flat`).
+    /// a move are about half of greedy bots' (0.51 with version 8's weights, 0.43 with version
+    /// 7's), against 0.96 to the end (`bench judge`, `static/docs/analysis.md`), and it plays
+    /// better at equal time, in both tile games (`match --a horizon --b flat`).
     #[default]
     Horizon,
 }
