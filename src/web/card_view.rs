@@ -130,6 +130,7 @@ pub fn turn_links(
 impl GameWords for CardRecord {
     type Position = CardGame;
 
+    /// "3 players, 8 rounds of 5 cards".
     fn rules_label(&self) -> String {
         let players = self.players.len() as u8;
         let (hand, rounds) = crate::engine::cards::rules::hands(players).unwrap_or_default();

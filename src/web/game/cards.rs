@@ -48,7 +48,6 @@ impl Stored<CardRecord> {
 }
 
 impl GamePages for Stored<CardRecord> {
-    /// "3 players, 8 rounds of 5 cards".
     /// The table as the move left it (the next round is not dealt yet), the round, and the
     /// hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, _: Detail, hands: Hands) -> Result<TurnPage, Problem> {
