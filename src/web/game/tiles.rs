@@ -165,11 +165,7 @@ impl GamePages for Stored<GameRecord> {
     /// Every placement of the drawn tile, sortable by rank, immediate points or position.
     fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem> {
         let id = self.row.id;
-        let sort = match sort.as_deref() {
-            Some("position") => "position",
-            Some("immediate") => "immediate",
-            _ => "rank",
-        };
+        let sort = AltSort::parse(sort.as_deref());
         let game = self.record.game;
         let TurnAlternatives {
             report: t,
@@ -177,14 +173,17 @@ impl GamePages for Stored<GameRecord> {
             listed,
         } = turn_alternatives(state, self, n)?;
         let rows = self.alternative_rows(n, &t, &listed, sort);
+        let figure = words::capitalised(words::figures(game).0);
         let columns = [
             "Board",
             "Position",
             "Rotation",
-            &words::capitalised(words::figures(game).0),
+            &figure,
+            "Points now",
+            "If it ended now (change)",
+            "Value",
         ]
         .into_iter()
-        .chain(["Points now", "If it ended now (change)", "Value"])
         .map(|name| (name.to_string(), None))
         .collect();
         Ok(AlternativesPage {
@@ -206,7 +205,7 @@ impl GamePages for Stored<GameRecord> {
                  so they all share rank 1 and no order between them is claimed.",
             ),
             sorts: &[("rank", "rank"), ("immediate", "points now"), ("position", "position")],
-            sort,
+            sort: sort.key(),
             fold: None,
             columns,
             rows,
@@ -257,18 +256,18 @@ impl Stored<GameRecord> {
     /// Turn `n`'s alternatives as table rows in the order `sort` names: by rank, by the mover's
     /// points now, or by position (the order of the legal moves, `listed`, whose place names
     /// each alternative's own page).
-    fn alternative_rows(&self, n: u32, t: &TurnReport, listed: &[RecordedMove], sort: &str) -> Vec<AltRow> {
+    fn alternative_rows(&self, n: u32, t: &TurnReport, listed: &[RecordedMove], sort: AltSort) -> Vec<AltRow> {
         let (id, game, mover) = (self.row.id, self.record.game, t.player as usize);
         let mut shown: Vec<(usize, usize, &AlternativeReport)> = (t.alternatives.iter().enumerate())
             .filter_map(|(i, a)| Some((i, listed.iter().position(|m| is_listed(a, m))?, a)))
             .collect();
         match sort {
-            "position" => shown.sort_by_key(|&(_, k, _)| k),
-            "immediate" => shown.sort_by_key(|(_, _, a)| {
+            AltSort::Position => shown.sort_by_key(|&(_, k, _)| k),
+            AltSort::Immediate => shown.sort_by_key(|(_, _, a)| {
                 let gain = a.immediate.get(mover).copied().unwrap_or(0);
                 (std::cmp::Reverse(gain), a.rank)
             }),
-            _ => shown.sort_by_key(|(_, _, a)| a.rank),
+            AltSort::Rank => shown.sort_by_key(|(_, _, a)| a.rank),
         }
         let weighed_again = t.alternatives.iter().any(|a| a.rechecked);
         (shown.into_iter())
@@ -314,6 +313,34 @@ impl Stored<GameRecord> {
             (&self.row.id, n),
             alternatives,
         ))
+    }
+}
+
+/// The orders a tile turn's alternatives can be listed in (`?sort=`): by rank, by the mover's
+/// points now, or by position. Any other word lists them by rank.
+#[derive(Clone, Copy)]
+enum AltSort {
+    Rank,
+    Immediate,
+    Position,
+}
+
+impl AltSort {
+    fn parse(key: Option<&str>) -> AltSort {
+        match key {
+            Some("immediate") => AltSort::Immediate,
+            Some("position") => AltSort::Position,
+            _ => AltSort::Rank,
+        }
+    }
+
+    /// The word the address and the page use.
+    fn key(self) -> &'static str {
+        match self {
+            AltSort::Rank => "rank",
+            AltSort::Immediate => "immediate",
+            AltSort::Position => "position",
+        }
     }
 }
 

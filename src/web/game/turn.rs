@@ -236,29 +236,21 @@ pub struct TurnInput<'a, P: Position> {
 
 /// Turn `n`'s page of any game: the move, its events, the scores and the game's own part.
 pub fn turn_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, at: TurnInput<G::Position>) -> TurnPage {
-    let TurnInput {
-        n,
-        position,
-        reached,
-        chances,
-        picture: (svg, src),
-        nav_query,
-        part,
-        turn_links,
-    } = at;
+    let (n, position) = (at.n, at.position);
     let (players, colours) = (g.players(), g.colours());
-    let (caption, events) = match reached.last() {
+    let (caption, events) = match at.reached.last() {
         Some(t) => (g.move_sentence(t), g.event_sentences(&t.events)),
         None => (g.start().to_string(), g.start_sentences(position)),
     };
+    let (svg, src) = at.picture;
     let preview = turn_preview(&state.public_url, &head, n, players, &position.scores());
     TurnPage {
         share: head.share(state, Some(n), &src, &preview.title),
         preview,
         turn: n,
         prev: n.checked_sub(1),
-        nav_query,
-        next_url: next_url(&head, n, nav_query),
+        nav_query: at.nav_query,
+        next_url: next_url(&head, n, at.nav_query),
         hide_if_ended: n == head.last,
         board: BoardView {
             svg,
@@ -268,10 +260,10 @@ pub fn turn_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, at: Turn
         },
         players: g.players_at(position, false, &colours),
         events,
-        part,
-        graph: turn_graph(&head, players, reached, &colours),
-        chances: ChancesView::new(&head.id, players, chances, head.last, &colours, false),
-        turn_links,
+        part: at.part,
+        graph: turn_graph(&head, players, at.reached, &colours),
+        chances: ChancesView::new(&head.id, players, at.chances, head.last, &colours, false),
+        turn_links: at.turn_links,
         comments: Vec::new(),
         owner: false,
         game: head,
@@ -289,16 +281,11 @@ pub struct EndInput<'a, P: Position> {
 
 /// The end page of any game: final scoring as its own step after the last turn.
 pub fn end_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, end: EndInput<G::Position>) -> EndPage {
-    let EndInput {
-        full,
-        chances,
-        picture: src,
-        turn_links,
-    } = end;
+    let full = end.full;
     let (players, colours) = (g.players(), g.colours());
     let preview = end_preview(&state.public_url, &head, full.finished, players, &full.final_scores);
     EndPage {
-        share: head.share(state, None, &src, &preview.title),
+        share: head.share(state, None, &end.picture, &preview.title),
         preview,
         owner: false,
         owner_key: None,
@@ -306,13 +293,13 @@ pub fn end_page<G: GameWords>(state: &AppState, g: &G, head: GameHead, end: EndI
         hide_if_ended: false,
         players: g.players_at(&full.game, full.finished, &colours),
         finished: full.finished,
-        board: end_board(full.finished, src, g.picture_word()),
+        board: end_board(full.finished, end.picture, g.picture_word()),
         events: g.event_sentences(&full.final_events),
         categories: category::words(full.game.categories()),
         breakdown: g.breakdown_rows(full, &colours),
         graph: end_graph(&head, players, full, &colours),
-        chances: ChancesView::new(&head.id, players, chances, head.last, &colours, true),
-        turn_links,
+        chances: ChancesView::new(&head.id, players, end.chances, head.last, &colours, true),
+        turn_links: end.turn_links,
         game: head,
     }
 }
