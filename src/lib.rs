@@ -97,9 +97,11 @@
 //! [`web`] is the service, its modules private but for [`web::startup`], which builds the app:
 //! `web/routes/` holds one module per resource with thin handlers, `web/state.rs` what they
 //! share (`AppState`: the store and what is kept of it in memory), and `web/links.rs` builds
-//! every address. A stored game reaches the handlers as a `dyn GamePages`, one implementation
-//! per game (`web/game/tiles.rs`, `web/game/cards.rs`) over what every game gives alike
-//! (`StoredGame`, written once in `web/loaded.rs`); `annotated` in `web/loaded.rs`, which
+//! every address. A stored game reaches the handlers as a `dyn GamePages`, written once
+//! (`web/game/mod.rs`) over each game's five hooks (`GameHooks`: `web/game/tiles.rs`,
+//! `web/game/cards.rs`), its words (`GameWords`), its replay (`replay::Replays`), its stored
+//! analysis (`AnalysisReport`) and what every game gives alike (`StoredGame`, written once in
+//! `web/loaded.rs`); `annotated` in `web/loaded.rs`, which
 //! parses a stored game into a `Loaded` enum, is the one place the web tells the games apart. The explore board (`web/game/explore/`, its routes in
 //! `web/routes/explore.rs`) plays a line in the notation of `record/line.rs` from any turn
 //! (`replay/explore.rs`) and asks the engine about where it leads within a time budget
@@ -136,7 +138,7 @@
 //!   routes that call it are `web/routes/api.rs` (`POST /api/games`) and `web/routes/pages.rs`
 //!   (the form, `POST /games`).
 //! - **…where a turn page is built?** `web/routes/pages.rs` (`turn_page`) asks the game's
-//!   `GamePages::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which finds the
+//!   `GameHooks::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which finds the
 //!   position, the board or table and the game's own part, and hands them to
 //!   `web/game/turn.rs`'s `turn_page`, written once for every game over the game's words
 //!   (`GameWords`: `web/view.rs` for the tile games, `web/card_view.rs` for the Card Game), as

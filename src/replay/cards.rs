@@ -91,6 +91,19 @@ pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, CardReplayError> 
     replay_upto(record, None, Deal::Ahead)
 }
 
+impl super::Replays for CardRecord {
+    type Position = CardGame;
+    type Error = CardReplayError;
+
+    fn replay(&self) -> Result<Replay<CardGame>, CardReplayError> {
+        replay(self)
+    }
+
+    fn refusal(&self, e: &CardReplayError) -> String {
+        e.describe(self)
+    }
+}
+
 /// The position before move `index` (0-based), its round dealt: the hands are the record's,
 /// read from the whole round.
 pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, CardReplayError> {

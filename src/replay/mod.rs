@@ -134,6 +134,33 @@ impl Replay<Game> {
     }
 }
 
+/// A game's record, which the engine replays: each game's names its position and why a
+/// record may be refused, so that what reads a whole game is written once for every game.
+pub trait Replays {
+    type Position: Position;
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// The whole record, replayed under its own rules; final scoring runs once it is over.
+    fn replay(&self) -> Result<Replay<Self::Position>, Self::Error>;
+
+    /// Why the record does not replay, in its own words (naming the turn, the player and the
+    /// rule).
+    fn refusal(&self, e: &Self::Error) -> String;
+}
+
+impl Replays for GameRecord {
+    type Position = Game;
+    type Error = ReplayError;
+
+    fn replay(&self) -> Result<Replay, ReplayError> {
+        replay(self, None)
+    }
+
+    fn refusal(&self, e: &ReplayError) -> String {
+        e.describe(self)
+    }
+}
+
 /// Replays a record under its own rules, or under `rules` when given.
 pub fn replay(record: &GameRecord, rules: Option<Rules>) -> Result<Replay, ReplayError> {
     replay_upto(record, rules, None)

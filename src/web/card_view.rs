@@ -5,6 +5,7 @@
 
 use super::view::{self, BreakdownRow, GameWords, HandView, PlayerView, TurnLink};
 use crate::analysis::win_chance::TurnChance;
+use crate::engine::GameKind;
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
 use crate::record::PlayerInfo;
 use crate::record::cards::CardRecord;
@@ -128,8 +129,6 @@ pub fn turn_links(
 }
 
 impl GameWords for CardRecord {
-    type Position = CardGame;
-
     /// "3 players, 8 rounds of 5 cards".
     fn rules_label(&self) -> String {
         let players = self.players.len() as u8;
@@ -189,6 +188,14 @@ impl GameWords for CardRecord {
                 _ => None,
             })
             .collect()
+    }
+
+    fn api_rules(&self) -> (&'static str, Option<String>) {
+        (GameKind::CardGame.name(), None)
+    }
+
+    fn winners(&self, full: &Replay<CardGame>) -> Option<Vec<u8>> {
+        Some(full.game.winners())
     }
 }
 

@@ -6,7 +6,7 @@ use crate::export::Export;
 use crate::record::cards::CardRecord;
 use crate::record::{Annotation, AnyRecord, GameRecord, RecordError};
 use crate::render::Drawable;
-use crate::replay;
+use crate::replay::Replays;
 use crate::store::{GameRow, Storable};
 use crate::web::view::GameWords;
 use std::sync::Arc;
@@ -87,14 +87,14 @@ impl Loaded {
     /// stored may hold a move this one refuses. The reason, naming the turn, if not.
     pub fn replays(&self) -> Result<(), Refused> {
         match self {
-            Loaded::Tiles(g) => replay::replay(&g.record, None)
-                .map(|_| ())
-                .map_err(|e| Refused(e.describe(&g.record))),
-            Loaded::Cards(g) => replay::cards::replay(&g.record)
-                .map(|_| ())
-                .map_err(|e| Refused(e.describe(&g.record))),
+            Loaded::Tiles(g) => replays(&g.record),
+            Loaded::Cards(g) => replays(&g.record),
         }
     }
+}
+
+fn replays<R: Replays>(record: &R) -> Result<(), Refused> {
+    (record.replay().map(|_| ())).map_err(|e| Refused(record.refusal(&e)))
 }
 
 /// A stored game, its record parsed as its own game's type, without its annotations.

@@ -14,6 +14,7 @@ use super::problem::Problem;
 use crate::analysis::report::StoredAnalysis;
 use crate::engine::GameKind;
 use crate::record::GameRecord;
+use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
 use crate::store::{AnalysisStatus, Change, GameId, Store, TurnRow};
 use std::sync::Arc;
@@ -300,6 +301,14 @@ impl AppState {
                 "game {id} is {}: this address is for the tile games",
                 GameKind::CardGame.title()
             ))),
+        }
+    }
+
+    /// A stored game played in rounds (the Card Game), for what only such games have.
+    pub fn load_rounds(&self, id: &GameId) -> Result<Arc<Stored<CardRecord>>, Problem> {
+        match self.loaded(id)? {
+            Loaded::Cards(game) => Ok(game),
+            Loaded::Tiles(_) => Err(Problem::not_found(format!("game {id} is not played in rounds"))),
         }
     }
 }

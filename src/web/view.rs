@@ -10,7 +10,7 @@ use crate::engine::tileset::NEW_WORLD_SAMPLE;
 use crate::engine::{Event, FeatureKind, Figure, Game, GameKind, Location, Reason, Score, TileCatalog};
 use crate::record::{GameRecord, PlayerInfo};
 use crate::render::PlayerColours;
-use crate::replay::{Replay, Turn, TurnSnapshot, words};
+use crate::replay::{Replay, Replays, Turn, TurnSnapshot, words};
 use std::fmt::Write as _;
 
 pub struct PlayerView {
@@ -27,8 +27,7 @@ pub struct PlayerView {
 /// What each game says its own way on the pages that are written once for every game: its
 /// players' colours and scoreboard, its events, its breakdown, and its turns in brief. One
 /// implementation per record: the tile games' here, the Card Game's in `card_view`.
-pub trait GameWords {
-    type Position: Position;
+pub trait GameWords: Replays {
     /// The rules in words, expansions included, as the game's pages say them under its name.
     fn rules_label(&self) -> String;
     /// The rules as the list of games says them, where no game's name is shown.
@@ -52,11 +51,17 @@ pub trait GameWords {
     fn picture_word(&self) -> &'static str;
     /// The points each player scored in a turn.
     fn scored(&self, t: &Turn<Self::Position>) -> Vec<(u8, u32)>;
+    /// The rulebook as the API names it (`second-edition`, `card-game`), and the rules in words
+    /// where the rulebook is one of several with options (the tile games).
+    fn api_rules(&self) -> (&'static str, Option<String>);
+    /// Who won, ties included, where the API says it (the Card Game, whose ties are common).
+    fn winners(&self, full: &Replay<Self::Position>) -> Option<Vec<u8>> {
+        let _ = full;
+        None
+    }
 }
 
 impl GameWords for GameRecord {
-    type Position = Game;
-
     fn rules_label(&self) -> String {
         crate::record::rules_spec::label(&self.resolved_rules())
     }
@@ -109,6 +114,10 @@ impl GameWords for GameRecord {
 
     fn scored(&self, t: &TurnSnapshot) -> Vec<(u8, u32)> {
         tile_points(t).collect()
+    }
+
+    fn api_rules(&self) -> (&'static str, Option<String>) {
+        (self.resolved_rules().preset.name(), Some(self.rules_label()))
     }
 }
 

@@ -1,13 +1,19 @@
 //! The analysis page and a turn's alternatives page, and what every game's builds them from.
 
+use super::api::{AnalysisStatusAnswer, AnalysisSummary};
 use crate::analysis::report::{AlternativeReport, PlayerReport};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
 use crate::store::{AnalysisStatus, GameId};
+use crate::web::AppState;
 use crate::web::chance_view::ChancesView;
 use crate::web::links;
+use crate::web::loaded::Stored;
+use crate::web::problem::Problem;
 use crate::web::view;
+use crate::web::what_if::stored_analysis;
 use askama::Template;
 use askama_web::WebTemplate;
+use serde::de::DeserializeOwned;
 
 #[derive(Template, WebTemplate)]
 #[template(path = "analysis.html")]
@@ -44,6 +50,43 @@ impl AnalysisPage {
     pub fn current_version(&self) -> u32 {
         crate::analysis::VERSION
     }
+}
+
+/// A game's whole-game analysis as the store keeps it, as the analysis page and the API read
+/// it: one implementation per game's report (`tiles`, `cards`).
+pub trait AnalysisReport: DeserializeOwned {
+    /// The record the analysis is of.
+    type Record;
+
+    /// Fills in what the game says on its analysis page: how values are found, and, once there
+    /// is a result (`report`), its chances, its players and each turn.
+    fn fill(page: &mut AnalysisPage, g: &Stored<Self::Record>, report: Option<&Self>);
+
+    /// The analysis without its alternatives, as the API gives it.
+    fn summary(self) -> AnalysisSummary;
+}
+
+/// The whole-game analysis page of any game: its progress, then each turn's played move
+/// against the best.
+pub fn analysis_page<R: AnalysisReport>(state: &AppState, g: &Stored<R::Record>) -> Result<AnalysisPage, Problem> {
+    let id = g.row.id;
+    let stored = stored_analysis::<R>(state, &id)?;
+    let mut page = analysis_frame(id, g.row.players.join(" vs "), &stored);
+    R::fill(&mut page, g, stored.as_ref().and_then(|(_, r)| r.as_ref()));
+    Ok(page)
+}
+
+/// The analysis' status for the API, with the result's summary when done.
+pub fn status_answer<R: AnalysisReport>(state: &AppState, id: &GameId) -> Result<AnalysisStatusAnswer, Problem> {
+    Ok(match stored_analysis::<R>(state, id)? {
+        None => AnalysisStatusAnswer::None,
+        Some((AnalysisStatus::Queued, _)) => AnalysisStatusAnswer::Queued,
+        Some((AnalysisStatus::Running { done, total }, _)) => AnalysisStatusAnswer::Running { done, total },
+        Some((AnalysisStatus::Done, result)) => AnalysisStatusAnswer::Done {
+            result: result.map(R::summary),
+        },
+        Some((AnalysisStatus::Failed(error), _)) => AnalysisStatusAnswer::Failed { error },
+    })
 }
 
 /// A player's moves over the analysed game.

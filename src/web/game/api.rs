@@ -3,19 +3,15 @@
 
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::{GameReport, PlayerReport};
-use crate::engine::{GameKind, Position};
-use crate::record::PlayerInfo;
-use crate::replay::Replay;
 use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::json::{Breakdown, PlayerName, TileMove, breakdowns};
 use crate::store::snapshot::{StoredEvent, StoredMove};
-use crate::store::{AnalysisStatus, GameId, GameRow, StoredSupply, TurnRow};
-use crate::web::AppState;
+use crate::store::{GameId, StoredSupply, TurnRow};
 use crate::web::links;
+use crate::web::loaded::{Stored, StoredGame};
 use crate::web::problem::Problem;
-use crate::web::what_if::stored_analysis;
+use crate::web::view::GameWords;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 use utoipa::ToSchema;
 
@@ -62,30 +58,30 @@ pub struct GameAnswer {
 }
 
 impl GameAnswer {
-    /// What every game says, the rules named by `rules`.
-    pub fn new<P: Position>(
-        kind: GameKind,
-        rules: &'static str,
-        players: &[PlayerInfo],
-        full: &Replay<P>,
-        row: &GameRow,
-    ) -> GameAnswer {
-        GameAnswer {
-            players: PlayerName::all(players),
+    /// A stored game of any kind, replayed to its end, as the API gives it.
+    pub fn of<R: GameWords>(g: &Stored<R>) -> Result<GameAnswer, Problem>
+    where
+        Stored<R>: StoredGame,
+    {
+        let (record, row) = (&g.record, &g.row);
+        let full = record.replay().map_err(Problem::internal)?;
+        let (rules, rules_label) = record.api_rules();
+        Ok(GameAnswer {
+            players: PlayerName::all(record.players()),
             rules,
-            rules_label: None,
+            rules_label,
             finished: full.finished,
             final_scores: full.final_scores.clone(),
-            winners: None,
+            winners: record.winners(&full),
             breakdown: breakdowns(&full.breakdown),
             id: row.id,
-            game: kind.name(),
+            game: g.kind().name(),
             url: links::game(row.id),
             record_url: links::record(row.id),
             source_format: row.source_format.clone(),
             created_at: row.created_at.clone(),
             turns: row.turns,
-        }
+        })
     }
 }
 
@@ -214,23 +210,6 @@ pub enum AnalysisStatusAnswer {
 pub enum AnalysisSummary {
     Tiles(GameReport),
     Cards(CardSummary),
-}
-
-/// The status, with the result's summary when done: the stored analysis is a `T`.
-pub fn status_answer<T: DeserializeOwned>(
-    state: &AppState,
-    id: &GameId,
-    summarise: fn(T) -> AnalysisSummary,
-) -> Result<AnalysisStatusAnswer, Problem> {
-    Ok(match stored_analysis::<T>(state, id)? {
-        None => AnalysisStatusAnswer::None,
-        Some((AnalysisStatus::Queued, _)) => AnalysisStatusAnswer::Queued,
-        Some((AnalysisStatus::Running { done, total }, _)) => AnalysisStatusAnswer::Running { done, total },
-        Some((AnalysisStatus::Done, result)) => AnalysisStatusAnswer::Done {
-            result: result.map(summarise),
-        },
-        Some((AnalysisStatus::Failed(error), _)) => AnalysisStatusAnswer::Failed { error },
-    })
 }
 
 /// A Card Game analysis without its alternatives: each player's summary and each turn's loss.

@@ -2,12 +2,12 @@
 //! action's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, AnalysisPage, Cell, TurnLossRow, analysis_frame, chance_cells, player_rows,
+    AltRow, AlternativesPage, AnalysisPage, AnalysisReport, Cell, TurnLossRow, chance_cells, player_rows,
     points_or_dash, within_noise,
 };
-use super::api::{AnalysisStatusAnswer, GameAnswer, card_summary, status_answer};
+use super::api::{AnalysisSummary, card_summary};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
-use super::{GameHead, GamePages, HeadWords};
+use super::{GameHead, GameHooks, HeadWords};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::win_chance::TurnChance;
@@ -16,7 +16,7 @@ use crate::render::cards::Hands;
 use crate::replay;
 use crate::store::AnalysisStatus;
 use crate::web::chance_view::ChancesView;
-use crate::web::loaded::{Stored, StoredGame};
+use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 use crate::web::view::{CardTurnView, GamePart, GameWords};
 use crate::web::what_if::stored_analysis;
@@ -47,7 +47,9 @@ impl Stored<CardRecord> {
     }
 }
 
-impl GamePages for Stored<CardRecord> {
+impl GameHooks for Stored<CardRecord> {
+    type Report = CardGameReport;
+
     /// The table as the move left it (the next round is not dealt yet), the round, and the
     /// hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, _: Detail, hands: Hands) -> Result<TurnPage, Problem> {
@@ -99,54 +101,6 @@ impl GamePages for Stored<CardRecord> {
             chances: &chances,
         };
         Ok(turn::end_page(state, &self.record, head, end))
-    }
-
-    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {
-        let (id, record) = (self.row.id, &self.record);
-        let stored = stored_analysis::<CardGameReport>(state, &id)?;
-        let mut page = analysis_frame(id, self.row.players.join(" vs "), &stored);
-        page.move_label = "Action played";
-        if let Some((_, Some(r))) = stored {
-            page.basis = format!(
-                "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
-                 of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
-                 each {}.",
-                r.samples,
-                r.playouts.how()
-            );
-            let total = record.moves.len() as u32;
-            let chances = analysis::cards::turn_chances(&r, total);
-            let colours = crate::render::cards::colours(record);
-            page.chances = ChancesView::new(&id, &record.players, &chances, total, &colours, true);
-            page.made_by = r.version;
-            page.players = player_rows(&record.players, &r.players);
-            page.turns = (r.turns.iter())
-                .map(|t| {
-                    let (chance, class) = chance_cells(&chances, t.turn);
-                    let rank = t.played.map(|i| i + 1);
-                    TurnLossRow {
-                        turn: t.turn,
-                        player: (record.players.get(t.player as usize)).map_or_else(String::new, |p| p.name.clone()),
-                        colour: colours.get(t.player).hex(),
-                        within_noise: within_noise(rank, t.points_lost),
-                        too_close: t.too_close,
-                        best: match (rank, t.alternatives.first()) {
-                            (Some(1), _) => "the move played".into(),
-                            (_, Some(b)) => b.action.clone(),
-                            (_, None) => "–".into(),
-                        },
-                        picture: None,
-                        played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
-                        rank: (t.played)
-                            .map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
-                        points_lost: points_or_dash(t.points_lost),
-                        chance,
-                        class,
-                    }
-                })
-                .collect();
-        }
-        Ok(page)
     }
 
     /// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed
@@ -224,10 +178,6 @@ impl GamePages for Stored<CardRecord> {
         })
     }
 
-    fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {
-        status_answer::<CardGameReport>(state, &self.row.id, card_summary)
-    }
-
     fn explore_page(
         &self,
         state: &AppState,
@@ -245,15 +195,64 @@ impl GamePages for Stored<CardRecord> {
     ) -> Result<super::explore::ExploreAnswer, Problem> {
         super::explore::card_answer(state, self, n, asked)
     }
+}
 
-    fn api_game(&self) -> Result<GameAnswer, Problem> {
-        let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
-        let mut answer = GameAnswer::new(self.kind(), self.kind().name(), &self.record.players, &full, &self.row);
-        answer.winners = Some(full.game.winners());
-        Ok(answer)
+/// The Card Game's analysis page: values from samples of what the mover could not see, and
+/// each turn's action.
+impl AnalysisReport for CardGameReport {
+    type Record = CardRecord;
+
+    fn fill(page: &mut AnalysisPage, g: &Stored<CardRecord>, report: Option<&CardGameReport>) {
+        let (id, record) = (g.row.id, &g.record);
+        page.move_label = "Action played";
+        let Some(r) = report else { return };
+        page.basis = format!(
+            "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
+             of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
+             each {}.",
+            r.samples,
+            r.playouts.how()
+        );
+        let total = record.moves.len() as u32;
+        let chances = analysis::cards::turn_chances(r, total);
+        let colours = crate::render::cards::colours(record);
+        page.chances = ChancesView::new(&id, &record.players, &chances, total, &colours, true);
+        page.made_by = r.version;
+        page.players = player_rows(&record.players, &r.players);
+        page.turns = (r.turns.iter())
+            .map(|t| {
+                let (chance, class) = chance_cells(&chances, t.turn);
+                let rank = t.played.map(|i| i + 1);
+                TurnLossRow {
+                    turn: t.turn,
+                    player: (record.players.get(t.player as usize)).map_or_else(String::new, |p| p.name.clone()),
+                    colour: colours.get(t.player).hex(),
+                    within_noise: within_noise(rank, t.points_lost),
+                    too_close: t.too_close,
+                    best: match (rank, t.alternatives.first()) {
+                        (Some(1), _) => "the move played".into(),
+                        (_, Some(b)) => b.action.clone(),
+                        (_, None) => "–".into(),
+                    },
+                    picture: None,
+                    played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
+                    rank: (t.played).map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
+                    points_lost: points_or_dash(t.points_lost),
+                    chance,
+                    class,
+                }
+            })
+            .collect();
     }
 
-    fn round_turn(&self, k: u8) -> Result<u32, Problem> {
+    fn summary(self) -> AnalysisSummary {
+        card_summary(self)
+    }
+}
+
+impl Stored<CardRecord> {
+    /// The turn that scores round `k`.
+    pub fn round_turn(&self, k: u8) -> Result<u32, Problem> {
         let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
         let rounds = replay::cards::rounds(&full.turns);
         let last = rounds.iter().rposition(|&r| r == k);

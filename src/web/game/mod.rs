@@ -1,14 +1,17 @@
 //! A stored game as the web shows it, whatever the game: [`GamePages`] builds its pages' view
-//! models (turn, end, analysis and alternatives pages) and its API answers, with one
-//! implementation per game (`tiles`: Carcassonne and New World; `cards`: the Card Game). The
-//! turn and end pages themselves are written once (`turn`), from what each game finds its
-//! own way and its words (`view::GameWords`); so is the alternatives page (`analysis`), from
-//! the game's columns and cells.
+//! models (turn, end, analysis and alternatives pages, the explore board) and its API answers.
+//! It is written once; each game gives five hooks ([`GameHooks`]: `tiles` for Carcassonne and
+//! New World, `cards` for the Card Game). The turn and end pages those hooks build are written
+//! once too (`turn`), from what each game finds its own way and its words
+//! (`view::GameWords`); so are the alternatives page (`analysis`), from the game's columns and
+//! cells, the analysis page, from the game's stored analysis ([`AnalysisReport`]), and the
+//! API's game (`api`), from its replay (`replay::Replays`).
 //!
 //! Handlers of every game hold a `dyn GamePages` ([`AppState::load_any`]) and never ask which
 //! game it is; those for what only the tile games have take a tile game
-//! ([`AppState::load`]), and answer another game 404. The web tells the games apart once, as
-//! it parses a stored game ([`crate::web::loaded`]).
+//! ([`AppState::load`]), and those for rounds a Card Game (`AppState::load_rounds`); they
+//! answer another game 404. The web tells the games apart once, as it parses a stored game
+//! ([`crate::web::loaded`]).
 
 pub(crate) mod analysis;
 pub(crate) mod api;
@@ -19,19 +22,23 @@ mod tiles;
 pub(crate) mod turn;
 
 use crate::engine::GameKind;
+use crate::export::Export;
+use crate::render::Drawable;
 use crate::render::cards::Hands;
-use crate::store::{GameId, TurnRow};
-use crate::web::loaded::{Loaded, StoredGame};
+use crate::store::{GameId, Storable, TurnRow};
+use crate::web::loaded::{Loaded, Stored, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::state::AppState;
-use analysis::{AlternativesPage, AnalysisPage};
+use crate::web::view::GameWords;
+use analysis::{AlternativesPage, AnalysisPage, AnalysisReport};
 use std::sync::Arc;
 use turn::{Detail, EndPage, TurnPage};
 
 pub use head::{GameHead, HeadWords};
 
 /// What the pages and the API need of a stored game beyond what every game gives alike
-/// ([`StoredGame`]); one implementation per game.
+/// ([`StoredGame`]): what handlers hold, whatever the game. It is written once, for every game
+/// with its hooks ([`GameHooks`]).
 pub trait GamePages: StoredGame {
     /// Turn `n`'s page; a Card Game's shows the hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;
@@ -62,12 +69,73 @@ pub trait GamePages: StoredGame {
         n: u32,
         asked: &explore::Asked,
     ) -> Result<explore::ExploreAnswer, Problem>;
+}
 
-    /// The turn that scores round `k`, in a game played in rounds.
-    fn round_turn(&self, k: u8) -> Result<u32, Problem> {
-        let _ = k;
-        let id = self.row().id;
-        Err(Problem::not_found(format!("game {id} is not played in rounds")))
+/// What a game's pages find their own way: one implementation per game (`tiles`: Carcassonne
+/// and New World; `cards`: the Card Game), each method [`GamePages`]' of the same name. The
+/// rest, the analysis page and the API's answers, is written once from the game's words
+/// (`view::GameWords`), its replay (`replay::Replays`) and its stored analysis
+/// ([`AnalysisReport`]).
+pub trait GameHooks {
+    /// The game's whole-game analysis, as the store keeps it.
+    type Report: AnalysisReport;
+
+    fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;
+
+    fn end_page(&self, state: &AppState) -> Result<EndPage, Problem>;
+
+    fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem>;
+
+    fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem>;
+
+    fn explore_answer(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &explore::Asked,
+    ) -> Result<explore::ExploreAnswer, Problem>;
+}
+
+impl<R> GamePages for Stored<R>
+where
+    R: GameWords + Storable + Drawable + Export + Send + Sync,
+    Stored<R>: GameHooks<Report: AnalysisReport<Record = R>>,
+{
+    fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem> {
+        GameHooks::turn_page(self, state, n, detail, hands)
+    }
+
+    fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
+        GameHooks::end_page(self, state)
+    }
+
+    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {
+        analysis::analysis_page::<<Self as GameHooks>::Report>(state, self)
+    }
+
+    fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem> {
+        GameHooks::alternatives_page(self, state, n, sort)
+    }
+
+    fn analysis_status(&self, state: &AppState) -> Result<api::AnalysisStatusAnswer, Problem> {
+        analysis::status_answer::<<Self as GameHooks>::Report>(state, &self.row.id)
+    }
+
+    fn api_game(&self) -> Result<api::GameAnswer, Problem> {
+        api::GameAnswer::of(self)
+    }
+
+    fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem> {
+        GameHooks::explore_page(self, state, n, asked)
+    }
+
+    fn explore_answer(
+        &self,
+        state: &AppState,
+        n: u32,
+        asked: &explore::Asked,
+    ) -> Result<explore::ExploreAnswer, Problem> {
+        GameHooks::explore_answer(self, state, n, asked)
     }
 }
 

@@ -2,24 +2,24 @@
 //! open spots, each placement's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, AnalysisPage, Cell, Drawn, TurnLossRow, analysis_frame, chance_cells, per_player,
+    AltRow, AlternativesPage, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLossRow, chance_cells, per_player,
     player_rows, points_or_dash, value_with_error, within_noise,
 };
-use super::api::{AnalysisStatusAnswer, AnalysisSummary, GameAnswer, status_answer};
+use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
-use super::{GameHead, GamePages, HeadWords};
+use super::{GameHead, GameHooks, HeadWords};
 use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis, TurnReport};
 use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::GameKind;
 use crate::export::jcz;
-use crate::record::{GameRecord, RecordedMove, rules_spec};
+use crate::record::{GameRecord, RecordedMove};
 use crate::render;
 use crate::render::cards::Hands;
 use crate::replay::{self, Replay, words};
 use crate::store::GameId;
 use crate::web::chance_view::ChancesView;
-use crate::web::loaded::{Stored, StoredGame};
+use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 use crate::web::view::{self, GamePart, GameWords};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
@@ -57,7 +57,9 @@ impl Stored<GameRecord> {
     }
 }
 
-impl GamePages for Stored<GameRecord> {
+impl GameHooks for Stored<GameRecord> {
+    type Report = StoredAnalysis;
+
     /// The board drawn inline to point at, with the drawn tile's best alternatives as ghosts,
     /// and the pack and the open spots.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, _: Hands) -> Result<TurnPage, Problem> {
@@ -106,60 +108,6 @@ impl GamePages for Stored<GameRecord> {
             chances: &chances,
         };
         Ok(turn::end_page(state, &self.record, head, end))
-    }
-
-    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {
-        let (id, record) = (self.row.id, &self.record);
-        let stored = crate::web::what_if::stored_analysis::<StoredAnalysis>(state, &id)?;
-        let mut page = analysis_frame(id, self.row.players.join(" vs "), &stored);
-        page.tiles_notice = view::tiles_notice(record);
-        page.basis = format!(
-            "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
-             Heuristic used where playouts are off: {}",
-            heuristic_formula(record.game)
-        );
-        if let Some((_, Some(r))) = stored {
-            if let Some(s) = r.summary.shallower {
-                page.basis += &format!(
-                    " This game is longer than one analysis may weigh in full, so each turn ran at most {} playouts \
-                     (a 72-tile game's run up to {}): its values are noisier.",
-                    s.max_playouts_per_turn,
-                    analysis::DEFAULT_MAX_PLAYOUTS_PER_TURN
-                );
-            }
-            let chances = r.chances(None);
-            let colours = render::colours(record);
-            let players = &record.players;
-            page.chances = ChancesView::new(&id, players, &chances, self.row.turns, &colours, true);
-            page.puzzles = page.chances.is_some();
-            page.made_by = r.summary.version;
-            page.players = player_rows(players, &r.summary.players);
-            page.turns = (r.summary.turns.iter())
-                .map(|t| {
-                    let (chance, class) = chance_cells(&chances, t.turn);
-                    let rank = t.played_rank.map(|r| r as usize);
-                    TurnLossRow {
-                        turn: t.turn,
-                        player: self.player_name(t.player),
-                        colour: colours.get(t.player).hex(),
-                        within_noise: within_noise(rank, t.points_lost),
-                        too_close: t.too_close,
-                        best: match (rank, &t.best_move) {
-                            (Some(1), _) => "the move played".into(),
-                            (_, Some(b)) => move_words(b, record.game),
-                            (_, None) => "–".into(),
-                        },
-                        chance,
-                        class,
-                        picture: Some(links::tile_svg(id, &t.tile)),
-                        played: t.tile.clone(),
-                        rank: (t.played_rank).map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
-                        points_lost: points_or_dash(t.points_lost),
-                    }
-                })
-                .collect();
-        }
-        Ok(page)
     }
 
     /// Every placement of the drawn tile, sortable by rank, immediate points or position.
@@ -221,10 +169,6 @@ impl GamePages for Stored<GameRecord> {
         })
     }
 
-    fn analysis_status(&self, state: &AppState) -> Result<AnalysisStatusAnswer, Problem> {
-        status_answer::<StoredAnalysis>(state, &self.row.id, |r| AnalysisSummary::Tiles(r.summary))
-    }
-
     fn explore_page(
         &self,
         state: &AppState,
@@ -242,13 +186,65 @@ impl GamePages for Stored<GameRecord> {
     ) -> Result<super::explore::ExploreAnswer, Problem> {
         super::explore::tile_answer(state, self, n, asked)
     }
+}
 
-    fn api_game(&self) -> Result<GameAnswer, Problem> {
-        let full = replay::replay(&self.record, None).map_err(Problem::internal)?;
-        let rules = full.rules().preset.name();
-        let mut answer = GameAnswer::new(self.kind(), rules, &self.record.players, &full, &self.row);
-        answer.rules_label = Some(rules_spec::label(full.rules()));
-        Ok(answer)
+/// The tile games' analysis page: values from the playouts, the heuristic where they are off,
+/// and each turn's tile.
+impl AnalysisReport for StoredAnalysis {
+    type Record = GameRecord;
+
+    fn fill(page: &mut AnalysisPage, g: &Stored<GameRecord>, report: Option<&StoredAnalysis>) {
+        let (id, record) = (g.row.id, &g.record);
+        page.tiles_notice = view::tiles_notice(record);
+        page.basis = format!(
+            "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
+             Heuristic used where playouts are off: {}",
+            heuristic_formula(record.game)
+        );
+        let Some(r) = report else { return };
+        if let Some(s) = r.summary.shallower {
+            page.basis += &format!(
+                " This game is longer than one analysis may weigh in full, so each turn ran at most {} playouts \
+                 (a 72-tile game's run up to {}): its values are noisier.",
+                s.max_playouts_per_turn,
+                analysis::DEFAULT_MAX_PLAYOUTS_PER_TURN
+            );
+        }
+        let chances = r.chances(None);
+        let colours = render::colours(record);
+        let players = &record.players;
+        page.chances = ChancesView::new(&id, players, &chances, g.row.turns, &colours, true);
+        page.puzzles = page.chances.is_some();
+        page.made_by = r.summary.version;
+        page.players = player_rows(players, &r.summary.players);
+        page.turns = (r.summary.turns.iter())
+            .map(|t| {
+                let (chance, class) = chance_cells(&chances, t.turn);
+                let rank = t.played_rank.map(|r| r as usize);
+                TurnLossRow {
+                    turn: t.turn,
+                    player: g.player_name(t.player),
+                    colour: colours.get(t.player).hex(),
+                    within_noise: within_noise(rank, t.points_lost),
+                    too_close: t.too_close,
+                    best: match (rank, &t.best_move) {
+                        (Some(1), _) => "the move played".into(),
+                        (_, Some(b)) => move_words(b, record.game),
+                        (_, None) => "–".into(),
+                    },
+                    chance,
+                    class,
+                    picture: Some(links::tile_svg(id, &t.tile)),
+                    played: t.tile.clone(),
+                    rank: (t.played_rank).map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
+                    points_lost: points_or_dash(t.points_lost),
+                }
+            })
+            .collect();
+    }
+
+    fn summary(self) -> AnalysisSummary {
+        AnalysisSummary::Tiles(self.summary)
     }
 }
 

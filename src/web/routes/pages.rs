@@ -371,7 +371,7 @@ pub async fn round(
 ) -> Result<HttpResponse, Problem> {
     let (id, k) = path.into_inner();
     let query = links::hands_query(q.hands()?);
-    let scored_at = blocking(move || state.load_any(&id)?.round_turn(k)).await?;
+    let scored_at = blocking(move || state.load_rounds(&id)?.round_turn(k)).await?;
     Ok(HttpResponse::SeeOther()
         .insert_header((header::LOCATION, links::turn(id, scored_at) + query))
         .finish())
