@@ -102,7 +102,8 @@
 //! `web/game/cards.rs`), its words (`GameWords`), its replay (`replay::Replays`), its stored
 //! analysis (`AnalysisReport`) and what every game gives alike (`StoredGame`, written once in
 //! `web/loaded.rs`); `annotated` in `web/loaded.rs`, which
-//! parses a stored game into a `Loaded` enum, is the one place the web tells the games apart. The explore board (`web/game/explore/`, its routes in
+//! parses a stored game into a `Loaded` enum and replays it once, keeping the replay with it
+//! for the end page, the API and the rounds, is the one place the web tells the games apart. The explore board (`web/game/explore/`, its routes in
 //! `web/routes/explore.rs`) plays a line in the notation of `record/line.rs` from any turn
 //! (`replay/explore.rs`) and asks the engine about where it leads within a time budget
 //! (`analysis/on_demand.rs`). The view models are `web/view.rs` (and

@@ -4,19 +4,20 @@
 use crate::engine::GameKind;
 use crate::export::Export;
 use crate::record::cards::CardRecord;
-use crate::record::{Annotation, AnyRecord, GameRecord, RecordError};
+use crate::record::{Annotation, AnyRecord, GameRecord};
 use crate::render::Drawable;
-use crate::replay::Replays;
+use crate::replay::{Replay, Replays};
 use crate::store::{GameRow, Storable};
 use crate::web::view::GameWords;
 use std::sync::Arc;
 
-/// A stored game: its row, and its record parsed as its game's type (`GameRecord`,
-/// `CardRecord`).
-#[derive(Clone)]
-pub struct Stored<R> {
+/// A stored game: its row, its record parsed as its game's type (`GameRecord`, `CardRecord`),
+/// and the record replayed to its end, once, as the game was loaded.
+pub struct Stored<R: Replays> {
     pub row: GameRow,
     pub record: R,
+    /// The whole game, replayed: what the end page, the API and the Card Game's pages read.
+    pub full: Replay<R::Position>,
 }
 
 /// What every page reads of a stored game, whatever the game, written once for all of them:
@@ -41,7 +42,10 @@ pub trait StoredGame: Send + Sync {
     fn listed_rules(&self) -> String;
 }
 
-impl<R: Storable + Drawable + Export + GameWords + Send + Sync> StoredGame for Stored<R> {
+impl<R: Storable + Drawable + Export + GameWords> StoredGame for Stored<R>
+where
+    Stored<R>: Send + Sync,
+{
     fn row(&self) -> &GameRow {
         &self.row
     }
@@ -67,7 +71,8 @@ impl<R: Storable + Drawable + Export + GameWords + Send + Sync> StoredGame for S
     }
 }
 
-/// Why a stored game does not replay under this release's rules, in the record's words
+/// Why a stored game cannot be shown: an earlier release stored a record this release refuses
+/// (it does not parse, or does not replay under this release's rules), in the record's words
 /// (naming the turn, the player and the rule).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -76,39 +81,39 @@ pub struct Refused(pub String);
 /// A stored game as its own game's type: what the pages of every game take
 /// (`Loaded::pages`), and what only the tile games have (a board, placements to weigh,
 /// puzzles) take.
-#[derive(Clone)]
 pub enum Loaded {
     Tiles(Arc<Stored<GameRecord>>),
     Cards(Arc<Stored<CardRecord>>),
 }
 
-impl Loaded {
-    /// Whether the record replays under this release's rules: a game an earlier release
-    /// stored may hold a move this one refuses. The reason, naming the turn, if not.
-    pub fn replays(&self) -> Result<(), Refused> {
+impl Clone for Loaded {
+    fn clone(&self) -> Loaded {
         match self {
-            Loaded::Tiles(g) => replays(&g.record),
-            Loaded::Cards(g) => replays(&g.record),
+            Loaded::Tiles(g) => Loaded::Tiles(Arc::clone(g)),
+            Loaded::Cards(g) => Loaded::Cards(Arc::clone(g)),
         }
     }
 }
 
-fn replays<R: Replays>(record: &R) -> Result<(), Refused> {
-    (record.replay().map(|_| ())).map_err(|e| Refused(record.refusal(&e)))
+/// The rules of a stored game as the list of games says them (`GameWords::listed_rules`),
+/// read from its record alone.
+pub fn listed_rules(row: &GameRow) -> Option<String> {
+    let parsed = crate::record::parse_any(row.record.as_bytes()).ok()?;
+    Some(crate::record::dispatch!(&parsed, record => record.listed_rules()))
 }
 
-/// A stored game, its record parsed as its own game's type, without its annotations.
-pub fn read(row: GameRow) -> Result<Loaded, RecordError> {
-    annotated(row, Vec::new())
-}
-
-/// A stored game, its record parsed as its own game's type, with its annotations (the store
-/// keeps them apart from the record, which never changes).
-pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Loaded, RecordError> {
-    let mut parsed = crate::record::parse_any(row.record.as_bytes())?;
+/// A stored game, its record parsed as its own game's type and replayed, with its annotations
+/// (the store keeps them apart from the record, which never changes).
+pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Loaded, Refused> {
+    let mut parsed = crate::record::parse_any(row.record.as_bytes()).map_err(|e| Refused(e.to_string()))?;
     crate::record::dispatch!(&mut parsed, record => record.annotations = annotations);
     Ok(match parsed {
-        AnyRecord::Tiles(record, _) => Loaded::Tiles(Arc::new(Stored { row, record })),
-        AnyRecord::Cards(record) => Loaded::Cards(Arc::new(Stored { row, record })),
+        AnyRecord::Tiles(record, _) => Loaded::Tiles(replayed(row, record)?),
+        AnyRecord::Cards(record) => Loaded::Cards(replayed(row, record)?),
     })
+}
+
+fn replayed<R: Replays>(row: GameRow, record: R) -> Result<Arc<Stored<R>>, Refused> {
+    let full = record.replay().map_err(|e| Refused(record.refusal(&e)))?;
+    Ok(Arc::new(Stored { row, record, full }))
 }

@@ -287,9 +287,7 @@ impl AppState {
                 ),
             )
         };
-        let game = loaded::annotated(row, self.store.annotations(id)?).map_err(|e| withdrawn(e.to_string()))?;
-        game.replays().map_err(|e| withdrawn(e.0))?;
-        Ok(game)
+        loaded::annotated(row, self.store.annotations(id)?).map_err(|e| withdrawn(e.0))
     }
 
     /// A stored tile game, for what only the tile games have (a board, placements to weigh):

@@ -3,6 +3,7 @@
 use super::api::{AnalysisStatusAnswer, AnalysisSummary};
 use crate::analysis::report::{AlternativeReport, PlayerReport};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
+use crate::replay::Replays;
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::AppState;
 use crate::web::chance_view::ChancesView;
@@ -56,7 +57,7 @@ impl AnalysisPage {
 /// it: one implementation per game's report (`tiles`, `cards`).
 pub trait AnalysisReport: DeserializeOwned {
     /// The record the analysis is of.
-    type Record;
+    type Record: Replays;
 
     /// Fills in what the game says on its analysis page: how values are found, and, once there
     /// is a result (`report`), its chances, its players and each turn.

@@ -58,21 +58,21 @@ pub struct GameAnswer {
 }
 
 impl GameAnswer {
-    /// A stored game of any kind, replayed to its end, as the API gives it.
-    pub fn of<R: GameWords>(g: &Stored<R>) -> Result<GameAnswer, Problem>
+    /// A stored game of any kind, as the API gives it.
+    pub fn of<R: GameWords>(g: &Stored<R>) -> GameAnswer
     where
         Stored<R>: StoredGame,
     {
         let (record, row) = (&g.record, &g.row);
-        let full = record.replay().map_err(Problem::internal)?;
+        let full = &g.full;
         let (rules, rules_label) = record.api_rules();
-        Ok(GameAnswer {
+        GameAnswer {
             players: PlayerName::all(record.players()),
             rules,
             rules_label,
             finished: full.finished,
             final_scores: full.final_scores.clone(),
-            winners: record.winners(&full),
+            winners: record.winners(full),
             breakdown: breakdowns(&full.breakdown),
             id: row.id,
             game: g.kind().name(),
@@ -81,7 +81,7 @@ impl GameAnswer {
             source_format: row.source_format.clone(),
             created_at: row.created_at.clone(),
             turns: row.turns,
-        })
+        }
     }
 }
 

@@ -58,7 +58,7 @@ impl GameHooks for Stored<CardRecord> {
         if n > head.last {
             return Err(turn::no_such_turn(&head, n));
         }
-        let full = replay::cards::replay(record).map_err(Problem::internal)?;
+        let full = &self.full;
         // The table as move n left it: the next round is not dealt yet (`render::cards`).
         let position = replay::cards::upto(record, n as usize).map_err(Problem::internal)?.game;
         let at = &full.turns[..n as usize];
@@ -92,12 +92,12 @@ impl GameHooks for Stored<CardRecord> {
 
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
         let head = self.head(state)?;
-        let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
+        let full = &self.full;
         let chances = self.chances(state)?;
         let end = EndInput {
             picture: links::picture(head.id, None).to_string(),
             turn_links: card_view::turn_links(&self.record, (&full.turns, &full.turns), &chances, None),
-            full: &full,
+            full,
             chances: &chances,
         };
         Ok(turn::end_page(state, &self.record, head, end))
@@ -253,8 +253,7 @@ impl AnalysisReport for CardGameReport {
 impl Stored<CardRecord> {
     /// The turn that scores round `k`.
     pub fn round_turn(&self, k: u8) -> Result<u32, Problem> {
-        let full = replay::cards::replay(&self.record).map_err(Problem::internal)?;
-        let rounds = replay::cards::rounds(&full.turns);
+        let rounds = replay::cards::rounds(&self.full.turns);
         let last = rounds.iter().rposition(|&r| r == k);
         last.map(|i| i as u32 + 1).ok_or_else(|| {
             let played = rounds.last().copied().unwrap_or(0);

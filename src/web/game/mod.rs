@@ -57,7 +57,7 @@ pub trait GamePages: StoredGame {
 
     /// What the API says of the game beyond its row: players, rules, final scores and each
     /// player's breakdown.
-    fn api_game(&self) -> Result<api::GameAnswer, Problem>;
+    fn api_game(&self) -> api::GameAnswer;
 
     /// The explore board from before turn `n`, with the line `asked` states played.
     fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem>;
@@ -98,8 +98,8 @@ pub trait GameHooks {
 
 impl<R> GamePages for Stored<R>
 where
-    R: GameWords + Storable + Drawable + Export + Send + Sync,
-    Stored<R>: GameHooks<Report: AnalysisReport<Record = R>>,
+    R: GameWords + Storable + Drawable + Export,
+    Stored<R>: GameHooks<Report: AnalysisReport<Record = R>> + Send + Sync,
 {
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem> {
         GameHooks::turn_page(self, state, n, detail, hands)
@@ -121,7 +121,7 @@ where
         analysis::status_answer::<<Self as GameHooks>::Report>(state, &self.row.id)
     }
 
-    fn api_game(&self) -> Result<api::GameAnswer, Problem> {
+    fn api_game(&self) -> api::GameAnswer {
         api::GameAnswer::of(self)
     }
 

@@ -98,13 +98,13 @@ impl GameHooks for Stored<GameRecord> {
 
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
         let head = self.head(state)?;
-        let full = replay::replay(&self.record, None).map_err(Problem::internal)?;
+        let full = &self.full;
         let chances = game_chances(state, &head.id, None)?;
         let played = view::turns_played(&self.record, &full.turns, &chances);
         let end = EndInput {
             picture: links::picture(head.id, None).overlay("ownership,scoring").to_string(),
             turn_links: view::turn_links(played, head.last, None),
-            full: &full,
+            full,
             chances: &chances,
         };
         Ok(turn::end_page(state, &self.record, head, end))

@@ -130,8 +130,8 @@ pub fn list_item(g: GameRow) -> GameListItem {
         turns: g.turns,
         created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
     };
-    if let Ok(stored) = crate::web::loaded::read(g) {
-        item.rules = stored.pages().listed_rules();
+    if let Some(rules) = crate::web::loaded::listed_rules(&g) {
+        item.rules = rules;
     }
     item
 }
