@@ -398,13 +398,8 @@ impl Backend for Sqlite {
 
     fn game(&self, id: &GameId) -> Result<Option<GameRow>, StoreError> {
         let conn = self.pool.get()?;
-        Ok(conn
-            .query_row(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
-                [id],
-                game_row,
-            )
-            .optional()?)
+        let mut stmt = conn.prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?;
+        Ok(stmt.query_row([id], game_row).optional()?)
     }
 
     fn game_ids(&self, offset: u64, limit: u32) -> Result<Vec<GameId>, StoreError> {
@@ -438,7 +433,7 @@ impl Backend for Sqlite {
 
     fn turns(&self, id: &GameId) -> Result<Option<(GameKind, Vec<TurnRow>)>, StoreError> {
         let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(&format!(
+        let mut stmt = conn.prepare_cached(&format!(
             "SELECT {TURN_COLUMNS}, g.kind FROM snapshots s JOIN games g ON g.seq = s.game WHERE g.id = ?1 ORDER BY s.turn"
         ))?;
         let rows: Vec<(GameKind, TurnRow)> = stmt
@@ -567,36 +562,32 @@ impl Backend for Sqlite {
 
     fn analysis_status(&self, id: &GameId) -> Result<Option<AnalysisStatus>, StoreError> {
         let conn = self.pool.get()?;
-        Ok(conn
-            .query_row(
-                "SELECT a.status, a.done, a.total, a.error FROM analyses a
-                 JOIN games g ON g.seq = a.game WHERE g.id = ?1",
-                [id],
-                analysis_status,
-            )
-            .optional()?)
+        // Cached: every page of a game asks, and preparing it took as long as running it.
+        let mut stmt = conn.prepare_cached(
+            "SELECT a.status, a.done, a.total, a.error FROM analyses a
+             JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+        )?;
+        Ok(stmt.query_row([id], analysis_status).optional()?)
     }
 
     fn stored_analysis(&self, id: &GameId) -> Result<Option<StoredAnalysis>, StoreError> {
         let conn = self.pool.get()?;
-        Ok(conn
-            .query_row(
-                "SELECT a.status, a.done, a.total, a.error, a.result, a.version, a.starts, a.updated_at, a.queued_at
-                 FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
-                [id],
-                |r| {
-                    let blob: Option<Vec<u8>> = r.get(4)?;
-                    Ok(StoredAnalysis {
-                        status: analysis_status(r)?,
-                        result: blob.map(|b| inflate(&b)).transpose().map_err(bad_blob)?,
-                        version: r.get(5)?,
-                        starts: r.get(6)?,
-                        updated_at: r.get(7)?,
-                        queued_at: r.get(8)?,
-                    })
-                },
-            )
-            .optional()?)
+        let mut stmt = conn.prepare_cached(
+            "SELECT a.status, a.done, a.total, a.error, a.result, a.version, a.starts, a.updated_at, a.queued_at
+             FROM analyses a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
+        )?;
+        let found = stmt.query_row([id], |r| {
+            let blob: Option<Vec<u8>> = r.get(4)?;
+            Ok(StoredAnalysis {
+                status: analysis_status(r)?,
+                result: blob.map(|b| inflate(&b)).transpose().map_err(bad_blob)?,
+                version: r.get(5)?,
+                starts: r.get(6)?,
+                updated_at: r.get(7)?,
+                queued_at: r.get(8)?,
+            })
+        });
+        Ok(found.optional()?)
     }
 
     fn write_analysis(&self, id: &GameId, a: &StoredAnalysis) -> Result<bool, StoreError> {
@@ -646,7 +637,7 @@ impl Backend for Sqlite {
 
     fn annotations(&self, id: &GameId) -> Result<Vec<Annotation>, StoreError> {
         let conn = self.pool.get()?;
-        let mut stmt = conn.prepare(
+        let mut stmt = conn.prepare_cached(
             "SELECT a.turn, a.line, a.text FROM annotations a JOIN games g ON g.seq = a.game WHERE g.id = ?1",
         )?;
         let rows = stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
