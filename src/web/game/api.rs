@@ -93,9 +93,9 @@ pub enum TurnAnswer {
     Cards(CardTurnAnswer),
 }
 
-/// A tile-game turn: the move, then its snapshot. The snapshot's own JSON (the scores, the
-/// events, the ownership) is sent as it was stored, so that games stored by earlier releases
-/// read as they always did.
+/// A tile-game turn: the move, then its snapshot. Its events are sent as they were stored:
+/// rows of earlier releases lack members later ones write (a returned meeple's feature, and
+/// whether it was left behind), and read as they always did.
 #[derive(Serialize, ToSchema)]
 pub struct TileTurnAnswer {
     turn: u32,
@@ -103,8 +103,7 @@ pub struct TileTurnAnswer {
     #[serde(flatten)]
     mv: TileMove,
     /// Every player's score after the turn.
-    #[schema(value_type = Vec<i32>)]
-    scores: Value,
+    scores: Vec<i32>,
     /// What happened besides the move: discards, scores with their numbers, returns.
     #[schema(value_type = Vec<StoredEvent>)]
     events: Value,
@@ -112,8 +111,7 @@ pub struct TileTurnAnswer {
     followers: Vec<u8>,
     abbot_in_supply: Vec<bool>,
     /// Per player, features with their meeples: city, road, field, cloister, garden.
-    #[schema(value_type = Vec<Vec<u16>>)]
-    ownership: Value,
+    ownership: Vec<Vec<u16>>,
 }
 
 /// A Card Game turn: the action, its events, the scores and the number of cards in each
@@ -125,39 +123,38 @@ pub struct CardTurnAnswer {
     player: u8,
     #[serde(rename = "move")]
     mv: CardMoveJson,
-    #[schema(value_type = Vec<i32>)]
-    scores: Value,
+    scores: Vec<i32>,
     events: Vec<CardEventJson>,
     hands: Vec<u8>,
     follower_to_place: Vec<bool>,
 }
 
-/// A stored JSON column as a value.
-fn stored_json(s: &str) -> Value {
-    serde_json::from_str::<Value>(s).unwrap_or(Value::Null)
+/// A stored JSON column as the type it was written as.
+fn stored<T: serde::de::DeserializeOwned>(column: &str) -> Result<T, Problem> {
+    serde_json::from_str(column).map_err(Problem::internal)
 }
 
 /// A tile game's stored turn as the API gives it.
 pub fn tile_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
-    let mv: StoredMove = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
-    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).unwrap_or_default();
+    let mv: StoredMove = stored(&t.mv)?;
+    let supply: Vec<StoredSupply> = stored(&t.supply)?;
     Ok(TurnAnswer::Tiles(TileTurnAnswer {
         turn: t.turn,
         player: t.player,
         mv: mv.into(),
-        scores: stored_json(&t.scores),
-        events: stored_json(&t.events),
+        scores: stored(&t.scores)?,
+        events: stored(&t.events)?,
         followers: supply.iter().map(|s| s.held).collect(),
         abbot_in_supply: supply.iter().map(|s| s.home).collect(),
-        ownership: stored_json(&t.ownership),
+        ownership: stored(&t.ownership)?,
     }))
 }
 
 /// A Card Game's stored turn as the API gives it, the card played face down unnamed.
 pub fn card_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
-    let supply: Vec<StoredSupply> = serde_json::from_str(&t.supply).map_err(Problem::internal)?;
-    let mut mv: CardMoveJson = serde_json::from_str(&t.mv).map_err(Problem::internal)?;
-    let mut events: Vec<CardEventJson> = serde_json::from_str(&t.events).map_err(Problem::internal)?;
+    let supply: Vec<StoredSupply> = stored(&t.supply)?;
+    let mut mv: CardMoveJson = stored(&t.mv)?;
+    let mut events: Vec<CardEventJson> = stored(&t.events)?;
     if let Some(CardEventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
         *card = None;
         if let CardMoveJson::Play { card, .. } = &mut mv {
@@ -168,7 +165,7 @@ pub fn card_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
         turn: t.turn,
         player: t.player,
         mv,
-        scores: stored_json(&t.scores),
+        scores: stored(&t.scores)?,
         events,
         hands: supply.iter().map(|s| s.held).collect(),
         follower_to_place: supply.iter().map(|s| s.home).collect(),
