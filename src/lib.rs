@@ -97,10 +97,10 @@
 //! [`web`] is the service, its modules private but for [`web::startup`], which builds the app:
 //! `web/routes/` holds one module per resource with thin handlers, `web/state.rs` what they
 //! share (`AppState`: the store and what is kept of it in memory), and `web/links.rs` builds
-//! every address. A stored game reaches the handlers as a `dyn GamePages`, written once
-//! (`web/game/mod.rs`) over each game's five hooks (`GameHooks`: `web/game/tiles.rs`,
-//! `web/game/cards.rs`), its words (`GameWords`), its replay (`replay::Replays`), its stored
-//! analysis (`AnalysisReport`) and what every game gives alike (`StoredGame`, written once in
+//! every address. A stored game reaches the handlers as a `dyn GamePages`: each game's five
+//! hooks (`GameHooks`: `web/game/tiles.rs`, `web/game/cards.rs`), and the rest written once
+//! (`web/game/mod.rs`) over its words (`GameWords`), its replay (`replay::Replays`), its stored
+//! analysis (`Analysed`, `AnalysisReport`) and what every game gives alike (`StoredGame`, written once in
 //! `web/loaded.rs`); `annotated` in `web/loaded.rs`, which
 //! parses a stored game into a `Loaded` enum and replays it once, keeping the replay with it
 //! for the end page, the API and the rounds, is the one place the web tells the games apart. The explore board (`web/game/explore/`, its routes in

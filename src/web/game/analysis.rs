@@ -67,6 +67,11 @@ pub trait AnalysisReport: DeserializeOwned {
     fn summary(self) -> AnalysisSummary;
 }
 
+/// A game's record, and the type its whole-game analysis is stored as.
+pub trait Analysed: Replays + Sized {
+    type Report: AnalysisReport<Record = Self>;
+}
+
 /// The whole-game analysis page of any game: its progress, then each turn's played move
 /// against the best.
 pub fn analysis_page<R: AnalysisReport>(state: &AppState, g: &Stored<R::Record>) -> Result<AnalysisPage, Problem> {

@@ -2,7 +2,7 @@
 //! action's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, AnalysisPage, AnalysisReport, Cell, TurnLossRow, chance_cells, player_rows,
+    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLossRow, chance_cells, player_rows,
     points_or_dash, within_noise,
 };
 use super::api::{AnalysisSummary, card_summary};
@@ -48,8 +48,6 @@ impl Stored<CardRecord> {
 }
 
 impl GameHooks for Stored<CardRecord> {
-    type Report = CardGameReport;
-
     /// The table as the move left it (the next round is not dealt yet), the round, and the
     /// hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, _: Detail, hands: Hands) -> Result<TurnPage, Problem> {
@@ -199,6 +197,10 @@ impl GameHooks for Stored<CardRecord> {
 
 /// The Card Game's analysis page: values from samples of what the mover could not see, and
 /// each turn's action.
+impl Analysed for CardRecord {
+    type Report = CardGameReport;
+}
+
 impl AnalysisReport for CardGameReport {
     type Record = CardRecord;
 

@@ -1,11 +1,11 @@
 //! A stored game as the web shows it, whatever the game: [`GamePages`] builds its pages' view
 //! models (turn, end, analysis and alternatives pages, the explore board) and its API answers.
-//! It is written once; each game gives five hooks ([`GameHooks`]: `tiles` for Carcassonne and
-//! New World, `cards` for the Card Game). The turn and end pages those hooks build are written
-//! once too (`turn`), from what each game finds its own way and its words
+//! Each game gives five hooks ([`GameHooks`]: `tiles` for Carcassonne and New World, `cards`
+//! for the Card Game); the rest is written once. The turn and end pages those hooks build are
+//! written once too (`turn`), from what each game finds its own way and its words
 //! (`view::GameWords`); so are the alternatives page (`analysis`), from the game's columns and
-//! cells, the analysis page, from the game's stored analysis ([`AnalysisReport`]), and the
-//! API's game (`api`), from its replay (`replay::Replays`).
+//! cells, the analysis page, from the game's stored analysis ([`Analysed`]), and the API's game
+//! (`api`), from its replay (`replay::Replays`).
 //!
 //! Handlers of every game hold a `dyn GamePages` ([`AppState::load_any`]) and never ask which
 //! game it is; those for what only the tile games have take a tile game
@@ -30,34 +30,25 @@ use crate::web::loaded::{Loaded, Stored, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::state::AppState;
 use crate::web::view::GameWords;
-use analysis::{AlternativesPage, AnalysisPage, AnalysisReport};
+use analysis::{AlternativesPage, Analysed, AnalysisPage};
 use std::sync::Arc;
 use turn::{Detail, EndPage, TurnPage};
 
 pub use head::{GameHead, HeadWords};
 
-/// What the pages and the API need of a stored game beyond what every game gives alike
-/// ([`StoredGame`]): what handlers hold, whatever the game. It is written once, for every game
-/// with its hooks ([`GameHooks`]).
-pub trait GamePages: StoredGame {
+/// What a game's pages find their own way: one implementation per game (`tiles`: Carcassonne
+/// and New World; `cards`: the Card Game). The rest of [`GamePages`] is written once, from the
+/// game's words (`view::GameWords`), its replay (`replay::Replays`) and its stored analysis
+/// ([`Analysed`]).
+pub trait GameHooks: StoredGame {
     /// Turn `n`'s page; a Card Game's shows the hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;
 
     /// The end page: final scoring as its own step after the last turn.
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem>;
 
-    /// The whole-game analysis: its progress, then each turn's played move against the best.
-    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem>;
-
     /// Turn `n`'s alternatives, sorted as `sort` says where the game offers a choice.
     fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem>;
-
-    /// The analysis' status for the API, and its summary when done.
-    fn analysis_status(&self, state: &AppState) -> Result<api::AnalysisStatusAnswer, Problem>;
-
-    /// What the API says of the game beyond its row: players, rules, final scores and each
-    /// player's breakdown.
-    fn api_game(&self) -> api::GameAnswer;
 
     /// The explore board from before turn `n`, with the line `asked` states played.
     fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem>;
@@ -71,71 +62,35 @@ pub trait GamePages: StoredGame {
     ) -> Result<explore::ExploreAnswer, Problem>;
 }
 
-/// What a game's pages find their own way: one implementation per game (`tiles`: Carcassonne
-/// and New World; `cards`: the Card Game), each method [`GamePages`]' of the same name. The
-/// rest, the analysis page and the API's answers, is written once from the game's words
-/// (`view::GameWords`), its replay (`replay::Replays`) and its stored analysis
-/// ([`AnalysisReport`]).
-pub trait GameHooks {
-    /// The game's whole-game analysis, as the store keeps it.
-    type Report: AnalysisReport;
+/// What the pages and the API need of a stored game, whatever the game: what handlers hold.
+/// Beyond its game's hooks, it is written once, for every game.
+pub trait GamePages: GameHooks {
+    /// The whole-game analysis: its progress, then each turn's played move against the best.
+    fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem>;
 
-    fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem>;
+    /// The analysis' status for the API, and its summary when done.
+    fn analysis_status(&self, state: &AppState) -> Result<api::AnalysisStatusAnswer, Problem>;
 
-    fn end_page(&self, state: &AppState) -> Result<EndPage, Problem>;
-
-    fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem>;
-
-    fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem>;
-
-    fn explore_answer(
-        &self,
-        state: &AppState,
-        n: u32,
-        asked: &explore::Asked,
-    ) -> Result<explore::ExploreAnswer, Problem>;
+    /// What the API says of the game beyond its row: players, rules, final scores and each
+    /// player's breakdown.
+    fn api_game(&self) -> api::GameAnswer;
 }
 
 impl<R> GamePages for Stored<R>
 where
-    R: GameWords + Storable + Drawable + Export,
-    Stored<R>: GameHooks<Report: AnalysisReport<Record = R>> + Send + Sync,
+    R: GameWords + Storable + Drawable + Export + Analysed,
+    Stored<R>: GameHooks,
 {
-    fn turn_page(&self, state: &AppState, n: u32, detail: Detail, hands: Hands) -> Result<TurnPage, Problem> {
-        GameHooks::turn_page(self, state, n, detail, hands)
-    }
-
-    fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
-        GameHooks::end_page(self, state)
-    }
-
     fn analysis_page(&self, state: &AppState) -> Result<AnalysisPage, Problem> {
-        analysis::analysis_page::<<Self as GameHooks>::Report>(state, self)
-    }
-
-    fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem> {
-        GameHooks::alternatives_page(self, state, n, sort)
+        analysis::analysis_page::<R::Report>(state, self)
     }
 
     fn analysis_status(&self, state: &AppState) -> Result<api::AnalysisStatusAnswer, Problem> {
-        analysis::status_answer::<<Self as GameHooks>::Report>(state, &self.row.id)
+        analysis::status_answer::<R::Report>(state, &self.row.id)
     }
 
     fn api_game(&self) -> api::GameAnswer {
         api::GameAnswer::of(self)
-    }
-
-    fn explore_page(&self, state: &AppState, n: u32, asked: &explore::Asked) -> Result<explore::ExplorePage, Problem> {
-        GameHooks::explore_page(self, state, n, asked)
-    }
-
-    fn explore_answer(
-        &self,
-        state: &AppState,
-        n: u32,
-        asked: &explore::Asked,
-    ) -> Result<explore::ExploreAnswer, Problem> {
-        GameHooks::explore_answer(self, state, n, asked)
     }
 }
 

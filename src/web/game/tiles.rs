@@ -2,8 +2,8 @@
 //! open spots, each placement's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLossRow, chance_cells, per_player,
-    player_rows, points_or_dash, value_with_error, within_noise,
+    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLossRow, chance_cells,
+    per_player, player_rows, points_or_dash, value_with_error, within_noise,
 };
 use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -58,8 +58,6 @@ impl Stored<GameRecord> {
 }
 
 impl GameHooks for Stored<GameRecord> {
-    type Report = StoredAnalysis;
-
     /// The board drawn inline to point at, with the drawn tile's best alternatives as ghosts,
     /// and the pack and the open spots.
     fn turn_page(&self, state: &AppState, n: u32, detail: Detail, _: Hands) -> Result<TurnPage, Problem> {
@@ -190,6 +188,10 @@ impl GameHooks for Stored<GameRecord> {
 
 /// The tile games' analysis page: values from the playouts, the heuristic where they are off,
 /// and each turn's tile.
+impl Analysed for GameRecord {
+    type Report = StoredAnalysis;
+}
+
 impl AnalysisReport for StoredAnalysis {
     type Record = GameRecord;
 
