@@ -9,7 +9,7 @@ use super::{collection_bench, honesty, judge, load, players_bench};
 use crate::engine::bots::{self, Rng, Scratch, play_random};
 use crate::engine::{Game, Preset, Setup, TileCatalog};
 use crate::record::{RulesSpec, native};
-use crate::replay;
+use crate::replay::{self, Replays};
 use crate::selfplay::{Policy, generate};
 use crate::store::{Store, ingest};
 use crate::web::AppState;
@@ -91,79 +91,79 @@ fn setup(preset: Preset) -> Setup {
     }
 }
 
-/// New World on our sample tile set: random full games, and the replay of a record.
-struct NewWorldFigures {
+/// One game's engine at its plainest: random full games a second, and the replay of a record.
+struct GameFigures {
+    /// How the table names the game ("New World: ") and how the JSON keys do ("new_world_").
+    names: (&'static str, &'static str),
+    /// The games played, in words: "random full games".
+    games: &'static str,
     games_per_sec: f64,
     replay_us: f64,
-    tiles: usize,
+    /// The record's moves, and what the JSON calls them (`record_tiles`, `record_moves`).
+    moves: (usize, &'static str),
 }
 
-impl NewWorldFigures {
+impl GameFigures {
+    /// `record` replayed, and `random_game(seed)` played, for about `seconds` each.
+    fn measure<R: Replays>(seconds: f64, record: &R, mut random_game: impl FnMut(u64)) -> (f64, f64) {
+        let mut seed = 0u64;
+        let (games, t) = timed(seconds, || {
+            seed += 1;
+            random_game(seed);
+        });
+        let games_per_sec = games as f64 / t.as_secs_f64();
+        let (replays, t) = timed(seconds, || {
+            record.replay().expect("the bench record is legal");
+        });
+        (games_per_sec, t.as_micros() as f64 / replays as f64)
+    }
+
     fn rows(&self) -> Rows {
+        let ((label, key), (moves, moves_key)) = (self.names, self.moves);
         let mut rows = Rows::default();
         rows.add(
-            "New World: random full games per second",
+            format!("{label}{} per second", self.games),
             format!("{:.0}", self.games_per_sec),
             "",
         )
-        .json("new_world_random_games_per_second", self.games_per_sec.round());
+        .json(format!("{key}random_games_per_second"), self.games_per_sec.round());
         rows.add(
-            format!("New World: replay of a {}-move record", self.tiles),
+            format!("{label}replay of a {moves}-move record"),
             format!("{:.1}", self.replay_us),
             "µs",
         )
-        .json("new_world_replay_us_per_record", tenths(self.replay_us))
-        .json("new_world_record_tiles", self.tiles);
+        .json(format!("{key}replay_us_per_record"), tenths(self.replay_us))
+        .json(format!("{key}{moves_key}"), moves);
         rows
     }
 }
 
-fn new_world_figures(seconds: f64) -> Result<NewWorldFigures, String> {
+fn new_world_figures(seconds: f64) -> Result<GameFigures, String> {
     let record = generate(RulesSpec::new(Preset::NewWorld), 2, Policy::Random, 42).map_err(|e| e.to_string())?;
     let base = Game::new(record.setup()).map_err(|e| e.to_string())?;
     let mut bot = Scratch::default();
-    let mut seed = 0u64;
-    let (games, t) = timed(seconds, || {
-        seed += 1;
-        let mut g = base.clone();
-        play_random(&mut g, &mut Rng::new(seed), &mut bot);
+    let (games_per_sec, replay_us) = GameFigures::measure(seconds, &record, |seed| {
+        play_random(&mut base.clone(), &mut Rng::new(seed), &mut bot);
     });
-    let games_per_sec = games as f64 / t.as_secs_f64();
-    let (replays, t) = timed(seconds, || {
-        replay::replay(&record, None).expect("the bench record is legal");
-    });
-    Ok(NewWorldFigures {
+    Ok(GameFigures {
+        names: ("New World: ", "new_world_"),
+        games: "random full games",
         games_per_sec,
-        replay_us: t.as_micros() as f64 / replays as f64,
-        tiles: record.moves.len(),
+        replay_us,
+        moves: (record.moves.len(), "record_tiles"),
     })
 }
 
-/// The Card Game: random full 4-player games, and the replay of a record.
-struct CardFigures {
-    games_per_sec: f64,
-    replay_us: f64,
-    moves: usize,
-    /// Every alternative of a turn with its Monte Carlo value at the default samples.
+/// The Card Game: random full 4-player games, the replay of a record, and every alternative
+/// of a turn with its Monte Carlo value at the default samples.
+struct CardGameFigures {
+    engine: GameFigures,
     analysis_ms: f64,
 }
 
-impl CardFigures {
+impl CardGameFigures {
     fn rows(&self) -> Rows {
-        let mut rows = Rows::default();
-        rows.add(
-            "Card Game: random 4-player games per second",
-            format!("{:.0}", self.games_per_sec),
-            "",
-        )
-        .json("card_game_random_games_per_second", self.games_per_sec.round());
-        rows.add(
-            format!("Card Game: replay of a {}-move record", self.moves),
-            format!("{:.1}", self.replay_us),
-            "µs",
-        )
-        .json("card_game_replay_us_per_record", tenths(self.replay_us))
-        .json("card_game_record_moves", self.moves);
+        let mut rows = self.engine.rows();
         rows.add(
             "Card Game: a turn's alternatives, valued",
             format!("{:.1}", self.analysis_ms),
@@ -174,14 +174,12 @@ impl CardFigures {
     }
 }
 
-fn card_figures(seconds: f64) -> Result<CardFigures, String> {
+fn card_figures(seconds: f64) -> Result<CardGameFigures, String> {
     use crate::engine::cards::bots::{play_out, shuffled_deck};
     use crate::engine::cards::{CardGame, CardSetup, Colour};
     let record = crate::selfplay::card_game(4, Policy::Random, 42).map_err(|e| e.to_string())?;
     let setup = record.setup();
-    let mut seed = 0u64;
-    let (games, t) = timed(seconds, || {
-        seed += 1;
+    let (games_per_sec, replay_us) = GameFigures::measure(seconds, &record, |seed| {
         let mut rng = Rng::new(seed);
         let deck = shuffled_deck(&mut rng);
         let face_up = deck[..10]
@@ -195,11 +193,6 @@ fn card_figures(seconds: f64) -> Result<CardFigures, String> {
         .expect("a shuffled deck sets up");
         play_out(&mut g, &deck[10..], Policy::Random, &mut rng);
     });
-    let games_per_sec = games as f64 / t.as_secs_f64();
-    let (replays, t) = timed(seconds, || {
-        replay::cards::replay(&record).expect("the bench record is legal");
-    });
-    let replay_us = t.as_micros() as f64 / replays as f64;
     // Turns across the game, so early and late turns both count.
     let mut turn = 0u32;
     let (analyses, t) = timed(seconds, || {
@@ -207,10 +200,14 @@ fn card_figures(seconds: f64) -> Result<CardFigures, String> {
         crate::analysis::cards::analyse_turn(&record, turn, crate::analysis::cards::DEFAULT_SAMPLES, 1)
             .expect("the bench record analyses");
     });
-    Ok(CardFigures {
-        games_per_sec,
-        replay_us,
-        moves: record.moves.len(),
+    Ok(CardGameFigures {
+        engine: GameFigures {
+            names: ("Card Game: ", "card_game_"),
+            games: "random 4-player games",
+            games_per_sec,
+            replay_us,
+            moves: (record.moves.len(), "record_moves"),
+        },
         analysis_ms: t.as_secs_f64() * 1000.0 / analyses as f64,
     })
 }
@@ -261,20 +258,16 @@ fn engine(as_json: bool, seconds: f64) -> Result<(), String> {
     Ok(())
 }
 
-/// The tile game's engine: random full games, legal placements, the replay of a record.
+/// The tile game's engine: random full games, the replay of a record, legal placements.
 struct EngineFigures {
-    games_per_sec: f64,
+    engine: GameFigures,
     placements_ns: f64,
     placements_per_turn: f64,
-    replay_us: f64,
-    tiles: usize,
 }
 
 impl EngineFigures {
     fn rows(&self) -> Rows {
-        let mut rows = Rows::default();
-        rows.add("random full games per second", format!("{:.0}", self.games_per_sec), "")
-            .json("random_games_per_second", self.games_per_sec.round());
+        let mut rows = self.engine.rows();
         rows.add("legal placements, per turn", format!("{:.1}", self.placements_ns), "ns")
             .json("legal_placements_ns_per_turn", tenths(self.placements_ns));
         rows.add(
@@ -283,29 +276,19 @@ impl EngineFigures {
             "",
         )
         .json("average_placements_per_turn", self.placements_per_turn);
-        rows.add(
-            format!("replay of a {}-move record", self.tiles),
-            format!("{:.1}", self.replay_us),
-            "µs",
-        )
-        .json("replay_us_per_record", tenths(self.replay_us))
-        .json("record_tiles", self.tiles);
         rows
     }
 }
 
 fn engine_figures(seconds: f64) -> Result<EngineFigures, String> {
-    // Random full games with every rule on, fields included.
-    let mut seed = 0u64;
+    // Random full games with every rule on, fields included, and a full recorded game.
     let base = Game::new(setup(Preset::SecondEdition)).map_err(|e| e.to_string())?;
+    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 42).map_err(|e| e.to_string())?;
     let mut bot = Scratch::default();
-    let (games, t) = timed(seconds, || {
-        seed += 1;
-        let mut g = base.clone();
-        play_random(&mut g, &mut Rng::new(seed), &mut bot);
+    let (games_per_sec, replay_us) = GameFigures::measure(seconds, &record, |seed| {
+        play_random(&mut base.clone(), &mut Rng::new(seed), &mut bot);
     });
     let mut events = Vec::new();
-    let games_per_sec = games as f64 / t.as_secs_f64();
 
     // Legal placements at every turn of 50 random games: time per call. Many positions keep
     // the branch predictor from learning the answers.
@@ -346,20 +329,16 @@ fn engine_figures(seconds: f64) -> Result<EngineFigures, String> {
     });
     let placements_ns = t.as_nanos() as f64 / calls as f64;
 
-    // Replay of a full recorded game.
-    let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 42).map_err(|e| e.to_string())?;
-    let tiles = record.moves.len();
-    let (replays, t) = timed(seconds, || {
-        replay::replay(&record, None).expect("the bench record is legal");
-    });
-    let replay_us = t.as_micros() as f64 / replays as f64;
-
     Ok(EngineFigures {
-        games_per_sec,
+        engine: GameFigures {
+            names: ("", ""),
+            games: "random full games",
+            games_per_sec,
+            replay_us,
+            moves: (record.moves.len(), "record_tiles"),
+        },
         placements_ns,
         placements_per_turn: total_placements as f64 / calls as f64,
-        replay_us,
-        tiles,
     })
 }
 
@@ -735,12 +714,12 @@ struct Figure {
     label: String,
     number: String,
     unit: &'static str,
-    json: Vec<(&'static str, serde_json::Value)>,
+    json: Vec<(String, serde_json::Value)>,
 }
 
 impl Figure {
-    fn json(&mut self, key: &'static str, value: impl Into<serde_json::Value>) -> &mut Figure {
-        self.json.push((key, value.into()));
+    fn json(&mut self, key: impl Into<String>, value: impl Into<serde_json::Value>) -> &mut Figure {
+        self.json.push((key.into(), value.into()));
         self
     }
 }
@@ -770,7 +749,7 @@ impl Rows {
     }
 
     fn json(&self) -> impl Iterator<Item = (String, serde_json::Value)> + '_ {
-        (self.0.iter()).flat_map(|f| f.json.iter().map(|(key, value)| (key.to_string(), value.clone())))
+        (self.0.iter()).flat_map(|f| f.json.iter().map(|(key, value)| (key.clone(), value.clone())))
     }
 }
 
