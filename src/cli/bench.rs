@@ -156,25 +156,7 @@ fn new_world_figures(seconds: f64) -> Result<GameFigures, String> {
 
 /// The Card Game: random full 4-player games, the replay of a record, and every alternative
 /// of a turn with its Monte Carlo value at the default samples.
-struct CardGameFigures {
-    engine: GameFigures,
-    analysis_ms: f64,
-}
-
-impl CardGameFigures {
-    fn rows(&self) -> Rows {
-        let mut rows = self.engine.rows();
-        rows.add(
-            "Card Game: a turn's alternatives, valued",
-            format!("{:.1}", self.analysis_ms),
-            "ms",
-        )
-        .json("card_game_analysis_ms_per_turn", tenths(self.analysis_ms));
-        rows
-    }
-}
-
-fn card_figures(seconds: f64) -> Result<CardGameFigures, String> {
+fn card_figures(seconds: f64) -> Result<Rows, String> {
     use crate::engine::cards::bots::{play_out, shuffled_deck};
     use crate::engine::cards::{CardGame, CardSetup, Colour};
     let record = crate::selfplay::card_game(4, Policy::Random, 42).map_err(|e| e.to_string())?;
@@ -200,16 +182,22 @@ fn card_figures(seconds: f64) -> Result<CardGameFigures, String> {
         crate::analysis::cards::analyse_turn(&record, turn, crate::analysis::cards::DEFAULT_SAMPLES, 1)
             .expect("the bench record analyses");
     });
-    Ok(CardGameFigures {
-        engine: GameFigures {
-            names: ("Card Game: ", "card_game_"),
-            games: "random 4-player games",
-            games_per_sec,
-            replay_us,
-            moves: (record.moves.len(), "record_moves"),
-        },
-        analysis_ms: t.as_secs_f64() * 1000.0 / analyses as f64,
-    })
+    let engine = GameFigures {
+        names: ("Card Game: ", "card_game_"),
+        games: "random 4-player games",
+        games_per_sec,
+        replay_us,
+        moves: (record.moves.len(), "record_moves"),
+    };
+    let analysis_ms = t.as_secs_f64() * 1000.0 / analyses as f64;
+    let mut rows = engine.rows();
+    rows.add(
+        "Card Game: a turn's alternatives, valued",
+        format!("{analysis_ms:.1}"),
+        "ms",
+    )
+    .json("card_game_analysis_ms_per_turn", tenths(analysis_ms));
+    Ok(rows)
 }
 
 /// Runs `f` repeatedly for about `seconds`; returns (iterations, elapsed).
@@ -230,7 +218,7 @@ fn timed(seconds: f64, mut f: impl FnMut()) -> (u64, Duration) {
 fn engine(as_json: bool, seconds: f64) -> Result<(), String> {
     let engine = engine_figures(seconds)?.rows();
     let new_world = new_world_figures(seconds)?.rows();
-    let cards = card_figures(seconds)?.rows();
+    let cards = card_figures(seconds)?;
     let render = render_figures(seconds)?.rows();
     let service = service_figures(seconds)?.rows();
     let analysis = analysis_figures(seconds)?.rows();
