@@ -81,18 +81,10 @@ pub struct Refused(pub String);
 /// A stored game as its own game's type: what the pages of every game take
 /// (`Loaded::pages`), and what only the tile games have (a board, placements to weigh,
 /// puzzles) take.
+#[derive(Clone)]
 pub enum Loaded {
     Tiles(Arc<Stored<GameRecord>>),
     Cards(Arc<Stored<CardRecord>>),
-}
-
-impl Clone for Loaded {
-    fn clone(&self) -> Loaded {
-        match self {
-            Loaded::Tiles(g) => Loaded::Tiles(Arc::clone(g)),
-            Loaded::Cards(g) => Loaded::Cards(Arc::clone(g)),
-        }
-    }
 }
 
 /// The rules of a stored game as the list of games says them (`GameWords::listed_rules`),
