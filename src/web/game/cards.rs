@@ -195,12 +195,12 @@ impl GameHooks for Stored<CardRecord> {
     }
 }
 
-/// The Card Game's analysis page: values from samples of what the mover could not see, and
-/// each turn's action.
 impl Analysed for CardRecord {
     type Report = CardGameReport;
 }
 
+/// The Card Game's analysis page: values from samples of what the mover could not see, and
+/// each turn's action.
 impl AnalysisReport for CardGameReport {
     type Record = CardRecord;
 

@@ -186,12 +186,12 @@ impl GameHooks for Stored<GameRecord> {
     }
 }
 
-/// The tile games' analysis page: values from the playouts, the heuristic where they are off,
-/// and each turn's tile.
 impl Analysed for GameRecord {
     type Report = StoredAnalysis;
 }
 
+/// The tile games' analysis page: values from the playouts, the heuristic where they are off,
+/// and each turn's tile.
 impl AnalysisReport for StoredAnalysis {
     type Record = GameRecord;
 
