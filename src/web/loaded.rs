@@ -20,6 +20,13 @@ pub struct Stored<R: Replays> {
     pub full: Replay<R::Position>,
 }
 
+impl<R: GameWords> Stored<R> {
+    /// Player `p`'s name, or nothing for a seat the record lacks.
+    pub fn player_name(&self, p: u8) -> String {
+        (self.record.players().get(usize::from(p))).map_or_else(String::new, |p| p.name.clone())
+    }
+}
+
 /// What every page reads of a stored game, whatever the game, written once for all of them:
 /// its row, and its record's kind, drawing, exports and comments, which the records give
 /// through the traits of the layers that draw (`Drawable`), export (`Export`) and store them

@@ -121,21 +121,24 @@ impl GameWords for GameRecord {
     }
 }
 
+/// The class of turn `turn`'s move that the pages mark (an inaccuracy, a mistake, a blunder),
+/// from `chances`: none for a good move or a turn without a chance.
+pub fn marked_class(chances: &[TurnChance], turn: u32) -> Option<MoveClass> {
+    let chance = chances.iter().find(|c| c.turn == turn)?;
+    Some(chance.chance.class).filter(|&k| k != MoveClass::Good)
+}
+
 /// The turns reached (`played`), in brief for the turn list: who did what and scored what,
 /// marked with the classes of `chances`.
 pub fn turns_played<G: GameWords>(g: &G, played: &[Turn<G::Position>], chances: &[TurnChance]) -> Vec<TurnPlayed> {
     let names: Vec<&str> = g.players().iter().map(|p| p.name.as_str()).collect();
-    let class = |turn: u32| {
-        let chance = chances.iter().find(|c| c.turn == turn)?;
-        Some(chance.chance.class).filter(|&k| k != MoveClass::Good)
-    };
     (played.iter())
         .map(|t| TurnPlayed {
             player: names[t.player as usize].to_string(),
             seat: t.player,
             what: g.move_brief(t),
             points: points_text(&names, g.scored(t).into_iter()),
-            class: class(t.turn),
+            class: marked_class(chances, t.turn),
         })
         .collect()
 }

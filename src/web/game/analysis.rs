@@ -185,10 +185,10 @@ pub fn analysis_frame<T>(id: GameId, title: String, stored: &Option<(AnalysisSta
 
 /// A turn's "Chance after" and class cells: "–" and none where the turn has no chance.
 pub fn chance_cells(chances: &[TurnChance], turn: u32) -> (String, Option<MoveClass>) {
-    let c = chances.iter().find(|c| c.turn == turn).map(|c| c.chance);
+    let after = chances.iter().find(|c| c.turn == turn).map(|c| c.chance.after);
     (
-        c.map_or_else(|| "–".into(), |c| format!("{:.0}%", c.after * 100.0)),
-        c.map(|c| c.class).filter(|&k| k != MoveClass::Good),
+        after.map_or_else(|| "–".into(), |after| format!("{:.0}%", after * 100.0)),
+        view::marked_class(chances, turn),
     )
 }
 

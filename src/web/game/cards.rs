@@ -136,7 +136,7 @@ impl GameHooks for Stored<CardRecord> {
         let before =
             replay::cards::position_at(&self.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
         let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
-        let player = self.record.players[t.player as usize].name.clone();
+        let player = self.player_name(t.player);
         let samples = replay::words::count(t.samples, "sample", "samples");
         Ok(AlternativesPage {
             id: self.row.id,
@@ -227,7 +227,7 @@ impl AnalysisReport for CardGameReport {
                 let rank = t.played.map(|i| i + 1);
                 TurnLossRow {
                     turn: t.turn,
-                    player: (record.players.get(t.player as usize)).map_or_else(String::new, |p| p.name.clone()),
+                    player: g.player_name(t.player),
                     colour: colours.get(t.player).hex(),
                     within_noise: within_noise(rank, t.points_lost),
                     too_close: t.too_close,

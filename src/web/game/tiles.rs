@@ -26,15 +26,6 @@ use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
 use crate::web::{AppState, board_view, links, tracker_view};
 
 impl Stored<GameRecord> {
-    /// Player `p`'s name, or nothing for a seat the record lacks.
-    pub fn player_name(&self, p: u8) -> String {
-        self.record
-            .players
-            .get(p as usize)
-            .map(|p| p.name.clone())
-            .unwrap_or_default()
-    }
-
     /// What every page of the game shows at the top.
     pub fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
         let (held_label, held_title, figures_used) = match self.record.game {

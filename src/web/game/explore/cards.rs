@@ -193,7 +193,7 @@ pub fn card_answer(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Ask
         position: PositionAnswer {
             turn: n + w.at as u32,
             player: mover,
-            player_name: mover.and_then(|p| record.players.get(usize::from(p)).map(|p| p.name.clone())),
+            player_name: mover.map(|p| g.player_name(p)),
             scores: scoreboard.iter().map(|p| p.score).collect(),
             if_ended: scoreboard.iter().map(|p| p.if_ended).collect(),
             over,
