@@ -3,6 +3,7 @@
 use super::api::{AnalysisStatusAnswer, AnalysisSummary};
 use crate::analysis::report::{AlternativeReport, PlayerReport};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
+use crate::render::PlayerColours;
 use crate::replay::Replays;
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::AppState;
@@ -10,7 +11,7 @@ use crate::web::chance_view::ChancesView;
 use crate::web::links;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
-use crate::web::view;
+use crate::web::view::{self, GameWords};
 use crate::web::what_if::stored_analysis;
 use askama::Template;
 use askama_web::WebTemplate;
@@ -124,6 +125,52 @@ pub struct TurnLossRow {
     /// The mover's chance of winning after the move, and the move's class ("mistake ?").
     pub chance: String,
     pub class: Option<MoveClass>,
+}
+
+/// What a game says of one analysed turn; [`TurnLossRow::new`] makes the row every game's
+/// page shows of it.
+pub struct TurnLoss {
+    pub turn: u32,
+    pub player: u8,
+    /// The played move's rank (1 the best) and how many moves there were.
+    pub rank: Option<(usize, usize)>,
+    pub points_lost: Option<f64>,
+    pub too_close: bool,
+    /// The best move in words, and the move played.
+    pub best: Option<String>,
+    pub played: String,
+    pub picture: Option<String>,
+}
+
+impl TurnLossRow {
+    /// `t`'s row, its player named from `g`, coloured by `colours`, its chance from `chances`.
+    pub fn new<R: GameWords>(
+        g: &Stored<R>,
+        colours: &PlayerColours,
+        chances: &[TurnChance],
+        t: TurnLoss,
+    ) -> TurnLossRow {
+        let (chance, class) = chance_cells(chances, t.turn);
+        let rank = t.rank.map(|(r, _)| r);
+        TurnLossRow {
+            turn: t.turn,
+            player: g.player_name(t.player),
+            colour: colours.get(t.player).hex(),
+            within_noise: within_noise(rank, t.points_lost),
+            too_close: t.too_close,
+            best: match (rank, t.best) {
+                (Some(1), _) => "the move played".into(),
+                (_, Some(b)) => b,
+                (_, None) => "–".into(),
+            },
+            chance,
+            class,
+            picture: t.picture,
+            played: t.played,
+            rank: t.rank.map_or_else(|| "–".into(), |(r, of)| format!("{r} of {of}")),
+            points_lost: points_or_dash(t.points_lost),
+        }
+    }
 }
 
 pub fn points_or_dash(x: Option<f64>) -> String {

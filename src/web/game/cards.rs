@@ -2,8 +2,7 @@
 //! action's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLossRow, chance_cells, player_rows,
-    points_or_dash, within_noise,
+    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLoss, TurnLossRow, player_rows,
 };
 use super::api::{AnalysisSummary, card_summary};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -223,26 +222,17 @@ impl AnalysisReport for CardGameReport {
         page.players = player_rows(&record.players, &r.players);
         page.turns = (r.turns.iter())
             .map(|t| {
-                let (chance, class) = chance_cells(&chances, t.turn);
-                let rank = t.played.map(|i| i + 1);
-                TurnLossRow {
+                let loss = TurnLoss {
                     turn: t.turn,
-                    player: g.player_name(t.player),
-                    colour: colours.get(t.player).hex(),
-                    within_noise: within_noise(rank, t.points_lost),
+                    player: t.player,
+                    rank: t.played.map(|i| (i + 1, t.alternatives.len())),
+                    points_lost: t.points_lost,
                     too_close: t.too_close,
-                    best: match (rank, t.alternatives.first()) {
-                        (Some(1), _) => "the move played".into(),
-                        (_, Some(b)) => b.action.clone(),
-                        (_, None) => "–".into(),
-                    },
-                    picture: None,
+                    best: t.alternatives.first().map(|b| b.action.clone()),
                     played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
-                    rank: (t.played).map_or_else(|| "–".into(), |i| format!("{} of {}", i + 1, t.alternatives.len())),
-                    points_lost: points_or_dash(t.points_lost),
-                    chance,
-                    class,
-                }
+                    picture: None,
+                };
+                TurnLossRow::new(g, &colours, &chances, loss)
             })
             .collect();
     }

@@ -2,8 +2,8 @@
 //! open spots, each placement's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLossRow, chance_cells,
-    per_player, player_rows, points_or_dash, value_with_error, within_noise,
+    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLoss, TurnLossRow, per_player,
+    player_rows, value_with_error,
 };
 use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -212,26 +212,17 @@ impl AnalysisReport for StoredAnalysis {
         page.players = player_rows(players, &r.summary.players);
         page.turns = (r.summary.turns.iter())
             .map(|t| {
-                let (chance, class) = chance_cells(&chances, t.turn);
-                let rank = t.played_rank.map(|r| r as usize);
-                TurnLossRow {
+                let loss = TurnLoss {
                     turn: t.turn,
-                    player: g.player_name(t.player),
-                    colour: colours.get(t.player).hex(),
-                    within_noise: within_noise(rank, t.points_lost),
+                    player: t.player,
+                    rank: t.played_rank.map(|r| (r as usize, t.moves_count)),
+                    points_lost: t.points_lost,
                     too_close: t.too_close,
-                    best: match (rank, &t.best_move) {
-                        (Some(1), _) => "the move played".into(),
-                        (_, Some(b)) => move_words(b, record.game),
-                        (_, None) => "–".into(),
-                    },
-                    chance,
-                    class,
-                    picture: Some(links::tile_svg(id, &t.tile)),
+                    best: t.best_move.as_ref().map(|b| move_words(b, record.game)),
                     played: t.tile.clone(),
-                    rank: (t.played_rank).map_or_else(|| "–".into(), |r| format!("{r} of {}", t.moves_count)),
-                    points_lost: points_or_dash(t.points_lost),
-                }
+                    picture: Some(links::tile_svg(id, &t.tile)),
+                };
+                TurnLossRow::new(g, &colours, &chances, loss)
             })
             .collect();
     }
