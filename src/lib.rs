@@ -151,10 +151,11 @@
 //! - **…where the analysis picks a move?** `weighing::weigh` (`analysis/weighing.rs`): every
 //!   legal move ranked on sampled futures, the best and the move played weighed again on
 //!   fresh ones (`analysis/verdict.rs`); its `Judgement::chosen` is the move it would play.
-//! - **…where a snapshot is stored and read?** Written with its game in one transaction by
-//!   `store/ingest.rs` (each game's `Storable::snapshots`, the JSON columns typed in
-//!   `store/snapshot.rs`); read back by `Store::turns` (`store/sqlite.rs`, `store/postgres.rs`)
-//!   for the API's turns and the player rows (`store/players.rs`).
+//! - **…where a snapshot is stored and read?** `store/snapshot/`: a turn as a typed
+//!   `Snapshot<N>` in its game's notation (`tiles.rs`, `cards.rs`), made by each game's
+//!   `Storable::snapshots` and written with its game in one transaction (`store/ingest.rs`);
+//!   read back and parsed once by `Store::snapshots` for the API's turns (`web/game/api.rs`)
+//!   and the player rows (`store/players.rs`).
 
 pub mod analysis;
 pub mod cli;

@@ -2,12 +2,13 @@
 //! the store keeps as JSON, and player statistics read. The one place where the analysis of
 //! a stored game tells the games apart.
 
-use super::cards::{self, CardAnalysisError, CardGameReport};
+use super::cards::{self, CardGameReport};
 use super::report::StoredAnalysis;
 use super::win_chance::TurnChance;
 use super::{AnalysisError, AnalysisOptions, Progress};
 use crate::engine::GameKind;
 use crate::record::AnyRecord;
+use crate::replay::cards::CardReplayError;
 use serde::Serialize;
 
 /// A finished whole-game analysis. Serialised, it is its game's own report, as stored before
@@ -26,7 +27,7 @@ pub enum AnyAnalysisError {
     #[error(transparent)]
     Tiles(#[from] AnalysisError),
     #[error(transparent)]
-    Cards(#[from] CardAnalysisError),
+    Cards(#[from] AnalysisError<CardReplayError>),
 }
 
 impl AnyReport {
@@ -43,11 +44,32 @@ impl AnyReport {
         serde_json::to_string(self).expect("reports serialise")
     }
 
-    /// Every judged turn's chances, of a game of `turns` turns.
-    pub fn chances(&self, turns: u32) -> Vec<TurnChance> {
+    /// The chances of the judged turns up to `upto` (every one with `None`), of a game of
+    /// `turns` turns.
+    pub fn chances(&self, turns: u32, upto: Option<u32>) -> Vec<TurnChance> {
         match self {
-            AnyReport::Tiles(stored) => stored.chances(None),
-            AnyReport::Cards(report) => cards::turn_chances(report, turns),
+            AnyReport::Tiles(stored) => stored.chances(upto),
+            AnyReport::Cards(report) => {
+                let mut chances = cards::turn_chances(report, turns);
+                chances.retain(|c| upto.is_none_or(|n| c.turn <= n));
+                chances
+            }
+        }
+    }
+
+    /// A tile game's analysis.
+    pub fn tiles(&self) -> Option<&StoredAnalysis> {
+        match self {
+            AnyReport::Tiles(stored) => Some(stored),
+            AnyReport::Cards(_) => None,
+        }
+    }
+
+    /// A Card Game's analysis.
+    pub fn cards(&self) -> Option<&CardGameReport> {
+        match self {
+            AnyReport::Cards(report) => Some(report),
+            AnyReport::Tiles(_) => None,
         }
     }
 }

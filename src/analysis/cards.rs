@@ -14,7 +14,7 @@ use super::win_chance::{
     CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CARD_SCALE_TO_THE_END, CalibrationError, CalibrationSettings, Sample,
     Scale, TurnChance, outcome,
 };
-use super::{Recheck, run_parallel};
+use super::{AnalysisError, Recheck, run_parallel};
 use crate::engine::GameKind;
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, play_rounds, row_value, sample_hidden};
@@ -55,33 +55,21 @@ pub struct CardTurnAnalysis {
     pub recheck: Option<Recheck>,
 }
 
-/// Why a turn cannot be analysed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CardAnalysisError {
-    #[error("the record has {}; there is no turn {turn}", crate::replay::words::count(*.turns as u32, "turn", "turns"))]
-    NoSuchTurn { turn: u32, turns: usize },
-    #[error("{0}")]
-    Replay(#[from] CardReplayError),
-    /// Its progress said to stop ([`super::Progress`]) after this many turns.
-    #[error("the analysis was stopped after turn {0}")]
-    Stopped(u32),
-}
-
-impl CardAnalysisError {
+impl AnalysisError<CardReplayError> {
     /// The error in the record's words.
     pub fn describe(&self, record: &CardRecord) -> String {
         match self {
-            CardAnalysisError::Replay(e) => e.describe(record),
+            AnalysisError::Replay(e) => e.describe(record),
             other => other.to_string(),
         }
     }
 }
 
 /// The position before turn `turn` (1-based), its round dealt, and the move played then.
-fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), CardAnalysisError> {
-    let turns = record.moves.len();
-    if turn == 0 || turn as usize > turns {
-        return Err(CardAnalysisError::NoSuchTurn { turn, turns });
+fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), AnalysisError<CardReplayError>> {
+    let turns = record.moves.len() as u32;
+    if turn == 0 || turn > turns {
+        return Err(AnalysisError::NoSuchTurn { turn, turns });
     }
     let index = turn as usize - 1;
     let game = crate::replay::cards::position_at(record, index)?;
@@ -94,7 +82,7 @@ pub fn analyse_turn(
     turn: u32,
     samples: u32,
     seed: u64,
-) -> Result<CardTurnAnalysis, CardAnalysisError> {
+) -> Result<CardTurnAnalysis, AnalysisError<CardReplayError>> {
     let (game, played) = position_before(record, turn)?;
     Ok(analyse_position(&game, turn, Some(played), (samples, PLAYOUTS), seed))
 }
@@ -361,7 +349,7 @@ pub fn analyse_game(
     record: &CardRecord,
     samples: u32,
     progress: super::Progress,
-) -> Result<CardGameReport, CardAnalysisError> {
+) -> Result<CardGameReport, AnalysisError<CardReplayError>> {
     let total = record.moves.len() as u32;
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut judged = Vec::new();
@@ -372,7 +360,7 @@ pub fn analyse_game(
         }
         turns.push(t.report(samples));
         if progress(n, total).is_break() {
-            return Err(CardAnalysisError::Stopped(n));
+            return Err(AnalysisError::Stopped(n));
         }
     }
     let players = super::turn::summaries(record.players.len(), judged);
@@ -421,7 +409,7 @@ pub fn chance_samples(
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
         let record = play(seed)?;
-        let not_replayed = |e: CardAnalysisError| CalibrationError::Replay(e.describe(&record));
+        let not_replayed = |e: AnalysisError<CardReplayError>| CalibrationError::Replay(e.describe(&record));
         let scores = (crate::replay::cards::replay(&record))
             .map_err(|e| not_replayed(e.into()))?
             .final_scores;

@@ -47,7 +47,7 @@ impl AddAssign for Contradictions {
 
 /// The contradictions of a game's analysis, a game of `players` players and `turns` turns.
 pub fn of(report: &AnyReport, players: usize, turns: u32) -> Contradictions {
-    let chances = report.chances(turns);
+    let chances = report.chances(turns, None);
     let (ranks, too_close, certainties, summaries): (u32, Vec<u32>, u32, &[PlayerReport]) = match report {
         AnyReport::Tiles(stored) => (
             (stored.turns.iter())

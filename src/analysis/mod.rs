@@ -1,37 +1,29 @@
 //! What-if analysis: every legal move of a turn, valued on sampled futures and judged, in every
 //! game.
 //!
-//! **One path.** Every game's analysis is `weighing` over the game's `sampled::Sampled`:
-//! the legal moves ranked on sampled futures, then the chosen move, its rivals and the move
-//! played weighed again on fresh futures into a `verdict::Verdict`, whose values the list
-//! shows; and the search (`weighing::search`, what bots play), the same ranking under a time
-//! or sample budget. A game supplies only what one future of a move is worth to its mover: the
-//! tile games (`playout`) the pack shuffled and played out, the Card Game ([`cards`]) the
-//! cards the mover cannot see dealt at random and played out greedy.
+//! **One path.** Every game's analysis is `weighing` over the game's `sampled::Sampled`: the
+//! legal moves ranked on sampled futures, then the chosen move, its rivals and the move played
+//! weighed again on fresh futures into a `verdict::Verdict`, whose values the list shows; and
+//! the search (`weighing::search`, what bots play), the same ranking under a time or sample
+//! budget. A game supplies only what one future of a move is worth to its mover: the tile games
+//! (`playout`) the pack shuffled and played out, the Card Game ([`cards`]) the cards the mover
+//! cannot see dealt at random and played out greedy.
 //!
 //! Around it each game builds its own report. A tile turn (`turn.rs`), on the position before
-//! it:
-//! 1. `alternatives` lists every legal move for the drawn tile (distinct placements × meeple
-//!    steps), the same counts as the perft fixtures;
-//! 2. `evaluate` plays each on a copy: points scored now, the change in every player's score
-//!    if the game ended now, the features touched, the meeples committed, and a transparent
-//!    heuristic ([`HEURISTIC_FORMULA`]) that uses `completion`'s chances for open features;
-//! 3. `weighing::weigh` values and judges them by playouts; with none, they are ranked by
-//!    the heuristic. The played move's rank and the points it lost against the best follow.
-//!
-//! A Card Game turn adds to each action what a follower secures and what it scores at once.
+//! it: `alternatives` lists every legal move for the drawn tile (the perft fixtures' counts);
+//! `evaluate` plays each on a copy (points now, the change if the game ended now, the features
+//! touched, the meeples committed, and the heuristic [`HEURISTIC_FORMULA`] over `completion`'s
+//! chances); `weighing::weigh` values and judges them by playouts, or with none ranks them by
+//! the heuristic. A Card Game turn adds what a follower secures and what it scores at once.
 //!
 //! Nothing reads the record beyond the analysed turn: the future comes from `Game::pack`.
 //! Results are deterministic for a seed, whatever the number of threads.
 //!
-//! From a caller's side: [`analyse_turn`] reads the record up to that turn only;
-//! [`analyse_game`] judges every turn, reporting progress as `(done, total)`;
-//! [`analyse_position`] takes any position and drawn tile; [`position_spots`] and
-//! [`dead_spots`] give a position's open squares and the fit counts the turn page shows. The
-//! results are written, stored and read back as [`report`]'s types. This file only declares
-//! the modules and names what the crate uses: `options.rs` (what an analysis is asked, its
-//! version and errors), `positions.rs` (a record's turns), and `parallel.rs` and `sampled.rs`
-//! (threads, seeds and tallies) sit below the rest.
+//! From a caller's side: [`analyse_turn`], [`analyse_game`] (progress as `(done, total)`),
+//! [`analyse_position`], and [`position_spots`] and [`dead_spots`] for the turn page; results
+//! are written and read back as [`report`]'s types. This file only declares the modules:
+//! `options.rs` (what is asked, the version and errors), `positions.rs` (a record's turns),
+//! and `parallel.rs` and `sampled.rs` (threads, seeds and tallies) sit below the rest.
 
 pub(crate) mod alternatives;
 mod any_report;

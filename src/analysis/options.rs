@@ -129,18 +129,19 @@ impl AnalysisOptions {
     }
 }
 
-/// Why a record cannot be analysed.
+/// Why a record cannot be analysed: `E` is why its game's records do not replay (a tile
+/// game's [`ReplayError`], the Card Game's `CardReplayError`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AnalysisError {
+pub enum AnalysisError<E = ReplayError> {
     #[error(transparent)]
-    Replay(#[from] ReplayError),
-    #[error("there is no turn {turn}: the record places {}", crate::replay::words::count(*.turns, "tile", "tiles"))]
+    Replay(#[from] E),
+    #[error("there is no turn {turn}: the record has {}", crate::replay::words::count(*.turns, "turn", "turns"))]
     NoSuchTurn { turn: u32, turns: u32 },
-    /// A move or draw the rules refuse (only for positions built by hand: a record's moves
-    /// are checked by its replay first).
+    /// A tile game's move or draw the rules refuse (only for positions built by hand: a
+    /// record's moves are checked by its replay first).
     #[error("turn {turn}: {reason}")]
     Illegal { turn: u32, reason: String },
-    /// Over what one game's analysis may cost (`budget.rs`), even at its fewest playouts
+    /// A tile game over what one game's analysis may cost (`budget.rs`), even at its fewest playouts
     /// (`min_playouts` a turn); `limit` is the most tile-steps a game may ask.
     #[error(
         "the game is too long to analyse: even at {min_playouts} playouts a turn, its {turns} turns and {moves} moves would play {} million tiles in playouts, each weighed by the places a drawn tile has on its board; a game's analysis plays at most {} million (a 72-tile game, about 15)",

@@ -6,15 +6,17 @@ use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
 use super::replay_cmd::ExportFormat;
 
+use crate::analysis::AnalysisError;
 use crate::analysis::Sampler;
 use crate::analysis::arena::{self, Contender, Table};
-use crate::analysis::cards::{self, CardAnalysisError, CardGameReport};
+use crate::analysis::cards::{self, CardGameReport};
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
 use crate::export::Export;
 use crate::record::cards::CardRecord;
 use crate::render::RenderError;
 use crate::replay;
+use crate::replay::cards::CardReplayError;
 use crate::selfplay;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -47,7 +49,7 @@ impl Commands for CardRecord {
     /// every turn's played move against the best.
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String> {
         let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
-        let failed = |e: CardAnalysisError| format!("{}: {}", args.file.display(), e.describe(self));
+        let failed = |e: AnalysisError<CardReplayError>| format!("{}: {}", args.file.display(), e.describe(self));
         let Some(turn) = args.turn else {
             let report = cards::analyse_game(self, samples, &super::output::analysing).map_err(failed)?;
             return Ok(if args.json {

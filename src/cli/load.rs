@@ -131,7 +131,7 @@ fn prepare(store: &Store, clients: usize, seconds: f64) -> Result<Plan, String> 
     let mut turns = Vec::new();
     for seed in 0..40 {
         let (g, _) = ingest::ingest(store, &game(seed)?).map_err(|e| e.to_string())?;
-        turns.extend((1..=g.rows.len() as u32).map(|n| (g.id, n)));
+        turns.extend((1..=g.snapshots.len() as u32).map(|n| (g.id, n)));
     }
     let cached = turns.iter().step_by(97).take(24).cloned().collect();
     // New games for the uploads: 2 in 100 requests of the mix, at most a request per client

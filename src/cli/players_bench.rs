@@ -189,13 +189,13 @@ fn storing(state: &AppState, games: u64, templates: &[Ingested], rows: &mut Tabl
             let g = renamed(&templates[template(i)], names(i));
             let game = crate::store::GameRow::of(&g, NewGame::PUBLIC);
             let seats = if with_seats {
-                players::seats(&game, &g.rows, &g.bga_ids)
+                g.snapshots.seats(&game, &g.bga_ids)
             } else {
                 vec![]
             };
             state
                 .store
-                .write_game(&game, &g.rows, &g.annotations, &seats)
+                .write_game(&game, &g.snapshots.rows(), &g.annotations, &seats)
                 .map_err(|e| e.to_string())?;
         }
         Ok(start.elapsed() / n as u32)
@@ -263,7 +263,7 @@ fn renamed(t: &Ingested, names: [String; 2]) -> Ingested {
         rules: t.rules,
         finished: t.finished,
         final_scores: t.final_scores.clone(),
-        rows: t.rows.clone(),
+        snapshots: t.snapshots.clone(),
         annotations: t.annotations.clone(),
     }
 }

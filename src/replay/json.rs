@@ -152,7 +152,7 @@ impl Score {
 }
 
 /// A drawn tile that could not be placed, put aside.
-#[derive(Clone, Debug, Serialize, ToSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct TileDiscarded {
     pub player: u8,
     pub tile: String,
@@ -172,7 +172,7 @@ pub struct MeepleReturned {
 }
 
 /// New World: a surveyor moved one column west after a scored feature.
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct SurveyorMoved {
     pub from: i32,
     pub to: i32,

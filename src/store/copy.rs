@@ -3,7 +3,7 @@
 //! and date, its annotations, and its analysis keeps its result; a lease does not travel. Then
 //! every collection, with its owner, its import's progress and its games in their order.
 
-use super::{Counts, Store, StoreError, Stored};
+use super::{AnySnapshots, Counts, Store, StoreError, Stored};
 
 /// Games read from the source at a time.
 const PAGE: u32 = 200;
@@ -52,8 +52,11 @@ pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, 
         for id in &ids {
             // A game deleted since its id was read is skipped; the counts tell if that mattered.
             let Some(game) = from.game(id)? else { continue };
+            // The rows are copied as stored; the seats come from them read.
             let turns = from.turns(id)?.map(|(_, turns)| turns).unwrap_or_default();
-            let seats = super::players::seats(&game, &turns, &from.bga_ids(id)?);
+            let seats = AnySnapshots::read(game.kind, &turns)
+                .map_err(StoreError::from)?
+                .seats(&game, &from.bga_ids(id)?);
             if to.write_game(&game, &turns, &from.annotations(id)?, &seats)? == Stored::New
                 && let Some(analysis) = from.stored_analysis(id)?
             {

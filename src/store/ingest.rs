@@ -1,13 +1,12 @@
 //! From uploaded bytes to stored rows: parse, replay, hash, and write in one transaction.
 //! Every game kind comes out of here in the same shape: a summary and one row per turn.
 
-use super::snapshot::{StoredEvent, StoredMove};
-use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored, StoredSupply, TurnRow};
+use super::snapshot::{self, AnySnapshots};
+use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored};
 use crate::engine::GameKind;
 use crate::record::cards::{self, CardRecord};
 use crate::record::{self, Annotation, Format, GameRecord, RecordError, native};
-use crate::replay::cards::{CardEventJson, CardMoveJson};
-use crate::replay::{self, ReplayError, json};
+use crate::replay::{self, ReplayError};
 
 /// A parsed and replayed upload, ready to store.
 pub struct Ingested {
@@ -25,7 +24,7 @@ pub struct Ingested {
     pub finished: bool,
     pub final_scores: Vec<i32>,
     /// One snapshot per turn.
-    pub rows: Vec<TurnRow>,
+    pub snapshots: AnySnapshots,
     /// The comments the record carries, stored with it when it is new.
     pub annotations: Vec<Annotation>,
 }
@@ -101,14 +100,14 @@ pub struct Snapshots {
     pub finished: bool,
     pub final_scores: Vec<i32>,
     /// One per turn.
-    pub rows: Vec<TurnRow>,
+    pub turns: AnySnapshots,
 }
 
 fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestError> {
     upload_names(game.players(), format)?;
     some_moves(game.moves(), format)?;
     let replayed = game.snapshots()?;
-    annotated_turns(game.annotations(), replayed.rows.len(), format)?;
+    annotated_turns(game.annotations(), replayed.turns.len(), format)?;
     let canonical = game.canonical();
     Ok(Ingested {
         id: GameId::of(&canonical),
@@ -120,7 +119,7 @@ fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestE
         rules: replayed.rules,
         finished: replayed.finished,
         final_scores: replayed.final_scores,
-        rows: replayed.rows,
+        snapshots: replayed.turns,
         annotations: game.annotations().to_vec(),
     })
 }
@@ -255,10 +254,6 @@ pub fn upload(store: &Store, bytes: &[u8], listed: bool) -> Result<Upload, Inges
     })
 }
 
-fn to_json(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
 impl Storable for GameRecord {
     fn kind(&self) -> GameKind {
         self.game
@@ -285,29 +280,14 @@ impl Storable for GameRecord {
     fn snapshots(&self) -> Result<Snapshots, IngestError> {
         let (replay, ownership) = replay::replay_with_ownership(self).map_err(|e| illegal(self, e))?;
         replay::verify::recorded_scores(self, &replay).map_err(IngestError::Mismatch)?;
-        let (cat, players) = (&self.catalog, self.players.len());
-        let rows = (replay.turns.iter().zip(&ownership))
-            .map(|(t, owned)| {
-                let events: Vec<StoredEvent> = (t.events.iter())
-                    .filter_map(|e| StoredEvent::of(json::Event::of(cat, e, players)))
-                    .collect();
-                let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
-                TurnRow {
-                    turn: t.turn,
-                    player: t.player,
-                    mv: to_json(&StoredMove::of(cat, t)),
-                    events: to_json(&events),
-                    scores: to_json(&t.scores),
-                    supply: to_json(&supply),
-                    ownership: to_json(owned),
-                }
-            })
+        let turns = (replay.turns.iter().zip(&ownership))
+            .map(|(t, owned)| snapshot::tiles::snapshot(&self.catalog, t, owned))
             .collect();
         Ok(Snapshots {
             rules: replay.rules().preset.name(),
             finished: replay.finished,
             final_scores: replay.final_scores,
-            rows,
+            turns: AnySnapshots::Tiles(turns),
         })
     }
 }
@@ -333,31 +313,14 @@ impl Storable for CardRecord {
         &self.annotations
     }
 
-    /// A row's move is the action, its events every event (the round scoring's explanations
-    /// included), and its supply per player the hand size and whether the follower is still
-    /// to place. A player holds nothing on the table, so `ownership` is empty.
+    /// A row's move is the action, and its events every event (`snapshot::cards`).
     fn snapshots(&self) -> Result<Snapshots, IngestError> {
         let replay = replay::cards::replay(self).map_err(|e| card_illegal(self, e))?;
-        let rows = (replay.turns.iter())
-            .map(|t| {
-                let supply: Vec<StoredSupply> = t.supply.iter().map(|&s| s.into()).collect();
-                let events: Vec<CardEventJson> = t.events.iter().map(CardEventJson::from).collect();
-                TurnRow {
-                    turn: t.turn,
-                    player: t.player,
-                    mv: to_json(&CardMoveJson::from(&t.mv)),
-                    events: to_json(&events),
-                    scores: to_json(&t.scores),
-                    supply: to_json(&supply),
-                    ownership: "[]".into(),
-                }
-            })
-            .collect();
         Ok(Snapshots {
             rules: self.kind().name(),
             finished: replay.finished,
             final_scores: replay.final_scores,
-            rows,
+            turns: AnySnapshots::Cards(replay.turns.iter().map(snapshot::cards::snapshot).collect()),
         })
     }
 }
@@ -372,7 +335,7 @@ mod tests {
         let text = cards::to_value(&record).to_string();
         let g = prepare(text.as_bytes()).expect("a generated game replays");
         assert_eq!(g.kind, GameKind::CardGame);
-        assert_eq!(g.rows.len(), record.moves.len());
+        assert_eq!(g.snapshots.len(), record.moves.len());
         assert!(g.finished);
         assert_eq!(g.final_scores, replay::cards::replay(&record).unwrap().final_scores);
     }

@@ -36,6 +36,7 @@ pub use players::{
     Matched, Missing, PLAYERS_SEARCHED, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore,
     Typed, Who, Whose, match_key,
 };
+pub use snapshot::{AnySnapshots, Snapshot};
 pub use sqlite::{BackupError, backup};
 pub use supply::StoredSupply;
 
@@ -57,6 +58,8 @@ pub enum StoreError {
     Inflate(std::io::Error),
     #[error("database: {0}")]
     Corrupt(String),
+    #[error("database: {0}")]
+    Snapshot(#[from] snapshot::SnapshotError),
     #[error("starting the database's runtime: {0}")]
     Runtime(std::io::Error),
     #[error("reading the random source: {0}")]
@@ -129,7 +132,7 @@ impl GameRow {
             source_format: g.format.name().to_string(),
             players: g.players.clone(),
             preset: g.rules.to_string(),
-            turns: g.rows.len() as u32,
+            turns: g.snapshots.len() as u32,
             finished: g.finished,
             final_scores: g.final_scores.clone(),
             created_at: now(),
@@ -181,12 +184,13 @@ pub enum AnalysisStatus {
     Failed(String),
 }
 
-/// One stored snapshot; the JSON columns are kept as text.
+/// One stored snapshot as the database keeps it, its JSON columns as text; read as a
+/// [`snapshot::Snapshot`].
 #[derive(Clone, Debug)]
 pub struct TurnRow {
     pub turn: u32,
     pub player: u8,
-    /// The move in the game's notation (the tile game's is `snapshot::StoredMove`).
+    /// The move in the game's notation (`snapshot::Notation`).
     pub mv: String,
     pub events: String,
     pub scores: String,
@@ -511,8 +515,8 @@ impl Store {
     /// [`Backend::write_game`]).
     pub fn insert(&self, g: &Ingested, new: NewGame) -> Result<Stored, StoreError> {
         let row = GameRow::of(g, new);
-        let seats = players::seats(&row, &g.rows, &g.bga_ids);
-        self.write_game(&row, &g.rows, &g.annotations, &seats)
+        let seats = g.snapshots.seats(&row, &g.bga_ids);
+        self.write_game(&row, &g.snapshots.rows(), &g.annotations, &seats)
     }
 
     /// Gives the games stored before the players table their seats, from their stored rows,
@@ -564,7 +568,15 @@ impl Store {
             .game(id)?
             .ok_or_else(|| StoreError::Corrupt(format!("game {id} went away")))?;
         let turns = self.turns(id)?.map(|(_, rows)| rows).unwrap_or_default();
-        Ok(players::seats(&game, &turns, &[]))
+        Ok(AnySnapshots::read(game.kind, &turns)?.seats(&game, &[]))
+    }
+
+    /// A game's snapshots, typed; `None` for a game without any.
+    pub fn snapshots(&self, id: &GameId) -> Result<Option<AnySnapshots>, StoreError> {
+        let Some((kind, rows)) = self.turns(id)? else {
+            return Ok(None);
+        };
+        Ok(Some(AnySnapshots::read(kind, &rows)?))
     }
 }
 

@@ -26,8 +26,8 @@
 //! the index get theirs at start ([`Store::fill_name_index`](super::Store::fill_name_index)).
 //! Rows outlive their games: a query matches names with a listed game's seat.
 
-use super::snapshot::StoredMove;
-use super::{GameId, GameRow, TurnRow};
+use super::snapshot::{Notation, Snapshot};
+use super::{GameId, GameRow};
 use crate::engine::GameKind;
 use std::collections::BTreeMap;
 use unicode_normalization::UnicodeNormalization;
@@ -154,12 +154,10 @@ pub struct Scoring {
 /// What the final scoring adds to a seat's points (`Seat::points`).
 pub const FINAL: &str = "final";
 
-/// The seats of a game from its stored rows: its players and scores, and the scored events
-/// of its snapshots. `bga_ids` are by seat (empty when the record has none).
-pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Seat> {
-    let last_scores: Vec<i32> = (turns.last())
-        .and_then(|t| serde_json::from_str(&t.scores).ok())
-        .unwrap_or_default();
+/// The seats of a game from its stored rows: its players and scores, and the scorings of its
+/// snapshots. `bga_ids` are by seat (empty when the record has none).
+pub fn seats<N: Notation>(g: &GameRow, turns: &[Snapshot<N>], bga_ids: &[Option<u64>]) -> Vec<Seat> {
+    let last_scores = turns.last().map_or(&[][..], |t| &t.scores);
     let score = |i: usize| g.final_scores.get(i).or(last_scores.get(i)).copied().unwrap_or(0);
     let scores: Vec<i32> = (0..g.players.len()).map(score).collect();
     let mut seats: Vec<Seat> = (g.players.iter().enumerate())
@@ -179,7 +177,7 @@ pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Sea
     for t in turns {
         let scorings = scored(t);
         for (players, scoring) in &scorings {
-            for &p in players {
+            for &p in *players {
                 let Some(seat) = seats.get_mut(usize::from(p)) else {
                     continue;
                 };
@@ -189,15 +187,14 @@ pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Sea
                 }
             }
         }
-        if g.kind.places_tiles()
-            && let Ok(StoredMove(tile, ..)) = serde_json::from_str(&t.mv)
+        if let Some(tile) = N::tile(&t.mv)
             && let Some(seat) = seats.get_mut(usize::from(t.player))
         {
             let own: i32 = (scorings.iter())
                 .filter(|(players, _)| players.contains(&t.player))
                 .map(|(_, s)| s.points)
                 .sum();
-            let score = seat.tiles.entry(tile).or_default();
+            let score = seat.tiles.entry(tile.to_string()).or_default();
             score.placed += 1;
             score.points += own;
         }
@@ -212,40 +209,16 @@ pub fn seats(g: &GameRow, turns: &[TurnRow], bga_ids: &[Option<u64>]) -> Vec<Sea
     seats
 }
 
-/// A stored event as far as the seats read it: a scoring (what, for whom, how many points),
-/// or anything else. The tile games name what scored `feature`, the Card Game `category`.
-#[derive(serde::Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum SeatEvent {
-    Scored {
-        #[serde(alias = "category")]
-        feature: String,
-        players: Vec<u8>,
-        points: u32,
-    },
-    #[serde(other)]
-    Other,
-}
-
-/// The scored events of a snapshot row, each with the seats it scored for; rows that do not
-/// parse score nothing.
-fn scored(t: &TurnRow) -> Vec<(Vec<u8>, Scoring)> {
-    let events: Vec<SeatEvent> = serde_json::from_str(&t.events).unwrap_or_default();
-    (events.into_iter())
-        .filter_map(|e| match e {
-            SeatEvent::Scored {
-                feature,
-                players,
-                points,
-            } => Some((
-                players,
-                Scoring {
-                    points: i32::try_from(points).ok()?,
-                    turn: t.turn,
-                    what: feature,
-                },
-            )),
-            SeatEvent::Other => None,
+/// The scorings of a turn, each with the seats it scored for.
+fn scored<N: Notation>(t: &Snapshot<N>) -> Vec<(&[u8], Scoring)> {
+    (t.scorings())
+        .filter_map(|(players, what, points)| {
+            let scoring = Scoring {
+                points: i32::try_from(points).ok()?,
+                turn: t.turn,
+                what: what.to_string(),
+            };
+            Some((players, scoring))
         })
         .collect()
 }
@@ -705,6 +678,11 @@ const WITHOUT_PLAYERS: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::GameRecord;
+    use crate::record::cards::CardRecord;
+    use crate::replay::cards::{CardEventJson, CardMoveJson};
+    use crate::store::snapshot::StoredEvent;
+    use crate::store::snapshot::tiles::StoredMove;
 
     #[test]
     fn names_match_across_case_and_unicode_forms() {
@@ -796,23 +774,33 @@ mod tests {
         }
     }
 
-    fn turn(events: &str, scores: &str) -> TurnRow {
-        TurnRow {
+    /// Turn 4, Ann's: she placed `tile`, and `events` followed.
+    fn turn(tile: &str, events: &[StoredEvent], scores: &[i32]) -> Snapshot<GameRecord> {
+        Snapshot {
             turn: 4,
             player: 0,
-            mv: String::new(),
-            events: events.into(),
-            scores: scores.into(),
-            supply: String::new(),
-            ownership: String::new(),
+            mv: StoredMove(tile.into(), 0, 1, 90, None),
+            events: events.to_vec(),
+            scores: scores.to_vec(),
+            supply: Vec::new(),
+            ownership: Vec::new(),
         }
+    }
+
+    /// A city of Ann's and Bob's scored, `points` each.
+    fn shared_city(points: u32) -> StoredEvent {
+        let text = format!(
+            r#"{{"type": "scored", "feature": "city", "reason": "completed", "location": "N", "players": [0, 1],
+                 "points": {points}, "meeples": [1, 1, 0], "tiles": 3, "shields": 0, "cities": 0, "position": [0, 1]}}"#
+        );
+        serde_json::from_str(&text).unwrap()
     }
 
     /// Tied players share a place, and the next one down counts the players above: 10, 10, 5
     /// is first, first, third.
     #[test]
     fn ties_share_a_place() {
-        let seats = seats(&game(vec![10, 10, 5], true), &[], &[]);
+        let seats = seats::<GameRecord>(&game(vec![10, 10, 5], true), &[], &[]);
         let places: Vec<u32> = seats.iter().map(|s| s.place).collect();
         assert_eq!(places, [1, 1, 3]);
     }
@@ -820,11 +808,14 @@ mod tests {
     /// A city shared by two players scores for both; what the final scoring added is `final`.
     #[test]
     fn points_by_category_come_from_the_scored_events_and_the_final_scores() {
-        let shared = r#"[{"type": "scored", "feature": "city", "players": [0, 1], "points": 8},
-                         {"type": "meeple_returned", "player": 0}]"#;
+        let returned: StoredEvent = serde_json::from_str(
+            r#"{"type": "meeple_returned", "player": 0, "figure": "follower", "position": [0, 1], "location": "N"}"#,
+        )
+        .unwrap();
+        let shared = turn("D", &[shared_city(8), returned], &[8, 8, 0]);
         let seats = seats(
             &game(vec![12, 8, 0], true),
-            &[turn(shared, "[8, 8, 0]")],
+            std::slice::from_ref(&shared),
             &[Some(7), None],
         );
         assert_eq!(seats[0].points, BTreeMap::from([("city".into(), 8), (FINAL.into(), 4)]));
@@ -840,7 +831,7 @@ mod tests {
         );
         assert_eq!((seats[0].bga_id, seats[1].bga_id), (Some(7), None));
         // Unfinished, the last scores are the scores, and nothing is final scoring.
-        let open = super::seats(&game(vec![], false), &[turn(shared, "[8, 8, 0]")], &[]);
+        let open = super::seats(&game(vec![], false), &[shared], &[]);
         assert_eq!(open.iter().map(|s| s.score).collect::<Vec<_>>(), [8, 8, 0]);
         assert!(!open[0].points.contains_key(FINAL));
     }
@@ -849,15 +840,10 @@ mod tests {
     /// city closed by Ann's tile counts for Ann's tile, not for Bob's.
     #[test]
     fn tiles_count_what_their_placement_scored_for_who_placed_them() {
-        let shared = r#"[{"type": "scored", "feature": "city", "players": [0, 1], "points": 8}]"#;
-        let closing = TurnRow {
-            mv: r#"["D", 0, 1, 90, null]"#.into(),
-            ..turn(shared, "[8, 8, 0]")
-        };
-        let quiet = TurnRow {
+        let closing = turn("D", &[shared_city(8)], &[8, 8, 0]);
+        let quiet = Snapshot {
             player: 1,
-            mv: r#"["E", 1, 1, 0, null]"#.into(),
-            ..turn("[]", "[8, 8, 0]")
+            ..turn("E", &[], &[8, 8, 0])
         };
         let seats = seats(
             &game(vec![8, 8, 0], true),
@@ -869,12 +855,31 @@ mod tests {
         let e = TileScore { placed: 1, points: 0 };
         assert_eq!(seats[1].tiles, BTreeMap::from([("E".into(), e)]));
         assert!(seats[2].tiles.is_empty());
-        // The Card Game places no tile, whatever its rows hold.
-        let cards = GameRow {
-            kind: GameKind::CardGame,
-            ..game(vec![8, 8, 0], true)
+        // The Card Game places no tile: its seats count none.
+        let scored: CardEventJson = serde_json::from_str(
+            r#"{"type": "scored", "players": [1], "category": "road", "points": 5, "explanation": "5 road"}"#,
+        )
+        .unwrap();
+        let action = CardMoveJson::Follower { row: "road".into() };
+        let cards = Snapshot::<CardRecord> {
+            turn: 4,
+            player: 1,
+            mv: action,
+            events: vec![scored],
+            scores: vec![0, 5],
+            supply: Vec::new(),
+            ownership: Vec::new(),
         };
-        assert!(super::seats(&cards, &[quiet], &[]).iter().all(|s| s.tiles.is_empty()));
+        let cards = super::seats(
+            &GameRow {
+                kind: GameKind::CardGame,
+                ..game(vec![0, 5], true)
+            },
+            &[cards],
+            &[],
+        );
+        assert!(cards.iter().all(|s| s.tiles.is_empty()));
+        assert_eq!(cards[1].points, BTreeMap::from([("road".into(), 5)]));
     }
 
     #[test]

@@ -11,12 +11,12 @@ use super::metrics::Metrics;
 use super::page_cache::{self, PageCache, RenderCache};
 use super::player_stats::StatsCache;
 use super::problem::Problem;
-use crate::analysis::report::StoredAnalysis;
+use crate::analysis::AnyReport;
 use crate::engine::GameKind;
 use crate::record::GameRecord;
 use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
-use crate::store::{AnalysisStatus, Change, GameId, Store, TurnRow};
+use crate::store::{AnalysisStatus, AnySnapshots, Change, GameId, Store};
 use std::sync::Arc;
 
 /// What every handler shares.
@@ -46,12 +46,12 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// The 256 games read last, parsed, with their annotations.
     games: Arc<Recent<Loaded>>,
-    /// The 16 finished tile-game analyses read last, parsed: a turn page reads one turn of
-    /// them. Fewer than games: a 72-turn analysis holds every alternative of every turn.
-    analyses: Arc<Recent<Arc<StoredAnalysis>>>,
+    /// The 16 finished analyses read last, parsed: a turn page reads one turn of them, or
+    /// their chances. Fewer than games: a 72-turn analysis holds every alternative of every turn.
+    analyses: Arc<Recent<Arc<AnyReport>>>,
     /// Every stored snapshot of the 256 games whose turns the API read last: they never
     /// change, so a turn is answered without a query.
-    snapshots: Arc<Recent<Arc<Snapshots>>>,
+    snapshots: Arc<Recent<Arc<AnySnapshots>>>,
     /// The explore board engine's answers, by position.
     pub thoughts: Arc<Thoughts>,
     /// The turns of this node's collection imports.
@@ -59,9 +59,6 @@ pub struct AppState {
     /// Players' statistics as last read.
     pub player_stats: Arc<StatsCache>,
 }
-
-/// A game's kind and every stored snapshot of it.
-type Snapshots = (GameKind, Vec<TurnRow>);
 
 /// What was read recently, parsed, by game id. A stored game never changes (its id is its
 /// content's hash), nor does a finished analysis, so a page read again needs no query, no
@@ -198,21 +195,18 @@ impl AppState {
         self.player_stats.clear();
     }
 
-    /// A stored turn of a game, with the game's kind (which says how to read its JSON): from
-    /// the game's snapshots kept here, read in one query the first time.
-    pub fn stored_turn(&self, id: &GameId, n: u32) -> Result<(GameKind, TurnRow), Problem> {
-        let no_turn = || Problem::not_found(format!("game {id} has no turn {n}"));
-        let snapshots = match self.snapshots.get(id) {
-            Some(kept) => kept,
-            None => {
-                let read = Arc::new(self.store.turns(id)?.ok_or_else(no_turn)?);
-                self.snapshots.put(*id, Arc::clone(&read));
-                read
-            }
+    /// A game's stored snapshots (`None` for no such game): kept here, read in one query the
+    /// first time.
+    pub fn snapshots(&self, id: &GameId) -> Result<Option<Arc<AnySnapshots>>, Problem> {
+        if let Some(kept) = self.snapshots.get(id) {
+            return Ok(Some(kept));
+        }
+        let Some(read) = self.store.snapshots(id)? else {
+            return Ok(None);
         };
-        let (kind, rows) = &*snapshots;
-        let row = rows.iter().find(|t| t.turn == n).cloned().ok_or_else(no_turn)?;
-        Ok((*kind, row))
+        let read = Arc::new(read);
+        self.snapshots.put(*id, Arc::clone(&read));
+        Ok(Some(read))
     }
 
     /// Drops what is kept of a game whose annotations changed: the game (it is kept with
@@ -252,8 +246,8 @@ impl AppState {
         })));
     }
 
-    /// A tile game's whole-game analysis once it is done.
-    pub fn finished_analysis(&self, id: &GameId) -> Result<Option<Arc<StoredAnalysis>>, Problem> {
+    /// A game's whole-game analysis once it is done, read as a game of `kind`'s.
+    pub fn finished_analysis(&self, id: &GameId, kind: GameKind) -> Result<Option<Arc<AnyReport>>, Problem> {
         if let Some(hit) = self.analyses.get(id) {
             return Ok(Some(hit));
         }
@@ -265,7 +259,7 @@ impl AppState {
         let Some((AnalysisStatus::Done, Some(json))) = self.store.analysis(id)? else {
             return Ok(None);
         };
-        let parsed = Arc::new(serde_json::from_str::<StoredAnalysis>(&json).map_err(Problem::internal)?);
+        let parsed = Arc::new(AnyReport::parse(kind, &json).map_err(Problem::internal)?);
         self.analyses.put(*id, Arc::clone(&parsed));
         Ok(Some(parsed))
     }

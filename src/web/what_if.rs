@@ -89,7 +89,8 @@ pub struct TurnAlternatives {
 pub fn turn_alternatives(state: &AppState, g: &Stored<GameRecord>, n: u32) -> Result<TurnAlternatives, Problem> {
     let (before, played) = position_before(&g.record, n)?;
     let listed = listed_moves(&before, played.tile);
-    if let Some(report) = state.finished_analysis(&g.row.id)?.and_then(|a| a.turn(n).cloned()) {
+    let finished = state.finished_analysis(&g.row.id, g.row.kind)?;
+    if let Some(report) = (finished.as_ref().and_then(|a| a.tiles())).and_then(|a| a.turn(n).cloned()) {
         return Ok(TurnAlternatives {
             report,
             full: true,

@@ -3,16 +3,16 @@
 
 use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::{GameReport, PlayerReport};
+use crate::record::GameRecord;
+use crate::record::cards::CardRecord;
 use crate::replay::cards::{CardEventJson, CardMoveJson};
 use crate::replay::json::{Breakdown, PlayerName, TileMove, breakdowns};
-use crate::store::snapshot::{StoredEvent, StoredMove};
-use crate::store::{GameId, StoredSupply, TurnRow};
+use crate::store::snapshot::StoredEvent;
+use crate::store::{AnySnapshots, GameId, Snapshot};
 use crate::web::links;
 use crate::web::loaded::{Stored, StoredGame};
-use crate::web::problem::Problem;
 use crate::web::view::GameWords;
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
 
 /// A stored upload: its id, its page and whether it is listed; the owner token only to the
@@ -93,9 +93,9 @@ pub enum TurnAnswer {
     Cards(CardTurnAnswer),
 }
 
-/// A tile-game turn: the move, then its snapshot. Its events are sent as they were stored:
-/// rows of earlier releases lack members later ones write (a returned meeple's feature, and
-/// whether it was left behind), and read as they always did.
+/// A tile-game turn: the move, then its snapshot. Rows of earlier releases lack members later
+/// ones write (a returned meeple's feature, and whether it was left behind): their events are
+/// sent without them, as stored.
 #[derive(Serialize, ToSchema)]
 pub struct TileTurnAnswer {
     turn: u32,
@@ -105,8 +105,7 @@ pub struct TileTurnAnswer {
     /// Every player's score after the turn.
     scores: Vec<i32>,
     /// What happened besides the move: discards, scores with their numbers, returns.
-    #[schema(value_type = Vec<StoredEvent>)]
-    events: Value,
+    events: Vec<StoredEvent>,
     /// Followers in each player's supply.
     followers: Vec<u8>,
     abbot_in_supply: Vec<bool>,
@@ -129,47 +128,50 @@ pub struct CardTurnAnswer {
     follower_to_place: Vec<bool>,
 }
 
-/// A stored JSON column as the type it was written as.
-fn stored<T: serde::de::DeserializeOwned>(column: &str) -> Result<T, Problem> {
-    serde_json::from_str(column).map_err(Problem::internal)
+impl TurnAnswer {
+    /// Turn `n` of a stored game, as the API gives it; `None` when it has no such turn.
+    pub fn of(snapshots: &AnySnapshots, n: u32) -> Option<TurnAnswer> {
+        fn find<N: crate::store::snapshot::Notation>(s: &[Snapshot<N>], n: u32) -> Option<&Snapshot<N>> {
+            s.iter().find(|t| t.turn == n)
+        }
+        Some(match snapshots {
+            AnySnapshots::Tiles(s) => TurnAnswer::Tiles(tile_turn(find(s, n)?)),
+            AnySnapshots::Cards(s) => TurnAnswer::Cards(card_turn(find(s, n)?)),
+        })
+    }
 }
 
-/// A tile game's stored turn as the API gives it.
-pub fn tile_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
-    let mv: StoredMove = stored(&t.mv)?;
-    let supply: Vec<StoredSupply> = stored(&t.supply)?;
-    Ok(TurnAnswer::Tiles(TileTurnAnswer {
+fn tile_turn(t: &Snapshot<GameRecord>) -> TileTurnAnswer {
+    TileTurnAnswer {
         turn: t.turn,
         player: t.player,
-        mv: mv.into(),
-        scores: stored(&t.scores)?,
-        events: stored(&t.events)?,
-        followers: supply.iter().map(|s| s.held).collect(),
-        abbot_in_supply: supply.iter().map(|s| s.home).collect(),
-        ownership: stored(&t.ownership)?,
-    }))
+        mv: t.mv.clone().into(),
+        scores: t.scores.clone(),
+        events: t.events.clone(),
+        followers: t.supply.iter().map(|s| s.held).collect(),
+        abbot_in_supply: t.supply.iter().map(|s| s.home).collect(),
+        ownership: t.ownership.clone(),
+    }
 }
 
-/// A Card Game's stored turn as the API gives it, the card played face down unnamed.
-pub fn card_turn(t: TurnRow) -> Result<TurnAnswer, Problem> {
-    let supply: Vec<StoredSupply> = stored(&t.supply)?;
-    let mut mv: CardMoveJson = stored(&t.mv)?;
-    let mut events: Vec<CardEventJson> = stored(&t.events)?;
+/// The card played face down goes unnamed.
+fn card_turn(t: &Snapshot<CardRecord>) -> CardTurnAnswer {
+    let (mut mv, mut events) = (t.mv.clone(), t.events.clone());
     if let Some(CardEventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
         *card = None;
         if let CardMoveJson::Play { card, .. } = &mut mv {
             *card = None;
         }
     }
-    Ok(TurnAnswer::Cards(CardTurnAnswer {
+    CardTurnAnswer {
         turn: t.turn,
         player: t.player,
         mv,
-        scores: stored(&t.scores)?,
+        scores: t.scores.clone(),
         events,
-        hands: supply.iter().map(|s| s.held).collect(),
-        follower_to_place: supply.iter().map(|s| s.home).collect(),
-    }))
+        hands: t.supply.iter().map(|s| s.held).collect(),
+        follower_to_place: t.supply.iter().map(|s| s.home).collect(),
+    }
 }
 
 /// Where to follow a queued analysis.

@@ -6,19 +6,16 @@ use super::analysis::{
 };
 use super::api::{AnalysisSummary, card_summary};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
-use super::{GameHead, GameHooks, HeadWords};
+use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
-use crate::analysis::win_chance::TurnChance;
 use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
 use crate::replay;
-use crate::store::AnalysisStatus;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 use crate::web::view::{CardTurnView, GamePart, GameWords};
-use crate::web::what_if::stored_analysis;
 use crate::web::{AppState, card_view, links, view};
 
 impl Stored<CardRecord> {
@@ -33,16 +30,6 @@ impl Stored<CardRecord> {
             board: false,
         };
         GameHead::new(state, &self.row, words)
-    }
-
-    /// The chances of the game's finished analysis; none before it is done.
-    fn chances(&self, state: &AppState) -> Result<Vec<TurnChance>, Problem> {
-        Ok(match stored_analysis::<CardGameReport>(state, &self.row.id)? {
-            Some((AnalysisStatus::Done, Some(report))) => {
-                analysis::cards::turn_chances(&report, self.record.moves.len() as u32)
-            }
-            _ => Vec::new(),
-        })
     }
 }
 
@@ -63,8 +50,7 @@ impl GameHooks for Stored<CardRecord> {
         let colours = crate::render::cards::colours(record);
         let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
         let id = head.id;
-        let mut chances = self.chances(state)?;
-        chances.retain(|c| c.turn <= n);
+        let chances = game_chances(state, &self.row, Some(n))?;
         let nav_query = links::hands_query(hands);
         let part = GamePart::Cards(CardTurnView {
             round: format!("Round {in_round} of {}", position.rounds()),
@@ -90,7 +76,7 @@ impl GameHooks for Stored<CardRecord> {
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
         let head = self.head(state)?;
         let full = &self.full;
-        let chances = self.chances(state)?;
+        let chances = game_chances(state, &self.row, None)?;
         let end = EndInput {
             picture: links::picture(head.id, None).to_string(),
             turn_links: card_view::turn_links(&self.record, (&full.turns, &full.turns), &chances, None),
@@ -103,10 +89,8 @@ impl GameHooks for Stored<CardRecord> {
     /// Turn `n`'s actions, best first: from the stored analysis when it is done, else weighed
     /// now (a Card Game turn takes milliseconds) with the same seed, so the values agree.
     fn alternatives_page(&self, state: &AppState, n: u32, _: Option<String>) -> Result<AlternativesPage, Problem> {
-        let stored = match stored_analysis::<CardGameReport>(state, &self.row.id)? {
-            Some((AnalysisStatus::Done, Some(r))) => r.turn(n).cloned().map(|t| (t, r.playouts)),
-            _ => None,
-        };
+        let finished = state.finished_analysis(&self.row.id, self.row.kind)?;
+        let stored = (finished.as_ref().and_then(|a| a.cards())).and_then(|r| Some((r.turn(n)?.clone(), r.playouts)));
         let (t, playouts) = match stored {
             Some(kept) => kept,
             None => {

@@ -21,11 +21,11 @@ mod head;
 mod tiles;
 pub(crate) mod turn;
 
-use crate::engine::GameKind;
+use crate::analysis::win_chance::TurnChance;
 use crate::export::Export;
 use crate::render::Drawable;
 use crate::render::cards::Hands;
-use crate::store::{GameId, Storable, TurnRow};
+use crate::store::{GameId, GameRow, Storable};
 use crate::web::loaded::{Loaded, Stored, StoredGame};
 use crate::web::problem::Problem;
 use crate::web::state::AppState;
@@ -113,11 +113,10 @@ impl AppState {
     }
 }
 
-/// A stored turn as the API gives it, read back as its game stored it
-/// (`store::ingest::Storable`).
-pub fn api_turn(kind: GameKind, t: TurnRow) -> Result<api::TurnAnswer, Problem> {
-    match kind {
-        GameKind::CardGame => api::card_turn(t),
-        GameKind::Carcassonne | GameKind::NewWorld => api::tile_turn(t),
-    }
+/// The chances of a game's finished analysis up to turn `upto` (every turn with `None`); none
+/// before it is done.
+pub(crate) fn game_chances(state: &AppState, row: &GameRow, upto: Option<u32>) -> Result<Vec<TurnChance>, Problem> {
+    Ok((state.finished_analysis(&row.id, row.kind)?)
+        .map(|a| a.chances(row.turns, upto))
+        .unwrap_or_default())
 }

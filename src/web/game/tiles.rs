@@ -7,9 +7,8 @@ use super::analysis::{
 };
 use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
-use super::{GameHead, GameHooks, HeadWords};
+use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis, TurnReport};
-use crate::analysis::win_chance::TurnChance;
 use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::GameKind;
 use crate::export::jcz;
@@ -17,7 +16,6 @@ use crate::record::{GameRecord, RecordedMove};
 use crate::render;
 use crate::render::cards::Hands;
 use crate::replay::{self, Replay, words};
-use crate::store::GameId;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
@@ -64,7 +62,7 @@ impl GameHooks for Stored<GameRecord> {
         let (board, chances) = match detail {
             Detail::Full => (
                 Some(self.inline_board(state, (&at, &features), n)?),
-                game_chances(state, &id, Some(n))?,
+                game_chances(state, &self.row, Some(n))?,
             ),
             Detail::Framed => (None, Vec::new()),
         };
@@ -88,7 +86,7 @@ impl GameHooks for Stored<GameRecord> {
     fn end_page(&self, state: &AppState) -> Result<EndPage, Problem> {
         let head = self.head(state)?;
         let full = &self.full;
-        let chances = game_chances(state, &head.id, None)?;
+        let chances = game_chances(state, &self.row, None)?;
         let played = view::turns_played(&self.record, &full.turns, &chances);
         let end = EndInput {
             picture: links::picture(head.id, None).overlay("ownership,scoring").to_string(),
@@ -322,15 +320,6 @@ impl AltSort {
             AltSort::Position => "position",
         }
     }
-}
-
-/// The chances of the game's finished analysis up to turn `upto` (all with `None`); none
-/// before it is done.
-fn game_chances(state: &AppState, id: &GameId, upto: Option<u32>) -> Result<Vec<TurnChance>, Problem> {
-    Ok(state
-        .finished_analysis(id)?
-        .map(|stored| stored.chances(upto))
-        .unwrap_or_default())
 }
 
 /// A move briefly: "(0,2) 90°, meeple on the city (N)".

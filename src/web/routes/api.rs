@@ -8,7 +8,7 @@ use crate::store::{GameId, ingest};
 use crate::web::game::api::{CreatedGame, GameAnswer, TurnAnswer};
 use crate::web::problem::Problem;
 use crate::web::query::Query;
-use crate::web::{AppState, blocking, game, links};
+use crate::web::{AppState, blocking, links};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use utoipa::OpenApi;
@@ -116,8 +116,9 @@ pub async fn get_turn(
 ) -> Result<web::Json<TurnAnswer>, Problem> {
     let (id, n) = path.into_inner();
     blocking(move || {
-        let (kind, t) = state.stored_turn(&id, n)?;
-        Ok(web::Json(game::api_turn(kind, t)?))
+        let no_turn = || Problem::not_found(format!("game {id} has no turn {n}"));
+        let snapshots = state.snapshots(&id)?.ok_or_else(no_turn)?;
+        Ok(web::Json(TurnAnswer::of(&snapshots, n).ok_or_else(no_turn)?))
     })
     .await
 }

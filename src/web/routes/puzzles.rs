@@ -53,8 +53,9 @@ pub async fn list(state: web::Data<AppState>, id: web::Path<GameId>) -> Result<P
     let id = id.into_inner();
     blocking(move || {
         let g = state.load(&id)?;
-        let stored = state.finished_analysis(&id)?;
-        let puzzles = stored.as_ref().map(|s| puzzles::pick(&s.turns)).unwrap_or_default();
+        let stored = state.finished_analysis(&id, g.row.kind)?;
+        let stored = stored.as_ref().and_then(|a| a.tiles());
+        let puzzles = stored.map(|s| puzzles::pick(&s.turns)).unwrap_or_default();
         Ok(PuzzlesPage {
             title: g.row.players.join(" vs "),
             analysed: stored.is_some(),
@@ -187,8 +188,8 @@ pub async fn puzzle(
     let asked = q.parse()?;
     blocking(move || {
         let g = state.load(&id)?;
-        let stored = state
-            .finished_analysis(&id)?
+        let finished = state.finished_analysis(&id, g.row.kind)?;
+        let stored = (finished.as_ref().and_then(|a| a.tiles()))
             .ok_or_else(|| Problem::not_found(format!("game {id} has no puzzles until its analysis is done")))?;
         let not_one = || Problem::not_found(format!("turn {n} of game {id} is not a puzzle"));
         let t = stored.turn(n).ok_or_else(not_one)?;

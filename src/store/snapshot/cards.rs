@@ -1,0 +1,43 @@
+//! The Card Game's notation in a snapshot row: the action and every event, as `replay --json`
+//! writes them (`replay::cards`), the round scoring's explanations included.
+
+use super::{Notation, Snapshot};
+use crate::engine::cards::CardGame;
+use crate::record::cards::CardRecord;
+use crate::replay::Turn;
+use crate::replay::cards::{CardEventJson, CardMoveJson};
+
+impl Notation for CardRecord {
+    type Move = CardMoveJson;
+    type Event = CardEventJson;
+
+    fn scoring(e: &CardEventJson) -> Option<(&[u8], &str, u32)> {
+        match e {
+            CardEventJson::Scored {
+                players,
+                category,
+                points,
+                ..
+            } => Some((players, category, *points)),
+            _ => None,
+        }
+    }
+
+    fn tile(_: &CardMoveJson) -> Option<&str> {
+        None
+    }
+}
+
+/// A replayed turn as the store keeps it: its supply per player is the hand size and whether
+/// the follower is still to place, and it holds no features.
+pub fn snapshot(t: &Turn<CardGame>) -> Snapshot<CardRecord> {
+    Snapshot {
+        turn: t.turn,
+        player: t.player,
+        mv: (&t.mv).into(),
+        events: t.events.iter().map(CardEventJson::from).collect(),
+        scores: t.scores.clone(),
+        supply: t.supply.iter().map(|&s| s.into()).collect(),
+        ownership: Vec::new(),
+    }
+}
