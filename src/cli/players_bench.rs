@@ -189,7 +189,7 @@ fn storing(state: &AppState, games: u64, templates: &[Ingested], rows: &mut Tabl
             let g = renamed(&templates[template(i)], names(i));
             let game = crate::store::GameRow::of(&g, NewGame::PUBLIC);
             let seats = if with_seats {
-                g.snapshots.seats(&game, &g.bga_ids)
+                players::game_seats(&game, &g.snapshots, &g.bga_ids)
             } else {
                 vec![]
             };

@@ -54,9 +54,8 @@ pub fn copy(from: &Store, to: &Store, progress: &dyn Fn(u64)) -> Result<Counts, 
             let Some(game) = from.game(id)? else { continue };
             // The rows are copied as stored; the seats come from them read.
             let turns = from.turns(id)?.map(|(_, turns)| turns).unwrap_or_default();
-            let seats = AnySnapshots::read(game.kind, &turns)
-                .map_err(StoreError::from)?
-                .seats(&game, &from.bga_ids(id)?);
+            let read = AnySnapshots::read(game.kind, &turns).map_err(StoreError::from)?;
+            let seats = super::players::game_seats(&game, &read, &from.bga_ids(id)?);
             if to.write_game(&game, &turns, &from.annotations(id)?, &seats)? == Stored::New
                 && let Some(analysis) = from.stored_analysis(id)?
             {

@@ -515,7 +515,7 @@ impl Store {
     /// [`Backend::write_game`]).
     pub fn insert(&self, g: &Ingested, new: NewGame) -> Result<Stored, StoreError> {
         let row = GameRow::of(g, new);
-        let seats = g.snapshots.seats(&row, &g.bga_ids);
+        let seats = players::game_seats(&row, &g.snapshots, &g.bga_ids);
         self.write_game(&row, &g.snapshots.rows(), &g.annotations, &seats)
     }
 
@@ -568,7 +568,7 @@ impl Store {
             .game(id)?
             .ok_or_else(|| StoreError::Corrupt(format!("game {id} went away")))?;
         let turns = self.turns(id)?.map(|(_, rows)| rows).unwrap_or_default();
-        Ok(AnySnapshots::read(game.kind, &turns)?.seats(&game, &[]))
+        Ok(players::game_seats(&game, &AnySnapshots::read(game.kind, &turns)?, &[]))
     }
 
     /// A game's snapshots, typed; `None` for a game without any.

@@ -26,7 +26,7 @@
 //! the index get theirs at start ([`Store::fill_name_index`](super::Store::fill_name_index)).
 //! Rows outlive their games: a query matches names with a listed game's seat.
 
-use super::snapshot::{Notation, Snapshot};
+use super::snapshot::{AnySnapshots, Notation, Snapshot};
 use super::{GameId, GameRow};
 use crate::engine::GameKind;
 use std::collections::BTreeMap;
@@ -153,6 +153,14 @@ pub struct Scoring {
 
 /// What the final scoring adds to a seat's points (`Seat::points`).
 pub const FINAL: &str = "final";
+
+/// The seats of a game of any kind from its snapshots (see [`seats`]).
+pub fn game_seats(g: &GameRow, turns: &AnySnapshots, bga_ids: &[Option<u64>]) -> Vec<Seat> {
+    match turns {
+        AnySnapshots::Tiles(s) => seats(g, s, bga_ids),
+        AnySnapshots::Cards(s) => seats(g, s, bga_ids),
+    }
+}
 
 /// The seats of a game from its stored rows: its players and scores, and the scorings of its
 /// snapshots. `bga_ids` are by seat (empty when the record has none).

@@ -12,9 +12,8 @@ pub(crate) mod tiles;
 
 pub use tiles::StoredEvent;
 
-use super::players::{self, Seat};
+use super::TurnRow;
 use super::supply::StoredSupply;
-use super::{GameRow, TurnRow};
 use crate::engine::GameKind;
 use crate::record::GameRecord;
 use crate::record::cards::CardRecord;
@@ -128,14 +127,6 @@ impl AnySnapshots {
         match self {
             AnySnapshots::Tiles(s) => s.iter().map(Snapshot::row).collect(),
             AnySnapshots::Cards(s) => s.iter().map(Snapshot::row).collect(),
-        }
-    }
-
-    /// The game's seats, with what its snapshots scored (`players::seats`).
-    pub fn seats(&self, g: &GameRow, bga_ids: &[Option<u64>]) -> Vec<Seat> {
-        match self {
-            AnySnapshots::Tiles(s) => players::seats(g, s, bga_ids),
-            AnySnapshots::Cards(s) => players::seats(g, s, bga_ids),
         }
     }
 
