@@ -56,7 +56,8 @@
 //! [`analysis`] judges moves, down one path for every game (`analysis/weighing.rs`, over what a
 //! game's sampled future is worth, `analysis/sampled.rs`): every legal alternative of a turn
 //! (`analysis/alternatives.rs`), its immediate evaluation (`analysis/evaluate.rs`) and
-//! completion chances (`analysis/completion.rs`), playouts (`analysis/playout.rs`; the Card
+//! completion chances (`analysis/completion.rs`; how they came true in real games,
+//! `analysis/forecasts.rs`), playouts (`analysis/playout.rs`; the Card
 //! Game's in [`analysis::cards`]), the verdict that measures the best moves and the played one
 //! on fresh futures, apart from those that ranked them (`analysis/verdict.rs`), the budget of a
 //! whole game ([`analysis::budget`]), chances of winning and move classes

@@ -35,6 +35,7 @@ pub(crate) mod completion;
 mod contradictions;
 mod endgame;
 mod evaluate;
+mod forecasts;
 mod halving;
 mod on_demand;
 mod options;
@@ -56,6 +57,7 @@ pub use board_features::{BoardFeature, Never, Outlook, board_features};
 pub use completion::{Chances, OpenSpot, Spot, chance_any, dead_spots, draws_for, feature_outlook, position_spots};
 pub use contradictions::{Contradictions, of as contradictions};
 pub use evaluate::{Evaluation, FeatureEffect, HEURISTIC_FORMULA, HeuristicParts, heuristic_formula};
+pub use forecasts::{Forecast, completion_forecasts};
 pub use on_demand::{ENGINE_BUDGET, Opinion, Rated, WinChance, card_opinion, tile_opinion};
 pub use options::{
     AnalysisError, AnalysisOptions, DEFAULT_GREEDY_SHARE, DEFAULT_HORIZON_SAMPLES, DEFAULT_MAX_PLAYOUTS_PER_TURN,

@@ -93,6 +93,7 @@ impl Commands for CardRecord {
         Ok(figures::Game {
             turns: judge::card_turns(&report),
             results: judge::results(replay.finished, &replay.final_scores),
+            completions: Vec::new(),
         })
     }
 

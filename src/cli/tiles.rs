@@ -118,9 +118,18 @@ impl Commands for GameRecord {
             ..AnalysisOptions::default()
         };
         let analysis = analysis::analyse_game(self, &options, progress).map_err(|e| e.to_string())?;
+        // A game stopped early says nothing of what its open features would have become.
+        let forecasts = match replay.finished {
+            true => analysis::completion_forecasts(self, &replay.game).map_err(|e| e.to_string())?,
+            false => Vec::new(),
+        };
         Ok(figures::Game {
             turns: judge::tile_turns(&analysis.report()),
             results: judge::results(replay.finished, &replay.final_scores),
+            completions: forecasts
+                .iter()
+                .map(|f| (f.chance, f64::from(u8::from(f.completed))))
+                .collect(),
         })
     }
 

@@ -16,6 +16,9 @@
 //!   win, ½ for a shared first place and 0 for a loss: always saying ½ scores ln 2 = 0.693
 //!   whatever happens. Reports give chances to 3 decimals, so 0 and 1 stand for under 0.0005
 //!   and over 0.9995, and are read as those.
+//! - **Completion chances** (the tile games: every open feature's chance before every turn,
+//!   against whether it was completed by the end) by the Brier score, the mean of
+//!   `(p − y)²`, and their reliability by tenths.
 
 /// What an analysis reported of one turn's move played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,6 +61,9 @@ impl Phase {
 pub struct Game {
     pub turns: Vec<Turn>,
     pub results: Option<Vec<f64>>,
+    /// The completion chances the board showed, each with 1 when its feature was completed
+    /// by the end, else 0 (`analysis::completion_forecasts`); none in the Card Game.
+    pub completions: Vec<(f64, f64)>,
 }
 
 /// Losses and listed gaps are rounded to 3 decimals in reports: a difference within two
@@ -81,6 +87,18 @@ pub struct Summary {
     pub first_with_loss: usize,
     /// Set when some turn of a finished game has a chance.
     pub chances: Option<Chances>,
+    /// Set when the board showed some completion chance.
+    pub completion: Option<Completion>,
+}
+
+/// How well the completion chances predicted which features were completed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Completion {
+    pub forecasts: usize,
+    pub brier: f64,
+    /// The share completed: the Brier score of always saying it is `share × (1 − share)`.
+    pub share: f64,
+    pub reliability: [Bin; 10],
 }
 
 /// How well the chances predicted how the games ended.
@@ -99,7 +117,8 @@ pub struct Chances {
 pub struct Bin {
     pub count: usize,
     pub mean_predicted: f64,
-    /// The share of those positions won (½ for a shared first place).
+    /// What came of them: the share of those positions won (½ for a shared first place), or
+    /// of those features completed.
     pub observed: f64,
 }
 
@@ -118,7 +137,35 @@ pub fn summarise(games: &[Game]) -> Summary {
         loss_over_gap: turns().filter(|t| t.points_lost > t.listed_gap() + ROUNDING).count(),
         first_with_loss: turns().filter(|t| t.listed_first() && t.points_lost > 0.0).count(),
         chances: chances(games),
+        completion: completion(games),
     }
+}
+
+fn completion(games: &[Game]) -> Option<Completion> {
+    let pairs: Vec<(f64, f64)> = games.iter().flat_map(|g| g.completions.iter().copied()).collect();
+    let n = pairs.len() as f64;
+    (!pairs.is_empty()).then(|| Completion {
+        forecasts: pairs.len(),
+        brier: pairs.iter().map(|(p, y)| (p - y).powi(2)).sum::<f64>() / n,
+        share: pairs.iter().map(|(_, y)| y).sum::<f64>() / n,
+        reliability: reliability(&pairs),
+    })
+}
+
+/// Chances `p` against what came of them `y`, in ten bins by tenths of `p`.
+fn reliability(pairs: &[(f64, f64)]) -> [Bin; 10] {
+    let mut bins = [Bin::default(); 10];
+    for &(p, y) in pairs {
+        let bin = &mut bins[((p * 10.0) as usize).min(9)];
+        bin.count += 1;
+        bin.mean_predicted += p;
+        bin.observed += y;
+    }
+    for bin in bins.iter_mut().filter(|b| b.count > 0) {
+        bin.mean_predicted /= bin.count as f64;
+        bin.observed /= bin.count as f64;
+    }
+    bins
 }
 
 /// `Σ losses / Σ moves` over `(losses, moves)` per game, and its 95% interval over games.
@@ -179,22 +226,12 @@ fn chances(games: &[Game]) -> Option<Chances> {
     };
     let (positions, overall) = mean_loss(&mut scored.iter());
     let by_phase = Phase::ALL.map(|phase| mean_loss(&mut scored.iter().filter(|s| s.0 == phase)));
-    let mut reliability = [Bin::default(); 10];
-    for &(_, p, y) in &scored {
-        let bin = &mut reliability[((p * 10.0) as usize).min(9)];
-        bin.count += 1;
-        bin.mean_predicted += p;
-        bin.observed += y;
-    }
-    for bin in reliability.iter_mut().filter(|b| b.count > 0) {
-        bin.mean_predicted /= bin.count as f64;
-        bin.observed /= bin.count as f64;
-    }
+    let pairs: Vec<(f64, f64)> = scored.iter().map(|&(_, p, y)| (p, y)).collect();
     Some(Chances {
         positions,
         log_loss: overall.unwrap_or(0.0),
         by_phase,
-        reliability,
+        reliability: reliability(&pairs),
     })
 }
 
@@ -217,6 +254,7 @@ mod tests {
         Game {
             turns: losses.iter().map(|&l| turn(l, l, 0.0)).collect(),
             results: None,
+            completions: Vec::new(),
         }
     }
 
@@ -263,7 +301,11 @@ mod tests {
             turn(1.0, 7.0, 5.0),    // a loss under the gap
             turn(0.0, 6.0, 6.0),    // level with the first: a first choice
         ];
-        let s = summarise(&[Game { turns, results: None }]);
+        let s = summarise(&[Game {
+            turns,
+            results: None,
+            completions: Vec::new(),
+        }]);
         assert_eq!(s.first_choice, 3);
         assert_eq!(s.first_with_loss, 1);
         assert_eq!(s.loss_over_gap, 2);
@@ -290,8 +332,13 @@ mod tests {
         let finished = Game {
             turns: turns.clone(),
             results: Some(vec![1.0, 0.0]),
+            completions: Vec::new(),
         };
-        let unfinished = Game { turns, results: None };
+        let unfinished = Game {
+            turns,
+            results: None,
+            completions: Vec::new(),
+        };
         let c = summarise(&[finished, unfinished]).chances.unwrap();
         assert_eq!(c.positions, 4, "the unfinished game's chances are not scored");
         let (early, middle, late) = (2f64.ln(), -(0.8f64.ln() + 0.2f64.ln()) / 2.0, -(0.9995f64.ln()));
@@ -328,5 +375,28 @@ mod tests {
         assert_eq!(t_975(1), 12.706);
         assert!((t_975(60) - 2.000).abs() < 0.002 && (t_975(1000) - 1.962).abs() < 0.002);
         assert!(t_975(31) < t_975(30));
+    }
+
+    /// Completion chances: Brier is the mean squared miss, over every game's forecasts, and
+    /// the bins hold what came of the chances given in each tenth.
+    #[test]
+    fn completion_chances_are_scored_by_brier_and_tenths() {
+        let with = |completions: Vec<(f64, f64)>| Game {
+            completions,
+            ..game(&[0.0])
+        };
+        let s = summarise(&[
+            with(vec![(0.9, 1.0), (0.95, 0.0)]),
+            with(vec![(0.2, 0.0)]),
+            game(&[0.0]),
+        ]);
+        let c = s.completion.unwrap();
+        assert_eq!(c.forecasts, 3);
+        assert!((c.brier - (0.01 + 0.9025 + 0.04) / 3.0).abs() < 1e-12, "{}", c.brier);
+        assert!((c.share - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!((c.reliability[9].count, c.reliability[2].count), (2, 1));
+        assert!((c.reliability[9].mean_predicted - 0.925).abs() < 1e-12);
+        assert!((c.reliability[9].observed - 0.5).abs() < 1e-12);
+        assert_eq!(summarise(&[game(&[0.0])]).completion, None, "no forecast, no score");
     }
 }

@@ -241,10 +241,7 @@ fn json_doc(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> serde_json::V
                     "positions": c.positions,
                     "log_loss": c.log_loss,
                     "by_phase": c.by_phase.map(|(positions, log_loss)| json!({"positions": positions, "log_loss": log_loss})),
-                    "reliability": c.reliability.iter().enumerate().map(|(i, b)| json!({
-                        "from": i as f64 / 10.0, "to": (i + 1) as f64 / 10.0, "count": b.count,
-                        "mean_predicted": b.mean_predicted, "observed": b.observed,
-                    })).collect::<Vec<_>>(),
+                    "reliability": bins_json(&c.reliability),
                 })
             });
             json!({
@@ -257,6 +254,12 @@ fn json_doc(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> serde_json::V
                 "loss_over_listed_gap": s.loss_over_gap,
                 "listed_first_with_loss": s.first_with_loss,
                 "win_chances": chances,
+                "completion_chances": s.completion.as_ref().map(|c| json!({
+                    "forecasts": c.forecasts,
+                    "brier": c.brier,
+                    "share_completed": c.share,
+                    "reliability": bins_json(&c.reliability),
+                })),
                 "seconds_per_game": g.seconds_per_game,
             })
         })
@@ -269,6 +272,58 @@ fn json_doc(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> serde_json::V
         "groups": groups,
         "debug_build": cfg!(debug_assertions),
     })
+}
+
+/// Ten bins of chances, as JSON.
+fn bins_json(bins: &[figures::Bin; 10]) -> Vec<serde_json::Value> {
+    (bins.iter().enumerate())
+        .map(|(i, b)| {
+            json!({
+                "from": i as f64 / 10.0, "to": (i + 1) as f64 / 10.0, "count": b.count,
+                "mean_predicted": b.mean_predicted, "observed": b.observed,
+            })
+        })
+        .collect()
+}
+
+/// Ten bins of chances as a table: how many fell in each tenth, their mean, and what came of
+/// them (`came`: "share won", "share completed").
+fn bins_text(bins: &[figures::Bin; 10], what: &str, came: &str) -> String {
+    use super::output::{Align, aligned};
+    let mut rows = vec![vec![
+        "chance".to_string(),
+        what.to_string(),
+        "mean given".into(),
+        came.to_string(),
+    ]];
+    for (i, b) in bins.iter().enumerate().filter(|(_, b)| b.count > 0) {
+        rows.push(vec![
+            format!("{}–{}%", i * 10, i * 10 + 10),
+            b.count.to_string(),
+            format!("{:.3}", b.mean_predicted),
+            format!("{:.3}", b.observed),
+        ]);
+    }
+    aligned(&rows, &[Align::Left, Align::Right, Align::Right, Align::Right], 2)
+}
+
+/// The completion chances of each group that has some.
+fn completion_text(groups: &[Group]) -> String {
+    let mut out = String::new();
+    for g in groups {
+        let Some(c) = &g.summary.completion else { continue };
+        out += &format!(
+            "\ncompletion chances, {}: {} shown before a turn, against completed by the end; Brier {:.4} \
+             (always saying the share completed, {:.3}: {:.4})\n",
+            g.name,
+            c.forecasts,
+            c.brier,
+            c.share,
+            c.share * (1.0 - c.share)
+        );
+        out += &bins_text(&c.reliability, "features", "share completed");
+    }
+    out
 }
 
 fn text(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> String {
@@ -321,7 +376,7 @@ fn text(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> String {
         .filter_map(|g| Some((g, g.summary.chances.as_ref()?)))
         .collect();
     if scored.is_empty() {
-        return out;
+        return out + &completion_text(groups);
     }
     out += "\nwin chances after the move played, log loss against how the games ended (always 50%: 0.693)\n";
     let mut rows = vec![
@@ -342,22 +397,9 @@ fn text(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> String {
             "\nreliability, {}: the chances given by tenths, against the share won\n",
             g.name
         );
-        let mut rows = vec![
-            ["chance", "positions", "mean given", "share won"]
-                .map(String::from)
-                .to_vec(),
-        ];
-        for (i, b) in c.reliability.iter().enumerate().filter(|(_, b)| b.count > 0) {
-            rows.push(vec![
-                format!("{}–{}%", i * 10, i * 10 + 10),
-                b.count.to_string(),
-                format!("{:.3}", b.mean_predicted),
-                format!("{:.3}", b.observed),
-            ]);
-        }
-        out += &aligned(&rows, &[Align::Left, Align::Right, Align::Right, Align::Right], 2);
+        out += &bins_text(&c.reliability, "positions", "share won");
     }
-    out
+    out + &completion_text(groups)
 }
 
 #[cfg(test)]
