@@ -2,7 +2,8 @@
 //! else happened, and every player's score, supply and features held after it. Ingest writes
 //! snapshots; the API and the player rows read them back as the same types, parsed once, at
 //! the store's edge ([`AnySnapshots::read`]). In the database a snapshot is a row of JSON
-//! columns ([`TurnRow`]), whose text every release since the store held two games reads.
+//! columns ([`TurnRow`]), the text releases have written since the store held more than one
+//! game; rows of older releases read too (`tiles.rs`).
 //!
 //! Each game names its notation ([`Notation`]) beside this file: `tiles.rs` for Carcassonne
 //! and New World, `cards.rs` for the Card Game.
