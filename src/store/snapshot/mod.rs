@@ -142,3 +142,47 @@ impl AnySnapshots {
         self.len() == 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(events: &str) -> TurnRow {
+        TurnRow {
+            turn: 7,
+            player: 1,
+            mv: r#"["D", 0, 1, 90, null]"#.into(),
+            events: events.into(),
+            scores: "[4, 6]".into(),
+            supply: "[[7, 1], [6, 1]]".into(),
+            ownership: "[[0, 1, 0, 0, 0], [1, 0, 0, 0, 0]]".into(),
+        }
+    }
+
+    /// A row reads back as what was written, and one whose JSON is not its game's says which
+    /// turn and which column: a corrupt database is named, not served half.
+    #[test]
+    fn a_row_reads_back_typed_and_a_corrupt_one_names_its_turn_and_column() {
+        let rows = [row("[]")];
+        let AnySnapshots::Tiles(read) = AnySnapshots::read(GameKind::Carcassonne, &rows).unwrap() else {
+            panic!("a tile game's rows read as the tile game's");
+        };
+        assert_eq!((read[0].mv.0.as_str(), read[0].scores.as_slice()), ("D", &[4, 6][..]));
+        assert_eq!(read[0].supply[1], StoredSupply { held: 6, home: true });
+        let again = read[0].row();
+        assert_eq!(
+            (again.mv, again.events, again.supply),
+            (r#"["D",0,1,90,null]"#.into(), "[]".into(), "[[7,1],[6,1]]".into())
+        );
+
+        let broken = [row(r#"[{"type": "scored", "points": 3}]"#)];
+        let e = AnySnapshots::read(GameKind::Carcassonne, &broken).unwrap_err();
+        assert_eq!((e.turn, e.column), (7, "events"));
+        assert!(e.to_string().starts_with("turn 7's stored events does not read"), "{e}");
+        // A Card Game's rows are read in its own notation: a tile move is not an action.
+        assert_eq!(
+            AnySnapshots::read(GameKind::CardGame, &rows).unwrap_err().column,
+            "move"
+        );
+    }
+}
