@@ -294,6 +294,18 @@ pub struct CardTurnReport {
     pub win_chance: Option<f64>,
 }
 
+impl CardTurnReport {
+    /// Each alternative's rank, from the values listed: a Card Game report keeps none.
+    pub fn ranks(&self) -> Vec<u32> {
+        super::verdict::ranks(self.alternatives.iter().map(|a| a.value))
+    }
+
+    /// The rank of the action played.
+    pub fn played_rank(&self) -> Option<u32> {
+        Some(*self.ranks().get(self.played?)?)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CardAlternativeReport {
     /// The action in words: "red 3 → road row".

@@ -2,7 +2,8 @@
 //! checks of `bench honesty` (issue: analysis a top player would trust). Each check reads the
 //! report the pages are drawn from, so a count here is a contradiction a reader can see:
 //! - **ranks**: an alternative listed at another rank than its value gives it (one more than
-//!   the alternatives valued above it: ties share a rank, and the move played sits at its own);
+//!   the alternatives valued above it, as pages show values: ties share a rank, and the move
+//!   played sits at its own);
 //! - **classes**: a move called a mistake or a blunder on a turn the page also calls too close
 //!   to call;
 //! - **accuracy**: two players of one game whose accuracies order them against their points
@@ -15,6 +16,7 @@
 
 use super::any_report::AnyReport;
 use super::report::PlayerReport;
+use super::verdict::ranks;
 use super::win_chance::{MoveClass, PlayerAccuracy, TurnChance, accuracies};
 use serde::Serialize;
 use std::ops::AddAssign;
@@ -64,9 +66,7 @@ pub fn of(report: &AnyReport, players: usize, turns: u32) -> Contradictions {
         AnyReport::Cards(cards) => (
             (cards.turns.iter())
                 .map(|t| {
-                    let listed: Vec<(f64, u32)> = (t.alternatives.iter().enumerate())
-                        .map(|(i, a)| (a.value, i as u32 + 1))
-                        .collect();
+                    let listed: Vec<(f64, u32)> = (t.alternatives.iter().map(|a| a.value)).zip(t.ranks()).collect();
                     misranked(&listed)
                 })
                 .sum(),
@@ -85,11 +85,10 @@ pub fn of(report: &AnyReport, players: usize, turns: u32) -> Contradictions {
 }
 
 /// Alternatives, as `(value, rank shown)`, whose rank is not one more than the number valued
-/// above them.
+/// above them as the pages show values ([`ranks`]).
 fn misranked(listed: &[(f64, u32)]) -> u32 {
-    (listed.iter())
-        .filter(|&&(value, rank)| rank != 1 + listed.iter().filter(|(v, _)| *v > value).count() as u32)
-        .count() as u32
+    let by_value = ranks(listed.iter().map(|l| l.0));
+    (listed.iter().zip(by_value)).filter(|(l, r)| l.1 != *r).count() as u32
 }
 
 /// Turns whose move is a mistake or a blunder while the turn is too close to call.

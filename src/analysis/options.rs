@@ -18,8 +18,10 @@ use std::ops::ControlFlow;
 /// recommend, such an illegal move). 7: with two tiles or fewer left after a move, its
 /// samples play them exactly, every reply tried (`endgame.rs`), not by the weighed bot. 8: the
 /// base game's learned evaluation is fitted on the search's own values of positions
-/// (`train --label search:400`, two rounds) rather than on games' final margins.
-pub const VERSION: u32 = 8;
+/// (`train --label search:400`, two rounds) rather than on games' final margins. 9: the list
+/// is in the order of the values it shows, and a move the ranking valued above every fresh
+/// value is weighed again too; "too close to call" only where the move played lost nothing.
+pub const VERSION: u32 = 9;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw

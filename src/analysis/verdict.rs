@@ -16,12 +16,15 @@
 //!    samples were wrong beyond doubt, and the best such rival is the anchor.
 //! 3. A move weighed again is worth its fresh mean. It lost the anchor's fresh mean less its
 //!    own when that difference is beyond the noise; within it, the move is *good* and lost 0.
-//! 4. The list puts the moves weighed again first, by fresh mean, then the others in the
-//!    choosing order. The first move listed is the anchor or a move within the noise of it, so
-//!    it loses 0, and a loss is never more than the gap the list shows between the first move
-//!    and the move that lost it (exactly that gap when the anchor is listed first).
-//! 5. When two or more moves weighed again are good, the budget could not separate them: the
-//!    turn is *too close to call*, and no ranking between them is claimed.
+//! 4. A move the choosing samples valued above every fresh mean is weighed again as well
+//!    (`weighing::weigh`), so the best value listed is always a fresh one: the anchor, or a
+//!    move within the noise of it, which loses 0.
+//! 5. The list shows every move by its value, best first, and a move's rank is one more than
+//!    the moves valued above it ([`ranks`]). A loss is never more than the gap the list shows
+//!    between the first move and the move that lost it (exactly that gap when the anchor is
+//!    listed first).
+//! 6. When the move played is good and so is another move weighed again, the budget could not
+//!    separate them: the turn is *too close to call*. A move that lost points never is.
 
 use super::sampled::Tally;
 
@@ -86,19 +89,6 @@ impl Verdict {
         order.extend((0..len).filter(|i| self.of(*i).is_none()));
         order
     }
-
-    /// Puts `items` (in the choosing order) in the order the list shows them. Returns where
-    /// each went: `moved[old index] = new index`.
-    pub fn relist<T>(&self, items: &mut Vec<T>) -> Vec<usize> {
-        let listing = self.listing(items.len());
-        let mut moved = vec![0; items.len()];
-        for (new, &old) in listing.iter().enumerate() {
-            moved[old] = new;
-        }
-        let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
-        items.extend(listing.iter().filter_map(|&old| slots[old].take()));
-        moved
-    }
 }
 
 /// The moves to weigh again, by their index in a choosing order of `len` moves: the chosen one
@@ -145,6 +135,23 @@ pub fn judge(which: &[usize], fresh: &[Vec<i32>]) -> Verdict {
     Verdict { weighed }
 }
 
+/// The rank of each of `values`: one more than the values above it, so equal values share a
+/// rank. Values are compared as the pages and the CLI show them, to a tenth of a point: two
+/// moves both shown at 11.4 share a rank, whatever the thousandths the JSON gives. A value is
+/// first rounded to the thousandth reports keep, so that the analysis and a page reading its
+/// report rank alike.
+pub fn ranks(values: impl IntoIterator<Item = f64>) -> Vec<u32> {
+    let shown: Vec<f64> = (values.into_iter())
+        .map(|v| {
+            let kept = (v * 1000.0).round() / 1000.0;
+            format!("{kept:.1}").parse().unwrap_or(kept)
+        })
+        .collect();
+    (shown.iter())
+        .map(|v| 1 + shown.iter().filter(|w| *w > v).count() as u32)
+        .collect()
+}
+
 /// The move played against the best, both weighed again on the same fresh futures
 /// (`verdict`): the values the list shows, so the loss is never more than the gap it shows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,7 +162,8 @@ pub struct Recheck {
     pub std_error: f64,
     /// `difference` when it is beyond the noise (more than twice its standard error), else 0.
     pub points_lost: f64,
-    /// Whether the fresh futures could not separate the top moves (`Verdict::too_close`).
+    /// Whether the fresh futures could not separate the move played from another good one:
+    /// it lost nothing, and neither did another move weighed again (`Verdict::too_close`).
     pub too_close: bool,
 }
 
@@ -167,7 +175,7 @@ impl Recheck {
             difference: w.behind,
             std_error: w.behind_std_error,
             points_lost: w.points_lost(),
-            too_close: verdict.too_close(),
+            too_close: w.is_good() && verdict.too_close(),
         })
     }
 }
@@ -215,10 +223,6 @@ mod tests {
             [0, 1, 5, 2, 3, 4, 6, 7],
             "weighed by fresh mean, then the rest"
         );
-        let mut items: Vec<char> = "abcdefgh".chars().collect();
-        let moved = v.relist(&mut items);
-        assert_eq!(items.iter().collect::<String>(), "abfcdegh");
-        assert_eq!(moved[5], 2, "the played move is listed third");
     }
 
     #[test]
@@ -265,6 +269,29 @@ mod tests {
             (lost - 4.86).abs() < 0.01,
             "from the chosen move, not the first listed: {lost}"
         );
+    }
+
+    /// Ranks follow the values a report shows: BGA game-a's turn 49 once listed the move played
+    /// fourth at 2.1, above moves valued 8.8. Values shown alike share a rank.
+    #[test]
+    fn ranks_follow_the_values_shown_and_equal_ones_share_one() {
+        assert_eq!(ranks([11.4, 11.4, 10.7, 8.8, 2.1]), [1, 1, 3, 4, 5]);
+        assert_eq!(ranks([2.1, 8.8, 11.4]), [3, 2, 1]);
+        assert_eq!(ranks([11.416, 11.384, 10.7]), [1, 1, 3], "both shown as 11.4");
+    }
+
+    /// "Too close to call" only where the move played lost nothing: on a turn whose best moves
+    /// the noise cannot separate, a move played that lost beyond it is a loss, not a tie.
+    #[test]
+    fn a_move_that_lost_points_is_never_too_close_to_call() {
+        let which = to_weigh(4, RIVALS, Some(3));
+        let fresh = [future(5, 1), future(5, 2), future(3, 3), future(-3, 4)];
+        let v = judge(&which, &fresh);
+        assert!(v.too_close(), "the two best are within the noise");
+        let played = Recheck::of(&v, 3).unwrap();
+        assert!(played.points_lost > 7.0 && !played.too_close, "{played:?}");
+        let rival = Recheck::of(&v, 1).unwrap();
+        assert!(rival.points_lost == 0.0 && rival.too_close, "{rival:?}");
     }
 
     #[test]

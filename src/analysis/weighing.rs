@@ -3,8 +3,8 @@
 //! futures into a [`verdict::Verdict`]; and the search, the same ranking under a budget.
 //!
 //! - [`weigh`] is what the pages, the CLI and the API show: every move valued
-//!   ([`Schedule::Rounds`]), and the values the list shows measured apart from the samples
-//!   that chose the best ([`super::verdict`]).
+//!   ([`Schedule::Rounds`]), the best ones measured again apart from the samples that chose
+//!   them ([`super::verdict`]), and the list in the order of the values it shows.
 //! - [`search`] spends a budget of time or samples on finding the best move
 //!   ([`Schedule::Halving`]): what a bot plays.
 //!
@@ -37,9 +37,10 @@ pub struct Judgement {
     pub listed: Vec<Listed>,
     /// Where the move played is in `listed`.
     pub played: Option<usize>,
-    /// Where the move the analysis would play is in `listed`: the first listed of the chosen
-    /// move and its rivals. The move played, weighed again only because it was played, may be
-    /// listed above it; the analysis would not have weighed it again had it not been played.
+    /// Where the move the analysis would play is in `listed`: the best on the fresh futures of
+    /// the chosen move and its rivals. A move weighed again only because it was played, or
+    /// because the ranking valued it high, may be listed above it (within the noise, or the
+    /// verdict measures losses from it).
     pub chosen: usize,
     /// The move played against the best, when it was weighed again.
     pub recheck: Option<Recheck>,
@@ -54,14 +55,16 @@ pub struct Listed {
     pub tally: Tally,
     /// Whether `tally` holds the verdict's fresh futures, rather than the ranking's samples.
     pub rechecked: bool,
-    /// 1 for the moves the fresh futures could not tell from the best, else the place listed.
+    /// One more than the moves listed at a higher value: equal values share a rank
+    /// ([`verdict::ranks`]).
     pub rank: u32,
 }
 
 /// Judges `moves` (the legal moves of `pos`, the game's listing order; `played` indexes the
 /// move made): ranks them on `how`'s samples, then weighs the chosen one, the game's
-/// [`Sampled::RIVALS`] and the move played again on fresh futures. The list puts the moves
-/// weighed again first, valued by those futures ([`verdict::Verdict::relist`]).
+/// [`Sampled::RIVALS`] and the move played again on fresh futures, and any other move the
+/// ranking valued above every fresh value, until the best value listed is a fresh one. The
+/// list shows every move by its value, best first ([`verdict::ranks`]).
 pub fn weigh<P: Sampled>(pos: &P, moves: &[P::TurnMove], played: Option<usize>, how: &Weighing<P>) -> Judgement {
     let schedule = Schedule::Rounds {
         per_move: how.per_move,
@@ -69,35 +72,74 @@ pub fn weigh<P: Sampled>(pos: &P, moves: &[P::TurnMove], played: Option<usize>, 
     };
     let ranked = rank(pos, moves, schedule, how.playout, how.seeds, how.threads);
     let played = played.and_then(|p| ranked.iter().position(|(i, _)| *i == p));
-    let which = verdict::to_weigh(ranked.len(), P::RIVALS, played);
-    let fresh = run_parallel(which.len(), thread_count(how.threads), |c| {
-        let mv = &moves[ranked[which[c]].0];
-        pos.sample(mv, how.playout, how.seeds.fresh(), 0..how.per_move)
-    });
-    let verdict = verdict::judge(&which, &fresh);
-    let mut listed: Vec<Listed> = (ranked.into_iter())
-        .map(|(index, tally)| Listed {
-            index,
-            tally,
-            rechecked: false,
-            rank: 0,
-        })
+    let mut which = verdict::to_weigh(ranked.len(), P::RIVALS, played);
+    let mut fresh = weigh_again(pos, moves, &ranked, &which, how);
+    let mut verdict = verdict::judge(&which, &fresh);
+    // A move valued above every fresh mean on the samples that ranked it would head the list
+    // on a value that leans high: it is weighed again too, so that the first move listed is
+    // measured as the moves it is compared with.
+    while let Some(top) = verdict.weighed.first().map(|w| w.fresh.mean()) {
+        let above: Vec<usize> = (0..ranked.len())
+            .filter(|c| !which.contains(c) && ranked[*c].1.mean() > top)
+            .collect();
+        if above.is_empty() {
+            break;
+        }
+        fresh.extend(weigh_again(pos, moves, &ranked, &above, how));
+        which.extend(above);
+        verdict = verdict::judge(&which, &fresh);
+    }
+    let mut tallies: Vec<(usize, Tally, bool)> = (ranked.into_iter())
+        .map(|(index, tally)| (index, tally, false))
         .collect();
     for w in &verdict.weighed {
-        (listed[w.index].tally, listed[w.index].rechecked) = (w.fresh, true);
+        tallies[w.index] = (tallies[w.index].0, w.fresh, true);
     }
-    let moved = verdict.relist(&mut listed);
-    for (i, l) in listed.iter_mut().enumerate() {
-        let good = verdict.weighed.get(i).is_some_and(|w| w.is_good());
-        l.rank = if good { 1 } else { i as u32 + 1 };
+    // Best value first; equal values as the verdict lists them (the moves weighed again
+    // first), the sort being stable.
+    let mut order = verdict.listing(tallies.len());
+    order.sort_by(|&a, &b| tallies[b].1.mean().total_cmp(&tallies[a].1.mean()));
+    let ranks = verdict::ranks(order.iter().map(|&c| tallies[c].1.mean()));
+    let mut moved = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        moved[old] = new;
     }
-    let chosen = (verdict.weighed.iter()).position(|w| w.index <= P::RIVALS).unwrap_or(0);
+    let listed = (order.iter().zip(ranks))
+        .map(|(&c, rank)| {
+            let (index, tally, rechecked) = tallies[c];
+            Listed {
+                index,
+                tally,
+                rechecked,
+                rank,
+            }
+        })
+        .collect();
+    // The best on the fresh futures of the chosen move and its rivals: what the analysis plays.
+    let chosen = (verdict.weighed.iter())
+        .find(|w| w.index <= P::RIVALS)
+        .map_or(0, |w| moved[w.index]);
     Judgement {
         listed,
         chosen,
         played: played.map(|p| moved[p]),
         recheck: played.and_then(|p| Recheck::of(&verdict, p)),
     }
+}
+
+/// The values of the moves at `which` (indices in the choosing order `ranked`) on the fresh
+/// futures, every move the same futures.
+fn weigh_again<P: Sampled>(
+    pos: &P,
+    moves: &[P::TurnMove],
+    ranked: &[(usize, Tally)],
+    which: &[usize],
+    how: &Weighing<P>,
+) -> Vec<Vec<i32>> {
+    run_parallel(which.len(), thread_count(how.threads), |c| {
+        let mv = &moves[ranked[which[c]].0];
+        pos.sample(mv, how.playout, how.seeds.fresh(), 0..how.per_move)
+    })
 }
 
 /// The search for the best of `moves` (the legal moves of `pos`) by sequential halving under
@@ -138,6 +180,47 @@ mod tests {
     use super::*;
     use crate::analysis::cards::PLAYOUTS;
     use crate::engine::bots::Policy;
+
+    /// Tile turns of a greedy game, judged on few samples (so the ranking's values are noisy):
+    /// the list is in value order and ranked by [`verdict::ranks`], its first move was weighed
+    /// again, and a move played that lost points is never too close to call. On some turn a
+    /// move the ranking valued above the fresh values is weighed again besides the chosen one,
+    /// its rivals and the move played.
+    #[test]
+    fn a_tile_turn_lists_its_moves_by_value_headed_by_a_fresh_one() {
+        use crate::analysis::{AnalysisOptions, analyse_turn};
+        use crate::engine::Preset;
+        use crate::record::RulesSpec;
+        let record = crate::selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 11).unwrap();
+        let opts = AnalysisOptions {
+            playouts_per_alternative: Some(6),
+            threads: 1,
+            ..AnalysisOptions::default()
+        };
+        let mut weighed_beyond = 0;
+        for turn in [8, 16, 24, 32, 40] {
+            let t = analyse_turn(&record, turn, &opts).unwrap();
+            let values: Vec<f64> = t.alternatives.iter().map(|a| a.value).collect();
+            assert!(values.windows(2).all(|w| w[0] >= w[1]), "turn {turn}: {values:?}");
+            let ranks: Vec<u32> = t.alternatives.iter().map(|a| a.rank).collect();
+            assert_eq!(ranks, verdict::ranks(values), "turn {turn}");
+            assert!(
+                t.alternatives[0].rechecked,
+                "turn {turn}: the first listed is a fresh value"
+            );
+            let recheck = t.recheck.unwrap();
+            assert!(
+                !recheck.too_close || recheck.points_lost == 0.0,
+                "turn {turn}: {recheck:?}"
+            );
+            let rechecked = t.alternatives.iter().filter(|a| a.rechecked).count();
+            weighed_beyond += usize::from(rechecked > verdict::RIVALS + 2);
+        }
+        assert!(
+            weighed_beyond > 0,
+            "some turn weighed again a move valued high by the ranking"
+        );
+    }
 
     /// A Card Game turn judged through the one path: the same on one thread and two, every
     /// action listed, the first listed loses nothing, and the played action's loss is no more

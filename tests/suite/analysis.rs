@@ -243,7 +243,8 @@ fn points_lost_are_rechecked_on_fresh_futures() {
 
 /// What a reader of the list can check, on every analysed turn of a bot game: the move listed
 /// first loses nothing, the played move never loses more than the gap the list shows between
-/// the first move and it, and a move listed with rank 1 loses nothing.
+/// the first move and it, a move listed with rank 1 loses nothing, and a move that lost points
+/// is not too close to call.
 #[test]
 fn a_loss_is_the_gap_the_list_shows_and_the_first_listed_loses_nothing() {
     let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 33).unwrap();
@@ -260,11 +261,11 @@ fn a_loss_is_the_gap_the_list_shows_and_the_first_listed_loses_nothing() {
         let gap = t.alternatives[0].value - t.alternatives[played].value;
         assert!(lost >= 0.0 && gap >= 0.0, "turn {n}: lost {lost}, gap {gap}");
         assert!(lost <= gap + 0.002, "turn {n}: lost {lost}, gap {gap}");
-        assert_eq!(
-            t.played_rank == Some(1),
-            lost == 0.0,
+        assert!(
+            t.played_rank != Some(1) || lost == 0.0,
             "turn {n}: rank 1 is nothing lost"
         );
+        assert!(!t.too_close || lost == 0.0, "turn {n}: a loss is not too close to call");
         assert!(t.alternatives[0].rechecked && t.alternatives[played].rechecked);
         lost_some += usize::from(lost > 0.0);
         too_close += usize::from(t.too_close);
@@ -500,16 +501,16 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
     let t = analysis::analyse_position(&before, played.tile, None, 7, &capped).unwrap();
     let each = opts.playouts_for(t.moves_count);
     let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
-    // Successive halving: the best quarter (at least 8) gets every playout, ranked first; the
-    // rest keep the first quarter's. The fresh futures give the top three as many again.
-    assert!(
-        t.alternatives[..3]
-            .iter()
-            .all(|a| a.rechecked && a.playouts.unwrap().count == each)
-    );
-    let full = counts.iter().filter(|&&c| c == each).count();
-    assert_eq!(full, t.moves_count.min(8.max(t.moves_count / 4)), "{counts:?}");
-    assert!(counts[..full].iter().all(|&c| c == each) && counts[full..].iter().all(|&c| c == each / 4));
+    // Successive halving: the best quarter (at least 8) gets every playout; the rest keep the
+    // first quarter's. The moves weighed again on the fresh futures, the first listed among
+    // them, get as many again; a pruned move weighed again has them too.
+    assert!(t.alternatives[0].rechecked);
+    let rechecked = t.alternatives.iter().filter(|a| a.rechecked);
+    assert!(rechecked.clone().count() >= 3 && rechecked.clone().all(|a| a.playouts.unwrap().count == each));
+    let survivors = t.moves_count.min(8.max(t.moves_count / 4));
+    let pruned = counts.iter().filter(|&&c| c == each / 4).count();
+    assert!(counts.iter().all(|&c| c == each || c == each / 4), "{counts:?}");
+    assert!(pruned > 0 && pruned <= t.moves_count - survivors, "{counts:?}");
     // Without pruning (`match`'s flat-uniform), every alternative gets every playout.
     let uniform = AnalysisOptions {
         threads: 1,
@@ -1188,7 +1189,7 @@ fn the_best_move_does_not_depend_on_the_move_played() {
         let told = analysis::analyse_turn(&record, turn, &opts).unwrap();
         let (before, played) = analysis::position_before(&record, turn).unwrap();
         let alone = analysis::analyse_position(&before, played.tile, None, turn, &opts).unwrap();
-        let (best, first) = (&told.alternatives[told.chosen], &alone.alternatives[0]);
+        let (best, first) = (&told.alternatives[told.chosen], &alone.alternatives[alone.chosen]);
         assert_eq!(
             (best.placement, best.action),
             (first.placement, first.action),

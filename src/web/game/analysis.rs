@@ -118,7 +118,8 @@ pub struct TurnLossRow {
     pub points_lost: String,
     /// Ranked below the best, yet nothing lost: the recheck could not tell it from the best.
     pub within_noise: bool,
-    /// The fresh futures could not separate the top moves: no ranking between them is claimed.
+    /// The move played lost nothing, and the fresh futures could not separate it from another
+    /// move as good ([`too_close`]).
     pub too_close: bool,
     /// The best move in words ("the move played" when it was).
     pub best: String,
@@ -157,7 +158,7 @@ impl TurnLossRow {
             player: g.player_name(t.player),
             colour: colours.get(t.player).hex(),
             within_noise: within_noise(rank, t.points_lost),
-            too_close: t.too_close,
+            too_close: too_close(t.too_close, t.points_lost),
             best: match (rank, t.best) {
                 (Some(1), _) => "the move played".into(),
                 (_, Some(b)) => b,
@@ -175,6 +176,14 @@ impl TurnLossRow {
 
 pub fn points_or_dash(x: Option<f64>) -> String {
     x.map_or_else(|| "–".into(), view::points)
+}
+
+/// Whether a page calls a turn too close to call: its analysis says so (`too_close`) and the
+/// move played lost nothing. Analyses before version 9 set the flag on any turn whose best
+/// moves were within the noise of each other, whatever the move played lost; a move that lost
+/// points is a loss, not a tie, whichever version measured it.
+pub fn too_close(flag: bool, lost: Option<f64>) -> bool {
+    flag && lost == Some(0.0)
 }
 
 /// Whether a move ranked `rank` that lost `lost` points was within the noise of the best.

@@ -3,6 +3,7 @@
 
 use super::analysis::{
     AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLoss, TurnLossRow, player_rows,
+    too_close,
 };
 use super::api::{AnalysisSummary, card_summary};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -100,9 +101,10 @@ impl GameHooks for Stored<CardRecord> {
                 (t.report(samples), CardPlayouts::from(analysis::cards::PLAYOUTS))
             }
         };
+        let ranks = t.ranks();
         let rows = (t.alternatives.iter().enumerate())
             .map(|(i, a)| AltRow {
-                rank: i as u32 + 1,
+                rank: ranks[i],
                 played: t.played == Some(i),
                 cells: vec![
                     Cell::Text(a.action.clone()),
@@ -134,9 +136,9 @@ impl GameHooks for Stored<CardRecord> {
                 playouts.how()
             ),
             estimate: false,
-            too_close: t.too_close.then_some(
-                "weighed again on fresh samples, the best actions were less than two standard errors apart; \
-                 no order between them is claimed, and none of them counts as a loss.",
+            too_close: too_close(t.too_close, t.points_lost).then_some(
+                "weighed again on fresh samples, the action played was less than two standard errors from \
+                 another action as good: the samples cannot separate them, and the action lost nothing.",
             ),
             sorts: &[],
             sort: "rank",
@@ -209,7 +211,7 @@ impl AnalysisReport for CardGameReport {
                 let loss = TurnLoss {
                     turn: t.turn,
                     player: t.player,
-                    rank: t.played.map(|i| (i + 1, t.alternatives.len())),
+                    rank: t.played_rank().map(|r| (r as usize, t.alternatives.len())),
                     points_lost: t.points_lost,
                     too_close: t.too_close,
                     best: t.alternatives.first().map(|b| b.action.clone()),

@@ -3,7 +3,7 @@
 
 use super::analysis::{
     AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLoss, TurnLossRow, per_player,
-    player_rows, value_with_error,
+    player_rows, too_close, value_with_error,
 };
 use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -135,9 +135,9 @@ impl GameHooks for Stored<GameRecord> {
             ),
             value: t.value,
             estimate: !full,
-            too_close: t.too_close.then_some(
-                "weighed again on fresh futures, the best moves were less than two standard errors apart, \
-                 so they all share rank 1 and no order between them is claimed.",
+            too_close: too_close(t.too_close, t.points_lost).then_some(
+                "weighed again on fresh futures, the move played was less than two standard errors from \
+                 another move as good: the futures cannot separate them, and the move lost nothing.",
             ),
             sorts: &[("rank", "rank"), ("immediate", "points now"), ("position", "position")],
             sort: sort.key(),
