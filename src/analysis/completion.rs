@@ -24,6 +24,7 @@
 //! faces two of them), so a feature with many squares is still judged a little kindly. It is a
 //! ranking aid, shown with its inputs so a reader can judge it.
 
+use super::completion_rates::{self, Cell};
 use crate::engine::board::FrontierSquare;
 use crate::engine::bots::Rng;
 use crate::engine::tile::NO_SEGMENT;
@@ -133,13 +134,41 @@ fn pack_kinds(game: &Game) -> impl Iterator<Item = (&TileKind, u32)> {
 /// judged on its own. No real feature comes near it.
 const MAX_MATCHED_SPOTS: usize = 16;
 
+/// A feature's completion chance: the model's, and the one pages show.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Completion {
+    /// The chance that closing tiles come to its owner (this module's model).
+    pub model: f64,
+    /// The share of features like it completed in played games ([`completion_rates`]): what
+    /// the board and the heuristic read.
+    pub chance: f64,
+    /// What made it like them; `None` for a kind not calibrated.
+    pub cell: Option<Cell>,
+}
+
 /// A feature's open spots with their fit and closing counts, and its completion chance for
-/// `owner`'s draws, exact where [`chance_exact`] reaches and sampled past it (the board notes
-/// and the alternatives' heuristic). `chances` remembers the chances already worked out.
-pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, f64) {
-    outlook(game, s, owner, |kinds, spots, n, d| {
+/// `owner`'s draws, exact where [`chance_exact`] reaches and sampled past it, then calibrated
+/// (the board notes and the alternatives' heuristic). `chances` remembers the chances already
+/// worked out.
+pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, Completion) {
+    let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
         chances.all_closed(kinds, spots, n, d)
-    })
+    });
+    // A spot no tile left fits makes it certain: never. Only features that may complete were
+    // measured (`forecasts`).
+    if spots.iter().any(|spot| spot.fits == 0) {
+        let never = Completion {
+            model,
+            chance: 0.0,
+            cell: None,
+        };
+        return (spots, never);
+    }
+    let features = game.features();
+    let held = features.count_meeples(s).iter().any(|&n| n > 0);
+    let cell = Cell::of(features.kind(s), held, game.pack_left(), spots.len(), model);
+    let chance = completion_rates::calibrated(cell, model);
+    (spots, Completion { model, chance, cell })
 }
 
 /// A feature's completion chance for `owner`'s draws, each spot judged on its own past the

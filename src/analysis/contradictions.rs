@@ -9,8 +9,7 @@
 //! - **accuracy**: two players of one game whose accuracies order them against their points
 //!   lost a move;
 //! - **certainties**: a chance of completion of 0% or 100% on an open feature of the move
-//!   played, which the page shows with no reason (nothing says what stops it, or that nothing
-//!   can).
+//!   played, which the page shows with no reason (no spot of it that no tile left fits).
 //!
 //! Illegal suggestions need the positions, not the report: `bench honesty` checks them itself.
 
@@ -60,6 +59,7 @@ pub fn of(report: &AnyReport, players: usize, turns: u32) -> Contradictions {
                 .filter_map(|t| t.alternatives.get(t.played?))
                 .flat_map(|a| &a.features)
                 .filter(|f| !f.closed && f.completion.is_some_and(|c| c <= 0.0 || c >= 1.0))
+                .filter(|f| !f.open_spots.iter().any(|s| s.fits == 0))
                 .count() as u32,
             &stored.summary.players,
         ),

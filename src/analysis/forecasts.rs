@@ -6,6 +6,7 @@
 //! were closed. A cloister or garden is completed when its eight neighbours were placed.
 
 use super::board_features::{Outlook, board_features};
+use super::completion::Completion;
 use super::options::AnalysisError;
 use super::positions::walk;
 use crate::engine::{FeatureKind, Game, SegId};
@@ -17,7 +18,8 @@ pub struct Forecast {
     /// The turn about to be played when the chance was shown.
     pub turn: u32,
     pub kind: FeatureKind,
-    pub chance: f64,
+    /// The chance shown, the model's, and what made it like the features it was measured on.
+    pub chance: Completion,
     pub completed: bool,
 }
 
@@ -64,7 +66,9 @@ mod tests {
         let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 4).unwrap();
         let end = crate::replay::replay(&record, None).unwrap().game;
         let forecasts = completion_forecasts(&record, &end).unwrap();
-        assert!(forecasts.iter().all(|f| (0.0..=1.0).contains(&f.chance)));
+        assert!(
+            (forecasts.iter()).all(|f| (0.0..=1.0).contains(&f.chance.chance) && (0.0..=1.0).contains(&f.chance.model))
+        );
         let (at_ten, _) = crate::analysis::position_before(&record, 10).unwrap();
         let open = (board_features(&at_ten).iter())
             .filter(|f| matches!(f.outlook, Outlook::Open { .. }))

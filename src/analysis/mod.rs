@@ -13,7 +13,7 @@
 //! it: `alternatives` lists every legal move for the drawn tile (the perft fixtures' counts);
 //! `evaluate` plays each on a copy (points now, the change if the game ended now, the features
 //! touched, the meeples committed, and the heuristic [`HEURISTIC_FORMULA`] over `completion`'s
-//! chances); `weighing::weigh` values and judges them by playouts, or with none ranks them by
+//! chances, calibrated on played games by [`completion_rates`]); `weighing::weigh` values and judges them by playouts, or with none ranks them by
 //! the heuristic. A Card Game turn adds what a follower secures and what it scores at once.
 //!
 //! Nothing reads the record beyond the analysed turn: the future comes from `Game::pack`.
@@ -32,6 +32,7 @@ pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
 pub(crate) mod completion;
+pub(crate) mod completion_rates;
 mod contradictions;
 mod endgame;
 mod evaluate;

@@ -341,6 +341,17 @@ fn feature_spot(s: &OpenSpot) -> FeatureSpotReport {
     }
 }
 
+/// A chance of completion as reports give it, to a thousandth: a feature still open is never
+/// given 0 or 1, as something may yet close it (an opponent's tile) or stop it (a blocked
+/// square), unless a spot of it no tile left fits (`dead`): then it is 0, and that spot says
+/// why.
+fn open_chance(closed: bool, dead: bool, chance: f64) -> f64 {
+    match (closed, dead) {
+        (false, false) => round(chance).clamp(0.001, 0.999),
+        _ => round(chance),
+    }
+}
+
 impl From<&FeatureEffect> for FeatureReport {
     fn from(f: &FeatureEffect) -> FeatureReport {
         FeatureReport {
@@ -352,7 +363,7 @@ impl From<&FeatureEffect> for FeatureReport {
             meeples: f.meeples.clone(),
             owners: f.owners.clone(),
             at_stake: f.at_stake,
-            completion: f.completion.map(round),
+            completion: (f.completion).map(|c| open_chance(f.closed, f.open_spots.iter().any(|s| s.fits == 0), c)),
             open_spots: f.open_spots.iter().map(feature_spot).collect(),
         }
     }

@@ -132,11 +132,13 @@ impl Scale {
     /// `points_lost` against the best, with `left` tiles or turns to come after it.
     pub fn move_chance(self, value: f64, points_lost: f64, left: u32) -> MoveChance {
         let after = self.chance(value, left);
-        let lost = (self.chance(value + points_lost.max(0.0), left) - after).max(0.0);
+        let points_lost = points_lost.max(0.0);
+        let lost = (self.chance(value + points_lost, left) - after).max(0.0);
         MoveChance {
             after,
             lost,
             class: MoveClass::of(lost),
+            points_lost,
         }
     }
 }
@@ -188,15 +190,16 @@ impl MoveClass {
     }
 }
 
-/// How far a per-move accuracy falls per point of chance lost: losing 10 percentage points
-/// makes a move about 51% accurate, 20 points about 26%.
-const ACCURACY_DECAY: f64 = 15.0;
+/// Points lost a move on average that halve a player's accuracy.
+pub const ACCURACY_HALVED_BY: f64 = 2.0;
 
-/// A move's accuracy in percent: 100 for the best move (or one within the noise of it),
-/// falling exponentially with the chance of winning lost. A player's accuracy is the mean
-/// over their moves.
-pub fn move_accuracy(lost: f64) -> f64 {
-    100.0 * (-(lost.max(0.0) * 100.0) / ACCURACY_DECAY).exp()
+/// A player's accuracy in percent from the points they lost a move on average: 100 when they
+/// lost none, halved by every [`ACCURACY_HALVED_BY`] points lost a move. So within a game, the
+/// more accurate of two players lost fewer points a move (not so when accuracy was the mean of
+/// each move's chance lost: a player whose chances were gone lost no chance, whatever they
+/// played).
+pub fn accuracy(points_lost_a_move: f64) -> f64 {
+    100.0 * (-points_lost_a_move.max(0.0) / ACCURACY_HALVED_BY).exp2()
 }
 
 /// What one played move did to its player's chances.
@@ -207,6 +210,8 @@ pub struct MoveChance {
     /// The chance the best move would have given, less `after`: 0 within the noise.
     pub lost: f64,
     pub class: MoveClass,
+    /// The points it lost against the best, which `lost` comes from.
+    pub points_lost: f64,
 }
 
 /// One analysed turn's played move, in chances.
@@ -221,22 +226,22 @@ pub struct TurnChance {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlayerAccuracy {
     pub moves: u32,
-    /// The mean of the moves' accuracies, in percent.
+    /// In percent, from the points lost a move ([`accuracy`]).
     pub accuracy: f64,
     pub inaccuracies: u32,
     pub mistakes: u32,
     pub blunders: u32,
 }
 
-/// Each of `players` players' accuracy over `chances`.
+/// Each of `players` players' accuracy over `chances` ([`accuracy`] of their points lost a
+/// move), and their moves by class.
 pub fn accuracies(chances: &[TurnChance], players: usize) -> Vec<PlayerAccuracy> {
     let mut out = vec![PlayerAccuracy::default(); players];
-    for c in chances {
-        let Some(a) = out.get_mut(c.player as usize) else {
-            continue;
-        };
+    let mut lost = vec![0.0; players];
+    for c in chances.iter().filter(|c| usize::from(c.player) < players) {
+        let a = &mut out[usize::from(c.player)];
         a.moves += 1;
-        a.accuracy += move_accuracy(c.chance.lost);
+        lost[usize::from(c.player)] += c.chance.points_lost;
         match c.chance.class {
             MoveClass::Good => {}
             MoveClass::Inaccuracy => a.inaccuracies += 1,
@@ -244,8 +249,8 @@ pub fn accuracies(chances: &[TurnChance], players: usize) -> Vec<PlayerAccuracy>
             MoveClass::Blunder => a.blunders += 1,
         }
     }
-    for a in out.iter_mut().filter(|a| a.moves > 0) {
-        a.accuracy /= f64::from(a.moves);
+    for (a, lost) in out.iter_mut().zip(lost).filter(|(a, _)| a.moves > 0) {
+        a.accuracy = accuracy(lost / f64::from(a.moves));
     }
     out
 }
@@ -488,7 +493,8 @@ mod tests {
             MoveClass::Good,
             "within the noise: nothing lost"
         );
-        assert_eq!(move_accuracy(0.0), 100.0);
+        assert_eq!(accuracy(0.0), 100.0);
+        assert_eq!(accuracy(2.0), 50.0, "halved by two points lost a move");
         let classes: Vec<MoveClass> = [0.01, 0.05, 0.12, 0.35].into_iter().map(MoveClass::of).collect();
         assert_eq!(
             classes,
@@ -501,7 +507,7 @@ mod tests {
         );
         // The same points lost cost more chance in a close game than in a decided one.
         assert!(TILE_SCALE.move_chance(0.0, 10.0, 10).lost > TILE_SCALE.move_chance(40.0, 10.0, 10).lost);
-        assert!(move_accuracy(0.1) < move_accuracy(0.05));
+        assert!(accuracy(1.1) < accuracy(1.0));
     }
 
     /// Outcomes drawn from a known scale are fitted back to it.

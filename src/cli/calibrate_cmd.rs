@@ -3,7 +3,9 @@
 
 use super::game::{self, Commands};
 use super::output::{emit, progress_bar};
+use super::tiles;
 use crate::analysis::arena::{Contender, ContenderError};
+use crate::analysis::completion_rates::CompletionRates;
 use crate::analysis::win_chance::{self, CalibrationSettings};
 use crate::engine::{GameKind, Preset};
 use crate::record;
@@ -41,6 +43,11 @@ pub struct CalibrateArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// Count how often open features were completed instead, by what the board showed of them
+    /// (the tile games; `--policy` plays the games): print the rates
+    /// `analysis/completion_rates.json` holds.
+    #[arg(long)]
+    completion: bool,
 }
 
 /// A `match` policy, with the words it was given in: the JSON report repeats them (`search`,
@@ -63,6 +70,9 @@ impl Policy {
 pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     if !(2..=5).contains(&args.players) {
         return Err(format!("games have 2 to 5 players, not {}", args.players));
+    }
+    if args.completion {
+        return completion(args);
     }
     let settings = CalibrationSettings {
         games: args.games,
@@ -93,6 +103,38 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
     } else {
         table(&c, in_use, steps)
     });
+    Ok(())
+}
+
+/// `calibrate --completion`: the completion rates of the games `args` asks for, as
+/// `analysis/completion_rates.json` holds them, with the command that made them.
+fn completion(args: &CalibrateArgs) -> Result<(), String> {
+    if !args.game.places_tiles() {
+        return Err(format!("{} has no features to complete", args.game.name()));
+    }
+    let policy = args
+        .policy
+        .as_ref()
+        .ok_or("--completion needs --policy: who plays the games")?;
+    let progress = |done, total| progress_bar("playing", "games", done, total);
+    let players_and_policy = (policy.contender, args.players);
+    let rows = tiles::completion_rates(
+        args.game,
+        args.preset,
+        players_and_policy,
+        (args.games, args.seed),
+        &progress,
+    )?;
+    let made_by = format!(
+        "calibrate --completion --game {} --policy {} --games {} --players {} --seed {}",
+        args.game.name(),
+        policy.words,
+        args.games,
+        args.players,
+        args.seed
+    );
+    let rates = CompletionRates::count(made_by, args.games, rows);
+    emit(&(serde_json::to_string_pretty(&rates).expect("the rates serialise") + "\n"));
     Ok(())
 }
 

@@ -128,7 +128,7 @@ impl Commands for GameRecord {
             results: judge::results(replay.finished, &replay.final_scores),
             completions: forecasts
                 .iter()
-                .map(|f| (f.chance, f64::from(u8::from(f.completed))))
+                .map(|f| (f.chance.chance, f64::from(u8::from(f.completed))))
                 .collect(),
         })
     }
@@ -170,6 +170,29 @@ impl Commands for GameRecord {
         let samples = win_chance::samples(settings, &play, progress).map_err(|e| e.to_string())?;
         Ok((samples, Scale::current(kind), "tiles"))
     }
+}
+
+/// How often the open features of `games` games played by `policy` (seeds from `seed`) were
+/// completed by the end, by what the board showed of them before every turn (`calibrate
+/// --completion`, which writes `analysis/completion_rates.json`).
+pub fn completion_rates(
+    kind: GameKind,
+    preset: Option<Preset>,
+    (policy, players): (Contender, u8),
+    (games, seed): (u32, u64),
+    progress: &dyn Fn(u32, u32),
+) -> Result<Vec<(analysis::completion_rates::Cell, bool)>, String> {
+    let rules = rules(Some(kind), preset)?;
+    let mut rows = Vec::new();
+    for g in 0..games {
+        progress(g, games);
+        let record = arena::self_play_tiles(policy, &rules, players, seed + u64::from(g)).map_err(|e| e.to_string())?;
+        let end = replay::replay(&record, None).map_err(|e| e.describe(&record))?.game;
+        let forecasts = analysis::completion_forecasts(&record, &end).map_err(|e| e.to_string())?;
+        rows.extend(forecasts.iter().filter_map(|f| Some((f.chance.cell?, f.completed))));
+    }
+    progress(games, games);
+    Ok(rows)
 }
 
 /// The rules of a tile game: `preset`, else the game's own, which must be one of `kind`'s

@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0006_puzzles_tiles_imports.sql"),
     include_str!("../../migrations/postgres/0007_name_parts.sql"),
     include_str!("../../migrations/postgres/0008_analysis_requesters.sql"),
+    include_str!("../../migrations/postgres/0009_accuracy_from_points_lost.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for

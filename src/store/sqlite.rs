@@ -38,6 +38,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0012_puzzles_tiles_imports.sql")),
         M::up(include_str!("../../migrations/0013_name_parts.sql")),
         M::up(include_str!("../../migrations/0014_analysis_requesters.sql")),
+        M::up(include_str!("../../migrations/0015_accuracy_from_points_lost.sql")),
     ])
 }
 

@@ -3,7 +3,7 @@
 //! A puzzle's board is the same board before the move, with the squares to answer on.
 
 use crate::analysis::board_features::{BoardFeature, Never, Outlook, board_features};
-use crate::analysis::completion::fitting_tiles;
+use crate::analysis::completion::{Completion, fitting_tiles};
 use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
 use crate::engine::{FeatureKind, Figure, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
@@ -385,6 +385,25 @@ pub fn parse_meeple_token(token: &str) -> Option<ActionReport> {
 }
 
 /// A feature in words: kind and size, who holds it, what it is worth, its chance.
+/// An open feature's chance of completion: the share completed in played games of features
+/// like it, then the tiles-left model it was measured against; the model alone where no games
+/// measured its kind. A chance is never shown as 0% or 100% while the feature is open.
+fn completion_words(c: Completion) -> String {
+    let percent = |x: f64| match x {
+        x if x < 0.005 => "under 1%".to_string(),
+        x if x > 0.995 => "over 99%".to_string(),
+        x => format!("{:.0}%", x * 100.0),
+    };
+    match c.cell {
+        Some(_) => format!(
+            "Chance of completion: {} (as often as features like it were)\nClosing tiles left for its owner: {}",
+            percent(c.chance),
+            percent(c.model)
+        ),
+        None => format!("Chance of completion: {}", percent(c.model)),
+    }
+}
+
 fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
     let mut note = format!(
         "{} of {}",
@@ -423,7 +442,7 @@ fn feature_note(record: &GameRecord, game: &Game, f: &BoardFeature) -> String {
         }
         (Outlook::Open { chance }, Some(now), Some(done)) => {
             let _ = write!(note, "\nWorth {now} now, {done} if completed");
-            let _ = write!(note, "\nChance of completion: {:.0}%", chance * 100.0);
+            let _ = write!(note, "\n{}", completion_words(chance));
         }
         (Outlook::Never(why), _, _) => {
             worth_now(&mut note);
@@ -592,4 +611,32 @@ fn played_badge(
         ),
         href: link(k),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::completion_rates::Cell;
+
+    /// An open feature's note gives the calibrated chance, then the model's, and says neither
+    /// is 0% or 100%: the feature is open, so something can still stop or close it.
+    #[test]
+    fn an_open_features_chance_is_never_shown_certain() {
+        let cell = Cell::of(FeatureKind::City, true, 40, 1, 0.999);
+        let note = completion_words(Completion {
+            model: 0.999,
+            chance: 0.59,
+            cell,
+        });
+        assert_eq!(
+            note,
+            "Chance of completion: 59% (as often as features like it were)\nClosing tiles left for its owner: over 99%"
+        );
+        let uncalibrated = completion_words(Completion {
+            model: 0.001,
+            chance: 0.001,
+            cell: None,
+        });
+        assert_eq!(uncalibrated, "Chance of completion: under 1%");
+    }
 }

@@ -287,6 +287,7 @@ mod tests {
                 after,
                 lost: 0.3,
                 class,
+                points_lost: 5.0,
             },
         }
     }

@@ -748,6 +748,7 @@ mod tests {
                 after: 0.5,
                 lost: 0.1,
                 class,
+                points_lost: 5.0,
             },
         };
         let chances = [

@@ -545,8 +545,10 @@ fn open_features_carry_spots_and_a_completion_chance() {
         "most city tiles fit: {}",
         city.open_spots[0].fits
     );
+    // Closing tiles are sure to come to its owner, yet held cities like it were completed only
+    // so often in played games: the chance is the share completed (`completion_rates`).
     let chance = city.completion.unwrap();
-    assert!(chance > 0.9 && chance <= 1.0, "{chance}");
+    assert!(chance > 0.5 && chance < 0.95, "{chance}");
     assert!(!t.spots.is_empty());
     assert_eq!(t.dead_spots().count(), 0, "nothing is dead on turn 1");
 }
@@ -581,7 +583,8 @@ fn start_position(moves: &str) -> carcassonne_replay::engine::Game {
 fn one_open_side_completes_when_one_of_its_closing_tiles_is_drawn() {
     let game = start_position("");
     let city = game.segment_id(0, 0);
-    let (spots, chance) = analysis::feature_outlook(&game, city, 0, &mut analysis::Chances::default());
+    let (spots, completion) = analysis::feature_outlook(&game, city, 0, &mut analysis::Chances::default());
+    let chance = completion.model;
     assert_eq!(spots.len(), 1);
     assert_eq!(
         (spots[0].pos, spots[0].fits, spots[0].closes),
@@ -600,7 +603,8 @@ fn one_open_side_completes_when_one_of_its_closing_tiles_is_drawn() {
 fn two_open_sides_need_a_closing_tile_each() {
     let game = start_position(r#"{"tile": "R", "at": [0, -1], "rotation": 180}"#);
     let city = game.segment_id(0, 0);
-    let (spots, chance) = analysis::feature_outlook(&game, city, 0, &mut analysis::Chances::default());
+    let (spots, completion) = analysis::feature_outlook(&game, city, 0, &mut analysis::Chances::default());
+    let chance = completion.model;
     let places: Vec<(Pos, u32)> = spots.iter().map(|s| (s.pos, s.closes)).collect();
     assert_eq!(
         places,
@@ -831,7 +835,7 @@ fn board_notes_agree_with_final_scoring_on_every_turn() {
             assert_eq!(paid.get(&f.root).copied(), Some(now), "turn {n}: {f:?}");
             assert!(f.worth.completed.unwrap() >= now, "completing never pays less: {f:?}");
             match f.outlook {
-                Outlook::Open { chance } => assert!((0.0..=1.0).contains(&chance), "{f:?}"),
+                Outlook::Open { chance } => assert!((0.0..=1.0).contains(&chance.chance), "{f:?}"),
                 Outlook::Never(Never::DeadSpot(_)) => {}
                 other => panic!("an open feature that may complete: {other:?}"),
             }
@@ -1065,13 +1069,17 @@ fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
         );
         farm.outlook
     };
+    // New World's features are not calibrated: the chance shown is the model's.
     let Outlook::Open { chance } = farm_outlook(5, 20) else {
         panic!("the farm may still complete")
     };
     let expected = exactly(3, 3, 23, 11);
-    assert!((chance - expected).abs() < 1e-9, "{chance} against {expected}");
-    assert!(chance < 0.2, "{chance}");
-    assert_eq!(farm_outlook(25, 0), Outlook::Open { chance: 1.0 });
+    assert!((chance.model - expected).abs() < 1e-9, "{chance:?} against {expected}");
+    assert!(chance.chance == chance.model && chance.cell.is_none(), "{chance:?}");
+    assert!(
+        matches!(farm_outlook(25, 0), Outlook::Open { chance } if chance.model == 1.0),
+        "every tile left is a plains tile"
+    );
 }
 
 /// New World's coast in the notes: a farm beside the coast's column north of the start
@@ -1112,7 +1120,7 @@ fn features_the_coast_keeps_open_never_complete() {
         "the town's wall has a gap at the coast"
     );
     assert!(
-        matches!(outlook_at(0, 6, FeatureKind::Farm), Outlook::Open { chance } if chance > 0.0),
+        matches!(outlook_at(0, 6, FeatureKind::Farm), Outlook::Open { chance } if chance.chance > 0.0),
         "five land squares and three start spaces"
     );
 }
@@ -1164,12 +1172,17 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
     }
     let random_players_blunder = chances.iter().any(|c| c.chance.class >= MoveClass::Mistake);
     assert!(random_players_blunder, "random moves include mistakes");
+    // Accuracy follows the points lost a move: 100% for none, halved by every two.
     for (p, a) in win_chance::accuracies(&chances, 2).iter().enumerate() {
-        let perfect = chances
-            .iter()
+        let lost: Vec<f64> = (chances.iter())
             .filter(|c| c.player as usize == p)
-            .all(|c| c.chance.lost == 0.0);
-        assert_eq!(a.accuracy == 100.0, perfect, "{a:?}");
+            .map(|c| c.chance.points_lost)
+            .collect();
+        let a_move = lost.iter().sum::<f64>() / lost.len() as f64;
+        assert!(
+            (a.accuracy - 100.0 * 0.5f64.powf(a_move / 2.0)).abs() < 1e-9,
+            "{a:?}, {a_move} a move"
+        );
         assert!(a.moves > 30 && a.accuracy < 100.0, "random play is not perfect: {a:?}");
     }
 }

@@ -1,0 +1,204 @@
+//! How often features were completed in played games, by what the board shows of them: the
+//! calibration of the completion chance (`completion::feature_outlook`).
+//!
+//! The tiles-left model says whether closing tiles will come to a feature's owner. Whether the
+//! feature is completed depends as much on play: owners leave features for better moves,
+//! opponents block squares, nobody closes an unheld city. On ten real games its chances of
+//! 90–100% came true 43% of the time. So the chance a page shows is the share completed, in
+//! self-play of the analysis, of features in the same [`Cell`]: the same kind, held or not, about
+//! as many tiles left and open spots, and the model's chance in the same band
+//! (`completion_rates.json`, made by `calibrate --completion`).
+//!
+//! Only the base game's kinds are calibrated (cities, roads, cloisters and gardens); New World's
+//! keep the model's chance, for want of games to measure them on.
+
+use crate::engine::FeatureKind;
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// Features a cell must have held to give its own share: fewer, and the share of its kind and
+/// band, whatever the rest, is used.
+const MIN_ROWS: u32 = 30;
+
+/// What the chance of a feature is calibrated by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Cell {
+    pub kind: KindGroup,
+    /// Whether anyone has a follower on it.
+    pub held: bool,
+    /// Tiles left in the pack: up to 6, 18, 36, or more (0 to 3).
+    pub left: u8,
+    /// Open spots: 1, 2, or 3 and more (1 to 3).
+    pub spots: u8,
+    /// The model's chance: below 5%, 50%, 80%, 95%, 99.5%, or above (0 to 5).
+    pub band: u8,
+}
+
+/// The kinds calibrated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KindGroup {
+    City,
+    Road,
+    /// Cloisters and gardens: done when their eight neighbours are placed.
+    Cloister,
+}
+
+impl Cell {
+    /// The cell of a feature of `kind`, `held` or not, with `left` tiles in the pack, `spots`
+    /// open spots and the model's `chance`; `None` for a kind not calibrated.
+    pub fn of(kind: FeatureKind, held: bool, left: u32, spots: usize, chance: f64) -> Option<Cell> {
+        let kind = match kind {
+            FeatureKind::City => KindGroup::City,
+            FeatureKind::Road => KindGroup::Road,
+            FeatureKind::Cloister | FeatureKind::Garden => KindGroup::Cloister,
+            _ => return None,
+        };
+        let left = [6, 18, 36].iter().filter(|&&edge| left > edge).count() as u8;
+        let band = [0.05, 0.5, 0.8, 0.95, 0.995]
+            .iter()
+            .filter(|&&edge| chance >= edge)
+            .count() as u8;
+        Some(Cell {
+            kind,
+            held,
+            left,
+            spots: spots.clamp(1, 3) as u8,
+            band,
+        })
+    }
+
+    /// The coarser cell a sparse one falls back to: its kind and band alone.
+    fn pooled(self) -> (KindGroup, u8) {
+        (self.kind, self.band)
+    }
+}
+
+/// Features of one cell and how many of them were completed by the end of their game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    pub features: u32,
+    pub completed: u32,
+}
+
+impl Tally {
+    /// The share completed, kept off 0 and 1 by one imagined feature of each (Laplace): a
+    /// cell where every feature was completed does not make a certainty.
+    fn share(self) -> f64 {
+        (f64::from(self.completed) + 1.0) / (f64::from(self.features) + 2.0)
+    }
+
+    fn add(&mut self, other: Tally) {
+        self.features += other.features;
+        self.completed += other.completed;
+    }
+}
+
+/// The measured shares, with how they were made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompletionRates {
+    /// The command that made them.
+    pub made_by: String,
+    pub games: u32,
+    pub cells: Vec<(Cell, Tally)>,
+}
+
+impl CompletionRates {
+    /// Counts `rows` (each feature's cell before a turn, and whether it was completed by the
+    /// end of its game) into cells.
+    pub fn count(made_by: String, games: u32, rows: impl IntoIterator<Item = (Cell, bool)>) -> CompletionRates {
+        let mut cells: Vec<(Cell, Tally)> = Vec::new();
+        for (cell, completed) in rows {
+            let at = match cells.iter().position(|(c, _)| *c == cell) {
+                Some(at) => at,
+                None => {
+                    cells.push((cell, Tally::default()));
+                    cells.len() - 1
+                }
+            };
+            cells[at].1.add(Tally {
+                features: 1,
+                completed: u32::from(completed),
+            });
+        }
+        cells.sort_by_key(|(c, _)| (c.kind as u8, c.held, c.left, c.spots, c.band));
+        CompletionRates { made_by, games, cells }
+    }
+
+    /// The share completed of features in `cell`, or of its kind and band where the cell held
+    /// too few; `None` where neither held any.
+    pub fn share(&self, cell: Cell) -> Option<f64> {
+        let own = self.cells.iter().find(|(c, _)| *c == cell).map(|(_, t)| *t);
+        if let Some(t) = own.filter(|t| t.features >= MIN_ROWS) {
+            return Some(t.share());
+        }
+        let mut pooled = Tally::default();
+        for (_, t) in self.cells.iter().filter(|(c, _)| c.pooled() == cell.pooled()) {
+            pooled.add(*t);
+        }
+        (pooled.features > 0).then(|| pooled.share())
+    }
+}
+
+static SHIPPED: LazyLock<CompletionRates> =
+    LazyLock::new(|| serde_json::from_str(include_str!("completion_rates.json")).expect("completion_rates.json reads"));
+
+/// The chance a page shows of a feature in `cell` whose model gives `model`: the share
+/// completed of its kind of feature in the shipped rates, else the model's own.
+pub fn calibrated(cell: Option<Cell>, model: f64) -> f64 {
+    cell.and_then(|c| SHIPPED.share(c)).unwrap_or(model)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn city(held: bool, band_chance: f64) -> Cell {
+        Cell::of(FeatureKind::City, held, 40, 1, band_chance).unwrap()
+    }
+
+    /// A cell's own share where it held enough features, else its kind's and band's; never 0
+    /// or 1, however the games went.
+    #[test]
+    fn a_sparse_cell_takes_its_kind_and_band_and_no_share_is_certain() {
+        let rows = (std::iter::repeat_n((city(true, 0.99), true), 40))
+            .chain(std::iter::repeat_n((city(false, 0.99), false), 10))
+            .chain(std::iter::repeat_n((city(false, 0.99), true), 10));
+        let rates = CompletionRates::count("test".into(), 1, rows);
+        assert_eq!(rates.share(city(true, 0.99)), Some(41.0 / 42.0), "its own 40");
+        assert_eq!(
+            rates.share(city(false, 0.99)),
+            Some(51.0 / 62.0),
+            "20 are too few: all 60"
+        );
+        assert_eq!(rates.share(city(true, 0.3)), None, "no city in that band");
+        assert!(Cell::of(FeatureKind::Field, true, 40, 1, 0.5).is_none());
+    }
+
+    /// Bands, tiles left and spots fall where their edges say.
+    #[test]
+    fn cells_are_cut_at_their_edges() {
+        let cell = |left, spots, chance| Cell::of(FeatureKind::Road, false, left, spots, chance).unwrap();
+        assert_eq!(
+            (cell(6, 1, 0.0).left, cell(7, 1, 0.0).left, cell(37, 1, 0.0).left),
+            (0, 1, 3)
+        );
+        assert_eq!((cell(10, 0, 0.0).spots, cell(10, 5, 0.0).spots), (1, 3));
+        assert_eq!(
+            (cell(10, 1, 0.049).band, cell(10, 1, 0.05).band, cell(10, 1, 1.0).band),
+            (0, 1, 5)
+        );
+        assert_eq!(
+            Cell::of(FeatureKind::Garden, true, 10, 4, 0.7).unwrap().kind,
+            KindGroup::Cloister
+        );
+    }
+
+    /// The shipped rates read, and say a held city the model is sure of is far from sure.
+    #[test]
+    fn the_shipped_rates_read() {
+        assert!(SHIPPED.games > 0 && !SHIPPED.cells.is_empty());
+        let sure = calibrated(Cell::of(FeatureKind::City, true, 40, 2, 0.999), 0.999);
+        assert!(sure < 0.9, "{sure}");
+    }
+}
