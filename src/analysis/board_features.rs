@@ -4,7 +4,7 @@
 //! Points come from the engine ([`Game::worth`], [`Game::field_cities`]) and chances from
 //! [`completion`](super::completion), so a note never disagrees with the scoring.
 
-use super::completion::{Chances, Completion, feature_outlook};
+use super::completion::{Chances, CompletionChance, feature_outlook};
 use crate::engine::features::majority;
 use crate::engine::{FeatureKind, Game, Pos, SegId, Worth};
 
@@ -35,7 +35,7 @@ pub enum Outlook {
     /// Open, with its chance of completion from the tiles left, for its owner's draws (the
     /// player to move when nobody owns it): see [`feature_outlook`](super::feature_outlook).
     Open {
-        chance: Completion,
+        chance: CompletionChance,
     },
     Never(Never),
 }

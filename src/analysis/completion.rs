@@ -136,7 +136,7 @@ const MAX_MATCHED_SPOTS: usize = 16;
 
 /// A feature's completion chance: the model's, and the one pages show.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Completion {
+pub struct CompletionChance {
     /// The chance that closing tiles come to its owner (this module's model).
     pub model: f64,
     /// The share of features like it completed in played games ([`completion_rates`]): what
@@ -150,14 +150,14 @@ pub struct Completion {
 /// `owner`'s draws, exact where [`chance_exact`] reaches and sampled past it, then calibrated
 /// (the board notes and the alternatives' heuristic). `chances` remembers the chances already
 /// worked out.
-pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, Completion) {
+pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, CompletionChance) {
     let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
         chances.all_closed(kinds, spots, n, d)
     });
     // A spot no tile left fits makes it certain: never. Only features that may complete were
     // measured (`forecasts`).
     if spots.iter().any(|spot| spot.fits == 0) {
-        let never = Completion {
+        let never = CompletionChance {
             model,
             chance: 0.0,
             cell: None,
@@ -168,7 +168,7 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
     let held = features.count_meeples(s).iter().any(|&n| n > 0);
     let cell = Cell::of(features.kind(s), held, game.pack_left(), spots.len(), model);
     let chance = completion_rates::calibrated(cell, model);
-    (spots, Completion { model, chance, cell })
+    (spots, CompletionChance { model, chance, cell })
 }
 
 /// A feature's completion chance for `owner`'s draws, each spot judged on its own past the

@@ -6,7 +6,7 @@
 //! were closed. A cloister or garden is completed when its eight neighbours were placed.
 
 use super::board_features::{Outlook, board_features};
-use super::completion::Completion;
+use super::completion::CompletionChance;
 use super::options::AnalysisError;
 use super::positions::walk;
 use crate::engine::{FeatureKind, Game, SegId};
@@ -19,7 +19,7 @@ pub struct Forecast {
     pub turn: u32,
     pub kind: FeatureKind,
     /// The chance shown, the model's, and what made it like the features it was measured on.
-    pub chance: Completion,
+    pub chance: CompletionChance,
     pub completed: bool,
 }
 

@@ -72,12 +72,34 @@ pub fn weigh<P: Sampled>(pos: &P, moves: &[P::TurnMove], played: Option<usize>, 
     };
     let ranked = rank(pos, moves, schedule, how.playout, how.seeds, how.threads);
     let played = played.and_then(|p| ranked.iter().position(|(i, _)| *i == p));
+    let verdict = judged_again(pos, moves, &ranked, played, how);
+    let (listed, moved) = by_value(ranked, &verdict);
+    // The best on the fresh futures of the chosen move and its rivals: what the analysis plays.
+    let chosen = (verdict.weighed.iter())
+        .find(|w| w.index <= P::RIVALS)
+        .map_or(0, |w| moved[w.index]);
+    Judgement {
+        listed,
+        chosen,
+        played: played.map(|p| moved[p]),
+        recheck: played.and_then(|p| Recheck::of(&verdict, p)),
+    }
+}
+
+/// The verdict on the chosen move of `ranked` (the choosing order), its rivals and the move
+/// `played`, weighed again on fresh futures; and on any other move the ranking valued above
+/// every fresh mean, which would head the list on a value that leans high: it is weighed again
+/// too, until the first move listed is measured as the moves it is compared with.
+fn judged_again<P: Sampled>(
+    pos: &P,
+    moves: &[P::TurnMove],
+    ranked: &[(usize, Tally)],
+    played: Option<usize>,
+    how: &Weighing<P>,
+) -> verdict::Verdict {
     let mut which = verdict::to_weigh(ranked.len(), P::RIVALS, played);
-    let mut fresh = weigh_again(pos, moves, &ranked, &which, how);
+    let mut fresh = weigh_again(pos, moves, ranked, &which, how);
     let mut verdict = verdict::judge(&which, &fresh);
-    // A move valued above every fresh mean on the samples that ranked it would head the list
-    // on a value that leans high: it is weighed again too, so that the first move listed is
-    // measured as the moves it is compared with.
     while let Some(top) = verdict.weighed.first().map(|w| w.fresh.mean()) {
         let above: Vec<usize> = (0..ranked.len())
             .filter(|c| !which.contains(c) && ranked[*c].1.mean() > top)
@@ -85,18 +107,24 @@ pub fn weigh<P: Sampled>(pos: &P, moves: &[P::TurnMove], played: Option<usize>, 
         if above.is_empty() {
             break;
         }
-        fresh.extend(weigh_again(pos, moves, &ranked, &above, how));
+        fresh.extend(weigh_again(pos, moves, ranked, &above, how));
         which.extend(above);
         verdict = verdict::judge(&which, &fresh);
     }
+    verdict
+}
+
+/// Every move of `ranked` (the choosing order) valued by the verdict's fresh futures where it
+/// was weighed again, else by the ranking's samples, best value first and ranked by value
+/// ([`verdict::ranks`]); equal values as the verdict lists them, the moves weighed again
+/// first. Returns where each went: `moved[index in the choosing order] = place listed`.
+fn by_value(ranked: Vec<(usize, Tally)>, verdict: &verdict::Verdict) -> (Vec<Listed>, Vec<usize>) {
     let mut tallies: Vec<(usize, Tally, bool)> = (ranked.into_iter())
         .map(|(index, tally)| (index, tally, false))
         .collect();
     for w in &verdict.weighed {
         tallies[w.index] = (tallies[w.index].0, w.fresh, true);
     }
-    // Best value first; equal values as the verdict lists them (the moves weighed again
-    // first), the sort being stable.
     let mut order = verdict.listing(tallies.len());
     order.sort_by(|&a, &b| tallies[b].1.mean().total_cmp(&tallies[a].1.mean()));
     let ranks = verdict::ranks(order.iter().map(|&c| tallies[c].1.mean()));
@@ -115,16 +143,7 @@ pub fn weigh<P: Sampled>(pos: &P, moves: &[P::TurnMove], played: Option<usize>, 
             }
         })
         .collect();
-    // The best on the fresh futures of the chosen move and its rivals: what the analysis plays.
-    let chosen = (verdict.weighed.iter())
-        .find(|w| w.index <= P::RIVALS)
-        .map_or(0, |w| moved[w.index]);
-    Judgement {
-        listed,
-        chosen,
-        played: played.map(|p| moved[p]),
-        recheck: played.and_then(|p| Recheck::of(&verdict, p)),
-    }
+    (listed, moved)
 }
 
 /// The values of the moves at `which` (indices in the choosing order `ranked`) on the fresh

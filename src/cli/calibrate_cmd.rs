@@ -117,14 +117,8 @@ fn completion(args: &CalibrateArgs) -> Result<(), String> {
         .as_ref()
         .ok_or("--completion needs --policy: who plays the games")?;
     let progress = |done, total| progress_bar("playing", "games", done, total);
-    let players_and_policy = (policy.contender, args.players);
-    let rows = tiles::completion_rates(
-        args.game,
-        args.preset,
-        players_and_policy,
-        (args.games, args.seed),
-        &progress,
-    )?;
+    let playing = (policy.contender, args.players);
+    let rows = tiles::completion_rates(args.game, args.preset, playing, (args.games, args.seed), &progress)?;
     let made_by = format!(
         "calibrate --completion --game {} --policy {} --games {} --players {} --seed {}",
         args.game.name(),

@@ -3,7 +3,7 @@
 //! A puzzle's board is the same board before the move, with the squares to answer on.
 
 use crate::analysis::board_features::{BoardFeature, Never, Outlook, board_features};
-use crate::analysis::completion::{Completion, fitting_tiles};
+use crate::analysis::completion::{CompletionChance, fitting_tiles};
 use crate::analysis::report::{ActionReport, AlternativeReport, TurnReport};
 use crate::engine::{FeatureKind, Figure, Game, GameKind, Location, Pos, Rotation, TileKind, Unit};
 use crate::record::{GameRecord, RecordedMove};
@@ -388,7 +388,7 @@ pub fn parse_meeple_token(token: &str) -> Option<ActionReport> {
 /// An open feature's chance of completion: the share completed in played games of features
 /// like it, then the tiles-left model it was measured against; the model alone where no games
 /// measured its kind. A chance is never shown as 0% or 100% while the feature is open.
-fn completion_words(c: Completion) -> String {
+fn completion_words(c: CompletionChance) -> String {
     let percent = |x: f64| match x {
         x if x < 0.005 => "under 1%".to_string(),
         x if x > 0.995 => "over 99%".to_string(),
@@ -623,7 +623,7 @@ mod tests {
     #[test]
     fn an_open_features_chance_is_never_shown_certain() {
         let cell = Cell::of(FeatureKind::City, true, 40, 1, 0.999);
-        let note = completion_words(Completion {
+        let note = completion_words(CompletionChance {
             model: 0.999,
             chance: 0.59,
             cell,
@@ -632,7 +632,7 @@ mod tests {
             note,
             "Chance of completion: 59% (as often as features like it were)\nClosing tiles left for its owner: over 99%"
         );
-        let uncalibrated = completion_words(Completion {
+        let uncalibrated = completion_words(CompletionChance {
             model: 0.001,
             chance: 0.001,
             cell: None,

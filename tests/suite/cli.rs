@@ -593,6 +593,32 @@ fn calibrate_plays_its_games_with_the_policy_asked_for() {
     );
 }
 
+/// `calibrate --completion` counts how often the open features of the games played were
+/// completed, by cell, as `analysis/completion_rates.json` holds them, with the command that
+/// made them; it needs a policy, and a game with features.
+#[test]
+fn calibrate_completion_counts_the_features_completed_by_cell() {
+    let args = ["calibrate", "--completion", "--games", "2", "--seed", "3"];
+    let out = run(&[&args[..], &["--policy", "greedy"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        doc["made_by"],
+        "calibrate --completion --game carcassonne --policy greedy --games 2 --players 2 --seed 3"
+    );
+    let cells = doc["cells"].as_array().unwrap();
+    let count = |member: &str| -> u64 { cells.iter().map(|c| c[1][member].as_u64().unwrap()).sum() };
+    assert!(count("features") > 100 && count("completed") > 0, "{doc}");
+    assert!(
+        count("completed") < count("features"),
+        "not every feature was completed"
+    );
+    let no_policy = run(&args);
+    assert!(stderr(&no_policy).contains("needs --policy"), "{}", stderr(&no_policy));
+    let cards = run(&[&args[..], &["--policy", "greedy", "--game", "card-game"]].concat());
+    assert!(stderr(&cards).contains("no features to complete"), "{}", stderr(&cards));
+}
+
 fn new_world_demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-new-world.json")
 }
