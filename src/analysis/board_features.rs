@@ -32,8 +32,9 @@ pub struct BoardFeature {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Outlook {
     Complete,
-    /// Open, with its chance of completion from the tiles left, for its owner's draws (the
-    /// player to move when nobody owns it): see [`feature_outlook`](super::feature_outlook).
+    /// Open, with its chance of completion: the tiles-left model's for its owner's draws (the
+    /// player to move when nobody owns it), and the share of features like it completed in
+    /// played games, which the board shows: see [`feature_outlook`](super::feature_outlook).
     Open {
         chance: CompletionChance,
     },
