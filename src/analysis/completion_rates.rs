@@ -14,6 +14,7 @@
 
 use crate::engine::FeatureKind;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// Features a cell must have held to give its own share: fewer, and the share of its kind and
@@ -125,28 +126,48 @@ impl CompletionRates {
         CompletionRates { made_by, games, cells }
     }
 
-    /// The share completed of features in `cell`, or of its kind and band where the cell held
-    /// too few; `None` where neither held any.
-    pub fn share(&self, cell: Cell) -> Option<f64> {
-        let own = self.cells.iter().find(|(c, _)| *c == cell).map(|(_, t)| *t);
-        if let Some(t) = own.filter(|t| t.features >= MIN_ROWS) {
-            return Some(t.share());
+    /// The shares of its cells, worked out once for lookups: a turn page asks for hundreds.
+    pub fn shares(&self) -> Shares {
+        let mut pooled: HashMap<(KindGroup, u8), Tally> = HashMap::new();
+        for (cell, t) in &self.cells {
+            pooled.entry(cell.pooled()).or_default().add(*t);
         }
-        let mut pooled = Tally::default();
-        for (_, t) in self.cells.iter().filter(|(c, _)| c.pooled() == cell.pooled()) {
-            pooled.add(*t);
+        Shares {
+            own: (self.cells.iter())
+                .filter(|(_, t)| t.features >= MIN_ROWS)
+                .map(|(c, t)| (*c, t.share()))
+                .collect(),
+            pooled: pooled.into_iter().map(|(k, t)| (k, t.share())).collect(),
         }
-        (pooled.features > 0).then(|| pooled.share())
     }
 }
 
-static SHIPPED: LazyLock<CompletionRates> =
-    LazyLock::new(|| serde_json::from_str(include_str!("completion_rates.json")).expect("completion_rates.json reads"));
+/// The share completed by cell, and by kind and band for the cells that held too few.
+#[derive(Debug)]
+pub struct Shares {
+    own: HashMap<Cell, f64>,
+    pooled: HashMap<(KindGroup, u8), f64>,
+}
+
+impl Shares {
+    /// The share completed of features in `cell`, or of its kind and band where the cell held
+    /// too few; `None` where neither held any.
+    pub fn get(&self, cell: Cell) -> Option<f64> {
+        (self.own.get(&cell).or_else(|| self.pooled.get(&cell.pooled()))).copied()
+    }
+}
+
+/// The shipped rates' games and shares.
+static SHIPPED: LazyLock<(u32, Shares)> = LazyLock::new(|| {
+    let rates: CompletionRates =
+        serde_json::from_str(include_str!("completion_rates.json")).expect("completion_rates.json reads");
+    (rates.games, rates.shares())
+});
 
 /// The chance a page shows of a feature in `cell` whose model gives `model`: the share
 /// completed of its kind of feature in the shipped rates, else the model's own.
 pub fn calibrated(cell: Option<Cell>, model: f64) -> f64 {
-    cell.and_then(|c| SHIPPED.share(c)).unwrap_or(model)
+    cell.and_then(|c| SHIPPED.1.get(c)).unwrap_or(model)
 }
 
 #[cfg(test)]
@@ -164,14 +185,14 @@ mod tests {
         let rows = (std::iter::repeat_n((city(true, 0.99), true), 40))
             .chain(std::iter::repeat_n((city(false, 0.99), false), 10))
             .chain(std::iter::repeat_n((city(false, 0.99), true), 10));
-        let rates = CompletionRates::count("test".into(), 1, rows);
-        assert_eq!(rates.share(city(true, 0.99)), Some(41.0 / 42.0), "its own 40");
+        let shares = CompletionRates::count("test".into(), 1, rows).shares();
+        assert_eq!(shares.get(city(true, 0.99)), Some(41.0 / 42.0), "its own 40");
         assert_eq!(
-            rates.share(city(false, 0.99)),
+            shares.get(city(false, 0.99)),
             Some(51.0 / 62.0),
             "20 are too few: all 60"
         );
-        assert_eq!(rates.share(city(true, 0.3)), None, "no city in that band");
+        assert_eq!(shares.get(city(true, 0.3)), None, "no city in that band");
         assert!(Cell::of(FeatureKind::Field, true, 40, 1, 0.5).is_none());
     }
 
@@ -197,7 +218,7 @@ mod tests {
     /// The shipped rates read, and say a held city the model is sure of is far from sure.
     #[test]
     fn the_shipped_rates_read() {
-        assert!(SHIPPED.games > 0 && !SHIPPED.cells.is_empty());
+        assert!(SHIPPED.0 > 0 && !SHIPPED.1.own.is_empty());
         let sure = calibrated(Cell::of(FeatureKind::City, true, 40, 2, 0.999), 0.999);
         assert!(sure < 0.9, "{sure}");
     }
