@@ -24,8 +24,8 @@
 //! faces two of them), so a feature with many squares is still judged a little kindly. Nor
 //! does it know whether anyone will place the tiles there: on real games its chances of 90–100%
 //! came true 43% of the time. So the chance the board and the heuristic read is the model's,
-//! calibrated on played games ([`feature_outlook`], [`completion_rates`]); the search's features
-//! read the model ([`quick_completion_chance`]).
+//! calibrated on played games ([`feature_outlook`], [`completion_rates`]); so is the one the
+//! search's features read ([`quick_completion_chance`]).
 
 use super::completion_rates::{self, Cell};
 use crate::engine::board::FrontierSquare;
@@ -167,21 +167,31 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
         };
         return (spots, never);
     }
-    let features = game.features();
-    let held = features.count_meeples(s).iter().any(|&n| n > 0);
-    let cell = Cell::of(features.kind(s), held, game.pack_left(), spots.len(), model);
+    let cell = cell_of(game, s, spots.len(), model);
     let chance = completion_rates::calibrated(cell, model);
     (spots, CompletionChance { model, chance, cell })
 }
 
 /// A feature's completion chance for `owner`'s draws, each spot judged on its own past the
-/// exact sum's reach: the search's evaluation asks at every sample's horizon, where sampling
-/// draws made it four times dearer.
+/// exact sum's reach (the search's evaluation asks at every sample's horizon, where sampling
+/// draws made it four times dearer), then calibrated as the pages' is. A spot no tile fits
+/// keeps the model's chance: the learned weights were fitted on that reading.
 pub fn quick_completion_chance(game: &Game, s: SegId, owner: u8) -> f64 {
-    outlook(game, s, owner, |kinds, spots, n, d| {
+    let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
         chance_all_closed(kinds, spots, n, d, PastExact::Independent)
-    })
-    .1
+    });
+    if spots.iter().any(|spot| spot.fits == 0) {
+        return model;
+    }
+    let cell = cell_of(game, s, spots.len(), model);
+    completion_rates::calibrated(cell, model)
+}
+
+/// The calibration cell of feature `s` with `spots` open spots and the model's chance `model`.
+fn cell_of(game: &Game, s: SegId, spots: usize, model: f64) -> Option<Cell> {
+    let features = game.features();
+    let held = features.count_meeples(s).iter().any(|&n| n > 0);
+    Cell::of(features.kind(s), held, game.pack_left(), spots, model)
 }
 
 /// Completion chances already worked out, by what decides them (the closing tiles left, the

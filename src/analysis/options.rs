@@ -21,8 +21,10 @@ use std::ops::ControlFlow;
 /// (`train --label search:400`, two rounds) rather than on games' final margins. 9: the list
 /// is in the order of the values it shows, and a move the ranking valued above every fresh
 /// value is weighed again too; "too close to call" only where the move played lost nothing;
-/// the heuristic reads completion chances calibrated on played games (`completion_rates`).
-pub const VERSION: u32 = 9;
+/// the heuristic reads completion chances calibrated on played games (`completion_rates`). 10:
+/// so does the base game's learned evaluation, refitted on them (`train --label search:400
+/// --seed 5`).
+pub const VERSION: u32 = 10;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
