@@ -12,8 +12,13 @@
 //! placement ([`judge`]). The right placement solves the puzzle with its best meeple step or
 //! any step within the noise of it (the same two standard errors): the rule only vouches that
 //! the placement is clear, not that one meeple step beats another.
+//!
+//! **Mistakes to review.** A player's mistakes and blunders ([`mistakes`]) ask for any move
+//! better than the one played: one as good as the best within the noise mends it ([`mend`]),
+//! on whatever square.
 
-use super::report::{ActionReport, AlternativeReport, TurnReport};
+use super::report::{ActionReport, AlternativeReport, StoredAnalysis, TurnReport};
+use super::win_chance::MoveClass;
 
 /// Points the best placement must lead the second best by.
 pub const CLEAR_MARGIN: f64 = 4.0;
@@ -156,6 +161,74 @@ pub fn judge(t: &TurnReport, p: &Puzzle, answer: &Answer) -> Judgement {
 /// Every puzzle of an analysed game, in turn order.
 pub fn pick(turns: &[TurnReport]) -> Vec<Puzzle> {
     turns.iter().filter_map(puzzle).collect()
+}
+
+/// A move played that lost points, to mend: the reader looks for a better one ("learn from
+/// your mistakes"). Any move as good as the best, within the noise, mends it, whatever its
+/// placement: unlike a puzzle, a mistake does not vouch that one placement is clear.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mistake {
+    /// The move the analysis values highest, shown when the reader asks.
+    pub best: Answer,
+    /// What the move played lost against it, in points.
+    pub lost: f64,
+}
+
+/// What an answer to a [`Mistake`] is worth, without giving the best move away.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mend {
+    /// As good as the best, within the noise.
+    Good,
+    /// Better than the move played, but `lost` points below the best.
+    Better { lost: f64 },
+    /// No better than the move played: `lost` points below the best.
+    NoBetter { lost: f64 },
+    /// No legal move: the tile does not fit there so turned, or the meeple cannot stand there.
+    NotLegal,
+}
+
+/// Turn `t`'s move played as a mistake to mend: `None` when it lost nothing, or its values
+/// are the heuristic's.
+pub fn mistake(t: &TurnReport) -> Option<Mistake> {
+    let lost = t.points_lost.filter(|&l| l > 0.0)?;
+    let best = t.alternatives.first().filter(|a| a.playouts.is_some())?;
+    Some(Mistake {
+        best: Answer {
+            position: best.position,
+            rotation: best.rotation,
+            action: best.action.clone(),
+        },
+        lost,
+    })
+}
+
+/// A player's moves to review, in turn order: the ones the analysis classes a mistake or a
+/// blunder (by the chance of winning they lost), each with what it lost.
+pub fn mistakes(analysis: &StoredAnalysis, player: u8) -> Vec<(u32, Mistake)> {
+    let chances = analysis.chances(None);
+    (chances.iter())
+        .filter(|c| c.player == player && c.chance.class >= MoveClass::Mistake)
+        .filter_map(|c| Some((c.turn, mistake(analysis.turn(c.turn)?)?)))
+        .collect()
+}
+
+/// How `answer` mends turn `t`'s mistake.
+pub fn mend(t: &TurnReport, answer: &Answer) -> Mend {
+    let is = |a: &&AlternativeReport| {
+        a.position == answer.position && a.rotation == answer.rotation && a.action == answer.action
+    };
+    let (Some(chosen), Some(best)) = (t.alternatives.iter().find(is), t.alternatives.first()) else {
+        return Mend::NotLegal;
+    };
+    let played = t.played.and_then(|i| t.alternatives.get(i));
+    let lost = (best.value - chosen.value).max(0.0);
+    if lost == 0.0 || within_noise(chosen, best) {
+        Mend::Good
+    } else if played.is_some_and(|p| chosen.value > p.value) {
+        Mend::Better { lost }
+    } else {
+        Mend::NoBetter { lost }
+    }
 }
 
 #[cfg(test)]
@@ -317,5 +390,26 @@ mod tests {
         ]);
         assert_eq!(placements(&t).len(), 2);
         assert_eq!(puzzle(&t), None, "12 against the other square's 10");
+    }
+
+    /// A move played that lost points is mended by any move as good as the best within the
+    /// noise, on any square; a move between the two is better, not good.
+    #[test]
+    fn a_mistake_is_mended_by_any_move_as_good_as_the_best() {
+        let mut t = turn(&[
+            (1, 0, true, 12.0, 0.5),
+            (2, 90, false, 11.5, 0.5),
+            (3, 0, false, 8.0, 0.5),
+            (4, 0, false, 5.0, 0.5),
+        ]);
+        (t.played, t.points_lost) = (Some(3), Some(7.0));
+        let m = mistake(&t).expect("7 points lost");
+        assert_eq!((m.best, m.lost), (answer(1, 0, true), 7.0));
+        assert_eq!(mend(&t, &answer(2, 90, false)), Mend::Good, "0.5 is within 1.4");
+        assert_eq!(mend(&t, &answer(3, 0, false)), Mend::Better { lost: 4.0 });
+        assert_eq!(mend(&t, &answer(4, 0, false)), Mend::NoBetter { lost: 7.0 });
+        assert_eq!(mend(&t, &answer(1, 90, true)), Mend::NotLegal);
+        t.points_lost = Some(0.0);
+        assert_eq!(mistake(&t), None, "nothing lost, nothing to mend");
     }
 }

@@ -18,6 +18,8 @@ pub struct AccuracyRow {
     pub inaccuracies: u32,
     pub mistakes: u32,
     pub blunders: u32,
+    /// The first of their mistakes and blunders to review, where the game has the review.
+    pub review: Option<String>,
 }
 
 /// A player's line in the chart's legend.
@@ -38,6 +40,11 @@ pub struct ChancesView {
 }
 
 impl ChancesView {
+    /// Whether any player has mistakes to review: the accuracy table then links them.
+    pub fn reviews(&self) -> bool {
+        self.accuracy.iter().any(|a| a.review.is_some())
+    }
+
     /// The view of `chances` (see [`chances`]); `None` when no move has one. Accuracy is left
     /// out of a turn page (`whole_game` false), which shows the game only up to its turn.
     pub fn new(
@@ -84,6 +91,7 @@ pub fn accuracy_rows(players: &[PlayerInfo], chances: &[TurnChance], colours: &P
             inaccuracies: a.inaccuracies,
             mistakes: a.mistakes,
             blunders: a.blunders,
+            review: None,
         })
         .collect()
 }

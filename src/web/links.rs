@@ -86,6 +86,12 @@ pub fn alternative(id: impl Borrow<GameId>, n: impl Borrow<u32>, k: impl Borrow<
     format!("/g/{id}/t/{n}/alt/{k}")
 }
 
+/// Turn `n`'s best move by the finished analysis, on its own page ([`alternative`]).
+pub fn best(id: impl Borrow<GameId>, n: impl Borrow<u32>) -> String {
+    let (id, n) = (id.borrow(), n.borrow());
+    format!("/g/{id}/t/{n}/alt/best")
+}
+
 /// A collection's page.
 pub fn collection(id: crate::store::CollectionId) -> String {
     format!("/c/{id}")
@@ -107,6 +113,12 @@ pub fn puzzles(id: impl Borrow<GameId>) -> String {
 pub fn puzzle(id: impl Borrow<GameId>, n: impl Borrow<u32>) -> String {
     let (id, n) = (id.borrow(), n.borrow());
     format!("/g/{id}/puzzle/{n}")
+}
+
+/// Turn `n`'s mistake to review: find a better move than the one played.
+pub fn mistake(id: impl Borrow<GameId>, n: impl Borrow<u32>) -> String {
+    let (id, n) = (id.borrow(), n.borrow());
+    format!("/g/{id}/mistake/{n}")
 }
 
 /// Turn `n`'s compact page that other sites may frame.

@@ -14,12 +14,14 @@
 //!   analysis ranked first
 //! - malformed answers are 400 and not echoed
 //! - a turn that is no puzzle is 404
+//! - a player's mistakes are reviewed one by one, from links on the analysis page, and each
+//!   turn's best move links to its page on the board
 //! - in Chromium a puzzle is solved by clicking, without page loads while choosing (the rule
 //!   and the judging: unit tests in `src/analysis/puzzles.rs`)
 
 use crate::common;
 
-use carcassonne_replay::analysis::report::{StoredAnalysis, TurnReport};
+use carcassonne_replay::analysis::report::{ActionReport, StoredAnalysis, TurnReport};
 use carcassonne_replay::analysis::{self, AnalysisOptions, puzzles};
 use carcassonne_replay::record;
 use carcassonne_replay::store::GameId;
@@ -253,6 +255,100 @@ fn an_analysed_game_serves_its_puzzles_and_judges_answers() {
     let missing = get(&app, &format!("/g/{id}/puzzle/{not_one}"));
     assert_eq!(missing.status, 404);
     assert!(missing.body.contains("not a puzzle"), "{}", missing.body);
+    app.stop();
+}
+
+/// Turn 7 as a clear mistake: its alternatives in value order, and the move played (R
+/// elsewhere than (0,2)) losing what it is below the best.
+fn a_clear_mistake(t: &mut TurnReport) {
+    let played = t.played.map(|i| t.alternatives[i].clone()).expect("a move played");
+    t.alternatives.sort_by(|a, b| b.value.total_cmp(&a.value));
+    t.played = t.alternatives.iter().position(|a| *a == played);
+    t.points_lost = Some(t.alternatives[0].value - played.value);
+}
+
+/// The analysis page links each player's mistakes and blunders to review, and each turn's best
+/// move to its own page; a mistake's page asks for a better move than the one played, judges
+/// answers against the best and the move played without giving the best away, shows it on
+/// request, and leads to the same player's next mistake.
+#[test]
+fn a_players_mistakes_are_reviewed_one_by_one_and_best_moves_shown_on_the_board() {
+    let app = analysis_free_app();
+    let id = upload_id(&app, steal().as_bytes());
+    assert_eq!(get(&app, &format!("/g/{id}/mistake/7")).status, 404, "no analysis yet");
+    let stored = store_analysis_with(&app, &id, a_clear_mistake);
+    let anns: Vec<u32> = puzzles::mistakes(&stored, 0).iter().map(|(n, _)| *n).collect();
+    assert!(anns.contains(&7), "turn 7 lost over 10 points: {anns:?}");
+    assert!(
+        (puzzles::mistakes(&stored, 1).iter()).all(|(n, _)| n % 2 == 0),
+        "Bob's are on his turns"
+    );
+
+    let analysis = get_html(&app, &format!("/g/{id}/analysis")).body;
+    assert!(
+        analysis.contains(&format!("href=\"/g/{id}/mistake/{}\">review them", anns[0])),
+        "Ann's first mistake: {analysis}"
+    );
+    assert!(analysis.contains(&format!("href=\"/g/{id}/mistake/7\" title=\"Find a better move\"")));
+    assert!(
+        analysis.contains(&format!("href=\"/g/{id}/t/7/alt/best\"")),
+        "the best move on the board"
+    );
+    let best = get(&app, &format!("/g/{id}/t/7/alt/best"));
+    assert_eq!(best.status, 302);
+    let alt = get_html(&app, best.location.as_deref().expect("its page")).body;
+    assert!(alt.contains("at (0,2) rotated 0°"), "{alt}");
+
+    let page = get(&app, &format!("/g/{id}/mistake/7"));
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("Find a better move: turn 7"), "{}", page.body);
+    assert!(page.body.contains("points below the best move. What was better?"));
+    assert!(!page.body.contains("The best move") && !page.body.contains("/t/7/alternatives"));
+    let found = get(&app, &format!("/g/{id}/mistake/7?square=0,2&rotation=0&meeple=none"));
+    assert!(
+        found.body.contains("Found: that move is as good as the best"),
+        "{}",
+        found.body
+    );
+    // The worst move without a meeple, judged against the move played.
+    let t7 = stored.turn(7).unwrap();
+    let played = t7.alternatives[t7.played.unwrap()].value;
+    let worst = (t7.alternatives.iter().rev())
+        .find(|a| a.action == ActionReport::Pass)
+        .expect("a move without a meeple");
+    let [x, y] = worst.position;
+    let again = get(
+        &app,
+        &format!(
+            "/g/{id}/mistake/7?square={x},{y}&rotation={}&meeple=none",
+            worst.rotation
+        ),
+    );
+    let said = if worst.value > played {
+        "Better than the move played, but still"
+    } else {
+        "No better than the move played"
+    };
+    let verdict = &again.body[again.body.find("data-verdict").expect("a verdict")..];
+    let verdict = &verdict[..verdict.find("</p>").unwrap()];
+    assert!(verdict.contains(said), "{verdict}");
+    assert!(
+        !verdict.contains("(0,2)") && !again.body.contains("The best move"),
+        "a wrong try gives nothing away: {verdict}"
+    );
+    let revealed = get(&app, &format!("/g/{id}/mistake/7?reveal=1")).body;
+    assert!(
+        revealed.contains("The best move: the tile at (0,2) turned 0°"),
+        "{revealed}"
+    );
+    match anns.iter().find(|&&n| n > 7) {
+        Some(next) => assert!(revealed.contains(&format!("href=\"/g/{id}/mistake/{next}\">next mistake"))),
+        None => assert!(!revealed.contains("next mistake")),
+    }
+    let not_one = (1..=7)
+        .find(|n| !anns.contains(n) && n % 2 == 1)
+        .expect("a turn of Ann's that lost little");
+    assert_eq!(get(&app, &format!("/g/{id}/mistake/{not_one}")).status, 404);
     app.stop();
 }
 

@@ -123,9 +123,15 @@ pub struct TurnLossRow {
     pub too_close: bool,
     /// The best move in words ("the move played" when it was).
     pub best: String,
+    /// Where the best move stands (its square and turn), in small print beside the words.
+    pub best_at: Option<String>,
+    /// The best move's own page, which shows it on the board.
+    pub best_href: Option<String>,
     /// The mover's chance of winning after the move, and the move's class ("mistake ?").
     pub chance: String,
     pub class: Option<MoveClass>,
+    /// The page that asks for a better move, for a mistake or blunder the game can review.
+    pub review: Option<String>,
 }
 
 /// What a game says of one analysed turn; [`TurnLossRow::new`] makes the row every game's
@@ -164,8 +170,11 @@ impl TurnLossRow {
                 (_, Some(b)) => b,
                 (_, None) => "–".into(),
             },
+            best_at: None,
+            best_href: None,
             chance,
             class,
+            review: None,
             picture: t.picture,
             played: t.played,
             rank: t.rank.map_or_else(|| "–".into(), |(r, of)| format!("{r} of {of}")),

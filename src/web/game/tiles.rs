@@ -8,7 +8,8 @@ use super::analysis::{
 use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
 use super::{GameHead, GameHooks, HeadWords, game_chances};
-use crate::analysis::report::{AlternativeReport, MoveBrief, StoredAnalysis, TurnReport};
+use crate::analysis::puzzles;
+use crate::analysis::report::{AlternativeReport, StoredAnalysis, TurnReport};
 use crate::analysis::{self, BoardFeature, heuristic_formula};
 use crate::engine::GameKind;
 use crate::export::jcz;
@@ -205,6 +206,12 @@ impl AnalysisReport for StoredAnalysis {
         let colours = render::colours(record);
         let players = &record.players;
         page.chances = ChancesView::new(&id, players, &chances, g.row.turns, &colours, true);
+        let reviews: Vec<Vec<u32>> = (0..players.len() as u8)
+            .map(|p| puzzles::mistakes(r, p).into_iter().map(|(n, _)| n).collect())
+            .collect();
+        for (row, turns) in page.chances.iter_mut().flat_map(|c| &mut c.accuracy).zip(&reviews) {
+            row.review = turns.first().map(|&n| links::mistake(id, n));
+        }
         page.puzzles = page.chances.is_some();
         page.made_by = r.summary.version;
         page.players = player_rows(players, &r.summary.players);
@@ -216,11 +223,17 @@ impl AnalysisReport for StoredAnalysis {
                     rank: t.played_rank.map(|r| (r as usize, t.moves_count)),
                     points_lost: t.points_lost,
                     too_close: t.too_close,
-                    best: t.best_move.as_ref().map(|b| move_words(b, record.game)),
+                    best: t.best_move.as_ref().map(|b| b.action.words(record.game)),
                     played: t.tile.clone(),
                     picture: Some(links::tile_svg(id, &t.tile)),
                 };
-                TurnLossRow::new(g, &colours, &chances, loss)
+                let mut row = TurnLossRow::new(g, &colours, &chances, loss);
+                if let Some(b) = t.best_move.as_ref().filter(|_| t.played_rank != Some(1)) {
+                    row.best_at = Some(format!("({},{}) {}°", b.position[0], b.position[1], b.rotation));
+                    row.best_href = Some(links::best(id, t.turn));
+                }
+                row.review = (reviews.iter().flatten().any(|&n| n == t.turn)).then(|| links::mistake(id, t.turn));
+                row
             })
             .collect();
     }
@@ -320,15 +333,4 @@ impl AltSort {
             AltSort::Position => "position",
         }
     }
-}
-
-/// A move briefly: "(0,2) 90°, meeple on the city (N)".
-fn move_words(m: &MoveBrief, game: GameKind) -> String {
-    format!(
-        "({},{}) {}°, {}",
-        m.position[0],
-        m.position[1],
-        m.rotation,
-        m.action.words(game)
-    )
 }

@@ -267,6 +267,29 @@ pub async fn alternative(
     .await
 }
 
+/// Turn `n`'s best move by the finished analysis: a redirect to its own page, where the board
+/// shows it (the analysis page links each turn's best move here).
+#[route("/g/{id}/t/{n:[0-9]+}/alt/best", method = "GET", method = "HEAD")]
+pub async fn best_alternative(
+    state: web::Data<AppState>,
+    path: web::Path<(GameId, u32)>,
+) -> Result<HttpResponse, Problem> {
+    let (id, n) = path.into_inner();
+    let k = blocking(move || {
+        let g = state.load(&id)?;
+        let TurnAlternatives { report, full, listed } = turn_alternatives(&state, &g, n)?;
+        let best = (report.alternatives.first())
+            .filter(|_| full)
+            .ok_or_else(|| Problem::not_found(format!("game {id} has no best moves until its analysis is done")))?;
+        (listed.iter().position(|m| is_listed(best, m)))
+            .ok_or_else(|| Problem::internal("the best move is missing from the listing"))
+    })
+    .await?;
+    Ok(HttpResponse::Found()
+        .insert_header((actix_web::http::header::LOCATION, links::alternative(id, n, k)))
+        .finish())
+}
+
 #[derive(Deserialize)]
 pub struct AlternativePictureQuery {
     size: Option<u32>,

@@ -1,5 +1,6 @@
-//! Puzzles from an analysed game (`analysis::puzzles`): the list, and each puzzle's page. The
-//! reader clicks a square of the board to put the drawn tile there, clicks it again to turn it,
+//! Puzzles from an analysed game (`analysis::puzzles`): the list, and each puzzle's page; and
+//! the review of a player's mistakes, one page each, the same board asking for a better move
+//! than the one played ("learn from your mistakes", as on lichess). The reader clicks a square of the board to put the drawn tile there, clicks it again to turn it,
 //! chooses the meeple step and places it; a wrong try says how far it is from the best without
 //! saying where the best is, and the reader tries again until they ask for the answer.
 //!
@@ -7,12 +8,13 @@
 //! `?reveal=1`), so it works without JavaScript; the script only moves and turns the tile
 //! without a page load. A malformed address is refused with 400, never echoed.
 
-use crate::analysis::puzzles::{self, Answer, Judgement, Puzzle};
+use crate::analysis::puzzles::{self, Answer, Judgement, Mend, Mistake, Puzzle};
 use crate::analysis::report::{ActionReport, TurnReport};
 use crate::engine::{GameKind, Pos};
 use crate::record::GameRecord;
 use crate::render;
 use crate::replay;
+use crate::replay::words;
 use crate::store::GameId;
 use crate::web::board_view::{self, PuzzleTile, parse_meeple_token};
 use crate::web::game::GameHead;
@@ -173,8 +175,76 @@ pub struct PuzzlePage {
     solved: bool,
     /// The best move in words, once the reader asked for it.
     solution: Option<String>,
-    /// The next puzzle of the game, if any.
-    next: Option<u32>,
+    /// What the reader looks for, its page's address, and where the list of its kind is.
+    ask: Ask,
+    /// The next page of the same kind, if any.
+    next: Option<String>,
+}
+
+/// What a page asks the reader, in words and links.
+struct Ask {
+    /// "Find the best move", "Find a better move".
+    heading: &'static str,
+    /// The question beside the board.
+    question: String,
+    /// The page's own address, which answers go to.
+    address: String,
+    /// The list of pages of its kind, and its words.
+    back: (String, &'static str),
+    /// The next page's words.
+    next: &'static str,
+}
+
+/// What the reader is asked to find.
+enum Task {
+    /// A puzzle's clearly best placement.
+    Puzzle(Puzzle),
+    /// A move better than the mistake played.
+    Mistake(Mistake),
+}
+
+impl Task {
+    /// The answer shown when the reader asks for it.
+    fn solution(&self) -> Answer {
+        match self {
+            Task::Puzzle(p) => Answer {
+                position: p.position,
+                rotation: p.rotation,
+                action: p.action.clone(),
+            },
+            Task::Mistake(m) => m.best.clone(),
+        }
+    }
+
+    /// The solution in words, with why it is the answer.
+    fn solution_words(&self, game: GameKind) -> String {
+        let a = self.solution();
+        let at = format!(
+            "the tile at ({},{}) turned {}°, {}",
+            a.position[0],
+            a.position[1],
+            a.rotation,
+            a.action.words(game)
+        );
+        match self {
+            Task::Puzzle(p) => format!(
+                "The best move: {at}. It is {} points ahead of any other placement.",
+                view::points(p.lead)
+            ),
+            Task::Mistake(m) => format!(
+                "The best move: {at}. The move played was {} points below it.",
+                view::points(m.lost)
+            ),
+        }
+    }
+
+    /// How the reader's answer does, without saying where the best is.
+    fn verdict(&self, game: GameKind, t: &TurnReport, answer: &Answer) -> Verdict {
+        match self {
+            Task::Puzzle(p) => verdict(game, t, p, answer),
+            Task::Mistake(_) => mend_verdict(game, t, answer),
+        }
+    }
 }
 
 /// Puzzle `n`: the board before turn n and its drawn tile; with an answer, what it was worth.
@@ -195,7 +265,70 @@ pub async fn puzzle(
         let t = stored.turn(n).ok_or_else(not_one)?;
         let p = puzzles::puzzle(t).ok_or_else(not_one)?;
         let next = puzzles::pick(&stored.turns).into_iter().find(|later| later.turn > n);
-        page(&state, &g, t, &p, &asked, next.map(|p| p.turn))
+        let ask = Ask {
+            heading: "Find the best move",
+            question: format!(
+                "{} drew {}. Where should it go, and where the {}?",
+                g.player_name(t.player),
+                t.tile,
+                words::figures(g.record.game).0
+            ),
+            address: links::puzzle(id, n),
+            back: (links::puzzles(id), "all puzzles"),
+            next: "next puzzle",
+        };
+        let next = next.map(|p| links::puzzle(id, p.turn));
+        page(&state, &g, t, &Task::Puzzle(p), &asked, ask, next)
+    })
+    .await
+}
+
+/// Mistake `n` of an analysed game: the board before turn n, asking its player for a better
+/// move than the one they played; the next link goes to the same player's next mistake.
+#[route("/g/{id}/mistake/{n:[0-9]+}", method = "GET", method = "HEAD")]
+pub async fn mistake(
+    state: web::Data<AppState>,
+    path: web::Path<(GameId, u32)>,
+    q: Query<AnswerQuery>,
+) -> Result<PuzzlePage, Problem> {
+    let (id, n) = path.into_inner();
+    let asked = q.parse()?;
+    blocking(move || {
+        let g = state.load(&id)?;
+        let finished = state.finished_analysis(&id, g.row.kind)?;
+        let report = (finished.as_ref().and_then(|a| a.tiles())).ok_or_else(|| {
+            Problem::not_found(format!(
+                "game {id} has no mistakes to review until its analysis is done"
+            ))
+        })?;
+        let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
+        let t = report.turn(n).ok_or_else(not_one)?;
+        let review = puzzles::mistakes(report, t.player);
+        let m = (review.iter().find(|(turn, _)| *turn == n))
+            .ok_or_else(not_one)?
+            .1
+            .clone();
+        let played = t.played.and_then(|i| t.alternatives.get(i)).ok_or_else(not_one)?;
+        let ask = Ask {
+            heading: "Find a better move",
+            question: format!(
+                "{} drew {} and put it at ({},{}) turned {}°, {}: {} points below the best move. What was better?",
+                g.player_name(t.player),
+                t.tile,
+                played.position[0],
+                played.position[1],
+                played.rotation,
+                played.action.words(g.record.game),
+                view::points(m.lost)
+            ),
+            address: links::mistake(id, n),
+            back: (links::analysis(id), "the analysis"),
+            next: "next mistake",
+        };
+        let next = (review.iter())
+            .find(|(turn, _)| *turn > n)
+            .map(|(turn, _)| links::mistake(id, turn));
+        page(&state, &g, t, &Task::Mistake(m), &asked, ask, next)
     })
     .await
 }
@@ -204,9 +337,10 @@ fn page(
     state: &AppState,
     g: &Stored<GameRecord>,
     t: &TurnReport,
-    p: &Puzzle,
+    task: &Task,
     asked: &Asked,
-    next: Option<u32>,
+    ask: Ask,
+    next: Option<String>,
 ) -> Result<PuzzlePage, Problem> {
     let id = g.row.id;
     let record = &g.record;
@@ -216,8 +350,9 @@ fn page(
         .ok_or_else(|| Problem::internal(format!("turn {}'s tile is not in the catalog", t.turn)))?;
     let moves = board_view::placement_moves(t, kind);
     // The tile stands where the reader put it, or where the answer is once revealed.
+    let solution = task.solution();
     let placed = if asked.reveal {
-        Some((Pos::new(p.position[0], p.position[1]), p.rotation))
+        Some((Pos::new(solution.position[0], solution.position[1]), solution.rotation))
     } else {
         asked.square.and_then(|(pos, rotation)| {
             let turns = moves.get(&pos)?;
@@ -226,10 +361,10 @@ fn page(
                 .map(|r| (pos, r))
         })
     };
-    let href = |pos: Pos, r: u16| format!("{}?square={},{}&rotation={r}", links::puzzle(id, t.turn), pos.x, pos.y);
+    let href = |pos: Pos, r: u16| format!("{}?square={},{}&rotation={r}", ask.address, pos.x, pos.y);
     let colour = render::colours(record).get(t.player);
     let meeple = if asked.reveal {
-        Some(&p.action)
+        Some(&solution.action)
     } else {
         asked.meeple.as_ref()
     };
@@ -247,10 +382,9 @@ fn page(
         &href,
     );
     let verdict = match (&asked.square, &asked.meeple) {
-        (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(verdict(
+        (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(task.verdict(
             record.game,
             t,
-            p,
             &Answer {
                 position: [pos.x, pos.y],
                 rotation: *rotation,
@@ -277,16 +411,8 @@ fn page(
         form,
         solved: verdict.as_ref().is_some_and(|v| v.solved),
         verdict,
-        solution: asked.reveal.then(|| {
-            format!(
-                "The best move: the tile at ({},{}) turned {}°, {}. It is {} points ahead of any other placement.",
-                p.position[0],
-                p.position[1],
-                p.rotation,
-                p.action.words(g.record.game),
-                view::points(p.lead)
-            )
-        }),
+        solution: asked.reveal.then(|| task.solution_words(g.record.game)),
+        ask,
         next,
     })
 }
@@ -352,6 +478,32 @@ fn verdict(game: GameKind, t: &TurnReport, p: &Puzzle, answer: &Answer) -> Verdi
     };
     Verdict {
         solved: judgement == Judgement::Solved,
+        said,
+    }
+}
+
+/// How the reader's answer mends a mistake, without saying where the best is.
+fn mend_verdict(game: GameKind, t: &TurnReport, answer: &Answer) -> Verdict {
+    let [x, y] = answer.position;
+    let judgement = puzzles::mend(t, answer);
+    let said = match judgement {
+        Mend::Good => "Found: that move is as good as the best, within the noise of the playouts.".to_string(),
+        Mend::Better { lost } => format!(
+            "Better than the move played, but still {} points below the best. Try again.",
+            view::points(lost)
+        ),
+        Mend::NoBetter { lost } => format!(
+            "No better than the move played: {} points below the best. Try again.",
+            view::points(lost)
+        ),
+        Mend::NotLegal => format!(
+            "That move is not possible: the tile does not fit at ({x},{y}) turned {}°, or the {} cannot stand there.",
+            answer.rotation,
+            words::figures(game).0
+        ),
+    };
+    Verdict {
+        solved: judgement == Mend::Good,
         said,
     }
 }
