@@ -8,7 +8,7 @@ use crate::analysis::arena::{Contender, ContenderError};
 use crate::analysis::completion_rates::CompletionRates;
 use crate::analysis::win_chance::{self, CalibrationSettings};
 use crate::engine::{GameKind, Preset};
-use crate::record;
+use crate::record::{self, AnyRecord};
 use std::fmt::Write as _;
 
 /// What `calibrate` is asked for.
@@ -48,6 +48,10 @@ pub struct CalibrateArgs {
     /// `analysis/completion_rates.json` holds.
     #[arg(long)]
     completion: bool,
+    /// With --completion: count the features of these games instead of playing any (records
+    /// in any format `replay` reads, or CSV files of Carcassonne Lab links, as `bench judge`).
+    #[arg(long, num_args = 1.., requires = "completion")]
+    records: Vec<std::path::PathBuf>,
 }
 
 /// A `match` policy, with the words it was given in: the JSON report repeats them (`search`,
@@ -112,6 +116,9 @@ fn completion(args: &CalibrateArgs) -> Result<(), String> {
     if !args.game.places_tiles() {
         return Err(format!("{} has no features to complete", args.game.name()));
     }
+    if !args.records.is_empty() {
+        return completion_of_records(&args.records);
+    }
     let policy = args
         .policy
         .as_ref()
@@ -128,6 +135,26 @@ fn completion(args: &CalibrateArgs) -> Result<(), String> {
         args.seed
     );
     let rates = CompletionRates::count(made_by, args.games, rows);
+    emit(&(serde_json::to_string_pretty(&rates).expect("the rates serialise") + "\n"));
+    Ok(())
+}
+
+/// `calibrate --completion --records`: the completion rates of the tile games in `files`.
+fn completion_of_records(files: &[std::path::PathBuf]) -> Result<(), String> {
+    let mut rows = Vec::new();
+    let mut games = 0;
+    for path in files {
+        for (name, record) in super::judge::records_in(path)? {
+            let AnyRecord::Tiles(record, _) = record else {
+                return Err(format!("{name}: the Card Game has no features to complete"));
+            };
+            rows.extend(tiles::completion_rows(&record).map_err(|e| format!("{name}: {e}"))?);
+            games += 1;
+        }
+    }
+    let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let made_by = format!("calibrate --completion --records {}", files.join(" "));
+    let rates = CompletionRates::count(made_by, games, rows);
     emit(&(serde_json::to_string_pretty(&rates).expect("the rates serialise") + "\n"));
     Ok(())
 }

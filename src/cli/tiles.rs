@@ -187,12 +187,21 @@ pub fn completion_rates(
     for g in 0..games {
         progress(g, games);
         let record = arena::self_play_tiles(policy, &rules, players, seed + u64::from(g)).map_err(|e| e.to_string())?;
-        let end = replay::replay(&record, None).map_err(|e| e.describe(&record))?.game;
-        let forecasts = analysis::completion_forecasts(&record, &end).map_err(|e| e.to_string())?;
-        rows.extend(forecasts.iter().filter_map(|f| Some((f.chance.cell?, f.completed))));
+        rows.extend(completion_rows(&record)?);
     }
     progress(games, games);
     Ok(rows)
+}
+
+/// Each open feature of each turn of `record`, by its calibration cell, and whether it was
+/// completed by the end.
+pub fn completion_rows(record: &GameRecord) -> Result<Vec<(analysis::completion_rates::Cell, bool)>, String> {
+    let end = replay::replay(record, None).map_err(|e| e.describe(record))?.game;
+    let forecasts = analysis::completion_forecasts(record, &end).map_err(|e| e.to_string())?;
+    Ok(forecasts
+        .iter()
+        .filter_map(|f| Some((f.chance.cell?, f.completed)))
+        .collect())
 }
 
 /// The rules of a tile game: `preset`, else the game's own, which must be one of `kind`'s

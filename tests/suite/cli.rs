@@ -619,6 +619,37 @@ fn calibrate_completion_counts_the_features_completed_by_cell() {
     assert!(stderr(&cards).contains("no features to complete"), "{}", stderr(&cards));
 }
 
+/// `calibrate --completion --records` counts the features of games already played (an
+/// operator's own), once per turn each was open, and the Card Game is refused by name.
+#[test]
+fn calibrate_completion_counts_the_features_of_given_records() {
+    let demo = demo();
+    let out = run(&["calibrate", "--completion", "--records", demo.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["games"], 1);
+    assert!(
+        doc["made_by"].as_str().unwrap().ends_with("demo-second-edition.json"),
+        "{doc}"
+    );
+    let cells = doc["cells"].as_array().unwrap();
+    let count = |member: &str| -> u64 { cells.iter().map(|c| c[1][member].as_u64().unwrap()).sum() };
+    assert!(
+        count("features") > 100 && (1..count("features")).contains(&count("completed")),
+        "{doc}"
+    );
+    let cards = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-card-game.json");
+    let refused = run(&["calibrate", "--completion", "--records", cards.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("no features to complete"),
+        "{}",
+        stderr(&refused)
+    );
+    let alone = run(&["calibrate", "--records", demo.to_str().unwrap()]);
+    assert!(!alone.status.success(), "--records counts completions only");
+}
+
 fn new_world_demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/demo-new-world.json")
 }

@@ -132,7 +132,7 @@ fn given_records(files: &[PathBuf], kind: GameKind) -> Result<Vec<(String, Vec<N
 
 /// The record in a file, or, for a file that is no record but holds Carcassonne Lab links one
 /// per line (as a CSV of games does), the game of each link.
-fn records_in(path: &std::path::Path) -> Result<Vec<Named>, String> {
+pub(super) fn records_in(path: &std::path::Path) -> Result<Vec<Named>, String> {
     let bytes = read_bytes(path)?;
     let failed = match record::parse_any(&bytes) {
         Ok(record) => return Ok(vec![(path.display().to_string(), record)]),
