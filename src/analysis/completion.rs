@@ -145,7 +145,8 @@ pub struct CompletionChance {
     /// The share of features like it completed in played games ([`completion_rates`]): what
     /// the board and the heuristic read.
     pub chance: f64,
-    /// What made it like them; `None` for a kind not calibrated.
+    /// What made it like them; `None` where the shipped rates hold no share for it (`chance`
+    /// is then the model's).
     pub cell: Option<Cell>,
 }
 
@@ -167,15 +168,27 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
         };
         return (spots, never);
     }
-    let cell = cell_of(game, s, spots.len(), model);
-    let chance = completion_rates::calibrated(cell, model);
-    (spots, CompletionChance { model, chance, cell })
+    let calibrated = cell_of(game, s, spots.len(), model).and_then(|c| Some((c, completion_rates::shipped_share(c)?)));
+    let chance = match calibrated {
+        Some((cell, chance)) => CompletionChance {
+            model,
+            chance,
+            cell: Some(cell),
+        },
+        None => CompletionChance {
+            model,
+            chance: model,
+            cell: None,
+        },
+    };
+    (spots, chance)
 }
 
 /// A feature's completion chance for `owner`'s draws, each spot judged on its own past the
 /// exact sum's reach (the search's evaluation asks at every sample's horizon, where sampling
-/// draws made it four times dearer), then calibrated as the pages' is. A spot no tile fits
-/// keeps the model's chance: the learned weights were fitted on that reading.
+/// draws made it four times dearer), then calibrated as the pages' is where the learned
+/// weights were fitted on that ([`completion_rates::KindGroup::searched`]). A spot no tile fits keeps the
+/// model's chance: the weights were fitted on that reading.
 pub fn quick_completion_chance(game: &Game, s: SegId, owner: u8) -> f64 {
     let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
         chance_all_closed(kinds, spots, n, d, PastExact::Independent)
@@ -183,8 +196,9 @@ pub fn quick_completion_chance(game: &Game, s: SegId, owner: u8) -> f64 {
     if spots.iter().any(|spot| spot.fits == 0) {
         return model;
     }
-    let cell = cell_of(game, s, spots.len(), model);
-    completion_rates::calibrated(cell, model)
+    (cell_of(game, s, spots.len(), model).filter(|c| c.kind.searched()))
+        .and_then(completion_rates::shipped_share)
+        .unwrap_or(model)
 }
 
 /// The calibration cell of feature `s` with `spots` open spots and the model's chance `model`.

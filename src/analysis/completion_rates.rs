@@ -9,8 +9,8 @@
 //! as many tiles left and open spots, and the model's chance in the same band
 //! (`completion_rates.json`, made by `calibrate --completion`).
 //!
-//! Only the base game's kinds are calibrated (cities, roads, cloisters and gardens); New World's
-//! keep the model's chance, for want of games to measure them on.
+//! New World's kinds (towns, trails, farms) are calibrated on its own self-play
+//! (`completion_rates_new_world.json`); its fields and plains have no chance to calibrate.
 
 use crate::engine::FeatureKind;
 use serde::{Deserialize, Serialize};
@@ -43,6 +43,21 @@ pub enum KindGroup {
     Road,
     /// Cloisters and gardens: done when their eight neighbours are placed.
     Cloister,
+    /// New World's towns.
+    Town,
+    /// New World's trails.
+    Trail,
+    /// New World's farms: done when surrounded, like a cloister.
+    Farm,
+}
+
+impl KindGroup {
+    /// Whether the search's learned evaluation reads the calibrated chance of this kind: the
+    /// base game's, whose weights were fitted on it (analysis version 10). New World's weights
+    /// were fitted on the model's chance, so its search keeps reading that.
+    pub fn searched(self) -> bool {
+        matches!(self, KindGroup::City | KindGroup::Road | KindGroup::Cloister)
+    }
 }
 
 impl Cell {
@@ -53,7 +68,10 @@ impl Cell {
             FeatureKind::City => KindGroup::City,
             FeatureKind::Road => KindGroup::Road,
             FeatureKind::Cloister | FeatureKind::Garden => KindGroup::Cloister,
-            _ => return None,
+            FeatureKind::Town => KindGroup::Town,
+            FeatureKind::Trail => KindGroup::Trail,
+            FeatureKind::Farm => KindGroup::Farm,
+            FeatureKind::Field | FeatureKind::River | FeatureKind::Plains | FeatureKind::Crossing => return None,
         };
         let left = [6, 18, 36].iter().filter(|&&edge| left > edge).count() as u8;
         let band = [0.05, 0.5, 0.8, 0.95, 0.995]
@@ -157,17 +175,19 @@ impl Shares {
     }
 }
 
-/// The shipped rates' games and shares.
-static SHIPPED: LazyLock<(u32, Shares)> = LazyLock::new(|| {
-    let rates: CompletionRates =
-        serde_json::from_str(include_str!("completion_rates.json")).expect("completion_rates.json reads");
-    (rates.games, rates.shares())
+/// The shipped shares: the base game's rates and New World's, whose kinds are apart.
+static SHIPPED: LazyLock<Shares> = LazyLock::new(|| {
+    let read = |json: &str| serde_json::from_str::<CompletionRates>(json).expect("the shipped rates read");
+    let mut rates = read(include_str!("completion_rates.json"));
+    rates
+        .cells
+        .extend(read(include_str!("completion_rates_new_world.json")).cells);
+    rates.shares()
 });
 
-/// The chance a page shows of a feature in `cell` whose model gives `model`: the share
-/// completed of its kind of feature in the shipped rates, else the model's own.
-pub fn calibrated(cell: Option<Cell>, model: f64) -> f64 {
-    cell.and_then(|c| SHIPPED.1.get(c)).unwrap_or(model)
+/// The share completed of features in `cell` in the shipped rates (see [`Shares::get`]).
+pub fn shipped_share(cell: Cell) -> Option<f64> {
+    SHIPPED.get(cell)
 }
 
 #[cfg(test)]
@@ -215,11 +235,24 @@ mod tests {
         );
     }
 
+    /// New World's towns, trails and farms have shares of their own games; its search keeps
+    /// reading the model's chance, the base game's the calibrated one.
+    #[test]
+    fn new_worlds_kinds_are_calibrated_on_its_own_games() {
+        for kind in [FeatureKind::Town, FeatureKind::Trail, FeatureKind::Farm] {
+            let cell = Cell::of(kind, true, 20, 1, 0.9).unwrap();
+            assert!(shipped_share(cell).is_some(), "{kind:?}");
+            assert!(!cell.kind.searched(), "{kind:?}");
+        }
+        assert!(Cell::of(FeatureKind::Road, false, 20, 2, 0.5).unwrap().kind.searched());
+        assert_eq!(Cell::of(FeatureKind::Plains, true, 20, 1, 0.5), None);
+    }
+
     /// The shipped rates read, and say a held city the model is sure of is far from sure.
     #[test]
     fn the_shipped_rates_read() {
-        assert!(SHIPPED.0 > 0 && !SHIPPED.1.own.is_empty());
-        let sure = calibrated(Cell::of(FeatureKind::City, true, 40, 2, 0.999), 0.999);
+        assert!(!SHIPPED.own.is_empty());
+        let sure = shipped_share(Cell::of(FeatureKind::City, true, 40, 2, 0.999).unwrap()).unwrap();
         assert!(sure < 0.9, "{sure}");
     }
 }

@@ -32,7 +32,7 @@ pub(crate) mod board_features;
 pub mod budget;
 pub mod cards;
 pub(crate) mod completion;
-pub(crate) mod completion_rates;
+pub mod completion_rates;
 mod contradictions;
 mod endgame;
 mod evaluate;

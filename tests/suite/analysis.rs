@@ -36,6 +36,7 @@
 
 use crate::common;
 
+use carcassonne_replay::analysis::completion_rates::{self, KindGroup};
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
@@ -1069,13 +1070,16 @@ fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
         );
         farm.outlook
     };
-    // New World's features are not calibrated: the chance shown is the model's.
+    // The model's chance beside the one shown, the share completed of New World's held farms
+    // like it in its own games.
     let Outlook::Open { chance } = farm_outlook(5, 20) else {
         panic!("the farm may still complete")
     };
     let expected = exactly(3, 3, 23, 11);
     assert!((chance.model - expected).abs() < 1e-9, "{chance:?} against {expected}");
-    assert!(chance.chance == chance.model && chance.cell.is_none(), "{chance:?}");
+    let cell = chance.cell.expect("New World's farms are calibrated");
+    assert_eq!((cell.kind, cell.held, cell.spots), (KindGroup::Farm, true, 3));
+    assert_eq!(Some(chance.chance), completion_rates::shipped_share(cell));
     assert!(
         matches!(farm_outlook(25, 0), Outlook::Open { chance } if chance.model == 1.0),
         "every tile left is a plains tile"

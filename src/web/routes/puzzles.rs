@@ -1,7 +1,8 @@
 //! Puzzles from an analysed game (`analysis::puzzles`): the list, and each puzzle's page; and
 //! the review of a player's mistakes, one page each, the same board asking for a better move
-//! than the one played ("learn from your mistakes", as on lichess). The reader clicks a square of the board to put the drawn tile there, clicks it again to turn it,
-//! chooses the meeple step and places it; a wrong try says how far it is from the best without
+//! than the one played ("learn from your mistakes", as on lichess). The reader clicks a
+//! square of the board to put the drawn tile there, clicks it again to turn it, chooses the
+//! meeple step and places it; a wrong try says how far it is from the best without
 //! saying where the best is, and the reader tries again until they ask for the answer.
 //!
 //! The page's address holds the whole state (`?square=x,y&rotation=90&meeple=meeple-city-N`,
