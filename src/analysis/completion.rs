@@ -168,18 +168,11 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
         };
         return (spots, never);
     }
-    let calibrated = cell_of(game, s, spots.len(), model).and_then(|c| Some((c, completion_rates::shipped_share(c)?)));
-    let chance = match calibrated {
-        Some((cell, chance)) => CompletionChance {
-            model,
-            chance,
-            cell: Some(cell),
-        },
-        None => CompletionChance {
-            model,
-            chance: model,
-            cell: None,
-        },
+    let share = cell_of(game, s, spots.len(), model).and_then(|c| Some((c, completion_rates::shipped_share(c)?)));
+    let chance = CompletionChance {
+        model,
+        chance: share.map_or(model, |(_, share)| share),
+        cell: share.map(|(cell, _)| cell),
     };
     (spots, chance)
 }
@@ -187,8 +180,8 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
 /// A feature's completion chance for `owner`'s draws, each spot judged on its own past the
 /// exact sum's reach (the search's evaluation asks at every sample's horizon, where sampling
 /// draws made it four times dearer), then calibrated as the pages' is where the learned
-/// weights were fitted on that ([`completion_rates::KindGroup::searched`]). A spot no tile fits keeps the
-/// model's chance: the weights were fitted on that reading.
+/// weights were fitted on that ([`completion_rates::KindGroup::searched`]). A spot no tile
+/// fits keeps the model's chance: the weights were fitted on that reading.
 pub fn quick_completion_chance(game: &Game, s: SegId, owner: u8) -> f64 {
     let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
         chance_all_closed(kinds, spots, n, d, PastExact::Independent)

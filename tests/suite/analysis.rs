@@ -36,11 +36,10 @@
 
 use crate::common;
 
-use carcassonne_replay::analysis::completion_rates::{self, KindGroup};
 use carcassonne_replay::analysis::{
     self, AnalysisError, AnalysisOptions, GameAnalysis, HEURISTIC_FORMULA, TurnAnalysis, ValueBasis,
 };
-use carcassonne_replay::analysis::{Never, Outlook};
+use carcassonne_replay::analysis::{KindGroup, Never, Outlook};
 use carcassonne_replay::engine::{Action, FeatureKind, Move, Pos, Preset, Rotation};
 use carcassonne_replay::engine::{Rng, random_placement, shuffled_bag};
 use carcassonne_replay::record::recorded;
@@ -1079,7 +1078,7 @@ fn a_feature_needing_several_tiles_is_likely_only_when_the_tiles_left_say_so() {
     assert!((chance.model - expected).abs() < 1e-9, "{chance:?} against {expected}");
     let cell = chance.cell.expect("New World's farms are calibrated");
     assert_eq!((cell.kind, cell.held, cell.spots), (KindGroup::Farm, true, 3));
-    assert_eq!(Some(chance.chance), completion_rates::shipped_share(cell));
+    assert_eq!(Some(chance.chance), analysis::shipped_share(cell));
     assert!(
         matches!(farm_outlook(25, 0), Outlook::Open { chance } if chance.model == 1.0),
         "every tile left is a plains tile"
