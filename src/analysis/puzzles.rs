@@ -214,14 +214,22 @@ pub fn mistakes(analysis: &StoredAnalysis, player: u8) -> Vec<(u32, Mistake)> {
 
 /// How `answer` mends turn `t`'s mistake.
 pub fn mend(t: &TurnReport, answer: &Answer) -> Mend {
-    let is = |a: &&AlternativeReport| {
+    let is = |a: &AlternativeReport| {
         a.position == answer.position && a.rotation == answer.rotation && a.action == answer.action
     };
-    let (Some(chosen), Some(best)) = (t.alternatives.iter().find(is), t.alternatives.first()) else {
+    let (Some(i), Some(best)) = (t.alternatives.iter().position(is), t.alternatives.first()) else {
         return Mend::NotLegal;
     };
-    let played = t.played.and_then(|i| t.alternatives.get(i));
+    let chosen = &t.alternatives[i];
     let lost = (best.value - chosen.value).max(0.0);
+    // The move played lost what its verdict says, whatever the listing's noise would allow:
+    // the verdict weighed it again against the best on the same futures.
+    if t.played == Some(i) {
+        return Mend::NoBetter {
+            lost: t.points_lost.unwrap_or(lost),
+        };
+    }
+    let played = t.played.and_then(|p| t.alternatives.get(p));
     if lost == 0.0 || within_noise(chosen, best) {
         Mend::Good
     } else if played.is_some_and(|p| chosen.value > p.value) {
@@ -408,6 +416,10 @@ mod tests {
         assert_eq!(mend(&t, &answer(2, 90, false)), Mend::Good, "0.5 is within 1.4");
         assert_eq!(mend(&t, &answer(3, 0, false)), Mend::Better { lost: 4.0 });
         assert_eq!(mend(&t, &answer(4, 0, false)), Mend::NoBetter { lost: 7.0 });
+        // The move played again is no better, even where the listing's errors overlap the best.
+        t.alternatives[3].playouts.as_mut().unwrap().std_error = 5.0;
+        assert_eq!(mend(&t, &answer(4, 0, false)), Mend::NoBetter { lost: 7.0 });
+        assert_eq!(mend(&t, &answer(3, 0, false)), Mend::Better { lost: 4.0 });
         assert_eq!(mend(&t, &answer(1, 90, true)), Mend::NotLegal);
         t.points_lost = Some(0.0);
         assert_eq!(mistake(&t), None, "nothing lost, nothing to mend");
