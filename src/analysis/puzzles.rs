@@ -18,7 +18,7 @@
 //! on whatever square.
 
 use super::report::{ActionReport, AlternativeReport, StoredAnalysis, TurnReport};
-use super::win_chance::MoveClass;
+use super::win_chance::{MoveClass, TurnChance};
 
 /// Points the best placement must lead the second best by.
 pub const CLEAR_MARGIN: f64 = 4.0;
@@ -203,9 +203,9 @@ pub fn mistake(t: &TurnReport) -> Option<Mistake> {
 }
 
 /// A player's moves to review, in turn order: the ones the analysis classes a mistake or a
-/// blunder (by the chance of winning they lost), each with what it lost.
-pub fn mistakes(analysis: &StoredAnalysis, player: u8) -> Vec<(u32, Mistake)> {
-    let chances = analysis.chances(None);
+/// blunder (by the chance of winning they lost, `chances`: its [`StoredAnalysis::chances`]),
+/// each with what it lost.
+pub fn mistakes(analysis: &StoredAnalysis, chances: &[TurnChance], player: u8) -> Vec<(u32, Mistake)> {
     (chances.iter())
         .filter(|c| c.player == player && c.chance.class >= MoveClass::Mistake)
         .filter_map(|c| Some((c.turn, mistake(analysis.turn(c.turn)?)?)))

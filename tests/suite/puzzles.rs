@@ -277,10 +277,13 @@ fn a_players_mistakes_are_reviewed_one_by_one_and_best_moves_shown_on_the_board(
     let id = upload_id(&app, steal().as_bytes());
     assert_eq!(get(&app, &format!("/g/{id}/mistake/7")).status, 404, "no analysis yet");
     let stored = store_analysis_with(&app, &id, a_clear_mistake);
-    let anns: Vec<u32> = puzzles::mistakes(&stored, 0).iter().map(|(n, _)| *n).collect();
+    let anns: Vec<u32> = puzzles::mistakes(&stored, &stored.chances(None), 0)
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
     assert!(anns.contains(&7), "turn 7 lost over 10 points: {anns:?}");
     assert!(
-        (puzzles::mistakes(&stored, 1).iter()).all(|(n, _)| n % 2 == 0),
+        (puzzles::mistakes(&stored, &stored.chances(None), 1).iter()).all(|(n, _)| n % 2 == 0),
         "Bob's are on his turns"
     );
 

@@ -207,7 +207,7 @@ impl AnalysisReport for StoredAnalysis {
         let players = &record.players;
         page.chances = ChancesView::new(&id, players, &chances, g.row.turns, &colours, true);
         let reviews: Vec<Vec<u32>> = (0..players.len() as u8)
-            .map(|p| puzzles::mistakes(r, p).into_iter().map(|(n, _)| n).collect())
+            .map(|p| puzzles::mistakes(r, &chances, p).into_iter().map(|(n, _)| n).collect())
             .collect();
         for (row, turns) in page.chances.iter_mut().flat_map(|c| &mut c.accuracy).zip(&reviews) {
             row.review = turns.first().map(|&n| links::mistake(id, n));

@@ -277,11 +277,16 @@ pub async fn best_alternative(
     let (id, n) = path.into_inner();
     let k = blocking(move || {
         let g = state.load(&id)?;
-        let TurnAlternatives { report, full, listed } = turn_alternatives(&state, &g, n)?;
-        let best = (report.alternatives.first())
-            .filter(|_| full)
-            .ok_or_else(|| Problem::not_found(format!("game {id} has no best moves until its analysis is done")))?;
-        (listed.iter().position(|m| is_listed(best, m)))
+        // Only a finished analysis names a best move: no heuristic is run for this address.
+        let finished = state.finished_analysis(&id, g.row.kind)?;
+        let best = (finished.as_ref().and_then(|a| a.tiles()))
+            .and_then(|a| a.turn(n)?.alternatives.first())
+            .ok_or_else(|| {
+                Problem::not_found(format!(
+                    "turn {n} of game {id} has no best move until its analysis is done"
+                ))
+            })?;
+        (listing(&g.record, n)?.iter().position(|m| is_listed(best, m)))
             .ok_or_else(|| Problem::internal("the best move is missing from the listing"))
     })
     .await?;

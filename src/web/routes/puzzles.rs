@@ -304,7 +304,7 @@ pub async fn mistake(
         })?;
         let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
         let t = report.turn(n).ok_or_else(not_one)?;
-        let review = puzzles::mistakes(report, t.player);
+        let review = puzzles::mistakes(report, &report.chances(None), t.player);
         let m = (review.iter().find(|(turn, _)| *turn == n))
             .ok_or_else(not_one)?
             .1
