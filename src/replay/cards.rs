@@ -1,6 +1,7 @@
 //! A Card Game record through the engine: one turn per action, each round dealt from the
 //! hands its actions show, the breakdown by category, and the JSON and table forms.
 
+use super::json::Document;
 use super::{Breakdown, Replay, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
 use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
@@ -235,7 +236,7 @@ pub fn rounds(turns: &[Turn<CardGame>]) -> Vec<u8> {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(tag = "action", rename_all = "snake_case")]
 #[schema(as = CardMove)]
-pub enum CardMoveJson {
+pub enum MoveJson {
     Play {
         /// Left out where the card went face down and the answer is about the table then
         /// (`GET /api/games/{id}/turns/{n}`).
@@ -251,15 +252,15 @@ pub enum CardMoveJson {
     },
 }
 
-impl From<&CardMove> for CardMoveJson {
-    fn from(mv: &CardMove) -> CardMoveJson {
+impl From<&CardMove> for MoveJson {
+    fn from(mv: &CardMove) -> MoveJson {
         match *mv {
-            CardMove::Play { card, row } => CardMoveJson::Play {
+            CardMove::Play { card, row } => MoveJson::Play {
                 card: Some(card.to_string()),
                 row: row.word().into(),
             },
-            CardMove::Follower { row } => CardMoveJson::Follower { row: row.word().into() },
-            CardMove::WrongRow { keep } => CardMoveJson::WrongRow { keep },
+            CardMove::Follower { row } => MoveJson::Follower { row: row.word().into() },
+            CardMove::WrongRow { keep } => MoveJson::WrongRow { keep },
         }
     }
 }
@@ -268,7 +269,7 @@ impl From<&CardMove> for CardMoveJson {
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[schema(as = CardEvent)]
-pub enum CardEventJson {
+pub enum EventJson {
     Dealt {
         /// From 1.
         round: u8,
@@ -307,11 +308,11 @@ pub enum CardEventJson {
     },
 }
 
-impl From<&CardEvent> for CardEventJson {
-    fn from(e: &CardEvent) -> CardEventJson {
+impl From<&CardEvent> for EventJson {
+    fn from(e: &CardEvent) -> EventJson {
         let names = |cards: &[crate::engine::cards::Card]| cards.iter().map(ToString::to_string).collect();
         match e {
-            CardEvent::Dealt { round, dealer } => CardEventJson::Dealt {
+            CardEvent::Dealt { round, dealer } => EventJson::Dealt {
                 round: round + 1,
                 dealer: *dealer,
             },
@@ -320,17 +321,17 @@ impl From<&CardEvent> for CardEventJson {
                 card,
                 row,
                 face_down,
-            } => CardEventJson::Played {
+            } => EventJson::Played {
                 player: *player,
                 card: Some(card.to_string()),
                 row: row.word().into(),
                 face_down: *face_down,
             },
-            CardEvent::FollowerPlaced { player, row } => CardEventJson::FollowerPlaced {
+            CardEvent::FollowerPlaced { player, row } => EventJson::FollowerPlaced {
                 player: *player,
                 row: row.word().into(),
             },
-            CardEvent::Took { player, row, cards } => CardEventJson::Took {
+            CardEvent::Took { player, row, cards } => EventJson::Took {
                 player: *player,
                 row: row.word().into(),
                 cards: names(cards),
@@ -340,79 +341,82 @@ impl From<&CardEvent> for CardEventJson {
                 category,
                 points,
                 why,
-            } => CardEventJson::Scored {
+            } => EventJson::Scored {
                 players: vec![*player],
                 category: category.word().into(),
                 points: *points,
                 explanation: why.to_string(),
             },
-            CardEvent::ChoiceDue { player, card } => CardEventJson::ChoiceDue {
+            CardEvent::ChoiceDue { player, card } => EventJson::ChoiceDue {
                 player: *player,
                 card: card.to_string(),
             },
-            CardEvent::Discarded { cards } => CardEventJson::Discarded { cards: names(cards) },
+            CardEvent::Discarded { cards } => EventJson::Discarded { cards: names(cards) },
         }
     }
 }
 
-impl CardEventJson {
+impl EventJson {
     /// Whether the event names a card that went face down: the table does not show it yet.
     pub fn hides_card(&self) -> bool {
-        matches!(self, CardEventJson::Played { face_down: true, .. })
+        matches!(self, EventJson::Played { face_down: true, .. })
     }
 }
 
-/// A Card Game turn of `replay --json`: the move, then every player's score and cards in hand
-/// after it, and what happened.
-#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
-#[schema(as = CardTurn)]
-pub struct CardTurnJson {
-    pub turn: u32,
-    pub player: u8,
+/// A Card Game action, a member of its own (a tile game's move is the turn's members).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CardAction)]
+pub struct Action {
     #[serde(rename = "move")]
-    pub mv: CardMoveJson,
-    pub scores: Vec<i32>,
+    pub mv: MoveJson,
+}
+
+/// A Card Game turn's supply: the number of cards in each player's hand after it.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct Hands {
     pub hands: Vec<u8>,
-    pub events: Vec<CardEventJson>,
+}
+
+/// A Card Game's head: the game's name (always `card-game`), then the players.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = CardHead)]
+pub struct Head {
+    pub game: &'static str,
+    pub players: Vec<super::json::PlayerName>,
 }
 
 /// The `replay --json` document of a Card Game: the same top level as the tile game's.
 #[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+#[serde(transparent)]
 #[schema(as = CardReplay)]
-pub struct CardReplayJson {
-    /// Always `card-game`.
-    pub game: &'static str,
-    pub players: Vec<super::json::PlayerName>,
-    pub turns: Vec<CardTurnJson>,
-    pub finished: bool,
-    pub final_events: Vec<CardEventJson>,
-    pub final_scores: Vec<i32>,
-    pub winners: Vec<u8>,
-    pub breakdown: Vec<super::json::Breakdown>,
-}
+pub struct ReplayJson(#[schema(inline)] pub Document<Head, Action, Hands, EventJson>);
 
 /// The `replay --json` document of a Card Game.
-pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> CardReplayJson {
-    let events = |events: &[CardEvent]| events.iter().map(CardEventJson::from).collect();
-    CardReplayJson {
-        game: crate::engine::GameKind::CardGame.name(),
-        players: super::json::PlayerName::all(&record.players),
+pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> ReplayJson {
+    let events = |events: &[CardEvent]| events.iter().map(EventJson::from).collect();
+    ReplayJson(Document {
+        head: Head {
+            game: crate::engine::GameKind::CardGame.name(),
+            players: super::json::PlayerName::all(&record.players),
+        },
         turns: (r.turns.iter())
-            .map(|t| CardTurnJson {
+            .map(|t| super::json::Turn {
                 turn: t.turn,
                 player: t.player,
-                mv: (&t.mv).into(),
+                mv: Action { mv: (&t.mv).into() },
                 scores: t.scores.clone(),
-                hands: t.supply.iter().map(|s| s.hand).collect(),
+                supply: Hands {
+                    hands: t.supply.iter().map(|s| s.hand).collect(),
+                },
                 events: events(&t.events),
             })
             .collect(),
         finished: r.finished,
         final_events: events(&r.final_events),
         final_scores: r.final_scores.clone(),
-        winners: r.game.winners(),
+        winners: Some(r.game.winners()),
         breakdown: super::json::breakdowns(&r.breakdown),
-    }
+    })
 }
 
 /// A move in brief: "red 3 → road row".

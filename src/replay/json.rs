@@ -309,29 +309,40 @@ impl TileMove {
     }
 }
 
-/// A turn of the tile game: the move, then every player's score and followers in supply after
-/// it, and everything that happened since the turn before.
+/// A turn of `replay --json`, in any game: the move (`M`, as members of the turn), then every
+/// player's score and supply (`S`) after it, and what happened (`E`).
 #[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct Turn {
+pub struct Turn<M, S, E> {
     pub turn: u32,
     pub player: u8,
     #[serde(flatten)]
-    pub mv: TileMove,
+    pub mv: M,
     pub scores: Vec<i32>,
-    pub followers: Vec<u8>,
-    pub events: Vec<Event>,
+    #[serde(flatten)]
+    pub supply: S,
+    pub events: Vec<E>,
 }
 
-impl Turn {
-    pub fn of(cat: &TileCatalog, t: &TurnSnapshot) -> Turn {
-        Turn {
-            turn: t.turn,
-            player: t.player,
-            mv: TileMove::of(cat, t),
-            scores: t.scores.clone(),
+/// A tile-game turn's supply: every player's followers in supply after it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Followers {
+    pub followers: Vec<u8>,
+}
+
+/// A turn of the tile game: everything since the turn before (discards, the placement, the
+/// meeple step, scores, returns).
+pub type TileTurn = Turn<TileMove, Followers, Event>;
+
+fn tile_turn(cat: &TileCatalog, t: &TurnSnapshot) -> TileTurn {
+    Turn {
+        turn: t.turn,
+        player: t.player,
+        mv: TileMove::of(cat, t),
+        scores: t.scores.clone(),
+        supply: Followers {
             followers: t.supply.iter().map(|s| s.followers).collect(),
-            events: t.events.iter().map(|e| Event::of(cat, e, t.scores.len())).collect(),
-        }
+        },
+        events: t.events.iter().map(|e| Event::of(cat, e, t.scores.len())).collect(),
     }
 }
 
@@ -407,32 +418,50 @@ pub fn breakdowns<C: Category>(b: &[super::Breakdown<C>]) -> Vec<Breakdown> {
     b.iter().map(Breakdown::from).collect()
 }
 
-/// The whole replay of a tile game: `replay --json`.
+/// The whole `replay --json` document, in any game: its head (`H`: the players, and the
+/// rules or the game), every turn, what followed the last one, and the result.
 #[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct TileReplay {
-    pub players: Vec<PlayerName>,
-    /// The rulebook's name.
-    pub rules: &'static str,
-    pub turns: Vec<Turn>,
+pub struct Document<H, M, S, E> {
+    #[serde(flatten)]
+    pub head: H,
+    pub turns: Vec<Turn<M, S, E>>,
     pub finished: bool,
-    /// What followed the last turn: discards, then final scoring.
-    pub final_events: Vec<Event>,
+    /// What followed the last turn: in the tile games, discards, then final scoring.
+    pub final_events: Vec<E>,
     pub final_scores: Vec<i32>,
+    /// The Card Game: who won, ties included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winners: Option<Vec<u8>>,
     pub breakdown: Vec<Breakdown>,
 }
+
+/// A tile game's head: the players, and the rulebook's name.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TileHead {
+    pub players: Vec<PlayerName>,
+    pub rules: &'static str,
+}
+
+/// The whole replay of a tile game: `replay --json`.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(transparent)]
+pub struct TileReplay(#[schema(inline)] pub Document<TileHead, TileMove, Followers, Event>);
 
 /// The whole replay as one JSON document.
 pub fn replay(record: &GameRecord, r: &Replay) -> TileReplay {
     let cat = &record.catalog;
-    TileReplay {
-        players: PlayerName::all(&record.players),
-        rules: r.rules().preset.name(),
-        turns: r.turns.iter().map(|t| Turn::of(cat, t)).collect(),
+    TileReplay(Document {
+        head: TileHead {
+            players: PlayerName::all(&record.players),
+            rules: r.rules().preset.name(),
+        },
+        turns: r.turns.iter().map(|t| tile_turn(cat, t)).collect(),
         finished: r.finished,
         final_events: (r.final_events.iter())
             .map(|e| Event::of(cat, e, record.players.len()))
             .collect(),
         final_scores: r.final_scores.clone(),
+        winners: None,
         breakdown: breakdowns(&r.breakdown),
-    }
+    })
 }

@@ -688,7 +688,7 @@ mod tests {
     use super::*;
     use crate::record::GameRecord;
     use crate::record::cards::CardRecord;
-    use crate::replay::cards::{CardEventJson, CardMoveJson};
+    use crate::replay::cards::{EventJson, MoveJson};
     use crate::store::snapshot::StoredEvent;
     use crate::store::snapshot::tiles::StoredMove;
 
@@ -864,11 +864,11 @@ mod tests {
         assert_eq!(seats[1].tiles, BTreeMap::from([("E".into(), e)]));
         assert!(seats[2].tiles.is_empty());
         // The Card Game places no tile: its seats count none.
-        let scored: CardEventJson = serde_json::from_str(
+        let scored: EventJson = serde_json::from_str(
             r#"{"type": "scored", "players": [1], "category": "road", "points": 5, "explanation": "5 road"}"#,
         )
         .unwrap();
-        let action = CardMoveJson::Follower { row: "road".into() };
+        let action = MoveJson::Follower { row: "road".into() };
         let cards = Snapshot::<CardRecord> {
             turn: 4,
             player: 1,

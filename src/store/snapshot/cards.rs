@@ -5,15 +5,15 @@ use super::{Notation, Snapshot};
 use crate::engine::cards::CardGame;
 use crate::record::cards::CardRecord;
 use crate::replay::Turn;
-use crate::replay::cards::{CardEventJson, CardMoveJson};
+use crate::replay::cards::{EventJson, MoveJson};
 
 impl Notation for CardRecord {
-    type Move = CardMoveJson;
-    type Event = CardEventJson;
+    type Move = MoveJson;
+    type Event = EventJson;
 
-    fn scoring(e: &CardEventJson) -> Option<(&[u8], &str, u32)> {
+    fn scoring(e: &EventJson) -> Option<(&[u8], &str, u32)> {
         match e {
-            CardEventJson::Scored {
+            EventJson::Scored {
                 players,
                 category,
                 points,
@@ -23,7 +23,7 @@ impl Notation for CardRecord {
         }
     }
 
-    fn tile(_: &CardMoveJson) -> Option<&str> {
+    fn tile(_: &MoveJson) -> Option<&str> {
         None
     }
 }
@@ -35,7 +35,7 @@ pub fn snapshot(t: &Turn<CardGame>) -> Snapshot<CardRecord> {
         turn: t.turn,
         player: t.player,
         mv: (&t.mv).into(),
-        events: t.events.iter().map(CardEventJson::from).collect(),
+        events: t.events.iter().map(EventJson::from).collect(),
         scores: t.scores.clone(),
         supply: t.supply.iter().map(|&s| s.into()).collect(),
         ownership: Vec::new(),

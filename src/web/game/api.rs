@@ -5,7 +5,7 @@ use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::{GameReport, PlayerReport};
 use crate::record::GameRecord;
 use crate::record::cards::CardRecord;
-use crate::replay::cards::{CardEventJson, CardMoveJson};
+use crate::replay::cards::{self, Action};
 use crate::replay::json::{Breakdown, PlayerName, TileMove, breakdowns};
 use crate::store::snapshot::StoredEvent;
 use crate::store::{AnySnapshots, GameId, Snapshot};
@@ -89,41 +89,44 @@ impl GameAnswer {
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum TurnAnswer {
-    Tiles(TileTurnAnswer),
-    Cards(CardTurnAnswer),
+    /// Rows of earlier releases lack members later ones write (a returned meeple's feature, and
+    /// whether it was left behind): their events are sent without them, as stored.
+    Tiles(#[schema(inline)] Answer<TileMove, StoredEvent, Holdings>),
+    /// A card played face down is not named, as on the table: the turn whose follower takes it
+    /// names it.
+    Cards(#[schema(inline)] Answer<Action, cards::EventJson, HandSizes>),
 }
 
-/// A tile-game turn: the move, then its snapshot. Rows of earlier releases lack members later
-/// ones write (a returned meeple's feature, and whether it was left behind): their events are
-/// sent without them, as stored.
+/// A turn of a stored game: what every game's answer holds, with the game's move (`M`), events
+/// (`E`) and supply (`S`).
 #[derive(Serialize, ToSchema)]
-pub struct TileTurnAnswer {
+pub struct Answer<M, E, S> {
     turn: u32,
     player: u8,
     #[serde(flatten)]
-    mv: TileMove,
+    mv: M,
     /// Every player's score after the turn.
     scores: Vec<i32>,
-    /// What happened besides the move: discards, scores with their numbers, returns.
-    events: Vec<StoredEvent>,
-    /// Followers in each player's supply.
+    /// What happened besides the move.
+    events: Vec<E>,
+    #[serde(flatten)]
+    supply: S,
+}
+
+/// What tile-game players hold after the turn: followers and abbots in supply, features on
+/// the board.
+#[derive(Serialize, ToSchema)]
+pub struct Holdings {
+    /// Holdings in each player's supply.
     followers: Vec<u8>,
     abbot_in_supply: Vec<bool>,
     /// Per player, features with their meeples: city, road, field, cloister, garden.
     ownership: Vec<Vec<u16>>,
 }
 
-/// A Card Game turn: the action, its events, the scores and the number of cards in each
-/// player's hand after it. A card played face down is not named, as on the table: the turn
-/// whose follower takes it names it.
+/// The cards in each player's hand after the turn, and who has a follower to place.
 #[derive(Serialize, ToSchema)]
-pub struct CardTurnAnswer {
-    turn: u32,
-    player: u8,
-    #[serde(rename = "move")]
-    mv: CardMoveJson,
-    scores: Vec<i32>,
-    events: Vec<CardEventJson>,
+pub struct HandSizes {
     hands: Vec<u8>,
     follower_to_place: Vec<bool>,
 }
@@ -141,36 +144,40 @@ impl TurnAnswer {
     }
 }
 
-fn tile_turn(t: &Snapshot<GameRecord>) -> TileTurnAnswer {
-    TileTurnAnswer {
+fn tile_turn(t: &Snapshot<GameRecord>) -> Answer<TileMove, StoredEvent, Holdings> {
+    Answer {
         turn: t.turn,
         player: t.player,
         mv: t.mv.clone().into(),
         scores: t.scores.clone(),
         events: t.events.clone(),
-        followers: t.supply.iter().map(|s| s.held).collect(),
-        abbot_in_supply: t.supply.iter().map(|s| s.home).collect(),
-        ownership: t.ownership.clone(),
+        supply: Holdings {
+            followers: t.supply.iter().map(|s| s.held).collect(),
+            abbot_in_supply: t.supply.iter().map(|s| s.home).collect(),
+            ownership: t.ownership.clone(),
+        },
     }
 }
 
 /// The card played face down goes unnamed.
-fn card_turn(t: &Snapshot<CardRecord>) -> CardTurnAnswer {
+fn card_turn(t: &Snapshot<CardRecord>) -> Answer<Action, cards::EventJson, HandSizes> {
     let (mut mv, mut events) = (t.mv.clone(), t.events.clone());
-    if let Some(CardEventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
+    if let Some(cards::EventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
         *card = None;
-        if let CardMoveJson::Play { card, .. } = &mut mv {
+        if let cards::MoveJson::Play { card, .. } = &mut mv {
             *card = None;
         }
     }
-    CardTurnAnswer {
+    Answer {
         turn: t.turn,
         player: t.player,
-        mv,
+        mv: Action { mv },
         scores: t.scores.clone(),
         events,
-        hands: t.supply.iter().map(|s| s.held).collect(),
-        follower_to_place: t.supply.iter().map(|s| s.home).collect(),
+        supply: HandSizes {
+            hands: t.supply.iter().map(|s| s.held).collect(),
+            follower_to_place: t.supply.iter().map(|s| s.home).collect(),
+        },
     }
 }
 

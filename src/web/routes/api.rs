@@ -2,10 +2,11 @@
 
 use super::read_limited;
 use crate::record::MAX_RECORD_BYTES;
-use crate::replay::cards::CardReplayJson;
+use crate::replay::cards;
 use crate::replay::json::TileReplay;
+use crate::store::snapshot::StoredEvent;
 use crate::store::{GameId, ingest};
-use crate::web::game::api::{CreatedGame, GameAnswer, TurnAnswer};
+use crate::web::game::api::{CreatedGame, GameAnswer, HandSizes, Holdings, TurnAnswer};
 use crate::web::problem::Problem;
 use crate::web::query::Query;
 use crate::web::{AppState, blocking, links};
@@ -20,7 +21,8 @@ use utoipa::OpenApi;
         description = "Upload Carcassonne game records and read their replays. Errors are RFC 9457 problem+json. \
                        The schemas `TileReplay` and `CardReplay` describe what `replay --json` prints."
     ),
-    components(schemas(TileReplay, CardReplayJson)),
+    // The turn answer's parts: its schema is written out inline, per game.
+    components(schemas(TileReplay, cards::ReplayJson, Holdings, cards::Action, HandSizes, StoredEvent, cards::EventJson)),
     paths(
         create_game,
         get_game,
