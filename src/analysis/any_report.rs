@@ -8,7 +8,7 @@ use super::win_chance::TurnChance;
 use super::{AnalysisError, AnalysisOptions, Progress};
 use crate::engine::GameKind;
 use crate::record::AnyRecord;
-use crate::replay::cards::CardReplayError;
+use crate::replay::cards::Refusal;
 use serde::Serialize;
 
 /// A finished whole-game analysis. Serialised, it is its game's own report, as stored before
@@ -27,7 +27,7 @@ pub enum AnyAnalysisError {
     #[error(transparent)]
     Tiles(#[from] AnalysisError),
     #[error(transparent)]
-    Cards(#[from] AnalysisError<CardReplayError>),
+    Cards(#[from] AnalysisError<Refusal>),
 }
 
 impl AnyReport {

@@ -20,7 +20,7 @@ use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, play_rounds, row_value, sample_hidden};
 use crate::engine::cards::{Card, CardGame, CardMove};
 use crate::record::cards::CardRecord;
-use crate::replay::cards::CardReplayError;
+use crate::replay::cards::Refusal;
 use crate::selfplay::SelfPlayError;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -55,7 +55,7 @@ pub struct CardTurnAnalysis {
     pub recheck: Option<Recheck>,
 }
 
-impl AnalysisError<CardReplayError> {
+impl AnalysisError<Refusal> {
     /// The error in the record's words.
     pub fn describe(&self, record: &CardRecord) -> String {
         match self {
@@ -66,7 +66,7 @@ impl AnalysisError<CardReplayError> {
 }
 
 /// The position before turn `turn` (1-based), its round dealt, and the move played then.
-fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), AnalysisError<CardReplayError>> {
+fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), AnalysisError<Refusal>> {
     let turns = record.moves.len() as u32;
     if turn == 0 || turn > turns {
         return Err(AnalysisError::NoSuchTurn { turn, turns });
@@ -82,7 +82,7 @@ pub fn analyse_turn(
     turn: u32,
     samples: u32,
     seed: u64,
-) -> Result<CardTurnAnalysis, AnalysisError<CardReplayError>> {
+) -> Result<CardTurnAnalysis, AnalysisError<Refusal>> {
     let (game, played) = position_before(record, turn)?;
     Ok(analyse_position(&game, turn, Some(played), (samples, PLAYOUTS), seed))
 }
@@ -361,7 +361,7 @@ pub fn analyse_game(
     record: &CardRecord,
     samples: u32,
     progress: super::Progress,
-) -> Result<CardGameReport, AnalysisError<CardReplayError>> {
+) -> Result<CardGameReport, AnalysisError<Refusal>> {
     let total = record.moves.len() as u32;
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut judged = Vec::new();
@@ -421,7 +421,7 @@ pub fn chance_samples(
     for g in 0..s.games {
         let seed = s.seed.wrapping_add(u64::from(g));
         let record = play(seed)?;
-        let not_replayed = |e: AnalysisError<CardReplayError>| CalibrationError::Replay(e.describe(&record));
+        let not_replayed = |e: AnalysisError<Refusal>| CalibrationError::Replay(e.describe(&record));
         let scores = (crate::replay::cards::replay(&record))
             .map_err(|e| not_replayed(e.into()))?
             .final_scores;

@@ -135,7 +135,7 @@ impl AnalysisOptions {
 }
 
 /// Why a record cannot be analysed: `E` is why its game's records do not replay (a tile
-/// game's [`ReplayError`], the Card Game's `CardReplayError`).
+/// game's [`ReplayError`], the Card Game's `cards::Refusal`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnalysisError<E = ReplayError> {
     #[error(transparent)]

@@ -16,7 +16,7 @@ use crate::export::Export;
 use crate::record::cards::CardRecord;
 use crate::render::RenderError;
 use crate::replay;
-use crate::replay::cards::CardReplayError;
+use crate::replay::cards::Refusal;
 use crate::selfplay;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -49,7 +49,7 @@ impl Commands for CardRecord {
     /// every turn's played move against the best.
     fn analyse(&self, args: &AnalyseArgs) -> Result<String, String> {
         let samples = args.playouts.unwrap_or(cards::DEFAULT_SAMPLES);
-        let failed = |e: AnalysisError<CardReplayError>| format!("{}: {}", args.file.display(), e.describe(self));
+        let failed = |e: AnalysisError<Refusal>| format!("{}: {}", args.file.display(), e.describe(self));
         let Some(turn) = args.turn else {
             let report = cards::analyse_game(self, samples, &super::output::analysing).map_err(failed)?;
             return Ok(if args.json {

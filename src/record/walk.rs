@@ -48,13 +48,20 @@ pub type Fault = walk::Fault<IllegalMove, MeepleElsewhere>;
 /// An illegal move: the turn, the player, the move as recorded and the rule broken.
 pub type IllegalTurn = walk::IllegalTurn<RecordedMove, IllegalMove, MeepleElsewhere>;
 
-/// Why a record cannot be replayed.
+/// Why a record cannot be replayed, in any game: its setup (`S`), or an illegal step (`T`,
+/// naming the turn, the player, the move and the rule). Without parameters, the tile game's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
+pub enum ReplayError<S = SetupError, T = IllegalTurn> {
     #[error("setup: {0}")]
-    Setup(#[from] SetupError),
+    Setup(S),
     #[error("{0}")]
-    Illegal(Box<IllegalTurn>),
+    Illegal(Box<T>),
+}
+
+impl From<SetupError> for ReplayError {
+    fn from(e: SetupError) -> ReplayError {
+        ReplayError::Setup(e)
+    }
 }
 
 impl ReplayError {

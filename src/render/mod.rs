@@ -263,7 +263,7 @@ pub enum RenderError {
     #[error("the game cannot be replayed: {0}")]
     Replay(#[from] ReplayError),
     #[error("the game cannot be replayed: {0}")]
-    CardReplay(#[from] crate::replay::cards::CardReplayError),
+    CardReplay(#[from] crate::replay::cards::Refusal),
     #[error("the image would be {width}×{height} pixels, larger than we draw")]
     TooLarge { width: u32, height: u32 },
     #[error(

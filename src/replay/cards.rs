@@ -1,6 +1,7 @@
 //! A Card Game record through the engine: one turn per action, each round dealt from the
 //! hands its actions show, the breakdown by category, and the JSON and table forms.
 
+use super::ReplayError;
 use super::json::Document;
 use super::{Breakdown, Replay, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
@@ -12,58 +13,62 @@ use std::fmt::Write as _;
 /// round whose actions no dealt hands could play.
 pub type CardFault = Fault<CardIllegal, DealProblem>;
 
-/// Why a Card Game record does not replay: the round, the turn in it, the move, the player and
-/// the fault, as data ([`CardReplayError::describe`] puts it in the record's words).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CardReplayError {
-    #[error("setup: {0}")]
-    Setup(#[from] CardSetupError),
-    #[error("round {round}, turn {turn} (move {index}, player {player}): {fault}")]
-    Illegal {
-        round: u8,
-        /// The turn in its round, from 1.
-        turn: usize,
-        /// The move, from 1.
-        index: usize,
-        /// Whose move it is.
-        player: u8,
-        fault: CardFault,
-    },
+/// Why a Card Game record does not replay: its setup, or an illegal step
+/// ([`IllegalAction`]); [`ReplayError::describe`] puts it in the record's words.
+pub type Refusal = ReplayError<CardSetupError, IllegalAction>;
+
+impl From<CardSetupError> for Refusal {
+    fn from(e: CardSetupError) -> Refusal {
+        ReplayError::Setup(e)
+    }
 }
 
-impl CardReplayError {
+/// An illegal step of a Card Game record: the round, the turn in it, the move, the player and
+/// the fault, as data.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("round {round}, turn {turn} (move {index}, player {player}): {fault}")]
+pub struct IllegalAction {
+    pub round: u8,
+    /// The turn in its round, from 1.
+    pub turn: usize,
+    /// The move, from 1.
+    pub index: usize,
+    /// Whose move it is.
+    pub player: u8,
+    pub fault: CardFault,
+}
+
+impl IllegalAction {
     /// An illegal step the walker met, in the round under way (which began at move
     /// `round_start`). A round whose actions no hands could play names the action at fault.
-    fn of(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> CardReplayError {
+    fn of(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> IllegalAction {
         let round = game.round() + 1;
         let (turn, index, player) = match &e.fault {
             Fault::Record(f) => (f.offset + 1, e.index + f.offset + 1, f.player),
             Fault::Rule(_) | Fault::NotTheirTurn { .. } => (e.index - round_start + 1, e.index + 1, e.player),
         };
-        let fault = e.fault.map_record(|f| f.problem);
-        CardReplayError::Illegal {
+        IllegalAction {
             round,
             turn,
             index,
             player,
-            fault,
+            fault: e.fault.map_record(|f| f.problem),
         }
     }
+}
 
+impl Refusal {
     /// The error in the record's words: "round 2, turn 3 (move 17, Bob): …".
     pub fn describe(&self, record: &CardRecord) -> String {
         match self {
-            CardReplayError::Setup(_) => self.to_string(),
-            CardReplayError::Illegal {
-                round,
-                turn,
-                index,
-                player,
-                fault,
-            } => format!(
-                "round {round}, turn {turn} (move {index}, {}): {}",
-                name(record, *player),
-                reason(record, fault)
+            ReplayError::Setup(_) => self.to_string(),
+            ReplayError::Illegal(e) => format!(
+                "round {}, turn {} (move {}, {}): {}",
+                e.round,
+                e.turn,
+                e.index,
+                name(record, e.player),
+                reason(record, &e.fault)
             ),
         }
     }
@@ -71,8 +76,8 @@ impl CardReplayError {
     /// The rule broken, in the record's words.
     pub fn reason(&self, record: &CardRecord) -> String {
         match self {
-            CardReplayError::Setup(e) => e.to_string(),
-            CardReplayError::Illegal { fault, .. } => reason(record, fault),
+            ReplayError::Setup(e) => e.to_string(),
+            ReplayError::Illegal(e) => reason(record, &e.fault),
         }
     }
 }
@@ -88,26 +93,26 @@ fn name(record: &CardRecord, player: u8) -> &str {
 }
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
-pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, CardReplayError> {
+pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, Refusal> {
     replay_upto(record, None, Deal::Ahead)
 }
 
 impl super::Replays for CardRecord {
     type Position = CardGame;
-    type Error = CardReplayError;
+    type Error = Refusal;
 
-    fn replay(&self) -> Result<Replay<CardGame>, CardReplayError> {
+    fn replay(&self) -> Result<Replay<CardGame>, Refusal> {
         replay(self)
     }
 
-    fn refusal(&self, e: &CardReplayError) -> String {
+    fn refusal(&self, e: &Refusal) -> String {
         e.describe(self)
     }
 }
 
 /// The position before move `index` (0-based), its round dealt: the hands are the record's,
 /// read from the whole round.
-pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, CardReplayError> {
+pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, Refusal> {
     Ok(replay_upto(record, Some(index), Deal::Ahead)?.game)
 }
 
@@ -115,7 +120,7 @@ pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, CardRe
 /// next one not dealt yet. This is the table of turn `n`'s page and picture: dealing ahead
 /// would show hands before any move of their round, while one of them still holds the card
 /// that goes face down (`render::cards`).
-pub fn upto(record: &CardRecord, n: usize) -> Result<Replay<CardGame>, CardReplayError> {
+pub fn upto(record: &CardRecord, n: usize) -> Result<Replay<CardGame>, Refusal> {
     replay_upto(record, Some(n), Deal::WithTheNextMove)
 }
 
@@ -128,7 +133,7 @@ enum Deal {
     WithTheNextMove,
 }
 
-fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, CardReplayError> {
+fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, Refusal> {
     let mut walker = Walker::new(CardGame::new(record.setup())?, CardScript { record });
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut round_start = 0;
@@ -136,14 +141,22 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<R
         if upto == Some(walker.index()) {
             if deal == Deal::Ahead {
                 let settled = walker.settle();
-                settled.map_err(|e| CardReplayError::of(walker.game(), walker.index(), *e))?;
+                settled.map_err(|e| {
+                    ReplayError::Illegal(Box::new(IllegalAction::of(walker.game(), walker.index(), *e)))
+                })?;
             }
             break;
         }
         let step = match walker.step() {
             None => break,
             Some(Ok(step)) => step,
-            Some(Err(e)) => return Err(CardReplayError::of(walker.game(), round_start, *e)),
+            Some(Err(e)) => {
+                return Err(ReplayError::Illegal(Box::new(IllegalAction::of(
+                    walker.game(),
+                    round_start,
+                    *e,
+                ))));
+            }
         };
         match step.played {
             Stepped::Chance => round_start = step.index,

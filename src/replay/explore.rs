@@ -288,7 +288,7 @@ pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
     }
-    let broken = |e: super::cards::CardReplayError| ExploreError::Record(e.describe(record));
+    let broken = |e: super::cards::Refusal| ExploreError::Record(e.describe(record));
     let deals = Deals::of(record).map_err(broken)?;
     let mut game = super::cards::position_at(record, from as usize - 1).map_err(broken)?;
     let own = &record.moves[from as usize - 1..];
@@ -336,7 +336,7 @@ struct Deals<'r> {
 }
 
 impl<'r> Deals<'r> {
-    fn of(record: &'r CardRecord) -> Result<Deals<'r>, super::cards::CardReplayError> {
+    fn of(record: &'r CardRecord) -> Result<Deals<'r>, super::cards::Refusal> {
         let whole = super::cards::replay(record)?;
         let starts = (whole.turns.iter())
             .filter(|t| super::cards::opens_round(t).is_some())

@@ -188,26 +188,24 @@ fn illegal(record: &GameRecord, e: ReplayError) -> IngestError {
     }
 }
 
-fn card_illegal(record: &CardRecord, e: replay::cards::CardReplayError) -> IngestError {
+fn card_illegal(record: &CardRecord, e: replay::cards::Refusal) -> IngestError {
     let at = match &e {
-        replay::cards::CardReplayError::Illegal {
-            round, index, player, ..
-        } => Some(IllegalAt {
-            turn: *index as u32,
-            round: Some(*round),
+        ReplayError::Illegal(i) => Some(IllegalAt {
+            turn: i.index as u32,
+            round: Some(i.round),
             player: record
                 .players
-                .get(usize::from(*player))
+                .get(usize::from(i.player))
                 .map(|p| p.name.clone())
                 .unwrap_or_default(),
             mv: record
                 .moves
-                .get(index - 1)
+                .get(i.index - 1)
                 .map(|m| replay::cards::move_text(&m.mv))
                 .unwrap_or_default(),
             reason: e.reason(record),
         }),
-        replay::cards::CardReplayError::Setup(_) => None,
+        ReplayError::Setup(_) => None,
     };
     IngestError::Illegal {
         detail: e.describe(record),

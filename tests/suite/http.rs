@@ -2446,11 +2446,23 @@ fn in_a_browser_dark_mode_darkens_the_pictures_too() {
     let cards = demo_card_game_id(&app);
     browser.prefer_dark();
     browser.open(&app.url(&format!("/g/{id}/t/12")));
-    let colours = browser.eval(
-        "return [getComputedStyle(document.body).backgroundColor, \
-                 getComputedStyle(document.querySelector('.board-svg .backdrop')).fill];",
-    );
-    assert_eq!(colours, serde_json::json!(["rgb(23, 25, 28)", "rgb(23, 25, 28)"]));
+    // Read again for a while: under load a page has once been read before its colours settled.
+    let dark = serde_json::json!(["rgb(23, 25, 28)", "rgb(23, 25, 28)"]);
+    let read = || {
+        browser.eval(
+            "return [getComputedStyle(document.body).backgroundColor, \
+                     getComputedStyle(document.querySelector('.board-svg .backdrop')).fill];",
+        )
+    };
+    let mut colours = read();
+    for _ in 0..40 {
+        if colours == dark {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        colours = read();
+    }
+    assert_eq!(colours, dark);
     browser.open(&app.url(&format!("/g/{cards}/t/5")));
     let src = browser.wait_for(
         "const i = document.querySelector('.board img'); return i.complete && i.naturalWidth ? i.currentSrc : null;",

@@ -349,6 +349,8 @@ fn in_a_browser_the_embed_keeps_its_scores_in_the_frame() {
     let id = upload_id(&app, &demo());
     browser.resize(640, 720);
     browser.open(&app.url(&format!("/embed/g/{id}/t/40")));
+    // Measured once the picture has come: under load it once had no height yet.
+    browser.wait_for("const i = document.querySelector('.board img'); return i.complete && i.naturalWidth > 0;");
     let fit = browser.eval(
         "const c = document.querySelector('figcaption').getBoundingClientRect();
          const img = document.querySelector('.board img').getBoundingClientRect();
