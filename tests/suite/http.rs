@@ -1739,6 +1739,29 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
     );
     assert_eq!(page.body.matches("<strong>played</strong>").count(), 1);
     assert!(page.body.contains("could not see"), "the page says what is sampled");
+    // Each action links to the table with it played: the explore board from the turn.
+    // Each link's address, and its words up to the next tag.
+    let on_table = |body: &str, n: u32| -> Vec<(String, String)> {
+        let link = format!("href=\"/g/{id}/t/{n}/explore?line=");
+        (body.match_indices(&link))
+            .map(|(i, _)| {
+                let (href, rest) = body[i + 6..].split_once('"').unwrap();
+                let words = rest.split_once('>').unwrap().1.split('<').next().unwrap();
+                (href.replace("&amp;", "&"), words.to_string())
+            })
+            .collect()
+    };
+    let shown = on_table(&page.body, 5);
+    let mut words: Vec<String> = legal.iter().map(carcassonne_replay::replay::cards::move_text).collect();
+    let mut linked: Vec<String> = shown.iter().map(|(_, w)| w.replace("&gt;", ">")).collect();
+    words.sort();
+    linked.sort();
+    assert_eq!(linked, words, "every action is shown on the table");
+    for (href, words) in &shown {
+        let table = get_html(&app, href);
+        assert_eq!(table.status, 200, "{href}");
+        assert!(table.body.contains(words.as_str()), "{href} plays {words}");
+    }
     // And how each sample is played on, as the analysis does it now: to the round's end, then
     // the learned evaluation; no more "played to the end" by greedy bots.
     let method = "each sample then played to the end of the round by the greedy bot for every player, \
@@ -1775,6 +1798,10 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
         ),
         "the analysis page says who played the samples out"
     );
+    // A best action other than the one played is shown on the table too.
+    let worse = turns.iter().find(|t| t["points_lost"].as_f64() > Some(0.0)).unwrap();
+    let n = worse["turn"].as_u64().unwrap() as u32;
+    assert_eq!(on_table(&page.body, n).len(), 1, "turn {n}'s best action");
     // Chances of winning, as the tile game's pages show them.
     assert!(page.body.contains("<svg class=\"graph chances\"") && page.body.contains("Accuracy"));
     let chance_cells = page.body.matches("%</td>").count();

@@ -10,6 +10,8 @@ use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
 use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
+use crate::engine::cards::CardGame;
+use crate::record::CardLine;
 use crate::record::cards::CardRecord;
 use crate::render::cards::Hands;
 use crate::replay;
@@ -101,13 +103,22 @@ impl GameHooks for Stored<CardRecord> {
                 (t.report(samples), CardPlayouts::from(analysis::cards::PLAYOUTS))
             }
         };
+        // The mover's whole hand, before the round's first card lies face down, holds it.
+        let before =
+            replay::cards::position_at(&self.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
         let ranks = t.ranks();
         let rows = (t.alternatives.iter().enumerate())
             .map(|(i, a)| AltRow {
                 rank: ranks[i],
                 played: t.played == Some(i),
                 cells: vec![
-                    Cell::Text(a.action.clone()),
+                    match self.on_the_table(n, &before, &a.action) {
+                        Some(href) => Cell::Link {
+                            href,
+                            text: a.action.clone(),
+                        },
+                        None => Cell::Text(a.action.clone()),
+                    },
                     Cell::Text(a.secures.to_string()),
                     Cell::Text(a.now.iter().map(|x| view::points(*x)).collect::<Vec<_>>().join(" / ")),
                     Cell::Value {
@@ -117,9 +128,6 @@ impl GameHooks for Stored<CardRecord> {
                 ],
             })
             .collect();
-        // The mover's whole hand, before the round's first card lies face down, holds it.
-        let before =
-            replay::cards::position_at(&self.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
         let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
         let player = self.player_name(t.player);
         let samples = replay::words::count(t.samples, "sample", "samples");
@@ -218,7 +226,17 @@ impl AnalysisReport for CardGameReport {
                     played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
                     picture: None,
                 };
-                TurnLossRow::new(g, &colours, &chances, loss)
+                let best_href = (t.played_rank() != Some(1))
+                    .then(|| t.alternatives.first())
+                    .flatten()
+                    .and_then(|best| {
+                        let before = replay::cards::position_at(record, t.turn as usize - 1).ok()?;
+                        g.on_the_table(t.turn, &before, &best.action)
+                    });
+                TurnLossRow {
+                    best_href,
+                    ..TurnLossRow::new(g, &colours, &chances, loss)
+                }
             })
             .collect();
     }
@@ -241,6 +259,16 @@ impl Stored<CardRecord> {
 }
 
 impl Stored<CardRecord> {
+    /// Where an action of turn `n` listed in words (`replay::cards::move_text`) is shown on the
+    /// table: the explore board from that turn, the action played. `before` is the position the
+    /// action is one of; `None` for words none of its actions has.
+    fn on_the_table(&self, n: u32, before: &CardGame, words: &str) -> Option<String> {
+        let mut moves = Vec::new();
+        before.legal_moves(&mut moves);
+        let mv = moves.into_iter().find(|m| replay::cards::move_text(m) == words)?;
+        Some(links::explore(self.row.id, n, &CardLine(vec![mv]).to_string(), None))
+    }
+
     /// The link that switches a turn page to the other way of showing hands, and its words.
     fn hands_switch(&self, n: u32, hands: Hands, mover: Option<u8>) -> (String, String) {
         let id = self.row.id;
