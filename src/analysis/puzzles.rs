@@ -13,10 +13,11 @@
 //! any step within the noise of it (the same two standard errors): the rule only vouches that
 //! the placement is clear, not that one meeple step beats another.
 //!
-//! **Mistakes to review.** A player's mistakes and blunders ([`mistakes`]) ask for any move
-//! better than the one played: one as good as the best within the noise mends it ([`mend`]),
-//! on whatever square.
+//! **Mistakes to review.** A player's mistakes and blunders ([`mistakes`]; the Card Game's
+//! [`card_mistakes`]) ask for any move better than the one played: one as good as the best
+//! within the noise mends it ([`mend`], [`card_mend`]), on whatever square.
 
+use super::cards::{CardGameReport, CardTurnReport};
 use super::report::{ActionReport, AlternativeReport, StoredAnalysis, TurnReport};
 use super::win_chance::{MoveClass, TurnChance};
 
@@ -119,12 +120,18 @@ pub fn found_in_play(t: &TurnReport, p: &Puzzle) -> Option<bool> {
 
 /// Whether `a` is worth `b`, within twice the standard error of their difference (exactly,
 /// without playouts).
-fn within_noise(a: &AlternativeReport, b: &AlternativeReport) -> bool {
-    let gap = (a.value - b.value).abs();
-    match (&a.playouts, &b.playouts) {
-        (Some(x), Some(y)) => gap <= 2.0 * (x.std_error.powi(2) + y.std_error.powi(2)).sqrt(),
+fn within_noise((a, a_error): Valued, (b, b_error): Valued) -> bool {
+    let gap = (a - b).abs();
+    match (a_error, b_error) {
+        (Some(x), Some(y)) => gap <= 2.0 * (x.powi(2) + y.powi(2)).sqrt(),
         _ => gap == 0.0,
     }
+}
+
+/// [`within_noise`] of two listed alternatives.
+fn alike(a: &AlternativeReport, b: &AlternativeReport) -> bool {
+    let valued = |a: &AlternativeReport| (a.value, a.playouts.as_ref().map(|p| p.std_error));
+    within_noise(valued(a), valued(b))
 }
 
 /// How `answer` does on the puzzle `p` of turn `t`.
@@ -139,7 +146,7 @@ pub fn judge(t: &TurnReport, p: &Puzzle, answer: &Answer) -> Judgement {
     let ranked = placements(t);
     let best = ranked[0].best;
     if (answer.position, answer.rotation) == (p.position, p.rotation) {
-        return if within_noise(chosen, best) {
+        return if alike(chosen, best) {
             Judgement::Solved
         } else {
             Judgement::RightPlacement {
@@ -206,9 +213,24 @@ pub fn mistake(t: &TurnReport) -> Option<Mistake> {
 /// blunder (by the chance of winning they lost, `chances`: its [`StoredAnalysis::chances`]),
 /// each with what it lost.
 pub fn mistakes(analysis: &StoredAnalysis, chances: &[TurnChance], player: u8) -> Vec<(u32, Mistake)> {
+    reviewed(chances, player)
+        .filter_map(|turn| Some((turn, mistake(analysis.turn(turn)?)?)))
+        .collect()
+}
+
+/// The turns of `player` the analysis classes a mistake or a blunder, in turn order: every
+/// game's review asks about these.
+fn reviewed(chances: &[TurnChance], player: u8) -> impl Iterator<Item = u32> + '_ {
     (chances.iter())
-        .filter(|c| c.player == player && c.chance.class >= MoveClass::Mistake)
-        .filter_map(|c| Some((c.turn, mistake(analysis.turn(c.turn)?)?)))
+        .filter(move |c| c.player == player && c.chance.class >= MoveClass::Mistake)
+        .map(|c| c.turn)
+}
+
+/// A Card Game player's actions to review, in turn order (as [`mistakes`]), each with what it
+/// lost. The Card Game's values are always sampled.
+pub fn card_mistakes(report: &CardGameReport, chances: &[TurnChance], player: u8) -> Vec<(u32, f64)> {
+    reviewed(chances, player)
+        .filter_map(|turn| Some((turn, report.turn(turn)?.points_lost.filter(|&l| l > 0.0)?)))
         .collect()
 }
 
@@ -217,25 +239,47 @@ pub fn mend(t: &TurnReport, answer: &Answer) -> Mend {
     let is = |a: &AlternativeReport| {
         a.position == answer.position && a.rotation == answer.rotation && a.action == answer.action
     };
-    let (Some(i), Some(best)) = (t.alternatives.iter().position(is), t.alternatives.first()) else {
+    let Some(i) = t.alternatives.iter().position(is) else {
         return Mend::NotLegal;
     };
-    let chosen = &t.alternatives[i];
-    let lost = (best.value - chosen.value).max(0.0);
+    let values: Vec<Valued> = (t.alternatives.iter())
+        .map(|a| (a.value, a.playouts.as_ref().map(|p| p.std_error)))
+        .collect();
+    mend_at(&values, (t.played, t.points_lost), i)
+}
+
+/// How the action `words` (`replay::cards::move_text`) mends Card Game turn `t`'s mistake.
+pub fn card_mend(t: &CardTurnReport, words: &str) -> Mend {
+    let Some(i) = t.alternatives.iter().position(|a| a.action == words) else {
+        return Mend::NotLegal;
+    };
+    let values: Vec<Valued> = t.alternatives.iter().map(|a| (a.value, Some(a.stderr))).collect();
+    mend_at(&values, (t.played, t.points_lost), i)
+}
+
+/// An alternative's value, and its standard error where it was sampled.
+type Valued = (f64, Option<f64>);
+
+/// How choosing alternative `i` mends a turn whose alternatives, best first, are valued
+/// `values`, `played` the one played and `lost` what its verdict says it lost.
+fn mend_at(values: &[Valued], (played, lost): (Option<usize>, Option<f64>), i: usize) -> Mend {
+    let (Some(&chosen), Some(&best)) = (values.get(i), values.first()) else {
+        return Mend::NotLegal;
+    };
+    let gap = (best.0 - chosen.0).max(0.0);
     // The move played lost what its verdict says, whatever the listing's noise would allow:
     // the verdict weighed it again against the best on the same futures.
-    if t.played == Some(i) {
+    if played == Some(i) {
         return Mend::NoBetter {
-            lost: t.points_lost.unwrap_or(lost),
+            lost: lost.unwrap_or(gap),
         };
     }
-    let played = t.played.and_then(|p| t.alternatives.get(p));
-    if lost == 0.0 || within_noise(chosen, best) {
+    if gap == 0.0 || within_noise(chosen, best) {
         Mend::Good
-    } else if played.is_some_and(|p| chosen.value > p.value) {
-        Mend::Better { lost }
+    } else if played.and_then(|p| values.get(p)).is_some_and(|p| chosen.0 > p.0) {
+        Mend::Better { lost: gap }
     } else {
-        Mend::NoBetter { lost }
+        Mend::NoBetter { lost: gap }
     }
 }
 

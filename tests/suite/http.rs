@@ -1821,6 +1821,81 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
     app.stop();
 }
 
+/// A Card Game's mistakes are reviewed as a tile game's: the analysis page links them, and a
+/// mistake's page shows the table before the action with the mover's hand, offers every legal
+/// action as a link, judges an answer without naming the best, and names the best on request.
+#[test]
+fn a_card_games_mistakes_are_reviewed_from_the_table() {
+    use carcassonne_replay::record::{AnyRecord, CardLine, parse_any};
+    use carcassonne_replay::replay::cards::{move_text, position_at};
+    let app = spawn_app();
+    let text = card_game(9);
+    let id = upload_id(&app, text.as_bytes());
+    let AnyRecord::Cards(record) = parse_any(text.as_bytes()).unwrap() else {
+        panic!("a Card Game record")
+    };
+    assert_eq!(get(&app, &format!("/g/{id}/mistake/1")).status, 404, "no analysis yet");
+    analyse(&app, &id);
+    let analysis = get_html(&app, &format!("/g/{id}/analysis")).body;
+    let link = format!("href=\"/g/{id}/mistake/");
+    let n: usize = analysis
+        .split(&link)
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .expect("a mistake to review")
+        .parse()
+        .unwrap();
+    assert!(analysis.contains("review them"), "the accuracy table links the review");
+    let address = format!("/g/{id}/mistake/{n}");
+    let page = get_html(&app, &address);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("What was better?") && page.body.contains("<svg"));
+    let mut legal = Vec::new();
+    position_at(&record, n - 1).unwrap().legal_moves(&mut legal);
+    assert_eq!(
+        page.body.matches(&format!("href=\"{address}?action=")).count(),
+        legal.len(),
+        "every legal action is an answer"
+    );
+    let answer = |mv: &carcassonne_replay::engine::cards::CardMove| {
+        get_html(&app, &format!("{address}?action={}", CardLine(vec![*mv])))
+    };
+    let played = answer(&record.moves[n - 1].mv);
+    assert!(
+        played.body.contains("No better than the move played"),
+        "{}",
+        played.body
+    );
+    let revealed = get_html(&app, &format!("{address}?reveal=1")).body;
+    let best = revealed
+        .split("The best action: ")
+        .nth(1)
+        .unwrap()
+        .split(". ")
+        .next()
+        .unwrap();
+    let best = best.replace("&gt;", ">");
+    let best = legal
+        .iter()
+        .find(|m| move_text(m) == best)
+        .expect("the best is a legal action");
+    assert!(
+        revealed.contains(&format!("/g/{id}/t/{n}/explore?line=")),
+        "shown on the table"
+    );
+    assert!(answer(best).body.contains("Found: that move is as good as the best"));
+    for bad in ["?action=purple-9,road", "?action=red-3,road~keep", "?square=0,0"] {
+        let refused = get(&app, &format!("{address}{bad}"));
+        assert_eq!(refused.status, 400, "{bad}");
+        assert!(!refused.body.contains("purple"), "not echoed");
+    }
+    let calm = (1..=record.moves.len())
+        .find(|k| !analysis.contains(&format!("{link}{k}\"")))
+        .unwrap();
+    assert_eq!(get(&app, &format!("/g/{id}/mistake/{calm}")).status, 404);
+    app.stop();
+}
+
 #[test]
 fn a_queued_analysis_runs_in_the_background_and_is_stored() {
     let app = spawn_app();

@@ -1,6 +1,7 @@
 //! The analysis page and a turn's alternatives page, and what every game's builds them from.
 
 use super::api::{AnalysisStatusAnswer, AnalysisSummary};
+use crate::analysis::puzzles::Mend;
 use crate::analysis::report::{AlternativeReport, PlayerReport};
 use crate::analysis::win_chance::{MoveClass, TurnChance};
 use crate::render::PlayerColours;
@@ -334,5 +335,35 @@ pub fn value_with_error(a: &AlternativeReport) -> String {
     match &a.playouts {
         Some(p) => format!("{} ± {}", view::points(a.value), view::points(p.std_error)),
         None => view::points(a.value),
+    }
+}
+
+/// What an answer to a mistake's review is worth, in words, and whether it mends it; `not_legal`
+/// says why a move that cannot be made is refused.
+pub fn mend_words(mend: Mend, not_legal: String) -> (bool, String) {
+    let said = match mend {
+        Mend::Good => "Found: that move is as good as the best, within the noise of the playouts.".to_string(),
+        Mend::Better { lost } => format!(
+            "Better than the move played, but still {} points below the best. Try again.",
+            view::points(lost)
+        ),
+        Mend::NoBetter { lost } => format!(
+            "No better than the move played: {} points below the best. Try again.",
+            view::points(lost)
+        ),
+        Mend::NotLegal => not_legal,
+    };
+    (mend == Mend::Good, said)
+}
+
+/// Links each player's mistakes to review (`reviews[p]`, their turns in order): the accuracy
+/// table links a player's first, and each such turn's row its own.
+pub fn link_reviews(page: &mut AnalysisPage, reviews: &[Vec<u32>]) {
+    let id = page.id;
+    for (row, turns) in page.chances.iter_mut().flat_map(|c| &mut c.accuracy).zip(reviews) {
+        row.review = turns.first().map(|&n| links::mistake(id, n));
+    }
+    for row in &mut page.turns {
+        row.review = (reviews.iter().flatten().any(|&n| n == row.turn)).then(|| links::mistake(id, row.turn));
     }
 }

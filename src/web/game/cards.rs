@@ -5,21 +5,30 @@ use super::analysis::{
     AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLoss, TurnLossRow, player_rows,
     too_close,
 };
+use super::analysis::{link_reviews, mend_words};
 use super::api::{AnalysisSummary, card_summary};
+use super::explore::{self, cards::MoveGroup};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
 use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
+use crate::analysis::puzzles;
 use crate::engine::cards::CardGame;
+use crate::engine::cards::CardMove;
 use crate::record::CardLine;
 use crate::record::cards::CardRecord;
+use crate::render::Theme;
 use crate::render::cards::Hands;
+use crate::render::cards::table_svg;
 use crate::replay;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
+use crate::web::view::PlayerView;
 use crate::web::view::{CardTurnView, GamePart, GameWords};
 use crate::web::{AppState, card_view, links, view};
+use askama::Template;
+use askama_web::WebTemplate;
 
 impl Stored<CardRecord> {
     /// What every page of the game shows at the top.
@@ -239,6 +248,15 @@ impl AnalysisReport for CardGameReport {
                 }
             })
             .collect();
+        let reviews: Vec<Vec<u32>> = (0..record.players.len() as u8)
+            .map(|p| {
+                puzzles::card_mistakes(r, &chances, p)
+                    .into_iter()
+                    .map(|(n, _)| n)
+                    .collect()
+            })
+            .collect();
+        link_reviews(page, &reviews);
     }
 
     fn summary(self) -> AnalysisSummary {
@@ -282,5 +300,95 @@ impl Stored<CardRecord> {
                 (words, links::turn(id, n) + "?hands=mover")
             }
         }
+    }
+}
+
+/// A Card Game mistake's review ("learn from your mistakes"): the table before the action with
+/// the mover's hand, their actions, each a link that answers with it, and what the answer was
+/// worth, without saying which action is best until the reader asks.
+#[derive(Template, WebTemplate)]
+#[template(path = "card_review.html")]
+pub struct ReviewPage {
+    game: GameHead,
+    turn: u32,
+    /// The table before the action, the mover's hand shown.
+    table: String,
+    /// "Round 2 of 4".
+    round: String,
+    hand: String,
+    /// The mover's legal actions, grouped by what they play, each a link answering with it.
+    moves: Vec<MoveGroup>,
+    question: String,
+    /// Whether the answer mends the mistake, and what it was worth in words.
+    verdict: Option<(bool, String)>,
+    /// The best action and what the one played lost, in words, and where the table shows it,
+    /// once the reader asked.
+    solution: Option<(String, Option<String>)>,
+    /// The scores before the action.
+    players: Vec<PlayerView>,
+    hide_if_ended: bool,
+    /// The same player's next mistake.
+    next: Option<String>,
+}
+
+/// What a reader asks of a Card Game mistake: an action to weigh, or the answer.
+pub struct Asked {
+    pub action: Option<CardMove>,
+    pub reveal: bool,
+}
+
+impl Stored<CardRecord> {
+    /// Mistake `n`'s review, answering `asked`; 404 when the game is not analysed yet or turn
+    /// `n` is not its mover's mistake or blunder.
+    pub fn review_page(&self, state: &AppState, n: u32, asked: &Asked) -> Result<ReviewPage, Problem> {
+        let (id, record) = (self.row.id, &self.record);
+        let finished = state.finished_analysis(&id, self.row.kind)?;
+        let report = (finished.as_ref().and_then(|a| a.cards())).ok_or_else(|| {
+            Problem::not_found(format!(
+                "game {id} has no mistakes to review until its analysis is done"
+            ))
+        })?;
+        let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
+        let t = report.turn(n).ok_or_else(not_one)?;
+        let chances = analysis::cards::turn_chances(report, record.moves.len() as u32);
+        let review = puzzles::card_mistakes(report, &chances, t.player);
+        let lost = review.iter().find(|(turn, _)| *turn == n).ok_or_else(not_one)?.1;
+        let (played, best) = (t.played.and_then(|i| t.alternatives.get(i)), t.alternatives.first());
+        let (Some(played), Some(best)) = (played, best) else {
+            return Err(not_one());
+        };
+        let before = replay::cards::position_at(record, n as usize - 1).map_err(Problem::internal)?;
+        let mover = usize::from(t.player);
+        let answer = |mv: &CardMove| format!("{}?action={}", links::mistake(id, n), explore::cards::step(mv));
+        let lost_words = view::points(lost);
+        Ok(ReviewPage {
+            game: self.head(state)?,
+            turn: n,
+            table: table_svg(record, &before, Theme::Light, &|p| usize::from(p) == mover),
+            round: format!("Round {} of {}", before.round() + 1, before.rounds()),
+            hand: card_view::list(&before.players()[mover].hand),
+            moves: explore::cards::grouped(&explore::cards::legal(&before), &answer),
+            question: format!(
+                "{} played {}: {lost_words} points below the best action. What was better?",
+                self.player_name(t.player),
+                played.action
+            ),
+            verdict: (asked.action.as_ref().filter(|_| !asked.reveal)).map(|mv| {
+                let mend = puzzles::card_mend(t, &replay::cards::move_text(mv));
+                mend_words(mend, "That action is not possible now.".into())
+            }),
+            solution: asked.reveal.then(|| {
+                let said = format!(
+                    "The best action: {}. The action played was {lost_words} points below it.",
+                    best.action
+                );
+                (said, self.on_the_table(n, &before, &best.action))
+            }),
+            players: card_view::players_at(record, &before, false, &crate::render::cards::colours(record)),
+            hide_if_ended: false,
+            next: (review.iter())
+                .find(|(turn, _)| *turn > n)
+                .map(|(turn, _)| links::mistake(id, turn)),
+        })
     }
 }

@@ -2,8 +2,8 @@
 //! open spots, each placement's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLoss, TurnLossRow, per_player,
-    player_rows, too_close, value_with_error,
+    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, Drawn, TurnLoss, TurnLossRow, link_reviews,
+    per_player, player_rows, too_close, value_with_error,
 };
 use super::api::AnalysisSummary;
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -209,9 +209,6 @@ impl AnalysisReport for StoredAnalysis {
         let reviews: Vec<Vec<u32>> = (0..players.len() as u8)
             .map(|p| puzzles::mistakes(r, &chances, p).into_iter().map(|(n, _)| n).collect())
             .collect();
-        for (row, turns) in page.chances.iter_mut().flat_map(|c| &mut c.accuracy).zip(&reviews) {
-            row.review = turns.first().map(|&n| links::mistake(id, n));
-        }
         page.puzzles = page.chances.is_some();
         page.made_by = r.summary.version;
         page.players = player_rows(players, &r.summary.players);
@@ -232,10 +229,10 @@ impl AnalysisReport for StoredAnalysis {
                     row.best_at = Some(format!("({},{}) {}°", b.position[0], b.position[1], b.rotation));
                     row.best_href = Some(links::best(id, t.turn));
                 }
-                row.review = (reviews.iter().flatten().any(|&n| n == t.turn)).then(|| links::mistake(id, t.turn));
                 row
             })
             .collect();
+        link_reviews(page, &reviews);
     }
 
     fn summary(self) -> AnalysisSummary {

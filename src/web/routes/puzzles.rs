@@ -9,23 +9,24 @@
 //! `?reveal=1`), so it works without JavaScript; the script only moves and turns the tile
 //! without a page load. A malformed address is refused with 400, never echoed.
 
-use crate::analysis::puzzles::{self, Answer, Judgement, Mend, Mistake, Puzzle};
+use crate::analysis::puzzles::{self, Answer, Judgement, Mistake, Puzzle};
 use crate::analysis::report::{ActionReport, TurnReport};
 use crate::engine::{GameKind, Pos};
-use crate::record::GameRecord;
+use crate::record::{CardLine, GameRecord};
 use crate::render;
 use crate::replay;
 use crate::replay::words;
 use crate::store::GameId;
 use crate::web::board_view::{self, PuzzleTile, parse_meeple_token};
-use crate::web::game::GameHead;
-use crate::web::loaded::Stored;
+use crate::web::game::analysis::mend_words;
+use crate::web::game::{CardAnswer, GameHead, ReviewPage};
+use crate::web::loaded::{Loaded, Stored};
 use crate::web::problem::Problem;
 use crate::web::query::Query;
 use crate::web::view::PlayerView;
 use crate::web::{AppState, blocking, links, view};
 use actix_web::http::StatusCode;
-use actix_web::{route, web};
+use actix_web::{Either, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
@@ -85,6 +86,8 @@ pub struct AnswerQuery {
     square: Option<String>,
     rotation: Option<String>,
     meeple: Option<String>,
+    /// The Card Game's answer: an action in the explore board's notation (`red-3,road`).
+    action: Option<String>,
     reveal: Option<String>,
 }
 
@@ -105,6 +108,11 @@ fn bad_answer(detail: &str) -> Problem {
 impl AnswerQuery {
     /// The request in types, or 400 saying what is wrong (never quoting it).
     fn parse(&self) -> Result<Asked, Problem> {
+        if self.action.is_some() {
+            return Err(bad_answer(
+                "a tile game's answer is a square, a rotation and a meeple step, not an action",
+            ));
+        }
         let (square, rotation) =
             board_view::parse_placement(self.square.as_deref(), self.rotation.as_deref()).map_err(bad_answer)?;
         let meeple = (self.meeple.as_deref())
@@ -123,6 +131,29 @@ impl AnswerQuery {
         Ok(Asked {
             square: square.map(|s| (s, rotation)),
             meeple,
+            reveal: self.reveal.is_some(),
+        })
+    }
+}
+
+impl AnswerQuery {
+    /// A Card Game's answer in types, or 400 saying what is wrong (never quoting it).
+    fn card_answer(&self) -> Result<CardAnswer, Problem> {
+        if self.square.is_some() || self.rotation.is_some() || self.meeple.is_some() {
+            return Err(bad_answer(
+                "a Card Game's answer is an action (such as action=red-3,road), not a square",
+            ));
+        }
+        let action = (self.action.as_deref())
+            .map(|a| match a.parse::<CardLine>() {
+                Ok(CardLine(line)) if line.len() == 1 => Ok(line[0]),
+                _ => Err(bad_answer(
+                    "an action is card,row (such as red-3,road), follower,row, keep or turn-in",
+                )),
+            })
+            .transpose()?;
+        Ok(CardAnswer {
+            action,
             reveal: self.reveal.is_some(),
         })
     }
@@ -284,54 +315,59 @@ pub async fn puzzle(
     .await
 }
 
-/// Mistake `n` of an analysed game: the board before turn n, asking its player for a better
-/// move than the one they played; the next link goes to the same player's next mistake.
+/// Mistake `n` of an analysed game: the board (the Card Game: the table) before turn n,
+/// asking its player for a better move than the one they played; the next link goes to the
+/// same player's next mistake.
 #[route("/g/{id}/mistake/{n:[0-9]+}", method = "GET", method = "HEAD")]
 pub async fn mistake(
     state: web::Data<AppState>,
     path: web::Path<(GameId, u32)>,
     q: Query<AnswerQuery>,
-) -> Result<PuzzlePage, Problem> {
+) -> Result<Either<PuzzlePage, ReviewPage>, Problem> {
     let (id, n) = path.into_inner();
-    let asked = q.parse()?;
-    blocking(move || {
-        let g = state.load(&id)?;
-        let finished = state.finished_analysis(&id, g.row.kind)?;
-        let report = (finished.as_ref().and_then(|a| a.tiles())).ok_or_else(|| {
-            Problem::not_found(format!(
-                "game {id} has no mistakes to review until its analysis is done"
-            ))
-        })?;
-        let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
-        let t = report.turn(n).ok_or_else(not_one)?;
-        let review = puzzles::mistakes(report, &report.chances(None), t.player);
-        let m = (review.iter().find(|(turn, _)| *turn == n))
-            .ok_or_else(not_one)?
-            .1
-            .clone();
-        let played = t.played.and_then(|i| t.alternatives.get(i)).ok_or_else(not_one)?;
-        let ask = Ask {
-            heading: "Find a better move",
-            question: format!(
-                "{} drew {} and put it at ({},{}) turned {}°, {}: {} points below the best move. What was better?",
-                g.player_name(t.player),
-                t.tile,
-                played.position[0],
-                played.position[1],
-                played.rotation,
-                played.action.words(g.record.game),
-                view::points(m.lost)
-            ),
-            address: links::mistake(id, n),
-            back: (links::analysis(id), "the analysis"),
-            next: "next mistake",
-        };
-        let next = (review.iter())
-            .find(|(turn, _)| *turn > n)
-            .map(|(turn, _)| links::mistake(id, turn));
-        page(&state, &g, t, &Task::Mistake(m), &asked, ask, next)
+    blocking(move || match state.loaded(&id)? {
+        Loaded::Tiles(g) => Ok(Either::Left(tile_mistake(&state, &g, n, &q.parse()?)?)),
+        Loaded::Cards(g) => Ok(Either::Right(g.review_page(&state, n, &q.card_answer()?)?)),
     })
     .await
+}
+
+fn tile_mistake(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<PuzzlePage, Problem> {
+    let id = g.row.id;
+    let finished = state.finished_analysis(&id, g.row.kind)?;
+    let report = (finished.as_ref().and_then(|a| a.tiles())).ok_or_else(|| {
+        Problem::not_found(format!(
+            "game {id} has no mistakes to review until its analysis is done"
+        ))
+    })?;
+    let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
+    let t = report.turn(n).ok_or_else(not_one)?;
+    let review = puzzles::mistakes(report, &report.chances(None), t.player);
+    let m = (review.iter().find(|(turn, _)| *turn == n))
+        .ok_or_else(not_one)?
+        .1
+        .clone();
+    let played = t.played.and_then(|i| t.alternatives.get(i)).ok_or_else(not_one)?;
+    let ask = Ask {
+        heading: "Find a better move",
+        question: format!(
+            "{} drew {} and put it at ({},{}) turned {}°, {}: {} points below the best move. What was better?",
+            g.player_name(t.player),
+            t.tile,
+            played.position[0],
+            played.position[1],
+            played.rotation,
+            played.action.words(g.record.game),
+            view::points(m.lost)
+        ),
+        address: links::mistake(id, n),
+        back: (links::analysis(id), "the analysis"),
+        next: "next mistake",
+    };
+    let next = (review.iter())
+        .find(|(turn, _)| *turn > n)
+        .map(|(turn, _)| links::mistake(id, turn));
+    page(state, g, t, &Task::Mistake(m), asked, ask, next)
 }
 
 fn page(
@@ -486,27 +522,13 @@ fn verdict(game: GameKind, t: &TurnReport, p: &Puzzle, answer: &Answer) -> Verdi
 /// How the reader's answer mends a mistake, without saying where the best is.
 fn mend_verdict(game: GameKind, t: &TurnReport, answer: &Answer) -> Verdict {
     let [x, y] = answer.position;
-    let judgement = puzzles::mend(t, answer);
-    let said = match judgement {
-        Mend::Good => "Found: that move is as good as the best, within the noise of the playouts.".to_string(),
-        Mend::Better { lost } => format!(
-            "Better than the move played, but still {} points below the best. Try again.",
-            view::points(lost)
-        ),
-        Mend::NoBetter { lost } => format!(
-            "No better than the move played: {} points below the best. Try again.",
-            view::points(lost)
-        ),
-        Mend::NotLegal => format!(
-            "That move is not possible: the tile does not fit at ({x},{y}) turned {}°, or the {} cannot stand there.",
-            answer.rotation,
-            words::figures(game).0
-        ),
-    };
-    Verdict {
-        solved: judgement == Mend::Good,
-        said,
-    }
+    let not_legal = format!(
+        "That move is not possible: the tile does not fit at ({x},{y}) turned {}°, or the {} cannot stand there.",
+        answer.rotation,
+        words::figures(game).0
+    );
+    let (solved, said) = mend_words(puzzles::mend(t, answer), not_legal);
+    Verdict { solved, said }
 }
 
 #[cfg(test)]
@@ -518,6 +540,7 @@ mod tests {
             square: square.map(str::to_string),
             rotation: rotation.map(str::to_string),
             meeple: meeple.map(str::to_string),
+            action: None,
             reveal: None,
         }
     }

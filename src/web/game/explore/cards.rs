@@ -46,7 +46,7 @@ pub struct MoveLink {
 }
 
 /// The legal actions grouped by what they play, each a link `after(action)`.
-fn grouped(moves: &[CardMove], after: &dyn Fn(&CardMove) -> String) -> Vec<MoveGroup> {
+pub(crate) fn grouped(moves: &[CardMove], after: &dyn Fn(&CardMove) -> String) -> Vec<MoveGroup> {
     let mut out: Vec<MoveGroup> = Vec::new();
     for mv in moves {
         let (what, row) = match mv {
@@ -110,7 +110,7 @@ fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     })
 }
 
-fn legal(game: &CardGame) -> Vec<CardMove> {
+pub(crate) fn legal(game: &CardGame) -> Vec<CardMove> {
     let mut moves = Vec::new();
     if !game.is_over() {
         game.legal_moves(&mut moves);
@@ -119,7 +119,7 @@ fn legal(game: &CardGame) -> Vec<CardMove> {
 }
 
 /// A move as the notation writes it.
-fn step(mv: &CardMove) -> String {
+pub(crate) fn step(mv: &CardMove) -> String {
     CardLine(vec![*mv]).to_string()
 }
 

@@ -8,7 +8,7 @@
 //! answer is kept by position; a page shows it when it is kept, and otherwise offers a link
 //! that asks for it (`think=1`), which the page's script follows in the background.
 
-mod cards;
+pub(crate) mod cards;
 pub(crate) mod engine;
 mod tiles;
 
