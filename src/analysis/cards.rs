@@ -14,7 +14,7 @@ use super::win_chance::{
     CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CARD_SCALE_TO_THE_END, CalibrationError, CalibrationSettings, Sample,
     Scale, TurnChance, outcome,
 };
-use super::{AnalysisError, Recheck, run_parallel};
+use super::{AnalysisError, run_parallel};
 use crate::engine::GameKind;
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, play_rounds, row_value, sample_hidden};
@@ -29,9 +29,9 @@ use std::ops::Range;
 /// differences are not noise of the sampling.
 pub const DEFAULT_SAMPLES: u32 = 64;
 
-/// One alternative of a turn.
+/// One action of a Card Game turn and what it is worth.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CardAlternative {
+pub struct Alternative {
     pub mv: CardMove,
     /// What a follower here would take now (the greedy bot's estimate); 0 for a card.
     pub secures: u32,
@@ -43,17 +43,10 @@ pub struct CardAlternative {
     pub stderr: f64,
 }
 
-/// A turn's alternatives, best first, and which one was played.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CardTurnAnalysis {
-    pub turn: u32,
-    pub player: u8,
-    pub alternatives: Vec<CardAlternative>,
-    pub played: Option<usize>,
-    /// The played action against the best, weighed again on fresh samples: the best of many
-    /// noisy values leans high (see `analysis::Recheck`).
-    pub recheck: Option<Recheck>,
-}
+/// A Card Game turn's alternatives, best first, and the verdict on the action played: the
+/// played action against the best, weighed again on fresh samples (the best of many noisy
+/// values leans high, see `analysis::Recheck`).
+pub type TurnAnalysis = super::TurnAnalysis<Alternative, ()>;
 
 impl AnalysisError<Refusal> {
     /// The error in the record's words.
@@ -82,7 +75,7 @@ pub fn analyse_turn(
     turn: u32,
     samples: u32,
     seed: u64,
-) -> Result<CardTurnAnalysis, AnalysisError<Refusal>> {
+) -> Result<TurnAnalysis, AnalysisError<Refusal>> {
     let (game, played) = position_before(record, turn)?;
     Ok(analyse_position(&game, turn, Some(played), (samples, PLAYOUTS), seed))
 }
@@ -96,7 +89,7 @@ pub fn analyse_position(
     played: Option<CardMove>,
     (samples, future): (u32, CardFuture),
     seed: u64,
-) -> CardTurnAnalysis {
+) -> TurnAnalysis {
     let mut moves = Vec::new();
     game.legal_moves(&mut moves);
     let how = Weighing {
@@ -108,19 +101,21 @@ pub fn analyse_position(
     };
     let played = played.and_then(|p| moves.iter().position(|m| *m == p));
     let judged = weigh(game, &moves, played, &how);
-    CardTurnAnalysis {
+    TurnAnalysis {
         turn,
         player: game.current_player(),
         alternatives: (judged.listed.iter())
             .map(|l| alternative(game, moves[l.index], &l.tally, samples, how.seeds))
             .collect(),
         played: judged.played,
+        chosen: judged.chosen,
         recheck: judged.recheck,
+        facts: (),
     }
 }
 
 /// `mv` valued by `tally`, with what it secures and scores at once on `samples` of `seeds`.
-fn alternative(game: &CardGame, mv: CardMove, tally: &Tally, samples: u32, seeds: Seeds) -> CardAlternative {
+fn alternative(game: &CardGame, mv: CardMove, tally: &Tally, samples: u32, seeds: Seeds) -> Alternative {
     let secures = match mv {
         CardMove::Follower { row } => row_value(game, row),
         _ => 0,
@@ -132,7 +127,7 @@ fn alternative(game: &CardGame, mv: CardMove, tally: &Tally, samples: u32, seeds
             *n += f64::from(a.score - b.score);
         }
     }
-    CardAlternative {
+    Alternative {
         mv,
         secures,
         now: now.into_iter().map(|x| x / f64::from(samples.max(1))).collect(),
@@ -321,7 +316,7 @@ fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-impl CardTurnAnalysis {
+impl TurnAnalysis {
     /// What the action played lost against the best, rechecked on fresh samples: 0 within
     /// the noise.
     pub fn points_lost(&self) -> Option<f64> {

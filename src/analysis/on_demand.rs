@@ -138,9 +138,9 @@ pub fn tile_opinion(
         Some(Opinion {
             win_chance: (best.first())
                 .filter(|_| samples > 0)
-                .map(|b| WinChance::of(scale, b.value, b.std_error.unwrap_or(0.0), t.tiles_left)),
+                .map(|b| WinChance::of(scale, b.value, b.std_error.unwrap_or(0.0), t.facts.tiles_left)),
             best,
-            moves: t.moves_count,
+            moves: t.facts.moves_count,
             samples,
             elapsed: Duration::ZERO,
         })

@@ -404,14 +404,14 @@ impl From<&TurnAnalysis> for TurnReport {
         TurnReport {
             turn: t.turn,
             player: t.player,
-            tile: t.tile_name.clone(),
-            tiles_left: t.tiles_left,
-            placements_count: t.placements_count,
-            moves_count: t.moves_count,
-            value: basis(t.value_basis).to_string(),
+            tile: t.facts.tile_name.clone(),
+            tiles_left: t.facts.tiles_left,
+            placements_count: t.facts.placements_count,
+            moves_count: t.facts.moves_count,
+            value: basis(t.facts.value_basis).to_string(),
             heuristic_formula: HEURISTIC_FORMULA.to_string(),
-            scores_before: t.scores_before.clone(),
-            if_ended_before: t.if_ended_before.clone(),
+            scores_before: t.facts.scores_before.clone(),
+            if_ended_before: t.facts.if_ended_before.clone(),
             played: t.played,
             best: brief(t.alternatives.get(t.chosen)),
             played_rank: t.played_rank(),
@@ -419,7 +419,7 @@ impl From<&TurnAnalysis> for TurnReport {
             points_lost_std_error: t.recheck.map(|r| round(r.std_error)),
             too_close: t.recheck.is_some_and(|r| r.too_close),
             alternatives: t.alternatives.iter().map(AlternativeReport::from).collect(),
-            open_spots: t.spots.iter().map(spot).collect(),
+            open_spots: t.facts.spots.iter().map(spot).collect(),
             dead_spots: t.dead_spots().map(xy).collect(),
         }
     }
@@ -450,9 +450,9 @@ impl From<&GameAnalysis> for GameReport {
                 .map(|t| TurnSummary {
                     turn: t.turn,
                     player: t.player,
-                    tile: t.tile_name.clone(),
-                    placements_count: t.placements_count,
-                    moves_count: t.moves_count,
+                    tile: t.facts.tile_name.clone(),
+                    placements_count: t.facts.placements_count,
+                    moves_count: t.facts.moves_count,
                     played: t.played,
                     played_rank: t.played_rank(),
                     points_lost: reported_loss(t),
@@ -461,7 +461,7 @@ impl From<&GameAnalysis> for GameReport {
                     best_move: brief(t.best()),
                     win_chance: (t.played_alternative())
                         .filter(|a| a.playouts.is_some())
-                        .map(|a| round(scale.chance(a.value, t.tiles_left))),
+                        .map(|a| round(scale.chance(a.value, t.facts.tiles_left))),
                 })
                 .collect(),
             players: g.players.iter().map(PlayerReport::from).collect(),

@@ -62,12 +62,29 @@ pub struct Alternative {
     pub rechecked: bool,
 }
 
-/// Every alternative of one turn, best first.
+/// Every alternative of one turn, best first, and the verdict on the move played, in any game:
+/// `A` is the game's alternative, `F` what else the game says of the turn (the tile games'
+/// [`TileTurn`]; nothing in the Card Game).
 #[derive(Clone, Debug, PartialEq)]
-pub struct TurnAnalysis {
-    /// 1-based count of placed tiles.
+pub struct TurnAnalysis<A = Alternative, F = TileTurn> {
+    /// 1-based count of turns (the tile games: of placed tiles).
     pub turn: u32,
     pub player: u8,
+    pub alternatives: Vec<A>,
+    /// Index in `alternatives` of the move played, when the turn came from a record.
+    pub played: Option<usize>,
+    /// Index in `alternatives` of the move the analysis would play (`weighing::Judgement::chosen`):
+    /// the first listed unless the move played, weighed again for its verdict, came out above
+    /// it.
+    pub chosen: usize,
+    /// The played move against the best, weighed again on fresh futures (with playouts only).
+    pub recheck: Option<Recheck>,
+    pub facts: F,
+}
+
+/// What a tile-game turn's analysis says besides its alternatives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileTurn {
     pub tile: TileKindId,
     pub tile_name: String,
     /// Tiles in the pack besides the drawn one.
@@ -80,31 +97,24 @@ pub struct TurnAnalysis {
     pub scores_before: Vec<i32>,
     /// Every player's score if the game had ended before this turn.
     pub if_ended_before: Vec<i32>,
-    pub alternatives: Vec<Alternative>,
-    /// Index in `alternatives` of the move played, when the turn came from a record.
-    pub played: Option<usize>,
-    /// Index in `alternatives` of the move the analysis would play (`weighing::Judgement::chosen`):
-    /// the first listed unless the move played, weighed again for its verdict, came out above
-    /// it.
-    pub chosen: usize,
     /// The board after the move played: each empty square next to it and how many tiles left
     /// in the pack fit it (`fits == 0`: a dead spot).
     pub spots: Vec<Spot>,
-    /// The played move against the best, weighed again on fresh futures (with playouts only).
-    pub recheck: Option<Recheck>,
 }
 
-impl TurnAnalysis {
-    pub fn played_alternative(&self) -> Option<&Alternative> {
+impl<A, F> TurnAnalysis<A, F> {
+    pub fn played_alternative(&self) -> Option<&A> {
         self.alternatives.get(self.played?)
     }
 
+    pub fn best(&self) -> Option<&A> {
+        self.alternatives.first()
+    }
+}
+
+impl TurnAnalysis {
     pub fn played_rank(&self) -> Option<u32> {
         self.played_alternative().map(|a| a.rank)
-    }
-
-    pub fn best(&self) -> Option<&Alternative> {
-        self.alternatives.first()
     }
 
     /// What the move played lost against the best: rechecked on fresh futures when playouts
@@ -117,7 +127,7 @@ impl TurnAnalysis {
     }
 
     pub fn dead_spots(&self) -> impl Iterator<Item = Pos> + '_ {
-        self.spots.iter().filter(|s| s.fits == 0).map(|s| s.pos)
+        self.facts.spots.iter().filter(|s| s.fits == 0).map(|s| s.pos)
     }
 }
 
@@ -239,19 +249,21 @@ pub fn analyse_position(
     Ok(TurnAnalysis {
         turn,
         player: before.current_player(),
-        tile,
-        tile_name: before.catalog().name(tile).to_string(),
-        tiles_left: before.pack_left().saturating_sub(1),
-        placements_count,
-        moves_count: moves.len(),
-        value_basis: value_basis(opts),
-        scores_before: before.scores(),
-        if_ended_before: base.if_ended().to_vec(),
         played: played_new,
         chosen,
-        spots: played_index.map_or_else(Vec::new, |i| spots_after(before, &moves[i])),
         recheck,
         alternatives: alts,
+        facts: TileTurn {
+            tile,
+            tile_name: before.catalog().name(tile).to_string(),
+            tiles_left: before.pack_left().saturating_sub(1),
+            placements_count,
+            moves_count: moves.len(),
+            value_basis: value_basis(opts),
+            scores_before: before.scores(),
+            if_ended_before: base.if_ended().to_vec(),
+            spots: played_index.map_or_else(Vec::new, |i| spots_after(before, &moves[i])),
+        },
     })
 }
 

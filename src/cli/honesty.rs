@@ -115,7 +115,7 @@ fn illegal_suggestions(record: &crate::record::GameRecord, game: &analysis::Game
     for t in &game.turns {
         let (before, _) = analysis::position_before(record, t.turn).map_err(|e| e.to_string())?;
         illegal += (t.alternatives.iter())
-            .filter(|a| before.check_action(t.tile, a.placement, a.action).is_err())
+            .filter(|a| before.check_action(t.facts.tile, a.placement, a.action).is_err())
             .count() as u32;
     }
     Ok(illegal)

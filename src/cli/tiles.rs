@@ -290,12 +290,12 @@ fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
         "Turn {}: {} draws {} ({}, {}); {} after it",
         t.turn,
         name(record, t.player),
-        t.tile_name,
-        words::count(t.placements_count as u32, "placement", "placements"),
-        words::count(t.moves_count as u32, "move", "moves"),
-        words::count(t.tiles_left, "tile left", "tiles left")
+        t.facts.tile_name,
+        words::count(t.facts.placements_count as u32, "placement", "placements"),
+        words::count(t.facts.moves_count as u32, "move", "moves"),
+        words::count(t.facts.tiles_left, "tile left", "tiles left")
     );
-    let _ = writeln!(out, "value: {}", value_words(t.value_basis));
+    let _ = writeln!(out, "value: {}", value_words(t.facts.value_basis));
     let _ = writeln!(
         out,
         "{:>5} {:>9} {:>4}  {:<20} {:>9} {:>9} {:>9} {:>13} {:>8}",
@@ -320,7 +320,11 @@ fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
     }
     match (t.played_rank(), t.points_lost()) {
         (Some(r), Some(lost)) => {
-            let _ = writeln!(out, "played (*): rank {r} of {}, {lost:.1} points lost", t.moves_count);
+            let _ = writeln!(
+                out,
+                "played (*): rank {r} of {}, {lost:.1} points lost",
+                t.facts.moves_count
+            );
         }
         _ => {
             let _ = writeln!(out, "the move played is not among the alternatives");
@@ -366,8 +370,8 @@ fn game_table(record: &GameRecord, g: &GameAnalysis) -> String {
             "{:>4}  {:<12} {:<9} {:>5} {:>9}  {:>6.1}  {:<28} {}",
             t.turn,
             name(record, t.player),
-            t.tile_name,
-            t.moves_count,
+            t.facts.tile_name,
+            t.facts.moves_count,
             rank,
             t.points_lost().unwrap_or(0.0),
             describe(t.played_alternative()),

@@ -142,13 +142,13 @@ fn check_counts(jcz: &std::path::Path) -> (usize, Vec<String>) {
         ));
     }
     for (t, (&p, &m)) in game.turns.iter().zip(placements.iter().zip(&moves)) {
-        if (t.placements_count, t.moves_count) != (p, m) {
+        if (t.facts.placements_count, t.facts.moves_count) != (p, m) {
             failures.push(format!(
                 "yas/{stem} turn {}: {} placements / {} moves, expected {p} / {m}",
-                t.turn, t.placements_count, t.moves_count
+                t.turn, t.facts.placements_count, t.facts.moves_count
             ));
         }
-        if t.alternatives.len() != t.moves_count || t.played.is_none() {
+        if t.alternatives.len() != t.facts.moves_count || t.played.is_none() {
             failures.push(format!(
                 "yas/{stem} turn {}: played move not among the alternatives",
                 t.turn
@@ -166,7 +166,7 @@ fn check_counts(jcz: &std::path::Path) -> (usize, Vec<String>) {
 fn closing_a_city_for_points_ranks_first() {
     let record = two_players(r#"{"tile": "E", "at": [0, -1], "rotation": 180}"#);
     let t = analysis::analyse_turn(&record, 1, &heuristic_only()).unwrap();
-    assert_eq!(t.value_basis, ValueBasis::Heuristic);
+    assert_eq!(t.facts.value_basis, ValueBasis::Heuristic);
     assert!(is_at(&t, 0, 0, -1, 180), "best: {:?}", t.alternatives[0]);
     let best = &t.alternatives[0];
     assert!(matches!(best.action, Action::Deploy { .. }));
@@ -188,7 +188,7 @@ fn closing_a_city_for_points_ranks_first() {
     // Playouts agree: the extra 4 points and the knight in hand outweigh their noise.
     let with_playouts = random_playouts(64);
     let t = analysis::analyse_turn(&record, 1, &with_playouts).unwrap();
-    assert_eq!(t.value_basis, ValueBasis::Playouts);
+    assert_eq!(t.facts.value_basis, ValueBasis::Playouts);
     let closing = (t.alternatives.iter())
         .position(|a| a.evaluation.immediate == vec![4, 0])
         .unwrap();
@@ -289,7 +289,7 @@ fn a_loss_is_the_gap_the_list_shows_and_the_first_listed_loses_nothing() {
 fn stealing_a_city_with_a_second_knight_ranks_first() {
     let record = two_players(common::STEAL);
     let t = analysis::analyse_turn(&record, 7, &heuristic_only()).unwrap();
-    assert_eq!((t.player, t.tile_name.as_str()), (0, "R"));
+    assert_eq!((t.player, t.facts.tile_name.as_str()), (0, "R"));
     assert!(is_at(&t, 0, 0, 2, 0), "best: {:?}", t.alternatives[0]);
     let best = &t.alternatives[0];
     assert_eq!(
@@ -499,7 +499,7 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
     let (before, played) = analysis::position_before(&record, 7).unwrap();
     let capped = AnalysisOptions { threads: 1, ..opts };
     let t = analysis::analyse_position(&before, played.tile, None, 7, &capped).unwrap();
-    let each = opts.playouts_for(t.moves_count);
+    let each = opts.playouts_for(t.facts.moves_count);
     let counts: Vec<u32> = t.alternatives.iter().map(|a| a.playouts.unwrap().count).collect();
     // Successive halving: the best quarter (at least 8) gets every playout; the rest keep the
     // first quarter's. The moves weighed again on the fresh futures, the first listed among
@@ -507,10 +507,10 @@ fn the_per_turn_cap_shares_playouts_between_alternatives() {
     assert!(t.alternatives[0].rechecked);
     let rechecked = t.alternatives.iter().filter(|a| a.rechecked);
     assert!(rechecked.clone().count() >= 3 && rechecked.clone().all(|a| a.playouts.unwrap().count == each));
-    let survivors = t.moves_count.min(8.max(t.moves_count / 4));
+    let survivors = t.facts.moves_count.min(8.max(t.facts.moves_count / 4));
     let pruned = counts.iter().filter(|&&c| c == each / 4).count();
     assert!(counts.iter().all(|&c| c == each || c == each / 4), "{counts:?}");
-    assert!(pruned > 0 && pruned <= t.moves_count - survivors, "{counts:?}");
+    assert!(pruned > 0 && pruned <= t.facts.moves_count - survivors, "{counts:?}");
     // Without pruning (`match`'s flat-uniform), every alternative gets every playout.
     let uniform = AnalysisOptions {
         threads: 1,
@@ -549,7 +549,7 @@ fn open_features_carry_spots_and_a_completion_chance() {
     // so often in played games: the chance is the share completed (`completion_rates`).
     let chance = city.completion.unwrap();
     assert!(chance > 0.5 && chance < 0.95, "{chance}");
-    assert!(!t.spots.is_empty());
+    assert!(!t.facts.spots.is_empty());
     assert_eq!(t.dead_spots().count(), 0, "nothing is dead on turn 1");
 }
 
@@ -785,7 +785,7 @@ fn a_new_world_game_is_analysed_move_by_move() {
             }
             walk.step().unwrap().unwrap();
         }
-        assert_eq!(t.moves_count, listed.len(), "turn {}", t.turn);
+        assert_eq!(t.facts.moves_count, listed.len(), "turn {}", t.turn);
         assert!(t.played.is_some(), "turn {}: the played move is an alternative", t.turn);
     }
     assert_eq!(game.turns.len(), 61, "every tile of the sample set is a turn");
