@@ -210,7 +210,7 @@ pub struct CardGameReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<Scale>,
     pub players: Vec<PlayerReport>,
-    pub turns: Vec<CardTurnReport>,
+    pub turns: Vec<TurnReport>,
 }
 
 /// How a Card Game analysis's samples were played on.
@@ -261,27 +261,18 @@ impl From<CardFuture> for CardPlayouts {
 }
 
 impl CardGameReport {
-    pub fn turn(&self, n: u32) -> Option<&CardTurnReport> {
+    pub fn turn(&self, n: u32) -> Option<&TurnReport> {
         self.turns.iter().find(|t| t.turn == n)
     }
 }
 
-/// One turn's alternatives, best first.
+/// A Card Game turn's report: its actions, best first, and the verdict on the one played.
+pub type TurnReport = super::report::TurnReport<AlternativeReport, TurnFacts>;
+
+/// What a Card Game turn's report says besides its actions and verdict.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CardTurnReport {
-    pub turn: u32,
-    pub player: u8,
+pub struct TurnFacts {
     pub samples: u32,
-    /// Which alternative was played.
-    pub played: Option<usize>,
-    /// What the action played lost against the best, rechecked on fresh samples (0 within the
-    /// noise). Analyses stored before the recheck hold the best value less the played one's.
-    pub points_lost: Option<f64>,
-    /// Whether the fresh samples could not separate the top actions (see
-    /// `TurnReport::too_close`). False in analyses stored before analysis version 2.
-    #[serde(default)]
-    pub too_close: bool,
-    pub alternatives: Vec<CardAlternativeReport>,
     /// The mover's chance of winning after the action played, by the scale of the report's
     /// playouts; set by [`analyse_game`] only (a turn alone does not know the turns to come).
     /// Absent from analyses stored before it was reported.
@@ -289,7 +280,7 @@ pub struct CardTurnReport {
     pub win_chance: Option<f64>,
 }
 
-impl CardTurnReport {
+impl TurnReport {
     /// Each alternative's rank, from the values listed: a Card Game report keeps none.
     pub fn ranks(&self) -> Vec<u32> {
         super::verdict::ranks(self.alternatives.iter().map(|a| a.value))
@@ -302,7 +293,7 @@ impl CardTurnReport {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CardAlternativeReport {
+pub struct AlternativeReport {
     /// The action in words: "red 3 → road row".
     #[serde(rename = "move")]
     pub action: String,
@@ -323,11 +314,14 @@ impl TurnAnalysis {
         self.recheck.map(|r| r.points_lost)
     }
 
-    pub fn report(&self, samples: u32) -> CardTurnReport {
-        CardTurnReport {
+    pub fn report(&self, samples: u32) -> TurnReport {
+        TurnReport {
             turn: self.turn,
             player: self.player,
-            samples,
+            facts: TurnFacts {
+                samples,
+                win_chance: None,
+            },
             played: self.played,
             points_lost: self.points_lost().map(|lost| {
                 let played = self.played.and_then(|p| self.alternatives.get(p));
@@ -336,7 +330,7 @@ impl TurnAnalysis {
             }),
             too_close: self.recheck.is_some_and(|r| r.too_close),
             alternatives: (self.alternatives.iter())
-                .map(|a| CardAlternativeReport {
+                .map(|a| AlternativeReport {
                     action: crate::replay::cards::move_text(&a.mv),
                     secures: a.secures,
                     now: a.now.iter().copied().map(round).collect(),
@@ -344,7 +338,6 @@ impl TurnAnalysis {
                     stderr: round(a.stderr),
                 })
                 .collect(),
-            win_chance: None,
         }
     }
 }
@@ -374,7 +367,7 @@ pub fn analyse_game(
     let scale = Scale::current(GameKind::CardGame);
     for t in &mut turns {
         let played = t.played.and_then(|i| t.alternatives.get(i));
-        t.win_chance = played.map(|a| round(scale.chance(a.value, total.saturating_sub(t.turn))));
+        t.facts.win_chance = played.map(|a| round(scale.chance(a.value, total.saturating_sub(t.turn))));
     }
     Ok(CardGameReport {
         version: super::VERSION,

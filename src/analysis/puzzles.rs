@@ -17,7 +17,7 @@
 //! [`card_mistakes`]) ask for any move better than the one played: one as good as the best
 //! within the noise mends it ([`mend`], [`card_mend`]), on whatever square.
 
-use super::cards::{CardGameReport, CardTurnReport};
+use super::cards::{self, CardGameReport};
 use super::report::{ActionReport, AlternativeReport, StoredAnalysis, TurnReport};
 use super::win_chance::{MoveClass, TurnChance};
 
@@ -103,7 +103,7 @@ pub fn puzzle(t: &TurnReport) -> Option<Puzzle> {
     (lead >= CLEAR_MARGIN && lead >= noise).then(|| Puzzle {
         turn: t.turn,
         player: t.player,
-        tile: t.tile.clone(),
+        tile: t.facts.tile.clone(),
         position: first.position,
         rotation: first.rotation,
         action: first.best.action.clone(),
@@ -249,7 +249,7 @@ pub fn mend(t: &TurnReport, answer: &Answer) -> Mend {
 }
 
 /// How the action `words` (`replay::cards::move_text`) mends Card Game turn `t`'s mistake.
-pub fn card_mend(t: &CardTurnReport, words: &str) -> Mend {
+pub fn card_mend(t: &cards::TurnReport, words: &str) -> Mend {
     let Some(i) = t.alternatives.iter().position(|a| a.action == words) else {
         return Mend::NotLegal;
     };

@@ -167,11 +167,31 @@ pub struct AlternativeReport {
     pub rechecked: bool,
 }
 
-/// Every alternative of one turn, best first: `analyse --turn N --json`.
+/// Every alternative of one turn, best first, and the verdict on the move played, in any game
+/// (`analyse --turn N --json`): `A` is the game's alternative, `F` what else the game reports
+/// of the turn (the tile games' [`TileTurnReport`], the Card Game's samples and chance),
+/// written among the turn's members.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TurnReport {
+pub struct TurnReport<A = AlternativeReport, F = TileTurnReport> {
     pub turn: u32,
     pub player: u8,
+    #[serde(flatten)]
+    pub facts: F,
+    /// The played move's index in `alternatives`.
+    pub played: Option<usize>,
+    /// What the move played lost against the best, rechecked on fresh futures (0 within the
+    /// noise). Analyses stored before the recheck hold the best value less the played one's.
+    pub points_lost: Option<f64>,
+    /// Whether the fresh futures could not separate the top moves: they are all good, and no
+    /// ranking between them is claimed. False in analyses stored before analysis version 2.
+    #[serde(default)]
+    pub too_close: bool,
+    pub alternatives: Vec<A>,
+}
+
+/// What a tile-game turn's report says besides its alternatives and verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TileTurnReport {
     pub tile: String,
     pub tiles_left: u32,
     pub placements_count: usize,
@@ -181,24 +201,16 @@ pub struct TurnReport {
     pub heuristic_formula: String,
     pub scores_before: Vec<i32>,
     pub if_ended_before: Vec<i32>,
-    /// The played move's index in `alternatives`.
-    pub played: Option<usize>,
     /// The move the analysis would play (`match` plays it): the first alternative listed,
     /// unless the move played, weighed again for its verdict, came out above it. Absent when
     /// the tile fits nowhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<MoveBrief>,
     pub played_rank: Option<u32>,
-    pub points_lost: Option<f64>,
     /// The standard error of the rechecked difference behind `points_lost` (playouts only;
     /// absent from analyses stored before the recheck).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points_lost_std_error: Option<f64>,
-    /// Whether the fresh futures could not separate the top moves: they are all good, and no
-    /// ranking between them is claimed. False in analyses stored before analysis version 2.
-    #[serde(default)]
-    pub too_close: bool,
-    pub alternatives: Vec<AlternativeReport>,
     pub open_spots: Vec<SpotReport>,
     pub dead_spots: Vec<[i32; 2]>,
 }
@@ -307,7 +319,7 @@ impl StoredAnalysis {
                 Some(TurnChance {
                     turn: t.turn,
                     player: t.player,
-                    chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), t.tiles_left),
+                    chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), t.facts.tiles_left),
                 })
             })
             .collect()
@@ -404,23 +416,25 @@ impl From<&TurnAnalysis> for TurnReport {
         TurnReport {
             turn: t.turn,
             player: t.player,
-            tile: t.facts.tile_name.clone(),
-            tiles_left: t.facts.tiles_left,
-            placements_count: t.facts.placements_count,
-            moves_count: t.facts.moves_count,
-            value: basis(t.facts.value_basis).to_string(),
-            heuristic_formula: HEURISTIC_FORMULA.to_string(),
-            scores_before: t.facts.scores_before.clone(),
-            if_ended_before: t.facts.if_ended_before.clone(),
+            facts: TileTurnReport {
+                tile: t.facts.tile_name.clone(),
+                tiles_left: t.facts.tiles_left,
+                placements_count: t.facts.placements_count,
+                moves_count: t.facts.moves_count,
+                value: basis(t.facts.value_basis).to_string(),
+                heuristic_formula: HEURISTIC_FORMULA.to_string(),
+                scores_before: t.facts.scores_before.clone(),
+                if_ended_before: t.facts.if_ended_before.clone(),
+                best: brief(t.alternatives.get(t.chosen)),
+                played_rank: t.played_rank(),
+                points_lost_std_error: t.recheck.map(|r| round(r.std_error)),
+                open_spots: t.facts.spots.iter().map(spot).collect(),
+                dead_spots: t.dead_spots().map(xy).collect(),
+            },
             played: t.played,
-            best: brief(t.alternatives.get(t.chosen)),
-            played_rank: t.played_rank(),
             points_lost: reported_loss(t),
-            points_lost_std_error: t.recheck.map(|r| round(r.std_error)),
             too_close: t.recheck.is_some_and(|r| r.too_close),
             alternatives: t.alternatives.iter().map(AlternativeReport::from).collect(),
-            open_spots: t.facts.spots.iter().map(spot).collect(),
-            dead_spots: t.dead_spots().map(xy).collect(),
         }
     }
 }

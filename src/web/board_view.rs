@@ -60,7 +60,7 @@ pub fn turn_board(
                         "Alternative #{} of {}: {} at ({},{}) rotated {}°, {}. {}. Open it.",
                         a.rank,
                         report.alternatives.len(),
-                        report.tile,
+                        report.facts.tile,
                         a.position[0],
                         a.position[1],
                         a.rotation,

@@ -262,7 +262,7 @@ fn a_loss_is_the_gap_the_list_shows_and_the_first_listed_loses_nothing() {
         assert!(lost >= 0.0 && gap >= 0.0, "turn {n}: lost {lost}, gap {gap}");
         assert!(lost <= gap + 0.002, "turn {n}: lost {lost}, gap {gap}");
         assert!(
-            t.played_rank != Some(1) || lost == 0.0,
+            t.facts.played_rank != Some(1) || lost == 0.0,
             "turn {n}: rank 1 is nothing lost"
         );
         assert!(!t.too_close || lost == 0.0, "turn {n}: a loss is not too close to call");
@@ -1212,7 +1212,7 @@ fn the_best_move_does_not_depend_on_the_move_played() {
             "turn {turn}"
         );
         assert_eq!(
-            told.report().best.unwrap().position,
+            told.report().facts.best.unwrap().position,
             [best.placement.pos.x, best.placement.pos.y]
         );
     }

@@ -302,7 +302,7 @@ fn a_card_game_analysis_states_the_movers_chance_after_each_action() {
     let chances = turn_chances(&report, record.moves.len() as u32);
     assert_eq!(chances.len(), report.turns.len(), "every action played has a chance");
     for (c, t) in chances.iter().zip(&report.turns) {
-        let stated = t.win_chance.expect("a chance per turn");
+        let stated = t.facts.win_chance.expect("a chance per turn");
         assert!(
             (stated - c.chance.after).abs() <= 0.0005,
             "turn {}: {stated} against {:?}",
@@ -310,7 +310,12 @@ fn a_card_game_analysis_states_the_movers_chance_after_each_action() {
             c.chance
         );
     }
-    assert!(report.turns.iter().any(|t| t.win_chance != report.turns[0].win_chance));
+    assert!(
+        report
+            .turns
+            .iter()
+            .any(|t| t.facts.win_chance != report.turns[0].facts.win_chance)
+    );
 }
 
 /// A round scoring where `player` takes an Animal Joker that joins a herd while they hold

@@ -226,7 +226,7 @@ pub fn card_turns(report: &CardGameReport) -> Vec<Turn> {
                 points_lost: t.points_lost?,
                 best_listed: t.alternatives.first()?.value,
                 played_listed: t.alternatives.get(t.played?)?.value,
-                win_chance: t.win_chance,
+                win_chance: t.facts.win_chance,
             })
         })
         .collect()

@@ -139,7 +139,7 @@ impl GameHooks for Stored<CardRecord> {
             .collect();
         let face_down = before.face_down_card().is_none() && !before.players()[t.player as usize].hand.is_empty();
         let player = self.player_name(t.player);
-        let samples = replay::words::count(t.samples, "sample", "samples");
+        let samples = replay::words::count(t.facts.samples, "sample", "samples");
         Ok(AlternativesPage {
             id: self.row.id,
             title: self.row.players.join(" vs "),

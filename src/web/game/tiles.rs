@@ -126,15 +126,15 @@ impl GameHooks for Stored<GameRecord> {
             title: self.row.players.join(" vs "),
             player: self.player_name(t.player),
             drawn: Some(Drawn {
-                picture: links::tile_svg(id, &t.tile),
-                name: t.tile,
+                picture: links::tile_svg(id, &t.facts.tile),
+                name: t.facts.tile,
             }),
             counted: format!(
                 "{}, {}",
-                words::count(t.placements_count as u32, "placement", "placements"),
-                words::count(t.moves_count as u32, "move", "moves")
+                words::count(t.facts.placements_count as u32, "placement", "placements"),
+                words::count(t.facts.moves_count as u32, "move", "moves")
             ),
-            value: t.value,
+            value: t.facts.value,
             estimate: !full,
             too_close: too_close(t.too_close, t.points_lost).then_some(
                 "weighed again on fresh futures, the move played was less than two standard errors from \

@@ -249,14 +249,14 @@ pub async fn alternative(
             player: g.player_name(t.player),
             description: format!(
                 "{} at ({},{}) rotated {}°, {}",
-                t.tile,
+                t.facts.tile,
                 a.position[0],
                 a.position[1],
                 a.rotation,
                 a.action.words(g.record.game)
             ),
             played: t.played == Some(i),
-            facts: facts(&g, a, t.alternatives.len(), &t.value, left_behind),
+            facts: facts(&g, a, t.alternatives.len(), &t.facts.value, left_behind),
             tiles_notice: view::tiles_notice(&g.record),
             features: feature_lines(a, &|pos| after.game.on_land(pos)),
             id,

@@ -302,7 +302,7 @@ pub async fn puzzle(
             question: format!(
                 "{} drew {}. Where should it go, and where the {}?",
                 g.player_name(t.player),
-                t.tile,
+                t.facts.tile,
                 words::figures(g.record.game).0
             ),
             address: links::puzzle(id, n),
@@ -353,7 +353,7 @@ fn tile_mistake(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked)
         question: format!(
             "{} drew {} and put it at ({},{}) turned {}°, {}: {} points below the best move. What was better?",
             g.player_name(t.player),
-            t.tile,
+            t.facts.tile,
             played.position[0],
             played.position[1],
             played.rotation,
@@ -382,7 +382,7 @@ fn page(
     let id = g.row.id;
     let record = &g.record;
     let at = replay::replay_upto(record, None, Some(t.turn - 1)).map_err(Problem::internal)?;
-    let kind = (record.catalog.by_name(&t.tile))
+    let kind = (record.catalog.by_name(&t.facts.tile))
         .map(|k| record.catalog.get(k))
         .ok_or_else(|| Problem::internal(format!("turn {}'s tile is not in the catalog", t.turn)))?;
     let moves = board_view::placement_moves(t, kind);
@@ -435,8 +435,8 @@ fn page(
         hide_if_ended: false,
         turn: t.turn,
         player: g.player_name(t.player),
-        picture: links::tile_svg(id, &t.tile),
-        tile: t.tile.clone(),
+        picture: links::tile_svg(id, &t.facts.tile),
+        tile: t.facts.tile.clone(),
         board,
         large: (links::picture(id, Some(t.turn - 1)))
             .overlay("ownership,last-move,open-spots")
