@@ -177,6 +177,68 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
     (spots, chance)
 }
 
+/// A feature's open spots and its calibrated completion chance, as [`feature_outlook`] gives
+/// them, without the model's chance the board shows. The calibration reads the model's chance
+/// only for its band ([`Cell::of`]): where cheap bounds on it ([`closing_bounds`]) fall in one
+/// band, the exact sum is not needed. The alternatives' heuristic asks this of every move of a
+/// turn, and the exact sum was half of a turn page.
+pub fn feature_chance(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, f64) {
+    let mut banded = None;
+    let (spots, model) = outlook(game, s, owner, |kinds, count, n, d| {
+        let cell = |chance: f64| cell_of(game, s, count, chance);
+        if let Ok((groups, left)) = closing_groups(kinds, count, n, d)
+            && let Some((low, high)) = closing_bounds(&groups, left, n, d)
+            && let (Some(a), Some(b)) = (cell(low), cell(high))
+            && a == b
+        {
+            banded = completion_rates::shipped_share(a);
+        }
+        match banded {
+            Some(_) => f64::NAN,
+            None => chances.all_closed(kinds, count, n, d),
+        }
+    });
+    if spots.iter().any(|spot| spot.fits == 0) {
+        return (spots, 0.0);
+    }
+    let chance = banded.unwrap_or_else(|| {
+        (cell_of(game, s, spots.len(), model))
+            .and_then(completion_rates::shipped_share)
+            .unwrap_or(model)
+    });
+    (spots, chance)
+}
+
+/// Bounds on [`chance_exact`]'s chance of grouped closing tiles, from Hall's condition: every
+/// spot can have a tile of its own exactly when every set of spots has at least as many drawn
+/// tiles closing one of them. The chance is at most the least likely set's, and at least one
+/// less every set's chance of falling short. `None` past the exact sum's spots; the bounds are
+/// widened by a hair, so that rounding never moves the chance across a band's edge.
+fn closing_bounds(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<(f64, f64)> {
+    if spots > MAX_EXACT_SPOTS {
+        return None;
+    }
+    let (mut high, mut short) = (1.0f64, 0.0f64);
+    for set in 1u16..(1 << spots) {
+        let closing: u32 = groups.iter().filter(|g| g.1 & set != 0).map(|g| g.0).sum();
+        let fails: f64 = (0..set.count_ones()).map(|x| drawn_exactly(x, closing, n, d)).sum();
+        high = high.min(1.0 - fails);
+        short += fails;
+    }
+    const HAIR: f64 = 1e-9;
+    Some(((1.0 - short - HAIR).max(0.0), (high + HAIR).min(1.0)))
+}
+
+/// The chance that exactly `x` of `good` tiles are among `d` drawn from `n` (hypergeometric).
+fn drawn_exactly(x: u32, good: u32, n: u32, d: u32) -> f64 {
+    if x > good || x > d || d - x > n - good {
+        return 0.0;
+    }
+    let ln_choose =
+        |a: u32, b: u32| log_factorial(a as usize) - log_factorial(b as usize) - log_factorial((a - b) as usize);
+    (ln_choose(good, x) + ln_choose(n - good, d - x) - ln_choose(n, d)).exp()
+}
+
 /// A feature's completion chance for `owner`'s draws, each spot judged on its own past the
 /// exact sum's reach (the search's evaluation asks at every sample's horizon, where sampling
 /// draws made it four times dearer), then calibrated as the pages' is where the learned
@@ -478,7 +540,9 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
     }
     if spots == 1 {
         // Any closing tile will do: the common case, and the search asks it at every horizon.
-        return Some(chance_any(groups.iter().map(|g| g.0).sum(), n, d));
+        // A group may close nothing left to match (only a spot every tile closes, taken out).
+        let closing = groups.iter().filter(|g| g.1 & 1 != 0).map(|g| g.0).sum();
+        return Some(chance_any(closing, n, d));
     }
     let all = (1usize << spots) - 1;
     let width = d as usize + 1;
@@ -490,6 +554,9 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
     let mut ways = vec![0.0; width];
     ways[0] = 1.0;
     let (mut next_states, mut next_ways) = (Vec::new(), Vec::new());
+    // Where each state reached is in `next_states`: a fast hash, as a scan over hundreds of
+    // states was a tenth of a turn page.
+    let mut at_state: rustc_hash::FxHashMap<Closable, usize> = rustc_hash::FxHashMap::default();
     // The most closing tiles a draw can hold so far: past it every count is 0, and adding
     // those zeros would change nothing, so they are skipped.
     let mut most = 0usize;
@@ -497,22 +564,18 @@ fn chance_exact(groups: &[(u32, u16)], spots: usize, n: u32, d: u32) -> Option<f
         let taken: Vec<f64> = (0..=copies.min(d)).map(|x| binomial(copies, x)).collect();
         next_states.clear();
         next_ways.clear();
+        at_state.clear();
         let held = most + 1;
         most = (most + copies as usize).min(width - 1);
         for (closable, by_drawn) in states.iter().zip(ways.chunks_exact(width)) {
             let by_drawn = &by_drawn[..held];
             let mut now = *closable;
             for (x, &choose) in taken.iter().enumerate() {
-                // A scan, not a hash map: the states are few (at most `MAX_STATES`), and
-                // hashing them cost more than the sum itself.
-                let at = match next_states.iter().position(|c| *c == now) {
-                    Some(at) => at,
-                    None => {
-                        next_states.push(now);
-                        next_ways.resize(next_ways.len() + width, 0.0);
-                        next_states.len() - 1
-                    }
-                };
+                let at = *at_state.entry(now).or_insert_with(|| {
+                    next_states.push(now);
+                    next_ways.resize(next_ways.len() + width, 0.0);
+                    next_states.len() - 1
+                });
                 let row = &mut next_ways[at * width..(at + 1) * width];
                 for (into, from) in row[x..].iter_mut().zip(by_drawn) {
                     *into += from * choose;
@@ -749,8 +812,10 @@ mod tests {
     /// The exact sum against counting every draw of small packs one by one.
     #[test]
     fn the_exact_chance_agrees_with_counting_every_draw() {
-        let cases: [Case; 11] = [
+        let cases: [Case; 12] = [
             (&[(9, 0b11)], 2, 9, 3),
+            // Every tile left closes the first spot; only four close the second.
+            (&[(4, 0b11), (4, 0b01), (1, 0b01), (2, 0b01)], 2, 11, 4),
             (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 4),
             (&[(3, 0b111), (4, 0b101), (2, 0b100)], 3, 9, 2),
             (&[(3, 0b1)], 1, 9, 3),
@@ -789,6 +854,38 @@ mod tests {
                 "{kinds:?}: {computed} against {counted}"
             );
         }
+    }
+
+    /// Hall's bounds hold the exact chance, on small packs and on many random ones, and meet it
+    /// where one set of spots decides (a single group of tiles): the board's band is read off
+    /// them only when both fall in it.
+    #[test]
+    fn the_bounds_hold_the_exact_chance() {
+        let mut rng = crate::engine::Rng::new(7);
+        let mut below = |n: u32| rng.below(n as usize) as u32;
+        let mut checked = 0;
+        for _ in 0..3_000 {
+            let spots = 2 + below(5) as usize;
+            let kinds: Vec<(u32, u16)> = (0..1 + below(5))
+                .map(|_| (1 + below(4), 1 + below((1 << spots) - 1) as u16))
+                .collect();
+            let closing: u32 = kinds.iter().map(|k| k.0).sum();
+            let n = closing + below(30);
+            let d = below(n + 1);
+            let Ok((groups, left)) = closing_groups(&kinds, spots, n, d) else {
+                continue;
+            };
+            let Some(exact) = chance_exact(&groups, left, n, d) else {
+                continue;
+            };
+            let (low, high) = closing_bounds(&groups, left, n, d).unwrap();
+            assert!(low <= exact && exact <= high, "{kinds:?} {n} {d}: {low} {exact} {high}");
+            checked += 1;
+        }
+        assert!(checked > 1_000, "{checked} cases summed exactly");
+        let (low, high) = closing_bounds(&[(10, 0x7f)], 7, 40, 12).unwrap();
+        let exact = chance_all_closed(&[(10, 0x7f)], 7, 40, 12, PastExact::Sampled);
+        assert!((high - exact).abs() < 1e-6 && low <= exact, "{low} {exact} {high}");
     }
 
     /// The chance of exactly `j` of `good` tiles among `d` drawn from `n`, multiplied out.

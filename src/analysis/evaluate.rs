@@ -2,7 +2,7 @@
 //! changed. Every number comes from the engine (`play_listed`, `finish`, the feature
 //! union-find); nothing here scores a feature itself.
 
-use super::completion::{Chances, OpenSpot, feature_outlook};
+use super::completion::{Chances, OpenSpot, feature_chance};
 use crate::engine::bots::margin;
 use crate::engine::features::{MAX_PLAYERS, majority};
 use crate::engine::rules::{Completion, completion};
@@ -219,8 +219,8 @@ fn outlook_term(game: &Game, s: SegId, mover: u8, owners: &[u8], stake: u32, cha
     if sign == 0.0 || stake == 0 {
         return 0.0;
     }
-    let (_, completion) = feature_outlook(game, s, draws_owner(mover, owners), chances);
-    sign * completion.chance * f64::from(stake)
+    let (_, chance) = feature_chance(game, s, draws_owner(mover, owners), chances);
+    sign * chance * f64::from(stake)
 }
 
 /// A touched feature before its stake is known, with the features it came from.
@@ -320,10 +320,10 @@ fn fill_outlook(after: &Game, mover: u8, t: &mut Touched, chances: &mut Chances)
         e.completion = Some(1.0);
         return 0.0;
     }
-    let (spots, completion) = feature_outlook(after, t.seg, draws_owner(mover, &e.owners), chances);
+    let (spots, chance) = feature_chance(after, t.seg, draws_owner(mover, &e.owners), chances);
     e.open_spots = spots;
-    e.completion = Some(completion.chance);
-    owner_sign(mover, &e.owners) * completion.chance * f64::from(e.at_stake)
+    e.completion = Some(chance);
+    owner_sign(mover, &e.owners) * chance * f64::from(e.at_stake)
 }
 
 /// Every feature of the placed tile, plus the occupied cloisters and gardens around it.
