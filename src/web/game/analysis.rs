@@ -367,3 +367,15 @@ pub fn link_reviews(page: &mut AnalysisPage, reviews: &[Vec<u32>]) {
         row.review = (reviews.iter().flatten().any(|&n| n == row.turn)).then(|| links::mistake(id, row.turn));
     }
 }
+
+/// A game with no mistakes to review yet: its analysis is not done.
+pub fn not_analysed_yet(id: GameId) -> Problem {
+    Problem::not_found(format!(
+        "game {id} has no mistakes to review until its analysis is done"
+    ))
+}
+
+/// Turn `n` of game `id` is not its mover's mistake or blunder.
+pub fn no_mistake(id: GameId, n: u32) -> Problem {
+    Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"))
+}

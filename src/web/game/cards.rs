@@ -2,10 +2,9 @@
 //! action's alternatives.
 
 use super::analysis::{
-    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLoss, TurnLossRow, player_rows,
-    too_close,
+    AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLoss, TurnLossRow, link_reviews,
+    mend_words, no_mistake, not_analysed_yet, player_rows, too_close,
 };
-use super::analysis::{link_reviews, mend_words};
 use super::api::{AnalysisSummary, card_summary};
 use super::explore::{self, cards::MoveGroup};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
@@ -13,19 +12,15 @@ use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::puzzles;
-use crate::engine::cards::CardGame;
-use crate::engine::cards::CardMove;
-use crate::record::CardLine;
+use crate::engine::cards::{CardGame, CardMove};
 use crate::record::cards::CardRecord;
 use crate::render::Theme;
-use crate::render::cards::Hands;
-use crate::render::cards::table_svg;
+use crate::render::cards::{Hands, table_svg};
 use crate::replay;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
-use crate::web::view::PlayerView;
-use crate::web::view::{CardTurnView, GamePart, GameWords};
+use crate::web::view::{CardTurnView, GamePart, GameWords, PlayerView};
 use crate::web::{AppState, card_view, links, view};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -284,7 +279,7 @@ impl Stored<CardRecord> {
         let mut moves = Vec::new();
         before.legal_moves(&mut moves);
         let mv = moves.into_iter().find(|m| replay::cards::move_text(m) == words)?;
-        Some(links::explore(self.row.id, n, &CardLine(vec![mv]).to_string(), None))
+        Some(links::explore(self.row.id, n, &explore::cards::step(&mv), None))
     }
 
     /// The link that switches a turn page to the other way of showing hands, and its words.
@@ -332,7 +327,7 @@ pub struct ReviewPage {
 }
 
 /// What a reader asks of a Card Game mistake: an action to weigh, or the answer.
-pub struct Asked {
+pub struct ReviewAsk {
     pub action: Option<CardMove>,
     pub reveal: bool,
 }
@@ -340,15 +335,11 @@ pub struct Asked {
 impl Stored<CardRecord> {
     /// Mistake `n`'s review, answering `asked`; 404 when the game is not analysed yet or turn
     /// `n` is not its mover's mistake or blunder.
-    pub fn review_page(&self, state: &AppState, n: u32, asked: &Asked) -> Result<ReviewPage, Problem> {
+    pub fn review_page(&self, state: &AppState, n: u32, asked: &ReviewAsk) -> Result<ReviewPage, Problem> {
         let (id, record) = (self.row.id, &self.record);
         let finished = state.finished_analysis(&id, self.row.kind)?;
-        let report = (finished.as_ref().and_then(|a| a.cards())).ok_or_else(|| {
-            Problem::not_found(format!(
-                "game {id} has no mistakes to review until its analysis is done"
-            ))
-        })?;
-        let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
+        let report = (finished.as_ref().and_then(|a| a.cards())).ok_or_else(|| not_analysed_yet(id))?;
+        let not_one = || no_mistake(id, n);
         let t = report.turn(n).ok_or_else(not_one)?;
         let chances = analysis::cards::turn_chances(report, record.moves.len() as u32);
         let review = puzzles::card_mistakes(report, &chances, t.player);

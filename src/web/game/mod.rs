@@ -34,7 +34,7 @@ use analysis::{AlternativesPage, Analysed, AnalysisPage};
 use std::sync::Arc;
 use turn::{Detail, EndPage, TurnPage};
 
-pub use cards::{Asked as CardAnswer, ReviewPage};
+pub use cards::{ReviewAsk, ReviewPage};
 pub use head::{GameHead, HeadWords};
 
 /// What a game's pages find their own way: one implementation per game (`tiles`: Carcassonne

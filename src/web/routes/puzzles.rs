@@ -18,8 +18,8 @@ use crate::replay;
 use crate::replay::words;
 use crate::store::GameId;
 use crate::web::board_view::{self, PuzzleTile, parse_meeple_token};
-use crate::web::game::analysis::mend_words;
-use crate::web::game::{CardAnswer, GameHead, ReviewPage};
+use crate::web::game::analysis::{mend_words, no_mistake, not_analysed_yet};
+use crate::web::game::{GameHead, ReviewAsk, ReviewPage};
 use crate::web::loaded::{Loaded, Stored};
 use crate::web::problem::Problem;
 use crate::web::query::Query;
@@ -138,7 +138,7 @@ impl AnswerQuery {
 
 impl AnswerQuery {
     /// A Card Game's answer in types, or 400 saying what is wrong (never quoting it).
-    fn card_answer(&self) -> Result<CardAnswer, Problem> {
+    fn card_answer(&self) -> Result<ReviewAsk, Problem> {
         if self.square.is_some() || self.rotation.is_some() || self.meeple.is_some() {
             return Err(bad_answer(
                 "a Card Game's answer is an action (such as action=red-3,road), not a square",
@@ -152,7 +152,7 @@ impl AnswerQuery {
                 )),
             })
             .transpose()?;
-        Ok(CardAnswer {
+        Ok(ReviewAsk {
             action,
             reveal: self.reveal.is_some(),
         })
@@ -335,12 +335,8 @@ pub async fn mistake(
 fn tile_mistake(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<PuzzlePage, Problem> {
     let id = g.row.id;
     let finished = state.finished_analysis(&id, g.row.kind)?;
-    let report = (finished.as_ref().and_then(|a| a.tiles())).ok_or_else(|| {
-        Problem::not_found(format!(
-            "game {id} has no mistakes to review until its analysis is done"
-        ))
-    })?;
-    let not_one = || Problem::not_found(format!("turn {n} of game {id} is no mistake or blunder"));
+    let report = (finished.as_ref().and_then(|a| a.tiles())).ok_or_else(|| not_analysed_yet(id))?;
+    let not_one = || no_mistake(id, n);
     let t = report.turn(n).ok_or_else(not_one)?;
     let review = puzzles::mistakes(report, &report.chances(None), t.player);
     let m = (review.iter().find(|(turn, _)| *turn == n))
