@@ -4,7 +4,7 @@
 use super::ReplayError;
 use super::json::Document;
 use super::{Breakdown, Replay, Turn};
-use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError};
+use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError, Colour};
 use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
 use crate::record::cards::{CardRecord, CardScript, DealFault, DealProblem, RecordedCardMove};
 use std::fmt::Write as _;
@@ -430,6 +430,25 @@ pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> ReplayJson {
         winners: Some(r.game.winners()),
         breakdown: super::json::breakdowns(&r.breakdown),
     })
+}
+
+/// The action a report names in words ([`move_text`]), whatever the position: the words name
+/// one action of the whole game. `None` for words no action has.
+pub fn action_named(words: &str) -> Option<CardMove> {
+    static BY_WORDS: std::sync::LazyLock<std::collections::HashMap<String, CardMove>> =
+        std::sync::LazyLock::new(|| {
+            let mut cards = crate::engine::cards::deck();
+            cards.dedup();
+            let plays = cards
+                .into_iter()
+                .flat_map(|card| Colour::ALL.map(|row| CardMove::Play { card, row }));
+            let followers = Colour::ALL.map(|row| CardMove::Follower { row });
+            let wrong_rows = [true, false].map(|keep| CardMove::WrongRow { keep });
+            (plays.chain(followers).chain(wrong_rows))
+                .map(|mv| (move_text(&mv), mv))
+                .collect()
+        });
+    BY_WORDS.get(words).copied()
 }
 
 /// A move in brief: "red 3 → road row".

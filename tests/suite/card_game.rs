@@ -13,6 +13,7 @@
 //! - a stated Animal Joker herd moves the joker, and a herd the player lacks or a joker that
 //!   joins nothing is refused naming whose
 //! - the tile path alone refuses Card Game records saying what reads them
+//! - an action's words (as reports write them) name that action and no other
 //! - the table picture and its preview (unit tests in `src/render/cards.rs`: rows, followers,
 //!   face-down backs, revealed by the end, the hands, 1200×630 with the final scores city sets
 //!   included)
@@ -403,4 +404,25 @@ fn a_record_may_state_the_herd_an_animal_joker_joins() {
         e.contains("round 1, turn 1") && e.contains("none of theirs joins a herd here"),
         "{e}"
     );
+}
+
+/// Every action a game offers, at every turn of a generated game, is named by its words and
+/// by no other action's: a report's words find their action without the position (the pages
+/// link an analysis's actions on the table so).
+#[test]
+fn an_actions_words_name_it() {
+    use carcassonne_replay::replay::cards::{action_named, move_text, position_at};
+    let record = carcassonne_replay::selfplay::card_game(4, carcassonne_replay::selfplay::Policy::Greedy, 3).unwrap();
+    let mut offered = 0;
+    for index in 0..record.moves.len() {
+        let game = position_at(&record, index).unwrap();
+        let mut moves = Vec::new();
+        game.legal_moves(&mut moves);
+        for mv in moves {
+            assert_eq!(action_named(&move_text(&mv)), Some(mv));
+            offered += 1;
+        }
+    }
+    assert!(offered > record.moves.len(), "{offered} actions offered");
+    assert_eq!(action_named("red 3 → the moon"), None);
 }

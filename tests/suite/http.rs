@@ -7,10 +7,13 @@
 //! - a Card Game through the API (scores and hands per turn), its turn pages (the table, the
 //!   round, the cards taken in words, a face-down card unnamed), round permalinks, the end
 //!   page's categories and city sets, its pictures, CSV and JSON (which uploads again as the
-//!   same game), its alternatives page (a row per legal action, the played one marked) and its
-//!   background analysis, after which its analysis page names who played the samples out and
-//!   its analysis, end and turn pages show the chances graph, a chance per turn and each
-//!   player's accuracy
+//!   same game), its alternatives page (a row per legal action, the played one marked, each a
+//!   link to the table with it played) and its background analysis, after which its analysis
+//!   page names who played the samples out and links a best action on the table, and its
+//!   analysis, end and turn pages show the chances graph, a chance per turn and each player's
+//!   accuracy
+//! - a Card Game's mistakes reviewed from the table: every legal action an answer, judged
+//!   without naming the best, the best on request, malformed answers 400
 //! - an illegal Card Game answered 422 with its round, turn, player and rule
 //! - a Carcassonne Lab link uploaded through the API and pasted as a fragment into the form,
 //!   and the "open in Carcassonne Lab" link on its pages (none for a game with garden tiles)

@@ -12,7 +12,7 @@ use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::{CardGameReport, CardPlayouts};
 use crate::analysis::puzzles;
-use crate::engine::cards::{CardGame, CardMove};
+use crate::engine::cards::CardMove;
 use crate::record::cards::CardRecord;
 use crate::render::Theme;
 use crate::render::cards::{Hands, table_svg};
@@ -116,7 +116,7 @@ impl GameHooks for Stored<CardRecord> {
                 rank: ranks[i],
                 played: t.played == Some(i),
                 cells: vec![
-                    match self.on_the_table(n, &before, &a.action) {
+                    match self.on_the_table(n, &a.action) {
                         Some(href) => Cell::Link {
                             href,
                             text: a.action.clone(),
@@ -230,13 +230,8 @@ impl AnalysisReport for CardGameReport {
                     played: t.played.map_or_else(String::new, |i| t.alternatives[i].action.clone()),
                     picture: None,
                 };
-                let best_href = (t.played_rank() != Some(1))
-                    .then(|| t.alternatives.first())
-                    .flatten()
-                    .and_then(|best| {
-                        let before = replay::cards::position_at(record, t.turn as usize - 1).ok()?;
-                        g.on_the_table(t.turn, &before, &best.action)
-                    });
+                let best = t.alternatives.first().filter(|_| t.played_rank() != Some(1));
+                let best_href = best.and_then(|b| g.on_the_table(t.turn, &b.action));
                 TurnLossRow {
                     best_href,
                     ..TurnLossRow::new(g, &colours, &chances, loss)
@@ -273,12 +268,10 @@ impl Stored<CardRecord> {
 
 impl Stored<CardRecord> {
     /// Where an action of turn `n` listed in words (`replay::cards::move_text`) is shown on the
-    /// table: the explore board from that turn, the action played. `before` is the position the
-    /// action is one of; `None` for words none of its actions has.
-    fn on_the_table(&self, n: u32, before: &CardGame, words: &str) -> Option<String> {
-        let mut moves = Vec::new();
-        before.legal_moves(&mut moves);
-        let mv = moves.into_iter().find(|m| replay::cards::move_text(m) == words)?;
+    /// table: the explore board from that turn, the action played; `None` for words no action
+    /// has.
+    fn on_the_table(&self, n: u32, words: &str) -> Option<String> {
+        let mv = replay::cards::action_named(words)?;
         Some(links::explore(self.row.id, n, &explore::cards::step(&mv), None))
     }
 
@@ -373,7 +366,7 @@ impl Stored<CardRecord> {
                     "The best action: {}. The action played was {lost_words} points below it.",
                     best.action
                 );
-                (said, self.on_the_table(n, &before, &best.action))
+                (said, self.on_the_table(n, &best.action))
             }),
             players: card_view::players_at(record, &before, false, &crate::render::cards::colours(record)),
             hide_if_ended: false,

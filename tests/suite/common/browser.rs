@@ -95,7 +95,8 @@ impl Browser {
     }
 
     pub fn wait_for_url(&self, ending: &str) -> bool {
-        (0..100).any(|_| {
+        // Ten seconds, as `wait_for_url_containing`.
+        (0..200).any(|_| {
             std::thread::sleep(std::time::Duration::from_millis(50));
             self.current_url().ends_with(ending)
         })
@@ -173,7 +174,8 @@ impl Browser {
 
 impl Browser {
     pub fn wait_for_url_containing(&self, part: &str) -> bool {
-        (0..100).any(|_| {
+        // Ten seconds: a page load under a whole suite's load has taken more than five.
+        (0..200).any(|_| {
             std::thread::sleep(std::time::Duration::from_millis(50));
             self.current_url().contains(part)
         })
