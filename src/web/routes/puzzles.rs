@@ -1,9 +1,10 @@
 //! Puzzles from an analysed game (`analysis::puzzles`): the list, and each puzzle's page; and
 //! the review of a player's mistakes, one page each, the same board asking for a better move
-//! than the one played ("learn from your mistakes", as on lichess). The reader clicks a
-//! square of the board to put the drawn tile there, clicks it again to turn it, chooses the
-//! meeple step and places it; a wrong try says how far it is from the best without
-//! saying where the best is, and the reader tries again until they ask for the answer.
+//! than the one played ("learn from your mistakes", as on lichess; the Card Game's, from the
+//! table, is built in `web/game/cards.rs`). The reader clicks a square of the board to put the
+//! drawn tile there, clicks it again to turn it, chooses the meeple step and places it; a wrong
+//! try says how far it is from the best without saying where the best is, and the reader tries
+//! again until they ask for the answer.
 //!
 //! The page's address holds the whole state (`?square=x,y&rotation=90&meeple=meeple-city-N`,
 //! `?reveal=1`), so it works without JavaScript; the script only moves and turns the tile
@@ -134,9 +135,7 @@ impl AnswerQuery {
             reveal: self.reveal.is_some(),
         })
     }
-}
 
-impl AnswerQuery {
     /// A Card Game's answer in types, or 400 saying what is wrong (never quoting it).
     fn card_answer(&self) -> Result<ReviewAsk, Problem> {
         if self.square.is_some() || self.rotation.is_some() || self.meeple.is_some() {
