@@ -15,21 +15,31 @@ use crate::record::{GameRecord, RecordedMove, ReplayError, Walk, recorded};
 use std::iter::Peekable;
 use std::slice::Iter;
 
-/// A tile-game line played from a turn.
+/// A line played from a turn, in any game: the line (`L`, as the notation writes it), how many
+/// of its steps are the game's own moves, the position after it (`P`), and what else the game
+/// keeps of it (`X`: the tile games' [`TileLineFacts`]; the Card Game's players, one a step).
 #[derive(Clone, Debug)]
-pub struct TileExplore {
+pub struct Explore<L, P, X> {
+    pub line: L,
+    /// How many of the line's steps are the game's own moves.
+    pub followed: usize,
+    /// The position after the line: the tile games' before the next draw; the Card Game's with
+    /// its round dealt, scored at the end when the line ends the game.
+    pub game: P,
+    pub facts: X,
+}
+
+/// A tile-game line played from a turn.
+pub type TileExplore = Explore<TileLine, Game, TileLineFacts>;
+
+/// What a tile-game line keeps besides the line and the position.
+#[derive(Clone, Debug)]
+pub struct TileLineFacts {
     /// The game's record up to the turn explored from, then the line's moves: its replay is the
     /// board to draw. It is scored at the end only when the line ends the game.
     pub record: GameRecord,
-    /// The line as played, written the one way the notation allows: a step names its tile only
-    /// when it is not the game's own draw.
-    pub line: TileLine,
-    /// How many of the line's steps are the game's own moves.
-    pub followed: usize,
     /// The line's moves as a record writes them, each naming its player.
     pub played: Vec<RecordedMove>,
-    /// The position after the line, before the next draw.
-    pub game: Game,
     pub next: NextDraw,
 }
 
@@ -115,13 +125,15 @@ pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<
     let mut out = record.clone();
     out.moves = on.moves;
     out.final_scoring = Some(next == NextDraw::Over);
-    Ok(TileExplore {
-        record: out,
+    Ok(Explore {
         line: played,
         followed,
-        played: moves,
         game: on.game,
-        next,
+        facts: TileLineFacts {
+            record: out,
+            played: moves,
+            next,
+        },
     })
 }
 
@@ -269,21 +281,13 @@ impl<'r> Line<'r> {
     }
 }
 
-/// A Card Game line played from a turn.
-#[derive(Clone, Debug)]
-pub struct CardExplore {
-    pub line: CardLine,
-    /// How many of the line's moves are the game's own.
-    pub followed: usize,
-    /// Who made each of the line's moves.
-    pub players: Vec<u8>,
-    /// The position after the line, its round dealt; scored at the end when the line ends the
-    /// game.
-    pub game: CardGame,
-}
-
-/// Plays `line` from the position before the `from`-th action of `record`.
-pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<CardExplore, ExploreError> {
+/// Plays `line` from the position before the `from`-th action of `record`; the line keeps who
+/// made each of its moves.
+pub fn explore_cards(
+    record: &CardRecord,
+    from: u32,
+    line: &CardLine,
+) -> Result<Explore<CardLine, CardGame, Vec<u8>>, ExploreError> {
     let turns = record.moves.len() as u32;
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
@@ -309,11 +313,11 @@ pub fn explore_cards(record: &CardRecord, from: u32, line: &CardLine) -> Result<
         let after = line.0.len();
         deals.deal(&mut game).map_err(|e| card_fault(&game, after, from, e))?;
     }
-    Ok(CardExplore {
+    Ok(Explore {
         line: line.clone(),
         followed,
-        players,
         game,
+        facts: players,
     })
 }
 

@@ -16,7 +16,8 @@ use crate::record::{GameRecord, Played, Walk};
 
 pub use crate::record::ReplayError;
 pub use explore::{
-    CardExplore, ExploreError, NextDraw, StepProblem, TileExplore, explore_cards, explore_tiles, tiles_to_draw,
+    Explore, ExploreError, NextDraw, StepProblem, TileExplore, TileLineFacts, explore_cards, explore_tiles,
+    tiles_to_draw,
 };
 pub use verify::recorded_scores;
 

@@ -60,7 +60,7 @@ fn random_tile_line(record: &GameRecord, from: u32, picks: &[(Index, Index, bool
     let mut line = TileLine::default();
     for (tile_pick, move_pick, follow) in picks {
         let ex = explore_tiles(record, from, &line).unwrap();
-        let tile = match ex.next {
+        let tile = match ex.facts.next {
             NextDraw::Drawn(tile) => tile,
             NextDraw::Choose => {
                 let choices: Vec<_> = tiles_to_draw(&ex.game).collect();
@@ -109,17 +109,17 @@ fn round_trips(record: &GameRecord, from: u32, line: &TileLine) {
     let named = explore_tiles(record, from, &TileLine::parse(&line.write(cat), cat).unwrap()).unwrap();
     for other in [&again, &named] {
         assert_eq!(other.line.write(cat), text, "the notation writes one line one way");
-        assert_eq!(other.record.moves, first.record.moves);
+        assert_eq!(other.facts.record.moves, first.facts.record.moves);
         assert_eq!(other.game.scores(), first.game.scores());
         assert_eq!(other.game.pack(), first.game.pack());
-        assert_eq!(other.next, first.next);
+        assert_eq!(other.facts.next, first.facts.next);
         assert_eq!(other.followed, first.followed);
     }
     // The record the line makes replays, through the record walker, to the same position,
     // scored at the end when the line ends the game.
-    let replayed = replay::replay_upto(&first.record, None, None).unwrap();
+    let replayed = replay::replay_upto(&first.facts.record, None, None).unwrap();
     let mut game = first.game.clone();
-    if first.next == NextDraw::Over {
+    if first.facts.next == NextDraw::Over {
         game.finish(&mut Vec::new());
     }
     assert_eq!(replayed.game.scores(), game.scores());
@@ -141,7 +141,7 @@ proptest! {
             tile_demo("static/games/demo-second-edition.json")
         };
         let line = random_tile_line(&record, from, &picks);
-        prop_assert!(line.steps.len() == 40 || explore_tiles(&record, from, &line).unwrap().next == NextDraw::Over);
+        prop_assert!(line.steps.len() == 40 || explore_tiles(&record, from, &line).unwrap().facts.next == NextDraw::Over);
         round_trips(&record, from, &line);
     }
 
@@ -189,7 +189,7 @@ fn a_line_of_the_games_own_moves_follows_the_game() {
     );
     let game = replay::replay_upto(&record, None, Some(15)).unwrap();
     assert_eq!(ex.game.scores(), game.game.scores());
-    assert_eq!(ex.next, NextDraw::Drawn(record_move(&record, 16).unwrap().tile));
+    assert_eq!(ex.facts.next, NextDraw::Drawn(record_move(&record, 16).unwrap().tile));
 }
 
 fn html(app: &TestApp, path: &str) -> String {

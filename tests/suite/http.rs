@@ -2305,7 +2305,9 @@ fn in_a_browser_the_board_answers_where_it_is_pointed_at() {
     let text = browser.eval("return document.getElementById('board-info').textContent;");
     assert!(text.as_str().unwrap().contains("Tiles left that fit"), "{text}");
 
-    // A ghost's badge opens its alternative; the arrow keys still step through turns.
+    // A ghost's badge opens its alternative; the arrow keys still step through turns. The page
+    // is opened afresh, so that the square's note just shown lies over nothing.
+    browser.open(&app.url(&format!("/g/{id}/t/40")));
     let ghost = browser.find(".board-svg .badge.alternative").expect("a ghost badge");
     browser.click(&ghost);
     assert!(

@@ -12,7 +12,7 @@ use crate::record::{CardLine, LineError};
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
 use crate::replay::cards::move_text;
-use crate::replay::{CardExplore, explore_cards};
+use crate::replay::{Explore, explore_cards};
 use crate::web::AppState;
 use crate::web::card_view;
 use crate::web::links;
@@ -75,7 +75,8 @@ struct Walked {
     steps: Vec<LineStep>,
     followed: usize,
     at: usize,
-    shown: CardExplore,
+    /// The line shown, with who made each of its moves.
+    shown: Explore<CardLine, CardGame, Vec<u8>>,
     /// The line before the move due, in notation.
     base: String,
 }
@@ -86,7 +87,7 @@ fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let len = whole.line.0.len();
     let at = position_at(asked.at, len)?;
     let name = |p: u8| record.players.get(usize::from(p)).map_or("?", |p| p.name.as_str());
-    let steps = (whole.line.0.iter().zip(&whole.players).enumerate())
+    let steps = (whole.line.0.iter().zip(&whole.facts).enumerate())
         .map(|(i, (mv, &p))| LineStep {
             turn: n + i as u32,
             words: format!("{}: {}", name(p), move_text(mv)),

@@ -90,7 +90,7 @@ fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let whole = explore_tiles(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
     let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
-    let steps = (whole.played.iter().enumerate())
+    let steps = (whole.facts.played.iter().enumerate())
         .map(|(i, m)| LineStep {
             turn: n + i as u32,
             words: step_words(record, m),
@@ -163,18 +163,18 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         g,
         n,
         w: &w,
-        replay: crate::replay::replay_upto(&shown.record, None, None).map_err(Problem::internal)?,
+        replay: crate::replay::replay_upto(&shown.facts.record, None, None).map_err(Problem::internal)?,
         features: analysis::board_features(&shown.game),
         before: &before,
         tile_at: &tile_at,
     };
     let turn = n + w.at as u32;
-    let engine = match shown.next {
+    let engine = match shown.facts.next {
         NextDraw::Drawn(tile) => engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?,
         NextDraw::Choose | NextDraw::Over => None,
     };
     let colours = render::colours(record);
-    let (board, drawn) = match shown.next {
+    let (board, drawn) = match shown.facts.next {
         NextDraw::Drawn(tile) => {
             let (board, drawn) = at.drawn_board(tile, engine.as_deref(), asked)?;
             (board, Some(drawn))
@@ -187,7 +187,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
             )
         }
     };
-    let choices = match shown.next {
+    let choices = match shown.facts.next {
         NextDraw::Choose => tile_choices(g, &shown.game, turn),
         _ => Vec::new(),
     };
@@ -195,11 +195,11 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         line: w.line.clone(),
         at: w.at,
         steps: w.steps.iter().map(LineStep::clone).collect(),
-        mover: (shown.next != NextDraw::Over).then(|| shown.game.current_player()),
+        mover: (shown.facts.next != NextDraw::Over).then(|| shown.game.current_player()),
         players: view::players_at(record, &at.replay.game, at.replay.finished, &colours),
-        over: shown.next == NextDraw::Over,
+        over: shown.facts.next == NextDraw::Over,
         engine,
-        engine_due: matches!(shown.next, NextDraw::Drawn(_)),
+        engine_due: matches!(shown.facts.next, NextDraw::Drawn(_)),
         comment_line: shown.line.write(&record.catalog),
     };
     let part = ExplorePart::Tiles(Box::new(TilesView {
@@ -443,14 +443,14 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
     let shown = &w.shown;
     let (before, tile_at) = before_move(shown, &record.catalog);
     let turn = n + w.at as u32;
-    let over = shown.next == NextDraw::Over;
+    let over = shown.facts.next == NextDraw::Over;
     let mut game = shown.game.clone();
     if over {
         game.finish(&mut Vec::new());
     }
     let scoreboard = view::players_at(record, &game, over, &render::colours(record));
     let (mut moves, mut choices, mut engine, mut drawn) = (Vec::new(), Vec::new(), None, None);
-    match shown.next {
+    match shown.facts.next {
         NextDraw::Drawn(tile) => {
             let mut on = shown.game.clone();
             on.draw(tile).map_err(Problem::internal)?;
