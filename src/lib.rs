@@ -48,7 +48,8 @@
 //! [`replay`] runs a record through the engine into per-turn snapshots
 //! ([`Turn`](replay::Turn) and [`Replay`](replay::Replay), generic over the game's `Position`):
 //! the move, its events, the scores, every player's supply, and the breakdown by category.
-//! [`replay::json`] is the `replay --json` contract,
+//! [`replay::json`] is the `replay --json` contract (one `Document` and `Turn` for every game,
+//! each game adding its head, move and supply),
 //! [`recorded_scores`](replay::recorded_scores) (`replay/verify.rs`) checks a replay against
 //! the scores its source recorded (Board Game Arena), `replay/words.rs` puts scores in English
 //! and [`replay::cards`] replays a Card Game.
@@ -63,7 +64,10 @@
 //! whole game ([`analysis::budget`]), chances of winning and move classes
 //! ([`analysis::win_chance`]), puzzles ([`analysis::puzzles`]), the search's horizon
 //! (`analysis/search.rs`), `match` (`analysis/arena.rs`), and [`analysis::report`], the
-//! analysis as one serde type, written, stored and read back the same.
+//! analysis as one serde type, written, stored and read back the same. A turn's analysis and
+//! its report are one type for every game ([`TurnAnalysis`](analysis::TurnAnalysis),
+//! [`TurnReport`](analysis::report::TurnReport)), over the game's alternative and what else it
+//! says of the turn.
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV
 //! ([`export::csv`]) from a record and its replay, behind one [`Export`](export::Export)

@@ -68,7 +68,7 @@ pub use options::{
 pub(crate) use parallel::run_parallel;
 pub use positions::position_before;
 pub use turn::{
-    Alternative, GameAnalysis, PlayerSummary, PlayoutSummary, TurnAnalysis, ValueBasis, analyse_game, analyse_position,
-    analyse_turn,
+    Alternative, GameAnalysis, PlayerSummary, PlayoutSummary, TileTurn, TurnAnalysis, ValueBasis, analyse_game,
+    analyse_position, analyse_turn,
 };
 pub use verdict::Recheck;
