@@ -185,9 +185,12 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
 pub fn feature_chance(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, f64) {
     let mut banded = None;
     let (spots, model) = outlook(game, s, owner, |kinds, count, n, d| {
+        let (groups, left) = match closing_groups(kinds, count, n, d) {
+            Err(settled) => return settled,
+            Ok(grouped) => grouped,
+        };
         let cell = |chance: f64| cell_of(game, s, count, chance);
-        if let Ok((groups, left)) = closing_groups(kinds, count, n, d)
-            && let Some((low, high)) = closing_bounds(&groups, left, n, d)
+        if let Some((low, high)) = closing_bounds(&groups, left, n, d)
             && let (Some(a), Some(b)) = (cell(low), cell(high))
             && a == b
         {
@@ -195,7 +198,7 @@ pub fn feature_chance(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -
         }
         match banded {
             Some(_) => f64::NAN,
-            None => chances.all_closed(kinds, count, n, d),
+            None => chances.grouped(groups, left, n, d),
         }
     });
     if spots.iter().any(|spot| spot.fits == 0) {
@@ -282,9 +285,14 @@ impl Chances {
     fn all_closed(&mut self, kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
         match closing_groups(kinds, spots, n, d) {
             Err(settled) => settled,
-            Ok((groups, spots)) => *(self.0.entry((groups, spots, n, d)))
-                .or_insert_with_key(|(groups, spots, n, d)| grouped_chance(groups, *spots, *n, *d, PastExact::Sampled)),
+            Ok((groups, spots)) => self.grouped(groups, spots, n, d),
         }
+    }
+
+    /// [`Chances::all_closed`] of closing tiles already grouped ([`closing_groups`]).
+    fn grouped(&mut self, groups: Vec<(u32, u16)>, spots: usize, n: u32, d: u32) -> f64 {
+        *(self.0.entry((groups, spots, n, d)))
+            .or_insert_with_key(|(groups, spots, n, d)| grouped_chance(groups, *spots, *n, *d, PastExact::Sampled))
     }
 }
 

@@ -39,21 +39,21 @@ pub struct IllegalAction {
 }
 
 impl IllegalAction {
-    /// An illegal step the walker met, in the round under way (which began at move
-    /// `round_start`). A round whose actions no hands could play names the action at fault.
-    fn of(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> IllegalAction {
+    /// The refusal of an illegal step the walker met, in the round under way (which began at
+    /// move `round_start`). A round whose actions no hands could play names the action at fault.
+    fn refusal(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> Refusal {
         let round = game.round() + 1;
         let (turn, index, player) = match &e.fault {
             Fault::Record(f) => (f.offset + 1, e.index + f.offset + 1, f.player),
             Fault::Rule(_) | Fault::NotTheirTurn { .. } => (e.index - round_start + 1, e.index + 1, e.player),
         };
-        IllegalAction {
+        ReplayError::Illegal(Box::new(IllegalAction {
             round,
             turn,
             index,
             player,
             fault: e.fault.map_record(|f| f.problem),
-        }
+        }))
     }
 }
 
@@ -141,22 +141,14 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<R
         if upto == Some(walker.index()) {
             if deal == Deal::Ahead {
                 let settled = walker.settle();
-                settled.map_err(|e| {
-                    ReplayError::Illegal(Box::new(IllegalAction::of(walker.game(), walker.index(), *e)))
-                })?;
+                settled.map_err(|e| IllegalAction::refusal(walker.game(), walker.index(), *e))?;
             }
             break;
         }
         let step = match walker.step() {
             None => break,
             Some(Ok(step)) => step,
-            Some(Err(e)) => {
-                return Err(ReplayError::Illegal(Box::new(IllegalAction::of(
-                    walker.game(),
-                    round_start,
-                    *e,
-                ))));
-            }
+            Some(Err(e)) => return Err(IllegalAction::refusal(walker.game(), round_start, *e)),
         };
         match step.played {
             Stepped::Chance => round_start = step.index,
