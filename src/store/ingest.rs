@@ -69,13 +69,28 @@ pub fn canonical_id(record: &GameRecord) -> (String, GameId) {
 
 /// Parses and replays an upload without storing it.
 pub fn prepare(bytes: &[u8]) -> Result<Ingested, IngestError> {
+    let g = prepare_any(bytes)?;
+    some_moves(g.moves, g.ingested.format)?;
+    Ok(g.ingested)
+}
+
+/// A record parsed and replayed, with how many moves it holds (discards included).
+pub(super) struct Prepared {
+    pub ingested: Ingested,
+    pub moves: usize,
+}
+
+/// Parses and replays a record of any game, whatever its moves.
+pub(super) fn prepare_any(bytes: &[u8]) -> Result<Prepared, IngestError> {
     let parsed = record::parse_any(bytes).map_err(|e| match e {
         // An importer that judged moves: the same answer as the replay's own.
         RecordError::Illegal { illegal: found, .. } => illegal(&found.0, found.1),
         other => IngestError::Record(other),
     })?;
     let format = parsed.format();
-    record::dispatch!(&parsed, game => prepare_game(game, format))
+    let moves = record::dispatch!(&parsed, game => game.moves());
+    let ingested = record::dispatch!(&parsed, game => prepare_game(game, format))?;
+    Ok(Prepared { ingested, moves })
 }
 
 /// A game as the store keeps it: a summary and one snapshot row per turn, whatever the game.
@@ -105,7 +120,6 @@ pub struct Snapshots {
 
 fn prepare_game(game: &dyn Storable, format: Format) -> Result<Ingested, IngestError> {
     upload_names(game.players(), format)?;
-    some_moves(game.moves(), format)?;
     let replayed = game.snapshots()?;
     annotated_turns(game.annotations(), replayed.turns.len(), format)?;
     let canonical = game.canonical();

@@ -10,6 +10,7 @@ pub(crate) mod collection;
 mod copy;
 mod id;
 pub(crate) mod ingest;
+pub(crate) mod live;
 mod owner;
 pub(crate) mod players;
 mod postgres;
@@ -31,6 +32,7 @@ pub use collection::{
 pub use copy::{CopyError, copy};
 pub use id::{GameId, NotAGameId};
 pub use ingest::{IllegalAt, IngestError, Ingested, Storable, canonical_id, ingest, prepare, upload};
+pub use live::{LiveRecord, record_live, replayed, start_live};
 pub use owner::{OwnerHash, OwnerToken, Ownership};
 pub use players::{
     Matched, Missing, PLAYERS_SEARCHED, PlayerStats, Search, Seat, SeatAnalysis, SeatPuzzle, TileRecord, TileScore,
@@ -120,6 +122,8 @@ pub struct GameRow {
     pub listed: bool,
     /// The hash of its owner token; `None` for games stored before owners, and the demos.
     pub owner: Option<OwnerHash>,
+    /// Recorded at the table and not over yet: its owner adds moves (`Backend::write_live`).
+    pub live: bool,
 }
 
 impl GameRow {
@@ -138,6 +142,7 @@ impl GameRow {
             created_at: now(),
             listed: new.listed,
             owner: new.owner,
+            live: false,
         }
     }
 }
@@ -281,6 +286,13 @@ pub trait Backend: Send + Sync {
         annotations: &[Annotation],
         seats: &[Seat],
     ) -> Result<Stored, StoreError>;
+    /// Writes a live game's new state, a move recorded or taken back: its record, turns, end
+    /// and scores, its snapshots in place of the stored ones, and its seats once it is over (a
+    /// live game has none, so that a game left unfinished counts in nobody's statistics). Its
+    /// analysis, of the moves before, is dropped. One transaction, noted as a change. Written
+    /// only while the stored game is live and its record is still `was`, the one the move was
+    /// checked against: false, and nothing written, when another move came first.
+    fn write_live(&self, game: &GameRow, was: &str, turns: &[TurnRow], seats: &[Seat]) -> Result<bool, StoreError>;
     /// Writes what a game's seats miss, in one transaction: every row of the seats when it has
     /// none, else their tile rows when it has none. False when nothing was missing, or there is
     /// no such game.
@@ -400,6 +412,8 @@ pub enum Change {
     Analysis,
     /// Its owner wrote or removed a comment.
     Annotations,
+    /// A move was recorded on it, or taken back, while it was live.
+    Moves,
 }
 
 impl Change {
@@ -408,6 +422,7 @@ impl Change {
             Change::Owner => "owner",
             Change::Analysis => "analysis",
             Change::Annotations => "annotations",
+            Change::Moves => "moves",
         }
     }
 
@@ -416,6 +431,7 @@ impl Change {
             "owner" => Ok(Change::Owner),
             "analysis" => Ok(Change::Analysis),
             "annotations" => Ok(Change::Annotations),
+            "moves" => Ok(Change::Moves),
             other => Err(StoreError::Corrupt(format!("unknown change {other:?}"))),
         }
     }

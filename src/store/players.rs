@@ -678,9 +678,10 @@ fn without_tiles() -> String {
     )
 }
 
-/// Games with no players rows, after `seq`, oldest first.
-const WITHOUT_PLAYERS: &str =
-    "SELECT seq, id FROM games g WHERE seq > ?1 AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
+/// Games with no players rows, after `seq`, oldest first. A live game has none until it is
+/// over (`Backend::write_live`).
+const WITHOUT_PLAYERS: &str = "SELECT seq, id FROM games g WHERE seq > ?1 AND NOT g.live
+       AND NOT EXISTS (SELECT 1 FROM players p WHERE p.game = g.seq)
      ORDER BY seq LIMIT ?2";
 
 #[cfg(test)]
@@ -779,6 +780,7 @@ mod tests {
             created_at: String::new(),
             listed: true,
             owner: None,
+            live: false,
         }
     }
 

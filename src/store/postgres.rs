@@ -39,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0007_name_parts.sql"),
     include_str!("../../migrations/postgres/0008_analysis_requesters.sql"),
     include_str!("../../migrations/postgres/0009_accuracy_from_points_lost.sql"),
+    include_str!("../../migrations/postgres/0010_live_games.sql"),
 ];
 
 /// Advisory lock keys (any 64-bit numbers of ours): for migrating, for queueing, and for
@@ -189,8 +190,8 @@ impl Backend for Postgres {
             // transaction, then does nothing, and the game is the one stored.
             let inserted = tx
                 .query_opt(
-                    "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                    "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash, live)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
                      ON CONFLICT (id) DO NOTHING RETURNING seq",
                     &[
                         &id,
@@ -205,6 +206,7 @@ impl Backend for Postgres {
                         &g.created_at,
                         &g.listed,
                         &g.owner.map(|h| h.0.to_vec()),
+                        &g.live,
                     ],
                 )
                 .await?;
@@ -215,23 +217,7 @@ impl Backend for Postgres {
                 });
             };
             let seq: i64 = inserted.try_get(0)?;
-            // Every snapshot in one statement, as arrays: one round trip for a whole game.
-            let column = |f: fn(&TurnRow) -> &str| turns.iter().map(f).collect::<Vec<&str>>();
-            tx.execute(
-                "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
-                 SELECT $1, * FROM unnest($2::int4[], $3::int2[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])",
-                &[
-                    &seq,
-                    &turns.iter().map(|t| t.turn as i32).collect::<Vec<_>>(),
-                    &turns.iter().map(|t| i16::from(t.player)).collect::<Vec<_>>(),
-                    &column(|t| &t.mv),
-                    &column(|t| &t.events),
-                    &column(|t| &t.scores),
-                    &column(|t| &t.supply),
-                    &column(|t| &t.ownership),
-                ],
-            )
-            .await?;
+            insert_turns(&tx, seq, turns).await?;
             if !annotations.is_empty() {
                 tx.execute(
                     "INSERT INTO annotations (game, turn, line_key, line, text)
@@ -249,6 +235,39 @@ impl Backend for Postgres {
             insert_seats(&tx, seq, seats).await?;
             tx.commit().await?;
             Ok(Stored::New)
+        })
+    }
+
+    fn write_live(&self, g: &GameRow, was: &str, turns: &[TurnRow], seats: &[Seat]) -> Result<bool, StoreError> {
+        let id = g.id.to_string();
+        self.run(async |c| {
+            let tx = c.transaction().await?;
+            // Locks the game's row: of two moves at once, the second reads the first's record.
+            let found = (tx.query_opt("SELECT seq, live, record FROM games WHERE id = $1 FOR UPDATE", &[&id])).await?;
+            let Some(found) = found else { return Ok(false) };
+            let (seq, live): (i64, bool) = (found.try_get(0)?, found.try_get(1)?);
+            if !live || inflate(found.try_get(2)?).map_err(StoreError::Inflate)? != was {
+                return Ok(false);
+            }
+            tx.execute(
+                "UPDATE games SET record = $2, turns = $3, finished = $4, final_scores = $5, live = $6 WHERE seq = $1",
+                &[
+                    &seq,
+                    &deflate(&g.record),
+                    &(g.turns as i32),
+                    &g.finished,
+                    &serde_json::to_string(&g.final_scores).unwrap_or_default(),
+                    &g.live,
+                ],
+            )
+            .await?;
+            for table in ["snapshots", "analyses", "players"] {
+                tx.execute(&format!("DELETE FROM {table} WHERE game = $1"), &[&seq])
+                    .await?;
+            }
+            insert_turns(&tx, seq, turns).await?;
+            insert_seats(&tx, seq, seats).await?;
+            noted(tx, 1, &id, Change::Moves).await
         })
     }
 
@@ -1069,6 +1088,27 @@ async fn noted(tx: deadpool_postgres::Transaction<'_>, rows: u64, id: &str, what
     Ok(rows > 0)
 }
 
+/// Writes a game's snapshots, all in one statement, as arrays: one round trip for a whole game.
+async fn insert_turns(tx: &deadpool_postgres::Transaction<'_>, game: i64, turns: &[TurnRow]) -> Result<(), StoreError> {
+    let column = |f: fn(&TurnRow) -> &str| turns.iter().map(f).collect::<Vec<&str>>();
+    tx.execute(
+        "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
+         SELECT $1, * FROM unnest($2::int4[], $3::int2[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])",
+        &[
+            &game,
+            &turns.iter().map(|t| t.turn as i32).collect::<Vec<_>>(),
+            &turns.iter().map(|t| i16::from(t.player)).collect::<Vec<_>>(),
+            &column(|t| &t.mv),
+            &column(|t| &t.events),
+            &column(|t| &t.scores),
+            &column(|t| &t.supply),
+            &column(|t| &t.ownership),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
 /// Writes a game's seats and their points by category, a table in one statement each.
 async fn insert_seats(tx: &deadpool_postgres::Transaction<'_>, game: i64, seats: &[Seat]) -> Result<(), StoreError> {
     let int = |f: fn(&Seat) -> i32| seats.iter().map(f).collect::<Vec<i32>>();
@@ -1213,8 +1253,7 @@ fn turn_row(r: &Row) -> Result<TurnRow, StoreError> {
 }
 
 /// The columns [`game_row`] reads, in its order.
-const GAME_COLUMNS: &str =
-    "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
+const GAME_COLUMNS: &str = "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash, live";
 
 fn game_row(r: &Row) -> Result<GameRow, StoreError> {
     Ok(GameRow {
@@ -1230,6 +1269,7 @@ fn game_row(r: &Row) -> Result<GameRow, StoreError> {
         created_at: r.try_get(8)?,
         listed: r.try_get(10)?,
         owner: OwnerHash::from_column(r.try_get(11)?),
+        live: r.try_get(12)?,
     })
 }
 

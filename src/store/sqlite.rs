@@ -39,6 +39,7 @@ fn migrations() -> Migrations<'static> {
         M::up(include_str!("../../migrations/0013_name_parts.sql")),
         M::up(include_str!("../../migrations/0014_analysis_requesters.sql")),
         M::up(include_str!("../../migrations/0015_accuracy_from_points_lost.sql")),
+        M::up(include_str!("../../migrations/0016_live_games.sql")),
     ])
 }
 
@@ -73,18 +74,46 @@ impl Sqlite {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let changed = write(&tx)? > 0;
         if changed {
-            tx.execute(
-                "INSERT INTO game_changes (game, what) VALUES (?1, ?2)",
-                params![id, what.name()],
-            )?;
-            tx.execute(
-                "DELETE FROM game_changes WHERE seq <= ?1",
-                [tx.last_insert_rowid() - KEPT_CHANGES],
-            )?;
+            note_change(&tx, id, what)?;
         }
         tx.commit()?;
         Ok(changed)
     }
+}
+
+/// Notes in `tx` that game `id` changed (`Backend::changes_since`), keeping the latest
+/// [`KEPT_CHANGES`].
+fn note_change(tx: &rusqlite::Transaction, id: &GameId, what: Change) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO game_changes (game, what) VALUES (?1, ?2)",
+        params![id, what.name()],
+    )?;
+    tx.execute(
+        "DELETE FROM game_changes WHERE seq <= ?1",
+        [tx.last_insert_rowid() - KEPT_CHANGES],
+    )?;
+    Ok(())
+}
+
+/// Writes a game's snapshots.
+fn insert_turns(tx: &rusqlite::Transaction, game: i64, turns: &[TurnRow]) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for row in turns {
+        stmt.execute(params![
+            game,
+            row.turn,
+            row.player,
+            row.mv,
+            row.events,
+            row.scores,
+            row.supply,
+            row.ownership
+        ])?;
+    }
+    Ok(())
 }
 
 impl Backend for Sqlite {
@@ -134,8 +163,8 @@ impl Backend for Sqlite {
             return Ok(Stored::Already { listed });
         }
         tx.execute(
-            "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            "INSERT INTO games (id, kind, record, source_format, players, preset, turns, finished, final_scores, created_at, listed, owner_hash, live)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
                 g.id,
                 g.kind.name(),
@@ -149,26 +178,12 @@ impl Backend for Sqlite {
                 g.created_at,
                 g.listed,
                 g.owner.map(|h| h.0.to_vec()),
+                g.live,
             ],
         )?;
         let seq = tx.last_insert_rowid();
+        insert_turns(&tx, seq, turns)?;
         {
-            let mut stmt = tx.prepare(
-                "INSERT INTO snapshots (game, turn, player, move, events, scores, supply, ownership)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?;
-            for row in turns {
-                stmt.execute(params![
-                    seq,
-                    row.turn,
-                    row.player,
-                    row.mv,
-                    row.events,
-                    row.scores,
-                    row.supply,
-                    row.ownership
-                ])?;
-            }
             let mut stmt =
                 tx.prepare("INSERT INTO annotations (game, turn, line_key, line, text) VALUES (?1, ?2, ?3, ?4, ?5)")?;
             for a in annotations {
@@ -178,6 +193,41 @@ impl Backend for Sqlite {
         insert_seats(&tx, seq, seats)?;
         tx.commit()?;
         Ok(Stored::New)
+    }
+
+    fn write_live(&self, g: &GameRow, was: &str, turns: &[TurnRow], seats: &[Seat]) -> Result<bool, StoreError> {
+        let mut conn = self.pool.get()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found: Option<(i64, bool, Vec<u8>)> = tx
+            .query_row("SELECT seq, live, record FROM games WHERE id = ?1", [&g.id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        let Some((seq, true, record)) = found else {
+            return Ok(false);
+        };
+        if inflate(&record).map_err(StoreError::Inflate)? != was {
+            return Ok(false);
+        }
+        tx.execute(
+            "UPDATE games SET record = ?2, turns = ?3, finished = ?4, final_scores = ?5, live = ?6 WHERE seq = ?1",
+            params![
+                seq,
+                deflate(&g.record),
+                g.turns,
+                g.finished,
+                serde_json::to_string(&g.final_scores).unwrap_or_default(),
+                g.live
+            ],
+        )?;
+        for table in ["snapshots", "analyses", "players"] {
+            tx.execute(&format!("DELETE FROM {table} WHERE game = ?1"), [seq])?;
+        }
+        insert_turns(&tx, seq, turns)?;
+        insert_seats(&tx, seq, seats)?;
+        note_change(&tx, &g.id, Change::Moves)?;
+        tx.commit()?;
+        Ok(true)
     }
 
     fn write_seats(&self, id: &GameId, seats: &[Seat]) -> Result<bool, StoreError> {
@@ -979,8 +1029,7 @@ fn turn_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<TurnRow> {
 }
 
 /// The columns [`game_row`] reads, in its order.
-const GAME_COLUMNS: &str =
-    "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash";
+const GAME_COLUMNS: &str = "id, record, source_format, players, preset, turns, finished, final_scores, created_at, kind, listed, owner_hash, live";
 
 fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
     let players: String = r.get(3)?;
@@ -999,6 +1048,7 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
         created_at: r.get(8)?,
         listed: r.get(10)?,
         owner: OwnerHash::from_column(r.get(11)?),
+        live: r.get(12)?,
     })
 }
 

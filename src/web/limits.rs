@@ -2,7 +2,8 @@
 //! imports of many games at once,
 //! analysis requests (each queues tens of seconds of work), the explore board's positions
 //! (each replays a line and draws a board) and its engine, and
-//! comments (each is written, and has every node forget the game's pages). Over a limit the
+//! comments (each is written, and has every node forget the game's pages), and moves recorded
+//! on live games (each replays its game and writes it). Over a limit the
 //! answer is `429` with `Retry-After`. A client is its address as the connection shows it,
 //! and an IPv6 client its /64, since one host is commonly handed a whole /64 to choose from;
 //! behind a reverse proxy that is the proxy's, so the proxy should limit instead.
@@ -25,6 +26,10 @@ pub const UPLOADS_PER_IMPORT: u32 = 10;
 /// The explore board's engine may think this many times per analysis request allowed: a
 /// thought is about 0.3 s of the machine, a whole-game analysis tens of seconds.
 pub const THOUGHTS_PER_ANALYSIS: u32 = 12;
+/// Moves recorded on live games (or taken back) a client may send per comment allowed: 120 a
+/// minute by default. Each replays its game and writes it, as a comment is written, and a
+/// phone back online sends the moves it kept all at once.
+pub const MOVES_PER_ANNOTATION: u32 = 2;
 /// Explore positions (pages or answers, with or without the engine) a client may ask for per
 /// analysis request allowed: 240 a minute by default, four a second, more than a person clicks.
 /// Each replays its line and draws its board, some tens of milliseconds.
@@ -56,6 +61,7 @@ pub struct Limits {
     positions: DefaultKeyedRateLimiter<IpAddr>,
     imports: DefaultKeyedRateLimiter<IpAddr>,
     annotations: DefaultKeyedRateLimiter<IpAddr>,
+    moves: DefaultKeyedRateLimiter<IpAddr>,
 }
 
 impl Limits {
@@ -68,6 +74,7 @@ impl Limits {
             positions: per_minute(s.analyses_per_minute.saturating_mul(POSITIONS_PER_ANALYSIS)),
             imports: per_minute(s.uploads_per_minute / UPLOADS_PER_IMPORT),
             annotations: per_minute(s.annotations_per_minute),
+            moves: per_minute(s.annotations_per_minute.saturating_mul(MOVES_PER_ANNOTATION)),
         }
     }
 
@@ -98,6 +105,11 @@ impl Limits {
     /// A comment written or removed.
     pub fn annotation(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
         check(&self.annotations, client, "comments")
+    }
+
+    /// A move recorded on a live game, or taken back.
+    pub fn live_move(&self, client: Option<IpAddr>) -> Result<(), TooMany> {
+        check(&self.moves, client, "moves")
     }
 }
 

@@ -5,8 +5,8 @@ use super::limits::{LimitSettings, Limits};
 use super::middleware;
 use super::problem::negotiate_problems;
 use super::routes::{
-    analysis, annotations, api, assets, collections, embed, explore, exports, health, images, keys, owners, pages,
-    puzzles,
+    analysis, annotations, api, assets, collections, embed, explore, exports, health, images, keys, live, owners,
+    pages, puzzles,
 };
 use crate::analysis::AnalysisOptions;
 use crate::queue::{ANALYSIS_QUEUE, Jobs, LEASE};
@@ -170,6 +170,9 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .service(puzzles::mistake)
         .service(explore::page)
         .service(explore::api)
+        .service(live::start)
+        .service(live::play)
+        .service(live::take_back)
         .service(api::create_game)
         .service(api::get_game)
         .service(api::get_turn)

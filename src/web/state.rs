@@ -217,11 +217,11 @@ impl AppState {
     }
 
     /// Has this process forget what it kept of a game that another process changed: all of it
-    /// after its owner's change, its analysis and pages after a new analysis, the game and its
-    /// pages after a comment.
+    /// after its owner's change or a move on a live game, its analysis and pages after a new
+    /// analysis, the game and its pages after a comment.
     fn changed(&self, id: &GameId, what: Change) {
         match what {
-            Change::Owner => self.forget(id),
+            Change::Owner | Change::Moves => self.forget(id),
             Change::Analysis => {
                 self.analyses.forget(id);
                 self.analysis_seen.forget(id);

@@ -23,6 +23,8 @@ mod collections;
 mod docs;
 #[path = "../suite/http.rs"]
 mod http;
+#[path = "../suite/live.rs"]
+mod live;
 mod many_nodes;
 #[path = "../suite/new_world.rs"]
 mod new_world;

@@ -200,6 +200,7 @@ fn write_result(store: &Store, n: u32, players: &[&str], scores: &[i32], finishe
         created_at: "2026-11-26T18:00:00Z".into(),
         listed: NewGame::PUBLIC.listed,
         owner: None,
+        live: false,
     };
     store.write_game(&row, &[], &[], &[]).unwrap();
     row.id.to_string()

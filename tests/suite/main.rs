@@ -29,6 +29,7 @@ mod http;
 mod jcz_conformance;
 mod lab;
 mod layout;
+mod live;
 mod new_world;
 mod occupancy;
 mod owner_keys;

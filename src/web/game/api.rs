@@ -55,6 +55,9 @@ pub struct GameAnswer {
     source_format: String,
     created_at: String,
     turns: u32,
+    /// Recorded at the table and not over yet: moves are still being added
+    /// (`POST /api/games/{id}/moves`).
+    live: bool,
 }
 
 impl GameAnswer {
@@ -81,8 +84,39 @@ impl GameAnswer {
             source_format: row.source_format.clone(),
             created_at: row.created_at.clone(),
             turns: row.turns,
+            live: row.live,
         }
     }
+}
+
+/// A game started at the table (`POST /api/games/live`): its id and page, and its owner token,
+/// which records its moves.
+#[derive(Serialize, ToSchema)]
+pub struct LiveGameCreated {
+    #[schema(value_type = String)]
+    pub id: GameId,
+    pub url: String,
+    /// Records the game's moves, takes them back, and deletes the game: shown once, never stored.
+    pub token: String,
+}
+
+/// A live game after a move was recorded or taken back.
+#[derive(Serialize, ToSchema)]
+pub struct LiveAnswer {
+    /// The number of the last move recorded: its place in the record's `moves`, from 1 (0
+    /// before the first).
+    pub turn: u32,
+    /// The number the next move must carry.
+    pub next_turn: u32,
+    /// False once the game is over: then it takes no more moves.
+    pub live: bool,
+    pub finished: bool,
+    /// Every player's score now: after final scoring once the game is over.
+    pub scores: Vec<i32>,
+    /// The turn the move made, as `GET /api/games/{id}/turns/{n}` gives it; absent for a tile
+    /// discarded, which belongs to the next placement's turn, and after a move taken back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played: Option<TurnAnswer>,
 }
 
 /// A turn of either kind of game.

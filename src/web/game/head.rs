@@ -37,6 +37,8 @@ pub struct GameHead {
     /// Whether the game is on the home page's list; an unlisted one asks search engines not
     /// to index it either.
     pub listed: bool,
+    /// Recorded at the table and not over yet: its moves are still coming.
+    pub live: bool,
     /// Where the whole-game analysis stands, for the links to it.
     pub analysis: Analysis,
 }
@@ -75,6 +77,7 @@ impl GameHead {
             features: crate::replay::words::features_to_point_at(kind),
             figure: crate::replay::words::figures(kind).0,
             listed: row.listed,
+            live: row.live,
             analysis: Analysis::of(state, &row.id)?,
         })
     }

@@ -4,7 +4,6 @@
 //! client's limit, and has every node forget the game's pages (`Change::Annotations`).
 
 use super::owners::{authorise, found, see_other};
-use super::read_limited;
 use crate::record::Annotation;
 use crate::store::GameId;
 use crate::web::game::GamePages;
@@ -60,13 +59,15 @@ pub async fn api_put(
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     let game = owned_turn(&req, &state, id, n).await?;
-    let comment: Comment = json_body(&req, body).await?.ok_or_else(|| {
-        Problem::new(
-            StatusCode::BAD_REQUEST,
-            "Unreadable body",
-            "send the comment as JSON: {\"text\": …, \"line\": …}",
-        )
-    })?;
+    let comment: Comment = super::json_body(&req, body, (MAX_BODY_BYTES, "a comment's body"))
+        .await?
+        .ok_or_else(|| {
+            Problem::new(
+                StatusCode::BAD_REQUEST,
+                "Unreadable body",
+                "send the comment as JSON: {\"text\": …, \"line\": …}",
+            )
+        })?;
     let annotation = Annotation::new(n, &comment.line, &comment.text)?;
     write(&state, game.as_ref(), annotation.clone()).await?;
     Ok(HttpResponse::Ok().json(annotation))
@@ -91,7 +92,9 @@ pub async fn api_delete(
 ) -> Result<HttpResponse, Problem> {
     let (id, n) = path.into_inner();
     owned_turn(&req, &state, id, n).await?;
-    let which: Which = json_body(&req, body).await?.unwrap_or_default();
+    let which: Which = super::json_body(&req, body, (MAX_BODY_BYTES, "a comment's body"))
+        .await?
+        .unwrap_or_default();
     remove(&state, id, n, which.line).await?;
     Ok(HttpResponse::NoContent().finish())
 }
@@ -152,31 +155,6 @@ async fn owned_turn(
         return Err(Problem::not_found(format!("game {id} has turns 0 to {last}, not {n}")));
     }
     Ok(game)
-}
-
-/// A JSON body of type `T`, at most [`MAX_BODY_BYTES`]; `None` for an empty body.
-async fn json_body<T: serde::de::DeserializeOwned>(
-    req: &HttpRequest,
-    body: web::Payload,
-) -> Result<Option<T>, Problem> {
-    // The records' words for a body too large would say 4 MiB.
-    let too_large = |p: Problem| match p.status {
-        StatusCode::PAYLOAD_TOO_LARGE => Problem::new(
-            p.status,
-            "Body too large",
-            format!("a comment's body is at most {MAX_BODY_BYTES} bytes"),
-        ),
-        _ => p,
-    };
-    super::declared_length_within(req, MAX_BODY_BYTES).map_err(too_large)?;
-    let bytes = read_limited(body, MAX_BODY_BYTES, "Unreadable body")
-        .await
-        .map_err(too_large)?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
-    }
-    let unreadable = |e: serde_json::Error| Problem::new(StatusCode::BAD_REQUEST, "Unreadable body", e.to_string());
-    serde_json::from_slice(&bytes).map(Some).map_err(unreadable)
 }
 
 /// Writes a comment in place of the one on its turn and line, or as a new one while the game

@@ -27,6 +27,9 @@ use utoipa::OpenApi;
         create_game,
         get_game,
         get_turn,
+        super::live::start,
+        super::live::play,
+        super::live::take_back,
         super::owners::api_delete,
         super::owners::api_listing,
         super::annotations::api_put,
@@ -70,7 +73,7 @@ pub async fn create_game(
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
     super::declared_length_within(&req, MAX_RECORD_BYTES)?;
     let bytes = read_limited(body, MAX_RECORD_BYTES, "Unreadable body").await?;
-    let listed = query.listed.unwrap_or(true);
+    let listed = query.listed();
     let up = blocking(move || Ok(ingest::upload(&state.store, &bytes, listed)?)).await?;
     let id = up.game.id;
     let url = links::game(id);
@@ -95,6 +98,13 @@ pub async fn create_game(
 pub struct UploadQuery {
     #[serde(default, deserialize_with = "crate::web::query::flag")]
     listed: Option<bool>,
+}
+
+impl UploadQuery {
+    /// Whether the game goes on the lists: yes unless asked not to.
+    pub fn listed(&self) -> bool {
+        self.listed.unwrap_or(true)
+    }
 }
 
 /// A game: players, rules, final scores and each player's breakdown.

@@ -3,7 +3,9 @@
 //!
 //! Renders are deterministic, so each gets a strong ETag from the renderer version, the game's
 //! content hash, the turn and the options, a year-long `Cache-Control`, and a 304 for a
-//! matching `If-None-Match`. A small in-memory cache keeps hot renders.
+//! matching `If-None-Match`. A live game's pictures change under the same id, so their tag
+//! names its record too, and they are asked again each time. A small in-memory cache keeps hot
+//! renders.
 
 use crate::render::{self, ImageFormat, Picture, RenderOptions};
 use crate::store::GameId;
@@ -54,7 +56,9 @@ impl ImageQuery {
     }
 }
 
-fn etag(w: &Wanted) -> String {
+/// A strong ETag of what is drawn. A live game's record changes with each move under the same
+/// id, so its tag names the record too (`live`, the record's hash).
+fn etag(w: &Wanted, live: Option<GameId>) -> String {
     let what = match (w.picture, w.format) {
         (Picture::Board, ImageFormat::Png) => "png",
         (Picture::Board, ImageFormat::Svg) => "svg",
@@ -63,7 +67,10 @@ fn etag(w: &Wanted) -> String {
         (_, ImageFormat::Gif) => "gif",
     };
     let (id, turn) = (&w.id, w.turn);
-    let text = format!("{}|{id}|{turn:?}|{what}|{}", render::RENDERER_VERSION, w.opts.key());
+    let mut text = format!("{}|{id}|{turn:?}|{what}|{}", render::RENDERER_VERSION, w.opts.key());
+    if let Some(record) = live {
+        text.push_str(&format!("|live {record}"));
+    }
     Sha256::digest(text.as_bytes())[..12]
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -94,7 +101,16 @@ struct Wanted {
 }
 
 async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Result<HttpResponse, Problem> {
-    let tag = etag(&w);
+    let (st, id) = (state.clone(), w.id);
+    let game = blocking(move || st.load_any(&id)).await?;
+    let live = game.row().live.then(|| GameId::of(&game.row().record));
+    let tag = etag(&w, live);
+    // A live game's pictures change with its moves: asked again each time, answered 304 while
+    // they are the same.
+    let cache = match live {
+        Some(_) => "no-cache",
+        None => "public, max-age=31536000, immutable",
+    };
     let content_type = w.format.content_type();
     let matches = req
         .headers()
@@ -104,7 +120,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
     let ok = |status: StatusCode| {
         let mut r = HttpResponse::build(status);
         r.insert_header(ETag(EntityTag::new_strong(tag.clone())))
-            .insert_header((header::CACHE_CONTROL, "public, max-age=31536000, immutable"));
+            .insert_header((header::CACHE_CONTROL, cache));
         // PNGs and GIFs are compressed already: the compression middleware leaves them be.
         if matches!(content_type, "image/png" | "image/gif") {
             r.insert_header(header::ContentEncoding::Identity);
@@ -117,8 +133,7 @@ async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Resul
     let bytes = match state.renders.get(&tag) {
         Some(bytes) => bytes,
         None => {
-            let st = state.clone();
-            let drawn = Arc::new(blocking(move || draw(st.load_any(&w.id)?.as_ref(), &w)).await?);
+            let drawn = Arc::new(blocking(move || draw(game.as_ref(), &w)).await?);
             state.renders.put(tag.clone(), drawn.clone());
             drawn
         }

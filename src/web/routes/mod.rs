@@ -13,6 +13,7 @@ pub(crate) mod exports;
 pub(crate) mod health;
 pub(crate) mod images;
 pub(crate) mod keys;
+pub(crate) mod live;
 pub(crate) mod owners;
 pub(crate) mod pages;
 pub(crate) mod players;
@@ -34,6 +35,29 @@ pub fn declared_length_within(req: &actix_web::HttpRequest, limit: usize) -> Res
         Some(n) if n > limit as u64 => Err(Problem::too_large(limit)),
         _ => Ok(()),
     }
+}
+
+/// A JSON body of type `T`, at most `limit` bytes (`what` names it where it is too large);
+/// `None` for an empty body.
+pub async fn json_body<T: serde::de::DeserializeOwned>(
+    req: &actix_web::HttpRequest,
+    body: actix_web::web::Payload,
+    (limit, what): (usize, &str),
+) -> Result<Option<T>, Problem> {
+    // The records' words for a body too large would say 4 MiB.
+    let too_large = |p: Problem| match p.status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            Problem::new(p.status, "Body too large", format!("{what} is at most {limit} bytes"))
+        }
+        _ => p,
+    };
+    declared_length_within(req, limit).map_err(too_large)?;
+    let bytes = read_limited(body, limit, "Unreadable body").await.map_err(too_large)?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let unreadable = |e: serde_json::Error| Problem::new(StatusCode::BAD_REQUEST, "Unreadable body", e.to_string());
+    serde_json::from_slice(&bytes).map(Some).map_err(unreadable)
 }
 
 /// A multipart form whose whole body, field headers and boundaries included, is cut off past

@@ -3,7 +3,7 @@
 //! clients send it as a bearer token; the uploading browser keeps it in an HttpOnly cookie
 //! scoped to the game's pages ([`owner_cookie`]), which the forms on the game page send back.
 
-use crate::store::{GameId, OwnerToken, Ownership};
+use crate::store::{GameId, OwnerHash, OwnerToken, Ownership};
 use crate::web::game::GamePages;
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
@@ -63,7 +63,7 @@ pub fn presented(req: &HttpRequest) -> Option<OwnerToken> {
 
 /// Whether a request's token (`presented`) is the owner's of a game whose owner hash is
 /// `owner`: the game page then shows the owner's forms.
-pub fn is_owner(token: Option<&OwnerToken>, owner: Option<crate::store::OwnerHash>) -> bool {
+pub fn is_owner(token: Option<&OwnerToken>, owner: Option<OwnerHash>) -> bool {
     token.is_some_and(|t| Ownership::of(owner, t) == Ownership::Owner)
 }
 
@@ -74,18 +74,30 @@ pub(super) async fn authorise(
     state: &web::Data<AppState>,
     id: GameId,
 ) -> Result<Arc<dyn GamePages>, Problem> {
+    let token = presented_here(req, state)?;
+    let st = state.clone();
+    let game = blocking(move || st.load_any(&id)).await?;
+    check_owner(id, game.row().owner, &token)?;
+    Ok(game)
+}
+
+/// The owner token of a request that changes a game: from this site (or no browser at all),
+/// with a token.
+pub(super) fn presented_here(req: &HttpRequest, state: &AppState) -> Result<OwnerToken, Problem> {
     same_origin(req, &state.public_url)?;
-    let token = presented(req).ok_or_else(|| {
+    presented(req).ok_or_else(|| {
         Problem::new(
             StatusCode::UNAUTHORIZED,
             "Owner token needed",
             "send the token the upload returned, as `Authorization: Bearer TOKEN`",
         )
-    })?;
-    let st = state.clone();
-    let game = blocking(move || st.load_any(&id)).await?;
-    match Ownership::of(game.row().owner, &token) {
-        Ownership::Owner => Ok(game),
+    })
+}
+
+/// Whether `token` owns game `id`, whose owner hash is `owner`: 403 if not.
+pub(super) fn check_owner(id: GameId, owner: Option<OwnerHash>, token: &OwnerToken) -> Result<(), Problem> {
+    match Ownership::of(owner, token) {
+        Ownership::Owner => Ok(()),
         Ownership::NotOwner => Err(Problem::new(
             StatusCode::FORBIDDEN,
             "Not the owner",

@@ -1,0 +1,291 @@
+//! Games recorded at the table over the API: started with no moves, then every move of a
+//! generated game of each kind posted one by one with its number. A skipped number answers 409
+//! naming the next, the last move sent again answers 200 as before, a move taken back can be
+//! played again, an illegal move answers 422 naming the turn, the player and the rule, and the
+//! finished game is the generated one, stored as an upload of it would be. A live game counts
+//! in nobody's statistics until it ends, and other processes see each move.
+
+use crate::common;
+
+use carcassonne_replay::engine::Preset;
+use carcassonne_replay::record::{RulesSpec, cards, native};
+use carcassonne_replay::selfplay::{self, Policy};
+use common::app::*;
+use serde_json::{Map, Value, json};
+
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+/// A live game: its id and owner token.
+struct Live {
+    id: String,
+    token: String,
+}
+
+impl Live {
+    /// Starts a live game of `record`'s start (its members but its moves).
+    fn start(app: &TestApp, start: &Map<String, Value>) -> Live {
+        let created = post_json(app, "/api/games/live", &Value::Object(start.clone()));
+        assert_eq!(created.status, 201, "{}", created.body);
+        let created = created.json();
+        Live {
+            id: created["id"].as_str().unwrap().into(),
+            token: created["token"].as_str().unwrap().into(),
+        }
+    }
+
+    fn post(&self, app: &TestApp, turn: u32, mv: &Value) -> Answer {
+        self.send(app, "POST", "moves", json!({"turn": turn, "move": mv}).to_string())
+    }
+
+    fn take_back(&self, app: &TestApp) -> Answer {
+        self.send(app, "DELETE", "moves/last", String::new())
+    }
+
+    fn send(&self, app: &TestApp, method: &str, path: &str, body: String) -> Answer {
+        let bearer = format!("Bearer {}", self.token);
+        let path = format!("/api/games/{}/{path}", self.id);
+        request(app, method, &path, &[JSON, ("Authorization", &bearer)], body.as_bytes())
+    }
+
+    fn game(&self, app: &TestApp) -> Value {
+        get(app, &format!("/api/games/{}", self.id)).json()
+    }
+}
+
+/// A record's start and its moves.
+fn split(record: Value) -> (Map<String, Value>, Vec<Value>) {
+    let Value::Object(mut start) = record else {
+        panic!("a record is an object")
+    };
+    let Some(Value::Array(moves)) = start.remove("moves") else {
+        panic!("a record has moves")
+    };
+    (start, moves)
+}
+
+/// Records `record` move by move on `app`, checking every answer, and returns the live game.
+fn record_move_by_move(app: &TestApp, record: Value) -> Live {
+    let (start, moves) = split(record);
+    let live = Live::start(app, &start);
+    let game = live.game(app);
+    assert_eq!((game["live"].clone(), game["turns"].clone()), (json!(true), json!(0)));
+    let page = get_html(app, &format!("/g/{}", live.id));
+    assert_eq!(page.status, 200, "the game's page before its first move");
+    assert!(page.body.contains(">live</strong>"), "it says the game is live");
+    let mut last = Value::Null;
+    for (i, mv) in moves.iter().enumerate() {
+        let n = i as u32 + 1;
+        if n == 1 {
+            let skipped = live.post(app, 2, mv);
+            assert_eq!(skipped.status, 409, "{}", skipped.body);
+            assert_eq!(skipped.json()["next_turn"], 1, "{}", skipped.body);
+        }
+        let played = live.post(app, n, mv);
+        assert_eq!(played.status, 201, "move {n}: {}", played.body);
+        let answer = played.json();
+        assert_eq!(
+            (answer["turn"].as_u64(), answer["next_turn"].as_u64()),
+            (Some(n.into()), Some(n as u64 + 1))
+        );
+        if n == 1 {
+            let again = live.post(app, n, mv);
+            assert_eq!(
+                (again.status, again.json()),
+                (200, answer.clone()),
+                "the first move sent again"
+            );
+        }
+        if n == 2 {
+            let back = live.take_back(app);
+            assert_eq!(back.status, 200, "{}", back.body);
+            assert_eq!(back.json()["next_turn"], 2, "{}", back.body);
+            let again = live.post(app, n, mv);
+            assert_eq!(
+                (again.status, again.json()),
+                (201, answer.clone()),
+                "the move taken back, played again"
+            );
+        }
+        last = answer;
+    }
+    assert_eq!(
+        (last["finished"].clone(), last["live"].clone()),
+        (json!(true), json!(false)),
+        "{last}"
+    );
+    let game = live.game(app);
+    assert_eq!(
+        (game["finished"].clone(), game["live"].clone()),
+        (json!(true), json!(false))
+    );
+    assert_eq!(game["final_scores"], last["scores"]);
+    let page = get_html(app, &format!("/g/{}", live.id));
+    assert!(!page.body.contains(">live</strong>"), "over, the game is live no more");
+    let over = live.post(app, moves.len() as u32 + 1, &moves[0]);
+    assert_eq!(over.status, 409, "{}", over.body);
+    live
+}
+
+/// The finished live game is the game an upload of its whole record stores: the same record and
+/// the same turns.
+fn same_as_uploaded(app: &TestApp, live: &Live, whole: &str) {
+    let uploaded = upload_id(app, whole.as_bytes());
+    let of = |id: &str| get(app, &format!("/g/{id}.json")).json();
+    let mut recorded = of(&live.id);
+    let mut stored = of(&uploaded);
+    // The native export names each game's own page; nothing else may differ.
+    for r in [&mut recorded, &mut stored] {
+        r.as_object_mut().unwrap().remove("source");
+    }
+    assert_eq!(recorded, stored);
+    let turns = stored_turns(app, &uploaded);
+    assert_eq!(stored_turns(app, &live.id), turns);
+    assert!(!turns.is_empty());
+}
+
+fn stored_turns(app: &TestApp, id: &str) -> Vec<Value> {
+    (1..)
+        .map(|n| get(app, &format!("/api/games/{id}/turns/{n}")))
+        .take_while(|a| a.status == 200)
+        .map(|a| a.json())
+        .collect()
+}
+
+#[test]
+fn a_tile_game_is_recorded_move_by_move_and_ends_as_the_game_played() {
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 41).unwrap();
+    let whole = native::to_pretty_string(&game);
+    let live = record_move_by_move(&app, serde_json::from_str(&whole).unwrap());
+    same_as_uploaded(&app, &live, &whole);
+}
+
+#[test]
+fn a_new_world_game_is_recorded_move_by_move_and_ends_as_the_game_played() {
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::NewWorld), 3, Policy::Greedy, 42).unwrap();
+    let whole = native::to_pretty_string(&game);
+    let live = record_move_by_move(&app, serde_json::from_str(&whole).unwrap());
+    same_as_uploaded(&app, &live, &whole);
+}
+
+#[test]
+fn a_card_game_is_recorded_move_by_move_and_ends_as_the_game_played() {
+    let app = spawn_app();
+    let game = selfplay::card_game(3, Policy::Greedy, 43).unwrap();
+    let whole = cards::to_value(&game).to_string();
+    let live = record_move_by_move(&app, serde_json::from_str(&whole).unwrap());
+    same_as_uploaded(&app, &live, &whole);
+}
+
+#[test]
+fn an_illegal_move_is_refused_naming_the_turn_the_player_and_the_rule_and_nothing_is_stored() {
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 44).unwrap();
+    let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let live = Live::start(&app, &start);
+    assert_eq!(live.post(&app, 1, &moves[0]).status, 201);
+    let mut far = moves[1].clone();
+    far["at"] = json!([30, 30]);
+    let refused = live.post(&app, 2, &far);
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(refused.content_type.starts_with("application/problem+json"));
+    let problem = refused.json();
+    assert_eq!(problem["turn"], 2, "{problem}");
+    assert_eq!(problem["player"], game.players[1].name, "{problem}");
+    assert!(
+        problem["reason"].as_str().unwrap().contains("touches no placed tile"),
+        "{problem}"
+    );
+    assert_eq!(live.game(&app)["turns"], 1, "the refused move is not stored");
+    assert_eq!(
+        live.post(&app, 2, &moves[1]).status,
+        201,
+        "the next move still is move 2"
+    );
+}
+
+#[test]
+fn only_the_owner_records_moves_and_an_uploaded_game_takes_none() {
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 45).unwrap();
+    let whole = native::to_pretty_string(&game);
+    let (start, moves) = split(serde_json::from_str(&whole).unwrap());
+    let live = Live::start(&app, &start);
+    let stranger = Live {
+        id: live.id.clone(),
+        token: "0".repeat(64),
+    };
+    assert_eq!(stranger.post(&app, 1, &moves[0]).status, 403);
+    let anonymous = request(&app, "POST", &format!("/api/games/{}/moves", live.id), &[JSON], b"{}");
+    assert_eq!(anonymous.status, 401);
+    assert_eq!(live.take_back(&app).status, 409, "no move to take back yet");
+    let mut unfinished = start.clone();
+    unfinished.insert("moves".into(), json!(moves[..5]));
+    let up = post_json(&app, "/api/games", &Value::Object(unfinished)).json();
+    let uploaded = Live {
+        id: up["id"].as_str().unwrap().into(),
+        token: up["owner_token"].as_str().unwrap().into(),
+    };
+    let refused = uploaded.take_back(&app);
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.json()["detail"].as_str().unwrap().contains("uploaded whole"));
+    let mut with_moves = start.clone();
+    with_moves.insert("moves".into(), json!([moves[0]]));
+    let refused = post_json(&app, "/api/games/live", &Value::Object(with_moves));
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.json()["detail"]
+            .as_str()
+            .unwrap()
+            .contains("starts with no moves")
+    );
+}
+
+#[test]
+fn a_live_game_counts_in_no_statistics_until_it_ends() {
+    let app = spawn_app();
+    let mut game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 46).unwrap();
+    for (p, name) in game.players.iter_mut().zip(["Livia", "Marek"]) {
+        p.name = name.into();
+    }
+    let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let live = Live::start(&app, &start);
+    let livia = || get(&app, "/api/players/Livia");
+    for (i, mv) in moves.iter().enumerate().take(moves.len() - 1) {
+        assert_eq!(live.post(&app, i as u32 + 1, mv).status, 201);
+    }
+    assert_eq!(livia().status, 404, "unfinished, the game is nobody's yet");
+    assert_eq!(live.post(&app, moves.len() as u32, moves.last().unwrap()).status, 201);
+    let over = livia();
+    assert_eq!(
+        (over.status, over.json()["finished"].clone()),
+        (200, json!(1)),
+        "over, it is Livia's"
+    );
+}
+
+#[test]
+fn a_live_games_pictures_follow_its_moves_and_are_asked_again_each_time() {
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 47).unwrap();
+    let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let live = Live::start(&app, &start);
+    let board = || get(&app, &format!("/g/{}.png", live.id));
+    assert_eq!(live.post(&app, 1, &moves[0]).status, 201);
+    let first = board();
+    assert_eq!((first.status, first.header("cache-control")), (200, "no-cache"));
+    assert_eq!(live.post(&app, 2, &moves[1]).status, 201);
+    let second = board();
+    assert_ne!(
+        second.header("etag"),
+        first.header("etag"),
+        "the board shows the second tile"
+    );
+    assert_eq!(live.take_back(&app).status, 200);
+    assert_eq!(
+        board().header("etag"),
+        first.header("etag"),
+        "and not once it is taken back"
+    );
+}
