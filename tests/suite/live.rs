@@ -121,8 +121,15 @@ fn record_move_by_move(app: &TestApp, record: Value) -> Live {
     assert_eq!(game["final_scores"], last["scores"]);
     let page = get_html(app, &format!("/g/{}", live.id));
     assert!(!page.body.contains(">live</strong>"), "over, the game is live no more");
+    let again = live.post(app, moves.len() as u32, moves.last().unwrap());
+    assert_eq!(
+        (again.status, again.json()),
+        (200, last),
+        "the last move sent again, the game over"
+    );
     let over = live.post(app, moves.len() as u32 + 1, &moves[0]);
     assert_eq!(over.status, 409, "{}", over.body);
+    assert_eq!(live.take_back(app).status, 409, "nor is a move taken back");
     live
 }
 

@@ -4,7 +4,7 @@
 
 use super::owners::{check_owner, presented_here};
 use crate::record::MAX_RECORD_BYTES;
-use crate::store::{GameId, GameRow, Ingested, LiveRecord, record_live, replayed, start_live};
+use crate::store::{GameId, GameRow, Ingested, LiveRecord, OwnerToken, record_live, replayed, start_live};
 use crate::web::game::api::{LiveAnswer, LiveGameCreated, TurnAnswer};
 use crate::web::problem::Problem;
 use crate::web::query::Query;
@@ -93,11 +93,14 @@ pub async fn play(
         .await?
         .ok_or_else(|| unreadable("send the move as JSON: {\"turn\": N, \"move\": {…}}"))?;
     let (status, answer) = blocking(move || {
-        let (row, record) = live_game(&state, id, &token)?;
+        let (row, record) = owned_game(&state, id, &token)?;
         let next = record.len() as u32 + 1;
+        // The last move's answer may have been lost when it ended the game: asked again, it is
+        // answered as it was.
         if turn + 1 == next && turn > 0 {
             return Ok((StatusCode::OK, repeated(&row, &record, mv)?));
         }
+        still_live(&row)?;
         if turn != next {
             return Err(not_next(id, next, turn));
         }
@@ -128,7 +131,8 @@ pub async fn take_back(
     state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
     let token = presented_here(&req, &state)?;
     let answer = blocking(move || {
-        let (row, record) = live_game(&state, id, &token)?;
+        let (row, record) = owned_game(&state, id, &token)?;
+        still_live(&row)?;
         if record.is_empty() {
             return Err(Problem::new(
                 StatusCode::CONFLICT,
@@ -143,19 +147,23 @@ pub async fn take_back(
     Ok(HttpResponse::Ok().json(answer))
 }
 
-/// Game `id` as stored now (not as this process may keep it), owned by `token`, and live.
-fn live_game(state: &AppState, id: GameId, token: &crate::store::OwnerToken) -> Result<(GameRow, LiveRecord), Problem> {
+/// Game `id` as stored now (not as this process may keep it), owned by `token`, with its record.
+fn owned_game(state: &AppState, id: GameId, token: &OwnerToken) -> Result<(GameRow, LiveRecord), Problem> {
     let row = (state.store.game(&id)?).ok_or_else(|| Problem::not_found(format!("no game with id {id}")))?;
     check_owner(id, row.owner, token)?;
-    if !row.live {
-        let why = match row.finished {
-            true => format!("game {id} is over: it takes no more moves"),
-            false => format!("game {id} was uploaded whole, not recorded at the table"),
-        };
-        return Err(Problem::new(StatusCode::CONFLICT, "Not a live game", why));
-    }
     let record = LiveRecord::of(&row).map_err(Problem::from)?;
     Ok((row, record))
+}
+
+/// 409 unless the game is live: over, or uploaded whole, it takes no moves.
+fn still_live(row: &GameRow) -> Result<(), Problem> {
+    let id = row.id;
+    let why = match (row.live, row.finished) {
+        (true, _) => return Ok(()),
+        (false, true) => format!("game {id} is over: it takes no more moves"),
+        (false, false) => format!("game {id} was uploaded whole, not recorded at the table"),
+    };
+    Err(Problem::new(StatusCode::CONFLICT, "Not a live game", why))
 }
 
 /// Writes a live game's new record; 409 when another move was recorded first.
