@@ -88,9 +88,11 @@ pub(super) fn prepare_any(bytes: &[u8]) -> Result<Prepared, IngestError> {
         other => IngestError::Record(other),
     })?;
     let format = parsed.format();
-    let moves = record::dispatch!(&parsed, game => game.moves());
-    let ingested = record::dispatch!(&parsed, game => prepare_game(game, format))?;
-    Ok(Prepared { ingested, moves })
+    let (moves, ingested) = record::dispatch!(&parsed, game => (game.moves(), prepare_game(game, format)));
+    Ok(Prepared {
+        ingested: ingested?,
+        moves,
+    })
 }
 
 /// A game as the store keeps it: a summary and one snapshot row per turn, whatever the game.

@@ -5,19 +5,15 @@
 //! and the analysis read it like any other game. Its id is drawn at random, not from its
 //! record, which changes.
 
-use super::ingest::{IngestError, Ingested, Prepared, prepare_any};
+use super::ingest::{IngestError, Ingested, prepare_any};
 use super::{GameId, GameRow, NewGame, OwnerToken, Store, StoreError, owner, players};
 use crate::record::{Format, RecordError};
 use serde_json::{Map, Value};
 
-/// Starts a game recorded at the table: `bytes` is a native record with no moves yet. It gets
-/// an id of its own at random, and is owned by a fresh token.
-pub fn start_live(store: &Store, bytes: &[u8], listed: bool) -> Result<(Ingested, OwnerToken), IngestError> {
-    let Prepared { ingested, moves } = prepare_any(bytes)?;
-    if moves > 0 {
-        let why = "a live game starts with no moves: they are recorded one by one";
-        return Err(RecordError::invalid(ingested.format, why).into());
-    }
+/// Starts a game recorded at the table, from its start ([`LiveRecord::start`]: no moves yet).
+/// It gets an id of its own at random, and is owned by a fresh token.
+pub fn start_live(store: &Store, start: &LiveRecord, listed: bool) -> Result<(Ingested, OwnerToken), IngestError> {
+    let ingested = replayed(start)?;
     let id = GameId::from_bytes(owner::random_bytes::<8>().map_err(StoreError::from)?);
     let token = OwnerToken::new().map_err(StoreError::from)?;
     let new = NewGame {

@@ -41,7 +41,7 @@ pub async fn start(
         .ok_or_else(|| unreadable("send the game's start as a JSON object: {\"game\", \"players\", …}"))?;
     let record = LiveRecord::start(start)?;
     let listed = query.listed();
-    let (g, token) = blocking(move || Ok(start_live(&state.store, record.to_string().as_bytes(), listed)?)).await?;
+    let (g, token) = blocking(move || Ok(start_live(&state.store, &record, listed)?)).await?;
     let url = links::game(g.id);
     let doc = LiveGameCreated {
         id: g.id,
