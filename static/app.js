@@ -329,3 +329,33 @@
   // Out of the address, so that the key stays out of the history too.
   history.replaceState(null, '', location.pathname);
 })();
+
+// A live game's pages (templates/_game_head.html): the game is asked for every 1.5 s while the
+// page is shown. Once a move was recorded or taken back, the page that shows the latest
+// position (the game's own address, or its last turn) loads the new one; an older turn's page
+// says so and links it. Without the script the note asks the reader to reload.
+(function () {
+  var note = document.querySelector('[data-live]');
+  if (!note || !window.fetch) { return; }
+  var turns = note.getAttribute('data-live-turns');
+  var latest = note.getAttribute('data-live-latest');
+  var atLatest = location.pathname === latest || location.pathname === latest + '/t/' + turns;
+  function changed(game) {
+    if (atLatest) { location.replace(latest); return; }
+    note.textContent = 'Turn ' + game.turns + ' was played. ';
+    var a = document.createElement('a');
+    a.href = latest;
+    a.textContent = 'See the latest position';
+    note.appendChild(a);
+  }
+  function ask() {
+    if (document.hidden) { return; }
+    fetch(note.getAttribute('data-live'), { cache: 'no-store', headers: { Accept: 'application/json' } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (game) {
+        if (game && (String(game.turns) !== turns || !game.live)) { clearInterval(timer); changed(game); }
+      })
+      .catch(function () {});
+  }
+  var timer = setInterval(ask, 1500);
+})();

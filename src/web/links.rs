@@ -32,6 +32,12 @@ pub fn game(id: impl Borrow<GameId>) -> String {
     format!("/g/{id}")
 }
 
+/// The game in JSON: what a live game's pages poll to follow it.
+pub fn api_game(id: impl Borrow<GameId>) -> String {
+    let id = id.borrow();
+    format!("/api/games/{id}")
+}
+
 /// A player's page, by the name as recorded (matched by `store::players::match_key`) or
 /// `bga:ID`.
 pub fn player(name: impl AsRef<str>) -> String {

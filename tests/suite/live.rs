@@ -11,6 +11,7 @@ use carcassonne_replay::engine::Preset;
 use carcassonne_replay::record::{RulesSpec, cards, native};
 use carcassonne_replay::selfplay::{self, Policy};
 use common::app::*;
+use common::browser::Browser;
 use serde_json::{Map, Value, json};
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
@@ -294,5 +295,42 @@ fn a_live_games_pictures_follow_its_moves_and_are_asked_again_each_time() {
         board().header("etag"),
         first.header("etag"),
         "and not once it is taken back"
+    );
+}
+
+/// Whether `script` comes true in `browser` within ten seconds (a page load under a whole
+/// suite's load has taken more than five).
+fn comes_true(browser: &Browser, script: &str) -> bool {
+    (0..200).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        browser.eval(&format!("return {script};")) == Value::Bool(true)
+    })
+}
+
+#[test]
+fn a_browser_following_a_live_game_sees_each_move_without_reloading_by_hand() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 48).unwrap();
+    let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let live = Live::start(&app, &start);
+    for (i, mv) in moves.iter().enumerate().take(3) {
+        assert_eq!(live.post(&app, i as u32 + 1, mv).status, 201);
+    }
+    let shows = |n: u32| format!("document.querySelector('[data-live-turns=\"{n}\"]') !== null");
+    browser.open(&app.url(&format!("/g/{}", live.id)));
+    assert!(comes_true(&browser, &shows(3)), "the page shows the three turns played");
+    assert_eq!(live.post(&app, 4, &moves[3]).status, 201);
+    assert!(comes_true(&browser, &shows(4)), "the page follows to the fourth");
+    // An older turn's page stays where the reader is, and says a move was played.
+    browser.open(&app.url(&format!("/g/{}/t/2", live.id)));
+    assert!(comes_true(&browser, "document.querySelector('[data-live]') !== null"));
+    assert_eq!(live.post(&app, 5, &moves[4]).status, 201);
+    let told = "document.querySelector('[data-live]').textContent.includes('Turn 5 was played')";
+    assert!(comes_true(&browser, told), "the older turn says turn 5 was played");
+    assert!(
+        browser.current_url().ends_with("/t/2"),
+        "and stays: {}",
+        browser.current_url()
     );
 }
