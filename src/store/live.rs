@@ -10,6 +10,10 @@ use super::{GameId, GameRow, NewGame, OwnerToken, Store, StoreError, owner, play
 use crate::record::{Format, RecordError};
 use serde_json::{Map, Value};
 
+/// Where a game recorded at the table came from, as the store's `source_format` says it (an
+/// upload's says its format).
+pub const SOURCE: &str = "the table";
+
 /// Starts a game recorded at the table, from its start ([`LiveRecord::start`]: no moves yet).
 /// It gets an id of its own at random, and is owned by a fresh token.
 pub fn start_live(store: &Store, start: &LiveRecord, listed: bool) -> Result<(Ingested, OwnerToken), IngestError> {
@@ -23,6 +27,7 @@ pub fn start_live(store: &Store, start: &LiveRecord, listed: bool) -> Result<(In
     let row = GameRow {
         id,
         live: !ingested.finished,
+        source_format: SOURCE.into(),
         ..GameRow::of(&ingested, new)
     };
     store.write_game(&row, &ingested.snapshots.rows(), &[], &[])?;

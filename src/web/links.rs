@@ -32,6 +32,21 @@ pub fn game(id: impl Borrow<GameId>) -> String {
     format!("/g/{id}")
 }
 
+/// The form that starts a game recorded at the table.
+pub fn new_game() -> &'static str {
+    "/new"
+}
+
+/// A live game's owner records a move here (the explore board's form).
+pub fn record_move(id: impl Borrow<GameId>) -> String {
+    format!("/g/{}/moves", id.borrow())
+}
+
+/// A live game's owner takes back its last move here (the game page's form).
+pub fn take_back(id: impl Borrow<GameId>) -> String {
+    format!("/g/{}/moves/last", id.borrow())
+}
+
 /// The game in JSON: what a live game's pages poll to follow it.
 pub fn api_game(id: impl Borrow<GameId>) -> String {
     let id = id.borrow();

@@ -334,3 +334,145 @@ fn a_browser_following_a_live_game_sees_each_move_without_reloading_by_hand() {
         browser.current_url()
     );
 }
+
+/// Clicks the first element `css` finds, waiting up to ten seconds for it (a page loading).
+fn click_on(browser: &Browser, css: &str) {
+    let found = (0..200).find_map(|_| {
+        let found = browser.find(css);
+        if found.is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        found
+    });
+    browser.click(&found.unwrap_or_else(|| panic!("nothing matches {css} at {}", browser.current_url())));
+}
+
+/// A move of a native record as the explore board's line writes it: `tile@x,y,rotation` and
+/// the meeple's feature and place, if any.
+fn line_of(mv: &Value) -> String {
+    let at = &mv["at"];
+    let mut line = format!(
+        "{}@{},{},{}",
+        mv["tile"].as_str().unwrap(),
+        at[0],
+        at[1],
+        mv["rotation"]
+    );
+    if let Some(m) = mv["meeple"].as_object() {
+        // A cloister or a garden has no place in a record, and `center` in a line.
+        let place = m.get("at").and_then(Value::as_str).unwrap_or("center");
+        line += &format!(",{}-{place}", m["feature"].as_str().unwrap());
+    }
+    line
+}
+
+#[test]
+fn a_tile_game_is_recorded_by_clicks_on_the_page_and_a_move_taken_back() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 49).unwrap();
+    let (_, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    browser.open(&app.url("/new"));
+    browser.eval("document.querySelector('[name=player1]').value = 'Ada'; document.querySelector('[name=player2]').value = 'Bo';");
+    click_on(&browser, ".new-game button[type=submit]");
+    assert!(
+        browser.wait_for_url_containing("/t/1/explore"),
+        "{}",
+        browser.current_url()
+    );
+    let id = browser.current_url().split("/g/").nth(1).unwrap()[..16].to_string();
+    let recorded = 5;
+    for (i, mv) in moves.iter().take(recorded).enumerate() {
+        let tile = mv["tile"].as_str().unwrap();
+        let line = line_of(mv);
+        click_on(&browser, &format!("button[name=draw][value=\"{tile}\"]"));
+        click_on(
+            &browser,
+            &format!("a.pick[data-spot=\"{},{}\"]", mv["at"][0], mv["at"][1]),
+        );
+        for _ in 0..4 {
+            if browser.eval("return document.querySelector('[data-rotation]').textContent")
+                == json!(mv["rotation"].to_string())
+            {
+                break;
+            }
+            click_on(&browser, "[data-turn]");
+        }
+        click_on(&browser, &format!("input[name=line][value=\"{line}\"]"));
+        click_on(&browser, "#answer button[type=submit]");
+        click_on(&browser, "[data-record] button[type=submit]");
+        assert!(
+            browser.wait_for_url_containing(&format!("/g/{id}/t/{}", i + 1)),
+            "{}",
+            browser.current_url()
+        );
+        if i + 1 < recorded {
+            click_on(&browser, ".record-actions a.button");
+        }
+    }
+    let stored = get(&app, &format!("/g/{id}.json")).json();
+    let played: Vec<String> = stored["moves"].as_array().unwrap().iter().map(line_of).collect();
+    let meant: Vec<String> = moves.iter().take(recorded).map(line_of).collect();
+    assert_eq!(played, meant, "the stored record is the moves the clicks meant");
+    assert_eq!(get(&app, &format!("/api/games/{id}")).json()["live"], true);
+    click_on(&browser, ".record-actions button[type=submit]");
+    assert!(comes_true(
+        &browser,
+        "document.querySelector('[data-live-turns=\"4\"]') !== null"
+    ));
+    assert_eq!(
+        get(&app, &format!("/api/games/{id}")).json()["turns"],
+        4,
+        "the last move taken back"
+    );
+}
+
+#[test]
+fn a_game_in_play_gets_no_engine_and_no_analysis_until_it_is_over() {
+    let app = spawn_app();
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 50).unwrap();
+    let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let live = Live::start(&app, &start);
+    assert_eq!(live.post(&app, 1, &moves[0]).status, 201);
+    let explore = get(
+        &app,
+        &format!(
+            "/api/explore?game={}&turn=2&line={}@",
+            live.id,
+            moves[1]["tile"].as_str().unwrap()
+        ),
+    );
+    assert_eq!(explore.status, 200, "{}", explore.body);
+    assert_eq!(
+        explore.json()["engine"],
+        Value::Null,
+        "the engine says nothing of a game in play"
+    );
+    let queued = post(&app, &format!("/g/{}/analysis", live.id), b"");
+    assert_eq!(queued.status, 409, "{}", queued.body);
+    for (i, mv) in moves.iter().enumerate().skip(1) {
+        assert_eq!(live.post(&app, i as u32 + 1, mv).status, 201);
+    }
+    assert_eq!(
+        post(&app, &format!("/g/{}/analysis", live.id), b"").status,
+        202,
+        "over, it is analysed"
+    );
+}
+
+#[test]
+fn the_recording_page_is_linked_from_home_and_documented_with_its_screenshot() {
+    let app = spawn_app();
+    assert!(get_html(&app, "/").body.contains("href=\"/new\""));
+    let page = get_html(&app, "/new");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("name=\"player1\""), "{}", page.body);
+    let docs = get_html(&app, "/docs/recording");
+    assert!(
+        docs.body.contains("src=\"/static/docs/recording.png\""),
+        "{}",
+        docs.body
+    );
+    let shot = get(&app, "/static/docs/recording.png");
+    assert_eq!((shot.status, shot.content_type.as_str()), (200, "image/png"));
+}

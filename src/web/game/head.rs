@@ -11,7 +11,8 @@ pub struct GameHead {
     pub title: String,
     /// The rules in words, expansions included.
     pub rules: String,
-    /// The format the record was uploaded in.
+    /// Where the record came from, in words: "uploaded as" its format, or "recorded at the
+    /// table".
     pub source: String,
     /// Turns (placed tiles) in the game.
     pub last: u32,
@@ -64,7 +65,10 @@ impl GameHead {
             id: row.id,
             title: row.players.join(" vs "),
             rules: words.rules,
-            source: row.source_format.clone(),
+            source: match row.source_format.as_str() {
+                crate::store::live::SOURCE => "recorded at the table".into(),
+                format => format!("uploaded as {format}"),
+            },
             last: row.turns,
             kind: kind.title(),
             jcz: words.jcz,

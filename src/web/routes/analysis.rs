@@ -15,7 +15,7 @@ use crate::web::problem::{Problem, wants_html};
 use crate::web::query::Query;
 use crate::web::what_if::{TurnAlternatives, is_listed, listing, turn_alternatives, with_alternative};
 use crate::web::{AppState, blocking, links, view};
-use actix_web::http::header;
+use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -27,6 +27,7 @@ use serde::Deserialize;
               (status = 303, description = "Browsers: to the progress page"),
               (status = 403, description = "A page of another site asked", content_type = "application/problem+json"),
               (status = 404, description = "No such game", content_type = "application/problem+json"),
+              (status = 409, description = "A live game, in play", content_type = "application/problem+json"),
               (status = 429, description = "Too many analysis requests, or this client holds its share of the queue (a quarter)", content_type = "application/problem+json"),
               (status = 503, description = "The analysis queue is full", content_type = "application/problem+json")))]
 #[post("/g/{id}/analysis")]
@@ -40,7 +41,10 @@ pub async fn queue(
     let id = id.into_inner();
     let (st, requester) = (state.clone(), crate::web::limits::requester(&req));
     let answer = blocking(move || {
-        st.load_any(&id)?;
+        if st.load_any(&id)?.row().live {
+            let why = format!("game {id} is in play: it is analysed once it is over");
+            return Err(Problem::new(StatusCode::CONFLICT, "Game in play", why));
+        }
         let jobs = st
             .jobs
             .as_ref()

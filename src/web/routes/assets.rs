@@ -5,46 +5,51 @@ use crate::web::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpResponse, route, web};
 
-const ASSETS: [(&str, &str, &str); 8] = [
+const ASSETS: [(&str, &str, &[u8]); 9] = [
     (
         "favicon.svg",
         "image/svg+xml",
-        include_str!("../../../static/favicon.svg"),
+        include_bytes!("../../../static/favicon.svg"),
     ),
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_str!("../../../static/style.css"),
+        include_bytes!("../../../static/style.css"),
     ),
     (
         "app.js",
         "text/javascript; charset=utf-8",
-        include_str!("../../../static/app.js"),
+        include_bytes!("../../../static/app.js"),
     ),
     (
         "record.schema.json",
         "application/schema+json",
-        include_str!("../../../static/record.schema.json"),
+        include_bytes!("../../../static/record.schema.json"),
     ),
     (
         "card-game.schema.json",
         "application/schema+json",
-        include_str!("../../../static/card-game.schema.json"),
+        include_bytes!("../../../static/card-game.schema.json"),
     ),
     (
         "games/demo-second-edition.json",
         "application/json",
-        include_str!("../../../static/games/demo-second-edition.json"),
+        include_bytes!("../../../static/games/demo-second-edition.json"),
     ),
     (
         "games/demo-new-world.json",
         "application/json",
-        include_str!("../../../static/games/demo-new-world.json"),
+        include_bytes!("../../../static/games/demo-new-world.json"),
     ),
     (
         "games/demo-card-game.json",
         "application/json",
-        include_str!("../../../static/games/demo-card-game.json"),
+        include_bytes!("../../../static/games/demo-card-game.json"),
+    ),
+    (
+        "docs/recording.png",
+        "image/png",
+        include_bytes!("../../../static/docs/recording.png"),
     ),
 ];
 

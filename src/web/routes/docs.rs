@@ -16,7 +16,7 @@ use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::sync::LazyLock;
 
 /// The pages, in the order the index lists them: `(address under /docs/, Markdown)`.
-const SOURCES: [(&str, &str); 15] = [
+const SOURCES: [(&str, &str); 16] = [
     ("commands", include_str!("../../../static/docs/commands.md")),
     ("records", include_str!("../../../static/docs/records.md")),
     ("jcloisterzone", include_str!("../../../static/docs/jcloisterzone.md")),
@@ -37,6 +37,7 @@ const SOURCES: [(&str, &str); 15] = [
     ("new-world", include_str!("../../../static/docs/new-world.md")),
     ("card-game", include_str!("../../../static/docs/card-game.md")),
     ("pages", include_str!("../../../static/docs/pages.md")),
+    ("recording", include_str!("../../../static/docs/recording.md")),
     ("images", include_str!("../../../static/docs/images.md")),
     ("api", include_str!("../../../static/docs/api.md")),
     ("analysis", include_str!("../../../static/docs/analysis.md")),

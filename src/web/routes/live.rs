@@ -2,15 +2,21 @@
 //! its owner, each numbered so that a move sent twice (a phone that lost its answer) is
 //! recorded once.
 
-use super::owners::{check_owner, presented_here};
+use super::owners::{check_owner, owner_cookie, presented_here};
 use crate::record::MAX_RECORD_BYTES;
+use crate::record::{AnyRecord, TileLine, native, parse_any};
+use crate::replay::explore_tiles;
 use crate::store::{GameId, GameRow, Ingested, LiveRecord, OwnerToken, record_live, replayed, start_live};
 use crate::web::game::api::{LiveAnswer, LiveGameCreated, TurnAnswer};
+use crate::web::game::explore::{bad_line, explore_problem};
+use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::query::Query;
 use crate::web::{AppState, blocking, links};
 use actix_web::http::{StatusCode, header};
-use actix_web::{HttpRequest, HttpResponse, delete, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, post, route, web};
+use askama::Template;
+use askama_web::WebTemplate;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -130,21 +136,205 @@ pub async fn take_back(
     let id = id.into_inner();
     state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
     let token = presented_here(&req, &state)?;
-    let answer = blocking(move || {
+    let answer = blocking(move || taken_back(&state, id, &token)).await?;
+    Ok(HttpResponse::Ok().json(answer))
+}
+
+/// Takes back the last move of live game `id`, owned by `token`.
+fn taken_back(state: &AppState, id: GameId, token: &OwnerToken) -> Result<LiveAnswer, Problem> {
+    let (row, record) = owned_game(state, id, token)?;
+    still_live(&row)?;
+    if record.is_empty() {
+        return Err(Problem::new(
+            StatusCode::CONFLICT,
+            "No move to take back",
+            format!("game {id} has no move yet"),
+        ));
+    }
+    let g = written(state, &row, &record.without_last())?;
+    Ok(answer(&g, record.len() as u32 - 1, g.snapshots.len()))
+}
+
+/// The explore board's move to record: the turn it was explored from, and the line of one step
+/// played there.
+#[derive(Deserialize)]
+pub struct RecordForm {
+    from: u32,
+    line: String,
+}
+
+/// The owner's form under the explore board of a live game's next turn: records the move
+/// played there, then shows its turn, with what it scored.
+#[post("/g/{id}/moves")]
+pub async fn form_play(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+    form: web::Form<RecordForm>,
+) -> Result<HttpResponse, Problem> {
+    let id = id.into_inner();
+    state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
+    let token = presented_here(&req, &state)?;
+    let RecordForm { from, line } = form.into_inner();
+    let turn = blocking(move || {
         let (row, record) = owned_game(&state, id, &token)?;
         still_live(&row)?;
-        if record.is_empty() {
-            return Err(Problem::new(
-                StatusCode::CONFLICT,
-                "No move to take back",
-                format!("game {id} has no move yet"),
-            ));
+        if from != row.turns + 1 {
+            let why = format!(
+                "the move explored from turn {from} is not the next: turn {} is",
+                row.turns + 1
+            );
+            return Err(Problem::new(StatusCode::CONFLICT, "The game moved on", why));
         }
-        let g = written(&state, &row, &record.without_last())?;
-        Ok(answer(&g, record.len() as u32 - 1, g.snapshots.len()))
+        let mv = tile_move(&row, from, &line)?;
+        written(&state, &row, &record.with(mv))?;
+        Ok(from)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(answer))
+    Ok(see_other(links::turn(id, turn)))
+}
+
+/// The game page's form: takes back a live game's last move, and shows the game.
+#[post("/g/{id}/moves/last")]
+pub async fn form_take_back(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<HttpResponse, Problem> {
+    let id = id.into_inner();
+    state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
+    let token = presented_here(&req, &state)?;
+    blocking(move || taken_back(&state, id, &token)).await?;
+    Ok(see_other(links::game(id)))
+}
+
+/// The move a line of one step makes, played from turn `from` of the tile game stored as
+/// `row`, as an entry of a native record's moves.
+fn tile_move(row: &GameRow, from: u32, line: &str) -> Result<Value, Problem> {
+    let AnyRecord::Tiles(record, _) = parse_any(row.record.as_bytes()).map_err(Problem::internal)? else {
+        let why = "the Card Game's moves are recorded through the API for now (POST /api/games/{id}/moves)";
+        return Err(Problem::not_found(why));
+    };
+    let line = TileLine::parse(line, &record.catalog).map_err(|e| bad_line(e.to_string()))?;
+    let explored = explore_tiles(&record, from, &line).map_err(|e| explore_problem(&e, &record.players))?;
+    if explored.facts.played.len() != 1 {
+        return Err(bad_line("a move is recorded one at a time: the line has one step"));
+    }
+    let mut whole = native::to_value(&explored.facts.record);
+    let last = whole["moves"].as_array_mut().and_then(|moves| moves.pop());
+    last.ok_or_else(|| Problem::internal("the line's record has no moves"))
+}
+
+fn see_other(to: String) -> HttpResponse {
+    HttpResponse::SeeOther().insert_header((header::LOCATION, to)).finish()
+}
+
+/// The games the page starts, with the rules each is played under.
+const STARTS: [(&str, &str); 6] = [
+    ("second-edition", "Carcassonne, second edition"),
+    ("second-edition-river", "Carcassonne, second edition, with The River"),
+    ("second-edition-abbot", "Carcassonne, second edition, with The Abbot"),
+    (
+        "second-edition-river-abbot",
+        "Carcassonne, second edition, with The River and The Abbot",
+    ),
+    ("classic-2000", "Carcassonne, the 2000 rules"),
+    ("new-world", "Carcassonne: The New World, on our sample tiles"),
+];
+
+/// Players a game at the table may have.
+const MAX_SEATS: usize = 5;
+
+#[derive(Template, WebTemplate)]
+#[template(path = "new.html")]
+pub struct NewGamePage {
+    starts: &'static [(&'static str, &'static str)],
+    seats: std::ops::RangeInclusive<usize>,
+}
+
+/// The page that starts a game recorded at the table.
+#[route("/new", method = "GET", method = "HEAD")]
+pub async fn new_page() -> NewGamePage {
+    NewGamePage {
+        starts: &STARTS,
+        seats: 1..=MAX_SEATS,
+    }
+}
+
+/// The start page's form: the game, its players in their order, and its listing.
+#[derive(Deserialize)]
+pub struct StartForm {
+    game: String,
+    #[serde(default)]
+    unlisted: Option<String>,
+    #[serde(flatten)]
+    seats: std::collections::HashMap<String, String>,
+}
+
+impl StartForm {
+    /// The start of the record the form asks for, or 400 saying what is wrong.
+    fn start(&self) -> Result<Map<String, Value>, Problem> {
+        let bad = |why: &str| Problem::new(StatusCode::BAD_REQUEST, "Bad start", why);
+        let (preset, river, abbot) = match self.game.as_str() {
+            "second-edition" => ("second-edition", false, false),
+            "second-edition-river" => ("second-edition", true, false),
+            "second-edition-abbot" => ("second-edition", false, true),
+            "second-edition-river-abbot" => ("second-edition", true, true),
+            "classic-2000" => ("classic-2000", false, false),
+            "new-world" => ("new-world", false, false),
+            _ => return Err(bad("choose one of the games listed")),
+        };
+        let players: Vec<Value> = (1..=MAX_SEATS)
+            .filter_map(|i| self.seats.get(&format!("player{i}")))
+            .map(|name| name.trim())
+            .filter(|name| !name.is_empty())
+            .map(|name| json!({"name": name}))
+            .collect();
+        if players.len() < 2 {
+            return Err(bad("a game needs two players at least: name them in their order"));
+        }
+        let mut rules = json!({"preset": preset});
+        if river {
+            rules["river"] = json!(true);
+        }
+        if abbot {
+            rules["abbot"] = json!(true);
+        }
+        let mut opening = Map::new();
+        opening.insert("players".into(), Value::Array(players));
+        opening.insert("rules".into(), rules);
+        if preset == "new-world" {
+            opening.insert("game".into(), json!("new-world"));
+            let tiles = crate::selfplay::new_world_sample().1;
+            let tiles = tiles
+                .iter()
+                .map(|t| json!({"name": t.name, "count": t.count, "segments": t.segments}));
+            opening.insert("tiles".into(), tiles.collect());
+        }
+        Ok(opening)
+    }
+}
+
+/// Starts a game from the page's form: the browser keeps its owner token in the game's cookie,
+/// and goes to record the first move.
+#[post("/new")]
+pub async fn form_start(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<StartForm>,
+) -> Result<HttpResponse, Problem> {
+    same_origin(&req, &state.public_url)?;
+    state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
+    let record = LiveRecord::start(form.start()?)?;
+    let listed = form.unlisted.is_none();
+    let st = state.clone();
+    let (g, token) = blocking(move || Ok(start_live(&st.store, &record, listed)?)).await?;
+    let mut answer = HttpResponse::SeeOther();
+    answer.cookie(owner_cookie(&state, &g.id, &token));
+    Ok(answer
+        .insert_header((header::LOCATION, links::explore(g.id, 1u32, "", None)))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .finish())
 }
 
 /// Game `id` as stored now (not as this process may keep it), owned by `token`, with its record.

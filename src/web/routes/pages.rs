@@ -25,6 +25,8 @@ pub struct GameListItem {
     pub source: String,
     pub turns: u32,
     pub created_at: String,
+    /// Recorded at the table and not over yet.
+    pub live: bool,
 }
 
 #[derive(Template, WebTemplate)]
@@ -129,6 +131,7 @@ pub fn list_item(g: GameRow) -> GameListItem {
         id: g.id,
         turns: g.turns,
         created_at: g.created_at.replace('T', " ").trim_end_matches('Z').to_string(),
+        live: g.live,
     };
     if let Some(rules) = crate::web::loaded::listed_rules(&g) {
         item.rules = rules;

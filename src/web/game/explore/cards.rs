@@ -141,7 +141,7 @@ fn engine(
         return Ok(None);
     }
     let turn = n + w.at as u32;
-    engine_answer(state, (g.row.id, n, &w.base), asked, || {
+    engine_answer(state, (&g.row, n, &w.base), asked, || {
         Ok(think(&w.shown.game, turn, &w.base))
     })
 }

@@ -14,7 +14,7 @@ mod tiles;
 
 use crate::record::{Annotation, PlayerInfo};
 use crate::replay::ExploreError;
-use crate::store::GameId;
+use crate::store::{GameId, GameRow};
 use crate::web::AppState;
 use crate::web::game::GameHead;
 use crate::web::links;
@@ -78,16 +78,20 @@ pub struct LineStep {
     pub played: bool,
 }
 
-/// The engine's answer for the position `key` of game `id` from turn `n`: kept, or, when
+/// The engine's answer for the position `key` of game `row` from turn `n`: kept, or, when
 /// `think` asks for it, thought now by `think_now` (within the client's engine limit) and
-/// kept.
+/// kept. None for a live game: its players may be the readers, so the engine says nothing of
+/// a game in play (as lichess analyses no game in play).
 pub fn engine_answer(
     state: &AppState,
-    (id, n, key): (GameId, u32, &str),
+    (row, n, key): (&GameRow, u32, &str),
     asked: &Asked,
     think_now: impl FnOnce() -> Result<EngineAnswer, Problem>,
 ) -> Result<Option<Arc<EngineAnswer>>, Problem> {
-    let k = (id, n, key.to_string());
+    if row.live {
+        return Ok(None);
+    }
+    let k = (row.id, n, key.to_string());
     if let Some(hit) = state.thoughts.lock().ok().and_then(|mut t| t.get(&k).cloned()) {
         return Ok(Some(hit));
     }
@@ -186,6 +190,8 @@ pub struct ExplorePage {
     comments: Vec<String>,
     comment_line: String,
     owner: bool,
+    /// A live tile game's owner, one move played from its next turn: the line to record.
+    record: Option<String>,
 }
 
 impl ExplorePage {
@@ -211,7 +217,10 @@ impl ExplorePage {
             })
             .collect();
         let name = |p: u8| e.players.get(usize::from(p)).map(|v| v.name.clone());
+        let next_of_live = game.live && from == game.last + 1 && matches!(part, ExplorePart::Tiles(_));
+        let record = (owner && next_of_live && len == 1 && e.at == 1).then(|| e.line.clone());
         ExplorePage {
+            record,
             from,
             turn: from + e.at as u32,
             nav: LineNav {
@@ -221,7 +230,7 @@ impl ExplorePage {
                 last: at_link(len),
             },
             mover: e.mover.and_then(name),
-            think: (e.engine.is_none() && e.engine_due)
+            think: (e.engine.is_none() && e.engine_due && !game.live)
                 .then(|| format!("{here}{}think=1", if here.contains('?') { '&' } else { '?' })),
             api: links::api_explore(id, from, &e.line, (e.at < len).then_some(e.at)),
             permalink: here,

@@ -392,7 +392,7 @@ fn engine_for(
     let key = shown.line.write(&g.record.catalog);
     let turn = n + shown.line.steps.len() as u32;
     let think = || think(&g.record, &shown.game, tile, turn, before);
-    engine_answer(state, (g.row.id, n, &key), asked, think)
+    engine_answer(state, (&g.row, n, &key), asked, think)
 }
 
 /// The engine's answer on drawing `tile` on `game`, its moves written after `before` (with
