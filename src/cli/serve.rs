@@ -30,7 +30,8 @@ pub struct ServeArgs {
     /// Analysis requests each client may make per minute.
     #[arg(long, default_value_t = crate::web::limits::ANALYSES_PER_MINUTE)]
     analyses_per_minute: u32,
-    /// Comments each client may write or remove per minute.
+    /// Comments each client may write or remove per minute; moves of live games, recorded or
+    /// taken back, twice as many.
     #[arg(long, default_value_t = crate::web::limits::ANNOTATIONS_PER_MINUTE)]
     annotations_per_minute: u32,
     /// Analyses waiting or running at most; past it, requests are answered 503.
