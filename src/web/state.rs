@@ -172,9 +172,14 @@ impl AppState {
         }
     }
 
+    /// A stored game this process keeps, without asking the store.
+    pub fn kept(&self, id: &GameId) -> Option<Loaded> {
+        self.games.get(id)
+    }
+
     /// A stored game as its own game's type, kept once read.
     pub fn loaded(&self, id: &GameId) -> Result<Loaded, Problem> {
-        if let Some(hit) = self.games.get(id) {
+        if let Some(hit) = self.kept(id) {
             return Ok(hit);
         }
         let forgets = self.games.forgets();

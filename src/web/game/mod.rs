@@ -112,6 +112,16 @@ impl AppState {
     pub fn load_any(&self, id: &GameId) -> Result<Arc<dyn GamePages>, Problem> {
         Ok(self.loaded(id)?.pages())
     }
+
+    /// A stored game of any kind, waiting for the store only when this process does not keep
+    /// it: a hot game is answered on the async thread, without a trip to the blocking pool.
+    pub async fn load_any_async(&self, id: GameId) -> Result<Arc<dyn GamePages>, Problem> {
+        if let Some(kept) = self.kept(&id) {
+            return Ok(kept.pages());
+        }
+        let state = self.clone();
+        crate::web::blocking(move || state.load_any(&id)).await
+    }
 }
 
 /// The chances of a game's finished analysis up to turn `upto` (every turn with `None`); none

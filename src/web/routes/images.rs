@@ -101,8 +101,7 @@ struct Wanted {
 }
 
 async fn image(req: HttpRequest, state: web::Data<AppState>, w: Wanted) -> Result<HttpResponse, Problem> {
-    let (st, id) = (state.clone(), w.id);
-    let game = blocking(move || st.load_any(&id)).await?;
+    let game = state.load_any_async(w.id).await?;
     let live = game.row().live.then(|| GameId::of(&game.row().record));
     let tag = etag(&w, live);
     // A live game's pictures change with its moves: asked again each time, answered 304 while
