@@ -159,11 +159,14 @@ impl Browser {
         self.call("POST", &self.session("/actions"), Some(actions));
     }
 
-    /// Polls a script until it returns something other than null or false.
+    /// Polls a script until it returns something other than null, false or "".
     pub fn wait_for(&self, script: &str) -> Value {
         for _ in 0..100 {
             let v = self.eval(script);
-            if !(v.is_null() || v == Value::Bool(false)) {
+            // An empty string is not yet an answer: a field or a text the page's script is
+            // about to fill reads "" first.
+            let unset = v.is_null() || v == Value::Bool(false) || v.as_str() == Some("");
+            if !unset {
                 return v;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
