@@ -156,6 +156,7 @@ pub fn card_game_with(
             player: Some(player),
             mv,
             joker_herds: Vec::new(),
+            face_down: Default::default(),
         });
     }
     Ok(CardRecord {

@@ -359,3 +359,14 @@
   }
   var timer = setInterval(ask, 1500);
 })();
+
+// The start page (templates/new.html): the Card Game's deal is asked for only when the Card
+// Game is chosen. Without the script it always shows, and other games ignore it.
+(function () {
+  var deal = document.querySelector('[data-card-start]');
+  var game = deal && deal.form && deal.form.elements.game;
+  if (!game) { return; }
+  function show() { deal.hidden = game.value !== 'card-game'; }
+  game.addEventListener('change', show);
+  show();
+})();

@@ -6,7 +6,7 @@ use super::annotations::{self, Annotation};
 use super::native::{FORMAT, NativeError, Player, at_path};
 use super::quote::Quoted;
 use super::{PlayerInfo, RecordError};
-use crate::engine::cards::{Card, CardGame, CardIllegal, CardMove, CardSetup, Colour};
+use crate::engine::cards::{Card, CardGame, CardIllegal, CardMove, CardSetup, Colour, KINDS, deck, rules};
 use crate::engine::{Fault, Script, Scripted};
 use serde::{Deserialize, Serialize};
 
@@ -29,7 +29,31 @@ pub struct RecordedCardMove {
     /// The herds the Animal Jokers join in the scoring this action sets off, in the order they
     /// join: (whose, which herd). Empty: the biggest herd, our default.
     pub joker_herds: Vec<(u8, Colour)>,
+    /// What the move says of its round's face-down card, when the record did not see it played.
+    pub face_down: FaceDownNote,
 }
+
+/// A card played face down that the record did not see: at a table only its player knows it
+/// until the round ends and the cards are turned over ("Cards which were placed face down are
+/// now turned over"), so a game taken down as it is played names it then.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FaceDownNote {
+    /// Every card the move names was seen.
+    #[default]
+    Seen,
+    /// The move plays its round's face-down card, unseen (`"play": "face down"`), and no
+    /// move has turned it over yet: its `mv` holds a stand-in that no page, picture or
+    /// document shows.
+    Unseen,
+    /// The move plays its round's face-down card, unseen (`"play": "face down"`), and a later
+    /// move turns it over: its `mv` holds that card.
+    TurnedOverLater,
+    /// The move turns over its round's unseen face-down card (`"face_down": card`).
+    TurnsOver(Card),
+}
+
+/// How a record writes the round's face-down card it did not see.
+pub const UNSEEN: &str = "face down";
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,6 +90,8 @@ struct DocMove {
     wrong_row: Option<WrongRowChoice>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     animal_jokers: Vec<DocJoker>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    face_down: Option<String>,
 }
 
 /// An Animal Joker's herd, as a record states it.
@@ -121,6 +147,18 @@ pub enum CardRecordError {
         "move {0}: a move is {{\"play\": card, \"row\": row}}, {{\"follower\": row}} or {{\"wrong_row\": \"keep\"|\"points\"}}"
     )]
     MoveShape(usize),
+    #[error(
+        "move {0}: only the round's first card goes face down (\"The first card played in each round must be played face down\"), so only it may be \"face down\", not seen"
+    )]
+    UnseenNotFirst(usize),
+    #[error(
+        "move {0}: \"face_down\" names the round's face-down card as it is turned over, but no card of this round was played face down unseen"
+    )]
+    NothingToTurnOver(usize),
+    #[error(
+        "move {at} ends round {round}, whose face-down card (move {played}) was not seen: the cards are turned over as the round ends (\"Cards which were placed face down are now turned over\"), so name it on this move as \"face_down\": card"
+    )]
+    RoundEndsUnseen { round: usize, at: usize, played: usize },
 }
 
 /// Where in a Card Game record: a face-up card, a move, or a move's animal jokers (1-based).
@@ -179,12 +217,13 @@ fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
             ))
         })
         .collect::<Result<Vec<_>, CardRecordError>>()?;
-    let moves = doc
+    let mut moves = doc
         .moves
         .iter()
         .enumerate()
         .map(|(i, m)| parse_move(m, i + 1, players))
         .collect::<Result<Vec<_>, _>>()?;
+    turn_over_face_down(&mut moves, players, &face_up)?;
     Ok(CardRecord {
         players: player_infos,
         dealer: doc.dealer,
@@ -213,7 +252,13 @@ fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove,
     if let Some(player) = m.player.filter(|&p| usize::from(p) >= players) {
         return Err(CardRecordError::NoSuchPlayer { at: what, player });
     }
+    let unseen = m.play.as_deref() == Some(UNSEEN);
     let mv = match (&m.play, &m.row, &m.follower, m.wrong_row) {
+        // The card is filled in by `turn_over_face_down`.
+        (Some(_), Some(r), None, None) if unseen => CardMove::Play {
+            card: Card::Dragon,
+            row: row(r, what)?,
+        },
         (Some(c), Some(r), None, None) => CardMove::Play {
             card: card(c, what)?,
             row: row(r, what)?,
@@ -236,11 +281,104 @@ fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove,
             Ok((j.player, row(&j.herd, CardPart::Jokers(n))?))
         })
         .collect::<Result<_, _>>()?;
+    let face_down = match &m.face_down {
+        None if unseen => FaceDownNote::Unseen,
+        None => FaceDownNote::Seen,
+        Some(_) if unseen => return Err(CardRecordError::MoveShape(n)),
+        Some(c) => FaceDownNote::TurnsOver(card(c, what)?),
+    };
     Ok(RecordedCardMove {
         player: m.player,
         mv,
         joker_herds,
+        face_down,
     })
+}
+
+/// Gives each round's unseen face-down card the card a later move of the round turns over;
+/// a round the record ends must have turned it over. A round still under way keeps a
+/// stand-in: a card the deck still holds, so that the round can be dealt.
+fn turn_over_face_down(
+    moves: &mut [RecordedCardMove],
+    players: usize,
+    face_up: &[(Card, Colour)],
+) -> Result<(), CardRecordError> {
+    let per_round = per_round(players);
+    // Actions of the rounds so far (a wrongly placed card's choice comes after its round).
+    let mut actions = 0;
+    let (mut open, mut played) = (None, false);
+    for i in 0..moves.len() {
+        let n = i + 1;
+        if matches!(moves[i].mv, CardMove::WrongRow { .. }) {
+            if moves[i].face_down != FaceDownNote::Seen {
+                return Err(CardRecordError::NothingToTurnOver(n));
+            }
+            continue;
+        }
+        if actions % per_round == 0 {
+            (open, played) = (None, false);
+        }
+        match moves[i].face_down {
+            FaceDownNote::Unseen if played => return Err(CardRecordError::UnseenNotFirst(n)),
+            FaceDownNote::Unseen => open = Some(i),
+            FaceDownNote::TurnsOver(card) => {
+                let at = open.take().ok_or(CardRecordError::NothingToTurnOver(n))?;
+                if let CardMove::Play { card: c, .. } = &mut moves[at].mv {
+                    *c = card;
+                }
+                moves[at].face_down = FaceDownNote::TurnedOverLater;
+            }
+            FaceDownNote::Seen | FaceDownNote::TurnedOverLater => {}
+        }
+        played |= matches!(moves[i].mv, CardMove::Play { .. });
+        actions += 1;
+        if let (true, Some(at)) = (actions % per_round == 0, open) {
+            let round = actions / per_round;
+            return Err(CardRecordError::RoundEndsUnseen {
+                round,
+                at: n,
+                played: at + 1,
+            });
+        }
+    }
+    if let Some(at) = open {
+        let stand_in = stand_in(moves, face_up);
+        if let CardMove::Play { card, .. } = &mut moves[at].mv {
+            *card = stand_in;
+        }
+    }
+    Ok(())
+}
+
+/// Actions in a round of `players`: each plays a hand and places the follower.
+fn per_round(players: usize) -> usize {
+    let (size, _) = rules::hands(players as u8).expect("2 to 5 players, checked when read");
+    players * (usize::from(size) + 1)
+}
+
+/// A card the deck still holds after the cards turned up and every card the record names.
+fn stand_in(moves: &[RecordedCardMove], face_up: &[(Card, Colour)]) -> Card {
+    let left = cards_left(moves, face_up);
+    // With none left the replay names the fault: a card played that the deck no longer held.
+    (deck().into_iter())
+        .find(|c| left[c.kind_index()] > 0)
+        .unwrap_or(Card::Dragon)
+}
+
+/// The cards of each kind (`Card::kind_index`) that are neither turned up nor named by a move.
+fn cards_left(moves: &[RecordedCardMove], face_up: &[(Card, Colour)]) -> [u8; KINDS] {
+    let mut left = [0u8; KINDS];
+    deck().into_iter().for_each(|c| left[c.kind_index()] += 1);
+    let named = (moves.iter())
+        .filter(|m| m.face_down != FaceDownNote::Unseen)
+        .filter_map(|m| match m.mv {
+            CardMove::Play { card, .. } => Some(card),
+            _ => None,
+        });
+    for card in face_up.iter().map(|&(c, _)| c).chain(named) {
+        left[card.kind_index()] = left[card.kind_index()].saturating_sub(1);
+    }
+    left
 }
 
 /// Writes a Card Game record as native JSON.
@@ -264,6 +402,10 @@ pub fn to_value(r: &CardRecord) -> serde_json::Value {
             .map(|m| {
                 let base = DocMove {
                     player: m.player,
+                    face_down: match m.face_down {
+                        FaceDownNote::TurnsOver(card) => Some(card.to_string()),
+                        _ => None,
+                    },
                     animal_jokers: (m.joker_herds.iter())
                         .map(|&(player, herd)| DocJoker {
                             player,
@@ -274,7 +416,10 @@ pub fn to_value(r: &CardRecord) -> serde_json::Value {
                 };
                 match m.mv {
                     CardMove::Play { card, row } => DocMove {
-                        play: Some(card.to_string()),
+                        play: Some(match m.face_down {
+                            FaceDownNote::Unseen | FaceDownNote::TurnedOverLater => UNSEEN.to_string(),
+                            _ => card.to_string(),
+                        }),
                         row: Some(row.word().into()),
                         ..base
                     },
@@ -304,6 +449,47 @@ pub fn canonical_value(r: &CardRecord) -> serde_json::Value {
 }
 
 impl CardRecord {
+    /// Whether move `index` (from 0) plays a card nobody has seen yet: the stand-in it holds
+    /// is never shown.
+    pub fn unseen(&self, index: usize) -> bool {
+        self.moves
+            .get(index)
+            .is_some_and(|m| m.face_down == FaceDownNote::Unseen)
+    }
+
+    /// Whether the hands held after `n` actions are the record's: the record holds every
+    /// action of their round. A record that stops inside a round fills its hands up with
+    /// stand-ins ([`CardRecord::hands_from`]), which no page or picture shows.
+    pub fn hands_known(&self, n: usize) -> bool {
+        let per_round = per_round(self.players.len());
+        let regular = |moves: &[RecordedCardMove]| {
+            (moves.iter())
+                .filter(|m| !matches!(m.mv, CardMove::WrongRow { .. }))
+                .count()
+        };
+        let before = regular(&self.moves[..n.min(self.moves.len())]);
+        regular(&self.moves) >= (before / per_round + 1) * per_round
+    }
+
+    /// The cards a move may still play, each kind once with how many are left: the deck less
+    /// the cards turned up and those the record names.
+    pub fn cards_left(&self) -> Vec<(Card, u8)> {
+        let left = cards_left(&self.moves, &self.face_up);
+        let mut kinds = deck();
+        kinds.dedup();
+        kinds
+            .into_iter()
+            .map(|c| (c, left[c.kind_index()]))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
+    /// Whether the round under way has a face-down card nobody has seen: the move that ends
+    /// the round must name it.
+    pub fn face_down_unseen(&self) -> bool {
+        self.moves.iter().any(|m| m.face_down == FaceDownNote::Unseen)
+    }
+
     pub fn setup(&self) -> CardSetup {
         CardSetup {
             players: self.players.len() as u8,
@@ -421,8 +607,7 @@ mod tests {
     use serde_json::json;
 
     fn error(edit: impl FnOnce(&mut serde_json::Value)) -> CardRecordError {
-        let mut v: serde_json::Value =
-            serde_json::from_str(include_str!("../../static/games/demo-card-game.json")).unwrap();
+        let mut v = demo();
         edit(&mut v);
         match from_value(v) {
             Err(RecordError::Cards(e)) => e,
@@ -455,5 +640,83 @@ mod tests {
         };
         assert_eq!(e, jokers);
         assert_eq!(error(|v| v["dealer"] = json!(7)), CardRecordError::NoSuchDealer(7));
+    }
+
+    fn demo() -> serde_json::Value {
+        serde_json::from_str(include_str!("../../static/games/demo-card-game.json")).unwrap()
+    }
+
+    /// The demo's first round: 3 players, so 18 actions (moves 1 to 18); its first card, move
+    /// 2, goes face down.
+    fn unseen_first_card(v: &mut serde_json::Value) {
+        assert_eq!(v["moves"][1]["play"], "red building");
+        v["moves"][1]["play"] = json!(UNSEEN);
+    }
+
+    /// "Cards which were placed face down are now turned over": a record that did not see the
+    /// face-down card names it on the move that ends its round (and replays as one that saw
+    /// it: `tests/suite/card_game.rs`).
+    #[test]
+    fn a_face_down_card_not_seen_is_named_when_its_round_turns_it_over() {
+        let mut v = demo();
+        unseen_first_card(&mut v);
+        v["moves"][17]["face_down"] = json!("red building");
+        let later = from_cards(v.clone());
+        let seen = from_cards(demo());
+        assert_eq!(
+            later.moves[1].mv, seen.moves[1].mv,
+            "the card turned over is the card played"
+        );
+        assert_eq!(later.moves[1].face_down, FaceDownNote::TurnedOverLater);
+        assert_eq!(to_value(&later), v, "written back as it was read");
+    }
+
+    #[test]
+    fn a_round_cannot_end_with_its_face_down_card_unseen() {
+        let e = error(unseen_first_card);
+        assert_eq!(
+            e,
+            CardRecordError::RoundEndsUnseen {
+                round: 1,
+                at: 18,
+                played: 2
+            }
+        );
+        assert!(e.to_string().contains("name it on this move as \"face_down\""), "{e}");
+    }
+
+    /// A game taken down as it is played stops inside a round: its unseen card holds a
+    /// stand-in the deck still has, and the record says it is not seen.
+    #[test]
+    fn a_round_under_way_keeps_its_face_down_card_unseen() {
+        let mut v = demo();
+        unseen_first_card(&mut v);
+        v["moves"].as_array_mut().unwrap().truncate(6);
+        let r = from_cards(v.clone());
+        assert!(r.unseen(1) && !r.unseen(2));
+        assert!(r.face_down_unseen() && !r.hands_known(3));
+        assert_eq!(to_value(&r), v, "written back as it was read");
+    }
+
+    #[test]
+    fn only_the_rounds_first_card_may_be_unseen_and_only_it_turned_over() {
+        assert_eq!(
+            error(|v| v["moves"][2]["play"] = json!(UNSEEN)),
+            CardRecordError::UnseenNotFirst(3)
+        );
+        let e = error(|v| v["moves"][17]["face_down"] = json!("red building"));
+        assert_eq!(e, CardRecordError::NothingToTurnOver(18));
+        let e = error(|v| {
+            unseen_first_card(v);
+            v["moves"][1]["face_down"] = json!("red building");
+        });
+        assert_eq!(e, CardRecordError::MoveShape(2));
+    }
+
+    fn from_cards(v: serde_json::Value) -> CardRecord {
+        match from_value(v) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        }
     }
 }

@@ -90,7 +90,8 @@ impl Drawable for CardRecord {
             Picture::Preview => Theme::Light,
         };
         let (paper, ink) = theme.paper_and_ink();
-        let shown = |p: u8| opts.hands.shows(&game, mover, p);
+        let known = self.hands_known(n);
+        let shown = |p: u8| known && opts.hands.shows(&game, mover, p);
         let (body, width, height) = table_body(self, &game, ink, &shown);
         let table = Table { body, width, height };
         Ok(match picture {

@@ -368,6 +368,17 @@ impl EventJson {
     }
 }
 
+/// Leaves the card played face down, if a turn plays one, out of its action and its events:
+/// where the answer is about the table then, or where the record never saw the card.
+pub fn hide_face_down(mv: &mut MoveJson, events: &mut [EventJson]) {
+    if let Some(EventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
+        *card = None;
+        if let MoveJson::Play { card, .. } = mv {
+            *card = None;
+        }
+    }
+}
+
 /// A Card Game action, a member of its own (a tile game's move is the turn's members).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 #[schema(as = CardAction)]
@@ -398,22 +409,28 @@ pub struct ReplayJson(#[schema(inline)] pub Document<Head, Action, Hands, EventJ
 
 /// The `replay --json` document of a Card Game.
 pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> ReplayJson {
-    let events = |events: &[CardEvent]| events.iter().map(EventJson::from).collect();
+    let events = |events: &[CardEvent]| events.iter().map(EventJson::from).collect::<Vec<EventJson>>();
     ReplayJson(Document {
         head: Head {
             game: crate::engine::GameKind::CardGame.name(),
             players: super::json::PlayerName::all(&record.players),
         },
         turns: (r.turns.iter())
-            .map(|t| super::json::Turn {
-                turn: t.turn,
-                player: t.player,
-                mv: Action { mv: (&t.mv).into() },
-                scores: t.scores.clone(),
-                supply: Hands {
-                    hands: t.supply.iter().map(|s| s.hand).collect(),
-                },
-                events: events(&t.events),
+            .map(|t| {
+                let (mut mv, mut events) = ((&t.mv).into(), events(&t.events));
+                if record.unseen(t.turn as usize - 1) {
+                    hide_face_down(&mut mv, &mut events);
+                }
+                super::json::Turn {
+                    turn: t.turn,
+                    player: t.player,
+                    mv: Action { mv },
+                    scores: t.scores.clone(),
+                    supply: Hands {
+                        hands: t.supply.iter().map(|s| s.hand).collect(),
+                    },
+                    events,
+                }
             })
             .collect(),
         finished: r.finished,
@@ -459,7 +476,12 @@ pub fn table(record: &CardRecord, r: &Replay<CardGame>) -> String {
     let mut out = String::new();
     writeln!(out, "{:>4}  {:<12} {:<28} scores", "turn", "player", "action").unwrap();
     for t in &r.turns {
-        let action = move_text(&t.mv);
+        let action = match t.mv {
+            CardMove::Play { row, .. } if record.unseen(t.turn as usize - 1) => {
+                format!("{} → {} row", crate::record::cards::UNSEEN, row.word())
+            }
+            _ => move_text(&t.mv),
+        };
         let scores: Vec<String> = t.scores.iter().map(i32::to_string).collect();
         writeln!(
             out,

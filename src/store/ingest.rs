@@ -334,7 +334,13 @@ impl Storable for CardRecord {
             rules: self.kind().name(),
             finished: replay.finished,
             final_scores: replay.final_scores,
-            turns: AnySnapshots::Cards(replay.turns.iter().map(snapshot::cards::snapshot).collect()),
+            turns: AnySnapshots::Cards(
+                replay
+                    .turns
+                    .iter()
+                    .map(|t| snapshot::cards::snapshot(self, t))
+                    .collect(),
+            ),
         })
     }
 }

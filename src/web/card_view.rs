@@ -212,18 +212,20 @@ pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours:
     })
 }
 
-/// Every player's hand after a turn whose move `mover` made: the cards of those `hands` shows,
-/// the number of cards of the others.
+/// Every player's hand after turn `n`, whose move `mover` made: the cards of those `hands`
+/// shows, if the record knows them, the number of cards of the others.
 pub fn hands_at(
     record: &CardRecord,
+    n: u32,
     game: &CardGame,
     mover: Option<u8>,
     hands: Hands,
     colours: &PlayerColours,
 ) -> Vec<HandView> {
+    let known = record.hands_known(n as usize);
     (game.players().iter().enumerate())
         .map(|(p, player)| {
-            let shown = hands.shows(game, mover, p as u8) && !player.hand.is_empty();
+            let shown = known && hands.shows(game, mover, p as u8) && !player.hand.is_empty();
             HandView {
                 name: record.players[p].name.clone(),
                 colour: colours.get(p as u8).hex(),
@@ -238,10 +240,18 @@ pub fn hands_at(
         .collect()
 }
 
-/// Whether cards are held but no hand shows, because the round's first card, which goes face
-/// down, is still to be played ([`Hands::shows`]).
-pub fn hands_wait(game: &CardGame) -> bool {
-    game.face_down_card().is_none() && game.players().iter().any(|p| !p.hand.is_empty())
+/// Why cards are held but no hand shows after turn `n`: the record does not know them yet, or
+/// the round's first card, which goes face down, is still to be played ([`Hands::shows`]).
+pub fn hands_note(record: &CardRecord, n: u32, game: &CardGame) -> Option<&'static str> {
+    if game.players().iter().all(|p| p.hand.is_empty()) {
+        return None;
+    }
+    if !record.hands_known(n as usize) {
+        return Some("The record stops inside this round: it knows a card once it is played.");
+    }
+    game.face_down_card().is_none().then_some(
+        "No hand shows before the round's first card is played: it goes face down, and any hand may still hold it.",
+    )
 }
 
 /// Points by category for each player, with the cards they played and took.

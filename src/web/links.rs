@@ -42,6 +42,21 @@ pub fn record_move(id: impl Borrow<GameId>) -> String {
     format!("/g/{}/moves", id.borrow())
 }
 
+/// A live Card Game's owner records its next action here: its page and its form.
+pub fn record_cards(id: impl Borrow<GameId>) -> String {
+    format!("/g/{}/record", id.borrow())
+}
+
+/// Where a live game's owner records its next move: the Card Game's page, or a tile game's
+/// explore board from the next turn.
+pub fn record_next(id: impl Borrow<GameId>, last: impl Borrow<u32>, board: impl Borrow<bool>) -> String {
+    if *board.borrow() {
+        explore(id, last.borrow() + 1, "", None)
+    } else {
+        record_cards(id)
+    }
+}
+
 /// A live game's owner takes back its last move here (the game page's form).
 pub fn take_back(id: impl Borrow<GameId>) -> String {
     format!("/g/{}/moves/last", id.borrow())

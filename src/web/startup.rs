@@ -177,6 +177,8 @@ fn routes(cfg: &mut web::ServiceConfig) {
         .service(live::form_start)
         .service(live::form_play)
         .service(live::form_take_back)
+        .service(live::cards_page)
+        .service(live::cards_play)
         .service(api::create_game)
         .service(api::get_game)
         .service(api::get_turn)

@@ -192,11 +192,11 @@ pub struct CardTurnView {
     pub unseen: usize,
     /// Every player's hand: its cards when shown, else how many.
     pub hands: Vec<HandView>,
-    /// Whether the hands are held back because the round's first card, which goes face down,
-    /// is still to be played.
-    pub hands_wait: bool,
-    /// The switch to the other way of showing hands: its words and its link.
-    pub hands_switch: (String, String),
+    /// Why no hand shows, when none does though cards are held.
+    pub hands_note: Option<&'static str>,
+    /// The switch to the other way of showing hands, its words and its link, when the record
+    /// knows them.
+    pub hands_switch: Option<(String, String)>,
 }
 
 /// One player's hand on a Card Game turn page.

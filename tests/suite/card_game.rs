@@ -17,6 +17,9 @@
 //! - the table picture and its preview (unit tests in `src/render/cards.rs`: rows, followers,
 //!   face-down backs, revealed by the end, the hands, 1200×630 with the final scores city sets
 //!   included)
+//! - a face-down card the record did not see is named as its round ends, and scores as if
+//!   seen; while its round is under way the replay's document and table name no card (the
+//!   record's readings of it: unit tests in `src/record/cards.rs`)
 //! - city sets in closed form against an exhaustive search over every chest
 //!   (`src/engine/cards/rules.rs`)
 
@@ -425,4 +428,55 @@ fn an_actions_words_name_it() {
     }
     assert!(offered > record.moves.len(), "{offered} actions offered");
     assert_eq!(action_named("red 3 → the moon"), None);
+}
+
+fn demo_card_game() -> serde_json::Value {
+    let path = env!("CARGO_MANIFEST_DIR").to_string() + "/static/games/demo-card-game.json";
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn read_cards(v: &serde_json::Value) -> CardRecord {
+    match parse_any(v.to_string().as_bytes()).unwrap() {
+        AnyRecord::Cards(c) => c,
+        AnyRecord::Tiles(..) => panic!("a Card Game record reads as one"),
+    }
+}
+
+/// "Cards which were placed face down are now turned over": the demo's first card (move 2,
+/// the red building) recorded unseen and named by the move that ends round 1 (move 18, of 3
+/// players × 6 actions) scores as the demo does.
+#[test]
+fn a_face_down_card_named_as_its_round_ends_scores_as_if_seen() {
+    let seen = demo_card_game();
+    let mut later = seen.clone();
+    later["moves"][1]["play"] = serde_json::json!("face down");
+    later["moves"][17]["face_down"] = serde_json::json!("red building");
+    let (a, b) = (
+        replay(&read_cards(&later)).unwrap(),
+        replay(&read_cards(&seen)).unwrap(),
+    );
+    assert_eq!(a.final_scores, b.final_scores);
+    let scores =
+        |r: &carcassonne_replay::replay::Replay<CardGame>| r.turns.iter().map(|t| t.scores.clone()).collect::<Vec<_>>();
+    assert_eq!(scores(&a), scores(&b));
+}
+
+/// While its round is under way, nothing the replay writes names the card nobody saw.
+#[test]
+fn a_face_down_card_not_seen_is_named_nowhere_while_its_round_is_under_way() {
+    let mut v = demo_card_game();
+    v["moves"][1]["play"] = serde_json::json!("face down");
+    v["moves"].as_array_mut().unwrap().truncate(6);
+    let r = read_cards(&v);
+    let played = replay(&r).unwrap();
+    let doc = serde_json::to_value(carcassonne_replay::replay::cards::to_json(&r, &played)).unwrap();
+    let turn = &doc["turns"][1];
+    assert_eq!(
+        turn["move"],
+        serde_json::json!({"action": "play", "row": "road"}),
+        "{turn}"
+    );
+    assert!(!turn.to_string().contains("card"), "{turn}");
+    let table = carcassonne_replay::replay::cards::table(&r, &played);
+    assert!(table.contains("face down → road row"), "{table}");
 }

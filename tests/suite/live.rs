@@ -476,3 +476,138 @@ fn the_recording_page_is_linked_from_home_and_documented_with_its_screenshot() {
     let shot = get(&app, "/static/docs/recording.png");
     assert_eq!((shot.status, shot.content_type.as_str()), (200, "image/png"));
 }
+
+/// Waits until the Card Game's recording page asks for action `n`.
+fn asks_for(browser: &Browser, n: usize) -> bool {
+    comes_true(
+        browser,
+        &format!("document.querySelector('[data-record] input[name=from][value=\"{n}\"]') !== null"),
+    )
+}
+
+/// Chooses `value` in the select `name` by clicking its option.
+fn choose(browser: &Browser, name: &str, value: &str) {
+    click_on(browser, &format!("select[name={name}] option[value=\"{value}\"]"));
+}
+
+#[test]
+fn a_card_game_round_is_recorded_by_clicks_its_face_down_card_named_as_the_round_ends() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let game = selfplay::card_game(2, Policy::Greedy, 44).unwrap();
+    let whole = cards::to_value(&game);
+    browser.open(&app.url("/new"));
+    choose(&browser, "game", "card-game");
+    browser.eval("document.querySelector('[name=player1]').value = 'Ann'; document.querySelector('[name=player2]').value = 'Bob';");
+    choose(&browser, "dealer", &(whole["dealer"].as_u64().unwrap() + 1).to_string());
+    for (i, up) in whole["face_up"].as_array().unwrap().iter().enumerate() {
+        choose(&browser, &format!("up{}", i + 1), up["card"].as_str().unwrap());
+        choose(&browser, &format!("row{}", i + 1), up["row"].as_str().unwrap());
+    }
+    click_on(&browser, ".new-game button[type=submit]");
+    assert!(browser.wait_for_url_containing("/record"), "{}", browser.current_url());
+    let id = browser.current_url().split("/g/").nth(1).unwrap()[..16].to_string();
+    // Two players: a round is 14 actions, 6 cards and the follower each; the first card
+    // played goes face down, unseen, and is named by the action that ends the round.
+    let moves = game_round(&whole["moves"], 14);
+    let first_card = moves.iter().position(|m| m.get("play").is_some()).unwrap();
+    let face_down = moves[first_card]["play"].clone();
+    let ends = moves.iter().rposition(|m| m.get("wrong_row").is_none()).unwrap();
+    for (i, mv) in moves.iter().enumerate() {
+        assert!(
+            asks_for(&browser, i + 1),
+            "action {} at {}",
+            i + 1,
+            browser.current_url()
+        );
+        if i == ends {
+            choose(&browser, "turned_over", face_down.as_str().unwrap());
+        }
+        if let Some(choice) = mv["wrong_row"].as_str() {
+            click_on(&browser, &format!("button[name=action][value={choice}]"));
+        } else if let Some(row) = mv["follower"].as_str() {
+            click_on(&browser, &format!("button[name=action][value=\"follower {row}\"]"));
+        } else {
+            let card = if i == first_card {
+                "face down"
+            } else {
+                mv["play"].as_str().unwrap()
+            };
+            choose(&browser, "card", card);
+            click_on(
+                &browser,
+                &format!("[data-record] input[name=row][value={}]", mv["row"].as_str().unwrap()),
+            );
+            click_on(&browser, "button[name=action][value=play]");
+        }
+    }
+    assert!(asks_for(&browser, moves.len() + 1));
+    let mut meant: Vec<Value> = moves.clone();
+    for mv in &mut meant {
+        mv.as_object_mut().unwrap().remove("player");
+    }
+    meant[first_card]["play"] = json!("face down");
+    meant[ends]["face_down"] = face_down;
+    let stored = get(&app, &format!("/g/{id}.json")).json();
+    assert_eq!(
+        stored["moves"],
+        json!(meant),
+        "the stored record is the actions the clicks meant"
+    );
+    // The round scores as the generated game's did.
+    let generated = upload_id(&app, whole.to_string().as_bytes());
+    let scores = |id: &str| get(&app, &format!("/api/games/{id}/turns/{}", moves.len())).json()["scores"].clone();
+    assert_eq!(scores(&id), scores(&generated));
+    assert_ne!(scores(&id), json!([0, 0]), "the round was scored");
+}
+
+/// The actions of a Card Game's first round (`actions` of them), and the choices after it.
+fn game_round(moves: &Value, actions: usize) -> Vec<Value> {
+    let moves = moves.as_array().unwrap();
+    let mut regular = 0;
+    moves
+        .iter()
+        .take_while(|m| {
+            let choice = m.get("wrong_row").is_some();
+            regular += usize::from(!choice);
+            regular <= actions
+        })
+        .cloned()
+        .collect()
+}
+
+/// Over the API, the Card Game's face-down card is sent unseen, named by no answer or page, and
+/// the action that ends its round must name it.
+#[test]
+fn a_card_games_face_down_card_is_sent_unseen_and_named_as_its_round_ends() {
+    let app = spawn_app();
+    let game = selfplay::card_game(2, Policy::Greedy, 45).unwrap();
+    let (start, moves) = split(cards::to_value(&game));
+    let round = game_round(&Value::Array(moves.clone()), 14);
+    let first = round.iter().position(|m| m.get("play").is_some()).unwrap();
+    let ends = round.iter().rposition(|m| m.get("wrong_row").is_none()).unwrap();
+    let card = round[first]["play"].clone();
+    let live = Live::start(&app, &start);
+    for (i, mv) in round.iter().enumerate().take(ends) {
+        let mut mv = mv.clone();
+        if i == first {
+            mv["play"] = json!("face down");
+        }
+        let answer = live.post(&app, i as u32 + 1, &mv);
+        assert_eq!(answer.status, 201, "{}", answer.body);
+        if i == first {
+            assert!(!answer.body.contains(card.as_str().unwrap()), "{}", answer.body);
+        }
+    }
+    let page = get_html(&app, &format!("/g/{}/t/{}", live.id, first + 1));
+    assert!(
+        page.body.contains("The record stops inside this round"),
+        "no hand is made up"
+    );
+    let unnamed = live.post(&app, ends as u32 + 1, &round[ends]);
+    assert_eq!(unnamed.status, 422, "{}", unnamed.body);
+    assert!(unnamed.body.contains("face-down card (move"), "{}", unnamed.body);
+    let mut named = round[ends].clone();
+    named["face_down"] = card;
+    assert_eq!(live.post(&app, ends as u32 + 1, &named).status, 201);
+}

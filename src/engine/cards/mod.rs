@@ -11,7 +11,7 @@ pub(crate) mod position;
 pub(crate) mod rules;
 mod scoring;
 
-pub use card::{Card, Colour, deck};
+pub use card::{Card, Colour, KINDS, deck};
 pub use game::{
     Because, CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardPlayer, CardSetup, CardSetupError, Slot,
 };

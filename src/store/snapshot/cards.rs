@@ -5,7 +5,7 @@ use super::{Notation, Snapshot};
 use crate::engine::cards::CardGame;
 use crate::record::cards::CardRecord;
 use crate::replay::Turn;
-use crate::replay::cards::{EventJson, MoveJson};
+use crate::replay::cards::{EventJson, MoveJson, hide_face_down};
 
 impl Notation for CardRecord {
     type Move = MoveJson;
@@ -28,14 +28,19 @@ impl Notation for CardRecord {
     }
 }
 
-/// A replayed turn as the store keeps it: its supply per player is the hand size and whether
-/// the follower is still to place, and it holds no features.
-pub fn snapshot(t: &Turn<CardGame>) -> Snapshot<CardRecord> {
+/// A replayed turn of `record` as the store keeps it: its supply per player is the hand size
+/// and whether the follower is still to place, and it holds no features. A card the record
+/// has not seen yet is not named.
+pub fn snapshot(record: &CardRecord, t: &Turn<CardGame>) -> Snapshot<CardRecord> {
+    let (mut mv, mut events) = ((&t.mv).into(), t.events.iter().map(EventJson::from).collect::<Vec<_>>());
+    if record.unseen(t.turn as usize - 1) {
+        hide_face_down(&mut mv, &mut events);
+    }
     Snapshot {
         turn: t.turn,
         player: t.player,
-        mv: (&t.mv).into(),
-        events: t.events.iter().map(EventJson::from).collect(),
+        mv,
+        events,
         scores: t.scores.clone(),
         supply: t.supply.iter().map(|&s| s.into()).collect(),
         ownership: Vec::new(),

@@ -196,12 +196,7 @@ fn tile_turn(t: &Snapshot<GameRecord>) -> Answer<TileMove, StoredEvent, Holdings
 /// The card played face down goes unnamed.
 fn card_turn(t: &Snapshot<CardRecord>) -> Answer<Action, cards::EventJson, HandSizes> {
     let (mut mv, mut events) = (t.mv.clone(), t.events.clone());
-    if let Some(cards::EventJson::Played { card, .. }) = events.iter_mut().find(|e| e.hides_card()) {
-        *card = None;
-        if let cards::MoveJson::Play { card, .. } = &mut mv {
-            *card = None;
-        }
-    }
+    cards::hide_face_down(&mut mv, &mut events);
     Answer {
         turn: t.turn,
         player: t.player,

@@ -63,9 +63,9 @@ impl GameHooks for Stored<CardRecord> {
             round: format!("Round {in_round} of {}", position.rounds()),
             round_link: links::round(id, in_round) + nav_query,
             unseen: position.unseen().len(),
-            hands: card_view::hands_at(record, &position, mover, hands, &colours),
-            hands_wait: card_view::hands_wait(&position),
-            hands_switch: self.hands_switch(n, hands, mover),
+            hands: card_view::hands_at(record, n, &position, mover, hands, &colours),
+            hands_note: card_view::hands_note(record, n, &position),
+            hands_switch: (record.hands_known(n as usize)).then(|| self.hands_switch(n, hands, mover)),
         });
         let turn = TurnInput {
             n,

@@ -18,6 +18,7 @@ pub(crate) mod api;
 mod cards;
 pub(crate) mod explore;
 mod head;
+pub(crate) mod record_cards;
 mod tiles;
 pub(crate) mod turn;
 

@@ -4,11 +4,14 @@
 
 use super::owners::{check_owner, owner_cookie, presented_here};
 use crate::record::MAX_RECORD_BYTES;
+use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, TileLine, native, parse_any};
 use crate::replay::explore_tiles;
 use crate::store::{GameId, GameRow, Ingested, LiveRecord, OwnerToken, record_live, replayed, start_live};
 use crate::web::game::api::{LiveAnswer, LiveGameCreated, TurnAnswer};
 use crate::web::game::explore::{bad_line, explore_problem};
+use crate::web::game::record_cards::{CardActionForm, RecordCardsPage};
+use crate::web::loaded::{Loaded, Stored};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
 use crate::web::query::Query;
@@ -19,6 +22,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
 
 /// A move's body is one entry of a record's moves, and its number: far under this.
 const MAX_MOVE_BYTES: usize = 16 * 1024;
@@ -180,11 +184,7 @@ pub async fn form_play(
         let (row, record) = owned_game(&state, id, &token)?;
         still_live(&row)?;
         if from != row.turns + 1 {
-            let why = format!(
-                "the move explored from turn {from} is not the next: turn {} is",
-                row.turns + 1
-            );
-            return Err(Problem::new(StatusCode::CONFLICT, "The game moved on", why));
+            return Err(moved_on(from, row.turns + 1));
         }
         let mv = tile_move(&row, from, &line)?;
         written(&state, &row, &record.with(mv))?;
@@ -192,6 +192,70 @@ pub async fn form_play(
     })
     .await?;
     Ok(see_other(links::turn(id, turn)))
+}
+
+/// The page that records a live Card Game's next action, for its owner.
+#[route("/g/{id}/record", method = "GET", method = "HEAD")]
+pub async fn cards_page(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+) -> Result<RecordCardsPage, Problem> {
+    let id = id.into_inner();
+    let token = presented_here(&req, &state)?;
+    blocking(move || {
+        let g = live_card_game(&state, id, &token)?;
+        g.record_page(&state)
+    })
+    .await
+}
+
+/// The Card Game's recording form: records the action, then asks for the next one, or shows
+/// the end once the game is over.
+#[post("/g/{id}/record")]
+pub async fn cards_play(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<GameId>,
+    form: web::Form<CardActionForm>,
+) -> Result<HttpResponse, Problem> {
+    let id = id.into_inner();
+    state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
+    let token = presented_here(&req, &state)?;
+    let finished = blocking(move || {
+        let g = live_card_game(&state, id, &token)?;
+        let next = g.record.moves.len() as u32 + 1;
+        if form.from != next {
+            return Err(moved_on(form.from, next));
+        }
+        let mv = form.to_move()?;
+        let record = LiveRecord::of(&g.row).map_err(Problem::from)?;
+        Ok(written(&state, &g.row, &record.with(mv))?.finished)
+    })
+    .await?;
+    Ok(see_other(if finished {
+        links::end(id)
+    } else {
+        links::record_cards(id)
+    }))
+}
+
+/// Live Card Game `id`, owned by `token`, as its pages read it.
+fn live_card_game(state: &AppState, id: GameId, token: &OwnerToken) -> Result<Arc<Stored<CardRecord>>, Problem> {
+    let (row, _) = owned_game(state, id, token)?;
+    still_live(&row)?;
+    state.forget(&id);
+    match state.loaded(&id)? {
+        Loaded::Cards(g) => Ok(g),
+        Loaded::Tiles(_) => Err(Problem::not_found(format!(
+            "game {id} places tiles: its moves are recorded on the explore board of its next turn"
+        ))),
+    }
+}
+
+fn moved_on(from: u32, next: u32) -> Problem {
+    let why = format!("the move explored from turn {from} is not the next: turn {next} is");
+    Problem::new(StatusCode::CONFLICT, "The game moved on", why)
 }
 
 /// The game page's form: takes back a live game's last move, and shows the game.
@@ -230,7 +294,7 @@ fn see_other(to: String) -> HttpResponse {
 }
 
 /// The games the page starts, with the rules each is played under.
-const STARTS: [(&str, &str); 6] = [
+const STARTS: [(&str, &str); 7] = [
     ("second-edition", "Carcassonne, second edition"),
     ("second-edition-river", "Carcassonne, second edition, with The River"),
     ("second-edition-abbot", "Carcassonne, second edition, with The Abbot"),
@@ -240,7 +304,11 @@ const STARTS: [(&str, &str); 6] = [
     ),
     ("classic-2000", "Carcassonne, the 2000 rules"),
     ("new-world", "Carcassonne: The New World, on our sample tiles"),
+    ("card-game", "The Carcassonne Card Game"),
 ];
+
+/// The cards the Card Game's dealer turns up before the first round.
+const FACE_UP: usize = 10;
 
 /// Players a game at the table may have.
 const MAX_SEATS: usize = 5;
@@ -250,14 +318,23 @@ const MAX_SEATS: usize = 5;
 pub struct NewGamePage {
     starts: &'static [(&'static str, &'static str)],
     seats: std::ops::RangeInclusive<usize>,
+    /// The Card Game's start: a select per card turned up, each offering every kind of card.
+    face_up: std::ops::RangeInclusive<usize>,
+    cards: Vec<String>,
+    rows: [&'static str; 4],
 }
 
 /// The page that starts a game recorded at the table.
 #[route("/new", method = "GET", method = "HEAD")]
 pub async fn new_page() -> NewGamePage {
+    let mut cards = crate::engine::cards::deck();
+    cards.dedup();
     NewGamePage {
         starts: &STARTS,
         seats: 1..=MAX_SEATS,
+        face_up: 1..=FACE_UP,
+        cards: cards.iter().map(ToString::to_string).collect(),
+        rows: crate::engine::cards::Colour::ALL.map(|c| c.word()),
     }
 }
 
@@ -274,7 +351,6 @@ pub struct StartForm {
 impl StartForm {
     /// The start of the record the form asks for, or 400 saying what is wrong.
     fn start(&self) -> Result<Map<String, Value>, Problem> {
-        let bad = |why: &str| Problem::new(StatusCode::BAD_REQUEST, "Bad start", why);
         let (preset, river, abbot) = match self.game.as_str() {
             "second-edition" => ("second-edition", false, false),
             "second-edition-river" => ("second-edition", true, false),
@@ -282,17 +358,10 @@ impl StartForm {
             "second-edition-river-abbot" => ("second-edition", true, true),
             "classic-2000" => ("classic-2000", false, false),
             "new-world" => ("new-world", false, false),
-            _ => return Err(bad("choose one of the games listed")),
+            "card-game" => return self.card_game_start(self.players()?),
+            _ => return Err(bad_start("choose one of the games listed")),
         };
-        let players: Vec<Value> = (1..=MAX_SEATS)
-            .filter_map(|i| self.seats.get(&format!("player{i}")))
-            .map(|name| name.trim())
-            .filter(|name| !name.is_empty())
-            .map(|name| json!({"name": name}))
-            .collect();
-        if players.len() < 2 {
-            return Err(bad("a game needs two players at least: name them in their order"));
-        }
+        let players = self.players()?;
         let mut rules = json!({"preset": preset});
         if river {
             rules["river"] = json!(true);
@@ -301,7 +370,7 @@ impl StartForm {
             rules["abbot"] = json!(true);
         }
         let mut opening = Map::new();
-        opening.insert("players".into(), Value::Array(players));
+        opening.insert("players".into(), players);
         opening.insert("rules".into(), rules);
         if preset == "new-world" {
             opening.insert("game".into(), json!("new-world"));
@@ -313,6 +382,56 @@ impl StartForm {
         }
         Ok(opening)
     }
+}
+
+impl StartForm {
+    /// The players named, in their order; 400 unless two at least.
+    fn players(&self) -> Result<Value, Problem> {
+        let players: Vec<Value> = (1..=MAX_SEATS)
+            .filter_map(|i| self.seats.get(&format!("player{i}")))
+            .map(|name| name.trim())
+            .filter(|name| !name.is_empty())
+            .map(|name| json!({"name": name}))
+            .collect();
+        if players.len() < 2 {
+            return Err(bad_start("a game needs two players at least: name them in their order"));
+        }
+        Ok(Value::Array(players))
+    }
+
+    /// A Card Game's start: its players, the first dealer (`dealer`, a seat from 1), and the
+    /// cards turned up (`up1`…`up10`), each beside its row (`row1`…, else its own colour's).
+    fn card_game_start(&self, players: Value) -> Result<Map<String, Value>, Problem> {
+        let field = |name: String| self.seats.get(&name).map(|v| v.trim()).unwrap_or_default();
+        let dealer = field("dealer".into()).parse::<u8>().ok().filter(|&d| d >= 1);
+        let dealer = dealer.ok_or_else(|| bad_start("choose who deals first"))?;
+        let face_up = (1..=FACE_UP)
+            .map(|i| {
+                let card = field(format!("up{i}"));
+                let own = crate::engine::cards::Card::parse(card).and_then(|c| c.colour());
+                let row = match (field(format!("row{i}")), own) {
+                    ("", Some(colour)) => colour.word(),
+                    ("", None) => {
+                        return Err(bad_start(&format!(
+                            "card {i} turned up: a joker goes beside any row, choose it"
+                        )));
+                    }
+                    (row, _) => row,
+                };
+                Ok(json!({"card": card, "row": row}))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut opening = Map::new();
+        opening.insert("game".into(), json!("card-game"));
+        opening.insert("players".into(), players);
+        opening.insert("dealer".into(), json!(dealer - 1));
+        opening.insert("face_up".into(), Value::Array(face_up));
+        Ok(opening)
+    }
+}
+
+fn bad_start(why: &str) -> Problem {
+    Problem::new(StatusCode::BAD_REQUEST, "Bad start", why)
 }
 
 /// Starts a game from the page's form: the browser keeps its owner token in the game's cookie,
@@ -331,8 +450,9 @@ pub async fn form_start(
     let (g, token) = blocking(move || Ok(start_live(&st.store, &record, listed)?)).await?;
     let mut answer = HttpResponse::SeeOther();
     answer.cookie(owner_cookie(&state, &g.id, &token));
+    let first = links::record_next(g.id, 0u32, form.game != "card-game");
     Ok(answer
-        .insert_header((header::LOCATION, links::explore(g.id, 1u32, "", None)))
+        .insert_header((header::LOCATION, first))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .finish())
 }
