@@ -370,3 +370,69 @@
   game.addEventListener('change', show);
   show();
 })();
+
+// Recording at the table (templates/explore.html, record_cards.html): a move is sent from the
+// page, and if the connection is lost it waits in this browser's storage and is sent again
+// when the connection is back (every few seconds, and on the browser's 'online'), from any page
+// of the site. Each move carries its number, so the server records it once however often it
+// comes. Without the script the form posts as any form does.
+(function () {
+  if (!window.fetch || !window.localStorage || !window.URLSearchParams) { return; }
+  var PREFIX = 'carcassonne-replay:pending-move:';
+  var form = document.querySelector('form[data-record]');
+  // Read from the attribute: the Card Game's buttons are named "action", which form.action
+  // would return instead.
+  var target = form && new URL(form.getAttribute('action'), location.href).href;
+  var note = null;
+  function say(text) {
+    if (!form) { return; }
+    if (!note) {
+      note = document.createElement('p');
+      note.className = 'offline-note';
+      note.setAttribute('role', 'status');
+      note.setAttribute('data-pending', '');
+      form.insertBefore(note, form.firstChild);
+    }
+    note.textContent = text;
+  }
+  function send(action, body) {
+    return fetch(action, {
+      method: 'POST', body: body, credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }
+    }).then(function (r) {
+      localStorage.removeItem(PREFIX + action);
+      if (r.ok) {
+        if (target === action) { location.assign(r.url); }
+        return;
+      }
+      return r.json().then(function (p) { say('Not recorded: ' + (p.detail || p.title)); },
+                           function () { say('Not recorded (' + r.status + ').'); });
+    });
+  }
+  function retry() {
+    Object.keys(localStorage).filter(function (k) { return k.indexOf(PREFIX) === 0; }).forEach(function (k) {
+      var action = k.slice(PREFIX.length);
+      send(action, localStorage.getItem(k)).catch(function () {});
+    });
+  }
+  if (form) {
+    var waiting = localStorage.getItem(PREFIX + target);
+    if (waiting !== null) { say('A move waits on this device: it is sent when the connection is back.'); }
+    form.addEventListener('submit', function (e) {
+      if (!form.reportValidity()) { return; }
+      e.preventDefault();
+      var data = new FormData(form, e.submitter || null);
+      var body = new URLSearchParams(data).toString();
+      form.querySelectorAll('button').forEach(function (b) { b.disabled = true; });
+      send(target, body).catch(function () {
+        localStorage.setItem(PREFIX + target, body);
+        say('No connection: this move waits on this device, and is sent as soon as the connection is back. Nothing is lost.');
+      }).then(function () {
+        form.querySelectorAll('button').forEach(function (b) { b.disabled = false; });
+      });
+    });
+  }
+  window.addEventListener('online', retry);
+  setInterval(retry, 3000);
+  retry();
+})();

@@ -611,3 +611,95 @@ fn a_card_games_face_down_card_is_sent_unseen_and_named_as_its_round_ends() {
     named["face_down"] = card;
     assert_eq!(live.post(&app, ends as u32 + 1, &named).status, 201);
 }
+
+/// The connection cut in the middle of a game: the move recorded meanwhile waits in the
+/// browser, and is recorded once when the connection is back.
+#[test]
+fn a_move_recorded_while_the_connection_is_cut_is_sent_when_it_is_back() {
+    let Some(browser) = Browser::start() else { return };
+    let app = spawn_app();
+    let game = selfplay::card_game(2, Policy::Greedy, 46).unwrap();
+    let (start, _) = split(cards::to_value(&game));
+    let live = Live::start(&app, &start);
+    // Two actions in, then the owner's phone loses its connection.
+    let round = game_round(&cards::to_value(&game)["moves"], 14);
+    for (i, mv) in round.iter().take(2).enumerate() {
+        assert_eq!(live.post(&app, i as u32 + 1, mv).status, 201);
+    }
+    browser.open(&app.url(&format!("/g/{}/key#{}", live.id, live.token)));
+    click_on(&browser, "[data-key-form] button");
+    browser.open(&app.url(&format!("/g/{}/record", live.id)));
+    assert!(asks_for(&browser, 3));
+    browser.set_offline(true);
+    let third = &round[2];
+    if let Some(row) = third["follower"].as_str() {
+        click_on(&browser, &format!("button[name=action][value=\"follower {row}\"]"));
+    } else {
+        choose(&browser, "card", third["play"].as_str().unwrap());
+        click_on(
+            &browser,
+            &format!(
+                "[data-record] input[name=row][value={}]",
+                third["row"].as_str().unwrap()
+            ),
+        );
+        click_on(&browser, "button[name=action][value=play]");
+    }
+    let waits = "document.querySelector('[data-pending]') !== null && document.querySelector('[data-pending]').textContent.includes('waits')";
+    assert!(comes_true(&browser, waits), "the page says the move waits");
+    assert_eq!(live.game(&app)["turns"], 2, "nothing reached the server");
+    browser.set_offline(false);
+    assert!(
+        asks_for(&browser, 4),
+        "back online, the move is sent: {} says {:?}, the server has {}",
+        browser.current_url(),
+        browser.eval(
+            "return document.querySelector('[data-pending]') && document.querySelector('[data-pending]').textContent"
+        ),
+        live.game(&app)["turns"]
+    );
+    let stored = get(&app, &format!("/g/{}.json", live.id)).json();
+    assert_eq!(stored["moves"].as_array().unwrap().len(), 3, "recorded once");
+    let mut meant = third.clone();
+    meant.as_object_mut().unwrap().remove("player");
+    assert_eq!(stored["moves"][2], meant);
+}
+
+/// A page's move sent twice (its answer lost, or sent again once back online) is recorded
+/// once, and the second answer is the first's; a different move under the same number is
+/// refused.
+#[test]
+fn a_pages_move_sent_twice_is_recorded_once() {
+    let app = spawn_app();
+    let game = selfplay::card_game(2, Policy::Greedy, 47).unwrap();
+    let (start, moves) = split(cards::to_value(&game));
+    let live = Live::start(&app, &start);
+    let bearer = format!("Bearer {}", live.token);
+    let form = ("Content-Type", "application/x-www-form-urlencoded");
+    let send = |body: &str| {
+        let path = format!("/g/{}/record", live.id);
+        request(
+            &app,
+            "POST",
+            &path,
+            &[form, ("Authorization", &bearer)],
+            body.as_bytes(),
+        )
+    };
+    let first = moves.iter().find(|m| m.get("play").is_some()).unwrap();
+    assert_eq!(
+        moves.iter().position(|m| m == first),
+        Some(0),
+        "seed 47 opens with a card"
+    );
+    let body = format!(
+        "from=1&action=play&card=face+down&row={}",
+        first["row"].as_str().unwrap()
+    );
+    let (a, b) = (send(&body), send(&body));
+    assert_eq!((a.status, b.status), (303, 303), "{}", b.body);
+    assert_eq!(live.game(&app)["turns"], 1, "recorded once");
+    let other = send("from=1&action=follower+road");
+    assert_eq!(other.status, 409, "{}", other.body);
+    assert_eq!(live.game(&app)["turns"], 1);
+}

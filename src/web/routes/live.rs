@@ -180,18 +180,33 @@ pub async fn form_play(
     state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
     let token = presented_here(&req, &state)?;
     let RecordForm { from, line } = form.into_inner();
-    let turn = blocking(move || {
+    blocking(move || {
         let (row, record) = owned_game(&state, id, &token)?;
-        still_live(&row)?;
-        if from != row.turns + 1 {
-            return Err(moved_on(from, row.turns + 1));
-        }
         let mv = tile_move(&row, from, &line)?;
-        written(&state, &row, &record.with(mv))?;
-        Ok(from)
+        from_page(&state, (&row, &record), (from, row.turns + 1), mv)
     })
     .await?;
-    Ok(see_other(links::turn(id, turn)))
+    Ok(see_other(links::turn(id, from)))
+}
+
+/// Records move `from` of a live game, `next` being the next: the move a page sent. The last
+/// move sent again (a phone that lost its answer, or sent it again once back online) is
+/// recorded once: it is answered as recorded. Whether the game is over.
+fn from_page(
+    state: &AppState,
+    (row, record): (&GameRow, &LiveRecord),
+    (from, next): (u32, u32),
+    mv: Value,
+) -> Result<bool, Problem> {
+    if from + 1 == next && from > 0 {
+        repeated(row, record, mv)?;
+        return Ok(row.finished);
+    }
+    still_live(row)?;
+    if from != next {
+        return Err(moved_on(from, next));
+    }
+    Ok(written(state, row, &record.with(mv))?.finished)
 }
 
 /// The page that records a live Card Game's next action, for its owner.
@@ -223,14 +238,9 @@ pub async fn cards_play(
     state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
     let token = presented_here(&req, &state)?;
     let finished = blocking(move || {
-        let g = live_card_game(&state, id, &token)?;
-        let next = g.record.moves.len() as u32 + 1;
-        if form.from != next {
-            return Err(moved_on(form.from, next));
-        }
-        let mv = form.to_move()?;
-        let record = LiveRecord::of(&g.row).map_err(Problem::from)?;
-        Ok(written(&state, &g.row, &record.with(mv))?.finished)
+        let (row, record) = owned_game(&state, id, &token)?;
+        let next = record.len() as u32 + 1;
+        from_page(&state, (&row, &record), (form.from, next), form.to_move()?)
     })
     .await?;
     Ok(see_other(if finished {

@@ -194,6 +194,21 @@ impl Browser {
         self.call("POST", &self.session("/goog/cdp/execute"), Some(body));
     }
 
+    /// Cuts the page's connection, or gives it back, through Chromium's DevTools protocol (as
+    /// its network panel's "Offline" does): requests fail, and the page hears `offline` and
+    /// `online`.
+    pub fn set_offline(&self, offline: bool) {
+        let cdp = |cmd: &str, params: Value| {
+            let body = serde_json::json!({"cmd": cmd, "params": params});
+            self.call("POST", &self.session("/goog/cdp/execute"), Some(body));
+        };
+        cdp("Network.enable", serde_json::json!({}));
+        cdp(
+            "Network.emulateNetworkConditions",
+            serde_json::json!({"offline": offline, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}),
+        );
+    }
+
     /// Makes the page see `prefers-color-scheme: dark`, through Chromium's DevTools protocol.
     pub fn prefer_dark(&self) {
         let body = serde_json::json!({"cmd": "Emulation.setEmulatedMedia", "params": {
