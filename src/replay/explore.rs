@@ -146,6 +146,15 @@ pub fn tiles_to_draw(game: &Game) -> impl Iterator<Item = (TileKindId, u8)> + '_
         .filter(|(t, _)| game.may_draw(*t) && game.can_place(*t).is_some())
 }
 
+/// The tiles still in the pack that fit nowhere: drawn, each is discarded ("a tile that fits
+/// nowhere is discarded"), and its player draws again.
+pub fn tiles_fitting_nowhere(game: &Game) -> impl Iterator<Item = TileKindId> + '_ {
+    (game.pack().iter().enumerate())
+        .filter(|(_, n)| **n > 0)
+        .map(|(i, _)| TileKindId(i as u16))
+        .filter(|t| game.may_draw(*t) && game.can_place(*t).is_none())
+}
+
 fn broken(record: &GameRecord, e: &ReplayError) -> ExploreError {
     ExploreError::Record(e.describe(record))
 }

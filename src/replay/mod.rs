@@ -17,7 +17,7 @@ use crate::record::{GameRecord, Played, Walk};
 pub use crate::record::ReplayError;
 pub use explore::{
     Explore, ExploreError, NextDraw, StepProblem, TileExplore, TileLineFacts, explore_cards, explore_tiles,
-    tiles_to_draw,
+    tiles_fitting_nowhere, tiles_to_draw,
 };
 pub use verify::recorded_scores;
 

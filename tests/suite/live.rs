@@ -703,3 +703,59 @@ fn a_pages_move_sent_twice_is_recorded_once() {
     assert_eq!(other.status, 409, "{}", other.body);
     assert_eq!(live.game(&app)["turns"], 1);
 }
+
+/// A tile drawn that fits nowhere is discarded from the explore board of the next turn, and
+/// its player draws again: the stored record has the discard, numbered among the moves.
+#[test]
+fn a_tile_that_fits_nowhere_is_discarded_from_the_page() {
+    let app = spawn_app();
+    // Random play on seed 84 draws a tile that fits nowhere as its fourth move.
+    let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Random, 84).unwrap();
+    let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let at = moves
+        .iter()
+        .position(|m| m.get("discard").is_some())
+        .expect("seed 84 discards");
+    let live = Live::start(&app, &start);
+    for (i, mv) in moves.iter().take(at).enumerate() {
+        assert_eq!(live.post(&app, i as u32 + 1, mv).status, 201);
+    }
+    let bearer = format!("Bearer {}", live.token);
+    let turn = at as u32 + 1;
+    let page = request(
+        &app,
+        "GET",
+        &format!("/g/{}/t/{turn}/explore", live.id),
+        &[("Authorization", &bearer), ("Accept", "text/html")],
+        b"",
+    );
+    let tile = moves[at]["discard"].as_str().unwrap();
+    assert!(
+        page.body.contains(&format!("value=\"{tile}\">Discard {tile}</button>")),
+        "{}",
+        page.body
+    );
+    let form = ("Content-Type", "application/x-www-form-urlencoded");
+    let body = format!("from={turn}&number={}&discard={tile}", at + 1);
+    let sent = request(
+        &app,
+        "POST",
+        &format!("/g/{}/moves", live.id),
+        &[form, ("Authorization", &bearer)],
+        body.as_bytes(),
+    );
+    assert_eq!(sent.status, 303, "{}", sent.body);
+    let again = request(
+        &app,
+        "POST",
+        &format!("/g/{}/moves", live.id),
+        &[form, ("Authorization", &bearer)],
+        body.as_bytes(),
+    );
+    assert_eq!(again.status, 303, "sent twice, {}", again.body);
+    let stored = get(&app, &format!("/g/{}.json", live.id)).json();
+    assert_eq!(stored["moves"].as_array().unwrap().len(), at + 1, "recorded once");
+    assert_eq!(stored["moves"][at]["discard"], tile);
+    // The same player draws again: the next placement is recorded at the same turn.
+    assert_eq!(live.post(&app, at as u32 + 2, &moves[at + 1]).status, 201);
+}

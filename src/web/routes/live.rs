@@ -159,16 +159,22 @@ fn taken_back(state: &AppState, id: GameId, token: &OwnerToken) -> Result<LiveAn
     Ok(answer(&g, record.len() as u32 - 1, g.snapshots.len()))
 }
 
-/// The explore board's move to record: the turn it was explored from, and the line of one step
-/// played there.
+/// The explore board's move to record: the turn it was explored from, the move's number
+/// (discards count), and the line of one step played there, or a tile that fits nowhere to
+/// discard.
 #[derive(Deserialize)]
 pub struct RecordForm {
     from: u32,
+    number: u32,
+    #[serde(default)]
     line: String,
+    #[serde(default)]
+    discard: String,
 }
 
 /// The owner's form under the explore board of a live game's next turn: records the move
-/// played there, then shows its turn, with what it scored.
+/// played there, then shows its turn, with what it scored; or records a discard, then asks for
+/// the tile drawn again.
 #[post("/g/{id}/moves")]
 pub async fn form_play(
     req: HttpRequest,
@@ -179,14 +185,29 @@ pub async fn form_play(
     let id = id.into_inner();
     state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;
     let token = presented_here(&req, &state)?;
-    let RecordForm { from, line } = form.into_inner();
+    let RecordForm {
+        from,
+        number,
+        line,
+        discard,
+    } = form.into_inner();
+    let discards = !discard.is_empty();
     blocking(move || {
         let (row, record) = owned_game(&state, id, &token)?;
-        let mv = tile_move(&row, from, &line)?;
-        from_page(&state, (&row, &record), (from, row.turns + 1), mv)
+        if from != row.turns + 1 && !(from == row.turns && !discards) {
+            return Err(moved_on(from, row.turns + 1));
+        }
+        let mv = match discards {
+            true => json!({"discard": discard}),
+            false => tile_move(&row, from, &line)?,
+        };
+        from_page(&state, (&row, &record), (number, record.len() as u32 + 1), mv)
     })
     .await?;
-    Ok(see_other(links::turn(id, from)))
+    Ok(see_other(match discards {
+        true => links::explore(id, from, "", None),
+        false => links::turn(id, from),
+    }))
 }
 
 /// Records move `from` of a live game, `next` being the next: the move a page sent. The last

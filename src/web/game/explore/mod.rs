@@ -190,8 +190,17 @@ pub struct ExplorePage {
     comments: Vec<String>,
     comment_line: String,
     owner: bool,
-    /// A live tile game's owner, one move played from its next turn: the line to record.
-    record: Option<String>,
+    /// A live tile game's owner at its next turn: what may be recorded there.
+    record: Option<Recording>,
+}
+
+/// What a live tile game's owner may record on the explore board of its next turn.
+pub struct Recording {
+    /// The move's number: one more than the record's moves, discards included.
+    number: u32,
+    /// The line of the one step played, to record; none yet: a tile drawn that fits nowhere
+    /// may be discarded.
+    line: Option<String>,
 }
 
 impl ExplorePage {
@@ -217,8 +226,21 @@ impl ExplorePage {
             })
             .collect();
         let name = |p: u8| e.players.get(usize::from(p)).map(|v| v.name.clone());
-        let next_of_live = game.live && from == game.last + 1 && matches!(part, ExplorePart::Tiles(_));
-        let record = (owner && next_of_live && len == 1 && e.at == 1).then(|| e.line.clone());
+        let moves = match &part {
+            ExplorePart::Tiles(t) if owner && game.live && from == game.last + 1 => Some(t.moves),
+            _ => None,
+        };
+        let record = moves.and_then(|moves| {
+            let line = match (len, e.at) {
+                (0, _) => None,
+                (1, 1) => Some(e.line.clone()),
+                _ => return None,
+            };
+            Some(Recording {
+                number: moves + 1,
+                line,
+            })
+        });
         ExplorePage {
             record,
             from,

@@ -12,7 +12,7 @@ use crate::engine::{Game, Move, Pos, TileKindId};
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
-use crate::replay::{NextDraw, Replay, TileExplore, explore_tiles, tiles_to_draw};
+use crate::replay::{NextDraw, Replay, TileExplore, explore_tiles, tiles_fitting_nowhere, tiles_to_draw};
 use crate::web::AppState;
 use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::links;
@@ -30,6 +30,10 @@ pub struct TilesView {
     /// line times hundreds of custom tiles made a page of megabytes).
     pub choices: Vec<TileChoice>,
     pub choose_after: String,
+    /// Tiles left that fit nowhere, by name: drawn at a table, each is discarded.
+    pub fitting_nowhere: Vec<String>,
+    /// Moves in the record, discards included: a live game numbers its next one after them.
+    pub moves: u32,
     pub tracker: TileTurnView,
 }
 
@@ -207,6 +211,13 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         drawn,
         choices,
         choose_after: before.clone(),
+        fitting_nowhere: match shown.facts.next {
+            NextDraw::Choose => (tiles_fitting_nowhere(&shown.game))
+                .map(|t| record.catalog.name(t).to_string())
+                .collect(),
+            _ => Vec::new(),
+        },
+        moves: record.moves.len() as u32,
         tracker: tile_turn_view(&id, record, &shown.game, &at.features),
     }));
     let context = (n, g.record.annotations.as_slice(), asked.owner);
