@@ -194,7 +194,9 @@ pub async fn form_play(
     let discards = !discard.is_empty();
     blocking(move || {
         let (row, record) = owned_game(&state, id, &token)?;
-        if from != row.turns + 1 && !(from == row.turns && !discards) {
+        // A placement sent again names the turn it made; anything else, the next turn.
+        let again = from == row.turns && !discards;
+        if from != row.turns + 1 && !again {
             return Err(moved_on(from, row.turns + 1));
         }
         let mv = match discards {
