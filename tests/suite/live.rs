@@ -366,14 +366,49 @@ fn line_of(mv: &Value) -> String {
     line
 }
 
+/// Records tile-game move `mv`, turn `turn`, by clicks on the explore board of that turn:
+/// the tile drawn, its square, its rotation, the follower, then "Record this move".
+fn record_by_clicks(browser: &Browser, id: &str, turn: usize, mv: &Value) {
+    let tile = mv["tile"].as_str().unwrap();
+    let line = line_of(mv);
+    click_on(browser, &format!("button[name=draw][value=\"{tile}\"]"));
+    click_on(
+        browser,
+        &format!("a.pick[data-spot=\"{},{}\"]", mv["at"][0], mv["at"][1]),
+    );
+    for _ in 0..4 {
+        if browser.eval("return document.querySelector('[data-rotation]').textContent")
+            == json!(mv["rotation"].to_string())
+        {
+            break;
+        }
+        click_on(browser, "[data-turn]");
+    }
+    click_on(browser, &format!("input[name=line][value=\"{line}\"]"));
+    click_on(browser, "#answer button[type=submit]");
+    click_on(browser, "[data-record] button[type=submit]");
+    assert!(
+        browser.wait_for_url_containing(&format!("/g/{id}/t/{turn}")),
+        "turn {turn}: {}",
+        browser.current_url()
+    );
+}
+
+/// A whole two-player game recorded by clicks only, from the start page to the final
+/// scoring, with a move taken back and played again on the way.
 #[test]
-fn a_tile_game_is_recorded_by_clicks_on_the_page_and_a_move_taken_back() {
+fn a_whole_tile_game_is_recorded_by_clicks_on_the_page_with_a_move_taken_back() {
     let Some(browser) = Browser::start() else { return };
     let app = spawn_app();
     let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 49).unwrap();
-    let (_, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
+    let whole = native::to_pretty_string(&game);
+    let (_, moves) = split(serde_json::from_str(&whole).unwrap());
+    assert!(
+        moves.iter().all(|m| m.get("tile").is_some()),
+        "seed 49 discards nothing"
+    );
     browser.open(&app.url("/new"));
-    browser.eval("document.querySelector('[name=player1]').value = 'Ada'; document.querySelector('[name=player2]').value = 'Bo';");
+    browser.eval("document.querySelector('[name=player1]').value = 'Bot 1'; document.querySelector('[name=player2]').value = 'Bot 2';");
     click_on(&browser, ".new-game button[type=submit]");
     assert!(
         browser.wait_for_url_containing("/t/1/explore"),
@@ -381,50 +416,38 @@ fn a_tile_game_is_recorded_by_clicks_on_the_page_and_a_move_taken_back() {
         browser.current_url()
     );
     let id = browser.current_url().split("/g/").nth(1).unwrap()[..16].to_string();
-    let recorded = 5;
-    for (i, mv) in moves.iter().take(recorded).enumerate() {
-        let tile = mv["tile"].as_str().unwrap();
-        let line = line_of(mv);
-        click_on(&browser, &format!("button[name=draw][value=\"{tile}\"]"));
-        click_on(
-            &browser,
-            &format!("a.pick[data-spot=\"{},{}\"]", mv["at"][0], mv["at"][1]),
-        );
-        for _ in 0..4 {
-            if browser.eval("return document.querySelector('[data-rotation]').textContent")
-                == json!(mv["rotation"].to_string())
-            {
-                break;
-            }
-            click_on(&browser, "[data-turn]");
-        }
-        click_on(&browser, &format!("input[name=line][value=\"{line}\"]"));
-        click_on(&browser, "#answer button[type=submit]");
-        click_on(&browser, "[data-record] button[type=submit]");
-        assert!(
-            browser.wait_for_url_containing(&format!("/g/{id}/t/{}", i + 1)),
-            "{}",
-            browser.current_url()
-        );
-        if i + 1 < recorded {
+    for (i, mv) in moves.iter().enumerate() {
+        if i > 0 {
             click_on(&browser, ".record-actions a.button");
+        }
+        record_by_clicks(&browser, &id, i + 1, mv);
+        if i == 4 {
+            click_on(&browser, ".record-actions button[type=submit]");
+            assert!(comes_true(
+                &browser,
+                "document.querySelector('[data-live-turns=\"4\"]') !== null"
+            ));
+            assert_eq!(
+                get(&app, &format!("/api/games/{id}")).json()["turns"],
+                4,
+                "the last move taken back"
+            );
+            click_on(&browser, ".record-actions a.button");
+            record_by_clicks(&browser, &id, i + 1, mv);
         }
     }
     let stored = get(&app, &format!("/g/{id}.json")).json();
     let played: Vec<String> = stored["moves"].as_array().unwrap().iter().map(line_of).collect();
-    let meant: Vec<String> = moves.iter().take(recorded).map(line_of).collect();
+    let meant: Vec<String> = moves.iter().map(line_of).collect();
     assert_eq!(played, meant, "the stored record is the moves the clicks meant");
-    assert_eq!(get(&app, &format!("/api/games/{id}")).json()["live"], true);
-    click_on(&browser, ".record-actions button[type=submit]");
-    assert!(comes_true(
-        &browser,
-        "document.querySelector('[data-live-turns=\"4\"]') !== null"
-    ));
+    let recorded = get(&app, &format!("/api/games/{id}")).json();
     assert_eq!(
-        get(&app, &format!("/api/games/{id}")).json()["turns"],
-        4,
-        "the last move taken back"
+        (recorded["live"].clone(), recorded["finished"].clone()),
+        (json!(false), json!(true))
     );
+    let uploaded = upload_id(&app, whole.as_bytes());
+    let scores = get(&app, &format!("/api/games/{uploaded}")).json()["final_scores"].clone();
+    assert_eq!(recorded["final_scores"], scores, "and it scores as the game generated");
 }
 
 #[test]
