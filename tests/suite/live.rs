@@ -451,7 +451,7 @@ fn a_whole_tile_game_is_recorded_by_clicks_on_the_page_with_a_move_taken_back() 
 }
 
 #[test]
-fn a_game_in_play_gets_no_engine_and_no_analysis_until_it_is_over() {
+fn a_game_in_play_gets_no_engine_no_alternatives_and_no_analysis_until_it_is_over() {
     let app = spawn_app();
     let game = selfplay::generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 50).unwrap();
     let (start, moves) = split(serde_json::from_str(&native::to_pretty_string(&game)).unwrap());
@@ -473,14 +473,33 @@ fn a_game_in_play_gets_no_engine_and_no_analysis_until_it_is_over() {
     );
     let queued = post(&app, &format!("/g/{}/analysis", live.id), b"");
     assert_eq!(queued.status, 409, "{}", queued.body);
+    let alternatives = format!("/g/{}/t/1/alternatives", live.id);
+    assert_eq!(
+        get(&app, &alternatives).status,
+        409,
+        "nor what else a move could have done"
+    );
+    let turn = get_html(&app, &format!("/g/{}/t/1", live.id)).body;
+    assert!(!turn.contains("/t/1/alternatives"), "the turn page does not offer it");
     for (i, mv) in moves.iter().enumerate().skip(1) {
         assert_eq!(live.post(&app, i as u32 + 1, mv).status, 201);
+        if i == 9 {
+            let turns = (1..=10).map(|n| get_html(&app, &format!("/g/{}/t/{n}", live.id)).body);
+            assert!(turns.clone().all(|t| !t.contains("class=\"ghost")), "no ghosts in play");
+        }
     }
     assert_eq!(
         post(&app, &format!("/g/{}/analysis", live.id), b"").status,
         202,
         "over, it is analysed"
     );
+    assert_eq!(get(&app, &alternatives).status, 200);
+    let ghosts = |n: u32| {
+        get_html(&app, &format!("/g/{}/t/{n}", live.id))
+            .body
+            .contains("class=\"ghost")
+    };
+    assert!((1..=10).any(ghosts), "over, the turns draw other moves as ghosts");
 }
 
 #[test]

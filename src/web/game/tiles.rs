@@ -290,8 +290,9 @@ impl Stored<GameRecord> {
 
     /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
     fn inline_board(&self, state: &AppState, at: (&Replay, &[BoardFeature]), n: u32) -> Result<String, Problem> {
+        // A game in play shows no advice: its players may be the ones reading.
         let alternatives = match n {
-            0 => None,
+            _ if n == 0 || self.row.live => None,
             _ => Some(turn_alternatives(state, self, n)?),
         };
         let alternatives = alternatives.as_ref().map(|a| (&a.report, a.listed.as_slice()));

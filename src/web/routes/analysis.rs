@@ -120,7 +120,17 @@ pub async fn alternatives(
     q: Query<SortQuery>,
 ) -> Result<AlternativesPage, Problem> {
     let (id, n) = path.into_inner();
-    blocking(move || state.load_any(&id)?.alternatives_page(&state, n, q.into_inner().sort)).await
+    blocking(move || {
+        let game = state.load_any(&id)?;
+        // What else a move could have done is advice on the position: at a table in play, it
+        // waits until the game is over, as the analysis does.
+        if game.row().live {
+            let why = format!("game {id} is in play: what else its moves could have done is shown once it is over");
+            return Err(Problem::new(StatusCode::CONFLICT, "A game in play", why));
+        }
+        game.alternatives_page(&state, n, q.into_inner().sort)
+    })
+    .await
 }
 
 #[derive(Template, WebTemplate)]
