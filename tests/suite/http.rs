@@ -2105,6 +2105,7 @@ fn on_a_360_pixel_phone_no_page_scrolls_sideways() {
         format!("/g/{cards}"),
         format!("/embed/g/{id}/t/30"),
         "/docs".to_string(),
+        "/new".to_string(),
     ];
     // Every page of the reference too: its tables and code blocks scroll inside their own box.
     let docs = (carcassonne_replay::web::DOC_PAGES.iter()).map(|p| format!("/docs/{}", p.slug));

@@ -535,6 +535,7 @@ fn choose(browser: &Browser, name: &str, value: &str) {
 #[test]
 fn a_card_game_round_is_recorded_by_clicks_its_face_down_card_named_as_the_round_ends() {
     let Some(browser) = Browser::start() else { return };
+    browser.resize(390, 844);
     let app = spawn_app();
     let game = selfplay::card_game(2, Policy::Greedy, 44).unwrap();
     let whole = cards::to_value(&game);
@@ -549,6 +550,18 @@ fn a_card_game_round_is_recorded_by_clicks_its_face_down_card_named_as_the_round
     click_on(&browser, ".new-game button[type=submit]");
     assert!(browser.wait_for_url_containing("/record"), "{}", browser.current_url());
     let id = browser.current_url().split("/g/").nth(1).unwrap()[..16].to_string();
+    assert!(asks_for(&browser, 1));
+    // On a phone, one-handed: nothing wider than the screen, and every control finger-sized.
+    let sizes = browser.eval(
+        "return [document.documentElement.scrollWidth, window.innerWidth, \
+         Math.min(...[...document.querySelectorAll('[data-record] button, [data-record] select, [data-record] .rows label')] \
+         .map(e => e.getBoundingClientRect().height))];",
+    );
+    assert!(
+        sizes[0].as_f64() <= sizes[1].as_f64(),
+        "the page is wider than the phone: {sizes}"
+    );
+    assert!(sizes[2].as_f64().unwrap() >= 44.0, "a control under 44 px: {sizes}");
     // Two players: a round is 14 actions, 6 cards and the follower each; the first card
     // played goes face down, unseen, and is named by the action that ends the round.
     let moves = game_round(&whole["moves"], 14);
