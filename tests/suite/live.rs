@@ -523,7 +523,7 @@ fn the_recording_page_is_linked_from_home_and_documented_with_its_screenshot() {
 fn asks_for(browser: &Browser, n: usize) -> bool {
     comes_true(
         browser,
-        &format!("document.querySelector('[data-record] input[name=from][value=\"{n}\"]') !== null"),
+        &format!("document.querySelector('[data-record] input[name=number][value=\"{n}\"]') !== null"),
     )
 }
 
@@ -748,13 +748,13 @@ fn a_pages_move_sent_twice_is_recorded_once() {
         "seed 47 opens with a card"
     );
     let body = format!(
-        "from=1&action=play&card=face+down&row={}",
+        "number=1&action=play&card=face+down&row={}",
         first["row"].as_str().unwrap()
     );
     let (a, b) = (send(&body), send(&body));
     assert_eq!((a.status, b.status), (303, 303), "{}", b.body);
     assert_eq!(live.game(&app)["turns"], 1, "recorded once");
-    let other = send("from=1&action=follower+road");
+    let other = send("number=1&action=follower+road");
     assert_eq!(other.status, 409, "{}", other.body);
     assert_eq!(live.game(&app)["turns"], 1);
 }

@@ -54,7 +54,8 @@ impl Stored<CardRecord> {
         // them only as they are played.
         let game = &position_at(record, record.moves.len()).map_err(Problem::internal)?;
         let player = game.current_player();
-        let mover = self.player_name(player);
+        // A wrongly placed card's choice is its taker's, whoever's turn comes next.
+        let mover = self.player_name(game.pending_choice().map_or(player, |(p, _)| p));
         let choice = game.pending_choice().map(|(p, card)| {
             format!(
                 "{} took {card} from another colour's row: they keep it or turn it in for 10 points.",
@@ -78,7 +79,7 @@ impl Stored<CardRecord> {
             hide_if_ended: false,
             last,
             choice,
-            face_down_due: game.face_down_card().is_none() && !record.face_down_unseen(),
+            face_down_due: game.face_down_card().is_none(),
             turn_over_due: record.face_down_unseen() && ends_round_next(game),
             follower_due: !game.players()[usize::from(player)].follower_placed,
             cards: (record.cards_left().into_iter())
@@ -98,11 +99,11 @@ fn ends_round_next(game: &CardGame) -> bool {
     !game.deal_due() && left == 1
 }
 
-/// The recording page's form: the action's number, what it is, and the card, the row and the
+/// The recording page's form: the action's number among the record's moves, what it is, and the card, the row and the
 /// face-down card turned over, as the action needs them.
 #[derive(Deserialize)]
 pub struct CardActionForm {
-    pub from: u32,
+    pub number: u32,
     /// `play`, `follower ROW`, `keep` or `points`.
     action: String,
     #[serde(default)]

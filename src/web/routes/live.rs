@@ -212,22 +212,22 @@ pub async fn form_play(
     }))
 }
 
-/// Records move `from` of a live game, `next` being the next: the move a page sent. The last
+/// Records `mv`, move `number` of a live game whose next is `next`, as a page sent it. The last
 /// move sent again (a phone that lost its answer, or sent it again once back online) is
 /// recorded once: it is answered as recorded. Whether the game is over.
 fn from_page(
     state: &AppState,
     (row, record): (&GameRow, &LiveRecord),
-    (from, next): (u32, u32),
+    (number, next): (u32, u32),
     mv: Value,
 ) -> Result<bool, Problem> {
-    if from + 1 == next && from > 0 {
+    if number + 1 == next && number > 0 {
         repeated(row, record, mv)?;
         return Ok(row.finished);
     }
     still_live(row)?;
-    if from != next {
-        return Err(moved_on(from, next));
+    if number != next {
+        return Err(moved_on(number, next));
     }
     Ok(written(state, row, &record.with(mv))?.finished)
 }
@@ -263,7 +263,7 @@ pub async fn cards_play(
     let finished = blocking(move || {
         let (row, record) = owned_game(&state, id, &token)?;
         let next = record.len() as u32 + 1;
-        from_page(&state, (&row, &record), (form.from, next), form.to_move()?)
+        from_page(&state, (&row, &record), (form.number, next), form.to_move()?)
     })
     .await?;
     Ok(see_other(if finished {
@@ -277,17 +277,23 @@ pub async fn cards_play(
 fn live_card_game(state: &AppState, id: GameId, token: &OwnerToken) -> Result<Arc<Stored<CardRecord>>, Problem> {
     let (row, _) = owned_game(state, id, token)?;
     still_live(&row)?;
-    state.forget(&id);
-    match state.loaded(&id)? {
+    let card_game = |loaded| match loaded {
         Loaded::Cards(g) => Ok(g),
         Loaded::Tiles(_) => Err(Problem::not_found(format!(
             "game {id} places tiles: its moves are recorded on the explore board of its next turn"
         ))),
+    };
+    let g = card_game(state.loaded(&id)?)?;
+    if g.row.record == row.record {
+        return Ok(g);
     }
+    // Another process recorded a move since this one kept the game.
+    state.forget(&id);
+    card_game(state.loaded(&id)?)
 }
 
 fn moved_on(from: u32, next: u32) -> Problem {
-    let why = format!("the move explored from turn {from} is not the next: turn {next} is");
+    let why = format!("this page records move {from}, but the game's next is {next}: reload it, and record from there");
     Problem::new(StatusCode::CONFLICT, "The game moved on", why)
 }
 
