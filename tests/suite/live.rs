@@ -814,3 +814,36 @@ fn a_tile_that_fits_nowhere_is_discarded_from_the_page() {
     // The same player draws again: the next placement is recorded at the same turn.
     assert_eq!(live.post(&app, at as u32 + 2, &moves[at + 1]).status, 201);
 }
+
+/// The start page's players take colours from their game's palette, none twice; a colour
+/// another game's pictures give a meaning (the Card Game's rows) is refused.
+#[test]
+fn players_choose_their_colours_from_their_games_palette() {
+    let app = spawn_app();
+    let form = ("Content-Type", "application/x-www-form-urlencoded");
+    let start = |body: &str| request(&app, "POST", "/new", &[form], body.as_bytes());
+    let started = start("game=second-edition&player1=Ada&colour1=%23009e73&player2=Bo&colour2=");
+    assert_eq!(started.status, 303, "{}", started.body);
+    let id = started
+        .header("location")
+        .split('/')
+        .nth(2)
+        .unwrap()
+        .to_string();
+    let players = get(&app, &format!("/g/{id}.json")).json()["players"].clone();
+    assert_eq!(players, json!([{"name": "Ada", "colour": "#009e73"}, {"name": "Bo"}]));
+    let twice = start("game=second-edition&player1=Ada&colour1=%23009e73&player2=Bo&colour2=%23009e73");
+    assert_eq!(twice.status, 400);
+    assert!(twice.body.contains("two players are green"), "{}", twice.body);
+    // The tile games' green reads as the Card Game's farm row.
+    let deal: String = (1..=10).map(|i| format!("&up{i}=dragon&row{i}=road")).collect();
+    let green = start(&format!(
+        "game=card-game&player1=Ada&colour1=%23009e73&player2=Bo&dealer=1{deal}"
+    ));
+    assert_eq!(green.status, 400);
+    assert!(
+        green.body.contains("Ada's colour is not one of this game's"),
+        "{}",
+        green.body
+    );
+}

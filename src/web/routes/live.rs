@@ -6,6 +6,7 @@ use super::owners::{check_owner, owner_cookie, presented_here};
 use crate::record::MAX_RECORD_BYTES;
 use crate::record::cards::CardRecord;
 use crate::record::{AnyRecord, TileLine, native, parse_any};
+use crate::render::palette::{CARD_PLAYER_COLOURS, PLAYER_COLOURS, PlayerColour};
 use crate::replay::explore_tiles;
 use crate::store::{GameId, GameRow, Ingested, LiveRecord, OwnerToken, record_live, replayed, start_live};
 use crate::web::game::api::{LiveAnswer, LiveGameCreated, TurnAnswer};
@@ -361,7 +362,16 @@ pub struct NewGamePage {
     face_up: std::ops::RangeInclusive<usize>,
     cards: Vec<String>,
     rows: [&'static str; 4],
+    /// The colours a player may take, by game: none reads as a colour the game's pictures
+    /// give a meaning (the board's, the Card Game's rows).
+    palettes: [(&'static str, &'static [PlayerColour]); 2],
 }
+
+/// The colours players may choose, by game.
+const PALETTES: [(&str, &[PlayerColour]); 2] = [
+    ("Carcassonne and The New World", &PLAYER_COLOURS),
+    ("The Card Game", &CARD_PLAYER_COLOURS),
+];
 
 /// The page that starts a game recorded at the table.
 #[route("/new", method = "GET", method = "HEAD")]
@@ -374,6 +384,7 @@ pub async fn new_page() -> NewGamePage {
         face_up: 1..=FACE_UP,
         cards: cards.iter().map(ToString::to_string).collect(),
         rows: crate::engine::cards::Colour::ALL.map(|c| c.word()),
+        palettes: PALETTES,
     }
 }
 
@@ -397,10 +408,10 @@ impl StartForm {
             "second-edition-river-abbot" => ("second-edition", true, true),
             "classic-2000" => ("classic-2000", false, false),
             "new-world" => ("new-world", false, false),
-            "card-game" => return self.card_game_start(self.players()?),
+            "card-game" => return self.card_game_start(self.players(&CARD_PLAYER_COLOURS)?),
             _ => return Err(bad_start("choose one of the games listed")),
         };
-        let players = self.players()?;
+        let players = self.players(&PLAYER_COLOURS)?;
         let mut rules = json!({"preset": preset});
         if river {
             rules["river"] = json!(true);
@@ -424,14 +435,34 @@ impl StartForm {
 }
 
 impl StartForm {
-    /// The players named, in their order; 400 unless two at least.
-    fn players(&self) -> Result<Value, Problem> {
-        let players: Vec<Value> = (1..=MAX_SEATS)
-            .filter_map(|i| self.seats.get(&format!("player{i}")))
-            .map(|name| name.trim())
-            .filter(|name| !name.is_empty())
-            .map(|name| json!({"name": name}))
-            .collect();
+    /// The players named, in their order, each with the colour chosen from the game's
+    /// `palette`; 400 unless two at least, or for a colour not the game's or taken twice.
+    fn players(&self, palette: &[PlayerColour]) -> Result<Value, Problem> {
+        let mut players = Vec::new();
+        for i in 1..=MAX_SEATS {
+            let field = |name: &str| self.seats.get(&format!("{name}{i}")).map_or("", |v| v.trim());
+            let name = field("player");
+            if name.is_empty() {
+                continue;
+            }
+            let mut player = json!({"name": name});
+            let colour = field("colour");
+            if !colour.is_empty() {
+                let Some(c) = palette.iter().find(|c| c.rgb.to_string() == colour) else {
+                    return Err(bad_start(&format!(
+                        "{name}'s colour is not one of this game's: choose from its list"
+                    )));
+                };
+                if players.iter().any(|p: &Value| p["colour"] == colour) {
+                    return Err(bad_start(&format!(
+                        "two players are {}: choose another for {name}",
+                        c.name
+                    )));
+                }
+                player["colour"] = json!(colour);
+            }
+            players.push(player);
+        }
         if players.len() < 2 {
             return Err(bad_start("a game needs two players at least: name them in their order"));
         }
