@@ -102,7 +102,7 @@ fn ends_round_next(game: &CardGame) -> bool {
 /// The recording page's form: the action's number among the record's moves, what it is, and the card, the row and the
 /// face-down card turned over, as the action needs them.
 #[derive(Deserialize)]
-pub struct CardActionForm {
+pub struct ActionForm {
     pub number: u32,
     /// `play`, `follower ROW`, `keep` or `points`.
     action: String,
@@ -114,7 +114,7 @@ pub struct CardActionForm {
     turned_over: String,
 }
 
-impl CardActionForm {
+impl ActionForm {
     /// The action as an entry of a native record's moves, by whoever is to act; 400 saying
     /// what is missing. The rules check it when it is recorded.
     pub fn to_move(&self) -> Result<Value, Problem> {

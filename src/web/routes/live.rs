@@ -11,7 +11,7 @@ use crate::replay::explore_tiles;
 use crate::store::{GameId, GameRow, Ingested, LiveRecord, OwnerToken, record_live, replayed, start_live};
 use crate::web::game::api::{LiveAnswer, LiveGameCreated, TurnAnswer};
 use crate::web::game::explore::{bad_line, explore_problem};
-use crate::web::game::record_cards::{CardActionForm, RecordCardsPage};
+use crate::web::game::record_cards::{ActionForm, RecordCardsPage};
 use crate::web::loaded::{Loaded, Stored};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
@@ -256,7 +256,7 @@ pub async fn cards_play(
     req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<GameId>,
-    form: web::Form<CardActionForm>,
+    form: web::Form<ActionForm>,
 ) -> Result<HttpResponse, Problem> {
     let id = id.into_inner();
     state.limits.live_move(req.peer_addr().map(|a| a.ip()))?;

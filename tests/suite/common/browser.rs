@@ -81,7 +81,9 @@ impl Browser {
         self.call("POST", &self.session("/url"), Some(serde_json::json!({ "url": url })));
     }
 
+    /// Presses `key` once the page has loaded, so that its script listens.
     pub fn press(&self, key: &str) {
+        self.wait_for("return document.readyState === 'complete';");
         let key_actions = serde_json::json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]});
         self.call("POST", &self.session("/actions"), Some(key_actions));
@@ -95,8 +97,9 @@ impl Browser {
     }
 
     pub fn wait_for_url(&self, ending: &str) -> bool {
-        // Ten seconds, as `wait_for_url_containing`.
-        (0..200).any(|_| {
+        // Twenty seconds: a cold page of a PostgreSQL-backed test app, built while the rest of
+        // the suite loads both cores, has taken more than ten.
+        (0..400).any(|_| {
             std::thread::sleep(std::time::Duration::from_millis(50));
             self.current_url().ends_with(ending)
         })
