@@ -143,10 +143,11 @@
 //!   transaction with the game and a snapshot row per turn ([`store::Store::insert`]). The
 //!   routes that call it are `web/routes/api.rs` (`POST /api/games`) and `web/routes/pages.rs`
 //!   (the form, `POST /games`).
-//! - **…where a live game takes a move?** `web/routes/live.rs` (`POST /api/games/{id}/moves`)
-//!   checks its number and owner, then [`store::record_live`] (`store/live.rs`) replays
-//!   the record with the move and writes it in place of the one before, in one transaction
-//!   that fails if another move came first (`Backend::write_live`).
+//! - **…where a live game takes a move?** `web/routes/live.rs` (`POST /api/games/{id}/moves`,
+//!   and the pages' forms: the explore board's, the Card Game's `/g/{id}/record` from
+//!   `web/game/record_cards.rs`) checks its number and owner, then [`store::record_live`]
+//!   (`store/live.rs`) replays the record with the move and writes it in place of the one
+//!   before, in one transaction that fails if another move came first (`Backend::write_live`).
 //! - **…where a turn page is built?** `web/routes/pages.rs` (`turn_page`) asks the game's
 //!   `GameHooks::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which finds the
 //!   position, the board or table and the game's own part, and hands them to
