@@ -597,6 +597,12 @@ fn a_card_game_round_is_recorded_by_clicks_its_face_down_card_named_as_the_round
         }
     }
     assert!(asks_for(&browser, moves.len() + 1));
+    let take_back =
+        browser.eval("return document.querySelector('.record-actions button').getBoundingClientRect().height;");
+    assert!(
+        take_back.as_f64().unwrap() >= 44.0,
+        "take back is finger-sized: {take_back}"
+    );
     let mut meant: Vec<Value> = moves.clone();
     for mv in &mut meant {
         mv.as_object_mut().unwrap().remove("player");
@@ -824,12 +830,7 @@ fn players_choose_their_colours_from_their_games_palette() {
     let start = |body: &str| request(&app, "POST", "/new", &[form], body.as_bytes());
     let started = start("game=second-edition&player1=Ada&colour1=%23009e73&player2=Bo&colour2=");
     assert_eq!(started.status, 303, "{}", started.body);
-    let id = started
-        .header("location")
-        .split('/')
-        .nth(2)
-        .unwrap()
-        .to_string();
+    let id = started.header("location").split('/').nth(2).unwrap().to_string();
     let players = get(&app, &format!("/g/{id}.json")).json()["players"].clone();
     assert_eq!(players, json!([{"name": "Ada", "colour": "#009e73"}, {"name": "Bo"}]));
     let twice = start("game=second-edition&player1=Ada&colour1=%23009e73&player2=Bo&colour2=%23009e73");
