@@ -503,20 +503,20 @@ fn a_game_in_play_gets_no_engine_no_alternatives_and_no_analysis_until_it_is_ove
 }
 
 #[test]
-fn the_recording_page_is_linked_from_home_and_documented_with_its_screenshot() {
+fn the_recording_page_is_linked_from_home_and_documented_with_its_screenshots() {
     let app = spawn_app();
     assert!(get_html(&app, "/").body.contains("href=\"/new\""));
     let page = get_html(&app, "/new");
     assert_eq!(page.status, 200);
     assert!(page.body.contains("name=\"player1\""), "{}", page.body);
-    let docs = get_html(&app, "/docs/recording");
-    assert!(
-        docs.body.contains("src=\"/static/docs/recording.png\""),
-        "{}",
-        docs.body
-    );
-    let shot = get(&app, "/static/docs/recording.png");
-    assert_eq!((shot.status, shot.content_type.as_str()), (200, "image/png"));
+    let docs = get_html(&app, "/docs/recording").body;
+    // A screenshot of each recorder: the tile games' and the Card Game's.
+    for shot in ["recording.png", "recording-cards.png"] {
+        let src = format!("/static/docs/{shot}");
+        assert!(docs.contains(&format!("src=\"{src}\"")), "{docs}");
+        let picture = get(&app, &src);
+        assert_eq!((picture.status, picture.content_type.as_str()), (200, "image/png"));
+    }
 }
 
 /// Waits until the Card Game's recording page asks for action `n`.

@@ -5,7 +5,7 @@ use crate::web::problem::Problem;
 use actix_web::http::header;
 use actix_web::{HttpResponse, route, web};
 
-const ASSETS: [(&str, &str, &[u8]); 9] = [
+const ASSETS: [(&str, &str, &[u8]); 10] = [
     (
         "favicon.svg",
         "image/svg+xml",
@@ -50,6 +50,11 @@ const ASSETS: [(&str, &str, &[u8]); 9] = [
         "docs/recording.png",
         "image/png",
         include_bytes!("../../../static/docs/recording.png"),
+    ),
+    (
+        "docs/recording-cards.png",
+        "image/png",
+        include_bytes!("../../../static/docs/recording-cards.png"),
     ),
 ];
 
