@@ -260,6 +260,19 @@ fn a_tile_line_is_played_through_links_and_forms() {
         );
         let choices = attrs(&one, "<ul class=\"choices\">", "href");
         assert!(!choices.is_empty());
+        // Grouped as they look at a glance: cloisters, then by how many sides are city.
+        let headings = [
+            "Cloisters",
+            "No city side",
+            "One city side",
+            "Two city sides",
+            "Three city sides",
+        ];
+        let found: Vec<usize> = (headings.iter())
+            .filter_map(|h| one.find(&format!("<h3 class=\"tile-group\">{h}</h3>")))
+            .collect();
+        assert!(found.len() >= 3, "the tiles to draw come in groups");
+        assert!(found.is_sorted(), "in that order");
         let tiles = api["choices"].as_array().unwrap();
         let drawn = html(&app, &format!("/g/{id}/t/10/explore?line={}", line_of(&api, &tiles[0])));
         assert!(

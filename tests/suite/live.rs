@@ -790,6 +790,10 @@ fn a_tile_that_fits_nowhere_is_discarded_from_the_page() {
         &[("Authorization", &bearer), ("Accept", "text/html")],
         b"",
     );
+    assert!(
+        page.body.contains("<h3 class=\"tile-group\">Cloisters</h3>"),
+        "the tiles to draw come in groups"
+    );
     let tile = moves[at]["discard"].as_str().unwrap();
     assert!(
         page.body.contains(&format!("value=\"{tile}\">Discard {tile}</button>")),

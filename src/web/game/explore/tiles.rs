@@ -8,7 +8,8 @@ use super::{
     PositionAnswer, TileChoiceAnswer, bad_line, engine_answer, explore_problem, position_at, then,
 };
 use crate::analysis::{self, BoardFeature, report::ActionReport};
-use crate::engine::{Game, Move, Pos, TileKindId};
+use crate::engine::tileset::is_river_tile;
+use crate::engine::{Edge, FeatureKind, Game, GameKind, Move, Pos, Rotation, Side, TileKind, TileKindId};
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
@@ -28,7 +29,7 @@ pub struct TilesView {
     /// The tiles to choose the next draw from, once the line has left the game's moves, and
     /// the line they follow: one form holds it, where a link per tile would repeat it (a long
     /// line times hundreds of custom tiles made a page of megabytes).
-    pub choices: Vec<TileChoice>,
+    pub choices: Vec<TileGroup>,
     pub choose_after: String,
     /// Tiles left that fit nowhere, by name: drawn at a table, each is discarded.
     pub fitting_nowhere: Vec<String>,
@@ -75,6 +76,32 @@ pub struct TileChoice {
     pub copies: u8,
     /// The tile the game drew at this turn.
     pub own: bool,
+}
+
+/// Tiles to draw that look alike at a glance: a heading ("Two city sides") and its tiles.
+pub struct TileGroup {
+    pub heading: String,
+    pub tiles: Vec<TileChoice>,
+}
+
+/// Where a tile kind sorts among the groups a player scans for the tile in their hand: the
+/// river, then cloisters, then by how many sides are city, and the group's heading.
+fn group_of(kind: &TileKind, city: &str) -> (u8, String) {
+    if is_river_tile(kind) {
+        return (0, "The river".into());
+    }
+    if kind.has(FeatureKind::Cloister) {
+        return (1, "Cloisters".into());
+    }
+    let o = kind.oriented(Rotation::new(0));
+    let sides = Side::ALL.into_iter().filter(|&s| o.edge(s) == Edge::City).count();
+    let heading = match sides {
+        0 => format!("No {city} side"),
+        1 => format!("One {city} side"),
+        2 => format!("Two {city} sides"),
+        n => format!("{} {city} sides", if n == 3 { "Three" } else { "Four" }),
+    };
+    (2 + sides as u8, heading)
 }
 
 /// A line asked of a tile game: played whole, to check and write it, and to the step shown.
@@ -365,29 +392,42 @@ fn form(
     }
 }
 
-/// The tiles the reader may draw next, each a link to the line with it drawn.
-fn tile_choices(g: &Stored<GameRecord>, game: &Game, turn: u32) -> Vec<TileChoice> {
+/// The tiles the reader may draw next, each a link to the line with it drawn, in groups that
+/// look alike ([`group_of`]).
+fn tile_choices(g: &Stored<GameRecord>, game: &Game, turn: u32) -> Vec<TileGroup> {
     let cat = &g.record.catalog;
     let own = (g.record.moves.iter())
         .filter(|m| matches!(m, RecordedMove::Place { .. }))
         .nth(turn as usize - 1)
         .map(RecordedMove::tile);
-    tiles_to_draw(game)
-        .map(|(tile, copies)| {
-            let name = cat.name(tile).to_string();
-            let step = TileLine {
-                steps: Vec::new(),
-                draw: Some(tile),
-            }
-            .write(cat);
-            TileChoice {
-                draw: step.trim_end_matches('@').to_string(),
-                picture: links::tile_svg(g.row.id, &name),
-                own: own == Some(tile),
-                name,
-                copies,
-            }
-        })
+    let city = match g.record.game {
+        GameKind::NewWorld => "town",
+        _ => "city",
+    };
+    let mut groups: Vec<((u8, String), Vec<TileChoice>)> = Vec::new();
+    for (tile, copies) in tiles_to_draw(game) {
+        let name = cat.name(tile).to_string();
+        let step = TileLine {
+            steps: Vec::new(),
+            draw: Some(tile),
+        }
+        .write(cat);
+        let choice = TileChoice {
+            draw: step.trim_end_matches('@').to_string(),
+            picture: links::tile_svg(g.row.id, &name),
+            own: own == Some(tile),
+            name,
+            copies,
+        };
+        let key = group_of(cat.get(tile), city);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, tiles)) => tiles.push(choice),
+            None => groups.push((key, vec![choice])),
+        }
+    }
+    groups.sort_by_key(|((order, _), _)| *order);
+    (groups.into_iter())
+        .map(|((_, heading), tiles)| TileGroup { heading, tiles })
         .collect()
 }
 
