@@ -421,7 +421,10 @@
     form.addEventListener('submit', function (e) {
       if (!form.reportValidity()) { return; }
       e.preventDefault();
-      var data = new FormData(form, e.submitter || null);
+      // The button pressed says what the move is (the Card Game's); older browsers do not
+      // take it as FormData's second argument, so it is added by hand.
+      var data = new FormData(form);
+      if (e.submitter && e.submitter.name) { data.append(e.submitter.name, e.submitter.value); }
       var body = new URLSearchParams(data).toString();
       form.querySelectorAll('button').forEach(function (b) { b.disabled = true; });
       send(target, body).catch(function () {
