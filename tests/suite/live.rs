@@ -298,10 +298,10 @@ fn a_live_games_pictures_follow_its_moves_and_are_asked_again_each_time() {
     );
 }
 
-/// Whether `script` comes true in `browser` within ten seconds (a page load under a whole
+/// Whether `script` comes true in `browser` within twenty seconds (a page load under a whole
 /// suite's load has taken more than five).
 fn comes_true(browser: &Browser, script: &str) -> bool {
-    (0..200).any(|_| {
+    (0..400).any(|_| {
         std::thread::sleep(std::time::Duration::from_millis(50));
         browser.eval(&format!("return {script};")) == Value::Bool(true)
     })
@@ -335,9 +335,9 @@ fn a_browser_following_a_live_game_sees_each_move_without_reloading_by_hand() {
     );
 }
 
-/// Clicks the first element `css` finds, waiting up to ten seconds for it (a page loading).
+/// Clicks the first element `css` finds, waiting up to twenty seconds for it (a page loading).
 fn click_on(browser: &Browser, css: &str) {
-    let found = (0..200).find_map(|_| {
+    let found = (0..400).find_map(|_| {
         let found = browser.find(css);
         if found.is_none() {
             std::thread::sleep(std::time::Duration::from_millis(50));

@@ -164,7 +164,8 @@ impl Browser {
 
     /// Polls a script until it returns something other than null, false or "".
     pub fn wait_for(&self, script: &str) -> Value {
-        for _ in 0..100 {
+        // Twenty seconds, as the waits for an address.
+        for _ in 0..400 {
             let v = self.eval(script);
             // An empty string is not yet an answer: a field or a text the page's script is
             // about to fill reads "" first.
@@ -180,8 +181,8 @@ impl Browser {
 
 impl Browser {
     pub fn wait_for_url_containing(&self, part: &str) -> bool {
-        // Ten seconds: a page load under a whole suite's load has taken more than five.
-        (0..200).any(|_| {
+        // Twenty seconds: a page load under a whole suite's load has taken more than five.
+        (0..400).any(|_| {
             std::thread::sleep(std::time::Duration::from_millis(50));
             self.current_url().contains(part)
         })
