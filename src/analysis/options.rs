@@ -23,8 +23,9 @@ use std::ops::ControlFlow;
 /// value is weighed again too; "too close to call" only where the move played lost nothing;
 /// the heuristic reads completion chances calibrated on played games (`completion_rates`). 10:
 /// so does the base game's learned evaluation, refitted on them (`train --label search:400
-/// --seed 5`); New World's completion chances are calibrated on its own games.
-pub const VERSION: u32 = 10;
+/// --seed 5`); New World's completion chances are calibrated on its own games. 11: in the base
+/// game's samples the other players reply with the greedy bot, the mover with the weighed one.
+pub const VERSION: u32 = 11;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
@@ -32,8 +33,8 @@ pub const VERSION: u32 = 10;
 pub const DEFAULT_PLAYOUTS: u32 = 128;
 /// Samples to the horizon per alternative by default. One costs what about two playouts to
 /// the end do (weighed bots and the learned evaluation, against mostly random players), and a
-/// whole 72-tile game then takes 2 to 6 s on two cores (`bench`: 2.1–2.9 s; a real game of
-/// 71 moves, `analyse`: 4.8–5.6 s).
+/// whole 72-tile game then takes 2 to 6 s on two cores (a real game of 71 moves, `analyse`:
+/// 4.9 s since version 11, whose opponents reply greedily; 2.5 s before).
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
 /// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
 /// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a

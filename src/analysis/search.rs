@@ -7,9 +7,11 @@
 //! - **Budget on the moves that matter.** Every legal move enters [`super::halving`]: each
 //!   round the worse half is dropped, and the last two share what is left.
 //! - **Opponents reply.** Each sample plays the next tiles of its future, two per player (six in
-//!   New World, whose surveyors send settlers home after scorings yet to come): every player
-//!   answers their tile with the weighed bot ([`Policy::Weighed`]), the best of a few sampled
-//!   moves by the points they score and the margin the game would end with.
+//!   New World, whose surveyors send settlers home after scorings yet to come). In the base
+//!   game the other players answer their tiles with the greedy bot ([`Policy::Greedy`]),
+//!   every move tried for the most points now; the mover, and everyone in New World, with the
+//!   weighed bot ([`Policy::Weighed`]), the best of a few sampled moves by the points they
+//!   score and the margin the game would end with.
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin: the
 //!   [`learned`] evaluation ([`HorizonEval::Learned`]), or the margin if the game ended there
 //!   plus three fitted worths ([`HorizonEval::Worth`], as before it). Past the horizon the
@@ -24,7 +26,7 @@
 
 use crate::engine::bots::{self, Policy, Rng, Scratch, shuffled_bag};
 use crate::engine::features::{Figure, Meeple, majority};
-use crate::engine::{FeatureKind, Game, SegId};
+use crate::engine::{FeatureKind, Game, GameKind, SegId};
 use learned::features::pack_share;
 
 pub(crate) mod learned;
@@ -56,14 +58,23 @@ pub enum HorizonEval {
     Worth,
 }
 
-/// Plays the next tiles of one future from `after` up to the [`horizon`], everyone playing
-/// the weighed bot: the opponents reply as a player would, at a fraction of the greedy bot's
-/// cost. `mover`'s value there, by `horizon_value` with `eval`.
+/// Plays the next tiles of one future from `after` up to the [`horizon`]: the mover by the
+/// weighed bot, the other players of the base game by the greedy bot, which tries every move
+/// and takes the most points now (a strong opponent completes the features it can; analysis
+/// version 11), New World's by the weighed bot too.
+/// `mover`'s value there, by `horizon_value` with `eval`.
 pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = scratch.spares.copy_of(after);
     let mut bag = shuffled_bag(&game, rng);
     bag.truncate(horizon(&game));
-    bots::play_tiles(&mut game, &bag, |_| Policy::Weighed, rng, scratch);
+    let (first, players) = (usize::from(game.current_player()), game.players().len());
+    // Measured in the base game only: New World's opponents keep the weighed bot.
+    let greedy_replies = game.kind() == GameKind::Carcassonne;
+    let policy = |k: usize| match greedy_replies && (first + k) % players != usize::from(mover) {
+        true => Policy::Greedy,
+        false => Policy::Weighed,
+    };
+    bots::play_tiles(&mut game, &bag, policy, rng, scratch);
     let value = horizon_value(&game, mover, eval);
     scratch.spares.give_back(game);
     value

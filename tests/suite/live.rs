@@ -689,8 +689,14 @@ fn a_move_recorded_while_the_connection_is_cut_is_sent_when_it_is_back() {
     }
     browser.open(&app.url(&format!("/g/{}/key#{}", live.id, live.token)));
     click_on(&browser, "[data-key-form] button");
+    // The key is claimed once the game's page shows: its cookie is set by then.
+    assert!(
+        browser.wait_for_url(&format!("/g/{}", live.id)),
+        "{}",
+        browser.current_url()
+    );
     browser.open(&app.url(&format!("/g/{}/record", live.id)));
-    assert!(asks_for(&browser, 3));
+    assert!(asks_for(&browser, 3), "{}", browser.current_url());
     browser.set_offline(true);
     let third = &round[2];
     if let Some(row) = third["follower"].as_str() {
