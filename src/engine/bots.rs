@@ -221,30 +221,55 @@ fn keen(game: &Game, mv: &Move) -> bool {
     deploys && game.players()[game.current_player() as usize].followers > 2
 }
 
+/// Tries every action of every placement. The placement is played once with no meeple: a
+/// deployment gains the mover other points only when its feature scores this turn, and only
+/// then is it played on a copy of its own. That saves most of the copies.
 fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scratch) -> Option<Move> {
     let me = game.current_player() as usize;
+    let gained = |after: &Game| i64::from(after.players()[me].score - game.players()[me].score);
     game.placements(tile, true, &mut scratch.placements);
     let mut best: Option<(i64, Move)> = None;
     for &placement in &scratch.placements {
         game.actions(tile, placement, &mut scratch.actions);
+        let pass = Move {
+            tile,
+            placement,
+            action: Action::Pass,
+        };
+        let passed = played_copy(game, &pass, &mut scratch.spares, &mut scratch.events);
+        let tile_index = passed.board().tiles().len() - 1;
         for &action in &scratch.actions {
-            let mv = Move {
-                tile,
-                placement,
-                action,
+            let mv = Move { action, ..pass };
+            let as_passed = match action {
+                Action::Pass => true,
+                Action::Deploy { segment, .. } => !passed.scores_this_turn(tile_index, segment),
+                Action::RecallAbbot => false,
             };
-            let mut after = scratch.spares.copy_of(game);
-            scratch.events.clear();
-            after.play_listed(&mv, &mut scratch.events);
-            let gained = i64::from(after.players()[me].score - game.players()[me].score) * 100;
-            scratch.spares.give_back(after);
-            let value = gained + if keen(game, &mv) { 150 } else { 0 } + rng.below(50) as i64;
+            let points = match as_passed {
+                true => gained(&passed),
+                false => {
+                    let after = played_copy(game, &mv, &mut scratch.spares, &mut scratch.events);
+                    let points = gained(&after);
+                    scratch.spares.give_back(after);
+                    points
+                }
+            };
+            let value = points * 100 + if keen(game, &mv) { 150 } else { 0 } + rng.below(50) as i64;
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
                 best = Some((value, mv));
             }
         }
+        scratch.spares.give_back(passed);
     }
     best.map(|(_, mv)| mv)
+}
+
+/// A copy of `game` with `mv` played; give it back to `spares` after use.
+fn played_copy(game: &Game, mv: &Move, spares: &mut Spares, events: &mut Vec<Event>) -> Game {
+    let mut after = spares.copy_of(game);
+    events.clear();
+    after.play_listed(mv, events);
+    after
 }
 
 /// `Sampled`, or `Weighed` when `weigh_end`.
@@ -397,6 +422,58 @@ mod tests {
                 .unwrap();
             }
         }
+    }
+
+    /// The greedy bot's shortcut: a deployment whose feature does not score this turn leaves
+    /// every score as the same placement with no meeple does. Checked for every action of
+    /// every placement, turn by turn, in the base game with the river and abbot, in the 2000
+    /// rules and in New World.
+    #[test]
+    fn a_deployment_changes_the_turns_points_only_where_its_feature_scores() {
+        let games = [
+            game(Preset::SecondEdition, true, true),
+            game(Preset::Classic2000, false, false),
+            new_world_game(),
+        ];
+        let mut shortcuts = 0;
+        for (seed, mut g) in games.into_iter().enumerate() {
+            let mut rng = Rng::new(seed as u64 + 40);
+            let (mut ps, mut acts, mut events) = (Vec::new(), Vec::new(), Vec::new());
+            let played = |g: &Game, mv: &Move| {
+                let mut after = g.clone();
+                after.play_listed(mv, &mut Vec::new());
+                after
+            };
+            let scores = |g: &Game| g.players().iter().map(|p| p.score).collect::<Vec<_>>();
+            for tile in shuffled_bag(&g, &mut rng) {
+                g.placements(tile, true, &mut ps);
+                for &placement in &ps {
+                    let pass = Move {
+                        tile,
+                        placement,
+                        action: Action::Pass,
+                    };
+                    let passed = played(&g, &pass);
+                    let tile_index = passed.board().tiles().len() - 1;
+                    g.actions(tile, placement, &mut acts);
+                    for &action in &acts {
+                        let Action::Deploy { segment, .. } = action else {
+                            continue;
+                        };
+                        if !passed.scores_this_turn(tile_index, segment) {
+                            shortcuts += 1;
+                            let deployed = played(&g, &Move { action, ..pass });
+                            assert_eq!(scores(&deployed), scores(&passed), "{action:?} at {placement:?}");
+                        }
+                    }
+                }
+                match random_move(&g, tile, &mut rng, &mut Scratch::default()) {
+                    Some(mv) => g.play_listed(&mv, &mut events),
+                    None => g.discard(tile, &mut events).unwrap(),
+                }
+            }
+        }
+        assert!(shortcuts > 3_000, "{shortcuts} deployments checked");
     }
 
     /// Judging a follower by what its feature would score beats placing it at random: the

@@ -295,6 +295,18 @@ impl Game {
         }
     }
 
+    /// Whether a meeple on `segment` of the tile at board index `tile`, the one just placed,
+    /// would score this turn: its feature is completed. Only then can a deployment there
+    /// change the points the turn gains.
+    pub fn scores_this_turn(&self, tile: usize, segment: u8) -> bool {
+        let s = self.segment_id(tile, segment);
+        match completion(self.features.kind(s)) {
+            Completion::ClosedEdges => self.features.is_complete(s),
+            Completion::Surrounded => self.surrounding(self.board.tiles()[tile].pos) == 8,
+            Completion::Never => false,
+        }
+    }
+
     /// The features a tile at board index `tile` completed, in board order: those whose
     /// edges it closed, then the occupied ones it surrounded (its own or a neighbour's).
     fn completed_by(&self, tile: usize) -> Vec<SegId> {
