@@ -33,8 +33,8 @@ pub const VERSION: u32 = 11;
 pub const DEFAULT_PLAYOUTS: u32 = 128;
 /// Samples to the horizon per alternative by default. One costs what about two playouts to
 /// the end do (weighed bots and the learned evaluation, against mostly random players), and a
-/// whole 72-tile game then takes 2 to 9 s on two cores (real games of 71 moves, `analyse`:
-/// 3.6–8.9 s since version 11, whose opponents reply greedily; about half before).
+/// whole 72-tile game then takes 2 to 4 s on two cores (the judge's ten real games of 71 moves:
+/// 2.1–4.1 s).
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
 /// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
 /// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a
