@@ -25,7 +25,8 @@ use std::ops::ControlFlow;
 /// so does the base game's learned evaluation, refitted on them (`train --label search:400
 /// --seed 5`); New World's completion chances are calibrated on its own games. 11: in the base
 /// game's samples the other players reply with the greedy bot, the mover with the weighed one.
-pub const VERSION: u32 = 11;
+/// 12: the mover plays the greedy bot there too.
+pub const VERSION: u32 = 12;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
@@ -33,8 +34,8 @@ pub const VERSION: u32 = 11;
 pub const DEFAULT_PLAYOUTS: u32 = 128;
 /// Samples to the horizon per alternative by default. One costs what about two playouts to
 /// the end do (weighed bots and the learned evaluation, against mostly random players), and a
-/// whole 72-tile game then takes 2 to 4 s on two cores (the judge's ten real games of 71 moves:
-/// 2.1–4.1 s).
+/// whole 72-tile game then takes 2 to 5 s on two cores (the judge's ten real games of 71 moves:
+/// 2.3–4.8 s with version 12).
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
 /// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
 /// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a

@@ -6,12 +6,12 @@
 //!   order (common random numbers), so moves are compared on equal draws.
 //! - **Budget on the moves that matter.** Every legal move enters [`super::halving`]: each
 //!   round the worse half is dropped, and the last two share what is left.
-//! - **Opponents reply.** Each sample plays the next tiles of its future, two per player (six in
-//!   New World, whose surveyors send settlers home after scorings yet to come). In the base
-//!   game the other players answer their tiles with the greedy bot ([`Policy::Greedy`]),
-//!   every move tried for the most points now; the mover, and everyone in New World, with the
-//!   weighed bot ([`Policy::Weighed`]), the best of a few sampled moves by the points they
-//!   score and the margin the game would end with.
+//! - **Everyone plays on.** Each sample plays the next tiles of its future, two per player (six
+//!   in New World, whose surveyors send settlers home after scorings yet to come). In the base
+//!   game every player plays them with the greedy bot ([`Policy::Greedy`]), every move tried
+//!   for the most points now; in New World with the weighed bot ([`Policy::Weighed`]), the
+//!   best of a few sampled moves by the points they score and the margin the game would end
+//!   with.
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin: the
 //!   [`learned`] evaluation ([`HorizonEval::Learned`]), or the margin if the game ended there
 //!   plus three fitted worths ([`HorizonEval::Worth`], as before it). Past the horizon the
@@ -58,23 +58,20 @@ pub enum HorizonEval {
     Worth,
 }
 
-/// Plays the next tiles of one future from `after` up to the [`horizon`]: the mover by the
-/// weighed bot, the other players of the base game by the greedy bot, which tries every move
-/// and takes the most points now (a strong opponent completes the features it can; analysis
-/// version 11), New World's by the weighed bot too.
-/// `mover`'s value there, by `horizon_value` with `eval`.
+/// Plays the next tiles of one future from `after` up to the [`horizon`], and gives `mover`'s
+/// value there, by `horizon_value` with `eval`. In the base game every player plays the greedy
+/// bot, which tries every move and takes the most points now: a strong player completes the
+/// features they can (analysis versions 11 and 12). New World's players play the weighed bot.
 pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = scratch.spares.copy_of(after);
     let mut bag = shuffled_bag(&game, rng);
     bag.truncate(horizon(&game));
-    let (first, players) = (usize::from(game.current_player()), game.players().len());
-    // Measured in the base game only: New World's opponents keep the weighed bot.
-    let greedy_replies = game.kind() == GameKind::Carcassonne;
-    let policy = |k: usize| match greedy_replies && (first + k) % players != usize::from(mover) {
-        true => Policy::Greedy,
-        false => Policy::Weighed,
+    // Measured in the base game only.
+    let policy = match game.kind() {
+        GameKind::Carcassonne => Policy::Greedy,
+        _ => Policy::Weighed,
     };
-    bots::play_tiles(&mut game, &bag, policy, rng, scratch);
+    bots::play_tiles(&mut game, &bag, |_| policy, rng, scratch);
     let value = horizon_value(&game, mover, eval);
     scratch.spares.give_back(game);
     value

@@ -14,7 +14,8 @@ pub enum Policy {
     Random,
     /// Of every legal move, the one that gains the mover the most points now, with a pull
     /// towards deploying followers while more than two are left; ties broken at random. Slow:
-    /// it tries every move.
+    /// it tries every move (each placement copied once, and each deployment whose feature
+    /// scores now once more). The base game's search samples the future with it.
     Greedy,
     /// The best of `SAMPLED_PLACEMENTS` random placements, each tried with no meeple and with
     /// one random deployment, by the margin it gains now (the mover's gain minus the best
@@ -25,10 +26,11 @@ pub enum Policy {
     /// `Sampled`, with each candidate weighed also by the margin the game would end with if
     /// it ended after the move: a follower on a city counts for the city's points, a farmer
     /// for the completed cities it supplies, and extending an opponent's feature counts
-    /// against. Each candidate costs a final scoring on top of its copy. The search's samples
-    /// play it: in `match`, the search with its samples played by it beat the flat analysis
-    /// more often than with `Sampled`'s (62% against 53% over 100 games on seed 11). In the
-    /// Card Game: the greedy action, which already weighs every action.
+    /// against. Each candidate costs a final scoring on top of its copy. New World's search
+    /// samples the future with it: in `match`, the search with its samples played by it beat
+    /// the flat analysis more often than with `Sampled`'s (62% against 53% over 100 games on
+    /// seed 11, in the base game). In the Card Game: the greedy action, which already weighs
+    /// every action.
     Weighed,
 }
 
@@ -47,7 +49,7 @@ pub struct Scratch {
 
 /// Games given back after use, whose allocations the next copies reuse: copying a game into
 /// a spare one is far cheaper than allocating a new game for every candidate move.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Spares(Vec<Game>);
 
 impl Spares {
