@@ -3,7 +3,7 @@
 //! union-find); nothing here scores a feature itself.
 
 use super::completion::{Chances, OpenSpot, feature_chance};
-use crate::engine::bots::margin;
+use crate::engine::bots::{Spares, margin};
 use crate::engine::features::{MAX_PLAYERS, majority};
 use crate::engine::rules::{Completion, completion};
 use crate::engine::{Action, Event, FeatureKind, Game, GameKind, Move, SegId};
@@ -100,6 +100,8 @@ pub struct Scratch {
     /// A buffer for feature sizes.
     segments: Vec<u16>,
     chances: Chances,
+    /// Copies of the position already given back, whose memory the next copy reuses.
+    spares: Spares,
 }
 
 /// The position before the move, measured once per turn and shared by every alternative.
@@ -233,7 +235,7 @@ struct Touched {
 
 /// Plays `mv` on a copy of `before` and measures it.
 pub fn evaluate(before: &Game, base: &Baseline, mv: &Move, scratch: &mut Scratch) -> Evaluation {
-    let mut after = before.clone();
+    let mut after = scratch.spares.copy_of(before);
     let mut events = Vec::new();
     after.play_listed(mv, &mut events);
     let immediate = per_player(&after, &base.scores);
@@ -249,6 +251,7 @@ pub fn evaluate(before: &Game, base: &Baseline, mv: &Move, scratch: &mut Scratch
         outlook,
         meeple_cost: MEEPLE_VALUE * game_left * f64::from(followers_out),
     };
+    scratch.spares.give_back(after);
     Evaluation {
         immediate,
         if_ended_change,
