@@ -11,7 +11,7 @@ use carcassonne_replay::engine::Preset;
 use carcassonne_replay::record::{RulesSpec, cards, native};
 use carcassonne_replay::selfplay::{self, Policy};
 use common::app::*;
-use common::browser::Browser;
+use common::browser::{Browser, within_a_page_load};
 use serde_json::{Map, Value, json};
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
@@ -298,13 +298,10 @@ fn a_live_games_pictures_follow_its_moves_and_are_asked_again_each_time() {
     );
 }
 
-/// Whether `script` comes true in `browser` within twenty seconds (a page load under a whole
-/// suite's load has taken more than five).
+/// Whether `script` comes true in `browser` within a page load's wait.
 fn comes_true(browser: &Browser, script: &str) -> bool {
-    (0..400).any(|_| {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        browser.eval(&format!("return {script};")) == Value::Bool(true)
-    })
+    let script = format!("return {script};");
+    within_a_page_load(|| (browser.eval(&script) == Value::Bool(true)).then_some(())).is_some()
 }
 
 #[test]
@@ -335,15 +332,9 @@ fn a_browser_following_a_live_game_sees_each_move_without_reloading_by_hand() {
     );
 }
 
-/// Clicks the first element `css` finds, waiting up to twenty seconds for it (a page loading).
+/// Clicks the first element `css` finds, waiting a page load's wait for it.
 fn click_on(browser: &Browser, css: &str) {
-    let found = (0..400).find_map(|_| {
-        let found = browser.find(css);
-        if found.is_none() {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        found
-    });
+    let found = within_a_page_load(|| browser.find(css));
     browser.click(&found.unwrap_or_else(|| panic!("nothing matches {css} at {}", browser.current_url())));
 }
 

@@ -4,6 +4,18 @@ use super::app::{agent, answer};
 use serde_json::Value;
 use std::net::TcpListener;
 
+/// What `found` gives once it gives something, asked every 50 ms for at most twenty seconds:
+/// how long the browser tests wait for a page, an element, an address or a script's answer. A
+/// cold page of a PostgreSQL-backed test app, built while the rest of the suite loads both
+/// cores, has taken more than ten. The first ask waits too: right after a click the address
+/// is still the old page's, and may already read as the one awaited.
+pub fn within_a_page_load<T>(mut found: impl FnMut() -> Option<T>) -> Option<T> {
+    (0..400).find_map(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        found()
+    })
+}
+
 /// A headless Chromium session driven over WebDriver (Debian's `chromium-driver`).
 pub struct Browser {
     driver: std::process::Child,
@@ -97,12 +109,7 @@ impl Browser {
     }
 
     pub fn wait_for_url(&self, ending: &str) -> bool {
-        // Twenty seconds: a cold page of a PostgreSQL-backed test app, built while the rest of
-        // the suite loads both cores, has taken more than ten.
-        (0..400).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            self.current_url().ends_with(ending)
-        })
+        within_a_page_load(|| self.current_url().ends_with(ending).then_some(())).is_some()
     }
 }
 
@@ -164,28 +171,20 @@ impl Browser {
 
     /// Polls a script until it returns something other than null, false or "".
     pub fn wait_for(&self, script: &str) -> Value {
-        // Twenty seconds, as the waits for an address.
-        for _ in 0..400 {
+        within_a_page_load(|| {
             let v = self.eval(script);
             // An empty string is not yet an answer: a field or a text the page's script is
             // about to fill reads "" first.
             let unset = v.is_null() || v == Value::Bool(false) || v.as_str() == Some("");
-            if !unset {
-                return v;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        Value::Null
+            (!unset).then_some(v)
+        })
+        .unwrap_or(Value::Null)
     }
 }
 
 impl Browser {
     pub fn wait_for_url_containing(&self, part: &str) -> bool {
-        // Twenty seconds: a page load under a whole suite's load has taken more than five.
-        (0..400).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            self.current_url().contains(part)
-        })
+        within_a_page_load(|| self.current_url().contains(part).then_some(())).is_some()
     }
 }
 
