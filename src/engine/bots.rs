@@ -223,9 +223,10 @@ fn keen(game: &Game, mv: &Move) -> bool {
     deploys && game.players()[game.current_player() as usize].followers > 2
 }
 
-/// Tries every action of every placement. The placement is played once with no meeple: a
-/// deployment gains the mover other points only when its feature scores this turn, and only
-/// then is it played on a copy of its own. That saves most of the copies.
+/// Tries every action of every placement. A placement that may complete a feature is played
+/// once with no meeple: a deployment gains the mover other points only when its feature
+/// scores this turn, and only then is it played on a copy of its own. A placement that cannot
+/// complete one gains nothing with any meeple. That saves most of the copies.
 fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scratch) -> Option<Move> {
     let me = game.current_player() as usize;
     let gained = |after: &Game| i64::from(after.players()[me].score - game.players()[me].score);
@@ -238,30 +239,34 @@ fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scrat
             placement,
             action: Action::Pass,
         };
-        let passed = played_copy(game, &pass, &mut scratch.spares, &mut scratch.events);
-        let tile_index = passed.board().tiles().len() - 1;
+        let passed = game
+            .may_complete(tile, placement)
+            .then(|| played_copy(game, &pass, &mut scratch.spares, &mut scratch.events));
         for &action in &scratch.actions {
             let mv = Move { action, ..pass };
-            let as_passed = match action {
-                Action::Pass => true,
-                Action::Deploy { segment, .. } => !passed.scores_this_turn(tile_index, segment),
-                Action::RecallAbbot => false,
-            };
-            let points = match as_passed {
-                true => gained(&passed),
-                false => {
-                    let after = played_copy(game, &mv, &mut scratch.spares, &mut scratch.events);
-                    let points = gained(&after);
-                    scratch.spares.give_back(after);
-                    points
+            let as_passed = match (action, &passed) {
+                (Action::RecallAbbot, _) => None,
+                (_, None) => Some(0),
+                (Action::Pass, Some(passed)) => Some(gained(passed)),
+                (Action::Deploy { segment, .. }, Some(passed)) => {
+                    let tile_index = passed.board().tiles().len() - 1;
+                    (!passed.scores_this_turn(tile_index, segment)).then(|| gained(passed))
                 }
             };
+            let points = as_passed.unwrap_or_else(|| {
+                let after = played_copy(game, &mv, &mut scratch.spares, &mut scratch.events);
+                let points = gained(&after);
+                scratch.spares.give_back(after);
+                points
+            });
             let value = points * 100 + if keen(game, &mv) { 150 } else { 0 } + rng.below(50) as i64;
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
                 best = Some((value, mv));
             }
         }
-        scratch.spares.give_back(passed);
+        if let Some(passed) = passed {
+            scratch.spares.give_back(passed);
+        }
     }
     best.map(|(_, mv)| mv)
 }
@@ -426,56 +431,114 @@ mod tests {
         }
     }
 
-    /// The greedy bot's shortcut: a deployment whose feature does not score this turn leaves
-    /// every score as the same placement with no meeple does. Checked for every action of
-    /// every placement, turn by turn, in the base game with the river and abbot, in the 2000
-    /// rules and in New World.
-    #[test]
-    fn a_deployment_changes_the_turns_points_only_where_its_feature_scores() {
-        let games = [
-            game(Preset::SecondEdition, true, true),
-            game(Preset::Classic2000, false, false),
-            new_world_game(),
-        ];
-        let mut shortcuts = 0;
-        for (seed, mut g) in games.into_iter().enumerate() {
-            let mut rng = Rng::new(seed as u64 + 40);
-            let (mut ps, mut acts, mut events) = (Vec::new(), Vec::new(), Vec::new());
-            let played = |g: &Game, mv: &Move| {
-                let mut after = g.clone();
-                after.play_listed(mv, &mut Vec::new());
-                after
-            };
-            let scores = |g: &Game| g.players().iter().map(|p| p.score).collect::<Vec<_>>();
-            for tile in shuffled_bag(&g, &mut rng) {
-                g.placements(tile, true, &mut ps);
-                for &placement in &ps {
-                    let pass = Move {
-                        tile,
-                        placement,
-                        action: Action::Pass,
-                    };
-                    let passed = played(&g, &pass);
-                    let tile_index = passed.board().tiles().len() - 1;
-                    g.actions(tile, placement, &mut acts);
-                    for &action in &acts {
-                        let Action::Deploy { segment, .. } = action else {
-                            continue;
-                        };
-                        if !passed.scores_this_turn(tile_index, segment) {
-                            shortcuts += 1;
-                            let deployed = played(&g, &Move { action, ..pass });
-                            assert_eq!(scores(&deployed), scores(&passed), "{action:?} at {placement:?}");
-                        }
+    /// Calls `f` with the game and every placement of the drawn tile, turn by turn, in the
+    /// base game with the river and abbot, in the 2000 rules and in New World, over three tile
+    /// orders each; between turns the greedy bot plays the tile. `f` is told whether the game
+    /// is New World.
+    fn each_placement(mut f: impl FnMut(&Game, TileKindId, Placement, bool)) {
+        let games = || {
+            [
+                (game(Preset::SecondEdition, true, true), false),
+                (game(Preset::Classic2000, false, false), false),
+                (new_world_game(), true),
+            ]
+        };
+        for seed in 0..3 {
+            for (mut g, new_world) in games() {
+                let mut rng = Rng::new(seed + 40);
+                let (mut ps, mut events, mut scratch) = (Vec::new(), Vec::new(), Scratch::default());
+                for tile in shuffled_bag(&g, &mut rng) {
+                    g.placements(tile, true, &mut ps);
+                    for &placement in &ps {
+                        f(&g, tile, placement, new_world);
                     }
-                }
-                match random_move(&g, tile, &mut rng, &mut Scratch::default()) {
-                    Some(mv) => g.play_listed(&mv, &mut events),
-                    None => g.discard(tile, &mut events).unwrap(),
+                    match greedy_move(&g, tile, &mut rng, &mut scratch) {
+                        Some(mv) => g.play_listed(&mv, &mut events),
+                        None => g.discard(tile, &mut events).unwrap(),
+                    }
                 }
             }
         }
+    }
+
+    fn played(g: &Game, mv: &Move, events: &mut Vec<Event>) -> Game {
+        let mut after = g.clone();
+        events.clear();
+        after.play_listed(mv, events);
+        after
+    }
+
+    fn scores(g: &Game) -> Vec<i32> {
+        g.players().iter().map(|p| p.score).collect()
+    }
+
+    /// The greedy bot's first shortcut: a deployment whose feature does not score this turn
+    /// leaves every score as the same placement with no meeple does.
+    #[test]
+    fn a_deployment_changes_the_turns_points_only_where_its_feature_scores() {
+        let (mut shortcuts, mut acts, mut events) = (0, Vec::new(), Vec::new());
+        each_placement(|g, tile, placement, _| {
+            let pass = Move {
+                tile,
+                placement,
+                action: Action::Pass,
+            };
+            let passed = played(g, &pass, &mut events);
+            let tile_index = passed.board().tiles().len() - 1;
+            g.actions(tile, placement, &mut acts);
+            for &action in &acts {
+                let Action::Deploy { segment, .. } = action else {
+                    continue;
+                };
+                if !passed.scores_this_turn(tile_index, segment) {
+                    shortcuts += 1;
+                    let deployed = played(g, &Move { action, ..pass }, &mut events);
+                    assert_eq!(scores(&deployed), scores(&passed), "{action:?} at {placement:?}");
+                }
+            }
+        });
         assert!(shortcuts > 3_000, "{shortcuts} deployments checked");
+    }
+
+    /// The second: a placement that `may_complete` says completes nothing scores nothing with
+    /// any meeple (bar recalling the abbot). In the base games it says so exactly when
+    /// nothing completes: none of the tile's own features, and no occupied cloister beside it.
+    #[test]
+    fn a_placement_scores_only_where_it_may_complete_a_feature() {
+        let (mut quiet, mut beside, mut acts, mut events) = (0, 0, Vec::new(), Vec::new());
+        each_placement(|g, tile, placement, new_world| {
+            let pass = Move {
+                tile,
+                placement,
+                action: Action::Pass,
+            };
+            let passed = played(g, &pass, &mut events);
+            let tile_index = passed.board().tiles().len() - 1;
+            let segments = g.catalog().get(tile).segments.len() as u8;
+            let neighbour_scored = events.iter().any(|e| matches!(e, Event::MeepleReturned { .. }));
+            let completes = neighbour_scored || (0..segments).any(|s| passed.scores_this_turn(tile_index, s));
+            beside += usize::from(neighbour_scored);
+            let may = g.may_complete(tile, placement);
+            if !new_world {
+                assert_eq!(may, completes, "{tile:?} at {placement:?}");
+            }
+            if may {
+                assert!(new_world || completes);
+                return;
+            }
+            assert!(!completes, "{tile:?} at {placement:?} completes a feature");
+            quiet += 1;
+            g.actions(tile, placement, &mut acts);
+            for &action in acts.iter().filter(|a| **a != Action::RecallAbbot) {
+                let after = played(g, &Move { action, ..pass }, &mut events);
+                assert_eq!(scores(&after), scores(g), "{action:?} at {placement:?}");
+            }
+        });
+        assert!(quiet > 3_000, "{quiet} placements that complete nothing");
+        assert!(
+            beside > 20,
+            "{beside} placements that complete an occupied cloister beside them"
+        );
     }
 
     /// Judging a follower by what its feature would score beats placing it at random: the

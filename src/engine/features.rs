@@ -205,6 +205,11 @@ impl Features {
         self.nodes[s as usize].tile
     }
 
+    /// The open edges of the feature of `s`: zero once it is complete.
+    pub fn open_edges(&self, s: SegId) -> u16 {
+        self.nodes[self.root(s) as usize].open
+    }
+
     pub fn is_complete(&self, s: SegId) -> bool {
         self.nodes[self.root(s) as usize].open == 0
     }

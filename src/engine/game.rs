@@ -8,7 +8,7 @@ use super::geometry::{Pos, Rotation, Side};
 use super::parts::{Opening, Part, Parts, Squares};
 use super::position::GameKind;
 use super::river::River;
-use super::rules::{Preset, Rules};
+use super::rules::{Completion, Preset, Rules, completion};
 use super::surveyors::Surveyors;
 use super::tile::{Edge, FeatureKind, Location, MAX_SEGMENTS, NO_SEGMENT, Oriented, TileKind};
 use super::tileset::{self, TileCatalog, TileKindId};
@@ -635,6 +635,92 @@ impl Game {
                 return held;
             }
         }
+    }
+
+    /// Whether placing `tile` as `p` may complete a feature, whatever meeple goes with it: an
+    /// edge feature of the tile closes, an occupied feature beside it that scores surrounded
+    /// (a cloister) is surrounded, or the tile's own is. When it may not, nothing scores this
+    /// turn unless the abbot is recalled, so the bots skip playing the placement out. Where
+    /// unsure (New World's start spaces) it answers that it may.
+    pub fn may_complete(&self, tile: TileKindId, p: Placement) -> bool {
+        let kind = self.catalog.get(tile);
+        let surrounded = |segment: SegId| completion(self.features.kind(segment)) == Completion::Surrounded;
+        let own = kind
+            .segments
+            .iter()
+            .any(|s| completion(s.kind) == Completion::Surrounded);
+        if own && self.surrounding(p.pos) >= 8 {
+            return true;
+        }
+        // The occupied features beside it that score surrounded: read from the few meeples
+        // standing, not the eight squares around.
+        for &s in self.features.occupied() {
+            let at = self.board.tiles()[self.features.tile_of(s) as usize].pos;
+            let beside = at != p.pos && (at.x - p.pos.x).abs() <= 1 && (at.y - p.pos.y).abs() <= 1;
+            if beside && surrounded(s) && self.surrounding(at) + 1 >= 8 {
+                return true;
+            }
+        }
+        self.closes_an_edge_feature(kind, p)
+    }
+
+    /// Whether one of the features `kind` touches along its sides, placed as `p`, is left
+    /// with no open edge: the tile's own open sides and every feature it joins, less the two
+    /// edges each join closes.
+    fn closes_an_edge_feature(&self, kind: &TileKind, p: Placement) -> bool {
+        let o = kind.oriented(p.rotation);
+        let mut joins = [(0u8, 0 as SegId); MAX_CONTACTS];
+        let mut n = 0;
+        each_contact(&self.board, &self.catalog, o, p.pos, |c| {
+            if c.closes {
+                joins[n] = (c.ours, self.features.root(c.theirs));
+                n += 1;
+            }
+        });
+        let joins = &joins[..n];
+        let mut seen = 0u16;
+        for (i, s) in kind.segments.iter().enumerate() {
+            if seen & (1 << i) != 0 || completion(s.kind) != Completion::ClosedEdges {
+                continue;
+            }
+            // The tile's segments that share a feature with segment i, through the features
+            // they join.
+            let in_group = |group: u16, a: u8| group & (1 << a) != 0;
+            let mut group = 1u16 << i;
+            loop {
+                let before = group;
+                for &(a, root) in joins {
+                    if in_group(group, a) {
+                        for &(b, _) in joins.iter().filter(|(_, r)| *r == root) {
+                            group |= 1 << b;
+                        }
+                    }
+                }
+                if group == before {
+                    break;
+                }
+            }
+            seen |= group;
+            let own: u32 = (0..kind.segments.len() as u8)
+                .filter(|&k| in_group(group, k) && kind.segments[k as usize].kind.occupies_sides())
+                .map(|k| o.sides[k as usize].count_ones())
+                .sum();
+            let mut open = own as i32;
+            for (j, &(a, root)) in joins.iter().enumerate() {
+                if !in_group(group, a) {
+                    continue;
+                }
+                // Each join closes an edge on both sides; a feature joined twice counts once.
+                open -= 2;
+                if !joins[..j].iter().any(|(b, r)| *r == root && in_group(group, *b)) {
+                    open += i32::from(self.features.open_edges(root));
+                }
+            }
+            if open == 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Checks the meeple step for a tile about to be placed.
