@@ -260,22 +260,24 @@ impl Features {
     }
 
     /// Distinct tiles, segments and marks (a city's shields) of the feature containing `s`.
+    /// `scratch` holds a bit per tile seen, so that a tile with two of the feature's segments
+    /// counts once without sorting them (end scoring sizes every occupied feature, and the
+    /// analysis's bots ask for the end scores of every move they weigh).
     pub fn size(&self, s: SegId, scratch: &mut Vec<u16>) -> Size {
         scratch.clear();
-        let mut marks = 0;
+        let mut size = Size::default();
         for m in self.members(s) {
             let n = &self.nodes[m as usize];
-            scratch.push(n.tile);
-            marks += u32::from(n.marks);
+            let (word, bit) = (usize::from(n.tile / 16), 1 << (n.tile % 16));
+            if word >= scratch.len() {
+                scratch.resize(word + 1, 0);
+            }
+            size.tiles += u32::from(scratch[word] & bit == 0);
+            scratch[word] |= bit;
+            size.segments += 1;
+            size.marks += u32::from(n.marks);
         }
-        let segments = scratch.len() as u32;
-        scratch.sort_unstable();
-        scratch.dedup();
-        Size {
-            tiles: scratch.len() as u32,
-            segments,
-            marks,
-        }
+        size
     }
 
     /// Meeples per player on the feature containing `s`.
@@ -333,6 +335,17 @@ mod tests {
         let mut m: Vec<_> = f.members(c).collect();
         m.sort();
         assert_eq!(m, vec![a, b, c]);
+        // A second segment of tile 1 adds a segment, not a tile; tile 40 adds both.
+        let d = f.add(FeatureKind::Road, 1, 0, 0);
+        let e = f.add(FeatureKind::Road, 40, 1, 0);
+        f.join(a, d, false);
+        f.join(e, a, false);
+        let size = Size {
+            tiles: 4,
+            segments: 5,
+            marks: 1,
+        };
+        assert_eq!(f.size(c, &mut scratch), size);
     }
 
     #[test]
