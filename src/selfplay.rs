@@ -30,6 +30,9 @@ pub enum SelfPlayError {
     /// A chooser that plays another game than the one asked for, named.
     #[error("{0} plays the tile games only")]
     TilesOnly(&'static str),
+    /// Another build asked for a move (`match --b build:PATH`) gave none, and why.
+    #[error("move {turn}, the other build: {why}")]
+    Outside { turn: u32, why: String },
 }
 
 /// Our New World sample tile set (`tileset::NEW_WORLD_SAMPLE`) as a record's own tiles.

@@ -12,8 +12,8 @@ use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
-use crate::record::cards::CardRecord;
-use crate::record::{AnyRecord, Format, GameRecord, RulesSpec};
+use crate::record::cards::{CardRecord, RecordedCardMove};
+use crate::record::{AnyRecord, Format, GameRecord, PlayerInfo, RecordedMove, RulesSpec, recorded};
 use crate::selfplay::{self, SelfPlayError, fresh_game};
 use std::time::{Duration, Instant};
 
@@ -110,11 +110,52 @@ impl std::fmt::Display for Contender {
     }
 }
 
+/// A chooser this build does not hold: another build of the program, asked move by move
+/// (`match --b build:PATH`), to measure the analysis against an earlier release's. It is
+/// handed the game so far as a record, as its command line reads one.
+pub trait Outside {
+    /// The move for `tile` at placement `turn` of `game`, whose record so far is `so_far`;
+    /// `None` when the tile fits nowhere.
+    fn tile_move(
+        &self,
+        so_far: &GameRecord,
+        game: &Game,
+        tile: TileKindId,
+        turn: u32,
+    ) -> Result<Option<Move>, SelfPlayError>;
+
+    /// The action due at move `turn` of `game`, whose record so far is `so_far`.
+    fn card_move(&self, so_far: &CardRecord, game: &CardGame, turn: u32) -> Result<CardMove, SelfPlayError>;
+
+    /// Its name in the match's result.
+    fn name(&self) -> String;
+}
+
+/// Who plays a side of a match: a contender of this build, or one outside it.
+pub enum Chooser {
+    Contender(Contender),
+    Outside(Box<dyn Outside>),
+}
+
+impl From<Contender> for Chooser {
+    fn from(c: Contender) -> Chooser {
+        Chooser::Contender(c)
+    }
+}
+
+impl std::fmt::Display for Chooser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Chooser::Contender(c) => c.fmt(f),
+            Chooser::Outside(o) => f.write_str(&o.name()),
+        }
+    }
+}
+
 /// What a match plays.
-#[derive(Clone, Debug)]
 pub struct MatchSettings {
-    pub a: Contender,
-    pub b: Contender,
+    pub a: Chooser,
+    pub b: Chooser,
     /// Games in all, rounded up to a whole number of seat rotations (one per player).
     pub games: u32,
     pub players: u8,
@@ -146,18 +187,18 @@ pub struct MatchResult {
 }
 
 /// One seat's chooser, with its own random numbers.
-struct Seat {
-    contender: Contender,
+struct Seat<'c> {
+    chooser: &'c Chooser,
     rng: Rng,
     scratch: Scratch,
     thinking: Duration,
     moves: u32,
 }
 
-impl Seat {
-    fn new(contender: Contender, seed: u64) -> Seat {
+impl<'c> Seat<'c> {
+    fn new(chooser: &'c Chooser, seed: u64) -> Seat<'c> {
         Seat {
-            contender,
+            chooser,
             rng: Rng::new(seed),
             scratch: Scratch::default(),
             thinking: Duration::ZERO,
@@ -166,13 +207,37 @@ impl Seat {
     }
 
     /// The move for `tile`, or `None` when it fits nowhere (it is discarded).
-    fn choose(&mut self, game: &Game, tile: TileKindId, turn: u32, seed: u64) -> Option<Move> {
+    fn choose(
+        &mut self,
+        so_far: &GameRecord,
+        game: &Game,
+        tile: TileKindId,
+        turn: u32,
+        seed: u64,
+    ) -> Result<Option<Move>, SelfPlayError> {
         let start = Instant::now();
-        let mv = match self.contender {
+        let mv = match self.chooser {
+            Chooser::Contender(c) => Ok(self.contender_move(*c, game, tile, turn, seed)),
+            Chooser::Outside(o) => o.tile_move(so_far, game, tile, turn),
+        };
+        self.thinking += start.elapsed();
+        self.moves += 1;
+        mv
+    }
+
+    fn contender_move(
+        &mut self,
+        contender: Contender,
+        game: &Game,
+        tile: TileKindId,
+        turn: u32,
+        seed: u64,
+    ) -> Option<Move> {
+        match contender {
             Contender::Random => bots::choose(game, tile, Policy::Random, &mut self.rng, &mut self.scratch),
             Contender::Greedy => bots::choose(game, tile, Policy::Greedy, &mut self.rng, &mut self.scratch),
             Contender::Flat { .. } | Contender::Horizon { .. } | Contender::FlatUniform { .. } => {
-                flat_move(game, tile, turn, &analysis_options(self.contender, seed)?)
+                flat_move(game, tile, turn, &analysis_options(contender, seed)?)
             }
             Contender::Search { ms } => {
                 search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::default()).and_then(|r| r.best())
@@ -180,17 +245,36 @@ impl Seat {
             Contender::SearchWorths { ms } => {
                 search_with(game, tile, &search_options(ms, seed, turn), HorizonEval::Worth).and_then(|r| r.best())
             }
+        }
+    }
+
+    /// The action due in `game`.
+    fn choose_card(
+        &mut self,
+        so_far: &CardRecord,
+        game: &CardGame,
+        turn: u32,
+        seed: u64,
+    ) -> Result<CardMove, SelfPlayError> {
+        let start = Instant::now();
+        let mv = match self.chooser {
+            Chooser::Contender(c) => self.contender_card(*c, game, turn, seed),
+            Chooser::Outside(o) => o.card_move(so_far, game, turn),
         };
         self.thinking += start.elapsed();
         self.moves += 1;
         mv
     }
 
-    /// The action due in `game`.
-    fn choose_card(&mut self, game: &CardGame, turn: u32, seed: u64) -> Result<CardMove, SelfPlayError> {
-        let start = Instant::now();
+    fn contender_card(
+        &mut self,
+        contender: Contender,
+        game: &CardGame,
+        turn: u32,
+        seed: u64,
+    ) -> Result<CardMove, SelfPlayError> {
         let mut moves = Vec::new();
-        let mv = match self.contender {
+        let mv = match contender {
             Contender::Random => card_bots::choose(game, Policy::Random, &mut self.rng, &mut moves),
             Contender::Greedy => card_bots::choose(game, Policy::Greedy, &mut self.rng, &mut moves),
             Contender::Flat { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::ToTheEnd),
@@ -203,8 +287,6 @@ impl Seat {
                 found.and_then(|r| r.best())
             }
         };
-        self.thinking += start.elapsed();
-        self.moves += 1;
         mv.ok_or(SelfPlayError::NoMove(turn))
     }
 }
@@ -261,43 +343,60 @@ fn flat_move(game: &Game, tile: TileKindId, turn: u32, opts: &AnalysisOptions) -
     })
 }
 
-/// Plays one game over `bag`: A in seat `a_seat`, B in every other. The final scores.
-fn play_game(start: &Game, bag: &[TileKindId], (a, b): (&mut Seat, &mut Seat), a_seat: u8, seed: u64) -> Vec<i32> {
+/// Plays one game over `bag`: A in seat `a_seat`, B in every other, the moves written into
+/// `record` as they are played (what a chooser outside this build reads). The final scores.
+fn play_game<'c>(
+    (start, record): (&Game, &mut GameRecord),
+    bag: &[TileKindId],
+    (a, b): (&mut Seat<'c>, &mut Seat<'c>),
+    a_seat: u8,
+    seed: u64,
+) -> Result<Vec<i32>, SelfPlayError> {
     let mut game = start.clone();
     let mut events = Vec::new();
     let mut turn = 0;
+    record.moves.clear();
     for &tile in bag {
         let seat = if game.current_player() == a_seat {
             &mut *a
         } else {
             &mut *b
         };
-        match seat.choose(&game, tile, turn + 1, seed) {
+        match seat.choose(record, &game, tile, turn + 1, seed)? {
             Some(mv) => {
                 turn += 1;
-                game.play(&mv, &mut events).expect("contenders choose legal moves");
+                record.moves.push(recorded(&game, &mv));
+                game.play(&mv, &mut events)?;
             }
-            None => game
-                .discard(tile, &mut events)
-                .expect("a tile that fits nowhere is discarded"),
+            None => {
+                record.moves.push(RecordedMove::Discard { player: None, tile });
+                game.discard(tile, &mut events)?;
+            }
         }
         events.clear();
     }
     game.finish(&mut events);
-    game.scores()
+    Ok(game.scores())
 }
 
 /// Plays one Card Game dealt from `seed`: A in seat `a_seat`, B in every other. The final
 /// scores.
-fn play_card_game(
+fn play_card_game<'c>(
     players: u8,
-    (a, b): (&mut Seat, &mut Seat),
+    (a, b): (&mut Seat<'c>, &mut Seat<'c>),
     a_seat: u8,
     seed: u64,
 ) -> Result<Vec<i32>, SelfPlayError> {
     let new = card_bots::new_game(players, &mut Rng::new(seed))?;
     let (mut game, mut deck) = (new.game, new.deck.into_iter());
     let (mut events, mut turn) = (Vec::new(), 0);
+    let mut record = CardRecord {
+        players: bots_named(players),
+        dealer: 0,
+        face_up: new.face_up,
+        moves: Vec::new(),
+        annotations: Vec::new(),
+    };
     while !game.is_over() {
         if game.deal_due() {
             let hands = card_bots::next_hands(&game, &mut deck);
@@ -311,9 +410,16 @@ fn play_card_game(
         } else {
             &mut *b
         };
-        let mv = seat.choose_card(&game, turn, seed)?;
+        let player = game.current_player();
+        let mv = seat.choose_card(&record, &game, turn, seed)?;
         game.play(&mv, &mut events)
             .map_err(|why| SelfPlayError::CardIllegal { turn, why })?;
+        record.moves.push(RecordedCardMove {
+            player: Some(player),
+            mv,
+            joker_herds: Vec::new(),
+            face_down: Default::default(),
+        });
         events.clear();
     }
     game.finish(&mut events);
@@ -323,24 +429,22 @@ fn play_card_game(
 /// Plays the match: for each tile order (or deal), one game per seat A can take, B in every
 /// other. `progress(games done, games)` is told after each game.
 pub fn play_match(s: &MatchSettings, progress: &dyn Fn(u32, u32)) -> Result<MatchResult, SelfPlayError> {
-    let start = match &s.table {
-        Table::Tiles(rules) => Some(fresh_game(rules, s.players)?.0),
+    let mut start = match &s.table {
+        Table::Tiles(rules) => Some(fresh_record(rules, s.players)?),
         Table::CardGame => None,
     };
     let orders = s.games.div_ceil(u32::from(s.players)).max(1);
     let games = orders * u32::from(s.players);
-    let (mut a, mut b) = (Seat::new(s.a, s.seed), Seat::new(s.b, !s.seed));
+    let (mut a, mut b) = (Seat::new(&s.a, s.seed), Seat::new(&s.b, !s.seed));
     let (mut wins, mut margins, mut done) = (0.0, 0i64, 0);
     for order in 0..orders {
         let seed = s.seed.wrapping_add(u64::from(order));
         // The tile game's draw order; a Card Game deals from `seed` as it goes.
-        let tiles = start
-            .as_ref()
-            .map(|start| (start, shuffled_bag(start, &mut Rng::new(seed))));
+        let bag = start.as_ref().map(|(game, _)| shuffled_bag(game, &mut Rng::new(seed)));
         for a_seat in 0..s.players {
-            let scores = match &tiles {
-                Some((start, bag)) => play_game(start, bag, (&mut a, &mut b), a_seat, seed),
-                None => play_card_game(s.players, (&mut a, &mut b), a_seat, seed)?,
+            let scores = match (&mut start, &bag) {
+                (Some((game, record)), Some(bag)) => play_game((game, record), bag, (&mut a, &mut b), a_seat, seed)?,
+                _ => play_card_game(s.players, (&mut a, &mut b), a_seat, seed)?,
             };
             let m = margin(scores.iter().copied(), a_seat);
             margins += i64::from(m);
@@ -375,11 +479,12 @@ pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) ->
 
 /// [`self_play`] at the Card Game: the record itself.
 pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<CardRecord, SelfPlayError> {
-    let mut seat = Seat::new(contender, seed);
+    let chooser = Chooser::Contender(contender);
+    let mut seat = Seat::new(&chooser, seed);
     let mut turn = 0;
     selfplay::card_game_with(players, seed, |game, _| {
         turn += 1;
-        seat.choose_card(game, turn, seed)
+        seat.contender_card(contender, game, turn, seed)
     })
 }
 
@@ -390,13 +495,38 @@ pub fn self_play_tiles(
     players: u8,
     seed: u64,
 ) -> Result<GameRecord, SelfPlayError> {
-    let mut seat = Seat::new(contender, seed);
+    let chooser = Chooser::Contender(contender);
+    let mut seat = Seat::new(&chooser, seed);
     let mut turn = 0;
     selfplay::generate_with(rules.clone(), players, seed, |game, tile, _| {
-        let mv = seat.choose(game, tile, turn + 1, seed);
+        let mv = seat.contender_move(contender, game, tile, turn + 1, seed);
         turn += u32::from(mv.is_some());
         mv
     })
+}
+
+/// A tile game's opening under `rules`, with its record as yet without moves.
+fn fresh_record(rules: &RulesSpec, players: u8) -> Result<(Game, GameRecord), SelfPlayError> {
+    let (game, kind, custom_tiles) = fresh_game(rules, players)?;
+    let record = GameRecord {
+        game: kind,
+        players: bots_named(players),
+        rules: rules.clone(),
+        custom_tiles,
+        catalog: game.catalog().clone(),
+        start: Vec::new(),
+        moves: Vec::new(),
+        score_orders: Default::default(),
+        final_scoring: None,
+        recorded_scores: None,
+        annotations: Vec::new(),
+    };
+    Ok((game, record))
+}
+
+/// "Bot 1", "Bot 2", …: the players of a match's records.
+fn bots_named(players: u8) -> Vec<PlayerInfo> {
+    (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect()
 }
 
 /// 1 for the only best score, a share of 1 for a tie for it, else 0.
@@ -473,8 +603,8 @@ mod tests {
     #[test]
     fn greedy_beats_random_over_rotated_seats() {
         let settings = MatchSettings {
-            a: Contender::Greedy,
-            b: Contender::Random,
+            a: Contender::Greedy.into(),
+            b: Contender::Random.into(),
             games: 6,
             players: 2,
             table: Table::Tiles(RulesSpec::new(Preset::SecondEdition)),
@@ -515,8 +645,8 @@ mod tests {
     #[ignore = "four games of the analysis against random play, twice, too slow for every run: CI runs it (`cargo test -- --ignored`)"]
     fn card_games_are_matched_over_the_same_deals() {
         let settings = MatchSettings {
-            a: Contender::Horizon { playouts: Some(4) },
-            b: Contender::Random,
+            a: Contender::Horizon { playouts: Some(4) }.into(),
+            b: Contender::Random.into(),
             games: 4,
             players: 2,
             table: Table::CardGame,

@@ -3,7 +3,8 @@
 
 use super::game::{self, Commands, MatchTable};
 use super::output::{emit, progress_bar};
-use crate::analysis::arena::{Contender, MatchResult, MatchSettings, play_match};
+use super::outside::Build;
+use crate::analysis::arena::{Chooser, Contender, ContenderError, MatchResult, MatchSettings, play_match};
 use crate::engine::{GameKind, Preset};
 use crate::record;
 use crate::replay::words;
@@ -16,9 +17,15 @@ pub struct MatchArgs {
     /// analysis, playouts to the horizon), search or search:T (the search, T ms a move).
     #[arg(long)]
     a: Contender,
-    /// B's policy, in the same words; B takes every seat A does not.
+    /// B's policy, in the same words, or build:PATH: another build of this program (an
+    /// earlier release) playing its pages' analysis, asked through `PATH analyse --turn N
+    /// --json` move by move; B takes every seat A does not.
     #[arg(long)]
-    b: Contender,
+    b: String,
+    /// With --b build:PATH: more options for each `analyse` it is asked, as one string
+    /// (`--b-args "--playouts 70"`, to give it as much time as A).
+    #[arg(long, allow_hyphen_values = true)]
+    b_args: Option<String>,
     /// Games in all, rounded up to whole rotations of the seats.
     #[arg(long, default_value_t = 200)]
     games: u32,
@@ -54,10 +61,18 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         (Contender::SearchWorths { .. }, Some(ms)) => Contender::SearchWorths { ms },
         (c, _) => c,
     };
-    let (a, b) = (timed(args.a), timed(args.b));
+    let b = match args.b.strip_prefix("build:") {
+        Some(path) => {
+            let extra = args.b_args.as_deref().unwrap_or_default();
+            let extra = extra.split_whitespace().map(String::from).collect();
+            Chooser::Outside(Box::new(Build::new(path.into(), extra)))
+        }
+        None if args.b_args.is_some() => return Err("--b-args goes with --b build:PATH".into()),
+        None => timed(args.b.parse().map_err(|e: ContenderError| e.to_string())?).into(),
+    };
     let MatchTable { table, rules, order } = table(args.game, args.preset)?;
     let settings = MatchSettings {
-        a,
+        a: timed(args.a).into(),
         b,
         games: args.games,
         players: args.players,

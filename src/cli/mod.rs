@@ -15,6 +15,7 @@ mod judge;
 mod load;
 mod match_cmd;
 mod output;
+mod outside;
 mod players_bench;
 mod render_cmd;
 mod replay_cmd;

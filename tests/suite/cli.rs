@@ -494,6 +494,36 @@ fn a_match_reports_the_win_rate_with_its_interval() {
     );
 }
 
+/// `--b build:PATH` asks another build of the program for B's moves, move by move, through its
+/// `analyse --turn N --json` (here this very build: the tile games ranked by the heuristic
+/// alone, the Card Game on a few samples): in all three games B plays the analysis's moves,
+/// which beat random play. A build that cannot answer stops the match, naming the move and why.
+#[test]
+fn a_match_asks_another_build_for_b_s_moves() {
+    let b = format!("build:{}", env!("CARGO_BIN_EXE_carcassonne-replay"));
+    for (game, args) in [
+        ("carcassonne", "--playouts 0"),
+        ("new-world", "--playouts 0"),
+        ("card-game", "--playouts 8"),
+    ] {
+        let out = run(&[
+            "match", "--game", game, "--a", "random", "--b", &b, "--b-args", args, "--games", "2", "--json",
+        ]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(r["games"], 2, "{game}");
+        assert_eq!(r["b"], format!("{b} ({args})"), "{game}");
+        assert!(r["a_mean_margin"].as_f64().unwrap() < 0.0, "{game}: {r}");
+    }
+    let out = run(&["match", "--a", "random", "--b", "build:/no/such/build", "--games", "2"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("move 2, the other build: /no/such/build: No such file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 /// `train` plays a few games, writes weights the search can load (the features named in order)
 /// and prints its fit on the held-out games; New World and the Card Game train their own
 /// features, and a game with no learned evaluation is refused.
