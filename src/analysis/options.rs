@@ -4,6 +4,7 @@
 
 use super::playout::Future;
 use super::search;
+use crate::engine::GameKind;
 use crate::record::ReplayError;
 use std::ops::ControlFlow;
 
@@ -25,18 +26,22 @@ use std::ops::ControlFlow;
 /// so does the base game's learned evaluation, refitted on them (`train --label search:400
 /// --seed 5`); New World's completion chances are calibrated on its own games. 11: in the base
 /// game's samples the other players reply with the greedy bot, the mover with the weighed one.
-/// 12: the mover plays the greedy bot there too.
-pub const VERSION: u32 = 12;
+/// 12: the mover plays the greedy bot there too. 13: New World takes 60 samples an alternative
+/// ([`DEFAULT_NEW_WORLD_HORIZON_SAMPLES`]).
+pub const VERSION: u32 = 13;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
 /// orders).
 pub const DEFAULT_PLAYOUTS: u32 = 128;
-/// Samples to the horizon per alternative by default. One costs what about two playouts to
-/// the end do (weighed bots and the learned evaluation, against mostly random players), and a
-/// whole 72-tile game then takes 2 to 5 s on two cores (the judge's ten real games of 71 moves:
-/// 2.3–4.8 s with version 12).
+/// Samples to the horizon per alternative by default in the base game. A whole 72-tile game
+/// then takes about 2 s on two cores (BGA game-a, version 12); more samples do not play
+/// better there (`/docs/analysis`, "Strength: `match`").
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
+/// The same in New World, where more samples play better: against the analysis of version 5,
+/// 60 won 61% of 200 games where 40 won 50.5% of 100, in about the time a move version 5
+/// takes (`match --game new-world --a horizon:60 --b build:PATH`, seeds 500 and 700).
+pub const DEFAULT_NEW_WORLD_HORIZON_SAMPLES: u32 = 60;
 /// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
 /// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a
 /// 72-tile game on the two-core build machine), against a budget of 60 s (`budget.rs`).
@@ -83,11 +88,12 @@ pub enum Sampler {
 }
 
 impl Sampler {
-    /// Samples per alternative by default.
-    pub fn default_samples(self) -> u32 {
-        match self {
-            Sampler::Horizon => DEFAULT_HORIZON_SAMPLES,
-            Sampler::ToTheEnd => DEFAULT_PLAYOUTS,
+    /// Samples per alternative by default in a game of `kind`.
+    pub fn default_samples(self, kind: GameKind) -> u32 {
+        match (self, kind) {
+            (Sampler::Horizon, GameKind::NewWorld) => DEFAULT_NEW_WORLD_HORIZON_SAMPLES,
+            (Sampler::Horizon, _) => DEFAULT_HORIZON_SAMPLES,
+            (Sampler::ToTheEnd, _) => DEFAULT_PLAYOUTS,
         }
     }
 }
@@ -107,9 +113,24 @@ impl Default for AnalysisOptions {
 }
 
 impl AnalysisOptions {
-    /// Samples per alternative, before the per-turn cap.
+    /// The options with the samples per alternative a game of `kind` takes by default, where
+    /// none were asked: what the analysis of a game or a position starts from.
+    pub fn for_game(&self, kind: GameKind) -> AnalysisOptions {
+        AnalysisOptions {
+            playouts_per_alternative: Some(self.per_alternative_in(kind)),
+            ..self.clone()
+        }
+    }
+
+    /// Samples per alternative in a game of `kind`, before the per-turn cap.
+    pub fn per_alternative_in(&self, kind: GameKind) -> u32 {
+        (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples(kind))
+    }
+
+    /// Samples per alternative, before the per-turn cap, once [`AnalysisOptions::for_game`]
+    /// has named them (else the base game's default).
     pub fn per_alternative(&self) -> u32 {
-        (self.playouts_per_alternative).unwrap_or_else(|| self.sampler.default_samples())
+        self.per_alternative_in(GameKind::Carcassonne)
     }
 
     /// Playouts for each of `alternatives`, after the per-turn cap.

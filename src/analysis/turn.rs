@@ -172,6 +172,7 @@ pub fn analyse_game(
     opts: &AnalysisOptions,
     progress: Progress,
 ) -> Result<GameAnalysis, AnalysisError> {
+    let opts = &opts.for_game(record.game);
     let plan = budget::plan(&budget::sizes(record)?, opts)?;
     let opts = &plan.options(opts);
     let total = record.turns();
@@ -212,6 +213,7 @@ pub fn analyse_position(
         turn,
         reason: e.to_string(),
     })?;
+    let opts = &opts.for_game(before.kind());
     let (placements_count, moves) = alternatives::enumerate(before, tile);
     let mut scratch = Scratch::default();
     let base = Baseline::new(before, &mut scratch);
