@@ -39,8 +39,9 @@ pub const DEFAULT_PLAYOUTS: u32 = 128;
 /// better there (`/docs/analysis`, "Strength: `match`").
 pub const DEFAULT_HORIZON_SAMPLES: u32 = 40;
 /// The same in New World, where more samples play better: against the analysis of version 5,
-/// 60 won 61% of 200 games where 40 won 50.5% of 100, in about the time a move version 5
-/// takes (`match --game new-world --a horizon:60 --b build:PATH`, seeds 500 and 700).
+/// 60 won 59% of 300 games where 40 won 50.5% of the first 100, in about the time a move
+/// version 5 takes (`match --game new-world --a horizon:60 --b build:PATH`, seeds 500, 700
+/// and 900).
 pub const DEFAULT_NEW_WORLD_HORIZON_SAMPLES: u32 = 60;
 /// Playouts per turn at most by default: a turn with more alternatives gives each fewer. This
 /// bounds a whole game whatever its branching (with playouts to the end, 10 to 20 s for a
