@@ -92,33 +92,44 @@ pub fn generate_with(
     seed: u64,
     mut choose: impl FnMut(&Game, TileKindId, &mut Rng) -> Option<Move>,
 ) -> Result<GameRecord, SelfPlayError> {
-    let (mut game, game_kind, custom_tiles) = fresh_game(&rules, players)?;
-    let catalog = game.catalog().clone();
+    let (mut game, mut record) = fresh_record(&rules, players)?;
     let mut rng = Rng::new(seed);
-    let mut moves = Vec::new();
     let mut events = Vec::new();
     for tile in shuffled_bag(&game, &mut rng) {
         let Some(mv) = choose(&game, tile, &mut rng) else {
             game.discard(tile, &mut events)?;
-            moves.push(RecordedMove::Discard { player: None, tile });
+            record.moves.push(RecordedMove::Discard { player: None, tile });
             continue;
         };
-        moves.push(recorded(&game, &mv));
+        record.moves.push(recorded(&game, &mv));
         game.play(&mv, &mut events)?;
     }
-    Ok(GameRecord {
-        game: game_kind,
-        players: (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect(),
-        rules,
+    Ok(record)
+}
+
+/// A tile game's opening under `rules` for `players` bots, with its record as yet without
+/// moves.
+pub fn fresh_record(rules: &RulesSpec, players: u8) -> Result<(Game, GameRecord), SelfPlayError> {
+    let (game, kind, custom_tiles) = fresh_game(rules, players)?;
+    let record = GameRecord {
+        game: kind,
+        players: bots_named(players),
+        rules: rules.clone(),
         custom_tiles,
-        catalog,
+        catalog: game.catalog().clone(),
         start: Vec::new(),
-        moves,
+        moves: Vec::new(),
         score_orders: Default::default(),
         final_scoring: None,
         recorded_scores: None,
         annotations: Vec::new(),
-    })
+    };
+    Ok((game, record))
+}
+
+/// "Bot 1", "Bot 2", …: the players of the bots' records.
+pub fn bots_named(players: u8) -> Vec<PlayerInfo> {
+    (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect()
 }
 
 /// Plays one Card Game with `players` bots, dealt from a deck shuffled by `seed`; player 0
@@ -163,7 +174,7 @@ pub fn card_game_with(
         });
     }
     Ok(CardRecord {
-        players: (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect(),
+        players: bots_named(players),
         dealer: 0,
         face_up,
         moves,

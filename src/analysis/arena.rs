@@ -13,8 +13,8 @@ use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
 use crate::record::cards::{CardRecord, RecordedCardMove};
-use crate::record::{AnyRecord, Format, GameRecord, PlayerInfo, RecordedMove, RulesSpec, recorded};
-use crate::selfplay::{self, SelfPlayError, fresh_game};
+use crate::record::{AnyRecord, Format, GameRecord, RecordedMove, RulesSpec, recorded};
+use crate::selfplay::{self, SelfPlayError, bots_named, fresh_record};
 use std::time::{Duration, Instant};
 
 /// A way of choosing moves.
@@ -503,30 +503,6 @@ pub fn self_play_tiles(
         turn += u32::from(mv.is_some());
         mv
     })
-}
-
-/// A tile game's opening under `rules`, with its record as yet without moves.
-fn fresh_record(rules: &RulesSpec, players: u8) -> Result<(Game, GameRecord), SelfPlayError> {
-    let (game, kind, custom_tiles) = fresh_game(rules, players)?;
-    let record = GameRecord {
-        game: kind,
-        players: bots_named(players),
-        rules: rules.clone(),
-        custom_tiles,
-        catalog: game.catalog().clone(),
-        start: Vec::new(),
-        moves: Vec::new(),
-        score_orders: Default::default(),
-        final_scoring: None,
-        recorded_scores: None,
-        annotations: Vec::new(),
-    };
-    Ok((game, record))
-}
-
-/// "Bot 1", "Bot 2", …: the players of a match's records.
-fn bots_named(players: u8) -> Vec<PlayerInfo> {
-    (1..=players).map(|i| PlayerInfo::named(format!("Bot {i}"))).collect()
 }
 
 /// 1 for the only best score, a share of 1 for a tie for it, else 0.

@@ -431,11 +431,11 @@ mod tests {
         }
     }
 
-    /// Calls `f` with the game and every placement of the drawn tile, turn by turn, in the
-    /// base game with the river and abbot, in the 2000 rules and in New World, over three tile
-    /// orders each; between turns the greedy bot plays the tile. `f` is told whether the game
-    /// is New World.
-    fn each_placement(mut f: impl FnMut(&Game, TileKindId, Placement, bool)) {
+    /// Calls `f` with the game, every placement of the drawn tile as a move with no meeple,
+    /// the game after it and its events, turn by turn, in the base game with the river and
+    /// abbot, in the 2000 rules and in New World, over three tile orders each; between turns
+    /// the greedy bot plays the tile. `f` is told whether the game is New World.
+    fn each_placement(mut f: impl FnMut(&Game, Move, &Game, &[Event], bool)) {
         let games = || {
             [
                 (game(Preset::SecondEdition, true, true), false),
@@ -450,7 +450,13 @@ mod tests {
                 for tile in shuffled_bag(&g, &mut rng) {
                     g.placements(tile, true, &mut ps);
                     for &placement in &ps {
-                        f(&g, tile, placement, new_world);
+                        let pass = Move {
+                            tile,
+                            placement,
+                            action: Action::Pass,
+                        };
+                        let passed = played(&g, &pass, &mut events);
+                        f(&g, pass, &passed, &events, new_world);
                     }
                     match greedy_move(&g, tile, &mut rng, &mut scratch) {
                         Some(mv) => g.play_listed(&mv, &mut events),
@@ -477,13 +483,8 @@ mod tests {
     #[test]
     fn a_deployment_changes_the_turns_points_only_where_its_feature_scores() {
         let (mut shortcuts, mut acts, mut events) = (0, Vec::new(), Vec::new());
-        each_placement(|g, tile, placement, _| {
-            let pass = Move {
-                tile,
-                placement,
-                action: Action::Pass,
-            };
-            let passed = played(g, &pass, &mut events);
+        each_placement(|g, pass, passed, _, _| {
+            let (tile, placement) = (pass.tile, pass.placement);
             let tile_index = passed.board().tiles().len() - 1;
             g.actions(tile, placement, &mut acts);
             for &action in &acts {
@@ -493,7 +494,7 @@ mod tests {
                 if !passed.scores_this_turn(tile_index, segment) {
                     shortcuts += 1;
                     let deployed = played(g, &Move { action, ..pass }, &mut events);
-                    assert_eq!(scores(&deployed), scores(&passed), "{action:?} at {placement:?}");
+                    assert_eq!(scores(&deployed), scores(passed), "{action:?} at {placement:?}");
                 }
             }
         });
@@ -506,16 +507,11 @@ mod tests {
     #[test]
     fn a_placement_scores_only_where_it_may_complete_a_feature() {
         let (mut quiet, mut beside, mut acts, mut events) = (0, 0, Vec::new(), Vec::new());
-        each_placement(|g, tile, placement, new_world| {
-            let pass = Move {
-                tile,
-                placement,
-                action: Action::Pass,
-            };
-            let passed = played(g, &pass, &mut events);
+        each_placement(|g, pass, passed, passed_events, new_world| {
+            let (tile, placement) = (pass.tile, pass.placement);
             let tile_index = passed.board().tiles().len() - 1;
             let segments = g.catalog().get(tile).segments.len() as u8;
-            let neighbour_scored = events.iter().any(|e| matches!(e, Event::MeepleReturned { .. }));
+            let neighbour_scored = (passed_events.iter()).any(|e| matches!(e, Event::MeepleReturned { .. }));
             let completes = neighbour_scored || (0..segments).any(|s| passed.scores_this_turn(tile_index, s));
             beside += usize::from(neighbour_scored);
             let may = g.may_complete(tile, placement);
