@@ -63,7 +63,8 @@
 //! on fresh futures, apart from those that ranked them (`analysis/verdict.rs`), the budget of a
 //! whole game ([`analysis::budget`]), chances of winning and move classes
 //! ([`analysis::win_chance`]), puzzles ([`analysis::puzzles`]), the search's horizon
-//! (`analysis/search.rs`), `match` (`analysis/arena.rs`), and [`analysis::report`], the
+//! (`analysis/search.rs`), `match` (`analysis/arena.rs`; an earlier build asked for moves,
+//! `cli/outside.rs`), and [`analysis::report`], the
 //! analysis as one serde type, written, stored and read back the same. A turn's analysis and
 //! its report are one type for every game ([`TurnAnalysis`](analysis::TurnAnalysis),
 //! [`TurnReport`](analysis::report::TurnReport)), over the game's alternative and what else it
