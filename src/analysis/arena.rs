@@ -215,14 +215,19 @@ impl<'c> Seat<'c> {
         turn: u32,
         seed: u64,
     ) -> Result<Option<Move>, SelfPlayError> {
-        let start = Instant::now();
-        let mv = match self.chooser {
-            Chooser::Contender(c) => Ok(self.contender_move(*c, game, tile, turn, seed)),
+        self.timed(|seat| match seat.chooser {
+            Chooser::Contender(c) => Ok(seat.contender_move(*c, game, tile, turn, seed)),
             Chooser::Outside(o) => o.tile_move(so_far, game, tile, turn),
-        };
+        })
+    }
+
+    /// `choose`'s answer, its time counted as this seat's thinking.
+    fn timed<T>(&mut self, choose: impl FnOnce(&mut Self) -> T) -> T {
+        let start = Instant::now();
+        let answer = choose(self);
         self.thinking += start.elapsed();
         self.moves += 1;
-        mv
+        answer
     }
 
     fn contender_move(
@@ -256,14 +261,10 @@ impl<'c> Seat<'c> {
         turn: u32,
         seed: u64,
     ) -> Result<CardMove, SelfPlayError> {
-        let start = Instant::now();
-        let mv = match self.chooser {
-            Chooser::Contender(c) => self.contender_card(*c, game, turn, seed),
+        self.timed(|seat| match seat.chooser {
+            Chooser::Contender(c) => seat.contender_card(*c, game, turn, seed),
             Chooser::Outside(o) => o.card_move(so_far, game, turn),
-        };
-        self.thinking += start.elapsed();
-        self.moves += 1;
-        mv
+        })
     }
 
     fn contender_card(

@@ -79,16 +79,24 @@ fn tile_choices(answer: &Value) -> Vec<&Value> {
     first.chain(rest).map(|i| listed[i]).collect()
 }
 
-/// Whether `choice` (`position`, `rotation` and `action`, as `analyse --json` writes them)
-/// is the recorded move `m`.
-fn names(choice: &Value, m: &RecordedMove) -> bool {
-    let RecordedMove::Place { placement, action, .. } = m else {
-        return false;
-    };
-    let named = serde_json::from_value::<ActionReport>(choice["action"].clone());
-    choice["position"] == serde_json::json!([placement.pos.x, placement.pos.y])
-        && choice["rotation"] == placement.rotation.degrees()
-        && named.is_ok_and(|a| a.matches(action))
+/// A tile-game move as `analyse --json` names it, in `best` and in its list.
+#[derive(serde::Deserialize)]
+struct Named {
+    position: [i32; 2],
+    rotation: u16,
+    action: ActionReport,
+}
+
+impl Named {
+    /// Whether it is the recorded move `m`.
+    fn is(&self, m: &RecordedMove) -> bool {
+        let RecordedMove::Place { placement, action, .. } = m else {
+            return false;
+        };
+        self.position == [placement.pos.x, placement.pos.y]
+            && self.rotation == placement.rotation.degrees()
+            && self.action.matches(action)
+    }
 }
 
 /// `first`, then the rest of its round played at random. A Card Game record does not state
@@ -130,9 +138,9 @@ impl Outside for Build {
         record.moves.push(recorded(game, placeholder));
         let answer = self.analyse(&record.native_json(), turn)?;
         let listed: Vec<(RecordedMove, &Move)> = moves.iter().map(|mv| (recorded(game, mv), mv)).collect();
-        let chosen = tile_choices(&answer)
-            .into_iter()
-            .find_map(|choice| listed.iter().find(|(m, _)| names(choice, m)));
+        let chosen = (tile_choices(&answer).into_iter())
+            .filter_map(|choice| serde_json::from_value::<Named>(choice.clone()).ok())
+            .find_map(|named| listed.iter().find(|(m, _)| named.is(m)));
         let why = || SelfPlayError::Outside {
             turn,
             why: "none of the moves it named is legal here".into(),
