@@ -231,10 +231,10 @@ fn in_a_browser_a_card_game_turn_shows_no_other_players_hand_until_asked() {
     let n = round.face_down + 1;
     let replayed = carcassonne_replay::replay::cards::replay(&record).unwrap();
     let mover = &record.players[replayed.turns[n - 1].player as usize].name;
-    let hands =
-        "return [...document.querySelectorAll('.hands li')].map(li => [li.className === 'shown', li.textContent]);";
+    // Waited for: under load the first ask can come before the page's list is there.
+    let hands = "const l = [...document.querySelectorAll('.hands li')].map(li => [li.className === 'shown', li.textContent]); return l.length ? l : null;";
     browser.open(&app.url(&format!("/g/{id}/t/{n}")));
-    let listed = browser.eval(hands);
+    let listed = browser.wait_for(hands);
     let shown: Vec<&Value> = listed.as_array().unwrap().iter().filter(|h| h[0] == true).collect();
     assert_eq!(shown.len(), 1, "{listed}");
     assert!(
