@@ -2,7 +2,7 @@
 //! the store keeps as JSON, and player statistics read. The one place where the analysis of
 //! a stored game tells the games apart.
 
-use super::cards::{self, CardGameReport};
+use super::cards;
 use super::report::StoredAnalysis;
 use super::win_chance::TurnChance;
 use super::{AnalysisError, AnalysisOptions, Progress};
@@ -18,7 +18,7 @@ use serde::Serialize;
 pub enum AnyReport {
     /// Carcassonne and New World.
     Tiles(StoredAnalysis),
-    Cards(CardGameReport),
+    Cards(cards::Report),
 }
 
 /// Why a whole game was not analysed.
@@ -44,16 +44,11 @@ impl AnyReport {
         serde_json::to_string(self).expect("reports serialise")
     }
 
-    /// The chances of the judged turns up to `upto` (every one with `None`), of a game of
-    /// `turns` turns.
-    pub fn chances(&self, turns: u32, upto: Option<u32>) -> Vec<TurnChance> {
+    /// The chances of the judged turns up to `upto` (every one with `None`).
+    pub fn chances(&self, upto: Option<u32>) -> Vec<TurnChance> {
         match self {
-            AnyReport::Tiles(stored) => stored.chances(upto),
-            AnyReport::Cards(report) => {
-                let mut chances = cards::turn_chances(report, turns);
-                chances.retain(|c| upto.is_none_or(|n| c.turn <= n));
-                chances
-            }
+            AnyReport::Tiles(report) => report.chances(upto),
+            AnyReport::Cards(report) => report.chances(upto),
         }
     }
 
@@ -66,7 +61,7 @@ impl AnyReport {
     }
 
     /// A Card Game's analysis.
-    pub fn cards(&self) -> Option<&CardGameReport> {
+    pub fn cards(&self) -> Option<&cards::Report> {
         match self {
             AnyReport::Cards(report) => Some(report),
             AnyReport::Tiles(_) => None,

@@ -2,7 +2,7 @@
 //! Card Game, the same deals) with the seats rotated, so neither gains from the draw or from
 //! moving first. The `match` command runs it; it is a benchmark, never a timed test.
 
-use super::cards::{self, CardFuture};
+use super::cards;
 use super::halving::{Budget, SearchOptions};
 use super::playout::search_with;
 use super::search::HorizonEval;
@@ -30,7 +30,7 @@ pub enum Contender {
     Flat { playouts: Option<u32> },
     /// The analysis with its playouts stopped at the search's horizon
     /// ([`super::Sampler::Horizon`]; the Card Game's at the end of the round,
-    /// [`CardFuture::Horizon`]), this many each; `None`, the analysis's default.
+    /// [`cards::Future::Horizon`]), this many each; `None`, the analysis's default.
     Horizon { playouts: Option<u32> },
     /// The same without successive halving: every alternative gets every playout, as the
     /// analysis did before it.
@@ -278,8 +278,8 @@ impl<'c> Seat<'c> {
         let mv = match contender {
             Contender::Random => card_bots::choose(game, Policy::Random, &mut self.rng, &mut moves),
             Contender::Greedy => card_bots::choose(game, Policy::Greedy, &mut self.rng, &mut moves),
-            Contender::Flat { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::ToTheEnd),
-            Contender::Horizon { playouts } => card_analysis_move(game, turn, seed, playouts, CardFuture::Horizon),
+            Contender::Flat { playouts } => card_analysis_move(game, turn, seed, playouts, cards::Future::ToTheEnd),
+            Contender::Horizon { playouts } => card_analysis_move(game, turn, seed, playouts, cards::Future::Horizon),
             Contender::FlatUniform { .. } => return Err(SelfPlayError::TilesOnly("flat-uniform")),
             Contender::SearchWorths { .. } => return Err(SelfPlayError::TilesOnly("search-worths")),
             Contender::Search { ms } => {
@@ -299,7 +299,7 @@ fn card_analysis_move(
     turn: u32,
     seed: u64,
     playouts: Option<u32>,
-    future: CardFuture,
+    future: cards::Future,
 ) -> Option<CardMove> {
     let sampling = (playouts.unwrap_or(cards::DEFAULT_SAMPLES), future);
     let analysis = cards::analyse_position(game, turn, None, sampling, seed ^ u64::from(turn));

@@ -5,14 +5,14 @@
 //! The values and the verdict are the one analysis (`analysis/weighing.rs`) over the Card Game's
 //! futures (its `Sampled`); this module adds what the Card Game's report shows besides.
 
-use super::report::PlayerReport;
+use super::report::{Listed, PlayerReport, ReportHead, TurnsLeft};
 use super::sampled::Tally;
 use super::sampled::{Sampled, Seeds};
 use super::search::learned;
 use super::weighing::{Weighing, weigh};
 use super::win_chance::{
     CARD_SCALE, CARD_SCALE_RANDOM_PLAYOUTS, CARD_SCALE_TO_THE_END, CalibrationError, CalibrationSettings, Sample,
-    Scale, TurnChance, outcome,
+    Scale, outcome,
 };
 use super::{AnalysisError, run_parallel};
 use crate::engine::GameKind;
@@ -87,7 +87,7 @@ pub fn analyse_position(
     game: &CardGame,
     turn: u32,
     played: Option<CardMove>,
-    (samples, future): (u32, CardFuture),
+    (samples, future): (u32, Future),
     seed: u64,
 ) -> TurnAnalysis {
     let mut moves = Vec::new();
@@ -148,7 +148,7 @@ fn dealt_and_played(game: &CardGame, mv: CardMove, rng: &mut Rng) -> (CardGame, 
 /// How a Card Game's sample plays its future out, everyone playing the greedy bot, so that
 /// opponents answer as players would.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CardFuture {
+pub enum Future {
     /// To the end: the value is the final margin. Random playouts valued a position by how
     /// random players would finish it, and lost to the greedy bot itself (`match --game
     /// card-game --games 100 --seed 7`: 7% of games); played out greedy, the analysis beat it
@@ -160,24 +160,24 @@ pub enum CardFuture {
 }
 
 /// A Card Game's future: what the mover cannot see dealt at random, then the game played on by
-/// the greedy bot for everyone, as [`CardFuture`] says.
+/// the greedy bot for everyone, as [`Future`] says.
 impl Sampled for CardGame {
-    type Playout = CardFuture;
+    type Playout = Future;
     /// A turn has a few tens of actions at most, so the whole list shows values measured apart
     /// from the samples that chose the best.
     const RIVALS: usize = usize::MAX;
 
-    fn sample(&self, mv: &CardMove, future: &CardFuture, seeds: Seeds, futures: Range<u32>) -> Vec<i32> {
+    fn sample(&self, mv: &CardMove, future: &Future, seeds: Seeds, futures: Range<u32>) -> Vec<i32> {
         let player = self.current_player();
         (futures.map(|j| {
             let mut rng = Rng::new(seeds.of(j));
             let (mut sample, deck) = dealt_and_played(self, *mv, &mut rng);
             match future {
-                CardFuture::ToTheEnd => {
+                Future::ToTheEnd => {
                     play_out(&mut sample, &deck, Policy::Greedy, &mut rng);
                     margin(sample.players().iter().map(|p| p.score), player)
                 }
-                CardFuture::Horizon => {
+                Future::Horizon => {
                     play_rounds(&mut sample, &deck, 1, Policy::Greedy, &mut rng);
                     let model = learned::for_game(GameKind::CardGame);
                     model.margin(&sample, player).round() as i32
@@ -191,12 +191,15 @@ impl Sampled for CardGame {
 /// How the analysis's and the search's samples play on: to the end of the round. Valued
 /// there, 64 samples an action beat 64 played to the end in 194 games of 200 (`match --game
 /// card-game --a horizon --b flat`, seeds 211 and 221) in a quarter of the time.
-pub const PLAYOUTS: CardFuture = CardFuture::Horizon;
+pub const PLAYOUTS: Future = Future::Horizon;
 
-/// What a whole-game Card Game analysis found, as reports write it (`analyse --json`, the
-/// service's stored analysis). Estimates are rounded to 3 decimals.
+/// A whole-game Card Game analysis, as reports write it (`analyse --json`, the service's stored
+/// analysis). Estimates are rounded to 3 decimals.
+pub type Report = super::report::Report<Head, AlternativeReport, TurnFacts>;
+
+/// What a Card Game analysis says of the whole game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CardGameReport {
+pub struct Head {
     /// The version of the analysis that made it ([`super::VERSION`]); 1 for analyses stored
     /// before versions were recorded.
     #[serde(default = "super::report::first_version")]
@@ -204,37 +207,46 @@ pub struct CardGameReport {
     pub samples: u32,
     /// How the samples were played out: analyses stored before greedy playouts name none.
     #[serde(default)]
-    pub playouts: CardPlayouts,
+    pub playouts: Playouts,
     /// The win-chance scale the analysis was made with (`analysis/scales.json`). Absent from
     /// analyses stored before it was kept, which read on the scale fitted for their playouts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<Scale>,
     pub players: Vec<PlayerReport>,
-    pub turns: Vec<TurnReport>,
+}
+
+impl ReportHead for Head {
+    fn scale(&self) -> Scale {
+        self.scale.unwrap_or_else(|| self.playouts.scale())
+    }
+
+    fn players(&self) -> &[PlayerReport] {
+        &self.players
+    }
 }
 
 /// How a Card Game analysis's samples were played on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum CardPlayouts {
+pub enum Playouts {
     /// To the end by random players, as analyses were played out before the greedy bot took
     /// over.
     #[default]
     Random,
-    /// To the end by the greedy bot ([`CardFuture::ToTheEnd`]), analyses before version 5.
+    /// To the end by the greedy bot ([`Future::ToTheEnd`]), analyses before version 5.
     Greedy,
     /// To the end of the round by the greedy bot, then valued by the learned evaluation
-    /// ([`CardFuture::Horizon`]).
+    /// ([`Future::Horizon`]).
     Horizon,
 }
 
-impl CardPlayouts {
+impl Playouts {
     /// How the samples were played on, in words.
     pub fn how(self) -> &'static str {
         match self {
-            CardPlayouts::Random => "played to the end by random players",
-            CardPlayouts::Greedy => "played to the end by the greedy bot for every player",
-            CardPlayouts::Horizon => {
+            Playouts::Random => "played to the end by random players",
+            Playouts::Greedy => "played to the end by the greedy bot for every player",
+            Playouts::Horizon => {
                 "played to the end of the round by the greedy bot for every player, then valued by \
                  the learned evaluation of the rounds to come"
             }
@@ -244,25 +256,19 @@ impl CardPlayouts {
     /// The win-chance scale fitted for values played on this way.
     fn scale(self) -> Scale {
         match self {
-            CardPlayouts::Random => CARD_SCALE_RANDOM_PLAYOUTS,
-            CardPlayouts::Greedy => CARD_SCALE_TO_THE_END,
-            CardPlayouts::Horizon => CARD_SCALE,
+            Playouts::Random => CARD_SCALE_RANDOM_PLAYOUTS,
+            Playouts::Greedy => CARD_SCALE_TO_THE_END,
+            Playouts::Horizon => CARD_SCALE,
         }
     }
 }
 
-impl From<CardFuture> for CardPlayouts {
-    fn from(future: CardFuture) -> CardPlayouts {
+impl From<Future> for Playouts {
+    fn from(future: Future) -> Playouts {
         match future {
-            CardFuture::ToTheEnd => CardPlayouts::Greedy,
-            CardFuture::Horizon => CardPlayouts::Horizon,
+            Future::ToTheEnd => Playouts::Greedy,
+            Future::Horizon => Playouts::Horizon,
         }
-    }
-}
-
-impl CardGameReport {
-    pub fn turn(&self, n: u32) -> Option<&TurnReport> {
-        self.turns.iter().find(|t| t.turn == n)
     }
 }
 
@@ -278,6 +284,12 @@ pub struct TurnFacts {
     /// Absent from analyses stored before it was reported.
     #[serde(default)]
     pub win_chance: Option<f64>,
+}
+
+impl TurnsLeft for TurnFacts {
+    fn left(&self, turn: u32, total: u32) -> u32 {
+        total.saturating_sub(turn)
+    }
 }
 
 impl TurnReport {
@@ -301,6 +313,17 @@ pub struct AlternativeReport {
     pub now: Vec<f64>,
     pub value: f64,
     pub stderr: f64,
+}
+
+impl Listed for AlternativeReport {
+    fn value(&self) -> f64 {
+        self.value
+    }
+
+    /// A Card Game's values are always sampled.
+    fn sampled(&self) -> bool {
+        true
+    }
 }
 
 fn round(x: f64) -> f64 {
@@ -349,7 +372,7 @@ pub fn analyse_game(
     record: &CardRecord,
     samples: u32,
     progress: super::Progress,
-) -> Result<CardGameReport, AnalysisError<Refusal>> {
+) -> Result<Report, AnalysisError<Refusal>> {
     let total = record.moves.len() as u32;
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut judged = Vec::new();
@@ -369,31 +392,16 @@ pub fn analyse_game(
         let played = t.played.and_then(|i| t.alternatives.get(i));
         t.facts.win_chance = played.map(|a| round(scale.chance(a.value, total.saturating_sub(t.turn))));
     }
-    Ok(CardGameReport {
-        version: super::VERSION,
-        samples,
-        playouts: PLAYOUTS.into(),
-        scale: Some(scale),
-        players: players.iter().map(PlayerReport::from).collect(),
+    Ok(Report {
+        head: Head {
+            version: super::VERSION,
+            samples,
+            playouts: PLAYOUTS.into(),
+            scale: Some(scale),
+            players: players.iter().map(PlayerReport::from).collect(),
+        },
         turns,
     })
-}
-
-/// The chances of every turn of a Card Game report with `total` turns: the played action's
-/// value and the points it lost, mapped by the scale fitted for its playouts.
-pub fn turn_chances(report: &CardGameReport, total: u32) -> Vec<TurnChance> {
-    let scale = report.scale.unwrap_or_else(|| report.playouts.scale());
-    (report.turns.iter())
-        .filter_map(|t| {
-            let played = t.alternatives.get(t.played?)?;
-            let left = total.saturating_sub(t.turn);
-            Some(TurnChance {
-                turn: t.turn,
-                player: t.player,
-                chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), left),
-            })
-        })
-        .collect()
 }
 
 /// Values every `every`-th action played in `s.games` Card Games, game `g` played by
@@ -560,7 +568,7 @@ mod tests {
 
         let report = analyse_game(&record, 8, &crate::analysis::quiet).unwrap();
         let total = record.moves.len() as u32;
-        let chances = turn_chances(&report, total);
+        let chances = report.chances(None);
         assert_eq!(chances.len(), record.moves.len(), "every turn's action was valued");
         for (c, t) in chances.iter().zip(&report.turns) {
             assert_eq!((c.turn, c.player), (t.turn, t.player));
@@ -576,18 +584,18 @@ mod tests {
 
         // An analysis stored before greedy playouts names none (nor the scale it was read on):
         // its values are random players' margins, and keep the scale fitted for them.
-        assert_eq!(report.scale, Some(CARD_SCALE), "a new analysis stores its scale");
+        assert_eq!(report.head.scale, Some(CARD_SCALE), "a new analysis stores its scale");
         let mut stored = serde_json::to_value(&report).unwrap();
         stored.as_object_mut().unwrap().remove("playouts");
         stored.as_object_mut().unwrap().remove("scale");
-        let old: CardGameReport = serde_json::from_value(stored).unwrap();
-        assert_eq!(old.playouts, CardPlayouts::Random);
+        let old: Report = serde_json::from_value(stored).unwrap();
+        assert_eq!(old.head.playouts, Playouts::Random);
         let t = &old.turns[0];
         let value = t.alternatives[t.played.unwrap()].value;
         let lost = t.points_lost.unwrap_or(0.0);
         let left = total - t.turn;
         assert_eq!(
-            turn_chances(&old, total)[0].chance,
+            old.chances(None)[0].chance,
             CARD_SCALE_RANDOM_PLAYOUTS.move_chance(value, lost, left)
         );
         assert_eq!(chances[0].chance, CARD_SCALE.move_chance(value, lost, left));
@@ -598,7 +606,7 @@ mod tests {
     /// stored before playouts were named was played out by random players.
     #[test]
     fn stored_analyses_keep_the_scale_of_their_samples() {
-        let stored = |playouts: &str| -> CardGameReport {
+        let stored = |playouts: &str| -> Report {
             let field = if playouts.is_empty() {
                 String::new()
             } else {
@@ -614,13 +622,9 @@ mod tests {
             ("greedy", CARD_SCALE_TO_THE_END),
             ("horizon", CARD_SCALE),
         ] {
-            assert_eq!(stored(playouts).playouts.scale(), scale, "{playouts:?}");
+            assert_eq!(stored(playouts).head.scale(), scale, "{playouts:?}");
         }
-        assert_eq!(
-            CardPlayouts::from(PLAYOUTS),
-            CardPlayouts::Horizon,
-            "today's analysis says so"
-        );
+        assert_eq!(Playouts::from(PLAYOUTS), Playouts::Horizon, "today's analysis says so");
         assert_ne!(CARD_SCALE, CARD_SCALE_TO_THE_END);
     }
 }

@@ -14,7 +14,7 @@
 //! Illegal suggestions need the positions, not the report: `bench honesty` checks them itself.
 
 use super::any_report::AnyReport;
-use super::report::PlayerReport;
+use super::report::{Listed, PlayerReport, Report, ReportHead, TurnsLeft};
 use super::verdict::ranks;
 use super::win_chance::{MoveClass, PlayerAccuracy, TurnChance, accuracies};
 use serde::Serialize;
@@ -46,39 +46,49 @@ impl AddAssign for Contradictions {
     }
 }
 
-/// The contradictions of a game's analysis, a game of `players` players and `turns` turns.
-pub fn of(report: &AnyReport, players: usize, turns: u32) -> Contradictions {
-    let chances = report.chances(turns, None);
-    let (ranks, too_close, certainties, summaries): (u32, Vec<u32>, u32, &[PlayerReport]) = match report {
-        AnyReport::Tiles(stored) => (
-            (stored.turns.iter())
+/// The contradictions of a game's analysis, a game of `players` players.
+pub fn of(report: &AnyReport, players: usize) -> Contradictions {
+    match report {
+        AnyReport::Tiles(stored) => {
+            let ranks = (stored.turns.iter())
                 .map(|t| misranked(&t.alternatives.iter().map(|a| (a.value, a.rank)).collect::<Vec<_>>()))
-                .sum(),
-            stored.turns.iter().filter(|t| t.too_close).map(|t| t.turn).collect(),
-            (stored.turns.iter())
+                .sum();
+            let certainties = (stored.turns.iter())
                 .filter_map(|t| t.alternatives.get(t.played?))
                 .flat_map(|a| &a.features)
                 .filter(|f| !f.closed && f.completion.is_some_and(|c| c <= 0.0 || c >= 1.0))
                 .filter(|f| !f.open_spots.iter().any(|s| s.fits == 0))
-                .count() as u32,
-            &stored.summary.players,
-        ),
-        AnyReport::Cards(cards) => (
-            (cards.turns.iter())
+                .count() as u32;
+            in_every_game(stored, players, ranks, certainties)
+        }
+        AnyReport::Cards(cards) => {
+            let ranks = (cards.turns.iter())
                 .map(|t| {
-                    let listed: Vec<(f64, u32)> = (t.alternatives.iter().map(|a| a.value)).zip(t.ranks()).collect();
-                    misranked(&listed)
+                    misranked(
+                        &(t.alternatives.iter().map(|a| a.value))
+                            .zip(t.ranks())
+                            .collect::<Vec<_>>(),
+                    )
                 })
-                .sum(),
-            cards.turns.iter().filter(|t| t.too_close).map(|t| t.turn).collect(),
-            0,
-            &cards.players,
-        ),
-    };
+                .sum();
+            in_every_game(cards, players, ranks, 0)
+        }
+    }
+}
+
+/// A report's contradictions, with the counts of the checks that read its game's own parts.
+fn in_every_game<H: ReportHead, A: Listed, F: TurnsLeft>(
+    report: &Report<H, A, F>,
+    players: usize,
+    ranks: u32,
+    certainties: u32,
+) -> Contradictions {
+    let chances = report.chances(None);
+    let too_close: Vec<u32> = report.turns.iter().filter(|t| t.too_close).map(|t| t.turn).collect();
     Contradictions {
         ranks,
         classes: misclassed(&chances, &too_close),
-        accuracy: discordant(&accuracies(&chances, players), summaries),
+        accuracy: discordant(&accuracies(&chances, players), report.head.players()),
         certainties,
         illegal: 0,
     }

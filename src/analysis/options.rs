@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 /// the base game the playouts stop at the search's horizon, valued by the learned evaluation
 /// ([`Sampler::Horizon`]). 4: so do New World's, by its own learned evaluation. 5: the Card
 /// Game's samples stop at the end of the round, valued by its learned evaluation
-/// (`cards::CardFuture::Horizon`). 6: no follower is offered on a feature the placed tile
+/// (`cards::Future::Horizon`). 6: no follower is offered on a feature the placed tile
 /// joins to an occupied one through its other segments (earlier versions could list, and
 /// recommend, such an illegal move). 7: with two tiles or fewer left after a move, its
 /// samples play them exactly, every reply tried (`endgame.rs`), not by the weighed bot. 8: the

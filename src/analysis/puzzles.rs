@@ -17,7 +17,7 @@
 //! [`card_mistakes`]) ask for any move better than the one played: one as good as the best
 //! within the noise mends it ([`mend`], [`card_mend`]), on whatever square.
 
-use super::cards::{self, CardGameReport};
+use super::cards;
 use super::report::{ActionReport, AlternativeReport, StoredAnalysis, TurnReport};
 use super::win_chance::{MoveClass, TurnChance};
 
@@ -228,7 +228,7 @@ fn reviewed(chances: &[TurnChance], player: u8) -> impl Iterator<Item = u32> + '
 
 /// A Card Game player's actions to review, in turn order (as [`mistakes`]), each with what it
 /// lost. The Card Game's values are always sampled.
-pub fn card_mistakes(report: &CardGameReport, chances: &[TurnChance], player: u8) -> Vec<(u32, f64)> {
+pub fn card_mistakes(report: &cards::Report, chances: &[TurnChance], player: u8) -> Vec<(u32, f64)> {
     reviewed(chances, player)
         .filter_map(|turn| Some((turn, report.turn(turn)?.points_lost.filter(|&l| l > 0.0)?)))
         .collect()

@@ -283,46 +283,107 @@ pub struct GameReport {
     pub players: Vec<PlayerReport>,
 }
 
-/// What the service stores of a whole-game analysis: the summary and every turn in full.
+/// A whole game's analysis as the store keeps it and the pages read it, in every game: what it
+/// says of the whole game (`head`, each game's own) and every turn in full. Serialised, the
+/// head's members come first, then `"turns"`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StoredAnalysis {
-    pub summary: GameReport,
-    pub turns: Vec<TurnReport>,
+pub struct Report<H, A = AlternativeReport, F = TileTurnReport> {
+    #[serde(flatten)]
+    pub head: H,
+    pub turns: Vec<TurnReport<A, F>>,
 }
 
-impl StoredAnalysis {
-    pub fn of(game: &GameAnalysis) -> StoredAnalysis {
-        StoredAnalysis {
-            summary: GameReport::from(game),
-            turns: game.turns.iter().map(TurnReport::from).collect(),
-        }
-    }
-
-    pub fn turn(&self, n: u32) -> Option<&TurnReport> {
-        self.turns.iter().find(|t| t.turn == n)
-    }
-
+/// What a game's report says of the whole game, as every game's report reads it.
+pub trait ReportHead {
     /// The scale its values read as chances on: the one it was made with.
-    pub fn scale(&self) -> Scale {
-        (self.summary.scale).unwrap_or_else(|| Scale::of_tiles(self.summary.game, self.summary.version))
+    fn scale(&self) -> Scale;
+    /// Each player's summary, in seat order.
+    fn players(&self) -> &[PlayerReport];
+}
+
+/// An alternative as a report lists it, as every game's report reads it.
+pub trait Listed {
+    /// Its value, as listed.
+    fn value(&self) -> f64;
+    /// Whether its value is a sampled margin, which reads as a chance (a heuristic value does
+    /// not).
+    fn sampled(&self) -> bool;
+}
+
+/// What a game's turn report says besides its alternatives, as every game's report reads it.
+pub trait TurnsLeft {
+    /// The turns, or tiles, left in the game after turn `turn` of `total`.
+    fn left(&self, turn: u32, total: u32) -> u32;
+}
+
+impl<H: ReportHead, A: Listed, F: TurnsLeft> Report<H, A, F> {
+    pub fn turn(&self, n: u32) -> Option<&TurnReport<A, F>> {
+        self.turns.iter().find(|t| t.turn == n)
     }
 
     /// The chances of its judged turns up to `upto` (every turn with `None`).
     pub fn chances(&self, upto: Option<u32>) -> Vec<TurnChance> {
-        // A heuristic value is not a margin: only moves valued by playouts have a chance.
-        let scale = self.scale();
+        let scale = self.head.scale();
+        let total = self.turns.len() as u32;
         (self.turns.iter())
             .filter(|t| upto.is_none_or(|n| t.turn <= n))
             .filter_map(|t| {
-                let played = t.alternatives.get(t.played?)?;
-                played.playouts.as_ref()?;
+                let played = t.alternatives.get(t.played?).filter(|a| a.sampled())?;
+                let left = t.facts.left(t.turn, total);
                 Some(TurnChance {
                     turn: t.turn,
                     player: t.player,
-                    chance: scale.move_chance(played.value, t.points_lost.unwrap_or(0.0), t.facts.tiles_left),
+                    chance: scale.move_chance(played.value(), t.points_lost.unwrap_or(0.0), left),
                 })
             })
             .collect()
+    }
+}
+
+/// A tile game's whole-game report: what `analyse --json` prints, under `"summary"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TileHead {
+    pub summary: GameReport,
+}
+
+/// What the service stores of a tile game's analysis: the summary and every turn in full.
+pub type StoredAnalysis = Report<TileHead>;
+
+impl StoredAnalysis {
+    pub fn of(game: &GameAnalysis) -> StoredAnalysis {
+        Report {
+            head: TileHead {
+                summary: GameReport::from(game),
+            },
+            turns: game.turns.iter().map(TurnReport::from).collect(),
+        }
+    }
+}
+
+impl ReportHead for TileHead {
+    fn scale(&self) -> Scale {
+        let s = &self.summary;
+        (s.scale).unwrap_or_else(|| Scale::of_tiles(s.game, s.version))
+    }
+
+    fn players(&self) -> &[PlayerReport] {
+        &self.summary.players
+    }
+}
+
+impl Listed for AlternativeReport {
+    fn value(&self) -> f64 {
+        self.value
+    }
+
+    fn sampled(&self) -> bool {
+        self.playouts.is_some()
+    }
+}
+
+impl TurnsLeft for TileTurnReport {
+    fn left(&self, _: u32, _: u32) -> u32 {
+        self.tiles_left
     }
 }
 

@@ -9,7 +9,7 @@ use super::replay_cmd::ExportFormat;
 use crate::analysis::AnalysisError;
 use crate::analysis::Sampler;
 use crate::analysis::arena::{self, Contender, Table};
-use crate::analysis::cards::{self, CardGameReport};
+use crate::analysis::cards;
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
 use crate::export::Export;
@@ -155,15 +155,18 @@ impl Commands for CardRecord {
 }
 
 /// Each player's points lost, then each turn's played move against the best.
-fn game_table(record: &CardRecord, r: &CardGameReport) -> String {
-    let mut out = format!("Value: mean final margin over {} samples per action\n\n", r.samples);
+fn game_table(record: &CardRecord, r: &cards::Report) -> String {
+    let mut out = format!(
+        "Value: mean final margin over {} samples per action\n\n",
+        r.head.samples
+    );
     writeln!(
         out,
         "{:<14} {:>6} {:>6} {:>12} {:>9}",
         "player", "turns", "best", "points lost", "average"
     )
     .unwrap();
-    for (p, s) in record.players.iter().zip(&r.players) {
+    for (p, s) in record.players.iter().zip(&r.head.players) {
         writeln!(
             out,
             "{:<14} {:>6} {:>6} {:>12.1} {:>9.2}",

@@ -100,11 +100,8 @@ fn of_record(record: &AnyRecord) -> Result<Contradictions, String> {
             0,
         ),
     };
-    let (players, turns) = match record {
-        AnyRecord::Tiles(r, _) => (r.players.len(), r.turns()),
-        AnyRecord::Cards(r) => (r.players.len(), r.moves.len() as u32),
-    };
-    let mut found = analysis::contradictions(&report, players, turns);
+    let players = crate::record::dispatch!(record, r => r.players.len());
+    let mut found = analysis::contradictions(&report, players);
     found.illegal = illegal;
     Ok(found)
 }

@@ -13,7 +13,7 @@ use crate::store::{GameId, GameRow, SeatAnalysis, SeatPuzzle, Store, StoreError}
 
 /// The seats of a game as its analysis judged them.
 pub fn of(row: &GameRow, report: &AnyReport) -> Vec<SeatAnalysis> {
-    let chances = report.chances(row.turns, None);
+    let chances = report.chances(None);
     let (kinds, puzzles): (Vec<String>, _) = match report {
         AnyReport::Cards(_) => (vec!["card play".to_string(); chances.len()], Vec::new()),
         AnyReport::Tiles(stored) => {

@@ -558,21 +558,16 @@ impl std::fmt::Display for DealFault {
 /// A Card Game record as the engine's walker reads it: each round dealt from the hands its
 /// actions show ([`CardRecord::hands_from`]), then its actions with the Animal Jokers' herds
 /// they state.
-#[derive(Clone, Copy, Debug)]
-pub struct CardScript<'r> {
-    pub record: &'r CardRecord,
-}
-
-impl Script<CardGame> for CardScript<'_> {
+impl Script<CardGame> for &CardRecord {
     type Written = RecordedCardMove;
     type Fault = DealFault;
 
     fn moves(&self) -> usize {
-        self.record.moves.len()
+        self.moves.len()
     }
 
     fn written(&self, index: usize) -> RecordedCardMove {
-        self.record.moves[index].clone()
+        self.moves[index].clone()
     }
 
     // Inlined into the walker's step, as the tile script's is: returned through memory, the
@@ -580,11 +575,11 @@ impl Script<CardGame> for CardScript<'_> {
     #[inline]
     fn read(&self, index: usize, game: &CardGame) -> Result<Scripted<CardGame>, Fault<CardIllegal, DealFault>> {
         if game.deal_due() {
-            return (self.record.hands_from(game, index))
+            return (self.hands_from(game, index))
                 .map(Scripted::Chance)
                 .map_err(Fault::Record);
         }
-        let m = &self.record.moves[index];
+        let m = &self.moves[index];
         Ok(Scripted::Move {
             named: m.player,
             mv: m.mv,

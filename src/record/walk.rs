@@ -172,28 +172,23 @@ pub fn move_text(record: &GameRecord, m: &RecordedMove) -> String {
 
 /// A tile record's moves as the engine's walker reads them: a draw of each move's tile, then
 /// the move, resolved on the position (a meeple addressed by place becomes a segment).
-#[derive(Clone, Copy, Debug)]
-pub struct TileScript<'r> {
-    record: &'r GameRecord,
-}
-
-impl walk::Script<Game> for TileScript<'_> {
+impl walk::Script<Game> for &GameRecord {
     type Written = RecordedMove;
     type Fault = MeepleElsewhere;
 
     fn moves(&self) -> usize {
-        self.record.moves.len()
+        self.moves.len()
     }
 
     fn written(&self, index: usize) -> RecordedMove {
-        self.record.moves[index]
+        self.moves[index]
     }
 
     // Inlined into the walker's step: returned through memory, the scripted move costs the
     // replay a fifth of its time (measured with `bench`, replay of a 71-move record).
     #[inline]
     fn read(&self, index: usize, game: &Game) -> Result<Scripted<Game>, Fault> {
-        let m = &self.record.moves[index];
+        let m = &self.moves[index];
         if game.drawn().is_none() {
             // The player is checked first: a move the record gives the wrong player is that
             // fault, whatever else is wrong with it.
@@ -202,28 +197,26 @@ impl walk::Script<Game> for TileScript<'_> {
         }
         Ok(Scripted::Move {
             named: recorded_player(m),
-            mv: self.resolve(m, game)?,
-            stated: self.record.score_orders.get(&index).cloned().unwrap_or_default(),
+            mv: resolve(m, game)?,
+            stated: self.score_orders.get(&index).cloned().unwrap_or_default(),
         })
     }
 }
 
-impl TileScript<'_> {
-    fn resolve(&self, m: &RecordedMove, game: &Game) -> Result<Played, Fault> {
-        Ok(match *m {
-            RecordedMove::Discard { tile, .. } => Played::Discard(tile),
-            RecordedMove::Place {
-                tile,
-                placement,
-                action,
-                ..
-            } => Played::Place(Move {
-                tile,
-                placement,
-                action: resolve_action(game, tile, placement, action)?,
-            }),
-        })
-    }
+fn resolve(m: &RecordedMove, game: &Game) -> Result<Played, Fault> {
+    Ok(match *m {
+        RecordedMove::Discard { tile, .. } => Played::Discard(tile),
+        RecordedMove::Place {
+            tile,
+            placement,
+            action,
+            ..
+        } => Played::Place(Move {
+            tile,
+            placement,
+            action: resolve_action(game, tile, placement, action)?,
+        }),
+    })
 }
 
 fn recorded_player(m: &RecordedMove) -> Option<u8> {
@@ -256,7 +249,7 @@ fn resolve_action(
 
 /// A record being stepped through the engine, a move (with its draw) at a time.
 pub struct Walk<'r> {
-    walker: Walker<Game, TileScript<'r>>,
+    walker: Walker<Game, &'r GameRecord>,
 }
 
 impl<'r> Walk<'r> {
@@ -272,7 +265,7 @@ impl<'r> Walk<'r> {
             ..record.setup()
         })?;
         Ok(Walk {
-            walker: Walker::new(game, TileScript { record }),
+            walker: Walker::new(game, record),
         })
     }
 
@@ -287,7 +280,7 @@ impl<'r> Walk<'r> {
 
     /// The next recorded move, if any.
     pub fn peek(&self) -> Option<&'r RecordedMove> {
-        self.walker.script().record.moves.get(self.walker.index())
+        self.walker.script().moves.get(self.walker.index())
     }
 
     /// The index in `GameRecord::moves` of the next move.
@@ -315,7 +308,7 @@ impl<'r> Walk<'r> {
     pub fn peek_played(&self) -> Option<Result<Played, ReplayError>> {
         let m = self.peek()?;
         let game = self.game();
-        let resolved = check_player(m, game).and_then(|()| self.walker.script().resolve(m, game));
+        let resolved = check_player(m, game).and_then(|()| resolve(m, game));
         Some(resolved.map_err(|fault| {
             ReplayError::Illegal(Box::new(IllegalTurn {
                 turn: self.placed() + 1,

@@ -6,12 +6,8 @@ use super::json::Document;
 use super::{Breakdown, Replay, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError, Colour};
 use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
-use crate::record::cards::{CardRecord, CardScript, DealFault, DealProblem, RecordedCardMove};
+use crate::record::cards::{CardRecord, DealFault, DealProblem, RecordedCardMove};
 use std::fmt::Write as _;
-
-/// Why a step of a Card Game record cannot be played: a rule, another player named, or a
-/// round whose actions no dealt hands could play.
-pub type CardFault = Fault<CardIllegal, DealProblem>;
 
 /// Why a Card Game record does not replay: its setup, or an illegal step
 /// ([`IllegalAction`]); [`ReplayError::describe`] puts it in the record's words.
@@ -35,13 +31,19 @@ pub struct IllegalAction {
     pub index: usize,
     /// Whose move it is.
     pub player: u8,
-    pub fault: CardFault,
+    /// Why it cannot be played: a rule, another player named, or a round whose actions no
+    /// dealt hands could play.
+    pub fault: Fault<CardIllegal, DealProblem>,
 }
 
 impl IllegalAction {
     /// The refusal of an illegal step the walker met, in the round under way (which began at
     /// move `round_start`). A round whose actions no hands could play names the action at fault.
-    fn refusal(game: &CardGame, round_start: usize, e: CardIllegalTurn) -> Refusal {
+    fn refusal(
+        game: &CardGame,
+        round_start: usize,
+        e: IllegalTurn<RecordedCardMove, CardIllegal, DealFault>,
+    ) -> Refusal {
         let round = game.round() + 1;
         let (turn, index, player) = match &e.fault {
             Fault::Record(f) => (f.offset + 1, e.index + f.offset + 1, f.player),
@@ -81,9 +83,6 @@ impl Refusal {
         }
     }
 }
-
-/// An illegal step as the walker meets it.
-type CardIllegalTurn = IllegalTurn<RecordedCardMove, CardIllegal, DealFault>;
 
 fn name(record: &CardRecord, player: u8) -> &str {
     record
@@ -134,7 +133,7 @@ enum Deal {
 }
 
 fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, Refusal> {
-    let mut walker = Walker::new(CardGame::new(record.setup())?, CardScript { record });
+    let mut walker = Walker::new(CardGame::new(record.setup())?, record);
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut round_start = 0;
     loop {
@@ -180,7 +179,7 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<R
 }
 
 /// A fault in words; an Animal Joker's herd names whose joker it is.
-fn reason(record: &CardRecord, fault: &CardFault) -> String {
+fn reason(record: &CardRecord, fault: &Fault<CardIllegal, DealProblem>) -> String {
     match fault {
         Fault::Rule(e @ (CardIllegal::NoSuchHerd { player, .. } | CardIllegal::NoJokerToAssign { player, .. })) => {
             format!("{}'s Animal Joker: {e}", name(record, *player))

@@ -61,7 +61,7 @@ pub fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRe
 }
 
 /// A game's analysis status, and the analysis when it is done: a `StoredAnalysis` for the
-/// tile games, a `CardGameReport` for the Card Game.
+/// tile games, a `cards::Report` for the Card Game.
 pub fn stored_analysis<T: DeserializeOwned>(
     state: &AppState,
     id: &GameId,

@@ -420,13 +420,13 @@ fn a_whole_game_analysis_stops_when_its_progress_says_so() {
 /// of its version.
 #[test]
 fn an_analysis_reads_its_chances_on_the_scale_it_stored() {
-    use carcassonne_replay::analysis::report::StoredAnalysis;
+    use carcassonne_replay::analysis::report::{ReportHead, StoredAnalysis};
     use carcassonne_replay::analysis::win_chance::{Scale, TILE_SCALE_TO_THE_END};
     use carcassonne_replay::engine::GameKind;
     let record = generate(RulesSpec::new(Preset::SecondEdition), 2, Policy::Greedy, 21).unwrap();
     let game = analysis::analyse_game(&record, &few_playouts(3), &analysis::quiet).unwrap();
     let mut stored = StoredAnalysis::of(&game);
-    let made_with = stored.summary.scale.expect("a new analysis stores its scale");
+    let made_with = stored.head.summary.scale.expect("a new analysis stores its scale");
     assert_eq!(made_with, Scale::current(GameKind::Carcassonne));
     let first = |s: &StoredAnalysis| s.chances(None)[0].chance.after;
     let before = first(&stored);
@@ -434,9 +434,9 @@ fn an_analysis_reads_its_chances_on_the_scale_it_stored() {
         base: made_with.base * 3.0,
         ..made_with
     };
-    stored.summary.scale = Some(wider);
+    stored.head.summary.scale = Some(wider);
     let back: StoredAnalysis = serde_json::from_str(&serde_json::to_string(&stored).unwrap()).unwrap();
-    assert_eq!(back.scale(), wider);
+    assert_eq!(back.head.scale(), wider);
     assert!(
         (first(&back) - 0.5).abs() < (before - 0.5).abs(),
         "a wider scale, a chance nearer ½"
@@ -445,7 +445,7 @@ fn an_analysis_reads_its_chances_on_the_scale_it_stored() {
     old["summary"].as_object_mut().unwrap().remove("scale");
     old["summary"]["version"] = 2.into();
     let old: StoredAnalysis = serde_json::from_value(old).unwrap();
-    assert_eq!(old.scale(), TILE_SCALE_TO_THE_END);
+    assert_eq!(old.head.scale(), TILE_SCALE_TO_THE_END);
 }
 
 /// Analysing the whole game gives each turn what analysing that turn alone gives.
@@ -1145,7 +1145,7 @@ fn played_moves_are_classed_by_the_chance_they_lost() {
     assert_eq!(chances.len(), stored.turns.len(), "every turn was valued by playouts");
     // `analyse --json` states each turn's chance after the move played, as the pages show it,
     // so anyone can score the chances against how games ended.
-    for (c, t) in chances.iter().zip(&stored.summary.turns) {
+    for (c, t) in chances.iter().zip(&stored.head.summary.turns) {
         let stated = t.win_chance.expect("a move valued by playouts has a chance");
         assert!(
             (stated - c.chance.after).abs() <= 0.0005,

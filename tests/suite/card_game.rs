@@ -300,10 +300,10 @@ fn a_card_game_turn_is_analysed_from_the_command_line() {
 /// the chance its pages show, so anyone can score the chances against how games ended.
 #[test]
 fn a_card_game_analysis_states_the_movers_chance_after_each_action() {
-    use carcassonne_replay::analysis::cards::{analyse_game, turn_chances};
+    use carcassonne_replay::analysis::cards::analyse_game;
     let record = card_game(2, Policy::Greedy, 3).unwrap();
     let report = analyse_game(&record, 4, &carcassonne_replay::analysis::quiet).unwrap();
-    let chances = turn_chances(&report, record.moves.len() as u32);
+    let chances = report.chances(None);
     assert_eq!(chances.len(), report.turns.len(), "every action played has a chance");
     for (c, t) in chances.iter().zip(&report.turns) {
         let stated = t.facts.win_chance.expect("a chance per turn");

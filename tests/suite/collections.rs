@@ -705,7 +705,7 @@ fn the_standings_count_a_card_games_accuracy() {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let expected = analysis::win_chance::accuracies(&cards::turn_chances(&report, record.moves.len() as u32), 2);
+    let expected = analysis::win_chance::accuracies(&report.chances(None), 2);
     for (seat, name) in ["Ines", "Jon"].iter().enumerate() {
         let s = (c["standings"].as_array().unwrap().iter())
             .find(|s| s["name"] == *name)

@@ -85,7 +85,7 @@ fn every_top_level_module_has_a_layer() {
 
 /// The crate's public API is its layers, the record and export formats, the Card Game's
 /// namespaces, the colours, `web::startup` and the analysis modules whose items read by their
-/// module's name (`analysis::cards::analyse_game`, `report`'s types, `cards::turn_chances`,
+/// module's name (`analysis::cards::analyse_game`, `report`'s types, `cards::Report`,
 /// `budget::plan`, `puzzles::pick`); everything else is private behind re-exports at a layer's
 /// root (the crate doc, "Layout"). A new `pub mod` must justify raising this ceiling (30: the
 /// analysis queue became a layer of its own, `queue`);

@@ -16,7 +16,7 @@ use super::output::emit;
 use super::replay_cmd::read_bytes;
 use crate::analysis::Sampler;
 use crate::analysis::arena::{self, Contender};
-use crate::analysis::cards::CardGameReport;
+use crate::analysis::cards;
 use crate::analysis::report::GameReport;
 use crate::analysis::win_chance::outcome;
 use crate::engine::GameKind;
@@ -212,7 +212,7 @@ pub fn tile_turns(report: &GameReport) -> Vec<Turn> {
 }
 
 /// A Card Game's turns as its whole-game report gives them.
-pub fn card_turns(report: &CardGameReport) -> Vec<Turn> {
+pub fn card_turns(report: &cards::Report) -> Vec<Turn> {
     let total = report.turns.len() as u32;
     (report.turns.iter())
         .filter_map(|t| {

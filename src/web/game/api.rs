@@ -1,7 +1,6 @@
 //! The JSON API's answers as types, so that `/api/openapi.json` gives their schemas: what a
 //! game's `GamePages` answers (`api_game`, `analysis_status`) and the stored turns read back.
 
-use crate::analysis::cards::CardGameReport;
 use crate::analysis::report::{GameReport, PlayerReport};
 use crate::record::GameRecord;
 use crate::record::cards::CardRecord;
@@ -269,7 +268,7 @@ pub struct CardTurnSummary {
 }
 
 /// A Card Game analysis summarised.
-pub fn card_summary(r: CardGameReport) -> AnalysisSummary {
+pub fn card_summary(r: crate::analysis::cards::Report) -> AnalysisSummary {
     let turns = (r.turns.into_iter())
         .map(|t| CardTurnSummary {
             turn: t.turn,
@@ -280,9 +279,9 @@ pub fn card_summary(r: CardGameReport) -> AnalysisSummary {
         })
         .collect();
     AnalysisSummary::Cards(CardSummary {
-        version: r.version,
-        samples: r.samples,
-        players: r.players,
+        version: r.head.version,
+        samples: r.head.samples,
+        players: r.head.players,
         turns,
     })
 }

@@ -10,7 +10,7 @@ use super::explore::{self, cards::MoveGroup};
 use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
 use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
-use crate::analysis::cards::{CardGameReport, CardPlayouts};
+use crate::analysis::cards::Playouts;
 use crate::analysis::puzzles;
 use crate::engine::cards::CardMove;
 use crate::record::cards::CardRecord;
@@ -97,14 +97,15 @@ impl GameHooks for Stored<CardRecord> {
     /// now (a Card Game turn takes milliseconds) with the same seed, so the values agree.
     fn alternatives_page(&self, state: &AppState, n: u32, _: Option<String>) -> Result<AlternativesPage, Problem> {
         let finished = state.finished_analysis(&self.row.id, self.row.kind)?;
-        let stored = (finished.as_ref().and_then(|a| a.cards())).and_then(|r| Some((r.turn(n)?.clone(), r.playouts)));
+        let stored =
+            (finished.as_ref().and_then(|a| a.cards())).and_then(|r| Some((r.turn(n)?.clone(), r.head.playouts)));
         let (t, playouts) = match stored {
             Some(kept) => kept,
             None => {
                 let samples = analysis::cards::DEFAULT_SAMPLES;
                 let t = analysis::cards::analyse_turn(&self.record, n, samples, u64::from(n))
                     .map_err(|e| Problem::not_found(e.to_string()))?;
-                (t.report(samples), CardPlayouts::from(analysis::cards::PLAYOUTS))
+                (t.report(samples), Playouts::from(analysis::cards::PLAYOUTS))
             }
         };
         // The mover's whole hand, before the round's first card lies face down, holds it.
@@ -193,15 +194,15 @@ impl GameHooks for Stored<CardRecord> {
 }
 
 impl Analysed for CardRecord {
-    type Report = CardGameReport;
+    type Report = analysis::cards::Report;
 }
 
 /// The Card Game's analysis page: values from samples of what the mover could not see, and
 /// each turn's action.
-impl AnalysisReport for CardGameReport {
+impl AnalysisReport for analysis::cards::Report {
     type Record = CardRecord;
 
-    fn fill(page: &mut AnalysisPage, g: &Stored<CardRecord>, report: Option<&CardGameReport>) {
+    fn fill(page: &mut AnalysisPage, g: &Stored<CardRecord>, report: Option<&analysis::cards::Report>) {
         let (id, record) = (g.row.id, &g.record);
         page.move_label = "Action played";
         let Some(r) = report else { return };
@@ -209,15 +210,15 @@ impl AnalysisReport for CardGameReport {
             "Values are each action's expected final margin (own score minus the best opponent's) over {} samples \
              of what the mover could not see: the other hands, a face-down card they did not play, and the deals to come, \
              each {}.",
-            r.samples,
-            r.playouts.how()
+            r.head.samples,
+            r.head.playouts.how()
         );
         let total = record.moves.len() as u32;
-        let chances = analysis::cards::turn_chances(r, total);
+        let chances = r.chances(None);
         let colours = crate::render::cards::colours(record);
         page.chances = ChancesView::new(&id, &record.players, &chances, total, &colours, true);
-        page.made_by = r.version;
-        page.players = player_rows(&record.players, &r.players);
+        page.made_by = r.head.version;
+        page.players = player_rows(&record.players, &r.head.players);
         page.turns = (r.turns.iter())
             .map(|t| {
                 let loss = TurnLoss {
@@ -334,7 +335,7 @@ impl Stored<CardRecord> {
         let report = (finished.as_ref().and_then(|a| a.cards())).ok_or_else(|| not_analysed_yet(id))?;
         let not_one = || no_mistake(id, n);
         let t = report.turn(n).ok_or_else(not_one)?;
-        let chances = analysis::cards::turn_chances(report, record.moves.len() as u32);
+        let chances = report.chances(None);
         let review = puzzles::card_mistakes(report, &chances, t.player);
         let lost = review.iter().find(|(turn, _)| *turn == n).ok_or_else(not_one)?.1;
         let (played, best) = (t.played.and_then(|i| t.alternatives.get(i)), t.alternatives.first());

@@ -129,6 +129,6 @@ impl AppState {
 /// before it is done.
 pub(crate) fn game_chances(state: &AppState, row: &GameRow, upto: Option<u32>) -> Result<Vec<TurnChance>, Problem> {
     Ok((state.finished_analysis(&row.id, row.kind)?)
-        .map(|a| a.chances(row.turns, upto))
+        .map(|a| a.chances(upto))
         .unwrap_or_default())
 }

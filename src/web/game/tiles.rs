@@ -194,7 +194,7 @@ impl AnalysisReport for StoredAnalysis {
             heuristic_formula(record.game)
         );
         let Some(r) = report else { return };
-        if let Some(s) = r.summary.shallower {
+        if let Some(s) = r.head.summary.shallower {
             page.basis += &format!(
                 " This game is longer than one analysis may weigh in full, so each turn ran at most {} playouts \
                  (a 72-tile game's run up to {}): its values are noisier.",
@@ -210,9 +210,9 @@ impl AnalysisReport for StoredAnalysis {
             .map(|p| puzzles::mistakes(r, &chances, p).into_iter().map(|(n, _)| n).collect())
             .collect();
         page.puzzles = page.chances.is_some();
-        page.made_by = r.summary.version;
-        page.players = player_rows(players, &r.summary.players);
-        page.turns = (r.summary.turns.iter())
+        page.made_by = r.head.summary.version;
+        page.players = player_rows(players, &r.head.summary.players);
+        page.turns = (r.head.summary.turns.iter())
             .map(|t| {
                 let loss = TurnLoss {
                     turn: t.turn,
@@ -236,7 +236,7 @@ impl AnalysisReport for StoredAnalysis {
     }
 
     fn summary(self) -> AnalysisSummary {
-        AnalysisSummary::Tiles(self.summary)
+        AnalysisSummary::Tiles(self.head.summary)
     }
 }
 
