@@ -225,6 +225,50 @@ impl ReportHead for Head {
     }
 }
 
+/// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = CardSummary)]
+pub struct Summary {
+    /// The version of the analysis that made it; 1 before versions were recorded.
+    version: u32,
+    samples: u32,
+    players: Vec<PlayerReport>,
+    turns: Vec<TurnSummary>,
+}
+
+/// A turn of a Card Game analysis: the action played, in words, and what it lost.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = CardTurnSummary)]
+pub struct TurnSummary {
+    turn: u32,
+    player: u8,
+    played: Option<String>,
+    points_lost: Option<f64>,
+    /// Whether the best actions could not be separated.
+    too_close: bool,
+}
+
+impl Report {
+    /// The analysis without its alternatives, as the API gives it.
+    pub fn summarised(self) -> Summary {
+        let turns = (self.turns.into_iter())
+            .map(|t| TurnSummary {
+                turn: t.turn,
+                player: t.player,
+                played: t.played.and_then(|i| t.alternatives.get(i)).map(|a| a.action.clone()),
+                points_lost: t.points_lost,
+                too_close: t.too_close,
+            })
+            .collect();
+        Summary {
+            version: self.head.version,
+            samples: self.head.samples,
+            players: self.head.players,
+            turns,
+        }
+    }
+}
+
 /// How a Card Game analysis's samples were played on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

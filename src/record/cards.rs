@@ -111,7 +111,7 @@ enum WrongRowChoice {
 
 /// Why a Card Game record cannot be read, in the record's words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CardRecordError {
+pub enum ReadError {
     /// The document does not have the format's shape: serde's words, after the path of the
     /// member at fault.
     #[error("{0}")]
@@ -134,15 +134,15 @@ pub enum CardRecordError {
         "{at}: {} is not a card (\"red 3\", \"blue building\", \"green animal\", \"dragon\", \"fairy\", \"animal joker\", \"city joker\")",
         Quoted(.name)
     )]
-    Card { at: CardPart, name: String },
+    Card { at: RecordPart, name: String },
     #[error(
         "{at}: {} is not a row (cloister, road, farm, city, or their colours yellow, red, green, blue)",
         Quoted(.name)
     )]
-    Row { at: CardPart, name: String },
+    Row { at: RecordPart, name: String },
     /// A player a move names, or names as an animal joker's owner.
     #[error("{at}: player {player} does not exist (players are numbered from 0)")]
-    NoSuchPlayer { at: CardPart, player: u8 },
+    NoSuchPlayer { at: RecordPart, player: u8 },
     #[error(
         "move {0}: a move is {{\"play\": card, \"row\": row}}, {{\"follower\": row}} or {{\"wrong_row\": \"keep\"|\"points\"}}"
     )]
@@ -163,18 +163,18 @@ pub enum CardRecordError {
 
 /// Where in a Card Game record: a face-up card, a move, or a move's animal jokers (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CardPart {
+pub enum RecordPart {
     FaceUp(usize),
     Move(usize),
     Jokers(usize),
 }
 
-impl std::fmt::Display for CardPart {
+impl std::fmt::Display for RecordPart {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CardPart::FaceUp(i) => write!(f, "face_up {i}"),
-            CardPart::Move(n) => write!(f, "move {n}"),
-            CardPart::Jokers(n) => write!(f, "move {n}: animal_jokers"),
+            RecordPart::FaceUp(i) => write!(f, "face_up {i}"),
+            RecordPart::Move(n) => write!(f, "move {n}"),
+            RecordPart::Jokers(n) => write!(f, "move {n}: animal_jokers"),
         }
     }
 }
@@ -188,23 +188,23 @@ pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
     read(value).map_err(RecordError::from)
 }
 
-fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
-    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| CardRecordError::Shape(at_path(&e)))?;
+fn read(value: serde_json::Value) -> Result<CardRecord, ReadError> {
+    let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| ReadError::Shape(at_path(&e)))?;
     if doc.format != FORMAT || doc.game != "card-game" {
-        return Err(CardRecordError::NotACardGame);
+        return Err(ReadError::NotACardGame);
     }
     annotations::one_per_line(&doc.annotations)?;
     let players = doc.players.len();
     if !(2..=5).contains(&players) {
-        return Err(CardRecordError::PlayerCount(players));
+        return Err(ReadError::PlayerCount(players));
     }
     if let Some(bad) = doc.players.iter().find_map(Player::bad_colour) {
-        return Err(CardRecordError::Colour(bad));
+        return Err(ReadError::Colour(bad));
     }
     let player_infos: Vec<PlayerInfo> = doc.players.into_iter().map(Player::into_info).collect();
-    super::check_names(&player_infos).map_err(CardRecordError::Names)?;
+    super::check_names(&player_infos).map_err(ReadError::Names)?;
     if usize::from(doc.dealer) >= players {
-        return Err(CardRecordError::NoSuchDealer(doc.dealer));
+        return Err(ReadError::NoSuchDealer(doc.dealer));
     }
     let face_up = doc
         .face_up
@@ -212,11 +212,11 @@ fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
         .enumerate()
         .map(|(i, f)| {
             Ok((
-                card(&f.card, CardPart::FaceUp(i + 1))?,
-                row(&f.row, CardPart::FaceUp(i + 1))?,
+                card(&f.card, RecordPart::FaceUp(i + 1))?,
+                row(&f.row, RecordPart::FaceUp(i + 1))?,
             ))
         })
-        .collect::<Result<Vec<_>, CardRecordError>>()?;
+        .collect::<Result<Vec<_>, ReadError>>()?;
     let mut moves = doc
         .moves
         .iter()
@@ -233,24 +233,24 @@ fn read(value: serde_json::Value) -> Result<CardRecord, CardRecordError> {
     })
 }
 
-fn card(name: &str, at: CardPart) -> Result<Card, CardRecordError> {
-    Card::parse(name).ok_or_else(|| CardRecordError::Card {
+fn card(name: &str, at: RecordPart) -> Result<Card, ReadError> {
+    Card::parse(name).ok_or_else(|| ReadError::Card {
         at,
         name: name.to_string(),
     })
 }
 
-fn row(name: &str, at: CardPart) -> Result<Colour, CardRecordError> {
-    Colour::parse(name).ok_or_else(|| CardRecordError::Row {
+fn row(name: &str, at: RecordPart) -> Result<Colour, ReadError> {
+    Colour::parse(name).ok_or_else(|| ReadError::Row {
         at,
         name: name.to_string(),
     })
 }
 
-fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove, CardRecordError> {
-    let what = CardPart::Move(n);
+fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove, ReadError> {
+    let what = RecordPart::Move(n);
     if let Some(player) = m.player.filter(|&p| usize::from(p) >= players) {
-        return Err(CardRecordError::NoSuchPlayer { at: what, player });
+        return Err(ReadError::NoSuchPlayer { at: what, player });
     }
     let unseen = m.play.as_deref() == Some(UNSEEN);
     let mv = match (&m.play, &m.row, &m.follower, m.wrong_row) {
@@ -267,24 +267,24 @@ fn parse_move(m: &DocMove, n: usize, players: usize) -> Result<RecordedCardMove,
         (None, None, None, Some(choice)) => CardMove::WrongRow {
             keep: matches!(choice, WrongRowChoice::Keep),
         },
-        _ => return Err(CardRecordError::MoveShape(n)),
+        _ => return Err(ReadError::MoveShape(n)),
     };
     let joker_herds = (m.animal_jokers.iter())
         .map(|j| {
             if usize::from(j.player) >= players {
                 let player = j.player;
-                return Err(CardRecordError::NoSuchPlayer {
-                    at: CardPart::Jokers(n),
+                return Err(ReadError::NoSuchPlayer {
+                    at: RecordPart::Jokers(n),
                     player,
                 });
             }
-            Ok((j.player, row(&j.herd, CardPart::Jokers(n))?))
+            Ok((j.player, row(&j.herd, RecordPart::Jokers(n))?))
         })
         .collect::<Result<_, _>>()?;
     let face_down = match &m.face_down {
         None if unseen => FaceDownNote::Unseen,
         None => FaceDownNote::Seen,
-        Some(_) if unseen => return Err(CardRecordError::MoveShape(n)),
+        Some(_) if unseen => return Err(ReadError::MoveShape(n)),
         Some(c) => FaceDownNote::TurnsOver(card(c, what)?),
     };
     Ok(RecordedCardMove {
@@ -302,7 +302,7 @@ fn turn_over_face_down(
     moves: &mut [RecordedCardMove],
     players: usize,
     face_up: &[(Card, Colour)],
-) -> Result<(), CardRecordError> {
+) -> Result<(), ReadError> {
     let per_round = per_round(players);
     // Actions of the rounds so far (a wrongly placed card's choice comes after its round).
     let mut actions = 0;
@@ -311,7 +311,7 @@ fn turn_over_face_down(
         let n = i + 1;
         if matches!(moves[i].mv, CardMove::WrongRow { .. }) {
             if moves[i].face_down != FaceDownNote::Seen {
-                return Err(CardRecordError::NothingToTurnOver(n));
+                return Err(ReadError::NothingToTurnOver(n));
             }
             continue;
         }
@@ -319,10 +319,10 @@ fn turn_over_face_down(
             (open, played) = (None, false);
         }
         match moves[i].face_down {
-            FaceDownNote::Unseen if played => return Err(CardRecordError::UnseenNotFirst(n)),
+            FaceDownNote::Unseen if played => return Err(ReadError::UnseenNotFirst(n)),
             FaceDownNote::Unseen => open = Some(i),
             FaceDownNote::TurnsOver(card) => {
-                let at = open.take().ok_or(CardRecordError::NothingToTurnOver(n))?;
+                let at = open.take().ok_or(ReadError::NothingToTurnOver(n))?;
                 if let CardMove::Play { card: c, .. } = &mut moves[at].mv {
                     *c = card;
                 }
@@ -334,7 +334,7 @@ fn turn_over_face_down(
         actions += 1;
         if let (true, Some(at)) = (actions % per_round == 0, open) {
             let round = actions / per_round;
-            return Err(CardRecordError::RoundEndsUnseen {
+            return Err(ReadError::RoundEndsUnseen {
                 round,
                 at: n,
                 played: at + 1,
@@ -601,12 +601,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn error(edit: impl FnOnce(&mut serde_json::Value)) -> CardRecordError {
+    fn error(edit: impl FnOnce(&mut serde_json::Value)) -> ReadError {
         let mut v = demo();
         edit(&mut v);
         match from_value(v) {
             Err(RecordError::Cards(e)) => e,
-            other => panic!("expected a CardRecordError, got {other:?}"),
+            other => panic!("expected a ReadError, got {other:?}"),
         }
     }
 
@@ -615,26 +615,26 @@ mod tests {
     #[test]
     fn a_fault_names_its_place_in_the_record() {
         let e = error(|v| v["moves"][1]["play"] = json!("purple 9"));
-        let card = CardRecordError::Card {
-            at: CardPart::Move(2),
+        let card = ReadError::Card {
+            at: RecordPart::Move(2),
             name: "purple 9".into(),
         };
         assert_eq!(e, card);
         let e = error(|v| v["face_up"][0]["row"] = json!("sky"));
         assert!(matches!(
             e,
-            CardRecordError::Row {
-                at: CardPart::FaceUp(1),
+            ReadError::Row {
+                at: RecordPart::FaceUp(1),
                 ..
             }
         ));
         let e = error(|v| v["moves"][0]["animal_jokers"] = json!([{"player": 9, "herd": "farm"}]));
-        let jokers = CardRecordError::NoSuchPlayer {
-            at: CardPart::Jokers(1),
+        let jokers = ReadError::NoSuchPlayer {
+            at: RecordPart::Jokers(1),
             player: 9,
         };
         assert_eq!(e, jokers);
-        assert_eq!(error(|v| v["dealer"] = json!(7)), CardRecordError::NoSuchDealer(7));
+        assert_eq!(error(|v| v["dealer"] = json!(7)), ReadError::NoSuchDealer(7));
     }
 
     fn demo() -> serde_json::Value {
@@ -671,7 +671,7 @@ mod tests {
         let e = error(unseen_first_card);
         assert_eq!(
             e,
-            CardRecordError::RoundEndsUnseen {
+            ReadError::RoundEndsUnseen {
                 round: 1,
                 at: 18,
                 played: 2
@@ -697,15 +697,15 @@ mod tests {
     fn only_the_rounds_first_card_may_be_unseen_and_only_it_turned_over() {
         assert_eq!(
             error(|v| v["moves"][2]["play"] = json!(UNSEEN)),
-            CardRecordError::UnseenNotFirst(3)
+            ReadError::UnseenNotFirst(3)
         );
         let e = error(|v| v["moves"][17]["face_down"] = json!("red building"));
-        assert_eq!(e, CardRecordError::NothingToTurnOver(18));
+        assert_eq!(e, ReadError::NothingToTurnOver(18));
         let e = error(|v| {
             unseen_first_card(v);
             v["moves"][1]["face_down"] = json!("red building");
         });
-        assert_eq!(e, CardRecordError::MoveShape(2));
+        assert_eq!(e, ReadError::MoveShape(2));
     }
 
     fn from_cards(v: serde_json::Value) -> CardRecord {

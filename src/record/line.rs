@@ -21,6 +21,7 @@
 use super::RecordedAction;
 use crate::engine::cards::{Card, CardMove, Colour};
 use crate::engine::{FeatureKind, Figure, Location, Placement, Pos, Rotation, TileCatalog, TileKindId};
+use std::convert::Infallible;
 use std::fmt::{self, Write as _};
 
 /// Steps a line may have: more than any game has turns, few enough to bound a request's work.
@@ -35,16 +36,30 @@ pub struct TileStep {
     pub action: RecordedAction,
 }
 
-/// A tile-game line: its placements, then maybe a tile drawn and not placed yet.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TileLine {
-    pub steps: Vec<TileStep>,
-    pub draw: Option<TileKindId>,
+/// A line of any game: its moves, then maybe a draw not played yet. `D` is what is drawn
+/// between moves: a tile in the tile games ([`TileLine`]). The Card Game's lines are
+/// `Line<CardMove>`: its deals are the game's, so no line draws (`Infallible`: never a draw).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line<S, D = Infallible> {
+    pub steps: Vec<S>,
+    pub draw: Option<D>,
 }
 
-/// A Card Game line: its actions.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CardLine(pub Vec<CardMove>);
+impl<S, D> Line<S, D> {
+    /// The line of these moves, drawing nothing after them.
+    pub fn of(steps: Vec<S>) -> Line<S, D> {
+        Line { steps, draw: None }
+    }
+}
+
+impl<S, D> Default for Line<S, D> {
+    fn default() -> Line<S, D> {
+        Line::of(Vec::new())
+    }
+}
+
+/// A tile-game line: its placements, then maybe a tile drawn and not placed yet.
+pub type TileLine = Line<TileStep, TileKindId>;
 
 /// Why a line cannot be read: the step (from 1) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -233,15 +248,15 @@ fn unescape(name: &str) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-impl std::str::FromStr for CardLine {
+impl std::str::FromStr for Line<CardMove> {
     type Err = LineError;
 
-    fn from_str(text: &str) -> Result<CardLine, LineError> {
+    fn from_str(text: &str) -> Result<Line<CardMove>, LineError> {
         let mut moves = Vec::new();
         for (step, s) in steps(text)? {
             moves.push(parse_card_step(s).map_err(|problem| LineError { step, problem })?);
         }
-        Ok(CardLine(moves))
+        Ok(Line::of(moves))
     }
 }
 
@@ -264,9 +279,9 @@ fn parse_card_step(s: &str) -> Result<CardMove, LineProblem> {
     Ok(CardMove::Play { card, row })
 }
 
-impl fmt::Display for CardLine {
+impl fmt::Display for Line<CardMove> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, mv) in self.0.iter().enumerate() {
+        for (i, mv) in self.steps.iter().enumerate() {
             if i > 0 {
                 f.write_char('~')?;
             }
@@ -341,9 +356,9 @@ mod tests {
     #[test]
     fn a_card_line_reads_and_writes_the_same() {
         let text = "red-3,road~follower,city~animal-joker,farm~blue-building,cloister~keep~turn-in~dragon,road";
-        let line: CardLine = text.parse().unwrap();
+        let line: Line<CardMove> = text.parse().unwrap();
         assert_eq!(
-            line.0[0],
+            line.steps[0],
             CardMove::Play {
                 card: Card::Person {
                     colour: Colour::Road,
@@ -358,7 +373,7 @@ mod tests {
             ("red-3,sky", LineProblem::Row),
             ("red-3", LineProblem::CardStep),
         ] {
-            assert_eq!(text.parse::<CardLine>().unwrap_err().problem, problem, "{text}");
+            assert_eq!(text.parse::<Line<CardMove>>().unwrap_err().problem, problem, "{text}");
         }
     }
 }

@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 pub use crate::engine::Played;
 pub use annotations::{Annotation, AnnotationError};
-pub use line::{CardLine, LineError, LineProblem, TileLine, TileStep};
+pub use line::{Line, LineError, LineProblem, TileLine, TileStep};
 pub use rules_spec::RulesSpec;
 pub use walk::{ReplayError, Step, Walk, move_text, recorded};
 
@@ -392,7 +392,7 @@ pub enum RecordError {
     Native(#[from] native::NativeError),
     /// A Card Game record that cannot be read.
     #[error("{}: {}", Format::Native.name(), quote::shorten_quotes(&.0.to_string()))]
-    Cards(#[from] cards::CardRecordError),
+    Cards(#[from] cards::ReadError),
     /// An importer that reads moves the engine must judge before it can finish (a `.jcz`
     /// meeple on another square than its tile) found an illegal one: the record read so far,
     /// and the first rule it breaks, so that the error names the turn and player like any

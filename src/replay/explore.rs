@@ -1,5 +1,5 @@
 //! Playing on from a turn of a recorded game: the explore board's positions. A line
-//! (`record::TileLine`, `record::CardLine`) is played from the position before turn `from`, move by move through the
+//! (`record::TileLine`, `record::Line<CardMove>`) is played from the position before turn `from`, move by move through the
 //! engine, so a line is legal exactly when the rules say so.
 //!
 //! While a tile-game line makes the game's own moves, it draws the game's own tiles; once it
@@ -7,11 +7,11 @@
 //! deals are the game's whatever the line does: every card dealt in a round is played in it,
 //! so the next round's hands are the same cards.
 
-use crate::engine::cards::{CardGame, CardIllegal};
+use crate::engine::cards::{CardGame, CardIllegal, CardMove};
 use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, TileKindId};
 use crate::record::cards::{CardRecord, DealFault};
-use crate::record::{CardLine, TileLine, TileStep};
 use crate::record::{GameRecord, RecordedMove, ReplayError, Walk, recorded};
+use crate::record::{Line, TileLine, TileStep};
 use std::iter::Peekable;
 use std::slice::Iter;
 
@@ -107,12 +107,12 @@ impl ExploreError {
 
 /// Plays `line` from the position before turn `from` of `record`.
 pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
-    let mut on = Line::before(record, from)?;
+    let mut on = Playing::before(record, from)?;
     let mut played = TileLine::default();
     let mut moves = Vec::with_capacity(line.steps.len());
     let mut followed = 0;
     for (i, step) in line.steps.iter().enumerate() {
-        let fail = |on: &Line, problem| on.fault(i, from, problem);
+        let fail = |on: &Playing, problem| on.fault(i, from, problem);
         let own = on.own_draw().map_err(|e| fail(&on, e))?;
         let (step, written) = on.play(step, own).map_err(|e| fail(&on, e))?;
         played.steps.push(step);
@@ -161,15 +161,15 @@ fn broken(record: &GameRecord, e: &ReplayError) -> ExploreError {
 
 /// A line being played: the position, the record of it so far, and the game's own moves still
 /// ahead while the line follows them (`None` once it has left them).
-struct Line<'r> {
+struct Playing<'r> {
     game: Game,
     moves: Vec<RecordedMove>,
     ahead: Option<Peekable<Iter<'r, RecordedMove>>>,
 }
 
-impl<'r> Line<'r> {
+impl<'r> Playing<'r> {
     /// The position before turn `from` of `record`, the game's moves from there ahead.
-    fn before(record: &'r GameRecord, from: u32) -> Result<Line<'r>, ExploreError> {
+    fn before(record: &'r GameRecord, from: u32) -> Result<Playing<'r>, ExploreError> {
         let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
         let turns = record.turns();
         if from == 0 || from > turns + 1 {
@@ -181,7 +181,7 @@ impl<'r> Line<'r> {
             }
         }
         let cut = walk.index();
-        Ok(Line {
+        Ok(Playing {
             game: walk.into_game(),
             moves: record.moves[..cut].to_vec(),
             ahead: Some(record.moves[cut..].iter().peekable()),
@@ -295,8 +295,8 @@ impl<'r> Line<'r> {
 pub fn explore_cards(
     record: &CardRecord,
     from: u32,
-    line: &CardLine,
-) -> Result<Explore<CardLine, CardGame, Vec<u8>>, ExploreError> {
+    line: &Line<CardMove>,
+) -> Result<Explore<Line<CardMove>, CardGame, Vec<u8>>, ExploreError> {
     let turns = record.moves.len() as u32;
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
@@ -306,7 +306,7 @@ pub fn explore_cards(
     let mut game = super::cards::position_at(record, from as usize - 1).map_err(broken)?;
     let own = &record.moves[from as usize - 1..];
     let (mut followed, mut players) = (0, Vec::new());
-    for (i, mv) in line.0.iter().enumerate() {
+    for (i, mv) in line.steps.iter().enumerate() {
         let fail = |game: &CardGame, problem| card_fault(game, i, from, problem);
         deals.deal(&mut game).map_err(|e| fail(&game, e))?;
         if game.is_over() {
@@ -319,7 +319,7 @@ pub fn explore_cards(
     if game.is_over() {
         game.finish(&mut Vec::new());
     } else {
-        let after = line.0.len();
+        let after = line.steps.len();
         deals.deal(&mut game).map_err(|e| card_fault(&game, after, from, e))?;
     }
     Ok(Explore {

@@ -3,7 +3,7 @@
 //! turn and end pages are written once (`web/game/turn.rs`). The page frame, the score graph
 //! and the templates are every game's.
 
-use super::view::{self, BreakdownRow, GameWords, HandView, PlayerView, TurnLink};
+use super::view::{self, BreakdownRow, GameWords, PlayerView, TurnLink};
 use crate::analysis::win_chance::TurnChance;
 use crate::engine::GameKind;
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
@@ -289,4 +289,30 @@ pub fn start_sentences(record: &CardRecord) -> Vec<String> {
         )
     }));
     out
+}
+
+/// The Card Game's part of a turn page: the round, the hands, and the way to the turn's
+/// alternatives.
+pub struct TablePart {
+    /// "Round 2 of 6", and the round's permalink.
+    pub round: String,
+    pub round_link: String,
+    /// Cards neither turned up nor dealt yet.
+    pub unseen: usize,
+    /// Every player's hand: its cards when shown, else how many.
+    pub hands: Vec<HandView>,
+    /// Why no hand shows, when none does though cards are held.
+    pub hands_note: Option<&'static str>,
+    /// The switch to the other way of showing hands, its words and its link, when the record
+    /// knows them.
+    pub hands_switch: Option<(String, String)>,
+}
+
+/// One player's hand on a Card Game turn page.
+pub struct HandView {
+    pub name: String,
+    pub colour: String,
+    /// "red 3, blue building" when shown, "5 cards" when not.
+    pub cards: String,
+    pub shown: bool,
 }

@@ -8,7 +8,7 @@ use crate::record::GameRecord;
 use crate::replay::words;
 use crate::store::GameId;
 use crate::web::links;
-use crate::web::view::{self, TileTurnView};
+use crate::web::view;
 
 /// The tile tracker after a turn: the pack, the open spots (the hardest to fill first) and the
 /// features the dead ones kill. The fit counts are found once for the spots and the dead ones.
@@ -16,13 +16,13 @@ use crate::web::view::{self, TileTurnView};
 /// Every chance counts draws as a uniform pick from the pack, as the draws are: the next
 /// player's next `k` draws are `k` tiles drawn from the pack, whatever comes between them.
 /// Discarded tiles (redrawn when they fit nowhere) are left out; they are rare.
-pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, features: &[BoardFeature]) -> TileTurnView {
+pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, features: &[BoardFeature]) -> Tracker {
     let left = position.pack_left();
     let mover = position.current_player();
     let horizon = analysis::draws_for(position, mover).min(NEXT_DRAWS);
     let percent = |chance: f64| format!("{:.0}%", chance * 100.0);
     let remaining = (view::remaining_tiles(&record.catalog, position).into_iter())
-        .map(|(name, copies)| view::PackKind {
+        .map(|(name, copies)| PackKind {
             picture: links::tile_svg(id, &name),
             next: percent(analysis::chance_any(u32::from(copies), left, 1.min(horizon))),
             within: percent(analysis::chance_any(u32::from(copies), left, horizon)),
@@ -43,7 +43,7 @@ pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, feature
             _ => None,
         })
         .collect();
-    TileTurnView {
+    Tracker {
         remaining,
         tiles_left: left,
         next: (left > 0).then(|| (record.players[usize::from(mover)].name.clone(), horizon)),
@@ -52,7 +52,7 @@ pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, feature
             .map(|s| s.pos.to_string())
             .collect(),
         spots: (spots.into_iter().filter(|s| s.fits > 0))
-            .map(|s| view::SpotView {
+            .map(|s| SpotView {
                 pos: s.pos.to_string(),
                 fits: s.fits,
                 chances: (0..players)
@@ -66,3 +66,41 @@ pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, feature
 
 /// The next player's draws the tracker's "within" chance counts.
 const NEXT_DRAWS: u32 = 3;
+
+/// The tile game's part of a turn page, a tile tracker: the pack with each kind's chances for
+/// the next player, the open squares with each player's chance of a tile that fits, and what
+/// the dead squares kill.
+pub struct Tracker {
+    pub remaining: Vec<PackKind>,
+    pub tiles_left: u32,
+    /// Who draws next, and how many of their draws "within their next draws" counts (3, fewer
+    /// near the end); `None` when the pack is empty.
+    pub next: Option<(String, u32)>,
+    /// The players' names, in seat order: the columns of the squares' chances.
+    pub players: Vec<String>,
+    /// Empty squares next to the board that some tile left fits, fewest fitting tiles first.
+    pub spots: Vec<SpotView>,
+    /// Those no tile left fits: listed once by square, not as rows of zeros.
+    pub dead_spots: Vec<String>,
+    /// Features that can never be completed because a square they need is dead, in words.
+    pub killed: Vec<String>,
+}
+
+/// A kind of tile left in the pack, and the next player's chances of drawing one.
+pub struct PackKind {
+    pub name: String,
+    /// The tile's picture (`links::tile_svg`).
+    pub picture: String,
+    pub copies: u8,
+    /// In their next draw, and within their next draws, as whole percents.
+    pub next: String,
+    pub within: String,
+}
+
+/// An empty square next to the board: how many tiles left fit it, and each player's chance
+/// that one of their draws left is such a tile.
+pub struct SpotView {
+    pub pos: String,
+    pub fits: u32,
+    pub chances: Vec<String>,
+}

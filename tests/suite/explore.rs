@@ -15,11 +15,11 @@
 
 use crate::common::app::*;
 use crate::common::browser::Browser;
-use carcassonne_replay::engine::cards::CardGame;
+use carcassonne_replay::engine::cards::{CardGame, CardMove};
 use carcassonne_replay::engine::{Game, Played, Position};
 use carcassonne_replay::record::cards::CardRecord;
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, recorded};
-use carcassonne_replay::record::{CardLine, TileLine, TileStep};
+use carcassonne_replay::record::{Line, TileLine, TileStep};
 use carcassonne_replay::replay::{self, NextDraw, explore_cards, explore_tiles, tiles_to_draw};
 use carcassonne_replay::web::LimitSettings;
 use proptest::prelude::*;
@@ -151,7 +151,7 @@ proptest! {
         picks in prop::collection::vec(any::<Index>(), 40),
     ) {
         let record = card_demo();
-        let mut line = CardLine::default();
+        let mut line = Line::<CardMove>::default();
         for pick in &picks {
             let ex = explore_cards(&record, from, &line).unwrap();
             if ex.game.is_over() {
@@ -159,7 +159,7 @@ proptest! {
             }
             let mut moves = Vec::new();
             Position::legal_moves(&ex.game, &mut moves);
-            line.0.push(*pick.get(&moves));
+            line.steps.push(*pick.get(&moves));
         }
         let first = explore_cards(&record, from, &line).unwrap();
         let text = line.to_string();

@@ -1829,7 +1829,8 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
 /// action as a link, judges an answer without naming the best, and names the best on request.
 #[test]
 fn a_card_games_mistakes_are_reviewed_from_the_table() {
-    use carcassonne_replay::record::{AnyRecord, CardLine, parse_any};
+    use carcassonne_replay::engine::cards::CardMove;
+    use carcassonne_replay::record::{AnyRecord, Line, parse_any};
     use carcassonne_replay::replay::cards::{move_text, position_at};
     let app = spawn_app();
     let text = card_game(9);
@@ -1860,9 +1861,7 @@ fn a_card_games_mistakes_are_reviewed_from_the_table() {
         legal.len(),
         "every legal action is an answer"
     );
-    let answer = |mv: &carcassonne_replay::engine::cards::CardMove| {
-        get_html(&app, &format!("{address}?action={}", CardLine(vec![*mv])))
-    };
+    let answer = |mv: &CardMove| get_html(&app, &format!("{address}?action={}", Line::<CardMove>::of(vec![*mv])));
     let played = answer(&record.moves[n - 1].mv);
     assert!(
         played.body.contains("No better than the move played"),

@@ -1,7 +1,7 @@
 //! The JSON API's answers as types, so that `/api/openapi.json` gives their schemas: what a
 //! game's `GamePages` answers (`api_game`, `analysis_status`) and the stored turns read back.
 
-use crate::analysis::report::{GameReport, PlayerReport};
+use crate::analysis::report::GameReport;
 use crate::record::GameRecord;
 use crate::record::cards::CardRecord;
 use crate::replay::cards::{self, Action};
@@ -243,45 +243,5 @@ pub enum AnalysisStatusAnswer {
 #[serde(untagged)]
 pub enum AnalysisSummary {
     Tiles(GameReport),
-    Cards(CardSummary),
-}
-
-/// A Card Game analysis without its alternatives: each player's summary and each turn's loss.
-#[derive(Serialize, ToSchema)]
-pub struct CardSummary {
-    /// The version of the analysis that made it; 1 before versions were recorded.
-    version: u32,
-    samples: u32,
-    players: Vec<PlayerReport>,
-    turns: Vec<CardTurnSummary>,
-}
-
-/// A turn of a Card Game analysis: the action played, in words, and what it lost.
-#[derive(Serialize, ToSchema)]
-pub struct CardTurnSummary {
-    turn: u32,
-    player: u8,
-    played: Option<String>,
-    points_lost: Option<f64>,
-    /// Whether the best actions could not be separated.
-    too_close: bool,
-}
-
-/// A Card Game analysis summarised.
-pub fn card_summary(r: crate::analysis::cards::Report) -> AnalysisSummary {
-    let turns = (r.turns.into_iter())
-        .map(|t| CardTurnSummary {
-            turn: t.turn,
-            player: t.player,
-            played: t.played.and_then(|i| t.alternatives.get(i)).map(|a| a.action.clone()),
-            points_lost: t.points_lost,
-            too_close: t.too_close,
-        })
-        .collect();
-    AnalysisSummary::Cards(CardSummary {
-        version: r.head.version,
-        samples: r.head.samples,
-        players: r.head.players,
-        turns,
-    })
+    Cards(crate::analysis::cards::Summary),
 }

@@ -5,9 +5,9 @@ use super::analysis::{
     AltRow, AlternativesPage, Analysed, AnalysisPage, AnalysisReport, Cell, TurnLoss, TurnLossRow, link_reviews,
     mend_words, no_mistake, not_analysed_yet, player_rows, too_close,
 };
-use super::api::{AnalysisSummary, card_summary};
+use super::api::AnalysisSummary;
 use super::explore::{self, cards::MoveGroup};
-use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
+use super::turn::{self, Detail, EndInput, EndPage, GamePart, TurnInput, TurnPage};
 use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::Playouts;
@@ -17,10 +17,11 @@ use crate::record::cards::CardRecord;
 use crate::render::Theme;
 use crate::render::cards::{Hands, table_svg};
 use crate::replay;
+use crate::web::card_view::TablePart;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
-use crate::web::view::{CardTurnView, GamePart, GameWords, PlayerView};
+use crate::web::view::{GameWords, PlayerView};
 use crate::web::{AppState, card_view, links, view};
 use askama::Template;
 use askama_web::WebTemplate;
@@ -59,7 +60,7 @@ impl GameHooks for Stored<CardRecord> {
         let id = head.id;
         let chances = game_chances(state, &self.row, Some(n))?;
         let nav_query = links::hands_query(hands);
-        let part = GamePart::Cards(CardTurnView {
+        let part = GamePart::Cards(TablePart {
             round: format!("Round {in_round} of {}", position.rounds()),
             round_link: links::round(id, in_round) + nav_query,
             unseen: position.unseen().len(),
@@ -251,7 +252,7 @@ impl AnalysisReport for analysis::cards::Report {
     }
 
     fn summary(self) -> AnalysisSummary {
-        card_summary(self)
+        AnalysisSummary::Cards(self.summarised())
     }
 }
 

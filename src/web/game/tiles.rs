@@ -6,7 +6,7 @@ use super::analysis::{
     per_player, player_rows, too_close, value_with_error,
 };
 use super::api::AnalysisSummary;
-use super::turn::{self, Detail, EndInput, EndPage, TurnInput, TurnPage};
+use super::turn::{self, Detail, EndInput, EndPage, GamePart, TurnInput, TurnPage};
 use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis::puzzles;
 use crate::analysis::report::{AlternativeReport, StoredAnalysis, TurnReport};
@@ -20,7 +20,7 @@ use crate::replay::{self, Replay, words};
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
-use crate::web::view::{self, GamePart, GameWords};
+use crate::web::view::{self, GameWords};
 use crate::web::what_if::{TurnAlternatives, is_listed, turn_alternatives};
 use crate::web::{AppState, board_view, links, tracker_view};
 

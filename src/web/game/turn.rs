@@ -15,9 +15,15 @@ use crate::web::problem::Problem;
 use crate::web::share_view::ShareView;
 use crate::web::state::Analysis;
 use crate::web::state::AppState;
-use crate::web::view::{self, BoardView, BreakdownRow, GamePart, GameWords, GraphView, PlayerView, TurnLink};
+use crate::web::view::{self, BoardView, BreakdownRow, GameWords, GraphView, PlayerView, TurnLink};
 use askama::Template;
 use askama_web::WebTemplate;
+
+/// What a turn page shows that only one game has: the tile tracker, or the Card Game's table.
+pub enum GamePart {
+    Tiles(crate::web::tracker_view::Tracker),
+    Cards(crate::web::card_view::TablePart),
+}
 
 /// A link preview (Open Graph and Twitter card) and the canonical address.
 pub struct Preview {

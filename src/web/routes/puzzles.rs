@@ -12,8 +12,9 @@
 
 use crate::analysis::puzzles::{self, Answer, Judgement, Mistake, Puzzle};
 use crate::analysis::report::{ActionReport, TurnReport};
+use crate::engine::cards::CardMove;
 use crate::engine::{GameKind, Pos};
-use crate::record::{CardLine, GameRecord};
+use crate::record::{GameRecord, Line};
 use crate::render;
 use crate::replay;
 use crate::replay::words;
@@ -144,8 +145,8 @@ impl AnswerQuery {
             ));
         }
         let action = (self.action.as_deref())
-            .map(|a| match a.parse::<CardLine>() {
-                Ok(CardLine(line)) if line.len() == 1 => Ok(line[0]),
+            .map(|a| match a.parse::<Line<CardMove>>() {
+                Ok(Line { steps, .. }) if steps.len() == 1 => Ok(steps[0]),
                 _ => Err(bad_answer(
                     "an action is card,row (such as red-3,road), follower,row, keep or turn-in",
                 )),

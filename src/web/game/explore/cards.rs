@@ -8,7 +8,7 @@ use super::{
 use crate::engine::Position;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::record::cards::CardRecord;
-use crate::record::{CardLine, LineError};
+use crate::record::{Line, LineError};
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
 use crate::replay::cards::move_text;
@@ -19,7 +19,8 @@ use crate::web::links;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
 
-pub struct CardsView {
+/// The Card Game's part of the explore board ([`super::ExplorePart`]).
+pub struct View {
     /// The table, with the mover's hand.
     pub table: String,
     /// Every legal action, each a link to the line with it played, grouped by what is played.
@@ -76,25 +77,25 @@ struct Walked {
     followed: usize,
     at: usize,
     /// The line shown, with who made each of its moves.
-    shown: Explore<CardLine, CardGame, Vec<u8>>,
+    shown: Explore<Line<CardMove>, CardGame, Vec<u8>>,
     /// The line before the move due, in notation.
     base: String,
 }
 
 fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
-    let line: CardLine = asked.line.parse().map_err(|e: LineError| bad_line(e.to_string()))?;
+    let line: Line<CardMove> = asked.line.parse().map_err(|e: LineError| bad_line(e.to_string()))?;
     let whole = explore_cards(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
-    let len = whole.line.0.len();
+    let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
     let name = |p: u8| record.players.get(usize::from(p)).map_or("?", |p| p.name.as_str());
-    let steps = (whole.line.0.iter().zip(&whole.facts).enumerate())
+    let steps = (whole.line.steps.iter().zip(&whole.facts).enumerate())
         .map(|(i, (mv, &p))| LineStep {
             turn: n + i as u32,
             words: format!("{}: {}", name(p), move_text(mv)),
             played: i < whole.followed,
         })
         .collect();
-    let prefix = CardLine(whole.line.0[..at].to_vec());
+    let prefix = Line::of(whole.line.steps[..at].to_vec());
     let (line, base, followed) = (whole.line.to_string(), prefix.to_string(), whole.followed);
     let shown = if at == len {
         whole
@@ -121,7 +122,7 @@ pub(crate) fn legal(game: &CardGame) -> Vec<CardMove> {
 
 /// A move as the notation writes it.
 pub(crate) fn step(mv: &CardMove) -> String {
-    CardLine(vec![*mv]).to_string()
+    Line::<CardMove>::of(vec![*mv]).to_string()
 }
 
 fn think(game: &CardGame, turn: u32, before: &str) -> EngineAnswer {
@@ -155,7 +156,7 @@ pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked
     let mover = (!over).then(|| Position::current_player(game));
     let engine = engine(state, g, n, &w, asked)?;
     let after = |mv: &CardMove| links::explore(id, n, &then(&w.base, &step(mv)), None);
-    let part = ExplorePart::Cards(CardsView {
+    let part = ExplorePart::Cards(View {
         table: table_svg(record, game, Theme::Light, &|p| Some(p) == mover),
         moves: grouped(&legal(game), &after),
         hand: mover

@@ -25,7 +25,7 @@ pub struct EngineAnswer {
 
 #[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
 pub struct BestMove {
-    /// The move as a line step (`record::TileLine`, `record::CardLine`), and the whole line with it played.
+    /// The move as a line step (`record::TileLine`, `record::Line<CardMove>`), and the whole line with it played.
     pub step: String,
     pub line: String,
     pub words: String,

@@ -34,7 +34,7 @@ pub(super) use tiles::{tile_answer, tile_page};
 /// What the reader asked of the explore board, parsed at the edge (`routes::explore`).
 #[derive(Clone, Debug, Default)]
 pub struct Asked {
-    /// The line, in notation (`record::TileLine`, `record::CardLine`); parsed by the game's own reader.
+    /// The line, in notation (`record::TileLine`, `record::Line<CardMove>`); parsed by the game's own reader.
     pub line: String,
     /// How many of the line's steps the position is after; all when `None`.
     pub at: Option<usize>,
@@ -160,8 +160,8 @@ pub struct LineNav {
 
 /// What the page shows that only one game has.
 pub enum ExplorePart {
-    Tiles(Box<tiles::TilesView>),
-    Cards(cards::CardsView),
+    Tiles(Box<tiles::View>),
+    Cards(cards::View),
 }
 
 #[derive(Template, WebTemplate)]

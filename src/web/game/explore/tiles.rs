@@ -19,10 +19,12 @@ use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::links;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
+use crate::web::tracker_view::Tracker;
 use crate::web::tracker_view::tile_turn_view;
-use crate::web::view::{self, TileTurnView};
+use crate::web::view;
 
-pub struct TilesView {
+/// The tile games' part of the explore board ([`super::ExplorePart`]).
+pub struct View {
     /// The board, inline, to point at and to put the drawn tile on.
     pub board: String,
     pub drawn: Option<DrawnView>,
@@ -35,7 +37,7 @@ pub struct TilesView {
     pub fitting_nowhere: Vec<String>,
     /// Moves in the record, discards included: a live game numbers its next one after them.
     pub moves: u32,
-    pub tracker: TileTurnView,
+    pub tracker: Tracker,
 }
 
 /// The tile drawn, and the form that places it.
@@ -233,7 +235,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         engine_due: matches!(shown.facts.next, NextDraw::Drawn(_)),
         comment_line: shown.line.write(&record.catalog),
     };
-    let part = ExplorePart::Tiles(Box::new(TilesView {
+    let part = ExplorePart::Tiles(Box::new(View {
         board,
         drawn,
         choices,
