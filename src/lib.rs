@@ -29,15 +29,17 @@
 //! greedy, sampled and weighed players ([`Policy`](engine::Policy)). [`engine::cards`] is the
 //! Card Game beside them: its cards, rules, game, scoring, `Position` and bots.
 //!
-//! [`record`] reads every outside format into one canonical
-//! [`GameRecord`](record::GameRecord): the native JSON ([`record::native`]), Card Game records
-//! ([`record::cards`]; [`record::parse_any`] reads either kind), JCloisterZone saves
+//! [`record`] reads every outside format into one canonical [`Record<G>`](record::Record) for the
+//! game `G` (its players, its setup, its moves and its comments): a tile game's
+//! [`GameRecord`](record::GameRecord) (`Record<Game>`) from the native JSON
+//! ([`record::native`]), a `Record<CardGame>` from Card Game records ([`record::cards`];
+//! [`record::parse_any`] reads either kind), JCloisterZone saves
 //! ([`record::jcz`]), Board Game Arena logs ([`record::bga`]), the course notation
 //! ([`record::course`]) and Carcassonne Lab links both ways ([`record::lab`]). It also holds
 //! rules as records state them ([`RulesSpec`](record::RulesSpec), `record/rules_spec.rs`, with
-//! the rules in words), the script a tile record hands the engine's walker
-//! ([`Walker`](engine::Walker)) to step it move by move ([`Walk`](record::Walk),
-//! `record/walk.rs`; the Card Game's is in [`record::cards`]), other programs' tile names
+//! the rules in words), the record as the script the engine's walker
+//! ([`Walker`](engine::Walker)) steps move by move ([`Walk`](record::Walk),
+//! `record/walk.rs`; the Card Game's in [`record::cards`]), other programs' tile names
 //! ([`record::tile_names`]) and an owner's comments on turns ([`record::annotations`], which a
 //! record carries and its game's id never hashes). A record that exists is well-formed; whether its moves are legal
 //! is the engine's business.
@@ -65,10 +67,11 @@
 //! ([`analysis::win_chance`]), puzzles ([`analysis::puzzles`]), the search's horizon
 //! (`analysis/search.rs`), `match` (`analysis/arena.rs`; an earlier build asked for moves,
 //! `cli/outside.rs`), and [`analysis::report`], the
-//! analysis as one serde type, written, stored and read back the same. A turn's analysis and
-//! its report are one type for every game ([`TurnAnalysis`](analysis::TurnAnalysis),
-//! [`TurnReport`](analysis::report::TurnReport)), over the game's alternative and what else it
-//! says of the turn.
+//! analysis as one serde type, written, stored and read back the same. A turn's analysis, its
+//! report and a whole game's report are one type for every game
+//! ([`TurnAnalysis`](analysis::TurnAnalysis), [`TurnReport`](analysis::report::TurnReport),
+//! [`Report`](analysis::report::Report)), over the game's alternative, what else it says of the
+//! turn, and what it says of the whole game.
 //!
 //! [`export`] writes JCloisterZone saves ([`export::jcz`]) and the scoring CSV
 //! ([`export::csv`]) from a record and its replay, behind one [`Export`](export::Export)

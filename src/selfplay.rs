@@ -7,8 +7,9 @@ use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardIllegal, CardMove, CardSetupError};
 use crate::engine::tileset::{NEW_WORLD_SAMPLE, parse_spec};
 use crate::engine::{Game, GameKind, IllegalMove, Move, Setup, SetupError, TileCatalog, TileKindId};
-use crate::record::cards::{CardRecord, RecordedCardMove};
-use crate::record::{CustomTile, GameRecord, PlayerInfo, RecordedMove, RulesSpec, recorded};
+use crate::record::Record;
+use crate::record::cards::{Deal, RecordedCardMove};
+use crate::record::{CustomTile, GameRecord, PlayerInfo, RecordedMove, RulesSpec, TileSetup, recorded};
 use std::sync::Arc;
 
 pub use crate::engine::bots::Policy;
@@ -112,16 +113,18 @@ pub fn generate_with(
 pub fn fresh_record(rules: &RulesSpec, players: u8) -> Result<(Game, GameRecord), SelfPlayError> {
     let (game, kind, custom_tiles) = fresh_game(rules, players)?;
     let record = GameRecord {
-        game: kind,
         players: bots_named(players),
-        rules: rules.clone(),
-        custom_tiles,
-        catalog: game.catalog().clone(),
-        start: Vec::new(),
+        setup: TileSetup {
+            game: kind,
+            rules: rules.clone(),
+            custom_tiles,
+            catalog: game.catalog().clone(),
+            start: Vec::new(),
+            score_orders: Default::default(),
+            final_scoring: None,
+            recorded_scores: None,
+        },
         moves: Vec::new(),
-        score_orders: Default::default(),
-        final_scoring: None,
-        recorded_scores: None,
         annotations: Vec::new(),
     };
     Ok((game, record))
@@ -134,7 +137,7 @@ pub fn bots_named(players: u8) -> Vec<PlayerInfo> {
 
 /// Plays one Card Game with `players` bots, dealt from a deck shuffled by `seed`; player 0
 /// deals first. A joker turned up goes beside a random row.
-pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<CardRecord, SelfPlayError> {
+pub fn card_game(players: u8, policy: Policy, seed: u64) -> Result<Record<CardGame>, SelfPlayError> {
     let (mut scratch, mut turn) = (Vec::new(), 0);
     card_game_with(players, seed, |game, rng| {
         turn += 1;
@@ -148,7 +151,7 @@ pub fn card_game_with(
     players: u8,
     seed: u64,
     mut choose: impl FnMut(&CardGame, &mut Rng) -> Result<CardMove, SelfPlayError>,
-) -> Result<CardRecord, SelfPlayError> {
+) -> Result<Record<CardGame>, SelfPlayError> {
     let mut rng = Rng::new(seed);
     let new = card_bots::new_game(players, &mut rng)?;
     let (mut game, face_up, mut deck) = (new.game, new.face_up, new.deck.into_iter());
@@ -173,10 +176,9 @@ pub fn card_game_with(
             face_down: Default::default(),
         });
     }
-    Ok(CardRecord {
+    Ok(Record::<CardGame> {
         players: bots_named(players),
-        dealer: 0,
-        face_up,
+        setup: Deal { dealer: 0, face_up },
         moves,
         annotations: Vec::new(),
     })

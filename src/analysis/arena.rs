@@ -12,7 +12,8 @@ use crate::engine::bots::{self, Policy, Rng, Scratch, margin, shuffled_bag};
 use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
-use crate::record::cards::{CardRecord, RecordedCardMove};
+use crate::record::Record;
+use crate::record::cards::{Deal, RecordedCardMove};
 use crate::record::{AnyRecord, Format, GameRecord, RecordedMove, RulesSpec, recorded};
 use crate::selfplay::{self, SelfPlayError, bots_named, fresh_record};
 use std::time::{Duration, Instant};
@@ -125,7 +126,7 @@ pub trait Outside {
     ) -> Result<Option<Move>, SelfPlayError>;
 
     /// The action due at move `turn` of `game`, whose record so far is `so_far`.
-    fn card_move(&self, so_far: &CardRecord, game: &CardGame, turn: u32) -> Result<CardMove, SelfPlayError>;
+    fn card_move(&self, so_far: &Record<CardGame>, game: &CardGame, turn: u32) -> Result<CardMove, SelfPlayError>;
 
     /// Its name in the match's result.
     fn name(&self) -> String;
@@ -256,7 +257,7 @@ impl<'c> Seat<'c> {
     /// The action due in `game`.
     fn choose_card(
         &mut self,
-        so_far: &CardRecord,
+        so_far: &Record<CardGame>,
         game: &CardGame,
         turn: u32,
         seed: u64,
@@ -391,10 +392,12 @@ fn play_card_game<'c>(
     let new = card_bots::new_game(players, &mut Rng::new(seed))?;
     let (mut game, mut deck) = (new.game, new.deck.into_iter());
     let (mut events, mut turn) = (Vec::new(), 0);
-    let mut record = CardRecord {
+    let mut record = Record::<CardGame> {
         players: bots_named(players),
-        dealer: 0,
-        face_up: new.face_up,
+        setup: Deal {
+            dealer: 0,
+            face_up: new.face_up,
+        },
         moves: Vec::new(),
         annotations: Vec::new(),
     };
@@ -479,7 +482,7 @@ pub fn self_play(contender: Contender, table: &Table, players: u8, seed: u64) ->
 }
 
 /// [`self_play`] at the Card Game: the record itself.
-pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<CardRecord, SelfPlayError> {
+pub fn self_play_cards(contender: Contender, players: u8, seed: u64) -> Result<Record<CardGame>, SelfPlayError> {
     let chooser = Chooser::Contender(contender);
     let mut seat = Seat::new(&chooser, seed);
     let mut turn = 0;

@@ -19,7 +19,7 @@ use crate::engine::GameKind;
 use crate::engine::bots::{Policy, Rng, margin};
 use crate::engine::cards::bots::{play_out, play_rounds, row_value, sample_hidden};
 use crate::engine::cards::{Card, CardGame, CardMove};
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::replay::cards::Refusal;
 use crate::selfplay::SelfPlayError;
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,7 @@ pub type TurnAnalysis = super::TurnAnalysis<Alternative, ()>;
 
 impl AnalysisError<Refusal> {
     /// The error in the record's words.
-    pub fn describe(&self, record: &CardRecord) -> String {
+    pub fn describe(&self, record: &Record<CardGame>) -> String {
         match self {
             AnalysisError::Replay(e) => e.describe(record),
             other => other.to_string(),
@@ -59,7 +59,7 @@ impl AnalysisError<Refusal> {
 }
 
 /// The position before turn `turn` (1-based), its round dealt, and the move played then.
-fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove), AnalysisError<Refusal>> {
+fn position_before(record: &Record<CardGame>, turn: u32) -> Result<(CardGame, CardMove), AnalysisError<Refusal>> {
     let turns = record.moves.len() as u32;
     if turn == 0 || turn > turns {
         return Err(AnalysisError::NoSuchTurn { turn, turns });
@@ -71,7 +71,7 @@ fn position_before(record: &CardRecord, turn: u32) -> Result<(CardGame, CardMove
 
 /// Analyses turn `turn` of a Card Game record with `samples` samples per alternative.
 pub fn analyse_turn(
-    record: &CardRecord,
+    record: &Record<CardGame>,
     turn: u32,
     samples: u32,
     seed: u64,
@@ -413,7 +413,7 @@ impl TurnAnalysis {
 /// `progress` (turns done, turns in all) as it goes. Turn `n` is sampled from seed `n`, so a
 /// turn analysed alone gives the same values.
 pub fn analyse_game(
-    record: &CardRecord,
+    record: &Record<CardGame>,
     samples: u32,
     progress: super::Progress,
 ) -> Result<Report, AnalysisError<Refusal>> {
@@ -454,7 +454,7 @@ pub fn analyse_game(
 /// one from game to game, so that every seat is valued.
 pub fn chance_samples(
     s: &CalibrationSettings,
-    play: &dyn Fn(u64) -> Result<CardRecord, SelfPlayError>,
+    play: &dyn Fn(u64) -> Result<Record<CardGame>, SelfPlayError>,
     progress: &dyn Fn(u32, u32),
 ) -> Result<Vec<Sample>, CalibrationError> {
     let mut out = Vec::new();

@@ -172,7 +172,7 @@ pub fn analyse_game(
     opts: &AnalysisOptions,
     progress: Progress,
 ) -> Result<GameAnalysis, AnalysisError> {
-    let opts = &opts.for_game(record.game);
+    let opts = &opts.for_game(record.setup.game);
     let plan = budget::plan(&budget::sizes(record)?, opts)?;
     let opts = &plan.options(opts);
     let total = record.turns();
@@ -188,7 +188,7 @@ pub fn analyse_game(
         }
     })?;
     Ok(GameAnalysis {
-        kind: record.game,
+        kind: record.setup.game,
         value_basis: value_basis(opts),
         shallower: plan.shallower(),
         players: summaries(

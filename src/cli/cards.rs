@@ -5,6 +5,7 @@ use super::analyse_cmd::{AnalyseArgs, pretty};
 use super::game::{Bots, Commands, MatchTable};
 use super::judge::{self, figures};
 use super::replay_cmd::ExportFormat;
+use crate::engine::cards::CardGame;
 
 use crate::analysis::AnalysisError;
 use crate::analysis::Sampler;
@@ -13,7 +14,7 @@ use crate::analysis::cards;
 use crate::analysis::win_chance::{CalibrationSettings, Sample, Scale};
 use crate::engine::{GameKind, Preset};
 use crate::export::Export;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::render::RenderError;
 use crate::replay;
 use crate::replay::cards::Refusal;
@@ -21,7 +22,7 @@ use crate::selfplay;
 use std::fmt::Write as _;
 use std::path::Path;
 
-impl Commands for CardRecord {
+impl Commands for Record<CardGame> {
     fn replay(&self, path: &Path, as_json: bool, preset: Option<Preset>) -> Result<String, String> {
         if preset.is_some() {
             return Err(format!("{}: --preset is for the tile games", path.display()));
@@ -155,7 +156,7 @@ impl Commands for CardRecord {
 }
 
 /// Each player's points lost, then each turn's played move against the best.
-fn game_table(record: &CardRecord, r: &cards::Report) -> String {
+fn game_table(record: &Record<CardGame>, r: &cards::Report) -> String {
     let mut out = format!(
         "Value: mean final margin over {} samples per action\n\n",
         r.head.samples

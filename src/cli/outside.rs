@@ -13,7 +13,8 @@ use crate::engine::cards::bots as card_bots;
 use crate::engine::cards::{CardGame, CardMove};
 use crate::engine::{Game, Move, TileKindId};
 use crate::export::Export;
-use crate::record::cards::{CardRecord, RecordedCardMove};
+use crate::record::Record;
+use crate::record::cards::RecordedCardMove;
 use crate::record::{GameRecord, RecordedMove, recorded};
 use crate::replay::cards::move_text;
 use crate::selfplay::SelfPlayError;
@@ -148,7 +149,7 @@ impl Outside for Build {
         chosen.map(|(_, mv)| Some(**mv)).ok_or_else(why)
     }
 
-    fn card_move(&self, so_far: &CardRecord, game: &CardGame, turn: u32) -> Result<CardMove, SelfPlayError> {
+    fn card_move(&self, so_far: &Record<CardGame>, game: &CardGame, turn: u32) -> Result<CardMove, SelfPlayError> {
         let mut legal = Vec::new();
         game.legal_moves(&mut legal);
         let placeholder = *legal.first().ok_or(SelfPlayError::NoMove(turn))?;

@@ -27,20 +27,20 @@ impl Commands for GameRecord {
     fn replay(&self, path: &Path, as_json: bool, preset: Option<Preset>) -> Result<String, String> {
         let mut record = self.clone();
         if let Some(preset) = preset {
-            if !record.game.plays(preset) {
+            if !record.setup.game.plays(preset) {
                 return Err(format!(
                     "{}: {preset} is not a rulebook of {}",
                     path.display(),
-                    record.game.name()
+                    record.setup.game.name()
                 ));
             }
-            record.rules = record.rules.with_preset(preset);
+            record.setup.rules = record.setup.rules.with_preset(preset);
         }
         let replay =
             replay::replay(&record, None).map_err(|e| format!("{}: {}", path.display(), e.describe(&record)))?;
         if preset.is_none() {
             cross_check(path, &record, &replay)?;
-        } else if record.recorded_scores.is_some() {
+        } else if record.setup.recorded_scores.is_some() {
             eprintln!(
                 "note: {}: the scores the log recorded are not checked under another preset",
                 path.display()
@@ -302,7 +302,7 @@ fn turn_table(record: &GameRecord, t: &TurnAnalysis) -> String {
         "rank",
         "position",
         "rot",
-        words::figures(record.game).0,
+        words::figures(record.setup.game).0,
         "now",
         "if-ended",
         "heuristic",
@@ -447,11 +447,11 @@ fn score_line(record: &GameRecord, s: &Score) -> String {
 /// The readable table: one row per turn, final scoring, and each player's breakdown. Columns
 /// are as wide as their widest cell (New World's tile names are long).
 fn table(record: &GameRecord, r: &Replay) -> String {
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let names: Vec<&str> = record.players.iter().map(|p| p.name.as_str()).collect();
     let rules = crate::record::rules_spec::label(r.rules());
     let mut out = format!("{} — {rules} ({})\n", names.join(" vs "), r.rules().preset);
-    let figure = words::figures(record.game).0;
+    let figure = words::figures(record.setup.game).0;
     let header = ["turn", "player", "tile", "position", "rot", figure, "points", "scores"];
     let mut rows: Vec<Vec<String>> = vec![header.map(String::from).to_vec()];
     for t in &r.turns {

@@ -5,10 +5,11 @@ use super::csv::{defuse, row};
 use super::{Export, ExportError};
 use crate::engine::GameKind;
 use crate::engine::cards::{CardEvent, CardGame};
-use crate::record::cards::{self, CardRecord};
+use crate::record::Record;
+use crate::record::cards;
 use crate::replay::{self, Replay};
 
-impl Export for CardRecord {
+impl Export for Record<CardGame> {
     fn native_json(&self) -> String {
         serde_json::to_string_pretty(&cards::to_value(self)).expect("JSON values serialise")
     }
@@ -28,7 +29,7 @@ const HEADER: [&str; 6] = ["turn", "round", "player", "category", "points", "exp
 
 /// Every scoring of a replayed Card Game, in order: each round's (with its turn and round)
 /// and the city sets at the end (turn and round left empty).
-fn scoring_csv(record: &CardRecord, replay: &Replay<CardGame>) -> String {
+fn scoring_csv(record: &Record<CardGame>, replay: &Replay<CardGame>) -> String {
     let mut out = row(HEADER.map(String::from));
     let rounds = crate::replay::cards::rounds(&replay.turns);
     let during = (replay.turns.iter().zip(rounds))

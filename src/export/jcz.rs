@@ -27,10 +27,10 @@ const CREATED: &str = "2000-01-01T00:00:00.000Z";
 /// Why JCloisterZone cannot open this game, if it cannot: it plays neither New World nor
 /// tiles of a record's own.
 pub fn unsupported(record: &GameRecord) -> Option<ExportError> {
-    if record.game != GameKind::Carcassonne {
-        return Some(ExportError::GameNotInJcz(record.game));
+    if record.setup.game != GameKind::Carcassonne {
+        return Some(ExportError::GameNotInJcz(record.setup.game));
     }
-    (record.custom_tiles.first()).map(|t| ExportError::TileNotInJcz(t.name.clone()))
+    (record.setup.custom_tiles.first()).map(|t| ExportError::TileNotInJcz(t.name.clone()))
 }
 
 /// The record as a `.jcz` document. Fails, naming the turn, when a move is illegal (meeple
@@ -71,8 +71,8 @@ pub fn to_string(record: &GameRecord) -> Result<String, ExportError> {
 
 fn extension(record: &GameRecord) -> Value {
     let mut ext = json!({
-        "rules": native::rules_to_value(&record.rules),
-        "final_scoring": record.final_scoring,
+        "rules": native::rules_to_value(&record.setup.rules),
+        "final_scoring": record.setup.final_scoring,
     });
     // Always written, nulls included: JCloisterZone's slots always show some colour, and a
     // record that named none must read back without one.
@@ -134,7 +134,7 @@ fn setup(record: &GameRecord, rules: &Rules) -> Result<Value, ExportError> {
 }
 
 fn start_tiles(record: &GameRecord, rules: &Rules) -> Result<Vec<Value>, ExportError> {
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let default = || -> Option<StartTile> {
         let name = if rules.river { SPRING } else { START_TILE };
         Some(StartTile {
@@ -145,10 +145,10 @@ fn start_tiles(record: &GameRecord, rules: &Rules) -> Result<Vec<Value>, ExportE
             },
         })
     };
-    let start = if record.start.is_empty() {
+    let start = if record.setup.start.is_empty() {
         default().into_iter().collect()
     } else {
-        record.start.clone()
+        record.setup.start.clone()
     };
     start
         .iter()
@@ -182,7 +182,8 @@ fn messages(record: &GameRecord) -> Result<Messages, ExportError> {
             Played::Discard(tile) => tile,
             Played::Place(mv) => mv.tile,
         };
-        out.draws.push(jcz_tile(&record.catalog, tile, Rotation::new(0))?.0);
+        out.draws
+            .push(jcz_tile(&record.setup.catalog, tile, Rotation::new(0))?.0);
         // What the player could do, and where their abbot stood, before the move.
         let before = match played {
             Played::Place(mv) => Some(Before::of(walk.game(), &ids, &mv)),
@@ -196,7 +197,7 @@ fn messages(record: &GameRecord) -> Result<Messages, ExportError> {
             out.replay.extend(turn);
         }
     }
-    out.finished = record.final_scoring.unwrap_or(walk.game().pack_left() == 0);
+    out.finished = record.setup.final_scoring.unwrap_or(walk.game().pack_left() == 0);
     Ok(out)
 }
 

@@ -10,7 +10,7 @@
 
 use super::loose::{Entries, Loose, Present};
 use super::tile_names::{self, System};
-use super::{GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec};
+use super::{GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RecordedScores, RulesSpec, TileSetup};
 use crate::engine::{Edition, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation};
 use crate::engine::{GameKind, TileCatalog, TileKindId};
 use crate::record::rules_spec::{Overrides, TileEdition};
@@ -871,7 +871,6 @@ impl Reader {
             None => (self.finished.then(|| self.running.clone()), None),
         };
         GameRecord {
-            game: GameKind::Carcassonne,
             players: seats
                 .into_iter()
                 .enumerate()
@@ -881,20 +880,23 @@ impl Reader {
                     bga_id: u64::try_from(s.id).ok(),
                 })
                 .collect(),
-            rules: rules(farmers),
-            custom_tiles: Vec::new(),
-            catalog: self.cat,
-            start: Vec::new(),
+            setup: TileSetup {
+                game: GameKind::Carcassonne,
+                rules: rules(farmers),
+                custom_tiles: Vec::new(),
+                catalog: self.cat,
+                start: Vec::new(),
+                score_orders: Default::default(),
+                final_scoring: Some(self.finished),
+                recorded_scores: Some(RecordedScores {
+                    source: SOURCE,
+                    turns: self.turn_scores,
+                    running_after_end: self.finished.then_some(self.running),
+                    final_scores,
+                    categories,
+                }),
+            },
             moves: self.moves,
-            score_orders: Default::default(),
-            final_scoring: Some(self.finished),
-            recorded_scores: Some(RecordedScores {
-                source: SOURCE,
-                turns: self.turn_scores,
-                running_after_end: self.finished.then_some(self.running),
-                final_scores,
-                categories,
-            }),
             annotations: Vec::new(),
         }
     }

@@ -2,6 +2,7 @@
 //! record names the first dealer, the 10 cards turned up and every action; each round's hands
 //! are read from the actions, since every card dealt is played in its round.
 
+use super::Record;
 use super::annotations::{self, Annotation};
 use super::native::{FORMAT, NativeError, Player, at_path};
 use super::quote::Quoted;
@@ -10,15 +11,19 @@ use crate::engine::cards::{Card, CardGame, CardIllegal, CardMove, CardSetup, Col
 use crate::engine::{Fault, Script, Scripted};
 use serde::{Deserialize, Serialize};
 
-/// A Card Game as recorded.
+/// A Card Game as recorded is a `Record<CardGame>`: its setup is the [`Deal`], its moves
+/// [`RecordedCardMove`]s.
+impl super::Recorded for CardGame {
+    type Setup = Deal;
+    type Move = RecordedCardMove;
+}
+
+/// What a Card Game's record says besides its players, actions and comments: who dealt
+/// first, and the 10 cards turned up with their rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CardRecord {
-    pub players: Vec<PlayerInfo>,
+pub struct Deal {
     pub dealer: u8,
     pub face_up: Vec<(Card, Colour)>,
-    pub moves: Vec<RecordedCardMove>,
-    /// Its owner's comments on its turns, which the game's id never hashes.
-    pub annotations: Vec<Annotation>,
 }
 
 /// One action, with the player the record names (checked against turn order).
@@ -184,11 +189,11 @@ pub fn is_card_game(value: &serde_json::Value) -> bool {
     value.get("game").and_then(serde_json::Value::as_str) == Some("card-game")
 }
 
-pub fn from_value(value: serde_json::Value) -> Result<CardRecord, RecordError> {
+pub fn from_value(value: serde_json::Value) -> Result<Record<CardGame>, RecordError> {
     read(value).map_err(RecordError::from)
 }
 
-fn read(value: serde_json::Value) -> Result<CardRecord, ReadError> {
+fn read(value: serde_json::Value) -> Result<Record<CardGame>, ReadError> {
     let doc: Doc = serde_path_to_error::deserialize(value).map_err(|e| ReadError::Shape(at_path(&e)))?;
     if doc.format != FORMAT || doc.game != "card-game" {
         return Err(ReadError::NotACardGame);
@@ -224,10 +229,12 @@ fn read(value: serde_json::Value) -> Result<CardRecord, ReadError> {
         .map(|(i, m)| parse_move(m, i + 1, players))
         .collect::<Result<Vec<_>, _>>()?;
     turn_over_face_down(&mut moves, players, &face_up)?;
-    Ok(CardRecord {
+    Ok(Record::<CardGame> {
         players: player_infos,
-        dealer: doc.dealer,
-        face_up,
+        setup: Deal {
+            dealer: doc.dealer,
+            face_up,
+        },
         moves,
         annotations: doc.annotations,
     })
@@ -382,13 +389,14 @@ fn cards_left(moves: &[RecordedCardMove], face_up: &[(Card, Colour)]) -> [u8; KI
 }
 
 /// Writes a Card Game record as native JSON.
-pub fn to_value(r: &CardRecord) -> serde_json::Value {
+pub fn to_value(r: &Record<CardGame>) -> serde_json::Value {
     let doc = Doc {
         format: FORMAT.into(),
         game: "card-game".into(),
         players: r.players.iter().map(Player::of).collect(),
-        dealer: r.dealer,
+        dealer: r.setup.dealer,
         face_up: r
+            .setup
             .face_up
             .iter()
             .map(|(c, row)| DocFaceUp {
@@ -444,11 +452,11 @@ pub fn to_value(r: &CardRecord) -> serde_json::Value {
 }
 
 /// The record as its game's id hashes it and the store keeps it: without its annotations.
-pub fn canonical_value(r: &CardRecord) -> serde_json::Value {
+pub fn canonical_value(r: &Record<CardGame>) -> serde_json::Value {
     annotations::without(to_value(r))
 }
 
-impl CardRecord {
+impl Record<CardGame> {
     /// Whether move `index` (from 0) plays a card nobody has seen yet: the stand-in it holds
     /// is never shown.
     pub fn unseen(&self, index: usize) -> bool {
@@ -459,7 +467,7 @@ impl CardRecord {
 
     /// Whether the hands held after `n` actions are the record's: the record holds every
     /// action of their round. A record that stops inside a round fills its hands up with
-    /// stand-ins ([`CardRecord::hands_from`]), which no page or picture shows.
+    /// stand-ins ([`Record::hands_from`]), which no page or picture shows.
     pub fn hands_known(&self, n: usize) -> bool {
         let per_round = per_round(self.players.len());
         let regular = |moves: &[RecordedCardMove]| {
@@ -474,7 +482,7 @@ impl CardRecord {
     /// The cards a move may still play, each kind once with how many are left: the deck less
     /// the cards turned up and those the record names.
     pub fn cards_left(&self) -> Vec<(Card, u8)> {
-        let left = cards_left(&self.moves, &self.face_up);
+        let left = cards_left(&self.moves, &self.setup.face_up);
         let mut kinds = deck();
         kinds.dedup();
         kinds
@@ -493,8 +501,8 @@ impl CardRecord {
     pub fn setup(&self) -> CardSetup {
         CardSetup {
             players: self.players.len() as u8,
-            dealer: self.dealer,
-            face_up: self.face_up.clone(),
+            dealer: self.setup.dealer,
+            face_up: self.setup.face_up.clone(),
         }
     }
 
@@ -556,9 +564,9 @@ impl std::fmt::Display for DealFault {
 }
 
 /// A Card Game record as the engine's walker reads it: each round dealt from the hands its
-/// actions show ([`CardRecord::hands_from`]), then its actions with the Animal Jokers' herds
+/// actions show ([`Record::hands_from`]), then its actions with the Animal Jokers' herds
 /// they state.
-impl Script<CardGame> for &CardRecord {
+impl Script<CardGame> for &Record<CardGame> {
     type Written = RecordedCardMove;
     type Fault = DealFault;
 
@@ -708,7 +716,7 @@ mod tests {
         assert_eq!(e, ReadError::MoveShape(2));
     }
 
-    fn from_cards(v: serde_json::Value) -> CardRecord {
+    fn from_cards(v: serde_json::Value) -> Record<CardGame> {
         match from_value(v) {
             Ok(r) => r,
             Err(e) => panic!("{e}"),

@@ -12,7 +12,7 @@
 //! ```
 
 use super::tile_names::{self, System};
-use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec};
+use super::{Format, GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, RulesSpec, TileSetup};
 use crate::engine::{Edge, FeatureKind, Figure, Location, Placement, Pos, Preset, Rotation, Side};
 use crate::engine::{GameKind, TileCatalog, TileKindId};
 
@@ -39,20 +39,22 @@ pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
     let (n, first) = lines.next().ok_or_else(|| err(1, "the record is empty"))?;
     let players = parse_players(n, first)?;
     let mut record = GameRecord {
-        game: GameKind::Carcassonne,
         players,
-        rules: RulesSpec::new(Preset::Course),
-        custom_tiles: Vec::new(),
-        catalog: cat.clone(),
-        start: Vec::new(),
+        setup: TileSetup {
+            game: GameKind::Carcassonne,
+            rules: RulesSpec::new(Preset::Course),
+            custom_tiles: Vec::new(),
+            catalog: cat.clone(),
+            start: Vec::new(),
+            score_orders: Default::default(),
+            final_scoring: None,
+            recorded_scores: None,
+        },
         moves: Vec::new(),
-        score_orders: Default::default(),
-        final_scoring: None,
-        recorded_scores: None,
         annotations: Vec::new(),
     };
     for (n, line) in lines {
-        if record.final_scoring.is_some() {
+        if record.setup.final_scoring.is_some() {
             return Err(err(n, "nothing may follow \"end\""));
         }
         statement(&mut record, &cat, n, line)?;
@@ -89,10 +91,10 @@ fn statement(record: &mut GameRecord, cat: &TileCatalog, n: usize, line: &str) -
                     format!("unknown preset {preset:?}; the presets are {}", names.join(", ")),
                 )
             })?;
-            record.rules = RulesSpec::new(preset);
+            record.setup.rules = RulesSpec::new(preset);
         }
         ["rules:", ..] => return Err(err(n, "\"rules:\" names one preset, before the first move")),
-        ["end"] => record.final_scoring = Some(true),
+        ["end"] => record.setup.final_scoring = Some(true),
         ["discard", tile] => {
             let tile = tile_kind(cat, n, tile)?.kind;
             record.moves.push(RecordedMove::Discard { player: None, tile });

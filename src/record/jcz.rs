@@ -14,7 +14,8 @@ use super::native;
 use super::tile_names::{self, System};
 use super::walk::IllegalTurn;
 use super::{
-    Format, GameRecord, Played, PlayerInfo, RecordError, RecordedAction, RecordedMove, ReplayError, RulesSpec, Walk,
+    Format, GameRecord, Played, PlayerInfo, RecordError, RecordedAction, RecordedMove, ReplayError, RulesSpec,
+    TileSetup, Walk,
 };
 use crate::engine::Rules;
 use crate::engine::tileset::{SPRING, START_TILE};
@@ -322,16 +323,18 @@ fn read(save: Save) -> Result<GameRecord, RecordError> {
         start
     };
     let mut record = GameRecord {
-        game: GameKind::Carcassonne,
         players,
-        rules,
-        custom_tiles: Vec::new(),
-        catalog,
-        start,
+        setup: TileSetup {
+            game: GameKind::Carcassonne,
+            rules,
+            custom_tiles: Vec::new(),
+            catalog,
+            start,
+            score_orders: Default::default(),
+            final_scoring: None,
+            recorded_scores: None,
+        },
         moves: placed.moves,
-        score_orders: Default::default(),
-        final_scoring: None,
-        recorded_scores: None,
         annotations: Vec::new(),
     };
     match draw_order {
@@ -340,7 +343,7 @@ fn read(save: Save) -> Result<GameRecord, RecordError> {
     }
     let draws = record.moves.len() as u64;
     if end_turn.is_some_and(|e| draws >= e) {
-        record.final_scoring = Some(true);
+        record.setup.final_scoring = Some(true);
     }
     if let Some(ext) = extension.0 {
         apply_extension(&mut record, ext.or_empty())?;
@@ -389,12 +392,12 @@ fn apply_extension(record: &mut GameRecord, ext: Extension) -> Result<(), Record
     if let Some(rules) = ext.rules.0 {
         let ours = native::rules_from_value(rules).map_err(|e| JczError::Extension(Box::new(e)))?;
         let components = |r: Rules| (r.edition, r.farmers, r.river, r.abbot, r.followers);
-        if components(ours.resolve()) == components(record.rules.resolve()) {
-            record.rules = ours;
+        if components(ours.resolve()) == components(record.setup.rules.resolve()) {
+            record.setup.rules = ours;
         }
     }
     if let Some(f) = ext.final_scoring.0 {
-        record.final_scoring = f.get();
+        record.setup.final_scoring = f.get();
     }
     let colours = ext.colours.0.unwrap_or_default();
     for (player, colour) in record.players.iter_mut().zip(colours) {

@@ -10,7 +10,7 @@
 //!   `ori − 1` (+16 when x < 0, +32 when y < 0), then BGA's meeple `pos` as a digit (`0`: none).
 
 use super::bga::{self, SPOTS};
-use super::{GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove};
+use super::{GameRecord, PlayerInfo, RecordError, RecordedAction, RecordedMove, TileSetup};
 use crate::engine::{Figure, GameKind, Placement, Pos, Rotation, TileCatalog};
 use crate::record::tile_names::{self, System};
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, percent_decode_str, utf8_percent_encode};
@@ -158,16 +158,18 @@ fn read(text: &str) -> Result<GameRecord, LabError> {
         })
         .collect();
     let mut record = GameRecord {
-        game: GameKind::Carcassonne,
         players,
-        rules: bga::rules(true),
-        custom_tiles: Vec::new(),
-        catalog: cat,
-        start: Vec::new(),
+        setup: TileSetup {
+            game: GameKind::Carcassonne,
+            rules: bga::rules(true),
+            custom_tiles: Vec::new(),
+            catalog: cat,
+            start: Vec::new(),
+            score_orders: Default::default(),
+            final_scoring: None,
+            recorded_scores: None,
+        },
         moves,
-        score_orders: Default::default(),
-        final_scoring: None,
-        recorded_scores: None,
         annotations: Vec::new(),
     };
     record.canonicalise();
@@ -350,8 +352,8 @@ pub enum NoLink {
 /// The link of a base game: the start tile alone at the start, then every placement in player
 /// order, meeples as Board Game Arena's spots.
 pub fn to_link(record: &GameRecord) -> Result<String, NoLink> {
-    if record.game != GameKind::Carcassonne {
-        return Err(NoLink::Game(record.game.title()));
+    if record.setup.game != GameKind::Carcassonne {
+        return Err(NoLink::Game(record.setup.game.title()));
     }
     let n = record.players.len();
     if !(2..=5).contains(&n) {
@@ -367,10 +369,10 @@ pub fn to_link(record: &GameRecord) -> Result<String, NoLink> {
     if same_printing != lab {
         return Err(NoLink::Rules(super::rules_spec::label(&rules)));
     }
-    if !record.start.is_empty() {
+    if !record.setup.start.is_empty() {
         return Err(NoLink::Start);
     }
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let mut types = vec![START_TYPE];
     let mut moves = String::new();
     for (i, m) in record.moves.iter().enumerate() {
@@ -425,7 +427,7 @@ fn meeple_pos(
         } => (*feature, *at),
         _ => return None,
     };
-    let kind = record.catalog.get(tile);
+    let kind = record.setup.catalog.get(tile);
     let segment = kind.segment_at(rotation, feature, Some(at))?;
     (1..=SPOTS[usize::from(ty) - 1].len() as u8).find(|&pos| {
         bga::spot_on_board(i64::from(ty), i64::from(ori), i64::from(pos))

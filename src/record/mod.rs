@@ -1,5 +1,6 @@
-//! Game records: every outside format parses into one canonical [`GameRecord`], and exports
-//! are written from it. A `GameRecord` that exists is well-formed (tiles resolved, locations
+//! Game records: every outside format parses into one canonical [`Record<G>`](Record) of its
+//! game `G` ([`GameRecord`] for the tile games, `Record<CardGame>` for the Card Game), and
+//! exports are written from it. A record that exists is well-formed (tiles resolved, locations
 //! parsed); whether its moves are legal is the engine's business.
 //!
 //! From a caller's side:
@@ -11,7 +12,7 @@
 //!   [`ReplayError`] holding the turn, the player, the move and the rule as data;
 //!   `describe(&GameRecord)` puts it in words.
 //! - Downstream, `replay::verify::recorded_scores` checks a replay against the scores a
-//!   record carries (`GameRecord::recorded_scores`, from BGA), and `export::jcz::to_value`,
+//!   record carries (`TileSetup::recorded_scores`, from BGA), and `export::jcz::to_value`,
 //!   `export::jcz::to_string` and `export::csv::scoring_csv` write a record out.
 
 mod annotations;
@@ -30,11 +31,11 @@ mod strict_json;
 pub mod tile_names;
 mod walk;
 
+use crate::engine::cards::CardGame;
 use crate::engine::{
     Action, FeatureKind, FeatureRef, Figure, Game, GameKind, IllegalMove, Location, Placement, Pos, Rules, Setup,
     StartTile, TileCatalog, TileKindId,
 };
-use cards::CardRecord;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -118,19 +119,76 @@ impl RecordedMove {
     }
 }
 
-/// The canonical game record.
+/// A game's record, whichever game it is: who played, what the record says of the game besides
+/// its moves (its `setup`), every move as written, and its owner's comments. `G` is the game's
+/// position type: [`GameRecord`] is `Record<Game>`, the Card Game's `Record<CardGame>`.
+pub struct Record<G: Recorded> {
+    pub players: Vec<PlayerInfo>,
+    pub setup: G::Setup,
+    pub moves: Vec<G::Move>,
+    /// Its owner's comments on its turns (native records only), which the game's id never
+    /// hashes.
+    pub annotations: Vec<Annotation>,
+}
+
+/// A game as its records write it: what a record says of it besides its moves, and a move.
+pub trait Recorded {
+    type Setup: Clone + std::fmt::Debug;
+    type Move: Clone + std::fmt::Debug + PartialEq;
+}
+
+// Written out, as a derive would ask `G` itself (a position) to be cloned and compared.
+impl<G: Recorded> Clone for Record<G> {
+    fn clone(&self) -> Record<G> {
+        Record {
+            players: self.players.clone(),
+            setup: self.setup.clone(),
+            moves: self.moves.clone(),
+            annotations: self.annotations.clone(),
+        }
+    }
+}
+
+impl<G: Recorded> std::fmt::Debug for Record<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (f.debug_struct("Record"))
+            .field("players", &self.players)
+            .field("setup", &self.setup)
+            .field("moves", &self.moves)
+            .field("annotations", &self.annotations)
+            .finish()
+    }
+}
+
+impl<G: Recorded> PartialEq for Record<G>
+where
+    G::Setup: PartialEq,
+{
+    fn eq(&self, other: &Record<G>) -> bool {
+        (&self.players, &self.setup, &self.moves, &self.annotations)
+            == (&other.players, &other.setup, &other.moves, &other.annotations)
+    }
+}
+
+/// The canonical record of a tile game.
+pub type GameRecord = Record<Game>;
+
+impl Recorded for Game {
+    type Setup = TileSetup;
+    type Move = RecordedMove;
+}
+
+/// What a tile game's record says besides its players, moves and comments.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub struct TileSetup {
     /// Which game of the family this is.
     pub game: GameKind,
-    pub players: Vec<PlayerInfo>,
     pub rules: RulesSpec,
     pub custom_tiles: Vec<CustomTile>,
     /// The built-in tiles plus `custom_tiles`.
     pub catalog: Arc<TileCatalog>,
     /// Empty means the rules' default start.
     pub start: Vec<StartTile>,
-    pub moves: Vec<RecordedMove>,
     /// New World: the order in which a move's completed features score, where the record
     /// states it, by move index (`Game::choose_score_order`).
     pub score_orders: BTreeMap<usize, Vec<FeatureRef>>,
@@ -139,9 +197,6 @@ pub struct GameRecord {
     /// Scores the source itself recorded (Board Game Arena logs), to check our engine against
     /// with `replay::verify::recorded_scores`. No export writes them.
     pub recorded_scores: Option<RecordedScores>,
-    /// Its owner's comments on its turns (native records only), which the game's id never
-    /// hashes.
-    pub annotations: Vec<Annotation>,
 }
 
 /// Scores as another program computed them while the game was played.
@@ -194,11 +249,11 @@ impl GameRecord {
     /// own. No square of the game lies further than this from the start on either axis.
     pub fn tiles_in_game(&self) -> u32 {
         let rules = self.resolved_rules();
-        let mut counts = crate::engine::tileset::base_counts(&self.catalog, rules.edition);
+        let mut counts = crate::engine::tileset::base_counts(&self.setup.catalog, rules.edition);
         if rules.river {
-            counts.extend(crate::engine::tileset::river_counts(&self.catalog, rules.edition));
+            counts.extend(crate::engine::tileset::river_counts(&self.setup.catalog, rules.edition));
         }
-        let custom: u32 = self.custom_tiles.iter().map(|t| u32::from(t.count)).sum();
+        let custom: u32 = self.setup.custom_tiles.iter().map(|t| u32::from(t.count)).sum();
         counts.iter().map(|(_, n)| u32::from(*n)).sum::<u32>() + custom
     }
 
@@ -216,7 +271,7 @@ impl GameRecord {
         let reach = i64::from(tiles);
         let far = |p: Pos| i64::from(p.x).abs() > reach || i64::from(p.y).abs() > reach;
         let out_of_reach = |what: String, pos: Pos| LimitError::OutOfReach { what, pos, reach };
-        for (i, s) in self.start.iter().enumerate() {
+        for (i, s) in self.setup.start.iter().enumerate() {
             if far(s.placement.pos) {
                 return Err(out_of_reach(format!("start tile {}", i + 1), s.placement.pos));
             }
@@ -225,11 +280,11 @@ impl GameRecord {
             if let RecordedMove::Place { tile, placement, .. } = m
                 && far(placement.pos)
             {
-                let what = format!("move {} (tile {})", i + 1, self.catalog.name(*tile));
+                let what = format!("move {} (tile {})", i + 1, self.setup.catalog.name(*tile));
                 return Err(out_of_reach(what, placement.pos));
             }
         }
-        for (i, order) in &self.score_orders {
+        for (i, order) in &self.setup.score_orders {
             if let Some((j, r)) = order.iter().enumerate().find(|(_, r)| far(r.pos)) {
                 let what = format!("move {}: score_order entry {} (the {})", i + 1, j + 1, r.kind);
                 return Err(out_of_reach(what, r.pos));
@@ -242,22 +297,23 @@ impl GameRecord {
     pub fn setup(&self) -> Setup {
         Setup {
             rules: self.resolved_rules(),
-            catalog: Arc::clone(&self.catalog),
+            catalog: Arc::clone(&self.setup.catalog),
             players: self.players.len() as u8,
-            start: self.start.clone(),
+            start: self.setup.start.clone(),
             start_squares: Vec::new(),
             extra_tiles: self.custom_pack(),
         }
     }
 
     pub fn resolved_rules(&self) -> Rules {
-        self.rules.resolve()
+        self.setup.rules.resolve()
     }
 
     pub fn custom_pack(&self) -> Vec<(TileKindId, u8)> {
-        self.custom_tiles
+        self.setup
+            .custom_tiles
             .iter()
-            .filter_map(|t| self.catalog.by_name(&t.name).map(|id| (id, t.count)))
+            .filter_map(|t| self.setup.catalog.by_name(&t.name).map(|id| (id, t.count)))
             .collect()
     }
 
@@ -281,7 +337,7 @@ impl GameRecord {
                     *player = player.or(turn_order);
                     placed += 1;
                     if let RecordedAction::Deploy { feature, at, .. } = action {
-                        let kind = self.catalog.get(*tile);
+                        let kind = self.setup.catalog.get(*tile);
                         if let Some(seg) = kind.segment_at(placement.rotation, *feature, Some(*at)) {
                             *at = kind.location_of(placement.rotation, seg);
                         }
@@ -444,7 +500,7 @@ pub enum AnyRecord {
     /// The tile games (Carcassonne, New World), in whatever format they came.
     Tiles(GameRecord, Format),
     /// The Card Game (native JSON only).
-    Cards(CardRecord),
+    Cards(Record<CardGame>),
 }
 
 impl AnyRecord {
@@ -459,14 +515,14 @@ impl AnyRecord {
     /// The game the record is of.
     pub fn kind(&self) -> GameKind {
         match self {
-            AnyRecord::Tiles(record, _) => record.game,
+            AnyRecord::Tiles(record, _) => record.setup.game,
             AnyRecord::Cards(_) => GameKind::CardGame,
         }
     }
 }
 
 /// Evaluates `$body` with `$r` bound to the record inside `$record` (an [`AnyRecord`], owned or
-/// borrowed) as its own game's type, `GameRecord` or `CardRecord`. A layer's trait has one
+/// borrowed) as its own game's type, `GameRecord` or `Record<CardGame>`. A layer's trait has one
 /// implementation per game, and a record of any game reaches its game's through here, once per
 /// trait, as shakmaty's `VariantPosition::borrow` does:
 /// `record::dispatch!(record, r => r as &dyn Drawable)`.
@@ -481,7 +537,7 @@ macro_rules! dispatch {
 pub(crate) use dispatch;
 
 /// Evaluates `$body` with the type `$R` standing for the record of the game `$kind` names,
-/// `GameRecord` (the tile games) or `CardRecord`: [`dispatch!`]'s counterpart for what a layer
+/// `GameRecord` (the tile games) or `Record<CardGame>`: [`dispatch!`]'s counterpart for what a layer
 /// does per game before it holds a record, such as generating one or reading back a stored
 /// turn. `record::dispatch_kind!(kind, R => R::generate(…))`.
 macro_rules! dispatch_kind {
@@ -492,7 +548,7 @@ macro_rules! dispatch_kind {
                 $body
             }
             $crate::engine::GameKind::CardGame => {
-                type $R = $crate::record::cards::CardRecord;
+                type $R = $crate::record::Record<$crate::engine::cards::CardGame>;
                 $body
             }
         }

@@ -6,7 +6,7 @@ use super::quote::{self, Quoted};
 use super::rules_spec::Overrides;
 use super::{
     CustomTile, GameRecord, MAX_CUSTOM_KINDS, MAX_CUSTOM_TILES, MAX_TILE_NAME_CHARS, PlayerInfo, RecordError,
-    RecordedAction, RecordedMove, RulesSpec,
+    RecordedAction, RecordedMove, RulesSpec, TileSetup,
 };
 use crate::engine::tileset::parse_spec;
 use crate::engine::{
@@ -349,16 +349,18 @@ fn read(value: serde_json::Value) -> Result<GameRecord, NativeError> {
         score_orders.insert(i, order);
     }
     Ok(GameRecord {
-        game,
         players: doc.players.into_iter().map(Player::into_info).collect(),
-        rules,
-        custom_tiles,
-        catalog,
-        start,
+        setup: TileSetup {
+            game,
+            rules,
+            custom_tiles,
+            catalog,
+            start,
+            score_orders,
+            final_scoring: doc.final_scoring,
+            recorded_scores: None,
+        },
         moves,
-        score_orders,
-        final_scoring: doc.final_scoring,
-        recorded_scores: None,
         annotations: doc.annotations,
     })
 }
@@ -548,16 +550,17 @@ fn parse_meeple(m: &DocMeeple, n: usize) -> Result<RecordedAction, NativeError> 
 
 /// Writes a record as native JSON.
 pub fn to_value(r: &GameRecord) -> serde_json::Value {
-    let cat = &r.catalog;
+    let cat = &r.setup.catalog;
     let doc = Doc {
         format: FORMAT.into(),
-        game: (r.game != GameKind::default()).then(|| r.game.name().into()),
+        game: (r.setup.game != GameKind::default()).then(|| r.setup.game.name().into()),
         players: r.players.iter().map(Player::of).collect(),
         rules: Some(DocRules {
-            preset: r.rules.preset.name().into(),
-            overrides: r.rules.overrides.clone(),
+            preset: r.setup.rules.preset.name().into(),
+            overrides: r.setup.rules.overrides.clone(),
         }),
         tiles: r
+            .setup
             .custom_tiles
             .iter()
             .map(|t| DocTile {
@@ -567,6 +570,7 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
             })
             .collect(),
         start: r
+            .setup
             .start
             .iter()
             .map(|s| DocStart {
@@ -581,13 +585,14 @@ pub fn to_value(r: &GameRecord) -> serde_json::Value {
             .enumerate()
             .map(|(i, m)| DocMove {
                 score_order: r
+                    .setup
                     .score_orders
                     .get(&i)
                     .map_or_else(Vec::new, |o| o.iter().map(doc_feature).collect()),
                 ..export_move(cat, m)
             })
             .collect(),
-        final_scoring: r.final_scoring,
+        final_scoring: r.setup.final_scoring,
         annotations: r.annotations.clone(),
     };
     serde_json::to_value(doc).expect("records serialise")

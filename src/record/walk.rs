@@ -143,7 +143,7 @@ fn name_of(record: &GameRecord, p: u8) -> &str {
 
 pub fn move_text(record: &GameRecord, m: &RecordedMove) -> String {
     use super::RecordedAction;
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     match m {
         RecordedMove::Discard { tile, .. } => format!("discarding tile {}", cat.name(*tile)),
         RecordedMove::Place {
@@ -198,7 +198,7 @@ impl walk::Script<Game> for &GameRecord {
         Ok(Scripted::Move {
             named: recorded_player(m),
             mv: resolve(m, game)?,
-            stated: self.score_orders.get(&index).cloned().unwrap_or_default(),
+            stated: self.setup.score_orders.get(&index).cloned().unwrap_or_default(),
         })
     }
 }

@@ -15,7 +15,7 @@ use super::scene::xml_escape;
 use super::shapes::num;
 use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, Theme, when};
 use crate::engine::cards::{Card, CardGame, CardPlayer, Colour, Slot};
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::replay::cards::upto;
 use std::fmt::Write as _;
 
@@ -67,7 +67,7 @@ impl Hands {
     }
 }
 
-impl Drawable for CardRecord {
+impl Drawable for Record<CardGame> {
     /// The table after `turn` actions (the whole game when `None`), or its link preview.
     fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
         let turns = self.moves.len() as u32;
@@ -103,7 +103,7 @@ impl Drawable for CardRecord {
 
 /// The table of any position of `record`'s game (the explore board's), with the hands `shown`
 /// says.
-pub fn table_svg(record: &CardRecord, game: &CardGame, theme: Theme, shown: &dyn Fn(u8) -> bool) -> String {
+pub fn table_svg(record: &Record<CardGame>, game: &CardGame, theme: Theme, shown: &dyn Fn(u8) -> bool) -> String {
     let (paper, ink) = theme.paper_and_ink();
     let (body, width, height) = table_body(record, game, ink, shown);
     document(width, height, paper, &body)
@@ -128,7 +128,7 @@ struct Table {
 }
 
 /// The 1200×630 link preview: the table scaled into the left, the scores on the right.
-fn preview(record: &CardRecord, game: &CardGame, table: &Table, finished: bool, done: usize) -> String {
+fn preview(record: &Record<CardGame>, game: &CardGame, table: &Table, finished: bool, done: usize) -> String {
     let (area_w, area_h, pad) = (740.0, 582.0, 24.0);
     let k = (area_w / table.width).min(area_h / table.height);
     let (x, y) = (
@@ -163,7 +163,7 @@ fn preview(record: &CardRecord, game: &CardGame, table: &Table, finished: bool, 
 }
 
 /// The game's player colours, as its pages show them: none a row's.
-pub fn colours(record: &CardRecord) -> PlayerColours {
+pub fn colours(record: &Record<CardGame>) -> PlayerColours {
     PlayerColours::card_game(record.players.iter().map(|p| p.colour.as_deref()))
 }
 
@@ -173,7 +173,7 @@ const HAND_SCALE: f32 = 0.7;
 const CHAR_W: f32 = 8.7;
 
 /// The table; `shown` says whose hands show their cards (the others show backs).
-fn table_body(record: &CardRecord, game: &CardGame, ink: Rgb, shown: &dyn Fn(u8) -> bool) -> (String, f32, f32) {
+fn table_body(record: &Record<CardGame>, game: &CardGame, ink: Rgb, shown: &dyn Fn(u8) -> bool) -> (String, f32, f32) {
     let colours = colours(record);
     let lines: Vec<String> = (game.players().iter().enumerate())
         .map(|(p, player)| player_line(&record.players[p].name, player))
@@ -372,7 +372,7 @@ mod tests {
     use crate::render::{ImageFormat, draw};
     use crate::selfplay::card_game;
 
-    fn table(record: &CardRecord, turn: Option<u32>) -> String {
+    fn table(record: &Record<CardGame>, turn: Option<u32>) -> String {
         let bytes = draw(
             record,
             turn,

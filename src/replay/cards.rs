@@ -6,7 +6,8 @@ use super::json::Document;
 use super::{Breakdown, Replay, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError, Colour};
 use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
-use crate::record::cards::{CardRecord, DealFault, DealProblem, RecordedCardMove};
+use crate::record::Record;
+use crate::record::cards::{DealFault, DealProblem, RecordedCardMove};
 use std::fmt::Write as _;
 
 /// Why a Card Game record does not replay: its setup, or an illegal step
@@ -61,7 +62,7 @@ impl IllegalAction {
 
 impl Refusal {
     /// The error in the record's words: "round 2, turn 3 (move 17, Bob): …".
-    pub fn describe(&self, record: &CardRecord) -> String {
+    pub fn describe(&self, record: &Record<CardGame>) -> String {
         match self {
             ReplayError::Setup(_) => self.to_string(),
             ReplayError::Illegal(e) => format!(
@@ -76,7 +77,7 @@ impl Refusal {
     }
 
     /// The rule broken, in the record's words.
-    pub fn reason(&self, record: &CardRecord) -> String {
+    pub fn reason(&self, record: &Record<CardGame>) -> String {
         match self {
             ReplayError::Setup(e) => e.to_string(),
             ReplayError::Illegal(e) => reason(record, &e.fault),
@@ -84,7 +85,7 @@ impl Refusal {
     }
 }
 
-fn name(record: &CardRecord, player: u8) -> &str {
+fn name(record: &Record<CardGame>, player: u8) -> &str {
     record
         .players
         .get(usize::from(player))
@@ -92,11 +93,11 @@ fn name(record: &CardRecord, player: u8) -> &str {
 }
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
-pub fn replay(record: &CardRecord) -> Result<Replay<CardGame>, Refusal> {
+pub fn replay(record: &Record<CardGame>) -> Result<Replay<CardGame>, Refusal> {
     replay_upto(record, None, Deal::Ahead)
 }
 
-impl super::Replays for CardRecord {
+impl super::Replays for Record<CardGame> {
     type Position = CardGame;
     type Error = Refusal;
 
@@ -111,7 +112,7 @@ impl super::Replays for CardRecord {
 
 /// The position before move `index` (0-based), its round dealt: the hands are the record's,
 /// read from the whole round.
-pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, Refusal> {
+pub fn position_at(record: &Record<CardGame>, index: usize) -> Result<CardGame, Refusal> {
     Ok(replay_upto(record, Some(index), Deal::Ahead)?.game)
 }
 
@@ -119,7 +120,7 @@ pub fn position_at(record: &CardRecord, index: usize) -> Result<CardGame, Refusa
 /// next one not dealt yet. This is the table of turn `n`'s page and picture: dealing ahead
 /// would show hands before any move of their round, while one of them still holds the card
 /// that goes face down (`render::cards`).
-pub fn upto(record: &CardRecord, n: usize) -> Result<Replay<CardGame>, Refusal> {
+pub fn upto(record: &Record<CardGame>, n: usize) -> Result<Replay<CardGame>, Refusal> {
     replay_upto(record, Some(n), Deal::WithTheNextMove)
 }
 
@@ -132,7 +133,7 @@ enum Deal {
     WithTheNextMove,
 }
 
-fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, Refusal> {
+fn replay_upto(record: &Record<CardGame>, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, Refusal> {
     let mut walker = Walker::new(CardGame::new(record.setup())?, record);
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut round_start = 0;
@@ -179,7 +180,7 @@ fn replay_upto(record: &CardRecord, upto: Option<usize>, deal: Deal) -> Result<R
 }
 
 /// A fault in words; an Animal Joker's herd names whose joker it is.
-fn reason(record: &CardRecord, fault: &Fault<CardIllegal, DealProblem>) -> String {
+fn reason(record: &Record<CardGame>, fault: &Fault<CardIllegal, DealProblem>) -> String {
     match fault {
         Fault::Rule(e @ (CardIllegal::NoSuchHerd { player, .. } | CardIllegal::NoJokerToAssign { player, .. })) => {
             format!("{}'s Animal Joker: {e}", name(record, *player))
@@ -407,7 +408,7 @@ pub struct Head {
 pub struct ReplayJson(#[schema(inline)] pub Document<Head, Action, Hands, EventJson>);
 
 /// The `replay --json` document of a Card Game.
-pub fn to_json(record: &CardRecord, r: &Replay<CardGame>) -> ReplayJson {
+pub fn to_json(record: &Record<CardGame>, r: &Replay<CardGame>) -> ReplayJson {
     let events = |events: &[CardEvent]| events.iter().map(EventJson::from).collect::<Vec<EventJson>>();
     ReplayJson(Document {
         head: Head {
@@ -470,7 +471,7 @@ pub fn move_text(mv: &CardMove) -> String {
 }
 
 /// The `replay` table of a Card Game: one row per action, the round scoring under it, the end.
-pub fn table(record: &CardRecord, r: &Replay<CardGame>) -> String {
+pub fn table(record: &Record<CardGame>, r: &Replay<CardGame>) -> String {
     let name = |p: u8| record.players[p as usize].name.as_str();
     let mut out = String::new();
     writeln!(out, "{:>4}  {:<12} {:<28} scores", "turn", "player", "action").unwrap();

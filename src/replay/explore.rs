@@ -9,7 +9,8 @@
 
 use crate::engine::cards::{CardGame, CardIllegal, CardMove};
 use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, TileKindId};
-use crate::record::cards::{CardRecord, DealFault};
+use crate::record::Record;
+use crate::record::cards::DealFault;
 use crate::record::{GameRecord, RecordedMove, ReplayError, Walk, recorded};
 use crate::record::{Line, TileLine, TileStep};
 use std::iter::Peekable;
@@ -124,7 +125,7 @@ pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<
         .map_err(|e| on.fault(line.steps.len(), from, e))?;
     let mut out = record.clone();
     out.moves = on.moves;
-    out.final_scoring = Some(next == NextDraw::Over);
+    out.setup.final_scoring = Some(next == NextDraw::Over);
     Ok(Explore {
         line: played,
         followed,
@@ -293,7 +294,7 @@ impl<'r> Playing<'r> {
 /// Plays `line` from the position before the `from`-th action of `record`; the line keeps who
 /// made each of its moves.
 pub fn explore_cards(
-    record: &CardRecord,
+    record: &Record<CardGame>,
     from: u32,
     line: &Line<CardMove>,
 ) -> Result<Explore<Line<CardMove>, CardGame, Vec<u8>>, ExploreError> {
@@ -343,13 +344,13 @@ fn card_fault(game: &CardGame, i: usize, from: u32, problem: StepProblem) -> Exp
 /// A Card Game's deals as its record has them: each round's hands are read from the round's
 /// first action on.
 struct Deals<'r> {
-    record: &'r CardRecord,
+    record: &'r Record<CardGame>,
     /// Where each round's first action is in the record.
     starts: Vec<usize>,
 }
 
 impl<'r> Deals<'r> {
-    fn of(record: &'r CardRecord) -> Result<Deals<'r>, super::cards::Refusal> {
+    fn of(record: &'r Record<CardGame>) -> Result<Deals<'r>, super::cards::Refusal> {
         let whole = super::cards::replay(record)?;
         let starts = (whole.turns.iter())
             .filter(|t| super::cards::opens_round(t).is_some())

@@ -449,7 +449,7 @@ pub struct TileReplay(#[schema(inline)] pub Document<TileHead, TileMove, Followe
 
 /// The whole replay as one JSON document.
 pub fn replay(record: &GameRecord, r: &Replay) -> TileReplay {
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     TileReplay(Document {
         head: TileHead {
             players: PlayerName::all(&record.players),

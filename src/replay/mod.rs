@@ -242,7 +242,7 @@ fn replay_inner(
         }
     }
     let mut game = walk.into_game();
-    let finished = upto.is_none() && record.final_scoring.unwrap_or(game.pack_left() == 0);
+    let finished = upto.is_none() && record.setup.final_scoring.unwrap_or(game.pack_left() == 0);
     if finished {
         game.finish(&mut events);
     }

@@ -38,7 +38,7 @@ pub enum ScoreMismatch {
 /// every turn, after final scoring, and the final points by category. The error names the
 /// first turn that differs. Records from elsewhere carry no scores and always pass.
 pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), ScoreMismatch> {
-    let Some(rec) = &record.recorded_scores else {
+    let Some(rec) = &record.setup.recorded_scores else {
         return Ok(());
     };
     let scores = |s: &[i32]| -> String {
@@ -59,7 +59,7 @@ pub fn recorded_scores(record: &GameRecord, replay: &Replay) -> Result<(), Score
     for (t, want) in replay.turns.iter().zip(&rec.turns) {
         if let Some(want) = want.as_deref().filter(|w| *w != t.scores.as_slice()) {
             let who = record.players.get(t.player as usize).map_or("?", |p| p.name.as_str());
-            let tile = record.catalog.name(t.mv.tile);
+            let tile = record.setup.catalog.name(t.mv.tile);
             let when = format!(
                 "turn {} ({who}, tile {tile} at {} rotated {})",
                 t.turn, t.mv.placement.pos, t.mv.placement.rotation

@@ -4,7 +4,9 @@
 use super::snapshot::{self, AnySnapshots};
 use super::{GameId, NewGame, OwnerToken, Store, StoreError, Stored};
 use crate::engine::GameKind;
-use crate::record::cards::{self, CardRecord};
+use crate::engine::cards::CardGame;
+use crate::record::Record;
+use crate::record::cards;
 use crate::record::{self, Annotation, Format, GameRecord, RecordError, native};
 use crate::replay::{self, ReplayError};
 
@@ -204,7 +206,7 @@ fn illegal(record: &GameRecord, e: ReplayError) -> IngestError {
     }
 }
 
-fn card_illegal(record: &CardRecord, e: replay::cards::Refusal) -> IngestError {
+fn card_illegal(record: &Record<CardGame>, e: replay::cards::Refusal) -> IngestError {
     let at = match &e {
         ReplayError::Illegal(i) => Some(IllegalAt {
             turn: i.index as u32,
@@ -270,7 +272,7 @@ pub fn upload(store: &Store, bytes: &[u8], listed: bool) -> Result<Upload, Inges
 
 impl Storable for GameRecord {
     fn kind(&self) -> GameKind {
-        self.game
+        self.setup.game
     }
 
     fn players(&self) -> &[record::PlayerInfo] {
@@ -295,7 +297,7 @@ impl Storable for GameRecord {
         let (replay, ownership) = replay::replay_with_ownership(self).map_err(|e| illegal(self, e))?;
         replay::verify::recorded_scores(self, &replay).map_err(IngestError::Mismatch)?;
         let turns = (replay.turns.iter().zip(&ownership))
-            .map(|(t, owned)| snapshot::tiles::snapshot(&self.catalog, t, owned))
+            .map(|(t, owned)| snapshot::tiles::snapshot(&self.setup.catalog, t, owned))
             .collect();
         Ok(Snapshots {
             rules: replay.rules().preset.name(),
@@ -306,7 +308,7 @@ impl Storable for GameRecord {
     }
 }
 
-impl Storable for CardRecord {
+impl Storable for Record<CardGame> {
     fn kind(&self) -> GameKind {
         GameKind::CardGame
     }

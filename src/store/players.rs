@@ -687,8 +687,9 @@ const WITHOUT_PLAYERS: &str = "SELECT seq, id FROM games g WHERE seq > ?1 AND NO
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::cards::CardGame;
     use crate::record::GameRecord;
-    use crate::record::cards::CardRecord;
+    use crate::record::Record;
     use crate::replay::cards::{EventJson, MoveJson};
     use crate::store::snapshot::StoredEvent;
     use crate::store::snapshot::tiles::StoredMove;
@@ -871,7 +872,7 @@ mod tests {
         )
         .unwrap();
         let action = MoveJson::Follower { row: "road".into() };
-        let cards = Snapshot::<CardRecord> {
+        let cards = Snapshot::<Record<CardGame>> {
             turn: 4,
             player: 1,
             mv: action,

@@ -64,14 +64,14 @@ pub fn turn_board(
                         a.position[0],
                         a.position[1],
                         a.rotation,
-                        a.action.words(record.game),
+                        a.action.words(record.setup.game),
                         value_words(a)
                     ),
                     href: link(k),
                 },
             });
         }
-        notes.played = played_badge(record.game, report, listed, played_at, &link);
+        notes.played = played_badge(record.setup.game, report, listed, played_at, &link);
     }
     let art = super::links::board_art(id, n, &opts);
     render::interactive_board_svg(record, at, &opts, BoardArt::Linked(&art), &notes)
@@ -210,7 +210,7 @@ fn pick<'k>(
                 .map(|(&r, choices)| {
                     let steps = choices.iter().map(|c| {
                         let at = c.segment.and_then(|seg| anchor_share(kind, (r / 90) as u8, seg));
-                        (c.token.as_str(), c.action.words(record.game), at)
+                        (c.token.as_str(), c.action.words(record.setup.game), at)
                     });
                     (r, steps.collect())
                 })
@@ -231,7 +231,7 @@ fn pick<'k>(
                     Some(MeepleSpot {
                         segment: c.segment?,
                         href: spot(t.pos, t.rotation, c),
-                        title: format!("Play it with the {}", c.action.words(record.game)),
+                        title: format!("Play it with the {}", c.action.words(record.setup.game)),
                     })
                 })
                 .collect()
@@ -478,7 +478,7 @@ pub fn never_completed_at(pos: Pos, on_land: bool) -> String {
 
 /// "Meeples: Ada 2, Bruno 1. Ada holds it", or "No meeples" (New World: settlers).
 fn holders(record: &GameRecord, f: &BoardFeature) -> String {
-    let (_, figures) = words::figures(record.game);
+    let (_, figures) = words::figures(record.setup.game);
     let name = |p: u8| record.players.get(p as usize).map_or("?", |p| p.name.as_str());
     let on: Vec<String> = (f.meeples.iter().enumerate())
         .filter(|&(_, &n)| n > 0)
@@ -505,7 +505,7 @@ fn spot_notes(record: &GameRecord, game: &Game) -> Vec<SpotNote> {
         .filter(|sq| game.on_land(sq.pos))
         .map(|sq| {
             let fits: Vec<(&str, u8)> = fitting_tiles(game, sq)
-                .map(|(id, n)| (record.catalog.name(id), n))
+                .map(|(id, n)| (record.setup.catalog.name(id), n))
                 .collect();
             let copies: u32 = fits.iter().map(|(_, n)| u32::from(*n)).sum();
             let listed: Vec<String> = fits.iter().map(|(name, n)| format!("{name} ×{n}")).collect();

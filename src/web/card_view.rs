@@ -8,12 +8,12 @@ use crate::analysis::win_chance::TurnChance;
 use crate::engine::GameKind;
 use crate::engine::cards::{CardEvent, CardGame, CardMove};
 use crate::record::PlayerInfo;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::render::PlayerColours;
 use crate::render::cards::Hands;
 use crate::replay::{self, Replay, Turn};
 
-fn names(record: &CardRecord) -> Vec<&str> {
+fn names(record: &Record<CardGame>) -> Vec<&str> {
     record.players.iter().map(|p| p.name.as_str()).collect()
 }
 
@@ -24,7 +24,7 @@ pub fn list(cards: &[crate::engine::cards::Card]) -> String {
 
 /// Every event of a turn in words. A card played face down stays hidden until its round is
 /// scored, as on the table.
-pub fn event_sentences(record: &CardRecord, events: &[CardEvent]) -> Vec<String> {
+pub fn event_sentences(record: &Record<CardGame>, events: &[CardEvent]) -> Vec<String> {
     let n = names(record);
     events
         .iter()
@@ -115,7 +115,7 @@ pub fn move_brief(t: &Turn<CardGame>) -> String {
 /// with the classes of `chances`. The round headings come from the whole game (`all`), which
 /// gives away nothing but the rounds' lengths.
 pub fn turn_links(
-    record: &CardRecord,
+    record: &Record<CardGame>,
     (played, all): (&[Turn<CardGame>], &[Turn<CardGame>]),
     chances: &[TurnChance],
     current: Option<u32>,
@@ -128,7 +128,7 @@ pub fn turn_links(
     links
 }
 
-impl GameWords for CardRecord {
+impl GameWords for Record<CardGame> {
     /// "3 players, 8 rounds of 5 cards".
     fn rules_label(&self) -> String {
         let players = self.players.len() as u8;
@@ -201,7 +201,12 @@ impl GameWords for CardRecord {
 
 /// The scoreboard: the hands, and what each player would have if the game ended now (their
 /// city sets counted).
-pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours: &PlayerColours) -> Vec<PlayerView> {
+pub fn players_at(
+    record: &Record<CardGame>,
+    game: &CardGame,
+    finished: bool,
+    colours: &PlayerColours,
+) -> Vec<PlayerView> {
     view::scoreboard(&record.players, game, finished, colours, |i| {
         let p = &game.players()[i];
         match (p.hand.len(), p.follower_placed) {
@@ -215,7 +220,7 @@ pub fn players_at(record: &CardRecord, game: &CardGame, finished: bool, colours:
 /// Every player's hand after turn `n`, whose move `mover` made: the cards of those `hands`
 /// shows, if the record knows them, the number of cards of the others.
 pub fn hands_at(
-    record: &CardRecord,
+    record: &Record<CardGame>,
     n: u32,
     game: &CardGame,
     mover: Option<u8>,
@@ -242,7 +247,7 @@ pub fn hands_at(
 
 /// Why cards are held but no hand shows after turn `n`: the record does not know them yet, or
 /// the round's first card, which goes face down, is still to be played ([`Hands::shows`]).
-pub fn hands_note(record: &CardRecord, n: u32, game: &CardGame) -> Option<&'static str> {
+pub fn hands_note(record: &Record<CardGame>, n: u32, game: &CardGame) -> Option<&'static str> {
     if game.players().iter().all(|p| p.hand.is_empty()) {
         return None;
     }
@@ -255,7 +260,11 @@ pub fn hands_note(record: &CardRecord, n: u32, game: &CardGame) -> Option<&'stat
 }
 
 /// Points by category for each player, with the cards they played and took.
-pub fn breakdown_rows(record: &CardRecord, full: &Replay<CardGame>, colours: &PlayerColours) -> Vec<BreakdownRow> {
+pub fn breakdown_rows(
+    record: &Record<CardGame>,
+    full: &Replay<CardGame>,
+    colours: &PlayerColours,
+) -> Vec<BreakdownRow> {
     view::breakdown(&record.players, full, colours, |i| {
         let played = (full.turns.iter())
             .filter(|t| t.player as usize == i && matches!(t.mv, CardMove::Play { .. }))
@@ -271,10 +280,13 @@ pub fn breakdown_rows(record: &CardRecord, full: &Replay<CardGame>, colours: &Pl
 }
 
 /// The start in words: who deals first and the cards turned up beside the rows.
-pub fn start_sentences(record: &CardRecord) -> Vec<String> {
-    let mut out = vec![format!("{} deals first", record.players[record.dealer as usize].name)];
+pub fn start_sentences(record: &Record<CardGame>) -> Vec<String> {
+    let mut out = vec![format!(
+        "{} deals first",
+        record.players[record.setup.dealer as usize].name
+    )];
     out.extend(crate::engine::cards::Colour::ALL.into_iter().map(|row| {
-        let cards: Vec<_> = (record.face_up.iter())
+        let cards: Vec<_> = (record.setup.face_up.iter())
             .filter(|(_, r)| *r == row)
             .map(|(c, _)| *c)
             .collect();

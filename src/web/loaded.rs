@@ -2,8 +2,9 @@
 //! web tells the games apart. What the pages make of it is [`super::game`]'s.
 
 use crate::engine::GameKind;
+use crate::engine::cards::CardGame;
 use crate::export::Export;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::record::{Annotation, AnyRecord, GameRecord};
 use crate::render::Drawable;
 use crate::replay::{Replay, Replays};
@@ -11,7 +12,7 @@ use crate::store::{GameRow, Storable};
 use crate::web::view::GameWords;
 use std::sync::Arc;
 
-/// A stored game: its row, its record parsed as its game's type (`GameRecord`, `CardRecord`),
+/// A stored game: its row, its record parsed as its game's type (`GameRecord`, `Record<CardGame>`),
 /// and the record replayed to its end, once, as the game was loaded.
 pub struct Stored<R: Replays> {
     pub row: GameRow,
@@ -91,7 +92,7 @@ pub struct Refused(pub String);
 #[derive(Clone)]
 pub enum Loaded {
     Tiles(Arc<Stored<GameRecord>>),
-    Cards(Arc<Stored<CardRecord>>),
+    Cards(Arc<Stored<Record<CardGame>>>),
 }
 
 /// The rules of a stored game as the list of games says them (`GameWords::listed_rules`),

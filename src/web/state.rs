@@ -13,8 +13,9 @@ use super::player_stats::StatsCache;
 use super::problem::Problem;
 use crate::analysis::AnyReport;
 use crate::engine::GameKind;
+use crate::engine::cards::CardGame;
 use crate::record::GameRecord;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::render::cards::Hands;
 use crate::store::{AnalysisStatus, AnySnapshots, Change, GameId, Store};
 use std::sync::Arc;
@@ -302,7 +303,7 @@ impl AppState {
     }
 
     /// A stored game played in rounds (the Card Game), for what only such games have.
-    pub fn load_rounds(&self, id: &GameId) -> Result<Arc<Stored<CardRecord>>, Problem> {
+    pub fn load_rounds(&self, id: &GameId) -> Result<Arc<Stored<Record<CardGame>>>, Problem> {
         match self.loaded(id)? {
             Loaded::Cards(game) => Ok(game),
             Loaded::Tiles(_) => Err(Problem::not_found(format!("game {id} is not played in rounds"))),

@@ -21,7 +21,7 @@ pub fn tile_turn_view(id: &GameId, record: &GameRecord, position: &Game, feature
     let mover = position.current_player();
     let horizon = analysis::draws_for(position, mover).min(NEXT_DRAWS);
     let percent = |chance: f64| format!("{:.0}%", chance * 100.0);
-    let remaining = (view::remaining_tiles(&record.catalog, position).into_iter())
+    let remaining = (view::remaining_tiles(&record.setup.catalog, position).into_iter())
         .map(|(name, copies)| PackKind {
             picture: links::tile_svg(id, &name),
             next: percent(analysis::chance_any(u32::from(copies), left, 1.min(horizon))),

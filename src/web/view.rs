@@ -87,14 +87,14 @@ impl GameWords for GameRecord {
     }
 
     fn move_brief(&self, t: &TurnSnapshot) -> String {
-        self.catalog.name(t.mv.tile).to_string()
+        self.setup.catalog.name(t.mv.tile).to_string()
     }
 
     fn move_sentence(&self, t: &TurnSnapshot) -> String {
         format!(
             "{} placed {} at {} rotated {}°",
             self.players[t.player as usize].name,
-            self.catalog.name(t.mv.tile),
+            self.setup.catalog.name(t.mv.tile),
             t.mv.placement.pos,
             t.mv.placement.rotation
         )
@@ -256,7 +256,7 @@ pub fn score_sentence(record: &GameRecord, s: &Score) -> String {
 /// and Farid's 2 shopkeepers, east of the surveyors, go home".
 pub fn event_sentences(record: &GameRecord, events: &[Event]) -> Vec<String> {
     let n = names(record);
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let mut out = Vec::new();
     let mut i = 0;
     while i < events.len() {
@@ -380,10 +380,10 @@ fn and_list(items: &[String]) -> String {
 /// is played on tiles its record brings, and ours (`our-…`) are a sample set made for this
 /// project. Other games: nothing.
 pub fn tiles_notice(record: &GameRecord) -> Option<&'static str> {
-    if record.game != GameKind::NewWorld {
+    if record.setup.game != GameKind::NewWorld {
         return None;
     }
-    let ours = (record.custom_tiles.iter()).any(|t| NEW_WORLD_SAMPLE.iter().any(|(name, ..)| *name == t.name));
+    let ours = (record.setup.custom_tiles.iter()).any(|t| NEW_WORLD_SAMPLE.iter().any(|(name, ..)| *name == t.name));
     Some(if ours {
         "The our-… tiles are a sample set made for this project, not the printed New World tiles (their list is not public)."
     } else {
@@ -413,7 +413,7 @@ pub fn start_sentences(record: &GameRecord, game: &Game) -> Vec<String> {
         .map(|t| {
             format!(
                 "The game starts with {} at {}, rotated {}°",
-                record.catalog.name(t.kind),
+                record.setup.catalog.name(t.kind),
                 t.pos,
                 t.rotation
             )
@@ -694,6 +694,6 @@ mod tests {
         );
         let first = &played[0];
         assert_eq!(first.player, record.players[usize::from(full.turns[0].player)].name);
-        assert_eq!(first.what, record.catalog.name(full.turns[0].mv.tile));
+        assert_eq!(first.what, record.setup.catalog.name(full.turns[0].mv.tile));
     }
 }

@@ -56,7 +56,7 @@ pub fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRe
         .unwrap_or(record.moves.len());
     out.moves.truncate(cut);
     out.moves.push(mv);
-    out.final_scoring = Some(false);
+    out.setup.final_scoring = Some(false);
     out
 }
 

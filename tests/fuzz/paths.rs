@@ -46,7 +46,8 @@
 //! with a 93-character name failed the round trip.
 
 use carcassonne_replay::analysis::{self, AnalysisOptions, budget};
-use carcassonne_replay::record::{self, AnyRecord, GameRecord, cards::CardRecord};
+use carcassonne_replay::engine::cards::CardGame;
+use carcassonne_replay::record::{self, AnyRecord, GameRecord, Record};
 use carcassonne_replay::render::{self, ImageFormat, Picture, RenderOptions};
 use carcassonne_replay::store::GameId;
 use carcassonne_replay::{export, replay, web};
@@ -121,7 +122,7 @@ fn deep_tiles(r: &GameRecord) {
     render::draw(r, None, Picture::Board, ImageFormat::Png, &small).expect("the final board draws");
 }
 
-fn deep_cards(r: &CardRecord) {
+fn deep_cards(r: &Record<CardGame>) {
     if !r.moves.is_empty() {
         let turn = (r.moves.len() as u32).div_ceil(2);
         analysis::cards::analyse_turn(r, turn, 2, 0).expect("a turn of a record that replays is analysed");
@@ -176,7 +177,7 @@ pub fn tiles(r: &GameRecord) -> Outcome {
 }
 
 /// A Card Game record: replay, its JSON, the CSV and the round trip.
-pub fn cards(r: &CardRecord) -> Outcome {
+pub fn cards(r: &Record<CardGame>) -> Outcome {
     let Ok(replayed) = replay::cards::replay(r) else {
         return Outcome::Illegal;
     };

@@ -61,7 +61,7 @@ fn real_logs_match_every_score_bga_recorded() {
     ];
     for (file, finals, categories) in games {
         let (record, r) = replayed(&fixtures.join("bga").join(file));
-        let recorded = record.recorded_scores.as_ref().expect("BGA scores are kept");
+        let recorded = record.setup.recorded_scores.as_ref().expect("BGA scores are kept");
         assert_eq!(recorded.turns.len(), 71, "{file}: every placed tile");
         for (t, want) in r.turns.iter().zip(&recorded.turns) {
             let want = want
@@ -87,7 +87,7 @@ fn real_logs_match_every_score_bga_recorded() {
 #[test]
 fn a_discard_is_a_move_of_the_player_who_drew_again() {
     let (record, r) = replayed(&ours("discard.json"));
-    let c = record.catalog.by_name("C").unwrap();
+    let c = record.setup.catalog.by_name("C").unwrap();
     assert!(matches!(record.moves[1], RecordedMove::Discard { player: Some(1), tile } if tile == c));
     assert_eq!(r.turns.len(), 2);
     assert_eq!(r.turns[1].player, 1, "Bob discards C, then places U in the same turn");
@@ -113,7 +113,7 @@ fn numbers_may_all_be_strings() {
     let (record, r) = replayed(&ours("strings.json"));
     assert!(record.resolved_rules().farmers);
     assert_eq!(r.final_scores, [4, 3], "Bob's farmer supplies the two-tile city");
-    let recorded = record.recorded_scores.as_ref().unwrap();
+    let recorded = record.setup.recorded_scores.as_ref().unwrap();
     assert_eq!(recorded.turns, [Some(vec![4, 0]), Some(vec![4, 0])]);
     assert_eq!(recorded.categories.as_deref(), Some(&[[0, 4, 0, 0], [0, 0, 0, 3]][..]));
     replay::recorded_scores(&record, &r).unwrap();

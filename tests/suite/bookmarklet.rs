@@ -86,7 +86,7 @@ fn the_archive_envelope_reads_as_the_same_game_as_the_replay_pages() {
         assert_eq!(from_archive.moves, from_page.moves, "{file}: moves");
         assert_eq!(from_archive.players, from_page.players, "{file}: players");
         assert_eq!(
-            from_archive.recorded_scores, from_page.recorded_scores,
+            from_archive.setup.recorded_scores, from_page.setup.recorded_scores,
             "{file}: BGA's own scores"
         );
         assert_eq!(from_archive.resolved_rules(), from_page.resolved_rules(), "{file}");

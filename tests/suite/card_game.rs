@@ -25,12 +25,13 @@
 
 use carcassonne_replay::engine::Policy;
 use carcassonne_replay::engine::cards::{Card, CardEvent, CardGame, CardMove, Colour};
-use carcassonne_replay::record::cards::{self, CardRecord};
+use carcassonne_replay::record::Record;
+use carcassonne_replay::record::cards;
 use carcassonne_replay::record::{AnyRecord, parse_any};
 use carcassonne_replay::replay::cards::replay;
 use carcassonne_replay::selfplay::card_game;
 
-fn reread(r: &CardRecord) -> CardRecord {
+fn reread(r: &Record<CardGame>) -> Record<CardGame> {
     match parse_any(cards::to_value(r).to_string().as_bytes()).unwrap() {
         AnyRecord::Cards(c) => c,
         AnyRecord::Tiles(..) => panic!("a Card Game record reads as one"),
@@ -75,7 +76,7 @@ fn generated_games_replay_reread_and_account_for_every_card() {
 }
 
 /// A two-player record whose first round is changed by `edit`, and the error it must give.
-fn refused(edit: impl FnOnce(&mut CardRecord), wanted: &[&str]) {
+fn refused(edit: impl FnOnce(&mut Record<CardGame>), wanted: &[&str]) {
     let mut record = card_game(2, Policy::Greedy, 9).unwrap();
     edit(&mut record);
     let e = replay(&record).map(|_| ()).unwrap_err().describe(&record);
@@ -84,7 +85,7 @@ fn refused(edit: impl FnOnce(&mut CardRecord), wanted: &[&str]) {
     }
 }
 
-fn first_play(r: &CardRecord, from: usize, coloured: bool) -> usize {
+fn first_play(r: &Record<CardGame>, from: usize, coloured: bool) -> usize {
     (from..r.moves.len())
         .find(|&i| matches!(r.moves[i].mv, CardMove::Play { card, .. } if card.colour().is_some() == coloured))
         .unwrap()
@@ -130,7 +131,7 @@ fn a_second_follower_in_one_round_is_refused() {
 }
 
 /// Replays an edited record; the error's words.
-fn refusal(r: &CardRecord) -> String {
+fn refusal(r: &Record<CardGame>) -> String {
     replay(r).map(|_| ()).unwrap_err().describe(r)
 }
 
@@ -324,7 +325,7 @@ fn a_card_game_analysis_states_the_movers_chance_after_each_action() {
 
 /// A round scoring where `player` takes an Animal Joker that joins a herd while they hold
 /// animals of another kind too: (move index, player, the herd it joined, another herd held).
-fn joker_joining(record: &CardRecord) -> Option<(usize, u8, Colour, Colour)> {
+fn joker_joining(record: &Record<CardGame>) -> Option<(usize, u8, Colour, Colour)> {
     let r = replay(record).unwrap();
     let mut herds = vec![[0u8; 4]; record.players.len()];
     for (i, t) in r.turns.iter().enumerate() {
@@ -435,7 +436,7 @@ fn demo_card_game() -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-fn read_cards(v: &serde_json::Value) -> CardRecord {
+fn read_cards(v: &serde_json::Value) -> Record<CardGame> {
     match parse_any(v.to_string().as_bytes()).unwrap() {
         AnyRecord::Cards(c) => c,
         AnyRecord::Tiles(..) => panic!("a Card Game record reads as one"),

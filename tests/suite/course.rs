@@ -17,7 +17,7 @@ fn parse(text: &str) -> Result<GameRecord, String> {
 fn the_example_game_scores_as_worked_out_by_hand() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/games/course-example.txt");
     let record = parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    assert_eq!(record.rules.preset.name(), "course");
+    assert_eq!(record.setup.rules.preset.name(), "course");
     let r = replay::replay(&record, None).unwrap();
     let per_turn: Vec<Vec<i32>> = r.turns.iter().map(|t| t.scores.clone()).collect();
     let mut want = vec![vec![2, 0]; 4];

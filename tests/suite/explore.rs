@@ -17,7 +17,7 @@ use crate::common::app::*;
 use crate::common::browser::Browser;
 use carcassonne_replay::engine::cards::{CardGame, CardMove};
 use carcassonne_replay::engine::{Game, Played, Position};
-use carcassonne_replay::record::cards::CardRecord;
+use carcassonne_replay::record::Record;
 use carcassonne_replay::record::{self, GameRecord, RecordedMove, recorded};
 use carcassonne_replay::record::{Line, TileLine, TileStep};
 use carcassonne_replay::replay::{self, NextDraw, explore_cards, explore_tiles, tiles_to_draw};
@@ -46,7 +46,7 @@ fn tile_demo(path: &str) -> GameRecord {
     record::parse(&read(path)).unwrap().0
 }
 
-fn card_demo() -> CardRecord {
+fn card_demo() -> Record<CardGame> {
     match record::parse_any(&read("static/games/demo-card-game.json")).unwrap() {
         record::AnyRecord::Cards(r) => r,
         other => panic!("not a Card Game: {other:?}"),
@@ -102,7 +102,7 @@ fn record_move(record: &GameRecord, turn: u32) -> Option<carcassonne_replay::eng
 /// game's own draws out), replays to the same position: the same record of moves, scores and
 /// pack, and the same board.
 fn round_trips(record: &GameRecord, from: u32, line: &TileLine) {
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let first = explore_tiles(record, from, line).unwrap();
     let text = first.line.write(cat);
     let again = explore_tiles(record, from, &TileLine::parse(&text, cat).unwrap()).unwrap();

@@ -85,7 +85,7 @@ fn own_records() -> Vec<(String, GameRecord)> {
         let Ok((r, _)) = record::parse(doc["record"].to_string().as_bytes()) else {
             continue;
         };
-        if r.custom_tiles.is_empty() && replay::replay(&r, None).is_ok() {
+        if r.setup.custom_tiles.is_empty() && replay::replay(&r, None).is_ok() {
             out.push((file_name(&path), r));
         }
     }
@@ -177,7 +177,7 @@ fn custom_tiles_cannot_be_written_as_jcz() {
             .join("classic_two_tile_city_scores_2.json"),
     );
     let mut r = parse(doc["record"].to_string().as_bytes());
-    r.custom_tiles.push(record::CustomTile {
+    r.setup.custom_tiles.push(record::CustomTile {
         name: "Z".into(),
         count: 1,
         segments: "city N".into(),

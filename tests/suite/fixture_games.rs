@@ -115,7 +115,7 @@ fn check_jcz_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
     let lines = read_jsonl(&dir.join(format!("{stem}.turns.jsonl")));
     let record = common::load_record(jcz)?;
     let r = replay::replay(&record, None).map_err(|e| format!("replay failed: {e}"))?;
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let n = stem.as_str();
 
     check_end(n, &r, &expected, f)?;
@@ -298,7 +298,7 @@ fn check_yas_game(jcz: &Path, f: &mut Failures) -> Result<usize, String> {
         let player = d.get("player").and_then(Value::as_u64).unwrap_or(0) as u8;
         for id in d.get("jcz_tiles").and_then(Value::as_array).into_iter().flatten() {
             let id = id.as_str().unwrap_or_default();
-            want.push((jcz_tile(&record.catalog, id, 0).0, turn, player));
+            want.push((jcz_tile(&record.setup.catalog, id, 0).0, turn, player));
         }
     }
     let got = discards(&r);

@@ -2358,7 +2358,10 @@ fn the_turn_page_tracks_the_tiles_left_and_the_chances_of_each() {
         let name = &record.players[mover as usize].name;
         assert!(body.contains(&format!("{name} draws next")), "turn {n}");
         for (kind, &copies) in game.pack().iter().enumerate().filter(|(_, c)| **c > 0) {
-            let tile = record.catalog.name(carcassonne_replay::engine::TileKindId(kind as u16));
+            let tile = record
+                .setup
+                .catalog
+                .name(carcassonne_replay::engine::TileKindId(kind as u16));
             let (copies, within) = (u32::from(copies), draws(mover).min(3));
             let row = format!(
                 "<tr><td><img class=\"tile\" src=\"/g/{id}/tiles/{tile}.svg\" width=\"24\" height=\"24\" alt=\"\" loading=\"lazy\"> {tile}</td><td>{copies}</td><td>{}</td><td>{}</td></tr>",

@@ -200,7 +200,7 @@ fn tile_placement(save: &Save, rest: &str) -> Result<Outcome, String> {
         .split_once(" options:")
         .ok_or("expected \"TilePlacement <tile> options: …\"")?;
     let id = id.trim();
-    let cat = &save.record.catalog;
+    let cat = &save.record.setup.catalog;
     let kind = tile_names::resolve(cat, System::Jcz, id)
         .ok_or_else(|| format!("unknown tile {id:?}"))?
         .kind;

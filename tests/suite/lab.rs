@@ -121,7 +121,7 @@ fn a_hand_made_link_reads_every_part() {
             (1, Pos::new(3, 1), 270, None),
         ]
     );
-    let names: Vec<&str> = r.moves.iter().map(|m| r.catalog.name(m.tile())).collect();
+    let names: Vec<&str> = r.moves.iter().map(|m| r.setup.catalog.name(m.tile())).collect();
     assert_eq!(names, ["V", "E", "B", "B", "B", "B"]);
     assert!(replay::replay(&r, None).is_ok(), "the link replays");
     // The fragment alone reads the same, and the link goes out as it came in.

@@ -105,7 +105,7 @@ fn a_record_names_its_game_or_is_the_tile_game() {
     };
     let (named, _) = record::parse(doc(r#""game": "carcassonne","#).as_bytes()).unwrap();
     let (plain, _) = record::parse(doc("").as_bytes()).unwrap();
-    assert_eq!(named.game, GameKind::Carcassonne);
+    assert_eq!(named.setup.game, GameKind::Carcassonne);
     assert_eq!(canonical_id(&named), canonical_id(&plain));
     let err = record::parse(doc(r#""game": "chess","#).as_bytes())
         .unwrap_err()

@@ -4,9 +4,9 @@
 
 use crate::common;
 
-use carcassonne_replay::engine::cards::CardEvent;
+use carcassonne_replay::engine::cards::{CardEvent, CardGame};
+use carcassonne_replay::record::Record;
 use carcassonne_replay::record::cards;
-use carcassonne_replay::record::cards::CardRecord;
 use carcassonne_replay::selfplay;
 use common::app::*;
 use common::browser::Browser;
@@ -58,7 +58,7 @@ fn post_fields(app: &TestApp, fields: &[(&str, &[u8])]) -> (u16, ureq::http::Hea
     )
 }
 
-fn card_record(players: u8, seed: u64) -> CardRecord {
+fn card_record(players: u8, seed: u64) -> Record<CardGame> {
     selfplay::card_game(players, selfplay::Policy::Greedy, seed).unwrap()
 }
 
@@ -86,7 +86,7 @@ struct Round {
     revealed: usize,
 }
 
-fn rounds_of(record: &CardRecord) -> Vec<Round> {
+fn rounds_of(record: &Record<CardGame>) -> Vec<Round> {
     let r = carcassonne_replay::replay::cards::replay(record).unwrap();
     let mut out: Vec<Round> = Vec::new();
     for t in &r.turns {

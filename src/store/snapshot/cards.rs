@@ -3,11 +3,11 @@
 
 use super::{Notation, Snapshot};
 use crate::engine::cards::CardGame;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::replay::Turn;
 use crate::replay::cards::{EventJson, MoveJson, hide_face_down};
 
-impl Notation for CardRecord {
+impl Notation for Record<CardGame> {
     type Move = MoveJson;
     type Event = EventJson;
 
@@ -31,7 +31,7 @@ impl Notation for CardRecord {
 /// A replayed turn of `record` as the store keeps it: its supply per player is the hand size
 /// and whether the follower is still to place, and it holds no features. A card the record
 /// has not seen yet is not named.
-pub fn snapshot(record: &CardRecord, t: &Turn<CardGame>) -> Snapshot<CardRecord> {
+pub fn snapshot(record: &Record<CardGame>, t: &Turn<CardGame>) -> Snapshot<Record<CardGame>> {
     let (mut mv, mut events) = ((&t.mv).into(), t.events.iter().map(EventJson::from).collect::<Vec<_>>());
     if record.unseen(t.turn as usize - 1) {
         hide_face_down(&mut mv, &mut events);

@@ -16,8 +16,9 @@ pub use tiles::StoredEvent;
 use super::TurnRow;
 use super::supply::StoredSupply;
 use crate::engine::GameKind;
+use crate::engine::cards::CardGame;
 use crate::record::GameRecord;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -108,7 +109,7 @@ fn json<T: Serialize>(v: &T) -> String {
 pub enum AnySnapshots {
     /// Carcassonne and New World.
     Tiles(Vec<Snapshot<GameRecord>>),
-    Cards(Vec<Snapshot<CardRecord>>),
+    Cards(Vec<Snapshot<Record<CardGame>>>),
 }
 
 impl AnySnapshots {

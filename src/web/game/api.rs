@@ -2,8 +2,9 @@
 //! game's `GamePages` answers (`api_game`, `analysis_status`) and the stored turns read back.
 
 use crate::analysis::report::GameReport;
+use crate::engine::cards::CardGame;
 use crate::record::GameRecord;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::replay::cards::{self, Action};
 use crate::replay::json::{Breakdown, PlayerName, TileMove, breakdowns};
 use crate::store::snapshot::StoredEvent;
@@ -193,7 +194,7 @@ fn tile_turn(t: &Snapshot<GameRecord>) -> Answer<TileMove, StoredEvent, Holdings
 }
 
 /// The card played face down goes unnamed.
-fn card_turn(t: &Snapshot<CardRecord>) -> Answer<Action, cards::EventJson, HandSizes> {
+fn card_turn(t: &Snapshot<Record<CardGame>>) -> Answer<Action, cards::EventJson, HandSizes> {
     let (mut mv, mut events) = (t.mv.clone(), t.events.clone());
     cards::hide_face_down(&mut mv, &mut events);
     Answer {

@@ -12,8 +12,9 @@ use super::{GameHead, GameHooks, HeadWords, game_chances};
 use crate::analysis;
 use crate::analysis::cards::Playouts;
 use crate::analysis::puzzles;
+use crate::engine::cards::CardGame;
 use crate::engine::cards::CardMove;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::render::Theme;
 use crate::render::cards::{Hands, table_svg};
 use crate::replay;
@@ -26,7 +27,7 @@ use crate::web::{AppState, card_view, links, view};
 use askama::Template;
 use askama_web::WebTemplate;
 
-impl Stored<CardRecord> {
+impl Stored<Record<CardGame>> {
     /// What every page of the game shows at the top.
     pub(super) fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
         let words = HeadWords {
@@ -41,7 +42,7 @@ impl Stored<CardRecord> {
     }
 }
 
-impl GameHooks for Stored<CardRecord> {
+impl GameHooks for Stored<Record<CardGame>> {
     /// The table as the move left it (the next round is not dealt yet), the round, and the
     /// hands `hands` says.
     fn turn_page(&self, state: &AppState, n: u32, _: Detail, hands: Hands) -> Result<TurnPage, Problem> {
@@ -194,16 +195,16 @@ impl GameHooks for Stored<CardRecord> {
     }
 }
 
-impl Analysed for CardRecord {
+impl Analysed for Record<CardGame> {
     type Report = analysis::cards::Report;
 }
 
 /// The Card Game's analysis page: values from samples of what the mover could not see, and
 /// each turn's action.
 impl AnalysisReport for analysis::cards::Report {
-    type Record = CardRecord;
+    type Record = Record<CardGame>;
 
-    fn fill(page: &mut AnalysisPage, g: &Stored<CardRecord>, report: Option<&analysis::cards::Report>) {
+    fn fill(page: &mut AnalysisPage, g: &Stored<Record<CardGame>>, report: Option<&analysis::cards::Report>) {
         let (id, record) = (g.row.id, &g.record);
         page.move_label = "Action played";
         let Some(r) = report else { return };
@@ -256,7 +257,7 @@ impl AnalysisReport for analysis::cards::Report {
     }
 }
 
-impl Stored<CardRecord> {
+impl Stored<Record<CardGame>> {
     /// The turn that scores round `k`.
     pub fn round_turn(&self, k: u8) -> Result<u32, Problem> {
         let rounds = replay::cards::rounds(&self.full.turns);
@@ -268,7 +269,7 @@ impl Stored<CardRecord> {
     }
 }
 
-impl Stored<CardRecord> {
+impl Stored<Record<CardGame>> {
     /// Where an action of turn `n` listed in words (`replay::cards::move_text`) is shown on the
     /// table: the explore board from that turn, the action played; `None` for words no action
     /// has.
@@ -327,7 +328,7 @@ pub struct ReviewAsk {
     pub reveal: bool,
 }
 
-impl Stored<CardRecord> {
+impl Stored<Record<CardGame>> {
     /// Mistake `n`'s review, answering `asked`; 404 when the game is not analysed yet or turn
     /// `n` is not its mover's mistake or blunder.
     pub fn review_page(&self, state: &AppState, n: u32, asked: &ReviewAsk) -> Result<ReviewPage, Problem> {

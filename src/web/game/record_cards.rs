@@ -4,7 +4,8 @@
 
 use super::GameHead;
 use crate::engine::cards::{Card, CardGame, Colour};
-use crate::record::cards::{CardRecord, UNSEEN};
+use crate::record::Record;
+use crate::record::cards::UNSEEN;
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
 use crate::replay::cards::position_at;
@@ -46,7 +47,7 @@ pub struct RecordCardsPage {
     rows: [(&'static str, &'static str); 4],
 }
 
-impl Stored<CardRecord> {
+impl Stored<Record<CardGame>> {
     /// The recording page of a live Card Game: the table, and the form of its next action.
     pub fn record_page(&self, state: &AppState) -> Result<RecordCardsPage, Problem> {
         let record = &self.record;

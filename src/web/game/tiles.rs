@@ -27,7 +27,7 @@ use crate::web::{AppState, board_view, links, tracker_view};
 impl Stored<GameRecord> {
     /// What every page of the game shows at the top.
     pub fn head(&self, state: &AppState) -> Result<GameHead, Problem> {
-        let (held_label, held_title, figures_used) = match self.record.game {
+        let (held_label, held_title, figures_used) = match self.record.setup.game {
             GameKind::NewWorld => ("Settlers", "Settlers in supply", "Settlers used"),
             _ => ("Meeples", "Followers in supply", "Meeples used"),
         };
@@ -102,7 +102,7 @@ impl GameHooks for Stored<GameRecord> {
     fn alternatives_page(&self, state: &AppState, n: u32, sort: Option<String>) -> Result<AlternativesPage, Problem> {
         let id = self.row.id;
         let sort = AltSort::parse(sort.as_deref());
-        let game = self.record.game;
+        let game = self.record.setup.game;
         let TurnAlternatives {
             report: t,
             full,
@@ -191,7 +191,7 @@ impl AnalysisReport for StoredAnalysis {
         page.basis = format!(
             "Values are each move's expected final margin (own score minus the best opponent's) over the playouts. \
              Heuristic used where playouts are off: {}",
-            heuristic_formula(record.game)
+            heuristic_formula(record.setup.game)
         );
         let Some(r) = report else { return };
         if let Some(s) = r.head.summary.shallower {
@@ -220,7 +220,7 @@ impl AnalysisReport for StoredAnalysis {
                     rank: t.played_rank.map(|r| (r as usize, t.moves_count)),
                     points_lost: t.points_lost,
                     too_close: t.too_close,
-                    best: t.best_move.as_ref().map(|b| b.action.words(record.game)),
+                    best: t.best_move.as_ref().map(|b| b.action.words(record.setup.game)),
                     played: t.tile.clone(),
                     picture: Some(links::tile_svg(id, &t.tile)),
                 };
@@ -245,7 +245,7 @@ impl Stored<GameRecord> {
     /// points now, or by position (the order of the legal moves, `listed`, whose place names
     /// each alternative's own page).
     fn alternative_rows(&self, n: u32, t: &TurnReport, listed: &[RecordedMove], sort: AltSort) -> Vec<AltRow> {
-        let (id, game, mover) = (self.row.id, self.record.game, t.player as usize);
+        let (id, game, mover) = (self.row.id, self.record.setup.game, t.player as usize);
         let mut shown: Vec<(usize, usize, &AlternativeReport)> = (t.alternatives.iter().enumerate())
             .filter_map(|(i, a)| Some((i, listed.iter().position(|m| is_listed(a, m))?, a)))
             .collect();

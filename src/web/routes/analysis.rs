@@ -173,7 +173,7 @@ fn facts(
         let why = format!("{}: they no longer score if the game ended now", left_behind.join(". "));
         facts.push(("Left behind".to_string(), why));
     }
-    let (_, figures) = words::figures(g.record.game);
+    let (_, figures) = words::figures(g.record.setup.game);
     facts.push((
         format!("{} committed", words::capitalised(figures)),
         format!("{:+}", a.meeples_committed),
@@ -267,7 +267,7 @@ pub async fn alternative(
                 a.position[0],
                 a.position[1],
                 a.rotation,
-                a.action.words(g.record.game)
+                a.action.words(g.record.setup.game)
             ),
             played: t.played == Some(i),
             facts: facts(&g, a, t.alternatives.len(), &t.facts.value, left_behind),

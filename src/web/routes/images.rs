@@ -255,7 +255,7 @@ pub async fn tile_svg(state: web::Data<AppState>, path: web::Path<(GameId, Strin
     let (id, name) = path.into_inner();
     let svg = blocking(move || {
         let g = state.load(&id)?;
-        let cat = &g.record.catalog;
+        let cat = &g.record.setup.catalog;
         let kind =
             (cat.by_name(&name)).ok_or_else(|| Problem::not_found(format!("game {id} has no tile named {name:?}")))?;
         Ok(render::tile_svg(cat.get(kind), 0, 48))

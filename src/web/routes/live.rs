@@ -3,8 +3,9 @@
 //! recorded once.
 
 use super::owners::{check_owner, owner_cookie, presented_here};
+use crate::engine::cards::CardGame;
 use crate::record::MAX_RECORD_BYTES;
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::record::{AnyRecord, TileLine, native, parse_any};
 use crate::render::palette::{CARD_PLAYER_COLOURS, PLAYER_COLOURS, PlayerColour};
 use crate::replay::explore_tiles;
@@ -275,7 +276,7 @@ pub async fn cards_play(
 }
 
 /// Live Card Game `id`, owned by `token`, as its pages read it.
-fn live_card_game(state: &AppState, id: GameId, token: &OwnerToken) -> Result<Arc<Stored<CardRecord>>, Problem> {
+fn live_card_game(state: &AppState, id: GameId, token: &OwnerToken) -> Result<Arc<Stored<Record<CardGame>>>, Problem> {
     let (row, _) = owned_game(state, id, token)?;
     still_live(&row)?;
     let card_game = |loaded| match loaded {
@@ -319,7 +320,7 @@ fn tile_move(row: &GameRow, from: u32, line: &str) -> Result<Value, Problem> {
         let why = "the Card Game's moves are recorded through the API for now (POST /api/games/{id}/moves)";
         return Err(Problem::not_found(why));
     };
-    let line = TileLine::parse(line, &record.catalog).map_err(|e| bad_line(e.to_string()))?;
+    let line = TileLine::parse(line, &record.setup.catalog).map_err(|e| bad_line(e.to_string()))?;
     let explored = explore_tiles(&record, from, &line).map_err(|e| explore_problem(&e, &record.players))?;
     if explored.facts.played.len() != 1 {
         return Err(bad_line("a move is recorded one at a time: the line has one step"));

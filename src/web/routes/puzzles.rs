@@ -303,7 +303,7 @@ pub async fn puzzle(
                 "{} drew {}. Where should it go, and where the {}?",
                 g.player_name(t.player),
                 t.facts.tile,
-                words::figures(g.record.game).0
+                words::figures(g.record.setup.game).0
             ),
             address: links::puzzle(id, n),
             back: (links::puzzles(id), "all puzzles"),
@@ -353,7 +353,7 @@ fn tile_mistake(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked)
             played.position[0],
             played.position[1],
             played.rotation,
-            played.action.words(g.record.game),
+            played.action.words(g.record.setup.game),
             view::points(m.lost)
         ),
         address: links::mistake(id, n),
@@ -378,8 +378,8 @@ fn page(
     let id = g.row.id;
     let record = &g.record;
     let at = replay::replay_upto(record, None, Some(t.turn - 1)).map_err(Problem::internal)?;
-    let kind = (record.catalog.by_name(&t.facts.tile))
-        .map(|k| record.catalog.get(k))
+    let kind = (record.setup.catalog.by_name(&t.facts.tile))
+        .map(|k| record.setup.catalog.get(k))
         .ok_or_else(|| Problem::internal(format!("turn {}'s tile is not in the catalog", t.turn)))?;
     let moves = board_view::placement_moves(t, kind);
     // The tile stands where the reader put it, or where the answer is once revealed.
@@ -408,7 +408,7 @@ fn page(
     });
     let board = board_view::puzzle_board(record, &at, &moves, kind, tile, &href);
     let form = answer_form(
-        record.game,
+        record.setup.game,
         &moves,
         placed.filter(|_| !asked.reveal),
         asked.meeple.as_ref(),
@@ -416,7 +416,7 @@ fn page(
     );
     let verdict = match (&asked.square, &asked.meeple) {
         (Some((pos, Some(rotation))), Some(action)) if !asked.reveal => Some(task.verdict(
-            record.game,
+            record.setup.game,
             t,
             &Answer {
                 position: [pos.x, pos.y],
@@ -439,12 +439,12 @@ fn page(
             .size(128)
             .to_string(),
         players: view::players_at(record, &at.game, false, &render::colours(record)),
-        remaining: view::remaining_tiles(&record.catalog, &at.game),
+        remaining: view::remaining_tiles(&record.setup.catalog, &at.game),
         tiles_left: at.game.pack_left(),
         form,
         solved: verdict.as_ref().is_some_and(|v| v.solved),
         verdict,
-        solution: asked.reveal.then(|| task.solution_words(g.record.game)),
+        solution: asked.reveal.then(|| task.solution_words(g.record.setup.game)),
         ask,
         next,
     })

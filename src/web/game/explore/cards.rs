@@ -7,7 +7,7 @@ use super::{
 };
 use crate::engine::Position;
 use crate::engine::cards::{CardGame, CardMove};
-use crate::record::cards::CardRecord;
+use crate::record::Record;
 use crate::record::{Line, LineError};
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
@@ -82,7 +82,7 @@ struct Walked {
     base: String,
 }
 
-fn walk(record: &CardRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+fn walk(record: &Record<CardGame>, n: u32, asked: &Asked) -> Result<Walked, Problem> {
     let line: Line<CardMove> = asked.line.parse().map_err(|e: LineError| bad_line(e.to_string()))?;
     let whole = explore_cards(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
     let len = whole.line.steps.len();
@@ -133,7 +133,7 @@ fn think(game: &CardGame, turn: u32, before: &str) -> EngineAnswer {
 /// The engine's answer for the position shown, kept or thought now.
 fn engine(
     state: &AppState,
-    g: &Stored<CardRecord>,
+    g: &Stored<Record<CardGame>>,
     n: u32,
     w: &Walked,
     asked: &Asked,
@@ -148,7 +148,12 @@ fn engine(
 }
 
 /// The explore board's page for a Card Game.
-pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked) -> Result<ExplorePage, Problem> {
+pub fn card_page(
+    state: &AppState,
+    g: &Stored<Record<CardGame>>,
+    n: u32,
+    asked: &Asked,
+) -> Result<ExplorePage, Problem> {
     let (record, id) = (&g.record, g.row.id);
     let w = walk(record, n, asked)?;
     let game = &w.shown.game;
@@ -180,7 +185,12 @@ pub fn card_page(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked
 }
 
 /// The explore board's answer in JSON for a Card Game; the engine thinks if it has not.
-pub fn card_answer(state: &AppState, g: &Stored<CardRecord>, n: u32, asked: &Asked) -> Result<ExploreAnswer, Problem> {
+pub fn card_answer(
+    state: &AppState,
+    g: &Stored<Record<CardGame>>,
+    n: u32,
+    asked: &Asked,
+) -> Result<ExploreAnswer, Problem> {
     let (record, id) = (&g.record, g.row.id);
     let w = walk(record, n, asked)?;
     let game = &w.shown.game;

@@ -118,7 +118,7 @@ struct Walked {
 }
 
 fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
-    let cat = &record.catalog;
+    let cat = &record.setup.catalog;
     let line = TileLine::parse(&asked.line, cat).map_err(|e| bad_line(e.to_string()))?;
     let whole = explore_tiles(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
     let len = whole.line.steps.len();
@@ -191,7 +191,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
     let (record, id) = (&g.record, g.row.id);
     let w = walk(record, n, asked)?;
     let shown = &w.shown;
-    let (before, tile_at) = before_move(shown, &record.catalog);
+    let (before, tile_at) = before_move(shown, &record.setup.catalog);
     let at = PageAt {
         g,
         n,
@@ -233,7 +233,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         over: shown.facts.next == NextDraw::Over,
         engine,
         engine_due: matches!(shown.facts.next, NextDraw::Drawn(_)),
-        comment_line: shown.line.write(&record.catalog),
+        comment_line: shown.line.write(&record.setup.catalog),
     };
     let part = ExplorePart::Tiles(Box::new(View {
         board,
@@ -242,7 +242,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         choose_after: before.clone(),
         fitting_nowhere: match shown.facts.next {
             NextDraw::Choose => (tiles_fitting_nowhere(&shown.game))
-                .map(|t| record.catalog.name(t).to_string())
+                .map(|t| record.setup.catalog.name(t).to_string())
                 .collect(),
             _ => Vec::new(),
         },
@@ -302,7 +302,7 @@ impl PageAt<'_> {
         };
         let placed = placed(&moves, asked);
         let on_board = DrawnTile {
-            kind: record.catalog.get(tile),
+            kind: record.setup.catalog.get(tile),
             moves: &moves,
             placed: placed.map(|(pos, rotation)| PuzzleTile {
                 pos,
@@ -315,7 +315,7 @@ impl PageAt<'_> {
         let ghosts = ghosts(engine, &|line| self.after(line));
         let colour = render::colours(record).get(on.current_player());
         let svg = board_view::explore_board(record, (&self.replay, &self.features), Some(on_board), &ghosts, colour);
-        let name = record.catalog.name(tile).to_string();
+        let name = record.setup.catalog.name(tile).to_string();
         let drawn = DrawnView {
             picture: links::tile_svg(id, &name),
             name,
@@ -387,7 +387,7 @@ fn form(
         meeples: (turns.get(&r).into_iter().flatten().enumerate())
             .map(|(i, c)| MeepleChoice {
                 value: then(before, &step(tile_at, pos, r, &c.token)),
-                words: c.action.words(record.game),
+                words: c.action.words(record.setup.game),
                 checked: i == 0,
             })
             .collect(),
@@ -397,12 +397,12 @@ fn form(
 /// The tiles the reader may draw next, each a link to the line with it drawn, in groups that
 /// look alike ([`group_of`]).
 fn tile_choices(g: &Stored<GameRecord>, game: &Game, turn: u32) -> Vec<TileGroup> {
-    let cat = &g.record.catalog;
+    let cat = &g.record.setup.catalog;
     let own = (g.record.moves.iter())
         .filter(|m| matches!(m, RecordedMove::Place { .. }))
         .nth(turn as usize - 1)
         .map(RecordedMove::tile);
-    let city = match g.record.game {
+    let city = match g.record.setup.game {
         GameKind::NewWorld => "town",
         _ => "city",
     };
@@ -442,7 +442,7 @@ fn engine_for(
     asked: &Asked,
     before: (&str, &str),
 ) -> Result<Option<std::sync::Arc<EngineAnswer>>, Problem> {
-    let key = shown.line.write(&g.record.catalog);
+    let key = shown.line.write(&g.record.setup.catalog);
     let turn = n + shown.line.steps.len() as u32;
     let think = || think(&g.record, &shown.game, tile, turn, before);
     engine_answer(state, (&g.row, n, &key), asked, think)
@@ -494,7 +494,7 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
     let (record, id) = (&g.record, g.row.id);
     let w = walk(record, n, asked)?;
     let shown = &w.shown;
-    let (before, tile_at) = before_move(shown, &record.catalog);
+    let (before, tile_at) = before_move(shown, &record.setup.catalog);
     let turn = n + w.at as u32;
     let over = shown.facts.next == NextDraw::Over;
     let mut game = shown.game.clone();
@@ -515,18 +515,18 @@ pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Ask
             }
             let answer = engine_for(state, (g, n, shown), tile, asked, (&before, &tile_at))?;
             engine = answer.map(|a| (*a).clone());
-            drawn = Some(record.catalog.name(tile).to_string());
+            drawn = Some(record.setup.catalog.name(tile).to_string());
         }
         NextDraw::Choose => {
             choices = tiles_to_draw(&shown.game)
                 .map(|(t, copies)| TileChoiceAnswer {
-                    tile: record.catalog.name(t).to_string(),
+                    tile: record.setup.catalog.name(t).to_string(),
                     copies,
                     step: TileLine {
                         steps: Vec::new(),
                         draw: Some(t),
                     }
-                    .write(&record.catalog),
+                    .write(&record.setup.catalog),
                 })
                 .collect()
         }
