@@ -64,11 +64,8 @@ pub fn of(report: &AnyReport, players: usize) -> Contradictions {
         AnyReport::Cards(cards) => {
             let ranks = (cards.turns.iter())
                 .map(|t| {
-                    misranked(
-                        &(t.alternatives.iter().map(|a| a.value))
-                            .zip(t.ranks())
-                            .collect::<Vec<_>>(),
-                    )
+                    let listed: Vec<(f64, u32)> = (t.alternatives.iter().map(|a| a.value)).zip(t.ranks()).collect();
+                    misranked(&listed)
                 })
                 .sum();
             in_every_game(cards, players, ranks, 0)

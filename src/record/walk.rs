@@ -203,6 +203,7 @@ impl walk::Script<Game> for &GameRecord {
     }
 }
 
+/// The engine's move for a recorded one: its meeple, addressed by place, found on `game`.
 fn resolve(m: &RecordedMove, game: &Game) -> Result<Played, Fault> {
     Ok(match *m {
         RecordedMove::Discard { tile, .. } => Played::Discard(tile),
