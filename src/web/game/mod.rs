@@ -15,6 +15,7 @@
 
 pub(crate) mod analysis;
 pub(crate) mod api;
+mod card_review;
 mod cards;
 pub(crate) mod explore;
 mod head;
@@ -35,7 +36,7 @@ use analysis::{AlternativesPage, Analysed, AnalysisPage};
 use std::sync::Arc;
 use turn::{Detail, EndPage, TurnPage};
 
-pub use cards::{ReviewAsk, ReviewPage};
+pub use card_review::{ReviewAsk, ReviewPage};
 pub use head::{GameHead, HeadWords};
 
 /// What a game's pages find their own way: one implementation per game (`tiles`: Carcassonne
