@@ -78,6 +78,21 @@ pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
     }
 }
 
+/// An upload's query, for the API's upload and a live game's start alike: `?listed=0` keeps
+/// the game off the lists.
+#[derive(serde::Deserialize)]
+pub struct UploadQuery {
+    #[serde(default, deserialize_with = "flag")]
+    listed: Option<bool>,
+}
+
+impl UploadQuery {
+    /// Whether the game goes on the lists: yes unless asked not to.
+    pub fn listed(&self) -> bool {
+        self.listed.unwrap_or(true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use crate::store::snapshot::StoredEvent;
 use crate::store::{GameId, ingest};
 use crate::web::game::api::{CreatedGame, GameAnswer, HandSizes, Holdings, TurnAnswer};
 use crate::web::problem::Problem;
-use crate::web::query::Query;
+use crate::web::query::{Query, UploadQuery};
 use crate::web::{AppState, blocking, links};
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
@@ -92,19 +92,6 @@ pub async fn create_game(
         .insert_header((header::LOCATION, url))
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(doc))
-}
-
-#[derive(serde::Deserialize)]
-pub struct UploadQuery {
-    #[serde(default, deserialize_with = "crate::web::query::flag")]
-    listed: Option<bool>,
-}
-
-impl UploadQuery {
-    /// Whether the game goes on the lists: yes unless asked not to.
-    pub fn listed(&self) -> bool {
-        self.listed.unwrap_or(true)
-    }
 }
 
 /// A game: players, rules, final scores and each player's breakdown.

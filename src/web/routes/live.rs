@@ -16,7 +16,7 @@ use crate::web::game::record_cards::{ActionForm, RecordCardsPage};
 use crate::web::loaded::{Loaded, Stored};
 use crate::web::origin::same_origin;
 use crate::web::problem::Problem;
-use crate::web::query::Query;
+use crate::web::query::{Query, UploadQuery};
 use crate::web::{AppState, blocking, links};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, delete, post, route, web};
@@ -44,7 +44,7 @@ const MAX_MOVE_BYTES: usize = 16 * 1024;
 pub async fn start(
     req: HttpRequest,
     state: web::Data<AppState>,
-    query: Query<super::api::UploadQuery>,
+    query: Query<UploadQuery>,
     body: web::Payload,
 ) -> Result<HttpResponse, Problem> {
     state.limits.upload(req.peer_addr().map(|a| a.ip()))?;
