@@ -89,8 +89,11 @@ impl Browser {
         format!("/session/{}{path}", self.session)
     }
 
+    /// Opens `url` and waits until it has loaded: the driver can answer while the page is still
+    /// arriving, and a test that read it then saw half a page (CI, under load).
     pub fn open(&self, url: &str) {
         self.call("POST", &self.session("/url"), Some(serde_json::json!({ "url": url })));
+        self.wait_for("return document.readyState === 'complete';");
     }
 
     /// Presses `key` once the page has loaded, so that its script listens.
