@@ -759,14 +759,14 @@ fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
     };
     render::tiles::clear_cache();
     let start = Instant::now();
-    let png = render::svg_to_png(&render::board_svg(&record, &full, &opts)).map_err(|e| e.to_string())?;
+    let png = render::svg_to_png(&render::board_svg(&record, full.reached(), &opts)).map_err(|e| e.to_string())?;
     let cold_ms = start.elapsed().as_secs_f64() * 1000.0;
     let ms = |(n, t): (u64, Duration)| t.as_secs_f64() * 1000.0 / n as f64;
     let third = seconds / 3.0;
     let svg_ms = ms(timed(third, || {
-        render::board_svg(&record, &full, &opts);
+        render::board_svg(&record, full.reached(), &opts);
     }));
-    let svg = render::board_svg(&record, &full, &opts);
+    let svg = render::board_svg(&record, full.reached(), &opts);
     let raster_ms = ms(timed(third, || {
         render::rasterise(&svg).expect("the bench board rasterises");
     }));

@@ -13,9 +13,10 @@ use super::palette::{self, PlayerColours, Rgb};
 use super::raster::FONT_FAMILY;
 use super::scene::xml_escape;
 use super::shapes::num;
-use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, Theme, when};
+use super::{Drawable, OG_HEIGHT, OG_WIDTH, OgPanel, Picture, RenderError, RenderOptions, Theme, no_such_turn, when};
 use crate::engine::cards::{Card, CardGame, CardPlayer, Colour, Slot};
 use crate::record::Record;
+use crate::replay::Kept;
 use crate::replay::cards::upto;
 use std::fmt::Write as _;
 
@@ -70,34 +71,76 @@ impl Hands {
 impl Drawable for Record<CardGame> {
     /// The table after `turn` actions (the whole game when `None`), or its link preview.
     fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
-        let turns = self.moves.len() as u32;
-        let n = match turn {
-            Some(t) if t > turns => return Err(RenderError::NoSuchTurn { turn: t, turns }),
-            Some(t) => t as usize,
-            None => self.moves.len(),
-        };
+        let n = turn_drawn(self, turn)?;
         let played = upto(self, n)?;
         let mover = played.turns.last().map(|t| t.player);
-        let mut game = played.game;
-        let finished = turn.is_none() && game.is_over();
-        if finished {
-            // The end of the game is after final scoring: the city sets count.
-            game.finish(&mut Vec::new());
-        }
-        // A preview sits on its own panel, whatever page shares it.
-        let theme = match picture {
-            Picture::Board => opts.theme,
-            Picture::Preview => Theme::Light,
-        };
-        let (paper, ink) = theme.paper_and_ink();
-        let known = self.hands_known(n);
-        let shown = |p: u8| known && opts.hands.shows(&game, mover, p);
-        let (body, width, height) = table_body(self, &game, ink, &shown);
-        let table = Table { body, width, height };
-        Ok(match picture {
-            Picture::Board => document(width, height, paper, &table.body),
-            Picture::Preview => preview(self, &game, &table, finished, n),
-        })
+        Ok(picture_svg(
+            self,
+            played.game,
+            (n, mover),
+            turn.is_none(),
+            picture,
+            opts,
+        ))
+    }
+}
+
+/// A loaded game draws any turn from its kept positions, with no replay.
+impl Drawable for Kept<'_, Record<CardGame>> {
+    fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
+        let n = turn_drawn(self.record, turn)?;
+        let at = (self.full.after(self.positions, n as u32))
+            .ok_or_else(|| no_such_turn(self.record.moves.len() as u32, turn))?;
+        let mover = at.turns.last().map(|t| t.player);
+        Ok(picture_svg(
+            self.record,
+            at.game.clone(),
+            (n, mover),
+            turn.is_none(),
+            picture,
+            opts,
+        ))
+    }
+}
+
+/// The moves a picture of `turn` shows (all of them for `None`).
+fn turn_drawn(record: &Record<CardGame>, turn: Option<u32>) -> Result<usize, RenderError> {
+    let turns = record.moves.len() as u32;
+    match turn {
+        Some(t) if t > turns => Err(no_such_turn(turns, turn)),
+        Some(t) => Ok(t as usize),
+        None => Ok(record.moves.len()),
+    }
+}
+
+/// The table as move `n` left it (`game`, `mover` having moved), or at the game's `end`, after
+/// final scoring.
+fn picture_svg(
+    record: &Record<CardGame>,
+    mut game: CardGame,
+    (n, mover): (usize, Option<u8>),
+    end: bool,
+    picture: Picture,
+    opts: &RenderOptions,
+) -> String {
+    let finished = end && game.is_over();
+    if finished {
+        // The end of the game is after final scoring: the city sets count.
+        game.finish(&mut Vec::new());
+    }
+    // A preview sits on its own panel, whatever page shares it.
+    let theme = match picture {
+        Picture::Board => opts.theme,
+        Picture::Preview => Theme::Light,
+    };
+    let (paper, ink) = theme.paper_and_ink();
+    let known = record.hands_known(n);
+    let shown = |p: u8| known && opts.hands.shows(&game, mover, p);
+    let (body, width, height) = table_body(record, &game, ink, &shown);
+    let table = Table { body, width, height };
+    match picture {
+        Picture::Board => document(width, height, paper, &table.body),
+        Picture::Preview => preview(record, &game, &table, finished, n),
     }
 }
 

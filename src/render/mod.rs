@@ -19,7 +19,7 @@ pub(crate) mod tiles;
 
 use crate::engine::{Pos, TileCatalog, TileKind};
 use crate::record::{GameRecord, rules_spec};
-use crate::replay::{self, Replay, ReplayError};
+use crate::replay::{self, Kept, Reached, Replay, ReplayError};
 use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
 use std::sync::Arc;
 
@@ -333,14 +333,38 @@ pub trait Drawable {
 impl Drawable for GameRecord {
     fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
         let replay = replay_at(self, turn)?;
-        Ok(match picture {
-            Picture::Board => board_svg(self, &replay, opts),
-            Picture::Preview => og_image_svg(self, &replay),
-        })
+        Ok(picture_svg(self, replay.reached(), picture, opts))
     }
 
     fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
         gif::game_gif(self, px)
+    }
+}
+
+/// A loaded game draws any turn from its kept positions, with no replay.
+impl Drawable for Kept<'_, GameRecord> {
+    fn svg(&self, turn: Option<u32>, picture: Picture, opts: &RenderOptions) -> Result<String, RenderError> {
+        let at = self.at(turn).ok_or_else(|| no_such_turn(self.record.turns(), turn))?;
+        Ok(picture_svg(self.record, at, picture, opts))
+    }
+
+    fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
+        self.record.animation(px)
+    }
+}
+
+fn picture_svg(record: &GameRecord, at: Reached<'_>, picture: Picture, opts: &RenderOptions) -> String {
+    match picture {
+        Picture::Board => board_svg(record, at, opts),
+        Picture::Preview => og_image_svg(record, at),
+    }
+}
+
+/// A turn past the game's `turns`.
+pub(crate) fn no_such_turn(turns: u32, turn: Option<u32>) -> RenderError {
+    RenderError::NoSuchTurn {
+        turn: turn.unwrap_or_default(),
+        turns,
     }
 }
 
@@ -401,16 +425,15 @@ fn fitted_png<R: Drawable + ?Sized>(
     }
 }
 
-/// The board after `replay`'s last turn, as SVG. Pass a replay from
-/// `replay::replay_upto(record, None, Some(n))` for the board after turn `n`, or a full replay
-/// for the final board.
-pub fn board_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions) -> String {
+/// The board as `replay` reached it, as SVG: after a turn (`Replay::after`), or at the end
+/// (`Replay::reached`).
+pub fn board_svg(record: &GameRecord, replay: Reached<'_>, opts: &RenderOptions) -> String {
     board_scene(record, replay, opts, None, BoardArt::Inline, |_| {})
 }
 
 /// The board around one square: the square and its eight neighbours, for the thumbnails of a
 /// turn's alternatives, where the whole board would be too small to read.
-pub fn board_close_svg(record: &GameRecord, replay: &Replay, opts: &RenderOptions, centre: Pos) -> String {
+pub fn board_close_svg(record: &GameRecord, replay: Reached<'_>, opts: &RenderOptions, centre: Pos) -> String {
     let window = (
         Pos::new(centre.x - 1, centre.y - 1),
         Pos::new(centre.x + 1, centre.y + 1),
@@ -433,7 +456,7 @@ pub enum BoardArt<'a> {
 /// root element gets `class="board-svg"`. See `interactive.rs`.
 pub fn interactive_board_svg(
     record: &GameRecord,
-    replay: &Replay,
+    replay: Reached<'_>,
     opts: &RenderOptions,
     art: BoardArt,
     notes: &interactive::BoardNotes,
@@ -448,7 +471,7 @@ pub fn interactive_board_svg(
 /// `art`'s address, lets `over` add to the scene before the legend, and finishes it.
 fn board_scene(
     record: &GameRecord,
-    replay: &Replay,
+    replay: Reached<'_>,
     opts: &RenderOptions,
     window: Option<(Pos, Pos)>,
     art: BoardArt,
@@ -456,7 +479,7 @@ fn board_scene(
 ) -> String {
     let input = scene_input(record, replay);
     let s = opts.size();
-    let (lo, hi) = window.unwrap_or_else(|| scene::extent(&replay.game, opts.open_spots));
+    let (lo, hi) = window.unwrap_or_else(|| scene::extent(replay.game, opts.open_spots));
     let margin = if window.is_some() { 0 } else { (s / 4).max(8) };
     let board_w = (hi.x - lo.x + 1) as u32 * s;
     let board_h = (hi.y - lo.y + 1) as u32 * s;
@@ -503,15 +526,15 @@ pub fn colours(record: &GameRecord) -> PlayerColours {
     PlayerColours::new(record.players.iter().map(|p| p.colour.as_deref()))
 }
 
-fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a> {
-    let game = &replay.game;
+fn scene_input<'a>(record: &'a GameRecord, replay: Reached<'a>) -> SceneInput<'a> {
+    let game = replay.game;
     let last = replay.turns.last();
     let scored = last.map(|t| scene::scores(&t.events).collect()).unwrap_or_default();
     let history = replay
         .turns
         .iter()
         .flat_map(|t| scene::scores(&t.events))
-        .chain(scene::scores(&replay.final_events))
+        .chain(scene::scores(replay.final_events))
         .collect();
     let players = record
         .players
@@ -534,7 +557,7 @@ fn scene_input<'a>(record: &'a GameRecord, replay: &'a Replay) -> SceneInput<'a>
         tiles: game.board().tiles().iter().map(|t| Placed::of(game, t)).collect(),
         last_move: last.map(|t| (t.player, t.mv.placement.pos)),
         scored,
-        final_scored: scene::scores(&replay.final_events).collect(),
+        final_scored: scene::scores(replay.final_events).collect(),
         history,
         players,
         caption,
@@ -547,9 +570,9 @@ pub const OG_HEIGHT: u32 = 630;
 
 /// A 1200×630 preview of a game for link cards: the board with ownership on the left, the
 /// players and scores on the right.
-fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
+fn og_image_svg(record: &GameRecord, replay: Reached<'_>) -> String {
     let input = scene_input(record, replay);
-    let (lo, hi) = scene::extent(&replay.game, false);
+    let (lo, hi) = scene::extent(replay.game, false);
     let (cols, rows) = ((hi.x - lo.x + 1) as u32, (hi.y - lo.y + 1) as u32);
     let (area_w, area_h, pad) = (740, 582, 24);
     let s = (area_w / cols).min(area_h / rows).clamp(4, 128);
@@ -570,11 +593,11 @@ fn og_image_svg(record: &GameRecord, replay: &Replay) -> String {
     scene.finish(OG_WIDTH, OG_HEIGHT, Some(palette::BACKGROUND))
 }
 
-fn og_panel(scene: &mut Scene, record: &GameRecord, replay: &Replay, x: f32) {
+fn og_panel(scene: &mut Scene, record: &GameRecord, replay: Reached<'_>, x: f32) {
     let (done, total) = (replay.turns.len(), record.turns());
     let panel = OgPanel {
         title: "Carcassonne",
-        label: rules_spec::label(replay.rules()),
+        label: rules_spec::label(replay.game.rules()),
         when: when(replay.finished, done, total),
         players: &record.players,
         scores: replay.game.scores(),

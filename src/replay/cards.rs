@@ -3,7 +3,8 @@
 
 use super::ReplayError;
 use super::json::Document;
-use super::{Breakdown, Replay, Turn};
+use super::positions::Keeper;
+use super::{Breakdown, Positions, Replay, Replayed, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError, Colour};
 use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
 use crate::record::Record;
@@ -94,7 +95,7 @@ fn name(record: &Record<CardGame>, player: u8) -> &str {
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
 pub fn replay(record: &Record<CardGame>) -> Result<Replay<CardGame>, Refusal> {
-    replay_upto(record, None, Deal::Ahead)
+    Ok(replay_upto(record, None, Deal::Ahead, false)?.0)
 }
 
 impl super::Replays for Record<CardGame> {
@@ -105,6 +106,11 @@ impl super::Replays for Record<CardGame> {
         replay(self)
     }
 
+    fn replay_keeping(&self) -> Result<Replayed<CardGame>, Refusal> {
+        let (replay, positions) = replay_upto(self, None, Deal::Ahead, true)?;
+        Ok((replay, positions.expect("asked to keep its positions")))
+    }
+
     fn refusal(&self, e: &Refusal) -> String {
         e.describe(self)
     }
@@ -113,7 +119,7 @@ impl super::Replays for Record<CardGame> {
 /// The position before move `index` (0-based), its round dealt: the hands are the record's,
 /// read from the whole round.
 pub fn position_at(record: &Record<CardGame>, index: usize) -> Result<CardGame, Refusal> {
-    Ok(replay_upto(record, Some(index), Deal::Ahead)?.game)
+    Ok(replay_upto(record, Some(index), Deal::Ahead, false)?.0.game)
 }
 
 /// The first `n` moves, and the table as they left it: a round they end is scored, and the
@@ -121,7 +127,7 @@ pub fn position_at(record: &Record<CardGame>, index: usize) -> Result<CardGame, 
 /// would show hands before any move of their round, while one of them still holds the card
 /// that goes face down (`render::cards`).
 pub fn upto(record: &Record<CardGame>, n: usize) -> Result<Replay<CardGame>, Refusal> {
-    replay_upto(record, Some(n), Deal::WithTheNextMove)
+    Ok(replay_upto(record, Some(n), Deal::WithTheNextMove, false)?.0)
 }
 
 /// When a round due is dealt, where a replay stops.
@@ -133,8 +139,15 @@ enum Deal {
     WithTheNextMove,
 }
 
-fn replay_upto(record: &Record<CardGame>, upto: Option<usize>, deal: Deal) -> Result<Replay<CardGame>, Refusal> {
+/// Replays the record as far as `upto`; with `keep`, keeps every turn's position there.
+fn replay_upto(
+    record: &Record<CardGame>,
+    upto: Option<usize>,
+    deal: Deal,
+    keep: bool,
+) -> Result<(Replay<CardGame>, Option<Positions<CardGame>>), Refusal> {
     let mut walker = Walker::new(CardGame::new(record.setup())?, record);
+    let mut keeper = keep.then(|| Keeper::new(walker.game()));
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut round_start = 0;
     loop {
@@ -151,17 +164,24 @@ fn replay_upto(record: &Record<CardGame>, upto: Option<usize>, deal: Deal) -> Re
             Some(Err(e)) => return Err(IllegalAction::refusal(walker.game(), round_start, *e)),
         };
         match step.played {
-            Stepped::Chance => round_start = step.index,
-            Stepped::Move(mv) => turns.push(Turn {
-                turn: step.index as u32 + 1,
-                player: step.player,
-                mv,
-                events: walker.take_events(),
-                scores: Position::scores(walker.game()),
-                supply: Position::supply(walker.game()),
-            }),
+            Stepped::Chance => {
+                round_start = step.index;
+                keeper.iter_mut().for_each(|k| k.between(walker.game()));
+            }
+            Stepped::Move(mv) => {
+                turns.push(Turn {
+                    turn: step.index as u32 + 1,
+                    player: step.player,
+                    mv,
+                    events: walker.take_events(),
+                    scores: Position::scores(walker.game()),
+                    supply: Position::supply(walker.game()),
+                });
+                keeper.iter_mut().for_each(|k| k.turn(walker.game()));
+            }
         }
     }
+    let positions = keeper.map(Keeper::finish);
     let mut game = walker.into_game();
     let finished = upto.is_none() && game.is_over();
     let mut final_events = Vec::new();
@@ -169,14 +189,15 @@ fn replay_upto(record: &Record<CardGame>, upto: Option<usize>, deal: Deal) -> Re
         game.finish(&mut final_events);
     }
     let breakdown = breakdown(&game, turns.iter().flat_map(|t| &t.events).chain(&final_events));
-    Ok(Replay {
+    let replay = Replay {
         final_scores: Position::scores(&game),
         turns,
         final_events,
         finished,
         breakdown,
         game,
-    })
+    };
+    Ok((replay, positions))
 }
 
 /// A fault in words; an Animal Joker's herd names whose joker it is.

@@ -7,18 +7,21 @@
 pub mod cards;
 mod explore;
 pub mod json;
+mod positions;
 pub(crate) mod verify;
 pub(crate) mod words;
 
 use crate::engine::features::majority;
 use crate::engine::{Category, Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId, TileCategory};
 use crate::record::{GameRecord, Played, Walk};
+use positions::Keeper;
 
 pub use crate::record::ReplayError;
 pub use explore::{
     Explore, ExploreError, NextDraw, StepProblem, TileExplore, TileLineFacts, explore_cards, explore_tiles,
     tiles_fitting_nowhere, tiles_to_draw,
 };
+pub use positions::{Kept, Positions, Reached};
 pub use verify::recorded_scores;
 
 /// The state after one turn of a game and its scoring.
@@ -135,6 +138,9 @@ impl Replay<Game> {
     }
 }
 
+/// A whole replay, with every turn's position kept ([`Replays::replay_keeping`]).
+pub type Replayed<P> = (Replay<P>, Positions<P>);
+
 /// A game's record, which the engine replays: each game's names its position and why a
 /// record may be refused, so that what reads a whole game is written once for every game.
 pub trait Replays {
@@ -143,6 +149,9 @@ pub trait Replays {
 
     /// The whole record, replayed under its own rules; final scoring runs once it is over.
     fn replay(&self) -> Result<Replay<Self::Position>, Self::Error>;
+
+    /// The whole record replayed, with every turn's position kept.
+    fn replay_keeping(&self) -> Result<Replayed<Self::Position>, Self::Error>;
 
     /// Why the record does not replay, in its own words (naming the turn, the player and the
     /// rule).
@@ -155,6 +164,11 @@ impl Replays for GameRecord {
 
     fn replay(&self) -> Result<Replay, ReplayError> {
         replay(self, None)
+    }
+
+    fn replay_keeping(&self) -> Result<Replayed<Game>, ReplayError> {
+        let (replay, positions) = replay_inner(self, None, None, true)?;
+        Ok((replay, positions.expect("asked to keep its positions")))
     }
 
     fn refusal(&self, e: &ReplayError) -> String {
@@ -200,8 +214,10 @@ pub fn ownership(game: &Game) -> Ownership {
 
 /// Replays a whole record and reports each turn's ownership, for the store.
 pub fn replay_with_ownership(record: &GameRecord) -> Result<(Replay, Vec<Ownership>), ReplayError> {
-    let mut owned = Vec::new();
-    let replay = replay_inner(record, None, None, &mut |game| owned.push(ownership(game)))?;
+    let (replay, positions) = record.replay_keeping()?;
+    let owned = (1..=replay.turns.len() as u32)
+        .filter_map(|n| positions.after(n).map(ownership))
+        .collect();
     Ok((replay, owned))
 }
 
@@ -209,17 +225,19 @@ pub fn replay_with_ownership(record: &GameRecord) -> Result<(Replay, Vec<Ownersh
 /// the board after that turn. Final scoring runs only for `None`: the position after the last
 /// turn (`Some(last)`) and the end of the game are two different steps.
 pub fn replay_upto(record: &GameRecord, rules: Option<Rules>, upto: Option<u32>) -> Result<Replay, ReplayError> {
-    replay_inner(record, rules, upto, &mut |_| {})
+    Ok(replay_inner(record, rules, upto, false)?.0)
 }
 
+/// Replays the record as far as `upto`; with `keep`, keeps every turn's position there.
 fn replay_inner(
     record: &GameRecord,
     rules: Option<Rules>,
     upto: Option<u32>,
-    after_turn: &mut dyn FnMut(&Game),
-) -> Result<Replay, ReplayError> {
+    keep: bool,
+) -> Result<(Replay, Option<Positions<Game>>), ReplayError> {
     let rules = rules.unwrap_or_else(|| record.resolved_rules());
     let mut walk = Walk::with_rules(record, rules)?;
+    let mut keeper = keep.then(|| Keeper::new(walk.game()));
     let mut turns = Vec::with_capacity(record.moves.len());
     // Discards before a placement belong to its turn.
     let mut events = Vec::new();
@@ -227,7 +245,10 @@ fn replay_inner(
         let Some(step) = walk.step() else { break };
         let step = step?;
         match step.played {
-            Played::Discard(_) => events.extend_from_slice(walk.events()),
+            Played::Discard(_) => {
+                events.extend_from_slice(walk.events());
+                keeper.iter_mut().for_each(|k| k.between(walk.game()));
+            }
             Played::Place(mv) => {
                 // Usually no discard came first: the walk's events are the turn's, moved.
                 let turn_events = if events.is_empty() {
@@ -237,10 +258,11 @@ fn replay_inner(
                     std::mem::take(&mut events)
                 };
                 turns.push(snapshot(walk.game(), step.turn, step.player, &mv, turn_events));
-                after_turn(walk.game());
+                keeper.iter_mut().for_each(|k| k.turn(walk.game()));
             }
         }
     }
+    let positions = keeper.map(Keeper::finish);
     let mut game = walk.into_game();
     let finished = upto.is_none() && record.setup.final_scoring.unwrap_or(game.pack_left() == 0);
     if finished {
@@ -251,14 +273,15 @@ fn replay_inner(
         record.players.len(),
         turns.iter().flat_map(|t| &t.events).chain(&events),
     );
-    Ok(Replay {
+    let replay = Replay {
         final_scores: game.scores(),
         turns,
         final_events: events,
         finished,
         breakdown,
         game,
-    })
+    };
+    Ok((replay, positions))
 }
 
 fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -> TurnSnapshot {

@@ -13,7 +13,7 @@ use crate::render::interactive::{
 };
 use crate::render::palette::Rgb;
 use crate::render::{self, BoardArt, RenderOptions};
-use crate::replay::{Replay, words};
+use crate::replay::{Reached, words};
 use crate::store::GameId;
 use crate::web::view;
 use crate::web::what_if::is_listed;
@@ -27,11 +27,11 @@ const GHOSTS: usize = 3;
 /// the engine's listing of its moves (none at the start).
 pub fn turn_board(
     record: &GameRecord,
-    (at, features): (&Replay, &[BoardFeature]),
+    (at, features): (Reached<'_>, &[BoardFeature]),
     (id, n): (&GameId, u32),
     alternatives: Option<(&TurnReport, &[RecordedMove])>,
 ) -> String {
-    let game = &at.game;
+    let game = at.game;
     let opts = RenderOptions {
         ownership: true,
         last_move: true,
@@ -90,7 +90,7 @@ pub struct PuzzleTile<'a> {
 /// `href(square, rotation)` is the page that answers with that placement.
 pub fn puzzle_board(
     record: &GameRecord,
-    at: &Replay,
+    at: Reached<'_>,
     moves: &PlacementMoves,
     kind: &TileKind,
     placed: Option<PuzzleTile>,
@@ -104,7 +104,7 @@ pub fn puzzle_board(
     };
     let spot = |pos: Pos, r: u16, c: &Choice| format!("{}&meeple={}", href(pos, r), c.token);
     let notes = BoardNotes {
-        features: feature_notes(record, &at.game, &board_features(&at.game)),
+        features: feature_notes(record, at.game, &board_features(at.game)),
         pick: Some(pick(record, moves, kind, placed, (href, &spot))),
         ..BoardNotes::default()
     };
@@ -136,7 +136,7 @@ pub struct DrawnTile<'a> {
 /// with the engine's best moves as ghosts.
 pub fn explore_board(
     record: &GameRecord,
-    (at, features): (&Replay, &[BoardFeature]),
+    (at, features): (Reached<'_>, &[BoardFeature]),
     drawn: Option<DrawnTile>,
     ghosts: &[EngineGhost],
     colour: Rgb,
@@ -149,9 +149,9 @@ pub fn explore_board(
         ..RenderOptions::default()
     };
     let mut notes = BoardNotes {
-        features: feature_notes(record, &at.game, features),
+        features: feature_notes(record, at.game, features),
         // Under the drawn tile's squares: a dead square is never one of them.
-        spots: spot_notes(record, &at.game),
+        spots: spot_notes(record, at.game),
         ..BoardNotes::default()
     };
     if let Some(DrawnTile {

@@ -7,18 +7,34 @@ use crate::export::Export;
 use crate::record::Record;
 use crate::record::{Annotation, AnyRecord, GameRecord};
 use crate::render::Drawable;
-use crate::replay::{Replay, Replays};
+use crate::replay::{Kept, Positions, Reached, Replay, Replays};
 use crate::store::{GameRow, Storable};
+use crate::web::problem::Problem;
 use crate::web::view::GameWords;
 use std::sync::Arc;
 
 /// A stored game: its row, its record parsed as its game's type (`GameRecord`, `Record<CardGame>`),
-/// and the record replayed to its end, once, as the game was loaded.
+/// and the record replayed to its end, once, as the game was loaded, with every turn's
+/// position kept: the pages of a turn read them and never replay.
 pub struct Stored<R: Replays> {
     pub row: GameRow,
     pub record: R,
     /// The whole game, replayed: what the end page, the API and the Card Game's pages read.
     pub full: Replay<R::Position>,
+    pub positions: Positions<R::Position>,
+}
+
+impl<R: Replays> Stored<R> {
+    /// The game after turn `n` (0: the start), as its turn page and picture show it.
+    pub fn after(&self, n: u32) -> Option<Reached<'_, R::Position>> {
+        self.full.after(&self.positions, n)
+    }
+
+    /// The position turn `n` is played from; turn `turns + 1` is the one the record's next
+    /// move would be played from.
+    pub fn before(&self, n: u32) -> Result<&R::Position, Problem> {
+        (self.positions.before(n)).ok_or_else(|| Problem::not_found(format!("there is no turn {n}")))
+    }
 }
 
 impl<R: GameWords> Stored<R> {
@@ -37,8 +53,9 @@ pub trait StoredGame: Send + Sync {
 
     fn kind(&self) -> GameKind;
 
-    /// The record, to draw.
-    fn drawable(&self) -> &dyn Drawable;
+    /// The game, to draw: its record with its kept positions, so any turn is drawn with no
+    /// replay.
+    fn drawable(&self) -> Box<dyn Drawable + '_>;
 
     /// The record, to write out, with its annotations.
     fn exports(&self) -> &dyn Export;
@@ -50,9 +67,10 @@ pub trait StoredGame: Send + Sync {
     fn listed_rules(&self) -> String;
 }
 
-impl<R: Storable + Drawable + Export + GameWords> StoredGame for Stored<R>
+impl<R: Storable + Export + GameWords> StoredGame for Stored<R>
 where
     Stored<R>: Send + Sync,
+    for<'a> Kept<'a, R>: Drawable,
 {
     fn row(&self) -> &GameRow {
         &self.row
@@ -62,8 +80,12 @@ where
         self.record.kind()
     }
 
-    fn drawable(&self) -> &dyn Drawable {
-        &self.record
+    fn drawable(&self) -> Box<dyn Drawable + '_> {
+        Box::new(Kept {
+            record: &self.record,
+            full: &self.full,
+            positions: &self.positions,
+        })
     }
 
     fn exports(&self) -> &dyn Export {
@@ -114,6 +136,11 @@ pub fn annotated(row: GameRow, annotations: Vec<Annotation>) -> Result<Loaded, R
 }
 
 fn replayed<R: Replays>(row: GameRow, record: R) -> Result<Arc<Stored<R>>, Refused> {
-    let full = record.replay().map_err(|e| Refused(record.refusal(&e)))?;
-    Ok(Arc::new(Stored { row, record, full }))
+    let (full, positions) = record.replay_keeping().map_err(|e| Refused(record.refusal(&e)))?;
+    Ok(Arc::new(Stored {
+        row,
+        record,
+        full,
+        positions,
+    }))
 }

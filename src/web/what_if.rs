@@ -5,10 +5,10 @@
 //! actions), so `/g/{id}/t/{n}/alt/{k}` names the same move whatever the ranking.
 
 use crate::analysis::report::{AlternativeReport, TurnReport};
-use crate::analysis::{self, AnalysisOptions};
+use crate::analysis::{self, AnalysisError, AnalysisOptions};
 use crate::engine::{Game, Move, TileKindId};
 use crate::record::recorded;
-use crate::record::{GameRecord, RecordedMove};
+use crate::record::{GameRecord, RecordedMove, ReplayError};
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::AppState;
 use crate::web::loaded::Stored;
@@ -16,13 +16,26 @@ use crate::web::problem::Problem;
 use serde::de::DeserializeOwned;
 
 /// Every legal move of turn `n` in listing order, as records state them.
-pub fn listing(record: &GameRecord, n: u32) -> Result<Vec<RecordedMove>, Problem> {
-    let (before, played) = position_before(record, n)?;
-    Ok(listed_moves(&before, played.tile))
+pub fn listing(g: &Stored<GameRecord>, n: u32) -> Result<Vec<RecordedMove>, Problem> {
+    let (before, played) = position_before(g, n)?;
+    Ok(listed_moves(before, played.tile))
 }
 
-fn position_before(record: &GameRecord, n: u32) -> Result<(Game, Move), Problem> {
-    analysis::position_before(record, n).map_err(|e| Problem::not_found(e.to_string()))
+/// The position turn `n` was played from (kept as the game was loaded), and its move.
+fn position_before(g: &Stored<GameRecord>, n: u32) -> Result<(&Game, &Move), Problem> {
+    let turn = |n: u32| {
+        Some((
+            g.positions.before(n)?,
+            &g.full.turns.get((n as usize).checked_sub(1)?)?.mv,
+        ))
+    };
+    turn(n).ok_or_else(|| {
+        let missing = AnalysisError::<ReplayError>::NoSuchTurn {
+            turn: n,
+            turns: g.record.turns(),
+        };
+        Problem::not_found(missing.to_string())
+    })
 }
 
 fn listed_moves(before: &Game, tile: TileKindId) -> Vec<RecordedMove> {
@@ -87,8 +100,8 @@ pub struct TurnAlternatives {
 /// Turn `n`'s alternatives from one walk of the record to it: the stored whole-game analysis's
 /// turn when it is done, else the heuristic alone (fast), and the listing.
 pub fn turn_alternatives(state: &AppState, g: &Stored<GameRecord>, n: u32) -> Result<TurnAlternatives, Problem> {
-    let (before, played) = position_before(&g.record, n)?;
-    let listed = listed_moves(&before, played.tile);
+    let (before, played) = position_before(g, n)?;
+    let listed = listed_moves(before, played.tile);
     let finished = state.finished_analysis(&g.row.id, g.row.kind)?;
     if let Some(report) = (finished.as_ref().and_then(|a| a.tiles())).and_then(|a| a.turn(n).cloned()) {
         return Ok(TurnAlternatives {
@@ -101,7 +114,7 @@ pub fn turn_alternatives(state: &AppState, g: &Stored<GameRecord>, n: u32) -> Re
         playouts_per_alternative: Some(0),
         ..AnalysisOptions::default()
     };
-    let t = analysis::analyse_position(&before, played.tile, Some(&played), n, &quick)
+    let t = analysis::analyse_position(before, played.tile, Some(played), n, &quick)
         .map_err(|e| Problem::not_found(e.to_string()))?;
     Ok(TurnAlternatives {
         report: t.report(),

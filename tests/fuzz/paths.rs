@@ -117,7 +117,7 @@ fn deep_tiles(r: &GameRecord) {
     }
     let replayed = replay::replay(r, None).expect("it replayed before");
     let features = analysis::board_features(&replayed.game);
-    let _ = web::turn_board(r, (&replayed, &features), (&GameId::of(""), r.turns()), None);
+    let _ = web::turn_board(r, (replayed.reached(), &features), (&GameId::of(""), r.turns()), None);
     let small = RenderOptions::default().with_size(RenderOptions::MIN_SIZE);
     render::draw(r, None, Picture::Board, ImageFormat::Png, &small).expect("the final board draws");
 }

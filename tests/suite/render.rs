@@ -79,7 +79,12 @@ fn the_image_size_follows_the_board_extent() {
         let r = replay::replay_upto(&record, None, Some(turn)).unwrap();
         let (lo, hi) = r.game.board().extent().unwrap();
         let (cols, rows) = ((hi.x - lo.x + 1) as u32, (hi.y - lo.y + 1) as u32);
-        let png = render::svg_to_png(&render::board_svg(&record, &r, &RenderOptions::default().with_size(s))).unwrap();
+        let png = render::svg_to_png(&render::board_svg(
+            &record,
+            r.reached(),
+            &RenderOptions::default().with_size(s),
+        ))
+        .unwrap();
         assert_eq!(
             png_size(&png),
             (cols * s + 2 * margin, rows * s + 2 * margin),
@@ -92,7 +97,7 @@ fn the_image_size_follows_the_board_extent() {
         open_spots: true,
         ..RenderOptions::default().with_size(s)
     };
-    let png = render::svg_to_png(&render::board_svg(&record, &r, &opts)).unwrap();
+    let png = render::svg_to_png(&render::board_svg(&record, r.reached(), &opts)).unwrap();
     assert_eq!(png_size(&png), (3 * s + 2 * margin, 3 * s + 2 * margin));
 }
 

@@ -68,17 +68,17 @@ impl Stored<Record<CardGame>> {
         let (Some(played), Some(best)) = (played, best) else {
             return Err(not_one());
         };
-        let before = replay::cards::position_at(record, n as usize - 1).map_err(Problem::internal)?;
+        let before = self.before(n)?;
         let mover = usize::from(t.player);
         let answer = |mv: &CardMove| format!("{}?action={}", links::mistake(id, n), explore::cards::step(mv));
         let lost_words = view::points(lost);
         Ok(ReviewPage {
             game: self.head(state)?,
             turn: n,
-            table: table_svg(record, &before, Theme::Light, &|p| usize::from(p) == mover),
+            table: table_svg(record, before, Theme::Light, &|p| usize::from(p) == mover),
             round: format!("Round {} of {}", before.round() + 1, before.rounds()),
             hand: card_view::list(&before.players()[mover].hand),
-            moves: explore::cards::grouped(&explore::cards::legal(&before), &answer),
+            moves: explore::cards::grouped(&explore::cards::legal(before), &answer),
             question: format!(
                 "{} played {}: {lost_words} points below the best action. What was better?",
                 self.player_name(t.player),
@@ -95,7 +95,7 @@ impl Stored<Record<CardGame>> {
                 );
                 (said, self.on_the_table(n, &best.action))
             }),
-            players: card_view::players_at(record, &before, false, &crate::render::cards::colours(record)),
+            players: card_view::players_at(record, before, false, &crate::render::cards::colours(record)),
             hide_if_ended: false,
             next: (review.iter())
                 .find(|(turn, _)| *turn > n)

@@ -15,7 +15,7 @@ use crate::analysis::puzzles;
 use crate::engine::cards::CardGame;
 use crate::record::Record;
 use crate::render::cards::Hands;
-use crate::replay;
+use crate::replay::{self, Reached};
 use crate::web::card_view::TablePart;
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
@@ -49,8 +49,14 @@ impl GameHooks for Stored<Record<CardGame>> {
         }
         let full = &self.full;
         // The table as move n left it: the next round is not dealt yet (`render::cards`).
-        let position = replay::cards::upto(record, n as usize).map_err(Problem::internal)?.game;
-        let at = &full.turns[..n as usize];
+        let Some(Reached {
+            game: position,
+            turns: at,
+            ..
+        }) = self.after(n)
+        else {
+            return Err(turn::no_such_turn(&head, n));
+        };
         let mover = at.last().map(|t| t.player);
         let colours = crate::render::cards::colours(record);
         let in_round = replay::cards::rounds(at).last().copied().unwrap_or(1);
@@ -61,13 +67,13 @@ impl GameHooks for Stored<Record<CardGame>> {
             round: format!("Round {in_round} of {}", position.rounds()),
             round_link: links::round(id, in_round) + nav_query,
             unseen: position.unseen().len(),
-            hands: card_view::hands_at(record, n, &position, mover, hands, &colours),
-            hands_note: card_view::hands_note(record, n, &position),
+            hands: card_view::hands_at(record, n, position, mover, hands, &colours),
+            hands_note: card_view::hands_note(record, n, position),
             hands_switch: (record.hands_known(n as usize)).then(|| self.hands_switch(n, hands, mover)),
         });
         let turn = TurnInput {
             n,
-            position: &position,
+            position,
             reached: at,
             chances: &chances,
             picture: (None, links::picture(id, Some(n)).hands(hands).to_string()),
@@ -107,8 +113,7 @@ impl GameHooks for Stored<Record<CardGame>> {
             }
         };
         // The mover's whole hand, before the round's first card lies face down, holds it.
-        let before =
-            replay::cards::position_at(&self.record, n.saturating_sub(1) as usize).map_err(Problem::internal)?;
+        let before = self.before(n.max(1))?;
         let ranks = t.ranks();
         let rows = (t.alternatives.iter().enumerate())
             .map(|(i, a)| AltRow {

@@ -8,7 +8,6 @@ use crate::record::Record;
 use crate::record::cards::UNSEEN;
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
-use crate::replay::cards::position_at;
 use crate::web::AppState;
 use crate::web::card_view;
 use crate::web::links;
@@ -53,7 +52,7 @@ impl Stored<Record<CardGame>> {
         let record = &self.record;
         // Dealt ahead: each player holds the round's count of cards, though the record names
         // them only as they are played.
-        let game = &position_at(record, record.moves.len()).map_err(Problem::internal)?;
+        let game = self.before(record.moves.len() as u32 + 1)?;
         let player = game.current_player();
         // A wrongly placed card's choice is its taker's, whoever's turn comes next.
         let mover = self.player_name(game.pending_choice().map_or(player, |(p, _)| p));

@@ -16,7 +16,7 @@ use crate::export::jcz;
 use crate::record::{GameRecord, RecordedMove};
 use crate::render;
 use crate::render::cards::Hands;
-use crate::replay::{self, Replay, words};
+use crate::replay::{Reached, words};
 use crate::web::chance_view::ChancesView;
 use crate::web::loaded::Stored;
 use crate::web::problem::Problem;
@@ -56,29 +56,29 @@ impl GameHooks for Stored<GameRecord> {
         if n > head.last {
             return Err(turn::no_such_turn(&head, n));
         }
-        let at = replay::replay_upto(record, None, Some(n)).map_err(Problem::internal)?;
+        let at = self.after(n).ok_or_else(|| turn::no_such_turn(&head, n))?;
         let id = head.id;
         // The board's notes and the tile tracker both read the features' outlooks.
-        let features = analysis::board_features(&at.game);
+        let features = analysis::board_features(at.game);
         let (board, chances) = match detail {
             Detail::Full => (
-                Some(self.inline_board(state, (&at, &features), n)?),
+                Some(self.inline_board(state, (at, &features), n)?),
                 game_chances(state, &self.row, Some(n))?,
             ),
             Detail::Framed => (None, Vec::new()),
         };
-        let played = view::turns_played(record, &at.turns, &chances);
+        let played = view::turns_played(record, at.turns, &chances);
         let src = links::picture(id, Some(n))
             .overlay("ownership,last-move,scoring")
             .to_string();
         let turn = TurnInput {
             n,
-            position: &at.game,
-            reached: &at.turns,
+            position: at.game,
+            reached: at.turns,
             chances: &chances,
             picture: (board, src),
             nav_query: "",
-            part: GamePart::Tiles(tracker_view::tile_turn_view(&id, record, &at.game, &features)),
+            part: GamePart::Tiles(tracker_view::tile_turn_view(&id, record, at.game, &features)),
             turn_links: view::turn_links(played, head.last, Some(n)),
         };
         Ok(turn::turn_page(state, record, head, turn))
@@ -289,7 +289,7 @@ impl Stored<GameRecord> {
     }
 
     /// Turn `n`'s board to point at, with the drawn tile's best alternatives as ghosts.
-    fn inline_board(&self, state: &AppState, at: (&Replay, &[BoardFeature]), n: u32) -> Result<String, Problem> {
+    fn inline_board(&self, state: &AppState, at: (Reached<'_>, &[BoardFeature]), n: u32) -> Result<String, Problem> {
         // A game in play shows no advice: its players may be the ones reading.
         let alternatives = match n {
             _ if n == 0 || self.row.live => None,

@@ -300,7 +300,7 @@ pub async fn best_alternative(
                     "turn {n} of game {id} has no best move until its analysis is done"
                 ))
             })?;
-        (listing(&g.record, n)?.iter().position(|m| is_listed(best, m)))
+        (listing(&g, n)?.iter().position(|m| is_listed(best, m)))
             .ok_or_else(|| Problem::internal("the best move is missing from the listing"))
     })
     .await?;
@@ -341,7 +341,7 @@ pub async fn alternative_png(
     };
     let png = blocking(move || {
         let g = state.load(&id)?;
-        let listed = listing(&g.record, n)?;
+        let listed = listing(&g, n)?;
         let mv = *listed
             .get(k)
             .ok_or_else(|| Problem::not_found(format!("turn {n} has no alternative {k}")))?;
@@ -351,8 +351,13 @@ pub async fn alternative_png(
         match mv {
             RecordedMove::Place { placement, .. } if close => {
                 let replay = crate::replay::replay_upto(&what_if, None, Some(n)).map_err(Problem::internal)?;
-                render::svg_to_png(&render::board_close_svg(&what_if, &replay, &opts, placement.pos))
-                    .map_err(Problem::internal)
+                render::svg_to_png(&render::board_close_svg(
+                    &what_if,
+                    replay.reached(),
+                    &opts,
+                    placement.pos,
+                ))
+                .map_err(Problem::internal)
             }
             _ => render::draw(&what_if, Some(n), Picture::Board, ImageFormat::Png, &opts).map_err(Problem::internal),
         }

@@ -78,7 +78,7 @@ fn etag(w: &Wanted, live: Option<GameId>) -> String {
 }
 
 fn draw(g: &dyn GamePages, w: &Wanted) -> Result<Vec<u8>, Problem> {
-    let drawn = render::draw(g.drawable(), w.turn, w.picture, w.format, &w.opts);
+    let drawn = render::draw(&*g.drawable(), w.turn, w.picture, w.format, &w.opts);
     drawn.map_err(|e| match e {
         render::RenderError::NoSuchTurn { .. } | render::RenderError::NoAnimation => Problem::not_found(e.to_string()),
         render::RenderError::SizeTooLarge { fits, .. } => {

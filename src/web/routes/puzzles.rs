@@ -16,7 +16,6 @@ use crate::engine::cards::CardMove;
 use crate::engine::{GameKind, Pos};
 use crate::record::{GameRecord, Line};
 use crate::render;
-use crate::replay;
 use crate::replay::words;
 use crate::store::GameId;
 use crate::web::board_view::{self, PuzzleTile, parse_meeple_token};
@@ -377,7 +376,7 @@ fn page(
 ) -> Result<PuzzlePage, Problem> {
     let id = g.row.id;
     let record = &g.record;
-    let at = replay::replay_upto(record, None, Some(t.turn - 1)).map_err(Problem::internal)?;
+    let at = (g.after(t.turn - 1)).ok_or_else(|| Problem::internal(format!("no turn {} to ask", t.turn)))?;
     let kind = (record.setup.catalog.by_name(&t.facts.tile))
         .map(|k| record.setup.catalog.get(k))
         .ok_or_else(|| Problem::internal(format!("turn {}'s tile is not in the catalog", t.turn)))?;
@@ -406,7 +405,7 @@ fn page(
         rotation,
         meeple: meeple.map(|a| (a, colour)),
     });
-    let board = board_view::puzzle_board(record, &at, &moves, kind, tile, &href);
+    let board = board_view::puzzle_board(record, at, &moves, kind, tile, &href);
     let form = answer_form(
         record.setup.game,
         &moves,
@@ -438,8 +437,8 @@ fn page(
             .overlay("ownership,last-move,open-spots")
             .size(128)
             .to_string(),
-        players: view::players_at(record, &at.game, false, &render::colours(record)),
-        remaining: view::remaining_tiles(&record.setup.catalog, &at.game),
+        players: view::players_at(record, at.game, false, &render::colours(record)),
+        remaining: view::remaining_tiles(&record.setup.catalog, at.game),
         tiles_left: at.game.pack_left(),
         form,
         solved: verdict.as_ref().is_some_and(|v| v.solved),

@@ -215,7 +215,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         NextDraw::Choose | NextDraw::Over => {
             let colour = colours.get(shown.game.current_player());
             (
-                board_view::explore_board(record, (&at.replay, &at.features), None, &[], colour),
+                board_view::explore_board(record, (at.replay.reached(), &at.features), None, &[], colour),
                 None,
             )
         }
@@ -314,7 +314,13 @@ impl PageAt<'_> {
         };
         let ghosts = ghosts(engine, &|line| self.after(line));
         let colour = render::colours(record).get(on.current_player());
-        let svg = board_view::explore_board(record, (&self.replay, &self.features), Some(on_board), &ghosts, colour);
+        let svg = board_view::explore_board(
+            record,
+            (self.replay.reached(), &self.features),
+            Some(on_board),
+            &ghosts,
+            colour,
+        );
         let name = record.setup.catalog.name(tile).to_string();
         let drawn = DrawnView {
             picture: links::tile_svg(id, &name),
