@@ -153,8 +153,10 @@
 //!   (`store/live.rs`) replays the record with the move and writes it in place of the one
 //!   before, in one transaction that fails if another move came first (`Backend::write_live`).
 //! - **…where a turn page is built?** `web/routes/pages.rs` (`turn_page`) asks the game's
-//!   `GameHooks::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which finds the
-//!   position, the board or table and the game's own part, and hands them to
+//!   `GameHooks::turn_page` (`web/game/tiles.rs` or `web/game/cards.rs`), which reads the
+//!   turn's position kept when the game was loaded (`web/loaded.rs`'s `Stored::after`, from
+//!   [`replay::Positions`]: no page replays the record), builds the board or table and the
+//!   game's own part, and hands them to
 //!   `web/game/turn.rs`'s `turn_page`, written once for every game over the game's words
 //!   (`GameWords`: `web/view.rs` for the tile games, `web/card_view.rs` for the Card Game), as
 //!   its `end_page` is; it is kept once built in `web/page_cache.rs`, and the template is
