@@ -140,8 +140,7 @@ impl<'a, R: Replays> Kept<'a, R> {
 #[cfg(test)]
 mod tests {
     use super::super::{Replays, cards, replay_upto};
-    use crate::analysis::position_before;
-    use crate::record::GameRecord;
+    use crate::record::{GameRecord, Played, Walk};
 
     fn tiles(bytes: &[u8]) -> GameRecord {
         crate::record::parse(bytes).unwrap().0
@@ -165,10 +164,17 @@ mod tests {
                 let upto = replay_upto(&record, None, Some(n)).unwrap();
                 assert_eq!(seen(kept.after(n).unwrap()), seen(&upto.game), "after turn {n}");
             }
-            for n in 1..=turns {
-                let (before, _) = position_before(&record, n).unwrap();
-                assert_eq!(seen(kept.before(n).unwrap()), seen(&before), "before turn {n}");
+            // The position before each placement, as the record walker reaches it.
+            let mut walk = Walk::new(&record).unwrap();
+            let mut n = 0;
+            while walk.peek().is_some() {
+                let before = walk.game().clone();
+                if let Played::Place(_) = walk.step().unwrap().unwrap().played {
+                    n += 1;
+                    assert_eq!(seen(kept.before(n).unwrap()), seen(&before), "before turn {n}");
+                }
             }
+            assert_eq!(n, turns);
             assert!(kept.after(turns + 1).is_none() && kept.before(0).is_none());
         }
     }
