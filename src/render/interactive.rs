@@ -409,7 +409,7 @@ impl Scene<'_> {
             (x + (s - w) / 2.0, y + s * 0.06),
             (w, font * 1.3),
             colour,
-            &xml_escape(&b.label),
+            &xml_escape(&b.label).to_string(),
             font,
         );
         self.body.push_str("</a>");

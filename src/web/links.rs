@@ -96,6 +96,12 @@ pub fn turn(id: impl Borrow<GameId>, n: impl Borrow<u32>) -> String {
     format!("/g/{id}/t/{n}")
 }
 
+/// The address of a game's turns without the turn's number ([`turn`] after it): a list of every
+/// turn writes it once, where an address a turn cost a tenth of a turn page.
+pub fn turns(id: impl Borrow<GameId>) -> String {
+    format!("/g/{}/t/", id.borrow())
+}
+
 /// Round `k` of a game played in rounds: it sends to the turn that scores it.
 pub fn round(id: impl Borrow<GameId>, k: impl Borrow<u8>) -> String {
     let (id, k) = (id.borrow(), k.borrow());
@@ -362,6 +368,14 @@ impl fmt::Display for Picture {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_of_turns_writes_each_turns_address() {
+        let id: GameId = "0123456789abcdef".parse().unwrap();
+        for n in [0, 7, 72] {
+            assert_eq!(format!("{}{n}", turns(id)), turn(id, n));
+        }
+    }
 
     #[test]
     fn pictures_carry_their_options_in_the_order_given() {
