@@ -32,7 +32,8 @@ use crate::engine::board::FrontierSquare;
 use crate::engine::bots::Rng;
 use crate::engine::tile::NO_SEGMENT;
 use crate::engine::tileset::is_river_tile;
-use crate::engine::{Edge, FeatureKind, Game, Pos, Rotation, SegId, Side, TileKind, TileKindId};
+use crate::engine::{Edge, FeatureKind, Game, Pos, Rotation, SegId, Side, TileCatalog, TileKind, TileKindId};
+use std::sync::Arc;
 
 /// An empty square next to the board and how many tiles left in the pack fit it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,8 +156,9 @@ pub struct CompletionChance {
 /// (the board notes and the alternatives' heuristic). `chances` remembers the chances already
 /// worked out.
 pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, CompletionChance) {
-    let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
-        chances.all_closed(kinds, spots, n, d)
+    let Chances { answers, tallies } = chances;
+    let (spots, model) = outlook(game, s, owner, Some(tallies), |kinds, spots, n, d| {
+        answers.all_closed(kinds, spots, n, d)
     });
     // A spot no tile left fits makes it certain: never. Only features that may complete were
     // measured (`forecasts`).
@@ -184,7 +186,8 @@ pub fn feature_outlook(game: &Game, s: SegId, owner: u8, chances: &mut Chances) 
 /// turn, and the exact sum was half of a turn page.
 pub fn feature_chance(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -> (Vec<OpenSpot>, f64) {
     let mut banded = None;
-    let (spots, model) = outlook(game, s, owner, |kinds, count, n, d| {
+    let Chances { answers, tallies } = chances;
+    let (spots, model) = outlook(game, s, owner, Some(tallies), |kinds, count, n, d| {
         let (groups, left) = match closing_groups(kinds, count, n, d) {
             Err(settled) => return settled,
             Ok(grouped) => grouped,
@@ -198,7 +201,7 @@ pub fn feature_chance(game: &Game, s: SegId, owner: u8, chances: &mut Chances) -
         }
         match banded {
             Some(_) => f64::NAN,
-            None => chances.grouped(groups, left, n, d),
+            None => answers.grouped(groups, left, n, d),
         }
     });
     if spots.iter().any(|spot| spot.fits == 0) {
@@ -248,7 +251,7 @@ fn drawn_exactly(x: u32, good: u32, n: u32, d: u32) -> f64 {
 /// weights were fitted on that ([`completion_rates::KindGroup::searched`]). A spot no tile
 /// fits keeps the model's chance: the weights were fitted on that reading.
 pub fn quick_completion_chance(game: &Game, s: SegId, owner: u8) -> f64 {
-    let (spots, model) = outlook(game, s, owner, |kinds, spots, n, d| {
+    let (spots, model) = outlook(game, s, owner, None, |kinds, spots, n, d| {
         chance_all_closed(kinds, spots, n, d, PastExact::Independent)
     });
     if spots.iter().any(|spot| spot.fits == 0) {
@@ -274,13 +277,20 @@ fn cell_of(game: &Game, s: SegId, spots: usize, model: f64) -> Option<Cell> {
 /// Keyed by a fast hash (`rustc_hash`): hashing the questions with the standard library's
 /// SipHash, and growing the map, took a tenth of a turn page.
 #[derive(Debug, Default)]
-pub struct Chances(rustc_hash::FxHashMap<Question, f64>);
+pub struct Chances {
+    answers: Answers,
+    tallies: Tallies,
+}
+
+/// The chances worked out, by question.
+#[derive(Debug, Default)]
+struct Answers(rustc_hash::FxHashMap<Question, f64>);
 
 /// What decides a completion chance: the closing tiles left grouped by the spots they close
 /// (copies, spot mask), the spots, the tiles left and the owner's draws.
 type Question = (Vec<(u32, u16)>, usize, u32, u32);
 
-impl Chances {
+impl Answers {
     /// [`chance_all_closed`] with [`PastExact::Sampled`], remembered.
     fn all_closed(&mut self, kinds: &[(u32, u16)], spots: usize, n: u32, d: u32) -> f64 {
         match closing_groups(kinds, spots, n, d) {
@@ -289,7 +299,7 @@ impl Chances {
         }
     }
 
-    /// [`Chances::all_closed`] of closing tiles already grouped ([`closing_groups`]).
+    /// [`Answers::all_closed`] of closing tiles already grouped ([`closing_groups`]).
     fn grouped(&mut self, groups: Vec<(u32, u16)>, spots: usize, n: u32, d: u32) -> f64 {
         *(self.0.entry((groups, spots, n, d))).or_insert_with_key(shared_chance)
     }
@@ -320,59 +330,119 @@ fn shared_chance(question: &Question) -> f64 {
 }
 
 /// A feature's open spots, and its chance from `chance(kinds, spots, n, d)` (see
-/// [`chance_all_closed`]).
+/// [`chance_all_closed`]). With `tallies`, the closing tiles counted for squares like these
+/// are read back rather than counted again.
 fn outlook(
     game: &Game,
     s: SegId,
     owner: u8,
+    tallies: Option<&mut Tallies>,
     chance: impl FnOnce(&[(u32, u16)], usize, u32, u32) -> f64,
 ) -> (Vec<OpenSpot>, f64) {
     let squares = open_squares(game, s);
-    let fronts: Vec<Option<FrontierSquare>> = (squares.iter())
-        .map(|(p, _)| game.board().frontier_at(*p).copied())
-        .collect();
-    let mut spots: Vec<OpenSpot> = (squares.iter())
-        .map(|&(pos, _)| OpenSpot {
-            pos,
-            fits: 0,
-            closes: 0,
+    let looks: Vec<SquareLook> = (squares.iter().enumerate())
+        .map(|(j, &(pos, entries))| {
+            let front = game.board().frontier_at(pos).map(|f| (f.required, f.care));
+            // A square nothing touches yet (on land): a tile goes there only once a neighbour
+            // is placed.
+            let untouched = j < MAX_MATCHED_SPOTS && front.is_none() && game.on_land(pos);
+            (front, entries, untouched)
         })
         .collect();
-    // Squares nothing touches yet (on land): a tile goes there only once a neighbour is placed.
-    let untouched: u16 = (squares.iter().zip(&fronts).enumerate())
-        .filter(|(j, ((pos, _), front))| *j < MAX_MATCHED_SPOTS && front.is_none() && game.on_land(*pos))
-        .fold(0, |m, (j, _)| m | 1 << j);
-    let shares = edge_shares(game);
-    // Per kind left: its copies and the mask of the spots they close; a kind whose copies
-    // only partly fit the untouched squares is listed twice.
-    let mut kinds: Vec<(u32, u16)> = Vec::new();
-    for (kind, copies) in pack_kinds(game) {
-        let mut mask = 0u16;
-        for (j, (&(_, entries), front)) in squares.iter().zip(&fronts).enumerate() {
-            let Some(square) = front else { continue };
-            let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
-            let closing = fits && closes(kind, square, entries);
-            spots[j].fits += copies * u32::from(fits);
-            spots[j].closes += copies * u32::from(closing);
-            if closing && j < MAX_MATCHED_SPOTS {
-                mask |= 1 << j;
-            }
+    let counted;
+    let tally = match tallies {
+        Some(tallies) => tallies.of(game, looks),
+        None => {
+            counted = Tally::count(game, &looks);
+            &counted
         }
-        let fitting = (f64::from(copies) * untouched_share(kind, &shares)).round() as u32;
-        for j in (0..spots.len()).filter(|&j| j < MAX_MATCHED_SPOTS && untouched & (1 << j) != 0) {
-            spots[j].fits += fitting;
-            spots[j].closes += fitting;
-        }
-        kinds.push((fitting, mask | untouched));
-        kinds.push((copies - fitting, mask));
-    }
+    };
+    let spots: Vec<OpenSpot> = (squares.iter().zip(&tally.counts))
+        .map(|(&(pos, _), &(fits, closes))| OpenSpot { pos, fits, closes })
+        .collect();
     let (n, d) = (game.pack_left(), draws_for(game, owner));
     let chance = if spots.len() > MAX_MATCHED_SPOTS {
         spots.iter().map(|sp| chance_any(sp.closes, n, d)).product()
     } else {
-        chance(&kinds, spots.len(), n, d)
+        chance(&tally.kinds, spots.len(), n, d)
     };
     (spots, chance)
+}
+
+/// What decides an open square's closing tiles, the pack aside: what its neighbours demand
+/// (required edges, sides with a neighbour; `None` for a square nothing touches), the sides
+/// the feature enters it by, and whether it is an untouched square on land.
+type SquareLook = (Option<(u8, u8)>, u8, bool);
+
+/// The tiles left counted for a feature's open squares: per square, the copies that fit it
+/// and that close the feature there; and per kind left, its copies and the mask of the squares
+/// they close (a kind whose copies only partly fit the untouched squares listed twice).
+#[derive(Debug)]
+struct Tally {
+    counts: Vec<(u32, u32)>,
+    kinds: Vec<(u32, u16)>,
+}
+
+impl Tally {
+    fn count(game: &Game, looks: &[SquareLook]) -> Tally {
+        let mut counts = vec![(0u32, 0u32); looks.len()];
+        let untouched: u16 = (looks.iter().enumerate())
+            .filter(|(_, look)| look.2)
+            .fold(0, |m, (j, _)| m | 1 << j);
+        let shares = edge_shares(game);
+        let mut kinds: Vec<(u32, u16)> = Vec::new();
+        for (kind, copies) in pack_kinds(game) {
+            let mut mask = 0u16;
+            for (j, &(front, entries, _)) in looks.iter().enumerate() {
+                let Some((required, care)) = front else { continue };
+                let square = FrontierSquare {
+                    pos: Pos::new(0, 0),
+                    required,
+                    care,
+                };
+                let fits = kind.unique.iter().any(|&(_, edges)| square.accepts(edges));
+                let closing = fits && closes(kind, &square, entries);
+                counts[j].0 += copies * u32::from(fits);
+                counts[j].1 += copies * u32::from(closing);
+                if closing && j < MAX_MATCHED_SPOTS {
+                    mask |= 1 << j;
+                }
+            }
+            let fitting = (f64::from(copies) * untouched_share(kind, &shares)).round() as u32;
+            for (count, _) in counts.iter_mut().zip(looks).filter(|(_, look)| look.2) {
+                count.0 += fitting;
+                count.1 += fitting;
+            }
+            kinds.push((fitting, mask | untouched));
+            kinds.push((copies - fitting, mask));
+        }
+        Tally { counts, kinds }
+    }
+}
+
+/// Tallies already counted, for one pack: the alternatives of a turn leave the pack alike and
+/// most features' squares alike, and counting every kind left against every square was a
+/// tenth of a turn page. A position with another pack (or another game's tiles) empties them.
+#[derive(Debug, Default)]
+struct Tallies {
+    pack: Vec<u8>,
+    catalog: Option<Arc<TileCatalog>>,
+    by_looks: rustc_hash::FxHashMap<Vec<SquareLook>, Tally>,
+}
+
+impl Tallies {
+    fn of(&mut self, game: &Game, looks: Vec<SquareLook>) -> &Tally {
+        let same_tiles = self.catalog.as_ref().is_some_and(|c| Arc::ptr_eq(c, game.catalog()));
+        if !same_tiles || self.pack != game.pack() {
+            self.pack.clear();
+            self.pack.extend_from_slice(game.pack());
+            self.catalog = Some(Arc::clone(game.catalog()));
+            self.by_looks.clear();
+        }
+        self.by_looks
+            .entry(looks)
+            .or_insert_with_key(|looks| Tally::count(game, looks))
+    }
 }
 
 /// Each edge type's share of the edges of the tiles left but River tiles (indexed by
