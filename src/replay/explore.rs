@@ -7,11 +7,12 @@
 //! deals are the game's whatever the line does: every card dealt in a round is played in it,
 //! so the next round's hands are the same cards.
 
+use super::{Reached, Replay, TurnSnapshot};
 use crate::engine::cards::{CardGame, CardIllegal, CardMove};
 use crate::engine::{Event, Game, IllegalMove, Move, Played, Position, TileKindId};
 use crate::record::Record;
 use crate::record::cards::DealFault;
-use crate::record::{GameRecord, RecordedMove, ReplayError, Walk, recorded};
+use crate::record::{GameRecord, RecordedMove, ReplayError, recorded};
 use crate::record::{Line, TileLine, TileStep};
 use std::iter::Peekable;
 use std::slice::Iter;
@@ -36,9 +37,12 @@ pub type TileExplore = Explore<TileLine, Game, TileLineFacts>;
 /// What a tile-game line keeps besides the line and the position.
 #[derive(Clone, Debug)]
 pub struct TileLineFacts {
-    /// The game's record up to the turn explored from, then the line's moves: its replay is the
-    /// board to draw. It is scored at the end only when the line ends the game.
+    /// The game's record up to the turn explored from, then the line's moves. It is scored at
+    /// the end only when the line ends the game.
     pub record: GameRecord,
+    /// What replaying `record` gives, the board to draw: the game's turns before the line, then
+    /// the line's, each as it was played (nothing is replayed).
+    pub replay: Replay,
     /// The line's moves as a record writes them, each naming its player.
     pub played: Vec<RecordedMove>,
     pub next: NextDraw,
@@ -108,7 +112,21 @@ impl ExploreError {
 
 /// Plays `line` from the position before turn `from` of `record`.
 pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
-    let mut on = Playing::before(record, from)?;
+    check_from(record, from)?;
+    let start = super::replay_upto(record, None, Some(from - 1)).map_err(|e| broken(record, &e))?;
+    explore_tiles_from(record, start.reached(), from, line)
+}
+
+/// Plays `line` from `start`, the game after turn `from - 1` of `record` (a loaded game's kept
+/// position): the record is not replayed.
+pub fn explore_tiles_from(
+    record: &GameRecord,
+    start: Reached<'_>,
+    from: u32,
+    line: &TileLine,
+) -> Result<TileExplore, ExploreError> {
+    check_from(record, from)?;
+    let mut on = Playing::after(record, start, from);
     let mut played = TileLine::default();
     let mut moves = Vec::with_capacity(line.steps.len());
     let mut followed = 0;
@@ -126,16 +144,27 @@ pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<
     let mut out = record.clone();
     out.moves = on.moves;
     out.setup.final_scoring = Some(next == NextDraw::Over);
+    let replay = super::ended(on.turns, on.pending, on.game.clone(), next == NextDraw::Over);
     Ok(Explore {
         line: played,
         followed,
         game: on.game,
         facts: TileLineFacts {
             record: out,
+            replay,
             played: moves,
             next,
         },
     })
+}
+
+/// Whether `record` has a turn `from` to explore from (one past its last: after it).
+fn check_from(record: &GameRecord, from: u32) -> Result<(), ExploreError> {
+    let turns = record.turns();
+    if from == 0 || from > turns + 1 {
+        return Err(ExploreError::NoSuchTurn { turn: from, turns });
+    }
+    Ok(())
 }
 
 /// The tiles left that may be drawn now and fit somewhere, with their copies: a reader's
@@ -160,33 +189,38 @@ fn broken(record: &GameRecord, e: &ReplayError) -> ExploreError {
     ExploreError::Record(e.describe(record))
 }
 
-/// A line being played: the position, the record of it so far, and the game's own moves still
-/// ahead while the line follows them (`None` once it has left them).
+/// A line being played: the position, the record of it so far, the game's own moves still
+/// ahead while the line follows them (`None` once it has left them), and the turns played as a
+/// replay gives them, with the events since the last (discards).
 struct Playing<'r> {
     game: Game,
     moves: Vec<RecordedMove>,
     ahead: Option<Peekable<Iter<'r, RecordedMove>>>,
+    turns: Vec<TurnSnapshot>,
+    pending: Vec<Event>,
 }
 
 impl<'r> Playing<'r> {
-    /// The position before turn `from` of `record`, the game's moves from there ahead.
-    fn before(record: &'r GameRecord, from: u32) -> Result<Playing<'r>, ExploreError> {
-        let mut walk = Walk::new(record).map_err(|e| broken(record, &e))?;
-        let turns = record.turns();
-        if from == 0 || from > turns + 1 {
-            return Err(ExploreError::NoSuchTurn { turn: from, turns });
-        }
-        while walk.placed() + 1 < from {
-            if let Some(Err(e)) = walk.step() {
-                return Err(broken(record, &e));
-            }
-        }
-        let cut = walk.index();
-        Ok(Playing {
-            game: walk.into_game(),
+    /// The game after turn `from - 1` of `record` (`start`), the game's moves from there ahead.
+    fn after(record: &'r GameRecord, start: Reached<'_>, from: u32) -> Playing<'r> {
+        // Past the move that placed tile `from - 1`: the discards after it are the next turn's.
+        let mut placed = 0;
+        let cut = match from - 1 {
+            0 => 0,
+            last => (record.moves.iter())
+                .position(|m| {
+                    placed += u32::from(matches!(m, RecordedMove::Place { .. }));
+                    placed == last
+                })
+                .map_or(record.moves.len(), |i| i + 1),
+        };
+        Playing {
+            game: start.game.clone(),
             moves: record.moves[..cut].to_vec(),
             ahead: Some(record.moves[cut..].iter().peekable()),
-        })
+            turns: start.turns.to_vec(),
+            pending: Vec::new(),
+        }
     }
 
     /// Step `i` (from 0) of a line from turn `from` breaks a rule: its turn, its player.
@@ -226,7 +260,7 @@ impl<'r> Playing<'r> {
         };
         while let Some(&&m @ RecordedMove::Discard { tile, .. }) = ahead.peek() {
             self.game.draw(tile)?;
-            self.game.discard(tile, &mut Vec::new())?;
+            self.game.discard(tile, &mut self.pending)?;
             self.moves.push(m);
             ahead.next();
         }
@@ -251,7 +285,11 @@ impl<'r> Playing<'r> {
         let written = recorded(&self.game, &mv);
         let game_move = self.ahead.as_mut().and_then(|a| a.peek().copied()).copied();
         let follows = game_move.is_some_and(|m| self.same_move(&m, &mv));
-        Position::play(&mut self.game, &Played::Place(mv), &mut Vec::<Event>::new())?;
+        let player = self.game.current_player();
+        let mut events = std::mem::take(&mut self.pending);
+        Position::play(&mut self.game, &Played::Place(mv), &mut events)?;
+        let turn = self.turns.len() as u32 + 1;
+        self.turns.push(super::snapshot(&self.game, turn, player, &mv, events));
         let RecordedMove::Place { action, .. } = written else {
             unreachable!("a placement is written as one")
         };
@@ -303,8 +341,25 @@ pub fn explore_cards(
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
     }
     let broken = |e: super::cards::Refusal| ExploreError::Record(e.describe(record));
+    let start = super::cards::position_at(record, from as usize - 1).map_err(broken)?;
+    explore_cards_from(record, &start, from, line)
+}
+
+/// Plays `line` from `start`, the position the `from`-th action of `record` is played from (a
+/// loaded game's kept position): the record is not replayed.
+pub fn explore_cards_from(
+    record: &Record<CardGame>,
+    start: &CardGame,
+    from: u32,
+    line: &Line<CardMove>,
+) -> Result<Explore<Line<CardMove>, CardGame, Vec<u8>>, ExploreError> {
+    let turns = record.moves.len() as u32;
+    if from == 0 || from > turns + 1 {
+        return Err(ExploreError::NoSuchTurn { turn: from, turns });
+    }
+    let broken = |e: super::cards::Refusal| ExploreError::Record(e.describe(record));
     let deals = Deals::of(record).map_err(broken)?;
-    let mut game = super::cards::position_at(record, from as usize - 1).map_err(broken)?;
+    let mut game = start.clone();
     let own = &record.moves[from as usize - 1..];
     let (mut followed, mut players) = (0, Vec::new());
     for (i, mv) in line.steps.iter().enumerate() {

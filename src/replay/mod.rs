@@ -18,8 +18,8 @@ use positions::Keeper;
 
 pub use crate::record::ReplayError;
 pub use explore::{
-    Explore, ExploreError, NextDraw, StepProblem, TileExplore, TileLineFacts, explore_cards, explore_tiles,
-    tiles_fitting_nowhere, tiles_to_draw,
+    Explore, ExploreError, NextDraw, StepProblem, TileExplore, TileLineFacts, explore_cards, explore_cards_from,
+    explore_tiles, explore_tiles_from, tiles_fitting_nowhere, tiles_to_draw,
 };
 pub use positions::{Kept, Positions, Reached};
 pub use verify::recorded_scores;
@@ -263,25 +263,30 @@ fn replay_inner(
         }
     }
     let positions = keeper.map(Keeper::finish);
-    let mut game = walk.into_game();
+    let game = walk.into_game();
     let finished = upto.is_none() && record.setup.final_scoring.unwrap_or(game.pack_left() == 0);
+    Ok((ended(turns, events, game, finished), positions))
+}
+
+/// A tile-game replay once its turns are played: `events` followed the last turn (discards),
+/// and a `finished` game is scored at the end.
+fn ended(turns: Vec<TurnSnapshot>, mut events: Vec<Event>, mut game: Game, finished: bool) -> Replay {
     if finished {
         game.finish(&mut events);
     }
     let breakdown = breakdown(
         game.categories(),
-        record.players.len(),
+        game.players().len(),
         turns.iter().flat_map(|t| &t.events).chain(&events),
     );
-    let replay = Replay {
+    Replay {
         final_scores: game.scores(),
         turns,
         final_events: events,
         finished,
         breakdown,
         game,
-    };
-    Ok((replay, positions))
+    }
 }
 
 fn snapshot(game: &Game, turn: u32, player: u8, mv: &Move, events: Vec<Event>) -> TurnSnapshot {

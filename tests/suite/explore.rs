@@ -124,6 +124,18 @@ fn round_trips(record: &GameRecord, from: u32, line: &TileLine) {
     }
     assert_eq!(replayed.game.scores(), game.scores());
     assert_eq!(replayed.turns.len() as u32, from - 1 + line.steps.len() as u32);
+    // The board the explore page draws is built as the line is played, with no replay: it is
+    // the same turn by turn, and after them.
+    let built = &first.facts.replay;
+    let seen = |x: &dyn std::fmt::Debug| format!("{x:?}");
+    assert_eq!(seen(&built.turns), seen(&replayed.turns), "the turns");
+    assert_eq!(seen(&built.final_events), seen(&replayed.final_events));
+    assert_eq!(seen(&built.breakdown), seen(&replayed.breakdown));
+    assert_eq!(
+        (built.finished, &built.final_scores),
+        (replayed.finished, &replayed.final_scores)
+    );
+    assert_eq!(built.game.board().tiles(), replayed.game.board().tiles());
 }
 
 proptest! {

@@ -12,7 +12,10 @@ use crate::record::{Line, LineError};
 use crate::render::Theme;
 use crate::render::cards::{colours, table_svg};
 use crate::replay::cards::move_text;
-use crate::replay::{Explore, explore_cards};
+use crate::replay::{Explore, ExploreError, explore_cards_from};
+
+/// A Card Game line played from a turn, with who made each of its moves.
+type LinePlayed = Explore<Line<CardMove>, CardGame, Vec<u8>>;
 use crate::web::AppState;
 use crate::web::card_view;
 use crate::web::links;
@@ -77,14 +80,27 @@ struct Walked {
     followed: usize,
     at: usize,
     /// The line shown, with who made each of its moves.
-    shown: Explore<Line<CardMove>, CardGame, Vec<u8>>,
+    shown: LinePlayed,
     /// The line before the move due, in notation.
     base: String,
 }
 
-fn walk(record: &Record<CardGame>, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+/// `line` played from the game's kept position of turn `n`: nothing is replayed.
+fn explore(g: &Stored<Record<CardGame>>, n: u32, line: &Line<CardMove>) -> Result<LinePlayed, Problem> {
+    let explored = match g.positions.before(n) {
+        Some(start) => explore_cards_from(&g.record, start, n, line),
+        None => Err(ExploreError::NoSuchTurn {
+            turn: n,
+            turns: g.record.moves.len() as u32,
+        }),
+    };
+    explored.map_err(|e| explore_problem(&e, &g.record.players))
+}
+
+fn walk(g: &Stored<Record<CardGame>>, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+    let record = &g.record;
     let line: Line<CardMove> = asked.line.parse().map_err(|e: LineError| bad_line(e.to_string()))?;
-    let whole = explore_cards(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
+    let whole = explore(g, n, &line)?;
     let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
     let name = |p: u8| record.players.get(usize::from(p)).map_or("?", |p| p.name.as_str());
@@ -97,11 +113,7 @@ fn walk(record: &Record<CardGame>, n: u32, asked: &Asked) -> Result<Walked, Prob
         .collect();
     let prefix = Line::of(whole.line.steps[..at].to_vec());
     let (line, base, followed) = (whole.line.to_string(), prefix.to_string(), whole.followed);
-    let shown = if at == len {
-        whole
-    } else {
-        explore_cards(record, n, &prefix).map_err(|e| explore_problem(&e, &record.players))?
-    };
+    let shown = if at == len { whole } else { explore(g, n, &prefix)? };
     Ok(Walked {
         line,
         steps,
@@ -155,7 +167,7 @@ pub fn card_page(
     asked: &Asked,
 ) -> Result<ExplorePage, Problem> {
     let (record, id) = (&g.record, g.row.id);
-    let w = walk(record, n, asked)?;
+    let w = walk(g, n, asked)?;
     let game = &w.shown.game;
     let over = game.is_over();
     let mover = (!over).then(|| Position::current_player(game));
@@ -192,7 +204,7 @@ pub fn card_answer(
     asked: &Asked,
 ) -> Result<ExploreAnswer, Problem> {
     let (record, id) = (&g.record, g.row.id);
-    let w = walk(record, n, asked)?;
+    let w = walk(g, n, asked)?;
     let game = &w.shown.game;
     let over = game.is_over();
     let mover = (!over).then(|| Position::current_player(game));

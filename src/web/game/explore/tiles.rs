@@ -13,7 +13,7 @@ use crate::engine::{Edge, FeatureKind, Game, GameKind, Move, Pos, Rotation, Side
 use crate::record::TileLine;
 use crate::record::{GameRecord, RecordedMove, move_text, recorded};
 use crate::render;
-use crate::replay::{NextDraw, Replay, TileExplore, explore_tiles, tiles_fitting_nowhere, tiles_to_draw};
+use crate::replay::{ExploreError, NextDraw, TileExplore, explore_tiles_from, tiles_fitting_nowhere, tiles_to_draw};
 use crate::web::AppState;
 use crate::web::board_view::{self, DrawnTile, EngineGhost, PuzzleTile};
 use crate::web::links;
@@ -117,10 +117,11 @@ struct Walked {
     shown: TileExplore,
 }
 
-fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+fn walk(g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<Walked, Problem> {
+    let record = &g.record;
     let cat = &record.setup.catalog;
     let line = TileLine::parse(&asked.line, cat).map_err(|e| bad_line(e.to_string()))?;
-    let whole = explore_tiles(record, n, &line).map_err(|e| explore_problem(&e, &record.players))?;
+    let whole = explore(g, n, &line)?;
     let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
     let steps = (whole.facts.played.iter().enumerate())
@@ -139,7 +140,7 @@ fn walk(record: &GameRecord, n: u32, asked: &Asked) -> Result<Walked, Problem> {
             steps: whole.line.steps[..at].to_vec(),
             draw: whole.line.steps[at].tile,
         };
-        explore_tiles(record, n, &prefix).map_err(|e| explore_problem(&e, &record.players))?
+        explore(g, n, &prefix)?
     };
     Ok(Walked {
         line: written,
@@ -186,17 +187,28 @@ fn step(tile_at: &str, pos: Pos, rotation: u16, meeple: &str) -> String {
     s
 }
 
+/// `line` played from the game's kept position after turn `n - 1`: nothing is replayed.
+fn explore(g: &Stored<GameRecord>, n: u32, line: &TileLine) -> Result<TileExplore, Problem> {
+    let explored = match n.checked_sub(1).and_then(|before| g.after(before)) {
+        Some(start) => explore_tiles_from(&g.record, start, n, line),
+        None => Err(ExploreError::NoSuchTurn {
+            turn: n,
+            turns: g.record.turns(),
+        }),
+    };
+    explored.map_err(|e| explore_problem(&e, &g.record.players))
+}
+
 /// The explore board's page for a tile game.
 pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<ExplorePage, Problem> {
     let (record, id) = (&g.record, g.row.id);
-    let w = walk(record, n, asked)?;
+    let w = walk(g, n, asked)?;
     let shown = &w.shown;
     let (before, tile_at) = before_move(shown, &record.setup.catalog);
     let at = PageAt {
         g,
         n,
         w: &w,
-        replay: crate::replay::replay_upto(&shown.facts.record, None, None).map_err(Problem::internal)?,
         features: analysis::board_features(&shown.game),
         before: &before,
         tile_at: &tile_at,
@@ -215,7 +227,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         NextDraw::Choose | NextDraw::Over => {
             let colour = colours.get(shown.game.current_player());
             (
-                board_view::explore_board(record, (at.replay.reached(), &at.features), None, &[], colour),
+                board_view::explore_board(record, (shown.facts.replay.reached(), &at.features), None, &[], colour),
                 None,
             )
         }
@@ -229,7 +241,7 @@ pub fn tile_page(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked
         at: w.at,
         steps: w.steps.iter().map(LineStep::clone).collect(),
         mover: (shown.facts.next != NextDraw::Over).then(|| shown.game.current_player()),
-        players: view::players_at(record, &at.replay.game, at.replay.finished, &colours),
+        players: view::players_at(record, &shown.facts.replay.game, shown.facts.replay.finished, &colours),
         over: shown.facts.next == NextDraw::Over,
         engine,
         engine_due: matches!(shown.facts.next, NextDraw::Drawn(_)),
@@ -259,7 +271,6 @@ struct PageAt<'a> {
     g: &'a Stored<GameRecord>,
     n: u32,
     w: &'a Walked,
-    replay: Replay,
     /// The position's features, for the board's notes and the tile tracker alike.
     features: Vec<BoardFeature>,
     before: &'a str,
@@ -316,7 +327,7 @@ impl PageAt<'_> {
         let colour = render::colours(record).get(on.current_player());
         let svg = board_view::explore_board(
             record,
-            (self.replay.reached(), &self.features),
+            (w.shown.facts.replay.reached(), &self.features),
             Some(on_board),
             &ghosts,
             colour,
@@ -498,7 +509,7 @@ fn step_of(tile_at: &str, mv: &Move, written: &RecordedMove) -> String {
 /// The explore board's answer in JSON for a tile game; the engine thinks if it has not.
 pub fn tile_answer(state: &AppState, g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<ExploreAnswer, Problem> {
     let (record, id) = (&g.record, g.row.id);
-    let w = walk(record, n, asked)?;
+    let w = walk(g, n, asked)?;
     let shown = &w.shown;
     let (before, tile_at) = before_move(shown, &record.setup.catalog);
     let turn = n + w.at as u32;
