@@ -390,7 +390,7 @@ pub fn draw<R: Drawable + ?Sized>(
 ) -> Result<Vec<u8>, RenderError> {
     match format {
         ImageFormat::Svg => Ok(record.svg(turn, picture, opts)?.into_bytes()),
-        ImageFormat::Png => fitted_png(record, turn, picture, *opts),
+        ImageFormat::Png => fitted_png(|opts| record.svg(turn, picture, opts), *opts),
         ImageFormat::Gif => record.animation(opts.size_px_per_tile),
     }
 }
@@ -398,15 +398,13 @@ pub fn draw<R: Drawable + ?Sized>(
 /// A PNG within the rasteriser's limits: at the size asked for, or refused with the size that
 /// fits; at the default size, shrunk until it fits. The board grows with the game, so a long
 /// legal game drawn at 64 px a tile can pass [`raster::MAX_SIDE_PX`].
-fn fitted_png<R: Drawable + ?Sized>(
-    record: &R,
-    turn: Option<u32>,
-    picture: Picture,
+fn fitted_png(
+    svg: impl Fn(&RenderOptions) -> Result<String, RenderError>,
     mut opts: RenderOptions,
 ) -> Result<Vec<u8>, RenderError> {
     let asked = opts.size();
     loop {
-        let (width, height) = match svg_to_png(&record.svg(turn, picture, &opts)?) {
+        let (width, height) = match svg_to_png(&svg(&opts)?) {
             Err(RenderError::TooLarge { width, height }) => (width, height),
             drawn => return drawn,
         };
@@ -423,6 +421,11 @@ fn fitted_png<R: Drawable + ?Sized>(
         }
         opts.size_px_per_tile = smaller.max(RenderOptions::MIN_SIZE);
     }
+}
+
+/// The board as `replay` reached it as a PNG, within the rasteriser's limits as [`draw`]'s.
+pub fn board_png(record: &GameRecord, replay: Reached<'_>, opts: &RenderOptions) -> Result<Vec<u8>, RenderError> {
+    fitted_png(|opts| Ok(board_svg(record, replay, opts)), *opts)
 }
 
 /// The board as `replay` reached it, as SVG: after a turn (`Replay::after`), or at the end

@@ -158,6 +158,18 @@ pub fn explore_tiles_from(
     })
 }
 
+/// Turn `n` of `record` played as `step` instead, from `start`, the game after turn `n - 1` (a
+/// loaded game's kept position): the game's turns before it, then the discards before turn `n`
+/// and `step`, not scored at the end. What replaying the record cut there with the move gives,
+/// with no replay.
+pub fn turn_instead(record: &GameRecord, start: Reached<'_>, n: u32, step: &TileStep) -> Result<Replay, ExploreError> {
+    check_from(record, n)?;
+    let mut on = Playing::after(record, start, n);
+    let own = on.own_draw().map_err(|e| on.fault(0, n, e))?;
+    on.play(step, own).map_err(|e| on.fault(0, n, e))?;
+    Ok(super::ended(on.turns, on.pending, on.game, false))
+}
+
 /// Whether `record` has a turn `from` to explore from (one past its last: after it).
 fn check_from(record: &GameRecord, from: u32) -> Result<(), ExploreError> {
     let turns = record.turns();

@@ -19,7 +19,7 @@ use positions::Keeper;
 pub use crate::record::ReplayError;
 pub use explore::{
     Explore, ExploreError, NextDraw, StepProblem, TileExplore, TileLineFacts, explore_cards, explore_cards_from,
-    explore_tiles, explore_tiles_from, tiles_fitting_nowhere, tiles_to_draw,
+    explore_tiles, explore_tiles_from, tiles_fitting_nowhere, tiles_to_draw, turn_instead,
 };
 pub use positions::{Kept, Positions, Reached};
 pub use verify::recorded_scores;

@@ -8,7 +8,8 @@ use crate::analysis::report::{AlternativeReport, TurnReport};
 use crate::analysis::{self, AnalysisError, AnalysisOptions};
 use crate::engine::{Game, Move, TileKindId};
 use crate::record::recorded;
-use crate::record::{GameRecord, RecordedMove, ReplayError};
+use crate::record::{GameRecord, RecordedMove, ReplayError, TileStep};
+use crate::replay::{Replay, turn_instead};
 use crate::store::{AnalysisStatus, GameId};
 use crate::web::AppState;
 use crate::web::loaded::Stored;
@@ -71,6 +72,29 @@ pub fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRe
     out.moves.push(mv);
     out.setup.final_scoring = Some(false);
     out
+}
+
+/// The game had turn `n` been the listed move `mv`, to that turn: what replaying the record
+/// cut there with `mv` ([`with_alternative`]) gives, played from the kept position after turn
+/// `n - 1` (nothing is replayed).
+pub fn turned_instead(g: &Stored<GameRecord>, n: u32, mv: RecordedMove) -> Result<Replay, Problem> {
+    let RecordedMove::Place {
+        tile,
+        placement,
+        action,
+        ..
+    } = mv
+    else {
+        return Err(Problem::internal("a listed move places its tile"));
+    };
+    let step = TileStep {
+        tile: Some(tile),
+        placement,
+        action,
+    };
+    let start = (n.checked_sub(1).and_then(|before| g.after(before)))
+        .ok_or_else(|| Problem::not_found(format!("there is no turn {n}")))?;
+    turn_instead(&g.record, start, n, &step).map_err(Problem::internal)
 }
 
 /// A game's analysis status, and the analysis when it is done: a `StoredAnalysis` for the

@@ -710,3 +710,61 @@ fn the_owner_comments_on_an_explored_position() {
     assert!(turn.contains("On a line explored from here"), "the turn page lists it");
     app.stop();
 }
+
+/// A turn's alternative is shown as the game would have stood had it been played: the
+/// alternative's page and pictures play it from the game's kept position (`turn_instead`), and
+/// that is what replaying the record cut there with the move gives, events, scores and board
+/// alike. The BGA log's second turn follows a discard, which belongs to the turn.
+#[test]
+fn a_turn_played_otherwise_is_what_replaying_the_record_so_cut_gives() {
+    use carcassonne_replay::replay::{Replays, turn_instead};
+    let seen = |x: &dyn std::fmt::Debug| format!("{x:?}");
+    let mut compared = 0;
+    for path in [
+        "static/games/demo-second-edition.json",
+        "tests/fixtures/bga/discard.json",
+    ] {
+        let record = tile_demo(path);
+        let (full, positions) = record.replay_keeping().unwrap();
+        for n in [1, 2, full.turns.len() as u32] {
+            let start = full.after(&positions, n - 1).unwrap();
+            let mut on: Game = positions.before(n).unwrap().clone();
+            on.draw(full.turns[n as usize - 1].mv.tile).unwrap();
+            let mut moves = Vec::new();
+            Position::legal_moves(&on, &mut moves);
+            for played in moves.iter().step_by(7) {
+                let Played::Place(mv) = played else { continue };
+                let written = recorded(&on, mv);
+                let RecordedMove::Place {
+                    tile,
+                    placement,
+                    action,
+                    ..
+                } = written
+                else {
+                    unreachable!()
+                };
+                let step = TileStep {
+                    tile: Some(tile),
+                    placement,
+                    action,
+                };
+                let built = turn_instead(&record, start, n, &step).unwrap();
+                let mut cut = record.clone();
+                let at = (cut.moves.iter().enumerate())
+                    .filter(|(_, m)| matches!(m, RecordedMove::Place { .. }))
+                    .nth(n as usize - 1)
+                    .map(|(i, _)| i)
+                    .unwrap();
+                cut.moves.truncate(at);
+                cut.moves.push(written);
+                let replayed = replay::replay_upto(&cut, None, Some(n)).unwrap();
+                assert_eq!(seen(&built.turns), seen(&replayed.turns), "{path}, turn {n}");
+                assert_eq!(built.final_scores, replayed.final_scores);
+                assert_eq!(built.game.board().tiles(), replayed.game.board().tiles());
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 10, "{compared} moves compared");
+}

@@ -4,7 +4,7 @@
 use crate::analysis::report::{AlternativeReport, FeatureReport};
 use crate::engine::Pos;
 use crate::record::RecordedMove;
-use crate::render::{self, ImageFormat, Picture, RenderOptions};
+use crate::render::{self, ImageFormat, RenderOptions};
 use crate::replay::words;
 use crate::store::{GameId, QueueAnswer};
 use crate::web::board_view::never_completed_at;
@@ -13,7 +13,7 @@ use crate::web::game::api::{AnalysisStatusAnswer, QueuedAnswer};
 use crate::web::loaded::Stored;
 use crate::web::problem::{Problem, wants_html};
 use crate::web::query::Query;
-use crate::web::what_if::{TurnAlternatives, is_listed, listing, turn_alternatives, with_alternative};
+use crate::web::what_if::{TurnAlternatives, is_listed, listing, turn_alternatives, turned_instead, with_alternative};
 use crate::web::{AppState, blocking, links, view};
 use actix_web::http::{StatusCode, header};
 use actix_web::{HttpRequest, HttpResponse, post, route, web};
@@ -254,8 +254,7 @@ pub async fn alternative(
         let (i, a) = (t.alternatives.iter().enumerate())
             .find(|(_, a)| is_listed(a, mv))
             .ok_or_else(|| Problem::internal("alternative missing from the analysis"))?;
-        let what_if = with_alternative(&g.record, n, *mv);
-        let after = crate::replay::replay_upto(&what_if, None, Some(n)).map_err(Problem::internal)?;
+        let after = turned_instead(&g, n, *mv)?;
         let events = after.turns.last().map_or(&[][..], |t| &t.events[..]);
         let left_behind = view::left_behind_sentences(&g.record, events);
         Ok(AlternativePage {
@@ -345,21 +344,18 @@ pub async fn alternative_png(
         let mv = *listed
             .get(k)
             .ok_or_else(|| Problem::not_found(format!("turn {n} has no alternative {k}")))?;
-        let what_if = with_alternative(&g.record, n, mv);
+        let (what_if, replay) = (with_alternative(&g.record, n, mv), turned_instead(&g, n, mv)?);
         opts.set_overlays("ownership,last-move,scoring")
             .map_err(Problem::internal)?;
         match mv {
-            RecordedMove::Place { placement, .. } if close => {
-                let replay = crate::replay::replay_upto(&what_if, None, Some(n)).map_err(Problem::internal)?;
-                render::svg_to_png(&render::board_close_svg(
-                    &what_if,
-                    replay.reached(),
-                    &opts,
-                    placement.pos,
-                ))
-                .map_err(Problem::internal)
-            }
-            _ => render::draw(&what_if, Some(n), Picture::Board, ImageFormat::Png, &opts).map_err(Problem::internal),
+            RecordedMove::Place { placement, .. } if close => render::svg_to_png(&render::board_close_svg(
+                &what_if,
+                replay.reached(),
+                &opts,
+                placement.pos,
+            ))
+            .map_err(Problem::internal),
+            _ => render::board_png(&what_if, replay.reached(), &opts).map_err(Problem::internal),
         }
     })
     .await?;
