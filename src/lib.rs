@@ -54,7 +54,10 @@
 //! each game adding its head, move and supply),
 //! [`recorded_scores`](replay::recorded_scores) (`replay/verify.rs`) checks a replay against
 //! the scores its source recorded (Board Game Arena), `replay/words.rs` puts scores in English
-//! and [`replay::cards`] replays a Card Game.
+//! and [`replay::cards`] replays a Card Game. A replay can keep every turn's position
+//! ([`replay::Positions`], `replay/positions.rs`), from which a turn's view
+//! ([`Reached`](replay::Reached)) is borrowed: the service keeps them per loaded game, and its
+//! pages, pictures, explore lines (`replay/explore.rs`) and alternatives start from them.
 //!
 //! [`analysis`] judges moves, down one path for every game (`analysis/weighing.rs`, over what a
 //! game's sampled future is worth, `analysis/sampled.rs`): every legal alternative of a turn

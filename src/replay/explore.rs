@@ -1,6 +1,9 @@
-//! Playing on from a turn of a recorded game: the explore board's positions. A line
-//! (`record::TileLine`, `record::Line<CardMove>`) is played from the position before turn `from`, move by move through the
-//! engine, so a line is legal exactly when the rules say so.
+//! Playing on from a turn of a recorded game: the explore board's positions, and a turn played
+//! otherwise ([`turn_instead`], an alternative's page). A line (`record::TileLine`,
+//! `record::Line<CardMove>`) is played from the position before turn `from`, move by move
+//! through the engine, so a line is legal exactly when the rules say so. The service starts it
+//! from a loaded game's kept position (`explore_tiles_from`, `explore_cards_from`) and snapshots
+//! the line's turns as they are played, so nothing replays the record.
 //!
 //! While a tile-game line makes the game's own moves, it draws the game's own tiles; once it
 //! leaves them, each step names its tile, and the reader chooses the next one. The Card Game's
@@ -110,7 +113,7 @@ impl ExploreError {
     }
 }
 
-/// Plays `line` from the position before turn `from` of `record`.
+/// Plays `line` from the position before turn `from` of `record`, replaying the record to it.
 pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
     check_from(record, from)?;
     let start = super::replay_upto(record, None, Some(from - 1)).map_err(|e| broken(record, &e))?;
@@ -341,8 +344,8 @@ impl<'r> Playing<'r> {
     }
 }
 
-/// Plays `line` from the position before the `from`-th action of `record`; the line keeps who
-/// made each of its moves.
+/// Plays `line` from the position before the `from`-th action of `record`, replaying the record
+/// to it; the line keeps who made each of its moves.
 pub fn explore_cards(
     record: &Record<CardGame>,
     from: u32,
