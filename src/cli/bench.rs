@@ -775,9 +775,11 @@ fn render_figures(seconds: f64) -> Result<RenderFigures, String> {
         render::encode_png(&pixmap).expect("the bench board encodes");
     }));
     debug_assert!(!png.is_empty());
-    let gif_bytes = render::gif::game_gif(&record, 48).map_err(|e| e.to_string())?.len();
+    let gif_bytes = render::Drawable::animation(&record, 48)
+        .map_err(|e| e.to_string())?
+        .len();
     let gif_ms = ms(timed(third, || {
-        render::gif::game_gif(&record, 48).expect("the bench game animates");
+        render::Drawable::animation(&record, 48).expect("the bench game animates");
     }));
     Ok(RenderFigures {
         gif_ms,

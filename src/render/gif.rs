@@ -11,8 +11,9 @@ use super::palette::{self, Rgb};
 use super::scene::{self, Placed};
 use super::{RenderError, RenderOptions, colours, raster, tile_svg};
 use crate::engine::surveyors::{COAST_X, is_start_space};
-use crate::engine::{Game, Played, Pos, TileKindId};
-use crate::record::{GameRecord, Walk};
+use crate::engine::{Game, Pos, TileKindId};
+use crate::record::GameRecord;
+use crate::replay::Kept;
 use std::collections::HashMap;
 
 /// Hundredths of a second per turn, and on the last frame.
@@ -21,11 +22,12 @@ const LAST_DELAY: u16 = 300;
 /// The score line's height, in pixels.
 const BAR: u32 = 30;
 
-/// The game's GIF at `px` pixels per tile.
-pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
+/// The game's GIF at `px` pixels per tile, from its kept positions.
+pub fn game_gif(kept: Kept<'_, GameRecord>, px: u32) -> Result<Vec<u8>, RenderError> {
+    let record = kept.record;
     let px = px.clamp(RenderOptions::MIN_SIZE, RenderOptions::GIF_MAX_SIZE);
-    let states = positions(record)?;
-    let last = &states.last().expect("the start is always there").game;
+    let states = positions(kept);
+    let last = states.last().expect("the start is always there").game;
     let (lo, hi) = scene::extent(last, false);
     let cols = (hi.x - lo.x + 1) as u32;
     let rows = (hi.y - lo.y + 1) as u32;
@@ -65,36 +67,29 @@ pub fn game_gif(record: &GameRecord, px: u32) -> Result<Vec<u8>, RenderError> {
 }
 
 /// The board after each turn: the start, every placement, then final scoring.
-struct State {
-    game: Game,
+struct State<'a> {
+    game: &'a Game,
     /// The tile just placed and who placed it.
     placed: Option<(Pos, u8)>,
 }
 
-fn positions(record: &GameRecord) -> Result<Vec<State>, RenderError> {
-    let mut walk = Walk::new(record)?;
-    let mut out = vec![State {
-        game: walk.game().clone(),
+fn positions<'a>(kept: Kept<'a, GameRecord>) -> Vec<State<'a>> {
+    let start = State {
+        game: kept.positions.after(0).expect("the start is kept"),
         placed: None,
-    }];
-    while let Some(step) = walk.step() {
-        let step = step?;
-        if let Played::Place(mv) = step.played {
-            out.push(State {
-                game: walk.game().clone(),
-                placed: Some((mv.placement.pos, step.player)),
-            });
-        }
-    }
+    };
+    let turns = (kept.full.turns.iter().zip(1..)).filter_map(|(t, n)| {
+        Some(State {
+            game: kept.positions.after(n)?,
+            placed: Some((t.mv.placement.pos, t.player)),
+        })
+    });
     // A finished game ends on its result: the scores after final scoring.
-    let full = crate::replay::replay(record, None)?;
-    if full.finished {
-        out.push(State {
-            game: full.game,
-            placed: None,
-        });
-    }
-    Ok(out)
+    let end = (kept.full.finished).then_some(State {
+        game: &kept.full.game,
+        placed: None,
+    });
+    std::iter::once(start).chain(turns).chain(end).collect()
 }
 
 /// Where squares are on the indexed canvas.
@@ -258,7 +253,7 @@ fn compose(
     state: &State,
     px: u32,
 ) -> Result<Vec<u8>, RenderError> {
-    let game = &state.game;
+    let game = state.game;
     for t in &game.board().tiles()[layers.drawn..] {
         let (x0, y0) = canvas.corner(t.pos);
         let sprite = art.sprite(game, t.kind, t.rotation.quarter_turns(), px)?;

@@ -19,7 +19,7 @@ pub(crate) mod tiles;
 
 use crate::engine::{Pos, TileCatalog, TileKind};
 use crate::record::{GameRecord, rules_spec};
-use crate::replay::{self, Kept, Reached, Replay, ReplayError};
+use crate::replay::{self, Kept, Reached, Replay, ReplayError, Replays};
 use scene::{Frame, LegendEntry, Placed, Scene, SceneInput};
 use std::sync::Arc;
 
@@ -337,7 +337,13 @@ impl Drawable for GameRecord {
     }
 
     fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
-        gif::game_gif(self, px)
+        let (full, positions) = self.replay_keeping()?;
+        let kept = Kept {
+            record: self,
+            full: &full,
+            positions: &positions,
+        };
+        gif::game_gif(kept, px)
     }
 }
 
@@ -349,7 +355,7 @@ impl Drawable for Kept<'_, GameRecord> {
     }
 
     fn animation(&self, px: u32) -> Result<Vec<u8>, RenderError> {
-        self.record.animation(px)
+        gif::game_gif(*self, px)
     }
 }
 

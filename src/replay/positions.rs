@@ -126,6 +126,14 @@ pub struct Kept<'a, R: Replays> {
     pub positions: &'a Positions<R::Position>,
 }
 
+impl<R: Replays> Clone for Kept<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Replays> Copy for Kept<'_, R> {}
+
 impl<'a, R: Replays> Kept<'a, R> {
     /// The game after turn `turn` (0: the start), or at its end for `None`; `None` past the
     /// last turn.
