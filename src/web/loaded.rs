@@ -21,6 +21,8 @@ pub struct Stored<R: Replays> {
     pub record: R,
     /// The whole game, replayed: what the end page, the API and the Card Game's pages read.
     pub full: Replay<R::Position>,
+    /// Every turn's position, kept by that replay: what a turn's page, picture, explore line
+    /// and alternatives start from (`after`, `before`).
     pub positions: Positions<R::Position>,
 }
 
