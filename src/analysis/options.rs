@@ -27,8 +27,9 @@ use std::ops::ControlFlow;
 /// --seed 5`); New World's completion chances are calibrated on its own games. 11: in the base
 /// game's samples the other players reply with the greedy bot, the mover with the weighed one.
 /// 12: the mover plays the greedy bot there too. 13: New World takes 60 samples an alternative
-/// ([`DEFAULT_NEW_WORLD_HORIZON_SAMPLES`]).
-pub const VERSION: u32 = 13;
+/// ([`DEFAULT_NEW_WORLD_HORIZON_SAMPLES`]). 14: the Card Game's samples play the round with
+/// the patient bot, whose follower waits for a row worth 32, not 12.
+pub const VERSION: u32 = 14;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw

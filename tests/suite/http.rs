@@ -1765,10 +1765,11 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
         assert_eq!(table.status, 200, "{href}");
         assert!(table.body.contains(words.as_str()), "{href} plays {words}");
     }
-    // And how each sample is played on, as the analysis does it now: to the round's end, then
-    // the learned evaluation; no more "played to the end" by greedy bots.
-    let method = "each sample then played to the end of the round by the greedy bot for every player, \
-                  then valued by the learned evaluation of the rounds to come.";
+    // And how each sample is played on, as the analysis does it now: to the round's end by the
+    // patient bot, then the learned evaluation; no more "played to the end" by greedy bots.
+    let method = "each sample then played to the end of the round by the patient bot for every player \
+                  (the greedy one, but for its follower, which waits for a row worth 32 points), then \
+                  valued by the learned evaluation of the rounds to come.";
     let says_method = |body: &str| body.contains(method) && !body.contains("played to the end with every player");
     assert!(says_method(&page.body), "{}", page.body);
     // The whole game in the background, the same pages as the tile game's.
@@ -1797,7 +1798,8 @@ fn a_card_game_is_analysed_turn_by_turn_and_whole() {
     );
     assert!(
         page.body.contains(
-            "played to the end of the round by the greedy bot for every player, then valued by the learned evaluation"
+            "played to the end of the round by the patient bot for every player (the greedy one, but for its \
+             follower, which waits for a row worth 32 points), then valued by the learned evaluation"
         ),
         "the analysis page says who played the samples out"
     );
