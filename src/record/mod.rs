@@ -245,6 +245,16 @@ impl GameRecord {
             .count() as u32
     }
 
+    /// The index among the moves of the one that placed tile `n` (from 1), the discards before
+    /// it counted; `None` past the last.
+    pub fn placing(&self, n: u32) -> Option<usize> {
+        let mut placed = 0;
+        self.moves.iter().position(|m| {
+            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
+            placed == n
+        })
+    }
+
     /// Tiles in the whole game: the base game, The River when it is played, and the record's
     /// own. No square of the game lies further than this from the start on either axis.
     pub fn tiles_in_game(&self) -> u32 {

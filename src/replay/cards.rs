@@ -3,8 +3,8 @@
 
 use super::ReplayError;
 use super::json::Document;
-use super::positions::Keeper;
-use super::{Breakdown, Positions, Replay, Replayed, Turn};
+use super::positions::{Keeper, Watch};
+use super::{Breakdown, Replay, Replayed, Turn};
 use crate::engine::cards::{CardCategory, CardEvent, CardGame, CardIllegal, CardMove, CardSetupError, Colour};
 use crate::engine::{Fault, IllegalTurn, Position, Stepped, Walker};
 use crate::record::Record;
@@ -95,7 +95,7 @@ fn name(record: &Record<CardGame>, player: u8) -> &str {
 
 /// Replays a Card Game record. Final scoring runs when the last round is over.
 pub fn replay(record: &Record<CardGame>) -> Result<Replay<CardGame>, Refusal> {
-    Ok(replay_upto(record, None, Deal::Ahead, false)?.0)
+    Ok(replay_upto(record, None, Deal::Ahead, |_| ())?.0)
 }
 
 impl super::Replays for Record<CardGame> {
@@ -107,8 +107,8 @@ impl super::Replays for Record<CardGame> {
     }
 
     fn replay_keeping(&self) -> Result<Replayed<CardGame>, Refusal> {
-        let (replay, positions) = replay_upto(self, None, Deal::Ahead, true)?;
-        Ok((replay, positions.expect("asked to keep its positions")))
+        let (replay, keeper) = replay_upto(self, None, Deal::Ahead, Keeper::new)?;
+        Ok((replay, keeper.finish()))
     }
 
     fn refusal(&self, e: &Refusal) -> String {
@@ -119,7 +119,7 @@ impl super::Replays for Record<CardGame> {
 /// The position before move `index` (0-based), its round dealt: the hands are the record's,
 /// read from the whole round.
 pub fn position_at(record: &Record<CardGame>, index: usize) -> Result<CardGame, Refusal> {
-    Ok(replay_upto(record, Some(index), Deal::Ahead, false)?.0.game)
+    Ok(replay_upto(record, Some(index), Deal::Ahead, |_| ())?.0.game)
 }
 
 /// The first `n` moves, and the table as they left it: a round they end is scored, and the
@@ -127,7 +127,7 @@ pub fn position_at(record: &Record<CardGame>, index: usize) -> Result<CardGame, 
 /// would show hands before any move of their round, while one of them still holds the card
 /// that goes face down (`render::cards`).
 pub fn upto(record: &Record<CardGame>, n: usize) -> Result<Replay<CardGame>, Refusal> {
-    Ok(replay_upto(record, Some(n), Deal::WithTheNextMove, false)?.0)
+    Ok(replay_upto(record, Some(n), Deal::WithTheNextMove, |_| ())?.0)
 }
 
 /// When a round due is dealt, where a replay stops.
@@ -139,15 +139,16 @@ enum Deal {
     WithTheNextMove,
 }
 
-/// Replays the record as far as `upto`; with `keep`, keeps every turn's position there.
-fn replay_upto(
+/// Replays the record as far as `upto`, telling what `watching` makes of the start about each
+/// step.
+fn replay_upto<W: Watch<CardGame>>(
     record: &Record<CardGame>,
     upto: Option<usize>,
     deal: Deal,
-    keep: bool,
-) -> Result<(Replay<CardGame>, Option<Positions<CardGame>>), Refusal> {
+    watching: impl FnOnce(&CardGame) -> W,
+) -> Result<(Replay<CardGame>, W), Refusal> {
     let mut walker = Walker::new(CardGame::new(record.setup())?, record);
-    let mut keeper = keep.then(|| Keeper::new(walker.game()));
+    let mut watch = watching(walker.game());
     let mut turns = Vec::with_capacity(record.moves.len());
     let mut round_start = 0;
     loop {
@@ -166,7 +167,7 @@ fn replay_upto(
         match step.played {
             Stepped::Chance => {
                 round_start = step.index;
-                keeper.iter_mut().for_each(|k| k.between(walker.game()));
+                watch.between(walker.game());
             }
             Stepped::Move(mv) => {
                 turns.push(Turn {
@@ -177,11 +178,10 @@ fn replay_upto(
                     scores: Position::scores(walker.game()),
                     supply: Position::supply(walker.game()),
                 });
-                keeper.iter_mut().for_each(|k| k.turn(walker.game()));
+                watch.turn(walker.game());
             }
         }
     }
-    let positions = keeper.map(Keeper::finish);
     let mut game = walker.into_game();
     let finished = upto.is_none() && game.is_over();
     let mut final_events = Vec::new();
@@ -197,7 +197,7 @@ fn replay_upto(
         breakdown,
         game,
     };
-    Ok((replay, positions))
+    Ok((replay, watch))
 }
 
 /// A fault in words; an Animal Joker's herd names whose joker it is.

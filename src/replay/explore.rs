@@ -219,15 +219,9 @@ impl<'r> Playing<'r> {
     /// The game after turn `from - 1` of `record` (`start`), the game's moves from there ahead.
     fn after(record: &'r GameRecord, start: Reached<'_>, from: u32) -> Playing<'r> {
         // Past the move that placed tile `from - 1`: the discards after it are the next turn's.
-        let mut placed = 0;
         let cut = match from - 1 {
             0 => 0,
-            last => (record.moves.iter())
-                .position(|m| {
-                    placed += u32::from(matches!(m, RecordedMove::Place { .. }));
-                    placed == last
-                })
-                .map_or(record.moves.len(), |i| i + 1),
+            last => record.placing(last).map_or(record.moves.len(), |i| i + 1),
         };
         Playing {
             game: start.game.clone(),

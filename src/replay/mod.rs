@@ -14,7 +14,7 @@ pub(crate) mod words;
 use crate::engine::features::majority;
 use crate::engine::{Category, Event, FeatureKind, Game, Move, Phase, Position, Rules, SegId, TileCategory};
 use crate::record::{GameRecord, Played, Walk};
-use positions::Keeper;
+use positions::{Keeper, Watch};
 
 pub use crate::record::ReplayError;
 pub use explore::{
@@ -167,8 +167,8 @@ impl Replays for GameRecord {
     }
 
     fn replay_keeping(&self) -> Result<Replayed<Game>, ReplayError> {
-        let (replay, positions) = replay_inner(self, None, None, true)?;
-        Ok((replay, positions.expect("asked to keep its positions")))
+        let (replay, keeper) = replay_inner(self, None, None, Keeper::new)?;
+        Ok((replay, keeper.finish()))
     }
 
     fn refusal(&self, e: &ReplayError) -> String {
@@ -214,30 +214,37 @@ pub fn ownership(game: &Game) -> Ownership {
 
 /// Replays a whole record and reports each turn's ownership, for the store.
 pub fn replay_with_ownership(record: &GameRecord) -> Result<(Replay, Vec<Ownership>), ReplayError> {
-    let (replay, positions) = record.replay_keeping()?;
-    let owned = (1..=replay.turns.len() as u32)
-        .filter_map(|n| positions.after(n).map(ownership))
-        .collect();
+    let (replay, Owners(owned)) = replay_inner(record, None, None, |_| Owners(Vec::new()))?;
     Ok((replay, owned))
+}
+
+/// Who owned what after each turn, counted as the replay walks.
+struct Owners(Vec<Ownership>);
+
+impl Watch<Game> for Owners {
+    fn turn(&mut self, game: &Game) {
+        self.0.push(ownership(game));
+    }
 }
 
 /// Replays the first `upto` placed tiles only (all of them for `None`). `Replay::game` is then
 /// the board after that turn. Final scoring runs only for `None`: the position after the last
 /// turn (`Some(last)`) and the end of the game are two different steps.
 pub fn replay_upto(record: &GameRecord, rules: Option<Rules>, upto: Option<u32>) -> Result<Replay, ReplayError> {
-    Ok(replay_inner(record, rules, upto, false)?.0)
+    Ok(replay_inner(record, rules, upto, |_| ())?.0)
 }
 
-/// Replays the record as far as `upto`; with `keep`, keeps every turn's position there.
-fn replay_inner(
+/// Replays the record as far as `upto`, telling what `watching` makes of the start about each
+/// step.
+fn replay_inner<W: Watch<Game>>(
     record: &GameRecord,
     rules: Option<Rules>,
     upto: Option<u32>,
-    keep: bool,
-) -> Result<(Replay, Option<Positions<Game>>), ReplayError> {
+    watching: impl FnOnce(&Game) -> W,
+) -> Result<(Replay, W), ReplayError> {
     let rules = rules.unwrap_or_else(|| record.resolved_rules());
     let mut walk = Walk::with_rules(record, rules)?;
-    let mut keeper = keep.then(|| Keeper::new(walk.game()));
+    let mut watch = watching(walk.game());
     let mut turns = Vec::with_capacity(record.moves.len());
     // Discards before a placement belong to its turn.
     let mut events = Vec::new();
@@ -247,7 +254,7 @@ fn replay_inner(
         match step.played {
             Played::Discard(_) => {
                 events.extend_from_slice(walk.events());
-                keeper.iter_mut().for_each(|k| k.between(walk.game()));
+                watch.between(walk.game());
             }
             Played::Place(mv) => {
                 // Usually no discard came first: the walk's events are the turn's, moved.
@@ -258,14 +265,13 @@ fn replay_inner(
                     std::mem::take(&mut events)
                 };
                 turns.push(snapshot(walk.game(), step.turn, step.player, &mv, turn_events));
-                keeper.iter_mut().for_each(|k| k.turn(walk.game()));
+                watch.turn(walk.game());
             }
         }
     }
-    let positions = keeper.map(Keeper::finish);
     let game = walk.into_game();
     let finished = upto.is_none() && record.setup.final_scoring.unwrap_or(game.pack_left() == 0);
-    Ok((ended(turns, events, game, finished), positions))
+    Ok((ended(turns, events, game, finished), watch))
 }
 
 /// A tile-game replay once its turns are played: `events` followed the last turn (discards),

@@ -39,6 +39,32 @@ pub(crate) struct Keeper<P> {
     between: Option<Arc<P>>,
 }
 
+/// What a replay tells as it walks: each position a step leaves the game in. [`Keeper`] keeps
+/// them, the store counts who owns what after each turn, and `()` watches nothing.
+pub(crate) trait Watch<P> {
+    /// A step that ended no turn (a discard, a deal) left the game at `game`.
+    fn between(&mut self, _game: &P) {}
+
+    /// A turn was played, and left the game at `game`.
+    fn turn(&mut self, game: &P);
+}
+
+impl<P> Watch<P> for () {
+    fn turn(&mut self, _game: &P) {}
+}
+
+impl<P: Clone> Watch<P> for Keeper<P> {
+    fn between(&mut self, game: &P) {
+        self.between = Some(Arc::new(game.clone()));
+    }
+
+    fn turn(&mut self, game: &P) {
+        let before = self.next_from();
+        self.before.push(before);
+        self.after.push(Arc::new(game.clone()));
+    }
+}
+
 impl<P: Clone> Keeper<P> {
     pub(crate) fn new(start: &P) -> Keeper<P> {
         Keeper {
@@ -46,18 +72,6 @@ impl<P: Clone> Keeper<P> {
             before: Vec::new(),
             between: None,
         }
-    }
-
-    /// A step that ended no turn (a discard, a deal) left the game at `game`.
-    pub(crate) fn between(&mut self, game: &P) {
-        self.between = Some(Arc::new(game.clone()));
-    }
-
-    /// A turn was played, and left the game at `game`.
-    pub(crate) fn turn(&mut self, game: &P) {
-        let before = self.next_from();
-        self.before.push(before);
-        self.after.push(Arc::new(game.clone()));
     }
 
     /// The walk is over: the positions, with the one the next move would be played from.

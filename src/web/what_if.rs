@@ -59,15 +59,7 @@ pub fn is_listed(a: &AlternativeReport, m: &RecordedMove) -> bool {
 /// The record with turn `n`'s move replaced by `mv`, cut after it.
 pub fn with_alternative(record: &GameRecord, n: u32, mv: RecordedMove) -> GameRecord {
     let mut out = record.clone();
-    let mut placed = 0;
-    let cut = record
-        .moves
-        .iter()
-        .position(|m| {
-            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
-            placed == n
-        })
-        .unwrap_or(record.moves.len());
+    let cut = record.placing(n).unwrap_or(record.moves.len());
     out.moves.truncate(cut);
     out.moves.push(mv);
     out.setup.final_scoring = Some(false);

@@ -313,16 +313,7 @@ fn stealing_a_city_with_a_second_knight_ranks_first() {
 /// The record up to and including placed tile `n` (discards after it dropped).
 fn truncated(record: &GameRecord, n: u32) -> GameRecord {
     let mut r = record.clone();
-    let mut placed = 0;
-    let keep = r
-        .moves
-        .iter()
-        .position(|m| {
-            placed += u32::from(matches!(m, RecordedMove::Place { .. }));
-            placed == n
-        })
-        .expect("the record has n turns");
-    r.moves.truncate(keep + 1);
+    r.moves.truncate(record.placing(n).expect("the record has n turns") + 1);
     r
 }
 

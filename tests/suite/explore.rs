@@ -751,12 +751,7 @@ fn a_turn_played_otherwise_is_what_replaying_the_record_so_cut_gives() {
                 };
                 let built = turn_instead(&record, start, n, &step).unwrap();
                 let mut cut = record.clone();
-                let at = (cut.moves.iter().enumerate())
-                    .filter(|(_, m)| matches!(m, RecordedMove::Place { .. }))
-                    .nth(n as usize - 1)
-                    .map(|(i, _)| i)
-                    .unwrap();
-                cut.moves.truncate(at);
+                cut.moves.truncate(record.placing(n).unwrap());
                 cut.moves.push(written);
                 let replayed = replay::replay_upto(&cut, None, Some(n)).unwrap();
                 assert_eq!(seen(&built.turns), seen(&replayed.turns), "{path}, turn {n}");
