@@ -6,12 +6,11 @@ use super::owners::{check_owner, owner_cookie, presented_here};
 use crate::engine::cards::CardGame;
 use crate::record::MAX_RECORD_BYTES;
 use crate::record::Record;
-use crate::record::{AnyRecord, TileLine, native, parse_any};
+use crate::record::{TileLine, native};
 use crate::render::palette::{CARD_PLAYER_COLOURS, PLAYER_COLOURS, PlayerColour};
-use crate::replay::explore_tiles;
 use crate::store::{GameId, GameRow, Ingested, LiveRecord, OwnerToken, record_live, replayed, start_live};
 use crate::web::game::api::{LiveAnswer, LiveGameCreated, TurnAnswer};
-use crate::web::game::explore::{bad_line, explore_problem};
+use crate::web::game::explore::{self, bad_line};
 use crate::web::game::record_cards::{ActionForm, RecordCardsPage};
 use crate::web::loaded::{Loaded, Stored};
 use crate::web::origin::same_origin;
@@ -203,7 +202,7 @@ pub async fn form_play(
         }
         let mv = match discards {
             true => json!({"discard": discard}),
-            false => tile_move(&row, from, &line)?,
+            false => tile_move(&state, &row, from, &line)?,
         };
         from_page(&state, (&row, &record), (number, record.len() as u32 + 1), mv)
     })
@@ -285,13 +284,22 @@ fn live_card_game(state: &AppState, id: GameId, token: &OwnerToken) -> Result<Ar
             "game {id} places tiles: its moves are recorded on the explore board of its next turn"
         ))),
     };
-    let g = card_game(state.loaded(&id)?)?;
-    if g.row.record == row.record {
-        return Ok(g);
+    card_game(kept_as_stored(state, &row)?)
+}
+
+/// The game stored as `row`, as this process keeps it: loaded again when another process
+/// recorded a move since this one kept it.
+fn kept_as_stored(state: &AppState, row: &GameRow) -> Result<Loaded, Problem> {
+    let loaded = state.loaded(&row.id)?;
+    let record = match &loaded {
+        Loaded::Tiles(g) => &g.row.record,
+        Loaded::Cards(g) => &g.row.record,
+    };
+    if *record == row.record {
+        return Ok(loaded);
     }
-    // Another process recorded a move since this one kept the game.
-    state.forget(&id);
-    card_game(state.loaded(&id)?)
+    state.forget(&row.id);
+    state.loaded(&row.id)
 }
 
 fn moved_on(from: u32, next: u32) -> Problem {
@@ -314,14 +322,15 @@ pub async fn form_take_back(
 }
 
 /// The move a line of one step makes, played from turn `from` of the tile game stored as
-/// `row`, as an entry of a native record's moves.
-fn tile_move(row: &GameRow, from: u32, line: &str) -> Result<Value, Problem> {
-    let AnyRecord::Tiles(record, _) = parse_any(row.record.as_bytes()).map_err(Problem::internal)? else {
+/// `row`, as an entry of a native record's moves. It is played from the kept position: the
+/// record is replayed once, when the move is stored.
+fn tile_move(state: &AppState, row: &GameRow, from: u32, line: &str) -> Result<Value, Problem> {
+    let Loaded::Tiles(g) = kept_as_stored(state, row)? else {
         let why = "the Card Game's moves are recorded through the API for now (POST /api/games/{id}/moves)";
         return Err(Problem::not_found(why));
     };
-    let line = TileLine::parse(line, &record.setup.catalog).map_err(|e| bad_line(e.to_string()))?;
-    let explored = explore_tiles(&record, from, &line).map_err(|e| explore_problem(&e, &record.players))?;
+    let line = TileLine::parse(line, &g.record.setup.catalog).map_err(|e| bad_line(e.to_string()))?;
+    let explored = explore::explored(&g, from, &line)?;
     if explored.facts.played.len() != 1 {
         return Err(bad_line("a move is recorded one at a time: the line has one step"));
     }

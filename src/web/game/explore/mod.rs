@@ -1,4 +1,5 @@
-//! The explore board: a line played on from a turn of a stored game (`replay::explore_tiles`, `replay::explore_cards`), the
+//! The explore board: a line played on from a turn of a stored game, from its kept position
+//! (`replay::explore_tiles_from`, `replay::explore_cards_from`), the
 //! position it reaches, the moves the reader may make there, and the engine's opinion of it
 //! (`analysis::tile_opinion`, `analysis::card_opinion`), as a page and as JSON (`/api/explore`). One implementation per game
 //! (`tiles`, `cards`) fills a game-neutral [`Explored`]; the page and the answer are built from
@@ -29,6 +30,7 @@ use std::sync::Arc;
 
 pub(super) use cards::{card_answer, card_page};
 pub use engine::{EngineAnswer, GhostAt, then};
+pub use tiles::explored;
 pub(super) use tiles::{tile_answer, tile_page};
 
 /// What the reader asked of the explore board, parsed at the edge (`routes::explore`).

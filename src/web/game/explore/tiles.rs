@@ -121,7 +121,7 @@ fn walk(g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<Walked, Problem
     let record = &g.record;
     let cat = &record.setup.catalog;
     let line = TileLine::parse(&asked.line, cat).map_err(|e| bad_line(e.to_string()))?;
-    let whole = explore(g, n, &line)?;
+    let whole = explored(g, n, &line)?;
     let len = whole.line.steps.len();
     let at = position_at(asked.at, len)?;
     let steps = (whole.facts.played.iter().enumerate())
@@ -140,7 +140,7 @@ fn walk(g: &Stored<GameRecord>, n: u32, asked: &Asked) -> Result<Walked, Problem
             steps: whole.line.steps[..at].to_vec(),
             draw: whole.line.steps[at].tile,
         };
-        explore(g, n, &prefix)?
+        explored(g, n, &prefix)?
     };
     Ok(Walked {
         line: written,
@@ -188,7 +188,7 @@ fn step(tile_at: &str, pos: Pos, rotation: u16, meeple: &str) -> String {
 }
 
 /// `line` played from the game's kept position after turn `n - 1`: nothing is replayed.
-fn explore(g: &Stored<GameRecord>, n: u32, line: &TileLine) -> Result<TileExplore, Problem> {
+pub fn explored(g: &Stored<GameRecord>, n: u32, line: &TileLine) -> Result<TileExplore, Problem> {
     let explored = match n.checked_sub(1).and_then(|before| g.after(before)) {
         Some(start) => explore_tiles_from(&g.record, start, n, line),
         None => Err(ExploreError::NoSuchTurn {
