@@ -115,7 +115,7 @@ impl ExploreError {
 
 /// Plays `line` from the position before turn `from` of `record`, replaying the record to it.
 pub fn explore_tiles(record: &GameRecord, from: u32, line: &TileLine) -> Result<TileExplore, ExploreError> {
-    check_from(record, from)?;
+    check_from(record.turns(), from)?;
     let start = super::replay_upto(record, None, Some(from - 1)).map_err(|e| broken(record, &e))?;
     explore_tiles_from(record, start.reached(), from, line)
 }
@@ -128,7 +128,7 @@ pub fn explore_tiles_from(
     from: u32,
     line: &TileLine,
 ) -> Result<TileExplore, ExploreError> {
-    check_from(record, from)?;
+    check_from(record.turns(), from)?;
     let mut on = Playing::after(record, start, from);
     let mut played = TileLine::default();
     let mut moves = Vec::with_capacity(line.steps.len());
@@ -166,16 +166,16 @@ pub fn explore_tiles_from(
 /// and `step`, not scored at the end. What replaying the record cut there with the move gives,
 /// with no replay.
 pub fn turn_instead(record: &GameRecord, start: Reached<'_>, n: u32, step: &TileStep) -> Result<Replay, ExploreError> {
-    check_from(record, n)?;
+    check_from(record.turns(), n)?;
     let mut on = Playing::after(record, start, n);
     let own = on.own_draw().map_err(|e| on.fault(0, n, e))?;
     on.play(step, own).map_err(|e| on.fault(0, n, e))?;
     Ok(super::ended(on.turns, on.pending, on.game, false))
 }
 
-/// Whether `record` has a turn `from` to explore from (one past its last: after it).
-fn check_from(record: &GameRecord, from: u32) -> Result<(), ExploreError> {
-    let turns = record.turns();
+/// Whether a record of `turns` turns has a turn `from` to explore from (one past its last:
+/// after it).
+fn check_from(turns: u32, from: u32) -> Result<(), ExploreError> {
     if from == 0 || from > turns + 1 {
         return Err(ExploreError::NoSuchTurn { turn: from, turns });
     }
@@ -345,10 +345,7 @@ pub fn explore_cards(
     from: u32,
     line: &Line<CardMove>,
 ) -> Result<Explore<Line<CardMove>, CardGame, Vec<u8>>, ExploreError> {
-    let turns = record.moves.len() as u32;
-    if from == 0 || from > turns + 1 {
-        return Err(ExploreError::NoSuchTurn { turn: from, turns });
-    }
+    check_from(record.moves.len() as u32, from)?;
     let broken = |e: super::cards::Refusal| ExploreError::Record(e.describe(record));
     let start = super::cards::position_at(record, from as usize - 1).map_err(broken)?;
     explore_cards_from(record, &start, from, line)
@@ -362,10 +359,7 @@ pub fn explore_cards_from(
     from: u32,
     line: &Line<CardMove>,
 ) -> Result<Explore<Line<CardMove>, CardGame, Vec<u8>>, ExploreError> {
-    let turns = record.moves.len() as u32;
-    if from == 0 || from > turns + 1 {
-        return Err(ExploreError::NoSuchTurn { turn: from, turns });
-    }
+    check_from(record.moves.len() as u32, from)?;
     let broken = |e: super::cards::Refusal| ExploreError::Record(e.describe(record));
     let deals = Deals::of(record).map_err(broken)?;
     let mut game = start.clone();

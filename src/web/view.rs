@@ -670,7 +670,8 @@ mod tests {
         ))
         .unwrap();
         let record = crate::record::parse(&text).unwrap().0;
-        let full = crate::replay::replay(&record, None).unwrap();
+        // As a loaded game replays it (`web::loaded`): once, its positions kept.
+        let (full, _) = crate::replay::Replays::replay_keeping(&record).unwrap();
         let chance = |turn: u32, class: MoveClass| TurnChance {
             turn,
             player: full.turns[turn as usize - 1].player,
