@@ -19,6 +19,10 @@
 //! - **Completion chances** (the tile games: every open feature's chance before every turn,
 //!   against whether it was completed by the end) by the Brier score, the mean of
 //!   `(p − y)²`, and their reliability by tenths.
+//! - **A tenth's miss** (what came of its chances less their mean) has its 95% interval over
+//!   games too, the same cluster estimate with each game's misses and chances in that tenth:
+//!   one feature is forecast before each of the turns it stays open, so a tenth's thousand
+//!   chances may be a few dozen features, and an interval over chances would be far too narrow.
 
 /// What an analysis reported of one turn's move played.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -120,6 +124,9 @@ pub struct Bin {
     /// What came of them: the share of those positions won (½ for a shared first place), or
     /// of those features completed.
     pub observed: f64,
+    /// The 95% interval of `observed − mean_predicted`, over the games with a chance in this
+    /// tenth, within what a share can be; `None` with fewer than two games.
+    pub miss_interval: Option<(f64, f64)>,
 }
 
 pub fn summarise(games: &[Game]) -> Summary {
@@ -142,30 +149,45 @@ pub fn summarise(games: &[Game]) -> Summary {
 }
 
 fn completion(games: &[Game]) -> Option<Completion> {
-    let pairs: Vec<(f64, f64)> = games.iter().flat_map(|g| g.completions.iter().copied()).collect();
-    let n = pairs.len() as f64;
-    (!pairs.is_empty()).then(|| Completion {
-        forecasts: pairs.len(),
-        brier: pairs.iter().map(|(p, y)| (p - y).powi(2)).sum::<f64>() / n,
-        share: pairs.iter().map(|(_, y)| y).sum::<f64>() / n,
-        reliability: reliability(&pairs),
+    let per_game: Vec<&[(f64, f64)]> = games.iter().map(|g| g.completions.as_slice()).collect();
+    let pairs = || per_game.iter().flat_map(|g| g.iter());
+    let n = pairs().count() as f64;
+    (n > 0.0).then(|| Completion {
+        forecasts: n as usize,
+        brier: pairs().map(|(p, y)| (p - y).powi(2)).sum::<f64>() / n,
+        share: pairs().map(|(_, y)| y).sum::<f64>() / n,
+        reliability: reliability(&per_game),
     })
 }
 
-/// Chances `p` against what came of them `y`, in ten bins by tenths of `p`.
-fn reliability(pairs: &[(f64, f64)]) -> [Bin; 10] {
-    let mut bins = [Bin::default(); 10];
-    for &(p, y) in pairs {
-        let bin = &mut bins[((p * 10.0) as usize).min(9)];
-        bin.count += 1;
-        bin.mean_predicted += p;
-        bin.observed += y;
-    }
-    for bin in bins.iter_mut().filter(|b| b.count > 0) {
-        bin.mean_predicted /= bin.count as f64;
-        bin.observed /= bin.count as f64;
-    }
-    bins
+/// Chances `p` against what came of them `y`, one slice a game, in ten bins by tenths of `p`.
+fn reliability(per_game: &[&[(f64, f64)]]) -> [Bin; 10] {
+    let tenth = |p: f64| ((p * 10.0) as usize).min(9);
+    std::array::from_fn(|i| {
+        // Per game with a chance in this tenth: its chances, their sum, and what came of them.
+        let games: Vec<(usize, f64, f64)> = (per_game.iter())
+            .map(|g| {
+                (g.iter().filter(|(p, _)| tenth(*p) == i))
+                    .fold((0, 0.0, 0.0), |(n, ps, ys), (p, y)| (n + 1, ps + p, ys + y))
+            })
+            .filter(|g| g.0 > 0)
+            .collect();
+        let count: usize = games.iter().map(|g| g.0).sum();
+        if count == 0 {
+            return Bin::default();
+        }
+        let sum = |of: fn(&(usize, f64, f64)) -> f64| games.iter().map(of).sum::<f64>() / count as f64;
+        let misses: Vec<(f64, f64)> = games.iter().map(|&(n, ps, ys)| (ys - ps, n as f64)).collect();
+        let mean_predicted = sum(|g| g.1);
+        // What came of them is a share: the miss cannot leave `−mean .. 1 − mean`.
+        let possible = |(lo, hi): (f64, f64)| (lo.max(-mean_predicted), hi.min(1.0 - mean_predicted));
+        Bin {
+            count,
+            mean_predicted,
+            observed: sum(|g| g.2),
+            miss_interval: ratio_interval(&misses).1.map(possible),
+        }
+    })
 }
 
 /// `Σ losses / Σ moves` over `(losses, moves)` per game, and its 95% interval over games.
@@ -206,32 +228,35 @@ fn log_loss(p: f64, y: f64) -> f64 {
 }
 
 /// Every chance of a finished game, with its phase and how the game ended for its mover.
-fn scored(games: &[Game]) -> Vec<(Phase, f64, f64)> {
-    (games.iter())
-        .filter_map(|g| Some((g, g.results.as_ref()?)))
-        .flat_map(|(g, results)| {
-            (g.turns.iter()).filter_map(|t| Some((t.phase, t.win_chance?, *results.get(t.mover as usize)?)))
-        })
+fn scored(game: &Game) -> Vec<(Phase, f64, f64)> {
+    let Some(results) = &game.results else {
+        return Vec::new();
+    };
+    (game.turns.iter())
+        .filter_map(|t| Some((t.phase, t.win_chance?, *results.get(t.mover as usize)?)))
         .collect()
 }
 
 fn chances(games: &[Game]) -> Option<Chances> {
-    let scored = scored(games);
-    if scored.is_empty() {
-        return None;
-    }
+    let per_game: Vec<Vec<(Phase, f64, f64)>> = games.iter().map(scored).collect();
+    let scored = || per_game.iter().flatten();
+    // No finished game's chance, nothing to score.
+    scored().next()?;
     let mean_loss = |of: &mut dyn Iterator<Item = &(Phase, f64, f64)>| {
         let (n, sum) = of.fold((0, 0.0), |(n, s), &(_, p, y)| (n + 1, s + log_loss(p, y)));
         (n, (n > 0).then(|| sum / n as f64))
     };
-    let (positions, overall) = mean_loss(&mut scored.iter());
-    let by_phase = Phase::ALL.map(|phase| mean_loss(&mut scored.iter().filter(|s| s.0 == phase)));
-    let pairs: Vec<(f64, f64)> = scored.iter().map(|&(_, p, y)| (p, y)).collect();
+    let (positions, overall) = mean_loss(&mut scored());
+    let by_phase = Phase::ALL.map(|phase| mean_loss(&mut scored().filter(|s| s.0 == phase)));
+    let pairs: Vec<Vec<(f64, f64)>> = (per_game.iter())
+        .map(|g| g.iter().map(|&(_, p, y)| (p, y)).collect())
+        .collect();
+    let per_game: Vec<&[(f64, f64)]> = pairs.iter().map(Vec::as_slice).collect();
     Some(Chances {
         positions,
         log_loss: overall.unwrap_or(0.0),
         by_phase,
-        reliability: reliability(&pairs),
+        reliability: reliability(&per_game),
     })
 }
 
@@ -354,6 +379,7 @@ mod tests {
             count,
             mean_predicted,
             observed,
+            miss_interval: None,
         };
         assert_eq!(
             bins,
@@ -398,5 +424,40 @@ mod tests {
         assert!((c.reliability[9].mean_predicted - 0.925).abs() < 1e-12);
         assert!((c.reliability[9].observed - 0.5).abs() < 1e-12);
         assert_eq!(summarise(&[game(&[0.0])]).completion, None, "no forecast, no score");
+    }
+
+    /// A tenth's miss has its interval over games: a feature forecast on many turns is one
+    /// game's cluster, not many independent chances. Twelve games of one chance of ½, six
+    /// completed: the mean miss is 0, the games' misses ±½, so se = √(12 · ¼ · 12/11)/12 and
+    /// the interval ± t(11) = 2.201 times it. The same chances in one game give no interval,
+    /// and an interval never leaves what a share can be.
+    #[test]
+    fn a_tenths_miss_has_its_interval_over_games() {
+        let with = |completions: Vec<(f64, f64)>| Game {
+            completions,
+            ..game(&[0.0])
+        };
+        let tenth = |games: Vec<Vec<(f64, f64)>>| {
+            let games: Vec<Game> = games.into_iter().map(with).collect();
+            let c = summarise(&games).completion.unwrap();
+            c.reliability[((games[0].completions[0].0 * 10.0) as usize).min(9)]
+        };
+        let halves: Vec<Vec<(f64, f64)>> = (0..12).map(|g| vec![(0.5, f64::from(g % 2))]).collect();
+        let bin = tenth(halves.clone());
+        assert!((bin.observed - bin.mean_predicted).abs() < 1e-12);
+        let (lo, hi) = bin.miss_interval.unwrap();
+        let half = 2.201 * (12.0 * 0.25 * 12.0 / 11.0f64).sqrt() / 12.0;
+        assert!((lo + half).abs() < 1e-9 && (hi - half).abs() < 1e-9, "{lo} {hi}");
+        assert_eq!(
+            tenth(vec![halves.concat()]).miss_interval,
+            None,
+            "one game gives no interval"
+        );
+        let sure = tenth(vec![vec![(0.9, 1.0), (0.9, 1.0)], vec![(0.9, 0.0)]]);
+        let (lo, hi) = sure.miss_interval.unwrap();
+        assert!(
+            (lo + 0.9).abs() < 1e-9 && (hi - 0.1).abs() < 1e-9,
+            "{lo} {hi}: t(1) spans all"
+        );
     }
 }

@@ -281,13 +281,15 @@ fn bins_json(bins: &[figures::Bin; 10]) -> Vec<serde_json::Value> {
             json!({
                 "from": i as f64 / 10.0, "to": (i + 1) as f64 / 10.0, "count": b.count,
                 "mean_predicted": b.mean_predicted, "observed": b.observed,
+                "miss_interval": b.miss_interval.map(|(lo, hi)| [lo, hi]),
             })
         })
         .collect()
 }
 
-/// Ten bins of chances as a table: how many fell in each tenth, their mean, and what came of
-/// them (`came`: "share won", "share completed").
+/// Ten bins of chances as a table: how many fell in each tenth, their mean, what came of
+/// them (`came`: "share won", "share completed"), and the miss in points with its interval
+/// over games.
 fn bins_text(bins: &[figures::Bin; 10], what: &str, came: &str) -> String {
     use super::output::{Align, aligned};
     let mut rows = vec![vec![
@@ -295,16 +297,23 @@ fn bins_text(bins: &[figures::Bin; 10], what: &str, came: &str) -> String {
         what.to_string(),
         "mean given".into(),
         came.to_string(),
+        "miss, points".into(),
+        "95% over games".into(),
     ]];
+    let points = |x: f64| format!("{:+.1}", x * 100.0);
     for (i, b) in bins.iter().enumerate().filter(|(_, b)| b.count > 0) {
         rows.push(vec![
             format!("{}–{}%", i * 10, i * 10 + 10),
             b.count.to_string(),
             format!("{:.3}", b.mean_predicted),
             format!("{:.3}", b.observed),
+            points(b.observed - b.mean_predicted),
+            b.miss_interval
+                .map_or("-".into(), |(lo, hi)| format!("{} to {}", points(lo), points(hi))),
         ]);
     }
-    aligned(&rows, &[Align::Left, Align::Right, Align::Right, Align::Right], 2)
+    let right = Align::Right;
+    aligned(&rows, &[Align::Left, right, right, right, right, right], 2)
 }
 
 /// The completion chances of each group that has some.
