@@ -28,8 +28,9 @@ use std::ops::ControlFlow;
 /// game's samples the other players reply with the greedy bot, the mover with the weighed one.
 /// 12: the mover plays the greedy bot there too. 13: New World takes 60 samples an alternative
 /// ([`DEFAULT_NEW_WORLD_HORIZON_SAMPLES`]). 14: the Card Game's samples play the round with
-/// the patient bot, whose follower waits for a row worth 32, not 12.
-pub const VERSION: u32 = 14;
+/// the patient bot, whose follower waits for a row worth 32, not 12. 15: New World's samples
+/// are played by the thrifty bot, which counts a figure deployed 3 points against its move.
+pub const VERSION: u32 = 15;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
@@ -79,8 +80,8 @@ pub enum Sampler {
     /// The game played to its end (`playout::playout`) by random players, a share of them
     /// greedy (`AnalysisOptions::greedy_share`): the value is the final margin.
     ToTheEnd,
-    /// The default: a few tiles per player played by the weighed bot, as the search's samples
-    /// are (`search`); the value is the final margin the game's learned evaluation expects
+    /// The default: a few tiles per player played by the search's bots, as its samples are
+    /// (`search::sample_after`); the value is the final margin the game's learned evaluation expects
     /// there. It judges better: on ten real base games between strong players its points lost
     /// a move are about half of greedy bots' (0.51 with version 8's weights, 0.43 with version
     /// 7's), against 0.96 to the end (`bench judge`, `static/docs/analysis.md`), and it plays

@@ -58,7 +58,7 @@ pub enum Future {
     /// The game to its end ([`playout`]), a `greedy_share` (0 to 1) of the samples by the
     /// sampled greedy bot ([`policy_of`]), the rest randomly: the value is the final margin.
     ToTheEnd { greedy_share: f64 },
-    /// A few tiles per player by the weighed bot, valued at the search's horizon by `eval`
+    /// A few tiles per player by the search's bots, valued at the search's horizon by `eval`
     /// (`search::sample_after`).
     Horizon(HorizonEval),
 }

@@ -5,9 +5,9 @@
 //! legal moves on sampled futures, weigh the chosen one, its rivals and the move played again
 //! on fresh futures, and search under a budget by the same ranking. What differs between the
 //! games is only what a future is: in the tile games the pack shuffled and played out (to the
-//! end by random and greedy players, or to the search's horizon by the weighed bot and valued
-//! there); in the Card Game the cards the mover cannot see dealt at random, then played out
-//! greedy. So a game implements [`Sampled`] once, and the rest is written over it.
+//! end by random and greedy players, or to the search's horizon by the search's bots and
+//! valued there); in the Card Game the cards the mover cannot see dealt at random, then played
+//! out by the patient bot. So a game implements [`Sampled`] once, and the rest is written over it.
 //!
 //! Future `j` comes from one seed ([`Seeds::of`]) whatever the move, so moves meet the same
 //! futures (common random numbers), and a sample depends on nothing else, so a result is the

@@ -9,9 +9,9 @@
 //! - **Everyone plays on.** Each sample plays the next tiles of its future, two per player (six
 //!   in New World, whose surveyors send settlers home after scorings yet to come). In the base
 //!   game every player plays them with the greedy bot ([`Policy::Greedy`]), every move tried
-//!   for the most points now; in New World with the weighed bot ([`Policy::Weighed`]), the
+//!   for the most points now; in New World with the thrifty bot ([`Policy::Thrifty`]), the
 //!   best of a few sampled moves by the points they score and the margin the game would end
-//!   with.
+//!   with, a figure deployed counted a few points against its move.
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin: the
 //!   [`learned`] evaluation ([`HorizonEval::Learned`]), or the margin if the game ended there
 //!   plus three fitted worths ([`HorizonEval::Worth`], as before it). Past the horizon the
@@ -61,7 +61,8 @@ pub enum HorizonEval {
 /// Plays the next tiles of one future from `after` up to the [`horizon`], and gives `mover`'s
 /// value there, by `horizon_value` with `eval`. In the base game every player plays the greedy
 /// bot, which tries every move and takes the most points now: a strong player completes the
-/// features they can (analysis versions 11 and 12). New World's players play the weighed bot.
+/// features they can (analysis versions 11 and 12). New World's players play the thrifty bot,
+/// which deploys a figure only where it gains more than a few points (version 15).
 pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = scratch.spares.copy_of(after);
     let mut bag = shuffled_bag(&game, rng);
@@ -69,7 +70,7 @@ pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut
     // Measured in the base game only.
     let policy = match game.kind() {
         GameKind::Carcassonne => Policy::Greedy,
-        _ => Policy::Weighed,
+        _ => Policy::Thrifty,
     };
     bots::play_tiles(&mut game, &bag, |_| policy, rng, scratch);
     let value = horizon_value(&game, mover, eval);

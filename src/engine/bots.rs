@@ -27,13 +27,26 @@ pub enum Policy {
     /// it ended after the move: a follower on a city counts for the city's points, a farmer
     /// for the completed cities it supplies, and extending an opponent's feature counts
     /// against. Each candidate costs a final scoring on top of its copy. New World's search
-    /// samples the future with it: in `match`, the search with its samples played by it beat
-    /// the flat analysis more often than with `Sampled`'s (62% against 53% over 100 games on
-    /// seed 11, in the base game). In the Card Game: the patient bot, the greedy action but
+    /// sampled the future with it until analysis version 15 (now `Thrifty`): in `match`, the
+    /// search with its samples played by it beat the flat analysis more often than with
+    /// `Sampled`'s (62% against 53% over 100 games on seed 11, in the base game). In the Card Game: the patient bot, the greedy action but
     /// for its follower, which waits for a row worth far more; the analysis's samples play the
     /// round with it.
     Weighed,
+    /// `Weighed`, with every figure deployed counted [`THRIFTY_DEPLOY_COST`] points against
+    /// its move: a follower goes out only where it gains more than that. New World's search
+    /// samples the future with it (analysis version 15). In the Card Game: the patient bot, as
+    /// `Weighed`.
+    Thrifty,
 }
+
+/// What a figure deployed costs the `Thrifty` bot's move, in points. The weighed bot counts a
+/// follower on an open city at what the city would score if the game ended now, so it deploys
+/// nearly every turn it can, and the samples it plays run short of followers. In New World,
+/// against the analysis of version 5 (`match --game new-world --a horizon --b build:PATH
+/// --games 100 --seed 700`): no cost won 61.5%, 3 points 66.0%, 6 points 55.0%; 3 points won
+/// 68.0% of 200 games on seeds 1100 and 1300, which chose nothing.
+pub const THRIFTY_DEPLOY_COST: i32 = 3;
 
 /// Placements the `Sampled` policy compares per turn. Small, because every candidate costs a
 /// copy of the game.
@@ -160,8 +173,17 @@ pub fn choose(game: &Game, tile: TileKindId, policy: Policy, rng: &mut Rng, scra
     match policy {
         Policy::Random => random_move(game, tile, rng, scratch),
         Policy::Greedy => greedy_move(game, tile, rng, scratch),
-        Policy::Sampled => sampled_move(game, tile, rng, scratch, false),
-        Policy::Weighed => sampled_move(game, tile, rng, scratch, true),
+        Policy::Sampled => sampled_move(game, tile, rng, scratch, Weigh::Now),
+        Policy::Weighed => sampled_move(game, tile, rng, scratch, Weigh::Ended { deploy_cost: 0 }),
+        Policy::Thrifty => sampled_move(
+            game,
+            tile,
+            rng,
+            scratch,
+            Weigh::Ended {
+                deploy_cost: THRIFTY_DEPLOY_COST,
+            },
+        ),
     }
 }
 
@@ -280,12 +302,25 @@ fn played_copy(game: &Game, mv: &Move, spares: &mut Spares, events: &mut Vec<Eve
     after
 }
 
-/// `Sampled`, or `Weighed` when `weigh_end`.
-fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scratch, weigh_end: bool) -> Option<Move> {
+/// What the sampled bots weigh their candidates by.
+#[derive(Clone, Copy)]
+enum Weigh {
+    /// The margin gained now (`Sampled`).
+    Now,
+    /// Also the margin if the game ended after the move, less `deploy_cost` points for a
+    /// figure deployed (`Weighed`, `Thrifty`).
+    Ended { deploy_cost: i32 },
+}
+
+/// `Sampled`, `Weighed` or `Thrifty`, as `weigh` says.
+fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scratch, weigh: Weigh) -> Option<Move> {
     let me = game.current_player();
     let now = |g: &Game| margin(g.players().iter().map(|p| p.score), me);
     let before = now(game);
-    let before_ended = weigh_end.then(|| ended_margin(game, me));
+    let before_ended = match weigh {
+        Weigh::Now => None,
+        Weigh::Ended { deploy_cost } => Some((ended_margin(game, me), deploy_cost)),
+    };
     let mut best: Option<(i32, Move)> = None;
     for _ in 0..SAMPLED_PLACEMENTS {
         let placement = random_placement(game, tile, rng, &mut scratch.placements)?;
@@ -310,9 +345,14 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
                 None => 2 * gained + keen,
                 // Points scored now count twice: they are in the margin if it ended, too. The
                 // lowest bit breaks ties at random.
-                Some(ended) => {
+                Some((ended, deploy_cost)) => {
                     let if_ended = ended_margin(&after, me) - ended;
-                    2 * (gained + if_ended + keen) + rng.below(2) as i32
+                    let cost = if matches!(action, Action::Deploy { .. }) {
+                        deploy_cost
+                    } else {
+                        0
+                    };
+                    2 * (gained + if_ended + keen - cost) + rng.below(2) as i32
                 }
             };
             scratch.spares.give_back(after);
@@ -381,6 +421,41 @@ mod tests {
             extra_tiles,
         })
         .unwrap()
+    }
+
+    /// The thrifty bot weighs the same candidates as the weighed one (the same draws of the
+    /// same generator), each deployment `THRIFTY_DEPLOY_COST` points dearer. So where the two
+    /// choose differently, the weighed bot deployed a figure and the thrifty one kept it; and
+    /// in New World they often do.
+    #[test]
+    fn the_thrifty_bot_keeps_the_figures_the_weighed_one_spends() {
+        let (mut differ, mut scratch) = (0, Scratch::default());
+        for seed in 0..4 {
+            let mut g = new_world_game();
+            let mut rng = Rng::new(seed);
+            for (k, tile) in shuffled_bag(&g, &mut rng).into_iter().enumerate() {
+                let by = |policy| {
+                    choose(
+                        &g,
+                        tile,
+                        policy,
+                        &mut Rng::new(seed * 1000 + k as u64),
+                        &mut Scratch::default(),
+                    )
+                };
+                let (weighed, thrifty) = (by(Policy::Weighed), by(Policy::Thrifty));
+                if weighed != thrifty {
+                    differ += 1;
+                    let (w, t) = (weighed.unwrap().action, thrifty.unwrap().action);
+                    assert!(
+                        matches!(w, Action::Deploy { .. }) && t == Action::Pass,
+                        "{w:?} against {t:?}"
+                    );
+                }
+                play_tiles(&mut g, &[tile], |_| Policy::Weighed, &mut rng, &mut scratch);
+            }
+        }
+        assert!(differ > 10, "the thrifty bot kept a figure only {differ} times");
     }
 
     /// The fast listings agree with the checks a record's moves go through.

@@ -26,7 +26,8 @@ use std::time::Instant;
 /// Who plays the training games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrainPolicy {
-    /// The weighed bot, the one the search's samples play (the Card Game's: the greedy bot).
+    /// The weighed bot (the Card Game's: the greedy bot): the best of a few sampled moves by
+    /// what they score now and would if the game ended.
     Weighed,
     /// The sampled bot: greedy, but a random move now and then (one in four in the Card
     /// Game), so that games between equals differ.
