@@ -67,7 +67,7 @@ pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut
     let mut game = scratch.spares.copy_of(after);
     let mut bag = shuffled_bag(&game, rng);
     bag.truncate(horizon(&game));
-    // Measured in the base game only.
+    // Each game's bot was measured in that game (versions 12 and 15).
     let policy = match game.kind() {
         GameKind::Carcassonne => Policy::Greedy,
         _ => Policy::Thrifty,

@@ -29,9 +29,9 @@ pub enum Policy {
     /// against. Each candidate costs a final scoring on top of its copy. New World's search
     /// sampled the future with it until analysis version 15 (now `Thrifty`): in `match`, the
     /// search with its samples played by it beat the flat analysis more often than with
-    /// `Sampled`'s (62% against 53% over 100 games on seed 11, in the base game). In the Card Game: the patient bot, the greedy action but
-    /// for its follower, which waits for a row worth far more; the analysis's samples play the
-    /// round with it.
+    /// `Sampled`'s (62% against 53% over 100 games on seed 11, in the base game). In the Card
+    /// Game: the patient bot, the greedy action but for its follower, which waits for a row
+    /// worth far more; the analysis's samples play the round with it.
     Weighed,
     /// `Weighed`, with every figure deployed counted [`THRIFTY_DEPLOY_COST`] points against
     /// its move: a follower goes out only where it gains more than that. New World's search
@@ -41,8 +41,8 @@ pub enum Policy {
 }
 
 /// What a figure deployed costs the `Thrifty` bot's move, in points. The weighed bot counts a
-/// follower on an open city at what the city would score if the game ended now, so it deploys
-/// nearly every turn it can, and the samples it plays run short of followers. In New World,
+/// figure on an open feature at what the feature would score if the game ended now, so it
+/// deploys nearly every turn it can, and the samples it plays run short of figures. In New World,
 /// against the analysis of version 5 (`match --game new-world --a horizon --b build:PATH
 /// --games 100 --seed 700`): no cost won 61.5%, 3 points 66.0%, 6 points 55.0%; 3 points won
 /// 68.0% of 200 games on seeds 1100 and 1300, which chose nothing.
