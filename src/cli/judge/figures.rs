@@ -149,7 +149,7 @@ pub fn summarise(games: &[Game]) -> Summary {
 }
 
 fn completion(games: &[Game]) -> Option<Completion> {
-    let per_game: Vec<&[(f64, f64)]> = games.iter().map(|g| g.completions.as_slice()).collect();
+    let per_game: Vec<&Vec<(f64, f64)>> = games.iter().map(|g| &g.completions).collect();
     let pairs = || per_game.iter().flat_map(|g| g.iter());
     let n = pairs().count() as f64;
     (n > 0.0).then(|| Completion {
@@ -161,13 +161,13 @@ fn completion(games: &[Game]) -> Option<Completion> {
 }
 
 /// Chances `p` against what came of them `y`, one slice a game, in ten bins by tenths of `p`.
-fn reliability(per_game: &[&[(f64, f64)]]) -> [Bin; 10] {
+fn reliability(per_game: &[impl AsRef<[(f64, f64)]>]) -> [Bin; 10] {
     let tenth = |p: f64| ((p * 10.0) as usize).min(9);
     std::array::from_fn(|i| {
         // Per game with a chance in this tenth: its chances, their sum, and what came of them.
         let games: Vec<(usize, f64, f64)> = (per_game.iter())
             .map(|g| {
-                (g.iter().filter(|(p, _)| tenth(*p) == i))
+                (g.as_ref().iter().filter(|(p, _)| tenth(*p) == i))
                     .fold((0, 0.0, 0.0), |(n, ps, ys), (p, y)| (n + 1, ps + p, ys + y))
             })
             .filter(|g| g.0 > 0)
@@ -251,12 +251,11 @@ fn chances(games: &[Game]) -> Option<Chances> {
     let pairs: Vec<Vec<(f64, f64)>> = (per_game.iter())
         .map(|g| g.iter().map(|&(_, p, y)| (p, y)).collect())
         .collect();
-    let per_game: Vec<&[(f64, f64)]> = pairs.iter().map(Vec::as_slice).collect();
     Some(Chances {
         positions,
         log_loss: overall.unwrap_or(0.0),
         by_phase,
-        reliability: reliability(&per_game),
+        reliability: reliability(&pairs),
     })
 }
 
