@@ -30,7 +30,9 @@ use std::ops::ControlFlow;
 /// ([`DEFAULT_NEW_WORLD_HORIZON_SAMPLES`]). 14: the Card Game's samples play the round with
 /// the patient bot, whose follower waits for a row worth 32, not 12. 15: New World's samples
 /// are played by the thrifty bot, which counts a figure deployed 3 points against its move.
-pub const VERSION: u32 = 15;
+/// 16: the base game's samples are played by the field-shy bot, and its learned weights are
+/// refitted on the values of version 15's search.
+pub const VERSION: u32 = 16;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw

@@ -5,6 +5,7 @@ use super::events::Event;
 use super::features::Figure;
 use super::game::{Action, Game, Move, Placement};
 use super::river::is_river_end;
+use super::tile::FeatureKind;
 use super::tileset::{TileKindId, is_river_tile};
 
 /// How a bot chooses its move.
@@ -15,8 +16,16 @@ pub enum Policy {
     /// Of every legal move, the one that gains the mover the most points now, with a pull
     /// towards deploying followers while more than two are left; ties broken at random. Slow:
     /// it tries every move (each placement copied once, and each deployment whose feature
-    /// scores now once more). The base game's search samples the future with it.
+    /// scores now once more). The base game's search sampled the future with it in analysis
+    /// versions 12 to 15 (now `FieldShy`).
     Greedy,
+    /// `Greedy`, shy of fields: its pull towards deploying leaves farmers out, so it puts one
+    /// out only as it would any other move that gains nothing now. The base game's search
+    /// samples the future with it (analysis version 16): the greedy bot's pull put a farmer out
+    /// on most tiles with a field and no road, city or cloister, and its samples' players soon
+    /// ran short of followers, as few strong players do. In the Card Game, which has no
+    /// fields: the greedy bot.
+    FieldShy,
     /// The best of `SAMPLED_PLACEMENTS` random placements, each tried with no meeple and with
     /// one random deployment, by the margin it gains now (the mover's gain minus the best
     /// opponent's). About twenty times slower than random, far faster than `Greedy`: the
@@ -172,7 +181,8 @@ pub fn random_placement(
 pub fn choose(game: &Game, tile: TileKindId, policy: Policy, rng: &mut Rng, scratch: &mut Scratch) -> Option<Move> {
     match policy {
         Policy::Random => random_move(game, tile, rng, scratch),
-        Policy::Greedy => greedy_move(game, tile, rng, scratch),
+        Policy::Greedy => greedy_move(game, tile, Pull::Followers, rng, scratch),
+        Policy::FieldShy => greedy_move(game, tile, Pull::NoFarmers, rng, scratch),
         Policy::Sampled => sampled_move(game, tile, rng, scratch, Weigh::Now),
         Policy::Weighed => sampled_move(game, tile, rng, scratch, Weigh::Ended { deploy_cost: 0 }),
         Policy::Thrifty => sampled_move(
@@ -233,24 +243,38 @@ fn random_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scrat
     })
 }
 
-/// A follower deployed while more than two are in supply: the bots like those, or they would
-/// never place any.
-fn keen(game: &Game, mv: &Move) -> bool {
-    let deploys = matches!(
-        mv.action,
-        Action::Deploy {
-            figure: Figure::Follower,
-            ..
-        }
-    );
-    deploys && game.players()[game.current_player() as usize].followers > 2
+/// Which deployments pull a bot, beyond the points they gain now.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pull {
+    /// Every follower's.
+    Followers,
+    /// A follower's anywhere but on a field (`FieldShy`).
+    NoFarmers,
+}
+
+/// A follower deployed while more than two are in supply, where `pull` says: the bots like
+/// those, or they would never place any.
+fn keen(game: &Game, mv: &Move, pull: Pull) -> bool {
+    let Action::Deploy {
+        figure: Figure::Follower,
+        segment,
+    } = mv.action
+    else {
+        return false;
+    };
+    let on_field = || game.catalog().get(mv.tile).segments[usize::from(segment)].kind == FeatureKind::Field;
+    let pulled = match pull {
+        Pull::Followers => true,
+        Pull::NoFarmers => !on_field(),
+    };
+    pulled && game.players()[game.current_player() as usize].followers > 2
 }
 
 /// Tries every action of every placement. A placement that may complete a feature is played
 /// once with no meeple: a deployment gains the mover other points only when its feature
 /// scores this turn, and only then is it played on a copy of its own. A placement that cannot
 /// complete one gains nothing with any meeple. That saves most of the copies.
-fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scratch) -> Option<Move> {
+fn greedy_move(game: &Game, tile: TileKindId, pull: Pull, rng: &mut Rng, scratch: &mut Scratch) -> Option<Move> {
     let me = game.current_player() as usize;
     let gained = |after: &Game| i64::from(after.players()[me].score - game.players()[me].score);
     game.placements(tile, true, &mut scratch.placements);
@@ -282,7 +306,7 @@ fn greedy_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scrat
                 scratch.spares.give_back(after);
                 points
             });
-            let value = points * 100 + if keen(game, &mv) { 150 } else { 0 } + rng.below(50) as i64;
+            let value = points * 100 + if keen(game, &mv, pull) { 150 } else { 0 } + rng.below(50) as i64;
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
                 best = Some((value, mv));
             }
@@ -339,7 +363,7 @@ fn sampled_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scra
             scratch.events.clear();
             after.play_listed(&mv, &mut scratch.events);
             let gained = now(&after) - before;
-            let keen = i32::from(keen(game, &mv));
+            let keen = i32::from(keen(game, &mv, Pull::Followers));
             let value = match before_ended {
                 // Twice the margin gained, plus one for a keen deployment.
                 None => 2 * gained + keen,
@@ -458,6 +482,38 @@ mod tests {
         assert!(differ > 10, "the thrifty bot kept a figure only {differ} times");
     }
 
+    /// The field-shy bot values every move as the greedy one does (the same draws of the same
+    /// generator), but for a farmer's pull. So where the two choose differently, the greedy
+    /// bot put a farmer out; and in a base game they often do.
+    #[test]
+    fn the_field_shy_bot_keeps_the_farmers_the_greedy_one_puts_out() {
+        let (mut differ, mut scratch) = (0, Scratch::default());
+        for seed in 0..3 {
+            let mut g = game(Preset::SecondEdition, false, false);
+            let mut rng = Rng::new(seed);
+            for (k, tile) in shuffled_bag(&g, &mut rng).into_iter().enumerate() {
+                let by = |policy| {
+                    let mut rng = Rng::new(seed * 1000 + k as u64);
+                    choose(&g, tile, policy, &mut rng, &mut Scratch::default())
+                };
+                let (greedy, shy) = (by(Policy::Greedy), by(Policy::FieldShy));
+                if greedy != shy {
+                    differ += 1;
+                    let on_field = |mv: Move| match mv.action {
+                        Action::Deploy { segment, .. } => {
+                            g.catalog().get(mv.tile).segments[usize::from(segment)].kind == FeatureKind::Field
+                        }
+                        _ => false,
+                    };
+                    let (greedy, shy) = (greedy.unwrap(), shy.unwrap());
+                    assert!(on_field(greedy), "{greedy:?} against {shy:?}");
+                }
+                play_tiles(&mut g, &[tile], |_| Policy::Greedy, &mut rng, &mut scratch);
+            }
+        }
+        assert!(differ > 10, "the field-shy bot kept a farmer only {differ} times");
+    }
+
     /// The fast listings agree with the checks a record's moves go through.
     #[test]
     fn listed_moves_are_exactly_the_legal_ones() {
@@ -534,7 +590,7 @@ mod tests {
                         let passed = played(&g, &pass, &mut events);
                         f(&g, pass, &passed, &events, new_world);
                     }
-                    match greedy_move(&g, tile, &mut rng, &mut scratch) {
+                    match greedy_move(&g, tile, Pull::Followers, &mut rng, &mut scratch) {
                         Some(mv) => g.play_listed(&mv, &mut events),
                         None => g.discard(tile, &mut events).unwrap(),
                     }

@@ -97,7 +97,7 @@ pub fn choose(game: &CardGame, policy: Policy, rng: &mut Rng, moves: &mut Vec<Ca
     match policy {
         Policy::Random => Some(moves[rng.below(moves.len())]),
         Policy::Sampled if rng.below(SAMPLED_RANDOM) == 0 => Some(moves[rng.below(moves.len())]),
-        Policy::Greedy | Policy::Sampled => Some(greedy(game, moves, GREEDY_ROW)),
+        Policy::Greedy | Policy::FieldShy | Policy::Sampled => Some(greedy(game, moves, GREEDY_ROW)),
         Policy::Weighed | Policy::Thrifty => Some(greedy(game, moves, PATIENT_ROW)),
     }
 }
