@@ -9,9 +9,10 @@
 //! - **Everyone plays on.** Each sample plays the next tiles of its future, two per player (six
 //!   in New World, whose surveyors send settlers home after scorings yet to come). In the base
 //!   game every player plays them with the field-shy bot ([`Policy::FieldShy`]), every move
-//!   tried for the most points now, and farmers put out only where nothing gains more; in New World with the thrifty bot ([`Policy::Thrifty`]), the
-//!   best of a few sampled moves by the points they score and the margin the game would end
-//!   with, a figure deployed counted a few points against its move.
+//!   tried for the most points now, a farmer put out only where nothing gains more; in New
+//!   World with the thrifty bot ([`Policy::Thrifty`]), the best of a few sampled moves by the
+//!   points they score and the margin the game would end with, a figure deployed counted a
+//!   few points against its move.
 //! - **Evaluated at the horizon.** A sample's value is the mover's predicted final margin: the
 //!   [`learned`] evaluation ([`HorizonEval::Learned`]), or the margin if the game ended there
 //!   plus three fitted worths ([`HorizonEval::Worth`], as before it). Past the horizon the
@@ -62,8 +63,8 @@ pub enum HorizonEval {
 /// value there, by `horizon_value` with `eval`. In the base game every player plays the
 /// field-shy bot, which tries every move and takes the most points now: a strong player
 /// completes the features they can (analysis versions 11 and 12), and keeps their followers off
-/// the fields early (version 16). New World's players play the thrifty bot,
-/// which deploys a figure only where it gains more than a few points (version 15).
+/// the fields early (version 16). New World's players play the thrifty bot, which deploys a
+/// figure only where it gains more than a few points (version 15).
 pub(crate) fn sample_after(after: &Game, mover: u8, eval: HorizonEval, rng: &mut Rng, scratch: &mut Scratch) -> i32 {
     let mut game = scratch.spares.copy_of(after);
     let mut bag = shuffled_bag(&game, rng);

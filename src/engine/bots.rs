@@ -21,10 +21,9 @@ pub enum Policy {
     Greedy,
     /// `Greedy`, shy of fields: its pull towards deploying leaves farmers out, so it puts one
     /// out only as it would any other move that gains nothing now. The base game's search
-    /// samples the future with it (analysis version 16): the greedy bot's pull put a farmer out
-    /// on most tiles with a field and no road, city or cloister, and its samples' players soon
-    /// ran short of followers, as few strong players do. In the Card Game, which has no
-    /// fields: the greedy bot.
+    /// samples the future with it (analysis version 16): the greedy bot's pull puts a farmer
+    /// out on every tile that scores nothing and offers no road, city or cloister, where few
+    /// strong players put one early. In the Card Game, which has no fields: the greedy bot.
     FieldShy,
     /// The best of `SAMPLED_PLACEMENTS` random placements, each tried with no meeple and with
     /// one random deployment, by the margin it gains now (the mover's gain minus the best
@@ -244,7 +243,7 @@ fn random_move(game: &Game, tile: TileKindId, rng: &mut Rng, scratch: &mut Scrat
 }
 
 /// Which deployments pull a bot, beyond the points they gain now.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 enum Pull {
     /// Every follower's.
     Followers,
