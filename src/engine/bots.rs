@@ -254,19 +254,28 @@ enum Pull {
 /// A follower deployed while more than two are in supply, where `pull` says: the bots like
 /// those, or they would never place any.
 fn keen(game: &Game, mv: &Move, pull: Pull) -> bool {
-    let Action::Deploy {
-        figure: Figure::Follower,
-        segment,
-    } = mv.action
-    else {
+    if !matches!(
+        mv.action,
+        Action::Deploy {
+            figure: Figure::Follower,
+            ..
+        }
+    ) {
         return false;
-    };
-    let on_field = || game.catalog().get(mv.tile).segments[usize::from(segment)].kind == FeatureKind::Field;
+    }
     let pulled = match pull {
         Pull::Followers => true,
-        Pull::NoFarmers => !on_field(),
+        Pull::NoFarmers => deployed_on(game, mv) != Some(FeatureKind::Field),
     };
     pulled && game.players()[game.current_player() as usize].followers > 2
+}
+
+/// The kind of feature `mv` deploys a figure on, if it deploys one.
+fn deployed_on(game: &Game, mv: &Move) -> Option<FeatureKind> {
+    match mv.action {
+        Action::Deploy { segment, .. } => Some(game.tile_kind(mv.tile).segments[usize::from(segment)].kind),
+        _ => None,
+    }
 }
 
 /// Tries every action of every placement. A placement that may complete a feature is played
@@ -498,14 +507,12 @@ mod tests {
                 let (greedy, shy) = (by(Policy::Greedy), by(Policy::FieldShy));
                 if greedy != shy {
                     differ += 1;
-                    let on_field = |mv: Move| match mv.action {
-                        Action::Deploy { segment, .. } => {
-                            g.catalog().get(mv.tile).segments[usize::from(segment)].kind == FeatureKind::Field
-                        }
-                        _ => false,
-                    };
                     let (greedy, shy) = (greedy.unwrap(), shy.unwrap());
-                    assert!(on_field(greedy), "{greedy:?} against {shy:?}");
+                    assert_eq!(
+                        deployed_on(&g, &greedy),
+                        Some(FeatureKind::Field),
+                        "{greedy:?} against {shy:?}"
+                    );
                 }
                 play_tiles(&mut g, &[tile], |_| Policy::Greedy, &mut rng, &mut scratch);
             }
