@@ -31,8 +31,10 @@ use std::ops::ControlFlow;
 /// the patient bot, whose follower waits for a row worth 32, not 12. 15: New World's samples
 /// are played by the thrifty bot, which counts a figure deployed 3 points against its move.
 /// 16: the base game's samples are played by the field-shy bot, and its learned weights are
-/// refitted on the values of version 15's search.
-pub const VERSION: u32 = 16;
+/// refitted on the values of version 15's search. 17: the base game's learned weights are
+/// refitted twice more, each round on the values of the search with the round before's
+/// weights (version 16's, then the first refit's).
+pub const VERSION: u32 = 17;
 
 /// Playouts to the end per alternative by default: under ±1 point of standard error on the
 /// expected margin (less on the differences between alternatives, which share their draw
