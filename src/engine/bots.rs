@@ -254,20 +254,18 @@ enum Pull {
 /// A follower deployed while more than two are in supply, where `pull` says: the bots like
 /// those, or they would never place any.
 fn keen(game: &Game, mv: &Move, pull: Pull) -> bool {
-    if !matches!(
-        mv.action,
-        Action::Deploy {
-            figure: Figure::Follower,
-            ..
-        }
-    ) {
+    let Action::Deploy {
+        figure: Figure::Follower,
+        ..
+    } = mv.action
+    else {
         return false;
-    }
-    let pulled = match pull {
-        Pull::Followers => true,
-        Pull::NoFarmers => deployed_on(game, mv) != Some(FeatureKind::Field),
     };
-    pulled && game.players()[game.current_player() as usize].followers > 2
+    game.players()[game.current_player() as usize].followers > 2
+        && match pull {
+            Pull::Followers => true,
+            Pull::NoFarmers => deployed_on(game, mv) != Some(FeatureKind::Field),
+        }
 }
 
 /// The kind of feature `mv` deploys a figure on, if it deploys one.
