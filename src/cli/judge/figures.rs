@@ -129,6 +129,44 @@ pub struct Bin {
     pub miss_interval: Option<(f64, f64)>,
 }
 
+/// The completion chances' goal: within 5 points of what came of them, in every tenth.
+pub const COMPLETION_TOLERANCE: f64 = 0.05;
+
+/// What a group's games show of a tenth's miss against a tolerance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The miss's whole interval lies within the tolerance.
+    Within,
+    /// Its whole interval lies beyond the tolerance, on one side.
+    Beyond,
+    /// Its interval reaches across an edge of the tolerance, or there is none (one game): only
+    /// more games can tell. Ten real games leave most tenths here even for chances calibrated
+    /// on the very play judged (`/docs/analysis`, completion chances).
+    Unresolved,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Within => "within",
+            Verdict::Beyond => "beyond",
+            Verdict::Unresolved => "cannot tell",
+        }
+    }
+}
+
+impl Bin {
+    /// Whether this tenth's miss is shown within `tolerance` (a share), shown beyond it, or
+    /// neither.
+    pub fn against(&self, tolerance: f64) -> Verdict {
+        match self.miss_interval {
+            Some((lo, hi)) if -tolerance <= lo && hi <= tolerance => Verdict::Within,
+            Some((lo, hi)) if lo > tolerance || hi < -tolerance => Verdict::Beyond,
+            _ => Verdict::Unresolved,
+        }
+    }
+}
+
 pub fn summarise(games: &[Game]) -> Summary {
     let turns = || games.iter().flat_map(|g| &g.turns);
     let per_game: Vec<(f64, f64)> = (games.iter())
@@ -457,6 +495,35 @@ mod tests {
         assert!(
             (lo + 0.9).abs() < 1e-9 && (hi - 0.1).abs() < 1e-9,
             "{lo} {hi}: t(1) spans all"
+        );
+    }
+
+    /// A tenth is shown within 5 points only when its whole interval is, and beyond only when
+    /// its whole interval is: ten games each completing half of their even chances are within;
+    /// ten never completing their 90% chances are beyond; twelve games each of one even chance,
+    /// or one game however many chances, cannot tell.
+    #[test]
+    fn a_tenth_is_judged_against_the_tolerance_by_its_whole_interval() {
+        let judged = |games: Vec<Vec<(f64, f64)>>| {
+            let games: Vec<Game> = (games.into_iter())
+                .map(|completions| Game {
+                    completions,
+                    ..game(&[0.0])
+                })
+                .collect();
+            let c = summarise(&games).completion.unwrap();
+            let tenth = ((games[0].completions[0].0 * 10.0) as usize).min(9);
+            c.reliability[tenth].against(COMPLETION_TOLERANCE)
+        };
+        let even = vec![(0.5, 1.0), (0.5, 0.0)];
+        assert_eq!(judged(vec![even.clone(); 10]), Verdict::Within);
+        assert_eq!(judged(vec![vec![(0.9, 0.0); 3]; 10]), Verdict::Beyond);
+        let one_each: Vec<Vec<(f64, f64)>> = (0..12).map(|g| vec![(0.5, f64::from(g % 2))]).collect();
+        assert_eq!(judged(one_each), Verdict::Unresolved);
+        assert_eq!(
+            judged(vec![even.repeat(50)]),
+            Verdict::Unresolved,
+            "one game, no interval"
         );
     }
 }

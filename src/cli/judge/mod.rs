@@ -241,7 +241,7 @@ fn json_doc(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> serde_json::V
                     "positions": c.positions,
                     "log_loss": c.log_loss,
                     "by_phase": c.by_phase.map(|(positions, log_loss)| json!({"positions": positions, "log_loss": log_loss})),
-                    "reliability": bins_json(&c.reliability),
+                    "reliability": bins_json(&c.reliability, None),
                 })
             });
             json!({
@@ -258,7 +258,8 @@ fn json_doc(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> serde_json::V
                     "forecasts": c.forecasts,
                     "brier": c.brier,
                     "share_completed": c.share,
-                    "reliability": bins_json(&c.reliability),
+                    "tolerance": figures::COMPLETION_TOLERANCE,
+                    "reliability": bins_json(&c.reliability, Some(figures::COMPLETION_TOLERANCE)),
                 })),
                 "seconds_per_game": g.seconds_per_game,
             })
@@ -274,17 +275,46 @@ fn json_doc(args: &JudgeArgs, kind: GameKind, groups: &[Group]) -> serde_json::V
     })
 }
 
-/// Ten bins of chances, as JSON.
-fn bins_json(bins: &[figures::Bin; 10]) -> Vec<serde_json::Value> {
+/// Ten bins of chances, as JSON; with a `tolerance`, each tenth that holds any says what its
+/// games show of its miss against it ([`figures::Bin::against`]).
+fn bins_json(bins: &[figures::Bin; 10], tolerance: Option<f64>) -> Vec<serde_json::Value> {
     (bins.iter().enumerate())
         .map(|(i, b)| {
-            json!({
+            let mut bin = json!({
                 "from": i as f64 / 10.0, "to": (i + 1) as f64 / 10.0, "count": b.count,
                 "mean_predicted": b.mean_predicted, "observed": b.observed,
                 "miss_interval": b.miss_interval.map(|(lo, hi)| [lo, hi]),
-            })
+            });
+            if let Some(tolerance) = tolerance.filter(|_| b.count > 0) {
+                bin["verdict"] = b.against(tolerance).word().into();
+            }
+            bin
         })
         .collect()
+}
+
+/// The tenths holding chances, by what their games show of the miss against `tolerance`.
+fn verdicts_text(bins: &[figures::Bin; 10], tolerance: f64) -> String {
+    use figures::Verdict;
+    let tenths = |verdict: Verdict| {
+        let named: Vec<String> = (bins.iter().enumerate())
+            .filter(|(_, b)| b.count > 0 && b.against(tolerance) == verdict)
+            .map(|(i, _)| format!("{}–{}%", i * 10, i * 10 + 10))
+            .collect();
+        if named.is_empty() {
+            "none".to_string()
+        } else {
+            named.join(", ")
+        }
+    };
+    format!(
+        "the miss against ±{:.0} points, by its 95% interval\n  within: {}\n  beyond: {}\n  \
+         cannot tell (more games would): {}\n",
+        tolerance * 100.0,
+        tenths(Verdict::Within),
+        tenths(Verdict::Beyond),
+        tenths(Verdict::Unresolved)
+    )
 }
 
 /// Ten bins of chances as a table: how many fell in each tenth, their mean, what came of
@@ -331,6 +361,7 @@ fn completion_text(groups: &[Group]) -> String {
             c.share * (1.0 - c.share)
         );
         out += &bins_text(&c.reliability, "features", "share completed");
+        out += &verdicts_text(&c.reliability, figures::COMPLETION_TOLERANCE);
     }
     out
 }
