@@ -146,6 +146,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// How `bench judge` prints it.
     pub fn word(self) -> &'static str {
         match self {
             Verdict::Within => "within",
