@@ -464,6 +464,19 @@ mod tests {
         assert_eq!(summarise(&[game(&[0.0])]).completion, None, "no forecast, no score");
     }
 
+    /// The completion tenth of the first game's first chance, judged over games of these
+    /// chances (each with 1 when completed, else 0).
+    fn tenth_of_first(games: Vec<Vec<(f64, f64)>>) -> Bin {
+        let games: Vec<Game> = (games.into_iter())
+            .map(|completions| Game {
+                completions,
+                ..game(&[0.0])
+            })
+            .collect();
+        let c = summarise(&games).completion.unwrap();
+        c.reliability[((games[0].completions[0].0 * 10.0) as usize).min(9)]
+    }
+
     /// A tenth's miss has its interval over games: a feature forecast on many turns is one
     /// game's cluster, not many independent chances. Twelve games of one chance of ½, six
     /// completed: the mean miss is 0, the games' misses ±½, so se = √(12 · ¼ · 12/11)/12 and
@@ -471,27 +484,18 @@ mod tests {
     /// and an interval never leaves what a share can be.
     #[test]
     fn a_tenths_miss_has_its_interval_over_games() {
-        let with = |completions: Vec<(f64, f64)>| Game {
-            completions,
-            ..game(&[0.0])
-        };
-        let tenth = |games: Vec<Vec<(f64, f64)>>| {
-            let games: Vec<Game> = games.into_iter().map(with).collect();
-            let c = summarise(&games).completion.unwrap();
-            c.reliability[((games[0].completions[0].0 * 10.0) as usize).min(9)]
-        };
         let halves: Vec<Vec<(f64, f64)>> = (0..12).map(|g| vec![(0.5, f64::from(g % 2))]).collect();
-        let bin = tenth(halves.clone());
+        let bin = tenth_of_first(halves.clone());
         assert!((bin.observed - bin.mean_predicted).abs() < 1e-12);
         let (lo, hi) = bin.miss_interval.unwrap();
         let half = 2.201 * (12.0 * 0.25 * 12.0 / 11.0f64).sqrt() / 12.0;
         assert!((lo + half).abs() < 1e-9 && (hi - half).abs() < 1e-9, "{lo} {hi}");
         assert_eq!(
-            tenth(vec![halves.concat()]).miss_interval,
+            tenth_of_first(vec![halves.concat()]).miss_interval,
             None,
             "one game gives no interval"
         );
-        let sure = tenth(vec![vec![(0.9, 1.0), (0.9, 1.0)], vec![(0.9, 0.0)]]);
+        let sure = tenth_of_first(vec![vec![(0.9, 1.0), (0.9, 1.0)], vec![(0.9, 0.0)]]);
         let (lo, hi) = sure.miss_interval.unwrap();
         assert!(
             (lo + 0.9).abs() < 1e-9 && (hi - 0.1).abs() < 1e-9,
@@ -505,17 +509,7 @@ mod tests {
     /// or one game however many chances, cannot tell.
     #[test]
     fn a_tenth_is_judged_against_the_tolerance_by_its_whole_interval() {
-        let judged = |games: Vec<Vec<(f64, f64)>>| {
-            let games: Vec<Game> = (games.into_iter())
-                .map(|completions| Game {
-                    completions,
-                    ..game(&[0.0])
-                })
-                .collect();
-            let c = summarise(&games).completion.unwrap();
-            let tenth = ((games[0].completions[0].0 * 10.0) as usize).min(9);
-            c.reliability[tenth].against(COMPLETION_TOLERANCE)
-        };
+        let judged = |games| tenth_of_first(games).against(COMPLETION_TOLERANCE);
         let even = vec![(0.5, 1.0), (0.5, 0.0)];
         assert_eq!(judged(vec![even.clone(); 10]), Verdict::Within);
         assert_eq!(judged(vec![vec![(0.9, 0.0); 3]; 10]), Verdict::Beyond);

@@ -299,7 +299,7 @@ fn verdicts_text(bins: &[figures::Bin; 10], tolerance: f64) -> String {
     let tenths = |verdict: Verdict| {
         let named: Vec<String> = (bins.iter().enumerate())
             .filter(|(_, b)| b.count > 0 && b.against(tolerance) == verdict)
-            .map(|(i, _)| format!("{}–{}%", i * 10, i * 10 + 10))
+            .map(|(i, _)| tenth_label(i))
             .collect();
         if named.is_empty() {
             "none".to_string()
@@ -315,6 +315,11 @@ fn verdicts_text(bins: &[figures::Bin; 10], tolerance: f64) -> String {
         tenths(Verdict::Beyond),
         tenths(Verdict::Unresolved)
     )
+}
+
+/// The `i`-th tenth of chance, as the tables name it: "30–40%".
+fn tenth_label(i: usize) -> String {
+    format!("{}–{}%", i * 10, i * 10 + 10)
 }
 
 /// Ten bins of chances as a table: how many fell in each tenth, their mean, what came of
@@ -333,7 +338,7 @@ fn bins_text(bins: &[figures::Bin; 10], what: &str, came: &str) -> String {
     let points = |x: f64| format!("{:+.1}", x * 100.0);
     for (i, b) in bins.iter().enumerate().filter(|(_, b)| b.count > 0) {
         rows.push(vec![
-            format!("{}–{}%", i * 10, i * 10 + 10),
+            tenth_label(i),
             b.count.to_string(),
             format!("{:.3}", b.mean_predicted),
             format!("{:.3}", b.observed),
